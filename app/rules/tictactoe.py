@@ -1,0 +1,152 @@
+"""Can an n × n tic-tac-toe position (k in a row wins) occur in a legal game? A closed-form check.
+
+Rules: X moves first, the players alternate, a mark goes on an empty cell, and play stops as soon
+as one player has k marks in a row (row, column or either diagonal) or the board is full.
+
+Why the check below is exact, without searching:
+
+* A position with no k-in-a-row for anyone and ``x == o`` or ``x == o + 1`` marks is reachable:
+  play its marks in any alternating order; a subset of a board without a winning line has none
+  either, so the game never stops early.
+* A position where X has a winning line was reached by X's last move, so ``x == o + 1``, and the
+  board before that move — this one minus one X — must have had no winning line. Removing one X
+  breaks every winning X segment only if that cell lies on all of them. So: valid iff the
+  winning X segments have a common cell (it necessarily holds an X). Symmetrically for O with
+  ``x == o``. Both players winning is never reachable.
+
+Counting "X wins" and "O wins" is not enough beyond 3 × 3: X can hold two disjoint winning lines,
+which no single move completed.
+
+Winning segments are found as maximal runs of ≥ k equal marks along each of the 4n - 2 lines of
+each direction. The k-segments inside a run of length L all share the run's middle cells
+``[L - k, k - 1]`` (empty when L > 2k - 1), so intersecting the runs' cores gives the common
+cells of all winning segments without enumerating them. Lines are laid out as strings and
+scanned with a regular expression, so the per-cell work happens in C.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+Mark = Literal["X", "O"]
+Status = Literal["in_progress", "x_won", "o_won", "draw"]
+Reason = Literal[
+    "bad_counts", "both_won", "x_won_but_o_moved", "o_won_but_x_moved", "play_after_win"
+]
+
+MAX_SIDE = 100
+EMPTY = "."
+SEPARATOR = "|"  # between lines in the scanned strings, so runs never join across lines
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer for one position. ``status``/``next``/``winner`` are None when invalid."""
+
+    valid: bool
+    reason: Reason | None
+    status: Status | None
+    next: Mark | None
+    winner: Mark | None
+    x_count: int
+    o_count: int
+
+
+Cell = tuple[int, int]
+
+
+def _lines(rows: Sequence[str]) -> tuple[str, str, str, str]:
+    """The board's rows, columns, diagonals (↘) and anti-diagonals (↙), each as one string.
+
+    Every line has length n (n lines for rows and columns, 2n - 1 for the diagonals) and lines
+    are joined by SEPARATOR, so offset p lies on line ``p // (n + 1)`` at position ``p % (n + 1)``.
+    Diagonals come from skewing: shifting row r right by ``n - 1 - r`` (or by r) turns each
+    diagonal (anti-diagonal) into a column, and ``zip`` transposes in C.
+    """
+    n = len(rows)
+    pad = " " * (n - 1)
+    columns = SEPARATOR.join(map("".join, zip(*rows, strict=True)))
+    down_right = [pad[: n - 1 - r] + row + pad[:r] for r, row in enumerate(rows)]
+    down_left = [pad[:r] + row + pad[: n - 1 - r] for r, row in enumerate(rows)]
+    return (
+        SEPARATOR.join(rows),
+        columns,
+        SEPARATOR.join(map("".join, zip(*down_right, strict=True))),
+        SEPARATOR.join(map("".join, zip(*down_left, strict=True))),
+    )
+
+
+def _cell(direction: int, line: int, pos: int, n: int) -> Cell:
+    """The board cell at position ``pos`` of line ``line`` in ``direction`` (see ``_lines``)."""
+    if direction == 0:
+        return line, pos
+    if direction == 1:
+        return pos, line
+    if direction == 2:  # line t holds cells with c - r == t - (n - 1), r ascending
+        return pos, line - (n - 1) + pos
+    return pos, line - pos  # line t holds cells with r + c == t, r ascending
+
+
+@lru_cache(maxsize=512)
+def _run_pattern(mark: str, k: int) -> re.Pattern[str]:
+    return re.compile(f"{mark}{{{k},}}")
+
+
+def _winning_core(lines: tuple[str, ...], mark: Mark, n: int, k: int) -> set[Cell] | None:
+    """None if ``mark`` has no k in a row; else the cells shared by all its winning segments."""
+    pattern = _run_pattern(mark, k)
+    common: set[Cell] | None = None
+    for direction, text in enumerate(lines):
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            line, first = divmod(start, n + 1)
+            length = end - start
+            # Cells shared by every k-window of this run: positions first+L-k .. first+k-1.
+            core = {_cell(direction, line, pos, n) for pos in range(first + length - k, first + k)}
+            common = core if common is None else common & core
+    return common
+
+
+def check_position(rows: Sequence[str], k: int | None = None) -> Verdict:
+    """Judge an n × n board given as n strings over ``X``, ``O`` and ``.``.
+
+    ``k`` (1 ≤ k ≤ n, default n) is how many in a row win.
+    """
+    n = len(rows)
+    if not 1 <= n <= MAX_SIDE or any(len(row) != n for row in rows):
+        raise ValueError(f"board must be square, 1..{MAX_SIDE} cells a side")
+    k = n if k is None else k
+    if not 1 <= k <= n:
+        raise ValueError(f"k must be in 1..{n}, got {k}")
+    text = "".join(rows)
+    x, o = text.count("X"), text.count("O")
+
+    def invalid(reason: Reason) -> Verdict:
+        return Verdict(False, reason, None, None, None, x, o)
+
+    if not (x == o or x == o + 1):
+        return invalid("bad_counts")
+    lines = _lines(rows)
+    x_core = _winning_core(lines, "X", n, k)
+    o_core = _winning_core(lines, "O", n, k)
+    if x_core is not None and o_core is not None:
+        return invalid("both_won")
+    if x_core is not None:
+        if x != o + 1:
+            return invalid("x_won_but_o_moved")
+        if not x_core:
+            return invalid("play_after_win")
+        return Verdict(True, None, "x_won", None, "X", x, o)
+    if o_core is not None:
+        if x != o:
+            return invalid("o_won_but_x_moved")
+        if not o_core:
+            return invalid("play_after_win")
+        return Verdict(True, None, "o_won", None, "O", x, o)
+    if x + o == n * n:
+        return Verdict(True, None, "draw", None, None, x, o)
+    return Verdict(True, None, "in_progress", "X" if x == o else "O", None, x, o)

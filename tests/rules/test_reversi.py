@@ -1,0 +1,155 @@
+"""The bitboard engine against the cell-by-cell direction walk, on many positions and shapes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.rules import reversi
+from app.rules.reversi import Board
+from tests.rules.reference import reversi_flips, reversi_moves, reversi_play
+
+OPENING = [
+    "........",
+    "........",
+    "........",
+    "...WB...",
+    "...BW...",
+    "........",
+    "........",
+    "........",
+]
+
+
+def random_game_positions(seed: int, count: int) -> list[tuple[list[str], str]]:
+    """Positions (and the colour to move) from random legal play on 8 × 8, per the reference."""
+    rng = random.Random(seed)
+    positions: list[tuple[list[str], str]] = []
+    while len(positions) < count:
+        grid, color = list(OPENING), "B"
+        while len(positions) < count:
+            positions.append((grid, color))
+            moves = reversi_moves(grid, color)
+            other = "W" if color == "B" else "B"
+            if not moves:
+                if not reversi_moves(grid, other):
+                    break
+                color = other
+                continue
+            grid = reversi_play(grid, *rng.choice(moves), color)
+            color = other
+    return positions
+
+
+def random_board(rng: random.Random, rows: int, cols: int) -> list[str]:
+    weights = rng.choice([(1, 1, 1), (3, 1, 1), (1, 3, 3), (6, 1, 2)])
+    return ["".join(rng.choices(".BW", weights, k=cols)) for _ in range(rows)]
+
+
+def assert_engine_matches_reference(grid: list[str]) -> None:
+    board = Board.from_rows(grid)
+    assert board.to_rows() == grid
+    for color in ("B", "W"):
+        expected_moves = reversi_moves(grid, color)
+        moves = reversi.legal_moves(board, color)
+        assert [(m.row, m.col) for m in moves] == expected_moves
+        for move in moves:
+            assert move.flips == len(reversi_flips(grid, move.row, move.col, color))
+        for r in range(len(grid)):
+            for c in range(len(grid[0])):
+                check = reversi.check_move(board, r, c, color)
+                expected = reversi_flips(grid, r, c, color)
+                assert check.flips == expected
+                assert check.legal == bool(expected)
+                if grid[r][c] != ".":
+                    assert check.reason == "occupied"
+                elif not expected:
+                    assert check.reason == "no_bracket"
+                else:
+                    assert check.reason is None
+
+
+def test_random_8x8_game_positions_match_reference() -> None:
+    for grid, _ in random_game_positions(seed=1, count=2000):
+        assert_engine_matches_reference(grid)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_boards_of_every_shape_up_to_10x10_match_reference(seed: int) -> None:
+    rng = random.Random(seed)
+    for rows in range(1, 11):
+        for cols in range(1, 11):
+            assert_engine_matches_reference(random_board(rng, rows, cols))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 32).flatmap(
+        lambda cols: st.lists(
+            st.text(alphabet=".BW", min_size=cols, max_size=cols), min_size=1, max_size=32
+        )
+    )
+)
+def test_any_board_up_to_32x32_matches_reference(grid: list[str]) -> None:
+    board = Board.from_rows(grid)
+    assert board.to_rows() == grid
+    for color in ("B", "W"):
+        assert [(m.row, m.col) for m in reversi.legal_moves(board, color)] == reversi_moves(
+            grid, color
+        )
+
+
+def test_apply_move_matches_reference_and_reports_turns_through_whole_games() -> None:
+    rng = random.Random(7)
+    for _ in range(60):
+        grid, color = list(OPENING), "B"
+        while True:
+            moves = reversi_moves(grid, color)
+            if not moves:
+                break  # only reached for the very first colour when the game is over
+            row, col = rng.choice(moves)
+            outcome = reversi.apply_move(Board.from_rows(grid), row, col, color)
+            after = reversi_play(grid, row, col, color)
+            assert outcome.board.to_rows() == after
+            assert outcome.flips == reversi_flips(grid, row, col, color)
+            text = "".join(after)
+            assert outcome.score == {"B": text.count("B"), "W": text.count("W")}
+            other = "W" if color == "B" else "B"
+            if reversi_moves(after, other):
+                assert (outcome.next, outcome.passed, outcome.game_over) == (other, False, False)
+            elif reversi_moves(after, color):
+                assert (outcome.next, outcome.passed, outcome.game_over) == (color, True, False)
+            else:
+                assert (outcome.next, outcome.passed, outcome.game_over) == (None, False, True)
+                b, w = text.count("B"), text.count("W")
+                assert outcome.winner == ("B" if b > w else "W" if w > b else "draw")
+                break
+            assert outcome.winner is None
+            grid, color = after, outcome.next
+
+
+def test_illegal_apply_raises_with_reason() -> None:
+    board = Board.from_rows(OPENING)
+    with pytest.raises(reversi.IllegalMove) as occupied:
+        reversi.apply_move(board, 3, 3, "B")
+    assert occupied.value.reason == "occupied"
+    with pytest.raises(reversi.IllegalMove) as no_bracket:
+        reversi.apply_move(board, 0, 0, "B")
+    assert no_bracket.value.reason == "no_bracket"
+    assert no_bracket.value.code == "illegal_move"
+
+
+def test_moves_do_not_wrap_around_board_edges() -> None:
+    # A W run that reaches the right edge must not continue onto the next row's first cell.
+    grid = ["..WW", "B...", "....", "...."]
+    board = Board.from_rows(grid)
+    assert reversi.check_move(board, 0, 1, "B").legal is False
+    assert reversi.legal_moves(board, "B") == []
+
+
+def test_position_out_of_board_is_refused() -> None:
+    with pytest.raises(IndexError):
+        reversi.check_move(Board.from_rows(OPENING), 8, 0, "B")
