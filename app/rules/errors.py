@@ -10,3 +10,7 @@ class RuleError(Exception):
 
     code: str = "rule_violation"
     title: str = "Rule violation"
+
+    def details(self) -> dict[str, object]:
+        """Machine-readable facts about the violation (JSON-compatible values)."""
+        return {}

@@ -50,6 +50,9 @@ class IllegalMove(RuleError):
         why = "the cell is occupied" if reason == "occupied" else "it brackets no opponent stone"
         super().__init__(f"{color} cannot play ({row}, {col}): {why}")
 
+    def details(self) -> dict[str, object]:
+        return {"reason": self.reason, "row": self.row, "col": self.col, "color": self.color}
+
 
 @dataclass(frozen=True, slots=True)
 class Geometry:

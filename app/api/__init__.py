@@ -1,0 +1,1 @@
+"""The HTTP edge: routers and their schemas. Parse, call the rules, render — nothing more."""

@@ -1,0 +1,143 @@
+"""What people read: the OpenAPI document's error responses, and the offline docs pages.
+
+Swagger UI and ReDoc are served from the JS/CSS bundled in the ``fastapi-offline`` package, so
+``/docs`` and ``/redoc`` work on a machine with no internet access. Every error response in the
+schema is ``application/problem+json`` with the ``Problem`` schema (FastAPI's default 422 schema
+is replaced, since the app never answers with it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import fastapi_offline
+from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi.openapi.docs import (
+    get_redoc_html,
+    get_swagger_ui_html,
+    get_swagger_ui_oauth2_redirect_html,
+)
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+
+from app.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, Problem
+
+ASSETS_PATH = "/docs-assets"
+ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
+OAUTH2_REDIRECT = "/docs/oauth2-redirect"
+
+_DESCRIPTIONS = {
+    400: "The body could not be parsed at all (`validation_error`).",
+    401: "Missing or invalid bearer token (`unauthorized`).",
+    403: "The token belongs to the other player (`wrong_player`).",
+    404: "No such resource.",
+    409: "The move breaks a rule of the game.",
+    413: "The body is larger than the configured limit (`payload_too_large`).",
+    422: "The request does not match the schema (`validation_error`, with `errors`).",
+    503: "The service cannot take this request now.",
+}
+
+
+def problem_responses(*statuses: int, **descriptions: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` entries for the given error statuses (413 and 422 always)."""
+    wanted = sorted({*statuses, 413, 422})
+    return {
+        status: {
+            "model": Problem,
+            "description": descriptions.get(f"s{status}", _DESCRIPTIONS.get(status, "Error.")),
+        }
+        for status in wanted
+    }
+
+
+def _problem_content(operation: dict[str, Any]) -> None:
+    for status, response in operation.get("responses", {}).items():
+        if status[0] in "45" and "content" in response:
+            response["content"] = {
+                PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}
+            }
+
+
+def build_openapi(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI document, with problem+json errors; cached on the app."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(
+        title=app.title,
+        version=app.version,
+        summary=app.summary,
+        description=app.description,
+        routes=app.routes,
+        tags=app.openapi_tags,
+    )
+    for path in schema["paths"].values():
+        for operation in path.values():
+            _problem_content(operation)
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    app.openapi_schema = schema
+    return schema
+
+
+class ProblemType(BaseModel):
+    code: str
+    status: int
+    title: str
+
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/docs")
+async def swagger_ui() -> HTMLResponse:
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="Move adjudication API — Swagger UI",
+        swagger_js_url=f"{ASSETS_PATH}/swagger-ui-bundle.js",
+        swagger_css_url=f"{ASSETS_PATH}/swagger-ui.css",
+        swagger_favicon_url=f"{ASSETS_PATH}/favicon.png",
+        oauth2_redirect_url=OAUTH2_REDIRECT,
+        swagger_ui_parameters={"persistAuthorization": True, "displayRequestDuration": True},
+    )
+
+
+@router.get(OAUTH2_REDIRECT)
+async def swagger_ui_redirect() -> HTMLResponse:
+    return get_swagger_ui_oauth2_redirect_html()
+
+
+@router.get("/redoc")
+async def redoc() -> HTMLResponse:
+    return get_redoc_html(
+        openapi_url="/openapi.json",
+        title="Move adjudication API — ReDoc",
+        redoc_js_url=f"{ASSETS_PATH}/redoc.standalone.js",
+        redoc_favicon_url=f"{ASSETS_PATH}/favicon.png",
+        with_google_fonts=False,
+    )
+
+
+problem_types = APIRouter(tags=["Operations"])
+
+
+@problem_types.get(
+    "/problems/{code}",
+    summary="Describe an error code",
+    description="The `type` of every error answer points here: the code's status and title.",
+    responses=problem_responses(404),
+)
+async def problem_type(code: str) -> ProblemType:
+    if code not in PROBLEM_TYPES:
+        raise HTTPException(404, f"no problem type {code!r}")
+    status, title = PROBLEM_TYPES[code]
+    return ProblemType(code=code, status=status, title=title)
+
+
+def mount_docs(app: FastAPI) -> None:
+    app.mount(ASSETS_PATH, StaticFiles(directory=ASSETS_DIR), name="docs-assets")
+    app.include_router(router)
+    app.include_router(problem_types)

@@ -1,0 +1,193 @@
+"""Stateless Reversi/Othello endpoints: check a move, list legal moves, apply a move."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
+
+from app.api.boards import ReversiBoard
+from app.api.docs import problem_responses
+from app.rules import reversi
+
+router = APIRouter(prefix="/v1/reversi", tags=["Reversi"])
+
+Color = Literal["B", "W"]
+Coordinate = Annotated[int, Field(strict=True, ge=0, description="0-based; row 0 is the top row.")]
+Cell = Annotated[tuple[int, int], Field(description="[row, col]", examples=[[3, 3]])]
+
+# The classic "check if move is legal" board (LeetCode 1958, example 1): B at (4, 3) is legal.
+CLASSIC_BOARD = [
+    [".", ".", ".", "B", ".", ".", ".", "."],
+    [".", ".", ".", "W", ".", ".", ".", "."],
+    [".", ".", ".", "W", ".", ".", ".", "."],
+    [".", ".", ".", "W", ".", ".", ".", "."],
+    ["W", "B", "B", ".", "W", "W", "W", "B"],
+    [".", ".", ".", "B", ".", ".", ".", "."],
+    [".", ".", ".", "B", ".", ".", ".", "."],
+    [".", ".", ".", "W", ".", ".", ".", "."],
+]
+OPENING = [
+    "........",
+    "........",
+    "........",
+    "...WB...",
+    "...BW...",
+    "........",
+    "........",
+    "........",
+]
+MOVE_EXAMPLES: dict[str, Any] = {
+    "classic": {
+        "summary": "Classic board (lists of cells): B at (4, 3) flips 5 stones",
+        "value": {"board": CLASSIC_BOARD, "row": 4, "col": 3, "color": "B"},
+    },
+    "opening": {
+        "summary": "Standard opening (strings): B at (2, 3)",
+        "value": {"board": OPENING, "row": 2, "col": 3, "color": "B"},
+    },
+}
+
+
+class MoveRequest(BaseModel):
+    """A board, a cell and the colour that would play there."""
+
+    board: ReversiBoard
+    row: Coordinate
+    col: Coordinate
+    color: Color
+
+    @field_validator("row", "col")
+    @classmethod
+    def _inside_board(cls, value: int, info: ValidationInfo) -> int:
+        board: reversi.Board | None = info.data.get("board")
+        if board is not None:  # else the board itself was refused; that error is enough
+            size = board.rows if info.field_name == "row" else board.cols
+            if value >= size:
+                raise PydanticCustomError(
+                    "outside_board",
+                    "{field} must be less than {size}, the board's number of {what}",
+                    {
+                        "field": info.field_name,
+                        "size": size,
+                        "what": "rows" if info.field_name == "row" else "columns",
+                    },
+                )
+        return value
+
+
+class CheckMoveResponse(BaseModel):
+    legal: bool
+    reason: Literal["occupied", "no_bracket"] | None = Field(
+        description="Why the move is illegal; null when legal."
+    )
+    flips: list[Cell] = Field(description="Stones that flip, sorted by (row, col); [] if illegal.")
+
+
+class LegalMovesRequest(BaseModel):
+    board: ReversiBoard
+    color: Color
+
+
+class LegalMove(BaseModel):
+    row: int
+    col: int
+    flips: int = Field(description="How many stones this move flips.")
+
+
+class LegalMovesResponse(BaseModel):
+    color: Color
+    moves: list[LegalMove] = Field(description="Sorted by (row, col).")
+    count: int
+    must_pass: bool = Field(description="True when `color` has no legal move.")
+
+
+class Score(BaseModel):
+    B: int
+    W: int
+
+
+class ApplyMoveResponse(BaseModel):
+    board: list[str] = Field(description="The board after the move, as strings.")
+    flips: list[Cell]
+    next: Color | None = Field(
+        description="Who moves next: the opponent if it can, else `color` again (the opponent "
+        "passes), else null (game over)."
+    )
+    passed: bool = Field(description="True when the opponent has no move and must pass.")
+    game_over: bool
+    score: Score
+    winner: Literal["B", "W", "draw"] | None = Field(description="Set only when the game is over.")
+
+
+MoveBody = Annotated[MoveRequest, Body(openapi_examples=MOVE_EXAMPLES)]
+
+
+@router.post(
+    "/check-move",
+    summary="Is a move legal, and which stones would it flip?",
+    description=(
+        "A move is legal when, in at least one of the 8 directions, the cells next to it are one "
+        "or more opponent stones followed directly by a stone of `color`. Answers `legal`, the "
+        "`reason` when not (`occupied`, `no_bracket`) and the `flips`. A cell outside the board "
+        "is a 422 `validation_error`."
+    ),
+    responses=problem_responses(),
+)
+async def check_move(request: MoveBody) -> CheckMoveResponse:
+    check = reversi.check_move(request.board, request.row, request.col, request.color)
+    return CheckMoveResponse(legal=check.legal, reason=check.reason, flips=check.flips)
+
+
+@router.post(
+    "/legal-moves",
+    summary="All legal moves of a colour",
+    description="Every legal move of `color`, sorted by (row, col), with how many stones each "
+    "flips. `must_pass` is true when there is none.",
+    responses=problem_responses(),
+)
+async def legal_moves(
+    request: Annotated[
+        LegalMovesRequest,
+        Body(
+            openapi_examples={
+                "opening": {
+                    "summary": "Standard opening, black to move",
+                    "value": {"board": OPENING, "color": "B"},
+                }
+            }
+        ),
+    ],
+) -> LegalMovesResponse:
+    moves = reversi.legal_moves(request.board, request.color)
+    return LegalMovesResponse(
+        color=request.color,
+        moves=[LegalMove(row=m.row, col=m.col, flips=m.flips) for m in moves],
+        count=len(moves),
+        must_pass=not moves,
+    )
+
+
+@router.post(
+    "/apply-move",
+    summary="Play a move: the board after it, who moves next, and the end of the game",
+    description="Plays a legal move. `next` is the opponent if it has a legal move, else "
+    "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
+    "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
+    responses=problem_responses(
+        s422="`validation_error`, or `illegal_move` with `reason` (`occupied`, `no_bracket`)."
+    ),
+)
+async def apply_move(request: MoveBody) -> ApplyMoveResponse:
+    outcome = reversi.apply_move(request.board, request.row, request.col, request.color)
+    return ApplyMoveResponse(
+        board=outcome.board.to_rows(),
+        flips=outcome.flips,
+        next=outcome.next,
+        passed=outcome.passed,
+        game_over=outcome.game_over,
+        score=Score(**outcome.score),
+        winner=outcome.winner,
+    )

@@ -1,0 +1,83 @@
+"""Stateless tic-tac-toe: can this n × n position (k in a row) occur in a legal game?"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
+
+from app.api.boards import TicTacToeBoard
+from app.api.docs import problem_responses
+from app.rules import tictactoe
+
+router = APIRouter(prefix="/v1/tictactoe", tags=["Tic-tac-toe"])
+
+
+class ValidateRequest(BaseModel):
+    board: TicTacToeBoard
+    k: Annotated[int | None, Field(strict=True, ge=1)] = Field(
+        None, description="Marks in a row that win, 1 ≤ k ≤ n; default n."
+    )
+
+    @field_validator("k")
+    @classmethod
+    def _at_most_n(cls, value: int | None, info: ValidationInfo) -> int | None:
+        board: tuple[str, ...] | None = info.data.get("board")
+        if value is not None and board is not None and value > len(board):
+            raise PydanticCustomError("k_too_large", "k must be at most n = {n}", {"n": len(board)})
+        return value
+
+
+class Counts(BaseModel):
+    X: int
+    O: int  # noqa: E741 - the mark's name
+
+
+class ValidateResponse(BaseModel):
+    valid: bool = Field(description="True iff the position can occur in a legal game.")
+    reason: tictactoe.Reason | None = Field(
+        description="Why not, when invalid: `bad_counts`, `both_won`, `x_won_but_o_moved`, "
+        "`o_won_but_x_moved`, `play_after_win` (the winner's lines cannot all have been "
+        "completed by one last move)."
+    )
+    status: tictactoe.Status | None
+    next: Literal["X", "O"] | None = Field(description="Whose turn; null once the game is over.")
+    winner: Literal["X", "O"] | None
+    counts: Counts
+
+
+@router.post(
+    "/validate",
+    summary="Can this position occur in a legal game? Whose turn is it?",
+    description="X moves first, players alternate, play stops at the first k in a row (row, "
+    "column or diagonal) or a full board. Closed-form check, no search: fine up to 100 × 100.",
+    responses=problem_responses(),
+)
+async def validate(
+    request: Annotated[
+        ValidateRequest,
+        Body(
+            openapi_examples={
+                "classic": {
+                    "summary": "Classic 3 × 3: valid, X to move",
+                    "value": {"board": ["XOX", "O O", "XOX"]},
+                },
+                "five_in_a_row": {
+                    "summary": "5 × 5 board, 3 in a row wins",
+                    "value": {"board": ["XXX..", "OO...", ".....", ".....", "....."], "k": 3},
+                },
+            }
+        ),
+    ],
+) -> ValidateResponse:
+    verdict = tictactoe.check_position(request.board, request.k)
+    return ValidateResponse(
+        valid=verdict.valid,
+        reason=verdict.reason,
+        status=verdict.status,
+        next=verdict.next,
+        winner=verdict.winner,
+        counts=Counts(X=verdict.x_count, O=verdict.o_count),
+    )

@@ -1,0 +1,82 @@
+"""Refuse request bodies over the configured size while they are read, not after.
+
+A declared ``Content-Length`` over the limit is answered at once without reading; a body sent
+without one (chunked) is counted as it arrives and refused at the first byte over the limit, so
+a client can never make the service buffer more than ``max_bytes``.
+"""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.problems import problem_response
+
+
+class PayloadTooLarge(HTTPException):
+    """Raised from ``receive`` when the body grows past the limit.
+
+    An ``HTTPException`` so that FastAPI's body reading re-raises it untouched and the app's
+    problem handlers answer 413.
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"request body exceeds the limit of {limit} bytes")
+
+
+class BodyLimitMiddleware:
+    """Pure ASGI middleware: cheap on the hot path (one counter per request)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            await self._refuse(scope, receive, send)
+            return
+
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise PayloadTooLarge(self.max_bytes)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except PayloadTooLarge:
+            if started:
+                raise
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"request body exceeds the limit of {self.max_bytes} bytes"
+        response = problem_response(
+            413, "payload_too_large", detail, headers={"Connection": "close"}
+        )
+        await response(scope, receive, send)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None

@@ -1,0 +1,22 @@
+"""The ``adjudicator`` command: serve the app with uvicorn on the configured host and port."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from app.settings import Settings
+
+
+def main() -> None:
+    settings = Settings()
+    uvicorn.run(
+        "app.main:app",
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        proxy_headers=False,
+    )
+
+
+if __name__ == "__main__":
+    main()

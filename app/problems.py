@@ -1,0 +1,154 @@
+"""RFC 9457 problem details: the one shape of every error answer, and where errors become HTTP.
+
+Clients branch on ``code``. Domain errors from ``rules``/``sessions`` carry their code; the table
+``STATUS_BY_RULE_ERROR`` gives their HTTP status. Framework errors (validation, unknown path,
+wrong method, oversize body) are mapped here too, so no error leaves the app as anything but
+``application/problem+json``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
+
+from app.rules.errors import RuleError
+from app.rules.reversi import IllegalMove
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+logger = logging.getLogger("app.problems")
+
+
+class ValidationIssue(BaseModel):
+    """One reason a request was refused by the schema: where, what, and a stable type."""
+
+    loc: list[str | int] = Field(examples=[["body", "board", 3]])
+    msg: str = Field(examples=["character 'x' at column 5 is not one of '.', 'B', 'W'"])
+    type: str = Field(examples=["board_cell"])
+
+
+class Problem(BaseModel):
+    """An error answer (RFC 9457). ``code`` is stable; ``title`` and ``detail`` are for people."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(description="A URI reference naming the problem type: `/problems/{code}`.")
+    title: str
+    status: int
+    detail: str
+    code: str = Field(description="Stable snake_case identifier; branch on this.")
+    errors: list[ValidationIssue] | None = Field(
+        None, description="Only for `validation_error`: every field that failed and why."
+    )
+
+
+# Every code the service answers with: (status, title). The README's error table mirrors it.
+PROBLEM_TYPES: dict[str, tuple[int, str]] = {
+    "validation_error": (422, "Request does not match the schema"),
+    "payload_too_large": (413, "Request body too large"),
+    "not_found": (404, "Not found"),
+    "method_not_allowed": (405, "Method not allowed"),
+    "illegal_move": (422, "Illegal move"),
+    "internal_error": (500, "Internal server error"),
+}
+
+STATUS_BY_RULE_ERROR: dict[type[RuleError], int] = {
+    IllegalMove: 422,
+}
+
+CODE_BY_HTTP_STATUS = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+}
+
+
+def problem_response(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    title: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    """Render one problem as an ``application/problem+json`` response."""
+    body: dict[str, Any] = {
+        "type": f"/problems/{code}",
+        "title": title or PROBLEM_TYPES.get(code, (status, "Error"))[1],
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_MEDIA_TYPE)
+
+
+def _issue(error: Mapping[str, Any]) -> dict[str, Any]:
+    msg = str(error["msg"])
+    reason = (error.get("ctx") or {}).get("error")
+    if error["type"] == "json_invalid" and reason:
+        msg = f"{msg}: {reason}"  # say what the parser tripped on, e.g. a missing comma
+    return {"loc": list(error["loc"]), "msg": msg, "type": str(error["type"])}
+
+
+def validation_problem(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
+    """A 422 naming every failing field; ``detail`` names the first one."""
+    issues = [_issue(error) for error in errors]
+    first = issues[0] if issues else {"loc": ["body"], "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"])
+    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
+    return problem_response(
+        422, "validation_error", f"{where}: {first['msg']}{more}", errors=issues
+    )
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return validation_problem(exc.errors())
+
+
+async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 400:
+        # FastAPI's answer to a body json.loads gave up on (e.g. nested past the recursion
+        # limit): the same 422 as any other unparsable body.
+        unparsable = {"loc": ["body"], "msg": "body is not parsable JSON", "type": "json_invalid"}
+        return validation_problem([unparsable])
+    code = CODE_BY_HTTP_STATUS.get(exc.status_code, f"http_{exc.status_code}")
+    detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+    if detail == HTTPStatus(exc.status_code).phrase:  # Starlette's default: say what happened
+        if exc.status_code == 404:
+            detail = f"no resource at {request.url.path}"
+        elif exc.status_code == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}"
+    return problem_response(exc.status_code, code, detail, headers=exc.headers)
+
+
+async def _on_rule_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RuleError)
+    status = next(
+        (STATUS_BY_RULE_ERROR[cls] for cls in type(exc).__mro__ if cls in STATUS_BY_RULE_ERROR),
+        409,
+    )
+    return problem_response(status, exc.code, str(exc), title=exc.title, **exc.details())
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    logger.exception("unhandled error on %s %s", request.method, request.url.path)
+    return problem_response(500, "internal_error", "the server failed to answer this request")
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    """Route every error the app can raise to a problem+json answer."""
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(HTTPException, _on_http_exception)
+    app.add_exception_handler(RuleError, _on_rule_error)
+    app.add_exception_handler(Exception, _on_unexpected)

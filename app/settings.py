@@ -1,0 +1,24 @@
+"""The service's configuration: one class, read from ``ADJUDICATOR_*`` environment variables.
+
+Nothing else in the app reads ``os.environ``; code receives a ``Settings`` instance.
+"""
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
+
+
+class Settings(BaseSettings):
+    """Every setting, its default, and what it bounds. See the README's configuration table."""
+
+    model_config = SettingsConfigDict(env_prefix="ADJUDICATOR_", frozen=True)
+
+    host: str = Field("127.0.0.1", description="Interface the `adjudicator` command binds to.")
+    port: int = Field(8000, ge=0, le=65535, description="TCP port of the `adjudicator` command.")
+    log_level: LogLevel = Field("info", description="uvicorn log level.")
+    max_body_bytes: int = Field(
+        1024 * 1024, ge=1, description="Largest accepted request body; larger ones get 413."
+    )

@@ -1,0 +1,164 @@
+"""Malformed requests of every kind get a 4xx problem+json answer, never a 5xx."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from tests.api.problems import assert_problem, assert_validation_error
+
+OPENING = [
+    "........",
+    "........",
+    "........",
+    "...WB...",
+    "...BW...",
+    "........",
+    "........",
+    "........",
+]
+JSON = {"content-type": "application/json"}
+POST_PATHS = [
+    "/v1/reversi/check-move",
+    "/v1/reversi/legal-moves",
+    "/v1/reversi/apply-move",
+    "/v1/tictactoe/validate",
+]
+
+
+MALFORMED_REVERSI = [
+    # (body, loc that must be named)
+    ({"board": OPENING, "row": "2", "col": 3, "color": "B"}, ("body", "row")),
+    ({"board": OPENING, "row": 2.0, "col": 3, "color": "B"}, ("body", "row")),
+    ({"board": OPENING, "row": True, "col": 3, "color": "B"}, ("body", "row")),
+    ({"board": OPENING, "row": None, "col": 3, "color": "B"}, ("body", "row")),
+    ({"board": OPENING, "col": 3, "color": "B"}, ("body", "row")),
+    ({"board": OPENING, "row": 2, "col": 3, "color": "b"}, ("body", "color")),
+    ({"board": OPENING, "row": 2, "col": 3, "color": "X"}, ("body", "color")),
+    ({"board": OPENING, "row": 2, "col": 3, "color": ["B"]}, ("body", "color")),
+    ({"board": "........", "row": 0, "col": 0, "color": "B"}, ("body", "board")),
+    ({"board": [], "row": 0, "col": 0, "color": "B"}, ("body", "board")),
+    ({"board": [""], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": ["...", ".."], "row": 0, "col": 0, "color": "B"}, ("body", "board")),
+    ({"board": ["..b"], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": ["..X"], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": [". ."], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": [[".", "BW"]], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": [[".", 1]], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": [[".", None]], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": [{"a": 1}], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": ["." * 33], "row": 0, "col": 0, "color": "B"}, ("body", "board", 0)),
+    ({"board": ["."] * 33, "row": 0, "col": 0, "color": "B"}, ("body", "board")),
+    ({"board": ["."] * 100_000, "row": 0, "col": 0, "color": "B"}, ("body", "board")),
+    ({"board": OPENING, "row": 10**400, "col": 0, "color": "B"}, ("body", "row")),
+    ({"board": OPENING, "row": -(10**20), "col": 0, "color": "B"}, ("body", "row")),
+]
+
+
+@pytest.mark.parametrize(("payload", "loc"), MALFORMED_REVERSI)
+def test_malformed_reversi_requests_name_the_field(
+    client: TestClient, payload: dict[str, object], loc: tuple[str | int, ...]
+) -> None:
+    response = client.post("/v1/reversi/check-move", json=payload)
+    assert_validation_error(response, *loc)
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"{",
+        b"not json",
+        b"null",
+        b"[]",
+        b'"board"',
+        b"\xff\xfe\x00",
+        b'{"board": NaN}',
+        b"[" * 100_000,
+        b"[" * 50_000 + b"]" * 50_000,
+        b'{"board": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
+        b'{"a":' * 30_000 + b"1" + b"}" * 30_000,
+    ],
+)
+def test_unparsable_or_wrongly_shaped_bodies_are_422(
+    client: TestClient, path: str, raw: bytes
+) -> None:
+    body = assert_problem(client.post(path, content=raw, headers=JSON), 422, "validation_error")
+    assert body["errors"]
+    assert all(error["loc"][0] == "body" for error in body["errors"])
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+def test_body_over_the_limit_is_413(client: TestClient, path: str) -> None:
+    payload = json.dumps({"board": ["." * 30] * 30, "pad": "x" * (1024 * 1024)})
+    assert_problem(client.post(path, content=payload, headers=JSON), 413, "payload_too_large")
+
+
+def test_body_limit_is_enforced_while_reading_a_chunked_body() -> None:
+    limit = 1000
+    app = create_app(Settings(max_body_bytes=limit))
+    sent = 0
+
+    def chunks():  # no Content-Length: the limit must trip while reading
+        nonlocal sent
+        for _ in range(10_000):
+            sent += 100
+            yield b" " * 100
+
+    with TestClient(app) as client:
+        response = client.post("/v1/reversi/legal-moves", content=chunks(), headers=JSON)
+    assert_problem(response, 413, "payload_too_large")
+
+
+def test_limit_comes_from_settings() -> None:
+    with TestClient(create_app(Settings(max_body_bytes=50))) as client:
+        small = client.post("/v1/tictactoe/validate", json={"board": ["X"]})
+        large = client.post("/v1/tictactoe/validate", json={"board": ["." * 40] * 40})
+    assert small.status_code == 200
+    assert_problem(large, 413, "payload_too_large")
+
+
+def test_unknown_path_is_404_not_found(client: TestClient) -> None:
+    assert_problem(client.get("/v1/nothing-here"), 404, "not_found")
+    assert_problem(client.post("/v1/reversi/nope", json={}), 404, "not_found")
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH"])
+def test_wrong_method_is_405_with_allow(client: TestClient, path: str, method: str) -> None:
+    response = client.request(method, path)
+    assert_problem(response, 405, "method_not_allowed")
+    assert response.headers["allow"] == "POST"
+
+
+def test_text_plain_json_is_refused_as_not_an_object(client: TestClient) -> None:
+    response = client.post(
+        "/v1/tictactoe/validate",
+        content=json.dumps({"board": ["X"]}),
+        headers={"content-type": "text/plain"},
+    )
+    assert_validation_error(response, "body")
+
+
+def test_validation_error_lists_every_failing_field(client: TestClient) -> None:
+    response = client.post(
+        "/v1/reversi/check-move", json={"board": OPENING, "row": "a", "col": "b", "color": "Q"}
+    )
+    body = assert_validation_error(response, "body", "row")
+    assert {tuple(e["loc"]) for e in body["errors"]} >= {
+        ("body", "row"),
+        ("body", "col"),
+        ("body", "color"),
+    }
+    assert "body.row" in body["detail"]
+
+
+def test_problem_types_are_described(client: TestClient) -> None:
+    response = client.get("/problems/illegal_move")
+    assert response.json() == {"code": "illegal_move", "status": 422, "title": "Illegal move"}
+    assert_problem(client.get("/problems/no_such_code"), 404, "not_found")
