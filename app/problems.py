@@ -77,16 +77,19 @@ def problem_response(
     *,
     title: str | None = None,
     headers: Mapping[str, str] | None = None,
-    **extra: Any,
+    extra: Mapping[str, object] | None = None,
 ) -> JSONResponse:
-    """Render one problem as an ``application/problem+json`` response."""
+    """Render one problem as an ``application/problem+json`` response.
+
+    ``extra`` adds members such as ``errors`` or a rule error's ``reason``.
+    """
     body: dict[str, Any] = {
         "type": f"/problems/{code}",
         "title": title or PROBLEM_TYPES.get(code, (status, "Error"))[1],
         "status": status,
         "detail": detail,
         "code": code,
-        **extra,
+        **(extra or {}),
     }
     return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_MEDIA_TYPE)
 
@@ -106,7 +109,7 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
     where = ".".join(str(part) for part in first["loc"])
     more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
     return problem_response(
-        422, "validation_error", f"{where}: {first['msg']}{more}", errors=issues
+        422, "validation_error", f"{where}: {first['msg']}{more}", extra={"errors": issues}
     )
 
 
@@ -138,7 +141,7 @@ async def _on_rule_error(request: Request, exc: Exception) -> JSONResponse:
         (STATUS_BY_RULE_ERROR[cls] for cls in type(exc).__mro__ if cls in STATUS_BY_RULE_ERROR),
         409,
     )
-    return problem_response(status, exc.code, str(exc), title=exc.title, **exc.details())
+    return problem_response(status, exc.code, str(exc), title=exc.title, extra=exc.details())
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
