@@ -41,9 +41,16 @@ _DESCRIPTIONS = {
 }
 
 
+# What any endpoint that takes a JSON body can answer: oversize body, schema mismatch.
+BODY_ERRORS = (413, 422)
+
+
 def problem_responses(*statuses: int, **descriptions: str) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` entries for the given error statuses (413 and 422 always)."""
-    wanted = sorted({*statuses, 413, 422})
+    """OpenAPI ``responses`` entries for the given error statuses.
+
+    ``descriptions`` overrides the default text per status, keyed ``s422`` and so on.
+    """
+    wanted = sorted(set(statuses))
     return {
         status: {
             "model": Problem,

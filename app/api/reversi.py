@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import ReversiBoard
-from app.api.docs import problem_responses
+from app.api.docs import BODY_ERRORS, problem_responses
 from app.rules import reversi
 
 router = APIRouter(prefix="/v1/reversi", tags=["Reversi"])
@@ -134,7 +134,7 @@ MoveBody = Annotated[MoveRequest, Body(openapi_examples=MOVE_EXAMPLES)]
         "`reason` when not (`occupied`, `no_bracket`) and the `flips`. A cell outside the board "
         "is a 422 `validation_error`."
     ),
-    responses=problem_responses(),
+    responses=problem_responses(*BODY_ERRORS),
 )
 async def check_move(request: MoveBody) -> CheckMoveResponse:
     check = reversi.check_move(request.board, request.row, request.col, request.color)
@@ -146,7 +146,7 @@ async def check_move(request: MoveBody) -> CheckMoveResponse:
     summary="All legal moves of a colour",
     description="Every legal move of `color`, sorted by (row, col), with how many stones each "
     "flips. `must_pass` is true when there is none.",
-    responses=problem_responses(),
+    responses=problem_responses(*BODY_ERRORS),
 )
 async def legal_moves(
     request: Annotated[
@@ -177,7 +177,8 @@ async def legal_moves(
     "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
     "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
     responses=problem_responses(
-        s422="`validation_error`, or `illegal_move` with `reason` (`occupied`, `no_bracket`)."
+        *BODY_ERRORS,
+        s422="`validation_error`, or `illegal_move` with `reason` (`occupied`, `no_bracket`).",
     ),
 )
 async def apply_move(request: MoveBody) -> ApplyMoveResponse:

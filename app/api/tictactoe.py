@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import TicTacToeBoard
-from app.api.docs import problem_responses
+from app.api.docs import BODY_ERRORS, problem_responses
 from app.rules import tictactoe
 
 router = APIRouter(prefix="/v1/tictactoe", tags=["Tic-tac-toe"])
@@ -53,7 +53,7 @@ class ValidateResponse(BaseModel):
     summary="Can this position occur in a legal game? Whose turn is it?",
     description="X moves first, players alternate, play stops at the first k in a row (row, "
     "column or diagonal) or a full board. Closed-form check, no search: fine up to 100 × 100.",
-    responses=problem_responses(),
+    responses=problem_responses(*BODY_ERRORS),
 )
 async def validate(
     request: Annotated[
