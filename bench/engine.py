@@ -1,0 +1,238 @@
+"""Rules engines against plain references, side by side in one run.
+
+    python -m bench.engine [--rounds 7]
+
+Each benchmark runs the engine and its reference in alternating rounds over the same seeded
+corpus and reports the median time per call of each and their ratio (reference / engine), so a
+noisy, shared machine affects both alike. Both sides start from the posted rows (strings), as
+the HTTP edge does.
+
+* Reversi, all legal moves of the side to move, on positions from seeded random games (8 × 8):
+  the bitboard flood vs the classic walk of the 8 directions from each of the 64 cells.
+* Reversi, one check-move: bitboard flips vs the direction walk from that one cell.
+* Tic-tac-toe, all 3^9 boards: the closed-form check vs a backtracking search that replays
+  games onto the target's cells.
+* Tic-tac-toe, one 100 × 100 board with k = 5 (absolute time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from app.rules import reversi, tictactoe
+
+DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+OPENING = ["........", "........", "........", "...WB...", "...BW...", "........", "........",
+           "........"]  # fmt: skip
+
+
+# --- References ----------------------------------------------------------------------------------
+
+
+def walk_flips(rows: Sequence[str], r: int, c: int, color: str) -> int:
+    """Stones a move flips, by walking each direction cell by cell (0 if illegal)."""
+    if rows[r][c] != ".":
+        return 0
+    other = "W" if color == "B" else "B"
+    n_rows, n_cols = len(rows), len(rows[0])
+    total = 0
+    for dr, dc in DIRECTIONS:
+        i, j, run = r + dr, c + dc, 0
+        while 0 <= i < n_rows and 0 <= j < n_cols and rows[i][j] == other:
+            i, j, run = i + dr, j + dc, run + 1
+        if run and 0 <= i < n_rows and 0 <= j < n_cols and rows[i][j] == color:
+            total += run
+    return total
+
+
+def walk_legal_moves(rows: Sequence[str], color: str) -> list[tuple[int, int]]:
+    return [
+        (r, c)
+        for r in range(len(rows))
+        for c in range(len(rows[0]))
+        if walk_flips(rows, r, c, color)
+    ]
+
+
+def backtracking_reachable(rows: Sequence[str]) -> bool:
+    """Classic search: replay X and O onto the target's own cells, stopping at any win."""
+    n = len(rows)
+    target = "".join(rows)
+    xs = [i for i, ch in enumerate(target) if ch == "X"]
+    os_ = [i for i, ch in enumerate(target) if ch == "O"]
+    if len(xs) not in (len(os_), len(os_) + 1):
+        return False
+    lines = [[r * n + c for c in range(n)] for r in range(n)]
+    lines += [[r * n + c for r in range(n)] for c in range(n)]
+    lines += [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+    cells = ["."] * (n * n)
+
+    def won(mark: str) -> bool:
+        return any(all(cells[i] == mark for i in line) for line in lines)
+
+    def search(placed_x: int, placed_o: int) -> bool:
+        if placed_x == len(xs) and placed_o == len(os_):
+            return True
+        if won("X") or won("O"):
+            return False
+        mark, pool = ("X", xs) if placed_x == placed_o else ("O", os_)
+        for i in pool:
+            if cells[i] == ".":
+                cells[i] = mark
+                ok = search(placed_x + (mark == "X"), placed_o + (mark == "O"))
+                cells[i] = "."
+                if ok:
+                    return True
+        return False
+
+    return search(0, 0)
+
+
+# --- Corpora -------------------------------------------------------------------------------------
+
+
+def reversi_positions(count: int, seed: int = 1) -> list[tuple[list[str], reversi.Color]]:
+    rng = random.Random(seed)
+    positions: list[tuple[list[str], reversi.Color]] = []
+    while len(positions) < count:
+        board, color = reversi.Board.from_rows(OPENING), reversi.BLACK
+        while len(positions) < count:
+            positions.append((board.to_rows(), color))
+            moves = reversi.legal_moves(board, color)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            outcome = reversi.apply_move(board, move.row, move.col, color)
+            if outcome.next is None:
+                break
+            board, color = outcome.board, outcome.next
+    return positions
+
+
+def all_3x3_boards() -> list[list[str]]:
+    boards = []
+    for code in range(3**9):
+        cells = []
+        for _ in range(9):
+            code, digit = divmod(code, 3)
+            cells.append(".XO"[digit])
+        boards.append(["".join(cells[0:3]), "".join(cells[3:6]), "".join(cells[6:9])])
+    return boards
+
+
+def big_board(n: int = 100, seed: int = 5) -> list[str]:
+    """A valid-count 100 × 100 position from random play, so the full check runs."""
+    rng = random.Random(seed)
+    cells = [["."] * n for _ in range(n)]
+    free = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(free)
+    for i, (r, c) in enumerate(free[: n * n // 3]):
+        cells[r][c] = "XO"[i % 2]
+    return ["".join(row) for row in cells]
+
+
+# --- Harness -------------------------------------------------------------------------------------
+
+
+def timed(fn: Callable[[], Any], calls: int) -> float:
+    """Seconds per call of one pass of ``fn`` (which makes ``calls`` calls)."""
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) / calls
+
+
+def side_by_side(
+    name: str, engine: Callable[[], Any], reference: Callable[[], Any], calls: int, rounds: int
+) -> None:
+    engine_times, reference_times = [], []
+    for _ in range(rounds):
+        engine_times.append(timed(engine, calls))
+        reference_times.append(timed(reference, calls))
+    e, r = statistics.median(engine_times), statistics.median(reference_times)
+    print(f"| {name} | {e * 1e6:,.1f} µs | {r * 1e6:,.1f} µs | {r / e:,.1f} × |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+
+    positions = reversi_positions(500)
+    # Sanity: the two sides agree before they are timed.
+    for rows, color in positions:
+        board = reversi.Board.from_rows(rows)
+        expected = walk_legal_moves(rows, color)
+        assert board.cells(reversi.legal_moves_mask(board, color)) == expected
+    boards = all_3x3_boards()
+    for rows in boards[::7]:
+        assert tictactoe.check_position(rows).valid == backtracking_reachable(rows)
+
+    def bitboard_moves() -> None:
+        for rows, color in positions:
+            board = reversi.Board.from_rows(rows)
+            reversi.legal_moves_mask(board, color)
+
+    def bitboard_moves_with_flips() -> None:
+        for rows, color in positions:
+            reversi.legal_moves(reversi.Board.from_rows(rows), color)
+
+    def walk_moves() -> None:
+        for rows, color in positions:
+            walk_legal_moves(rows, color)
+
+    def walk_moves_with_flips() -> None:
+        for rows, color in positions:
+            [(r, c, walk_flips(rows, r, c, color)) for r, c in walk_legal_moves(rows, color)]
+
+    probes = [
+        (rows, color, 2 + i % 4, 2 + (i * 3) % 4) for i, (rows, color) in enumerate(positions)
+    ]
+
+    def bitboard_check() -> None:
+        for rows, color, r, c in probes:
+            reversi.check_move(reversi.Board.from_rows(rows), r, c, color)
+
+    def walk_check() -> None:
+        for rows, color, r, c in probes:
+            walk_flips(rows, r, c, color)
+
+    def closed_form() -> None:
+        for rows in boards:
+            tictactoe.check_position(rows)
+
+    def backtracking() -> None:
+        for rows in boards:
+            backtracking_reachable(rows)
+
+    print(f"Engine vs reference, median of {args.rounds} interleaved rounds (per call)\n")
+    print("| operation | engine | reference | ratio |")
+    print("|---|---:|---:|---:|")
+    n = len(positions)
+    side_by_side(
+        "Reversi all legal moves, 8×8 (set only)", bitboard_moves, walk_moves, n, args.rounds
+    )
+    side_by_side(
+        "Reversi all legal moves + flip counts, 8×8",
+        bitboard_moves_with_flips,
+        walk_moves_with_flips,
+        n,
+        args.rounds,
+    )
+    side_by_side("Reversi single check-move, 8×8", bitboard_check, walk_check, n, args.rounds)
+    side_by_side(
+        "Tic-tac-toe, each of the 3^9 boards", closed_form, backtracking, len(boards), args.rounds
+    )
+    big = big_board()
+    times = [timed(lambda: tictactoe.check_position(big, 5), 1) for _ in range(args.rounds * 5)]
+    print(
+        f"\nTic-tac-toe 100 × 100, k = 5: median {statistics.median(times) * 1e3:.2f} ms per board"
+    )
+
+
+if __name__ == "__main__":
+    main()
