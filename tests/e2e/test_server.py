@@ -1,0 +1,75 @@
+"""The real thing: the ``adjudicator`` command serving over TCP on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = free_port()
+    script = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
+    command = [script] if script else [sys.executable, "-m", "app.cli"]
+    env = {**os.environ, "ADJUDICATOR_PORT": str(port), "ADJUDICATOR_LOG_LEVEL": "warning"}
+    process = subprocess.Popen(command, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # wait until it answers, boundedly
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"adjudicator did not start (exit code {process.poll()})")
+            time.sleep(0.05)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serves_health_and_readiness(server: str) -> None:
+    assert httpx.get(f"{server}/healthz").json() == {"status": "ok"}
+    assert httpx.get(f"{server}/readyz").status_code == 200
+
+
+def test_adjudicates_over_tcp(server: str) -> None:
+    response = httpx.post(f"{server}/v1/tictactoe/validate", json={"board": ["XOX", "O O", "XOX"]})
+    assert response.json()["next"] == "X"
+
+
+def test_oversize_body_is_refused_over_tcp(server: str) -> None:
+    response = httpx.post(
+        f"{server}/v1/reversi/legal-moves",
+        content=b"x" * (2 * 1024 * 1024),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 413
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["code"] == "payload_too_large"
+
+
+def test_served_spec_and_docs_assets(server: str) -> None:
+    spec = httpx.get(f"{server}/openapi.json").json()
+    assert "/v1/reversi/check-move" in spec["paths"]
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js"):
+        assert httpx.get(f"{server}/docs-assets/{asset}").status_code == 200
