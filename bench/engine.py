@@ -27,8 +27,6 @@ from typing import Any
 from app.rules import reversi, tictactoe
 
 DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-OPENING = ["........", "........", "........", "...WB...", "...BW...", "........", "........",
-           "........"]  # fmt: skip
 
 
 # --- References ----------------------------------------------------------------------------------
@@ -100,7 +98,7 @@ def reversi_positions(count: int, seed: int = 1) -> list[tuple[list[str], revers
     rng = random.Random(seed)
     positions: list[tuple[list[str], reversi.Color]] = []
     while len(positions) < count:
-        board, color = reversi.Board.from_rows(OPENING), reversi.BLACK
+        board, color = reversi.Board.from_rows(reversi.OPENING), reversi.BLACK
         while len(positions) < count:
             positions.append((board.to_rows(), color))
             moves = reversi.legal_moves(board, color)

@@ -160,16 +160,7 @@ ReversiBoard = Annotated[
         max_side=reversi.MAX_SIDE,
         square=False,
         build=reversi.Board.from_rows,
-        example=[
-            "........",
-            "........",
-            "........",
-            "...WB...",
-            "...BW...",
-            "........",
-            "........",
-            "........",
-        ],
+        example=list(reversi.OPENING),
     ),
 ]
 

@@ -29,16 +29,6 @@ CLASSIC_BOARD = [
     [".", ".", ".", "B", ".", ".", ".", "."],
     [".", ".", ".", "W", ".", ".", ".", "."],
 ]
-OPENING = [
-    "........",
-    "........",
-    "........",
-    "...WB...",
-    "...BW...",
-    "........",
-    "........",
-    "........",
-]
 MOVE_EXAMPLES: dict[str, Any] = {
     "classic": {
         "summary": "Classic board (lists of cells): B at (4, 3) flips 5 stones",
@@ -46,7 +36,7 @@ MOVE_EXAMPLES: dict[str, Any] = {
     },
     "opening": {
         "summary": "Standard opening (strings): B at (2, 3)",
-        "value": {"board": OPENING, "row": 2, "col": 3, "color": "B"},
+        "value": {"board": list(reversi.OPENING), "row": 2, "col": 3, "color": "B"},
     },
 }
 
@@ -155,7 +145,7 @@ async def legal_moves(
             openapi_examples={
                 "opening": {
                     "summary": "Standard opening, black to move",
-                    "value": {"board": OPENING, "color": "B"},
+                    "value": {"board": list(reversi.OPENING), "color": "B"},
                 }
             }
         ),

@@ -29,6 +29,18 @@ BLACK: Color = "B"
 WHITE: Color = "W"
 EMPTY = "."
 
+# The standard 8 × 8 starting position.
+OPENING: tuple[str, ...] = (
+    "........",
+    "........",
+    "........",
+    "...WB...",
+    "...BW...",
+    "........",
+    "........",
+    "........",
+)
+
 # str.translate tables: a board string -> one binary digit per cell for one colour.
 _BLACK_DIGITS = str.maketrans({"B": "1", "W": "0", ".": "0"})
 _WHITE_DIGITS = str.maketrans({"B": "0", "W": "1", ".": "0"})

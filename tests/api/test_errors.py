@@ -8,19 +8,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.rules.reversi import OPENING as OPENING_ROWS
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 
-OPENING = [
-    "........",
-    "........",
-    "........",
-    "...WB...",
-    "...BW...",
-    "........",
-    "........",
-    "........",
-]
+OPENING = list(OPENING_ROWS)
 JSON = {"content-type": "application/json"}
 POST_PATHS = [
     "/v1/reversi/check-move",

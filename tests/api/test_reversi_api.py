@@ -7,7 +7,8 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.reversi import CLASSIC_BOARD, OPENING
+from app.api.reversi import CLASSIC_BOARD
+from app.rules.reversi import OPENING
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.rules.reference import reversi_flips, reversi_moves, reversi_play
 
@@ -36,7 +37,7 @@ def test_both_board_forms_give_the_same_answer(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("row", "col", "reason"), [(3, 3, "occupied"), (0, 0, "no_bracket")])
 def test_illegal_check_move_says_why(client: TestClient, row: int, col: int, reason: str) -> None:
-    body = {"board": OPENING, "row": row, "col": col, "color": "B"}
+    body = {"board": list(OPENING), "row": row, "col": col, "color": "B"}
     response = client.post("/v1/reversi/check-move", json=body)
     assert response.json() == {"legal": False, "reason": reason, "flips": []}
 
@@ -63,10 +64,10 @@ def test_legal_moves_match_reference_on_random_positions(client: TestClient) -> 
 
 def test_apply_move_returns_board_flips_next_and_score(client: TestClient) -> None:
     response = client.post(
-        "/v1/reversi/apply-move", json={"board": OPENING, "row": 2, "col": 3, "color": "B"}
+        "/v1/reversi/apply-move", json={"board": list(OPENING), "row": 2, "col": 3, "color": "B"}
     )
     assert response.status_code == 200
-    after = reversi_play(OPENING, 2, 3, "B")
+    after = reversi_play(list(OPENING), 2, 3, "B")
     assert response.json() == {
         "board": after,
         "flips": [[3, 3]],
@@ -124,7 +125,8 @@ def test_illegal_apply_move_is_422_illegal_move_with_reason(
     client: TestClient, row: int, col: int, reason: str
 ) -> None:
     response = client.post(
-        "/v1/reversi/apply-move", json={"board": OPENING, "row": row, "col": col, "color": "W"}
+        "/v1/reversi/apply-move",
+        json={"board": list(OPENING), "row": row, "col": col, "color": "W"},
     )
     body = assert_problem(response, 422, "illegal_move")
     assert body["reason"] == reason
@@ -138,7 +140,7 @@ def test_coordinate_outside_the_board_is_a_validation_error(
     client: TestClient, path: str, row: int, col: int, field: str
 ) -> None:
     response = client.post(
-        f"/v1/reversi/{path}", json={"board": OPENING, "row": row, "col": col, "color": "B"}
+        f"/v1/reversi/{path}", json={"board": list(OPENING), "row": row, "col": col, "color": "B"}
     )
     assert_validation_error(response, "body", field)
 

@@ -9,19 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules import reversi
-from app.rules.reversi import Board
+from app.rules.reversi import OPENING, Board
 from tests.rules.reference import reversi_flips, reversi_moves, reversi_play
-
-OPENING = [
-    "........",
-    "........",
-    "........",
-    "...WB...",
-    "...BW...",
-    "........",
-    "........",
-    "........",
-]
 
 
 def random_game_positions(seed: int, count: int) -> list[tuple[list[str], str]]:
