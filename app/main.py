@@ -7,10 +7,11 @@ from typing import Any
 from fastapi import FastAPI
 
 from app import __doc__ as summary
-from app.api import operations, reversi, tictactoe
+from app.api import games, operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
 from app.body_limit import BodyLimitMiddleware
 from app.problems import install_problem_handlers
+from app.sessions.store import GameStore, MemoryGameStore
 from app.settings import Settings
 
 DESCRIPTION = """\
@@ -19,6 +20,9 @@ Referees board-game moves so that frontends and other programs need not implemen
 * **Reversi/Othello** (stateless): legality, flips, all legal moves, the board after a move.
 * **Tic-tac-toe position check** (stateless): can an n × n position with k in a row occur in a
   legal game, and whose turn is it?
+* **Live n × n tic-tac-toe sessions**: create a game, move with a player's bearer token (every
+  move adjudicated in O(1)), poll cheaply with `ETag` / `If-None-Match` or fetch moves since a
+  version. Use **Authorize** with a token from `POST /v1/games` to try moves here.
 
 Every error is `application/problem+json` with a stable `code` to branch on.
 """
@@ -29,12 +33,16 @@ TAGS = [
         "description": "Stateless Reversi/Othello adjudication, boards 1×1 to 32×32.",
     },
     {"name": "Tic-tac-toe", "description": "Stateless n × n tic-tac-toe position check."},
+    {"name": "Game sessions", "description": "Live n × n tic-tac-toe games, n up to 1,000,000."},
     {"name": "Operations", "description": "Health, readiness and error-type descriptions."},
 ]
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
+    """The application. ``store`` defaults to the embedded in-memory store."""
     settings = settings or Settings()
+    if store is None:
+        store = MemoryGameStore(settings.max_games, settings.game_idle_seconds)
     app = FastAPI(
         title="Move adjudication API",
         version="1.0.0",
@@ -45,10 +53,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.store = store
     install_problem_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.include_router(reversi.router)
     app.include_router(tictactoe.router)
+    app.include_router(games.router)
     app.include_router(operations.router)
     mount_docs(app)
 

@@ -21,6 +21,19 @@ from starlette.exceptions import HTTPException
 
 from app.rules.errors import RuleError
 from app.rules.reversi import IllegalMove
+from app.sessions.errors import (
+    BoardTooLarge,
+    CapacityExhausted,
+    CellOccupied,
+    GameNotFound,
+    GameOver,
+    MoveNotFound,
+    NotYourTurn,
+    OutOfBounds,
+    StoreUnavailable,
+    Unauthorized,
+    WrongPlayer,
+)
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 logger = logging.getLogger("app.problems")
@@ -56,12 +69,43 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "not_found": (404, "Not found"),
     "method_not_allowed": (405, "Method not allowed"),
     "illegal_move": (422, "Illegal move"),
+    "game_not_found": (404, "Game not found"),
+    "move_not_found": (404, "Move not found"),
+    "unauthorized": (401, "Missing or invalid token"),
+    "wrong_player": (403, "Token is for the other player"),
+    "out_of_bounds": (422, "Cell outside the board"),
+    "not_your_turn": (409, "Not your turn"),
+    "cell_occupied": (409, "Cell occupied"),
+    "game_over": (409, "Game over"),
+    "board_too_large": (422, "Board too large to render"),
+    "capacity_exhausted": (503, "Too many live games"),
+    "store_unavailable": (503, "Game store unavailable"),
     "internal_error": (500, "Internal server error"),
 }
 
 STATUS_BY_RULE_ERROR: dict[type[RuleError], int] = {
     IllegalMove: 422,
+    GameNotFound: 404,
+    MoveNotFound: 404,
+    Unauthorized: 401,
+    WrongPlayer: 403,
+    OutOfBounds: 422,
+    NotYourTurn: 409,
+    CellOccupied: 409,
+    GameOver: 409,
+    BoardTooLarge: 422,
+    CapacityExhausted: 503,
+    StoreUnavailable: 503,
 }
+
+
+def _rule_error_headers(exc: RuleError) -> dict[str, str] | None:
+    if isinstance(exc, Unauthorized):
+        return {"WWW-Authenticate": "Bearer"}
+    if isinstance(exc, CapacityExhausted):
+        return {"Retry-After": str(exc.retry_after)}
+    return None
+
 
 CODE_BY_HTTP_STATUS = {
     404: "not_found",
@@ -89,8 +133,9 @@ def problem_response(
         "status": status,
         "detail": detail,
         "code": code,
-        **(extra or {}),
     }
+    for key, value in (extra or {}).items():
+        body.setdefault(key, value)  # an extra member never replaces a standard one
     return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_MEDIA_TYPE)
 
 
@@ -141,7 +186,14 @@ async def _on_rule_error(request: Request, exc: Exception) -> JSONResponse:
         (STATUS_BY_RULE_ERROR[cls] for cls in type(exc).__mro__ if cls in STATUS_BY_RULE_ERROR),
         409,
     )
-    return problem_response(status, exc.code, str(exc), title=exc.title, extra=exc.details())
+    return problem_response(
+        status,
+        exc.code,
+        str(exc),
+        title=exc.title,
+        headers=_rule_error_headers(exc),
+        extra=exc.details(),
+    )
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:

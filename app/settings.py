@@ -22,3 +22,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         1024 * 1024, ge=1, description="Largest accepted request body; larger ones get 413."
     )
+    max_games: int = Field(
+        10_000, ge=1, description="Live games the store holds; more get 503 capacity_exhausted."
+    )
+    game_idle_seconds: float = Field(
+        3600.0, gt=0, description="A game with no move for this long disappears (404)."
+    )
+    max_n: int = Field(
+        1_000_000, ge=1, le=1_000_000, description="Largest board side a new game may have."
+    )

@@ -20,3 +20,8 @@ def settings() -> Settings:
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel
+
+from app.api.docs import problem_responses
+from app.sessions.errors import StoreUnavailable
 
 router = APIRouter(tags=["Operations"])
 
@@ -26,7 +29,11 @@ async def healthz() -> Health:
 @router.get(
     "/readyz",
     summary="Readiness",
-    description="200 when the service can answer requests, including its game store.",
+    description="200 when the service can answer requests, including its game store; "
+    "503 `store_unavailable` while the store does not answer.",
+    responses=problem_responses(503, s503="`store_unavailable`."),
 )
-async def readyz() -> Readiness:
+async def readyz(request: Request) -> Readiness:
+    if not await request.app.state.store.ready():
+        raise StoreUnavailable()
     return Readiness(status="ready")

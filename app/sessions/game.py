@@ -1,0 +1,110 @@
+"""The Game aggregate: one n × n tic-tac-toe session, its moves, and its rules.
+
+``Game.play`` checks a move (bounds, game over, turn, occupancy) before changing anything, so a
+refused move leaves the game exactly as it was; an accepted move is adjudicated in O(1) by the
+line counters. Snapshots (``GameState``, ``Move``) are immutable values for the HTTP edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from app.rules.lines import LineCounters, Player
+from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
+
+Status = Literal["in_progress", "won", "draw"]
+Winner = Literal[0, 1, 2]  # 0: nobody (yet)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    seq: int
+    row: int
+    col: int
+    player: Player
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    id: str
+    n: int
+    status: Status
+    winner: Winner
+    next_player: Player | None
+    version: int
+    move_count: int
+    last_move: Move | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    winner: Winner
+    move: Move
+    state: GameState
+
+
+@dataclass(slots=True)
+class Game:
+    id: str
+    n: int
+    token_hashes: tuple[str, str]  # players 1 and 2
+    lines: LineCounters = field(init=False)
+    moves: list[Move] = field(default_factory=list)
+    status: Status = "in_progress"
+    winner: Winner = 0
+
+    def __post_init__(self) -> None:
+        self.lines = LineCounters(self.n)
+
+    @property
+    def next_player(self) -> Player | None:
+        if self.status != "in_progress":
+            return None
+        return 1 if len(self.moves) % 2 == 0 else 2
+
+    @property
+    def version(self) -> int:
+        return len(self.moves)
+
+    def state(self) -> GameState:
+        return GameState(
+            id=self.id,
+            n=self.n,
+            status=self.status,
+            winner=self.winner,
+            next_player=self.next_player,
+            version=self.version,
+            move_count=len(self.moves),
+            last_move=self.moves[-1] if self.moves else None,
+        )
+
+    def check(self, row: int, col: int, player: Player) -> None:
+        """Raise the rule error that refuses this move, if any. Changes nothing."""
+        if not (0 <= row < self.n and 0 <= col < self.n):
+            raise OutOfBounds(row, col, self.n)
+        next_player = self.next_player
+        if next_player is None:
+            raise GameOver(self.status, self.winner)
+        if player != next_player:
+            raise NotYourTurn(player, next_player)
+        if self.lines.owner(row, col) is not None:
+            raise CellOccupied(row, col)
+
+    def play(self, row: int, col: int, player: Player) -> MoveResult:
+        """Apply a legal move, or raise without changing anything."""
+        self.check(row, col, player)
+        move = Move(seq=len(self.moves) + 1, row=row, col=col, player=player)
+        self.moves.append(move)
+        if self.lines.play(row, col, player):
+            self.status, self.winner = "won", player
+        elif len(self.moves) == self.n * self.n:
+            self.status = "draw"
+        return MoveResult(winner=self.winner, move=move, state=self.state())
+
+    def rows(self) -> list[str]:
+        """The board as strings of ``X``, ``O``, ``.`` (O(n²): only for small n)."""
+        grid = [["."] * self.n for _ in range(self.n)]
+        for move in self.moves:
+            grid[move.row][move.col] = "X" if move.player == 1 else "O"
+        return ["".join(line) for line in grid]

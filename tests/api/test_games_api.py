@@ -1,0 +1,344 @@
+"""Game sessions over HTTP: every field, status and error code of the contract."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.sessions.store import MemoryGameStore
+from app.settings import Settings
+from tests.api.problems import assert_problem, assert_validation_error
+
+STATE_FIELDS = {"id", "n", "status", "winner", "next_player", "version", "move_count", "last_move"}
+
+
+def create(client: TestClient, n: int = 3) -> tuple[str, str, str]:
+    response = client.post("/v1/games", json={"n": n})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return body["id"], body["tokens"]["1"], body["tokens"]["2"]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def move(client: TestClient, game_id: str, token: str, row: int, col: int, **extra: Any) -> Any:
+    return client.post(
+        f"/v1/games/{game_id}/moves", json={"row": row, "col": col, **extra}, headers=auth(token)
+    )
+
+
+def test_create_answers_201_state_location_and_two_tokens(client: TestClient) -> None:
+    response = client.post("/v1/games", json={"n": 3})
+    assert response.status_code == 201
+    body = response.json()
+    assert set(body) == STATE_FIELDS | {"tokens"}
+    assert response.headers["location"] == f"/v1/games/{body['id']}"
+    assert {k: body[k] for k in STATE_FIELDS - {"id"}} == {
+        "n": 3,
+        "status": "in_progress",
+        "winner": 0,
+        "next_player": 1,
+        "version": 0,
+        "move_count": 0,
+        "last_move": None,
+    }
+    tokens = body["tokens"]
+    assert set(tokens) == {"1", "2"}
+    assert tokens["1"] != tokens["2"]
+    assert len(tokens["1"]) >= 32
+    state = client.get(response.headers["location"]).json()
+    assert "tokens" not in state
+
+
+def test_classic_game_through_http(client: TestClient) -> None:
+    game_id, first, second = create(client)
+    script = [(0, 0, 1), (0, 2, 2), (2, 2, 1), (1, 1, 2), (2, 0, 1), (1, 0, 2), (2, 1, 1)]
+    winners = []
+    for seq, (row, col, player) in enumerate(script, start=1):
+        response = move(client, game_id, (first, second)[player - 1], row, col, player=player)
+        assert response.status_code == 201
+        body = response.json()
+        assert body["move"] == {"seq": seq, "row": row, "col": col, "player": player}
+        assert response.headers["location"] == f"/v1/games/{game_id}/moves/{seq}"
+        assert body["state"]["version"] == seq
+        assert body["state"]["last_move"] == body["move"]
+        winners.append(body["winner"])
+    assert winners == [0, 0, 0, 0, 0, 0, 1]
+    state = client.get(f"/v1/games/{game_id}").json()
+    assert (state["status"], state["winner"], state["next_player"]) == ("won", 1, None)
+    assert client.get(f"/v1/games/{game_id}/board").json() == {
+        "n": 3,
+        "rows": ["X.O", "OO.", "XXX"],
+    }
+
+
+def test_draw(client: TestClient) -> None:
+    game_id, first, second = create(client)
+    cells = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)]
+    for i, (r, c) in enumerate(cells):
+        body = move(client, game_id, (first, second)[i % 2], r, c).json()
+    assert body["winner"] == 0
+    assert (body["state"]["status"], body["state"]["next_player"]) == ("draw", None)
+    assert_problem(move(client, game_id, second, 0, 0), 409, "game_over")
+
+
+def test_one_by_one_game_is_won_by_the_first_move(client: TestClient) -> None:
+    game_id, first, _ = create(client, 1)
+    assert move(client, game_id, first, 0, 0).json()["winner"] == 1
+
+
+def test_million_by_million_game_plays(client: TestClient) -> None:
+    game_id, first, second = create(client, 1_000_000)
+    assert move(client, game_id, first, 999_999, 0).status_code == 201
+    assert move(client, game_id, second, 500_000, 500_000).json()["state"]["version"] == 2
+    assert_problem(client.get(f"/v1/games/{game_id}/board"), 422, "board_too_large")
+
+
+class TestRefusals:
+    def assert_unchanged(self, client: TestClient, game_id: str, version: int) -> None:
+        assert client.get(f"/v1/games/{game_id}").json()["version"] == version
+
+    @pytest.mark.parametrize(
+        "headers",
+        [
+            {},
+            {"Authorization": "Bearer"},
+            {"Authorization": "Basic dXNlcjpwYXNz"},
+            {"Authorization": "Bearer not-a-token"},
+            {"Authorization": "bearer "},
+        ],
+    )
+    def test_missing_or_invalid_token_is_401(
+        self, client: TestClient, headers: dict[str, str]
+    ) -> None:
+        game_id, _, _ = create(client)
+        response = client.post(
+            f"/v1/games/{game_id}/moves", json={"row": 0, "col": 0}, headers=headers
+        )
+        assert_problem(response, 401, "unauthorized")
+        assert response.headers["www-authenticate"] == "Bearer"
+        self.assert_unchanged(client, game_id, 0)
+
+    def test_token_of_another_game_is_401(self, client: TestClient) -> None:
+        game_id, _, _ = create(client)
+        _, other_first, _ = create(client)
+        assert_problem(move(client, game_id, other_first, 0, 0), 401, "unauthorized")
+
+    def test_player_contradicting_the_token_is_403(self, client: TestClient) -> None:
+        game_id, first, second = create(client)
+        assert_problem(move(client, game_id, first, 0, 0, player=2), 403, "wrong_player")
+        assert_problem(move(client, game_id, second, 0, 0, player=1), 403, "wrong_player")
+        self.assert_unchanged(client, game_id, 0)
+
+    def test_unknown_game_is_404(self, client: TestClient) -> None:
+        _, first, _ = create(client)
+        assert_problem(move(client, "no-such-game", first, 0, 0), 404, "game_not_found")
+        assert_problem(client.get("/v1/games/no-such-game"), 404, "game_not_found")
+        for path in ["/moves", "/moves/1", "/board"]:
+            assert_problem(client.get(f"/v1/games/no-such-game{path}"), 404, "game_not_found")
+
+    @pytest.mark.parametrize(("row", "col"), [(3, 0), (0, 3), (-1, 0), (0, -1), (10**20, 0)])
+    def test_cell_outside_the_board_is_422_out_of_bounds(
+        self, client: TestClient, row: int, col: int
+    ) -> None:
+        game_id, first, _ = create(client)
+        assert_problem(move(client, game_id, first, row, col), 422, "out_of_bounds")
+        self.assert_unchanged(client, game_id, 0)
+
+    def test_not_your_turn_and_cell_occupied_are_409(self, client: TestClient) -> None:
+        game_id, first, second = create(client)
+        move(client, game_id, first, 1, 1)
+        body = assert_problem(move(client, game_id, first, 0, 0), 409, "not_your_turn")
+        assert body["next_player"] == 2
+        assert_problem(move(client, game_id, second, 1, 1), 409, "cell_occupied")
+        self.assert_unchanged(client, game_id, 1)
+
+    def test_move_after_the_win_is_refused(self, client: TestClient) -> None:
+        game_id, first, _ = create(client, 1)
+        move(client, game_id, first, 0, 0)
+        body = assert_problem(move(client, game_id, first, 0, 0), 409, "game_over")
+        assert body["winner"] == 1
+        self.assert_unchanged(client, game_id, 1)
+
+    @pytest.mark.parametrize(
+        ("payload", "field"),
+        [
+            ({"col": 0}, "row"),
+            ({"row": "0", "col": 0}, "row"),
+            ({"row": 0.0, "col": 0}, "row"),
+            ({"row": 0, "col": True}, "col"),
+            ({"row": 0, "col": 0, "player": 3}, "player"),
+            ({"row": 0, "col": 0, "player": "1"}, "player"),
+            ({"row": 0, "col": 0, "player": True}, "player"),
+        ],
+    )
+    def test_malformed_move_is_a_validation_error(
+        self, client: TestClient, payload: dict[str, Any], field: str
+    ) -> None:
+        game_id, first, _ = create(client)
+        response = client.post(f"/v1/games/{game_id}/moves", json=payload, headers=auth(first))
+        assert_validation_error(response, "body", field)
+        self.assert_unchanged(client, game_id, 0)
+
+
+@pytest.mark.parametrize("n", [0, -3, 1_000_001, "3", 3.0, True, None])
+def test_create_with_bad_n_is_a_validation_error(client: TestClient, n: object) -> None:
+    assert_validation_error(client.post("/v1/games", json={"n": n}), "body", "n")
+
+
+def test_max_n_comes_from_settings() -> None:
+    with TestClient(create_app(Settings(max_n=50))) as client:
+        assert client.post("/v1/games", json={"n": 50}).status_code == 201
+        assert_validation_error(client.post("/v1/games", json={"n": 51}), "body", "n")
+
+
+def test_capacity_exhausted_is_503_with_retry_after() -> None:
+    with TestClient(create_app(Settings(max_games=2))) as client:
+        create(client)
+        create(client)
+        response = client.post("/v1/games", json={"n": 3})
+    assert_problem(response, 503, "capacity_exhausted")
+    assert int(response.headers["retry-after"]) >= 1
+
+
+def test_idle_games_expire_on_the_injected_clock() -> None:
+    now = [0.0]
+    store = MemoryGameStore(max_games=10, idle_seconds=100, clock=lambda: now[0])
+    with TestClient(create_app(Settings(), store=store)) as client:
+        game_id, first, _ = create(client)
+        now[0] = 99.0
+        assert move(client, game_id, first, 0, 0).status_code == 201  # touched at 99
+        now[0] = 198.0
+        assert client.get(f"/v1/games/{game_id}").status_code == 200
+        now[0] = 199.0
+        assert_problem(client.get(f"/v1/games/{game_id}"), 404, "game_not_found")
+
+
+class TestPolling:
+    def test_etag_and_304(self, client: TestClient) -> None:
+        game_id, first, _ = create(client)
+        response = client.get(f"/v1/games/{game_id}")
+        tag = response.headers["etag"]
+        assert game_id in tag
+        for header in [tag, f"W/{tag}", f'"other", {tag}', "*"]:
+            unchanged = client.get(f"/v1/games/{game_id}", headers={"If-None-Match": header})
+            assert unchanged.status_code == 304
+            assert unchanged.content == b""
+            assert unchanged.headers["etag"] == tag
+        move(client, game_id, first, 0, 0)
+        changed = client.get(f"/v1/games/{game_id}", headers={"If-None-Match": tag})
+        assert changed.status_code == 200
+        assert changed.headers["etag"] != tag
+        assert changed.json()["version"] == 1
+
+    def test_moves_since_returns_only_newer_moves_in_order(self, client: TestClient) -> None:
+        game_id, first, second = create(client, 5)
+        cells = [(0, 0), (1, 1), (2, 2), (3, 3), (4, 0)]
+        for i, (r, c) in enumerate(cells):
+            move(client, game_id, (first, second)[i % 2], r, c)
+        everything = client.get(f"/v1/games/{game_id}/moves").json()
+        assert everything["version"] == 5
+        assert [(m["seq"], m["row"], m["col"], m["player"]) for m in everything["moves"]] == [
+            (i + 1, r, c, 1 + i % 2) for i, (r, c) in enumerate(cells)
+        ]
+        page = client.get(f"/v1/games/{game_id}/moves", params={"since": 2, "limit": 2}).json()
+        assert [m["seq"] for m in page["moves"]] == [3, 4]
+        assert client.get(f"/v1/games/{game_id}/moves", params={"since": 5}).json() == {
+            "moves": [],
+            "version": 5,
+        }
+        single = client.get(f"/v1/games/{game_id}/moves/3").json()
+        assert single == {"seq": 3, "row": 2, "col": 2, "player": 1}
+        assert_problem(client.get(f"/v1/games/{game_id}/moves/6"), 404, "move_not_found")
+        assert_problem(client.get(f"/v1/games/{game_id}/moves/0"), 404, "move_not_found")
+
+    @pytest.mark.parametrize(
+        ("params", "field"),
+        [
+            ({"since": -1}, "since"),
+            ({"limit": 0}, "limit"),
+            ({"limit": 10_001}, "limit"),
+            ({"since": "x"}, "since"),
+            ({"limit": "1e3"}, "limit"),
+        ],
+    )
+    def test_bad_query_values_are_validation_errors(
+        self, client: TestClient, params: dict[str, Any], field: str
+    ) -> None:
+        game_id, _, _ = create(client)
+        response = client.get(f"/v1/games/{game_id}/moves", params=params)
+        assert_validation_error(response, "query", field)
+
+    def test_non_numeric_seq_is_a_validation_error(self, client: TestClient) -> None:
+        game_id, _, _ = create(client)
+        assert_validation_error(client.get(f"/v1/games/{game_id}/moves/abc"), "path", "seq")
+
+
+def test_board_up_to_100_and_refused_above(client: TestClient) -> None:
+    game_id, first, _ = create(client, 100)
+    move(client, game_id, first, 99, 0)
+    board = client.get(f"/v1/games/{game_id}/board").json()
+    assert board["n"] == 100
+    assert board["rows"][99] == "X" + "." * 99
+    big_id, _, _ = create(client, 101)
+    assert_problem(client.get(f"/v1/games/{big_id}/board"), 422, "board_too_large")
+
+
+def test_delete_with_either_token_then_404(client: TestClient) -> None:
+    game_id, first, second = create(client)
+    missing = client.delete(f"/v1/games/{game_id}")
+    assert_problem(missing, 401, "unauthorized")
+    assert missing.headers["www-authenticate"] == "Bearer"
+    assert_problem(client.delete(f"/v1/games/{game_id}", headers=auth("x")), 401, "unauthorized")
+    response = client.delete(f"/v1/games/{game_id}", headers=auth(second))
+    assert response.status_code == 204
+    assert response.content == b""
+    assert_problem(client.get(f"/v1/games/{game_id}"), 404, "game_not_found")
+    assert_problem(move(client, game_id, first, 0, 0), 404, "game_not_found")
+    other_id, other_first, _ = create(client)
+    assert client.delete(f"/v1/games/{other_id}", headers=auth(other_first)).status_code == 204
+
+
+@pytest.mark.anyio
+async def test_concurrent_clients_never_lose_or_double_apply_a_move() -> None:
+    app = create_app(Settings())
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        created = (await client.post("/v1/games", json={"n": 6})).json()
+        game_id, tokens = created["id"], created["tokens"]
+        rng = random.Random(5)
+        requests = []
+        for player in ("1", "2"):
+            for r in range(6):
+                for c in range(6):
+                    for _ in range(2):  # every move sent twice, as a retrying client would
+                        requests.append((tokens[player], r, c))
+        rng.shuffle(requests)
+
+        async def send(token: str, r: int, c: int) -> httpx.Response:
+            return await client.post(
+                f"/v1/games/{game_id}/moves", json={"row": r, "col": c}, headers=auth(token)
+            )
+
+        responses = await asyncio.gather(*(send(*request) for request in requests))
+        listed = (await client.get(f"/v1/games/{game_id}/moves")).json()
+        state = (await client.get(f"/v1/games/{game_id}")).json()
+
+    accepted = sorted(
+        (r.json()["move"] for r in responses if r.status_code == 201), key=lambda m: m["seq"]
+    )
+    refused = {r.json()["code"] for r in responses if r.status_code != 201}
+    assert refused <= {"not_your_turn", "cell_occupied", "game_over"}
+    assert accepted == listed["moves"]
+    assert [m["seq"] for m in accepted] == list(range(1, len(accepted) + 1))
+    assert [m["player"] for m in accepted] == [1 + i % 2 for i in range(len(accepted))]
+    assert len({(m["row"], m["col"]) for m in accepted}) == len(accepted)
+    assert state["version"] == listed["version"] == len(accepted)
