@@ -22,6 +22,11 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         1024 * 1024, ge=1, description="Largest accepted request body; larger ones get 413."
     )
+    opentelemetry: bool = Field(
+        False,
+        description="FastAPI's native OpenTelemetry instrumentation (needs a configured "
+        "provider). Off by default: when off it costs nothing per request.",
+    )
     max_games: int = Field(
         10_000, ge=1, description="Live games the store holds; more get 503 capacity_exhausted."
     )

@@ -106,16 +106,43 @@ class BoardField(Generic[BoardT]):
             )
         return value
 
+    def _fast(self, value: Any, detailed: core_schema.ValidatorFunctionWrapHandler) -> BoardT:
+        """Accept a clean list-of-strings board in one step; anything else goes the long way.
+
+        The common case costs one call and a few C-level string operations. Only a board that
+        fails here (another form, or a mistake) is validated row by row by ``detailed``, whose
+        errors name the row (``loc: [..., "board", 3]``).
+        """
+        if (
+            type(value) is list
+            and 0 < len(value) <= self.max_side
+            and all(type(row) is str for row in value)
+        ):
+            width = len(value[0])
+            if (
+                0 < width <= self.max_side
+                and (not self.square or width == len(value))
+                and all(len(row) == width for row in value)
+            ):
+                text = "".join(value)
+                if not text.translate(self._strip_allowed):
+                    if text.translate(self._normalise) != text:
+                        value = [row.translate(self._normalise) for row in value]
+                    return self.build(value)
+        board: BoardT = detailed(value)
+        return board
+
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
         rows = core_schema.list_schema(
             core_schema.no_info_plain_validator_function(self._row), min_length=1
         )
-        return core_schema.no_info_before_validator_function(
+        detailed = core_schema.no_info_before_validator_function(
             self._too_many_rows,
             core_schema.no_info_after_validator_function(self._shape, rows),
         )
+        return core_schema.no_info_wrap_validator_function(self._fast, detailed)
 
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler

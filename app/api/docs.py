@@ -22,7 +22,9 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
 
+from app.api.bodies import BODY_MODELS
 from app.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, Problem
 
 ASSETS_PATH = "/docs-assets"
@@ -86,8 +88,20 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
+    _add_body_models(components)
+    schema["components"]["schemas"] = dict(sorted(components.items()))
     app.openapi_schema = schema
     return schema
+
+
+def _add_body_models(components: dict[str, Any]) -> None:
+    """Schemas of the bodies parsed by JsonBody (FastAPI does not see them as parameters)."""
+    _, definitions = models_json_schema(
+        [(model, "validation") for model in BODY_MODELS],
+        ref_template="#/components/schemas/{model}",
+    )
+    for name, definition in definitions.get("$defs", {}).items():
+        components.setdefault(name, definition)
 
 
 class ProblemType(BaseModel):

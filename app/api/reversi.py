@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import ReversiBoard
+from app.api.bodies import JsonBody, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.rules import reversi
 
@@ -112,7 +113,16 @@ class ApplyMoveResponse(BaseModel):
     winner: Literal["B", "W", "draw"] | None = Field(description="Set only when the game is over.")
 
 
-MoveBody = Annotated[MoveRequest, Body(openapi_examples=MOVE_EXAMPLES)]
+MOVE_BODY = JsonBody(MoveRequest, MOVE_EXAMPLES)
+LEGAL_MOVES_BODY = JsonBody(
+    LegalMovesRequest,
+    {
+        "opening": {
+            "summary": "Standard opening, black to move",
+            "value": {"board": list(reversi.OPENING), "color": "B"},
+        }
+    },
+)
 
 
 @router.post(
@@ -124,11 +134,14 @@ MoveBody = Annotated[MoveRequest, Body(openapi_examples=MOVE_EXAMPLES)]
         "`reason` when not (`occupied`, `no_bracket`) and the `flips`. A cell outside the board "
         "is a 422 `validation_error`."
     ),
+    response_model=CheckMoveResponse,
     responses=problem_responses(*BODY_ERRORS),
+    openapi_extra=MOVE_BODY.openapi,
 )
-async def check_move(request: MoveBody) -> CheckMoveResponse:
-    check = reversi.check_move(request.board, request.row, request.col, request.color)
-    return CheckMoveResponse(legal=check.legal, reason=check.reason, flips=check.flips)
+async def check_move(request: Request) -> Response:
+    move = await MOVE_BODY.parse(request)
+    check = reversi.check_move(move.board, move.row, move.col, move.color)
+    return json_response({"legal": check.legal, "reason": check.reason, "flips": check.flips})
 
 
 @router.post(
@@ -136,27 +149,20 @@ async def check_move(request: MoveBody) -> CheckMoveResponse:
     summary="All legal moves of a colour",
     description="Every legal move of `color`, sorted by (row, col), with how many stones each "
     "flips. `must_pass` is true when there is none.",
+    response_model=LegalMovesResponse,
     responses=problem_responses(*BODY_ERRORS),
+    openapi_extra=LEGAL_MOVES_BODY.openapi,
 )
-async def legal_moves(
-    request: Annotated[
-        LegalMovesRequest,
-        Body(
-            openapi_examples={
-                "opening": {
-                    "summary": "Standard opening, black to move",
-                    "value": {"board": list(reversi.OPENING), "color": "B"},
-                }
-            }
-        ),
-    ],
-) -> LegalMovesResponse:
-    moves = reversi.legal_moves(request.board, request.color)
-    return LegalMovesResponse(
-        color=request.color,
-        moves=[LegalMove(row=m.row, col=m.col, flips=m.flips) for m in moves],
-        count=len(moves),
-        must_pass=not moves,
+async def legal_moves(request: Request) -> Response:
+    query = await LEGAL_MOVES_BODY.parse(request)
+    moves = reversi.legal_moves(query.board, query.color)
+    return json_response(
+        {
+            "color": query.color,
+            "moves": [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves],
+            "count": len(moves),
+            "must_pass": not moves,
+        }
     )
 
 
@@ -166,19 +172,24 @@ async def legal_moves(
     description="Plays a legal move. `next` is the opponent if it has a legal move, else "
     "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
     "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
+    response_model=ApplyMoveResponse,
     responses=problem_responses(
         *BODY_ERRORS,
         s422="`validation_error`, or `illegal_move` with `reason` (`occupied`, `no_bracket`).",
     ),
+    openapi_extra=MOVE_BODY.openapi,
 )
-async def apply_move(request: MoveBody) -> ApplyMoveResponse:
-    outcome = reversi.apply_move(request.board, request.row, request.col, request.color)
-    return ApplyMoveResponse(
-        board=outcome.board.to_rows(),
-        flips=outcome.flips,
-        next=outcome.next,
-        passed=outcome.passed,
-        game_over=outcome.game_over,
-        score=Score(**outcome.score),
-        winner=outcome.winner,
+async def apply_move(request: Request) -> Response:
+    move = await MOVE_BODY.parse(request)
+    outcome = reversi.apply_move(move.board, move.row, move.col, move.color)
+    return json_response(
+        {
+            "board": outcome.board.to_rows(),
+            "flips": outcome.flips,
+            "next": outcome.next,
+            "passed": outcome.passed,
+            "game_over": outcome.game_over,
+            "score": outcome.score,
+            "winner": outcome.winner,
+        }
     )

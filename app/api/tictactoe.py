@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import TicTacToeBoard
+from app.api.bodies import JsonBody, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.rules import tictactoe
 
@@ -48,36 +49,41 @@ class ValidateResponse(BaseModel):
     counts: Counts
 
 
+VALIDATE_BODY = JsonBody(
+    ValidateRequest,
+    {
+        "classic": {
+            "summary": "Classic 3 × 3: valid, X to move",
+            "value": {"board": ["XOX", "O O", "XOX"]},
+        },
+        "five_in_a_row": {
+            "summary": "5 × 5 board, 3 in a row wins",
+            "value": {"board": ["XXX..", "OO...", ".....", ".....", "....."], "k": 3},
+        },
+    },
+)
+
+
+def verdict_json(verdict: tictactoe.Verdict) -> dict[str, object]:
+    return {
+        "valid": verdict.valid,
+        "reason": verdict.reason,
+        "status": verdict.status,
+        "next": verdict.next,
+        "winner": verdict.winner,
+        "counts": {"X": verdict.x_count, "O": verdict.o_count},
+    }
+
+
 @router.post(
     "/validate",
     summary="Can this position occur in a legal game? Whose turn is it?",
     description="X moves first, players alternate, play stops at the first k in a row (row, "
     "column or diagonal) or a full board. Closed-form check, no search: fine up to 100 × 100.",
+    response_model=ValidateResponse,
     responses=problem_responses(*BODY_ERRORS),
+    openapi_extra=VALIDATE_BODY.openapi,
 )
-async def validate(
-    request: Annotated[
-        ValidateRequest,
-        Body(
-            openapi_examples={
-                "classic": {
-                    "summary": "Classic 3 × 3: valid, X to move",
-                    "value": {"board": ["XOX", "O O", "XOX"]},
-                },
-                "five_in_a_row": {
-                    "summary": "5 × 5 board, 3 in a row wins",
-                    "value": {"board": ["XXX..", "OO...", ".....", ".....", "....."], "k": 3},
-                },
-            }
-        ),
-    ],
-) -> ValidateResponse:
-    verdict = tictactoe.check_position(request.board, request.k)
-    return ValidateResponse(
-        valid=verdict.valid,
-        reason=verdict.reason,
-        status=verdict.status,
-        next=verdict.next,
-        winner=verdict.winner,
-        counts=Counts(X=verdict.x_count, O=verdict.o_count),
-    )
+async def validate(request: Request) -> Response:
+    query = await VALIDATE_BODY.parse(request)
+    return json_response(verdict_json(tictactoe.check_position(query.board, query.k)))

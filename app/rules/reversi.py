@@ -109,7 +109,7 @@ class Board:
         n_rows, n_cols = len(rows), len(rows[0])
         geometry(n_rows, n_cols)  # validates the shape
         # Each row plus one padding cell, reversed so that cell index 0 is the lowest bit.
-        text = "".join(row + EMPTY for row in rows)[::-1]
+        text = (EMPTY.join(rows) + EMPTY)[::-1]
         black = int(text.translate(_BLACK_DIGITS), 2)
         white = int(text.translate(_WHITE_DIGITS), 2)
         return cls(n_rows, n_cols, black, white)
