@@ -43,6 +43,14 @@ _DESCRIPTIONS = {
 }
 
 
+SECURITY_SCHEMES = {
+    "PlayerToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A player's token, as returned once by `POST /v1/games` in `tokens`.",
+    }
+}
+
 # What any endpoint that takes a JSON body can answer: oversize body, schema mismatch.
 BODY_ERRORS = (413, 422)
 
@@ -89,6 +97,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
     _add_body_models(components)
+    schema["components"]["securitySchemes"] = SECURITY_SCHEMES
     schema["components"]["schemas"] = dict(sorted(components.items()))
     app.openapi_schema = schema
     return schema
