@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     )
     app.state.settings = settings
     app.state.store = store
+    app.state.validation_context = {"settings": settings}
     install_problem_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     for router in (reversi.router, tictactoe.router, games.router, operations.router):

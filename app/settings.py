@@ -22,6 +22,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         1024 * 1024, ge=1, description="Largest accepted request body; larger ones get 413."
     )
+    max_batch: int = Field(1000, ge=1, description="Most items in one batch request; more get 422.")
     opentelemetry: bool = Field(
         False,
         description="FastAPI's native OpenTelemetry instrumentation (needs a configured "

@@ -8,8 +8,10 @@ noisy, shared machine affects both alike. Both sides start from the posted rows 
 the HTTP edge does.
 
 * Reversi, all legal moves of the side to move, on positions from seeded random games (8 × 8):
-  the bitboard flood vs the classic walk of the 8 directions from each of the 64 cells.
-* Reversi, one check-move: bitboard flips vs the direction walk from that one cell.
+  the two-lane bitboard flood vs the classic walk of the 8 directions from each of the 64 cells
+  (stopping at the first good line); and with each move's flip count.
+* Reversi, one check-move: the engine (rows kept, walk from the cell, sorted flips) vs the bare
+  direction walk from that one cell.
 * Tic-tac-toe, all 3^9 boards: the closed-form check vs a backtracking search that replays
   games onto the target's cells.
 * Tic-tac-toe, one 100 × 100 board with k = 5 (absolute time).
@@ -48,12 +50,45 @@ def walk_flips(rows: Sequence[str], r: int, c: int, color: str) -> int:
     return total
 
 
+def walk_flip_cells(rows: Sequence[str], r: int, c: int, color: str) -> list[tuple[int, int]]:
+    """What a check-move answers: the flipped cells, sorted (empty if illegal)."""
+    if rows[r][c] != ".":
+        return []
+    other = "W" if color == "B" else "B"
+    n_rows, n_cols = len(rows), len(rows[0])
+    flips: list[tuple[int, int]] = []
+    for dr, dc in DIRECTIONS:
+        i, j, line = r + dr, c + dc, []
+        while 0 <= i < n_rows and 0 <= j < n_cols and rows[i][j] == other:
+            line.append((i, j))
+            i, j = i + dr, j + dc
+        if line and 0 <= i < n_rows and 0 <= j < n_cols and rows[i][j] == color:
+            flips.extend(line)
+    flips.sort()
+    return flips
+
+
+def walk_is_legal(rows: Sequence[str], r: int, c: int, color: str) -> bool:
+    """The classic check: an empty cell with at least one good line (stops at the first)."""
+    if rows[r][c] != ".":
+        return False
+    other = "W" if color == "B" else "B"
+    n_rows, n_cols = len(rows), len(rows[0])
+    for dr, dc in DIRECTIONS:
+        i, j, run = r + dr, c + dc, 0
+        while 0 <= i < n_rows and 0 <= j < n_cols and rows[i][j] == other:
+            i, j, run = i + dr, j + dc, run + 1
+        if run and 0 <= i < n_rows and 0 <= j < n_cols and rows[i][j] == color:
+            return True
+    return False
+
+
 def walk_legal_moves(rows: Sequence[str], color: str) -> list[tuple[int, int]]:
     return [
         (r, c)
         for r in range(len(rows))
         for c in range(len(rows[0]))
-        if walk_flips(rows, r, c, color)
+        if walk_is_legal(rows, r, c, color)
     ]
 
 
@@ -187,17 +222,24 @@ def main() -> None:
         for rows, color in positions:
             [(r, c, walk_flips(rows, r, c, color)) for r, c in walk_legal_moves(rows, color)]
 
-    probes = [
-        (rows, color, 2 + i % 4, 2 + (i * 3) % 4) for i, (rows, color) in enumerate(positions)
-    ]
+    # One empty cell per position (a check on an occupied cell is trivial for anyone).
+    rng = random.Random(3)
+    probes = []
+    for rows, color in positions:
+        empty = [(r, c) for r in range(8) for c in range(8) if rows[r][c] == "."]
+        if empty:
+            probes.append((rows, color, *rng.choice(empty)))
+    for rows, color, r, c in probes:
+        check = reversi.check_move(reversi.Board.from_rows(rows), r, c, color)
+        assert check.flips == walk_flip_cells(rows, r, c, color)
 
-    def bitboard_check() -> None:
+    def engine_check() -> None:
         for rows, color, r, c in probes:
             reversi.check_move(reversi.Board.from_rows(rows), r, c, color)
 
     def walk_check() -> None:
         for rows, color, r, c in probes:
-            walk_flips(rows, r, c, color)
+            walk_flip_cells(rows, r, c, color)
 
     def closed_form() -> None:
         for rows in boards:
@@ -221,7 +263,13 @@ def main() -> None:
         n,
         args.rounds,
     )
-    side_by_side("Reversi single check-move, 8×8", bitboard_check, walk_check, n, args.rounds)
+    side_by_side(
+        "Reversi single check-move, 8×8 (empty cells)",
+        engine_check,
+        walk_check,
+        len(probes),
+        args.rounds,
+    )
     side_by_side(
         "Tic-tac-toe, each of the 3^9 boards", closed_form, backtracking, len(boards), args.rounds
     )

@@ -155,6 +155,8 @@ def scenarios(service: str) -> list[Scenario]:
     )
     etag = httpx.get(f"{service}/v1/games/{game['id']}").headers["etag"]
     opening = list(OPENING)
+    queries = [{"row": i // 8 % 8, "col": i % 8, "color": "BW"[i % 2]} for i in range(1000)]
+    boards = [{"board": ["XOX", "O O", "XOX"]}, {"board": ["XXX", "OO.", "..."]}] * 500
     return [
         Scenario("ceiling: raw ASGI", "raw", "/"),
         Scenario("ceiling: bare FastAPI GET", "fastapi", "/ping"),
@@ -207,6 +209,22 @@ def scenarios(service: str) -> list[Scenario]:
             "/v1/tictactoe/validate",
             "POST",
             {"board": board_100, "k": 5},
+        ),
+        Scenario(
+            "POST reversi/check-moves (1,000 queries)",
+            "service",
+            "/v1/reversi/check-moves",
+            "POST",
+            {"board": opening, "queries": queries},
+            items=len(queries),
+        ),
+        Scenario(
+            "POST tictactoe/validate-batch (1,000 × 3×3)",
+            "service",
+            "/v1/tictactoe/validate-batch",
+            "POST",
+            {"items": boards},
+            items=len(boards),
         ),
         Scenario("GET game (200)", "service", f"/v1/games/{game['id']}"),
         Scenario(

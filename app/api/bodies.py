@@ -16,9 +16,11 @@ from typing import Any, Generic, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, TypeAdapter, ValidationError
-from pydantic_core import to_json
+from pydantic import BaseModel, TypeAdapter, ValidationError, ValidationInfo
+from pydantic_core import PydanticCustomError, to_json
 from starlette.responses import Response
+
+from app.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -54,7 +56,10 @@ class JsonBody(Generic[ModelT]):
             BODY_MODELS.append(model)
 
     async def parse(self, request: Request) -> ModelT:
-        """The validated body, or a RequestValidationError naming every bad field."""
+        """The validated body, or a RequestValidationError naming every bad field.
+
+        Validators see ``{"settings": <Settings>}`` as their validation context.
+        """
         content_type = request.headers.get("content-type")
         if content_type is not None and not _is_json(content_type):
             raise RequestValidationError(
@@ -68,11 +73,25 @@ class JsonBody(Generic[ModelT]):
             )
         body = await request.body()
         try:
-            return self._adapter.validate_json(body)
+            return self._adapter.validate_json(body, context=request.app.state.validation_context)
         except ValidationError as error:
             raise RequestValidationError(
                 [{**e, "loc": ("body", *e["loc"])} for e in error.errors(include_url=False)]
             ) from None
+
+
+def batch_limit(items: Any, info: ValidationInfo) -> Any:
+    """Before-validator for a batch's item list: refuse more than ``max_batch`` items at once,
+    before any item is validated."""
+    settings = info.context["settings"] if info.context else Settings()
+    limit = settings.max_batch
+    if isinstance(items, list) and len(items) > limit:
+        raise PydanticCustomError(
+            "too_long",
+            "a batch has at most {max} items, this one has {length}",
+            {"max": limit, "length": len(items)},
+        )
+    return items
 
 
 def json_response(

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import ReversiBoard
-from app.api.bodies import JsonBody, json_response
+from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.rules import reversi
 
@@ -69,6 +70,41 @@ class MoveRequest(BaseModel):
         return value
 
 
+class MoveQuery(BaseModel):
+    """One question of a batch: may ``color`` play at (row, col)?"""
+
+    row: Coordinate
+    col: Coordinate
+    color: Color
+
+
+class CheckMovesRequest(BaseModel):
+    """One board and many questions about it."""
+
+    board: ReversiBoard
+    queries: Annotated[list[MoveQuery], BeforeValidator(batch_limit)] = Field(
+        min_length=1, description="1 to `max_batch` (default 1000) questions."
+    )
+
+    def outside_board(self) -> list[dict[str, Any]]:
+        """Validation errors for every query whose cell is not on the board."""
+        errors = []
+        for index, query in enumerate(self.queries):
+            for field, value, size in (
+                ("row", query.row, self.board.rows),
+                ("col", query.col, self.board.cols),
+            ):
+                if value >= size:
+                    errors.append(
+                        {
+                            "loc": ("body", "queries", index, field),
+                            "msg": f"{field} must be less than {size}",
+                            "type": "outside_board",
+                        }
+                    )
+        return errors
+
+
 class CheckMoveResponse(BaseModel):
     legal: bool
     reason: Literal["occupied", "no_bracket"] | None = Field(
@@ -100,6 +136,10 @@ class Score(BaseModel):
     W: int
 
 
+class CheckMovesResponse(BaseModel):
+    results: list[CheckMoveResponse] = Field(description="One answer per query, in order.")
+
+
 class ApplyMoveResponse(BaseModel):
     board: list[str] = Field(description="The board after the move, as strings.")
     flips: list[Cell]
@@ -114,6 +154,24 @@ class ApplyMoveResponse(BaseModel):
 
 
 MOVE_BODY = JsonBody(MoveRequest, MOVE_EXAMPLES)
+CHECK_MOVES_BODY = JsonBody(
+    CheckMovesRequest,
+    {
+        "opening": {
+            "summary": "Standard opening: all four legal black moves and one illegal",
+            "value": {
+                "board": list(reversi.OPENING),
+                "queries": [
+                    {"row": 2, "col": 3, "color": "B"},
+                    {"row": 3, "col": 2, "color": "B"},
+                    {"row": 4, "col": 5, "color": "B"},
+                    {"row": 5, "col": 4, "color": "B"},
+                    {"row": 0, "col": 0, "color": "B"},
+                ],
+            },
+        }
+    },
+)
 LEGAL_MOVES_BODY = JsonBody(
     LegalMovesRequest,
     {
@@ -142,6 +200,27 @@ async def check_move(request: Request) -> Response:
     move = await MOVE_BODY.parse(request)
     check = reversi.check_move(move.board, move.row, move.col, move.color)
     return json_response({"legal": check.legal, "reason": check.reason, "flips": check.flips})
+
+
+@router.post(
+    "/check-moves",
+    summary="Batch: many check-move questions about one board",
+    description="Answers each `{row, col, color}` query like `check-move`, in request order. "
+    "1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 "
+    'whose `errors[].loc` names its index, e.g. `["body", "queries", 3, "row"]`.',
+    response_model=CheckMovesResponse,
+    responses=problem_responses(*BODY_ERRORS),
+    openapi_extra=CHECK_MOVES_BODY.openapi,
+)
+async def check_moves(request: Request) -> Response:
+    batch = await CHECK_MOVES_BODY.parse(request)
+    if errors := batch.outside_board():
+        raise RequestValidationError(errors)
+    board, results = batch.board, []
+    for query in batch.queries:
+        check = reversi.check_move(board, query.row, query.col, query.color)
+        results.append({"legal": check.legal, "reason": check.reason, "flips": check.flips})
+    return json_response({"results": results})
 
 
 @router.post(

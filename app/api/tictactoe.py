@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import TicTacToeBoard
-from app.api.bodies import JsonBody, json_response
+from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.rules import tictactoe
 
@@ -29,6 +29,12 @@ class ValidateRequest(BaseModel):
         if value is not None and board is not None and value > len(board):
             raise PydanticCustomError("k_too_large", "k must be at most n = {n}", {"n": len(board)})
         return value
+
+
+class ValidateBatchRequest(BaseModel):
+    items: Annotated[list[ValidateRequest], BeforeValidator(batch_limit)] = Field(
+        min_length=1, description="1 to `max_batch` (default 1000) positions."
+    )
 
 
 class Counts(BaseModel):
@@ -64,6 +70,23 @@ VALIDATE_BODY = JsonBody(
 )
 
 
+VALIDATE_BATCH_BODY = JsonBody(
+    ValidateBatchRequest,
+    {
+        "three": {
+            "summary": "Three positions: valid, invalid, and 3 in a row on 5 × 5",
+            "value": {
+                "items": [
+                    {"board": ["XOX", "O O", "XOX"]},
+                    {"board": ["XXX", "OO.", "O.."]},
+                    {"board": ["XXX..", "OO...", ".....", ".....", "....."], "k": 3},
+                ]
+            },
+        }
+    },
+)
+
+
 def verdict_json(verdict: tictactoe.Verdict) -> dict[str, object]:
     return {
         "valid": verdict.valid,
@@ -87,3 +110,23 @@ def verdict_json(verdict: tictactoe.Verdict) -> dict[str, object]:
 async def validate(request: Request) -> Response:
     query = await VALIDATE_BODY.parse(request)
     return json_response(verdict_json(tictactoe.check_position(query.board, query.k)))
+
+
+class ValidateBatchResponse(BaseModel):
+    results: list[ValidateResponse] = Field(description="One answer per item, in order.")
+
+
+@router.post(
+    "/validate-batch",
+    summary="Batch: check many positions",
+    description="Answers each `{board, k}` item like `validate`, in request order. 1 to "
+    "`max_batch` (default 1000) items; one bad item makes the whole request a 422 whose "
+    "`errors[].loc` names its index.",
+    response_model=ValidateBatchResponse,
+    responses=problem_responses(*BODY_ERRORS),
+    openapi_extra=VALIDATE_BATCH_BODY.openapi,
+)
+async def validate_batch(request: Request) -> Response:
+    batch = await VALIDATE_BATCH_BODY.parse(request)
+    results = [verdict_json(tictactoe.check_position(item.board, item.k)) for item in batch.items]
+    return json_response({"results": results})

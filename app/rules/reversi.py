@@ -1,14 +1,24 @@
-"""Reversi/Othello rules on bitboards, for any rectangle from 1 × 1 to 32 × 32.
-
-A position is two ints, one bit per cell for each colour. Cell (r, c) is bit ``r * W + c`` where
-``W = cols + 1``: every row carries one padding bit that is never set. Moving one step in a
-direction is then a single shift by ``dr * W + dc``, and a step that walks off the left or right
-edge lands on a padding bit (or off the int), so masking with the opponent's stones — which never
-include padding — discards it. No per-direction edge masks are needed, and Python's unbounded ints
-make the same code serve 8 × 8 and 32 × 32.
+"""Reversi/Othello rules, for any rectangle from 1 × 1 to 32 × 32.
 
 A move is legal when, in at least one of the 8 directions, the cells next to it are one or more
 opponent stones followed directly by a stone of the mover's colour; those stones flip.
+
+Two representations of a position, each computed from the other when first needed:
+
+* **Rows** (strings over ``.BW``), as clients post them. One question about one cell is
+  answered by walking the 8 directions from that cell: it touches a few cells and needs no
+  conversion of the whole board.
+* **Bitboards**, for questions about the whole board. Cell (r, c) is bit ``r * W + c`` with
+  ``W = cols + 1``: every row carries one padding bit that is never set. A step in a direction
+  is one shift by ``dr * W + dc``; a step off the left or right edge lands on padding (or off
+  the int), and masking with the opponent's stones, which never include padding, discards it.
+  No edge masks are needed, and Python's unbounded ints serve 8 × 8 and 32 × 32 alike.
+
+  For all legal moves each colour is one int holding two *lanes*: the board in the low bits
+  and, above a gap of zeros, the board rotated by 180°. Rotation turns a direction into its
+  opposite, so one loop of left shifts floods a direction in the low lane and its opposite in
+  the high lane: 4 loops instead of 8. The gap is wider than any step, so nothing crosses from
+  one lane to the other, and the rotated lane's padding column is simply its first column.
 """
 
 from __future__ import annotations
@@ -16,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from app.rules.errors import RuleError
 
@@ -66,65 +76,124 @@ class IllegalMove(RuleError):
         return {"reason": self.reason, "row": self.row, "col": self.col, "color": self.color}
 
 
+DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+# Byte -> the same byte with its 8 bits in reverse order (for rotating a bitboard by 180°).
+_REVERSED_BYTE = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
+def _reverse_bits(x: int, width: int) -> int:
+    """``x`` with its lowest ``width`` bits in reverse order: bit i moves to ``width - 1 - i``.
+
+    Whole bytes are reversed by a table in C (to_bytes, translate, from_bytes), then the result
+    is shifted back into place.
+    """
+    size = (width + 7) // 8
+    flipped = int.from_bytes(x.to_bytes(size, "little").translate(_REVERSED_BYTE), "big")
+    return flipped >> (size * 8 - width)
+
+
 @dataclass(frozen=True, slots=True)
 class Geometry:
-    """What depends only on the board's shape: padded width, cell mask, direction shifts."""
+    """What depends only on the board's shape (computed once per shape)."""
 
     rows: int
     cols: int
-    width: int
-    full: int
-    # Steps of +1 row or +1 column are left shifts; their mirror images are right shifts.
-    up_shifts: tuple[int, ...]
-    down_shifts: tuple[int, ...]
+    width: int  # cols + 1: the padding column
+    cells: int  # rows * width: bits in one lane
+    full: int  # every real cell of the low lane
+    offset: int  # where the rotated lane starts
+    both_full: int  # every real cell of both lanes
+    gap: str  # the empty cells between the lanes, in text form
+    # E, SW, S, SE as bit offsets; W, NE, N, NW are the same amounts shifted the other way.
+    shifts: tuple[int, ...]
+
+    def with_rotation(self, bits: int) -> int:
+        """A one-lane bitboard plus its 180° rotation in the high lane."""
+        return bits | (_reverse_bits(bits, self.cells) << self.offset)
 
 
 @lru_cache(maxsize=MAX_SIDE * MAX_SIDE)
 def geometry(rows: int, cols: int) -> Geometry:
-    """The shape data for a ``rows`` × ``cols`` board (computed once per shape)."""
+    """The shape data for a ``rows`` × ``cols`` board."""
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise ValueError(f"board must be 1..{MAX_SIDE} × 1..{MAX_SIDE}, got {rows} × {cols}")
     width = cols + 1
+    cells = rows * width
     row_mask = (1 << cols) - 1
     full = 0
     for r in range(rows):
         full |= row_mask << (r * width)
-    # E, SW, S, SE as positive bit offsets; W, NE, N, NW are the same amounts shifted right.
+    gap = width + 1  # more than the longest step, so no shift crosses between the lanes
+    offset = cells + gap
+    both_full = full | (_reverse_bits(full, cells) << offset)
     shifts = (1, width - 1, width, width + 1)
-    return Geometry(rows, cols, width, full, shifts, shifts)
+    return Geometry(rows, cols, width, cells, full, offset, both_full, EMPTY * gap, shifts)
 
 
-@dataclass(frozen=True, slots=True)
 class Board:
-    """A Reversi position: the shape and one bitboard per colour."""
+    """One Reversi position, readable as rows of text or as bitboards.
 
-    rows: int
-    cols: int
-    black: int
-    white: int
+    Built from either form; the other is computed on first use and kept. Treat it as an
+    immutable value: nothing changes a Board after it is built.
+    """
+
+    __slots__ = ("_lanes", "_text", "cols", "rows")
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        *,
+        text: tuple[str, ...] | None = None,
+        lanes: tuple[int, int] | None = None,
+    ) -> None:
+        if text is None and lanes is None:
+            raise ValueError("a Board needs its rows or its bitboards")
+        self.rows, self.cols = rows, cols
+        self._text, self._lanes = text, lanes
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> Board:
-        """Build from equal-length strings over ``.BW`` (the caller has checked them)."""
-        n_rows, n_cols = len(rows), len(rows[0])
-        geometry(n_rows, n_cols)  # validates the shape
-        # Each row plus one padding cell, reversed so that cell index 0 is the lowest bit.
-        text = (EMPTY.join(rows) + EMPTY)[::-1]
-        black = int(text.translate(_BLACK_DIGITS), 2)
-        white = int(text.translate(_WHITE_DIGITS), 2)
-        return cls(n_rows, n_cols, black, white)
+        """From equal-length strings over ``.BW`` (the caller has checked them)."""
+        if not (0 < len(rows) <= MAX_SIDE and 0 < len(rows[0]) <= MAX_SIDE):
+            raise ValueError(f"board must be 1..{MAX_SIDE} × 1..{MAX_SIDE}")
+        return cls(len(rows), len(rows[0]), text=tuple(rows))
+
+    @classmethod
+    def from_bitboards(cls, rows: int, cols: int, black: int, white: int) -> Board:
+        geo = geometry(rows, cols)
+        return cls(rows, cols, lanes=(geo.with_rotation(black), geo.with_rotation(white)))
 
     @property
     def geometry(self) -> Geometry:
         return geometry(self.rows, self.cols)
 
-    def stones(self, color: Color) -> tuple[int, int]:
-        """(own, opponent) bitboards from ``color``'s point of view."""
-        return (self.black, self.white) if color == BLACK else (self.white, self.black)
+    def lanes(self) -> tuple[int, int]:
+        """(black, white), each with the rotated board in its high lane."""
+        if self._lanes is None:
+            assert self._text is not None
+            # Low lane: cell i at bit i, so its digits are written last and reversed. High
+            # lane: the rotation puts cell i at its top minus i, so its digits read forwards.
+            forward = EMPTY.join(self._text) + EMPTY
+            both = forward + self.geometry.gap + forward[::-1]
+            self._lanes = (
+                int(both.translate(_BLACK_DIGITS), 2),
+                int(both.translate(_WHITE_DIGITS), 2),
+            )
+        return self._lanes
 
-    def with_stones(self, color: Color, own: int, opp: int) -> Board:
-        black, white = (own, opp) if color == BLACK else (opp, own)
-        return Board(self.rows, self.cols, black, white)
+    @property
+    def black(self) -> int:
+        return self.lanes()[0] & self.geometry.full
+
+    @property
+    def white(self) -> int:
+        return self.lanes()[1] & self.geometry.full
+
+    def stones(self, color: Color) -> tuple[int, int]:
+        """(own, opponent) one-lane bitboards from ``color``'s point of view."""
+        return (self.black, self.white) if color == BLACK else (self.white, self.black)
 
     def bit(self, row: int, col: int) -> int:
         if not (0 <= row < self.rows and 0 <= col < self.cols):
@@ -132,18 +201,24 @@ class Board:
         return 1 << (row * (self.cols + 1) + col)
 
     def cells(self, mask: int) -> list[tuple[int, int]]:
-        """The (row, col) of every set bit of ``mask``, in ascending (row, col) order."""
+        """The (row, col) of every set bit of a one-lane ``mask``, in (row, col) order."""
         return [divmod(i, self.cols + 1) for i in _bit_indices(mask)]
 
+    def text(self) -> tuple[str, ...]:
+        """The rows as strings."""
+        if self._text is None:
+            width = self.cols + 1
+            cells = bytearray(EMPTY.encode() * (self.rows * width))
+            for i in _bit_indices(self.black):
+                cells[i] = ord(BLACK)
+            for i in _bit_indices(self.white):
+                cells[i] = ord(WHITE)
+            text = cells.decode()
+            self._text = tuple(text[r * width : r * width + self.cols] for r in range(self.rows))
+        return self._text
+
     def to_rows(self) -> list[str]:
-        width = self.cols + 1
-        cells = bytearray(EMPTY.encode() * (self.rows * width))
-        for i in _bit_indices(self.black):
-            cells[i] = ord(BLACK)
-        for i in _bit_indices(self.white):
-            cells[i] = ord(WHITE)
-        text = cells.decode()
-        return [text[r * width : r * width + self.cols] for r in range(self.rows)]
+        return list(self.text())
 
     def score(self) -> dict[Color, int]:
         return {BLACK: self.black.bit_count(), WHITE: self.white.bit_count()}
@@ -158,29 +233,25 @@ def _bit_indices(mask: int) -> Iterator[int]:
 
 
 def legal_moves_mask(board: Board, color: Color) -> int:
-    """Every cell where ``color`` may play, as a bitboard.
+    """Every cell where ``color`` may play, as a one-lane bitboard.
 
-    For each direction, flood from the mover's stones through contiguous opponent stones; an
-    empty cell reached directly after at least one opponent stone is a move. The loop runs once
-    per opponent stone in the longest run, not once per cell.
+    For each direction, flood from the mover's stones through contiguous opponent stones; a
+    cell reached directly after at least one opponent stone is a move if it is empty. Each loop
+    runs once per opponent stone in the longest run, and covers a direction in the low lane and
+    its opposite in the rotated high lane.
     """
-    own, opp = board.stones(color)
     geo = board.geometry
-    empty = geo.full & ~(own | opp)
-    moves = 0
-    for s in geo.up_shifts:
+    black, white = board.lanes()
+    own, opp = (black, white) if color == BLACK else (white, black)
+    reached = 0
+    for s in geo.shifts:
         run = (own << s) & opp
         while run:
             run <<= s
-            moves |= run & empty
+            reached |= run
             run &= opp
-    for s in geo.down_shifts:
-        run = (own >> s) & opp
-        while run:
-            run >>= s
-            moves |= run & empty
-            run &= opp
-    return moves
+    moves = reached & geo.both_full & ~(own | opp)
+    return (moves & geo.full) | _reverse_bits(moves >> geo.offset, geo.cells)
 
 
 def flips_mask(board: Board, row: int, col: int, color: Color) -> int:
@@ -191,14 +262,13 @@ def flips_mask(board: Board, row: int, col: int, color: Color) -> int:
     own, opp = board.stones(color)
     move = board.bit(row, col)
     flips = 0
-    for s in board.geometry.up_shifts:
+    for s in board.geometry.shifts:
         line, x = 0, move << s
         while x & opp:
             line |= x
             x <<= s
         if x & own:
             flips |= line
-    for s in board.geometry.down_shifts:
         line, x = 0, move >> s
         while x & opp:
             line |= x
@@ -208,29 +278,66 @@ def flips_mask(board: Board, row: int, col: int, color: Color) -> int:
     return flips
 
 
-@dataclass(frozen=True, slots=True)
-class MoveCheck:
+@lru_cache(maxsize=4096)
+def _rays(rows: int, cols: int, row: int, col: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """From (row, col), the cells of each direction up to the edge (those with at least two
+    cells: a bracket needs an opponent stone and one of ours). Depends only on the shape."""
+    rays = []
+    for dr, dc in DIRECTIONS:
+        ray = []
+        r, c = row + dr, col + dc
+        while 0 <= r < rows and 0 <= c < cols:
+            ray.append((r, c))
+            r, c = r + dr, c + dc
+        if len(ray) >= 2:
+            rays.append(tuple(ray))
+    return tuple(rays)
+
+
+def walk_flips(board: Board, row: int, col: int, color: Color) -> list[tuple[int, int]] | None:
+    """The stones a move at (row, col) flips, walking out from that cell; None if occupied.
+
+    For one cell this beats converting the whole board to bitboards: it reads only the cells
+    next to the move and the runs behind them, along precomputed rays (no bounds checks).
+    """
+    if not (0 <= row < board.rows and 0 <= col < board.cols):
+        raise IndexError(f"({row}, {col}) is outside the {board.rows} × {board.cols} board")
+    grid = board.text()
+    if grid[row][col] != EMPTY:
+        return None
+    other = WHITE if color == BLACK else BLACK
+    flips: list[tuple[int, int]] = []
+    for ray in _rays(board.rows, board.cols, row, col):
+        r, c = ray[0]
+        if grid[r][c] != other:
+            continue  # most directions end here: no opponent stone next to the move
+        for steps, (r, c) in enumerate(ray):
+            cell = grid[r][c]
+            if cell != other:
+                if cell == color:  # the run is closed by our own stone: it flips
+                    flips += ray[:steps]
+                break
+    flips.sort()
+    return flips
+
+
+class MoveCheck(NamedTuple):
     legal: bool
     reason: Reason | None
     flips: list[tuple[int, int]]
 
 
-def _flips_or_reason(board: Board, row: int, col: int, color: Color) -> tuple[int, Reason | None]:
-    """The flips of a move, or why it is illegal (flips 0 then)."""
-    if (board.black | board.white) & board.bit(row, col):
-        return 0, "occupied"
-    flips = flips_mask(board, row, col, color)
-    return flips, None if flips else "no_bracket"
-
-
 def check_move(board: Board, row: int, col: int, color: Color) -> MoveCheck:
     """Whether ``color`` may play at (row, col), why not, and which stones it flips."""
-    flips, reason = _flips_or_reason(board, row, col, color)
-    return MoveCheck(reason is None, reason, board.cells(flips))
+    flips = walk_flips(board, row, col, color)
+    if flips is None:
+        return MoveCheck(False, "occupied", [])
+    if not flips:
+        return MoveCheck(False, "no_bracket", [])
+    return MoveCheck(True, None, flips)
 
 
-@dataclass(frozen=True, slots=True)
-class LegalMove:
+class LegalMove(NamedTuple):
     row: int
     col: int
     flips: int
@@ -240,7 +347,9 @@ def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     """All legal moves of ``color`` in (row, col) order, each with how many stones it flips."""
     moves = []
     for row, col in board.cells(legal_moves_mask(board, color)):
-        moves.append(LegalMove(row, col, flips_mask(board, row, col, color).bit_count()))
+        flips = walk_flips(board, row, col, color)
+        assert flips  # every cell of the legal-move mask flips something
+        moves.append(LegalMove(row, col, len(flips)))
     return moves
 
 
@@ -262,11 +371,16 @@ def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
     again; if neither side can move the game is over and the side with more stones wins.
     Raises ``IllegalMove`` for an illegal move.
     """
-    flips, reason = _flips_or_reason(board, row, col, color)
-    if reason is not None:
-        raise IllegalMove(row, col, color, reason)
     own, opp = board.stones(color)
-    after = board.with_stones(color, own | flips | board.bit(row, col), opp & ~flips)
+    move = board.bit(row, col)
+    if (own | opp) & move:
+        raise IllegalMove(row, col, color, "occupied")
+    flips = flips_mask(board, row, col, color)
+    if not flips:
+        raise IllegalMove(row, col, color, "no_bracket")
+    own, opp = own | flips | move, opp & ~flips
+    black, white = (own, opp) if color == BLACK else (opp, own)
+    after = Board.from_bitboards(board.rows, board.cols, black, white)
     other = opponent(color)
     next_color: Color | None
     if legal_moves_mask(after, other):
@@ -278,8 +392,10 @@ def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
     score = after.score()
     winner: Winner | None = None
     if next_color is None:
-        black, white = score[BLACK], score[WHITE]
-        winner = BLACK if black > white else WHITE if white > black else "draw"
+        black_count, white_count = score[BLACK], score[WHITE]
+        winner = (
+            BLACK if black_count > white_count else WHITE if white_count > black_count else "draw"
+        )
     return MoveOutcome(
         after, board.cells(flips), next_color, passed, next_color is None, score, winner
     )

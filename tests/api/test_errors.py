@@ -16,9 +16,12 @@ OPENING = list(OPENING_ROWS)
 JSON = {"content-type": "application/json"}
 POST_PATHS = [
     "/v1/reversi/check-move",
+    "/v1/reversi/check-moves",
     "/v1/reversi/legal-moves",
     "/v1/reversi/apply-move",
     "/v1/tictactoe/validate",
+    "/v1/tictactoe/validate-batch",
+    "/v1/games",
 ]
 
 

@@ -39,8 +39,16 @@ def random_board(rng: random.Random, rows: int, cols: int) -> list[str]:
 
 
 def assert_engine_matches_reference(grid: list[str]) -> None:
-    board = Board.from_rows(grid)
-    assert board.to_rows() == grid
+    from_rows = Board.from_rows(grid)
+    assert from_rows.to_rows() == grid
+    # The same position built from bitboards answers the same (its rows are derived lazily).
+    from_bits = Board.from_bitboards(len(grid), len(grid[0]), from_rows.black, from_rows.white)
+    assert from_bits.to_rows() == grid
+    for board in (from_rows, from_bits):
+        assert_board_matches_reference(board, grid)
+
+
+def assert_board_matches_reference(board: Board, grid: list[str]) -> None:
     for color in ("B", "W"):
         expected_moves = reversi_moves(grid, color)
         moves = reversi.legal_moves(board, color)
@@ -52,6 +60,8 @@ def assert_engine_matches_reference(grid: list[str]) -> None:
                 check = reversi.check_move(board, r, c, color)
                 expected = reversi_flips(grid, r, c, color)
                 assert check.flips == expected
+                if grid[r][c] == ".":  # the bitboard path used by apply and legal-moves
+                    assert board.cells(reversi.flips_mask(board, r, c, color)) == expected
                 assert check.legal == bool(expected)
                 if grid[r][c] != ".":
                     assert check.reason == "occupied"
