@@ -10,12 +10,13 @@ from pydantic import BaseModel, Field
 
 from app.api.bodies import JsonBody, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
+from app.api.routing import DirectRoute
 from app.rules.lines import Player
 from app.sessions.errors import BoardTooLarge, Unauthorized
 from app.sessions.game import GameState, Move
 from app.sessions.store import GameStore
 
-router = APIRouter(prefix="/v1/games", tags=["Game sessions"])
+router = APIRouter(prefix="/v1/games", tags=["Game sessions"], route_class=DirectRoute)
 
 MAX_RENDERED_SIDE = 100
 StrictInt = Annotated[int, Field(strict=True)]

@@ -8,9 +8,10 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from app.api.docs import problem_responses
+from app.api.routing import DirectRoute
 from app.sessions.errors import StoreUnavailable
 
-router = APIRouter(tags=["Operations"])
+router = APIRouter(tags=["Operations"], route_class=DirectRoute)
 
 
 class Health(BaseModel):
@@ -22,6 +23,7 @@ class Readiness(BaseModel):
 
 
 HEALTHY = b'{"status":"ok"}'
+READY = b'{"status":"ready"}'
 
 
 @router.get(
@@ -30,7 +32,7 @@ HEALTHY = b'{"status":"ok"}'
     description="200 while the process runs.",
     response_model=Health,
 )
-async def healthz() -> Response:
+async def healthz(request: Request) -> Response:
     return Response(HEALTHY, media_type="application/json")
 
 
@@ -39,9 +41,10 @@ async def healthz() -> Response:
     summary="Readiness",
     description="200 when the service can answer requests, including its game store; "
     "503 `store_unavailable` while the store does not answer.",
+    response_model=Readiness,
     responses=problem_responses(503, s503="`store_unavailable`."),
 )
-async def readyz(request: Request) -> Readiness:
+async def readyz(request: Request) -> Response:
     if not await request.app.state.store.ready():
         raise StoreUnavailable()
-    return Readiness(status="ready")
+    return Response(READY, media_type="application/json")

@@ -12,9 +12,10 @@ from pydantic_core import PydanticCustomError
 from app.api.boards import ReversiBoard
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
+from app.api.routing import DirectRoute
 from app.rules import reversi
 
-router = APIRouter(prefix="/v1/reversi", tags=["Reversi"])
+router = APIRouter(prefix="/v1/reversi", tags=["Reversi"], route_class=DirectRoute)
 
 Color = Literal["B", "W"]
 Coordinate = Annotated[int, Field(strict=True, ge=0, description="0-based; row 0 is the top row.")]

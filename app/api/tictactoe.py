@@ -11,9 +11,10 @@ from pydantic_core import PydanticCustomError
 from app.api.boards import TicTacToeBoard
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
+from app.api.routing import DirectRoute
 from app.rules import tictactoe
 
-router = APIRouter(prefix="/v1/tictactoe", tags=["Tic-tac-toe"])
+router = APIRouter(prefix="/v1/tictactoe", tags=["Tic-tac-toe"], route_class=DirectRoute)
 
 
 class ValidateRequest(BaseModel):

@@ -364,6 +364,35 @@ class MoveOutcome:
     winner: Winner | None
 
 
+def _played(board: Board, row: int, col: int, color: Color, flips: list[tuple[int, int]]) -> Board:
+    """The position after a legal move, built in both forms from what changed.
+
+    Rows: only the rows holding the move or a flipped stone are rewritten. Bitboards: the
+    move's bit and the flipped bits are set for the mover and cleared for the opponent, in both
+    lanes (one bit reversal, of the changed cells only).
+    """
+    geo = board.geometry
+    text = list(board.text())
+    for r in {row} | {r for r, _ in flips}:
+        cells = list(text[r])
+        for fr, fc in flips:
+            if fr == r:
+                cells[fc] = color
+        if r == row:
+            cells[col] = color
+        text[r] = "".join(cells)
+    changed = 1 << (row * geo.width + col)
+    for r, c in flips:
+        changed |= 1 << (r * geo.width + c)
+    changed = geo.with_rotation(changed)
+    black, white = board.lanes()
+    if color == BLACK:
+        black, white = black | changed, white & ~changed
+    else:
+        black, white = black & ~changed, white | changed
+    return Board(board.rows, board.cols, text=tuple(text), lanes=(black, white))
+
+
 def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
     """Play a legal move and say who moves next.
 
@@ -371,16 +400,10 @@ def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
     again; if neither side can move the game is over and the side with more stones wins.
     Raises ``IllegalMove`` for an illegal move.
     """
-    own, opp = board.stones(color)
-    move = board.bit(row, col)
-    if (own | opp) & move:
-        raise IllegalMove(row, col, color, "occupied")
-    flips = flips_mask(board, row, col, color)
+    flips = walk_flips(board, row, col, color)
     if not flips:
-        raise IllegalMove(row, col, color, "no_bracket")
-    own, opp = own | flips | move, opp & ~flips
-    black, white = (own, opp) if color == BLACK else (opp, own)
-    after = Board.from_bitboards(board.rows, board.cols, black, white)
+        raise IllegalMove(row, col, color, "occupied" if flips is None else "no_bracket")
+    after = _played(board, row, col, color, flips)
     other = opponent(color)
     next_color: Color | None
     if legal_moves_mask(after, other):
@@ -396,6 +419,4 @@ def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
         winner = (
             BLACK if black_count > white_count else WHITE if white_count > black_count else "draw"
         )
-    return MoveOutcome(
-        after, board.cells(flips), next_color, passed, next_color is None, score, winner
-    )
+    return MoveOutcome(after, flips, next_color, passed, next_color is None, score, winner)

@@ -113,6 +113,8 @@ def test_apply_move_matches_reference_and_reports_turns_through_whole_games() ->
             outcome = reversi.apply_move(Board.from_rows(grid), row, col, color)
             after = reversi_play(grid, row, col, color)
             assert outcome.board.to_rows() == after
+            # The board after the move carries rows and bitboards; both must say the same.
+            assert outcome.board.lanes() == Board.from_rows(after).lanes()
             assert outcome.flips == reversi_flips(grid, row, col, color)
             text = "".join(after)
             assert outcome.score == {"B": text.count("B"), "W": text.count("W")}
