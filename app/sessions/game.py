@@ -3,10 +3,16 @@
 ``Game.play`` checks a move (bounds, game over, turn, occupancy) before changing anything, so a
 refused move leaves the game exactly as it was; an accepted move is adjudicated in O(1) by the
 line counters. Snapshots (``GameState``, ``Move``) are immutable values for the HTTP edge.
+
+The move list is a flat ``array`` of (row, col) pairs — the player follows from the move's
+number — rather than a list of ``Move`` objects: 8 bytes a move and nothing for Python's cycle
+collector to walk. With one object per move, 200,000 stored moves made every full collection
+take ~35 ms, which showed up as the moves endpoint's p99 latency.
 """
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -50,7 +56,7 @@ class Game:
     n: int
     token_hashes: tuple[str, str]  # players 1 and 2
     lines: LineCounters = field(init=False)
-    moves: list[Move] = field(default_factory=list)
+    cells: array[int] = field(default_factory=lambda: array("i"))  # row, col of each move
     status: Status = "in_progress"
     winner: Winner = 0
 
@@ -61,11 +67,22 @@ class Game:
     def next_player(self) -> Player | None:
         if self.status != "in_progress":
             return None
-        return 1 if len(self.moves) % 2 == 0 else 2
+        return 1 if self.version % 2 == 0 else 2
 
     @property
     def version(self) -> int:
-        return len(self.moves)
+        """How many moves were accepted."""
+        return len(self.cells) // 2
+
+    def move(self, seq: int) -> Move:
+        """Move number ``seq`` (1-based; the caller checks 1 ≤ seq ≤ version)."""
+        row, col = self.cells[2 * seq - 2], self.cells[2 * seq - 1]
+        return Move(seq=seq, row=row, col=col, player=1 if seq % 2 else 2)
+
+    def moves(self, since: int = 0, limit: int | None = None) -> list[Move]:
+        """The moves with ``seq > since``, in order, at most ``limit``."""
+        last = self.version if limit is None else min(self.version, since + limit)
+        return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
 
     def state(self) -> GameState:
         return GameState(
@@ -75,8 +92,8 @@ class Game:
             winner=self.winner,
             next_player=self.next_player,
             version=self.version,
-            move_count=len(self.moves),
-            last_move=self.moves[-1] if self.moves else None,
+            move_count=self.version,
+            last_move=self.move(self.version) if self.version else None,
         )
 
     def check(self, row: int, col: int, player: Player) -> None:
@@ -94,17 +111,17 @@ class Game:
     def play(self, row: int, col: int, player: Player) -> MoveResult:
         """Apply a legal move, or raise without changing anything."""
         self.check(row, col, player)
-        move = Move(seq=len(self.moves) + 1, row=row, col=col, player=player)
-        self.moves.append(move)
+        self.cells.extend((row, col))
+        move = Move(seq=self.version, row=row, col=col, player=player)
         if self.lines.play(row, col, player):
             self.status, self.winner = "won", player
-        elif len(self.moves) == self.n * self.n:
+        elif self.version == self.n * self.n:
             self.status = "draw"
         return MoveResult(winner=self.winner, move=move, state=self.state())
 
     def rows(self) -> list[str]:
         """The board as strings of ``X``, ``O``, ``.`` (O(n²): only for small n)."""
         grid = [["."] * self.n for _ in range(self.n)]
-        for move in self.moves:
+        for move in self.moves():
             grid[move.row][move.col] = "X" if move.player == 1 else "O"
         return ["".join(line) for line in grid]

@@ -160,14 +160,13 @@ class MemoryGameStore:
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         game = self._game(game_id)
-        start = max(since, 0)  # seq s is at index s - 1, so seq > since starts at index since
-        return game.moves[start : start + limit], game.version
+        return game.moves(since, limit), game.version
 
     async def move(self, game_id: str, seq: int) -> Move:
         game = self._game(game_id)
-        if not 1 <= seq <= len(game.moves):
+        if not 1 <= seq <= game.version:
             raise MoveNotFound(game_id, seq)
-        return game.moves[seq - 1]
+        return game.move(seq)
 
     async def rows(self, game_id: str) -> list[str]:
         return self._game(game_id).rows()

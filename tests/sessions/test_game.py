@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 
 import pytest
 
@@ -17,7 +18,7 @@ def new_game(n: int = 3) -> Game:
 
 def snapshot(game: Game) -> tuple[object, ...]:
     return (
-        list(game.moves),
+        game.moves(),
         game.status,
         game.winner,
         dict(game.lines.cells),
@@ -88,3 +89,17 @@ def test_a_huge_game_costs_memory_per_move_only() -> None:
         game.play(i * 1000, (i * 7919) % 1_000_000, 1 if i % 2 == 0 else 2)
     assert len(game.lines.cells) == 25
     assert len(game.lines.rows) == 25
+
+
+def test_stored_moves_give_the_cycle_collector_nothing_to_walk() -> None:
+    # One GC-tracked object per move made every full collection slower as games grew.
+    game = Game("g", 1000, ("h1", "h2"))
+    game.play(999, 999, 1)
+    gc.collect()
+    before = len(gc.get_objects())
+    for i in range(1, 2000):
+        game.play(i // 1000, i % 1000, 1 if i % 2 == 0 else 2)
+    gc.collect()
+    assert len(gc.get_objects()) - before < 20  # not one per move
+    assert game.moves(1998) == [game.move(1999), game.move(2000)]
+    assert game.move(2000).player == 2
