@@ -10,6 +10,8 @@ the HTTP edge does.
 * Reversi, all legal moves of the side to move, on positions from seeded random games (8 × 8):
   the two-lane bitboard flood vs the classic walk of the 8 directions from each of the 64 cells
   (stopping at the first good line); and with each move's flip count.
+* Reversi, apply-move: the engine vs placing and flipping by walks, then walking every cell
+  to find who moves next (the classic way to decide a pass).
 * Reversi, one check-move: the engine (rows kept, walk from the cell, sorted flips) vs the bare
   direction walk from that one cell.
 * Tic-tac-toe, all 3^9 boards: the closed-form check vs a backtracking search that replays
@@ -66,6 +68,20 @@ def walk_flip_cells(rows: Sequence[str], r: int, c: int, color: str) -> list[tup
             flips.extend(line)
     flips.sort()
     return flips
+
+
+def walk_apply(rows: Sequence[str], r: int, c: int, color: str) -> tuple[list[str], str | None]:
+    """Apply by walking: place, flip, then find who moves next by walking every cell."""
+    cells = [list(line) for line in rows]
+    for i, j in [(r, c), *walk_flip_cells(rows, r, c, color)]:
+        cells[i][j] = color
+    after = ["".join(line) for line in cells]
+    other = "W" if color == "B" else "B"
+    if walk_legal_moves(after, other):
+        return after, other
+    if walk_legal_moves(after, color):
+        return after, color
+    return after, None
 
 
 def walk_is_legal(rows: Sequence[str], r: int, c: int, color: str) -> bool:
@@ -241,6 +257,23 @@ def main() -> None:
         for rows, color, r, c in probes:
             walk_flip_cells(rows, r, c, color)
 
+    plays = []
+    for rows, color in positions:
+        moves = walk_legal_moves(rows, color)
+        if moves:
+            plays.append((rows, color, *moves[len(moves) // 2]))
+    for rows, color, r, c in plays:
+        outcome = reversi.apply_move(reversi.Board.from_rows(rows), r, c, color)
+        assert (outcome.board.to_rows(), outcome.next) == walk_apply(rows, r, c, color)
+
+    def engine_apply() -> None:
+        for rows, color, r, c in plays:
+            reversi.apply_move(reversi.Board.from_rows(rows), r, c, color).board.to_rows()
+
+    def walk_apply_all() -> None:
+        for rows, color, r, c in plays:
+            walk_apply(rows, r, c, color)
+
     def closed_form() -> None:
         for rows in boards:
             tictactoe.check_position(rows)
@@ -268,6 +301,13 @@ def main() -> None:
         engine_check,
         walk_check,
         len(probes),
+        args.rounds,
+    )
+    side_by_side(
+        "Reversi apply-move (board after, who moves next), 8×8",
+        engine_apply,
+        walk_apply_all,
+        len(plays),
         args.rounds,
     )
     side_by_side(

@@ -4,7 +4,8 @@
 
 Three uvicorn processes are pinned to core 0 (``taskset``): the service, a raw ASGI app and a
 bare FastAPI app (``bench/ceilings.py``); the load generator ``wrk`` (Debian package) runs
-pinned to core 1. Every scenario runs for ``--duration`` seconds, in ``--rounds`` rounds that
+pinned to core 1 (with ``--generator python``, or without wrk: the bounded asyncio generator
+of ``bench/loadgen.py``). Every scenario runs ``--duration`` seconds, in ``--rounds`` rounds that
 cycle through all scenarios; the bare FastAPI GET ceiling runs again right before every
 scenario, so each ratio compares two runs seconds apart on a shared, noisy machine. The table
 reports medians of requests/s, p50 and p99 latency, and of those paired ratios.
@@ -17,6 +18,7 @@ All traffic stays on 127.0.0.1; every process is stopped at the end.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import re
@@ -36,6 +38,7 @@ import httpx
 
 from app.api.reversi import CLASSIC_BOARD
 from app.rules.reversi import OPENING
+from bench.loadgen import Request, load
 
 SERVERS = {
     "raw": "bench.ceilings:raw_app",
@@ -281,15 +284,50 @@ def run_wrk(
     return rps, latency["50"], latency["99"]
 
 
+def run_python(
+    url: str, scenario: Scenario, connections: int, duration: float, workdir: Path
+) -> tuple[float, float, float]:
+    """The same measurement with bench/loadgen.py (for machines without wrk)."""
+    host, port = url.removeprefix("http://").split(":")
+    headers = {"Content-Type": "application/json", **scenario.headers}
+    body = b"" if scenario.body is None else json.dumps(scenario.body).encode()
+
+    def requests_for(index: int) -> Iterator[Request]:
+        if not scenario.moves:
+            while True:
+                yield scenario.method, scenario.path, headers, body
+        game = new_game(url)
+        tokens = game["tokens"]
+        assert isinstance(tokens, dict)
+        for i in itertools.count():
+            move = json.dumps({"row": i // 1000, "col": i % 1000}).encode()
+            auth = {**headers, "Authorization": f"Bearer {tokens['1' if i % 2 == 0 else '2']}"}
+            yield "POST", f"/v1/games/{game['id']}/moves", auth, move
+
+    result = load(host, int(port), requests_for, connections, duration)
+    if result.errors:
+        raise RuntimeError(f"{scenario.name}: {result.errors} error answers during the run")
+    return result.requests_per_second, result.p50_ms, result.p99_ms
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--only", default="", help="run scenarios whose name contains this")
+    parser.add_argument(
+        "--generator",
+        choices=["wrk", "python"],
+        default="wrk" if shutil.which("wrk") else "python",
+        help="load generator (default: wrk when installed, else bench/loadgen.py)",
+    )
     args = parser.parse_args()
-    if not shutil.which("wrk"):
-        sys.exit("wrk is required: apt-get install -y wrk")
+    run = run_wrk
+    if args.generator == "python":
+        run = run_python
+        if (os.cpu_count() or 1) >= 2:
+            os.sched_setaffinity(0, {1})  # the generator on core 1, servers on core 0
     with servers() as urls, tempfile.TemporaryDirectory() as tmp:
         chosen = [
             s for s in scenarios(urls["service"]) if s.server != "service" or args.only in s.name
@@ -301,17 +339,16 @@ def main() -> None:
                     # The ceiling runs right before each scenario: the pair sees the same
                     # machine, and the ratio of the pair is what the table reports.
                     ceiling.results.append(
-                        run_wrk(
-                            urls["fastapi"], ceiling, args.connections, args.duration, Path(tmp)
-                        )
+                        run(urls["fastapi"], ceiling, args.connections, args.duration, Path(tmp))
                     )
-                    result = run_wrk(
+                    result = run(
                         urls[scenario.server], scenario, args.connections, args.duration, Path(tmp)
                     )
                     scenario.results.append(result)
                     scenario.ratios.append(result[0] / ceiling.results[-1][0])
     print(
-        f"{args.connections} connections, {args.duration:g} s per run, {args.rounds} rounds; "
+        f"{args.generator}, {args.connections} connections, {args.duration:g} s per run, "
+        f"{args.rounds} rounds; "
         "medians. ratio: req/s ÷ the bare FastAPI GET run just before it (median of pairs)\n"
     )
     print("| scenario | req/s | items/s | p50 ms | p99 ms | ratio |")
