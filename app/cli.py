@@ -14,6 +14,7 @@ def main() -> None:
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        workers=settings.workers,
         proxy_headers=False,
     )
 

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from starlette.types import Lifespan
 
 from app import __doc__ as summary
 from app.api import games, operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
 from app.body_limit import BodyLimitMiddleware
 from app.problems import install_problem_handlers
+from app.sessions.redis_store import RedisGameStore
 from app.sessions.store import GameStore, MemoryGameStore
 from app.settings import Settings
+
+logger = logging.getLogger("app")
 
 DESCRIPTION = """\
 Referees board-game moves so that frontends and other programs need not implement the rules.
@@ -49,11 +56,42 @@ def add_routes_flat(app: FastAPI, router: APIRouter) -> None:
     app.router.routes.extend(router.routes)
 
 
+def store_from(settings: Settings) -> GameStore:
+    """The store ``ADJUDICATOR_STORE_URL`` names."""
+    if settings.store_url.startswith(("redis://", "rediss://")):
+        return RedisGameStore(
+            settings.store_url,
+            max_games=settings.max_games,
+            idle_seconds=settings.game_idle_seconds,
+            timeout_seconds=settings.store_timeout_seconds,
+        )
+    return MemoryGameStore(settings.max_games, settings.game_idle_seconds)
+
+
+def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if isinstance(store, MemoryGameStore) and settings.workers > 1:
+            logger.warning(
+                "the memory store lives in one process: with %d workers each has its own "
+                "games, and a move sent to another worker finds no game. Run one worker, or "
+                "set ADJUDICATOR_STORE_URL=redis://… to share games between processes.",
+                settings.workers,
+            )
+        logger.info("game store: %s", type(store).__name__)
+        try:
+            yield
+        finally:
+            await store.close()
+
+    return lifespan
+
+
 def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
-    """The application. ``store`` defaults to the embedded in-memory store."""
+    """The application. ``store`` defaults to the one ``settings.store_url`` names."""
     settings = settings or Settings()
     if store is None:
-        store = MemoryGameStore(settings.max_games, settings.game_idle_seconds)
+        store = store_from(settings)
     app = FastAPI(
         title="Move adjudication API",
         version="1.0.0",
@@ -62,6 +100,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         openapi_tags=TAGS,
         docs_url=None,
         redoc_url=None,
+        lifespan=lifespan_for(settings, store),
         # Off, FastAPI skips its per-request provider lookups (several environment reads).
         telemetry=None
         if settings.opentelemetry

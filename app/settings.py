@@ -28,6 +28,16 @@ class Settings(BaseSettings):
         description="FastAPI's native OpenTelemetry instrumentation (needs a configured "
         "provider). Off by default: when off it costs nothing per request.",
     )
+    store_url: str = Field(
+        "memory://",
+        pattern=r"^(memory://|rediss?://.+)$",
+        description="Where games live: `memory://` (embedded, one process) or "
+        "`redis://host:port/db` / `rediss://…` (shared by many processes).",
+    )
+    store_timeout_seconds: float = Field(
+        1.0, gt=0, description="Connect and command timeout for a networked store."
+    )
+    workers: int = Field(1, ge=1, description="Worker processes the `adjudicator` command starts.")
     max_games: int = Field(
         10_000, ge=1, description="Live games the store holds; more get 503 capacity_exhausted."
     )

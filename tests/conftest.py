@@ -1,14 +1,16 @@
-"""Shared fixtures: an app built from explicit settings and a client talking to it in-process."""
+"""Shared fixtures: apps built from explicit settings, clients, and the game stores."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+import redis
 from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
+from tests.servers import redis_server
 
 
 @pytest.fixture
@@ -25,3 +27,20 @@ def client(settings: Settings) -> Iterator[TestClient]:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One redis-server for the whole run (skipped locally if missing; required under CI)."""
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store_url(request: pytest.FixtureRequest) -> str:
+    """Each session test runs against both stores; Redis starts empty for every test."""
+    if request.param == "memory":
+        return "memory://"
+    url: str = request.getfixturevalue("redis_url")
+    redis.Redis.from_url(url).flushdb()
+    return url

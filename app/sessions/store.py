@@ -80,6 +80,10 @@ class GameStore(Protocol):
         """True while the store can serve requests."""
         ...
 
+    async def close(self) -> None:
+        """Release connections (at shutdown)."""
+        ...
+
 
 @dataclass(slots=True)
 class _Entry:
@@ -178,3 +182,6 @@ class MemoryGameStore:
 
     async def ready(self) -> bool:
         return True
+
+    async def close(self) -> None:
+        return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -14,6 +15,15 @@ from app.main import create_app
 from app.sessions.store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
+
+
+@pytest.fixture
+def client(store_url: str) -> Iterator[TestClient]:
+    """Every test in this module runs against the memory store and against Redis."""
+    app = create_app(Settings(store_url=store_url))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
 
 STATE_FIELDS = {"id", "n", "status", "winner", "next_player", "version", "move_count", "last_move"}
 
@@ -200,8 +210,8 @@ def test_max_n_comes_from_settings() -> None:
         assert_validation_error(client.post("/v1/games", json={"n": 51}), "body", "n")
 
 
-def test_capacity_exhausted_is_503_with_retry_after() -> None:
-    with TestClient(create_app(Settings(max_games=2))) as client:
+def test_capacity_exhausted_is_503_with_retry_after(store_url: str) -> None:
+    with TestClient(create_app(Settings(max_games=2, store_url=store_url))) as client:
         create(client)
         create(client)
         response = client.post("/v1/games", json={"n": 3})
@@ -308,8 +318,8 @@ def test_delete_with_either_token_then_404(client: TestClient) -> None:
 
 
 @pytest.mark.anyio
-async def test_concurrent_clients_never_lose_or_double_apply_a_move() -> None:
-    app = create_app(Settings())
+async def test_concurrent_clients_never_lose_or_double_apply_a_move(store_url: str) -> None:
+    app = create_app(Settings(store_url=store_url))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         created = (await client.post("/v1/games", json={"n": 6})).json()

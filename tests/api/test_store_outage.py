@@ -1,0 +1,79 @@
+"""When the game store cannot be reached: clean 503s, no hang, stateless endpoints unaffected."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from tests.api.problems import assert_problem
+from tests.servers import free_port
+
+GAME_CALLS = [
+    ("POST", "/v1/games", {"n": 3}),
+    ("GET", "/v1/games/abc", None),
+    ("GET", "/v1/games/abc/moves", None),
+    ("GET", "/v1/games/abc/moves/1", None),
+    ("GET", "/v1/games/abc/board", None),
+]
+
+
+@pytest.fixture
+def silent_peer() -> Iterator[int]:
+    """A TCP listener on loopback that accepts connections and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join()
+    for connection in accepted:
+        connection.close()
+    server.close()
+
+
+def assert_store_unavailable(client: TestClient) -> None:
+    for method, path, body in GAME_CALLS:
+        assert_problem(client.request(method, path, json=body), 503, "store_unavailable")
+    move = client.post("/v1/games/abc/moves", json={"row": 0, "col": 0},
+                       headers={"Authorization": "Bearer t"})  # fmt: skip
+    assert_problem(move, 503, "store_unavailable")
+    assert_problem(client.get("/readyz"), 503, "store_unavailable")
+    assert client.get("/healthz").status_code == 200
+    validate = client.post("/v1/tictactoe/validate", json={"board": ["X"]})
+    assert validate.status_code == 200
+
+
+def test_refused_connections_are_503_store_unavailable() -> None:
+    settings = Settings(store_url=f"redis://127.0.0.1:{free_port()}/0")
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        assert_store_unavailable(client)
+
+
+def test_a_store_that_never_answers_times_out_into_503(silent_peer: int) -> None:
+    settings = Settings(store_url=f"redis://127.0.0.1:{silent_peer}/0", store_timeout_seconds=0.2)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        started = time.monotonic()
+        assert_problem(client.get("/v1/games/abc"), 503, "store_unavailable")
+        elapsed = time.monotonic() - started
+        assert_problem(client.get("/readyz"), 503, "store_unavailable")
+    assert elapsed < 5  # bounded by the configured timeout, not a hang (generous margin)

@@ -1,0 +1,66 @@
+"""Servers the tests start themselves: on 127.0.0.1, a free port, a temporary directory."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import redis
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def require_binary(name: str) -> str:
+    """The binary's path; without it, skip locally with the reason, fail under CI=true."""
+    path = shutil.which(name)
+    if path is None:
+        message = f"{name} is not installed (apt-get install -y {name})"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"{message}; CI must run these tests")
+        pytest.skip(message)
+    return path
+
+
+@contextmanager
+def redis_server(directory: Path, port: int | None = None) -> Iterator[str]:
+    """A throwaway redis-server (no persistence); yields its URL and stops it afterwards."""
+    binary = require_binary("redis-server")
+    port = port or free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+         "no", "--dir", str(directory), "--daemonize", "no", "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        wait_for(lambda: redis.Redis.from_url(url, socket_timeout=1).ping(), "redis-server")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def wait_for(probe: Callable[[], object], what: str, seconds: float = 15) -> None:
+    """Call ``probe`` until it returns truthy, for at most ``seconds`` (bounded polling)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if probe():
+                return
+        except Exception:  # not up yet: refused, reset, loading…
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} did not come up within {seconds} s")
+        time.sleep(0.05)
