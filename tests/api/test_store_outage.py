@@ -6,6 +6,8 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,7 +15,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem
-from tests.servers import free_port
+from tests.servers import free_port, redis_server
 
 GAME_CALLS = [
     ("POST", "/v1/games", {"n": 3}),
@@ -77,3 +79,29 @@ def test_a_store_that_never_answers_times_out_into_503(silent_peer: int) -> None
         elapsed = time.monotonic() - started
         assert_problem(client.get("/readyz"), 503, "store_unavailable")
     assert elapsed < 5  # bounded by the configured timeout, not a hang (generous margin)
+
+
+def test_redis_restart_is_503_while_down_then_recovers(tmp_path: Path) -> None:
+    port = free_port()
+    with ExitStack() as running:
+        url = running.enter_context(redis_server(tmp_path, port))
+        app = create_app(Settings(store_url=url, store_timeout_seconds=0.5))
+        with TestClient(app, raise_server_exceptions=False) as client:
+            created = client.post("/v1/games", json={"n": 3}).json()
+            auth = {"Authorization": f"Bearer {created['tokens']['1']}"}
+            path = f"/v1/games/{created['id']}/moves"
+            assert client.post(path, json={"row": 0, "col": 0}, headers=auth).status_code == 201
+
+            running.close()  # Redis stops; the same app and its connection pool carry on
+            assert_store_unavailable(client)
+
+            with redis_server(tmp_path, port):  # back on the same port, empty (no persistence)
+                assert client.get("/readyz").status_code == 200
+                assert_problem(client.get(f"/v1/games/{created['id']}"), 404, "game_not_found")
+                fresh = client.post("/v1/games", json={"n": 3}).json()  # scripts loaded again
+                move = client.post(
+                    f"/v1/games/{fresh['id']}/moves",
+                    json={"row": 1, "col": 1},
+                    headers={"Authorization": f"Bearer {fresh['tokens']['1']}"},
+                )
+                assert move.json()["state"]["version"] == 1
