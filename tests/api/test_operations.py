@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 from fastapi import Request, Response
 from fastapi.testclient import TestClient
 
@@ -53,3 +56,18 @@ def test_every_route_of_the_service_is_either_direct_or_fully_handled(client: Te
     assert routes
     direct = {r.path for r in routes if is_direct(r.endpoint)}
     assert {"/v1/reversi/check-move", "/v1/games/{game_id}/moves", "/healthz"} <= direct
+
+
+def test_memory_store_with_several_workers_is_called_out_at_startup(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with (
+        caplog.at_level(logging.WARNING, logger="app"),
+        TestClient(create_app(Settings(workers=3))),
+    ):
+        pass
+    assert any("memory store lives in one process" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="app"), TestClient(create_app(Settings())):
+        pass
+    assert not caplog.records
