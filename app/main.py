@@ -13,6 +13,7 @@ from starlette.types import Lifespan
 from app import __doc__ as summary
 from app.api import games, operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
+from app.api.web import mount_web
 from app.body_limit import BodyLimitMiddleware
 from app.problems import install_problem_handlers
 from app.sessions.redis_store import RedisGameStore
@@ -114,6 +115,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     for router in (reversi.router, tictactoe.router, games.router, operations.router):
         add_routes_flat(app, router)
     mount_docs(app)
+    mount_web(app)
 
     def openapi() -> dict[str, Any]:
         return build_openapi(app)

@@ -121,17 +121,32 @@ class ProblemType(BaseModel):
 
 router = APIRouter(include_in_schema=False)
 
+# The docs pages load nothing from elsewhere: ReDoc would fetch its "powered by" logo from its
+# CDN, which fails offline; this policy keeps the browser from even asking. Both pages start
+# with an inline script, and ReDoc styles inline and parses in a blob: worker.
+DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'"
+)
+
+
+def _offline(page: HTMLResponse) -> HTMLResponse:
+    page.headers["Content-Security-Policy"] = DOCS_POLICY
+    return page
+
 
 @router.get("/docs")
 async def swagger_ui() -> HTMLResponse:
-    return get_swagger_ui_html(
-        openapi_url="/openapi.json",
-        title="Move adjudication API — Swagger UI",
-        swagger_js_url=f"{ASSETS_PATH}/swagger-ui-bundle.js",
-        swagger_css_url=f"{ASSETS_PATH}/swagger-ui.css",
-        swagger_favicon_url=f"{ASSETS_PATH}/favicon.png",
-        oauth2_redirect_url=OAUTH2_REDIRECT,
-        swagger_ui_parameters={"persistAuthorization": True, "displayRequestDuration": True},
+    return _offline(
+        get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="Move adjudication API — Swagger UI",
+            swagger_js_url=f"{ASSETS_PATH}/swagger-ui-bundle.js",
+            swagger_css_url=f"{ASSETS_PATH}/swagger-ui.css",
+            swagger_favicon_url=f"{ASSETS_PATH}/favicon.png",
+            oauth2_redirect_url=OAUTH2_REDIRECT,
+            swagger_ui_parameters={"persistAuthorization": True, "displayRequestDuration": True},
+        )
     )
 
 
@@ -142,12 +157,14 @@ async def swagger_ui_redirect() -> HTMLResponse:
 
 @router.get("/redoc")
 async def redoc() -> HTMLResponse:
-    return get_redoc_html(
-        openapi_url="/openapi.json",
-        title="Move adjudication API — ReDoc",
-        redoc_js_url=f"{ASSETS_PATH}/redoc.standalone.js",
-        redoc_favicon_url=f"{ASSETS_PATH}/favicon.png",
-        with_google_fonts=False,
+    return _offline(
+        get_redoc_html(
+            openapi_url="/openapi.json",
+            title="Move adjudication API — ReDoc",
+            redoc_js_url=f"{ASSETS_PATH}/redoc.standalone.js",
+            redoc_favicon_url=f"{ASSETS_PATH}/favicon.png",
+            with_google_fonts=False,
+        )
     )
 
 

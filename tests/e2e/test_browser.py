@@ -1,0 +1,225 @@
+"""The play page and the docs, driven in headless Chromium the way people use them.
+
+Starts the real service on a free loopback port and Debian's Chromium (``/usr/bin/chromium``)
+through Playwright; Playwright's own browser download is not used. Without Chromium the tests
+skip locally and fail under CI=true.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.servers import free_port, require_binary, wait_for
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
+Browser = playwright.Browser
+Page = playwright.Page
+expect = playwright.expect
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+               "--port", str(port), "--log-level", "warning"]  # fmt: skip
+    process = subprocess.Popen(command, env={**os.environ, "ADJUDICATOR_STORE_URL": "memory://"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = require_binary("chromium")
+    with playwright.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def new_page(browser: Browser, server: str, outside: list[playwright.Request]) -> Page:
+    """A page in a fresh context; requests to anywhere but the service land in ``outside``."""
+    page = browser.new_context().new_page()
+    local = (server, f"blob:{server}", "data:")
+    page.on("request", lambda r: None if r.url.startswith(local) else outside.append(r))
+    return page
+
+
+def left_the_machine(page: Page, outside: list[playwright.Request]) -> list[str]:
+    """Outside requests not stopped by the page's Content-Security-Policy.
+
+    ReDoc always tries to show its logo from its CDN; the docs' CSP blocks that before any
+    traffic leaves, which is fine. Anything else reaching for another host is a defect.
+    """
+    page.wait_for_load_state("networkidle")
+    blocked = {"csp", "net::ERR_BLOCKED_BY_CSP"}  # Chromium's wording varies by version
+    return [r.url for r in outside if r.failure not in blocked]
+
+
+def cell(page: Page, row: int, col: int) -> playwright.Locator:
+    return page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"]')
+
+
+def start_game(
+    browser: Browser, server: str, n: int, outside: list[playwright.Request]
+) -> tuple[Page, Page]:
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.select_option("#size", str(n))
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_contain_text("You are X (player 1). Your turn.")
+    invite = first.locator("#invite-link").input_value()
+    assert "#game=" in invite
+    assert "?" not in invite  # the token travels in the fragment, never in a query string
+    second = new_page(browser, server, outside)
+    second.goto(invite)
+    expect(second.locator("#status")).to_contain_text("You are O (player 2). Waiting for X")
+    return first, second
+
+
+def play(pages: tuple[Page, Page], moves: list[tuple[int, int]]) -> None:
+    """Alternate clicks; after each, the other player's page shows the mark by polling."""
+    for i, (row, col) in enumerate(moves):
+        mover, watcher = pages[i % 2], pages[(i + 1) % 2]
+        cell(mover, row, col).click()
+        mark = "X" if i % 2 == 0 else "O"
+        expect(cell(mover, row, col)).to_have_text(mark)
+        expect(cell(watcher, row, col)).to_have_text(mark, timeout=5000)
+
+
+def test_two_players_play_to_a_win(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    pages = start_game(browser, server, 3, outside)
+    play(pages, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
+    for page in pages:
+        expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
+        expect(page.locator("#board .cell.win")).to_have_count(3)
+        for col in range(3):
+            expect(cell(page, 0, col)).to_have_class(re.compile(r"\bwin\b"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    pages[0].screenshot(path=str(ARTIFACTS / "finished-game.png"), full_page=True)
+    assert not left_the_machine(pages[0], outside)
+
+
+def test_two_players_play_to_a_draw(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    pages = start_game(browser, server, 3, outside)
+    play(pages, [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)])
+    for page in pages:
+        expect(page.locator("#status")).to_have_text("Draw: the board is full.", timeout=5000)
+        expect(page.locator("#board .cell.win")).to_have_count(0)
+    assert not left_the_machine(pages[0], outside)
+
+
+def test_a_refused_move_shows_the_services_message(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    first, second = start_game(browser, server, 4, outside)
+    cell(second, 2, 2).click()
+    expect(second.locator("#message")).to_have_text(
+        "Not your turn: player 1 moves next, not player 2"
+    )
+    expect(cell(second, 2, 2)).to_have_text("")
+    play((first, second), [(0, 0)])
+    cell(second, 0, 0).click()
+    expect(second.locator("#message")).to_have_text(
+        "Cell occupied: cell (0, 0) already holds a mark"
+    )
+    assert not left_the_machine(second, outside)
+
+
+def test_board_is_keyboard_playable(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    first, _ = start_game(browser, server, 3, outside)
+    cell(first, 0, 0).focus()
+    first.keyboard.press("ArrowRight")
+    first.keyboard.press("ArrowDown")
+    first.keyboard.press("Enter")
+    expect(cell(first, 1, 1)).to_have_text("X")
+    expect(cell(first, 1, 1)).to_have_attribute("aria-label", "row 2, column 2: X")
+
+
+def test_position_checker(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    page.get_by_role("button", name="Check").click()
+    result = page.locator("#check-result")
+    expect(result).to_contain_text("B has 4 legal moves: (2, 3) flips 1; (3, 2) flips 1")
+    page.get_by_role("button", name="legal move at row 2, column 3: flips 1").click()
+    expect(result).to_have_text("B at (2, 3) flips 1: (3, 3).")
+    expect(page.locator(".stone.flip")).to_have_count(1)
+
+    page.get_by_role("radio", name="Tic-tac-toe").check()
+    page.locator("#rows").fill("XXX\nOO.\nO..")
+    page.get_by_role("button", name="Check").click()
+    expect(result).to_contain_text("Not reachable: X has won, but O moved after that")
+    page.locator("#rows").fill("XO\nX")
+    page.get_by_role("button", name="Check").click()
+    expect(result).to_contain_text("Request does not match the schema")
+    assert not left_the_machine(page, outside)
+
+
+def test_docs_try_it_out_offline(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/docs")
+    operation = page.locator("#operations-Reversi-check_move_v1_reversi_check_move_post")
+    operation.locator(".opblock-summary").click()
+    operation.get_by_role("button", name="Try it out").click()
+    operation.get_by_role("button", name="Execute").click()
+    status = operation.locator(".live-responses-table tr.response td.response-col_status").first
+    expect(status).to_have_text("200", timeout=10_000)
+    page.goto(f"{server}/redoc")
+    expect(page.get_by_text("Move adjudication API").first).to_be_visible(timeout=10_000)
+    assert not left_the_machine(page, outside)
+
+
+def test_docs_authorize_then_move(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/docs")
+    create = page.locator("#operations-Game_sessions-create_game_v1_games_post")
+    create.locator(".opblock-summary").click()
+    create.get_by_role("button", name="Try it out").click()
+    create.get_by_role("button", name="Execute").click()
+    expect(create.locator(".live-responses-table tr.response td.response-col_status").first
+           ).to_have_text("201", timeout=10_000)  # fmt: skip
+    body = create.locator(".live-responses-table .response-col_description pre").first.inner_text()
+    game_id = re.search(r'"id": "([^"]+)"', body)
+    token = re.search(r'"1": "([^"]+)"', body)
+    assert game_id, body
+    assert token, body
+
+    page.locator("button.authorize").first.click()
+    page.locator(".modal-ux input").first.fill(token.group(1))
+    page.locator(".modal-ux button.authorize").click()  # "Apply credentials"
+    page.locator(".modal-ux button.btn-done").click()
+
+    move = page.locator("#operations-Game_sessions-make_move_v1_games__game_id__moves_post")
+    move.locator(".opblock-summary").click()
+    move.get_by_role("button", name="Try it out").click()
+    move.locator('tr[data-param-name="game_id"] input').fill(game_id.group(1))
+    move.get_by_role("button", name="Execute").click()
+    expect(move.locator(".live-responses-table tr.response td.response-col_status").first
+           ).to_have_text("201", timeout=10_000)  # fmt: skip
+    state = httpx.get(f"{server}/v1/games/{game_id.group(1)}").json()
+    assert (state["version"], state["last_move"]["row"], state["last_move"]["col"]) == (1, 1, 1)
+    assert not left_the_machine(page, outside)
