@@ -27,9 +27,11 @@ from app.sessions.errors import (
     CellOccupied,
     GameNotFound,
     GameOver,
+    IdempotencyKeyReused,
     MoveNotFound,
     NotYourTurn,
     OutOfBounds,
+    PreconditionFailed,
     StoreUnavailable,
     Unauthorized,
     WrongPlayer,
@@ -80,6 +82,8 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "board_too_large": (422, "Board too large to render"),
     "capacity_exhausted": (503, "Too many live games"),
     "store_unavailable": (503, "Game store unavailable"),
+    "precondition_failed": (412, "The game has moved on"),
+    "idempotency_key_reused": (422, "Idempotency-Key reused with a different body"),
     "internal_error": (500, "Internal server error"),
 }
 
@@ -96,6 +100,8 @@ STATUS_BY_RULE_ERROR: dict[type[RuleError], int] = {
     BoardTooLarge: 422,
     CapacityExhausted: 503,
     StoreUnavailable: 503,
+    PreconditionFailed: 412,
+    IdempotencyKeyReused: 422,
 }
 
 

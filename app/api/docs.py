@@ -37,6 +37,7 @@ _DESCRIPTIONS = {
     403: "The token belongs to the other player (`wrong_player`).",
     404: "No such resource.",
     409: "The move breaks a rule of the game.",
+    412: "A precondition (`If-Match`) does not hold (`precondition_failed`).",
     413: "The body is larger than the configured limit (`payload_too_large`).",
     422: "The request does not match the schema (`validation_error`, with `errors`).",
     503: "The service cannot take this request now.",

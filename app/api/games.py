@@ -32,6 +32,54 @@ GAME_ID: dict[str, Any] = {
     "description": "The game's id, from `POST /v1/games`.",
 }
 
+IDEMPOTENCY_KEY: dict[str, Any] = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Any client-chosen string (1–255 visible ASCII characters). A retry with the "
+    "same key and body gets the first answer again (header `Idempotent-Replayed: true`) and "
+    "applies nothing; the same key with another body is 422 `idempotency_key_reused`. Keys "
+    "live as long as the game.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+}
+IF_MATCH: dict[str, Any] = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "description": "The game's `ETag`: the move applies only if the game is still at that "
+    "version, else 412 `precondition_failed`.",
+    "schema": {"type": "string"},
+}
+KEY_CHARACTERS = frozenset(chr(c) for c in range(0x21, 0x7F))
+
+
+def idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("idempotency-key")
+    if key is None:
+        return None
+    if not (1 <= len(key) <= 255) or not KEY_CHARACTERS.issuperset(key):
+        raise RequestValidationError([{
+            "loc": ("header", "Idempotency-Key"), "type": "idempotency_key",
+            "msg": "must be 1 to 255 visible ASCII characters",
+        }])  # fmt: skip
+    return key
+
+
+def expected_version(request: Request, game_id: str) -> int | None:
+    """The version an ``If-Match`` header asks for: None without one (or ``*``); -1, which no
+    game has, when it names no version of this game (a weak or foreign tag never matches)."""
+    header = request.headers.get("if-match")
+    if header is None:
+        return None
+    prefix = f'"{game_id}.'
+    for tag in (part.strip() for part in header.split(",")):
+        if tag == "*":
+            return None
+        if tag.startswith(prefix) and tag.endswith('"') and tag[len(prefix) : -1].isdigit():
+            return int(tag[len(prefix) : -1])
+    return -1
+
+
 # The bearer scheme, declared in OpenAPI (see docs.SECURITY_SCHEMES) so that the docs'
 # "Authorize" button works; the token itself is read here, without a dependency per request.
 PLAYER_TOKEN: dict[str, Any] = {"security": [{"PlayerToken": []}]}
@@ -152,7 +200,8 @@ def _game_path(game_id: str) -> str:
     summary="Make a move",
     description="The token says who moves; `player`, if sent, must agree (else 403 "
     "`wrong_player`). Adjudicated in O(1). `winner` is 0 while nobody has won. A refused move "
-    "changes nothing: 422 `out_of_bounds`; 409 `not_your_turn`, `cell_occupied`, `game_over`.",
+    "changes nothing: 422 `out_of_bounds`; 409 `not_your_turn`, `cell_occupied`, `game_over`. "
+    "Retry-safe with `Idempotency-Key`; optimistic concurrency with `If-Match`.",
     response_model=MoveResultOut,
     responses={
         201: {
@@ -171,18 +220,33 @@ def _game_path(game_id: str) -> str:
             s422="`out_of_bounds` (row/col outside 0 … n−1) or `validation_error`.",
         ),
     },
-    openapi_extra={**MOVE_BODY.openapi, **PLAYER_TOKEN, "parameters": [GAME_ID]},
+    openapi_extra={
+        **MOVE_BODY.openapi,
+        **PLAYER_TOKEN,
+        "parameters": [GAME_ID, IDEMPOTENCY_KEY, IF_MATCH],
+    },
 )
 async def make_move(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     token = bearer_token(request)
+    key = idempotency_key(request)
     body = await MOVE_BODY.parse(request)
     player = cast(Player | None, body.player)  # the schema admits only 1, 2 or null
-    result = await store_of(request).play(game_id, token, body.row, body.col, player)
+    result = await store_of(request).play(
+        game_id,
+        token,
+        body.row,
+        body.col,
+        player,
+        expected_version=expected_version(request, game_id),
+        idempotency_key=key,
+    )
     headers = {
         "Location": f"{_game_path(game_id)}/moves/{result.move.seq}",
         "ETag": etag(result.state),
     }
+    if result.replayed:
+        headers["Idempotent-Replayed"] = "true"
     answer = {
         "winner": result.winner,
         "move": move_json(result.move),

@@ -105,3 +105,23 @@ class StoreUnavailable(RuleError):
 
     def __init__(self, detail: str = "the game store does not answer; retry later") -> None:
         super().__init__(detail)
+
+
+class PreconditionFailed(RuleError):
+    code = "precondition_failed"
+    title = "The game has moved on"
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        super().__init__(f"If-Match does not match the game, which is at version {version}")
+
+    def details(self) -> dict[str, object]:
+        return {"version": self.version}
+
+
+class IdempotencyKeyReused(RuleError):
+    code = "idempotency_key_reused"
+    title = "Idempotency-Key reused with a different body"
+
+    def __init__(self) -> None:
+        super().__init__("this Idempotency-Key was first used with a different move")

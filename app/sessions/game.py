@@ -48,6 +48,29 @@ class MoveResult:
     winner: Winner
     move: Move
     state: GameState
+    replayed: bool = False  # the answer to a retried request (same Idempotency-Key and body)
+
+
+def next_player_of(status: Status, version: int) -> Player | None:
+    """Who moves after ``version`` moves, or None once the game is over."""
+    if status != "in_progress":
+        return None
+    return 1 if version % 2 == 0 else 2
+
+
+def result_at(game_id: str, n: int, move: Move, now: GameState) -> MoveResult:
+    """The answer a move got when it was accepted, rebuilt from the game as it is ``now``.
+
+    Right after move ``seq`` the game was at version ``seq``, and it was over only if no move
+    came after it, so the state at that moment follows from the move and the current state.
+    """
+    last = move.seq == now.version
+    status: Status = now.status if last else "in_progress"
+    winner: Winner = now.winner if last else 0
+    state = GameState(
+        game_id, n, status, winner, next_player_of(status, move.seq), move.seq, move.seq, move
+    )
+    return MoveResult(winner=winner, move=move, state=state, replayed=True)
 
 
 @dataclass(slots=True)
@@ -65,9 +88,7 @@ class Game:
 
     @property
     def next_player(self) -> Player | None:
-        if self.status != "in_progress":
-            return None
-        return 1 if self.version % 2 == 0 else 2
+        return next_player_of(self.status, self.version)
 
     @property
     def version(self) -> int:

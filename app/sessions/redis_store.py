@@ -14,8 +14,10 @@ script may only touch keys of one slot):
 * ``{game:ID}:cells`` hash: "row:col" -> player
 * ``{game:ID}:lines`` hash: "r<row>", "c<col>", "d", "a" -> counter (+1 player 1, -1 player 2)
 * ``{game:ID}:moves`` list: "row:col" per accepted move, in order (player follows from order)
+* ``{game:ID}:receipts`` hash: "player:Idempotency-Key" -> the request's fingerprint and its
+  first answer (the move's number, or the refusal), so a retry gets that answer again
 
-All four expire after ``idle_seconds`` without a move (TTL refreshed by each move). Capacity is
+All expire after ``idle_seconds`` without a move (TTL refreshed by each move). Capacity is
 counted in one sorted set, ``{adjudicator}:games`` (game id -> time of last touch), in its own
 slot: game creation reserves a place there first, and each move refreshes its score in the same
 round trip (pipelined, not in the script: another slot).
@@ -45,22 +47,25 @@ from app.sessions.errors import (
     CellOccupied,
     GameNotFound,
     GameOver,
+    IdempotencyKeyReused,
     MoveNotFound,
     NotYourTurn,
     OutOfBounds,
+    PreconditionFailed,
     StoreUnavailable,
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.game import GameState, Move, MoveResult, Status, Winner
-from app.sessions.store import CreatedGame
+from app.sessions.game import GameState, Move, MoveResult, Status, Winner, result_at
+from app.sessions.store import MAX_REMEMBERED_REFUSALS, CreatedGame, fingerprint
 
 logger = logging.getLogger("app.sessions.redis")
 
 LIVE_GAMES = "{adjudicator}:games"
 T = TypeVar("T")
 
-# KEYS: meta, cells, lines, moves. ARGV: token hash, row, col, claimed player or "", ttl ms.
+# KEYS: meta, cells, lines, moves, receipts. ARGV: token hash, row, col, claimed player or "",
+# ttl ms, expected version or "", idempotency key or "", fingerprint, refusals to remember.
 MOVE = """
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version')
 if not meta[1] then return {'game_not_found'} end
@@ -68,15 +73,45 @@ local n = tonumber(meta[1])
 local player
 if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
 else return {'unauthorized'} end
-if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= player then return {'wrong_player', player} end
-local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
-if row < 0 or row >= n or col < 0 or col >= n then return {'out_of_bounds', n} end
 local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
-if status ~= 'in_progress' then return {'game_over', status, winner} end
+
+-- A request already answered under this Idempotency-Key gets its first answer again.
+local receipt = nil
+if ARGV[7] ~= '' then
+  receipt = player .. ':' .. ARGV[7]
+  local seen = redis.call('HGET', KEYS[5], receipt)
+  if seen then
+    local body, rest = string.match(seen, '^([^|]*)|(.*)$')
+    if body ~= ARGV[8] then return {'idempotency_key_reused'} end
+    local parts = {}
+    for piece in string.gmatch(rest, '[^|]+') do parts[#parts + 1] = piece end
+    if parts[1] == 'ok' then
+      local seq = tonumber(parts[2])
+      return {'replay', n, seq, redis.call('LINDEX', KEYS[4], seq - 1), status, winner, version}
+    end
+    return parts
+  end
+end
+local function refuse(answer)
+  if receipt and redis.call('HLEN', KEYS[5]) < tonumber(ARGV[9]) then
+    redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'))
+    redis.call('PEXPIRE', KEYS[5], ARGV[5])
+  end
+  return answer
+end
+
+if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= player then return refuse({'wrong_player', player}) end
+if ARGV[6] ~= '' and tonumber(ARGV[6]) ~= version then
+  return refuse({'precondition_failed', version})
+end
+local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
+if row < 0 or row >= n or col < 0 or col >= n then return refuse({'out_of_bounds', n}) end
+if status ~= 'in_progress' then return refuse({'game_over', status, winner}) end
 local next_player = (version % 2 == 0) and 1 or 2
-if player ~= next_player then return {'not_your_turn', next_player} end
+if player ~= next_player then return refuse({'not_your_turn', next_player}) end
 local cell = ARGV[2] .. ':' .. ARGV[3]
-if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return {'cell_occupied'} end
+if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse({'cell_occupied'}) end
+
 local delta = (player == 1) and 1 or -1
 local full = delta * n
 local won = redis.call('HINCRBY', KEYS[3], 'r' .. ARGV[2], delta) == full
@@ -90,7 +125,8 @@ version = version + 1
 if won then status, winner = 'won', player
 elseif version == n * n then status = 'draw' end
 redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner)
-for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. version) end
+for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
 return {'ok', n, player, version, status, winner}
 """
 
@@ -134,19 +170,19 @@ if not n then return false end
 return {n, redis.call('HGETALL', KEYS[2])}
 """
 
-# KEYS: meta, cells, lines, moves. ARGV: token hash.
+# KEYS: all of a game's keys, meta first. ARGV: token hash.
 DELETE = """
 local hashes = redis.call('HMGET', KEYS[1], 'h1', 'h2')
 if not hashes[1] then return 'game_not_found' end
 if ARGV[1] ~= hashes[1] and ARGV[1] ~= hashes[2] then return 'unauthorized' end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', unpack(KEYS))
 return 'ok'
 """
 
 
 def game_keys(game_id: str) -> list[str]:
     tag = f"{{game:{game_id}}}"
-    return [f"{tag}:meta", f"{tag}:cells", f"{tag}:lines", f"{tag}:moves"]
+    return [f"{tag}:meta", f"{tag}:cells", f"{tag}:lines", f"{tag}:moves", f"{tag}:receipts"]
 
 
 def _move(seq: int, cell: str) -> Move:
@@ -273,17 +309,33 @@ class RedisGameStore:
         )
 
     async def play(
-        self, game_id: str, token: str, row: int, col: int, player: Player | None
-    ) -> MoveResult:
-        return await self._guard(self._play(game_id, token, row, col, player))
-
-    async def _play(
-        self, game_id: str, token: str, row: int, col: int, player: Player | None
+        self,
+        game_id: str,
+        token: str,
+        row: int,
+        col: int,
+        player: Player | None,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> MoveResult:
         keys = game_keys(game_id)
         args: list[str | int] = [
-            tokens.token_hash(token), row, col, "" if player is None else player, self.idle_ms
+            tokens.token_hash(token), row, col, "" if player is None else player, self.idle_ms,
+            "" if expected_version is None else expected_version, idempotency_key or "",
+            fingerprint(row, col, player), MAX_REMEMBERED_REFUSALS,
         ]  # fmt: skip
+        return await self._guard(self._play(game_id, keys, args, row, col, player))
+
+    async def _play(
+        self,
+        game_id: str,
+        keys: list[str],
+        args: list[str | int],
+        row: int,
+        col: int,
+        player: Player | None,
+    ) -> MoveResult:
         for _ in range(2):
             async with self.client.pipeline(transaction=False) as pipe:
                 pipe.evalsha(await self._sha_of(MOVE), len(keys), *keys, *args)
@@ -301,6 +353,17 @@ class RedisGameStore:
         self, game_id: str, row: int, col: int, claimed: Player | None, answer: list[Any]
     ) -> MoveResult:
         outcome = answer[0]
+        if outcome == "replay":
+            _, n, seq, cell, status, winner, version = answer
+            now = GameState(
+                game_id, int(n), _status(status), _winner(winner), None, int(version),
+                int(version), None,
+            )  # fmt: skip
+            return result_at(game_id, int(n), _move(int(seq), cell), now)
+        if outcome == "idempotency_key_reused":
+            raise IdempotencyKeyReused()
+        if outcome == "precondition_failed":
+            raise PreconditionFailed(int(answer[1]))
         if outcome == "ok":
             _, n, player, version, status, winner = answer
             version, status = int(version), _status(status)

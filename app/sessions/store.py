@@ -16,19 +16,22 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
+from app.rules.errors import RuleError
 from app.rules.lines import Player
 from app.sessions import tokens
 from app.sessions.errors import (
     CapacityExhausted,
     GameNotFound,
+    IdempotencyKeyReused,
     MoveNotFound,
+    PreconditionFailed,
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.game import Game, GameState, Move, MoveResult
+from app.sessions.game import Game, GameState, Move, MoveResult, result_at
 
 Clock = Callable[[], float]
 
@@ -51,10 +54,21 @@ class GameStore(Protocol):
         ...
 
     async def play(
-        self, game_id: str, token: str, row: int, col: int, player: Player | None
+        self,
+        game_id: str,
+        token: str,
+        row: int,
+        col: int,
+        player: Player | None,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> MoveResult:
         """Authenticate ``token``, check the move for its player, apply it — or change nothing.
 
+        With ``idempotency_key``, a request already answered for this game and player gets the
+        first answer again (``replayed``), or IdempotencyKeyReused if its move differs. With
+        ``expected_version``, the move applies only at that version (else PreconditionFailed).
         Raises GameNotFound, Unauthorized, WrongPlayer (``player`` given and not the token's),
         or the Game's rule errors.
         """
@@ -85,10 +99,23 @@ class GameStore(Protocol):
         ...
 
 
+# Refused requests remembered per game under their Idempotency-Key, at most (accepted moves are
+# always remembered: they cost memory anyway).
+MAX_REMEMBERED_REFUSALS = 1024
+
+
+def fingerprint(row: int, col: int, player: Player | None) -> str:
+    """What makes two move requests "the same body"."""
+    return f"{row}:{col}:{player or ''}"
+
+
 @dataclass(slots=True)
 class _Entry:
     game: Game
     touched: float
+    # player:key -> (fingerprint, seq of the accepted move, or the refusal)
+    receipts: dict[str, tuple[str, int | RuleError]] = field(default_factory=dict)
+    refusals: int = 0
 
 
 class MemoryGameStore:
@@ -151,14 +178,42 @@ class MemoryGameStore:
         return self._game(game_id).state()
 
     async def play(
-        self, game_id: str, token: str, row: int, col: int, player: Player | None
+        self,
+        game_id: str,
+        token: str,
+        row: int,
+        col: int,
+        player: Player | None,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> MoveResult:
         game = self._game(game_id)
+        entry = self._games[game_id]
         token_player = self._player(game, token)
-        if player is not None and player != token_player:
-            raise WrongPlayer(token_player, player)
-        result = game.play(row, col, token_player)
-        self._games[game_id].touched = self.clock()
+        receipt = None if idempotency_key is None else f"{token_player}:{idempotency_key}"
+        body = fingerprint(row, col, player)
+        if receipt is not None and receipt in entry.receipts:
+            first_body, outcome = entry.receipts[receipt]
+            if first_body != body:
+                raise IdempotencyKeyReused()
+            if isinstance(outcome, RuleError):
+                raise outcome
+            return result_at(game.id, game.n, game.move(outcome), game.state())
+        try:
+            if player is not None and player != token_player:
+                raise WrongPlayer(token_player, player)
+            if expected_version is not None and expected_version != game.version:
+                raise PreconditionFailed(game.version)
+            result = game.play(row, col, token_player)
+        except RuleError as refusal:
+            if receipt is not None and entry.refusals < MAX_REMEMBERED_REFUSALS:
+                entry.receipts[receipt] = (body, refusal)
+                entry.refusals += 1
+            raise
+        if receipt is not None:
+            entry.receipts[receipt] = (body, result.move.seq)
+        entry.touched = self.clock()
         self._games.move_to_end(game_id)
         return result
 

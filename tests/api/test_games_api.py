@@ -352,3 +352,77 @@ async def test_concurrent_clients_never_lose_or_double_apply_a_move(store_url: s
     assert [m["player"] for m in accepted] == [1 + i % 2 for i in range(len(accepted))]
     assert len({(m["row"], m["col"]) for m in accepted}) == len(accepted)
     assert state["version"] == listed["version"] == len(accepted)
+
+
+class TestRetrySafeMoves:
+    def test_retry_with_the_same_key_gets_the_first_answer(self, client: TestClient) -> None:
+        game_id, first, second = create(client)
+        headers = {**auth(first), "Idempotency-Key": "move-1"}
+        body = {"row": 1, "col": 1}
+        original = client.post(f"/v1/games/{game_id}/moves", json=body, headers=headers)
+        move(client, game_id, second, 0, 0)
+        retry = client.post(f"/v1/games/{game_id}/moves", json=body, headers=headers)
+        assert (retry.status_code, retry.json()) == (201, original.json())
+        assert retry.headers["location"] == original.headers["location"]
+        assert retry.headers["idempotent-replayed"] == "true"
+        assert "idempotent-replayed" not in original.headers
+        assert client.get(f"/v1/games/{game_id}").json()["version"] == 2
+
+    def test_same_key_other_body_is_422(self, client: TestClient) -> None:
+        game_id, first, _ = create(client)
+        headers = {**auth(first), "Idempotency-Key": "k"}
+        client.post(f"/v1/games/{game_id}/moves", json={"row": 0, "col": 0}, headers=headers)
+        other = client.post(f"/v1/games/{game_id}/moves", json={"row": 2, "col": 2},
+                            headers=headers)  # fmt: skip
+        assert_problem(other, 422, "idempotency_key_reused")
+        assert client.get(f"/v1/games/{game_id}").json()["version"] == 1
+
+    def test_retried_refusal_gets_the_same_refusal(self, client: TestClient) -> None:
+        game_id, first, second = create(client)
+        headers = {**auth(second), "Idempotency-Key": "early"}
+        body = {"row": 0, "col": 0}
+        refused = client.post(f"/v1/games/{game_id}/moves", json=body, headers=headers)
+        move(client, game_id, first, 1, 1)
+        again = client.post(f"/v1/games/{game_id}/moves", json=body, headers=headers)
+        assert (again.status_code, again.json()) == (409, refused.json())
+
+    @pytest.mark.parametrize("key", ["", "x" * 256, "with space", "tab\there"])
+    def test_malformed_idempotency_key_is_a_validation_error(
+        self, client: TestClient, key: str
+    ) -> None:
+        game_id, first, _ = create(client)
+        response = client.post(f"/v1/games/{game_id}/moves", json={"row": 0, "col": 0},
+                               headers={**auth(first), "Idempotency-Key": key})  # fmt: skip
+        assert_validation_error(response, "header", "Idempotency-Key")
+        assert client.get(f"/v1/games/{game_id}").json()["version"] == 0
+
+    def test_if_match_with_the_current_etag_applies(self, client: TestClient) -> None:
+        game_id, first, second = create(client)
+        tag = client.get(f"/v1/games/{game_id}").headers["etag"]
+        ok = client.post(f"/v1/games/{game_id}/moves", json={"row": 0, "col": 0},
+                         headers={**auth(first), "If-Match": tag})  # fmt: skip
+        assert ok.status_code == 201
+        stale = client.post(f"/v1/games/{game_id}/moves", json={"row": 1, "col": 1},
+                            headers={**auth(second), "If-Match": tag})  # fmt: skip
+        body = assert_problem(stale, 412, "precondition_failed")
+        assert body["version"] == 1
+        assert client.get(f"/v1/games/{game_id}").json()["version"] == 1
+        fresh = client.post(f"/v1/games/{game_id}/moves", json={"row": 1, "col": 1},
+                            headers={**auth(second), "If-Match": ok.headers["etag"]})  # fmt: skip
+        assert fresh.status_code == 201
+
+    @pytest.mark.parametrize("header", ['W/"{id}.0"', '"other.0"', "garbage", '"{id}.x"'])
+    def test_if_match_that_names_no_version_of_this_game_is_412(
+        self, client: TestClient, header: str
+    ) -> None:
+        game_id, first, _ = create(client)
+        headers = {**auth(first), "If-Match": header.format(id=game_id)}
+        response = client.post(f"/v1/games/{game_id}/moves", json={"row": 0, "col": 0},
+                               headers=headers)  # fmt: skip
+        assert_problem(response, 412, "precondition_failed")
+
+    def test_if_match_star_always_matches(self, client: TestClient) -> None:
+        game_id, first, _ = create(client)
+        response = client.post(f"/v1/games/{game_id}/moves", json={"row": 0, "col": 0},
+                               headers={**auth(first), "If-Match": "*"})  # fmt: skip
+        assert response.status_code == 201

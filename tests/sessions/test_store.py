@@ -13,9 +13,11 @@ from app.sessions.errors import (
     CellOccupied,
     GameNotFound,
     GameOver,
+    IdempotencyKeyReused,
     MoveNotFound,
     NotYourTurn,
     OutOfBounds,
+    PreconditionFailed,
     Unauthorized,
     WrongPlayer,
 )
@@ -156,6 +158,53 @@ async def test_store_is_ready(store: GameStore) -> None:
     assert await store.ready()
 
 
+async def test_idempotent_retry_gets_the_first_answer_and_applies_nothing(
+    store: GameStore,
+) -> None:
+    created = await store.create(3)
+    game_id, (first, second) = created.state.id, created.tokens
+    accepted = await store.play(game_id, first, 1, 1, None, idempotency_key="a")
+    # The same key from the other player is another request, not a replay.
+    answered = await store.play(game_id, second, 0, 0, None, idempotency_key="a")
+    assert (answered.replayed, answered.move.seq) == (False, 2)
+    again = await store.play(game_id, first, 1, 1, None, idempotency_key="a")
+    assert again.replayed
+    assert (again.move, again.state, again.winner) == (accepted.move, accepted.state, 0)
+    assert (await store.state(game_id)).version == 2  # nothing applied twice
+    with pytest.raises(IdempotencyKeyReused):
+        await store.play(game_id, first, 2, 2, None, idempotency_key="a")
+
+
+async def test_idempotent_retry_of_a_refusal_is_refused_the_same_way(store: GameStore) -> None:
+    created = await store.create(3)
+    game_id, (first, second) = created.state.id, created.tokens
+    with pytest.raises(NotYourTurn) as refused:
+        await store.play(game_id, second, 0, 0, None, idempotency_key="b")
+    await store.play(game_id, first, 1, 1, None)  # now it would be player 2's turn...
+    with pytest.raises(NotYourTurn) as again:  # ...but the retry gets the first answer
+        await store.play(game_id, second, 0, 0, None, idempotency_key="b")
+    assert str(again.value) == str(refused.value)
+    assert (await store.state(game_id)).version == 1
+
+
+async def test_replay_of_the_winning_move_reports_the_win(store: GameStore) -> None:
+    created = await store.create(1)
+    first = await store.play(created.state.id, created.tokens[0], 0, 0, None, idempotency_key="w")
+    again = await store.play(created.state.id, created.tokens[0], 0, 0, None, idempotency_key="w")
+    assert (again.winner, again.state) == (1, first.state)
+
+
+async def test_if_match_applies_only_at_that_version(store: GameStore) -> None:
+    created = await store.create(3)
+    game_id, (first, second) = created.state.id, created.tokens
+    await store.play(game_id, first, 0, 0, None, expected_version=0)
+    with pytest.raises(PreconditionFailed) as stale:
+        await store.play(game_id, second, 1, 1, None, expected_version=0)
+    assert stale.value.version == 1
+    assert (await store.state(game_id)).version == 1
+    await store.play(game_id, second, 1, 1, None, expected_version=1)
+
+
 # --- in-memory store ----------------------------------------------------------------------------
 
 
@@ -193,7 +242,7 @@ def redis_store_url(redis_url: str) -> str:
 async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url: str) -> None:
     store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
     created = await store.create(3)
-    await store.play(created.state.id, created.tokens[0], 1, 1, None)
+    await store.play(created.state.id, created.tokens[0], 1, 1, None, idempotency_key="k")
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     keys = set(raw.keys(f"{{game:{created.state.id}}}:*"))
     assert keys == set(game_keys(created.state.id))
@@ -214,8 +263,8 @@ async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
     meta = game_keys(created.state.id)[0]
     assert 25_000 < raw.pttl(meta) <= 30_000
     raw.pexpire(meta, 5_000)  # as if 25 s had passed
-    await store.play(created.state.id, created.tokens[0], 0, 0, None)
-    for key in game_keys(created.state.id):
+    await store.play(created.state.id, created.tokens[0], 0, 0, None, idempotency_key="k")
+    for key in game_keys(created.state.id):  # receipts too: keys expire with the game
         assert 25_000 < raw.pttl(key) <= 30_000
     await store.close()
 
