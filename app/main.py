@@ -13,6 +13,7 @@ from starlette.types import Lifespan
 from app import __doc__ as summary
 from app.api import games, operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
+from app.api.ratelimit import RateLimiter
 from app.api.web import mount_web
 from app.body_limit import BodyLimitMiddleware
 from app.problems import install_problem_handlers
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.settings = settings
     app.state.store = store
     app.state.validation_context = {"settings": settings}
+    app.state.creation_limiter = RateLimiter(settings.create_rate_per_minute, settings.create_burst)
     install_problem_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     for router in (reversi.router, tictactoe.router, games.router, operations.router):

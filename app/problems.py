@@ -84,6 +84,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "store_unavailable": (503, "Game store unavailable"),
     "precondition_failed": (412, "The game has moved on"),
     "idempotency_key_reused": (422, "Idempotency-Key reused with a different body"),
+    "rate_limited": (429, "Too many requests"),
     "internal_error": (500, "Internal server error"),
 }
 
@@ -117,6 +118,7 @@ CODE_BY_HTTP_STATUS = {
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
+    429: "rate_limited",
 }
 
 

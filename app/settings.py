@@ -38,6 +38,10 @@ class Settings(BaseSettings):
         1.0, gt=0, description="Connect and command timeout for a networked store."
     )
     workers: int = Field(1, ge=1, description="Worker processes the `adjudicator` command starts.")
+    create_rate_per_minute: float = Field(
+        60.0, ge=0, description="Games one client address may create a minute (0: no limit)."
+    )
+    create_burst: int = Field(20, ge=1, description="Games a client may create at once.")
     max_games: int = Field(
         10_000, ge=1, description="Live games the store holds; more get 503 capacity_exhausted."
     )

@@ -123,7 +123,9 @@ def servers() -> Iterator[dict[str, str]]:
                 "warning",
                 "--no-access-log",
             ]
-            processes.append(subprocess.Popen(pinned(0, command)))
+            # The bench creates many games from one address: no per-client creation limit.
+            env = {**os.environ, "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}
+            processes.append(subprocess.Popen(pinned(0, command), env=env))
             urls[name] = f"http://127.0.0.1:{port}"
         for url in urls.values():
             deadline = time.monotonic() + 30

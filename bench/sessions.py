@@ -129,7 +129,8 @@ def memory(games: int = 400, moves: int = 25, n: int = 10**6) -> None:
     port = free_port()
     script = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
     command = [script] if script else [sys.executable, "-m", "app.cli"]
-    env = {**os.environ, "ADJUDICATOR_PORT": str(port), "ADJUDICATOR_LOG_LEVEL": "warning"}
+    env = {**os.environ, "ADJUDICATOR_PORT": str(port), "ADJUDICATOR_LOG_LEVEL": "warning",
+           "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}  # fmt: skip
     server = subprocess.Popen(command, env=env)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -83,7 +83,11 @@ def redis_server(directory: str) -> Iterator[str]:
 
 def service(stack: ExitStack, store_url: str, workers: int) -> str:
     port = free_port()
-    env = {**os.environ, "ADJUDICATOR_STORE_URL": store_url}
+    env = {
+        **os.environ,
+        "ADJUDICATOR_STORE_URL": store_url,
+        "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0",
+    }
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning", "--no-access-log",
                "--workers", str(workers)]  # fmt: skip

@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 import redis
 
+# Real-server tests create many games from 127.0.0.1: they turn the per-client limit off.
+NO_CREATE_LIMIT = {"ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}
+
 
 def free_port() -> int:
     with socket.socket() as sock:

@@ -40,6 +40,7 @@ _DESCRIPTIONS = {
     412: "A precondition (`If-Match`) does not hold (`precondition_failed`).",
     413: "The body is larger than the configured limit (`payload_too_large`).",
     422: "The request does not match the schema (`validation_error`, with `errors`).",
+    429: "Too many requests from this client (`rate_limited`, see `Retry-After`).",
     503: "The service cannot take this request now.",
 }
 

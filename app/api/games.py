@@ -302,7 +302,8 @@ async def get_game(request: Request) -> Response:
     summary="Create a game",
     description="Creates an n × n game (n in a row wins). Player 1 plays X and moves first. "
     "The answer holds both players' bearer tokens — shown only here; hand token 2 to the "
-    "other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full.",
+    "other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "
+    "and 429 `rate_limited` when one address creates games too fast.",
     response_model=CreatedGameOut,
     responses={
         201: {
@@ -310,11 +311,19 @@ async def get_game(request: Request) -> Response:
                 "Location": {"description": "The game's URL.", "schema": {"type": "string"}}
             }
         },
-        **problem_responses(*BODY_ERRORS, 503, s503="`capacity_exhausted` (see `Retry-After`)."),
+        **problem_responses(
+            *BODY_ERRORS,
+            429,
+            503,
+            s429="`rate_limited`: too many games from this address (see `Retry-After`).",
+            s503="`capacity_exhausted` (see `Retry-After`).",
+        ),
     },
     openapi_extra=CREATE_BODY.openapi,
 )
 async def create_game(request: Request) -> Response:
+    client = request.client.host if request.client else "unknown"
+    request.app.state.creation_limiter.take(client)
     body = await CREATE_BODY.parse(request)
     limit = request.app.state.settings.max_n
     if body.n > limit:

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.servers import free_port, require_binary, wait_for
+from tests.servers import NO_CREATE_LIMIT, free_port, require_binary, wait_for
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
 Browser = playwright.Browser
@@ -36,7 +36,9 @@ def server() -> Iterator[str]:
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning"]  # fmt: skip
-    process = subprocess.Popen(command, env={**os.environ, "ADJUDICATOR_STORE_URL": "memory://"})
+    process = subprocess.Popen(
+        command, env={**os.environ, "ADJUDICATOR_STORE_URL": "memory://", **NO_CREATE_LIMIT}
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
-from tests.servers import free_port, redis_server, wait_for
+from tests.servers import NO_CREATE_LIMIT, free_port, redis_server, wait_for
 
 Client = httpx.Client | TestClient
 
@@ -39,7 +39,7 @@ class Service:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "ADJUDICATOR_STORE_URL": self.store_url}
+        env = {**os.environ, "ADJUDICATOR_STORE_URL": self.store_url, **NO_CREATE_LIMIT}
         command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                    "--port", str(self.port), "--log-level", "warning"]  # fmt: skip
         self.process = subprocess.Popen(command, env=env)
@@ -121,7 +121,7 @@ def test_two_processes_share_games_through_redis_and_survive_a_restart(tmp_path:
             a.stop()
             b.stop()
 
-    with TestClient(create_app(Settings())) as memory:
+    with TestClient(create_app(Settings(create_rate_per_minute=0))) as memory:
         for index, ((n, cells), got) in enumerate(zip(games, results, strict=True)):
             assert got == play([memory, memory], n, cells), f"game {index} (n = {n})"
     assert any(state["status"] == "won" for _, state, _ in results)
