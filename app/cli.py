@@ -15,6 +15,7 @@ def main() -> None:
         port=settings.port,
         log_level=settings.log_level,
         workers=settings.workers,
+        timeout_graceful_shutdown=int(max(1, settings.shutdown_grace_seconds)),
         proxy_headers=False,
     )
 

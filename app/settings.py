@@ -37,6 +37,12 @@ class Settings(BaseSettings):
     store_timeout_seconds: float = Field(
         1.0, gt=0, description="Connect and command timeout for a networked store."
     )
+    shutdown_grace_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="On SIGTERM, how long in-flight requests may finish; open "
+        "event streams are then closed (clients resume with Last-Event-ID).",
+    )
     workers: int = Field(1, ge=1, description="Worker processes the `adjudicator` command starts.")
     create_rate_per_minute: float = Field(
         60.0, ge=0, description="Games one client address may create a minute (0: no limit)."

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.sse import EventSourceResponse, format_sse_event
 from pydantic import BaseModel, Field
+from pydantic_core import to_json
 
 from app.api.bodies import JsonBody, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.api.routing import DirectRoute
 from app.rules.lines import Player
-from app.sessions.errors import BoardTooLarge, Unauthorized
-from app.sessions.game import GameState, Move
+from app.sessions.errors import BoardTooLarge, GameNotFound, Unauthorized
+from app.sessions.game import GameState, Move, MoveResult, result_at
 from app.sessions.store import GameStore
 
 router = APIRouter(prefix="/v1/games", tags=["Game sessions"], route_class=DirectRoute)
@@ -178,6 +181,14 @@ def move_json(move: Move) -> dict[str, int]:
     return {"seq": move.seq, "row": move.row, "col": move.col, "player": move.player}
 
 
+def move_result_json(result: MoveResult) -> dict[str, Any]:
+    return {
+        "winner": result.winner,
+        "move": move_json(result.move),
+        "state": state_json(result.state),
+    }
+
+
 def etag(state: GameState) -> str:
     return f'"{state.id}.{state.version}"'
 
@@ -247,12 +258,7 @@ async def make_move(request: Request) -> Response:
     }
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
-    answer = {
-        "winner": result.winner,
-        "move": move_json(result.move),
-        "state": state_json(result.state),
-    }
-    return json_response(answer, 201, headers)
+    return json_response(move_result_json(result), 201, headers)
 
 
 @router.get(
@@ -335,6 +341,84 @@ async def create_game(request: Request) -> Response:
     answer["tokens"] = {"1": created.tokens[0], "2": created.tokens[1]}
     headers = {"Location": _game_path(created.state.id), "ETag": etag(created.state)}
     return json_response(answer, 201, headers)
+
+
+WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends a keep-alive
+
+
+def _resume_point(request: Request) -> int:
+    """Where a stream starts: after ``Last-Event-ID`` (a reconnecting EventSource) or ``since``."""
+    for where, name, value in (
+        ("header", "Last-Event-ID", request.headers.get("last-event-id")),
+        ("query", "since", request.query_params.get("since")),
+    ):
+        if value is not None:
+            if not value.isdigit() or len(value) > 18:
+                raise RequestValidationError([{
+                    "loc": (where, name), "type": "int_parsing",
+                    "msg": "must be a move number (a non-negative integer)",
+                }])  # fmt: skip
+            return int(value)
+    return 0
+
+
+async def _move_events(
+    store: GameStore, game_id: str, after: int, disconnected: Callable[[], Awaitable[bool]]
+) -> AsyncIterator[bytes]:
+    sent = after
+    while not await disconnected():
+        try:
+            moves, _ = await store.moves(game_id, sent, 1000)
+            now = await store.state(game_id)
+        except GameNotFound:
+            return  # deleted or expired: the stream ends
+        for move in moves:
+            answer = result_at(game_id, now.n, move, now)
+            data = to_json(move_result_json(answer)).decode()
+            yield format_sse_event(data_str=data, event="move", id=str(move.seq))
+            sent = move.seq
+        if now.status != "in_progress" and sent >= now.version:
+            yield format_sse_event(data_str=to_json(state_json(now)).decode(), event="end")
+            return
+        if not moves:
+            await store.wait_for_change(game_id, sent, WAIT_SECONDS)
+            if (await store.state(game_id)).version <= sent:
+                yield format_sse_event(comment="keep-alive")
+
+
+@router.get(
+    "/{game_id}/events",
+    summary="Push: a stream of the game's moves (Server-Sent Events)",
+    description="One `move` event per accepted move (`id` = its number, `data` = the move's "
+    "answer as `POST …/moves` gave it), then one `end` event (data: the final state) when the "
+    "game is over. Resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) "
+    "or `?since=V`. A move made through any process reaches every stream. Polling with "
+    "`If-None-Match` remains the baseline every client can use.",
+    response_class=EventSourceResponse,
+    responses={
+        200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+              "description": "An endless stream until the game ends or is deleted."},
+        **problem_responses(404, 422, s404="`game_not_found`."),
+    },
+    openapi_extra={"parameters": [
+        GAME_ID,
+        {"name": "since", "in": "query", "required": False,
+         "description": "Start after this move number (default 0: from the first move).",
+         "schema": {"type": "integer", "minimum": 0}},
+        {"name": "Last-Event-ID", "in": "header", "required": False,
+         "description": "The last event id received: resume after it (wins over `since`).",
+         "schema": {"type": "string"}},
+    ]},
+)  # fmt: skip
+async def game_events(request: Request) -> EventSourceResponse:
+    game_id = request.path_params["game_id"]
+    after = _resume_point(request)
+    store = store_of(request)
+    await store.state(game_id)  # 404 as a problem, before the stream starts
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return EventSourceResponse(
+        _move_events(store, game_id, after, request.is_disconnected), headers=headers
+    )
 
 
 @router.get(

@@ -29,10 +29,12 @@ twice, so any connection failure or timeout is answered 503 ``store_unavailable`
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
 from typing import Any, TypeVar
 
 import redis.asyncio as redis
@@ -65,7 +67,8 @@ LIVE_GAMES = "{adjudicator}:games"
 T = TypeVar("T")
 
 # KEYS: meta, cells, lines, moves, receipts. ARGV: token hash, row, col, claimed player or "",
-# ttl ms, expected version or "", idempotency key or "", fingerprint, refusals to remember.
+# ttl ms, expected version or "", idempotency key or "", fingerprint, refusals to remember,
+# the game's channel (its listeners, on any process, learn of the move).
 MOVE = """
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version')
 if not meta[1] then return {'game_not_found'} end
@@ -127,6 +130,7 @@ elseif version == n * n then status = 'draw' end
 redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner)
 if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. version) end
 for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+redis.call('PUBLISH', ARGV[10], version)
 return {'ok', n, player, version, status, winner}
 """
 
@@ -170,14 +174,17 @@ if not n then return false end
 return {n, redis.call('HGETALL', KEYS[2])}
 """
 
-# KEYS: all of a game's keys, meta first. ARGV: token hash.
+# KEYS: all of a game's keys, meta first. ARGV: token hash, the game's channel.
 DELETE = """
 local hashes = redis.call('HMGET', KEYS[1], 'h1', 'h2')
 if not hashes[1] then return 'game_not_found' end
 if ARGV[1] ~= hashes[1] and ARGV[1] ~= hashes[2] then return 'unauthorized' end
 redis.call('DEL', unpack(KEYS))
+redis.call('PUBLISH', ARGV[2], 'deleted')
 return 'ok'
 """
+
+CHANNEL_PREFIX = "adjudicator:moves:"
 
 
 def game_keys(game_id: str) -> list[str]:
@@ -238,9 +245,47 @@ class RedisGameStore:
         )
         self.client: redis.Redis = redis.Redis.from_pool(pool)
         self._sha: dict[str, str] = {}
+        self._watchers: dict[str, asyncio.Event] = {}  # game id -> set at its next change
+        self._listener: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._listener
         await self.client.aclose()
+
+    async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
+        if self._listener is None or self._listener.done():
+            self._listener = asyncio.create_task(self._listen())
+        if (await self.state(game_id)).version > version:
+            return
+        event = self._watchers.setdefault(game_id, asyncio.Event())
+        with suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    async def _listen(self) -> None:
+        """One subscription per process, to every game's channel; wakes local waiters.
+
+        If it is lost (Redis restarts), it comes back a second later; meanwhile waiters fall
+        back to their timeouts, so a push stream is late, never wrong.
+        """
+        while True:
+            pubsub = self.client.pubsub()
+            try:
+                await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
+                    if message and message.get("type") == "pmessage":
+                        event = self._watchers.pop(message["channel"][len(CHANNEL_PREFIX) :], None)
+                        if event is not None:
+                            event.set()
+            except (RedisError, OSError) as error:
+                logger.warning("move notifications interrupted: %s", error)
+                await asyncio.sleep(1)
+            finally:
+                with suppress(RedisError, OSError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: untyped
 
     async def _guard(self, work: Awaitable[T]) -> T:
         try:
@@ -323,7 +368,7 @@ class RedisGameStore:
         args: list[str | int] = [
             tokens.token_hash(token), row, col, "" if player is None else player, self.idle_ms,
             "" if expected_version is None else expected_version, idempotency_key or "",
-            fingerprint(row, col, player), MAX_REMEMBERED_REFUSALS,
+            fingerprint(row, col, player), MAX_REMEMBERED_REFUSALS, CHANNEL_PREFIX + game_id,
         ]  # fmt: skip
         return await self._guard(self._play(game_id, keys, args, row, col, player))
 
@@ -430,7 +475,9 @@ class RedisGameStore:
         await self._guard(self._delete(game_id, token))
 
     async def _delete(self, game_id: str, token: str) -> None:
-        outcome = await self._run(DELETE, game_keys(game_id), [tokens.token_hash(token)])
+        outcome = await self._run(
+            DELETE, game_keys(game_id), [tokens.token_hash(token), CHANNEL_PREFIX + game_id]
+        )
         if outcome == "game_not_found":
             raise GameNotFound(game_id)
         if outcome == "unauthorized":

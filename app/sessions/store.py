@@ -12,10 +12,12 @@ so the service must run with a single worker when using it.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -90,6 +92,13 @@ class GameStore(Protocol):
         """Either player's token; raises GameNotFound or Unauthorized."""
         ...
 
+    async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
+        """Return once the game is past ``version`` (or gone), or after ``timeout`` seconds.
+
+        A hint for push streams, not a guarantee: callers read the store again afterwards.
+        """
+        ...
+
     async def ready(self) -> bool:
         """True while the store can serve requests."""
         ...
@@ -131,6 +140,7 @@ class MemoryGameStore:
         self.idle_seconds = idle_seconds
         self.clock = clock
         self._games: OrderedDict[str, _Entry] = OrderedDict()
+        self._watchers: dict[str, asyncio.Event] = {}  # game id -> set at its next change
 
     def __len__(self) -> int:
         self._expire()
@@ -142,7 +152,13 @@ class MemoryGameStore:
             entry = next(iter(self._games.values()))
             if entry.touched > deadline:
                 break
-            self._games.popitem(last=False)
+            game_id, _ = self._games.popitem(last=False)
+            self._notify(game_id)
+
+    def _notify(self, game_id: str) -> None:
+        event = self._watchers.pop(game_id, None)
+        if event is not None:
+            event.set()
 
     def _game(self, game_id: str) -> Game:
         self._expire()
@@ -215,6 +231,7 @@ class MemoryGameStore:
             entry.receipts[receipt] = (body, result.move.seq)
         entry.touched = self.clock()
         self._games.move_to_end(game_id)
+        self._notify(game_id)
         return result
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
@@ -234,6 +251,14 @@ class MemoryGameStore:
         game = self._game(game_id)
         self._player(game, token)
         del self._games[game_id]
+        self._notify(game_id)
+
+    async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
+        if self._game(game_id).version > version:
+            return
+        event = self._watchers.setdefault(game_id, asyncio.Event())
+        with suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
 
     async def ready(self) -> bool:
         return True

@@ -1,4 +1,6 @@
 // The play page: live n × n games over the public API, and a position checker.
+// The other player's moves arrive by Server-Sent Events, or by polling with If-None-Match
+// (about once a second, never while the tab is hidden) where a stream is not available.
 // Tokens travel only in the URL fragment (#game=…&token=…&player=…), which browsers never send
 // to a server, so they appear in no request line and no log.
 "use strict";
@@ -42,7 +44,7 @@ function problemText(problem) {
 // --- Live game --------------------------------------------------------------------------------
 
 const game = { id: null, token: null, player: null, n: 0, cells: [], version: 0, etag: null,
-               state: null, timer: null, focus: 0 };
+               state: null, timer: null, focus: 0, source: null };
 
 function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -65,6 +67,8 @@ async function newGame(event) {
 
 async function openGame({ id, token, player }) {
   clearTimeout(game.timer);
+  if (game.source) game.source.close();
+  game.source = null;
   Object.assign(game, { id, token, player, version: 0, etag: null, state: null, focus: 0 });
   const current = await api("GET", `/v1/games/${encodeURIComponent(id)}`);
   if (!current.ok) {
@@ -77,7 +81,39 @@ async function openGame({ id, token, player }) {
   $("game").hidden = false;
   showMessage("");
   await refresh(current);
-  schedulePoll();
+  if (!listen()) schedulePoll();
+}
+
+// Push: the game's Server-Sent Events stream. If the browser has no EventSource, or the stream
+// cannot be kept open, the page polls instead.
+function listen() {
+  if (!window.EventSource || (game.state && game.state.status !== "in_progress")) return false;
+  const source = new EventSource(`/v1/games/${encodeURIComponent(game.id)}/events?since=${game.version}`);
+  game.source = source;
+  source.addEventListener("move", (event) => {
+    const { move, state } = JSON.parse(event.data);
+    game.cells[move.row * game.n + move.col] = move.player;
+    if (move.seq > game.version) {
+      game.version = move.seq;
+      game.state = state;
+    }
+    renderCells();
+    renderStatus();
+  });
+  source.addEventListener("end", (event) => {
+    game.state = JSON.parse(event.data);
+    source.close();
+    game.source = null;
+    renderCells();
+    renderStatus();
+  });
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED && game.source === source) {
+      game.source = null;
+      schedulePoll();
+    }
+  };
+  return true;
 }
 
 function buildBoard() {
@@ -140,7 +176,7 @@ async function refresh(answer) {
 }
 
 async function poll() {
-  if (!game.id || document.hidden) return;
+  if (!game.id || document.hidden || game.source) return;
   if (game.state && game.state.status !== "in_progress") return;
   const answer = await api("GET", `/v1/games/${encodeURIComponent(game.id)}`, { etag: game.etag });
   await refresh(answer);
@@ -160,6 +196,7 @@ function schedulePoll() {
 }
 
 document.addEventListener("visibilitychange", () => {
+  if (game.source) return; // the stream stays open: it costs nothing while idle
   if (document.hidden) clearTimeout(game.timer);
   else if (game.id) poll().then(schedulePoll);
 });

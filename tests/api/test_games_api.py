@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -426,3 +427,55 @@ class TestRetrySafeMoves:
         response = client.post(f"/v1/games/{game_id}/moves", json={"row": 0, "col": 0},
                                headers={**auth(first), "If-Match": "*"})  # fmt: skip
         assert response.status_code == 201
+
+
+def parse_events(text: str) -> list[dict[str, str]]:
+    """Server-Sent Events as dicts of their fields (comments dropped)."""
+    events = []
+    for block in text.strip().split("\n\n"):
+        fields = {}
+        for line in block.splitlines():
+            if line and not line.startswith(":"):
+                name, _, value = line.partition(":")
+                fields[name] = value.removeprefix(" ")
+        if fields:
+            events.append(fields)
+    return events
+
+
+class TestEvents:
+    def finished_game(self, client: TestClient) -> tuple[str, list[dict[str, Any]]]:
+        game_id, first, second = create(client)
+        answers = [
+            move(client, game_id, (first, second)[i % 2], r, c).json()
+            for i, (r, c) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
+        ]
+        return game_id, answers
+
+    def test_stream_of_a_finished_game_is_every_move_then_end(self, client: TestClient) -> None:
+        game_id, answers = self.finished_game(client)
+        response = client.get(f"/v1/games/{game_id}/events")
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = parse_events(response.text)
+        assert [e["event"] for e in events] == ["move"] * 5 + ["end"]
+        assert [e["id"] for e in events[:5]] == ["1", "2", "3", "4", "5"]
+        assert [json.loads(e["data"]) for e in events[:5]] == answers
+        assert json.loads(events[-1]["data"])["status"] == "won"
+
+    def test_resume_after_last_event_id_or_since(self, client: TestClient) -> None:
+        game_id, answers = self.finished_game(client)
+        by_header = client.get(f"/v1/games/{game_id}/events", headers={"Last-Event-ID": "3"})
+        by_query = client.get(f"/v1/games/{game_id}/events", params={"since": 3})
+        for response in (by_header, by_query):
+            events = parse_events(response.text)
+            assert [e.get("id") for e in events] == ["4", "5", None]
+            assert json.loads(events[0]["data"]) == answers[3]
+
+    def test_unknown_game_and_bad_resume_points(self, client: TestClient) -> None:
+        assert_problem(client.get("/v1/games/nope/events"), 404, "game_not_found")
+        game_id, _ = self.finished_game(client)
+        bad = client.get(f"/v1/games/{game_id}/events", params={"since": "-1"})
+        assert_validation_error(bad, "query", "since")
+        bad = client.get(f"/v1/games/{game_id}/events", headers={"Last-Event-ID": "x"})
+        assert_validation_error(bad, "header", "Last-Event-ID")

@@ -35,7 +35,8 @@ CHROMIUM_FLAGS = [
 def server() -> Iterator[str]:
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-               "--port", str(port), "--log-level", "warning"]  # fmt: skip
+               "--port", str(port), "--log-level", "warning",
+               "--timeout-graceful-shutdown", "3"]  # event streams may still be open  # fmt: skip
     process = subprocess.Popen(
         command, env={**os.environ, "ADJUDICATOR_STORE_URL": "memory://", **NO_CREATE_LIMIT}
     )
@@ -57,9 +58,26 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-def new_page(browser: Browser, server: str, outside: list[playwright.Request]) -> Page:
+OPEN_CONTEXTS: list[playwright.BrowserContext] = []
+
+
+@pytest.fixture(autouse=True)
+def close_contexts() -> Iterator[None]:
+    """Each test's pages close at its end (and with them their event streams)."""
+    yield
+    while OPEN_CONTEXTS:
+        OPEN_CONTEXTS.pop().close()
+
+
+def new_page(
+    browser: Browser, server: str, outside: list[playwright.Request], push: bool = True
+) -> Page:
     """A page in a fresh context; requests to anywhere but the service land in ``outside``."""
-    page = browser.new_context().new_page()
+    context = browser.new_context()
+    OPEN_CONTEXTS.append(context)
+    page = context.new_page()
+    if not push:
+        page.add_init_script("delete window.EventSource")
     local = (server, f"blob:{server}", "data:")
     page.on("request", lambda r: None if r.url.startswith(local) else outside.append(r))
     return page
@@ -81,9 +99,11 @@ def cell(page: Page, row: int, col: int) -> playwright.Locator:
 
 
 def start_game(
-    browser: Browser, server: str, n: int, outside: list[playwright.Request]
+    browser: Browser, server: str, n: int, outside: list[playwright.Request], push: bool = True
 ) -> tuple[Page, Page]:
-    first = new_page(browser, server, outside)
+    """Player 1 creates a game, player 2 joins by the invite link. Without ``push`` the pages
+    have no EventSource, as in browsers without it, and must poll."""
+    first = new_page(browser, server, outside, push)
     first.goto(f"{server}/")
     first.select_option("#size", str(n))
     first.get_by_role("button", name="New game").click()
@@ -91,7 +111,7 @@ def start_game(
     invite = first.locator("#invite-link").input_value()
     assert "#game=" in invite
     assert "?" not in invite  # the token travels in the fragment, never in a query string
-    second = new_page(browser, server, outside)
+    second = new_page(browser, server, outside, push)
     second.goto(invite)
     expect(second.locator("#status")).to_contain_text("You are O (player 2). Waiting for X")
     return first, second
@@ -110,6 +130,7 @@ def play(pages: tuple[Page, Page], moves: list[tuple[int, int]]) -> None:
 def test_two_players_play_to_a_win(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     pages = start_game(browser, server, 3, outside)
+    assert pages[1].evaluate("() => game.source !== null")  # pushed by Server-Sent Events
     play(pages, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
     for page in pages:
         expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
@@ -121,9 +142,9 @@ def test_two_players_play_to_a_win(browser: Browser, server: str) -> None:
     assert not left_the_machine(pages[0], outside)
 
 
-def test_two_players_play_to_a_draw(browser: Browser, server: str) -> None:
+def test_two_players_play_to_a_draw_by_polling(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
-    pages = start_game(browser, server, 3, outside)
+    pages = start_game(browser, server, 3, outside, push=False)
     play(pages, [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)])
     for page in pages:
         expect(page.locator("#status")).to_have_text("Draw: the board is full.", timeout=5000)

@@ -12,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,8 @@ class Service:
     def start(self) -> None:
         env = {**os.environ, "ADJUDICATOR_STORE_URL": self.store_url, **NO_CREATE_LIMIT}
         command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--log-level", "warning"]  # fmt: skip
+                   "--port", str(self.port), "--log-level", "warning",
+                   "--timeout-graceful-shutdown", "3"]  # fmt: skip
         self.process = subprocess.Popen(command, env=env)
         wait_for(lambda: httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200, self.url)
 
@@ -126,3 +128,38 @@ def test_two_processes_share_games_through_redis_and_survive_a_restart(tmp_path:
             assert got == play([memory, memory], n, cells), f"game {index} (n = {n})"
     assert any(state["status"] == "won" for _, state, _ in results)
     assert any(state["status"] == "draw" for _, state, _ in results)
+
+
+def test_a_move_on_one_process_reaches_a_stream_on_the_other(tmp_path: Path) -> None:
+    with redis_server(tmp_path) as store_url:
+        a, b = Service(store_url), Service(store_url)
+        a.start()
+        b.start()
+        try:
+            created = httpx.post(f"{a.url}/v1/games", json={"n": 3}).json()
+            game, tokens = created["id"], created["tokens"]
+            received: list[str] = []
+
+            def listen() -> None:  # an EventSource-like reader on process B
+                with httpx.stream("GET", f"{b.url}/v1/games/{game}/events", timeout=30) as s:
+                    for line in s.iter_lines():
+                        if line.startswith("event:"):
+                            received.append(line.removeprefix("event:").strip())
+
+            listener = threading.Thread(target=listen)
+            listener.start()
+            cells = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]
+            for i, (row, col) in enumerate(cells):
+                wait_for(lambda i=i: len(received) == i, "the previous move's event")  # type: ignore[misc]
+                response = httpx.post(
+                    f"{a.url}/v1/games/{game}/moves",
+                    json={"row": row, "col": col},
+                    headers={"Authorization": f"Bearer {tokens['1' if i % 2 == 0 else '2']}"},
+                )
+                assert response.status_code == 201
+            listener.join(timeout=30)
+            assert not listener.is_alive()
+            assert received == ["move"] * 5 + ["end"]
+        finally:
+            a.stop()
+            b.stop()
