@@ -179,13 +179,27 @@ async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
         unparsable = {"loc": ["body"], "msg": "body is not parsable JSON", "type": "json_invalid"}
         return validation_problem([unparsable])
     code = CODE_BY_HTTP_STATUS.get(exc.status_code, f"http_{exc.status_code}")
+    headers = exc.headers
+    if exc.status_code == 405:
+        headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(request))}
     detail = exc.detail if isinstance(exc.detail, str) else "request refused"
     if detail == HTTPStatus(exc.status_code).phrase:  # Starlette's default: say what happened
         if exc.status_code == 404:
             detail = f"no resource at {request.url.path}"
         elif exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
-    return problem_response(exc.status_code, code, detail, headers=exc.headers)
+    return problem_response(exc.status_code, code, detail, headers=headers)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route offers at this path (a path may be served by several routes)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    methods.discard("HEAD")  # implied by GET, and not an operation of the API
+    return sorted(methods)
 
 
 async def _on_rule_error(request: Request, exc: Exception) -> JSONResponse:

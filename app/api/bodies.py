@@ -12,17 +12,35 @@ The OpenAPI document still describes every body: ``JsonBody.openapi`` is passed 
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, TypeAdapter, ValidationError, ValidationInfo
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+)
 from pydantic_core import PydanticCustomError, to_json
 from starlette.responses import Response
 
 from app.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def _integral(value: Any) -> Any:
+    """JSON Schema counts 3.0 as an integer; so does the service. ``true`` and "3" stay refused."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+# An integer as JSON Schema means it: 3 and 3.0, not true, not "3", not 3.5.
+JsonInt = Annotated[int, BeforeValidator(_integral), Field(strict=True)]
 
 # Every model used as a JsonBody, so that build_openapi can put its schema in the components.
 BODY_MODELS: list[type[BaseModel]] = []

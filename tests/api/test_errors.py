@@ -28,7 +28,7 @@ POST_PATHS = [
 MALFORMED_REVERSI = [
     # (body, loc that must be named)
     ({"board": OPENING, "row": "2", "col": 3, "color": "B"}, ("body", "row")),
-    ({"board": OPENING, "row": 2.0, "col": 3, "color": "B"}, ("body", "row")),
+    ({"board": OPENING, "row": 2.5, "col": 3, "color": "B"}, ("body", "row")),
     ({"board": OPENING, "row": True, "col": 3, "color": "B"}, ("body", "row")),
     ({"board": OPENING, "row": None, "col": 3, "color": "B"}, ("body", "row")),
     ({"board": OPENING, "col": 3, "color": "B"}, ("body", "row")),
@@ -157,3 +157,10 @@ def test_problem_types_are_described(client: TestClient) -> None:
     response = client.get("/problems/illegal_move")
     assert response.json() == {"code": "illegal_move", "status": 422, "title": "Illegal move"}
     assert_problem(client.get("/problems/no_such_code"), 404, "not_found")
+
+
+def test_integral_numbers_count_as_integers_like_json_schema_says(client: TestClient) -> None:
+    response = client.post(
+        "/v1/reversi/check-move", json={"board": OPENING, "row": 2.0, "col": 3.0, "color": "B"}
+    )
+    assert response.json()["legal"] is True

@@ -184,7 +184,7 @@ class TestRefusals:
         [
             ({"col": 0}, "row"),
             ({"row": "0", "col": 0}, "row"),
-            ({"row": 0.0, "col": 0}, "row"),
+            ({"row": 0.5, "col": 0}, "row"),
             ({"row": 0, "col": True}, "col"),
             ({"row": 0, "col": 0, "player": 3}, "player"),
             ({"row": 0, "col": 0, "player": "1"}, "player"),
@@ -200,7 +200,7 @@ class TestRefusals:
         self.assert_unchanged(client, game_id, 0)
 
 
-@pytest.mark.parametrize("n", [0, -3, 1_000_001, "3", 3.0, True, None])
+@pytest.mark.parametrize("n", [0, -3, 1_000_001, "3", 3.5, True, None])
 def test_create_with_bad_n_is_a_validation_error(client: TestClient, n: object) -> None:
     assert_validation_error(client.post("/v1/games", json={"n": n}), "body", "n")
 
@@ -479,3 +479,9 @@ class TestEvents:
         assert_validation_error(bad, "query", "since")
         bad = client.get(f"/v1/games/{game_id}/events", headers={"Last-Event-ID": "x"})
         assert_validation_error(bad, "header", "Last-Event-ID")
+
+
+def test_405_lists_every_method_of_the_path(client: TestClient) -> None:
+    response = client.request("PUT", "/v1/games/some-id")
+    assert_problem(response, 405, "method_not_allowed")
+    assert response.headers["allow"] == "DELETE, GET"
