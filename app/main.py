@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import Lifespan
 
 from app import __doc__ as summary
@@ -16,6 +18,7 @@ from app.api.docs import build_openapi, mount_docs
 from app.api.ratelimit import RateLimiter
 from app.api.web import mount_web
 from app.body_limit import BodyLimitMiddleware
+from app.observability import Metrics, ObservabilityMiddleware, RequestIdFilter
 from app.problems import install_problem_handlers
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.store import GameStore, MemoryGameStore
@@ -56,6 +59,37 @@ def add_routes_flat(app: FastAPI, router: APIRouter) -> None:
     runs before the app serves anything, so FastAPI's route caches are built with all of them.
     """
     app.router.routes.extend(router.routes)
+
+
+class JsonLogFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "request_id": getattr(record, "request_id", "-"),
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def configure_logging(settings: Settings) -> None:
+    """The app's own log lines carry the request id; text or JSON (ADJUDICATOR_LOG_FORMAT)."""
+    if any(getattr(h, "_adjudicator", False) for h in logger.handlers):
+        return
+    handler = logging.StreamHandler()
+    handler._adjudicator = True  # type: ignore[attr-defined]
+    handler.addFilter(RequestIdFilter())
+    if settings.log_format == "json":
+        handler.setFormatter(JsonLogFormatter())
+    else:
+        handler.setFormatter(
+            logging.Formatter("%(levelname)s %(name)s [%(request_id)s] %(message)s")
+        )
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
 
 
 def store_from(settings: Settings) -> GameStore:
@@ -113,7 +147,20 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.validation_context = {"settings": settings}
     app.state.creation_limiter = RateLimiter(settings.create_rate_per_minute, settings.create_burst)
     install_problem_handlers(app)
+    app.state.metrics = Metrics()
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(ObservabilityMiddleware, metrics=app.state.metrics)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
+                           "If-None-Match", "Last-Event-ID", "X-Request-ID"],
+            expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID",
+                            "Idempotent-Replayed"],
+        )  # fmt: skip
+    configure_logging(settings)
     for router in (reversi.router, tictactoe.router, games.router, operations.router):
         add_routes_flat(app, router)
     mount_docs(app)

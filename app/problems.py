@@ -166,9 +166,16 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
     )
 
 
+def _counted(request: Request, response: JSONResponse, code: str) -> JSONResponse:
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.refusals.labels(code).inc()
+    return response
+
+
 async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return validation_problem(exc.errors())
+    return _counted(request, validation_problem(exc.errors()), "validation_error")
 
 
 async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
@@ -177,7 +184,7 @@ async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
         # FastAPI's answer to a body json.loads gave up on (e.g. nested past the recursion
         # limit): the same 422 as any other unparsable body.
         unparsable = {"loc": ["body"], "msg": "body is not parsable JSON", "type": "json_invalid"}
-        return validation_problem([unparsable])
+        return _counted(request, validation_problem([unparsable]), "validation_error")
     code = CODE_BY_HTTP_STATUS.get(exc.status_code, f"http_{exc.status_code}")
     headers = exc.headers
     if exc.status_code == 405:
@@ -188,7 +195,7 @@ async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
             detail = f"no resource at {request.url.path}"
         elif exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
-    return problem_response(exc.status_code, code, detail, headers=headers)
+    return _counted(request, problem_response(exc.status_code, code, detail, headers=headers), code)
 
 
 def _allowed_methods(request: Request) -> list[str]:
@@ -208,7 +215,7 @@ async def _on_rule_error(request: Request, exc: Exception) -> JSONResponse:
         (STATUS_BY_RULE_ERROR[cls] for cls in type(exc).__mro__ if cls in STATUS_BY_RULE_ERROR),
         409,
     )
-    return problem_response(
+    response = problem_response(
         status,
         exc.code,
         str(exc),
@@ -216,11 +223,13 @@ async def _on_rule_error(request: Request, exc: Exception) -> JSONResponse:
         headers=_rule_error_headers(exc),
         extra=exc.details(),
     )
+    return _counted(request, response, exc.code)
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     logger.exception("unhandled error on %s %s", request.method, request.url.path)
-    return problem_response(500, "internal_error", "the server failed to answer this request")
+    response = problem_response(500, "internal_error", "the server failed to answer this request")
+    return _counted(request, response, "internal_error")
 
 
 def install_problem_handlers(app: FastAPI) -> None:

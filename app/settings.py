@@ -19,6 +19,14 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Interface the `adjudicator` command binds to.")
     port: int = Field(8000, ge=0, le=65535, description="TCP port of the `adjudicator` command.")
     log_level: LogLevel = Field("info", description="uvicorn log level.")
+    log_format: Literal["text", "json"] = Field(
+        "text", description="The app's own log lines: text, or one JSON object a line."
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Browser origins allowed to call the API (CORS), e.g. "
+        '["https://game.example"]; empty: none but the service\'s own pages.',
+    )
     max_body_bytes: int = Field(
         1024 * 1024, ge=1, description="Largest accepted request body; larger ones get 413."
     )

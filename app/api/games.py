@@ -258,6 +258,8 @@ async def make_move(request: Request) -> Response:
     }
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
+    else:
+        request.app.state.metrics.moves.inc()
     return json_response(move_result_json(result), 201, headers)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import PlainTextResponse
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
 from app.api.docs import problem_responses
@@ -48,3 +50,17 @@ async def readyz(request: Request) -> Response:
     if not await request.app.state.store.ready():
         raise StoreUnavailable()
     return Response(READY, media_type="application/json")
+
+
+@router.get(
+    "/metrics",
+    summary="Prometheus metrics",
+    description="Requests by route and status, latency histogram, moves adjudicated, refusals "
+    "by problem code, live games. Per process.",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
+)
+async def metrics(request: Request) -> Response:
+    registry = request.app.state.metrics
+    registry.live_games.set(await request.app.state.store.live_games())
+    return Response(generate_latest(registry.registry), media_type=CONTENT_TYPE_LATEST)

@@ -484,6 +484,10 @@ class RedisGameStore:
             raise Unauthorized("the token is not valid for this game")
         await self.client.zrem(LIVE_GAMES, game_id)
 
+    async def live_games(self) -> int:
+        since = self._now_ms() - self.idle_ms
+        return int(await self._guard(self.client.zcount(LIVE_GAMES, since, "+inf")))
+
     async def ready(self) -> bool:
         try:
             return bool(await self.client.ping())

@@ -103,6 +103,10 @@ class GameStore(Protocol):
         """True while the store can serve requests."""
         ...
 
+    async def live_games(self) -> int:
+        """How many games the store holds now."""
+        ...
+
     async def close(self) -> None:
         """Release connections (at shutdown)."""
         ...
@@ -262,6 +266,9 @@ class MemoryGameStore:
 
     async def ready(self) -> bool:
         return True
+
+    async def live_games(self) -> int:
+        return len(self)
 
     async def close(self) -> None:
         return None

@@ -1,0 +1,105 @@
+"""Metrics equal the work done; request ids are accepted or generated, echoed and logged."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import JsonLogFormatter, create_app
+from app.settings import Settings
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """The value of one sample in Prometheus text output (0 if absent)."""
+    label_text = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+    pattern = re.escape(name) + (r"\{" + re.escape(label_text) + r"\}" if labels else "")
+    found = re.search(rf"^{pattern} (\S+)$", text, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+def test_metrics_count_the_work_done() -> None:
+    with TestClient(create_app(Settings()), raise_server_exceptions=False) as client:
+        games = [client.post("/v1/games", json={"n": 3}).json() for _ in range(2)]
+        for game in games:
+            auth = {"Authorization": f"Bearer {game['tokens']['1']}"}
+            client.post(f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0}, headers=auth)
+            client.post(f"/v1/games/{game['id']}/moves", json={"row": 1, "col": 1}, headers=auth)
+        replay = {"Authorization": f"Bearer {games[0]['tokens']['2']}", "Idempotency-Key": "k"}
+        for _ in range(2):
+            client.post(f"/v1/games/{games[0]['id']}/moves", json={"row": 2, "col": 2},
+                        headers=replay)  # fmt: skip
+        client.post("/v1/tictactoe/validate", json={"board": ["XO"]})
+        client.get("/nowhere")
+        text = client.get("/metrics").text
+
+    assert metric(text, "adjudicator_moves_adjudicated_total") == 3  # the replay is not a move
+    assert metric(text, "adjudicator_refusals_total", code="not_your_turn") == 2
+    assert metric(text, "adjudicator_refusals_total", code="validation_error") == 1
+    assert metric(text, "adjudicator_refusals_total", code="not_found") == 1
+    assert metric(text, "adjudicator_live_games") == 2
+    assert (
+        metric(text, "adjudicator_requests_total", route="/v1/games", method="POST", status="201")
+        == 2
+    )
+    assert metric(
+        text, "adjudicator_requests_total",
+        route="/v1/games/{game_id}/moves", method="POST", status="201",
+    ) == 4  # fmt: skip
+    assert (
+        metric(text, "adjudicator_requests_total", route="unmatched", method="GET", status="404")
+        == 1
+    )
+    assert (
+        metric(
+            text, "adjudicator_request_duration_seconds_count", route="/v1/games/{game_id}/moves"
+        )
+        == 6
+    )
+
+
+def test_request_id_is_echoed_or_generated(client: TestClient) -> None:
+    given = client.get("/healthz", headers={"X-Request-ID": "abc-123"})
+    assert given.headers["x-request-id"] == "abc-123"
+    made = client.get("/healthz")
+    assert re.fullmatch(r"[0-9a-f]{32}", made.headers["x-request-id"])
+    odd = client.get("/healthz", headers={"X-Request-ID": "x" * 200})
+    assert odd.headers["x-request-id"] != "x" * 200
+    problem = client.get("/nowhere", headers={"X-Request-ID": "r-404"})
+    assert problem.headers["x-request-id"] == "r-404"
+
+
+def test_request_id_is_in_the_apps_log_lines(caplog: pytest.LogCaptureFixture) -> None:
+    class Broken:
+        async def ready(self) -> bool:
+            raise RuntimeError("boom")
+
+        async def close(self) -> None:
+            return None
+
+    app = create_app(Settings(), store=Broken())  # type: ignore[arg-type]
+    with (
+        caplog.at_level(logging.ERROR, logger="app"),
+        TestClient(app, raise_server_exceptions=False) as client,
+    ):
+        response = client.get("/readyz", headers={"X-Request-ID": "trace-me"})
+    assert response.status_code == 500
+    assert response.json()["code"] == "internal_error"
+    assert [getattr(r, "request_id", None) for r in caplog.records] == ["trace-me"]
+    line = json.loads(JsonLogFormatter().format(caplog.records[0]))
+    assert (line["request_id"], line["level"]) == ("trace-me", "ERROR")
+
+
+def test_cors_only_for_configured_origins() -> None:
+    settings = Settings(cors_origins=["https://play.example"])
+    with TestClient(create_app(settings)) as client:
+        allowed = client.options(
+            "/v1/games",
+            headers={"Origin": "https://play.example", "Access-Control-Request-Method": "POST"},
+        )
+        other = client.get("/healthz", headers={"Origin": "https://evil.example"})
+    assert allowed.headers["access-control-allow-origin"] == "https://play.example"
+    assert "access-control-allow-origin" not in other.headers
