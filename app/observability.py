@@ -1,8 +1,8 @@
 """Request ids and Prometheus metrics, in one pure ASGI middleware (a few µs a request).
 
 * ``X-Request-ID``: taken from the request when it is a sane token (1–128 visible ASCII
-  characters), else generated; echoed on the response and attached to every log record of
-  the request (``%(request_id)s``).
+  characters), else generated (``<process prefix>-<counter>``); echoed on the response and
+  attached to every log record of the request (``%(request_id)s``).
 * Metrics, per process, in the app's own registry (``/metrics``, Prometheus text format):
   requests by route template, method and status; latency histogram by route; moves
   adjudicated; refusals by problem ``code``; live games (read from the store at scrape time).
@@ -11,14 +11,20 @@
 from __future__ import annotations
 
 import contextvars
+import itertools
 import logging
+import secrets
 import time
-import uuid
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+# Generated ids: a random prefix per process and a counter — unique across processes and
+# restarts, and far cheaper than uuid4 per request.
+_PREFIX = secrets.token_hex(6) + "-"
+_SEQUENCE = itertools.count(1)
 _ID_CHARACTERS = frozenset(chr(c) for c in range(0x21, 0x7F))
 
 
@@ -31,7 +37,11 @@ class RequestIdFilter(logging.Filter):
 
 
 class Metrics:
-    """The service's metrics, in a registry of its own (one per app)."""
+    """The service's metrics, in a registry of its own (one per app).
+
+    ``observe_request`` keeps the labelled children in dicts: prometheus-client's ``labels()``
+    costs ~2 µs a call, a dict lookup a tenth of that.
+    """
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -55,6 +65,19 @@ class Metrics:
             "adjudicator_live_games", "Games in the store (this process's view).",
             registry=self.registry,
         )  # fmt: skip
+        self._counted: dict[tuple[str, str, int], Any] = {}
+        self._timed: dict[str, Any] = {}
+
+    def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
+        key = (route, method, status)
+        counter = self._counted.get(key)
+        if counter is None:
+            counter = self._counted[key] = self.requests.labels(route, method, str(status))
+        counter.inc()
+        timer = self._timed.get(route)
+        if timer is None:
+            timer = self._timed[route] = self.latency.labels(route)
+        timer.observe(seconds)
 
 
 class ObservabilityMiddleware:
@@ -67,7 +90,7 @@ class ObservabilityMiddleware:
             await self.app(scope, receive, send)
             return
         incoming = _header(scope, b"x-request-id")
-        rid = incoming if incoming and _sane(incoming) else uuid.uuid4().hex
+        rid = incoming if incoming and _sane(incoming) else f"{_PREFIX}{next(_SEQUENCE):x}"
         # Not reset afterwards: each request runs in a task with a context of its own, and the
         # handler of unexpected errors (outside this middleware) still needs the id to log it.
         request_id.set(rid)
@@ -84,10 +107,10 @@ class ObservabilityMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            route = scope.get("route")
-            template = getattr(route, "path", None) or "unmatched"
-            self.metrics.requests.labels(template, scope["method"], str(status)).inc()
-            self.metrics.latency.labels(template).observe(time.perf_counter() - started)
+            template = getattr(scope.get("route"), "path", None) or "unmatched"
+            self.metrics.observe_request(
+                template, scope["method"], status, time.perf_counter() - started
+            )
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

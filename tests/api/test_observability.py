@@ -65,7 +65,8 @@ def test_request_id_is_echoed_or_generated(client: TestClient) -> None:
     given = client.get("/healthz", headers={"X-Request-ID": "abc-123"})
     assert given.headers["x-request-id"] == "abc-123"
     made = client.get("/healthz")
-    assert re.fullmatch(r"[0-9a-f]{32}", made.headers["x-request-id"])
+    assert re.fullmatch(r"[0-9a-f]{12}-[0-9a-f]+", made.headers["x-request-id"])
+    assert client.get("/healthz").headers["x-request-id"] != made.headers["x-request-id"]
     odd = client.get("/healthz", headers={"X-Request-ID": "x" * 200})
     assert odd.headers["x-request-id"] != "x" * 200
     problem = client.get("/nowhere", headers={"X-Request-ID": "r-404"})
