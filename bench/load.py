@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from bench.http import free_port
+from bench.stores import redis_server
 
 
 @dataclass
@@ -138,25 +138,6 @@ def service(store_url: str) -> Iterator[str]:
         process.wait(timeout=15)
 
 
-@contextmanager
-def redis(directory: str) -> Iterator[str]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        sys.exit("redis-server is required for --store redis")
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-         "no", "--dir", directory, "--loglevel", "warning"],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        time.sleep(0.3)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=32)
@@ -165,7 +146,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
-        store = stack.enter_context(redis(tmp)) if args.store == "redis" else "memory://"
+        store = stack.enter_context(redis_server(tmp)) if args.store == "redis" else "memory://"
         url = stack.enter_context(service(store))
         started = time.perf_counter()
         report = asyncio.run(run_load(url, args.clients, args.games, args.seed))
