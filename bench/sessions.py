@@ -18,7 +18,6 @@ import argparse
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from pathlib import Path
 import httpx
 
 from app.sessions.game import Game
+from bench.http import free_port
 
 Moves = list[tuple[int, int]]
 
@@ -116,13 +116,6 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError("no VmRSS")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def memory(games: int = 400, moves: int = 25, n: int = 10**6) -> None:

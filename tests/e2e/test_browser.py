@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import playwright.sync_api as playwright
 import pytest
 
 from tests.servers import NO_CREATE_LIMIT, free_port, require_binary, wait_for
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
 Browser = playwright.Browser
 Page = playwright.Page
 expect = playwright.expect

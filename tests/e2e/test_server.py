@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from tests.servers import free_port, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -31,16 +24,7 @@ def server() -> Iterator[str]:
     process = subprocess.Popen(command, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:  # wait until it answers, boundedly
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"adjudicator did not start (exit code {process.poll()})")
-            time.sleep(0.05)
+        wait_for(lambda: httpx.get(f"{base}/healthz", timeout=1).status_code == 200, base)
         yield base
     finally:
         process.terminate()
