@@ -87,6 +87,102 @@ def expected_version(request: Request, game_id: str) -> int | None:
 PLAYER_TOKEN: dict[str, Any] = {"security": [{"PlayerToken": []}]}
 
 
+# OpenAPI links: how an answer's values feed the next request, so that clients, docs and
+# stateful fuzzers (schemathesis) can follow a game from its creation through its moves.
+OPERATION_IDS = {
+    "get_game": "get_game_v1_games__game_id__get",
+    "make_move": "make_move_v1_games__game_id__moves_post",
+    "list_moves": "list_moves_v1_games__game_id__moves_get",
+    "get_move": "get_move_v1_games__game_id__moves__seq__get",
+    "get_board": "get_board_v1_games__game_id__board_get",
+    "game_events": "game_events_v1_games__game_id__events_get",
+    "delete_game": "delete_game_v1_games__game_id__delete",
+}
+
+
+def _link(
+    operation: str, description: str, parameters: dict[str, str], body: Any = None
+) -> dict[str, Any]:
+    link: dict[str, Any] = {"operationId": OPERATION_IDS[operation], "description": description}
+    link["parameters"] = parameters
+    if body is not None:
+        link["requestBody"] = body
+    return link
+
+
+OPENING = {"row": 0, "col": 0}
+GAME_OF_CREATED = {"path.game_id": "$response.body#/id"}
+GAME_OF_MOVE = {"path.game_id": "$request.path.game_id"}
+CREATED_GAME_LINKS = {
+    "GetGame": _link("get_game", "Poll the new game.", GAME_OF_CREATED),
+    "GetGameIfChanged": _link(
+        "get_game",
+        "Poll with the ETag: 304 until a move is made.",
+        {**GAME_OF_CREATED, "header.If-None-Match": "$response.header.ETag"},
+    ),
+    "MoveAsPlayer1": _link(
+        "make_move",
+        "Player 1 (X) moves first, with token 1: the corner is open on every board.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+        OPENING,
+    ),
+    "MoveAsPlayer1IfUnchanged": _link(
+        "make_move",
+        "Player 1's move, applied only while the game is still at this ETag.",
+        {
+            **GAME_OF_CREATED,
+            "header.Authorization": "Bearer {$response.body#/tokens/1}",
+            "header.If-Match": "$response.header.ETag",
+        },
+        OPENING,
+    ),
+    "MoveAsPlayer2": _link(
+        "make_move",
+        "Player 2 (O), with token 2: 409 `not_your_turn` before player 1 has moved.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
+    ),
+    "ListMoves": _link("list_moves", "The moves so far.", GAME_OF_CREATED),
+    "GetBoard": _link("get_board", "The board as text.", GAME_OF_CREATED),
+    "Events": _link("game_events", "Follow the game's moves as they happen.", GAME_OF_CREATED),
+    "DeleteGame": _link(
+        "delete_game",
+        "Either player's token deletes the game.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
+    ),
+}
+MOVE_LINKS = {
+    "GetMove": _link(
+        "get_move",
+        "The move just made (its `Location`).",
+        {**GAME_OF_MOVE, "path.seq": "$response.body#/move/seq"},
+    ),
+    "GetGameIfChanged": _link(
+        "get_game",
+        "Poll with the new ETag: 304 until the next move.",
+        {**GAME_OF_MOVE, "header.If-None-Match": "$response.header.ETag"},
+    ),
+    "MovesSince": _link(
+        "list_moves",
+        "The moves after this one (none until the next move).",
+        {**GAME_OF_MOVE, "query.since": "$response.body#/move/seq"},
+    ),
+    "EventsSince": _link(
+        "game_events",
+        "Follow the moves after this one.",
+        {**GAME_OF_MOVE, "header.Last-Event-ID": "$response.body#/move/seq"},
+    ),
+}
+
+
+STORE_DOWN = "`store_unavailable`: the game store does not answer (Redis store); retry later."
+
+
+def store_errors(*statuses: int, **descriptions: str) -> dict[int | str, dict[str, Any]]:
+    """``problem_responses`` for a route that reads or writes the game store: it may also answer
+    503 ``store_unavailable``."""
+    return problem_responses(*statuses, 503, **{"s503": STORE_DOWN, **descriptions})
+
+
 def store_of(request: Request) -> GameStore:
     store: GameStore = request.app.state.store
     return store
@@ -217,16 +313,19 @@ def _game_path(game_id: str) -> str:
         201: {
             "headers": {
                 "Location": {"description": "The move's URL.", "schema": {"type": "string"}}
-            }
+            },
+            "links": MOVE_LINKS,
         },
-        **problem_responses(
+        **store_errors(
             401,
             403,
             404,
             409,
+            412,
             *BODY_ERRORS,
             s404="`game_not_found`.",
             s409="`not_your_turn`, `cell_occupied` or `game_over`.",
+            s412="`precondition_failed`: `If-Match` names an earlier version of the game.",
             s422="`out_of_bounds` (row/col outside 0 … n−1) or `validation_error`.",
         ),
     },
@@ -278,7 +377,7 @@ async def make_move(request: Request) -> Response:
             }
         },
         304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-        **problem_responses(404, s404="`game_not_found`."),
+        **store_errors(404, s404="`game_not_found`."),
     },
     openapi_extra={
         "parameters": [
@@ -316,14 +415,15 @@ async def get_game(request: Request) -> Response:
         201: {
             "headers": {
                 "Location": {"description": "The game's URL.", "schema": {"type": "string"}}
-            }
+            },
+            "links": CREATED_GAME_LINKS,
         },
         **problem_responses(
             *BODY_ERRORS,
             429,
             503,
             s429="`rate_limited`: too many games from this address (see `Retry-After`).",
-            s503="`capacity_exhausted` (see `Retry-After`).",
+            s503="`capacity_exhausted` (see `Retry-After`) or " + STORE_DOWN,
         ),
     },
     openapi_extra=CREATE_BODY.openapi,
@@ -348,19 +448,21 @@ WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends
 
 
 def _resume_point(request: Request) -> int:
-    """Where a stream starts: after ``Last-Event-ID`` (a reconnecting EventSource) or ``since``."""
+    """Where a stream starts: after ``Last-Event-ID`` (a reconnecting EventSource), else after
+    ``since``. Both are validated whenever sent, even when ``Last-Event-ID`` wins."""
+    points = []
     for where, name, value in (
         ("header", "Last-Event-ID", request.headers.get("last-event-id")),
         ("query", "since", request.query_params.get("since")),
     ):
-        if value:  # absent or empty: look further
+        if value:  # absent or empty: no resume point from here
             if not value.isdigit() or len(value) > 18:
                 raise RequestValidationError([{
                     "loc": (where, name), "type": "int_parsing",
                     "msg": "must be a move number (a non-negative integer)",
                 }])  # fmt: skip
-            return int(value)
-    return 0
+            points.append(int(value))
+    return points[0] if points else 0
 
 
 async def _move_events(
@@ -403,7 +505,7 @@ async def _move_events(
     responses={
         200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
               "description": "An endless stream until the game ends or is deleted."},
-        **problem_responses(404, 422, s404="`game_not_found`."),
+        **store_errors(404, 422, s404="`game_not_found`."),
     },
     openapi_extra={"parameters": [
         GAME_ID,
@@ -432,7 +534,7 @@ async def game_events(request: Request) -> EventSourceResponse:
     description="Accepted moves with `seq > since`, in order, at most `limit`. Pass the "
     "returned `version` as the next `since`.",
     response_model=MovesPage,
-    responses=problem_responses(404, 422, s404="`game_not_found`."),
+    responses=store_errors(404, 422, s404="`game_not_found`."),
 )
 async def list_moves(
     game_id: str,
@@ -449,7 +551,7 @@ async def list_moves(
     summary="One move",
     description="The move a move's `Location` points to.",
     response_model=MoveOut,
-    responses=problem_responses(404, 422, s404="`game_not_found` or `move_not_found`."),
+    responses=store_errors(404, 422, s404="`game_not_found` or `move_not_found`."),
 )
 async def get_move(game_id: str, seq: int, request: Request) -> Response:
     return json_response(move_json(await store_of(request).move(game_id, seq)))
@@ -461,7 +563,7 @@ async def get_move(game_id: str, seq: int, request: Request) -> Response:
     description="Rows of `X`, `O`, `.`. Larger boards answer 422 `board_too_large`: follow "
     "the moves instead.",
     response_model=BoardOut,
-    responses=problem_responses(404, 422, s404="`game_not_found`.", s422="`board_too_large`."),
+    responses=store_errors(404, 422, s404="`game_not_found`.", s422="`board_too_large`."),
 )
 async def get_board(game_id: str, request: Request) -> Response:
     store = store_of(request)
@@ -476,7 +578,7 @@ async def get_board(game_id: str, request: Request) -> Response:
     status_code=204,
     summary="Delete a game",
     description="Either player's token. Afterwards the game is 404.",
-    responses=problem_responses(401, 404, s404="`game_not_found`."),
+    responses=store_errors(401, 404, s404="`game_not_found`."),
     openapi_extra=PLAYER_TOKEN,
 )
 async def delete_game(game_id: str, request: Request) -> Response:

@@ -471,6 +471,10 @@ class TestEvents:
             events = parse_events(response.text)
             assert [e.get("id") for e in events] == ["4", "5", None]
             assert json.loads(events[0]["data"]) == answers[3]
+        both = client.get(
+            f"/v1/games/{game_id}/events", headers={"Last-Event-ID": "4"}, params={"since": 1}
+        )
+        assert [e.get("id") for e in parse_events(both.text)] == ["5", None]
 
     def test_unknown_game_and_bad_resume_points(self, client: TestClient) -> None:
         assert_problem(client.get("/v1/games/nope/events"), 404, "game_not_found")
@@ -479,6 +483,10 @@ class TestEvents:
         assert_validation_error(bad, "query", "since")
         bad = client.get(f"/v1/games/{game_id}/events", headers={"Last-Event-ID": "x"})
         assert_validation_error(bad, "header", "Last-Event-ID")
+        bad = client.get(  # a bad `since` is refused even when Last-Event-ID wins over it
+            f"/v1/games/{game_id}/events", headers={"Last-Event-ID": "2"}, params={"since": "1.5"}
+        )
+        assert_validation_error(bad, "query", "since")
 
 
 def test_405_lists_every_method_of_the_path(client: TestClient) -> None:
