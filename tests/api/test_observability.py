@@ -37,6 +37,7 @@ def test_metrics_count_the_work_done() -> None:
         text = client.get("/metrics").text
 
     assert metric(text, "adjudicator_moves_adjudicated_total") == 3  # the replay is not a move
+    assert "_created" not in text  # no timestamp series that a scraper could mistake for counts
     assert metric(text, "adjudicator_refusals_total", code="not_your_turn") == 2
     assert metric(text, "adjudicator_refusals_total", code="validation_error") == 1
     assert metric(text, "adjudicator_refusals_total", code="not_found") == 1
