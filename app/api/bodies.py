@@ -39,8 +39,12 @@ def _integral(value: Any) -> Any:
     return value
 
 
-# An integer as JSON Schema means it: 3 and 3.0, not true, not "3", not 3.5.
-JsonInt = Annotated[int, BeforeValidator(_integral), Field(strict=True)]
+INTEGRAL = BeforeValidator(_integral)
+# An integer as JSON Schema means it: 3 and 3.0, not true, not "3", not 3.5. A constrained one
+# puts its constraints before the validator, ``Annotated[int, Field(strict=True, ge=0), INTEGRAL]``:
+# added around ``JsonInt`` (or to ``JsonInt | None``), Pydantic still enforces them but writes
+# them into the JSON Schema as raw ``ge``/``le``, which no client or fuzzer understands.
+JsonInt = Annotated[int, Field(strict=True), INTEGRAL]
 
 # Every model used as a JsonBody, so that build_openapi can put its schema in the components.
 BODY_MODELS: list[type[BaseModel]] = []

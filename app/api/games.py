@@ -11,7 +11,7 @@ from fastapi.sse import EventSourceResponse, format_sse_event
 from pydantic import BaseModel, Field
 from pydantic_core import to_json
 
-from app.api.bodies import JsonBody, JsonInt, json_response
+from app.api.bodies import INTEGRAL, JsonBody, JsonInt, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.api.routing import DirectRoute
 from app.rules.lines import Player
@@ -42,7 +42,7 @@ IDEMPOTENCY_KEY: dict[str, Any] = {
     "same key and body gets the first answer again (header `Idempotent-Replayed: true`) and "
     "applies nothing; the same key with another body is 422 `idempotency_key_reused`. Keys "
     "live as long as the game.",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"},
 }
 IF_MATCH: dict[str, Any] = {
     "name": "If-Match",
@@ -231,8 +231,8 @@ class CreateGameIn(BaseModel):
 class MoveIn(BaseModel):
     row: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
     col: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
-    player: JsonInt | None = Field(
-        None, ge=1, le=2, description="Optional; must be the token's player (else 403)."
+    player: Annotated[int, Field(strict=True, ge=1, le=2), INTEGRAL] | None = Field(
+        None, description="Optional; must be the token's player (else 403)."
     )
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_va
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import ReversiBoard
-from app.api.bodies import JsonBody, JsonInt, batch_limit, json_response
+from app.api.bodies import INTEGRAL, JsonBody, batch_limit, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.api.routing import DirectRoute
 from app.rules import reversi
@@ -18,7 +18,9 @@ from app.rules import reversi
 router = APIRouter(prefix="/v1/reversi", tags=["Reversi"], route_class=DirectRoute)
 
 Color = Literal["B", "W"]
-Coordinate = Annotated[JsonInt, Field(ge=0, description="0-based; row 0 is the top row.")]
+Coordinate = Annotated[
+    int, Field(strict=True, ge=0, description="0-based; row 0 is the top row."), INTEGRAL
+]
 Cell = Annotated[
     list[int], Field(min_length=2, max_length=2, description="[row, col]", examples=[[3, 3]])
 ]

@@ -9,7 +9,7 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_va
 from pydantic_core import PydanticCustomError
 
 from app.api.boards import TicTacToeBoard
-from app.api.bodies import JsonBody, JsonInt, batch_limit, json_response
+from app.api.bodies import INTEGRAL, JsonBody, batch_limit, json_response
 from app.api.docs import BODY_ERRORS, problem_responses
 from app.api.routing import DirectRoute
 from app.rules import tictactoe
@@ -19,7 +19,7 @@ router = APIRouter(prefix="/v1/tictactoe", tags=["Tic-tac-toe"], route_class=Dir
 
 class ValidateRequest(BaseModel):
     board: TicTacToeBoard
-    k: Annotated[JsonInt | None, Field(ge=1)] = Field(
+    k: Annotated[int, Field(strict=True, ge=1), INTEGRAL] | None = Field(
         None, description="Marks in a row that win, 1 ≤ k ≤ n; default n."
     )
 

@@ -95,3 +95,64 @@ def test_docs_pages_load_their_assets_from_the_service(client: TestClient, page:
         assert client.get(url).status_code == 200, url
     assert "//cdn" not in html.text
     assert "fonts.googleapis" not in html.text
+
+
+# JSON Schema 2020-12 (core, applicator, validation, format, meta-data, content) and OpenAPI's
+# schema extras: a key outside these is ignored by validators, generators and fuzzers alike.
+SCHEMA_KEYWORDS = frozenset([
+    "$ref", "$defs", "$schema", "$id", "$anchor", "$comment", "title", "description",
+    "default", "examples", "example", "deprecated", "readOnly", "writeOnly", "type", "enum",
+    "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+    "maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "uniqueItems",
+    "maxContains", "minContains", "maxProperties", "minProperties", "required",
+    "dependentRequired", "properties", "patternProperties", "additionalProperties",
+    "propertyNames", "unevaluatedProperties", "items", "prefixItems", "contains",
+    "unevaluatedItems", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+    "dependentSchemas", "contentEncoding", "contentMediaType", "discriminator", "xml",
+    "externalDocs",
+])  # fmt: skip
+SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SUBSCHEMAS = ("items", "additionalProperties", "not", "contains", "if", "then", "else")
+
+
+def unknown_schema_keys(schema: Any, where: str) -> list[str]:
+    if not isinstance(schema, dict):
+        return []
+    found = [f"{where}/{key}" for key in schema if key not in SCHEMA_KEYWORDS]
+    for key in SUBSCHEMA_MAPS:
+        for name, sub in schema.get(key, {}).items():
+            found += unknown_schema_keys(sub, f"{where}/{key}/{name}")
+    for key in SUBSCHEMA_LISTS:
+        for i, sub in enumerate(schema.get(key, [])):
+            found += unknown_schema_keys(sub, f"{where}/{key}/{i}")
+    for key in SUBSCHEMAS:
+        found += unknown_schema_keys(schema.get(key), f"{where}/{key}")
+    return found
+
+
+def schemas_in(node: Any, where: str = "") -> list[tuple[str, Any]]:
+    """Every ``schema`` object under ``node`` (parameters, bodies, responses, headers)."""
+    if isinstance(node, list):
+        return [pair for i, item in enumerate(node) for pair in schemas_in(item, f"{where}/{i}")]
+    if not isinstance(node, dict):
+        return []
+    pairs = [(f"{where}/schema", node["schema"])] if "schema" in node else []
+    for key, value in node.items():
+        if key != "schema":
+            pairs += schemas_in(value, f"{where}/{key}")
+    return pairs
+
+
+def test_schemas_use_only_json_schema_keywords(spec: dict[str, Any]) -> None:
+    found = [
+        key
+        for name, schema in spec["components"]["schemas"].items()
+        for key in unknown_schema_keys(schema, f"components/schemas/{name}")
+    ]
+    found += [
+        key
+        for where, schema in schemas_in(spec["paths"])
+        for key in unknown_schema_keys(schema, where)
+    ]
+    assert found == []
