@@ -493,6 +493,39 @@ async def _move_events(
         idle = True
 
 
+def _json_data(model: str) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "contentMediaType": "application/json",
+        "contentSchema": {"$ref": f"#/components/schemas/{model}"},
+    }
+
+
+# One event of the stream, as OpenAPI 3.1 tools read `schema` of `text/event-stream` (3.2 would
+# call it `itemSchema`): its fields, with `data` a JSON document of the given schema.
+EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",  # also replaces the `"type": "string"` FastAPI gives a streamed body
+    "oneOf": [
+        {
+            "title": "MoveEvent",
+            "type": "object",
+            "properties": {
+                "event": {"const": "move"},
+                "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The move's seq."},
+                "data": _json_data("MoveResultOut"),
+            },
+            "required": ["event", "id", "data"],
+        },
+        {
+            "title": "EndEvent",
+            "type": "object",
+            "properties": {"event": {"const": "end"}, "data": _json_data("GameOut")},
+            "required": ["event", "data"],
+        },
+    ],
+}
+
+
 @router.get(
     "/{game_id}/events",
     summary="Push: a stream of the game's moves (Server-Sent Events)",
@@ -503,8 +536,9 @@ async def _move_events(
     "`If-None-Match` remains the baseline every client can use.",
     response_class=EventSourceResponse,
     responses={
-        200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
-              "description": "An endless stream until the game ends or is deleted."},
+        200: {"content": {"text/event-stream": {"schema": EVENT_SCHEMA}},
+              "description": "An endless stream until the game ends or is deleted: `move` "
+              "events, then one `end` event. Lines starting with `:` are keep-alives."},
         **store_errors(404, 422, s404="`game_not_found`."),
     },
     openapi_extra={"parameters": [

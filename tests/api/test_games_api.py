@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 
@@ -462,6 +463,26 @@ class TestEvents:
         assert [e["id"] for e in events[:5]] == ["1", "2", "3", "4", "5"]
         assert [json.loads(e["data"]) for e in events[:5]] == answers
         assert json.loads(events[-1]["data"])["status"] == "won"
+
+    def test_events_match_the_documented_event_schema(self, client: TestClient) -> None:
+        spec = client.get("/openapi.json").json()
+        response = spec["paths"]["/v1/games/{game_id}/events"]["get"]["responses"]["200"]
+        components = {"components": spec["components"]}  # for the schemas' $refs
+        event_schema = response["content"]["text/event-stream"]["schema"]
+        game_id, _ = self.finished_game(client)
+        events = parse_events(client.get(f"/v1/games/{game_id}/events").text)
+        for event in events:
+            assert jsonschema_rs.Draft202012Validator({**event_schema, **components}).is_valid(
+                event
+            ), event
+            (variant,) = [v for v in event_schema["oneOf"] if v["title"].lower().startswith(
+                event["event"])]  # fmt: skip
+            data_schema = variant["properties"]["data"]["contentSchema"]
+            data = json.loads(event["data"])
+            assert jsonschema_rs.Draft202012Validator({**data_schema, **components}).is_valid(
+                data
+            ), data
+        assert [e["event"] for e in events] == ["move"] * 5 + ["end"]
 
     def test_resume_after_last_event_id_or_since(self, client: TestClient) -> None:
         game_id, answers = self.finished_game(client)

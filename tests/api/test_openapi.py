@@ -108,12 +108,21 @@ SCHEMA_KEYWORDS = frozenset([
     "dependentRequired", "properties", "patternProperties", "additionalProperties",
     "propertyNames", "unevaluatedProperties", "items", "prefixItems", "contains",
     "unevaluatedItems", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-    "dependentSchemas", "contentEncoding", "contentMediaType", "discriminator", "xml",
-    "externalDocs",
+    "dependentSchemas", "contentEncoding", "contentMediaType", "contentSchema", "discriminator",
+    "xml", "externalDocs",
 ])  # fmt: skip
 SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
 SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-SUBSCHEMAS = ("items", "additionalProperties", "not", "contains", "if", "then", "else")
+SUBSCHEMAS = (
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "if",
+    "then",
+    "else",
+    "contentSchema",
+)
 
 
 def unknown_schema_keys(schema: Any, where: str) -> list[str]:
