@@ -103,8 +103,11 @@ OPERATION_IDS = {
 def _link(
     operation: str, description: str, parameters: dict[str, str], body: Any = None
 ) -> dict[str, Any]:
-    link: dict[str, Any] = {"operationId": OPERATION_IDS[operation], "description": description}
-    link["parameters"] = parameters
+    link: dict[str, Any] = {
+        "operationId": OPERATION_IDS[operation],
+        "description": description,
+        "parameters": parameters,
+    }
     if body is not None:
         link["requestBody"] = body
     return link

@@ -91,13 +91,12 @@ def test_open_event_streams_end_after_the_grace_period(
     process, port = server
     base = f"http://127.0.0.1:{port}"
     game = httpx.post(f"{base}/v1/games", json={"n": 3}).json()
-    with httpx.stream("GET", f"{base}/v1/games/{game['id']}/events", timeout=30) as stream:
+    # A stream left hanging would end in ReadTimeout instead (keep-alives come every 15 s).
+    timeout = GRACE_SECONDS + 10
+    with httpx.stream("GET", f"{base}/v1/games/{game['id']}/events", timeout=timeout) as stream:
         assert stream.status_code == 200
         process.send_signal(signal.SIGTERM)
-        started = time.monotonic()
-        with pytest.raises(httpx.RemoteProtocolError):  # closed mid-stream, not hung
+        with pytest.raises(httpx.RemoteProtocolError):  # closed mid-stream by the server
             for _ in stream.iter_raw():
                 pass
-        closed_after = time.monotonic() - started
-    assert closed_after < GRACE_SECONDS + 10
     assert process.wait(timeout=10) in STOPPED_BY_SIGTERM
