@@ -10,7 +10,7 @@ from __future__ import annotations
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.problems import problem_response
+from app.api.problems import PAYLOAD_TOO_LARGE, problem_response
 
 
 class PayloadTooLarge(HTTPException):
@@ -66,9 +66,7 @@ class BodyLimitMiddleware:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         detail = f"request body exceeds the limit of {self.max_bytes} bytes"
-        response = problem_response(
-            413, "payload_too_large", detail, headers={"Connection": "close"}
-        )
+        response = problem_response(PAYLOAD_TOO_LARGE, detail, headers={"Connection": "close"})
         await response(scope, receive, send)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,13 +14,14 @@ from starlette.types import Lifespan
 from app import __doc__ as summary
 from app.api import games, operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
+from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
 from app.api.web import mount_web
 from app.body_limit import BodyLimitMiddleware
-from app.observability import Metrics, ObservabilityMiddleware, RequestIdFilter
-from app.problems import install_problem_handlers
-from app.sessions.redis_store import RedisGameStore
-from app.sessions.store import GameStore, MemoryGameStore
+from app.observability import Metrics, ObservabilityMiddleware, configure_logging
+from app.sessions.memory_store import MemoryGameStore
+from app.sessions.store import GameStore
+from app.sessions.stores import store_from
 from app.settings import Settings
 
 logger = logging.getLogger("app")
@@ -59,49 +59,6 @@ def add_routes_flat(app: FastAPI, router: APIRouter) -> None:
     runs before the app serves anything, so FastAPI's route caches are built with all of them.
     """
     app.router.routes.extend(router.routes)
-
-
-class JsonLogFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        entry = {
-            "time": self.formatTime(record),
-            "level": record.levelname,
-            "logger": record.name,
-            "request_id": getattr(record, "request_id", "-"),
-            "message": record.getMessage(),
-        }
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry)
-
-
-def configure_logging(settings: Settings) -> None:
-    """The app's own log lines carry the request id; text or JSON (ADJUDICATOR_LOG_FORMAT)."""
-    if any(getattr(h, "_adjudicator", False) for h in logger.handlers):
-        return
-    handler = logging.StreamHandler()
-    handler._adjudicator = True  # type: ignore[attr-defined]
-    handler.addFilter(RequestIdFilter())
-    if settings.log_format == "json":
-        handler.setFormatter(JsonLogFormatter())
-    else:
-        handler.setFormatter(
-            logging.Formatter("%(levelname)s %(name)s [%(request_id)s] %(message)s")
-        )
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-
-
-def store_from(settings: Settings) -> GameStore:
-    """The store ``ADJUDICATOR_STORE_URL`` names."""
-    if settings.store_url.startswith(("redis://", "rediss://")):
-        return RedisGameStore(
-            settings.store_url,
-            max_games=settings.max_games,
-            idle_seconds=settings.game_idle_seconds,
-            timeout_seconds=settings.store_timeout_seconds,
-        )
-    return MemoryGameStore(settings.max_games, settings.game_idle_seconds)
 
 
 def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import itertools
+import json
 import logging
 import secrets
 import time
@@ -25,6 +26,8 @@ from prometheus_client import (
     disable_created_metrics,
 )
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.settings import Settings
 
 # No ``*_created`` series: they double the output with timestamps that read like counts.
 disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -131,3 +134,35 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 def _sane(value: str) -> bool:
     return 1 <= len(value) <= 128 and _ID_CHARACTERS.issuperset(value)
+
+
+class JsonLogFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "request_id": getattr(record, "request_id", "-"),
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def configure_logging(settings: Settings) -> None:
+    """The app's own log lines carry the request id; text or JSON (ADJUDICATOR_LOG_FORMAT)."""
+    logger = logging.getLogger("app")
+    if any(getattr(h, "_adjudicator", False) for h in logger.handlers):
+        return
+    handler = logging.StreamHandler()
+    handler._adjudicator = True  # type: ignore[attr-defined]
+    handler.addFilter(RequestIdFilter())
+    if settings.log_format == "json":
+        handler.setFormatter(JsonLogFormatter())
+    else:
+        handler.setFormatter(
+            logging.Formatter("%(levelname)s %(name)s [%(request_id)s] %(message)s")
+        )
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)

@@ -2,7 +2,7 @@
 
     python -m bench.sessions [--rounds 5] [--skip-memory]
 
-Per-move time (median of interleaved rounds) of ``Game.play`` — bounds, turn, occupancy, then
+Per-move time (median of interleaved rounds) of ``TicTacToe.play`` — bounds, turn, occupancy, then
 the four counters — at n = 3, 1,000 and 1,000,000, next to two references that do the same
 bookkeeping and then decide the win by scanning: the move's row, column and diagonals (O(n)), or
 the whole board (O(n²); only where it finishes in reasonable time).
@@ -27,7 +27,8 @@ from pathlib import Path
 
 import httpx
 
-from app.sessions.game import Game
+from app.sessions.kind import Placement
+from app.sessions.kinds.tictactoe import TicTacToe
 from bench.http import free_port
 
 Moves = list[tuple[int, int]]
@@ -44,7 +45,8 @@ class ScanGame:
     def _line_won(self, cells: list[tuple[int, int]], player: int) -> bool:
         return all(self.cells.get(cell) == player for cell in cells)
 
-    def play(self, row: int, col: int, player: int) -> int:
+    def play(self, placement: Placement, player: int) -> int:
+        row, col = placement.row, placement.col
         if not (0 <= row < self.n and 0 <= col < self.n) or (row, col) in self.cells:
             raise ValueError("refused")
         self.cells[(row, col)] = player
@@ -82,7 +84,7 @@ def per_move(make: Callable[[], object], games: list[Moves]) -> float:
     for script in games:
         game = make()
         for i, (r, c) in enumerate(script):
-            game.play(r, c, 1 if i % 2 == 0 else 2)  # type: ignore[attr-defined]
+            game.play(Placement(r, c), 1 if i % 2 == 0 else 2)  # type: ignore[attr-defined]
         total += len(script)
     return (time.perf_counter() - start) / total
 
@@ -100,7 +102,7 @@ def timing(rounds: int) -> None:
         scan_corpus = corpus[:scan_games] if n < 10**6 else [corpus[0][:3]]
         counters, line, board = [], [], []
         for _ in range(rounds):
-            counters.append(per_move(lambda n=n: Game("b", n, ("a", "b")), corpus))
+            counters.append(per_move(lambda n=n: TicTacToe(n), corpus))
             line.append(per_move(lambda n=n: ScanGame(n, whole_board=False), scan_corpus))
             if n <= 1000:
                 rescan_corpus = scan_corpus if n < 1000 else [corpus[0][:2]]

@@ -6,11 +6,13 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 import redis
 
@@ -67,3 +69,21 @@ def wait_for(probe: Callable[[], object], what: str, seconds: float = 15) -> Non
         if time.monotonic() > deadline:
             raise TimeoutError(f"{what} did not come up within {seconds} s")
         time.sleep(0.05)
+
+
+@contextmanager
+def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
+    """``uvicorn app.main:app`` on a free loopback port, with the per-client creation limit
+    off and ``env`` added to the environment; yields its URL and stops it afterwards."""
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+               "--port", str(port), "--log-level", "warning",
+               "--timeout-graceful-shutdown", "3"]  # event streams may still be open  # fmt: skip
+    process = subprocess.Popen(command, env={**os.environ, **NO_CREATE_LIMIT, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)

@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import (
     BaseModel,
     BeforeValidator,
+    ConfigDict,
     Field,
     TypeAdapter,
     ValidationError,
@@ -45,6 +46,14 @@ INTEGRAL = BeforeValidator(_integral)
 # added around ``JsonInt`` (or to ``JsonInt | None``), Pydantic still enforces them but writes
 # them into the JSON Schema as raw ``ge``/``le``, which no client or fuzzer understands.
 JsonInt = Annotated[int, Field(strict=True), INTEGRAL]
+
+
+class Body(BaseModel):
+    """Base of every request body: a field the schema does not know is refused (422 naming it),
+    so that a client's typo is an error, not a silently different request."""
+
+    model_config = ConfigDict(extra="forbid")
+
 
 # Every model used as a JsonBody, so that build_openapi can put its schema in the components.
 BODY_MODELS: list[type[BaseModel]] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import fastapi_offline
-from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi import APIRouter, FastAPI
 from fastapi.openapi.docs import (
     get_redoc_html,
     get_swagger_ui_html,
@@ -21,55 +21,15 @@ from fastapi.openapi.docs import (
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from app.api.bodies import BODY_MODELS
-from app.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, Problem
+from app.api.params import SECURITY_SCHEMES
+from app.api.problems import PROBLEM_MEDIA_TYPE
 
 ASSETS_PATH = "/docs-assets"
 ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
 OAUTH2_REDIRECT = "/docs/oauth2-redirect"
-
-_DESCRIPTIONS = {
-    400: "The body could not be parsed at all (`validation_error`).",
-    401: "Missing or invalid bearer token (`unauthorized`).",
-    403: "The token belongs to the other player (`wrong_player`).",
-    404: "No such resource.",
-    409: "The move breaks a rule of the game.",
-    412: "A precondition (`If-Match`) does not hold (`precondition_failed`).",
-    413: "The body is larger than the configured limit (`payload_too_large`).",
-    422: "The request does not match the schema (`validation_error`, with `errors`).",
-    429: "Too many requests from this client (`rate_limited`, see `Retry-After`).",
-    503: "The service cannot take this request now.",
-}
-
-
-SECURITY_SCHEMES = {
-    "PlayerToken": {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "A player's token, as returned once by `POST /v1/games` in `tokens`.",
-    }
-}
-
-# What any endpoint that takes a JSON body can answer: oversize body, schema mismatch.
-BODY_ERRORS = (413, 422)
-
-
-def problem_responses(*statuses: int, **descriptions: str) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` entries for the given error statuses.
-
-    ``descriptions`` overrides the default text per status, keyed ``s422`` and so on.
-    """
-    wanted = sorted(set(statuses))
-    return {
-        status: {
-            "model": Problem,
-            "description": descriptions.get(f"s{status}", _DESCRIPTIONS.get(status, "Error.")),
-        }
-        for status in wanted
-    }
 
 
 def _problem_content(operation: dict[str, Any]) -> None:
@@ -78,6 +38,15 @@ def _problem_content(operation: dict[str, Any]) -> None:
             response["content"] = {
                 PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}
             }
+
+
+def _sequential_content(operation: dict[str, Any]) -> None:
+    """A streamed response declared by its ``itemSchema`` (each event) keeps no ``schema``:
+    FastAPI adds ``{"type": "string"}`` for a response class it does not render itself."""
+    for response in operation.get("responses", {}).values():
+        for media in response.get("content", {}).values():
+            if "itemSchema" in media:
+                media.pop("schema", None)
 
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
@@ -95,11 +64,12 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     for path in schema["paths"].values():
         for operation in path.values():
             _problem_content(operation)
+            _sequential_content(operation)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
     _add_body_models(components)
-    schema["components"]["securitySchemes"] = SECURITY_SCHEMES
+    schema["components"]["securitySchemes"] = dict(SECURITY_SCHEMES)
     schema["components"]["schemas"] = dict(sorted(components.items()))
     app.openapi_schema = schema
     return schema
@@ -113,12 +83,6 @@ def _add_body_models(components: dict[str, Any]) -> None:
     )
     for name, definition in definitions.get("$defs", {}).items():
         components.setdefault(name, definition)
-
-
-class ProblemType(BaseModel):
-    code: str
-    status: int
-    title: str
 
 
 router = APIRouter(include_in_schema=False)
@@ -170,23 +134,6 @@ async def redoc() -> HTMLResponse:
     )
 
 
-problem_types = APIRouter(tags=["Operations"])
-
-
-@problem_types.get(
-    "/problems/{code}",
-    summary="Describe an error code",
-    description="The `type` of every error answer points here: the code's status and title.",
-    responses=problem_responses(404),
-)
-async def problem_type(code: str) -> ProblemType:
-    if code not in PROBLEM_TYPES:
-        raise HTTPException(404, f"no problem type {code!r}")
-    status, title = PROBLEM_TYPES[code]
-    return ProblemType(code=code, status=status, title=title)
-
-
 def mount_docs(app: FastAPI) -> None:
     app.mount(ASSETS_PATH, StaticFiles(directory=ASSETS_DIR), name="docs-assets")
     app.include_router(router)
-    app.include_router(problem_types)

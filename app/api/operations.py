@@ -1,19 +1,20 @@
-"""Liveness and readiness probes for orchestrators and load balancers."""
+"""Operational routes: liveness and readiness probes, metrics, and the problem types."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from fastapi.responses import PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 
-from app.api.docs import problem_responses
-from app.api.routing import DirectRoute
+from app.api.problems import NOT_FOUND, PROBLEM_TYPES, problem_responses
+from app.api.routing import api_router
 from app.sessions.errors import StoreUnavailable
 
-router = APIRouter(tags=["Operations"], route_class=DirectRoute)
+router = api_router(tags=["Operations"])
 
 
 class Health(BaseModel):
@@ -34,7 +35,7 @@ READY = b'{"status":"ready"}'
     description="200 while the process runs.",
     response_model=Health,
 )
-async def healthz(request: Request) -> Response:
+async def get_health(request: Request) -> Response:
     return Response(HEALTHY, media_type="application/json")
 
 
@@ -44,9 +45,9 @@ async def healthz(request: Request) -> Response:
     description="200 when the service can answer requests, including its game store; "
     "503 `store_unavailable` while the store does not answer.",
     response_model=Readiness,
-    responses=problem_responses(503, s503="`store_unavailable`."),
+    responses=problem_responses(StoreUnavailable),
 )
-async def readyz(request: Request) -> Response:
+async def get_readiness(request: Request) -> Response:
     if not await request.app.state.store.ready():
         raise StoreUnavailable()
     return Response(READY, media_type="application/json")
@@ -60,7 +61,26 @@ async def readyz(request: Request) -> Response:
     response_class=PlainTextResponse,
     responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
 )
-async def metrics(request: Request) -> Response:
+async def get_metrics(request: Request) -> Response:
     registry = request.app.state.metrics
     registry.live_games.set(await request.app.state.store.live_games())
     return Response(generate_latest(registry.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+class ProblemType(BaseModel):
+    code: str
+    status: int
+    title: str
+
+
+@router.get(
+    "/problems/{code}",
+    summary="Describe an error code",
+    description="The `type` of every error answer points here: the code's status and title.",
+    responses=problem_responses(NOT_FOUND),
+)
+async def get_problem_type(code: str) -> ProblemType:
+    problem = PROBLEM_TYPES.get(code)
+    if problem is None:
+        raise HTTPException(404, f"no problem type {code!r}")
+    return ProblemType(code=problem.code, status=problem.status, title=problem.title)

@@ -4,26 +4,31 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
 
 from app.api.boards import ReversiBoard
-from app.api.bodies import INTEGRAL, JsonBody, batch_limit, json_response
-from app.api.docs import BODY_ERRORS, problem_responses
-from app.api.routing import DirectRoute
+from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
+from app.api.problems import BODY_ERRORS, problem_responses
+from app.api.routing import api_router
 from app.rules import reversi
 
-router = APIRouter(prefix="/v1/reversi", tags=["Reversi"], route_class=DirectRoute)
+router = api_router("/v1/reversi", ["Reversi"])
 
 Color = Literal["B", "W"]
 Coordinate = Annotated[
     int, Field(strict=True, ge=0, description="0-based; row 0 is the top row."), INTEGRAL
 ]
 Cell = Annotated[
-    list[int], Field(min_length=2, max_length=2, description="[row, col]", examples=[[3, 3]])
-]
+    tuple[int, int],
+    WithJsonSchema({
+        "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+        "description": "[row, col]", "examples": [[3, 3]],
+    }),
+]  # fmt: skip
 
 # The classic "check if move is legal" board (LeetCode 1958, example 1): B at (4, 3) is legal.
 CLASSIC_BOARD = [
@@ -48,7 +53,7 @@ MOVE_EXAMPLES: dict[str, Any] = {
 }
 
 
-class MoveRequest(BaseModel):
+class MoveRequest(Body):
     """A board, a cell and the colour that would play there."""
 
     board: ReversiBoard
@@ -75,7 +80,7 @@ class MoveRequest(BaseModel):
         return value
 
 
-class MoveQuery(BaseModel):
+class MoveQuery(Body):
     """One question of a batch: may ``color`` play at (row, col)?"""
 
     row: Coordinate
@@ -83,7 +88,7 @@ class MoveQuery(BaseModel):
     color: Color
 
 
-class CheckMovesRequest(BaseModel):
+class CheckMovesRequest(Body):
     """One board and many questions about it."""
 
     board: ReversiBoard
@@ -110,52 +115,66 @@ class CheckMovesRequest(BaseModel):
         return errors
 
 
-class CheckMoveResponse(BaseModel):
+class CheckMoveResponse(TypedDict):
     legal: bool
-    reason: Literal["occupied", "no_bracket"] | None = Field(
-        description="Why the move is illegal; null when legal."
-    )
-    flips: list[Cell] = Field(description="Stones that flip, sorted by (row, col); [] if illegal.")
+    reason: Annotated[
+        Literal["occupied", "no_bracket"] | None,
+        Field(description="Why the move is illegal; null when legal."),
+    ]
+    flips: Annotated[
+        list[Cell], Field(description="Stones that flip, sorted by (row, col); [] if illegal.")
+    ]
 
 
-class LegalMovesRequest(BaseModel):
+class LegalMovesRequest(Body):
     board: ReversiBoard
     color: Color
 
 
-class LegalMove(BaseModel):
+class LegalMove(TypedDict):
     row: int
     col: int
-    flips: int = Field(description="How many stones this move flips.")
+    flips: Annotated[int, Field(description="How many stones this move flips.")]
 
 
-class LegalMovesResponse(BaseModel):
+class LegalMovesResponse(TypedDict):
     color: Color
-    moves: list[LegalMove] = Field(description="Sorted by (row, col).")
+    moves: Annotated[list[LegalMove], Field(description="Sorted by (row, col).")]
     count: int
-    must_pass: bool = Field(description="True when `color` has no legal move.")
+    must_pass: Annotated[bool, Field(description="True when `color` has no legal move.")]
 
 
-class Score(BaseModel):
+class Score(TypedDict):
     B: int
     W: int
 
 
-class CheckMovesResponse(BaseModel):
-    results: list[CheckMoveResponse] = Field(description="One answer per query, in order.")
+class CheckMovesResponse(TypedDict):
+    results: Annotated[
+        list[CheckMoveResponse], Field(description="One answer per query, in order.")
+    ]
 
 
-class ApplyMoveResponse(BaseModel):
-    board: list[str] = Field(description="The board after the move, as strings.")
+class ApplyMoveResponse(TypedDict):
+    board: Annotated[list[str], Field(description="The board after the move, as strings.")]
     flips: list[Cell]
-    next: Color | None = Field(
-        description="Who moves next: the opponent if it can, else `color` again (the opponent "
-        "passes), else null (game over)."
-    )
-    passed: bool = Field(description="True when the opponent has no move and must pass.")
+    next: Annotated[
+        Color | None,
+        Field(
+            description="Who moves next: the opponent if it can, else `color` again (the "
+            "opponent passes), else null (game over)."
+        ),
+    ]
+    passed: Annotated[bool, Field(description="True when the opponent has no move and must pass.")]
     game_over: bool
     score: Score
-    winner: Literal["B", "W", "draw"] | None = Field(description="Set only when the game is over.")
+    winner: Annotated[
+        Literal["B", "W", "draw"] | None, Field(description="Set only when the game is over.")
+    ]
+
+
+def check_json(check: reversi.MoveCheck) -> CheckMoveResponse:
+    return {"legal": check.legal, "reason": check.reason, "flips": check.flips}
 
 
 MOVE_BODY = JsonBody(MoveRequest, MOVE_EXAMPLES)
@@ -203,8 +222,7 @@ LEGAL_MOVES_BODY = JsonBody(
 )
 async def check_move(request: Request) -> Response:
     move = await MOVE_BODY.parse(request)
-    check = reversi.check_move(move.board, move.row, move.col, move.color)
-    return json_response({"legal": check.legal, "reason": check.reason, "flips": check.flips})
+    return json_response(check_json(reversi.check_move(move.board, move.row, move.col, move.color)))
 
 
 @router.post(
@@ -221,11 +239,14 @@ async def check_moves(request: Request) -> Response:
     batch = await CHECK_MOVES_BODY.parse(request)
     if errors := batch.outside_board():
         raise RequestValidationError(errors)
-    board, results = batch.board, []
-    for query in batch.queries:
-        check = reversi.check_move(board, query.row, query.col, query.color)
-        results.append({"legal": check.legal, "reason": check.reason, "flips": check.flips})
-    return json_response({"results": results})
+    board = batch.board
+    answer: CheckMovesResponse = {
+        "results": [
+            check_json(reversi.check_move(board, query.row, query.col, query.color))
+            for query in batch.queries
+        ]
+    }
+    return json_response(answer)
 
 
 @router.post(
@@ -240,14 +261,13 @@ async def check_moves(request: Request) -> Response:
 async def legal_moves(request: Request) -> Response:
     query = await LEGAL_MOVES_BODY.parse(request)
     moves = reversi.legal_moves(query.board, query.color)
-    return json_response(
-        {
-            "color": query.color,
-            "moves": [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves],
-            "count": len(moves),
-            "must_pass": not moves,
-        }
-    )
+    answer: LegalMovesResponse = {
+        "color": query.color,
+        "moves": [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves],
+        "count": len(moves),
+        "must_pass": not moves,
+    }
+    return json_response(answer)
 
 
 @router.post(
@@ -257,23 +277,19 @@ async def legal_moves(request: Request) -> Response:
     "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
     "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
     response_model=ApplyMoveResponse,
-    responses=problem_responses(
-        *BODY_ERRORS,
-        s422="`validation_error`, or `illegal_move` with `reason` (`occupied`, `no_bracket`).",
-    ),
+    responses=problem_responses(*BODY_ERRORS, reversi.IllegalMove),
     openapi_extra=MOVE_BODY.openapi,
 )
 async def apply_move(request: Request) -> Response:
     move = await MOVE_BODY.parse(request)
     outcome = reversi.apply_move(move.board, move.row, move.col, move.color)
-    return json_response(
-        {
-            "board": outcome.board.to_rows(),
-            "flips": outcome.flips,
-            "next": outcome.next,
-            "passed": outcome.passed,
-            "game_over": outcome.game_over,
-            "score": outcome.score,
-            "winner": outcome.winner,
-        }
-    )
+    answer: ApplyMoveResponse = {
+        "board": outcome.board.to_rows(),
+        "flips": outcome.flips,
+        "next": outcome.next,
+        "passed": outcome.passed,
+        "game_over": outcome.game_over,
+        "score": {"B": outcome.score["B"], "W": outcome.score["W"]},
+        "winner": outcome.winner,
+    }
+    return json_response(answer)

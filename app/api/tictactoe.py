@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_validator
+from fastapi import Request, Response
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
 
 from app.api.boards import TicTacToeBoard
-from app.api.bodies import INTEGRAL, JsonBody, batch_limit, json_response
-from app.api.docs import BODY_ERRORS, problem_responses
-from app.api.routing import DirectRoute
+from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
+from app.api.problems import BODY_ERRORS, problem_responses
+from app.api.routing import api_router
 from app.rules import tictactoe
 
-router = APIRouter(prefix="/v1/tictactoe", tags=["Tic-tac-toe"], route_class=DirectRoute)
+router = api_router("/v1/tictactoe", ["Tic-tac-toe"])
 
 
-class ValidateRequest(BaseModel):
+class ValidateRequest(Body):
     board: TicTacToeBoard
     k: Annotated[int, Field(strict=True, ge=1), INTEGRAL] | None = Field(
         None, description="Marks in a row that win, 1 ≤ k ≤ n; default n."
@@ -32,28 +33,37 @@ class ValidateRequest(BaseModel):
         return value
 
 
-class ValidateBatchRequest(BaseModel):
+class ValidateBatchRequest(Body):
     items: Annotated[list[ValidateRequest], BeforeValidator(batch_limit)] = Field(
         min_length=1, description="1 to `max_batch` (default 1000) positions."
     )
 
 
-class Counts(BaseModel):
+class Counts(TypedDict):
     X: int
     O: int  # noqa: E741 - the mark's name
 
 
-class ValidateResponse(BaseModel):
-    valid: bool = Field(description="True iff the position can occur in a legal game.")
-    reason: tictactoe.Reason | None = Field(
-        description="Why not, when invalid: `bad_counts`, `both_won`, `x_won_but_o_moved`, "
-        "`o_won_but_x_moved`, `play_after_win` (the winner's lines cannot all have been "
-        "completed by one last move)."
-    )
+class ValidateResponse(TypedDict):
+    valid: Annotated[bool, Field(description="True iff the position can occur in a legal game.")]
+    reason: Annotated[
+        tictactoe.Reason | None,
+        Field(
+            description="Why not, when invalid: `bad_counts`, `both_won`, `x_won_but_o_moved`, "
+            "`o_won_but_x_moved`, `play_after_win` (the winner's lines cannot all have been "
+            "completed by one last move)."
+        ),
+    ]
     status: tictactoe.Status | None
-    next: Literal["X", "O"] | None = Field(description="Whose turn; null once the game is over.")
+    next: Annotated[
+        Literal["X", "O"] | None, Field(description="Whose turn; null once the game is over.")
+    ]
     winner: Literal["X", "O"] | None
     counts: Counts
+
+
+class ValidateBatchResponse(TypedDict):
+    results: Annotated[list[ValidateResponse], Field(description="One answer per item, in order.")]
 
 
 VALIDATE_BODY = JsonBody(
@@ -88,7 +98,7 @@ VALIDATE_BATCH_BODY = JsonBody(
 )
 
 
-def verdict_json(verdict: tictactoe.Verdict) -> dict[str, object]:
+def verdict_json(verdict: tictactoe.Verdict) -> ValidateResponse:
     return {
         "valid": verdict.valid,
         "reason": verdict.reason,
@@ -108,13 +118,9 @@ def verdict_json(verdict: tictactoe.Verdict) -> dict[str, object]:
     responses=problem_responses(*BODY_ERRORS),
     openapi_extra=VALIDATE_BODY.openapi,
 )
-async def validate(request: Request) -> Response:
+async def validate_position(request: Request) -> Response:
     query = await VALIDATE_BODY.parse(request)
     return json_response(verdict_json(tictactoe.check_position(query.board, query.k)))
-
-
-class ValidateBatchResponse(BaseModel):
-    results: list[ValidateResponse] = Field(description="One answer per item, in order.")
 
 
 @router.post(
@@ -127,7 +133,9 @@ class ValidateBatchResponse(BaseModel):
     responses=problem_responses(*BODY_ERRORS),
     openapi_extra=VALIDATE_BATCH_BODY.openapi,
 )
-async def validate_batch(request: Request) -> Response:
+async def validate_positions(request: Request) -> Response:
     batch = await VALIDATE_BATCH_BODY.parse(request)
-    results = [verdict_json(tictactoe.check_position(item.board, item.k)) for item in batch.items]
-    return json_response({"results": results})
+    answer: ValidateBatchResponse = {
+        "results": [verdict_json(tictactoe.check_position(i.board, i.k)) for i in batch.items]
+    }
+    return json_response(answer)

@@ -65,7 +65,6 @@ class IllegalMove(RuleError):
     """A move that is not legal for its colour on the posted board."""
 
     code = "illegal_move"
-    title = "Illegal move"
 
     def __init__(self, row: int, col: int, color: Color, reason: Reason) -> None:
         self.row, self.col, self.color, self.reason = row, col, color, reason

@@ -1,46 +1,24 @@
-"""Why a session request is refused. Each carries its stable ``code``; problems.py maps status."""
+"""Why a session request is refused or cannot be served, grouped by meaning.
+
+* ``RuleError`` (from the rules): the move breaks a rule of the game — out of bounds, not your
+  turn, cell occupied, game over.
+* ``AccessDenied``: the request does not prove it may act for a player of this game.
+* ``RequestConflict``: the request's own conditions do not hold (``If-Match``, a reused
+  ``Idempotency-Key``).
+* ``NotFound``: no such game or move.
+* ``Unavailable``: the store cannot take the request now (full, or not answering).
+* ``BoardTooLarge``: the board exists but is not rendered at that size.
+
+Each concrete error carries its stable ``code``; ``api/problems.py`` gives it a status and title.
+"""
 
 from __future__ import annotations
 
-from app.rules.errors import RuleError
-
-
-class GameNotFound(RuleError):
-    code = "game_not_found"
-    title = "Game not found"
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"no game {game_id!r} (it may have ended by deletion or expired)")
-
-
-class MoveNotFound(RuleError):
-    code = "move_not_found"
-    title = "Move not found"
-
-    def __init__(self, game_id: str, seq: int) -> None:
-        super().__init__(f"game {game_id!r} has no move {seq}")
-
-
-class Unauthorized(RuleError):
-    code = "unauthorized"
-    title = "Missing or invalid token"
-
-    def __init__(self, detail: str = "a player's bearer token for this game is required") -> None:
-        super().__init__(detail)
-
-
-class WrongPlayer(RuleError):
-    code = "wrong_player"
-    title = "Token is for the other player"
-
-    def __init__(self, token_player: int, claimed: int) -> None:
-        self.token_player, self.claimed = token_player, claimed
-        super().__init__(f"this token is player {token_player}'s, the move claims player {claimed}")
+from app.rules.errors import DomainError, RuleError
 
 
 class OutOfBounds(RuleError):
     code = "out_of_bounds"
-    title = "Cell outside the board"
 
     def __init__(self, row: int, col: int, n: int) -> None:
         self.row, self.col, self.n = row, col, n
@@ -49,7 +27,6 @@ class OutOfBounds(RuleError):
 
 class NotYourTurn(RuleError):
     code = "not_your_turn"
-    title = "Not your turn"
 
     def __init__(self, player: int, next_player: int) -> None:
         self.player, self.next_player = player, next_player
@@ -61,7 +38,6 @@ class NotYourTurn(RuleError):
 
 class CellOccupied(RuleError):
     code = "cell_occupied"
-    title = "Cell occupied"
 
     def __init__(self, row: int, col: int) -> None:
         self.row, self.col = row, col
@@ -70,7 +46,6 @@ class CellOccupied(RuleError):
 
 class GameOver(RuleError):
     code = "game_over"
-    title = "Game over"
 
     def __init__(self, status: str, winner: int) -> None:  # winner 0 means a draw
         self.status, self.winner = status, winner
@@ -81,35 +56,31 @@ class GameOver(RuleError):
         return {"game_status": self.status, "winner": self.winner}
 
 
-class CapacityExhausted(RuleError):
-    code = "capacity_exhausted"
-    title = "Too many live games"
-
-    def __init__(self, limit: int, retry_after: int) -> None:
-        self.limit, self.retry_after = limit, retry_after
-        super().__init__(f"the store holds its maximum of {limit} live games; retry later")
+class AccessDenied(DomainError):
+    """The request does not prove it may act for this player of this game."""
 
 
-class BoardTooLarge(RuleError):
-    code = "board_too_large"
-    title = "Board too large to render"
+class Unauthorized(AccessDenied):
+    code = "unauthorized"
 
-    def __init__(self, n: int, limit: int) -> None:
-        self.n, self.limit = n, limit
-        super().__init__(f"the board is {n} × {n}; it is rendered only up to {limit} × {limit}")
-
-
-class StoreUnavailable(RuleError):
-    code = "store_unavailable"
-    title = "Game store unavailable"
-
-    def __init__(self, detail: str = "the game store does not answer; retry later") -> None:
+    def __init__(self, detail: str = "a player's bearer token for this game is required") -> None:
         super().__init__(detail)
 
 
-class PreconditionFailed(RuleError):
+class WrongPlayer(AccessDenied):
+    code = "wrong_player"
+
+    def __init__(self, token_player: int, claimed: int) -> None:
+        self.token_player, self.claimed = token_player, claimed
+        super().__init__(f"this token is player {token_player}'s, the move claims player {claimed}")
+
+
+class RequestConflict(DomainError):
+    """A condition the request set for itself does not hold."""
+
+
+class PreconditionFailed(RequestConflict):
     code = "precondition_failed"
-    title = "The game has moved on"
 
     def __init__(self, version: int) -> None:
         self.version = version
@@ -119,9 +90,59 @@ class PreconditionFailed(RuleError):
         return {"version": self.version}
 
 
-class IdempotencyKeyReused(RuleError):
+class IdempotencyKeyReused(RequestConflict):
     code = "idempotency_key_reused"
-    title = "Idempotency-Key reused with a different body"
 
     def __init__(self) -> None:
         super().__init__("this Idempotency-Key was first used with a different move")
+
+
+class NotFound(DomainError):
+    """No such resource (any more)."""
+
+
+class GameNotFound(NotFound):
+    code = "game_not_found"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id!r} (it may have ended by deletion or expired)")
+
+
+class MoveNotFound(NotFound):
+    code = "move_not_found"
+
+    def __init__(self, game_id: str, seq: int) -> None:
+        super().__init__(f"game {game_id!r} has no move {seq}")
+
+
+class Unavailable(DomainError):
+    """The store cannot take this request now; the same request may succeed later."""
+
+
+class CapacityExhausted(Unavailable):
+    code = "capacity_exhausted"
+
+    def __init__(self, limit: int, retry_after: int) -> None:
+        self.limit, self.retry_after = limit, retry_after
+        super().__init__(f"the store holds its maximum of {limit} live games; retry later")
+
+
+class StoreUnavailable(Unavailable):
+    code = "store_unavailable"
+
+    def __init__(self, detail: str = "the game store does not answer; retry later") -> None:
+        super().__init__(detail)
+
+
+class BoardTooLarge(DomainError):
+    code = "board_too_large"
+
+    def __init__(self, n: int, limit: int) -> None:
+        self.n, self.limit = n, limit
+        super().__init__(f"the board is {n} × {n}; it is rendered only up to {limit} × {limit}")
+
+
+# Refusals a store remembers under an Idempotency-Key, so that a retry is refused the same way:
+# the answer depended on the game and the request only. Access and availability problems are
+# not remembered (they are not answers about this move).
+REMEMBERED_REFUSALS: tuple[type[DomainError], ...] = (RuleError, WrongPlayer, PreconditionFailed)

@@ -1,48 +1,44 @@
 """A GameStore on Redis: many service processes, on many hosts, share the same games.
 
-Every unit of work is one server-side Lua script, so it is atomic and costs one round trip:
-a move script checks the token hash, bounds, game over, turn and occupancy, then sets the cell,
-bumps the row / column / diagonal counters with HINCRBY, appends to the move list, decides win or
-draw, bumps the version and refreshes the TTLs — or changes nothing and returns the rule error,
-which is raised here as the same exception the in-memory store raises. Python never reads a game,
-changes it and writes it back.
+Every unit of work is atomic and one round trip (the keys: ``redis_keys.py``; the scripts:
+``lua/*.lua``, shipped with the package):
 
-Keys of one game share the hash tag ``{game:ID}`` so they live in one Redis Cluster slot (a
-script may only touch keys of one slot):
+* **A move, generic path** (any kind): read what the move needs (``read.lua``), let the same
+  ``Session.play`` the memory store uses decide it in Python, then write the outcome with
+  ``commit.lua`` — applied only if the game is still at the version that was read
+  (compare-and-set), with the idempotency receipt and the event publish in the same script. On a
+  conflict (another process moved in between) the move is read and decided again.
+* **A move, fast path** (kinds that have one: n × n tic-tac-toe): one script checks and applies
+  it in O(1) on the server (``tictactoe_move.lua``), tested against the same contract suite.
 
-* ``{game:ID}:meta``  hash: n, h1, h2 (token hashes), status, winner, version
-* ``{game:ID}:cells`` hash: "row:col" -> player
-* ``{game:ID}:lines`` hash: "r<row>", "c<col>", "d", "a" -> counter (+1 player 1, -1 player 2)
-* ``{game:ID}:moves`` list: "row:col" per accepted move, in order (player follows from order)
-* ``{game:ID}:receipts`` hash: "player:Idempotency-Key" -> the request's fingerprint and its
-  first answer (the move's number, or the refusal), so a retry gets that answer again
+A refused move changes nothing and is raised here as the same exception the in-memory store
+raises; a refusal remembered under an Idempotency-Key is stored as its code and arguments and
+decoded by one table, ``REFUSALS``. Python never writes a game it has not just compared.
 
-All expire after ``idle_seconds`` without a move (TTL refreshed by each move). Capacity is
-counted in one sorted set, ``{adjudicator}:games`` (game id -> time of last touch), in its own
-slot: game creation reserves a place there first, and each move refreshes its score in the same
-round trip (pipelined, not in the script: another slot).
-
-Scripts are loaded once and called by SHA; after a Redis restart (``NOSCRIPT``) they are loaded
-again. The client does not retry on its own: a move whose reply was lost must not be applied
-twice, so any connection failure or timeout is answered 503 ``store_unavailable`` at once.
+The client does not retry on its own: a move whose reply was lost must not be applied twice, so
+any connection failure or timeout is answered 503 ``store_unavailable`` at once. Scripts are
+called by SHA and loaded again after a Redis restart (``NOSCRIPT``: the script did not run).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
-from typing import Any, TypeVar
+from importlib.resources import files
+from typing import Any, TypeVar, cast
 
 import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, RedisError
 
-from app.rules.lines import Player
+from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.errors import (
     CapacityExhausted,
@@ -58,162 +54,104 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.game import GameState, Move, MoveResult, Status, Winner, result_at
-from app.sessions.store import MAX_REMEMBERED_REFUSALS, CreatedGame, fingerprint
+from app.sessions.kind import GameKind, Move, Placement, Player, Status, Winner
+from app.sessions.kinds import find_kind
+from app.sessions.redis_keys import CHANNEL_PREFIX, LIVE_GAMES, channel, game_keys
+from app.sessions.session import (
+    MAX_REMEMBERED_REFUSALS,
+    GameState,
+    MoveRequest,
+    MoveResult,
+    Receipt,
+    Session,
+    result_at,
+)
+from app.sessions.store import CreatedGame
+from app.sessions.watchers import Watchers
 
 logger = logging.getLogger("app.sessions.redis")
 
-LIVE_GAMES = "{adjudicator}:games"
 T = TypeVar("T")
 
-# KEYS: meta, cells, lines, moves, receipts. ARGV: token hash, row, col, claimed player or "",
-# ttl ms, expected version or "", idempotency key or "", fingerprint, refusals to remember,
-# the game's channel (its listeners, on any process, learn of the move).
-MOVE = """
-local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version')
-if not meta[1] then return {'game_not_found'} end
-local n = tonumber(meta[1])
-local player
-if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
-else return {'unauthorized'} end
-local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
 
--- A request already answered under this Idempotency-Key gets its first answer again.
-local receipt = nil
-if ARGV[7] ~= '' then
-  receipt = player .. ':' .. ARGV[7]
-  local seen = redis.call('HGET', KEYS[5], receipt)
-  if seen then
-    local body, rest = string.match(seen, '^([^|]*)|(.*)$')
-    if body ~= ARGV[8] then return {'idempotency_key_reused'} end
-    local parts = {}
-    for piece in string.gmatch(rest, '[^|]+') do parts[#parts + 1] = piece end
-    if parts[1] == 'ok' then
-      local seq = tonumber(parts[2])
-      return {'replay', n, seq, redis.call('LINDEX', KEYS[4], seq - 1), status, winner, version}
-    end
-    return parts
-  end
-end
-local function refuse(answer)
-  if receipt and redis.call('HLEN', KEYS[5]) < tonumber(ARGV[9]) then
-    redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'))
-    redis.call('PEXPIRE', KEYS[5], ARGV[5])
-  end
-  return answer
-end
-
-if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= player then return refuse({'wrong_player', player}) end
-if ARGV[6] ~= '' and tonumber(ARGV[6]) ~= version then
-  return refuse({'precondition_failed', version})
-end
-local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
-if row < 0 or row >= n or col < 0 or col >= n then return refuse({'out_of_bounds', n}) end
-if status ~= 'in_progress' then return refuse({'game_over', status, winner}) end
-local next_player = (version % 2 == 0) and 1 or 2
-if player ~= next_player then return refuse({'not_your_turn', next_player}) end
-local cell = ARGV[2] .. ':' .. ARGV[3]
-if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse({'cell_occupied'}) end
-
-local delta = (player == 1) and 1 or -1
-local full = delta * n
-local won = redis.call('HINCRBY', KEYS[3], 'r' .. ARGV[2], delta) == full
-won = (redis.call('HINCRBY', KEYS[3], 'c' .. ARGV[3], delta) == full) or won
-if row == col then won = (redis.call('HINCRBY', KEYS[3], 'd', delta) == full) or won end
-if row + col == n - 1 then
-  won = (redis.call('HINCRBY', KEYS[3], 'a', delta) == full) or won
-end
-redis.call('RPUSH', KEYS[4], cell)
-version = version + 1
-if won then status, winner = 'won', player
-elseif version == n * n then status = 'draw' end
-redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner)
-if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. version) end
-for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
-redis.call('PUBLISH', ARGV[10], version)
-return {'ok', n, player, version, status, winner}
-"""
-
-# KEYS: meta. ARGV: n, h1, h2, ttl ms.
-CREATE = """
-redis.call('HSET', KEYS[1], 'n', ARGV[1], 'h1', ARGV[2], 'h2', ARGV[3],
-           'status', 'in_progress', 'winner', 0, 'version', 0)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1
-"""
-
-# KEYS: live-games set. ARGV: now ms, idle ms, max games, game id.
-RESERVE = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {0, tonumber(oldest[2]) + tonumber(ARGV[2]) - tonumber(ARGV[1])}
-end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-return {1, 0}
-"""
-
-# KEYS: meta, moves. -> n, status, winner, version, last "row:col" (or false)
-STATE = """
-local meta = redis.call('HMGET', KEYS[1], 'n', 'status', 'winner', 'version')
-if not meta[1] then return false end
-return {meta[1], meta[2], meta[3], meta[4], redis.call('LINDEX', KEYS[2], -1)}
-"""
-
-# KEYS: meta, moves. ARGV: first index, last index. -> version, moves
-MOVES = """
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return false end
-return {version, redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])}
-"""
-
-# KEYS: meta, cells. -> n, flat list of cell, player
-CELLS = """
-local n = redis.call('HGET', KEYS[1], 'n')
-if not n then return false end
-return {n, redis.call('HGETALL', KEYS[2])}
-"""
-
-# KEYS: all of a game's keys, meta first. ARGV: token hash, the game's channel.
-DELETE = """
-local hashes = redis.call('HMGET', KEYS[1], 'h1', 'h2')
-if not hashes[1] then return 'game_not_found' end
-if ARGV[1] ~= hashes[1] and ARGV[1] ~= hashes[2] then return 'unauthorized' end
-redis.call('DEL', unpack(KEYS))
-redis.call('PUBLISH', ARGV[2], 'deleted')
-return 'ok'
-"""
-
-CHANNEL_PREFIX = "adjudicator:moves:"
+def _script(name: str) -> str:
+    return files("app.sessions").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
 
 
-def game_keys(game_id: str) -> list[str]:
-    tag = f"{{game:{game_id}}}"
-    return [f"{tag}:meta", f"{tag}:cells", f"{tag}:lines", f"{tag}:moves", f"{tag}:receipts"]
+# A remembered refusal, back from its code and arguments (as the scripts write them) for the
+# request that is asked again (same key and body), and the arguments written for one.
+Decode = Callable[[list[str], MoveRequest], DomainError]
+REFUSALS: dict[str, tuple[Decode, Callable[[Any], list[object]]]] = {
+    "wrong_player": (
+        lambda a, r: WrongPlayer(int(a[0]), r.player or 0),
+        lambda e: [e.token_player],
+    ),
+    "precondition_failed": (lambda a, r: PreconditionFailed(int(a[0])), lambda e: [e.version]),
+    "out_of_bounds": (
+        lambda a, r: OutOfBounds(r.placement.row, r.placement.col, int(a[0])),
+        lambda e: [e.n],
+    ),
+    "game_over": (lambda a, r: GameOver(a[0], int(a[1])), lambda e: [e.status, e.winner]),
+    "not_your_turn": (
+        lambda a, r: NotYourTurn(3 - int(a[0]), int(a[0])),
+        lambda e: [e.next_player],
+    ),
+    "cell_occupied": (lambda a, r: CellOccupied(r.placement.row, r.placement.col), lambda e: []),
+}
+# Answers of the move scripts that are no refusal of the move itself.
+NOT_MOVES: dict[str, Callable[[str], DomainError]] = {
+    "game_not_found": GameNotFound,
+    "unauthorized": lambda _: Unauthorized("the token is not valid for this game"),
+    "idempotency_key_reused": lambda _: IdempotencyKeyReused(),
+}
 
 
-def _move(seq: int, cell: str) -> Move:
-    row, _, col = cell.partition(":")
-    return Move(seq=seq, row=int(row), col=int(col), player=1 if seq % 2 else 2)
+def refusal(answer: list[str], request: MoveRequest) -> DomainError:
+    """The exception a script's refusal answer stands for."""
+    code, *arguments = answer
+    decode = REFUSALS.get(code)
+    if decode is None:
+        raise StoreUnavailable(f"unexpected answer from the store: {answer!r}")
+    return decode[0](arguments, request)
 
 
-def _next_player(status: str, version: int) -> Player | None:
-    if status != "in_progress":
-        return None
-    return 1 if version % 2 == 0 else 2
+def _receipt_text(receipt: Receipt) -> str:
+    if isinstance(receipt.outcome, DomainError):
+        code = receipt.outcome.code
+        arguments = REFUSALS[code][1](receipt.outcome)
+        return "|".join([receipt.fingerprint, code, *map(str, arguments)])
+    return f"{receipt.fingerprint}|ok|{receipt.outcome}"
+
+
+def _receipt(text: str, request: MoveRequest) -> Receipt:
+    fingerprint, _, rest = text.partition("|")
+    parts = rest.split("|")
+    if parts[0] == "ok":
+        return Receipt(fingerprint, int(parts[1]))
+    return Receipt(fingerprint, refusal(parts, request))
 
 
 def _status(value: str) -> Status:
     if value not in ("in_progress", "won", "draw"):
         raise StoreUnavailable(f"the store holds an unknown game status {value!r}")
-    return value  # type: ignore[return-value]
+    return cast(Status, value)
 
 
 def _winner(value: Any) -> Winner:
     winner = int(value)
     if winner not in (0, 1, 2):
         raise StoreUnavailable(f"the store holds an unknown winner {winner!r}")
-    return winner  # type: ignore[return-value]
+    return cast(Winner, winner)
+
+
+def _next(value: Any) -> Player | None:
+    return None if int(value) == 0 else (1 if int(value) == 1 else 2)
+
+
+# A fast path's script per kind name; other kinds take the generic path.
+FAST_PATHS = {"tictactoe": "tictactoe_move"}
+# Reads and decisions of one move on the generic path before giving up under contention.
+MAX_ATTEMPTS = 64
 
 
 class RedisGameStore:
@@ -228,10 +166,12 @@ class RedisGameStore:
         timeout_seconds: float,
         max_connections: int = 50,
         clock: Callable[[], float] = time.time,
+        fast_paths: bool = True,
     ) -> None:
         self.max_games = max_games
         self.idle_ms = max(1, int(idle_seconds * 1000))
         self.clock = clock
+        self.fast_paths = fast_paths
         # A request waits (up to the timeout) for a free connection rather than failing when
         # all are busy; connections are reused, so a few dozen carry any one process.
         pool = redis.BlockingConnectionPool.from_url(
@@ -244,8 +184,17 @@ class RedisGameStore:
             retry=Retry(NoBackoff(), 0),  # never re-send: a lost reply must not move twice
         )
         self.client: redis.Redis = redis.Redis.from_pool(pool)
+        self.scripts: dict[str, AsyncScript] = {
+            name: self.client.register_script(_script(name))
+            for name in ("create", "reserve", "state", "moves", "replay", "delete", "read",
+                         "commit")
+        }  # fmt: skip
+        # The fast paths are sent in a pipeline with the capacity refresh, which
+        # ``register_script`` would precede with a SCRIPT EXISTS round trip; they are called by
+        # SHA by hand instead (``_fast_move``).
+        self._fast = {kind: _script(name) for kind, name in FAST_PATHS.items()}
         self._sha: dict[str, str] = {}
-        self._watchers: dict[str, asyncio.Event] = {}  # game id -> set at its next change
+        self._watchers = Watchers()
         self._listener: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
@@ -255,14 +204,253 @@ class RedisGameStore:
                 await self._listener
         await self.client.aclose()
 
+    async def _guard(self, work: Awaitable[T]) -> T:
+        try:
+            return await work
+        except RedisError as error:
+            logger.warning("game store unavailable: %s", error)
+            raise StoreUnavailable() from error
+
+    async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        return await self._guard(self.scripts[name](keys=keys, args=args))
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    # --- creating and reading ---------------------------------------------------------------
+
+    async def create(self, kind: str, params: Mapping[str, int]) -> CreatedGame:
+        game_kind = find_kind(kind)
+        game_id = tokens.new_game_id()
+        placed, retry_ms = await self._run(
+            "reserve", [LIVE_GAMES], [self._now_ms(), self.idle_ms, self.max_games, game_id]
+        )
+        if not placed:
+            raise CapacityExhausted(self.max_games, max(1, math.ceil(int(retry_ms) / 1000)))
+        secrets = (tokens.new_token(), tokens.new_token())
+        hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
+        session = Session(game_id, game_kind, params, hashes, game_kind.new(params))
+        state = session.state()
+        fields: dict[str, object] = {
+            "kind": kind, "params": json.dumps(dict(params)), "h1": hashes[0], "h2": hashes[1],
+            "status": state.status, "winner": state.winner, "next": state.next_player or 0,
+            "version": 0, "refusals": 0, "facts": json.dumps(dict(state.facts)),
+            "position": session.position.encode(), **params,
+        }  # fmt: skip
+        flat = [item for pair in fields.items() for item in pair]
+        await self._run("create", [game_keys(game_id).meta], [self.idle_ms, *flat])
+        return CreatedGame(state, secrets)
+
+    async def state(self, game_id: str) -> GameState:
+        keys = game_keys(game_id)
+        found = await self._run("state", [keys.meta, keys.moves], [])
+        if not found:
+            raise GameNotFound(game_id)
+        kind, facts, status, winner, next_player, version, last = found
+        version = int(version)
+        return GameState(
+            id=game_id,
+            kind=kind,
+            facts=json.loads(facts),
+            status=_status(status),
+            winner=_winner(winner),
+            next_player=_next(next_player),
+            version=version,
+            move_count=version,
+            last_move=find_kind(kind).decode_move(version, last) if last else None,
+        )
+
+    async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
+        keys = game_keys(game_id)
+        first = max(since, 0)
+        found = await self._run("moves", [keys.meta, keys.moves], [first, first + limit - 1])
+        if not found:
+            raise GameNotFound(game_id)
+        kind, version, records = found
+        decode = find_kind(kind).decode_move
+        return [decode(first + 1 + i, record) for i, record in enumerate(records)], int(version)
+
+    async def move(self, game_id: str, seq: int) -> Move:
+        if seq < 1:
+            await self.state(game_id)  # 404 for an unknown game first
+            raise MoveNotFound(game_id, seq)
+        moves, _ = await self.moves(game_id, seq - 1, 1)
+        if not moves:
+            raise MoveNotFound(game_id, seq)
+        return moves[0]
+
+    async def rows(self, game_id: str) -> list[str]:
+        """The board, rebuilt by replaying the moves (the caller bounds the board's size)."""
+        keys = game_keys(game_id)
+        found = await self._run("replay", [keys.meta, keys.moves], [])
+        if not found:
+            raise GameNotFound(game_id)
+        kind, params, records = found
+        game_kind = find_kind(kind)
+        position = game_kind.new(json.loads(params))
+        for seq, record in enumerate(records, start=1):
+            move = game_kind.decode_move(seq, record)
+            position.play(Placement(move.row, move.col), move.player)
+        return position.rows()
+
+    async def delete(self, game_id: str, token: str) -> None:
+        outcome = await self._run(
+            "delete", list(game_keys(game_id)), [tokens.token_hash(token), channel(game_id)]
+        )
+        if outcome != "ok":
+            raise NOT_MOVES[outcome](game_id)
+        await self._guard(self.client.zrem(LIVE_GAMES, game_id))
+
+    async def live_games(self) -> int:
+        since = self._now_ms() - self.idle_ms
+        return int(await self._guard(self.client.zcount(LIVE_GAMES, since, "+inf")))
+
+    async def ready(self) -> bool:
+        try:
+            return bool(await self.client.ping())
+        except RedisError:
+            return False
+
+    # --- moves ------------------------------------------------------------------------------
+
+    async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        kind = await self._kind_of(game_id) if self.fast_paths else None
+        if kind in self._fast:
+            result = await self._guard(self._fast_move(game_id, kind, token, request))
+        else:
+            result = await self._guard(self._generic_move(game_id, token, request))
+        if not result.replayed:
+            # Refresh the game's place among the live ones (another slot: not in the scripts).
+            await self._guard(self.client.zadd(LIVE_GAMES, {game_id: self._now_ms()}, xx=True))
+        return result
+
+    async def _kind_of(self, game_id: str) -> str:
+        kind = await self._guard(self.client.hget(game_keys(game_id).meta, "kind"))
+        if kind is None:
+            raise GameNotFound(game_id)
+        return str(kind)
+
+    async def _fast_move(
+        self, game_id: str, kind: str, token: str, request: MoveRequest
+    ) -> MoveResult:
+        keys = game_keys(game_id)
+        args: list[str | int] = [
+            tokens.token_hash(token), request.placement.row, request.placement.col,
+            request.player or "", self.idle_ms,
+            "" if request.expected_version is None else request.expected_version,
+            request.idempotency_key or "", request.fingerprint(), MAX_REMEMBERED_REFUSALS,
+            channel(game_id),
+        ]  # fmt: skip
+        script = self._fast[kind]
+        for _ in range(2):
+            sha = self._sha.get(kind) or await self.client.script_load(script)
+            self._sha[kind] = sha
+            try:
+                answer = await self.client.evalsha(sha, len(keys), *keys, *args)
+            except NoScriptError:  # Redis restarted: the script did not run; load it again
+                self._sha.pop(kind, None)
+                continue
+            return self._fast_answer(game_id, find_kind(kind), request, answer)
+        raise StoreUnavailable("the store keeps forgetting its scripts")
+
+    def _fast_answer(
+        self, game_id: str, kind: GameKind, request: MoveRequest, answer: list[Any]
+    ) -> MoveResult:
+        outcome = answer[0]
+        if outcome == "ok":
+            _, version, player, status, winner, next_player, facts = answer
+            placement = request.placement
+            move = Move(int(version), placement.row, placement.col, 1 if int(player) == 1 else 2)
+            state = GameState(
+                game_id, kind.name, json.loads(facts), _status(status), _winner(winner),
+                _next(next_player), int(version), int(version), move,
+            )  # fmt: skip
+            return MoveResult(winner=state.winner, move=move, state=state)
+        if outcome == "replay":
+            _, seq, record, status, winner, next_player, version, facts = answer
+            now = GameState(
+                game_id, kind.name, json.loads(facts), _status(status), _winner(winner),
+                _next(next_player), int(version), int(version), None,
+            )  # fmt: skip
+            return result_at(kind.decode_move(int(seq), record), now)
+        if outcome in NOT_MOVES:
+            raise NOT_MOVES[outcome](game_id)
+        raise refusal(answer, request)
+
+    async def _generic_move(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        keys = game_keys(game_id)
+        key = request.idempotency_key
+        fields = [f"1:{key}", f"2:{key}"] if key is not None else []
+        for _ in range(MAX_ATTEMPTS):
+            found = await self.scripts["read"](keys=[keys.meta, keys.receipts], args=fields)
+            if not found:
+                raise GameNotFound(game_id)
+            session, read_version = self._session(game_id, found, request)
+            refusals = session.refusals
+            try:
+                result = session.play(request, token)
+            except DomainError:
+                if session.refusals == refusals:
+                    raise  # not remembered: nothing to write
+                answer = await self._commit(session, read_version, request, "refused", [])
+                if answer[0] in ("conflict", "receipt"):
+                    continue  # the game, or this request's receipt, changed: decide again
+                raise
+            if result.replayed:
+                return result
+            state, move = result.state, result.move
+            outcome: list[str | int] = [
+                state.status, state.winner, state.next_player or 0, session.position.encode(),
+                json.dumps(dict(state.facts)), session.kind.encode_move(move),
+            ]  # fmt: skip
+            answer = await self._commit(session, read_version, request, "accepted", outcome)
+            if answer[0] in ("conflict", "receipt"):
+                continue
+            return result
+        raise StoreUnavailable("the game changes too often to apply this move; retry")
+
+    def _session(self, game_id: str, found: list[Any], request: MoveRequest) -> tuple[Session, int]:
+        """The game as the generic path read it: a Session holding just this request's
+        receipts, and the version read."""
+        kind_name, params_text, h1, h2, version, refusals, position, *receipts = found
+        kind = find_kind(kind_name)
+        params = json.loads(params_text)
+        session = Session(game_id, kind, params, (h1, h2), kind.decode(params, position or ""))
+        session.refusals = int(refusals or 0)
+        for player, text in enumerate(receipts, start=1):
+            if text:
+                session.receipts[f"{player}:{request.idempotency_key}"] = _receipt(text, request)
+        return session, int(version)
+
+    async def _commit(
+        self, session: Session, version: int, request: MoveRequest, outcome: str,
+        fields: list[str | int],
+    ) -> list[Any]:  # fmt: skip
+        keys = game_keys(session.id)
+        field, value = "", ""
+        if request.idempotency_key is not None:
+            for name, receipt in session.receipts.items():
+                if name.endswith(f":{request.idempotency_key}"):
+                    field, value = name, _receipt_text(receipt)
+        args: list[str | int] = [
+            version, field, value, MAX_REMEMBERED_REFUSALS, self.idle_ms, channel(session.id),
+            outcome, *fields,
+        ]  # fmt: skip
+        answer: list[Any] = await self.scripts["commit"](
+            keys=[keys.meta, keys.moves, keys.receipts], args=args
+        )
+        if answer[0] == "game_not_found":
+            raise GameNotFound(session.id)
+        return answer
+
+    # --- push -------------------------------------------------------------------------------
+
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
         if self._listener is None or self._listener.done():
             self._listener = asyncio.create_task(self._listen())
         if (await self.state(game_id)).version > version:
             return
-        event = self._watchers.setdefault(game_id, asyncio.Event())
-        with suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+        await self._watchers.wait(game_id, timeout)
 
     async def _listen(self) -> None:
         """One subscription per process, to every game's channel; wakes local waiters.
@@ -277,219 +465,10 @@ class RedisGameStore:
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
                     if message and message.get("type") == "pmessage":
-                        event = self._watchers.pop(message["channel"][len(CHANNEL_PREFIX) :], None)
-                        if event is not None:
-                            event.set()
+                        self._watchers.notify(message["channel"][len(CHANNEL_PREFIX) :])
             except (RedisError, OSError) as error:
                 logger.warning("move notifications interrupted: %s", error)
                 await asyncio.sleep(1)
             finally:
                 with suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: untyped
-
-    async def _guard(self, work: Awaitable[T]) -> T:
-        try:
-            return await work
-        except RedisError as error:
-            logger.warning("game store unavailable: %s", error)
-            raise StoreUnavailable() from error
-
-    async def _sha_of(self, script: str) -> str:
-        sha = self._sha.get(script)
-        if sha is None:
-            sha = await self.client.script_load(script)
-            self._sha[script] = sha
-        return sha
-
-    async def _run(self, script: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
-        """EVALSHA, loading the script first if Redis does not know it (first use, restart)."""
-        for _ in range(2):
-            try:
-                return await self.client.evalsha(
-                    await self._sha_of(script), len(keys), *keys, *args
-                )
-            except NoScriptError:
-                self._sha.pop(script, None)
-        raise StoreUnavailable("the store keeps forgetting its scripts")
-
-    def _now_ms(self) -> int:
-        return int(self.clock() * 1000)
-
-    async def create(self, n: int) -> CreatedGame:
-        return await self._guard(self._create(n))
-
-    async def _create(self, n: int) -> CreatedGame:
-        game_id = tokens.new_game_id()
-        placed, retry_ms = await self._run(
-            RESERVE, [LIVE_GAMES], [self._now_ms(), self.idle_ms, self.max_games, game_id]
-        )
-        if not placed:
-            raise CapacityExhausted(self.max_games, max(1, math.ceil(int(retry_ms) / 1000)))
-        secrets = (tokens.new_token(), tokens.new_token())
-        hashes = [tokens.token_hash(secret) for secret in secrets]
-        await self._run(CREATE, game_keys(game_id)[:1], [n, *hashes, self.idle_ms])
-        state = GameState(game_id, n, "in_progress", 0, 1, 0, 0, None)
-        return CreatedGame(state, secrets)
-
-    async def state(self, game_id: str) -> GameState:
-        return await self._guard(self._state(game_id))
-
-    async def _state(self, game_id: str) -> GameState:
-        keys = game_keys(game_id)
-        found = await self._run(STATE, [keys[0], keys[3]], [])
-        if not found:
-            raise GameNotFound(game_id)
-        n, status, winner, version, last = found
-        version = int(version)
-        status = _status(status)
-        return GameState(
-            id=game_id,
-            n=int(n),
-            status=status,
-            winner=_winner(winner),
-            next_player=_next_player(status, version),
-            version=version,
-            move_count=version,
-            last_move=_move(version, last) if last else None,
-        )
-
-    async def play(
-        self,
-        game_id: str,
-        token: str,
-        row: int,
-        col: int,
-        player: Player | None,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> MoveResult:
-        keys = game_keys(game_id)
-        args: list[str | int] = [
-            tokens.token_hash(token), row, col, "" if player is None else player, self.idle_ms,
-            "" if expected_version is None else expected_version, idempotency_key or "",
-            fingerprint(row, col, player), MAX_REMEMBERED_REFUSALS, CHANNEL_PREFIX + game_id,
-        ]  # fmt: skip
-        return await self._guard(self._play(game_id, keys, args, row, col, player))
-
-    async def _play(
-        self,
-        game_id: str,
-        keys: list[str],
-        args: list[str | int],
-        row: int,
-        col: int,
-        player: Player | None,
-    ) -> MoveResult:
-        for _ in range(2):
-            async with self.client.pipeline(transaction=False) as pipe:
-                pipe.evalsha(await self._sha_of(MOVE), len(keys), *keys, *args)
-                pipe.zadd(LIVE_GAMES, {game_id: self._now_ms()}, xx=True)  # refresh, if live
-                answer, _ = await pipe.execute(raise_on_error=False)
-            if isinstance(answer, NoScriptError):
-                self._sha.pop(MOVE, None)
-                continue
-            if isinstance(answer, Exception):
-                raise answer
-            return self._move_result(game_id, row, col, player, answer)
-        raise StoreUnavailable("the store keeps forgetting its scripts")
-
-    def _move_result(
-        self, game_id: str, row: int, col: int, claimed: Player | None, answer: list[Any]
-    ) -> MoveResult:
-        outcome = answer[0]
-        if outcome == "replay":
-            _, n, seq, cell, status, winner, version = answer
-            now = GameState(
-                game_id, int(n), _status(status), _winner(winner), None, int(version),
-                int(version), None,
-            )  # fmt: skip
-            return result_at(game_id, int(n), _move(int(seq), cell), now)
-        if outcome == "idempotency_key_reused":
-            raise IdempotencyKeyReused()
-        if outcome == "precondition_failed":
-            raise PreconditionFailed(int(answer[1]))
-        if outcome == "ok":
-            _, n, player, version, status, winner = answer
-            version, status = int(version), _status(status)
-            move = Move(seq=version, row=row, col=col, player=1 if int(player) == 1 else 2)
-            state = GameState(
-                game_id, int(n), status, _winner(winner), _next_player(status, version),
-                version, version, move,
-            )  # fmt: skip
-            return MoveResult(winner=state.winner, move=move, state=state)
-        if outcome == "game_not_found":
-            raise GameNotFound(game_id)
-        if outcome == "unauthorized":
-            raise Unauthorized("the token is not valid for this game")
-        if outcome == "wrong_player":
-            raise WrongPlayer(int(answer[1]), claimed or 0)
-        if outcome == "out_of_bounds":
-            raise OutOfBounds(row, col, int(answer[1]))
-        if outcome == "game_over":
-            raise GameOver(answer[1], int(answer[2]))
-        if outcome == "not_your_turn":
-            next_player = int(answer[1])
-            raise NotYourTurn(3 - next_player, next_player)
-        if outcome == "cell_occupied":
-            raise CellOccupied(row, col)
-        raise StoreUnavailable(f"unexpected answer from the store: {answer!r}")
-
-    async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
-        return await self._guard(self._moves(game_id, since, limit))
-
-    async def _moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
-        keys = game_keys(game_id)
-        first = max(since, 0)
-        found = await self._run(MOVES, [keys[0], keys[3]], [first, first + limit - 1])
-        if not found:
-            raise GameNotFound(game_id)
-        version, cells = found
-        return [_move(first + 1 + i, cell) for i, cell in enumerate(cells)], int(version)
-
-    async def move(self, game_id: str, seq: int) -> Move:
-        if seq < 1:
-            await self.state(game_id)  # 404 for an unknown game first
-            raise MoveNotFound(game_id, seq)
-        moves, _ = await self.moves(game_id, seq - 1, 1)
-        if not moves:
-            raise MoveNotFound(game_id, seq)
-        return moves[0]
-
-    async def rows(self, game_id: str) -> list[str]:
-        return await self._guard(self._rows(game_id))
-
-    async def _rows(self, game_id: str) -> list[str]:
-        keys = game_keys(game_id)
-        found = await self._run(CELLS, [keys[0], keys[1]], [])
-        if not found:
-            raise GameNotFound(game_id)
-        n, flat = int(found[0]), found[1]
-        grid = [["."] * n for _ in range(n)]
-        for cell, player in zip(flat[::2], flat[1::2], strict=True):
-            row, _, col = cell.partition(":")
-            grid[int(row)][int(col)] = "X" if player == "1" else "O"
-        return ["".join(line) for line in grid]
-
-    async def delete(self, game_id: str, token: str) -> None:
-        await self._guard(self._delete(game_id, token))
-
-    async def _delete(self, game_id: str, token: str) -> None:
-        outcome = await self._run(
-            DELETE, game_keys(game_id), [tokens.token_hash(token), CHANNEL_PREFIX + game_id]
-        )
-        if outcome == "game_not_found":
-            raise GameNotFound(game_id)
-        if outcome == "unauthorized":
-            raise Unauthorized("the token is not valid for this game")
-        await self.client.zrem(LIVE_GAMES, game_id)
-
-    async def live_games(self) -> int:
-        since = self._now_ms() - self.idle_ms
-        return int(await self._guard(self.client.zcount(LIVE_GAMES, since, "+inf")))
-
-    async def ready(self) -> bool:
-        try:
-            return bool(await self.client.ping())
-        except RedisError:
-            return False

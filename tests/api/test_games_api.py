@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.sessions.store import MemoryGameStore
+from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 
@@ -468,7 +468,7 @@ class TestEvents:
         spec = client.get("/openapi.json").json()
         response = spec["paths"]["/v1/games/{game_id}/events"]["get"]["responses"]["200"]
         components = {"components": spec["components"]}  # for the schemas' $refs
-        event_schema = response["content"]["text/event-stream"]["schema"]
+        event_schema = response["content"]["text/event-stream"]["itemSchema"]
         event_valid = jsonschema_rs.Draft202012Validator({**event_schema, **components}).is_valid
         data_valid = {  # event name → validator of its JSON data
             variant["properties"]["event"]["const"]: jsonschema_rs.Draft202012Validator(

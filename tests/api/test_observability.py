@@ -9,7 +9,8 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import JsonLogFormatter, create_app
+from app.main import create_app
+from app.observability import JsonLogFormatter
 from app.settings import Settings
 
 

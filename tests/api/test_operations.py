@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.api.routing import DirectRoute, is_direct
 from app.main import create_app
-from app.sessions.store import MemoryGameStore
+from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem
 

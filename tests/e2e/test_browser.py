@@ -7,10 +7,7 @@ skip locally and fail under CI=true.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +15,7 @@ import httpx
 import playwright.sync_api as playwright
 import pytest
 
-from tests.servers import NO_CREATE_LIMIT, free_port, require_binary, wait_for
+from tests.servers import require_binary, uvicorn_server
 
 Browser = playwright.Browser
 Page = playwright.Page
@@ -33,20 +30,8 @@ CHROMIUM_FLAGS = [
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-               "--port", str(port), "--log-level", "warning",
-               "--timeout-graceful-shutdown", "3"]  # event streams may still be open  # fmt: skip
-    process = subprocess.Popen(
-        command, env={**os.environ, "ADJUDICATOR_STORE_URL": "memory://", **NO_CREATE_LIMIT}
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
+    with uvicorn_server({"ADJUDICATOR_STORE_URL": "memory://"}) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +189,7 @@ def test_docs_try_it_out_offline(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
     page.goto(f"{server}/docs")
-    operation = page.locator("#operations-Reversi-check_move_v1_reversi_check_move_post")
+    operation = page.locator("#operations-Reversi-checkMove")
     operation.locator(".opblock-summary").click()
     operation.get_by_role("button", name="Try it out").click()
     operation.get_by_role("button", name="Execute").click()
@@ -219,7 +204,7 @@ def test_docs_authorize_then_move(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
     page.goto(f"{server}/docs")
-    create = page.locator("#operations-Game_sessions-create_game_v1_games_post")
+    create = page.locator("#operations-Game_sessions-createGame")
     create.locator(".opblock-summary").click()
     create.get_by_role("button", name="Try it out").click()
     create.get_by_role("button", name="Execute").click()
@@ -236,7 +221,7 @@ def test_docs_authorize_then_move(browser: Browser, server: str) -> None:
     page.locator(".modal-ux button.authorize").click()  # "Apply credentials"
     page.locator(".modal-ux button.btn-done").click()
 
-    move = page.locator("#operations-Game_sessions-make_move_v1_games__game_id__moves_post")
+    move = page.locator("#operations-Game_sessions-makeMove")
     move.locator(".opblock-summary").click()
     move.get_by_role("button", name="Try it out").click()
     move.locator('tr[data-param-name="game_id"] input').fill(game_id.group(1))

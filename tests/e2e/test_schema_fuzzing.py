@@ -10,7 +10,6 @@ posted board", so some schema-valid bodies are rightly refused with a documented
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -22,23 +21,13 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.servers import NO_CREATE_LIMIT, free_port, wait_for
+from tests.servers import uvicorn_server
 
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-               "--port", str(port), "--log-level", "warning",
-               "--timeout-graceful-shutdown", "3"]  # fmt: skip
-    process = subprocess.Popen(command, env={**os.environ, **NO_CREATE_LIMIT})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
+    with uvicorn_server() as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 # Two runs side by side against one server. The single-request phases use one worker: with two,

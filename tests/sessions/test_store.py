@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -21,8 +22,12 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.redis_store import RedisGameStore, game_keys
-from app.sessions.store import GameStore, MemoryGameStore
+from app.sessions.kind import Placement, Player
+from app.sessions.memory_store import MemoryGameStore
+from app.sessions.redis_keys import game_keys
+from app.sessions.redis_store import RedisGameStore
+from app.sessions.session import MoveRequest, MoveResult
+from app.sessions.store import GameStore
 
 
 class FakeClock:
@@ -38,44 +43,64 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture
-async def store(store_url: str, clock: FakeClock) -> AsyncIterator[GameStore]:
+@pytest.fixture(params=["memory", "redis", "redis-generic"])
+async def store(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[GameStore]:
+    """Every contract test runs on the memory store, on Redis with the kinds' fast paths
+    (tic-tac-toe's O(1) script), and on Redis through the generic compare-and-set path."""
     built: GameStore
-    if store_url.startswith("redis"):
-        built = RedisGameStore(
-            store_url, max_games=3, idle_seconds=60, timeout_seconds=2, clock=clock
-        )
-    else:
+    if request.param == "memory":
         built = MemoryGameStore(max_games=3, idle_seconds=60, clock=clock)
+    else:
+        url: str = request.getfixturevalue("redis_url")
+        redis.Redis.from_url(url).flushdb()
+        built = RedisGameStore(
+            url, max_games=3, idle_seconds=60, timeout_seconds=2, clock=clock,
+            fast_paths=request.param == "redis",
+        )  # fmt: skip
     yield built
     await built.close()
+
+
+def move(
+    row: int,
+    col: int,
+    player: Player | None = None,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> MoveRequest:
+    return MoveRequest(Placement(row, col), player, expected_version, idempotency_key)
+
+
+def tictactoe(n: int) -> tuple[str, dict[str, int]]:
+    return "tictactoe", {"n": n}
 
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_token_decides_the_player(store: GameStore) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
     assert created.tokens[0] != created.tokens[1]
-    assert (await store.play(game_id, first, 0, 0, None)).move.player == 1
-    assert (await store.play(game_id, second, 1, 1, 2)).move.player == 2
+    assert (await store.play(game_id, first, move(0, 0))).move.player == 1
+    assert (await store.play(game_id, second, move(1, 1, 2))).move.player == 2
     with pytest.raises(WrongPlayer):
-        await store.play(game_id, first, 2, 2, 2)
+        await store.play(game_id, first, move(2, 2, 2))
     with pytest.raises(Unauthorized):
-        await store.play(game_id, "not-a-token", 2, 2, None)
-    other = await store.create(3)
+        await store.play(game_id, "not-a-token", move(2, 2))
+    other = await store.create(*tictactoe(3))
     with pytest.raises(Unauthorized):
-        await store.play(game_id, other.tokens[0], 2, 2, None)
+        await store.play(game_id, other.tokens[0], move(2, 2))
     assert (await store.state(game_id)).version == 2
 
 
 async def test_classic_game_and_every_refusal(store: GameStore) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
     script = [(0, 0, first), (0, 2, second), (2, 2, first), (1, 1, second), (2, 0, first),
               (1, 0, second), (2, 1, first)]  # fmt: skip
-    winners = [(await store.play(game_id, t, r, c, None)).winner for r, c, t in script]
+    winners = [(await store.play(game_id, t, move(r, c))).winner for r, c, t in script]
     assert winners == [0, 0, 0, 0, 0, 0, 1]
     state = await store.state(game_id)
     assert (state.status, state.winner, state.next_player, state.version) == ("won", 1, None, 7)
@@ -83,54 +108,54 @@ async def test_classic_game_and_every_refusal(store: GameStore) -> None:
     assert (state.last_move.seq, state.last_move.row, state.last_move.col) == (7, 2, 1)
     assert await store.rows(game_id) == ["X.O", "OO.", "XXX"]
     with pytest.raises(GameOver):
-        await store.play(game_id, second, 0, 1, None)
+        await store.play(game_id, second, move(0, 1))
     with pytest.raises(OutOfBounds):
-        await store.play(game_id, second, 3, 0, None)
+        await store.play(game_id, second, move(3, 0))
 
-    fresh = await store.create(2)
-    await store.play(fresh.state.id, fresh.tokens[0], 0, 0, None)
+    fresh = await store.create(*tictactoe(2))
+    await store.play(fresh.state.id, fresh.tokens[0], move(0, 0))
     with pytest.raises(NotYourTurn):
-        await store.play(fresh.state.id, fresh.tokens[0], 1, 1, None)
+        await store.play(fresh.state.id, fresh.tokens[0], move(1, 1))
     with pytest.raises(CellOccupied):
-        await store.play(fresh.state.id, fresh.tokens[1], 0, 0, None)
+        await store.play(fresh.state.id, fresh.tokens[1], move(0, 0))
     assert (await store.state(fresh.state.id)).version == 1  # refusals changed nothing
 
 
 async def test_draw(store: GameStore) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     cells = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)]
     for i, (r, c) in enumerate(cells):
-        result = await store.play(created.state.id, created.tokens[i % 2], r, c, None)
+        result = await store.play(created.state.id, created.tokens[i % 2], move(r, c))
     assert (result.state.status, result.winner, result.state.next_player) == ("draw", 0, None)
 
 
 async def test_huge_board_moves(store: GameStore) -> None:
-    created = await store.create(1_000_000)
-    await store.play(created.state.id, created.tokens[0], 999_999, 0, None)
-    result = await store.play(created.state.id, created.tokens[1], 0, 999_999, None)
+    created = await store.create(*tictactoe(1_000_000))
+    await store.play(created.state.id, created.tokens[0], move(999_999, 0))
+    result = await store.play(created.state.id, created.tokens[1], move(0, 999_999))
     assert (result.winner, result.state.version, result.state.next_player) == (0, 2, 1)
     with pytest.raises(OutOfBounds):
-        await store.play(created.state.id, created.tokens[0], 1_000_000, 0, None)
+        await store.play(created.state.id, created.tokens[0], move(1_000_000, 0))
 
 
 async def test_capacity_refuses_with_time_until_a_slot_frees(
     store: GameStore, clock: FakeClock
 ) -> None:
     for _ in range(3):
-        await store.create(3)
+        await store.create(*tictactoe(3))
         clock.now += 10
     with pytest.raises(CapacityExhausted) as full:
-        await store.create(3)
+        await store.create(*tictactoe(3))
     assert full.value.retry_after == 30  # the oldest was touched 30 s ago of its 60
     clock.now += 30
-    await store.create(3)  # the oldest expired, making room
+    await store.create(*tictactoe(3))  # the oldest expired, making room
 
 
 async def test_moves_since_and_single_move(store: GameStore) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
     for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2), (0, 1)]):
-        await store.play(game_id, (first, second)[i % 2], r, c, None)
+        await store.play(game_id, (first, second)[i % 2], move(r, c))
     moves, version = await store.moves(game_id, since=1, limit=2)
     assert [(m.seq, m.row, m.col, m.player) for m in moves] == [(2, 1, 1, 2), (3, 2, 2, 1)]
     assert version == 4
@@ -144,7 +169,7 @@ async def test_moves_since_and_single_move(store: GameStore) -> None:
 
 
 async def test_delete_needs_a_player_token(store: GameStore) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     with pytest.raises(Unauthorized):
         await store.delete(created.state.id, "nope")
     await store.delete(created.state.id, created.tokens[1])
@@ -161,48 +186,68 @@ async def test_store_is_ready(store: GameStore) -> None:
 async def test_idempotent_retry_gets_the_first_answer_and_applies_nothing(
     store: GameStore,
 ) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
-    accepted = await store.play(game_id, first, 1, 1, None, idempotency_key="a")
+    accepted = await store.play(game_id, first, move(1, 1, idempotency_key="a"))
     # The same key from the other player is another request, not a replay.
-    answered = await store.play(game_id, second, 0, 0, None, idempotency_key="a")
+    answered = await store.play(game_id, second, move(0, 0, idempotency_key="a"))
     assert (answered.replayed, answered.move.seq) == (False, 2)
-    again = await store.play(game_id, first, 1, 1, None, idempotency_key="a")
+    again = await store.play(game_id, first, move(1, 1, idempotency_key="a"))
     assert again.replayed
     assert (again.move, again.state, again.winner) == (accepted.move, accepted.state, 0)
     assert (await store.state(game_id)).version == 2  # nothing applied twice
     with pytest.raises(IdempotencyKeyReused):
-        await store.play(game_id, first, 2, 2, None, idempotency_key="a")
+        await store.play(game_id, first, move(2, 2, idempotency_key="a"))
 
 
 async def test_idempotent_retry_of_a_refusal_is_refused_the_same_way(store: GameStore) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
     with pytest.raises(NotYourTurn) as refused:
-        await store.play(game_id, second, 0, 0, None, idempotency_key="b")
-    await store.play(game_id, first, 1, 1, None)  # now it would be player 2's turn...
+        await store.play(game_id, second, move(0, 0, idempotency_key="b"))
+    await store.play(game_id, first, move(1, 1))  # now it would be player 2's turn...
     with pytest.raises(NotYourTurn) as again:  # ...but the retry gets the first answer
-        await store.play(game_id, second, 0, 0, None, idempotency_key="b")
+        await store.play(game_id, second, move(0, 0, idempotency_key="b"))
     assert str(again.value) == str(refused.value)
     assert (await store.state(game_id)).version == 1
 
 
 async def test_replay_of_the_winning_move_reports_the_win(store: GameStore) -> None:
-    created = await store.create(1)
-    first = await store.play(created.state.id, created.tokens[0], 0, 0, None, idempotency_key="w")
-    again = await store.play(created.state.id, created.tokens[0], 0, 0, None, idempotency_key="w")
+    created = await store.create(*tictactoe(1))
+    first = await store.play(created.state.id, created.tokens[0], move(0, 0, idempotency_key="w"))
+    again = await store.play(created.state.id, created.tokens[0], move(0, 0, idempotency_key="w"))
     assert (again.winner, again.state) == (1, first.state)
 
 
 async def test_if_match_applies_only_at_that_version(store: GameStore) -> None:
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
-    await store.play(game_id, first, 0, 0, None, expected_version=0)
+    await store.play(game_id, first, move(0, 0, expected_version=0))
     with pytest.raises(PreconditionFailed) as stale:
-        await store.play(game_id, second, 1, 1, None, expected_version=0)
+        await store.play(game_id, second, move(1, 1, expected_version=0))
     assert stale.value.version == 1
     assert (await store.state(game_id)).version == 1
-    await store.play(game_id, second, 1, 1, None, expected_version=1)
+    await store.play(game_id, second, move(1, 1, expected_version=1))
+
+
+async def test_concurrent_moves_are_each_decided_once(store: GameStore) -> None:
+    created = await store.create(*tictactoe(5))
+    game_id, (first, second) = created.state.id, created.tokens
+    # Five moves of player 1 at once: one is accepted, the others find it is not their turn.
+    answers = await asyncio.gather(
+        *(store.play(game_id, first, move(0, col)) for col in range(5)), return_exceptions=True
+    )
+    accepted = [a for a in answers if isinstance(a, MoveResult)]
+    assert len(accepted) == 1
+    assert all(isinstance(a, NotYourTurn) for a in answers if a not in accepted)
+    # The same keyed request five times at once: applied once, the other four replay it.
+    twins = await asyncio.gather(
+        *(store.play(game_id, second, move(4, 4, idempotency_key="t")) for _ in range(5))
+    )
+    assert [twin.replayed for twin in twins].count(False) == 1
+    assert all((t.move, t.state) == (twins[0].move, twins[0].state) for t in twins)
+    assert twins[0].state.next_player == 1
+    assert (await store.state(game_id)).version == 2
 
 
 # --- in-memory store ----------------------------------------------------------------------------
@@ -210,18 +255,18 @@ async def test_if_match_applies_only_at_that_version(store: GameStore) -> None:
 
 async def test_memory_store_keeps_only_token_hashes(clock: FakeClock) -> None:
     store = MemoryGameStore(max_games=3, idle_seconds=60, clock=clock)
-    created = await store.create(3)
-    game = store._games[created.state.id].game
+    created = await store.create(*tictactoe(3))
+    game = store._games[created.state.id].session
     assert created.tokens[0] not in game.token_hashes
     assert game.token_hashes == tuple(tokens.token_hash(t) for t in created.tokens)
 
 
 async def test_memory_idle_games_expire_and_moves_keep_them_alive(clock: FakeClock) -> None:
     store = MemoryGameStore(max_games=3, idle_seconds=60, clock=clock)
-    idle = await store.create(3)
-    active = await store.create(3)
+    idle = await store.create(*tictactoe(3))
+    active = await store.create(*tictactoe(3))
     clock.now += 50
-    await store.play(active.state.id, active.tokens[0], 0, 0, None)
+    await store.play(active.state.id, active.tokens[0], move(0, 0))
     await store.state(idle.state.id)  # reading does not extend a game's life
     clock.now += 15
     with pytest.raises(GameNotFound):
@@ -241,8 +286,8 @@ def redis_store_url(redis_url: str) -> str:
 
 async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url: str) -> None:
     store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
-    created = await store.create(3)
-    await store.play(created.state.id, created.tokens[0], 1, 1, None, idempotency_key="k")
+    created = await store.create(*tictactoe(3))
+    await store.play(created.state.id, created.tokens[0], move(1, 1, idempotency_key="k"))
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     keys = set(raw.keys(f"{{game:{created.state.id}}}:*"))
     assert keys == set(game_keys(created.state.id))
@@ -259,11 +304,11 @@ async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
 ) -> None:
     store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2)
     raw = redis.Redis.from_url(redis_store_url)
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     meta = game_keys(created.state.id)[0]
     assert 25_000 < raw.pttl(meta) <= 30_000
     raw.pexpire(meta, 5_000)  # as if 25 s had passed
-    await store.play(created.state.id, created.tokens[0], 0, 0, None, idempotency_key="k")
+    await store.play(created.state.id, created.tokens[0], move(0, 0, idempotency_key="k"))
     for key in game_keys(created.state.id):  # receipts too: keys expire with the game
         assert 25_000 < raw.pttl(key) <= 30_000
     await store.close()
@@ -271,8 +316,8 @@ async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
 
 async def test_redis_reloads_its_scripts_after_a_flush(redis_store_url: str) -> None:
     store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
-    created = await store.create(3)
+    created = await store.create(*tictactoe(3))
     redis.Redis.from_url(redis_store_url).script_flush()  # as after a restart: NOSCRIPT
-    assert (await store.play(created.state.id, created.tokens[0], 0, 0, None)).state.version == 1
+    assert (await store.play(created.state.id, created.tokens[0], move(0, 0))).state.version == 1
     assert (await store.state(created.state.id)).version == 1
     await store.close()

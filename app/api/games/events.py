@@ -1,0 +1,84 @@
+"""The game's Server-Sent Events stream, and its declaration in OpenAPI.
+
+One ``move`` event per accepted move (``id`` = its number, ``data`` = the move's answer as
+``POST …/moves`` gave it), then one ``end`` event (``data`` = the final state) when the game is
+over. The stream reads the store, waits for the next change (``GameStore.wait_for_change``),
+and reads again; a keep-alive comment goes out after a quiet wait.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from fastapi.sse import format_sse_event
+from pydantic_core import to_json
+
+from app.api.games.render import move_result_json, state_json
+from app.sessions.errors import GameNotFound
+from app.sessions.session import result_at
+from app.sessions.store import GameStore
+
+WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends a keep-alive
+
+
+async def move_events(
+    store: GameStore, game_id: str, after: int, disconnected: Callable[[], Awaitable[bool]]
+) -> AsyncIterator[bytes]:
+    sent = after
+    idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
+    while not await disconnected():
+        try:
+            moves, _ = await store.moves(game_id, sent, 1000)
+            now = await store.state(game_id)
+        except GameNotFound:
+            return  # deleted or expired: the stream ends
+        for move in moves:
+            data = to_json(move_result_json(result_at(move, now))).decode()
+            yield format_sse_event(data_str=data, event="move", id=str(move.seq))
+            sent = move.seq
+        if now.status != "in_progress" and sent >= now.version:
+            yield format_sse_event(data_str=to_json(state_json(now)).decode(), event="end")
+            return
+        if moves:
+            idle = False
+            continue
+        if idle:
+            yield format_sse_event(comment="keep-alive")
+        await store.wait_for_change(game_id, sent, WAIT_SECONDS)
+        idle = True
+
+
+def _json_data(model: str) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "contentMediaType": "application/json",
+        "contentSchema": {"$ref": f"#/components/schemas/{model}"},
+    }
+
+
+# One event of the stream, as OpenAPI describes sequential media types: the ``itemSchema`` of
+# ``text/event-stream`` is the schema of each event (its fields, with ``data`` a JSON document of
+# the given schema), and the response has no ``schema`` of its own, so that generated clients
+# hand the stream to their caller instead of parsing it as one document.
+EVENT_ITEM_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {
+            "title": "MoveEvent",
+            "type": "object",
+            "properties": {
+                "event": {"const": "move"},
+                "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The move's seq."},
+                "data": _json_data("MoveResultOut"),
+            },
+            "required": ["event", "id", "data"],
+        },
+        {
+            "title": "EndEvent",
+            "type": "object",
+            "properties": {"event": {"const": "end"}, "data": _json_data("GameOut")},
+            "required": ["event", "data"],
+        },
+    ],
+}
+EVENT_STREAM = {"text/event-stream": {"itemSchema": EVENT_ITEM_SCHEMA}}

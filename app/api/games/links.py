@@ -1,0 +1,98 @@
+"""OpenAPI links: how an answer's values feed the next request, so that clients, docs and
+stateful fuzzers (schemathesis) can follow a game from its creation through its moves.
+
+Operations are named by their endpoint functions (``routing.operation_id``); a test fails on a
+link to an operation the spec does not have.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.api.problems import ProblemType, problem_responses
+from app.api.routing import operation_id
+from app.rules.errors import DomainError
+from app.sessions.errors import StoreUnavailable
+
+
+def store_errors(*answers: ProblemType | type[DomainError]) -> dict[int | str, dict[str, Any]]:
+    """``problem_responses`` for a route that reads or writes the game store: it may also answer
+    503 ``store_unavailable``."""
+    return problem_responses(*answers, StoreUnavailable)
+
+
+def _link(
+    endpoint: str, description: str, parameters: dict[str, str], body: Any = None
+) -> dict[str, Any]:
+    link: dict[str, Any] = {
+        "operationId": operation_id(endpoint),
+        "description": description,
+        "parameters": parameters,
+    }
+    if body is not None:
+        link["requestBody"] = body
+    return link
+
+
+OPENING = {"row": 0, "col": 0}
+GAME_OF_CREATED = {"path.game_id": "$response.body#/id"}
+GAME_OF_MOVE = {"path.game_id": "$request.path.game_id"}
+CREATED_GAME_LINKS = {
+    "GetGame": _link("get_game", "Poll the new game.", GAME_OF_CREATED),
+    "GetGameIfChanged": _link(
+        "get_game",
+        "Poll with the ETag: 304 until a move is made.",
+        {**GAME_OF_CREATED, "header.If-None-Match": "$response.header.ETag"},
+    ),
+    "MoveAsPlayer1": _link(
+        "make_move",
+        "Player 1 (X) moves first, with token 1: the corner is open on every board.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+        OPENING,
+    ),
+    "MoveAsPlayer1IfUnchanged": _link(
+        "make_move",
+        "Player 1's move, applied only while the game is still at this ETag.",
+        {
+            **GAME_OF_CREATED,
+            "header.Authorization": "Bearer {$response.body#/tokens/1}",
+            "header.If-Match": "$response.header.ETag",
+        },
+        OPENING,
+    ),
+    "MoveAsPlayer2": _link(
+        "make_move",
+        "Player 2 (O), with token 2: 409 `not_your_turn` before player 1 has moved.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
+    ),
+    "ListMoves": _link("list_moves", "The moves so far.", GAME_OF_CREATED),
+    "GetBoard": _link("get_board", "The board as text.", GAME_OF_CREATED),
+    "Events": _link("game_events", "Follow the game's moves as they happen.", GAME_OF_CREATED),
+    "DeleteGame": _link(
+        "delete_game",
+        "Either player's token deletes the game.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
+    ),
+}
+MOVE_LINKS = {
+    "GetMove": _link(
+        "get_move",
+        "The move just made (its `Location`).",
+        {**GAME_OF_MOVE, "path.seq": "$response.body#/move/seq"},
+    ),
+    "GetGameIfChanged": _link(
+        "get_game",
+        "Poll with the new ETag: 304 until the next move.",
+        {**GAME_OF_MOVE, "header.If-None-Match": "$response.header.ETag"},
+    ),
+    "MovesSince": _link(
+        "list_moves",
+        "The moves after this one (none until the next move).",
+        {**GAME_OF_MOVE, "query.since": "$response.body#/move/seq"},
+    ),
+    "EventsSince": _link(
+        "game_events",
+        "Follow the moves after this one.",
+        {**GAME_OF_MOVE, "header.Last-Event-ID": "$response.body#/move/seq"},
+    ),
+}

@@ -1,0 +1,117 @@
+"""The parameters of the game routes, each declared once (``app/api/params.py``)."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from app.api.params import (
+    MAX_NUMBER,
+    BearerToken,
+    Malformed,
+    Param,
+    anything,
+    integer,
+    matching,
+)
+from app.sessions.errors import GameNotFound
+
+# Game ids are made by the service (``tokens.new_game_id``: 16 URL-safe characters); anything
+# longer, or with other characters, names no game and never reaches the store.
+_GAME_ID_SCHEMA, _game_id = matching(
+    "[A-Za-z0-9_-]{1,64}", "game_id", "is not a game id", max_length=64
+)
+GAME_ID = Param(
+    "game_id", "path", _GAME_ID_SCHEMA, "The game's id, from `POST /v1/games`.", _game_id, ""
+)
+
+
+def game_id(request: Request) -> str:
+    """The path's game id; one that cannot be a game's names no game (404 ``game_not_found``)."""
+    raw = GAME_ID.raw(request) or ""
+    try:
+        return GAME_ID.parse(raw)
+    except Malformed:
+        raise GameNotFound(raw[:64]) from None
+
+
+_MOVE_NUMBER, _move_number = integer(0, MAX_NUMBER)
+SEQ = Param("seq", "path", _MOVE_NUMBER, "The move's number (1 for the first).", _move_number, 0)
+SINCE = Param(
+    "since", "query", _MOVE_NUMBER, "After this move number (0: from the first move).",
+    _move_number, 0,
+)  # fmt: skip
+_LIMIT, _limit = integer(1, 10_000)
+LIMIT = Param("limit", "query", _LIMIT, "At most this many moves.", _limit, 1000)
+LAST_EVENT_ID = Param[int | None](
+    "Last-Event-ID", "header", _MOVE_NUMBER,
+    "The last event id received: resume after it (wins over `since`). Sent by browsers' "
+    "EventSource when they reconnect.",
+    _move_number, None, empty_is_absent=True,
+)  # fmt: skip
+
+_KEY_SCHEMA, _key = matching(
+    "[!-~]{1,255}", "idempotency_key", "must be 1 to 255 visible ASCII characters", 255
+)
+IDEMPOTENCY_KEY = Param[str | None](
+    "Idempotency-Key", "header", _KEY_SCHEMA,
+    "Any client-chosen string (1–255 visible ASCII characters). A retry with the same key and "
+    "body gets the first answer again (header `Idempotent-Replayed: true`) and applies "
+    "nothing; the same key with another body is 422 `idempotency_key_reused`. Keys live as "
+    "long as the game.",
+    _key, None,
+)  # fmt: skip
+IF_MATCH = Param[str | None](
+    "If-Match", "header", {"type": "string"},
+    "The game's `ETag`: the move applies only if the game is still at that version, else 412 "
+    "`precondition_failed` (also for a tag that names no version of this game).",
+    anything, None,
+)  # fmt: skip
+IF_NONE_MATCH = Param[str | None](
+    "If-None-Match", "header", {"type": "string"},
+    "An ETag from an earlier answer: 304 while the game is unchanged.", anything, None,
+)  # fmt: skip
+
+PLAYER_TOKEN = BearerToken(
+    "PlayerToken", "A player's token, as returned once by `POST /v1/games` in `tokens`."
+)
+
+
+def etag(game_id: str, version: int) -> str:
+    """The strong ETag of a game at a version: ``"<id>.<version>"``."""
+    return f'"{game_id}.{version}"'
+
+
+def expected_version(request: Request, game_id: str) -> int | None:
+    """The version ``If-Match`` asks for: None without one (or with ``*``); -1, which no game
+    has, when it names no version of this game (a weak, foreign or malformed tag never
+    matches, so the move is refused 412)."""
+    header = IF_MATCH.read(request)
+    if header is None:
+        return None
+    prefix = f'"{game_id}.'
+    for tag in (part.strip() for part in header.split(",")):
+        if tag == "*":
+            return None
+        if tag.startswith(prefix) and tag.endswith('"'):
+            try:
+                return _move_number(tag[len(prefix) : -1])
+            except Malformed:
+                continue
+    return -1
+
+
+def etag_matches(request: Request, current: str) -> bool:
+    """True when ``If-None-Match`` lists ``current`` (weakly compared) or ``*``."""
+    header = IF_NONE_MATCH.read(request)
+    if not header:
+        return False
+    candidates = {part.strip().removeprefix("W/") for part in header.split(",")}
+    return "*" in candidates or current in candidates
+
+
+def resume_point(request: Request) -> int:
+    """Where an event stream starts: after ``Last-Event-ID`` (a reconnecting EventSource),
+    else after ``since``. Both are validated whenever sent, even when ``Last-Event-ID`` wins."""
+    since = SINCE.read(request)
+    last = LAST_EVENT_ID.read(request)
+    return since if last is None else last

@@ -1,0 +1,285 @@
+"""The game routes: create, poll (ETag / 304), move, moves since, one move, board, events, delete.
+
+Each endpoint parses (``params``, ``schemas``), calls the store, and renders (``render``). All
+are ``request -> Response`` endpoints served by ``DirectRoute``; hot routes come first, since
+routes are matched in order on every request.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from fastapi import Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.sse import EventSourceResponse
+
+from app.api.bodies import json_response
+from app.api.games import params
+from app.api.games.events import EVENT_STREAM, move_events
+from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS, store_errors
+from app.api.games.render import move_json, move_result_json, state_json
+from app.api.games.schemas import (
+    CREATE_BODY,
+    MOVE_BODY,
+    BoardOut,
+    CreatedGameOut,
+    GameOut,
+    MoveOut,
+    MoveResultOut,
+    MovesPage,
+)
+from app.api.problems import BODY_ERRORS, RATE_LIMITED
+from app.api.routing import api_router
+from app.sessions.errors import (
+    BoardTooLarge,
+    CapacityExhausted,
+    CellOccupied,
+    GameNotFound,
+    GameOver,
+    IdempotencyKeyReused,
+    MoveNotFound,
+    NotYourTurn,
+    OutOfBounds,
+    PreconditionFailed,
+    Unauthorized,
+    WrongPlayer,
+)
+from app.sessions.kind import Placement
+from app.sessions.kinds.tictactoe import TicTacToeFacts
+from app.sessions.session import MoveRequest
+from app.sessions.store import GameStore
+
+router = api_router("/v1/games", ["Game sessions"])
+
+MAX_RENDERED_SIDE = 100
+
+
+def store_of(request: Request) -> GameStore:
+    store: GameStore = request.app.state.store
+    return store
+
+
+def _game_path(game_id: str) -> str:
+    return f"{router.prefix}/{game_id}"
+
+
+def _header(description: str) -> dict[str, object]:
+    return {"description": description, "schema": {"type": "string"}}
+
+
+@router.post(
+    "/{game_id}/moves",
+    status_code=201,
+    summary="Make a move",
+    description="The token says who moves; `player`, if sent, must agree (else 403 "
+    "`wrong_player`). Adjudicated in O(1). `winner` is 0 while nobody has won. A refused move "
+    "changes nothing. Retry-safe with `Idempotency-Key`; optimistic concurrency with "
+    "`If-Match`.",
+    response_model=MoveResultOut,
+    responses={
+        201: {
+            "headers": {"Location": _header("The move's URL."), "ETag": _header("The new ETag.")},
+            "links": MOVE_LINKS,
+        },
+        **store_errors(
+            Unauthorized,
+            WrongPlayer,
+            GameNotFound,
+            NotYourTurn,
+            CellOccupied,
+            GameOver,
+            PreconditionFailed,
+            *BODY_ERRORS,
+            OutOfBounds,
+            IdempotencyKeyReused,
+        ),
+    },
+    openapi_extra={
+        **MOVE_BODY.openapi,
+        **params.PLAYER_TOKEN.openapi,
+        "parameters": [
+            params.GAME_ID.openapi,
+            params.IDEMPOTENCY_KEY.openapi,
+            params.IF_MATCH.openapi,
+        ],
+    },
+)
+async def make_move(request: Request) -> Response:
+    game_id = params.game_id(request)
+    token = params.PLAYER_TOKEN.read(request)
+    key = params.IDEMPOTENCY_KEY.read(request)
+    body = await MOVE_BODY.parse(request)
+    move = MoveRequest(
+        Placement(body.row, body.col),
+        player=1 if body.player == 1 else 2 if body.player == 2 else None,
+        expected_version=params.expected_version(request, game_id),
+        idempotency_key=key,
+    )
+    result = await store_of(request).play(game_id, token, move)
+    headers = {
+        "Location": f"{_game_path(game_id)}/moves/{result.move.seq}",
+        "ETag": params.etag(game_id, result.state.version),
+    }
+    if result.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    else:
+        request.app.state.metrics.moves.inc()
+    return json_response(move_result_json(result), 201, headers)
+
+
+@router.get(
+    "/{game_id}",
+    summary="Get a game's state (cheap polling with ETag)",
+    description="The state carries an `ETag`; send it back in `If-None-Match` and an unchanged "
+    "game answers 304 with no body.",
+    response_model=GameOut,
+    responses={
+        200: {"headers": {"ETag": _header("Changes with every accepted move.")}},
+        304: {"description": "Unchanged since the ETag in `If-None-Match`."},
+        **store_errors(GameNotFound),
+    },
+    openapi_extra={"parameters": [params.GAME_ID.openapi, params.IF_NONE_MATCH.openapi]},
+)
+async def get_game(request: Request) -> Response:
+    state = await store_of(request).state(params.game_id(request))
+    tag = params.etag(state.id, state.version)
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if params.etag_matches(request, tag):
+        return Response(status_code=304, headers=headers)
+    return json_response(state_json(state), headers=headers)
+
+
+@router.post(
+    "",
+    status_code=201,
+    summary="Create a game",
+    description="Creates an n × n game (n in a row wins). Player 1 plays X and moves first. "
+    "The answer holds both players' bearer tokens — shown only here; hand token 2 to the "
+    "other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "
+    "and 429 `rate_limited` when one address creates games too fast.",
+    response_model=CreatedGameOut,
+    responses={
+        201: {
+            "headers": {"Location": _header("The game's URL."), "ETag": _header("Its ETag.")},
+            "links": CREATED_GAME_LINKS,
+        },
+        **store_errors(*BODY_ERRORS, RATE_LIMITED, CapacityExhausted),
+    },
+    openapi_extra=CREATE_BODY.openapi,
+)
+async def create_game(request: Request) -> Response:
+    client = request.client.host if request.client else "unknown"
+    request.app.state.creation_limiter.take(client)
+    body = await CREATE_BODY.parse(request)
+    limit = request.app.state.settings.max_n
+    if body.n > limit:
+        raise RequestValidationError(
+            [{"loc": ("body", "n"), "msg": f"n must be at most {limit}", "type": "less_than_equal"}]
+        )
+    created = await store_of(request).create("tictactoe", {"n": body.n})
+    state = created.state
+    answer: CreatedGameOut = {
+        **state_json(state),
+        "tokens": {"1": created.tokens[0], "2": created.tokens[1]},
+    }
+    headers = {"Location": _game_path(state.id), "ETag": params.etag(state.id, state.version)}
+    return json_response(answer, 201, headers)
+
+
+@router.get(
+    "/{game_id}/events",
+    summary="Push: a stream of the game's moves (Server-Sent Events)",
+    description="One `move` event per accepted move (`id` = its number, `data` = the move's "
+    "answer as `POST …/moves` gave it), then one `end` event (data: the final state) when the "
+    "game is over. Resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) "
+    "or `?since=V`. A move made through any process reaches every stream. Polling with "
+    "`If-None-Match` remains the baseline every client can use.",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "content": EVENT_STREAM,
+            "description": "An endless stream until the game ends or is deleted: `move` events, "
+            "then one `end` event. Lines starting with `:` are keep-alives.",
+        },
+        **store_errors(GameNotFound, *BODY_ERRORS[1:]),
+    },
+    openapi_extra={
+        "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LAST_EVENT_ID.openapi]
+    },
+)
+async def game_events(request: Request) -> EventSourceResponse:
+    game_id = params.game_id(request)
+    after = params.resume_point(request)
+    store = store_of(request)
+    await store.state(game_id)  # 404 as a problem, before the stream starts
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return EventSourceResponse(
+        move_events(store, game_id, after, request.is_disconnected), headers=headers
+    )
+
+
+@router.get(
+    "/{game_id}/moves",
+    summary="Moves since a version (deltas for polling clients)",
+    description="Accepted moves with `seq > since`, in order, at most `limit`. Pass the "
+    "returned `version` as the next `since`.",
+    response_model=MovesPage,
+    responses=store_errors(GameNotFound, *BODY_ERRORS[1:]),
+    openapi_extra={
+        "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi]
+    },
+)
+async def list_moves(request: Request) -> Response:
+    game_id = params.game_id(request)
+    since, limit = params.SINCE.read(request), params.LIMIT.read(request)
+    moves, version = await store_of(request).moves(game_id, since, limit)
+    answer: MovesPage = {"moves": [move_json(m) for m in moves], "version": version}
+    return json_response(answer)
+
+
+@router.get(
+    "/{game_id}/moves/{seq}",
+    summary="One move",
+    description="The move a move's `Location` points to.",
+    response_model=MoveOut,
+    responses=store_errors(GameNotFound, MoveNotFound, *BODY_ERRORS[1:]),
+    openapi_extra={"parameters": [params.GAME_ID.openapi, params.SEQ.openapi]},
+)
+async def get_move(request: Request) -> Response:
+    game_id = params.game_id(request)
+    seq = params.SEQ.read(request)
+    return json_response(move_json(await store_of(request).move(game_id, seq)))
+
+
+@router.get(
+    "/{game_id}/board",
+    summary="The board as text (n ≤ 100)",
+    description="Rows of `X`, `O`, `.`. Larger boards answer 422 `board_too_large`: follow "
+    "the moves instead.",
+    response_model=BoardOut,
+    responses=store_errors(GameNotFound, BoardTooLarge),
+    openapi_extra={"parameters": [params.GAME_ID.openapi]},
+)
+async def get_board(request: Request) -> Response:
+    game_id = params.game_id(request)
+    store = store_of(request)
+    state = await store.state(game_id)
+    n = cast(TicTacToeFacts, state.facts)["n"]
+    if n > MAX_RENDERED_SIDE:
+        raise BoardTooLarge(n, MAX_RENDERED_SIDE)
+    answer: BoardOut = {"n": n, "rows": await store.rows(game_id)}
+    return json_response(answer)
+
+
+@router.delete(
+    "/{game_id}",
+    status_code=204,
+    summary="Delete a game",
+    description="Either player's token. Afterwards the game is 404.",
+    responses=store_errors(Unauthorized, GameNotFound),
+    openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
+)
+async def delete_game(request: Request) -> Response:
+    game_id = params.game_id(request)
+    await store_of(request).delete(game_id, params.PLAYER_TOKEN.read(request))
+    return Response(status_code=204)

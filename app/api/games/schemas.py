@@ -1,0 +1,87 @@
+"""Request bodies and response shapes of the game routes, each declared once.
+
+Response shapes are ``TypedDict``s: FastAPI documents them (``response_model``) and the
+renderers in ``render.py`` return them, so ``mypy --strict`` checks every answer against its
+documented shape, at no cost per request.
+
+A game kind's own shapes join the unions here (``GameOut`` and ``CreateGameIn``): that is the one
+place of the edge that knows the kinds.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from app.api.bodies import INTEGRAL, Body, JsonBody, JsonInt
+from app.sessions.kinds.tictactoe import TicTacToeFacts
+
+
+class MoveOut(TypedDict):
+    seq: Annotated[
+        int, Field(description="1 for the first move; equals the game's version after it.")
+    ]
+    row: int
+    col: int
+    player: Literal[1, 2]
+
+
+class GameOut(TicTacToeFacts):
+    id: str
+    status: Literal["in_progress", "won", "draw"]
+    winner: Annotated[Literal[0, 1, 2], Field(description="0 while nobody has won.")]
+    next_player: Annotated[Literal[1, 2] | None, Field(description="null once the game is over.")]
+    version: Annotated[int, Field(description="0 at creation, +1 per accepted move.")]
+    move_count: int
+    last_move: MoveOut | None
+
+
+Tokens = TypedDict("Tokens", {"1": str, "2": str})
+
+
+class CreatedGameOut(GameOut):
+    tokens: Annotated[
+        Tokens, Field(description="Each player's bearer token. Shown only in this answer.")
+    ]
+
+
+class MoveResultOut(TypedDict):
+    winner: Annotated[
+        Literal[0, 1, 2], Field(description="0 while nobody has won, else the winner.")
+    ]
+    move: MoveOut
+    state: GameOut
+
+
+class MovesPage(TypedDict):
+    moves: list[MoveOut]
+    version: Annotated[
+        int, Field(description="The game's version now; pass it as `since` next time.")
+    ]
+
+
+class BoardOut(TypedDict):
+    n: int
+    rows: Annotated[list[str], Field(description="`X` (player 1), `O` (player 2), `.` empty.")]
+
+
+class CreateGameIn(Body):
+    """An n × n tic-tac-toe game: n in a row wins."""
+
+    n: JsonInt = Field(ge=1, le=1_000_000, description="Board side; n in a row wins.")
+
+
+class MoveIn(Body):
+    row: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
+    col: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
+    player: Annotated[int, Field(strict=True, ge=1, le=2), INTEGRAL] | None = Field(
+        None, description="Optional; must be the token's player (else 403)."
+    )
+
+
+CREATE_BODY = JsonBody(CreateGameIn, {"classic": {"summary": "Classic 3 × 3", "value": {"n": 3}}})
+MOVE_BODY = JsonBody(
+    MoveIn, {"centre": {"summary": "Centre of a 3 × 3 board", "value": {"row": 1, "col": 1}}}
+)

@@ -1,0 +1,300 @@
+"""RFC 9457 problem details: every problem the service answers with, and where errors become HTTP.
+
+``PROBLEM_TYPES`` is the one table of problems: each one's ``code`` (for a domain error, the
+error class's own), HTTP status, title and when it is answered. Everything else derives from
+it: the handlers' answers, the OpenAPI responses of every route (``problem_responses``) and
+``/problems/{code}``. Domain errors from ``rules``/``sessions`` are looked up by class; framework
+errors (validation, unknown path, wrong method, oversize body, rate limit) have entries of their
+own, so no error leaves the app as anything but ``application/problem+json``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
+
+from app.rules.errors import DomainError
+from app.rules.reversi import IllegalMove
+from app.sessions.errors import (
+    BoardTooLarge,
+    CapacityExhausted,
+    CellOccupied,
+    GameNotFound,
+    GameOver,
+    IdempotencyKeyReused,
+    MoveNotFound,
+    NotYourTurn,
+    OutOfBounds,
+    PreconditionFailed,
+    StoreUnavailable,
+    Unauthorized,
+    WrongPlayer,
+)
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+logger = logging.getLogger("app.api.problems")
+
+
+class ValidationIssue(BaseModel):
+    """One reason a request was refused by the schema: where, what, and a stable type."""
+
+    loc: list[str | int] = Field(examples=[["body", "board", 3]])
+    msg: str = Field(examples=["character 'x' at column 5 is not one of '.', 'B', 'W'"])
+    type: str = Field(examples=["board_cell"])
+
+
+class Problem(BaseModel):
+    """An error answer (RFC 9457). ``code`` is stable; ``title`` and ``detail`` are for people."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(description="A URI reference naming the problem type: `/problems/{code}`.")
+    title: str
+    status: int
+    detail: str
+    code: str = Field(description="Stable snake_case identifier; branch on this.")
+    errors: list[ValidationIssue] | None = Field(
+        None, description="Only for `validation_error`: every field that failed and why."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemType:
+    """One kind of error answer: its stable code, HTTP status and title, and when it is given."""
+
+    code: str
+    status: int
+    title: str
+    when: str  # for people: the docs of every route that answers it, and /problems/{code}
+
+
+VALIDATION_ERROR = ProblemType(
+    "validation_error", 422, "Request does not match the schema",
+    "the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a "
+    "coordinate outside a posted board, a batch too long), or a header, path or query "
+    "parameter is malformed; `errors` names each one",
+)  # fmt: skip
+PAYLOAD_TOO_LARGE = ProblemType(
+    "payload_too_large", 413, "Request body too large",
+    "the body is larger than the configured limit; refused while reading",
+)  # fmt: skip
+NOT_FOUND = ProblemType("not_found", 404, "Not found", "no resource at this path")
+METHOD_NOT_ALLOWED = ProblemType(
+    "method_not_allowed",
+    405,
+    "Method not allowed",
+    "the path does not take this method (see `Allow`)",
+)
+RATE_LIMITED = ProblemType(
+    "rate_limited", 429, "Too many requests",
+    "this client address creates games too fast (see `Retry-After`)",
+)  # fmt: skip
+INTERNAL_ERROR = ProblemType(
+    "internal_error", 500, "Internal server error", "a bug: never expected"
+)
+
+# Domain errors by class: (status, title, when). The code is the class's own.
+_DOMAIN: dict[type[DomainError], tuple[int, str, str]] = {
+    IllegalMove: (422, "Illegal move", "`apply-move` of an illegal move; `reason` says why"),
+    Unauthorized: (401, "Missing or invalid token", "no bearer token, or not one of this game's"),
+    WrongPlayer: (403, "Token is for the other player", "`player` contradicts the token"),
+    GameNotFound: (404, "Game not found", "no such game: never created, deleted or expired"),
+    MoveNotFound: (404, "Move not found", "the game has no move with this number"),
+    OutOfBounds: (422, "Cell outside the board", "`row` or `col` outside 0 … n−1"),
+    NotYourTurn: (409, "Not your turn", "the other player moves next (`next_player`)"),
+    CellOccupied: (409, "Cell occupied", "the cell already holds a mark"),
+    GameOver: (409, "Game over", "the game is won or drawn (`game_status`, `winner`)"),
+    BoardTooLarge: (422, "Board too large to render", "`…/board` of a board over 100 × 100"),
+    PreconditionFailed: (
+        412, "The game has moved on", "`If-Match` names another version of the game (`version`)"
+    ),
+    IdempotencyKeyReused: (
+        422, "Idempotency-Key reused with a different body",
+        "an `Idempotency-Key` sent again with a different move",
+    ),
+    CapacityExhausted: (
+        503, "Too many live games", "the store is full (see `Retry-After`)"
+    ),
+    StoreUnavailable: (
+        503, "Game store unavailable", "the game store (Redis) does not answer; retry later"
+    ),
+}  # fmt: skip
+DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = {
+    error: ProblemType(error.code, status, title, when)
+    for error, (status, title, when) in _DOMAIN.items()
+}
+FRAMEWORK_PROBLEMS = (
+    VALIDATION_ERROR, PAYLOAD_TOO_LARGE, NOT_FOUND, METHOD_NOT_ALLOWED, RATE_LIMITED,
+    INTERNAL_ERROR,
+)  # fmt: skip
+PROBLEM_TYPES: dict[str, ProblemType] = {
+    problem.code: problem for problem in (*FRAMEWORK_PROBLEMS, *DOMAIN_PROBLEMS.values())
+}
+
+
+def problem_of(error: type[DomainError]) -> ProblemType:
+    """The problem a domain error is answered with (its class, or the nearest one listed)."""
+    for cls in error.__mro__:
+        if cls in DOMAIN_PROBLEMS:
+            return DOMAIN_PROBLEMS[cls]
+    raise LookupError(f"{error.__name__} has no entry in api/problems.py")
+
+
+def _headers_of(exc: DomainError) -> dict[str, str] | None:
+    if isinstance(exc, Unauthorized):
+        return {"WWW-Authenticate": "Bearer"}
+    if isinstance(exc, CapacityExhausted):
+        return {"Retry-After": str(exc.retry_after)}
+    return None
+
+
+# What any endpoint that takes a JSON body can answer: an oversize body, a schema mismatch.
+BODY_ERRORS = (PAYLOAD_TOO_LARGE, VALIDATION_ERROR)
+
+PROBLEM_BY_HTTP_STATUS = {
+    problem.status: problem
+    for problem in (NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE, RATE_LIMITED)
+}
+
+
+def problem_response(
+    problem: ProblemType,
+    detail: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    extra: Mapping[str, object] | None = None,
+) -> JSONResponse:
+    """Render one problem as an ``application/problem+json`` response.
+
+    ``extra`` adds members such as ``errors`` or a rule error's ``reason``.
+    """
+    body: dict[str, Any] = {
+        "type": f"/problems/{problem.code}",
+        "title": problem.title,
+        "status": problem.status,
+        "detail": detail,
+        "code": problem.code,
+    }
+    for key, value in (extra or {}).items():
+        body.setdefault(key, value)  # an extra member never replaces a standard one
+    return JSONResponse(
+        body, status_code=problem.status, headers=headers, media_type=PROBLEM_MEDIA_TYPE
+    )
+
+
+def _issue(error: Mapping[str, Any]) -> dict[str, Any]:
+    msg = str(error["msg"])
+    reason = (error.get("ctx") or {}).get("error")
+    if error["type"] == "json_invalid" and reason and str(reason) not in msg:
+        msg = f"{msg}: {reason}"  # say what the parser tripped on, e.g. a missing comma
+    return {"loc": list(error["loc"]), "msg": msg, "type": str(error["type"])}
+
+
+def validation_problem(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
+    """A 422 naming every failing field; ``detail`` names the first one."""
+    issues = [_issue(error) for error in errors]
+    first = issues[0] if issues else {"loc": ["body"], "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"])
+    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
+    return problem_response(
+        VALIDATION_ERROR, f"{where}: {first['msg']}{more}", extra={"errors": issues}
+    )
+
+
+def _counted(request: Request, response: JSONResponse, problem: ProblemType) -> JSONResponse:
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.refusals.labels(problem.code).inc()
+    return response
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return _counted(request, validation_problem(exc.errors()), VALIDATION_ERROR)
+
+
+async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 400:
+        # FastAPI's answer to a body json.loads gave up on (e.g. nested past the recursion
+        # limit): the same 422 as any other unparsable body.
+        unparsable = {"loc": ["body"], "msg": "body is not parsable JSON", "type": "json_invalid"}
+        return _counted(request, validation_problem([unparsable]), VALIDATION_ERROR)
+    phrase = HTTPStatus(exc.status_code).phrase
+    problem = PROBLEM_BY_HTTP_STATUS.get(exc.status_code) or ProblemType(
+        f"http_{exc.status_code}", exc.status_code, phrase, phrase
+    )
+    headers = exc.headers
+    if exc.status_code == 405:
+        headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(request))}
+    detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+    if detail == phrase:  # Starlette's default: say what happened
+        if exc.status_code == 404:
+            detail = f"no resource at {request.url.path}"
+        elif exc.status_code == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}"
+    return _counted(request, problem_response(problem, detail, headers=headers), problem)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route offers at this path (a path may be served by several routes)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    methods.discard("HEAD")  # implied by GET, and not an operation of the API
+    return sorted(methods)
+
+
+async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, DomainError)
+    problem = problem_of(type(exc))  # a LookupError here is a bug: answered 500, and logged
+    response = problem_response(problem, str(exc), headers=_headers_of(exc), extra=exc.details())
+    return _counted(request, response, problem)
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    logger.exception("unhandled error on %s %s", request.method, request.url.path)
+    response = problem_response(INTERNAL_ERROR, "the server failed to answer this request")
+    return _counted(request, response, INTERNAL_ERROR)
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    """Route every error the app can raise to a problem+json answer."""
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(HTTPException, _on_http_exception)
+    app.add_exception_handler(DomainError, _on_domain_error)
+    app.add_exception_handler(Exception, _on_unexpected)
+
+
+def problem_responses(
+    *answers: ProblemType | type[DomainError],
+) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` entries for a route that may answer these problems.
+
+    One entry per status; its description lists each problem's code and when it is answered,
+    straight from ``PROBLEM_TYPES``.
+    """
+    problems = [a if isinstance(a, ProblemType) else problem_of(a) for a in answers]
+    by_status: dict[int, list[ProblemType]] = {}
+    for problem in problems:
+        listed = by_status.setdefault(problem.status, [])
+        if problem not in listed:
+            listed.append(problem)
+    return {
+        status: {
+            "model": Problem,
+            "description": " ".join(f"`{p.code}`: {p.when}." for p in listed),
+        }
+        for status, listed in sorted(by_status.items())
+    }

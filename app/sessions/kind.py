@@ -1,0 +1,114 @@
+"""What a game kind is: the seam between the generic session and the rules of one game.
+
+A session (``session.py``) does what every game shares: players and their tokens, versions,
+idempotency receipts and refusals. Everything particular to one game is behind two small
+protocols, implemented by one module per kind in ``kinds/``:
+
+* a ``Position`` is one game's board: it checks a move by its rules (raising the ``RuleError``
+  that refuses it, and changing nothing) or applies it, says whose turn it is and how the game
+  stands, describes itself (``facts``) and its board (``rows``), and keeps its move records;
+* a ``GameKind`` makes positions — new from the kind's parameters, or back from the text a
+  store kept — and encodes parameters and move records as text for stores.
+
+Both kinds of today place a mark or a stone on a cell, so a move is a ``Placement``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Player = Literal[1, 2]
+Status = Literal["in_progress", "won", "draw"]
+Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
+
+
+def other(player: Player) -> Player:
+    return 2 if player == 1 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A move: the cell where the mover puts a mark or a stone."""
+
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An accepted move, as clients see it: its number (1 for the first), cell and player."""
+
+    seq: int
+    row: int
+    col: int
+    player: Player
+
+
+class Position(Protocol):
+    """One game's board, of one kind."""
+
+    @property
+    def status(self) -> Status: ...
+
+    @property
+    def winner(self) -> Winner: ...
+
+    @property
+    def next_player(self) -> Player | None:
+        """Who moves now; None once the game is over."""
+        ...
+
+    @property
+    def move_count(self) -> int: ...
+
+    def play(self, placement: Placement, player: Player) -> Move:
+        """Apply ``player``'s move if the rules allow it, else raise the RuleError that
+        refuses it and change nothing."""
+        ...
+
+    def move(self, seq: int) -> Move:
+        """Move number ``seq`` (the caller checks 1 ≤ seq ≤ move_count)."""
+        ...
+
+    def moves(self, since: int, limit: int) -> list[Move]:
+        """The moves with ``seq > since``, in order, at most ``limit``."""
+        ...
+
+    def facts(self) -> Mapping[str, object]:
+        """The kind's own fields of the game's state (e.g. ``{"n": 3}``)."""
+        ...
+
+    def rows(self) -> list[str]:
+        """The board as strings, one a row (the caller bounds the size)."""
+        ...
+
+    def encode(self) -> str:
+        """The position as text, from which ``GameKind.decode`` rebuilds it."""
+        ...
+
+
+class GameKind(Protocol):
+    """One kind of game: how its positions are made, and how a store keeps them as text."""
+
+    @property
+    def name(self) -> str:
+        """The kind's name in the API and in stores: ``"tictactoe"``."""
+        ...
+
+    def new(self, params: Mapping[str, int]) -> Position:
+        """A new game from its (validated) parameters, e.g. ``{"n": 3}``."""
+        ...
+
+    def decode(self, params: Mapping[str, int], text: str) -> Position:
+        """The position ``Position.encode`` wrote."""
+        ...
+
+    def encode_move(self, move: Move) -> str:
+        """A move record as a store keeps it in the game's move list."""
+        ...
+
+    def decode_move(self, seq: int, text: str) -> Move:
+        """Move number ``seq`` back from ``encode_move``'s text."""
+        ...

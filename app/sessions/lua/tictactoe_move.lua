@@ -1,0 +1,75 @@
+-- The fast path of n × n tic-tac-toe: check and apply one move in O(1), atomically.
+-- KEYS: meta, cells, lines, moves, receipts.
+-- ARGV: token hash, row, col, claimed player or '', ttl ms, expected version or '',
+--       idempotency key or '', request fingerprint, refusals to remember, the game's channel.
+local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
+                        'refusals', 'facts')
+if not meta[1] then return {'game_not_found'} end
+local n = tonumber(meta[1])
+local player
+if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
+else return {'unauthorized'} end
+local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
+local facts = meta[8]
+
+-- A request already answered under this Idempotency-Key gets its first answer again.
+local receipt = nil
+if ARGV[7] ~= '' then
+  receipt = player .. ':' .. ARGV[7]
+  local seen = redis.call('HGET', KEYS[5], receipt)
+  if seen then
+    local body, rest = string.match(seen, '^([^|]*)|(.*)$')
+    if body ~= ARGV[8] then return {'idempotency_key_reused'} end
+    local parts = {}
+    for piece in string.gmatch(rest, '[^|]+') do parts[#parts + 1] = piece end
+    if parts[1] == 'ok' then
+      local seq = tonumber(parts[2])
+      local next_player = (status == 'in_progress') and (1 + version % 2) or 0
+      return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1), status, winner,
+              next_player, version, facts}
+    end
+    return parts
+  end
+end
+-- Refusals are remembered under their key, up to a number of them per game.
+local function refuse(answer)
+  if receipt and tonumber(meta[7] or 0) < tonumber(ARGV[9]) then
+    redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'))
+    redis.call('HINCRBY', KEYS[1], 'refusals', 1)
+    redis.call('PEXPIRE', KEYS[5], ARGV[5])
+  end
+  return answer
+end
+
+if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= player then return refuse({'wrong_player', player}) end
+if ARGV[6] ~= '' and tonumber(ARGV[6]) ~= version then
+  return refuse({'precondition_failed', version})
+end
+local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
+if row < 0 or row >= n or col < 0 or col >= n then return refuse({'out_of_bounds', n}) end
+if status ~= 'in_progress' then return refuse({'game_over', status, winner}) end
+local next_player = (version % 2 == 0) and 1 or 2
+if player ~= next_player then return refuse({'not_your_turn', next_player}) end
+local cell = ARGV[2] .. ':' .. ARGV[3]
+if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse({'cell_occupied'}) end
+
+-- The four lines through the cell: +1 for player 1, -1 for player 2; ±n is a full line.
+local delta = (player == 1) and 1 or -1
+local full = delta * n
+local won = redis.call('HINCRBY', KEYS[3], 'r' .. ARGV[2], delta) == full
+won = (redis.call('HINCRBY', KEYS[3], 'c' .. ARGV[3], delta) == full) or won
+if row == col then won = (redis.call('HINCRBY', KEYS[3], 'd', delta) == full) or won end
+if row + col == n - 1 then
+  won = (redis.call('HINCRBY', KEYS[3], 'a', delta) == full) or won
+end
+redis.call('RPUSH', KEYS[4], cell)
+version = version + 1
+if won then status, winner = 'won', player
+elseif version == n * n then status = 'draw' end
+next_player = (status == 'in_progress') and (3 - player) or 0
+redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner,
+           'next', next_player)
+if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. version) end
+for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+redis.call('PUBLISH', ARGV[10], version)
+return {'ok', version, player, status, winner, next_player, facts}

@@ -1,0 +1,124 @@
+"""The embedded default store: games in a dict of this process.
+
+It is atomic because its methods never ``await`` between reading and writing: on one event
+loop, each call runs to completion before the next starts. It lives in one process, so the
+service must run with a single worker when using it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from app.sessions import tokens
+from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
+from app.sessions.kind import Move
+from app.sessions.kinds import find_kind
+from app.sessions.session import GameState, MoveRequest, MoveResult, Session
+from app.sessions.store import CreatedGame
+from app.sessions.watchers import Watchers
+
+Clock = Callable[[], float]
+
+
+@dataclass(slots=True)
+class _Entry:
+    session: Session
+    touched: float
+
+
+class MemoryGameStore:
+    """Games in a dict in this process. Bounded in count; idle games expire.
+
+    A game is *touched* when created and on every accepted move; reads do not extend its life,
+    so a poller cannot keep an abandoned game alive. Entries are kept in touch order, so expired
+    games are always at the front and are purged in amortised O(1) per call.
+    """
+
+    def __init__(self, max_games: int, idle_seconds: float, clock: Clock = time.monotonic) -> None:
+        self.max_games = max_games
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self._games: OrderedDict[str, _Entry] = OrderedDict()
+        self._watchers = Watchers()
+
+    def __len__(self) -> int:
+        self._expire()
+        return len(self._games)
+
+    def _expire(self) -> None:
+        deadline = self.clock() - self.idle_seconds
+        while self._games:
+            entry = next(iter(self._games.values()))
+            if entry.touched > deadline:
+                break
+            game_id, _ = self._games.popitem(last=False)
+            self._watchers.notify(game_id)
+
+    def _session(self, game_id: str) -> Session:
+        self._expire()
+        entry = self._games.get(game_id)
+        if entry is None:
+            raise GameNotFound(game_id)
+        return entry.session
+
+    async def create(self, kind: str, params: Mapping[str, int]) -> CreatedGame:
+        self._expire()
+        if len(self._games) >= self.max_games:
+            oldest = next(iter(self._games.values()))
+            retry = math.ceil(oldest.touched + self.idle_seconds - self.clock())
+            raise CapacityExhausted(self.max_games, max(1, retry))
+        game_kind = find_kind(kind)
+        secrets = (tokens.new_token(), tokens.new_token())
+        hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
+        session = Session(tokens.new_game_id(), game_kind, params, hashes, game_kind.new(params))
+        self._games[session.id] = _Entry(session, self.clock())
+        return CreatedGame(session.state(), secrets)
+
+    async def state(self, game_id: str) -> GameState:
+        return self._session(game_id).state()
+
+    async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        session = self._session(game_id)
+        result = session.play(request, token)
+        if not result.replayed:
+            entry = self._games[game_id]
+            entry.touched = self.clock()
+            self._games.move_to_end(game_id)
+            self._watchers.notify(game_id)
+        return result
+
+    async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
+        session = self._session(game_id)
+        return session.position.moves(since, limit), session.version
+
+    async def move(self, game_id: str, seq: int) -> Move:
+        session = self._session(game_id)
+        if not 1 <= seq <= session.position.move_count:
+            raise MoveNotFound(game_id, seq)
+        return session.position.move(seq)
+
+    async def rows(self, game_id: str) -> list[str]:
+        return self._session(game_id).position.rows()
+
+    async def delete(self, game_id: str, token: str) -> None:
+        self._session(game_id).player_of(token)
+        del self._games[game_id]
+        self._watchers.notify(game_id)
+
+    async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
+        if self._session(game_id).version > version:
+            return
+        await self._watchers.wait(game_id, timeout)
+
+    async def ready(self) -> bool:
+        return True
+
+    async def live_games(self) -> int:
+        return len(self)
+
+    async def close(self) -> None:
+        return None

@@ -1,0 +1,41 @@
+"""Where the Redis store keeps things: every key and channel name, in one place.
+
+Keys of one game share the hash tag ``{game:ID}`` so they live in one Redis Cluster slot (a
+script may only touch keys of one slot):
+
+* ``{game:ID}:meta``  hash: kind, params (JSON), h1, h2 (token hashes), status, winner, next,
+  version, refusals (receipts of refusals kept), facts (the kind's state fields, JSON); the
+  generic path adds ``position`` (the kind's text), the tic-tac-toe fast path ``n``
+* ``{game:ID}:moves`` list: one record per accepted move, in order, as the kind encodes it
+* ``{game:ID}:receipts`` hash: "player:Idempotency-Key" -> the request's fingerprint and its
+  first answer (``ok|<seq>``, or the refusal's code and arguments)
+* ``{game:ID}:cells``, ``{game:ID}:lines`` hashes: the tic-tac-toe fast path's board and line
+  counters ("row:col" -> player; "r<row>", "c<col>", "d", "a" -> counter)
+
+Capacity is counted in one sorted set, ``{adjudicator}:games`` (game id -> time of last touch),
+in its own slot. A game's moves are announced on its channel, ``adjudicator:moves:ID``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+LIVE_GAMES = "{adjudicator}:games"
+CHANNEL_PREFIX = "adjudicator:moves:"
+
+
+class GameKeys(NamedTuple):
+    meta: str
+    cells: str
+    lines: str
+    moves: str
+    receipts: str
+
+
+def game_keys(game_id: str) -> GameKeys:
+    tag = f"{{game:{game_id}}}"
+    return GameKeys(*(f"{tag}:{name}" for name in GameKeys._fields))
+
+
+def channel(game_id: str) -> str:
+    return CHANNEL_PREFIX + game_id

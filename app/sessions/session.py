@@ -1,0 +1,163 @@
+"""The generic session: what every game shares, whatever its kind.
+
+A ``Session`` is one game: its id and kind, the hashes of its two players' tokens, its position
+(the kind's part, ``kind.Position``) and the receipts of requests sent with an
+``Idempotency-Key``. ``Session.play`` is the one statement of the move policy both stores
+follow — authenticate, replay a receipt, check ``player`` and ``If-Match``, let the position
+apply the move or refuse it, remember the answer — and snapshots (``GameState``,
+``MoveResult``) are the immutable values the HTTP edge renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from app.rules.errors import DomainError
+from app.sessions import tokens
+from app.sessions.errors import (
+    REMEMBERED_REFUSALS,
+    IdempotencyKeyReused,
+    PreconditionFailed,
+    Unauthorized,
+    WrongPlayer,
+)
+from app.sessions.kind import GameKind, Move, Placement, Player, Position, Status, Winner, other
+
+# Refused requests remembered per game under their Idempotency-Key, at most (accepted moves are
+# always remembered: they cost memory anyway).
+MAX_REMEMBERED_REFUSALS = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """A move as a client asked for it: the cell, and the conditions it set."""
+
+    placement: Placement
+    player: Player | None = None  # claimed in the body; must be the token's
+    expected_version: int | None = None  # If-Match; -1 names no version
+    idempotency_key: str | None = None
+
+    def fingerprint(self) -> str:
+        """What makes two requests under one Idempotency-Key "the same body"."""
+        return f"{self.placement.row}:{self.placement.col}:{self.player or ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    id: str
+    kind: str
+    facts: Mapping[str, object]  # the kind's own fields, e.g. {"n": 3}
+    status: Status
+    winner: Winner
+    next_player: Player | None
+    version: int
+    move_count: int
+    last_move: Move | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    winner: Winner
+    move: Move
+    state: GameState
+    replayed: bool = False  # the answer to a retried request (same Idempotency-Key and body)
+
+
+def result_at(move: Move, now: GameState) -> MoveResult:
+    """The answer a move got when it was accepted, rebuilt from the game as it is ``now``.
+
+    Right after move ``seq`` the game was at version ``seq``, and it was over only if no move
+    came after it, so the state at that moment follows from the move and the current state.
+    """
+    last = move.seq == now.version
+    status: Status = now.status if last else "in_progress"
+    winner: Winner = now.winner if last else 0
+    next_player = now.next_player if last else other(move.player)
+    state = replace(
+        now, status=status, winner=winner, next_player=next_player, version=move.seq,
+        move_count=move.seq, last_move=move,
+    )  # fmt: skip
+    return MoveResult(winner=winner, move=move, state=state, replayed=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """The first answer to a request under an Idempotency-Key: the move, or the refusal."""
+
+    fingerprint: str
+    outcome: int | DomainError  # the accepted move's seq, or the remembered refusal
+
+
+@dataclass(slots=True)
+class Session:
+    id: str
+    kind: GameKind
+    params: Mapping[str, int]
+    token_hashes: tuple[str, str]  # players 1 and 2
+    position: Position
+    receipts: dict[str, Receipt] = field(default_factory=dict)  # "player:key" -> receipt
+    refusals: int = 0  # receipts of refusals, bounded by MAX_REMEMBERED_REFUSALS
+
+    @property
+    def version(self) -> int:
+        """Changes of the game so far: its accepted moves."""
+        return self.position.move_count
+
+    def player_of(self, token: str) -> Player:
+        """The player whose token this is, or Unauthorized."""
+        digest = tokens.token_hash(token)
+        # Compare with both hashes, always, so timing does not tell which one matched.
+        first = tokens.matches(digest, self.token_hashes[0])
+        second = tokens.matches(digest, self.token_hashes[1])
+        if first:
+            return 1
+        if second:
+            return 2
+        raise Unauthorized("the token is not valid for this game")
+
+    def state(self) -> GameState:
+        position = self.position
+        count = position.move_count
+        return GameState(
+            id=self.id,
+            kind=self.kind.name,
+            facts=position.facts(),
+            status=position.status,
+            winner=position.winner,
+            next_player=position.next_player,
+            version=self.version,
+            move_count=count,
+            last_move=position.move(count) if count else None,
+        )
+
+    def play(self, request: MoveRequest, token: str) -> MoveResult:
+        """Authenticate, then answer the move as the rules and the receipts say.
+
+        Raises Unauthorized, IdempotencyKeyReused, or the refusal (remembered under the key).
+        """
+        player = self.player_of(token)
+        key = None if request.idempotency_key is None else f"{player}:{request.idempotency_key}"
+        body = request.fingerprint()
+        if key is not None and key in self.receipts:
+            receipt = self.receipts[key]
+            if receipt.fingerprint != body:
+                raise IdempotencyKeyReused()
+            if isinstance(receipt.outcome, DomainError):
+                raise receipt.outcome
+            return result_at(self.position.move(receipt.outcome), self.state())
+        try:
+            if request.player is not None and request.player != player:
+                raise WrongPlayer(player, request.player)
+            if request.expected_version is not None and request.expected_version != self.version:
+                raise PreconditionFailed(self.version)
+            move = self.position.play(request.placement, player)
+        except REMEMBERED_REFUSALS as refusal:
+            if key is not None and self.refusals < MAX_REMEMBERED_REFUSALS:
+                self.receipts[key] = Receipt(body, refusal)
+                self.refusals += 1
+            raise
+        if key is not None:
+            self.receipts[key] = Receipt(body, move.seq)
+        state = self.state()
+        return MoveResult(winner=state.winner, move=move, state=state)

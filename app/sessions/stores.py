@@ -1,0 +1,19 @@
+"""The store ``ADJUDICATOR_STORE_URL`` names: the embedded memory store, or Redis."""
+
+from __future__ import annotations
+
+from app.sessions.memory_store import MemoryGameStore
+from app.sessions.redis_store import RedisGameStore
+from app.sessions.store import GameStore
+from app.settings import Settings
+
+
+def store_from(settings: Settings) -> GameStore:
+    if settings.store_url.startswith(("redis://", "rediss://")):
+        return RedisGameStore(
+            settings.store_url,
+            max_games=settings.max_games,
+            idle_seconds=settings.game_idle_seconds,
+            timeout_seconds=settings.store_timeout_seconds,
+        )
+    return MemoryGameStore(settings.max_games, settings.game_idle_seconds)

@@ -1,0 +1,55 @@
+"""The one table of problems: every domain error has its entry, and the README agrees with it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from app.api.problems import DOMAIN_PROBLEMS, PROBLEM_TYPES, problem_of
+from app.rules.errors import DomainError
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def concrete_errors(root: type[DomainError] = DomainError) -> set[type[DomainError]]:
+    """Every domain error class that carries a code of its own."""
+    found: set[type[DomainError]] = set()
+    for cls in root.__subclasses__():
+        if "code" in vars(cls):
+            found.add(cls)
+        found |= concrete_errors(cls)
+    return found
+
+
+def test_every_domain_error_has_a_problem_type() -> None:
+    errors = concrete_errors()
+    assert errors, "the domain declares errors"
+    missing = [cls.__name__ for cls in errors if cls not in DOMAIN_PROBLEMS]
+    assert missing == [], "add them to api/problems.py"
+    for cls in errors:
+        assert problem_of(cls).code == cls.code
+
+
+def test_codes_are_unique_snake_case_with_a_client_or_server_error_status() -> None:
+    codes = [problem.code for problem in PROBLEM_TYPES.values()]
+    assert len(codes) == len(set(codes))
+    for problem in PROBLEM_TYPES.values():
+        assert re.fullmatch(r"[a-z]+(_[a-z]+)*", problem.code), problem.code
+        assert 400 <= problem.status < 600, problem
+        assert problem.title
+        assert problem.when
+
+
+def test_problem_type_route_describes_every_code(client: TestClient) -> None:
+    for code, problem in PROBLEM_TYPES.items():
+        answer = client.get(f"/problems/{code}").json()
+        assert answer == {"code": code, "status": problem.status, "title": problem.title}
+
+
+def test_readme_error_table_lists_every_code_with_its_status() -> None:
+    rows = re.findall(r"^\| (\d{3}) \| `([a-z_]+)` \|", README.read_text(), flags=re.M)
+    assert {code: int(status) for status, code in rows} == {
+        code: problem.status for code, problem in PROBLEM_TYPES.items()
+    }
