@@ -1,6 +1,7 @@
 """HTTP throughput and latency of every endpoint, next to two ceilings, in one run.
 
     python -m bench.http [--duration 3] [--rounds 3] [--connections 8] [--only TEXT]
+                         [--baseline REV]
 
 Three uvicorn processes are pinned to core 0 (``taskset``): the service, a raw ASGI app and a
 bare FastAPI app (``bench/ceilings.py``); the load generator ``wrk`` (Debian package) runs
@@ -10,6 +11,14 @@ cycle through all scenarios; the bare FastAPI GET ceiling runs again right befor
 scenario, so each ratio compares two runs seconds apart on a shared, noisy machine. The table
 reports medians of requests/s, p50 and p99 latency, and of those paired ratios.
 
+``--baseline REV`` (a branch, ``main~3``, a sha) measures a change against the code before it in
+the same run: ``git archive REV`` is unpacked into a temporary directory and a fourth uvicorn
+process, also on core 0, serves that directory's ``app.main:app``. Every service scenario then
+also runs against it, the two back to back (who goes first alternates between rounds), and the
+table adds the baseline's req/s and ``vs baseline``: the median over rounds of service ÷
+baseline req/s of those adjacent runs. Each server gets its own games; the baseline runs on this
+environment's installed packages, and ``BOOTSTRAP`` checks it imports its own ``app``.
+
 Each wrk thread holds one connection (``-t C -c C``), so a thread plays its own game in order:
 the move scenario sends only legal moves (games with n = 1,000,000 never end in a run).
 All traffic stays on 127.0.0.1; every process is stopped at the end.
@@ -18,6 +27,7 @@ All traffic stays on 127.0.0.1; every process is stopped at the end.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -40,11 +50,37 @@ from app.api.reversi import CLASSIC_BOARD
 from app.rules.reversi import OPENING
 from bench.loadgen import Request, load
 
+ROOT = Path(__file__).resolve().parents[1]  # the checkout this bench belongs to
+
 SERVERS = {
     "raw": "bench.ceilings:raw_app",
     "fastapi": "bench.ceilings:fastapi_app",
     "service": "app.main:app",
 }
+
+# The service and the baseline run uvicorn through this bootstrap: ``python -c BOOTSTRAP ROOT
+# <uvicorn arguments>``. The current checkout is pip-installed in editable mode, whose finder
+# (``__editable___adjudicator_*_finder``) maps ``app`` to the current checkout wherever Python
+# runs. It is appended to ``sys.meta_path``, after the ordinary path finder, so a directory
+# early on ``sys.path`` wins (``python -I`` would drop PYTHONPATH and let the finder win). The
+# bootstrap puts ROOT first on ``sys.path`` (cwd and PYTHONPATH are ROOT too), imports
+# ``app.main``, and refuses to serve unless every ``app`` module it loaded comes from ROOT:
+# the check runs in the very process that serves, so the baseline cannot silently be the
+# current code. uvicorn then finds ``app.main`` already imported.
+BOOTSTRAP = """
+import sys
+from pathlib import Path
+root = Path(sys.argv.pop(1)).resolve()
+sys.path.insert(0, str(root))
+import app.main
+for name, module in sorted(sys.modules.items()):
+    file = getattr(module, "__file__", None)
+    if (name == "app" or name.startswith("app.")) and file:
+        if not Path(file).resolve().is_relative_to(root):
+            sys.exit(f"bench: {name} was imported from {file}, not from {root}")
+import uvicorn
+uvicorn.main()
+"""
 
 STATIC_LUA = """
 wrk.method = "{method}"
@@ -89,6 +125,8 @@ class Scenario:
     moves: bool = False
     results: list[tuple[float, float, float]] = field(default_factory=list)
     ratios: list[float] = field(default_factory=list)
+    twin: Scenario | None = None  # the same scenario against the baseline (--baseline)
+    vs_baseline: list[float] = field(default_factory=list)
 
 
 def free_port() -> int:
@@ -105,15 +143,46 @@ def pinned(core: int, command: list[str]) -> list[str]:
 
 
 @contextmanager
-def servers() -> Iterator[dict[str, str]]:
-    processes, urls = [], {}
+def exported(rev: str) -> Iterator[tuple[Path, str]]:
+    """The tree of ``rev`` unpacked into a temporary directory (nothing is left in the repo)."""
+    sha = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
+        archive = subprocess.Popen(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", sha], stdout=subprocess.PIPE
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], stdin=archive.stdout, check=True)
+        assert archive.stdout is not None
+        archive.stdout.close()
+        if archive.wait() != 0:
+            raise RuntimeError(f"git archive {sha} failed")
+        yield Path(tmp), sha
+
+
+@contextmanager
+def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
+    processes: dict[str, subprocess.Popen[bytes]] = {}
+    urls: dict[str, str] = {}
+    targets = {name: (target, ROOT) for name, target in SERVERS.items()}
+    if baseline is not None:
+        targets["baseline"] = ("app.main:app", baseline)
     try:
-        for name, target in SERVERS.items():
+        for name, (target, root) in targets.items():
             port = free_port()
+            # The bench creates many games from one address: no per-client creation limit.
+            env = {**os.environ, "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}
+            cwd = None
+            launch = [sys.executable, "-m", "uvicorn"]
+            if name in ("service", "baseline"):
+                # Each imports ITS app package from its root: see BOOTSTRAP.
+                launch = [sys.executable, "-c", BOOTSTRAP, str(root)]
+                env["PYTHONPATH"] = cwd = str(root)
             command = [
-                sys.executable,
-                "-m",
-                "uvicorn",
+                *launch,
                 target,
                 "--host",
                 "127.0.0.1",
@@ -123,25 +192,25 @@ def servers() -> Iterator[dict[str, str]]:
                 "warning",
                 "--no-access-log",
             ]
-            # The bench creates many games from one address: no per-client creation limit.
-            env = {**os.environ, "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}
-            processes.append(subprocess.Popen(pinned(0, command), env=env))
+            processes[name] = subprocess.Popen(pinned(0, command), env=env, cwd=cwd)
             urls[name] = f"http://127.0.0.1:{port}"
-        for url in urls.values():
+        for name, url in urls.items():
             deadline = time.monotonic() + 30
             while True:
                 try:
                     httpx.get(url + "/", timeout=1)
                     break
                 except httpx.TransportError:
+                    if processes[name].poll() is not None:
+                        raise RuntimeError(f"{name} ({url}) exited at startup") from None
                     if time.monotonic() > deadline:
-                        raise RuntimeError(f"{url} did not start") from None
+                        raise RuntimeError(f"{name} ({url}) did not start") from None
                     time.sleep(0.05)
         yield urls
     finally:
-        for process in processes:
+        for process in processes.values():
             process.terminate()
-        for process in processes:
+        for process in processes.values():
             process.wait(timeout=10)
 
 
@@ -150,7 +219,31 @@ def new_game(url: str, n: int = 1_000_000) -> dict[str, object]:
     return game
 
 
-def scenarios(service: str) -> list[Scenario]:
+def scenarios(urls: dict[str, str]) -> list[Scenario]:
+    """The ceilings, then the service's scenarios, each with its baseline twin if any."""
+    service = service_scenarios("service", urls["service"])
+    if "baseline" in urls:
+        for scenario, twin in zip(
+            service, service_scenarios("baseline", urls["baseline"]), strict=True
+        ):
+            scenario.twin = twin
+    opening = list(OPENING)
+    return [
+        Scenario("ceiling: raw ASGI", "raw", "/"),
+        Scenario("ceiling: bare FastAPI GET", "fastapi", "/ping"),
+        Scenario(
+            "reference: plain FastAPI POST, Pydantic 8×8 body",
+            "fastapi",
+            "/board",
+            "POST",
+            {"board": opening, "row": 2, "col": 3, "color": "B"},
+        ),
+        *service,
+    ]
+
+
+def service_scenarios(server: str, service: str) -> list[Scenario]:
+    """The service's scenarios against ``server`` at URL ``service``, with a game made there."""
     board_100 = ["X" + "." * 99] + ["." * 100] * 99
     game = new_game(service)
     tokens = game["tokens"]
@@ -165,61 +258,52 @@ def scenarios(service: str) -> list[Scenario]:
     queries = [{"row": i // 8 % 8, "col": i % 8, "color": "BW"[i % 2]} for i in range(1000)]
     boards = [{"board": ["XOX", "O O", "XOX"]}, {"board": ["XXX", "OO.", "..."]}] * 500
     return [
-        Scenario("ceiling: raw ASGI", "raw", "/"),
-        Scenario("ceiling: bare FastAPI GET", "fastapi", "/ping"),
-        Scenario(
-            "reference: plain FastAPI POST, Pydantic 8×8 body",
-            "fastapi",
-            "/board",
-            "POST",
-            {"board": opening, "row": 2, "col": 3, "color": "B"},
-        ),
-        Scenario("GET /healthz", "service", "/healthz"),
+        Scenario("GET /healthz", server, "/healthz"),
         Scenario(
             "POST reversi/check-move (8×8 strings)",
-            "service",
+            server,
             "/v1/reversi/check-move",
             "POST",
             {"board": opening, "row": 2, "col": 3, "color": "B"},
         ),
         Scenario(
             "POST reversi/check-move (8×8 cell lists)",
-            "service",
+            server,
             "/v1/reversi/check-move",
             "POST",
             {"board": CLASSIC_BOARD, "row": 4, "col": 3, "color": "B"},
         ),
         Scenario(
             "POST reversi/legal-moves (8×8)",
-            "service",
+            server,
             "/v1/reversi/legal-moves",
             "POST",
             {"board": opening, "color": "B"},
         ),
         Scenario(
             "POST reversi/apply-move (8×8)",
-            "service",
+            server,
             "/v1/reversi/apply-move",
             "POST",
             {"board": opening, "row": 2, "col": 3, "color": "B"},
         ),
         Scenario(
             "POST tictactoe/validate (3×3)",
-            "service",
+            server,
             "/v1/tictactoe/validate",
             "POST",
             {"board": ["XOX", "O O", "XOX"]},
         ),
         Scenario(
             "POST tictactoe/validate (100×100, k=5)",
-            "service",
+            server,
             "/v1/tictactoe/validate",
             "POST",
             {"board": board_100, "k": 5},
         ),
         Scenario(
             "POST reversi/check-moves (1,000 queries)",
-            "service",
+            server,
             "/v1/reversi/check-moves",
             "POST",
             {"board": opening, "queries": queries},
@@ -227,21 +311,21 @@ def scenarios(service: str) -> list[Scenario]:
         ),
         Scenario(
             "POST tictactoe/validate-batch (1,000 × 3×3)",
-            "service",
+            server,
             "/v1/tictactoe/validate-batch",
             "POST",
             {"items": boards},
             items=len(boards),
         ),
-        Scenario("GET game (200)", "service", f"/v1/games/{game['id']}"),
+        Scenario("GET game (200)", server, f"/v1/games/{game['id']}"),
         Scenario(
             "GET game (If-None-Match → 304)",
-            "service",
+            server,
             f"/v1/games/{game['id']}",
             headers={"If-None-Match": etag},
         ),
-        Scenario("GET game moves?since=0", "service", f"/v1/games/{game['id']}/moves"),
-        Scenario("POST games/{id}/moves", "service", "/v1/games/{id}/moves", "POST", moves=True),
+        Scenario("GET game moves?since=0", server, f"/v1/games/{game['id']}/moves"),
+        Scenario("POST games/{id}/moves", server, "/v1/games/{id}/moves", "POST", moves=True),
     ]
 
 
@@ -319,6 +403,11 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--only", default="", help="run scenarios whose name contains this")
     parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also serve the app of this git revision and compare each service scenario to it",
+    )
+    parser.add_argument(
         "--generator",
         choices=["wrk", "python"],
         default="wrk" if shutil.which("wrk") else "python",
@@ -330,31 +419,53 @@ def main() -> None:
         run = run_python
         if (os.cpu_count() or 1) >= 2:
             os.sched_setaffinity(0, {1})  # the generator on core 1, servers on core 0
-    with servers() as urls, tempfile.TemporaryDirectory() as tmp:
-        chosen = [
-            s for s in scenarios(urls["service"]) if s.server != "service" or args.only in s.name
-        ]
+    with contextlib.ExitStack() as stack:
+        baseline, sha = (
+            stack.enter_context(exported(args.baseline)) if args.baseline else (None, "")
+        )
+        urls = stack.enter_context(servers(baseline))
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        chosen = [s for s in scenarios(urls) if s.server != "service" or args.only in s.name]
         ceiling = next(s for s in chosen if s.name.startswith("ceiling: bare"))
-        for _ in range(args.rounds):
-            for scenario in chosen:
-                if scenario is not ceiling:
-                    # The ceiling runs right before each scenario: the pair sees the same
-                    # machine, and the ratio of the pair is what the table reports.
-                    ceiling.results.append(
-                        run(urls["fastapi"], ceiling, args.connections, args.duration, Path(tmp))
+        for round_ in range(args.rounds):
+            for index, scenario in enumerate(chosen):
+                if scenario is ceiling:
+                    continue
+                # The ceiling runs right before each scenario (and its baseline twin): they
+                # see the same machine, and the ratio of the pair is what the table reports.
+                ceiling.results.append(
+                    run(urls["fastapi"], ceiling, args.connections, args.duration, workdir)
+                )
+                # Service and baseline back to back; who goes first alternates between rounds
+                # (and between neighbouring scenarios), so drift does not favour either.
+                twin = scenario.twin
+                order = [scenario] if twin is None else [twin, scenario]
+                if (round_ + index) % 2:
+                    order.reverse()
+                for s in order:
+                    s.results.append(
+                        run(urls[s.server], s, args.connections, args.duration, workdir)
                     )
-                    result = run(
-                        urls[scenario.server], scenario, args.connections, args.duration, Path(tmp)
-                    )
-                    scenario.results.append(result)
-                    scenario.ratios.append(result[0] / ceiling.results[-1][0])
+                scenario.ratios.append(scenario.results[-1][0] / ceiling.results[-1][0])
+                if twin is not None:
+                    scenario.vs_baseline.append(scenario.results[-1][0] / twin.results[-1][0])
     print(
         f"{args.generator}, {args.connections} connections, {args.duration:g} s per run, "
         f"{args.rounds} rounds; "
-        "medians. ratio: req/s ÷ the bare FastAPI GET run just before it (median of pairs)\n"
+        "medians. ratio: req/s ÷ the bare FastAPI GET run just before it (median of pairs)"
+        + (
+            f"; vs baseline: req/s ÷ the baseline's adjacent run (median of pairs), baseline "
+            f"{args.baseline} = {sha[:12]}"
+            if args.baseline
+            else ""
+        )
+        + "\n"
     )
-    print("| scenario | req/s | items/s | p50 ms | p99 ms | ratio |")
-    print("|---|---:|---:|---:|---:|---:|")
+    columns = "| scenario | req/s | items/s | p50 ms | p99 ms | ratio |"
+    if args.baseline:
+        columns += " baseline req/s | vs baseline |"
+    print(columns)
+    print("|---|" + "---:|" * (columns.count("|") - 2))
     for s in chosen:
         rps = statistics.median(r[0] for r in s.results)
         p50 = statistics.median(r[1] for r in s.results)
@@ -362,7 +473,14 @@ def main() -> None:
         ratio = f"{statistics.median(s.ratios):.2f}" if s.ratios else "1.00"
         if s.items > 1:
             ratio = "—"  # batches answer many questions per request: compare items/s
-        print(f"| {s.name} | {rps:,.0f} | {rps * s.items:,.0f} | {p50:.2f} | {p99:.2f} | {ratio} |")
+        row = f"| {s.name} | {rps:,.0f} | {rps * s.items:,.0f} | {p50:.2f} | {p99:.2f} | {ratio} |"
+        if args.baseline:
+            if s.twin is None:
+                row += " — | — |"
+            else:
+                base = statistics.median(r[0] for r in s.twin.results)
+                row += f" {base:,.0f} | {statistics.median(s.vs_baseline):.2f} |"
+        print(row)
 
 
 if __name__ == "__main__":
