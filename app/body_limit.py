@@ -10,7 +10,7 @@ from __future__ import annotations
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.problems import PAYLOAD_TOO_LARGE, problem_response
+from app.api.problems import PAYLOAD_TOO_LARGE, problem_response, validation_problem
 
 
 class PayloadTooLarge(HTTPException):
@@ -36,6 +36,13 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         declared = _content_length(scope)
+        if declared == -1:
+            # Servers refuse unreadable framing themselves; an app run by another ASGI server
+            # must not act on it either.
+            malformed = {"loc": ("header", "Content-Length"), "type": "content_length",
+                         "msg": "must be a number of bytes in ASCII digits"}  # fmt: skip
+            await validation_problem([malformed])(scope, receive, send)
+            return
         if declared is not None and declared > self.max_bytes:
             await self._refuse(scope, receive, send)
             return
@@ -71,10 +78,8 @@ class BodyLimitMiddleware:
 
 
 def _content_length(scope: Scope) -> int | None:
+    """The declared length; None without one, -1 when it is not ASCII digits."""
     for name, value in scope["headers"]:
         if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
+            return int(value) if value.isdigit() else -1  # bytes.isdigit: ASCII digits only
     return None

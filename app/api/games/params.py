@@ -83,8 +83,9 @@ def etag(game_id: str, version: int) -> str:
 
 def expected_version(request: Request, game_id: str) -> int | None:
     """The version ``If-Match`` asks for: None without one (or with ``*``); -1, which no game
-    has, when it names no version of this game (a weak, foreign or malformed tag never
-    matches, so the move is refused 412)."""
+    has, when it names no version of this game. Tags are compared as the text the service
+    issued (``"<id>.<version>"``), so a weak, foreign or malformed tag, or one spelling the
+    version another way (``00``), never matches: the move is refused 412."""
     header = IF_MATCH.read(request)
     if header is None:
         return None
@@ -94,9 +95,11 @@ def expected_version(request: Request, game_id: str) -> int | None:
             return None
         if tag.startswith(prefix) and tag.endswith('"'):
             try:
-                return _move_number(tag[len(prefix) : -1])
+                version = _move_number(tag[len(prefix) : -1])
             except Malformed:
                 continue
+            if tag == etag(game_id, version):
+                return version
     return -1
 
 
