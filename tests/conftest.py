@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
 from fastapi.testclient import TestClient
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from app.main import create_app
 from app.settings import Settings
 from tests.servers import redis_server
+
+# The suite writes into the checkout only under test-artifacts/ (ignored by git).
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+set_hypothesis_home_dir(str(ARTIFACTS / "hypothesis"))  # its example database and caches
 
 
 @pytest.fixture

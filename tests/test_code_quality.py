@@ -10,14 +10,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ["app", "tests", "bench", "scripts"]
+CACHE = "test-artifacts/cache"  # the suite writes into the checkout only under test-artifacts/
 
 
 @pytest.mark.parametrize(
     "command",
     [
-        ["ruff", "check", *SOURCES],
-        ["ruff", "format", "--check", *SOURCES],
-        ["mypy", "--strict", "app"],
+        ["ruff", "check", "--cache-dir", CACHE, *SOURCES],
+        ["ruff", "format", "--check", "--cache-dir", CACHE, *SOURCES],
+        ["mypy", "--strict", "--cache-dir", f"{CACHE}/mypy", "app"],
     ],
     ids=["ruff-check", "ruff-format", "mypy-strict"],
 )
