@@ -97,6 +97,11 @@ class GameKind(Protocol):
         """The kind's name in the API and in stores: ``"tictactoe"``."""
         ...
 
+    @property
+    def dimensions(self) -> tuple[str, ...]:
+        """The names of the facts that give the board's size: ``("n",)``."""
+        ...
+
     def new(self, params: Mapping[str, int]) -> Position:
         """A new game from its (validated) parameters, e.g. ``{"n": 3}``."""
         ...

@@ -148,6 +148,18 @@ def _next(value: Any) -> Player | None:
     return None if int(value) == 0 else (1 if int(value) == 1 else 2)
 
 
+def _state(
+    game_id: str, kind: str, facts: str, status: str, winner: str, next_player: str,
+    version: str, last_move: Move | None,
+) -> GameState:  # fmt: skip
+    """A game's state from the meta fields the scripts return (a version counts moves)."""
+    count = int(version)
+    return GameState(
+        game_id, kind, json.loads(facts), _status(status), _winner(winner), _next(next_player),
+        count, count, last_move,
+    )  # fmt: skip
+
+
 # A fast path's script per kind name; other kinds take the generic path.
 FAST_PATHS = {"tictactoe": "tictactoe_move"}
 # Reads and decisions of one move on the generic path before giving up under contention.
@@ -247,18 +259,8 @@ class RedisGameStore:
         if not found:
             raise GameNotFound(game_id)
         kind, facts, status, winner, next_player, version, last = found
-        version = int(version)
-        return GameState(
-            id=game_id,
-            kind=kind,
-            facts=json.loads(facts),
-            status=_status(status),
-            winner=_winner(winner),
-            next_player=_next(next_player),
-            version=version,
-            move_count=version,
-            last_move=find_kind(kind).decode_move(version, last) if last else None,
-        )
+        move = find_kind(kind).decode_move(int(version), last) if last else None
+        return _state(game_id, kind, facts, status, winner, next_player, version, move)
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         keys = game_keys(game_id)
@@ -361,17 +363,11 @@ class RedisGameStore:
             _, version, player, status, winner, next_player, facts = answer
             placement = request.placement
             move = Move(int(version), placement.row, placement.col, 1 if int(player) == 1 else 2)
-            state = GameState(
-                game_id, kind.name, json.loads(facts), _status(status), _winner(winner),
-                _next(next_player), int(version), int(version), move,
-            )  # fmt: skip
+            state = _state(game_id, kind.name, facts, status, winner, next_player, version, move)
             return MoveResult(winner=state.winner, move=move, state=state)
         if outcome == "replay":
             _, seq, record, status, winner, next_player, version, facts = answer
-            now = GameState(
-                game_id, kind.name, json.loads(facts), _status(status), _winner(winner),
-                _next(next_player), int(version), int(version), None,
-            )  # fmt: skip
+            now = _state(game_id, kind.name, facts, status, winner, next_player, version, None)
             return result_at(kind.decode_move(int(seq), record), now)
         if outcome in NOT_MOVES:
             raise NOT_MOVES[outcome](game_id)

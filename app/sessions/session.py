@@ -98,6 +98,8 @@ class Session:
     position: Position
     receipts: dict[str, Receipt] = field(default_factory=dict)  # "player:key" -> receipt
     refusals: int = 0  # receipts of refusals, bounded by MAX_REMEMBERED_REFUSALS
+    # The last snapshot: polling reads it far more often than moves change it.
+    _snapshot: GameState | None = field(default=None, repr=False)
 
     @property
     def version(self) -> int:
@@ -117,9 +119,12 @@ class Session:
         raise Unauthorized("the token is not valid for this game")
 
     def state(self) -> GameState:
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.version == self.version:
+            return snapshot  # every change of the game is a new version
         position = self.position
         count = position.move_count
-        return GameState(
+        self._snapshot = GameState(
             id=self.id,
             kind=self.kind.name,
             facts=position.facts(),
@@ -130,6 +135,7 @@ class Session:
             move_count=count,
             last_move=position.move(count) if count else None,
         )
+        return self._snapshot
 
     def play(self, request: MoveRequest, token: str) -> MoveResult:
         """Authenticate, then answer the move as the rules and the receipts say.

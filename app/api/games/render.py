@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import cast
 
-from app.api.games.schemas import GameOut, MoveOut, MoveResultOut
+from app.api.games.schemas import BoardOut, GameCommon, GameOut, MoveOut, MoveResultOut
 from app.sessions.kind import Move
-from app.sessions.kinds.tictactoe import TicTacToeFacts
+from app.sessions.kinds import find_kind
 from app.sessions.session import GameState, MoveResult
 
 
@@ -15,11 +15,11 @@ def move_json(move: Move) -> MoveOut:
 
 
 def state_json(state: GameState) -> GameOut:
+    """The common fields, checked here, joined with the kind's facts, checked by its module
+    (``Position.facts``); each kind's state shape is exactly that join (``schemas.py``)."""
     last = state.last_move
-    facts = cast(TicTacToeFacts, state.facts)  # the one kind so far
-    return {
+    common: GameCommon = {
         "id": state.id,
-        "n": facts["n"],
         "status": state.status,
         "winner": state.winner,
         "next_player": state.next_player,
@@ -27,6 +27,16 @@ def state_json(state: GameState) -> GameOut:
         "move_count": state.move_count,
         "last_move": move_json(last) if last else None,
     }
+    return cast(GameOut, {"id": state.id, **state.facts, **common})
+
+
+def board_dimensions(state: GameState) -> dict[str, int]:
+    """The facts that give the board's size (``{"n": 3}``), as the board answer shows them."""
+    return {name: cast(int, state.facts[name]) for name in find_kind(state.kind).dimensions}
+
+
+def board_json(dimensions: dict[str, int], rows: list[str]) -> BoardOut:
+    return cast(BoardOut, {**dimensions, "rows": rows})
 
 
 def move_result_json(result: MoveResult) -> MoveResultOut:

@@ -7,17 +7,20 @@ routes are matched in order on every request.
 
 from __future__ import annotations
 
-from typing import cast
-
 from fastapi import Request, Response
-from fastapi.exceptions import RequestValidationError
 from fastapi.sse import EventSourceResponse
 
 from app.api.bodies import json_response
 from app.api.games import params
 from app.api.games.events import EVENT_STREAM, move_events
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS, store_errors
-from app.api.games.render import move_json, move_result_json, state_json
+from app.api.games.render import (
+    board_dimensions,
+    board_json,
+    move_json,
+    move_result_json,
+    state_json,
+)
 from app.api.games.schemas import (
     CREATE_BODY,
     MOVE_BODY,
@@ -45,7 +48,6 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import Placement
-from app.sessions.kinds.tictactoe import TicTacToeFacts
 from app.sessions.session import MoveRequest
 from app.sessions.store import GameStore
 
@@ -171,12 +173,7 @@ async def create_game(request: Request) -> Response:
     client = request.client.host if request.client else "unknown"
     request.app.state.creation_limiter.take(client)
     body = await CREATE_BODY.parse(request)
-    limit = request.app.state.settings.max_n
-    if body.n > limit:
-        raise RequestValidationError(
-            [{"loc": ("body", "n"), "msg": f"n must be at most {limit}", "type": "less_than_equal"}]
-        )
-    created = await store_of(request).create("tictactoe", {"n": body.n})
+    created = await store_of(request).create(body.kind, body.params())
     state = created.state
     answer: CreatedGameOut = {
         **state_json(state),
@@ -263,12 +260,11 @@ async def get_move(request: Request) -> Response:
 async def get_board(request: Request) -> Response:
     game_id = params.game_id(request)
     store = store_of(request)
-    state = await store.state(game_id)
-    n = cast(TicTacToeFacts, state.facts)["n"]
-    if n > MAX_RENDERED_SIDE:
-        raise BoardTooLarge(n, MAX_RENDERED_SIDE)
-    answer: BoardOut = {"n": n, "rows": await store.rows(game_id)}
-    return json_response(answer)
+    dimensions = board_dimensions(await store.state(game_id))
+    side = max(dimensions.values())
+    if side > MAX_RENDERED_SIDE:
+        raise BoardTooLarge(side, MAX_RENDERED_SIDE)
+    return json_response(board_json(dimensions, await store.rows(game_id)))
 
 
 @router.delete(

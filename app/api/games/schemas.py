@@ -4,19 +4,23 @@ Response shapes are ``TypedDict``s: FastAPI documents them (``response_model``) 
 renderers in ``render.py`` return them, so ``mypy --strict`` checks every answer against its
 documented shape, at no cost per request.
 
-A game kind's own shapes join the unions here (``GameOut`` and ``CreateGameIn``): that is the one
-place of the edge that knows the kinds.
+A game kind's own shapes join the unions here — its creation body (which names its kind and
+parameters), its state (``GameCommon`` plus the kind's facts, declared by the kind module) and
+its board (``rows`` plus the kind's dimensions): the one place of the edge that knows the kinds.
+Routes and renderers work on the unions.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.api.bodies import INTEGRAL, Body, JsonBody, JsonInt
 from app.sessions.kinds.tictactoe import TicTacToeFacts
+from app.settings import Settings
 
 
 class MoveOut(TypedDict):
@@ -28,7 +32,9 @@ class MoveOut(TypedDict):
     player: Literal[1, 2]
 
 
-class GameOut(TicTacToeFacts):
+class GameCommon(TypedDict):
+    """What the state of a game of every kind says."""
+
     id: str
     status: Literal["in_progress", "won", "draw"]
     winner: Annotated[Literal[0, 1, 2], Field(description="0 while nobody has won.")]
@@ -36,6 +42,10 @@ class GameOut(TicTacToeFacts):
     version: Annotated[int, Field(description="0 at creation, +1 per accepted move.")]
     move_count: int
     last_move: MoveOut | None
+
+
+class GameOut(GameCommon, TicTacToeFacts):
+    """The state of a game (today's one kind: n × n tic-tac-toe)."""
 
 
 Tokens = TypedDict("Tokens", {"1": str, "2": str})
@@ -62,15 +72,29 @@ class MovesPage(TypedDict):
     ]
 
 
-class BoardOut(TypedDict):
-    n: int
+class BoardOut(TicTacToeFacts):
     rows: Annotated[list[str], Field(description="`X` (player 1), `O` (player 2), `.` empty.")]
 
 
 class CreateGameIn(Body):
     """An n × n tic-tac-toe game: n in a row wins."""
 
+    kind: ClassVar[str] = "tictactoe"
     n: JsonInt = Field(ge=1, le=1_000_000, description="Board side; n in a row wins.")
+
+    @field_validator("n")
+    @classmethod
+    def _at_most_max_n(cls, value: int, info: ValidationInfo) -> int:
+        limit = (info.context["settings"] if info.context else Settings()).max_n
+        if value > limit:
+            raise PydanticCustomError(
+                "less_than_equal", "n must be at most {limit}", {"limit": limit}
+            )
+        return value
+
+    def params(self) -> dict[str, int]:
+        """The kind's parameters, as the store takes them."""
+        return {"n": self.n}
 
 
 class MoveIn(Body):

@@ -104,6 +104,7 @@ class TicTacToeKind:
     """The kind: makes positions, and encodes them and their moves for stores."""
 
     name = "tictactoe"
+    dimensions = ("n",)
 
     def new(self, params: Mapping[str, int]) -> TicTacToe:
         return TicTacToe(params["n"])
