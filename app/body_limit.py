@@ -7,6 +7,8 @@ a client can never make the service buffer more than ``max_bytes``.
 
 from __future__ import annotations
 
+import sys
+
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -78,8 +80,11 @@ class BodyLimitMiddleware:
 
 
 def _content_length(scope: Scope) -> int | None:
-    """The declared length; None without one, -1 when it is not ASCII digits."""
+    """The declared length; None without one, -1 when it is not ASCII digits. Past 18 digits
+    it is only "more than any limit" (and ``int`` refuses strings of thousands of digits)."""
     for name, value in scope["headers"]:
         if name == b"content-length":
-            return int(value) if value.isdigit() else -1  # bytes.isdigit: ASCII digits only
+            if not value.isdigit():  # bytes.isdigit: ASCII digits only
+                return -1
+            return int(value) if len(value) <= 18 else sys.maxsize
     return None

@@ -1,11 +1,14 @@
-"""Request ids and Prometheus metrics, in one pure ASGI middleware (a few µs a request).
+"""Request ids and Prometheus metrics, in one pure ASGI middleware (a few µs a request), and
+the format of the app's log lines.
 
-* ``X-Request-ID``: taken from the request when it is a sane token (1–128 visible ASCII
-  characters), else generated (``<process prefix>-<counter>``); echoed on the response and
-  attached to every log record of the request (``%(request_id)s``).
+* ``X-Request-ID``: taken from the request when it is one by its declaration
+  (``api/params.REQUEST_ID``: 1–128 visible ASCII characters), else generated
+  (``<process prefix>-<counter>``); echoed on the response and attached to every log record of
+  the request (``%(request_id)s``).
 * Metrics, per process, in the app's own registry (``/metrics``, Prometheus text format):
   requests by route template, method and status; latency histogram by route; moves
   adjudicated; refusals by problem ``code``; live games (read from the store at scrape time).
+* Log lines (``configure_logging``): text or one JSON object a line, each with the request id.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from prometheus_client import (
 )
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.params import request_id_or_none
 from app.settings import Settings
 
 # No ``*_created`` series: they double the output with timestamps that read like counts.
@@ -37,7 +41,6 @@ request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", d
 # restarts, and far cheaper than uuid4 per request.
 _PREFIX = secrets.token_hex(6) + "-"
 _SEQUENCE = itertools.count(1)
-_ID_CHARACTERS = frozenset(chr(c) for c in range(0x21, 0x7F))
 
 
 class RequestIdFilter(logging.Filter):
@@ -101,8 +104,8 @@ class ObservabilityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        incoming = _header(scope, b"x-request-id")
-        rid = incoming if incoming and _sane(incoming) else f"{_PREFIX}{next(_SEQUENCE):x}"
+        incoming = request_id_or_none(_header(scope, b"x-request-id"))
+        rid = incoming or f"{_PREFIX}{next(_SEQUENCE):x}"
         # Not reset afterwards: each request runs in a task with a context of its own, and the
         # handler of unexpected errors (outside this middleware) still needs the id to log it.
         request_id.set(rid)
@@ -130,10 +133,6 @@ def _header(scope: Scope, name: bytes) -> str | None:
         if key == name:
             return str(value.decode("latin-1"))
     return None
-
-
-def _sane(value: str) -> bool:
-    return 1 <= len(value) <= 128 and _ID_CHARACTERS.issuperset(value)
 
 
 class JsonLogFormatter(logging.Formatter):

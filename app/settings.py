@@ -8,6 +8,9 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
+LARGEST_N = 1_000_000
+
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
 
@@ -63,5 +66,5 @@ class Settings(BaseSettings):
         3600.0, gt=0, description="A game with no move for this long disappears (404)."
     )
     max_n: int = Field(
-        1_000_000, ge=1, le=1_000_000, description="Largest board side a new game may have."
+        LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
     )

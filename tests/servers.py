@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import httpx
@@ -72,14 +72,20 @@ def wait_for(probe: Callable[[], object], what: str, seconds: float = 15) -> Non
 
 
 @contextmanager
-def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
+def uvicorn_server(env: dict[str, str] | None = None, log: Path | None = None) -> Iterator[str]:
     """``uvicorn app.main:app`` on a free loopback port, with the per-client creation limit
-    off and ``env`` added to the environment; yields its URL and stops it afterwards."""
+    off and ``env`` added to the environment (its output into ``log``, if given); yields its URL
+    and stops it afterwards."""
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning",
                "--timeout-graceful-shutdown", "3"]  # event streams may still be open  # fmt: skip
-    process = subprocess.Popen(command, env={**os.environ, **NO_CREATE_LIMIT, **(env or {})})
+    sink = log.open("wb") if log else None
+    with sink or nullcontext():
+        process = subprocess.Popen(
+            command, env={**os.environ, **NO_CREATE_LIMIT, **(env or {})}, stdout=sink,
+            stderr=sink,
+        )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)

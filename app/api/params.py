@@ -54,12 +54,13 @@ class Param(Generic[T]):
 
     def __post_init__(self) -> None:
         schema = dict(self.schema)
-        if self.default is not None:
+        required = self.required or self.where == "path"
+        if self.default is not None and not required:
             schema["default"] = self.default
         entry = {
             "name": self.name,
             "in": self.where,
-            "required": self.required or self.where == "path",
+            "required": required,
             "description": self.description,
             "schema": schema,
         }
@@ -152,3 +153,25 @@ class BearerToken:
         if scheme.lower() != "bearer" or not token:
             raise Unauthorized()
         return token
+
+
+_REQUEST_ID_SCHEMA, _request_id = matching(
+    "[!-~]{1,128}", "request_id", "must be 1 to 128 visible ASCII characters", 128
+)
+REQUEST_ID = Param[str | None](
+    "X-Request-ID", "header", _REQUEST_ID_SCHEMA,
+    "Your id for this request (1–128 visible ASCII characters), echoed in the answer's "
+    "`X-Request-ID` and in the service's log lines; any other value is replaced by a "
+    "generated id, never refused.",
+    _request_id, None,
+)  # fmt: skip
+
+
+def request_id_or_none(value: str | None) -> str | None:
+    """A client's X-Request-ID if it is one by ``REQUEST_ID``'s declaration, else None."""
+    if value is None:
+        return None
+    try:
+        return REQUEST_ID.parse(value)
+    except Malformed:
+        return None

@@ -113,7 +113,7 @@ _DOMAIN: dict[type[DomainError], tuple[int, str, str]] = {
     NotYourTurn: (409, "Not your turn", "the other player moves next (`next_player`)"),
     CellOccupied: (409, "Cell occupied", "the cell already holds a mark"),
     GameOver: (409, "Game over", "the game is won or drawn (`game_status`, `winner`)"),
-    BoardTooLarge: (422, "Board too large to render", "`…/board` of a board over 100 × 100"),
+    BoardTooLarge: (422, "Board too large to render", "`…/board` of a board too large to render"),
     PreconditionFailed: (
         412, "The game has moved on", "`If-Match` names another version of the game (`version`)"
     ),

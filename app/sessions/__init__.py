@@ -1,1 +1,1 @@
-"""Live game sessions: the Game aggregate, its rule errors, and the GameStore port."""
+"""Live game sessions of every kind: the generic session, the kinds, and the game stores."""

@@ -102,11 +102,11 @@ class GameKind(Protocol):
         """The names of the facts that give the board's size: ``("n",)``."""
         ...
 
-    def new(self, params: Mapping[str, int]) -> Position:
-        """A new game from its (validated) parameters, e.g. ``{"n": 3}``."""
+    def new(self, params: Mapping[str, object]) -> Position:
+        """A new game from its (validated, JSON-compatible) parameters, e.g. ``{"n": 3}``."""
         ...
 
-    def decode(self, params: Mapping[str, int], text: str) -> Position:
+    def decode(self, params: Mapping[str, object], text: str) -> Position:
         """The position ``Position.encode`` wrote."""
         ...
 
@@ -116,4 +116,12 @@ class GameKind(Protocol):
 
     def decode_move(self, seq: int, text: str) -> Move:
         """Move number ``seq`` back from ``encode_move``'s text."""
+        ...
+
+    def after(
+        self, move: Move, facts_now: Mapping[str, object]
+    ) -> tuple[Player, Mapping[str, object]]:
+        """Who was to move right after ``move``, when more moves followed it, and the kind's
+        facts at that moment, given its facts now (to answer that move again, or replay it
+        on an event stream)."""
         ...

@@ -65,7 +65,7 @@ class MemoryGameStore:
             raise GameNotFound(game_id)
         return entry.session
 
-    async def create(self, kind: str, params: Mapping[str, int]) -> CreatedGame:
+    async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
         self._expire()
         if len(self._games) >= self.max_games:
             oldest = next(iter(self._games.values()))

@@ -1,19 +1,19 @@
 """A GameStore on Redis: many service processes, on many hosts, share the same games.
 
-Every unit of work is atomic and one round trip (the keys: ``redis_keys.py``; the scripts:
-``lua/*.lua``, shipped with the package):
+Every unit of work is atomic (the keys: ``redis_keys.py``; the scripts: ``lua/*.lua``, shipped
+with the package). A game's *engine* is chosen when it is created and kept in its meta hash:
 
-* **A move, generic path** (any kind): read what the move needs (``read.lua``), let the same
-  ``Session.play`` the memory store uses decide it in Python, then write the outcome with
-  ``commit.lua`` — applied only if the game is still at the version that was read
-  (compare-and-set), with the idempotency receipt and the event publish in the same script. On a
-  conflict (another process moved in between) the move is read and decided again.
-* **A move, fast path** (kinds that have one: n × n tic-tac-toe): one script checks and applies
-  it in O(1) on the server (``tictactoe_move.lua``), tested against the same contract suite.
+* **generic** (any kind): read what the move needs (``read.lua``), let the same ``Session.play``
+  the memory store uses decide it in Python, then write the outcome with ``commit.lua`` —
+  applied only if the game is still at the version that was read (compare-and-set), with the
+  idempotency receipt and the event publish in the same script. On a conflict (another process
+  moved in between) the move is read and decided again. Two round trips.
+* **a fast path** (a kind that has one for these parameters: n × n tic-tac-toe): one script
+  checks and applies the move in O(1) on the server (``tictactoe_move.lua``), one round trip;
+  the store contract suite runs on both engines.
 
 A refused move changes nothing and is raised here as the same exception the in-memory store
-raises; a refusal remembered under an Idempotency-Key is stored as its code and arguments and
-decoded by one table, ``REFUSALS``. Python never writes a game it has not just compared.
+raises. Python never writes a game it has not just compared.
 
 The client does not retry on its own: a move whose reply was lost must not be applied twice, so
 any connection failure or timeout is answered 503 ``store_unavailable`` at once. Scripts are
@@ -26,11 +26,14 @@ import asyncio
 import json
 import logging
 import math
+import random
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
+from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, get_args
 
 import redis.asyncio as redis
 from redis.asyncio.retry import Retry
@@ -54,15 +57,15 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.kind import GameKind, Move, Placement, Player, Status, Winner
+from app.sessions.kind import Move, Placement, Player, Status, Winner
 from app.sessions.kinds import find_kind
+from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_keys import CHANNEL_PREFIX, LIVE_GAMES, channel, game_keys
 from app.sessions.session import (
     MAX_REMEMBERED_REFUSALS,
     GameState,
     MoveRequest,
     MoveResult,
-    Receipt,
     Session,
     result_at,
 )
@@ -78,27 +81,33 @@ def _script(name: str) -> str:
     return files("app.sessions").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
 
 
-# A remembered refusal, back from its code and arguments (as the scripts write them) for the
-# request that is asked again (same key and body), and the arguments written for one.
-Decode = Callable[[list[str], MoveRequest], DomainError]
-REFUSALS: dict[str, tuple[Decode, Callable[[Any], list[object]]]] = {
-    "wrong_player": (
-        lambda a, r: WrongPlayer(int(a[0]), r.player or 0),
-        lambda e: [e.token_player],
-    ),
-    "precondition_failed": (lambda a, r: PreconditionFailed(int(a[0])), lambda e: [e.version]),
-    "out_of_bounds": (
-        lambda a, r: OutOfBounds(r.placement.row, r.placement.col, int(a[0])),
-        lambda e: [e.n],
-    ),
-    "game_over": (lambda a, r: GameOver(a[0], int(a[1])), lambda e: [e.status, e.winner]),
-    "not_your_turn": (
-        lambda a, r: NotYourTurn(3 - int(a[0]), int(a[0])),
-        lambda e: [e.next_player],
-    ),
-    "cell_occupied": (lambda a, r: CellOccupied(r.placement.row, r.placement.col), lambda e: []),
+@dataclass(frozen=True)
+class FastPath:
+    """A kind's O(1) script: for which parameters it applies, and the meta fields it reads."""
+
+    script: str
+    applies: Callable[[Mapping[str, object]], bool]
+    fields: Callable[[Mapping[str, object]], dict[str, object]]
+
+
+# Fast paths by kind name; every other game takes the generic engine.
+FAST_PATHS = {
+    "tictactoe": FastPath("tictactoe_move", lambda params: True, lambda p: {"n": p["n"]}),
 }
-# Answers of the move scripts that are no refusal of the move itself.
+GENERIC = "generic"
+
+# The tic-tac-toe script's refusals (its answers, and its receipts) by code: the exception,
+# rebuilt for the request that is asked (again: same key and body).
+Decode = Callable[[list[str], MoveRequest], DomainError]
+TICTACTOE_REFUSALS: dict[str, Decode] = {
+    "wrong_player": lambda a, r: WrongPlayer(int(a[0]), r.player or 0),
+    "precondition_failed": lambda a, r: PreconditionFailed(int(a[0])),
+    "out_of_bounds": lambda a, r: OutOfBounds(r.placement.row, r.placement.col, int(a[0])),
+    "game_over": lambda a, r: GameOver(a[0], int(a[1])),
+    "not_your_turn": lambda a, r: NotYourTurn(3 - int(a[0]), int(a[0])),
+    "cell_occupied": lambda a, r: CellOccupied(r.placement.row, r.placement.col),
+}
+# Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[str, Callable[[str], DomainError]] = {
     "game_not_found": GameNotFound,
     "unauthorized": lambda _: Unauthorized("the token is not valid for this game"),
@@ -106,33 +115,17 @@ NOT_MOVES: dict[str, Callable[[str], DomainError]] = {
 }
 
 
-def refusal(answer: list[str], request: MoveRequest) -> DomainError:
-    """The exception a script's refusal answer stands for."""
+def _refusal(answer: list[str], request: MoveRequest) -> DomainError:
+    """The exception a fast path's refusal answer stands for."""
     code, *arguments = answer
-    decode = REFUSALS.get(code)
+    decode = TICTACTOE_REFUSALS.get(code)
     if decode is None:
         raise StoreUnavailable(f"unexpected answer from the store: {answer!r}")
-    return decode[0](arguments, request)
-
-
-def _receipt_text(receipt: Receipt) -> str:
-    if isinstance(receipt.outcome, DomainError):
-        code = receipt.outcome.code
-        arguments = REFUSALS[code][1](receipt.outcome)
-        return "|".join([receipt.fingerprint, code, *map(str, arguments)])
-    return f"{receipt.fingerprint}|ok|{receipt.outcome}"
-
-
-def _receipt(text: str, request: MoveRequest) -> Receipt:
-    fingerprint, _, rest = text.partition("|")
-    parts = rest.split("|")
-    if parts[0] == "ok":
-        return Receipt(fingerprint, int(parts[1]))
-    return Receipt(fingerprint, refusal(parts, request))
+    return decode(arguments, request)
 
 
 def _status(value: str) -> Status:
-    if value not in ("in_progress", "won", "draw"):
+    if value not in get_args(Status):
         raise StoreUnavailable(f"the store holds an unknown game status {value!r}")
     return cast(Status, value)
 
@@ -160,10 +153,10 @@ def _state(
     )  # fmt: skip
 
 
-# A fast path's script per kind name; other kinds take the generic path.
-FAST_PATHS = {"tictactoe": "tictactoe_move"}
-# Reads and decisions of one move on the generic path before giving up under contention.
-MAX_ATTEMPTS = 64
+# Reads and decisions of one move on the generic engine before giving up under contention.
+MAX_ATTEMPTS = 32
+# Engines of the games this process has seen (a game's engine never changes), at most.
+MAX_KNOWN_ENGINES = 100_000
 
 
 class RedisGameStore:
@@ -183,7 +176,7 @@ class RedisGameStore:
         self.max_games = max_games
         self.idle_ms = max(1, int(idle_seconds * 1000))
         self.clock = clock
-        self.fast_paths = fast_paths
+        self.fast_paths = fast_paths  # False: every new game takes the generic engine (tests)
         # A request waits (up to the timeout) for a free connection rather than failing when
         # all are busy; connections are reused, so a few dozen carry any one process.
         pool = redis.BlockingConnectionPool.from_url(
@@ -201,11 +194,14 @@ class RedisGameStore:
             for name in ("create", "reserve", "state", "moves", "replay", "delete", "read",
                          "commit")
         }  # fmt: skip
-        # The fast paths are sent in a pipeline with the capacity refresh, which
-        # ``register_script`` would precede with a SCRIPT EXISTS round trip; they are called by
-        # SHA by hand instead (``_fast_move``).
-        self._fast = {kind: _script(name) for kind, name in FAST_PATHS.items()}
+        # Moves are sent in a pipeline with the refresh of the game's place among the live
+        # ones (another slot, so not in the script); ``register_script`` would precede such a
+        # pipeline with a SCRIPT EXISTS round trip, so move scripts are called by SHA by hand.
+        self._move_scripts = {path.script: _script(path.script) for path in FAST_PATHS.values()} | {
+            "commit": _script("commit")
+        }
         self._sha: dict[str, str] = {}
+        self._engines: OrderedDict[str, str] = OrderedDict()
         self._watchers = Watchers()
         self._listener: asyncio.Task[None] | None = None
 
@@ -231,7 +227,13 @@ class RedisGameStore:
 
     # --- creating and reading ---------------------------------------------------------------
 
-    async def create(self, kind: str, params: Mapping[str, int]) -> CreatedGame:
+    def _engine_for(self, kind: str, params: Mapping[str, object]) -> str:
+        path = FAST_PATHS.get(kind)
+        if self.fast_paths and path is not None and path.applies(params):
+            return path.script
+        return GENERIC
+
+    async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
         game_kind = find_kind(kind)
         game_id = tokens.new_game_id()
         placed, retry_ms = await self._run(
@@ -243,14 +245,20 @@ class RedisGameStore:
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
         session = Session(game_id, game_kind, params, hashes, game_kind.new(params))
         state = session.state()
+        engine = self._engine_for(kind, params)
         fields: dict[str, object] = {
-            "kind": kind, "params": json.dumps(dict(params)), "h1": hashes[0], "h2": hashes[1],
-            "status": state.status, "winner": state.winner, "next": state.next_player or 0,
-            "version": 0, "refusals": 0, "facts": json.dumps(dict(state.facts)),
-            "position": session.position.encode(), **params,
+            "kind": kind, "engine": engine, "params": json.dumps(dict(params)),
+            "h1": hashes[0], "h2": hashes[1], "status": state.status, "winner": state.winner,
+            "next": state.next_player or 0, "version": 0, "refusals": 0,
+            "facts": json.dumps(dict(state.facts)),
         }  # fmt: skip
-        flat = [item for pair in fields.items() for item in pair]
+        if engine == GENERIC:
+            fields["position"] = session.position.encode()
+        else:
+            fields |= FAST_PATHS[kind].fields(params)
+        flat = [str(item) for pair in fields.items() for item in pair]
         await self._run("create", [game_keys(game_id).meta], [self.idle_ms, *flat])
+        self._know(game_id, engine)
         return CreatedGame(state, secrets)
 
     async def state(self, game_id: str) -> GameState:
@@ -301,6 +309,7 @@ class RedisGameStore:
         )
         if outcome != "ok":
             raise NOT_MOVES[outcome](game_id)
+        self._engines.pop(game_id, None)
         await self._guard(self.client.zrem(LIVE_GAMES, game_id))
 
     async def live_games(self) -> int:
@@ -315,25 +324,47 @@ class RedisGameStore:
 
     # --- moves ------------------------------------------------------------------------------
 
-    async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
-        kind = await self._kind_of(game_id) if self.fast_paths else None
-        if kind in self._fast:
-            result = await self._guard(self._fast_move(game_id, kind, token, request))
-        else:
-            result = await self._guard(self._generic_move(game_id, token, request))
-        if not result.replayed:
-            # Refresh the game's place among the live ones (another slot: not in the scripts).
-            await self._guard(self.client.zadd(LIVE_GAMES, {game_id: self._now_ms()}, xx=True))
-        return result
+    def _know(self, game_id: str, engine: str) -> None:
+        self._engines[game_id] = engine
+        if len(self._engines) > MAX_KNOWN_ENGINES:
+            self._engines.popitem(last=False)
 
-    async def _kind_of(self, game_id: str) -> str:
-        kind = await self._guard(self.client.hget(game_keys(game_id).meta, "kind"))
-        if kind is None:
-            raise GameNotFound(game_id)
-        return str(kind)
+    async def _engine_of(self, game_id: str) -> str:
+        engine = self._engines.get(game_id)
+        if engine is None:
+            found = await self._guard(self.client.hget(game_keys(game_id).meta, "engine"))
+            if found is None:
+                raise GameNotFound(game_id)
+            engine = str(found)
+            self._know(game_id, engine)
+        return engine
+
+    async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        engine = await self._engine_of(game_id)
+        if engine == GENERIC:
+            return await self._guard(self._generic_move(game_id, token, request))
+        return await self._guard(self._fast_move(game_id, engine, token, request))
+
+    async def _moving(self, script: str, keys: list[str], args: list[Any], game_id: str) -> Any:
+        """Run a move script by SHA, pipelined with the refresh of the game's place among the
+        live ones; the refresh's own failure does not undo or hide the move's answer."""
+        for _ in range(2):
+            sha = self._sha.get(script) or await self.client.script_load(self._move_scripts[script])
+            self._sha[script] = sha
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.evalsha(sha, len(keys), *keys, *args)
+                pipe.zadd(LIVE_GAMES, {game_id: self._now_ms()}, xx=True)  # refresh, if live
+                answer, _ = await pipe.execute(raise_on_error=False)
+            if isinstance(answer, NoScriptError):  # Redis restarted: the script did not run
+                self._sha.pop(script, None)
+                continue
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        raise StoreUnavailable("the store keeps forgetting its scripts")
 
     async def _fast_move(
-        self, game_id: str, kind: str, token: str, request: MoveRequest
+        self, game_id: str, script: str, token: str, request: MoveRequest
     ) -> MoveResult:
         keys = game_keys(game_id)
         args: list[str | int] = [
@@ -343,71 +374,59 @@ class RedisGameStore:
             request.idempotency_key or "", request.fingerprint(), MAX_REMEMBERED_REFUSALS,
             channel(game_id),
         ]  # fmt: skip
-        script = self._fast[kind]
-        for _ in range(2):
-            sha = self._sha.get(kind) or await self.client.script_load(script)
-            self._sha[kind] = sha
-            try:
-                answer = await self.client.evalsha(sha, len(keys), *keys, *args)
-            except NoScriptError:  # Redis restarted: the script did not run; load it again
-                self._sha.pop(kind, None)
-                continue
-            return self._fast_answer(game_id, find_kind(kind), request, answer)
-        raise StoreUnavailable("the store keeps forgetting its scripts")
-
-    def _fast_answer(
-        self, game_id: str, kind: GameKind, request: MoveRequest, answer: list[Any]
-    ) -> MoveResult:
+        answer = await self._moving(script, list(keys), args, game_id)
         outcome = answer[0]
         if outcome == "ok":
-            _, version, player, status, winner, next_player, facts = answer
+            _, version, player, kind, status, winner, next_player, facts = answer
             placement = request.placement
             move = Move(int(version), placement.row, placement.col, 1 if int(player) == 1 else 2)
-            state = _state(game_id, kind.name, facts, status, winner, next_player, version, move)
+            state = _state(game_id, kind, facts, status, winner, next_player, version, move)
             return MoveResult(winner=state.winner, move=move, state=state)
         if outcome == "replay":
-            _, seq, record, status, winner, next_player, version, facts = answer
-            now = _state(game_id, kind.name, facts, status, winner, next_player, version, None)
-            return result_at(kind.decode_move(int(seq), record), now)
+            _, seq, record, kind, status, winner, next_player, version, facts = answer
+            now = _state(game_id, kind, facts, status, winner, next_player, version, None)
+            return result_at(find_kind(kind).decode_move(int(seq), record), now)
         if outcome in NOT_MOVES:
             raise NOT_MOVES[outcome](game_id)
-        raise refusal(answer, request)
+        raise _refusal(answer, request)
 
     async def _generic_move(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
         keys = game_keys(game_id)
         key = request.idempotency_key
         fields = [f"1:{key}", f"2:{key}"] if key is not None else []
-        for _ in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:  # another process changed the game in between: let it finish
+                await asyncio.sleep(random.uniform(0, 0.001 * attempt))
             found = await self.scripts["read"](keys=[keys.meta, keys.receipts], args=fields)
             if not found:
                 raise GameNotFound(game_id)
-            session, read_version = self._session(game_id, found, request)
+            session, read_version = self._session(game_id, found, key)
             refusals = session.refusals
             try:
                 result = session.play(request, token)
             except DomainError:
                 if session.refusals == refusals:
                     raise  # not remembered: nothing to write
-                answer = await self._commit(session, read_version, request, "refused", [])
+                answer = await self._commit(session, token, read_version, request, "refused", [])
                 if answer[0] in ("conflict", "receipt"):
                     continue  # the game, or this request's receipt, changed: decide again
                 raise
             if result.replayed:
                 return result
-            state, move = result.state, result.move
+            state = result.state
             outcome: list[str | int] = [
                 state.status, state.winner, state.next_player or 0, session.position.encode(),
-                json.dumps(dict(state.facts)), session.kind.encode_move(move),
+                json.dumps(dict(state.facts)), session.kind.encode_move(result.move),
             ]  # fmt: skip
-            answer = await self._commit(session, read_version, request, "accepted", outcome)
+            answer = await self._commit(session, token, read_version, request, "accepted", outcome)
             if answer[0] in ("conflict", "receipt"):
                 continue
             return result
-        raise StoreUnavailable("the game changes too often to apply this move; retry")
+        raise StoreUnavailable("the game changed too often while this move was decided; retry")
 
-    def _session(self, game_id: str, found: list[Any], request: MoveRequest) -> tuple[Session, int]:
-        """The game as the generic path read it: a Session holding just this request's
-        receipts, and the version read."""
+    def _session(self, game_id: str, found: list[Any], key: str | None) -> tuple[Session, int]:
+        """The game as the generic engine read it: a Session holding just the receipts of this
+        request's Idempotency-Key (under either player), and the version read."""
         kind_name, params_text, h1, h2, version, refusals, position, *receipts = found
         kind = find_kind(kind_name)
         params = json.loads(params_text)
@@ -415,25 +434,27 @@ class RedisGameStore:
         session.refusals = int(refusals or 0)
         for player, text in enumerate(receipts, start=1):
             if text:
-                session.receipts[f"{player}:{request.idempotency_key}"] = _receipt(text, request)
+                session.receipts[f"{player}:{key}"] = receipt_from(text)
         return session, int(version)
 
     async def _commit(
-        self, session: Session, version: int, request: MoveRequest, outcome: str,
+        self, session: Session, token: str, version: int, request: MoveRequest, outcome: str,
         fields: list[str | int],
     ) -> list[Any]:  # fmt: skip
         keys = game_keys(session.id)
-        field, value = "", ""
+        field = value = ""
         if request.idempotency_key is not None:
-            for name, receipt in session.receipts.items():
-                if name.endswith(f":{request.idempotency_key}"):
-                    field, value = name, _receipt_text(receipt)
+            field = f"{session.player_of(token)}:{request.idempotency_key}"
+            if field in session.receipts:
+                value = receipt_text(session.receipts[field])
+            else:
+                field = ""
         args: list[str | int] = [
             version, field, value, MAX_REMEMBERED_REFUSALS, self.idle_ms, channel(session.id),
             outcome, *fields,
         ]  # fmt: skip
-        answer: list[Any] = await self.scripts["commit"](
-            keys=[keys.meta, keys.moves, keys.receipts], args=args
+        answer: list[Any] = await self._moving(
+            "commit", [keys.meta, keys.moves, keys.receipts], args, session.id
         )
         if answer[0] == "game_not_found":
             raise GameNotFound(session.id)

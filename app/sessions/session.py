@@ -22,7 +22,8 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.kind import GameKind, Move, Placement, Player, Position, Status, Winner, other
+from app.sessions.kind import GameKind, Move, Placement, Player, Position, Status, Winner
+from app.sessions.kinds import find_kind
 
 # Refused requests remembered per game under their Idempotency-Key, at most (accepted moves are
 # always remembered: they cost memory anyway).
@@ -70,15 +71,15 @@ def result_at(move: Move, now: GameState) -> MoveResult:
     Right after move ``seq`` the game was at version ``seq``, and it was over only if no move
     came after it, so the state at that moment follows from the move and the current state.
     """
-    last = move.seq == now.version
-    status: Status = now.status if last else "in_progress"
-    winner: Winner = now.winner if last else 0
-    next_player = now.next_player if last else other(move.player)
-    state = replace(
-        now, status=status, winner=winner, next_player=next_player, version=move.seq,
-        move_count=move.seq, last_move=move,
-    )  # fmt: skip
-    return MoveResult(winner=winner, move=move, state=state, replayed=True)
+    if move.seq == now.version:
+        state = replace(now, last_move=move)
+    else:  # the game went on: it was in progress, and its kind says how it stood
+        next_player, facts = find_kind(now.kind).after(move, now.facts)
+        state = replace(
+            now, facts=facts, status="in_progress", winner=0, next_player=next_player,
+            version=move.seq, move_count=move.seq, last_move=move,
+        )  # fmt: skip
+    return MoveResult(winner=state.winner, move=move, state=state, replayed=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ class Receipt:
 class Session:
     id: str
     kind: GameKind
-    params: Mapping[str, int]
+    params: Mapping[str, object]
     token_hashes: tuple[str, str]  # players 1 and 2
     position: Position
     receipts: dict[str, Receipt] = field(default_factory=dict)  # "player:key" -> receipt

@@ -27,7 +27,7 @@ class CreatedGame:
 class GameStore(Protocol):
     """Where live games are kept. Every method is atomic with respect to the others."""
 
-    async def create(self, kind: str, params: Mapping[str, int]) -> CreatedGame:
+    async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
         """A new game of the kind named ``kind`` (a registered one) with these (validated)
         parameters; raises CapacityExhausted when full."""
         ...

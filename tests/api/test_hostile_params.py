@@ -24,11 +24,8 @@ byte in the request line, and what the HTTP server itself makes of them.
 
 from __future__ import annotations
 
-import os
 import re
 import socket
-import subprocess
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +41,7 @@ from app.api.params import MAX_NUMBER
 from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
-from tests.servers import NO_CREATE_LIMIT, free_port, wait_for
+from tests.servers import uvicorn_server
 
 # --- fixtures and helpers ----------------------------------------------------------------------
 
@@ -818,10 +815,11 @@ def test_garbage_content_length_is_refused(client: TestClient, game: Game, lengt
     assert state(client, game) == before
 
 
-def test_huge_content_length_is_413(client: TestClient, game: Game) -> None:
+@pytest.mark.parametrize("digits", [30, 5000], ids=["30-digits", "5000-digits"])
+def test_huge_content_length_is_413(client: TestClient, game: Game, digits: int) -> None:
     before = state(client, game)
     headers = {**bearer(game.tokens[0]), "Content-Type": "application/json"}
-    headers["Content-Length"] = "9" * 30
+    headers["Content-Length"] = "9" * digits
     response = exact(client, "POST", f"{game.url}/moves", headers, content=MOVE_BYTES)
     assert_problem(response, 413, "payload_too_large")
     assert state(client, game) == before
@@ -968,22 +966,9 @@ class RawServer:
 @pytest.fixture(scope="module")
 def raw_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawServer]:
     """One uvicorn process for the raw cases (memory store); its stderr goes to a file."""
-    port = free_port()
     log = tmp_path_factory.mktemp("hostile") / "server.log"
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-               "--port", str(port), "--log-level", "warning"]  # fmt: skip
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            command, env={**os.environ, **NO_CREATE_LIMIT}, stdout=sink, stderr=sink
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, "uvicorn")
-        with httpx.Client(base_url=url) as http:
-            yield RawServer(port, log, http)
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
+    with uvicorn_server(log=log) as url, httpx.Client(base_url=url) as http:
+        yield RawServer(int(url.rsplit(":", 1)[1]), log, http)
 
 
 def raw_request(head: bytes, *headers: bytes, body: bytes = b"") -> bytes:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis
 
+from app.rules.reversi import IllegalMove
 from app.sessions import tokens
 from app.sessions.errors import (
     CapacityExhausted,
@@ -23,10 +24,12 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import Placement, Player
+from app.sessions.kinds import KINDS
+from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_keys import game_keys
 from app.sessions.redis_store import RedisGameStore
-from app.sessions.session import MoveRequest, MoveResult
+from app.sessions.session import MAX_REMEMBERED_REFUSALS, MoveRequest, MoveResult
 from app.sessions.store import GameStore
 
 
@@ -250,6 +253,54 @@ async def test_concurrent_moves_are_each_decided_once(store: GameStore) -> None:
     assert (await store.state(game_id)).version == 2
 
 
+async def test_a_refused_request_is_refused_again_after_many_keyed_moves(store: GameStore) -> None:
+    # Accepted moves are remembered too, but never count against the refusals' cap.
+    created = await store.create(*tictactoe(100))
+    game_id, tokens_ = created.state.id, created.tokens
+    for i in range(MAX_REMEMBERED_REFUSALS + 6):
+        await store.play(game_id, tokens_[i % 2], move(i // 100, i % 100, idempotency_key=f"k{i}"))
+    with pytest.raises(NotYourTurn):  # player 1 moves next
+        await store.play(game_id, tokens_[1], move(99, 99, idempotency_key="late"))
+    await store.play(game_id, tokens_[0], move(99, 98))
+    with pytest.raises(NotYourTurn):  # now it would be player 2's turn: the retry is refused
+        await store.play(game_id, tokens_[1], move(99, 99, idempotency_key="late"))
+    again = await store.play(game_id, tokens_[0], move(0, 0, idempotency_key="k0"))
+    assert (again.replayed, again.move.seq) == (True, 1)
+
+
+class NoDiagonal(TicTacToe):
+    """A kind the stores have never heard of, whose refusal no store script knows either."""
+
+    def check(self, placement: Placement, player: Player) -> None:
+        super().check(placement, player)
+        if placement.row == placement.col:
+            raise IllegalMove(placement.row, placement.col, "B", "no_bracket")
+
+
+class NoDiagonalKind(TicTacToeKind):
+    name = "no-diagonal"
+    position = NoDiagonal
+
+
+async def test_any_kind_is_played_and_its_refusals_remembered(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(KINDS, NoDiagonalKind.name, NoDiagonalKind())
+    created = await store.create(NoDiagonalKind.name, {"n": 3})
+    game_id, (first, second) = created.state.id, created.tokens
+    assert (await store.play(game_id, first, move(0, 1))).state.kind == NoDiagonalKind.name
+    with pytest.raises(IllegalMove) as refused:
+        await store.play(game_id, second, move(1, 1, idempotency_key="d"))
+    with pytest.raises(IllegalMove) as again:
+        await store.play(game_id, second, move(1, 1, idempotency_key="d"))
+    assert (str(again.value), again.value.details()) == (
+        str(refused.value),
+        refused.value.details(),
+    )
+    assert (await store.state(game_id)).version == 1
+    assert await store.rows(game_id) == [".X.", "...", "..."]
+
+
 # --- in-memory store ----------------------------------------------------------------------------
 
 
@@ -299,17 +350,22 @@ async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url:
     await store.close()
 
 
+@pytest.mark.parametrize("fast_paths", [True, False], ids=["fast-path", "generic"])
 async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
-    redis_store_url: str,
+    redis_store_url: str, fast_paths: bool
 ) -> None:
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2)
-    raw = redis.Redis.from_url(redis_store_url)
+    store = RedisGameStore(
+        redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2, fast_paths=fast_paths
+    )
+    raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     created = await store.create(*tictactoe(3))
     meta = game_keys(created.state.id)[0]
     assert 25_000 < raw.pttl(meta) <= 30_000
     raw.pexpire(meta, 5_000)  # as if 25 s had passed
     await store.play(created.state.id, created.tokens[0], move(0, 0, idempotency_key="k"))
-    for key in game_keys(created.state.id):  # receipts too: keys expire with the game
+    keys = set(raw.keys(f"{{game:{created.state.id}}}:*"))
+    assert {meta, *game_keys(created.state.id)[3:]} <= keys <= set(game_keys(created.state.id))
+    for key in keys:  # receipts too: keys expire with the game
         assert 25_000 < raw.pttl(key) <= 30_000
     await store.close()
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import copy
 import gc
+import pkgutil
 
 import pytest
 
 from app.rules.errors import RuleError
+from app.sessions import kinds
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
 from app.sessions.kind import Placement, Player
 from app.sessions.kinds import KINDS, find_kind
@@ -123,7 +125,10 @@ def test_a_position_and_its_moves_come_back_from_their_text() -> None:
         assert kind.decode_move(move.seq, kind.encode_move(move)) == move
 
 
-def test_the_registry_finds_every_kind_by_its_name() -> None:
-    assert KINDS["tictactoe"] is find_kind("tictactoe")
+def test_the_registry_finds_every_kind_module_by_its_name() -> None:
+    modules = {module.name for module in pkgutil.iter_modules(kinds.__path__)}
+    assert modules == {"tictactoe"}
+    assert {kind.name for kind in KINDS.values()} == {"tictactoe"}
+    assert find_kind("tictactoe").name == "tictactoe"
     with pytest.raises(KeyError):
         find_kind("chess")

@@ -5,7 +5,7 @@
 * ``schemas``  request bodies and response shapes, each declared once
 * ``render``   session values -> the response shapes (type-checked against them)
 * ``params``   the header, path and query parameters, each declared once
-* ``links``    OpenAPI links between the operations, and the store's 503
+* ``links``    OpenAPI links between the operations
 * ``events``   the Server-Sent Events stream and its declaration
 """
 

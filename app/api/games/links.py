@@ -9,16 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.api.problems import ProblemType, problem_responses
 from app.api.routing import operation_id
-from app.rules.errors import DomainError
-from app.sessions.errors import StoreUnavailable
-
-
-def store_errors(*answers: ProblemType | type[DomainError]) -> dict[int | str, dict[str, Any]]:
-    """``problem_responses`` for a route that reads or writes the game store: it may also answer
-    503 ``store_unavailable``."""
-    return problem_responses(*answers, StoreUnavailable)
 
 
 def _link(

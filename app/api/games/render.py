@@ -27,6 +27,7 @@ def state_json(state: GameState) -> GameOut:
         "move_count": state.move_count,
         "last_move": move_json(last) if last else None,
     }
+    # The id first and the kind's facts right after it, as the state has always been written.
     return cast(GameOut, {"id": state.id, **state.facts, **common})
 
 

@@ -7,13 +7,15 @@ routes are matched in order on every request.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Request, Response
 from fastapi.sse import EventSourceResponse
 
 from app.api.bodies import json_response
 from app.api.games import params
 from app.api.games.events import EVENT_STREAM, move_events
-from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS, store_errors
+from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.render import (
     board_dimensions,
     board_json,
@@ -31,8 +33,15 @@ from app.api.games.schemas import (
     MoveResultOut,
     MovesPage,
 )
-from app.api.problems import BODY_ERRORS, RATE_LIMITED
+from app.api.problems import (
+    BODY_ERRORS,
+    RATE_LIMITED,
+    VALIDATION_ERROR,
+    ProblemType,
+    problem_responses,
+)
 from app.api.routing import api_router
+from app.rules.errors import DomainError
 from app.sessions.errors import (
     BoardTooLarge,
     CapacityExhausted,
@@ -44,6 +53,7 @@ from app.sessions.errors import (
     NotYourTurn,
     OutOfBounds,
     PreconditionFailed,
+    StoreUnavailable,
     Unauthorized,
     WrongPlayer,
 )
@@ -53,7 +63,13 @@ from app.sessions.store import GameStore
 
 router = api_router("/v1/games", ["Game sessions"])
 
-MAX_RENDERED_SIDE = 100
+MAX_RENDERED_SIDE = 100  # GET …/board renders boards up to this many cells a side
+
+
+def store_errors(*answers: ProblemType | type[DomainError]) -> dict[int | str, dict[str, Any]]:
+    """``problem_responses`` for a route that reads or writes the game store: it may also answer
+    503 ``store_unavailable``."""
+    return problem_responses(*answers, StoreUnavailable)
 
 
 def store_of(request: Request) -> GameStore:
@@ -107,8 +123,8 @@ def _header(description: str) -> dict[str, object]:
     },
 )
 async def make_move(request: Request) -> Response:
+    token = params.PLAYER_TOKEN.read(request)  # 401 before anything else, as ever
     game_id = params.game_id(request)
-    token = params.PLAYER_TOKEN.read(request)
     key = params.IDEMPOTENCY_KEY.read(request)
     body = await MOVE_BODY.parse(request)
     move = MoveRequest(
@@ -198,7 +214,7 @@ async def create_game(request: Request) -> Response:
             "description": "An endless stream until the game ends or is deleted: `move` events, "
             "then one `end` event. Lines starting with `:` are keep-alives.",
         },
-        **store_errors(GameNotFound, *BODY_ERRORS[1:]),
+        **store_errors(GameNotFound, VALIDATION_ERROR),
     },
     openapi_extra={
         "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LAST_EVENT_ID.openapi]
@@ -221,7 +237,7 @@ async def game_events(request: Request) -> EventSourceResponse:
     description="Accepted moves with `seq > since`, in order, at most `limit`. Pass the "
     "returned `version` as the next `since`.",
     response_model=MovesPage,
-    responses=store_errors(GameNotFound, *BODY_ERRORS[1:]),
+    responses=store_errors(GameNotFound, VALIDATION_ERROR),
     openapi_extra={
         "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi]
     },
@@ -239,7 +255,7 @@ async def list_moves(request: Request) -> Response:
     summary="One move",
     description="The move a move's `Location` points to.",
     response_model=MoveOut,
-    responses=store_errors(GameNotFound, MoveNotFound, *BODY_ERRORS[1:]),
+    responses=store_errors(GameNotFound, MoveNotFound, VALIDATION_ERROR),
     openapi_extra={"parameters": [params.GAME_ID.openapi, params.SEQ.openapi]},
 )
 async def get_move(request: Request) -> Response:
@@ -250,7 +266,7 @@ async def get_move(request: Request) -> Response:
 
 @router.get(
     "/{game_id}/board",
-    summary="The board as text (n ≤ 100)",
+    summary=f"The board as text (n ≤ {MAX_RENDERED_SIDE})",
     description="Rows of `X`, `O`, `.`. Larger boards answer 422 `board_too_large`: follow "
     "the moves instead.",
     response_model=BoardOut,
@@ -276,6 +292,6 @@ async def get_board(request: Request) -> Response:
     openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
 )
 async def delete_game(request: Request) -> Response:
-    game_id = params.game_id(request)
-    await store_of(request).delete(game_id, params.PLAYER_TOKEN.read(request))
+    token = params.PLAYER_TOKEN.read(request)
+    await store_of(request).delete(params.game_id(request), token)
     return Response(status_code=204)

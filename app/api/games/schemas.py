@@ -12,15 +12,16 @@ Routes and renderers work on the unions.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar
 
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.api.bodies import INTEGRAL, Body, JsonBody, JsonInt
+from app.sessions.kind import Player, Status, Winner
 from app.sessions.kinds.tictactoe import TicTacToeFacts
-from app.settings import Settings
+from app.settings import LARGEST_N, Settings
 
 
 class MoveOut(TypedDict):
@@ -29,16 +30,16 @@ class MoveOut(TypedDict):
     ]
     row: int
     col: int
-    player: Literal[1, 2]
+    player: Player
 
 
 class GameCommon(TypedDict):
     """What the state of a game of every kind says."""
 
     id: str
-    status: Literal["in_progress", "won", "draw"]
-    winner: Annotated[Literal[0, 1, 2], Field(description="0 while nobody has won.")]
-    next_player: Annotated[Literal[1, 2] | None, Field(description="null once the game is over.")]
+    status: Status
+    winner: Annotated[Winner, Field(description="0 while nobody has won.")]
+    next_player: Annotated[Player | None, Field(description="null once the game is over.")]
     version: Annotated[int, Field(description="0 at creation, +1 per accepted move.")]
     move_count: int
     last_move: MoveOut | None
@@ -58,9 +59,7 @@ class CreatedGameOut(GameOut):
 
 
 class MoveResultOut(TypedDict):
-    winner: Annotated[
-        Literal[0, 1, 2], Field(description="0 while nobody has won, else the winner.")
-    ]
+    winner: Annotated[Winner, Field(description="0 while nobody has won, else the winner.")]
     move: MoveOut
     state: GameOut
 
@@ -80,7 +79,7 @@ class CreateGameIn(Body):
     """An n × n tic-tac-toe game: n in a row wins."""
 
     kind: ClassVar[str] = "tictactoe"
-    n: JsonInt = Field(ge=1, le=1_000_000, description="Board side; n in a row wins.")
+    n: JsonInt = Field(ge=1, le=LARGEST_N, description="Board side; n in a row wins.")
 
     @field_validator("n")
     @classmethod
@@ -92,7 +91,7 @@ class CreateGameIn(Body):
             )
         return value
 
-    def params(self) -> dict[str, int]:
+    def params(self) -> dict[str, object]:
         """The kind's parameters, as the store takes them."""
         return {"n": self.n}
 

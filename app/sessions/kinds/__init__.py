@@ -1,7 +1,7 @@
 """The kind registry: every module in this package defines one game kind, as ``KIND``.
 
-A new kind is a new module here (with its rules in ``app/rules/``); nothing else in the
-sessions changes. ``find_kind`` is how stores and the edge turn a kind's name into the kind.
+A new kind is a new module here (with its rules in ``app/rules/``): the registry finds it.
+``find_kind`` is how stores and the edge turn a kind's name into the kind.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing_extensions import TypedDict
 
 from app.rules.lines import LineCounters
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
-from app.sessions.kind import Move, Placement, Player, Status, Winner
+from app.sessions.kind import Move, Placement, Player, Status, Winner, other
 
 
 class TicTacToeFacts(TypedDict):
@@ -105,12 +105,13 @@ class TicTacToeKind:
 
     name = "tictactoe"
     dimensions = ("n",)
+    position = TicTacToe
 
-    def new(self, params: Mapping[str, int]) -> TicTacToe:
-        return TicTacToe(params["n"])
+    def new(self, params: Mapping[str, object]) -> TicTacToe:
+        return self.position(_side(params))
 
-    def decode(self, params: Mapping[str, int], text: str) -> TicTacToe:
-        position = TicTacToe(params["n"])
+    def decode(self, params: Mapping[str, object], text: str) -> TicTacToe:
+        position = self.new(params)
         cells = [int(value) for value in text.split(",")] if text else []
         for seq, (row, col) in enumerate(zip(cells[::2], cells[1::2], strict=True), start=1):
             position.play(Placement(row, col), player_of(seq))
@@ -122,6 +123,18 @@ class TicTacToeKind:
     def decode_move(self, seq: int, text: str) -> Move:
         row, _, col = text.partition(":")
         return Move(seq=seq, row=int(row), col=int(col), player=player_of(seq))
+
+    def after(
+        self, move: Move, facts_now: Mapping[str, object]
+    ) -> tuple[Player, Mapping[str, object]]:
+        return other(move.player), facts_now  # players alternate; the board's size is fixed
+
+
+def _side(params: Mapping[str, object]) -> int:
+    n = params["n"]
+    if not isinstance(n, int):
+        raise TypeError(f"n must be an integer, not {n!r}")
+    return n
 
 
 KIND = TicTacToeKind()

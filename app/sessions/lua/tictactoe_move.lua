@@ -3,14 +3,14 @@
 -- ARGV: token hash, row, col, claimed player or '', ttl ms, expected version or '',
 --       idempotency key or '', request fingerprint, refusals to remember, the game's channel.
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
-                        'refusals', 'facts')
+                        'refusals', 'facts', 'kind')
 if not meta[1] then return {'game_not_found'} end
 local n = tonumber(meta[1])
 local player
 if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
 else return {'unauthorized'} end
 local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
-local facts = meta[8]
+local facts, kind = meta[8], meta[9]
 
 -- A request already answered under this Idempotency-Key gets its first answer again.
 local receipt = nil
@@ -25,7 +25,7 @@ if ARGV[7] ~= '' then
     if parts[1] == 'ok' then
       local seq = tonumber(parts[2])
       local next_player = (status == 'in_progress') and (1 + version % 2) or 0
-      return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1), status, winner,
+      return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1), kind, status, winner,
               next_player, version, facts}
     end
     return parts
@@ -72,4 +72,4 @@ redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winn
 if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. version) end
 for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
 redis.call('PUBLISH', ARGV[10], version)
-return {'ok', version, player, status, winner, next_player, facts}
+return {'ok', version, player, kind, status, winner, next_player, facts}
