@@ -155,11 +155,14 @@ class BearerToken:
         return token
 
 
-_REQUEST_ID_SCHEMA, _request_id = matching(
+_, _request_id = matching(
     "[!-~]{1,128}", "request_id", "must be 1 to 128 visible ASCII characters", 128
 )
 REQUEST_ID = Param[str | None](
-    "X-Request-ID", "header", _REQUEST_ID_SCHEMA,
+    # Every value is accepted (one that is not an id is replaced), so the schema is any string;
+    # it is read by the observability middleware on every request, and documented in the README
+    # rather than on each operation.
+    "X-Request-ID", "header", {"type": "string"},
     "Your id for this request (1–128 visible ASCII characters), echoed in the answer's "
     "`X-Request-ID` and in the service's log lines; any other value is replaced by a "
     "generated id, never refused.",
