@@ -17,6 +17,7 @@ def main() -> None:
         workers=settings.workers,
         timeout_graceful_shutdown=int(max(1, settings.shutdown_grace_seconds)),
         proxy_headers=False,
+        server_header=False,  # no `server: uvicorn`: nothing to fingerprint
     )
 
 

@@ -94,6 +94,8 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan_for(settings, store),
+        # `/v1/games/` is not `/v1/games`: a redirect would be built from the request's Host.
+        redirect_slashes=False,
         # Off, FastAPI skips its per-request provider lookups (several environment reads).
         telemetry=None
         if settings.opentelemetry

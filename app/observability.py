@@ -8,6 +8,7 @@ the format of the app's log lines.
 * Metrics, per process, in the app's own registry (``/metrics``, Prometheus text format):
   requests by route template, method and status; latency histogram by route; moves
   adjudicated; refusals by problem ``code``; live games (read from the store at scrape time).
+* Two safe defaults on every answer (``SAFE_DEFAULTS``): no content sniffing, no Referer.
 * Log lines (``configure_logging``): text or one JSON object a line, each with the request id.
 """
 
@@ -95,6 +96,11 @@ class Metrics:
         timer.observe(seconds)
 
 
+# On every answer, at no cost but the bytes: no content sniffing (a JSON answer is never run as
+# script or styled as HTML), and no Referer from our pages to anywhere.
+SAFE_DEFAULTS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"))
+
+
 class ObservabilityMiddleware:
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
@@ -116,7 +122,11 @@ class ObservabilityMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", rid.encode()),
+                    *SAFE_DEFAULTS,
+                ]
             await send(message)
 
         try:

@@ -92,7 +92,8 @@ router = APIRouter(include_in_schema=False)
 # with an inline script, and ReDoc styles inline and parses in a blob: worker.
 DOCS_POLICY = (
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'"
+    "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; "
+    "frame-ancestors 'none'"
 )
 
 

@@ -164,3 +164,12 @@ def test_integral_numbers_count_as_integers_like_json_schema_says(client: TestCl
         "/v1/reversi/check-move", json={"board": OPENING, "row": 2.0, "col": 3.0, "color": "B"}
     )
     assert response.json()["legal"] is True
+
+
+@pytest.mark.parametrize("path", ["/v1/games/", "/v1/reversi/check-move/", "/healthz/"])
+def test_a_trailing_slash_is_no_route_and_no_redirect(client: TestClient, path: str) -> None:
+    # A redirect would be built from the request's Host header: a client could make the service
+    # point browsers anywhere.
+    response = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert_problem(response, 404, "not_found")
+    assert "location" not in response.headers

@@ -365,7 +365,7 @@ def test_events_valid_resume_points_keep_their_meaning(
 @pytest.mark.parametrize("value", MALFORMED_INTEGERS)
 def test_move_seq_malformed_is_422(client: TestClient, played: Game, value: str | bytes) -> None:
     # The contract: `seq` not an integer → 422 at ["path", "seq"]. (An empty seq is another
-    # URL, …/moves/, which redirects to the list: not a value of this parameter.)
+    # URL, …/moves/, which is no route: not a value of this parameter.)
     before = state(client, played)
     response = client.get(f"{played.url}/moves/{encode(value)}")
     assert_validation_error(response, "path", "seq")
@@ -445,7 +445,7 @@ def test_unknown_game_id_is_game_not_found(
 @pytest.mark.parametrize(
     "game_id",
     [
-        pytest.param("", id="empty"),  # /v1/games/ redirects to /v1/games: 405 for GET, DELETE
+        pytest.param("", id="empty"),  # /v1/games/ is no route (no redirect): 404
         pytest.param("%2F", id="encoded-slash"),  # the path changes shape: no route or 405
     ],
 )

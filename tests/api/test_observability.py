@@ -106,3 +106,15 @@ def test_cors_only_for_configured_origins() -> None:
         other = client.get("/healthz", headers={"Origin": "https://evil.example"})
     assert allowed.headers["access-control-allow-origin"] == "https://play.example"
     assert "access-control-allow-origin" not in other.headers
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/v1/nope", "/", "/docs", "/openapi.json"])
+def test_every_answer_carries_the_safe_defaults(client: TestClient, path: str) -> None:
+    headers = client.get(path).headers
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize("page", ["/", "/docs", "/redoc"])
+def test_pages_cannot_be_framed(client: TestClient, page: str) -> None:
+    assert "frame-ancestors 'none'" in client.get(page).headers["content-security-policy"]

@@ -32,7 +32,9 @@ def server() -> Iterator[str]:
 
 
 def test_serves_health_and_readiness(server: str) -> None:
-    assert httpx.get(f"{server}/healthz").json() == {"status": "ok"}
+    health = httpx.get(f"{server}/healthz")
+    assert health.json() == {"status": "ok"}
+    assert "server" not in health.headers  # nothing to fingerprint
     assert httpx.get(f"{server}/readyz").status_code == 200
 
 
