@@ -154,6 +154,8 @@ def _headers_of(exc: DomainError) -> dict[str, str] | None:
         return {"WWW-Authenticate": "Bearer"}
     if isinstance(exc, CapacityExhausted):
         return {"Retry-After": str(exc.retry_after)}
+    if exc.replayed:
+        return {"Idempotent-Replayed": "true"}
     return None
 
 

@@ -7,17 +7,27 @@ gives each its status and title in one table (``api/problems.py``), so the domai
 about HTTP.
 """
 
-from typing import ClassVar
+from typing import ClassVar, Self
 
 
 class DomainError(Exception):
     """Something the domain refuses or cannot do. ``code`` is what clients branch on."""
 
     code: ClassVar[str]
+    replayed = False  # True: the first answer to a request, given again (Idempotency-Key)
 
     def details(self) -> dict[str, object]:
         """Machine-readable facts about the error (JSON-compatible values)."""
         return {}
+
+    def copy(self, *, replayed: bool = False) -> Self:
+        """The same error as a fresh value: no traceback (nor the frames it holds), so it can be
+        kept as a receipt and raised again."""
+        fresh = type(self).__new__(type(self))
+        Exception.__init__(fresh, *self.args)
+        fresh.__dict__.update(vars(self))
+        fresh.replayed = replayed
+        return fresh
 
 
 class RuleError(DomainError):

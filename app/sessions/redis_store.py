@@ -388,6 +388,8 @@ class RedisGameStore:
             return result_at(find_kind(kind).decode_move(int(seq), record), now)
         if outcome in NOT_MOVES:
             raise NOT_MOVES[outcome](game_id)
+        if outcome == "replayed":  # a refusal remembered under the request's key
+            raise _refusal(answer[1:], request).copy(replayed=True)
         raise _refusal(answer, request)
 
     async def _generic_move(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:

@@ -151,7 +151,7 @@ class Session:
             if receipt.fingerprint != body:
                 raise IdempotencyKeyReused()
             if isinstance(receipt.outcome, DomainError):
-                raise receipt.outcome
+                raise receipt.outcome.copy(replayed=True)
             return result_at(self.position.move(receipt.outcome), self.state())
         try:
             if request.player is not None and request.player != player:
@@ -161,7 +161,7 @@ class Session:
             move = self.position.play(request.placement, player)
         except REMEMBERED_REFUSALS as refusal:
             if key is not None and self.refusals < MAX_REMEMBERED_REFUSALS:
-                self.receipts[key] = Receipt(body, refusal)
+                self.receipts[key] = Receipt(body, refusal.copy())
                 self.refusals += 1
             raise
         if key is not None:

@@ -387,6 +387,8 @@ class TestRetrySafeMoves:
         move(client, game_id, first, 1, 1)
         again = client.post(f"/v1/games/{game_id}/moves", json=body, headers=headers)
         assert (again.status_code, again.json()) == (409, refused.json())
+        assert again.headers["idempotent-replayed"] == "true"
+        assert "idempotent-replayed" not in refused.headers
 
     @pytest.mark.parametrize("key", ["", "x" * 256, "with space", "tab\there"])
     def test_malformed_idempotency_key_is_a_validation_error(

@@ -212,6 +212,7 @@ async def test_idempotent_retry_of_a_refusal_is_refused_the_same_way(store: Game
     with pytest.raises(NotYourTurn) as again:  # ...but the retry gets the first answer
         await store.play(game_id, second, move(0, 0, idempotency_key="b"))
     assert str(again.value) == str(refused.value)
+    assert (refused.value.replayed, again.value.replayed) == (False, True)
     assert (await store.state(game_id)).version == 1
 
 

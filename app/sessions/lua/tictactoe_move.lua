@@ -28,7 +28,7 @@ if ARGV[7] ~= '' then
       return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1), kind, status, winner,
               next_player, version, facts}
     end
-    return parts
+    return {'replayed', unpack(parts)}
   end
 end
 -- Refusals are remembered under their key, up to a number of them per game.
