@@ -84,6 +84,7 @@ MOVE_LINKS = {
     "EventsSince": _link(
         "game_events",
         "Follow the moves after this one.",
-        {**GAME_OF_MOVE, "header.Last-Event-ID": "$response.body#/move/seq"},
+        # Embedded in a string: a header's value is text, the move's seq a JSON integer.
+        {**GAME_OF_MOVE, "header.Last-Event-ID": "{$response.body#/move/seq}"},
     ),
 }
