@@ -10,6 +10,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
 LARGEST_N = 1_000_000
+# Moves a game may have by default (ADJUDICATOR_MAX_MOVES_PER_GAME): its last is a draw.
+DEFAULT_MAX_MOVES = 10_000
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
@@ -64,6 +66,12 @@ class Settings(BaseSettings):
     )
     game_idle_seconds: float = Field(
         3600.0, gt=0, description="A game with no move for this long disappears (404)."
+    )
+    max_moves_per_game: int = Field(
+        DEFAULT_MAX_MOVES,
+        ge=1,
+        description="Most moves a game may have: the move that reaches it ends the game in a "
+        "draw (reason `move_limit`).",
     )
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."

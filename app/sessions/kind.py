@@ -22,6 +22,9 @@ from typing import Literal, Protocol
 Player = Literal[1, 2]
 Status = Literal["in_progress", "won", "draw"]
 Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
+# Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``), or by the
+# session's (``move_limit``: the configured most moves per game, a draw).
+Reason = Literal["line", "board_full", "no_moves", "move_limit"]
 
 
 def other(player: Player) -> Player:
@@ -54,6 +57,11 @@ class Position(Protocol):
 
     @property
     def winner(self) -> Winner: ...
+
+    @property
+    def reason(self) -> Reason | None:
+        """Why the game ended by the kind's rules; None while it goes on."""
+        ...
 
     @property
     def next_player(self) -> Player | None:

@@ -20,6 +20,7 @@ from app.sessions.kinds import find_kind
 from app.sessions.session import GameState, MoveRequest, MoveResult, Session
 from app.sessions.store import CreatedGame
 from app.sessions.watchers import Watchers
+from app.settings import DEFAULT_MAX_MOVES
 
 Clock = Callable[[], float]
 
@@ -38,9 +39,17 @@ class MemoryGameStore:
     games are always at the front and are purged in amortised O(1) per call.
     """
 
-    def __init__(self, max_games: int, idle_seconds: float, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        max_games: int,
+        idle_seconds: float,
+        clock: Clock = time.monotonic,
+        *,
+        max_moves: int = DEFAULT_MAX_MOVES,
+    ) -> None:
         self.max_games = max_games
         self.idle_seconds = idle_seconds
+        self.max_moves = max_moves
         self.clock = clock
         self._games: OrderedDict[str, _Entry] = OrderedDict()
         self._watchers = Watchers()
@@ -74,7 +83,9 @@ class MemoryGameStore:
         game_kind = find_kind(kind)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
-        session = Session(tokens.new_game_id(), game_kind, params, hashes, game_kind.new(params))
+        session = Session(
+            tokens.new_game_id(), game_kind, params, hashes, game_kind.new(params), self.max_moves
+        )
         self._games[session.id] = _Entry(session, self.clock())
         return CreatedGame(session.state(), secrets)
 

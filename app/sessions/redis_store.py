@@ -57,7 +57,7 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.kind import Move, Placement, Player, Status, Winner
+from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner
 from app.sessions.kinds import find_kind
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_keys import CHANNEL_PREFIX, LIVE_GAMES, channel, game_keys
@@ -71,6 +71,7 @@ from app.sessions.session import (
 )
 from app.sessions.store import CreatedGame
 from app.sessions.watchers import Watchers
+from app.settings import DEFAULT_MAX_MOVES
 
 logger = logging.getLogger("app.sessions.redis")
 
@@ -141,15 +142,21 @@ def _next(value: Any) -> Player | None:
     return None if int(value) == 0 else (1 if int(value) == 1 else 2)
 
 
+def _reason(value: str) -> Reason | None:
+    if value and value not in get_args(Reason):
+        raise StoreUnavailable(f"the store holds an unknown reason {value!r}")
+    return cast(Reason, value) if value else None
+
+
 def _state(
-    game_id: str, kind: str, facts: str, status: str, winner: str, next_player: str,
-    version: str, last_move: Move | None,
+    game_id: str, kind: str, facts: str, status: str, winner: str, reason: str,
+    next_player: str, version: str, last_move: Move | None,
 ) -> GameState:  # fmt: skip
     """A game's state from the meta fields the scripts return (a version counts moves)."""
     count = int(version)
     return GameState(
-        game_id, kind, json.loads(facts), _status(status), _winner(winner), _next(next_player),
-        count, count, last_move,
+        game_id, kind, json.loads(facts), _status(status), _winner(winner), _reason(reason),
+        _next(next_player), count, count, last_move,
     )  # fmt: skip
 
 
@@ -172,8 +179,10 @@ class RedisGameStore:
         max_connections: int = 50,
         clock: Callable[[], float] = time.time,
         fast_paths: bool = True,
+        max_moves: int = DEFAULT_MAX_MOVES,
     ) -> None:
         self.max_games = max_games
+        self.max_moves = max_moves  # each game keeps the limit it was created with
         self.idle_ms = max(1, int(idle_seconds * 1000))
         self.clock = clock
         self.fast_paths = fast_paths  # False: every new game takes the generic engine (tests)
@@ -243,14 +252,15 @@ class RedisGameStore:
             raise CapacityExhausted(self.max_games, max(1, math.ceil(int(retry_ms) / 1000)))
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
-        session = Session(game_id, game_kind, params, hashes, game_kind.new(params))
+        session = Session(game_id, game_kind, params, hashes, game_kind.new(params), self.max_moves)
         state = session.state()
         engine = self._engine_for(kind, params)
         fields: dict[str, object] = {
             "kind": kind, "engine": engine, "params": json.dumps(dict(params)),
             "h1": hashes[0], "h2": hashes[1], "status": state.status, "winner": state.winner,
             "next": state.next_player or 0, "version": 0, "refusals": 0,
-            "facts": json.dumps(dict(state.facts)),
+            "facts": json.dumps(dict(state.facts)), "reason": state.reason or "",
+            "max_moves": self.max_moves,
         }  # fmt: skip
         if engine == GENERIC:
             fields["position"] = session.position.encode()
@@ -266,9 +276,9 @@ class RedisGameStore:
         found = await self._run("state", [keys.meta, keys.moves], [])
         if not found:
             raise GameNotFound(game_id)
-        kind, facts, status, winner, next_player, version, last = found
+        kind, facts, status, winner, reason, next_player, version, last = found
         move = find_kind(kind).decode_move(int(version), last) if last else None
-        return _state(game_id, kind, facts, status, winner, next_player, version, move)
+        return _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         keys = game_keys(game_id)
@@ -377,14 +387,14 @@ class RedisGameStore:
         answer = await self._moving(script, list(keys), args, game_id)
         outcome = answer[0]
         if outcome == "ok":
-            _, version, player, kind, status, winner, next_player, facts = answer
+            _, version, player, kind, status, winner, reason, next_player, facts = answer
             placement = request.placement
             move = Move(int(version), placement.row, placement.col, 1 if int(player) == 1 else 2)
-            state = _state(game_id, kind, facts, status, winner, next_player, version, move)
+            state = _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
             return MoveResult(winner=state.winner, move=move, state=state)
         if outcome == "replay":
-            _, seq, record, kind, status, winner, next_player, version, facts = answer
-            now = _state(game_id, kind, facts, status, winner, next_player, version, None)
+            _, seq, record, kind, status, winner, reason, next_player, version, facts = answer
+            now = _state(game_id, kind, facts, status, winner, reason, next_player, version, None)
             return result_at(find_kind(kind).decode_move(int(seq), record), now)
         if outcome in NOT_MOVES:
             raise NOT_MOVES[outcome](game_id)
@@ -419,6 +429,7 @@ class RedisGameStore:
             outcome: list[str | int] = [
                 state.status, state.winner, state.next_player or 0, session.position.encode(),
                 json.dumps(dict(state.facts)), session.kind.encode_move(result.move),
+                state.reason or "",
             ]  # fmt: skip
             answer = await self._commit(session, token, read_version, request, "accepted", outcome)
             if answer[0] in ("conflict", "receipt"):
@@ -429,10 +440,11 @@ class RedisGameStore:
     def _session(self, game_id: str, found: list[Any], key: str | None) -> tuple[Session, int]:
         """The game as the generic engine read it: a Session holding just the receipts of this
         request's Idempotency-Key (under either player), and the version read."""
-        kind_name, params_text, h1, h2, version, refusals, position, *receipts = found
+        kind_name, params_text, h1, h2, version, refusals, max_moves, position, *receipts = found
         kind = find_kind(kind_name)
         params = json.loads(params_text)
-        session = Session(game_id, kind, params, (h1, h2), kind.decode(params, position or ""))
+        position_now = kind.decode(params, position or "")
+        session = Session(game_id, kind, params, (h1, h2), position_now, int(max_moves))
         session.refusals = int(refusals or 0)
         for player, text in enumerate(receipts, start=1):
             if text:

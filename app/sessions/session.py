@@ -17,12 +17,22 @@ from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.errors import (
     REMEMBERED_REFUSALS,
+    GameOver,
     IdempotencyKeyReused,
     PreconditionFailed,
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.kind import GameKind, Move, Placement, Player, Position, Status, Winner
+from app.sessions.kind import (
+    GameKind,
+    Move,
+    Placement,
+    Player,
+    Position,
+    Reason,
+    Status,
+    Winner,
+)
 from app.sessions.kinds import find_kind
 
 # Refused requests remembered per game under their Idempotency-Key, at most (accepted moves are
@@ -51,6 +61,7 @@ class GameState:
     facts: Mapping[str, object]  # the kind's own fields, e.g. {"n": 3}
     status: Status
     winner: Winner
+    reason: Reason | None  # why the game ended; None while it goes on
     next_player: Player | None
     version: int
     move_count: int
@@ -76,8 +87,8 @@ def result_at(move: Move, now: GameState) -> MoveResult:
     else:  # the game went on: it was in progress, and its kind says how it stood
         next_player, facts = find_kind(now.kind).after(move, now.facts)
         state = replace(
-            now, facts=facts, status="in_progress", winner=0, next_player=next_player,
-            version=move.seq, move_count=move.seq, last_move=move,
+            now, facts=facts, status="in_progress", winner=0, reason=None,
+            next_player=next_player, version=move.seq, move_count=move.seq, last_move=move,
         )  # fmt: skip
     return MoveResult(winner=state.winner, move=move, state=state, replayed=True)
 
@@ -97,6 +108,7 @@ class Session:
     params: Mapping[str, object]
     token_hashes: tuple[str, str]  # players 1 and 2
     position: Position
+    max_moves: int  # the game ends in a draw (``move_limit``) at its max_moves-th move
     receipts: dict[str, Receipt] = field(default_factory=dict)  # "player:key" -> receipt
     refusals: int = 0  # receipts of refusals, bounded by MAX_REMEMBERED_REFUSALS
     # The last snapshot: polling reads it far more often than moves change it.
@@ -106,6 +118,12 @@ class Session:
     def version(self) -> int:
         """Changes of the game so far: its accepted moves."""
         return self.position.move_count
+
+    @property
+    def at_move_limit(self) -> bool:
+        """The game went on to its last allowed move: it is drawn (``move_limit``)."""
+        position = self.position
+        return position.status == "in_progress" and position.move_count >= self.max_moves
 
     def player_of(self, token: str) -> Player:
         """The player whose token this is, or Unauthorized."""
@@ -125,13 +143,15 @@ class Session:
             return snapshot  # every change of the game is a new version
         position = self.position
         count = position.move_count
+        limited = self.at_move_limit
         self._snapshot = GameState(
             id=self.id,
             kind=self.kind.name,
             facts=position.facts(),
-            status=position.status,
+            status="draw" if limited else position.status,
             winner=position.winner,
-            next_player=position.next_player,
+            reason="move_limit" if limited else position.reason,
+            next_player=None if limited else position.next_player,
             version=self.version,
             move_count=count,
             last_move=position.move(count) if count else None,
@@ -158,6 +178,8 @@ class Session:
                 raise WrongPlayer(player, request.player)
             if request.expected_version is not None and request.expected_version != self.version:
                 raise PreconditionFailed(self.version)
+            if self.at_move_limit:
+                raise GameOver("draw", 0)
             move = self.position.play(request.placement, player)
         except REMEMBERED_REFUSALS as refusal:
             if key is not None and self.refusals < MAX_REMEMBERED_REFUSALS:

@@ -15,5 +15,8 @@ def store_from(settings: Settings) -> GameStore:
             max_games=settings.max_games,
             idle_seconds=settings.game_idle_seconds,
             timeout_seconds=settings.store_timeout_seconds,
+            max_moves=settings.max_moves_per_game,
         )
-    return MemoryGameStore(settings.max_games, settings.game_idle_seconds)
+    return MemoryGameStore(
+        settings.max_games, settings.game_idle_seconds, max_moves=settings.max_moves_per_game
+    )

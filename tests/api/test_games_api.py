@@ -27,7 +27,9 @@ def client(store_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
-STATE_FIELDS = {"id", "n", "status", "winner", "next_player", "version", "move_count", "last_move"}
+STATE_FIELDS = {
+    "id", "n", "status", "winner", "reason", "next_player", "version", "move_count", "last_move",
+}  # fmt: skip
 
 
 def create(client: TestClient, n: int = 3) -> tuple[str, str, str]:
@@ -57,6 +59,7 @@ def test_create_answers_201_state_location_and_two_tokens(client: TestClient) ->
         "n": 3,
         "status": "in_progress",
         "winner": 0,
+        "reason": None,
         "next_player": 1,
         "version": 0,
         "move_count": 0,
@@ -515,3 +518,16 @@ def test_405_lists_every_method_of_the_path(client: TestClient) -> None:
     response = client.request("PUT", "/v1/games/some-id")
     assert_problem(response, 405, "method_not_allowed")
     assert response.headers["allow"] == "DELETE, GET"
+
+
+def test_a_game_ends_in_a_draw_at_the_configured_move_limit(store_url: str) -> None:
+    settings = Settings(store_url=store_url, max_moves_per_game=2)
+    with TestClient(create_app(settings)) as client:
+        game_id, first, second = create(client)
+        move(client, game_id, first, 0, 0)
+        last = move(client, game_id, second, 1, 1).json()["state"]
+        assert (last["status"], last["winner"], last["reason"], last["next_player"]) == (
+            "draw", 0, "move_limit", None,
+        )  # fmt: skip
+        assert client.get(f"/v1/games/{game_id}").json() == last
+        assert_problem(move(client, game_id, first, 2, 2), 409, "game_over")

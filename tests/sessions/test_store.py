@@ -46,20 +46,36 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture(params=["memory", "redis", "redis-generic"])
-async def store(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[GameStore]:
-    """Every contract test runs on the memory store, on Redis with the kinds' fast paths
-    (tic-tac-toe's O(1) script), and on Redis through the generic compare-and-set path."""
-    built: GameStore
+STORES = ["memory", "redis", "redis-generic"]
+
+
+def build(request: pytest.FixtureRequest, clock: FakeClock, **limits: int) -> GameStore:
+    """The store of the test's parameter: memory, Redis with the kinds' fast paths
+    (tic-tac-toe's O(1) script), or Redis through the generic compare-and-set engine."""
     if request.param == "memory":
-        built = MemoryGameStore(max_games=3, idle_seconds=60, clock=clock)
-    else:
-        url: str = request.getfixturevalue("redis_url")
-        redis.Redis.from_url(url).flushdb()
-        built = RedisGameStore(
-            url, max_games=3, idle_seconds=60, timeout_seconds=2, clock=clock,
-            fast_paths=request.param == "redis",
-        )  # fmt: skip
+        return MemoryGameStore(max_games=3, idle_seconds=60, clock=clock, **limits)
+    url: str = request.getfixturevalue("redis_url")
+    redis.Redis.from_url(url).flushdb()
+    return RedisGameStore(
+        url, max_games=3, idle_seconds=60, timeout_seconds=2, clock=clock,
+        fast_paths=request.param == "redis", **limits,
+    )  # fmt: skip
+
+
+@pytest.fixture(params=STORES)
+async def store(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[GameStore]:
+    """Every contract test runs on each store."""
+    built = build(request, clock)
+    yield built
+    await built.close()
+
+
+@pytest.fixture(params=STORES)
+async def store_of_three_moves(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[GameStore]:
+    """Each store, with games of at most three moves."""
+    built = build(request, clock, max_moves=3)
     yield built
     await built.close()
 
@@ -130,6 +146,7 @@ async def test_draw(store: GameStore) -> None:
     for i, (r, c) in enumerate(cells):
         result = await store.play(created.state.id, created.tokens[i % 2], move(r, c))
     assert (result.state.status, result.winner, result.state.next_player) == ("draw", 0, None)
+    assert result.state.reason == (await store.state(created.state.id)).reason == "board_full"
 
 
 async def test_huge_board_moves(store: GameStore) -> None:
@@ -300,6 +317,35 @@ async def test_any_kind_is_played_and_its_refusals_remembered(
     )
     assert (await store.state(game_id)).version == 1
     assert await store.rows(game_id) == [".X.", "...", "..."]
+
+
+async def test_the_move_that_reaches_the_limit_draws_the_game(
+    store_of_three_moves: GameStore,
+) -> None:
+    store = store_of_three_moves
+    created = await store.create(*tictactoe(3))
+    game_id, (first, second) = created.state.id, created.tokens
+    await store.play(game_id, first, move(0, 0))
+    await store.play(game_id, second, move(1, 1))
+    last = await store.play(game_id, first, move(2, 2, idempotency_key="last"))
+    state = last.state
+    assert (state.status, state.winner, state.reason, state.next_player) == (
+        "draw", 0, "move_limit", None,
+    )  # fmt: skip
+    assert await store.state(game_id) == state
+    with pytest.raises(GameOver):  # refused first, wherever the move would go
+        await store.play(game_id, second, move(5, 5))
+    again = await store.play(game_id, first, move(2, 2, idempotency_key="last"))
+    assert (again.replayed, again.state) == (True, state)
+    assert (await store.state(game_id)).version == 3
+
+
+async def test_a_game_says_why_it_ended(store: GameStore) -> None:
+    won = await store.create(*tictactoe(1))
+    assert won.state.reason is None
+    result = await store.play(won.state.id, won.tokens[0], move(0, 0))
+    assert (result.state.status, result.state.reason) == ("won", "line")
+    assert (await store.state(won.state.id)).reason == "line"
 
 
 # --- in-memory store ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ def state_json(state: GameState) -> GameOut:
         "id": state.id,
         "status": state.status,
         "winner": state.winner,
+        "reason": state.reason,
         "next_player": state.next_player,
         "version": state.version,
         "move_count": state.move_count,

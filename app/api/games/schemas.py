@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.api.bodies import INTEGRAL, Body, JsonBody, JsonInt
-from app.sessions.kind import Player, Status, Winner
+from app.sessions.kind import Player, Reason, Status, Winner
 from app.sessions.kinds.tictactoe import TicTacToeFacts
 from app.settings import LARGEST_N, Settings
 
@@ -39,6 +39,13 @@ class GameCommon(TypedDict):
     id: str
     status: Status
     winner: Annotated[Winner, Field(description="0 while nobody has won.")]
+    reason: Annotated[
+        Reason | None,
+        Field(
+            description="Why the game ended: `line` (n in a row), `board_full` (a draw), "
+            "`move_limit` (the configured most moves per game: a draw); null while it goes on."
+        ),
+    ]
     next_player: Annotated[Player | None, Field(description="null once the game is over.")]
     version: Annotated[int, Field(description="0 at creation, +1 per accepted move.")]
     move_count: int

@@ -19,7 +19,7 @@ from typing_extensions import TypedDict
 
 from app.rules.lines import LineCounters
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
-from app.sessions.kind import Move, Placement, Player, Status, Winner, other
+from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner, other
 
 
 class TicTacToeFacts(TypedDict):
@@ -48,6 +48,12 @@ class TicTacToe:
     @property
     def move_count(self) -> int:
         return len(self.cells) // 2
+
+    @property
+    def reason(self) -> Reason | None:
+        if self.status == "won":
+            return "line"
+        return "board_full" if self.status == "draw" else None
 
     @property
     def next_player(self) -> Player | None:

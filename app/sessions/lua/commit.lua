@@ -3,7 +3,7 @@
 -- KEYS: meta, moves, receipts.
 -- ARGV: version read, receipt field or '', receipt value, refusals to remember, ttl ms, channel,
 --       'refused' | 'accepted', then for an accepted move: status, winner, next, position,
---       facts, the move's record.
+--       facts, the move's record, reason (or '').
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {'game_not_found'} end
 if tonumber(version) ~= tonumber(ARGV[1]) then return {'conflict'} end
@@ -22,7 +22,7 @@ if ARGV[7] == 'refused' then
 end
 version = tonumber(version) + 1
 redis.call('HSET', KEYS[1], 'version', version, 'status', ARGV[8], 'winner', ARGV[9],
-           'next', ARGV[10], 'position', ARGV[11], 'facts', ARGV[12])
+           'next', ARGV[10], 'position', ARGV[11], 'facts', ARGV[12], 'reason', ARGV[14])
 redis.call('RPUSH', KEYS[2], ARGV[13])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end

@@ -3,14 +3,14 @@
 -- ARGV: token hash, row, col, claimed player or '', ttl ms, expected version or '',
 --       idempotency key or '', request fingerprint, refusals to remember, the game's channel.
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
-                        'refusals', 'facts', 'kind')
+                        'refusals', 'facts', 'kind', 'reason', 'max_moves')
 if not meta[1] then return {'game_not_found'} end
 local n = tonumber(meta[1])
 local player
 if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
 else return {'unauthorized'} end
 local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
-local facts, kind = meta[8], meta[9]
+local facts, kind, reason, max_moves = meta[8], meta[9], meta[10], tonumber(meta[11])
 
 -- A request already answered under this Idempotency-Key gets its first answer again.
 local receipt = nil
@@ -26,7 +26,7 @@ if ARGV[7] ~= '' then
       local seq = tonumber(parts[2])
       local next_player = (status == 'in_progress') and (1 + version % 2) or 0
       return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1), kind, status, winner,
-              next_player, version, facts}
+              reason, next_player, version, facts}
     end
     return {'replayed', unpack(parts)}
   end
@@ -45,6 +45,8 @@ if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= player then return refuse({'wrong_play
 if ARGV[6] ~= '' and tonumber(ARGV[6]) ~= version then
   return refuse({'precondition_failed', version})
 end
+-- A game drawn at its move limit refuses every move first, as the sessions in Python do.
+if reason == 'move_limit' then return refuse({'game_over', status, winner}) end
 local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
 if row < 0 or row >= n or col < 0 or col >= n then return refuse({'out_of_bounds', n}) end
 if status ~= 'in_progress' then return refuse({'game_over', status, winner}) end
@@ -64,12 +66,13 @@ if row + col == n - 1 then
 end
 redis.call('RPUSH', KEYS[4], cell)
 version = version + 1
-if won then status, winner = 'won', player
-elseif version == n * n then status = 'draw' end
+if won then status, winner, reason = 'won', player, 'line'
+elseif version == n * n then status, reason = 'draw', 'board_full'
+elseif version >= max_moves then status, reason = 'draw', 'move_limit' end
 next_player = (status == 'in_progress') and (3 - player) or 0
 redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner,
-           'next', next_player)
+           'reason', reason, 'next', next_player)
 if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. version) end
 for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
 redis.call('PUBLISH', ARGV[10], version)
-return {'ok', version, player, kind, status, winner, next_player, facts}
+return {'ok', version, player, kind, status, winner, reason, next_player, facts}
