@@ -39,7 +39,9 @@ import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.rules.errors import DomainError
 from app.sessions import tokens
@@ -226,7 +228,15 @@ class RedisGameStore:
             return await work
         except RedisError as error:
             logger.warning("game store unavailable: %s", error)
+            await self._forget_connections(error)
             raise StoreUnavailable() from error
+
+    async def _forget_connections(self, error: RedisError) -> None:
+        """After a connection failure the pool's idle connections lead to the Redis that
+        failed: drop them, so that the next request does not spend itself on one of them."""
+        if isinstance(error, (RedisConnectionError, RedisTimeoutError)):
+            with suppress(RedisError, OSError):
+                await self.client.connection_pool.disconnect(inuse_connections=False)
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
         return await self._guard(self.scripts[name](keys=keys, args=args))
@@ -327,10 +337,16 @@ class RedisGameStore:
         return int(await self._guard(self.client.zcount(LIVE_GAMES, since, "+inf")))
 
     async def ready(self) -> bool:
-        try:
-            return bool(await self.client.ping())
-        except RedisError:
-            return False
+        """One PING; after a connection failure, once more on a fresh connection (a PING
+        changes nothing, so sending it again is safe)."""
+        for _ in range(2):
+            try:
+                return bool(await self.client.ping())
+            except RedisError as error:
+                if not isinstance(error, (RedisConnectionError, RedisTimeoutError)):
+                    return False
+                await self._forget_connections(error)
+        return False
 
     # --- moves ------------------------------------------------------------------------------
 

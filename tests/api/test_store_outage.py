@@ -105,3 +105,19 @@ def test_redis_restart_is_503_while_down_then_recovers(tmp_path: Path) -> None:
                     headers={"Authorization": f"Bearer {fresh['tokens']['1']}"},
                 )
                 assert move.json()["state"]["version"] == 1
+
+
+def test_ready_again_at_once_when_redis_returns(tmp_path: Path) -> None:
+    # A process that served nothing while Redis was away holds pooled connections to the
+    # Redis that went: the first probe after its return must not be spent on them.
+    port = free_port()
+    with ExitStack() as running:
+        url = running.enter_context(redis_server(tmp_path, port))
+        app = create_app(Settings(store_url=url, store_timeout_seconds=0.5))
+        with TestClient(app, raise_server_exceptions=False) as client:
+            assert client.get("/readyz").status_code == 200
+            assert client.post("/v1/games", json={"n": 3}).status_code == 201
+            running.close()
+            with redis_server(tmp_path, port):
+                assert client.get("/readyz").status_code == 200
+                assert client.post("/v1/games", json={"n": 3}).status_code == 201
