@@ -14,6 +14,7 @@ from starlette.types import Lifespan
 from app import __doc__ as summary
 from app.api import games, operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
+from app.api.games.streams import StreamSlots
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
 from app.api.web import mount_web
@@ -105,6 +106,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.store = store
     app.state.validation_context = {"settings": settings}
     app.state.creation_limiter = RateLimiter(settings.create_rate_per_minute, settings.create_burst)
+    app.state.streams = StreamSlots(settings.max_streams, settings.max_streams_per_game)
     install_problem_handlers(app)
     app.state.metrics = Metrics()
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)

@@ -73,6 +73,12 @@ class Settings(BaseSettings):
         description="Most moves a game may have: the move that reaches it ends the game in a "
         "draw (reason `move_limit`).",
     )
+    max_streams: int = Field(
+        1000, ge=1, description="Event streams one process holds open at once; more get 503."
+    )
+    max_streams_per_game: int = Field(
+        100, ge=1, description="Event streams of one game one process holds open; more get 503."
+    )
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
     )

@@ -36,6 +36,7 @@ from app.sessions.errors import (
     OutOfBounds,
     PreconditionFailed,
     StoreUnavailable,
+    TooManyStreams,
     Unauthorized,
     WrongPlayer,
 )
@@ -127,6 +128,10 @@ _DOMAIN: dict[type[DomainError], tuple[int, str, str]] = {
     StoreUnavailable: (
         503, "Game store unavailable", "the game store (Redis) does not answer; retry later"
     ),
+    TooManyStreams: (
+        503, "Too many event streams",
+        "this process, or this game, has its most open event streams (see `Retry-After`)",
+    ),
 }  # fmt: skip
 DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = {
     error: ProblemType(error.code, status, title, when)
@@ -152,7 +157,7 @@ def problem_of(error: type[DomainError]) -> ProblemType:
 def _headers_of(exc: DomainError) -> dict[str, str] | None:
     if isinstance(exc, Unauthorized):
         return {"WWW-Authenticate": "Bearer"}
-    if isinstance(exc, CapacityExhausted):
+    if isinstance(exc, CapacityExhausted | TooManyStreams):
         return {"Retry-After": str(exc.retry_after)}
     if exc.replayed:
         return {"Idempotent-Replayed": "true"}

@@ -127,6 +127,14 @@ class CapacityExhausted(Unavailable):
         super().__init__(f"the store holds its maximum of {limit} live games; retry later")
 
 
+class TooManyStreams(Unavailable):
+    code = "too_many_streams"
+
+    def __init__(self, where: str, limit: int, retry_after: int) -> None:
+        self.limit, self.retry_after = limit, retry_after
+        super().__init__(f"{where} holds its maximum of {limit} open event streams; retry later")
+
+
 class StoreUnavailable(Unavailable):
     code = "store_unavailable"
 

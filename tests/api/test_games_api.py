@@ -17,6 +17,7 @@ from app.main import create_app
 from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
+from tests.servers import wait_for
 
 
 @pytest.fixture
@@ -531,3 +532,22 @@ def test_a_game_ends_in_a_draw_at_the_configured_move_limit(store_url: str) -> N
         )  # fmt: skip
         assert client.get(f"/v1/games/{game_id}").json() == last
         assert_problem(move(client, game_id, first, 2, 2), 409, "game_over")
+
+
+def test_event_streams_are_bounded_per_game_and_given_back() -> None:
+    settings = Settings(max_streams=2, max_streams_per_game=1)
+    with TestClient(create_app(settings)) as client:
+        game_id, _, _ = create(client)
+        other, _, _ = create(client)
+        third, _, _ = create(client)
+        with client.stream("GET", f"/v1/games/{game_id}/events") as first:
+            assert first.status_code == 200
+            refused = client.get(f"/v1/games/{game_id}/events")
+            assert_problem(refused, 503, "too_many_streams")
+            assert int(refused.headers["retry-after"]) > 0
+            with client.stream("GET", f"/v1/games/{other}/events") as second:
+                assert second.status_code == 200
+                assert_problem(client.get(f"/v1/games/{third}/events"), 503, "too_many_streams")
+        wait_for(lambda: client.app.state.streams.open == 0, "streams given back")
+        with client.stream("GET", f"/v1/games/{third}/events") as again:
+            assert again.status_code == 200

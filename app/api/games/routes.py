@@ -54,6 +54,7 @@ from app.sessions.errors import (
     OutOfBounds,
     PreconditionFailed,
     StoreUnavailable,
+    TooManyStreams,
     Unauthorized,
     WrongPlayer,
 )
@@ -214,7 +215,7 @@ async def create_game(request: Request) -> Response:
             "description": "An endless stream until the game ends or is deleted: `move` events, "
             "then one `end` event. Lines starting with `:` are keep-alives.",
         },
-        **store_errors(GameNotFound, VALIDATION_ERROR),
+        **store_errors(GameNotFound, VALIDATION_ERROR, TooManyStreams),
     },
     openapi_extra={
         "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LAST_EVENT_ID.openapi]
@@ -226,9 +227,11 @@ async def game_events(request: Request) -> EventSourceResponse:
     store = store_of(request)
     await store.state(game_id)  # 404 as a problem, before the stream starts
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return EventSourceResponse(
+    response = EventSourceResponse(
         move_events(store, game_id, after, request.is_disconnected), headers=headers
     )
+    request.app.state.streams.take(game_id, response)  # given back when the response is gone
+    return response
 
 
 @router.get(
