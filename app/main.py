@@ -106,6 +106,9 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.store = store
     app.state.validation_context = {"settings": settings}
     app.state.creation_limiter = RateLimiter(settings.create_rate_per_minute, settings.create_burst)
+    app.state.batch_limiter = RateLimiter(
+        settings.batch_items_per_minute, settings.batch_burst, what="batch items"
+    )
     app.state.streams = StreamSlots(settings.max_streams, settings.max_streams_per_game)
     install_problem_handlers(app)
     app.state.metrics = Metrics()

@@ -174,7 +174,8 @@ def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
         for name, (target, root) in targets.items():
             port = free_port()
             # The bench creates many games from one address: no per-client creation limit.
-            env = {**os.environ, "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}
+            env = {**os.environ, "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0",
+                   "ADJUDICATOR_BATCH_ITEMS_PER_MINUTE": "0"}  # fmt: skip
             cwd = None
             launch = [sys.executable, "-m", "uvicorn"]
             if name in ("service", "baseline"):

@@ -164,6 +164,7 @@ def main() -> None:
     parser.add_argument("--store", default="memory://")
     args = parser.parse_args()
     os.environ["ADJUDICATOR_CREATE_RATE_PER_MINUTE"] = "0"
+    os.environ["ADJUDICATOR_BATCH_ITEMS_PER_MINUTE"] = "0"
     os.environ["ADJUDICATOR_STORE_URL"] = args.store
     logging.disable(logging.CRITICAL)
     with tempfile.TemporaryDirectory() as tmp:

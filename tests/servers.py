@@ -16,8 +16,11 @@ import httpx
 import pytest
 import redis
 
-# Real-server tests create many games from 127.0.0.1: they turn the per-client limit off.
-NO_CREATE_LIMIT = {"ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}
+# Real-server tests create many games and send many batches from 127.0.0.1: they turn the
+# per-client limits off.
+NO_CREATE_LIMIT = {
+    "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0", "ADJUDICATOR_BATCH_ITEMS_PER_MINUTE": "0",
+}  # fmt: skip
 
 
 def free_port() -> int:

@@ -97,7 +97,7 @@ METHOD_NOT_ALLOWED = ProblemType(
 )
 RATE_LIMITED = ProblemType(
     "rate_limited", 429, "Too many requests",
-    "this client address creates games too fast (see `Retry-After`)",
+    "this client address creates games, or asks batch questions, too fast (see `Retry-After`)",
 )  # fmt: skip
 INTERNAL_ERROR = ProblemType(
     "internal_error", 500, "Internal server error", "a bug: never expected"

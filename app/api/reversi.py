@@ -12,7 +12,8 @@ from typing_extensions import TypedDict
 
 from app.api.boards import ReversiBoard
 from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
-from app.api.problems import BODY_ERRORS, problem_responses
+from app.api.problems import BODY_ERRORS, RATE_LIMITED, problem_responses
+from app.api.ratelimit import client_of
 from app.api.routing import api_router
 from app.rules import reversi
 
@@ -232,11 +233,14 @@ async def check_move(request: Request) -> Response:
     "1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 "
     'whose `errors[].loc` names its index, e.g. `["body", "queries", 3, "row"]`.',
     response_model=CheckMovesResponse,
-    responses=problem_responses(*BODY_ERRORS),
+    responses=problem_responses(*BODY_ERRORS, RATE_LIMITED),
     openapi_extra=CHECK_MOVES_BODY.openapi,
 )
 async def check_moves(request: Request) -> Response:
+    limiter, client = request.app.state.batch_limiter, client_of(request)
+    limiter.take(client, 0)  # an address out of budget is refused before its body is read
     batch = await CHECK_MOVES_BODY.parse(request)
+    limiter.take(client, len(batch.queries))
     if errors := batch.outside_board():
         raise RequestValidationError(errors)
     board = batch.board

@@ -11,7 +11,8 @@ from typing_extensions import TypedDict
 
 from app.api.boards import TicTacToeBoard
 from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
-from app.api.problems import BODY_ERRORS, problem_responses
+from app.api.problems import BODY_ERRORS, RATE_LIMITED, problem_responses
+from app.api.ratelimit import client_of
 from app.api.routing import api_router
 from app.rules import tictactoe
 
@@ -130,11 +131,14 @@ async def validate_position(request: Request) -> Response:
     "`max_batch` (default 1000) items; one bad item makes the whole request a 422 whose "
     "`errors[].loc` names its index.",
     response_model=ValidateBatchResponse,
-    responses=problem_responses(*BODY_ERRORS),
+    responses=problem_responses(*BODY_ERRORS, RATE_LIMITED),
     openapi_extra=VALIDATE_BATCH_BODY.openapi,
 )
 async def validate_positions(request: Request) -> Response:
+    limiter, client = request.app.state.batch_limiter, client_of(request)
+    limiter.take(client, 0)  # an address out of budget is refused before its body is read
     batch = await VALIDATE_BATCH_BODY.parse(request)
+    limiter.take(client, len(batch.items))
     answer: ValidateBatchResponse = {
         "results": [verdict_json(tictactoe.check_position(i.board, i.k)) for i in batch.items]
     }

@@ -40,6 +40,7 @@ from app.api.problems import (
     ProblemType,
     problem_responses,
 )
+from app.api.ratelimit import client_of
 from app.api.routing import api_router
 from app.rules.errors import DomainError
 from app.sessions.errors import (
@@ -187,8 +188,7 @@ async def get_game(request: Request) -> Response:
     openapi_extra=CREATE_BODY.openapi,
 )
 async def create_game(request: Request) -> Response:
-    client = request.client.host if request.client else "unknown"
-    request.app.state.creation_limiter.take(client)
+    request.app.state.creation_limiter.take(client_of(request))
     body = await CREATE_BODY.parse(request)
     created = await store_of(request).create(body.kind, body.params())
     state = created.state
