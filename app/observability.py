@@ -9,7 +9,8 @@ the format of the app's log lines.
   requests by route template, method and status; latency histogram by route; moves
   adjudicated; refusals by problem ``code``; live games (read from the store at scrape time).
 * Two safe defaults on every answer (``SAFE_DEFAULTS``): no content sniffing, no Referer.
-* Log lines (``configure_logging``): text or one JSON object a line, each with the request id.
+* Log lines (``configure_logging``): text or one JSON object a line, each with the request id;
+  the access log without query values.
 """
 
 from __future__ import annotations
@@ -159,8 +160,26 @@ class JsonLogFormatter(logging.Formatter):
         return json.dumps(entry)
 
 
+class QueryValuesRedacted(logging.Filter):
+    """Access log lines keep a query's parameter names and drop their values: the API takes no
+    secret in a query string, but a client may put one there (a token), and logs travel far."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) > 2 and isinstance(args[2], str):
+            path, mark, query = args[2].partition("?")
+            if mark:
+                names = "&".join(part.partition("=")[0] + "=…" for part in query.split("&"))
+                record.args = (*args[:2], f"{path}?{names}", *args[3:])
+        return True
+
+
 def configure_logging(settings: Settings) -> None:
-    """The app's own log lines carry the request id; text or JSON (ADJUDICATOR_LOG_FORMAT)."""
+    """The app's own log lines carry the request id; text or JSON (ADJUDICATOR_LOG_FORMAT).
+    The server's access log (uvicorn's) shows no query values."""
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, QueryValuesRedacted) for f in access.filters):
+        access.addFilter(QueryValuesRedacted())
     logger = logging.getLogger("app")
     if any(getattr(h, "_adjudicator", False) for h in logger.handlers):
         return

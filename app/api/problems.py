@@ -184,6 +184,18 @@ def problem_response(
 
     ``extra`` adds members such as ``errors`` or a rule error's ``reason``.
     """
+    return JSONResponse(
+        problem_body(problem, detail, extra),
+        status_code=problem.status,
+        headers=headers,
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+
+
+def problem_body(
+    problem: ProblemType, detail: str, extra: Mapping[str, object] | None = None
+) -> dict[str, Any]:
+    """The members of one problem (RFC 9457), as answers and event streams send it."""
     body: dict[str, Any] = {
         "type": f"/problems/{problem.code}",
         "title": problem.title,
@@ -193,9 +205,7 @@ def problem_response(
     }
     for key, value in (extra or {}).items():
         body.setdefault(key, value)  # an extra member never replaces a standard one
-    return JSONResponse(
-        body, status_code=problem.status, headers=headers, media_type=PROBLEM_MEDIA_TYPE
-    )
+    return body
 
 
 def _issue(error: Mapping[str, Any]) -> dict[str, Any]:

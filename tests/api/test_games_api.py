@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.sessions.errors import StoreUnavailable
 from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
@@ -551,3 +552,17 @@ def test_event_streams_are_bounded_per_game_and_given_back() -> None:
         wait_for(lambda: client.app.state.streams.open == 0, "streams given back")
         with client.stream("GET", f"/v1/games/{third}/events") as again:
             assert again.status_code == 200
+
+
+def test_a_stream_ends_with_an_error_event_when_the_store_stops_answering() -> None:
+    class FailingStore(MemoryGameStore):
+        async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
+            raise StoreUnavailable()
+
+    with TestClient(create_app(Settings(), store=FailingStore(10, 100))) as client:
+        game_id, first, _ = create(client)
+        move(client, game_id, first, 0, 0)
+        events = parse_events(client.get(f"/v1/games/{game_id}/events").text)
+    assert [event["event"] for event in events] == ["move", "error"]
+    problem = json.loads(events[-1]["data"])
+    assert (problem["status"], problem["code"]) == (503, "store_unavailable")

@@ -118,3 +118,16 @@ def test_every_answer_carries_the_safe_defaults(client: TestClient, path: str) -
 @pytest.mark.parametrize("page", ["/", "/docs", "/redoc"])
 def test_pages_cannot_be_framed(client: TestClient, page: str) -> None:
     assert "frame-ancestors 'none'" in client.get(page).headers["content-security-policy"]
+
+
+def test_access_log_lines_show_no_query_values(client: TestClient) -> None:
+    # As uvicorn writes them: client, method, path with query, HTTP version, status.
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", "/v1/games/g/moves?since=3&token=s3cret", "1.1", 200), None,
+    )  # fmt: skip
+    access = logging.getLogger("uvicorn.access")
+    assert all(f.filter(record) for f in access.filters)  # the app installed its filter
+    line = record.getMessage()
+    assert "s3cret" not in line
+    assert "/v1/games/g/moves?since=…&token=…" in line

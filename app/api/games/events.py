@@ -3,7 +3,9 @@
 One ``move`` event per accepted move (``id`` = its number, ``data`` = the move's answer as
 ``POST …/moves`` gave it), then one ``end`` event (``data`` = the final state) when the game is
 over. The stream reads the store, waits for the next change (``GameStore.wait_for_change``),
-and reads again; a keep-alive comment goes out after a quiet wait.
+and reads again; a keep-alive comment goes out after a quiet wait. If the store stops answering,
+the stream ends with an ``error`` event (``data`` = the problem) rather than a cut body: the
+client reconnects with ``Last-Event-ID``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pydantic_core import to_json
 
 from app.api.games.render import move_result_json, state_json
 from app.api.games.schemas import GameOut, MoveResultOut
-from app.sessions.errors import GameNotFound
+from app.api.problems import Problem, problem_body, problem_of
+from app.sessions.errors import GameNotFound, Unavailable
 from app.sessions.session import result_at
 from app.sessions.store import GameStore
 
@@ -26,14 +29,24 @@ WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends
 async def move_events(
     store: GameStore, game_id: str, after: int, disconnected: Callable[[], Awaitable[bool]]
 ) -> AsyncIterator[bytes]:
+    try:
+        async for event in _events(store, game_id, after, disconnected):
+            yield event
+    except GameNotFound:
+        return  # deleted or expired: the stream ends
+    except Unavailable as error:
+        problem = problem_body(problem_of(type(error)), str(error), error.details())
+        yield format_sse_event(data_str=to_json(problem).decode(), event="error")
+
+
+async def _events(
+    store: GameStore, game_id: str, after: int, disconnected: Callable[[], Awaitable[bool]]
+) -> AsyncIterator[bytes]:
     sent = after
     idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
     while not await disconnected():
-        try:
-            moves, _ = await store.moves(game_id, sent, 1000)
-            now = await store.state(game_id)
-        except GameNotFound:
-            return  # deleted or expired: the stream ends
+        moves, _ = await store.moves(game_id, sent, 1000)
+        now = await store.state(game_id)
         for move in moves:
             data = to_json(move_result_json(result_at(move, now))).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.seq))
@@ -80,6 +93,12 @@ EVENT_ITEM_SCHEMA: dict[str, Any] = {
             "title": "EndEvent",
             "type": "object",
             "properties": {"event": {"const": "end"}, "data": _json_data(GameOut)},
+            "required": ["event", "data"],
+        },
+        {
+            "title": "ErrorEvent",
+            "type": "object",
+            "properties": {"event": {"const": "error"}, "data": _json_data(Problem)},
             "required": ["event", "data"],
         },
     ],

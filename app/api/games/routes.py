@@ -213,7 +213,8 @@ async def create_game(request: Request) -> Response:
         200: {
             "content": EVENT_STREAM,
             "description": "An endless stream until the game ends or is deleted: `move` events, "
-            "then one `end` event. Lines starting with `:` are keep-alives.",
+            "then one `end` event; an `error` event (data: the problem) ends it if the store "
+            "stops answering. Lines starting with `:` are keep-alives.",
         },
         **store_errors(GameNotFound, VALIDATION_ERROR, TooManyStreams),
     },
