@@ -15,6 +15,7 @@ from app import __doc__ as summary
 from app.api import games, operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
 from app.api.games.streams import StreamSlots
+from app.api.head import HeadAsGet
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
 from app.api.web import mount_web
@@ -112,6 +113,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.streams = StreamSlots(settings.max_streams, settings.max_streams_per_game)
     install_problem_handlers(app)
     app.state.metrics = Metrics()
+    app.add_middleware(HeadAsGet)  # innermost: metrics and logs still see HEAD
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware, metrics=app.state.metrics)
     if settings.cors_origins:
