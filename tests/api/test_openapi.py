@@ -95,6 +95,11 @@ def test_docs_pages_load_their_assets_from_the_service(client: TestClient, page:
         assert client.get(url).status_code == 200, url
     assert "//cdn" not in html.text
     assert "fonts.googleapis" not in html.text
+    # No inline script, and a policy that would refuse one.
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html.text)
+    policy = html.headers["content-security-policy"]
+    script_src = next(d for d in policy.split(";") if d.strip().startswith("script-src"))
+    assert "unsafe-inline" not in script_src
 
 
 # JSON Schema 2020-12 (core, applicator, validation, format, meta-data, content) and OpenAPI's
