@@ -234,6 +234,17 @@ MALFORMED_HEADER_INTEGERS = [
     pytest.param(b"\xff\xfe", id="non-utf8-bytes"),
 ]
 
+# Header values that are not "visible ASCII characters" (Idempotency-Key, X-Request-ID).
+NOT_VISIBLE_ASCII = [
+    pytest.param(b"", id="empty"),
+    pytest.param(b"\t", id="tab"),
+    pytest.param(b"a\tb", id="inner-tab"),
+    pytest.param(b"a b", id="inner-space"),
+    pytest.param(b"\xb2", id="latin1-byte"),
+    pytest.param("é".encode(), id="utf8-letter"),
+    pytest.param(b"\xff\xfe", id="non-utf8-bytes"),
+]
+
 # Entity tags that are not the game's current ETag ``"{id}.0"``. ETags are compared character
 # by character (RFC 9110 §8.8.3.2), so "{id}.00" is not "{id}.0" even though both read as 0.
 NOT_THE_ETAG = [
@@ -560,13 +571,7 @@ def test_if_none_match_that_matches_is_304(client: TestClient, game: Game, templ
 @pytest.mark.parametrize(
     "key",
     [
-        pytest.param(b"", id="empty"),
-        pytest.param(b"\t", id="tab"),
-        pytest.param(b"a\tb", id="inner-tab"),
-        pytest.param(b"a b", id="inner-space"),
-        pytest.param(b"\xb2", id="latin1-byte"),
-        pytest.param("é".encode(), id="utf8-letter"),
-        pytest.param(b"\xff\xfe", id="non-utf8-bytes"),
+        *NOT_VISIBLE_ASCII,
         pytest.param(b"x" * 256, id="256-characters"),
         pytest.param(b"x" * 10_240, id="10kB"),
     ],
@@ -649,13 +654,7 @@ GENERATED_ID = re.compile(r"[0-9a-f]{12}-[0-9a-f]+")
 @pytest.mark.parametrize(
     "request_id",
     [
-        pytest.param(b"", id="empty"),
-        pytest.param(b"\t", id="tab"),
-        pytest.param(b"a\tb", id="inner-tab"),
-        pytest.param(b"a b", id="inner-space"),
-        pytest.param(b"\xb2", id="latin1-byte"),
-        pytest.param("é".encode(), id="utf8-letter"),
-        pytest.param(b"\xff\xfe", id="non-utf8-bytes"),
+        *NOT_VISIBLE_ASCII,
         pytest.param(b"x" * 129, id="129-characters"),
         pytest.param(b"x" * 10_240, id="10kB"),
     ],
