@@ -82,6 +82,12 @@ class Settings(BaseSettings):
         description="Most moves a game may have: the move that reaches it ends the game in a "
         "draw (reason `move_limit`).",
     )
+    max_total_moves: int = Field(
+        1_000_000,
+        ge=1,
+        description="Moves the embedded memory store holds in all its games; at it, new games "
+        "and moves get 503 capacity_exhausted until idle games expire.",
+    )
     max_streams: int = Field(
         1000, ge=1, description="Event streams one process holds open at once; more get 503."
     )

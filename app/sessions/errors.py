@@ -122,9 +122,9 @@ class Unavailable(DomainError):
 class CapacityExhausted(Unavailable):
     code = "capacity_exhausted"
 
-    def __init__(self, limit: int, retry_after: int) -> None:
+    def __init__(self, limit: int, retry_after: int, what: str = "live games") -> None:
         self.limit, self.retry_after = limit, retry_after
-        super().__init__(f"the store holds its maximum of {limit} live games; retry later")
+        super().__init__(f"the store holds its maximum of {limit} {what}; retry later")
 
 
 class TooManyStreams(Unavailable):

@@ -46,10 +46,14 @@ class MemoryGameStore:
         clock: Clock = time.monotonic,
         *,
         max_moves: int = DEFAULT_MAX_MOVES,
+        max_total_moves: int | None = None,
     ) -> None:
         self.max_games = max_games
         self.idle_seconds = idle_seconds
         self.max_moves = max_moves
+        # Moves held in all games at most (None: only max_games × max_moves bounds them).
+        self.max_total_moves = max_total_moves
+        self._moves = 0  # moves held in all live games
         self.clock = clock
         self._games: OrderedDict[str, _Entry] = OrderedDict()
         self._watchers = Watchers()
@@ -64,7 +68,8 @@ class MemoryGameStore:
             entry = next(iter(self._games.values()))
             if entry.touched > deadline:
                 break
-            game_id, _ = self._games.popitem(last=False)
+            game_id, gone = self._games.popitem(last=False)
+            self._moves -= gone.session.position.move_count
             self._watchers.notify(game_id)
 
     def _session(self, game_id: str) -> Session:
@@ -74,12 +79,20 @@ class MemoryGameStore:
             raise GameNotFound(game_id)
         return entry.session
 
+    def _retry_after(self) -> int:
+        """Seconds until the oldest idle game expires and frees its place and moves."""
+        oldest = next(iter(self._games.values()))
+        return max(1, math.ceil(oldest.touched + self.idle_seconds - self.clock()))
+
+    def _check_moves_room(self) -> None:
+        if self.max_total_moves is not None and self._moves >= self.max_total_moves:
+            raise CapacityExhausted(self.max_total_moves, self._retry_after(), "stored moves")
+
     async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
         self._expire()
         if len(self._games) >= self.max_games:
-            oldest = next(iter(self._games.values()))
-            retry = math.ceil(oldest.touched + self.idle_seconds - self.clock())
-            raise CapacityExhausted(self.max_games, max(1, retry))
+            raise CapacityExhausted(self.max_games, self._retry_after())
+        self._check_moves_room()
         game_kind = find_kind(kind)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
@@ -94,8 +107,10 @@ class MemoryGameStore:
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
         session = self._session(game_id)
+        self._check_moves_room()
         result = session.play(request, token)
         if not result.replayed:
+            self._moves += 1
             entry = self._games[game_id]
             entry.touched = self.clock()
             self._games.move_to_end(game_id)
@@ -116,7 +131,9 @@ class MemoryGameStore:
         return self._session(game_id).position.rows()
 
     async def delete(self, game_id: str, token: str) -> None:
-        self._session(game_id).player_of(token)
+        session = self._session(game_id)
+        session.player_of(token)
+        self._moves -= session.position.move_count
         del self._games[game_id]
         self._watchers.notify(game_id)
 

@@ -18,5 +18,8 @@ def store_from(settings: Settings) -> GameStore:
             max_moves=settings.max_moves_per_game,
         )
     return MemoryGameStore(
-        settings.max_games, settings.game_idle_seconds, max_moves=settings.max_moves_per_game
+        settings.max_games,
+        settings.game_idle_seconds,
+        max_moves=settings.max_moves_per_game,
+        max_total_moves=settings.max_total_moves,
     )

@@ -373,6 +373,23 @@ async def test_memory_idle_games_expire_and_moves_keep_them_alive(clock: FakeClo
     assert len(store) == 1
 
 
+async def test_memory_store_bounds_the_moves_of_all_its_games(clock: FakeClock) -> None:
+    store = MemoryGameStore(max_games=10, idle_seconds=60, clock=clock, max_total_moves=3)
+    full = await store.create(*tictactoe(5))
+    other = await store.create(*tictactoe(5))
+    for i in range(3):
+        await store.play(full.state.id, full.tokens[i % 2], move(0, i))
+    with pytest.raises(CapacityExhausted) as refused:
+        await store.create(*tictactoe(3))
+    assert refused.value.retry_after == 60  # until the oldest idle game frees its moves
+    with pytest.raises(CapacityExhausted):
+        await store.play(other.state.id, other.tokens[0], move(0, 0))
+    assert (await store.state(other.state.id)).version == 0
+    await store.delete(full.state.id, full.tokens[0])  # its three moves are freed
+    await store.play(other.state.id, other.tokens[0], move(0, 0))
+    await store.create(*tictactoe(3))
+
+
 # --- Redis store --------------------------------------------------------------------------------
 
 
