@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,6 +19,7 @@ from app.api.games.streams import StreamSlots
 from app.api.head import HeadAsGet
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
+from app.api.shutdown import watching_for_stop
 from app.api.web import mount_web
 from app.body_limit import BodyLimitMiddleware
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
@@ -75,7 +77,8 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
             )
         logger.info("game store: %s", type(store).__name__)
         try:
-            yield
+            with watching_for_stop(app.state.stopping):
+                yield
         finally:
             await store.close()
 
@@ -111,6 +114,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         settings.batch_items_per_minute, settings.batch_burst, what="batch items"
     )
     app.state.streams = StreamSlots(settings.max_streams, settings.max_streams_per_game)
+    app.state.stopping = asyncio.Event()  # set when the server is told to stop
     install_problem_handlers(app)
     app.state.metrics = Metrics()
     app.add_middleware(HeadAsGet)  # innermost: metrics and logs still see HEAD

@@ -53,8 +53,8 @@ class Settings(BaseSettings):
     shutdown_grace_seconds: float = Field(
         10.0,
         gt=0,
-        description="On SIGTERM, how long in-flight requests may finish; open "
-        "event streams are then closed (clients resume with Last-Event-ID).",
+        description="On SIGTERM, how long in-flight requests may finish (open event streams "
+        "end at once; clients resume with Last-Event-ID).",
     )
     workers: int = Field(1, ge=1, description="Worker processes the `adjudicator` command starts.")
     create_rate_per_minute: float = Field(

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.servers import free_port, wait_for
+from tests.servers import NO_CREATE_LIMIT, free_port, wait_for
 
 GRACE_SECONDS = 2
 # How uvicorn ends after a graceful shutdown: it re-raises the SIGTERM it caught (143 in a shell).
@@ -85,18 +85,38 @@ def test_a_request_in_flight_at_sigterm_gets_its_whole_answer(
     assert process.wait(timeout=GRACE_SECONDS + 10) in STOPPED_BY_SIGTERM
 
 
-def test_open_event_streams_end_after_the_grace_period(
+def end_of_a_live_stream_at_sigterm(process: subprocess.Popen[bytes], base: str) -> str:
+    """What an event stream of a game in progress receives once the server gets SIGTERM: it
+    must end cleanly (a stream left hanging would end in ReadTimeout: keep-alives come every
+    15 s; one cut mid-body in RemoteProtocolError)."""
+    game = httpx.post(f"{base}/v1/games", json={"n": 3}).json()
+    with httpx.stream("GET", f"{base}/v1/games/{game['id']}/events", timeout=10) as stream:
+        assert stream.status_code == 200
+        process.send_signal(signal.SIGTERM)
+        return b"".join(stream.iter_raw()).decode()
+
+
+def test_open_event_streams_end_cleanly_at_sigterm(
     server: tuple[subprocess.Popen[bytes], int],
 ) -> None:
     process, port = server
-    base = f"http://127.0.0.1:{port}"
-    game = httpx.post(f"{base}/v1/games", json={"n": 3}).json()
-    # A stream left hanging would end in ReadTimeout instead (keep-alives come every 15 s).
-    timeout = GRACE_SECONDS + 10
-    with httpx.stream("GET", f"{base}/v1/games/{game['id']}/events", timeout=timeout) as stream:
-        assert stream.status_code == 200
-        process.send_signal(signal.SIGTERM)
-        with pytest.raises(httpx.RemoteProtocolError):  # closed mid-stream by the server
-            for _ in stream.iter_raw():
-                pass
+    received = end_of_a_live_stream_at_sigterm(process, f"http://127.0.0.1:{port}")
+    assert received.endswith(": the server is stopping: reconnect with Last-Event-ID\n\n")
     assert process.wait(timeout=10) in STOPPED_BY_SIGTERM
+
+
+def test_plain_uvicorn_with_an_open_stream_exits_at_sigterm() -> None:
+    # uvicorn's default waits for open responses without a deadline.
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+               "--port", str(port), "--log-level", "warning"]  # fmt: skip
+    process = subprocess.Popen(command, env={**os.environ, **NO_CREATE_LIMIT})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: httpx.get(f"{base}/healthz", timeout=1).status_code == 200, "uvicorn")
+        assert "the server is stopping" in end_of_a_live_stream_at_sigterm(process, base)
+        assert process.wait(timeout=10) in STOPPED_BY_SIGTERM
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)

@@ -10,6 +10,7 @@ client reconnects with ``Last-Event-ID``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -24,13 +25,18 @@ from app.sessions.session import result_at
 from app.sessions.store import GameStore
 
 WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends a keep-alive
+STOPPING = "the server is stopping: reconnect with Last-Event-ID"
 
 
 async def move_events(
-    store: GameStore, game_id: str, after: int, disconnected: Callable[[], Awaitable[bool]]
+    store: GameStore,
+    game_id: str,
+    after: int,
+    disconnected: Callable[[], Awaitable[bool]],
+    stopping: asyncio.Event,
 ) -> AsyncIterator[bytes]:
     try:
-        async for event in _events(store, game_id, after, disconnected):
+        async for event in _events(store, game_id, after, disconnected, stopping):
             yield event
     except GameNotFound:
         return  # deleted or expired: the stream ends
@@ -40,11 +46,18 @@ async def move_events(
 
 
 async def _events(
-    store: GameStore, game_id: str, after: int, disconnected: Callable[[], Awaitable[bool]]
+    store: GameStore,
+    game_id: str,
+    after: int,
+    disconnected: Callable[[], Awaitable[bool]],
+    stopping: asyncio.Event,
 ) -> AsyncIterator[bytes]:
     sent = after
     idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
     while not await disconnected():
+        if stopping.is_set():
+            yield format_sse_event(comment=STOPPING)
+            return
         moves, _ = await store.moves(game_id, sent, 1000)
         now = await store.state(game_id)
         for move in moves:
@@ -59,8 +72,20 @@ async def _events(
             continue
         if idle:
             yield format_sse_event(comment="keep-alive")
-        await store.wait_for_change(game_id, sent, WAIT_SECONDS)
+        await _change_or_stop(store.wait_for_change(game_id, sent, WAIT_SECONDS), stopping)
         idle = True
+
+
+async def _change_or_stop(change: Awaitable[None], stopping: asyncio.Event) -> None:
+    """Wait for the game's next change, or for the server to be told to stop."""
+    waits = {asyncio.ensure_future(change), asyncio.ensure_future(stopping.wait())}
+    try:
+        done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:  # also when the stream itself is cancelled (its client went away)
+        for wait in waits:
+            wait.cancel()
+    for wait in done:
+        wait.result()  # a store failure is raised here
 
 
 def _json_data(shape: type) -> dict[str, Any]:

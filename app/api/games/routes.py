@@ -228,10 +228,10 @@ async def game_events(request: Request) -> EventSourceResponse:
     store = store_of(request)
     await store.state(game_id)  # 404 as a problem, before the stream starts
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    response = EventSourceResponse(
-        move_events(store, game_id, after, request.is_disconnected), headers=headers
-    )
-    request.app.state.streams.take(game_id, response)  # given back when the response is gone
+    slot = request.app.state.streams.take(game_id)
+    events = move_events(store, game_id, after, request.is_disconnected, request.app.state.stopping)
+    response = EventSourceResponse(slot.during(events), headers=headers)
+    slot.held_until_gone(response)  # even if the stream never starts
     return response
 
 
