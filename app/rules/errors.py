@@ -7,6 +7,7 @@ gives each its status and title in one table (``api/problems.py``), so the domai
 about HTTP.
 """
 
+from collections.abc import Mapping
 from typing import ClassVar, Self
 
 
@@ -23,10 +24,17 @@ class DomainError(Exception):
     def copy(self, *, replayed: bool = False) -> Self:
         """The same error as a fresh value: no traceback (nor the frames it holds), so it can be
         kept as a receipt and raised again."""
-        fresh = type(self).__new__(type(self))
-        Exception.__init__(fresh, *self.args)
-        fresh.__dict__.update(vars(self))
+        fresh = type(self).restored(self.args, vars(self))
         fresh.replayed = replayed
+        return fresh
+
+    @classmethod
+    def restored(cls, args: tuple[object, ...], attributes: Mapping[str, object]) -> Self:
+        """The error with these exception arguments and attributes, as it was kept (in a
+        receipt), without calling ``__init__`` again."""
+        fresh = cls.__new__(cls)
+        Exception.__init__(fresh, *args)
+        fresh.__dict__.update(attributes)
         return fresh
 
 

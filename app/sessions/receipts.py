@@ -27,12 +27,8 @@ def errors_by_code() -> dict[str, type[DomainError]]:
 
 
 def refusal_from(code: str, message: str, attributes: dict[str, object]) -> DomainError:
-    """The refusal ``refusal_text`` kept, as an instance of its own class."""
-    cls = errors_by_code()[code]
-    refusal = cls.__new__(cls)
-    Exception.__init__(refusal, message)
-    refusal.__dict__.update(attributes)
-    return refusal
+    """The refusal ``receipt_text`` kept, as an instance of its own class."""
+    return errors_by_code()[code].restored((message,), attributes)
 
 
 def receipt_text(receipt: Receipt) -> str:

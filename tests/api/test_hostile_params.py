@@ -984,6 +984,19 @@ def raw_move(game: Game, *headers: bytes) -> bytes:
     )
 
 
+def raw_move_framed(game: Game, content_type: bytes, content_length: bytes) -> bytes:
+    """A move whose Content-Type and Content-Length are the given bytes."""
+    return (
+        raw_request(
+            b"POST %s/moves HTTP/1.1" % game.url.encode(),
+            b"Authorization: Bearer " + game.tokens[0].encode(),
+            b"Content-Type: " + content_type,
+            b"Content-Length: " + content_length,
+        )
+        + MOVE_BYTES
+    )
+
+
 def raw_delete(game: Game, *headers: bytes) -> bytes:
     return raw_request(b"DELETE %s HTTP/1.1" % game.url.encode(), *headers)
 
@@ -1053,30 +1066,15 @@ RAW_CASES: list[Any] = [
         False, id="authorization-obs-text",
     ),
     pytest.param(
-        lambda g: raw_request(
-            b"POST %s/moves HTTP/1.1" % g.url.encode(),
-            b"Authorization: Bearer " + g.tokens[0].encode(),
-            b"Content-Type: application/\xb2json",
-            b"Content-Length: %d" % len(MOVE_BYTES),
-        ) + MOVE_BYTES,
+        lambda g: raw_move_framed(g, b"application/\xb2json", b"%d" % len(MOVE_BYTES)),
         False, id="content-type-obs-text",
     ),
     pytest.param(
-        lambda g: raw_request(
-            b"POST %s/moves HTTP/1.1" % g.url.encode(),
-            b"Authorization: Bearer " + g.tokens[0].encode(),
-            b"Content-Type: application/json",
-            b"Content-Length: 1_7",
-        ) + MOVE_BYTES,
+        lambda g: raw_move_framed(g, b"application/json", b"1_7"),
         False, id="content-length-underscore",
     ),
     pytest.param(
-        lambda g: raw_request(
-            b"POST %s/moves HTTP/1.1" % g.url.encode(),
-            b"Authorization: Bearer " + g.tokens[0].encode(),
-            b"Content-Type: application/json",
-            b"Content-Length: abc",
-        ) + MOVE_BYTES,
+        lambda g: raw_move_framed(g, b"application/json", b"abc"),
         False, id="content-length-letters",
     ),
 ]  # fmt: skip
