@@ -94,6 +94,33 @@ class Settings(BaseSettings):
     max_streams_per_game: int = Field(
         100, ge=1, description="Event streams of one game one process holds open; more get 503."
     )
+    max_connections: int = Field(
+        4096,
+        ge=1,
+        description="HTTP connections one process holds open (raised open-files limit "
+        "permitting); one more takes the place of the longest-waiting idle connection, or is "
+        "answered 503 when every connection is busy.",
+    )
+    max_url_bytes: int = Field(8192, ge=64, description="Longest request URL; longer gets 414.")
+    max_header_bytes: int = Field(
+        16384, ge=256, description="Largest request head (URL and header fields); larger gets 431."
+    )
+    max_headers: int = Field(100, ge=1, description="Most header fields a request; more get 431.")
+    header_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="A connection's request head must arrive within this long of its first "
+        "byte (or of the connection opening); else 408 and closed.",
+    )
+    body_timeout_seconds: float = Field(
+        30.0, gt=0, description="A request's body must arrive within this long of its head."
+    )
+    keep_alive_seconds: float = Field(
+        5.0, gt=0, description="An idle keep-alive connection is closed after this long."
+    )
+    max_pipelined_requests: int = Field(
+        16, ge=1, description="Requests a connection may pipeline behind the one being answered."
+    )
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
     )

@@ -13,7 +13,9 @@ reports medians of requests/s, p50 and p99 latency, and of those paired ratios.
 
 ``--baseline REV`` (a branch, ``main~3``, a sha) measures a change against the code before it in
 the same run: ``git archive REV`` is unpacked into a temporary directory and a fourth uvicorn
-process, also on core 0, serves that directory's ``app.main:app``. Every service scenario then
+process, also on core 0, serves that directory's ``app.main:app`` (each over the HTTP protocol
+of its own ``app/server.py``, where it has one: the service as the ``adjudicator`` command serves
+it). Every service scenario then
 also runs against it, the two back to back (who goes first alternates between rounds), and the
 table adds the baseline's req/s and ``vs baseline``: the median over rounds of service ÷
 baseline req/s of those adjacent runs. Each server gets its own games; the baseline runs on this
@@ -193,6 +195,8 @@ def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
                 "warning",
                 "--no-access-log",
             ]
+            if (root / "app" / "server.py").exists() and name in ("service", "baseline"):
+                command += ["--http", "app.server:BoundedHttpToolsProtocol"]  # as it is served
             processes[name] = subprocess.Popen(pinned(0, command), env=env, cwd=cwd)
             urls[name] = f"http://127.0.0.1:{port}"
         for name, url in urls.items():

@@ -10,11 +10,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 import redis
+
+from app.server import BOUNDED_PROTOCOL
 
 # Real-server tests create many games and send many batches from 127.0.0.1: they turn the
 # per-client limits off.
@@ -76,12 +79,13 @@ def wait_for(probe: Callable[[], object], what: str, seconds: float = 15) -> Non
 
 @contextmanager
 def uvicorn_server(env: dict[str, str] | None = None, log: Path | None = None) -> Iterator[str]:
-    """``uvicorn app.main:app`` on a free loopback port, with the per-client creation limit
-    off and ``env`` added to the environment (its output into ``log``, if given); yields its URL
-    and stops it afterwards."""
+    """``uvicorn app.main:app`` over the bounded protocol (the README's configuration for plain
+    uvicorn) on a free loopback port, with the per-client creation limit off and ``env`` added
+    to the environment (its output into ``log``, if given); yields its URL and stops it
+    afterwards."""
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-               "--port", str(port), "--log-level", "warning",
+               "--port", str(port), "--log-level", "warning", "--http", BOUNDED_PROTOCOL,
                "--timeout-graceful-shutdown", "3"]  # event streams may still be open  # fmt: skip
     sink = log.open("wb") if log else None
     with sink or nullcontext():
@@ -93,6 +97,47 @@ def uvicorn_server(env: dict[str, str] | None = None, log: Path | None = None) -
     try:
         wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
         yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@dataclass(frozen=True)
+class Served:
+    """A service process the test started: its base URL and its process id."""
+
+    url: str
+    pid: int
+
+    def rss_bytes(self) -> int:
+        """The process's resident memory now (Linux ``/proc``)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise LookupError("no VmRSS")
+
+    def open_files(self) -> int:
+        return len(list(Path(f"/proc/{self.pid}/fd").iterdir()))
+
+
+@contextmanager
+def adjudicator_command(env: dict[str, str], log: Path) -> Iterator[Served]:
+    """The ``adjudicator`` command (what the README and the Docker image run) on a free
+    loopback port, with ``env`` added (the per-client limits off); stopped afterwards."""
+    port = free_port()
+    script = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
+    command = [script] if script else [sys.executable, "-m", "app.cli"]
+    settings = {"ADJUDICATOR_HOST": "127.0.0.1", "ADJUDICATOR_PORT": str(port),
+                "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            command, env={**os.environ, **NO_CREATE_LIMIT, **settings, **env}, stdout=sink,
+            stderr=sink,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
+        yield Served(url, process.pid)
     finally:
         process.terminate()
         process.wait(timeout=15)

@@ -18,9 +18,10 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from app.rules.errors import DomainError
 from app.rules.reversi import IllegalMove
@@ -99,6 +100,30 @@ RATE_LIMITED = ProblemType(
     "rate_limited", 429, "Too many requests",
     "this client address creates games, or asks batch questions, too fast (see `Retry-After`)",
 )  # fmt: skip
+# Refusals of the connection itself (app/server.py), answered before the app sees a request.
+MALFORMED_HTTP = ProblemType(
+    "malformed_http", 400, "Malformed HTTP request",
+    "the bytes sent are not an HTTP/1.1 request; the connection is closed",
+)  # fmt: skip
+REQUEST_TIMEOUT = ProblemType(
+    "request_timeout", 408, "Request not sent in time",
+    "the request head or body did not arrive within the server's timeout; the connection is "
+    "closed",
+)  # fmt: skip
+URL_TOO_LONG = ProblemType(
+    "url_too_long", 414, "URL too long", "the URL is longer than the server's limit"
+)
+HEADERS_TOO_LARGE = ProblemType(
+    "headers_too_large", 431, "Request header fields too large",
+    "the request has more header fields, or more header bytes, than the server's limits",
+)  # fmt: skip
+TOO_MANY_CONNECTIONS = ProblemType(
+    "too_many_connections", 503, "Too many connections",
+    "the server has its most connections open, each busy with a request (see `Retry-After`)",
+)  # fmt: skip
+CONNECTION_PROBLEMS = (
+    MALFORMED_HTTP, REQUEST_TIMEOUT, URL_TOO_LONG, HEADERS_TOO_LARGE, TOO_MANY_CONNECTIONS,
+)  # fmt: skip
 INTERNAL_ERROR = ProblemType(
     "internal_error", 500, "Internal server error", "a bug: never expected"
 )
@@ -142,7 +167,8 @@ FRAMEWORK_PROBLEMS = (
     INTERNAL_ERROR,
 )  # fmt: skip
 PROBLEM_TYPES: dict[str, ProblemType] = {
-    problem.code: problem for problem in (*FRAMEWORK_PROBLEMS, *DOMAIN_PROBLEMS.values())
+    problem.code: problem
+    for problem in (*FRAMEWORK_PROBLEMS, *CONNECTION_PROBLEMS, *DOMAIN_PROBLEMS.values())
 }
 
 
@@ -286,8 +312,19 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     return _counted(request, response, INTERNAL_ERROR)
 
 
+# nginx's "client closed request": what the metrics and the access log record when the client
+# went away (or the server closed on it, e.g. a body too slow) before its body was read.
+CLIENT_CLOSED_REQUEST = 499
+
+
+async def _on_client_disconnect(request: Request, exc: Exception) -> Response:
+    # Nobody is left to answer: no problem body, no traceback.
+    return Response(status_code=CLIENT_CLOSED_REQUEST)
+
+
 def install_problem_handlers(app: FastAPI) -> None:
     """Route every error the app can raise to a problem+json answer."""
+    app.add_exception_handler(ClientDisconnect, _on_client_disconnect)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(HTTPException, _on_http_exception)
     app.add_exception_handler(DomainError, _on_domain_error)

@@ -1,0 +1,344 @@
+"""The HTTP/1.1 connection the service runs on: uvicorn's httptools protocol, with bounds.
+
+uvicorn's fastest parser (httptools, llhttp) takes a request head of any size, holds a silent or
+trickling connection forever and accepts connections until the process runs out of file
+descriptors. ``BoundedHttpToolsProtocol`` keeps that parser and adds, from ``Settings``:
+
+* **the request head** — URL at most ``max_url_bytes`` (else 414), at most ``max_headers``
+  header fields and ``max_header_bytes`` bytes in all (else 431), read within
+  ``header_timeout_seconds`` of the connection opening or of the request's first byte (else 408
+  if anything came, or a silent close);
+* **the body** — read within ``body_timeout_seconds`` of the head (else 408);
+* **keep-alive** — an idle connection is closed after ``keep_alive_seconds``;
+* **pipelining** — at most ``max_pipelined_requests`` requests waiting behind the one being
+  answered (beyond: those are answered, the rest is not read, and the connection is closed);
+* **connections** — at most ``max_connections`` open at once (and never more than the open-files
+  limit allows). A new connection over the bound takes the place of the connection that has
+  waited longest without a request being answered (idle, or still sending its head); when every
+  connection is busy, the newcomer's request is answered 503 ``too_many_connections``.
+
+Refusals are ``application/problem+json`` from the one problem table, with ``Connection:
+close``. The ``adjudicator`` command uses this protocol; plain uvicorn takes it with
+``--http app.server:BoundedHttpToolsProtocol`` (``BOUNDED_PROTOCOL``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import resource
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import httptools
+from uvicorn.config import Config
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.server import ServerState
+
+from app.api.problems import (
+    HEADERS_TOO_LARGE,
+    MALFORMED_HTTP,
+    PROBLEM_MEDIA_TYPE,
+    REQUEST_TIMEOUT,
+    TOO_MANY_CONNECTIONS,
+    URL_TOO_LONG,
+    ProblemType,
+    problem_body,
+)
+from app.observability import SAFE_DEFAULTS
+from app.settings import Settings
+
+logger = logging.getLogger("app.server")
+
+# uvicorn's `--http` (and `Config(http=…)`) value that selects the protocol below.
+BOUNDED_PROTOCOL = "app.server:BoundedHttpToolsProtocol"
+
+# Open files the process keeps for itself beyond client connections: the listening socket,
+# store connections, logs, imports.
+RESERVED_FILES = 256
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """The bounds one connection is held to (from ``Settings``)."""
+
+    max_connections: int
+    max_url_bytes: int
+    max_header_bytes: int
+    max_headers: int
+    header_timeout: float
+    body_timeout: float
+    keep_alive: float
+    max_pipelined: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> ConnectionLimits:
+        return cls(
+            max_connections=min(settings.max_connections, open_files_for(settings)),
+            max_url_bytes=settings.max_url_bytes,
+            max_header_bytes=settings.max_header_bytes,
+            max_headers=settings.max_headers,
+            header_timeout=settings.header_timeout_seconds,
+            body_timeout=settings.body_timeout_seconds,
+            keep_alive=settings.keep_alive_seconds,
+            max_pipelined=settings.max_pipelined_requests,
+        )
+
+
+def open_files_for(settings: Settings) -> int:
+    """Raise the soft open-files limit as far as ``max_connections`` needs (up to the hard
+    limit) and answer how many client connections fit in it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = settings.max_connections + RESERVED_FILES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):  # pragma: no cover - a platform that refuses
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return settings.max_connections
+    fits = max(1, soft - RESERVED_FILES)
+    if fits < settings.max_connections:
+        logger.warning(
+            "ADJUDICATOR_MAX_CONNECTIONS=%d does not fit the open-files limit %d: at most %d "
+            "connections (raise `ulimit -n`)", settings.max_connections, soft, fits,
+        )  # fmt: skip
+    return fits
+
+
+@functools.cache
+def _limits() -> ConnectionLimits:
+    return ConnectionLimits.of(Settings())
+
+
+# Per server: connections no request of which is being answered, longest-waiting first.
+_WAITING: weakref.WeakKeyDictionary[ServerState, OrderedDict[BoundedHttpToolsProtocol, None]]
+_WAITING = weakref.WeakKeyDictionary()
+
+
+class _Refused(Exception):
+    """Raised in a parser callback to stop parsing and answer ``problem``."""
+
+    def __init__(self, problem: ProblemType, detail: str) -> None:
+        super().__init__(detail)
+        self.problem = problem
+        self.detail = detail
+
+
+class _PipelineFull(Exception):
+    """Raised in a parser callback: answer the requests queued so far, then close."""
+
+
+def problem_bytes(
+    problem: ProblemType,
+    detail: str,
+    default_headers: list[tuple[bytes, bytes]],
+    extra: tuple[tuple[bytes, bytes], ...] = (),
+) -> bytes:
+    """A whole ``Connection: close`` problem answer, for refusals made before the app runs."""
+    body = json.dumps(problem_body(problem, detail)).encode()
+    headers = [
+        *default_headers,
+        (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+        *SAFE_DEFAULTS,
+        *extra,
+    ]
+    lines = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+    return STATUS_LINE[problem.status] + lines + b"\r\n" + body
+
+
+class BoundedHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol held to ``ConnectionLimits`` (see the module's docs)."""
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.limits = _limits()
+        self.timeout_keep_alive = self.limits.keep_alive  # type: ignore[assignment]
+        self.waiting = _WAITING.setdefault(server_state, OrderedDict())
+        self.reading_head = True  # between requests, the next byte starts a head
+        self.head_bytes = 0  # bytes received since the head began (bounds a head in pieces)
+        self.head_size = 0  # bytes of the header fields parsed so far
+        self.header_count = 0
+        self.over_capacity = False
+        self.draining = False  # pipelined past the bound: no more reading
+        self.head_timer: asyncio.TimerHandle | None = None
+        self.body_timer: asyncio.TimerHandle | None = None
+
+    # Connections
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.waiting[self] = None
+        self._arm_head_timer()  # a connection that never sends a byte is closed too
+        if len(self.connections) > self.limits.max_connections:
+            self._make_room()
+
+    def _make_room(self) -> None:
+        """Over the bound: close the longest-waiting connection, or refuse this one."""
+        for other in self.waiting:
+            if other is not self:
+                other.evict()
+                return
+        self.over_capacity = True  # every other connection is busy: answer 503 to its head
+
+    def evict(self) -> None:
+        """Closed to make room: silently when idle, 503 when a head had begun."""
+        self.waiting.pop(self, None)
+        if self.head_bytes:
+            detail = "the server has its most connections open; retry"
+            self._refuse(TOO_MANY_CONNECTIONS, detail, retry=True)
+        else:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.waiting.pop(self, None)
+        self._cancel_timers()
+        super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        self._cancel_timers()
+        super().shutdown()
+
+    # Reading
+
+    def data_received(self, data: bytes) -> None:
+        if self.draining:
+            return  # past the pipelining bound: only the queued answers are still sent
+        self._unset_keepalive_if_required()
+        if self.reading_head:
+            self.head_bytes += len(data)
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            # No protocol to switch to (no WebSockets here): the request is answered as HTTP.
+            logger.debug("ignored an Upgrade request from %s", self.client)
+        except httptools.HttpParserError as error:
+            refused = error.__context__
+            if isinstance(refused, _PipelineFull):
+                self._drain()
+                return
+            if not isinstance(refused, _Refused):
+                refused = _Refused(MALFORMED_HTTP, "the request is not valid HTTP/1.1")
+            self._refuse(refused.problem, refused.detail)
+            return
+        # Timers only for what did not come in one piece: a head or a body still on its way.
+        if self.reading_head:
+            if self.head_bytes > self.limits.max_header_bytes:  # a head still on its way
+                self._refuse(HEADERS_TOO_LARGE, self._head_too_large())
+            elif self.head_bytes and self.head_timer is None:
+                self._arm_head_timer()
+        elif self.cycle is not None and self.cycle.more_body and self.body_timer is None:
+            self.body_timer = self.loop.call_later(self.limits.body_timeout, self._body_too_slow)
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if len(self.url) > self.limits.max_url_bytes:
+            detail = f"the URL is longer than {self.limits.max_url_bytes} bytes"
+            raise _Refused(URL_TOO_LONG, detail)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.header_count += 1
+        if self.header_count > self.limits.max_headers:
+            detail = f"the request has more than {self.limits.max_headers} header fields"
+            raise _Refused(HEADERS_TOO_LARGE, detail)
+        # A head that came in one piece is measured here: URL, names, values and separators.
+        self.head_size += len(name) + len(value) + 4
+        if self.head_size + len(self.url) > self.limits.max_header_bytes:
+            raise _Refused(HEADERS_TOO_LARGE, self._head_too_large())
+        super().on_header(name, value)
+
+    def _head_too_large(self) -> str:
+        return f"the request head is larger than {self.limits.max_header_bytes} bytes"
+
+    def on_headers_complete(self) -> None:
+        self._cancel_timers()
+        self.reading_head = False
+        self.head_bytes = self.head_size = self.header_count = 0
+        self.waiting.pop(self, None)
+        if self.over_capacity:
+            detail = "the server has its most connections open; retry"
+            raise _Refused(TOO_MANY_CONNECTIONS, detail)
+        if len(self.pipeline) >= self.limits.max_pipelined:
+            raise _PipelineFull()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer = None
+        self.reading_head = True
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        idle = not self.pipeline and self.reading_head and not self.draining
+        if idle and not self.transport.is_closing():
+            self.waiting[self] = None
+
+    # Timers and refusals
+
+    def _arm_head_timer(self) -> None:
+        self.head_timer = self.loop.call_later(self.limits.header_timeout, self._head_too_slow)
+
+    def _cancel_timers(self) -> None:
+        for timer in (self.head_timer, self.body_timer):
+            if timer is not None:
+                timer.cancel()
+        self.head_timer = self.body_timer = None
+
+    def _head_too_slow(self) -> None:
+        self.head_timer = None
+        if not self.head_bytes:
+            self.transport.close()  # never said anything: nobody to answer
+            return
+        timeout = self.limits.header_timeout
+        self._refuse(REQUEST_TIMEOUT, f"the request head did not arrive within {timeout:g} s")
+
+    def _body_too_slow(self) -> None:
+        self.body_timer = None
+        timeout = self.limits.body_timeout
+        self._refuse(REQUEST_TIMEOUT, f"the request body did not arrive within {timeout:g} s")
+
+    def _drain(self) -> None:
+        """Read nothing more; close after answering the requests queued (the last of them is
+        answered with ``Connection: close``)."""
+        self.draining = True
+        self._cancel_timers()
+        self.waiting.pop(self, None)
+        self.pipeline[0][0].keep_alive = False  # the newest queued request
+        self.flow.pause_reading()
+        logger.debug("%s pipelined past the bound: closing after the queued answers", self.client)
+
+    def _refuse(self, problem: ProblemType, detail: str, *, retry: bool = False) -> None:
+        """Answer ``problem`` and close: the connection is not read from again."""
+        self._cancel_timers()
+        self.waiting.pop(self, None)
+        if self.transport.is_closing():
+            return
+        answering = self.cycle is not None and not self.cycle.response_complete
+        if answering:
+            self.cycle.disconnected = True  # the app's answer, if any, goes nowhere
+            self.cycle.message_event.set()
+        if answering and self.cycle.response_started:
+            self.transport.close()  # an answer has begun: nothing more can be said
+            logger.debug("closed a connection from %s: %s", self.client, detail)
+            return
+        retry_after = ((b"retry-after", b"1"),) if retry or problem.status == 503 else ()
+        default_headers = self.server_state.default_headers
+        self.transport.write(problem_bytes(problem, detail, default_headers, retry_after))
+        self.transport.close()
+        logger.debug("refused a connection from %s: %s (%s)", self.client, problem.code, detail)

@@ -1,0 +1,205 @@
+"""Hostile connections against the ``adjudicator`` command: every bound of ``app/server.py``.
+
+Small and bounded (each attack sends at most a few MiB and holds at most a few hundred
+connections); the full figures are ``bench/hostile.py``'s. Each answer is checked against the
+problem table, and the server's log must show no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.api.problems import (
+    HEADERS_TOO_LARGE,
+    MALFORMED_HTTP,
+    REQUEST_TIMEOUT,
+    TOO_MANY_CONNECTIONS,
+    URL_TOO_LONG,
+    ProblemType,
+)
+from tests.servers import Served, adjudicator_command
+
+LIMITS = {
+    "ADJUDICATOR_MAX_CONNECTIONS": "40",
+    "ADJUDICATOR_HEADER_TIMEOUT_SECONDS": "1",
+    "ADJUDICATOR_BODY_TIMEOUT_SECONDS": "1",
+    "ADJUDICATOR_KEEP_ALIVE_SECONDS": "1",
+    "ADJUDICATOR_MAX_PIPELINED_REQUESTS": "4",
+}
+WAIT = 15  # seconds a test waits for an answer at most: a bound, not a figure
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("hostile") / "server.log"
+
+
+@pytest.fixture(scope="module")
+def server(log: Path) -> Iterator[Served]:
+    with adjudicator_command(LIMITS, log) as served:
+        yield served
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text, text[-4000:]
+
+
+def connect(served: Served) -> socket.socket:
+    host, port = served.url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=WAIT)
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
+def assert_problem(answer: bytes, problem: ProblemType) -> dict[str, object]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].startswith(f"HTTP/1.1 {problem.status} "), lines[0]
+    headers = {name.lower(): value for name, _, value in (h.partition(": ") for h in lines[1:])}
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["connection"] == "close"
+    assert headers["x-content-type-options"] == "nosniff"
+    document: dict[str, object] = json.loads(body)
+    assert document["code"] == problem.code
+    assert document["status"] == problem.status
+    assert document["type"] == f"/problems/{problem.code}"
+    return document
+
+
+def healthy(served: Served) -> None:
+    assert httpx.get(f"{served.url}/healthz", timeout=WAIT).status_code == 200
+
+
+def test_a_long_url_is_414(server: Served) -> None:
+    with connect(server) as sock:
+        sock.sendall(b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert "8192" in str(assert_problem(read_all(sock), URL_TOO_LONG)["detail"])
+    healthy(server)
+
+
+def test_too_many_header_fields_is_431(server: Served) -> None:
+    with connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n" + b"X-A: b\r\n" * 101 + b"\r\n")
+        assert "100" in str(assert_problem(read_all(sock), HEADERS_TOO_LARGE)["detail"])
+
+
+@pytest.mark.parametrize("pieces", [1, 40], ids=["whole", "in-pieces"])
+def test_a_head_over_the_byte_limit_is_431(server: Served, pieces: int) -> None:
+    head = b"GET /healthz HTTP/1.1\r\nX-A: " + b"b" * 20_000 + b"\r\n\r\n"
+    size = len(head) // pieces + 1
+    with connect(server) as sock:
+        try:
+            for start in range(0, len(head), size):
+                sock.sendall(head[start : start + size])
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused before the last piece: the answer is already waiting
+        assert_problem(read_all(sock), HEADERS_TOO_LARGE)
+
+
+def test_a_header_flood_keeps_memory_bounded(server: Served) -> None:
+    before = server.rss_bytes()
+    sent = 0
+    with connect(server) as sock:
+        chunk = b"X-Flood: " + b"f" * 1000 + b"\r\n"
+        try:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+            while sent < 8 * 1024 * 1024:  # the flood the server refuses at 16 KiB
+                sock.sendall(chunk * 64)
+                sent += len(chunk) * 64
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        try:
+            answer = read_all(sock)
+        except ConnectionResetError:
+            answer = b""
+    assert sent < 8 * 1024 * 1024, "the server read the whole flood"
+    if answer:
+        assert_problem(answer, HEADERS_TOO_LARGE)
+    assert server.rss_bytes() - before < 16 * 1024 * 1024
+    healthy(server)
+
+
+def test_a_silent_connection_is_closed(server: Served) -> None:
+    with connect(server) as sock:
+        assert read_all(sock) == b""  # closed by the server, without an answer
+
+
+def test_a_trickling_head_is_408(server: Served) -> None:
+    with connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # never finished
+        assert "1 s" in str(assert_problem(read_all(sock), REQUEST_TIMEOUT)["detail"])
+
+
+def live_games(served: Served) -> float:
+    metrics = httpx.get(f"{served.url}/metrics", timeout=WAIT).text
+    (value,) = (
+        line.split()[1]
+        for line in metrics.splitlines()
+        if line.startswith("adjudicator_live_games ")
+    )
+    return float(value)
+
+
+def test_a_body_too_slow_is_408_and_the_request_changes_nothing(server: Served) -> None:
+    games = live_games(server)
+    with connect(server) as sock:
+        sock.sendall(
+            b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 12\r\n\r\n{"n"'
+        )
+        assert "body" in str(assert_problem(read_all(sock), REQUEST_TIMEOUT)["detail"])
+    assert live_games(server) == games
+
+
+def test_bytes_that_are_not_http_are_400(server: Served) -> None:
+    with connect(server) as sock:
+        sock.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http\r\n\r\n")
+        assert_problem(read_all(sock), MALFORMED_HTTP)
+
+
+def test_pipelining_past_the_bound_answers_the_bound_then_closes(server: Served) -> None:
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    with connect(server) as sock:
+        sock.sendall(request * 50)
+        answers = read_all(sock).count(b"HTTP/1.1 200 OK")
+    pipelined = int(LIMITS["ADJUDICATOR_MAX_PIPELINED_REQUESTS"])
+    assert answers == 1 + pipelined  # the one being answered, and those queued behind it
+
+
+def test_idle_connections_past_the_bound_do_not_lock_out_a_client(server: Served) -> None:
+    with ExitStack() as stack:
+        for _ in range(200):  # five times the bound, each silent or half a head
+            sock = stack.enter_context(connect(server))
+            sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        healthy(server)
+        # The idle ones made room: the process holds about the bound, not 200.
+        assert server.open_files() < 40 + 64
+
+
+def test_when_every_connection_is_busy_a_newcomer_gets_503(tmp_path: Path) -> None:
+    # Three event streams hold the only three places; the fourth connection is answered 503.
+    with adjudicator_command({"ADJUDICATOR_MAX_CONNECTIONS": "3"}, tmp_path / "log") as served:
+        created = httpx.post(f"{served.url}/v1/games", json={"n": 3}, timeout=WAIT)
+        game = created.json()["id"]
+        with ExitStack() as stack:
+            for _ in range(3):
+                sock = stack.enter_context(connect(served))
+                sock.sendall(f"GET /v1/games/{game}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                assert sock.recv(12) == b"HTTP/1.1 200"
+            with connect(served) as sock:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                answer = read_all(sock)
+            assert_problem(answer, TOO_MANY_CONNECTIONS)
+            assert b"\r\nretry-after: 1\r\n" in answer
+        healthy(served)  # the streams gone, places are free again
