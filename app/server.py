@@ -18,8 +18,10 @@ descriptors. ``BoundedHttpToolsProtocol`` keeps that parser and adds, from ``Set
   connection is busy, the newcomer's request is answered 503 ``too_many_connections``.
 
 Refusals are ``application/problem+json`` from the one problem table, with ``Connection:
-close``. The ``adjudicator`` command uses this protocol; plain uvicorn takes it with
-``--http app.server:BoundedHttpToolsProtocol`` (``BOUNDED_PROTOCOL``).
+close``; the connection is then half-closed and drained for at most ``keep_alive_seconds``, so
+that a client still sending gets the answer rather than a reset. The ``adjudicator`` command
+uses this protocol; plain uvicorn takes it with ``--http app.server:BoundedHttpToolsProtocol``
+(``BOUNDED_PROTOCOL``).
 """
 
 from __future__ import annotations
@@ -175,6 +177,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.header_count = 0
         self.over_capacity = False
         self.draining = False  # pipelined past the bound: no more reading
+        self.lingering = False  # refused: the answer is on its way, what comes is dropped
         self.head_timer: asyncio.TimerHandle | None = None
         self.body_timer: asyncio.TimerHandle | None = None
 
@@ -196,13 +199,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.over_capacity = True  # every other connection is busy: answer 503 to its head
 
     def evict(self) -> None:
-        """Closed to make room: silently when idle, 503 when a head had begun."""
-        self.waiting.pop(self, None)
-        if self.head_bytes:
+        """Closed at once to make room: with a 503 when a head had begun (no lingering: the
+        place is needed now)."""
+        if self.head_bytes and not self.lingering:
             detail = "the server has its most connections open; retry"
             self._refuse(TOO_MANY_CONNECTIONS, detail, retry=True)
-        else:
-            self.transport.close()
+        self.waiting.pop(self, None)
+        self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.waiting.pop(self, None)
@@ -216,8 +219,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     # Reading
 
     def data_received(self, data: bytes) -> None:
-        if self.draining:
-            return  # past the pipelining bound: only the queued answers are still sent
+        if self.draining or self.lingering:
+            return  # past the pipelining bound, or refused: what comes is dropped
         self._unset_keepalive_if_required()
         if self.reading_head:
             self.head_bytes += len(data)
@@ -324,7 +327,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         logger.debug("%s pipelined past the bound: closing after the queued answers", self.client)
 
     def _refuse(self, problem: ProblemType, detail: str, *, retry: bool = False) -> None:
-        """Answer ``problem`` and close: the connection is not read from again."""
+        """Answer ``problem`` and close (see ``_linger``): nothing more is read as a request."""
         self._cancel_timers()
         self.waiting.pop(self, None)
         if self.transport.is_closing():
@@ -340,5 +343,19 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         retry_after = ((b"retry-after", b"1"),) if retry or problem.status == 503 else ()
         default_headers = self.server_state.default_headers
         self.transport.write(problem_bytes(problem, detail, default_headers, retry_after))
-        self.transport.close()
+        self._linger()
         logger.debug("refused a connection from %s: %s (%s)", self.client, problem.code, detail)
+
+    def _linger(self) -> None:
+        """Close after an answer to a client that may still be sending: half-close, then read
+        and drop what comes for at most ``keep_alive`` seconds. Closed at once with unread bytes,
+        the connection would be reset, and the reset can destroy the answer before the client
+        reads it."""
+        self.lingering = True
+        self.waiting[self] = None  # the first to make room for a newcomer
+        if not self.transport.can_write_eof():  # pragma: no cover - TLS
+            self.transport.close()
+            return
+        self.transport.write_eof()
+        self.transport.resume_reading()
+        self.head_timer = self.loop.call_later(self.limits.keep_alive, self.transport.close)

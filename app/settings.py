@@ -50,6 +50,15 @@ class Settings(BaseSettings):
     store_timeout_seconds: float = Field(
         1.0, gt=0, description="Connect and command timeout for a networked store."
     )
+    store_connections: int = Field(
+        50, ge=1, description="Connections to a networked store one process opens for requests."
+    )
+    store_stream_connections: int = Field(
+        10,
+        ge=1,
+        description="Connections to a networked store one process opens for event streams' "
+        "reads (apart from those of requests, plus one subscription).",
+    )
     shutdown_grace_seconds: float = Field(
         10.0,
         gt=0,

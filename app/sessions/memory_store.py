@@ -121,6 +121,10 @@ class MemoryGameStore:
         session = self._session(game_id)
         return session.position.moves(since, limit), session.version
 
+    async def changes(self, game_id: str, since: int, limit: int) -> tuple[list[Move], GameState]:
+        session = self._session(game_id)
+        return session.position.moves(since, limit), session.state()
+
     async def move(self, game_id: str, seq: int) -> Move:
         session = self._session(game_id)
         if not 1 <= seq <= session.position.move_count:

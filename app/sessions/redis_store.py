@@ -72,7 +72,7 @@ from app.sessions.session import (
     result_at,
 )
 from app.sessions.store import CreatedGame
-from app.sessions.watchers import Watchers
+from app.sessions.watchers import SharedReads, Watchers
 from app.settings import DEFAULT_MAX_MOVES
 
 logger = logging.getLogger("app.sessions.redis")
@@ -179,6 +179,7 @@ class RedisGameStore:
         idle_seconds: float,
         timeout_seconds: float,
         max_connections: int = 50,
+        stream_connections: int = 10,
         clock: Callable[[], float] = time.time,
         fast_paths: bool = True,
         max_moves: int = DEFAULT_MAX_MOVES,
@@ -188,18 +189,28 @@ class RedisGameStore:
         self.idle_ms = max(1, int(idle_seconds * 1000))
         self.clock = clock
         self.fast_paths = fast_paths  # False: every new game takes the generic engine (tests)
+
         # A request waits (up to the timeout) for a free connection rather than failing when
         # all are busy; connections are reused, so a few dozen carry any one process.
-        pool = redis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=timeout_seconds,
-            decode_responses=True,
-            socket_timeout=timeout_seconds,
-            socket_connect_timeout=timeout_seconds,
-            retry=Retry(NoBackoff(), 0),  # never re-send: a lost reply must not move twice
-        )
-        self.client: redis.Redis = redis.Redis.from_pool(pool)
+        def client(connections: int) -> redis.Redis:
+            pool = redis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=connections,
+                timeout=timeout_seconds,
+                decode_responses=True,
+                socket_timeout=timeout_seconds,
+                socket_connect_timeout=timeout_seconds,
+                retry=Retry(NoBackoff(), 0),  # never re-send: a lost reply must not move twice
+            )
+            return redis.Redis.from_pool(pool)
+
+        self.client = client(max_connections)
+        # Push streams read on connections of their own (and the one subscription of the
+        # process), so that no number of streams can take a connection a move needs; their
+        # identical reads are shared (``SharedReads``).
+        self.stream_client = client(stream_connections + 1)
+        self._changes = self.stream_client.register_script(_script("changes"))
+        self._shared = SharedReads()
         self.scripts: dict[str, AsyncScript] = {
             name: self.client.register_script(_script(name))
             for name in ("create", "reserve", "state", "moves", "replay", "delete", "read",
@@ -222,21 +233,25 @@ class RedisGameStore:
             with suppress(asyncio.CancelledError):
                 await self._listener
         await self.client.aclose()
+        await self.stream_client.aclose()
 
-    async def _guard(self, work: Awaitable[T]) -> T:
+    async def _guard(self, work: Awaitable[T], client: redis.Redis | None = None) -> T:
         try:
             return await work
         except RedisError as error:
             logger.warning("game store unavailable: %s", error)
-            await self._forget_connections(error)
+            await self._forget_connections(error, client or self.client)
             raise StoreUnavailable() from error
 
-    async def _forget_connections(self, error: RedisError) -> None:
+    async def _forget_connections(
+        self, error: RedisError, client: redis.Redis | None = None
+    ) -> None:
         """After a connection failure the pool's idle connections lead to the Redis that
         failed: drop them, so that the next request does not spend itself on one of them."""
         if isinstance(error, (RedisConnectionError, RedisTimeoutError)):
             with suppress(RedisError, OSError):
-                await self.client.connection_pool.disconnect(inuse_connections=False)
+                pool = (client or self.client).connection_pool
+                await pool.disconnect(inuse_connections=False)
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
         return await self._guard(self.scripts[name](keys=keys, args=args))
@@ -299,6 +314,26 @@ class RedisGameStore:
         kind, version, records = found
         decode = find_kind(kind).decode_move
         return [decode(first + 1 + i, record) for i, record in enumerate(records)], int(version)
+
+    async def changes(self, game_id: str, since: int, limit: int) -> tuple[list[Move], GameState]:
+        first = max(since, 0)
+        return await self._shared.read(
+            ("changes", game_id, first, limit), lambda: self._read_changes(game_id, first, limit)
+        )
+
+    async def _read_changes(
+        self, game_id: str, first: int, limit: int
+    ) -> tuple[list[Move], GameState]:
+        keys = game_keys(game_id)
+        read = self._changes(keys=[keys.meta, keys.moves], args=[first, first + limit - 1])
+        found = await self._guard(read, self.stream_client)
+        if not found:
+            raise GameNotFound(game_id)
+        kind, facts, status, winner, reason, next_player, version, last, *records = found
+        decode = find_kind(kind).decode_move
+        move = decode(int(version), last) if last else None
+        state = _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
+        return [decode(first + 1 + i, record) for i, record in enumerate(records)], state
 
     async def move(self, game_id: str, seq: int) -> Move:
         if seq < 1:
@@ -495,9 +530,16 @@ class RedisGameStore:
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
         if self._listener is None or self._listener.done():
             self._listener = asyncio.create_task(self._listen())
-        if (await self.state(game_id)).version > version:
+        if await self._shared.read(("version", game_id), lambda: self._version(game_id)) > version:
             return
         await self._watchers.wait(game_id, timeout)
+
+    async def _version(self, game_id: str) -> int:
+        read = self.stream_client.hget(game_keys(game_id).meta, "version")
+        found = await self._guard(read, self.stream_client)
+        if found is None:
+            raise GameNotFound(game_id)
+        return int(found)
 
     async def _listen(self) -> None:
         """One subscription per process, to every game's channel; wakes local waiters.
@@ -506,7 +548,7 @@ class RedisGameStore:
         back to their timeouts, so a push stream is late, never wrong.
         """
         while True:
-            pubsub = self.client.pubsub()
+            pubsub = self.stream_client.pubsub()
             try:
                 await pubsub.psubscribe(CHANNEL_PREFIX + "*")
                 while True:

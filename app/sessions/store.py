@@ -51,6 +51,11 @@ class GameStore(Protocol):
         """Moves with ``seq > since`` (at most ``limit``), and the game's version."""
         ...
 
+    async def changes(self, game_id: str, since: int, limit: int) -> tuple[list[Move], GameState]:
+        """For push streams: moves with ``seq > since`` (at most ``limit``) and the game's
+        state, read together. Readers asking the same at once may share one read."""
+        ...
+
     async def move(self, game_id: str, seq: int) -> Move:
         """Raises GameNotFound or MoveNotFound."""
         ...
@@ -67,6 +72,8 @@ class GameStore(Protocol):
         """Return once the game is past ``version`` (or gone), or after ``timeout`` seconds.
 
         A hint for push streams, not a guarantee: callers read the store again afterwards.
+        Neither this nor ``changes`` may take what moves need (a networked store reads for
+        streams on connections of their own).
         """
         ...
 

@@ -15,6 +15,8 @@ def store_from(settings: Settings) -> GameStore:
             max_games=settings.max_games,
             idle_seconds=settings.game_idle_seconds,
             timeout_seconds=settings.store_timeout_seconds,
+            max_connections=settings.store_connections,
+            stream_connections=settings.store_stream_connections,
             max_moves=settings.max_moves_per_game,
         )
     return MemoryGameStore(

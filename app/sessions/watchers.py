@@ -8,7 +8,11 @@ store when it applies a move, the Redis store's pub/sub listener when any proces
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Hashable
 from contextlib import suppress
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
 
 
 class Watchers:
@@ -25,3 +29,25 @@ class Watchers:
         event = self._events.setdefault(game_id, asyncio.Event())
         with suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
+
+
+class SharedReads:
+    """Identical reads in flight at once share one: when a move wakes a thousand streams of a
+    game, the store is read once, not a thousand times. Holds only the reads in flight."""
+
+    def __init__(self) -> None:
+        self._flights: dict[Hashable, asyncio.Future[object]] = {}
+
+    async def read(self, key: Hashable, fetch: Callable[[], Awaitable[T]]) -> T:
+        flight = self._flights.get(key)
+        if flight is None:
+            task: asyncio.Future[T] = asyncio.ensure_future(fetch())
+            task.add_done_callback(lambda done: self._landed(key, done))
+            self._flights[key] = flight = cast("asyncio.Future[object]", task)
+        # Shielded: a reader that goes away does not cancel the read the others wait for.
+        return cast(T, await asyncio.shield(flight))
+
+    def _landed(self, key: Hashable, flight: asyncio.Future[Any]) -> None:
+        self._flights.pop(key, None)
+        if not flight.cancelled():
+            flight.exception()  # retrieved: a failure nobody waited for is not logged as lost

@@ -31,6 +31,7 @@ from app.sessions.redis_keys import game_keys
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MAX_REMEMBERED_REFUSALS, MoveRequest, MoveResult
 from app.sessions.store import GameStore
+from app.sessions.watchers import SharedReads
 
 
 class FakeClock:
@@ -186,6 +187,20 @@ async def test_moves_since_and_single_move(store: GameStore) -> None:
             await store.move(game_id, seq)
     with pytest.raises(GameNotFound):
         await store.moves("nope", 0, 10)
+
+
+async def test_changes_read_moves_and_state_together(store: GameStore) -> None:
+    created = await store.create(*tictactoe(3))
+    game_id, (first, second) = created.state.id, created.tokens
+    for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2)]):
+        await store.play(game_id, (first, second)[i % 2], move(r, c))
+    moves, state = await store.changes(game_id, since=1, limit=1)
+    assert [(m.seq, m.row, m.col) for m in moves] == [(2, 1, 1)]
+    assert state == await store.state(game_id)
+    assert state.version == 3
+    assert (await store.changes(game_id, since=3, limit=10))[0] == []
+    with pytest.raises(GameNotFound):
+        await store.changes("nope", 0, 10)
 
 
 async def test_delete_needs_a_player_token(store: GameStore) -> None:
@@ -441,3 +456,22 @@ async def test_redis_reloads_its_scripts_after_a_flush(redis_store_url: str) -> 
     assert (await store.play(created.state.id, created.tokens[0], move(0, 0))).state.version == 1
     assert (await store.state(created.state.id)).version == 1
     await store.close()
+
+
+def test_identical_reads_in_flight_share_one() -> None:
+    calls = 0
+
+    async def fetch() -> int:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.01)
+        return calls
+
+    async def run() -> list[int]:
+        shared = SharedReads()
+        together = await asyncio.gather(*(shared.read("k", fetch) for _ in range(100)))
+        later = await shared.read("k", fetch)  # the first landed: a new read
+        return [*together, later]
+
+    answers = asyncio.run(run())
+    assert answers == [1] * 100 + [2]

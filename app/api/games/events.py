@@ -2,8 +2,9 @@
 
 One ``move`` event per accepted move (``id`` = its number, ``data`` = the move's answer as
 ``POST …/moves`` gave it), then one ``end`` event (``data`` = the final state) when the game is
-over. The stream reads the store, waits for the next change (``GameStore.wait_for_change``),
-and reads again; a keep-alive comment goes out after a quiet wait. If the store stops answering,
+over. The stream reads the store (``GameStore.changes``: the moves since the last one sent, a
+page at a time, and the state), waits for the next change (``GameStore.wait_for_change``), and
+reads again; a keep-alive comment goes out after a quiet wait. If the store stops answering,
 the stream ends with an ``error`` event (``data`` = the problem) rather than a cut body: the
 client reconnects with ``Last-Event-ID``.
 """
@@ -24,6 +25,7 @@ from app.sessions.errors import GameNotFound, Unavailable
 from app.sessions.session import result_at
 from app.sessions.store import GameStore
 
+PAGE = 1000  # moves read at a time: a long history is sent in pages, between other work
 WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends a keep-alive
 STOPPING = "the server is stopping: reconnect with Last-Event-ID"
 
@@ -58,8 +60,7 @@ async def _events(
         if stopping.is_set():
             yield format_sse_event(comment=STOPPING)
             return
-        moves, _ = await store.moves(game_id, sent, 1000)
-        now = await store.state(game_id)
+        moves, now = await store.changes(game_id, sent, PAGE)
         for move in moves:
             data = to_json(move_result_json(result_at(move, now))).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.seq))
