@@ -12,6 +12,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 LARGEST_N = 1_000_000
 # Moves a game may have by default (ADJUDICATOR_MAX_MOVES_PER_GAME): its last is a draw.
 DEFAULT_MAX_MOVES = 10_000
+# Moves the store holds in all its games by default (ADJUDICATOR_MAX_TOTAL_MOVES).
+DEFAULT_MAX_TOTAL_MOVES = 1_000_000
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
@@ -92,10 +94,11 @@ class Settings(BaseSettings):
         "draw (reason `move_limit`).",
     )
     max_total_moves: int = Field(
-        1_000_000,
+        DEFAULT_MAX_TOTAL_MOVES,
         ge=1,
-        description="Moves the embedded memory store holds in all its games; at it, new games "
-        "and moves get 503 capacity_exhausted until idle games expire.",
+        description="Moves the store holds in all its games (with Redis: of all processes "
+        "together); at it, new games and moves get 503 capacity_exhausted until idle games "
+        "expire or are deleted.",
     )
     max_streams: int = Field(
         1000, ge=1, description="Event streams one process holds open at once; more get 503."

@@ -12,8 +12,11 @@ script may only touch keys of one slot):
 * ``{game:ID}:cells``, ``{game:ID}:lines`` hashes: the tic-tac-toe fast path's board and line
   counters ("row:col" -> player; "r<row>", "c<col>", "d", "a" -> counter)
 
-Capacity is counted in one sorted set, ``{adjudicator}:games`` (game id -> time of last touch),
-in its own slot. A game's moves are announced on its channel, ``adjudicator:moves:ID``.
+The store's accounting lives in a slot of its own, tag ``{adjudicator}`` (``ACCOUNTS``, touched
+only by ``reserve.lua``, ``touch.lua`` and ``forget.lua``, never in one script with a game's
+keys): ``{adjudicator}:games``, a sorted set (game id -> time of last touch) that counts live
+games; ``{adjudicator}:moves``, a hash (game id -> moves counted); ``{adjudicator}:total_moves``,
+their sum. A game's moves are announced on its channel, ``adjudicator:moves:ID``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 LIVE_GAMES = "{adjudicator}:games"
+MOVE_COUNTS = "{adjudicator}:moves"
+TOTAL_MOVES = "{adjudicator}:total_moves"
+ACCOUNTS = [LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES]  # the KEYS of the accounting scripts
 CHANNEL_PREFIX = "adjudicator:moves:"
 
 

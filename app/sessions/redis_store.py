@@ -28,7 +28,7 @@ import logging
 import math
 import random
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
@@ -62,7 +62,7 @@ from app.sessions.errors import (
 from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner
 from app.sessions.kinds import find_kind
 from app.sessions.receipts import receipt_from, receipt_text
-from app.sessions.redis_keys import CHANNEL_PREFIX, LIVE_GAMES, channel, game_keys
+from app.sessions.redis_keys import ACCOUNTS, CHANNEL_PREFIX, LIVE_GAMES, channel, game_keys
 from app.sessions.session import (
     MAX_REMEMBERED_REFUSALS,
     GameState,
@@ -73,7 +73,7 @@ from app.sessions.session import (
 )
 from app.sessions.store import CreatedGame
 from app.sessions.watchers import SharedReads, Watchers
-from app.settings import DEFAULT_MAX_MOVES
+from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_TOTAL_MOVES
 
 logger = logging.getLogger("app.sessions.redis")
 
@@ -183,8 +183,18 @@ class RedisGameStore:
         clock: Callable[[], float] = time.time,
         fast_paths: bool = True,
         max_moves: int = DEFAULT_MAX_MOVES,
+        max_total_moves: int = DEFAULT_MAX_TOTAL_MOVES,
     ) -> None:
         self.max_games = max_games
+        self.max_total_moves = max_total_moves
+        # Moves of all processes are counted in the accounting slot (redis_keys): each process
+        # reports the moves it had accepted with its next move (or within a second), and knows
+        # the total as of its last report or creation. So the bound holds within the moves in
+        # flight between reports.
+        self._unreported: Counter[str] = Counter()  # game id -> accepted moves not yet counted
+        self._total_moves = 0  # as last read
+        self._recounted = -math.inf  # when this process last read the total to let moves on
+        self._reporter: asyncio.Task[None] | None = None
         self.max_moves = max_moves  # each game keeps the limit it was created with
         self.idle_ms = max(1, int(idle_seconds * 1000))
         self.clock = clock
@@ -214,13 +224,14 @@ class RedisGameStore:
         self.scripts: dict[str, AsyncScript] = {
             name: self.client.register_script(_script(name))
             for name in ("create", "reserve", "state", "moves", "replay", "delete", "read",
-                         "commit")
+                         "commit", "touch", "forget")
         }  # fmt: skip
         # Moves are sent in a pipeline with the refresh of the game's place among the live
         # ones (another slot, so not in the script); ``register_script`` would precede such a
         # pipeline with a SCRIPT EXISTS round trip, so move scripts are called by SHA by hand.
         self._move_scripts = {path.script: _script(path.script) for path in FAST_PATHS.values()} | {
-            "commit": _script("commit")
+            "commit": _script("commit"),
+            "touch": _script("touch"),
         }
         self._sha: dict[str, str] = {}
         self._engines: OrderedDict[str, str] = OrderedDict()
@@ -228,10 +239,13 @@ class RedisGameStore:
         self._listener: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._listener
+        for task in (self._listener, self._reporter):
+            if task is not None:
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
+        with suppress(StoreUnavailable):
+            await self._report()  # the moves accepted since the last report
         await self.client.aclose()
         await self.stream_client.aclose()
 
@@ -270,11 +284,13 @@ class RedisGameStore:
     async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
         game_kind = find_kind(kind)
         game_id = tokens.new_game_id()
-        placed, retry_ms = await self._run(
-            "reserve", [LIVE_GAMES], [self._now_ms(), self.idle_ms, self.max_games, game_id]
-        )
+        await self._report()  # this process's own moves count before its own creations
+        placed, retry_ms, _, why = await self._reserve(game_id)
         if not placed:
-            raise CapacityExhausted(self.max_games, max(1, math.ceil(int(retry_ms) / 1000)))
+            retry = max(1, math.ceil(int(retry_ms) / 1000))
+            if why == "moves":
+                raise CapacityExhausted(self.max_total_moves, retry, "stored moves")
+            raise CapacityExhausted(self.max_games, retry)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
         session = Session(game_id, game_kind, params, hashes, game_kind.new(params), self.max_moves)
@@ -365,7 +381,8 @@ class RedisGameStore:
         if outcome != "ok":
             raise NOT_MOVES[outcome](game_id)
         self._engines.pop(game_id, None)
-        await self._guard(self.client.zrem(LIVE_GAMES, game_id))
+        self._unreported.pop(game_id, None)
+        self._total_moves = int(await self._run("forget", ACCOUNTS, [game_id]))
 
     async def live_games(self) -> int:
         since = self._now_ms() - self.idle_ms
@@ -400,22 +417,95 @@ class RedisGameStore:
             self._know(game_id, engine)
         return engine
 
+    # --- accounting of stored moves ---------------------------------------------------------
+
+    async def _reserve(self, game_id: str) -> list[Any]:
+        """reserve.lua: forget expired games, then a place for ``game_id`` (``''``: recount)."""
+        args = [self._now_ms(), self.idle_ms, self.max_games, game_id, self.max_total_moves]
+        answer: list[Any] = await self._run("reserve", ACCOUNTS, args)
+        self._total_moves = int(answer[2])
+        return answer
+
+    async def _check_moves_room(self) -> None:
+        """Refuse a move while the store holds its most moves (as last read; read again at
+        most once a second while at the bound, so that expired games free their moves)."""
+        if self._total_moves + self._unreported.total() < self.max_total_moves:
+            return
+        if time.monotonic() - self._recounted >= 1:
+            self._recounted = time.monotonic()
+            _, retry_ms, _, why = await self._reserve("")
+            if why == "moves":
+                retry = max(1, math.ceil(int(retry_ms) / 1000))
+                raise CapacityExhausted(self.max_total_moves, retry, "stored moves")
+        if self._total_moves + self._unreported.total() >= self.max_total_moves:
+            raise CapacityExhausted(self.max_total_moves, 1, "stored moves")
+
+    def _accepted(self, game_id: str) -> None:
+        self._unreported[game_id] += 1
+        if self._reporter is None or self._reporter.done():
+            self._reporter = asyncio.create_task(self._report_soon())
+
+    async def _report_soon(self) -> None:
+        """Report within a second the moves no later move of this process reported."""
+        await asyncio.sleep(1)
+        with suppress(StoreUnavailable):
+            await self._report()
+
+    async def _report(self) -> None:
+        if self._unreported:
+            reports = self._take_reports()
+            try:
+                self._total_moves = int(
+                    await self._run("touch", ACCOUNTS, [self._now_ms(), "", *reports])
+                )
+            except StoreUnavailable:
+                self._restore_reports(reports)
+                raise
+
+    def _take_reports(self) -> list[str | int]:
+        reports = [item for pair in self._unreported.items() for item in pair]
+        self._unreported.clear()
+        return reports
+
+    def _restore_reports(self, reports: list[str | int]) -> None:
+        for game_id, count in zip(reports[::2], reports[1::2], strict=True):
+            self._unreported[str(game_id)] += int(count)
+
+    # --- moves ------------------------------------------------------------------------------
+
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        await self._check_moves_room()
         engine = await self._engine_of(game_id)
         if engine == GENERIC:
             return await self._guard(self._generic_move(game_id, token, request))
         return await self._guard(self._fast_move(game_id, engine, token, request))
 
+    async def _sha_of(self, script: str) -> str:
+        sha = self._sha.get(script) or await self.client.script_load(self._move_scripts[script])
+        self._sha[script] = sha
+        return sha
+
     async def _moving(self, script: str, keys: list[str], args: list[Any], game_id: str) -> Any:
-        """Run a move script by SHA, pipelined with the refresh of the game's place among the
-        live ones; the refresh's own failure does not undo or hide the move's answer."""
+        """Run a move script by SHA, pipelined with the accounting (touch.lua: the game's place
+        among the live ones, the moves accepted since the last report); the accounting's own
+        failure does not undo or hide the move's answer."""
         for _ in range(2):
-            sha = self._sha.get(script) or await self.client.script_load(self._move_scripts[script])
-            self._sha[script] = sha
-            async with self.client.pipeline(transaction=False) as pipe:
-                pipe.evalsha(sha, len(keys), *keys, *args)
-                pipe.zadd(LIVE_GAMES, {game_id: self._now_ms()}, xx=True)  # refresh, if live
-                answer, _ = await pipe.execute(raise_on_error=False)
+            sha, touch = await self._sha_of(script), await self._sha_of("touch")
+            reports = self._take_reports()
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    pipe.evalsha(sha, len(keys), *keys, *args)
+                    pipe.evalsha(touch, len(ACCOUNTS), *ACCOUNTS, self._now_ms(), game_id, *reports)
+                    answer, total = await pipe.execute(raise_on_error=False)
+            except BaseException:
+                self._restore_reports(reports)
+                raise
+            if isinstance(total, Exception):
+                self._restore_reports(reports)
+                if isinstance(total, NoScriptError):
+                    self._sha.pop("touch", None)
+            else:
+                self._total_moves = int(total)
             if isinstance(answer, NoScriptError):  # Redis restarted: the script did not run
                 self._sha.pop(script, None)
                 continue
@@ -438,6 +528,7 @@ class RedisGameStore:
         answer = await self._moving(script, list(keys), args, game_id)
         outcome = answer[0]
         if outcome == "ok":
+            self._accepted(game_id)
             _, version, player, kind, status, winner, reason, next_player, facts = answer
             placement = request.placement
             move = Move(int(version), placement.row, placement.col, 1 if int(player) == 1 else 2)
@@ -485,6 +576,7 @@ class RedisGameStore:
             answer = await self._commit(session, token, read_version, request, "accepted", outcome)
             if answer[0] in ("conflict", "receipt"):
                 continue
+            self._accepted(game_id)
             return result
         raise StoreUnavailable("the game changed too often while this move was decided; retry")
 

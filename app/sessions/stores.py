@@ -18,6 +18,7 @@ def store_from(settings: Settings) -> GameStore:
             max_connections=settings.store_connections,
             stream_connections=settings.store_stream_connections,
             max_moves=settings.max_moves_per_game,
+            max_total_moves=settings.max_total_moves,
         )
     return MemoryGameStore(
         settings.max_games,

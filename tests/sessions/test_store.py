@@ -388,8 +388,20 @@ async def test_memory_idle_games_expire_and_moves_keep_them_alive(clock: FakeClo
     assert len(store) == 1
 
 
-async def test_memory_store_bounds_the_moves_of_all_its_games(clock: FakeClock) -> None:
-    store = MemoryGameStore(max_games=10, idle_seconds=60, clock=clock, max_total_moves=3)
+@pytest.fixture(params=STORES)
+async def store_of_three_stored_moves(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[GameStore]:
+    """Each store, holding at most three moves in all its games."""
+    built = build(request, clock, max_total_moves=3)
+    yield built
+    await built.close()
+
+
+async def test_a_store_bounds_the_moves_of_all_its_games(
+    store_of_three_stored_moves: GameStore,
+) -> None:
+    store = store_of_three_stored_moves
     full = await store.create(*tictactoe(5))
     other = await store.create(*tictactoe(5))
     for i in range(3):
@@ -403,6 +415,20 @@ async def test_memory_store_bounds_the_moves_of_all_its_games(clock: FakeClock) 
     await store.delete(full.state.id, full.tokens[0])  # its three moves are freed
     await store.play(other.state.id, other.tokens[0], move(0, 0))
     await store.create(*tictactoe(3))
+
+
+async def test_expired_games_free_their_moves(
+    store_of_three_stored_moves: GameStore, clock: FakeClock
+) -> None:
+    store = store_of_three_stored_moves
+    game = await store.create(*tictactoe(5))
+    for i in range(3):
+        await store.play(game.state.id, game.tokens[i % 2], move(0, i))
+    with pytest.raises(CapacityExhausted):
+        await store.create(*tictactoe(3))
+    clock.now += 61  # the game expires, and its moves with it
+    fresh = await store.create(*tictactoe(3))
+    await store.play(fresh.state.id, fresh.tokens[0], move(0, 0))
 
 
 # --- Redis store --------------------------------------------------------------------------------
@@ -475,3 +501,24 @@ def test_identical_reads_in_flight_share_one() -> None:
 
     answers = asyncio.run(run())
     assert answers == [1] * 100 + [2]
+
+
+async def test_redis_processes_count_their_moves_together(redis_store_url: str) -> None:
+    # Two processes' stores on one Redis, holding four moves at most between them.
+    first, second = (
+        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2,
+                       max_total_moves=4)
+        for _ in range(2)
+    )  # fmt: skip
+    games = [await first.create(*tictactoe(5)), await second.create(*tictactoe(5))]
+    for store, game in zip((first, second), games, strict=True):
+        for i in range(2):
+            await store.play(game.state.id, game.tokens[i % 2], move(0, i))
+    await first.close()  # says what it had not yet said
+    with pytest.raises(CapacityExhausted):
+        await second.create(*tictactoe(3))
+    with pytest.raises(CapacityExhausted):
+        await second.play(games[1].state.id, games[1].tokens[0], move(1, 1))
+    await second.delete(games[0].state.id, games[0].tokens[0])  # frees the first's two moves
+    await second.play(games[1].state.id, games[1].tokens[0], move(1, 1))
+    await second.close()
