@@ -222,16 +222,16 @@ async def trickle(server: Server, outcome: Outcome, seconds: float, silent: bool
         return
     head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 1000
     deadline = time.monotonic() + seconds
+    answer = asyncio.ensure_future(reader.read(4096))  # whatever the server says, when it does
     try:
         for byte in head:
-            if silent or time.monotonic() > deadline or reader.at_eof():
+            if silent or time.monotonic() > deadline or answer.done():
                 break
             writer.write(bytes([byte]))
             await writer.drain()
-            await asyncio.sleep(2)
+            await asyncio.wait({answer}, timeout=2)
         remaining = max(0.1, deadline - time.monotonic())
-        answer = await asyncio.wait_for(reader.read(4096), remaining)
-        outcome.record(answer)
+        outcome.record(await asyncio.wait_for(answer, remaining))
     except TimeoutError:
         outcome.answers["still open at the end"] += 1
     except ConnectionError:

@@ -18,7 +18,7 @@ from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
 from app.sessions.kind import Move
 from app.sessions.kinds import find_kind
 from app.sessions.session import GameState, MoveRequest, MoveResult, Session
-from app.sessions.store import CreatedGame
+from app.sessions.store import Changes, CreatedGame
 from app.sessions.watchers import Watchers
 from app.settings import DEFAULT_MAX_MOVES
 
@@ -121,7 +121,7 @@ class MemoryGameStore:
         session = self._session(game_id)
         return session.position.moves(since, limit), session.version
 
-    async def changes(self, game_id: str, since: int, limit: int) -> tuple[list[Move], GameState]:
+    async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         session = self._session(game_id)
         return session.position.moves(since, limit), session.state()
 

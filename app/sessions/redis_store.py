@@ -71,7 +71,7 @@ from app.sessions.session import (
     Session,
     result_at,
 )
-from app.sessions.store import CreatedGame
+from app.sessions.store import Changes, CreatedGame
 from app.sessions.watchers import SharedReads, Watchers
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_TOTAL_MOVES
 
@@ -331,15 +331,13 @@ class RedisGameStore:
         decode = find_kind(kind).decode_move
         return [decode(first + 1 + i, record) for i, record in enumerate(records)], int(version)
 
-    async def changes(self, game_id: str, since: int, limit: int) -> tuple[list[Move], GameState]:
+    async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         first = max(since, 0)
         return await self._shared.read(
             ("changes", game_id, first, limit), lambda: self._read_changes(game_id, first, limit)
         )
 
-    async def _read_changes(
-        self, game_id: str, first: int, limit: int
-    ) -> tuple[list[Move], GameState]:
+    async def _read_changes(self, game_id: str, first: int, limit: int) -> Changes:
         keys = game_keys(game_id)
         read = self._changes(keys=[keys.meta, keys.moves], args=[first, first + limit - 1])
         found = await self._guard(read, self.stream_client)

@@ -17,6 +17,9 @@ from typing import Protocol
 from app.sessions.kind import Move
 from app.sessions.session import GameState, MoveRequest, MoveResult
 
+# What a push stream reads at a time: the moves after a point, and the game's state.
+Changes = tuple[list[Move], GameState]
+
 
 @dataclass(frozen=True, slots=True)
 class CreatedGame:
@@ -51,8 +54,8 @@ class GameStore(Protocol):
         """Moves with ``seq > since`` (at most ``limit``), and the game's version."""
         ...
 
-    async def changes(self, game_id: str, since: int, limit: int) -> tuple[list[Move], GameState]:
-        """For push streams: moves with ``seq > since`` (at most ``limit``) and the game's
+    async def changes(self, game_id: str, since: int, limit: int) -> Changes:
+        """For push streams: moves with ``seq > since`` (at most ``limit`` ≥ 1) and the game's
         state, read together. Readers asking the same at once may share one read."""
         ...
 

@@ -23,7 +23,7 @@ from app.api.games.schemas import GameOut, MoveResultOut
 from app.api.problems import Problem, problem_body, problem_of
 from app.sessions.errors import GameNotFound, Unavailable
 from app.sessions.session import result_at
-from app.sessions.store import GameStore
+from app.sessions.store import Changes, GameStore
 
 PAGE = 1000  # moves read at a time: a long history is sent in pages, between other work
 WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends a keep-alive
@@ -36,9 +36,11 @@ async def move_events(
     after: int,
     disconnected: Callable[[], Awaitable[bool]],
     stopping: asyncio.Event,
+    first: Changes | None = None,
 ) -> AsyncIterator[bytes]:
+    """The stream's events; ``first`` is its first read of the store, if already made."""
     try:
-        async for event in _events(store, game_id, after, disconnected, stopping):
+        async for event in _events(store, game_id, after, disconnected, stopping, first):
             yield event
     except GameNotFound:
         return  # deleted or expired: the stream ends
@@ -53,6 +55,7 @@ async def _events(
     after: int,
     disconnected: Callable[[], Awaitable[bool]],
     stopping: asyncio.Event,
+    first: Changes | None,
 ) -> AsyncIterator[bytes]:
     sent = after
     idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
@@ -60,7 +63,8 @@ async def _events(
         if stopping.is_set():
             yield format_sse_event(comment=STOPPING)
             return
-        moves, now = await store.changes(game_id, sent, PAGE)
+        moves, now = first or await store.changes(game_id, sent, PAGE)
+        first = None
         for move in moves:
             data = to_json(move_result_json(result_at(move, now))).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.seq))

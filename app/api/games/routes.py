@@ -14,7 +14,7 @@ from fastapi.sse import EventSourceResponse
 
 from app.api.bodies import json_response
 from app.api.games import params
-from app.api.games.events import EVENT_STREAM, move_events
+from app.api.games.events import EVENT_STREAM, PAGE, move_events
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.render import (
     board_dimensions,
@@ -226,10 +226,13 @@ async def game_events(request: Request) -> EventSourceResponse:
     game_id = params.game_id(request)
     after = params.resume_point(request)
     store = store_of(request)
-    await store.state(game_id)  # 404 as a problem, before the stream starts
+    # The stream's first read, before it starts: an unknown game is a 404 problem.
+    first = await store.changes(game_id, after, PAGE)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     slot = request.app.state.streams.take(game_id)
-    events = move_events(store, game_id, after, request.is_disconnected, request.app.state.stopping)
+    events = move_events(
+        store, game_id, after, request.is_disconnected, request.app.state.stopping, first
+    )
     response = EventSourceResponse(slot.during(events), headers=headers)
     slot.held_until_gone(response)  # even if the stream never starts
     return response
