@@ -16,6 +16,8 @@ next to the same client on the quiet server before. Scenarios:
 * ``streams-memory`` / ``streams-redis`` — ``--streams`` event streams on one game (memory
   store; and Redis, started here), while the watcher moves in another game (stream limits
   raised to fit them);
+* ``replay`` — a game of 10,000 moves whose whole history ten clients read over and over from
+  its event stream (each stream sends every move and the end, the client reconnects);
 * ``move-limit`` — one game played to ``ADJUDICATOR_MAX_MOVES_PER_GAME`` (10,000) moves on a
   board of side 1,000,000: the last accepted move ends it (``move_limit``), the next is refused.
 
@@ -263,6 +265,29 @@ async def stream(server: Server, game: str, outcome: Outcome, seconds: float) ->
     writer.close()
 
 
+async def _until_end(reader: asyncio.StreamReader) -> None:
+    seen = b""
+    while b"event: end" not in seen:
+        chunk = await reader.read(65536)
+        if not chunk:
+            raise ConnectionError("stream cut")
+        seen = seen[-16:] + chunk
+
+
+async def replay(server: Server, game: str, outcome: Outcome, seconds: float) -> None:
+    """Read the game's whole event stream, again and again, for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(f"GET /v1/games/{game}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        try:
+            await asyncio.wait_for(_until_end(reader), 60)
+            outcome.answers["whole history read"] += 1
+        except (TimeoutError, ConnectionError, asyncio.IncompleteReadError):
+            outcome.answers["stream cut"] += 1
+        writer.close()
+
+
 async def run_all(attacks: list[Awaitable[None]]) -> None:
     await asyncio.gather(*attacks)
 
@@ -336,12 +361,19 @@ def main() -> None:
                 scenario(name, server, lambda outcome, game=game, server=server: [
                     stream(server, game, outcome, seconds) for _ in range(args.streams)
                 ], seconds)  # fmt: skip
+    if wanted("replay"):
+        with adjudicator({}) as server:
+            game = move_limit(server, report=False)
+            scenario("replay (10 clients reading a 10,000-move history)", server,
+                     lambda outcome: [replay(server, game, outcome, seconds) for _ in range(10)],
+                     seconds)  # fmt: skip
     if wanted("move-limit"):
         with adjudicator({}) as server:
             move_limit(server)
 
 
-def move_limit(server: Server) -> None:
+def move_limit(server: Server, *, report: bool = True) -> str:
+    """Play a game to its move limit (and one more); answers the game's id."""
     with httpx.Client(base_url=server.url, timeout=10) as client:
         game = client.post("/v1/games", json={"n": 1_000_000}).json()
         tokens = game["tokens"]
@@ -358,6 +390,8 @@ def move_limit(server: Server) -> None:
             last = answer.json()
         elapsed = time.perf_counter() - started
         state = client.get(f"/v1/games/{game['id']}").json()
+    if not report:
+        return str(game["id"])
     rss, peak = server.memory_kib()
     print("\n## move-limit (n = 1,000,000, default ADJUDICATOR_MAX_MOVES_PER_GAME)")
     print(
@@ -366,6 +400,7 @@ def move_limit(server: Server) -> None:
     )
     print(f"{elapsed:.1f} s for 10,001 requests; server memory {rss / 1024:.0f} MiB "
           f"(peak {peak / 1024:.0f} MiB)")  # fmt: skip
+    return str(game["id"])
 
 
 if __name__ == "__main__":

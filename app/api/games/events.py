@@ -25,7 +25,7 @@ from app.sessions.errors import GameNotFound, Unavailable
 from app.sessions.session import result_at
 from app.sessions.store import Changes, GameStore
 
-PAGE = 1000  # moves read at a time: a long history is sent in pages, between other work
+PAGE = 50  # moves read at a time: a long history is sent in pages, other work between them
 WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends a keep-alive
 STOPPING = "the server is stopping: reconnect with Last-Event-ID"
 
@@ -74,6 +74,7 @@ async def _events(
             return
         if moves:
             idle = False
+            await asyncio.sleep(0)  # a long history: other requests are served between pages
             continue
         if idle:
             yield format_sse_event(comment="keep-alive")
