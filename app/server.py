@@ -80,7 +80,7 @@ class ConnectionLimits:
     @classmethod
     def of(cls, settings: Settings) -> ConnectionLimits:
         return cls(
-            max_connections=min(settings.max_connections, open_files_for(settings)),
+            max_connections=open_files_for(settings),
             max_url_bytes=settings.max_url_bytes,
             max_header_bytes=settings.max_header_bytes,
             max_headers=settings.max_headers,
@@ -93,7 +93,7 @@ class ConnectionLimits:
 
 def open_files_for(settings: Settings) -> int:
     """Raise the soft open-files limit as far as ``max_connections`` needs (up to the hard
-    limit) and answer how many client connections fit in it."""
+    limit); answers the connections to allow: ``max_connections``, or fewer if they do not fit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = settings.max_connections + RESERVED_FILES
     if soft != resource.RLIM_INFINITY and soft < wanted:
@@ -111,7 +111,7 @@ def open_files_for(settings: Settings) -> int:
             "ADJUDICATOR_MAX_CONNECTIONS=%d does not fit the open-files limit %d: at most %d "
             "connections (raise `ulimit -n`)", settings.max_connections, soft, fits,
         )  # fmt: skip
-    return fits
+    return min(fits, settings.max_connections)
 
 
 @functools.cache
