@@ -189,6 +189,17 @@ class Outcome:
         self.answers[answer.split(b"\r\n", 1)[0].decode("latin-1") or "closed, no answer"] += 1
 
 
+async def connect(
+    server: Server, outcome: Outcome
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+    """A connection to the server, or None (counted) if the server or this process refuses."""
+    try:
+        return await asyncio.open_connection("127.0.0.1", server.port)
+    except OSError as error:
+        outcome.answers[f"connect failed: {error.strerror}"] += 1
+        return None
+
+
 async def _read_answer(reader: asyncio.StreamReader) -> bytes:
     try:
         return await asyncio.wait_for(reader.read(4096), 30)
@@ -197,11 +208,10 @@ async def _read_answer(reader: asyncio.StreamReader) -> bytes:
 
 
 async def flood(server: Server, outcome: Outcome, start: bytes, unit: bytes, total: int) -> None:
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    except OSError as error:
-        outcome.answers[f"connect failed: {error.strerror}"] += 1
+    connection = await connect(server, outcome)
+    if connection is None:
         return
+    reader, writer = connection
     sent = 0
     try:
         writer.write(start)
@@ -217,11 +227,10 @@ async def flood(server: Server, outcome: Outcome, start: bytes, unit: bytes, tot
 
 
 async def trickle(server: Server, outcome: Outcome, seconds: float, silent: bool) -> None:
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    except OSError as error:
-        outcome.answers[f"connect failed: {error.strerror}"] += 1
+    connection = await connect(server, outcome)
+    if connection is None:
         return
+    reader, writer = connection
     head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 1000
     deadline = time.monotonic() + seconds
     answer = asyncio.ensure_future(reader.read(4096))  # whatever the server says, when it does
@@ -242,11 +251,10 @@ async def trickle(server: Server, outcome: Outcome, seconds: float, silent: bool
 
 
 async def stream(server: Server, game: str, outcome: Outcome, seconds: float) -> None:
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    except OSError as error:
-        outcome.answers[f"connect failed: {error.strerror}"] += 1
+    connection = await connect(server, outcome)
+    if connection is None:
         return
+    reader, writer = connection
     writer.write(f"GET /v1/games/{game}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     try:
         outcome.record(await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30))
