@@ -95,7 +95,9 @@ class FastPath:
 
 # Fast paths by kind name; every other game takes the generic engine.
 FAST_PATHS = {
-    "tictactoe": FastPath("tictactoe_move", lambda params: True, lambda p: {"n": p["n"]}),
+    "tictactoe": FastPath(
+        "tictactoe_move", lambda params: True, lambda p: {"n": p["n"], "k": p.get("k", p["n"])}
+    ),
 }
 GENERIC = "generic"
 

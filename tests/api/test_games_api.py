@@ -29,8 +29,10 @@ def client(store_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
+# A tic-tac-toe state (API.md, "Game kinds": every state names its `game`; tic-tac-toe adds `k`).
 STATE_FIELDS = {
-    "id", "n", "status", "winner", "reason", "next_player", "version", "move_count", "last_move",
+    "id", "game", "n", "k", "status", "winner", "reason", "next_player", "version", "move_count",
+    "last_move",
 }  # fmt: skip
 
 
@@ -58,7 +60,9 @@ def test_create_answers_201_state_location_and_two_tokens(client: TestClient) ->
     assert set(body) == STATE_FIELDS | {"tokens"}
     assert response.headers["location"] == f"/v1/games/{body['id']}"
     assert {k: body[k] for k in STATE_FIELDS - {"id"}} == {
+        "game": "tictactoe",
         "n": 3,
+        "k": 3,
         "status": "in_progress",
         "winner": 0,
         "reason": None,
@@ -209,6 +213,38 @@ class TestRefusals:
 @pytest.mark.parametrize("n", [0, -3, 1_000_001, "3", 3.5, True, None])
 def test_create_with_bad_n_is_a_validation_error(client: TestClient, n: object) -> None:
     assert_validation_error(client.post("/v1/games", json={"n": n}), "body", "n")
+
+
+def test_gomoku_is_tictactoe_with_k(client: TestClient) -> None:
+    created = client.post("/v1/games", json={"game": "tictactoe", "n": 15, "k": 5})
+    assert created.status_code == 201, created.text
+    state = created.json()
+    assert (state["game"], state["n"], state["k"]) == ("tictactoe", 15, 5)
+    game_id, tokens = state["id"], state["tokens"]
+    for i in range(4):  # X on row 7, O on row 0, four each
+        move(client, game_id, tokens["1"], 7, 3 + i)
+        move(client, game_id, tokens["2"], 0, 2 * i)
+    won = move(client, game_id, tokens["1"], 7, 7)
+    assert won.json()["winner"] == 1
+    assert (won.json()["state"]["status"], won.json()["state"]["reason"]) == ("won", "line")
+    board = client.get(f"/v1/games/{game_id}/board").json()
+    assert board["rows"][7] == "...XXXXX......."
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"game": "tictactoe", "n": 3, "k": 4}, ("body", "k")),  # k over n
+        ({"game": "tictactoe", "n": 3, "k": 0}, ("body", "k")),
+        ({"game": "tictactoe", "n": 3, "k": True}, ("body", "k")),
+        ({"game": "checkers", "n": 8}, ("body", "game")),
+        ({"game": "tictactoe"}, ("body", "n")),
+    ],
+)
+def test_create_refuses_bad_kinds_and_k(
+    client: TestClient, body: dict[str, object], where: tuple[str, ...]
+) -> None:
+    assert_validation_error(client.post("/v1/games", json=body), *where)
 
 
 def test_max_n_comes_from_settings() -> None:

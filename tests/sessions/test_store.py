@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 
 import pytest
@@ -32,6 +33,7 @@ from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MAX_REMEMBERED_REFUSALS, MoveRequest, MoveResult
 from app.sessions.store import GameStore
 from app.sessions.watchers import SharedReads
+from tests.rules.reference import has_k_in_row
 
 
 class FakeClock:
@@ -522,3 +524,59 @@ async def test_redis_processes_count_their_moves_together(redis_store_url: str) 
     await second.delete(games[0].state.id, games[0].tokens[0])  # frees the first's two moves
     await second.play(games[1].state.id, games[1].tokens[0], move(1, 1))
     await second.close()
+
+
+# --- k in a row ---------------------------------------------------------------------------------
+
+
+def gomoku(n: int, k: int) -> tuple[str, dict[str, int]]:
+    return "tictactoe", {"n": n, "k": k}
+
+
+async def test_k_in_a_row_games_match_a_board_scan(store: GameStore) -> None:
+    rng = random.Random(13)
+    for _ in range(12):
+        n = rng.randint(3, 7)
+        k = rng.randint(2, n - 1)
+        created = await store.create(*gomoku(n, k))
+        game_id, tokens_ = created.state.id, created.tokens
+        assert dict(created.state.facts) == {"n": n, "k": k}
+        grid = [["."] * n for _ in range(n)]
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        rng.shuffle(cells)
+        for i, (r, c) in enumerate(cells):
+            player: Player = 1 if i % 2 == 0 else 2
+            grid[r][c] = "X" if player == 1 else "O"
+            state = (await store.play(game_id, tokens_[i % 2], move(r, c))).state
+            won = has_k_in_row(tuple("".join(row) for row in grid), grid[r][c], k)
+            full = i + 1 == n * n
+            expected = ("won", player, "line") if won else ("draw", 0, "board_full") if full else (
+                "in_progress", 0, None)  # fmt: skip
+            assert (state.status, state.winner, state.reason) == expected, (n, k, cells[: i + 1])
+            if state.status != "in_progress":
+                break
+        await store.delete(game_id, tokens_[0])
+
+
+@pytest.mark.parametrize(
+    ("stones", "winning"),
+    [
+        ([(7, 0), (7, 1), (7, 3), (7, 4)], (7, 2)),  # a row, joined by its middle stone
+        ([(10, 999_999), (11, 999_999), (12, 999_999), (13, 999_999)], (14, 999_999)),  # a column
+        ([(0, 0), (1, 1), (2, 2), (4, 4)], (3, 3)),  # the diagonal
+        ([(500, 999_999), (501, 999_998), (503, 999_996), (504, 999_995)], (502, 999_997)),
+        ([(9, 0), (9, 1), (9, 2), (9, 4), (9, 5), (9, 6)], (9, 3)),  # an overline of seven
+    ],
+    ids=["row-middle", "column-edge", "diagonal", "anti-diagonal-edge", "overline"],
+)
+async def test_five_in_a_row_on_a_board_of_a_million(
+    store: GameStore, stones: list[tuple[int, int]], winning: tuple[int, int]
+) -> None:
+    created = await store.create(*gomoku(10**6, 5))
+    game_id, (first, second) = created.state.id, created.tokens
+    far = iter(range(100, 200, 2))  # player 2's stones: far apart, never a run
+    for r, c in stones:
+        assert (await store.play(game_id, first, move(r, c))).state.status == "in_progress"
+        await store.play(game_id, second, move(999_000, next(far)))
+    result = await store.play(game_id, first, move(*winning))
+    assert (result.state.status, result.state.winner, result.state.reason) == ("won", 1, "line")

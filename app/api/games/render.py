@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import cast
 
-from app.api.games.schemas import BoardOut, GameCommon, GameOut, MoveOut, MoveResultOut
+from app.api.games.schemas import (
+    BoardOut,
+    GameCommon,
+    GameName,
+    GameOut,
+    MoveOut,
+    MoveResultOut,
+)
 from app.sessions.kind import Move
 from app.sessions.kinds import find_kind
 from app.sessions.session import GameState, MoveResult
@@ -20,6 +27,7 @@ def state_json(state: GameState) -> GameOut:
     last = state.last_move
     common: GameCommon = {
         "id": state.id,
+        "game": cast(GameName, state.kind),
         "status": state.status,
         "winner": state.winner,
         "reason": state.reason,
@@ -28,8 +36,8 @@ def state_json(state: GameState) -> GameOut:
         "move_count": state.move_count,
         "last_move": move_json(last) if last else None,
     }
-    # The id first and the kind's facts right after it, as the state has always been written.
-    return cast(GameOut, {"id": state.id, **state.facts, **common})
+    # The id and the kind first, the kind's facts right after them.
+    return cast(GameOut, {"id": state.id, "game": state.kind, **state.facts, **common})
 
 
 def board_dimensions(state: GameState) -> dict[str, int]:

@@ -12,7 +12,7 @@ Routes and renderers work on the unions.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
@@ -33,16 +33,20 @@ class MoveOut(TypedDict):
     player: Player
 
 
+GameName = Literal["tictactoe"]
+
+
 class GameCommon(TypedDict):
     """What the state of a game of every kind says."""
 
     id: str
+    game: Annotated[GameName, Field(description="The game's kind, as it was created.")]
     status: Status
     winner: Annotated[Winner, Field(description="0 while nobody has won.")]
     reason: Annotated[
         Reason | None,
         Field(
-            description="Why the game ended: `line` (n in a row), `board_full` (a draw), "
+            description="Why the game ended: `line` (k in a row), `board_full` (a draw), "
             "`move_limit` (the configured most moves per game: a draw); null while it goes on."
         ),
     ]
@@ -53,7 +57,7 @@ class GameCommon(TypedDict):
 
 
 class GameOut(GameCommon, TicTacToeFacts):
-    """The state of a game (today's one kind: n × n tic-tac-toe)."""
+    """The state of a game (today's one kind: n × n tic-tac-toe, k in a row)."""
 
 
 Tokens = TypedDict("Tokens", {"1": str, "2": str})
@@ -78,15 +82,22 @@ class MovesPage(TypedDict):
     ]
 
 
-class BoardOut(TicTacToeFacts):
+class BoardOut(TypedDict):
+    n: int
     rows: Annotated[list[str], Field(description="`X` (player 1), `O` (player 2), `.` empty.")]
 
 
 class CreateGameIn(Body):
-    """An n × n tic-tac-toe game: n in a row wins."""
+    """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given."""
 
     kind: ClassVar[str] = "tictactoe"
-    n: JsonInt = Field(ge=1, le=LARGEST_N, description="Board side; n in a row wins.")
+    game: Literal["tictactoe"] = Field(
+        "tictactoe", description="The game's kind; without it, tic-tac-toe."
+    )
+    n: JsonInt = Field(ge=1, le=LARGEST_N, description="Board side.")
+    k: Annotated[int, Field(strict=True, ge=1, le=LARGEST_N), INTEGRAL] | None = Field(
+        None, description="Stones in a row that win, at most n; n if not given (gomoku: 5)."
+    )
 
     @field_validator("n")
     @classmethod
@@ -98,9 +109,17 @@ class CreateGameIn(Body):
             )
         return value
 
+    @field_validator("k")
+    @classmethod
+    def _k_at_most_n(cls, k: int | None, info: ValidationInfo) -> int | None:
+        n = info.data.get("n")  # absent if n itself was refused
+        if k is not None and n is not None and k > n:
+            raise PydanticCustomError("k_over_n", "k must be at most n = {n}", {"n": n})
+        return k
+
     def params(self) -> dict[str, object]:
         """The kind's parameters, as the store takes them."""
-        return {"n": self.n}
+        return {"n": self.n, "k": self.n if self.k is None else self.k}
 
 
 class MoveIn(Body):
@@ -111,7 +130,16 @@ class MoveIn(Body):
     )
 
 
-CREATE_BODY = JsonBody(CreateGameIn, {"classic": {"summary": "Classic 3 × 3", "value": {"n": 3}}})
+CREATE_BODY = JsonBody(
+    CreateGameIn,
+    {
+        "classic": {"summary": "Classic 3 × 3", "value": {"n": 3}},
+        "gomoku": {
+            "summary": "Gomoku: 15 × 15, five in a row",
+            "value": {"game": "tictactoe", "n": 15, "k": 5},
+        },
+    },
+)
 MOVE_BODY = JsonBody(
     MoveIn, {"centre": {"summary": "Centre of a 3 × 3 board", "value": {"row": 1, "col": 1}}}
 )

@@ -1,8 +1,9 @@
-"""n × n tic-tac-toe, n in a row wins: the first game kind.
+"""n × n tic-tac-toe, k in a row wins (k = n by default; gomoku is n = 15, k = 5).
 
 ``TicTacToe.play`` checks a move (bounds, game over, turn, occupancy) before changing anything, so
-a refused move leaves the game exactly as it was; an accepted move is adjudicated in O(1) by the
-line counters (``rules/lines.py``), whatever n is.
+a refused move leaves the game exactly as it was; an accepted move is adjudicated in O(1) whatever
+n and k are: by the line counters (``rules/lines.py``) for k = n, by the run lengths kept at the
+runs' ends (``rules/runs.py``) for k < n.
 
 The move list is a flat ``array`` of (row, col) pairs — the player follows from the move's
 number — rather than a list of ``Move`` objects: 8 bytes a move and nothing for Python's cycle
@@ -18,6 +19,7 @@ from collections.abc import Mapping
 from typing_extensions import TypedDict
 
 from app.rules.lines import LineCounters
+from app.rules.runs import RunLengths
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
 from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner, other
 
@@ -26,6 +28,7 @@ class TicTacToeFacts(TypedDict):
     """What a tic-tac-toe game's state says of its kind."""
 
     n: int
+    k: int
 
 
 def player_of(seq: int) -> Player:
@@ -34,13 +37,16 @@ def player_of(seq: int) -> Player:
 
 
 class TicTacToe:
-    """The board of one n × n game: line counters and the moves in order."""
+    """The board of one n × n, k-in-a-row game: its win detector and the moves in order."""
 
-    __slots__ = ("cells", "lines", "n", "status", "winner")
+    __slots__ = ("cells", "k", "lines", "n", "status", "winner")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, k: int | None = None) -> None:
         self.n = n
-        self.lines = LineCounters(n)
+        self.k = n if k is None else k
+        self.lines: LineCounters | RunLengths = (
+            LineCounters(n) if self.k == n else RunLengths(n, self.k)
+        )
         self.cells: array[int] = array("i")  # row, col of each move
         self.status: Status = "in_progress"
         self.winner: Winner = 0
@@ -93,7 +99,7 @@ class TicTacToe:
         return Move(seq=self.move_count, row=row, col=col, player=player)
 
     def facts(self) -> TicTacToeFacts:
-        return {"n": self.n}
+        return {"n": self.n, "k": self.k}
 
     def rows(self) -> list[str]:
         """The board as strings of ``X``, ``O``, ``.`` (O(n²): only for small n)."""
@@ -114,7 +120,8 @@ class TicTacToeKind:
     position = TicTacToe
 
     def new(self, params: Mapping[str, object]) -> TicTacToe:
-        return self.position(_side(params))
+        n = _integer(params, "n")
+        return self.position(n, _integer(params, "k") if "k" in params else n)
 
     def decode(self, params: Mapping[str, object], text: str) -> TicTacToe:
         position = self.new(params)
@@ -136,11 +143,11 @@ class TicTacToeKind:
         return other(move.player), facts_now  # players alternate; the board's size is fixed
 
 
-def _side(params: Mapping[str, object]) -> int:
-    n = params["n"]
-    if not isinstance(n, int):
-        raise TypeError(f"n must be an integer, not {n!r}")
-    return n
+def _integer(params: Mapping[str, object], name: str) -> int:
+    value = params[name]
+    if not isinstance(value, int):
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+    return value
 
 
 KIND = TicTacToeKind()

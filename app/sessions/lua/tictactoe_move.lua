@@ -1,11 +1,14 @@
--- The fast path of n × n tic-tac-toe: check and apply one move in O(1), atomically.
+-- The fast path of n × n tic-tac-toe, k in a row: check and apply one move in O(1), atomically,
+-- as app/sessions/kinds/tictactoe.py does (its detectors: app/rules/lines.py for k = n, counters
+-- of the four lines through the cell; app/rules/runs.py for k < n, run lengths at the runs' ends).
 -- KEYS: meta, cells, lines, moves, receipts.
 -- ARGV: token hash, row, col, claimed player or '', ttl ms, expected version or '',
 --       idempotency key or '', request fingerprint, refusals to remember, the game's channel.
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
-                        'refusals', 'facts', 'kind', 'reason', 'max_moves')
+                        'refusals', 'facts', 'kind', 'reason', 'max_moves', 'k')
 if not meta[1] then return {'game_not_found'} end
 local n = tonumber(meta[1])
+local k = tonumber(meta[12] or meta[1])
 local player
 if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
 else return {'unauthorized'} end
@@ -55,14 +58,39 @@ if player ~= next_player then return refuse({'not_your_turn', next_player}) end
 local cell = ARGV[2] .. ':' .. ARGV[3]
 if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse({'cell_occupied'}) end
 
--- The four lines through the cell: +1 for player 1, -1 for player 2; ±n is a full line.
-local delta = (player == 1) and 1 or -1
-local full = delta * n
-local won = redis.call('HINCRBY', KEYS[3], 'r' .. ARGV[2], delta) == full
-won = (redis.call('HINCRBY', KEYS[3], 'c' .. ARGV[3], delta) == full) or won
-if row == col then won = (redis.call('HINCRBY', KEYS[3], 'd', delta) == full) or won end
-if row + col == n - 1 then
-  won = (redis.call('HINCRBY', KEYS[3], 'a', delta) == full) or won
+local won = false
+if k == n then
+  -- The four lines through the cell: +1 for player 1, -1 for player 2; ±n is a full line.
+  local delta = (player == 1) and 1 or -1
+  local full = delta * n
+  won = redis.call('HINCRBY', KEYS[3], 'r' .. ARGV[2], delta) == full
+  won = (redis.call('HINCRBY', KEYS[3], 'c' .. ARGV[3], delta) == full) or won
+  if row == col then won = (redis.call('HINCRBY', KEYS[3], 'd', delta) == full) or won end
+  if row + col == n - 1 then
+    won = (redis.call('HINCRBY', KEYS[3], 'a', delta) == full) or won
+  end
+else
+  -- Per direction d, "d:row:col" -> the length of the run that ends at that cell. A neighbour
+  -- of the new stone that holds the player's stone ends a run there.
+  local directions = {{0, 1}, {1, 0}, {1, 1}, {1, -1}}
+  local mine = tostring(player)
+  for d, step in ipairs(directions) do
+    local dr, dc = step[1], step[2]
+    local function run_at(r, c)
+      if r < 0 or r >= n or c < 0 or c >= n then return 0 end
+      if redis.call('HGET', KEYS[2], r .. ':' .. c) ~= mine then return 0 end
+      return tonumber(redis.call('HGET', KEYS[3], d .. ':' .. r .. ':' .. c))
+    end
+    local before = run_at(row - dr, col - dc)
+    local after = run_at(row + dr, col + dc)
+    if before > 0 then redis.call('HDEL', KEYS[3], d .. ':' .. (row - dr) .. ':' .. (col - dc)) end
+    if after > 0 then redis.call('HDEL', KEYS[3], d .. ':' .. (row + dr) .. ':' .. (col + dc)) end
+    local length = before + 1 + after
+    redis.call('HSET', KEYS[3],
+               d .. ':' .. (row - before * dr) .. ':' .. (col - before * dc), length,
+               d .. ':' .. (row + after * dr) .. ':' .. (col + after * dc), length)
+    if length >= k then won = true end
+  end
 end
 redis.call('RPUSH', KEYS[4], cell)
 version = version + 1
