@@ -1,4 +1,4 @@
-"""Session moves: O(1) counters vs line and board scans; server memory for many huge games.
+"""Session moves: O(1) counters vs line and board scans; k in a row flat in n; server memory.
 
     python -m bench.sessions [--rounds 5] [--skip-memory]
 
@@ -7,9 +7,12 @@ the four counters — at n = 3, 1,000 and 1,000,000, next to two references that
 bookkeeping and then decide the win by scanning: the move's row, column and diagonals (O(n)), or
 the whole board (O(n²); only where it finishes in reasonable time).
 
+k in a row (k = 5, run lengths): per-move time at n = 15 and at n = 1,000,000, interleaved
+rounds, and their ratio (flat: at most 1.3).
+
 Memory: starts the real ``adjudicator`` server on a free loopback port, creates 400 games with
-n = 1,000,000 and plays 25 moves in each over HTTP, and reports the server's resident memory
-(VmRSS) before and after.
+n = 1,000,000 (k = n, then k = 5) and plays 25 moves in each over HTTP, and reports the server's
+resident memory (VmRSS) before and after.
 """
 
 from __future__ import annotations
@@ -65,16 +68,23 @@ class ScanGame:
         return self.winner
 
 
-def scripts(n: int, games: int, moves: int, seed: int) -> list[Moves]:
-    """Random distinct cells per game, stopping before any possible win (so all sides agree)."""
+def scripts(n: int, games: int, moves: int, seed: int, k: int | None = None) -> list[Moves]:
+    """Random distinct cells per game that win nothing (so every move of the script is legal
+    and all sides agree)."""
     rng = random.Random(seed)
-    result = []
-    for _ in range(games):
+    result: list[Moves] = []
+    while len(result) < games:
         cells: set[tuple[int, int]] = set()
         limit = min(moves, n * n)
         while len(cells) < limit:
             cells.add((rng.randrange(n), rng.randrange(n)))
-        result.append(list(cells))
+        script = list(cells)
+        game = TicTacToe(n, k)
+        if all(
+            game.play(Placement(r, c), 1 if i % 2 == 0 else 2) and game.status == "in_progress"
+            for i, (r, c) in enumerate(script[:-1])
+        ):
+            result.append(script)
     return result
 
 
@@ -113,6 +123,24 @@ def timing(rounds: int) -> None:
     print()
 
 
+def k_timing(rounds: int, k: int = 5) -> None:
+    print(f"k in a row (k = {k}): per-move time, median of {rounds} interleaved rounds\n")
+    sides = (15, 10**6)
+    corpora = {n: scripts(n, 400, 25, seed=n, k=k) for n in sides}
+    times: dict[int, list[float]] = {n: [] for n in sides}
+    ratios = []
+    for _ in range(rounds):
+        for n in sides:
+            times[n].append(per_move(lambda n=n: TicTacToe(n, k), corpora[n]))
+        ratios.append(times[10**6][-1] / times[15][-1])
+    print("| n | per move | vs n = 15 |")
+    print("|---:|---:|---:|")
+    for n in sides:
+        ratio = statistics.median(ratios) if n == 10**6 else 1.0
+        print(f"| {n:,} | {statistics.median(times[n]) * 1e6:,.2f} µs | {ratio:.2f} × |")
+    print()
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -120,7 +148,7 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def memory(games: int = 400, moves: int = 25, n: int = 10**6) -> None:
+def memory(games: int = 400, moves: int = 25, n: int = 10**6, k: int | None = None) -> None:
     port = free_port()
     script = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
     command = [script] if script else [sys.executable, "-m", "app.cli"]
@@ -148,8 +176,9 @@ def memory(games: int = 400, moves: int = 25, n: int = 10**6) -> None:
                 headers={"Authorization": f"Bearer {warm['tokens']['1']}"},
             )
             before = rss_kib(server.pid)
-            for script in scripts(n, games, moves, seed=7):
-                game = client.post("/v1/games", json={"n": n}).json()
+            body = {"n": n} if k is None else {"game": "tictactoe", "n": n, "k": k}
+            for script in scripts(n, games, moves, seed=7, k=k):
+                game = client.post("/v1/games", json=body).json()
                 tokens = game["tokens"]
                 for i, (r, c) in enumerate(script):
                     response = client.post(
@@ -163,7 +192,7 @@ def memory(games: int = 400, moves: int = 25, n: int = 10**6) -> None:
         server.terminate()
         server.wait(timeout=10)
     delta = (after - before) / 1024
-    print(f"Server memory, {games} games of n = {n:,} with {moves} moves each:")
+    print(f"Server memory, {games} games of n = {n:,}, k = {k or n:,} with {moves} moves each:")
     print(
         f"  RSS before {before / 1024:.1f} MiB, after {after / 1024:.1f} MiB: "
         f"+{delta:.1f} MiB for the games ({(after - before) * 1024 / games:,.0f} bytes per game)"
@@ -176,8 +205,10 @@ def main() -> None:
     parser.add_argument("--skip-memory", action="store_true")
     args = parser.parse_args()
     timing(args.rounds)
+    k_timing(args.rounds)
     if not args.skip_memory:
         memory()
+        memory(k=5)
 
 
 if __name__ == "__main__":
