@@ -33,6 +33,7 @@ from app.sessions.errors import (
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
+    NoBracket,
     NotYourTurn,
     OutOfBounds,
     PreconditionFailed,
@@ -131,6 +132,10 @@ INTERNAL_ERROR = ProblemType(
 # Domain errors by class: (status, title, when). The code is the class's own.
 _DOMAIN: dict[type[DomainError], tuple[int, str, str]] = {
     IllegalMove: (422, "Illegal move", "`apply-move` of an illegal move; `reason` says why"),
+    NoBracket: (
+        409, "Illegal move",
+        "a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`)",
+    ),
     Unauthorized: (401, "Missing or invalid token", "no bearer token, or not one of this game's"),
     WrongPlayer: (403, "Token is for the other player", "`player` contradicts the token"),
     GameNotFound: (404, "Game not found", "no such game: never created, deleted or expired"),
@@ -166,10 +171,13 @@ FRAMEWORK_PROBLEMS = (
     VALIDATION_ERROR, PAYLOAD_TOO_LARGE, NOT_FOUND, METHOD_NOT_ALLOWED, RATE_LIMITED,
     INTERNAL_ERROR,
 )  # fmt: skip
-PROBLEM_TYPES: dict[str, ProblemType] = {
-    problem.code: problem
-    for problem in (*FRAMEWORK_PROBLEMS, *CONNECTION_PROBLEMS, *DOMAIN_PROBLEMS.values())
-}
+# Every problem; a code may be answered with two statuses (a rule broken in a session is 409,
+# the same rule in a stateless question 422: `illegal_move`), never with two titles.
+ALL_PROBLEMS = (*FRAMEWORK_PROBLEMS, *CONNECTION_PROBLEMS, *DOMAIN_PROBLEMS.values())
+# By code, for /problems/{code}: a code's first entry (the stateless one, for `illegal_move`).
+PROBLEM_TYPES: dict[str, ProblemType] = {}
+for _problem in ALL_PROBLEMS:
+    PROBLEM_TYPES.setdefault(_problem.code, _problem)
 
 
 def problem_of(error: type[DomainError]) -> ProblemType:

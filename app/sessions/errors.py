@@ -20,9 +20,16 @@ from app.rules.errors import DomainError, RuleError
 class OutOfBounds(RuleError):
     code = "out_of_bounds"
 
-    def __init__(self, row: int, col: int, n: int) -> None:
+    def __init__(self, row: int, col: int, n: int, width: int | None = None) -> None:
+        """Outside an n × n board, or an n × width one (n rows)."""
         self.row, self.col, self.n = row, col, n
-        super().__init__(f"({row}, {col}) is outside the {n} × {n} board (0 … {n - 1})")
+        if width is None:
+            super().__init__(f"({row}, {col}) is outside the {n} × {n} board (0 … {n - 1})")
+        else:
+            super().__init__(
+                f"({row}, {col}) is outside the {n} × {width} board (rows 0 … {n - 1}, "
+                f"columns 0 … {width - 1})"
+            )
 
 
 class NotYourTurn(RuleError):
@@ -42,6 +49,20 @@ class CellOccupied(RuleError):
     def __init__(self, row: int, col: int) -> None:
         self.row, self.col = row, col
         super().__init__(f"cell ({row}, {col}) already holds a mark")
+
+
+class NoBracket(RuleError):
+    """A Reversi stone that brackets no opponent stone, in a session (409; the stateless
+    ``apply-move`` answers the same rule with 422, ``rules.reversi.IllegalMove``)."""
+
+    code = "illegal_move"
+
+    def __init__(self, row: int, col: int) -> None:
+        self.row, self.col = row, col
+        super().__init__(f"({row}, {col}) brackets no opponent stone")
+
+    def details(self) -> dict[str, object]:
+        return {"reason": "no_bracket"}
 
 
 class GameOver(RuleError):

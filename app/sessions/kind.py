@@ -10,7 +10,7 @@ protocols, implemented by one module per kind in ``kinds/``:
 * a ``GameKind`` makes positions — new from the kind's parameters, or back from the text a
   store kept — and encodes parameters and move records as text for stores.
 
-Both kinds of today place a mark or a stone on a cell, so a move is a ``Placement``.
+Both kinds place a mark or a stone on a cell, so a move is a ``Placement``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
 # Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``), or by the
 # session's (``move_limit``: the configured most moves per game, a draw).
 Reason = Literal["line", "board_full", "no_moves", "move_limit"]
+# What clients call the kinds (``GameKind.name``), as the API's ``game`` field.
+GameName = Literal["tictactoe", "reversi"]
 
 
 def other(player: Player) -> Player:
@@ -41,12 +43,20 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """An accepted move, as clients see it: its number (1 for the first), cell and player."""
+    """An accepted move, as clients see it: its number (1 for the first), cell and player, and
+    the kind's own fields of the record (``facts``: a Reversi move's ``flips`` and ``passed``).
+
+    ``state_facts`` are the kind's facts of the game's state right after the move, where the
+    kind cannot tell them from the state now (a Reversi score); the answer to the move is
+    rebuilt from them (``GameKind.after``). Clients never see them as such.
+    """
 
     seq: int
     row: int
     col: int
     player: Player
+    facts: Mapping[str, object] | None = None
+    state_facts: Mapping[str, object] | None = None
 
 
 class Position(Protocol):

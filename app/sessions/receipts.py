@@ -1,8 +1,9 @@
 """Receipts as text, for a store that keeps them outside this process (the Redis store).
 
 A receipt is the first answer to a request sent with an ``Idempotency-Key``: the accepted
-move's number (``<fingerprint>|ok|<seq>``), or the refusal, kept as its code, message and
-attributes (``<fingerprint>|refused|<JSON>``) and raised again as the same exception class. Only
+move's number (``<fingerprint>|ok|<seq>``), or the refusal, kept as its class's name, code,
+message and attributes (``<fingerprint>|refused|<JSON>``) and raised again as the same exception
+class (by name: two classes may share a code, as `illegal_move` in and out of a session). Only
 JSON goes in and out: nothing read back from a store is ever evaluated.
 """
 
@@ -14,27 +15,34 @@ from app.rules.errors import DomainError
 from app.sessions.session import Receipt
 
 
-def errors_by_code() -> dict[str, type[DomainError]]:
-    """Every concrete domain error class, by its code."""
+def errors_by_name() -> dict[str, type[DomainError]]:
+    """Every concrete domain error class, by its class name."""
     found: dict[str, type[DomainError]] = {}
     pending: list[type[DomainError]] = [DomainError]
     while pending:
         cls = pending.pop()
         if "code" in vars(cls):
-            found[cls.code] = cls
+            found[cls.__name__] = cls
         pending.extend(cls.__subclasses__())
     return found
 
 
-def refusal_from(code: str, message: str, attributes: dict[str, object]) -> DomainError:
+def refusal_from(name: str, message: str, attributes: dict[str, object]) -> DomainError:
     """The refusal ``receipt_text`` kept, as an instance of its own class."""
-    return errors_by_code()[code].restored((message,), attributes)
+    return errors_by_name()[name].restored((message,), attributes)
+
+
+def _name_of_code(code: str) -> str:
+    return next(name for name, cls in errors_by_name().items() if cls.code == code)
 
 
 def receipt_text(receipt: Receipt) -> str:
     outcome = receipt.outcome
     if isinstance(outcome, DomainError):
-        kept = {"code": outcome.code, "message": str(outcome), "attributes": vars(outcome)}
+        kept = {
+            "error": type(outcome).__name__, "code": outcome.code, "message": str(outcome),
+            "attributes": vars(outcome),
+        }  # fmt: skip
         return f"{receipt.fingerprint}|refused|{json.dumps(kept)}"
     return f"{receipt.fingerprint}|ok|{outcome}"
 
@@ -46,5 +54,7 @@ def receipt_from(text: str) -> Receipt:
         return Receipt(fingerprint, int(rest))
     if marker == "refused":
         kept = json.loads(rest)
-        return Receipt(fingerprint, refusal_from(kept["code"], kept["message"], kept["attributes"]))
+        name = kept.get("error") or _name_of_code(kept["code"])  # receipts kept before names
+        refusal = refusal_from(name, kept["message"], kept["attributes"])
+        return Receipt(fingerprint, refusal)
     raise ValueError(f"not a receipt: {text!r}")

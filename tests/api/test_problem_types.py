@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from app.api.problems import DOMAIN_PROBLEMS, PROBLEM_TYPES, problem_of
+from app.api.problems import ALL_PROBLEMS, DOMAIN_PROBLEMS, PROBLEM_TYPES, problem_of
 from app.rules.errors import DomainError
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -32,10 +32,12 @@ def test_every_domain_error_has_a_problem_type() -> None:
         assert problem_of(cls).code == cls.code
 
 
-def test_codes_are_unique_snake_case_with_a_client_or_server_error_status() -> None:
-    codes = [problem.code for problem in PROBLEM_TYPES.values()]
-    assert len(codes) == len(set(codes))
-    for problem in PROBLEM_TYPES.values():
+def test_codes_are_snake_case_with_a_client_or_server_error_status_and_one_title() -> None:
+    pairs = [(problem.code, problem.status) for problem in ALL_PROBLEMS]
+    assert len(pairs) == len(set(pairs))
+    titles = {problem.code: problem.title for problem in ALL_PROBLEMS}
+    for problem in ALL_PROBLEMS:
+        assert problem.title == titles[problem.code], problem
         assert re.fullmatch(r"[a-z]+(_[a-z]+)*", problem.code), problem.code
         assert 400 <= problem.status < 600, problem
         assert problem.title
@@ -50,6 +52,6 @@ def test_problem_type_route_describes_every_code(client: TestClient) -> None:
 
 def test_readme_error_table_lists_every_code_with_its_status() -> None:
     rows = re.findall(r"^\| (\d{3}) \| `([a-z_]+)` \|", README.read_text(), flags=re.M)
-    assert {code: int(status) for status, code in rows} == {
-        code: problem.status for code, problem in PROBLEM_TYPES.items()
+    assert {(code, int(status)) for status, code in rows} == {
+        (problem.code, problem.status) for problem in ALL_PROBLEMS
     }

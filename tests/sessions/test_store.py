@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 import redis
@@ -18,6 +19,7 @@ from app.sessions.errors import (
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
+    NoBracket,
     NotYourTurn,
     OutOfBounds,
     PreconditionFailed,
@@ -30,9 +32,10 @@ from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_keys import game_keys
 from app.sessions.redis_store import RedisGameStore
-from app.sessions.session import MAX_REMEMBERED_REFUSALS, MoveRequest, MoveResult
+from app.sessions.session import MAX_REMEMBERED_REFUSALS, MoveRequest, MoveResult, result_at
 from app.sessions.store import GameStore
 from app.sessions.watchers import SharedReads
+from tests.rules import reference
 from tests.rules.reference import has_k_in_row
 
 
@@ -580,3 +583,94 @@ async def test_five_in_a_row_on_a_board_of_a_million(
         await store.play(game_id, second, move(999_000, next(far)))
     result = await store.play(game_id, first, move(*winning))
     assert (result.state.status, result.state.winner, result.state.reason) == ("won", 1, "line")
+
+
+# --- Reversi ------------------------------------------------------------------------------------
+
+
+async def play_out(store: GameStore, params: dict[str, object], seed: int) -> None:
+    """A random game to its end on the store, every answer checked against the reference: the
+    flips, the pass, the score, who moves, how it ends; and each move's answer rebuilt later
+    (``result_at``: replays, event streams) equals the one first given."""
+    rng = random.Random(seed)
+    created = await store.create("reversi", params)
+    game_id, tokens_ = created.state.id, created.tokens
+    grid = await store.rows(game_id)
+    color = {1: "B", 2: "W"}
+    answers = []
+    while (state := await store.state(game_id)).status == "in_progress":
+        player = state.next_player
+        assert player is not None
+        legal = reference.reversi_moves(grid, color[player])
+        assert legal, "the mover has a move"
+        r, c = rng.choice(legal)
+        flips = reference.reversi_flips(grid, r, c, color[player])
+        grid = reference.reversi_play(grid, r, c, color[player])
+        result = await store.play(game_id, tokens_[player - 1], move(r, c))
+        answers.append(result)
+        opponent = 2 if player == 1 else 1
+        passed = not reference.reversi_moves(grid, color[opponent])
+        assert dict(result.move.facts or {}) == {"flips": [list(f) for f in flips], "passed": (
+            passed and bool(reference.reversi_moves(grid, color[player])))}  # fmt: skip
+        black, white = (sum(row.count(mark) for row in grid) for mark in "BW")
+        assert result.state.facts["score"] == {"1": black, "2": white}
+        assert await store.rows(game_id) == grid
+    ended = not reference.reversi_moves(grid, "B") and not reference.reversi_moves(grid, "W")
+    assert ended
+    black, white = (sum(row.count(mark) for row in grid) for mark in "BW")
+    expected = ("draw", 0) if black == white else ("won", 1 if black > white else 2)
+    assert (state.status, state.winner, state.reason) == (*expected, "no_moves")
+    assert state.next_player is None
+    moves, _ = await store.moves(game_id, 0, 2000)
+    for first, kept in zip(answers, moves, strict=True):
+        assert replace(result_at(kept, state), replayed=False) == first
+    await store.delete(game_id, tokens_[0])
+
+
+@pytest.mark.parametrize(("height", "width"), [(8, 8), (4, 4), (4, 10), (6, 32), (32, 4)])
+async def test_reversi_random_games_match_the_reference(
+    store: GameStore, height: int, width: int
+) -> None:
+    for seed in range(2):
+        await play_out(store, {"height": height, "width": width}, seed)
+
+
+async def test_reversi_from_a_posted_position_with_passes_and_a_wipe_out(store: GameStore) -> None:
+    # White cannot answer Black's first move: Black plays again (passed), then wipes White out.
+    board = ["BW..", "....", "....", "...."]
+    created = await store.create("reversi", {"board": board, "next": "B"})
+    game_id, (black, _) = created.state.id, created.tokens
+    assert created.state.next_player == 1
+    first = await store.play(game_id, black, move(0, 2))
+    assert dict(first.move.facts or {}) == {"flips": [[0, 1]], "passed": False}
+    assert (first.state.status, first.state.reason, first.state.winner) == ("won", "no_moves", 1)
+    assert first.state.facts["score"] == {"1": 3, "2": 0}
+    await store.delete(game_id, black)
+    # A position where the colour asked cannot move: the other one starts.
+    passes = await store.create("reversi", {"board": ["BW..", "....", "....", "...."], "next": "W"})
+    assert passes.state.next_player == 1
+    await play_out(store, {"board": ["B.W.", ".WB.", "..W.", "...."], "next": "W"}, seed=3)
+
+
+async def test_reversi_refusals_change_nothing(store: GameStore) -> None:
+    created = await store.create("reversi", {})
+    game_id, (black, white) = created.state.id, created.tokens
+    assert dict(created.state.facts) == {"height": 8, "width": 8, "score": {"1": 2, "2": 2}}
+    for token, cell, error in [
+        (black, (8, 0), OutOfBounds),
+        (white, (2, 4), NotYourTurn),
+        (black, (3, 3), CellOccupied),
+        (black, (0, 0), NoBracket),
+    ]:
+        with pytest.raises(error) as refused:
+            await store.play(game_id, token, move(*cell, idempotency_key=f"k{cell}"))
+        with pytest.raises(error) as again:  # remembered under its key, the same answer
+            await store.play(game_id, token, move(*cell, idempotency_key=f"k{cell}"))
+        assert (str(again.value), again.value.details()) == (
+            str(refused.value), refused.value.details())  # fmt: skip
+    assert refused.value.details() == {"reason": "no_bracket"}
+    assert (await store.state(game_id)).version == 0
+    assert await store.rows(game_id) == [
+        "........", "........", "........", "...WB...", "...BW...", "........", "........",
+        "........",
+    ]  # fmt: skip

@@ -18,7 +18,12 @@ from app.sessions.session import GameState, MoveResult
 
 
 def move_json(move: Move) -> MoveOut:
-    return {"seq": move.seq, "row": move.row, "col": move.col, "player": move.player}
+    """The move record: its number, cell and player, then the kind's own fields (a Reversi
+    move's ``flips`` and ``passed``)."""
+    record: MoveOut = {"seq": move.seq, "row": move.row, "col": move.col, "player": move.player}
+    if move.facts:
+        return cast(MoveOut, {**record, **move.facts})
+    return record
 
 
 def state_json(state: GameState) -> GameOut:

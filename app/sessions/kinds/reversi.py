@@ -1,0 +1,221 @@
+"""Reversi / Othello sessions: the service holds the board, a move is legal only if it brackets.
+
+The rules are ``app/rules/reversi.py``'s (the stateless endpoints' own engine). Player 1 is
+Black (``B``) and player 2 White (``W``). After a move the opponent moves if it can; if it cannot,
+the mover moves again and the move is recorded with ``passed``; if neither can, the game is over
+and the one with more stones wins (``no_moves``), or it is a draw.
+
+A move record carries its ``flips`` (sorted by (row, col)) and ``passed`` as its facts, and the
+score right after it (``Move.state_facts``), from which its answer is rebuilt later (an
+idempotent replay, an event stream's history). A board has at most 32 × 32 cells, so a game has
+at most 1,020 moves.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+from typing_extensions import TypedDict
+
+from app.rules import reversi
+from app.rules.reversi import BLACK, WHITE, Board, Color
+from app.sessions.errors import CellOccupied, GameOver, NoBracket, NotYourTurn, OutOfBounds
+from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner, other
+
+COLORS: dict[Player, Color] = {1: BLACK, 2: WHITE}
+PLAYERS: dict[str, Player] = {BLACK: 1, WHITE: 2}
+Score = TypedDict("Score", {"1": int, "2": int})
+
+
+class ReversiFacts(TypedDict):
+    """What a Reversi game's state says of its kind."""
+
+    height: int
+    width: int
+    score: Score
+
+
+class ReversiMoveFacts(TypedDict):
+    """What a Reversi move record adds to the move."""
+
+    flips: list[list[int]]
+    passed: bool
+
+
+def standard_start(height: int, width: int) -> list[str]:
+    """The four start stones in the centre: ``WB`` over ``BW``."""
+    rows = [["."] * width for _ in range(height)]
+    top, left = height // 2 - 1, width // 2 - 1
+    rows[top][left], rows[top][left + 1] = WHITE, BLACK
+    rows[top + 1][left], rows[top + 1][left + 1] = BLACK, WHITE
+    return ["".join(row) for row in rows]
+
+
+def first_to_move(board: Board, wanted: Color) -> Color | None:
+    """``wanted`` if it has a legal move, else the other colour if it has one, else None."""
+    for color in (wanted, reversi.opponent(wanted)):
+        if reversi.legal_moves_mask(board, color):
+            return color
+    return None
+
+
+def score_of(board: Board) -> Score:
+    counts = board.score()
+    return {"1": counts[BLACK], "2": counts[WHITE]}
+
+
+class Reversi:
+    """One Reversi game: the board now, who moves, and the moves in order."""
+
+    __slots__ = ("board", "next_color", "records")
+
+    def __init__(self, board: Board, next_color: Color | None) -> None:
+        self.board = board
+        self.next_color = next_color
+        self.records: list[Move] = []
+
+    @property
+    def move_count(self) -> int:
+        return len(self.records)
+
+    @property
+    def next_player(self) -> Player | None:
+        return None if self.next_color is None else PLAYERS[self.next_color]
+
+    @property
+    def status(self) -> Status:
+        if self.next_color is not None:
+            return "in_progress"
+        score = self.board.score()
+        return "draw" if score[BLACK] == score[WHITE] else "won"
+
+    @property
+    def winner(self) -> Winner:
+        if self.next_color is not None:
+            return 0
+        score = self.board.score()
+        return 1 if score[BLACK] > score[WHITE] else 2 if score[WHITE] > score[BLACK] else 0
+
+    @property
+    def reason(self) -> Reason | None:
+        return None if self.next_color is not None else "no_moves"
+
+    def move(self, seq: int) -> Move:
+        return self.records[seq - 1]
+
+    def moves(self, since: int, limit: int) -> list[Move]:
+        start = max(since, 0)
+        return self.records[start : start + limit]
+
+    def play(self, placement: Placement, player: Player) -> Move:
+        row, col = placement.row, placement.col
+        board = self.board
+        if not (0 <= row < board.rows and 0 <= col < board.cols):
+            raise OutOfBounds(row, col, board.rows, board.cols)
+        if self.next_color is None:
+            raise GameOver(self.status, self.winner)
+        if player != self.next_player:
+            raise NotYourTurn(player, PLAYERS[self.next_color])
+        flips = reversi.walk_flips(board, row, col, COLORS[player])
+        if flips is None:
+            raise CellOccupied(row, col)
+        if not flips:
+            raise NoBracket(row, col)
+        outcome = reversi.apply_move(board, row, col, COLORS[player])
+        self.board, self.next_color = outcome.board, outcome.next
+        facts: ReversiMoveFacts = {
+            "flips": [[r, c] for r, c in sorted(outcome.flips)],
+            "passed": outcome.passed,
+        }
+        move = Move(self.move_count + 1, row, col, player, facts, {"score": score_of(self.board)})
+        self.records.append(move)
+        return move
+
+    def facts(self) -> ReversiFacts:
+        board = self.board
+        return {"height": board.rows, "width": board.cols, "score": score_of(board)}
+
+    def rows(self) -> list[str]:
+        return self.board.to_rows()
+
+    def encode(self) -> str:
+        """The board now, who moves, and the move records (whose text the kind writes)."""
+        return json.dumps(
+            {
+                "rows": self.board.to_rows(),
+                "next": self.next_color,
+                "moves": [KIND.encode_move(move) for move in self.records],
+            },
+            separators=(",", ":"),
+        )
+
+
+class ReversiKind:
+    """The kind: makes positions, and encodes them and their moves for stores."""
+
+    name = "reversi"
+    dimensions = ("height", "width")
+
+    def new(self, params: Mapping[str, object]) -> Reversi:
+        board = Board.from_rows(_start_rows(params))
+        wanted = params.get("next", BLACK)
+        assert wanted in (BLACK, WHITE), wanted
+        start = first_to_move(board, wanted)
+        if start is None:
+            raise ValueError("neither colour can move in the start position")
+        return Reversi(board, start)
+
+    def decode(self, params: Mapping[str, object], text: str) -> Reversi:
+        if not text:
+            return self.new(params)
+        kept = json.loads(text)
+        rows: list[str] = kept["rows"]
+        position = Reversi(Board.from_rows(rows), kept["next"])
+        position.records = [
+            self.decode_move(seq, record) for seq, record in enumerate(kept["moves"], start=1)
+        ]
+        return position
+
+    def encode_move(self, move: Move) -> str:
+        """``row:col:player:passed:flips:black:white`` (the score right after the move), e.g.
+        ``2:3:1:0:3.3:4:1``. The player is written: after a pass it does not alternate."""
+        facts = move.facts or {}
+        flips = facts.get("flips", [])
+        assert isinstance(flips, list)
+        cells = ",".join(f"{r}.{c}" for r, c in flips)
+        score = (move.state_facts or {}).get("score")
+        assert isinstance(score, dict)
+        passed = 1 if facts.get("passed") else 0
+        return f"{move.row}:{move.col}:{move.player}:{passed}:{cells}:{score['1']}:{score['2']}"
+
+    def decode_move(self, seq: int, text: str) -> Move:
+        row, col, player, passed, cells, black, white = text.split(":")
+        facts: ReversiMoveFacts = {
+            "flips": [[int(r), int(c)] for r, c in (f.split(".") for f in cells.split(",") if f)],
+            "passed": passed == "1",
+        }
+        score: Score = {"1": int(black), "2": int(white)}
+        mover: Player = 1 if player == "1" else 2
+        return Move(seq, int(row), int(col), mover, facts, {"score": score})
+
+    def after(
+        self, move: Move, facts_now: Mapping[str, object]
+    ) -> tuple[Player, Mapping[str, object]]:
+        facts = move.facts or {}
+        next_player = move.player if facts.get("passed") else other(move.player)
+        return next_player, {**facts_now, "score": (move.state_facts or {})["score"]}
+
+
+def _start_rows(params: Mapping[str, object]) -> Sequence[str]:
+    board = params.get("board")
+    if board is not None:
+        assert isinstance(board, list)
+        return [str(row) for row in board]
+    height, width = params.get("height", 8), params.get("width", 8)
+    assert isinstance(height, int)
+    assert isinstance(width, int)
+    return standard_start(height, width)
+
+
+KIND = ReversiKind()
