@@ -22,7 +22,7 @@ from app.rules import reversi, tictactoe
 BoardT = TypeVar("BoardT")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: it has a dict, and may be in a Union
 class BoardField(Generic[BoardT]):
     """A Pydantic marker describing one kind of board.
 

@@ -69,9 +69,15 @@ def _is_json(content_type: str) -> bool:
 class JsonBody(Generic[ModelT]):
     """A request body of type ``model``, parsed from bytes and documented in OpenAPI."""
 
-    def __init__(self, model: type[ModelT], examples: dict[str, Any]) -> None:
+    def __init__(
+        self, model: type[ModelT], examples: dict[str, Any], *, tag: str | None = None
+    ) -> None:
+        """``tag``: for a root model over a union told apart by this field (the creation body,
+        by ``game``). Its members' errors start with the tag's value, which is not where the
+        field is in the body; an unknown tag is an error of the field itself."""
         self.model = model
         self._adapter = TypeAdapter(model)
+        self._tag = tag
         self.openapi: dict[str, Any] = {
             "requestBody": {
                 "required": True,
@@ -106,8 +112,11 @@ class JsonBody(Generic[ModelT]):
         try:
             return self._adapter.validate_json(body, context=request.app.state.validation_context)
         except ValidationError as error:
+            errors = error.errors(include_url=False)
+            if self._tag is not None:
+                errors = [{**e, "loc": e["loc"][1:] if e["loc"] else (self._tag,)} for e in errors]
             raise RequestValidationError(
-                [{**e, "loc": ("body", *e["loc"])} for e in error.errors(include_url=False)]
+                [{**e, "loc": ("body", *e["loc"])} for e in errors]
             ) from None
 
 

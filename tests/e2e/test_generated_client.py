@@ -170,7 +170,7 @@ def test_generated_client_calls_every_operation(
         (True, None), (False, "x_won_but_o_moved")]  # fmt: skip
 
     # A game from creation to a win, each move with its player's bearer token.
-    created = call("createGame", client=client, body=models.CreateGameIn.from_dict({"n": 3}))
+    created = call("createGame", client=client, body=models.CreateTicTacToeIn.from_dict({"n": 3}))
     assert created.status_code == 201
     game = created.parsed
     assert created.headers["location"] == f"/v1/games/{game.id}"

@@ -19,7 +19,7 @@ from fastapi.sse import format_sse_event
 from pydantic_core import to_json
 
 from app.api.games.render import move_result_json, state_json
-from app.api.games.schemas import GameOut, MoveResultOut
+from app.api.games.schemas import GAME_STATES, MoveResultOut
 from app.api.problems import Problem, problem_body, problem_of
 from app.sessions.errors import GameNotFound, Unavailable
 from app.sessions.session import result_at
@@ -94,11 +94,13 @@ async def _change_or_stop(change: Awaitable[None], stopping: asyncio.Event) -> N
         wait.result()  # a store failure is raised here
 
 
-def _json_data(shape: type) -> dict[str, Any]:
+def _json_data(*shapes: type) -> dict[str, Any]:
+    """An event's ``data``: a JSON document of one of these shapes."""
+    refs = [{"$ref": f"#/components/schemas/{shape.__name__}"} for shape in shapes]
     return {
         "type": "string",
         "contentMediaType": "application/json",
-        "contentSchema": {"$ref": f"#/components/schemas/{shape.__name__}"},
+        "contentSchema": refs[0] if len(refs) == 1 else {"oneOf": refs},
     }
 
 
@@ -123,7 +125,7 @@ EVENT_ITEM_SCHEMA: dict[str, Any] = {
         {
             "title": "EndEvent",
             "type": "object",
-            "properties": {"event": {"const": "end"}, "data": _json_data(GameOut)},
+            "properties": {"event": {"const": "end"}, "data": _json_data(*GAME_STATES)},
             "required": ["event", "data"],
         },
         {

@@ -7,7 +7,6 @@ from typing import cast
 from app.api.games.schemas import (
     BoardOut,
     GameCommon,
-    GameName,
     GameOut,
     MoveOut,
     MoveResultOut,
@@ -32,7 +31,6 @@ def state_json(state: GameState) -> GameOut:
     last = state.last_move
     common: GameCommon = {
         "id": state.id,
-        "game": cast(GameName, state.kind),
         "status": state.status,
         "winner": state.winner,
         "reason": state.reason,

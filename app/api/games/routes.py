@@ -7,7 +7,7 @@ routes are matched in order on every request.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from fastapi import Request, Response
 from fastapi.sse import EventSourceResponse
@@ -51,6 +51,7 @@ from app.sessions.errors import (
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
+    NoBracket,
     NotYourTurn,
     OutOfBounds,
     PreconditionFailed,
@@ -92,9 +93,11 @@ def _header(description: str) -> dict[str, object]:
     status_code=201,
     summary="Make a move",
     description="The token says who moves; `player`, if sent, must agree (else 403 "
-    "`wrong_player`). Adjudicated in O(1). `winner` is 0 while nobody has won. A refused move "
-    "changes nothing. Retry-safe with `Idempotency-Key`; optimistic concurrency with "
-    "`If-Match`.",
+    "`wrong_player`). Tic-tac-toe moves are adjudicated in O(1) whatever n and k; a Reversi "
+    "move must bracket (else 409 `illegal_move`), its record carries the `flips` and whether "
+    "the opponent had to pass (`passed`: the mover moves again). `winner` is 0 while nobody "
+    "has won. A refused move changes nothing. Retry-safe with `Idempotency-Key`; optimistic "
+    "concurrency with `If-Match`.",
     response_model=MoveResultOut,
     responses={
         201: {
@@ -107,6 +110,7 @@ def _header(description: str) -> dict[str, object]:
             GameNotFound,
             NotYourTurn,
             CellOccupied,
+            NoBracket,
             GameOver,
             PreconditionFailed,
             *BODY_ERRORS,
@@ -173,7 +177,9 @@ async def get_game(request: Request) -> Response:
     "",
     status_code=201,
     summary="Create a game",
-    description="Creates an n × n game (n in a row wins). Player 1 plays X and moves first. "
+    description="Creates a game of the kind named by `game`: n × n tic-tac-toe with k in a "
+    "row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted position). "
+    "Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). "
     "The answer holds both players' bearer tokens — shown only here; hand token 2 to the "
     "other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "
     "and 429 `rate_limited` when one address creates games too fast.",
@@ -189,13 +195,11 @@ async def get_game(request: Request) -> Response:
 )
 async def create_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client_of(request))
-    body = await CREATE_BODY.parse(request)
+    body = (await CREATE_BODY.parse(request)).root
     created = await store_of(request).create(body.kind, body.params())
     state = created.state
-    answer: CreatedGameOut = {
-        **state_json(state),
-        "tokens": {"1": created.tokens[0], "2": created.tokens[1]},
-    }
+    tokens = {"1": created.tokens[0], "2": created.tokens[1]}
+    answer = cast(CreatedGameOut, {**state_json(state), "tokens": tokens})
     headers = {"Location": _game_path(state.id), "ETag": params.etag(state.id, state.version)}
     return json_response(answer, 201, headers)
 
@@ -274,7 +278,8 @@ async def get_move(request: Request) -> Response:
 @router.get(
     "/{game_id}/board",
     summary=f"The board as text (n ≤ {MAX_RENDERED_SIDE})",
-    description="Rows of `X`, `O`, `.`. Larger boards answer 422 `board_too_large`: follow "
+    description="Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (Reversi, always "
+    "rendered: at most 32 × 32). Larger tic-tac-toe boards answer 422 `board_too_large`: follow "
     "the moves instead.",
     response_model=BoardOut,
     responses=store_errors(GameNotFound, BoardTooLarge),

@@ -14,17 +14,29 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import (
+    Discriminator,
+    Field,
+    RootModel,
+    Tag,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
+from app.api.boards import ReversiBoard
 from app.api.bodies import INTEGRAL, Body, JsonBody, JsonInt
 from app.sessions.kind import Player, Reason, Status, Winner
+from app.sessions.kinds.reversi import ReversiFacts, ReversiMoveFacts, first_to_move
 from app.sessions.kinds.tictactoe import TicTacToeFacts
 from app.settings import LARGEST_N, Settings
 
 
 class MoveOut(TypedDict):
+    """A move record (a tic-tac-toe move's whole record)."""
+
     seq: Annotated[
         int, Field(description="1 for the first move; equals the game's version after it.")
     ]
@@ -33,61 +45,100 @@ class MoveOut(TypedDict):
     player: Player
 
 
-GameName = Literal["tictactoe"]
+class ReversiMoveOut(MoveOut, ReversiMoveFacts):
+    """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the
+    opponent had to pass (`passed`: the mover moves again)."""
+
+
+AnyMoveOut = MoveOut | ReversiMoveOut
 
 
 class GameCommon(TypedDict):
     """What the state of a game of every kind says."""
 
     id: str
-    game: Annotated[GameName, Field(description="The game's kind, as it was created.")]
     status: Status
     winner: Annotated[Winner, Field(description="0 while nobody has won.")]
     reason: Annotated[
         Reason | None,
         Field(
-            description="Why the game ended: `line` (k in a row), `board_full` (a draw), "
-            "`move_limit` (the configured most moves per game: a draw); null while it goes on."
+            description="Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe "
+            "draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` "
+            "(the configured most moves per game: a draw); null while it goes on."
         ),
     ]
     next_player: Annotated[Player | None, Field(description="null once the game is over.")]
     version: Annotated[int, Field(description="0 at creation, +1 per accepted move.")]
     move_count: int
-    last_move: MoveOut | None
+    last_move: AnyMoveOut | None
 
 
-class GameOut(GameCommon, TicTacToeFacts):
-    """The state of a game (today's one kind: n × n tic-tac-toe, k in a row)."""
+# --- each kind's state, and its state with the tokens as creation answers it ---------------------
 
+_KIND_DOC = "The game's kind, as it was created."
+
+
+class TicTacToeGameOut(GameCommon, TicTacToeFacts):
+    """An n × n tic-tac-toe game, k in a row wins."""
+
+    game: Annotated[Literal["tictactoe"], Field(description=_KIND_DOC)]
+
+
+class ReversiGameOut(GameCommon, ReversiFacts):
+    """A Reversi game: `score` counts each player's stones (1 Black, 2 White)."""
+
+    game: Annotated[Literal["reversi"], Field(description=_KIND_DOC)]
+
+
+GameOut = Annotated[TicTacToeGameOut | ReversiGameOut, Field(discriminator="game")]
+GAME_STATES = (TicTacToeGameOut, ReversiGameOut)  # the union's members, for hand-made schemas
 
 Tokens = TypedDict("Tokens", {"1": str, "2": str})
+_TOKENS_DOC = "Each player's bearer token. Shown only in this answer."
 
 
-class CreatedGameOut(GameOut):
-    tokens: Annotated[
-        Tokens, Field(description="Each player's bearer token. Shown only in this answer.")
-    ]
+class CreatedTicTacToeOut(TicTacToeGameOut):
+    tokens: Annotated[Tokens, Field(description=_TOKENS_DOC)]
+
+
+class CreatedReversiOut(ReversiGameOut):
+    tokens: Annotated[Tokens, Field(description=_TOKENS_DOC)]
+
+
+CreatedGameOut = Annotated[CreatedTicTacToeOut | CreatedReversiOut, Field(discriminator="game")]
 
 
 class MoveResultOut(TypedDict):
     winner: Annotated[Winner, Field(description="0 while nobody has won, else the winner.")]
-    move: MoveOut
+    move: AnyMoveOut
     state: GameOut
 
 
 class MovesPage(TypedDict):
-    moves: list[MoveOut]
+    moves: list[AnyMoveOut]
     version: Annotated[
         int, Field(description="The game's version now; pass it as `since` next time.")
     ]
 
 
-class BoardOut(TypedDict):
+class TicTacToeBoardOut(TypedDict):
     n: int
     rows: Annotated[list[str], Field(description="`X` (player 1), `O` (player 2), `.` empty.")]
 
 
-class CreateGameIn(Body):
+class ReversiBoardOut(TypedDict):
+    height: int
+    width: int
+    rows: Annotated[list[str], Field(description="`B` (player 1), `W` (player 2), `.` empty.")]
+
+
+BoardOut = TicTacToeBoardOut | ReversiBoardOut
+
+
+# --- each kind's creation body; the union is told apart by `game` (tic-tac-toe without it) -------
+
+
+class CreateTicTacToeIn(Body):
     """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given."""
 
     kind: ClassVar[str] = "tictactoe"
@@ -122,6 +173,71 @@ class CreateGameIn(Body):
         return {"n": self.n, "k": self.n if self.k is None else self.k}
 
 
+EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGRAL]
+
+
+class CreateReversiIn(Body):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
+    posted position (with the colour to move). Black (player 1) moves first by default."""
+
+    kind: ClassVar[str] = "reversi"
+    game: Literal["reversi"] = Field(description="The game's kind.")
+    height: EvenSide | None = Field(None, description="Rows: even, 4 to 32; 8 if not given.")
+    width: EvenSide | None = Field(None, description="Columns: even, 4 to 32; 8 if not given.")
+    board: ReversiBoard | None = Field(
+        None, description="A start position instead of the standard one (not with a size)."
+    )
+    next: Literal["B", "W"] | None = Field(
+        None,
+        description="Who moves first on a posted board (`B` if not given); if that colour "
+        "cannot move, the other starts.",
+    )
+
+    @model_validator(mode="after")
+    def _a_playable_start(self) -> CreateReversiIn:
+        if self.board is None:
+            if self.next is not None:
+                raise PydanticCustomError("next_without_board", "next is only for a posted board")
+            return self
+        if self.height is not None or self.width is not None:
+            raise PydanticCustomError(
+                "board_and_size", "give a board or its height and width, not both"
+            )
+        if first_to_move(self.board, self.next or "B") is None:
+            raise PydanticCustomError("no_moves", "neither colour can move in the posted position")
+        return self
+
+    def params(self) -> dict[str, object]:
+        """The kind's parameters, as the store takes them."""
+        if self.board is not None:
+            return {"board": self.board.to_rows(), "next": self.next or "B"}
+        return {"height": self.height or 8, "width": self.width or 8}
+
+
+def _game_of(body: object) -> str | None:
+    """The kind a creation body names (tic-tac-toe when it names none)."""
+    if isinstance(body, dict):
+        game = body.get("game", "tictactoe")
+        return game if isinstance(game, str) else None
+    return getattr(body, "game", None)
+
+
+class CreateGameIn(
+    RootModel[
+        Annotated[
+            Annotated[CreateTicTacToeIn, Tag("tictactoe")]
+            | Annotated[CreateReversiIn, Tag("reversi")],
+            Discriminator(
+                _game_of,
+                custom_error_type="unknown_game",
+                custom_error_message="game must be one of 'tictactoe', 'reversi'",
+            ),
+        ]
+    ]
+):
+    """A new game of one kind, named by `game` (tic-tac-toe without it)."""
+
+
 class MoveIn(Body):
     row: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
     col: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
@@ -138,7 +254,30 @@ CREATE_BODY = JsonBody(
             "summary": "Gomoku: 15 × 15, five in a row",
             "value": {"game": "tictactoe", "n": 15, "k": 5},
         },
+        "reversi": {"summary": "Reversi, 8 × 8", "value": {"game": "reversi"}},
+        "reversi-6x10": {
+            "summary": "Reversi, 6 × 10",
+            "value": {"game": "reversi", "height": 6, "width": 10},
+        },
+        "reversi-posted": {
+            "summary": "Reversi from a posted position, White to move",
+            "value": {
+                "game": "reversi",
+                "board": [
+                    "........",
+                    "........",
+                    "...B....",
+                    "...BB...",
+                    "...BW...",
+                    "........",
+                    "........",
+                    "........",
+                ],
+                "next": "W",
+            },
+        },
     },
+    tag="game",
 )
 MOVE_BODY = JsonBody(
     MoveIn, {"centre": {"summary": "Centre of a 3 × 3 board", "value": {"row": 1, "col": 1}}}

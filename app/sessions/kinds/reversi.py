@@ -25,7 +25,7 @@ from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner, o
 
 COLORS: dict[Player, Color] = {1: BLACK, 2: WHITE}
 PLAYERS: dict[str, Player] = {BLACK: 1, WHITE: 2}
-Score = TypedDict("Score", {"1": int, "2": int})
+PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
 
 
 class ReversiFacts(TypedDict):
@@ -33,7 +33,7 @@ class ReversiFacts(TypedDict):
 
     height: int
     width: int
-    score: Score
+    score: PlayerScores
 
 
 class ReversiMoveFacts(TypedDict):
@@ -60,7 +60,7 @@ def first_to_move(board: Board, wanted: Color) -> Color | None:
     return None
 
 
-def score_of(board: Board) -> Score:
+def score_of(board: Board) -> PlayerScores:
     counts = board.score()
     return {"1": counts[BLACK], "2": counts[WHITE]}
 
@@ -195,7 +195,7 @@ class ReversiKind:
             "flips": [[int(r), int(c)] for r, c in (f.split(".") for f in cells.split(",") if f)],
             "passed": passed == "1",
         }
-        score: Score = {"1": int(black), "2": int(white)}
+        score: PlayerScores = {"1": int(black), "2": int(white)}
         mover: Player = 1 if player == "1" else 2
         return Move(seq, int(row), int(col), mover, facts, {"score": score})
 
