@@ -291,6 +291,30 @@ async def test_concurrent_moves_are_each_decided_once(store: GameStore) -> None:
     assert (await store.state(game_id)).version == 2
 
 
+async def test_concurrent_reversi_moves_are_each_decided_once(store: GameStore) -> None:
+    created = await store.create("reversi", {})
+    game_id, (black, white) = created.state.id, created.tokens
+    # Black's four opening moves at once: one is accepted, the others find it is White's turn.
+    openings = [(2, 3), (3, 2), (4, 5), (5, 4)]
+    answers = await asyncio.gather(
+        *(store.play(game_id, black, move(*cell)) for cell in openings), return_exceptions=True
+    )
+    accepted = [a for a in answers if isinstance(a, MoveResult)]
+    assert len(accepted) == 1
+    assert all(isinstance(a, NotYourTurn) for a in answers if a not in accepted)
+    # White's same keyed request five times at once: applied once, the other four replay it.
+    grid = await store.rows(game_id)
+    reply = reference.reversi_moves(grid, "W")[0]
+    twins = await asyncio.gather(
+        *(store.play(game_id, white, move(*reply, idempotency_key="t")) for _ in range(5))
+    )
+    assert [twin.replayed for twin in twins].count(False) == 1
+    assert all((t.move, t.state) == (twins[0].move, twins[0].state) for t in twins)
+    state = await store.state(game_id)
+    assert (state.version, state.facts["score"]) == (2, twins[0].state.facts["score"])
+    assert await store.rows(game_id) == reference.reversi_play(grid, *reply, "W")
+
+
 async def test_a_refused_request_is_refused_again_after_many_keyed_moves(store: GameStore) -> None:
     # Accepted moves are remembered too, but never count against the refusals' cap.
     created = await store.create(*tictactoe(100))
