@@ -33,6 +33,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import re
 import shutil
 import socket
@@ -49,6 +50,7 @@ from pathlib import Path
 import httpx
 
 from app.api.reversi import CLASSIC_BOARD
+from app.rules import reversi
 from app.rules.reversi import OPENING
 from bench.loadgen import Request, load
 
@@ -92,6 +94,29 @@ local f = io.open("{body_path}", "rb")
 if f then wrk.body = f:read("*a"); f:close() end
 """
 
+# Reversi moves: each thread plays its list of (game, token, row, col), legal moves of random
+# games chosen beforehand with the rules engine (games in order, each to its end).
+REVERSI_LUA = """
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("index", counter)
+end
+function init(args)
+  dofile(args[1])
+  plan = PLANS[index]
+  i = (index == 1) and 0 or 1  -- wrk calls request() once on thread 1 to check the script
+end
+function request()
+  local step = plan[i]
+  if i == 0 then step = plan[1] end
+  i = i + 1
+  return wrk.format("POST", "/v1/games/" .. step[1] .. "/moves",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. step[2]},
+    string.format('{"row":%d,"col":%d}', step[3], step[4]))
+end
+"""
+
 MOVES_LUA = """
 local counter = 0
 function setup(thread)
@@ -125,6 +150,7 @@ class Scenario:
     headers: dict[str, str] = field(default_factory=dict)
     items: int = 1  # questions answered per request (batch endpoints)
     moves: bool = False
+    reversi: bool = False  # Reversi session moves, from games played beforehand (see REVERSI_LUA)
     results: list[tuple[float, float, float]] = field(default_factory=list)
     ratios: list[float] = field(default_factory=list)
     twin: Scenario | None = None  # the same scenario against the baseline (--baseline)
@@ -224,14 +250,38 @@ def new_game(url: str, n: int = 1_000_000) -> dict[str, object]:
     return game
 
 
+def reversi_plan(url: str, moves: int, seed: int) -> list[tuple[str, str, int, int]]:
+    """Games created at ``url``, each with the legal moves of a random game to its end, until
+    there are ``moves`` moves: (game id, the mover's token, row, col)."""
+    plan: list[tuple[str, str, int, int]] = []
+    rng = random.Random(seed)
+    while len(plan) < moves:
+        game = httpx.post(f"{url}/v1/games", json={"game": "reversi"}).json()
+        board = reversi.Board.from_rows(list(OPENING))
+        color: reversi.Color | None = reversi.BLACK
+        while color is not None:
+            move = rng.choice(reversi.legal_moves(board, color))
+            token = game["tokens"]["1" if color == reversi.BLACK else "2"]
+            plan.append((game["id"], token, move.row, move.col))
+            outcome = reversi.apply_move(board, move.row, move.col, color)
+            board, color = outcome.board, outcome.next
+    return plan
+
+
+def serves_reversi_sessions(url: str) -> bool:
+    return httpx.post(f"{url}/v1/games", json={"game": "reversi"}).status_code == 201
+
+
 def scenarios(urls: dict[str, str]) -> list[Scenario]:
     """The ceilings, then the service's scenarios, each with its baseline twin if any."""
     service = service_scenarios("service", urls["service"])
     if "baseline" in urls:
+        reversi_too = serves_reversi_sessions(urls["baseline"])  # older code may not
         for scenario, twin in zip(
             service, service_scenarios("baseline", urls["baseline"]), strict=True
         ):
-            scenario.twin = twin
+            if reversi_too or not scenario.reversi:
+                scenario.twin = twin
     opening = list(OPENING)
     return [
         Scenario("ceiling: raw ASGI", "raw", "/"),
@@ -331,6 +381,13 @@ def service_scenarios(server: str, service: str) -> list[Scenario]:
         ),
         Scenario("GET game moves?since=0", server, f"/v1/games/{game['id']}/moves"),
         Scenario("POST games/{id}/moves", server, "/v1/games/{id}/moves", "POST", moves=True),
+        Scenario(
+            "POST games/{id}/moves (Reversi 8×8)",
+            server,
+            "/v1/games/{id}/moves",
+            "POST",
+            reversi=True,
+        ),
     ]
 
 
@@ -343,7 +400,22 @@ def run_wrk(
 ) -> tuple[float, float, float]:
     script = workdir / "script.lua"
     extra: list[str] = []
-    if scenario.moves:
+    if scenario.reversi:
+        script.write_text(REVERSI_LUA)
+        plans_path = workdir / "plans.lua"
+        # Enough moves for every connection for the whole run at well over the rate seen.
+        moves_each = int(duration * 2000)
+        plans = [reversi_plan(url, moves_each, seed=i) for i in range(connections)]
+        plans_path.write_text(
+            "PLANS = {\n"
+            + ",\n".join(
+                "{" + ",".join(f'{{"{g}","{t}",{r},{c}}}' for g, t, r, c in plan) + "}"
+                for plan in plans
+            )
+            + "}\n"
+        )
+        extra = ["--", str(plans_path)]
+    elif scenario.moves:
         script.write_text(MOVES_LUA)
         games = [new_game(url) for _ in range(connections)]
         extra = ["--", *(f"{g['id']},{g['tokens']['1']},{g['tokens']['2']}" for g in games)]  # type: ignore[index]
@@ -384,6 +456,12 @@ def run_python(
     body = b"" if scenario.body is None else json.dumps(scenario.body).encode()
 
     def requests_for(index: int) -> Iterator[Request]:
+        if scenario.reversi:
+            for game_id, token, row, col in reversi_plan(url, int(duration * 2000), index):
+                move = json.dumps({"row": row, "col": col}).encode()
+                auth = {**headers, "Authorization": f"Bearer {token}"}
+                yield "POST", f"/v1/games/{game_id}/moves", auth, move
+            return
         if not scenario.moves:
             while True:
                 yield scenario.method, scenario.path, headers, body

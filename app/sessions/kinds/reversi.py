@@ -8,7 +8,9 @@ and the one with more stones wins (``no_moves``), or it is a draw.
 A move record carries its ``flips`` (sorted by (row, col)) and ``passed`` as its facts, and the
 score right after it (``Move.state_facts``), from which its answer is rebuilt later (an
 idempotent replay, an event stream's history). A board has at most 32 × 32 cells, so a game has
-at most 1,020 moves.
+at most 1,020 moves. Records are kept as their text (``ReversiKind.encode_move``), one string a
+move: nothing for Python's cycle collector to walk, as tic-tac-toe keeps a flat array (with an
+object graph per move, thousands of games made every full collection show in the p99).
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ class Reversi:
     def __init__(self, board: Board, next_color: Color | None) -> None:
         self.board = board
         self.next_color = next_color
-        self.records: list[Move] = []
+        self.records: list[str] = []  # each move's record, as ReversiKind.encode_move writes it
 
     @property
     def move_count(self) -> int:
@@ -102,11 +104,12 @@ class Reversi:
         return None if self.next_color is not None else "no_moves"
 
     def move(self, seq: int) -> Move:
-        return self.records[seq - 1]
+        return KIND.decode_move(seq, self.records[seq - 1])
 
     def moves(self, since: int, limit: int) -> list[Move]:
         start = max(since, 0)
-        return self.records[start : start + limit]
+        chosen = self.records[start : start + limit]
+        return [KIND.decode_move(seq, text) for seq, text in enumerate(chosen, start=start + 1)]
 
     def play(self, placement: Placement, player: Player) -> Move:
         row, col = placement.row, placement.col
@@ -129,7 +132,7 @@ class Reversi:
             "passed": outcome.passed,
         }
         move = Move(self.move_count + 1, row, col, player, facts, {"score": score_of(self.board)})
-        self.records.append(move)
+        self.records.append(KIND.encode_move(move))
         return move
 
     def facts(self) -> ReversiFacts:
@@ -145,7 +148,7 @@ class Reversi:
             {
                 "rows": self.board.to_rows(),
                 "next": self.next_color,
-                "moves": [KIND.encode_move(move) for move in self.records],
+                "moves": self.records,
             },
             separators=(",", ":"),
         )
@@ -172,9 +175,7 @@ class ReversiKind:
         kept = json.loads(text)
         rows: list[str] = kept["rows"]
         position = Reversi(Board.from_rows(rows), kept["next"])
-        position.records = [
-            self.decode_move(seq, record) for seq, record in enumerate(kept["moves"], start=1)
-        ]
+        position.records = [str(record) for record in kept["moves"]]
         return position
 
     def encode_move(self, move: Move) -> str:
