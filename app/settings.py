@@ -61,6 +61,12 @@ class Settings(BaseSettings):
         description="Connections to a networked store one process opens for event streams' "
         "reads (apart from those of requests, plus one subscription).",
     )
+    store_kept_games: int = Field(
+        256,
+        ge=0,
+        description="Games (decided in Python: Reversi, the generic engine) one process keeps "
+        "as it last wrote them to Redis, so that their next move takes one round trip.",
+    )
     shutdown_grace_seconds: float = Field(
         10.0,
         gt=0,

@@ -170,6 +170,15 @@ MAX_ATTEMPTS = 32
 MAX_KNOWN_ENGINES = 100_000
 
 
+def _outcome(session: Session, result: MoveResult) -> list[str | int]:
+    """What commit.lua writes for an accepted move: the game's new fields and the record."""
+    state = result.state
+    return [
+        state.status, state.winner, state.next_player or 0, session.position.encode(),
+        json.dumps(dict(state.facts)), session.kind.encode_move(result.move), state.reason or "",
+    ]  # fmt: skip
+
+
 class RedisGameStore:
     """Games in Redis, shared by every service process that points at the same server."""
 
@@ -182,6 +191,7 @@ class RedisGameStore:
         timeout_seconds: float,
         max_connections: int = 50,
         stream_connections: int = 10,
+        kept_games: int = 256,
         clock: Callable[[], float] = time.time,
         fast_paths: bool = True,
         max_moves: int = DEFAULT_MAX_MOVES,
@@ -237,6 +247,10 @@ class RedisGameStore:
         }
         self._sha: dict[str, str] = {}
         self._engines: OrderedDict[str, str] = OrderedDict()
+        # Generic-engine games as this process last wrote them, to decide the next move without
+        # reading them first (``_decide_on_kept``); least recently written dropped first.
+        self.kept_games = kept_games
+        self._kept: OrderedDict[str, tuple[Session, int]] = OrderedDict()
         self._watchers = Watchers()
         self._listener: asyncio.Task[None] | None = None
 
@@ -381,6 +395,7 @@ class RedisGameStore:
         if outcome != "ok":
             raise NOT_MOVES[outcome](game_id)
         self._engines.pop(game_id, None)
+        self._kept.pop(game_id, None)
         self._unreported.pop(game_id, None)
         self._total_moves = int(await self._run("forget", ACCOUNTS, [game_id]))
 
@@ -545,6 +560,9 @@ class RedisGameStore:
         raise _refusal(answer, request)
 
     async def _generic_move(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        decided = await self._decide_on_kept(game_id, token, request)
+        if decided is not None:
+            return decided
         keys = game_keys(game_id)
         key = request.idempotency_key
         fields = [f"1:{key}", f"2:{key}"] if key is not None else []
@@ -567,18 +585,46 @@ class RedisGameStore:
                 raise
             if result.replayed:
                 return result
-            state = result.state
-            outcome: list[str | int] = [
-                state.status, state.winner, state.next_player or 0, session.position.encode(),
-                json.dumps(dict(state.facts)), session.kind.encode_move(result.move),
-                state.reason or "",
-            ]  # fmt: skip
+            outcome = _outcome(session, result)
             answer = await self._commit(session, token, read_version, request, "accepted", outcome)
             if answer[0] in ("conflict", "receipt"):
                 continue
+            self._keep(game_id, session, read_version + 1)
             self._accepted(game_id)
             return result
         raise StoreUnavailable("the game changed too often while this move was decided; retry")
+
+    async def _decide_on_kept(
+        self, game_id: str, token: str, request: MoveRequest
+    ) -> MoveResult | None:
+        """The common move in one round trip: decided on this process's copy of the game as it
+        last wrote it, and committed only if the game is still at that version (and, for a keyed
+        request, has no receipt under its key). Anything else — a refusal (which may come from
+        a copy another process has outdated), a replay, a conflict — is None: decide again on
+        a fresh read."""
+        kept = self._kept.pop(game_id, None)
+        if kept is None:
+            return None
+        session, version = kept
+        try:
+            result = session.play(request, token)
+        except DomainError:
+            return None
+        if result.replayed:
+            return None
+        outcome = _outcome(session, result)
+        answer = await self._commit(session, token, version, request, "accepted", outcome)
+        if answer[0] != "accepted":
+            return None
+        self._keep(game_id, session, version + 1)
+        self._accepted(game_id)
+        return result
+
+    def _keep(self, game_id: str, session: Session, version: int) -> None:
+        """Remember the game as this process wrote it (a bounded number of games)."""
+        self._kept[game_id] = (session, version)
+        if len(self._kept) > self.kept_games:
+            self._kept.popitem(last=False)
 
     def _session(self, game_id: str, found: list[Any], key: str | None) -> tuple[Session, int]:
         """The game as the generic engine read it: a Session holding just the receipts of this

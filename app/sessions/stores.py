@@ -17,6 +17,7 @@ def store_from(settings: Settings) -> GameStore:
             timeout_seconds=settings.store_timeout_seconds,
             max_connections=settings.store_connections,
             stream_connections=settings.store_stream_connections,
+            kept_games=settings.store_kept_games,
             max_moves=settings.max_moves_per_game,
             max_total_moves=settings.max_total_moves,
         )

@@ -698,3 +698,29 @@ async def test_reversi_refusals_change_nothing(store: GameStore) -> None:
         "........", "........", "........", "...WB...", "...BW...", "........", "........",
         "........",
     ]  # fmt: skip
+
+
+async def test_redis_processes_never_answer_from_an_outdated_copy(redis_store_url: str) -> None:
+    # Each process keeps a Reversi game as it last wrote it, to move in one round trip; a copy
+    # another process has outdated must neither refuse a legal move nor apply one twice.
+    first, second = (
+        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+        for _ in range(2)
+    )
+    created = await first.create("reversi", {})
+    game_id, (black, white) = created.state.id, created.tokens
+    await first.play(game_id, black, move(2, 3))  # first keeps the game at version 1
+    grid = await second.rows(game_id)
+    await second.play(game_id, white, move(*reference.reversi_moves(grid, "W")[0]))
+    grid = await first.rows(game_id)
+    # At version 1 it was White's turn: the outdated copy would refuse Black.
+    reply = reference.reversi_moves(grid, "B")[0]
+    result = await first.play(game_id, black, move(*reply))
+    assert result.move.seq == 3
+    assert await first.rows(game_id) == reference.reversi_play(grid, *reply, "B")
+    with pytest.raises(NotYourTurn):  # and its copy, now current, refuses what it must
+        await first.play(game_id, black, move(*reference.reversi_moves(
+            await first.rows(game_id), "B")[0]))  # fmt: skip
+    assert (await second.state(game_id)).version == 3
+    await first.close()
+    await second.close()
