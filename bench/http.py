@@ -96,12 +96,17 @@ if f then wrk.body = f:read("*a"); f:close() end
 
 # Reversi moves: each thread plays its list of (game, token, row, col), legal moves of random
 # games chosen beforehand with the rules engine (games in order, each to its end).
-REVERSI_LUA = """
+# Each wrk thread learns its number (1, 2, …), to take its own game or plan.
+THREAD_INDEX_LUA = """
 local counter = 0
 function setup(thread)
   counter = counter + 1
   thread:set("index", counter)
 end
+"""
+REVERSI_LUA = (
+    THREAD_INDEX_LUA
+    + """
 function init(args)
   dofile(args[1])
   plan = PLANS[index]
@@ -116,13 +121,11 @@ function request()
     string.format('{"row":%d,"col":%d}', step[3], step[4]))
 end
 """
+)
 
-MOVES_LUA = """
-local counter = 0
-function setup(thread)
-  counter = counter + 1
-  thread:set("index", counter)
-end
+MOVES_LUA = (
+    THREAD_INDEX_LUA
+    + """
 function init(args)
   local spec = args[index]
   id, t1, t2 = spec:match("([^,]+),([^,]+),([^,]+)")
@@ -138,6 +141,7 @@ function request()
     string.format('{"row":%d,"col":%d}', row, col))
 end
 """
+)
 
 
 @dataclass
