@@ -459,3 +459,23 @@ def test_reversi_to_the_end_with_a_pass(browser: Browser, server: str, push: boo
         len(plan),
     )
     assert not left_the_machine(pages["B"], outside)
+
+
+def test_nothing_overflows_at_360_px(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{server}/")
+    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    assert page.evaluate(overflow) == 0
+    page.get_by_role("button", name="Gomoku").click()
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#invite")).to_be_visible()
+    assert page.evaluate(overflow) == 0
+    page.select_option("#game-kind", "reversi")
+    page.select_option("#reversi-size", "6x10")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#score")).to_have_text("Black 2 – White 2")
+    expect(page.locator("#board [role=row]")).to_have_count(6)
+    assert page.evaluate(overflow) == 0
+    assert not left_the_machine(page, outside)
