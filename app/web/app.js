@@ -1,11 +1,25 @@
-// The play page: live n × n games over the public API, and a position checker.
+// The play page: live games of every kind the service offers (n × n tic-tac-toe with k in a row,
+// gomoku among them, and Reversi) over the public API, and a position checker.
 // The other player's moves arrive by Server-Sent Events, or by polling with If-None-Match
 // (about once a second, never while the tab is hidden) where a stream is not available.
 // Tokens travel only in the URL fragment (#game=…&token=…&player=…), which browsers never send
 // to a server, so they appear in no request line and no log.
 "use strict";
 
-const MARKS = { 1: "X", 2: "O" };
+// Each kind's marks as its board answer writes them, and what the page calls its players.
+const KINDS = {
+  tictactoe: { marks: { 1: "X", 2: "O" }, names: { 1: "X", 2: "O" } },
+  reversi: { marks: { 1: "B", 2: "W" }, names: { 1: "Black", 2: "White" } },
+};
+const OWNERS = { X: 1, O: 2, B: 1, W: 2 };
+const HINTS = {
+  tictactoe: "k in a row wins: across, down or diagonally. Player 1 plays X and moves first. " +
+    "Share the invite link with the second player.",
+  reversi: "Place a stone so that it brackets a line of the other colour's stones: they turn to " +
+    "yours. Whoever has no such move passes; when neither can move, more stones wins. Player 1 " +
+    "plays Black and moves first. Share the invite link with the second player.",
+};
+const GOMOKU = { n: 15, k: 5 };
 const REASONS = {
   bad_counts: "the numbers of X and O cannot occur (X moves first, players alternate)",
   both_won: "both players have a winning line",
@@ -43,23 +57,42 @@ function problemText(problem) {
 
 // --- Live game --------------------------------------------------------------------------------
 
-const game = { id: null, token: null, player: null, n: 0, cells: [], version: 0, etag: null,
-               state: null, timer: null, focus: 0, source: null };
+// cells: 0 empty, 1 or 2 the player whose mark or stone is there, row by row. version: the
+// number of the last move applied to them; state may run ahead of it for a moment.
+const game = { id: null, token: null, player: null, kind: "tictactoe", height: 0, width: 0,
+               cells: [], version: 0, lastMove: null, etag: null, state: null, timer: null,
+               focus: 0, source: null, legal: new Set(), hinted: null };
+
+const gamePath = (suffix = "") => `/v1/games/${encodeURIComponent(game.id)}${suffix}`;
 
 function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   return { id: params.get("game"), token: params.get("token"), player: Number(params.get("player")) || null };
 }
 
+// The creation body of the picker's game: {"n"} for the classic game (k = n).
+function creationBody() {
+  if ($("game-kind").value === "reversi") {
+    const [height, width] = $("reversi-size").value.split("x").map(Number);
+    return { game: "reversi", height, width };
+  }
+  const n = Number($("size").value);
+  const k = Number($("in-a-row").value);
+  return k === n ? { n } : { game: "tictactoe", n, k };
+}
+
 async function newGame(event) {
   event.preventDefault();
-  const n = Number($("size").value);
-  const created = await api("POST", "/v1/games", { body: { n } });
-  if (!created.ok) return showMessage(problemText(created.data));
+  const created = await api("POST", "/v1/games", { body: creationBody() });
+  if (!created.ok) {
+    $("game").hidden = false;
+    return showMessage(problemText(created.data));
+  }
   const { id, tokens } = created.data;
   const invite = new URL(location.href);
   invite.hash = new URLSearchParams({ game: id, token: tokens["2"], player: "2" }).toString();
   $("invite-link").value = invite.toString();
+  $("invite-label").textContent = `Invite link for player 2 (${KINDS[created.data.game].names[2]})`;
   $("invite").hidden = false;
   location.hash = new URLSearchParams({ game: id, token: tokens["1"], player: "1" }).toString();
   await openGame(fragment());
@@ -69,43 +102,59 @@ async function openGame({ id, token, player }) {
   clearTimeout(game.timer);
   if (game.source) game.source.close();
   game.source = null;
-  Object.assign(game, { id, token, player, version: 0, etag: null, state: null, focus: 0 });
-  const current = await api("GET", `/v1/games/${encodeURIComponent(id)}`);
+  Object.assign(game, { id, token, player, version: 0, lastMove: null, etag: null, state: null,
+                        focus: 0, legal: new Set(), hinted: null });
+  const current = await snapshot(id);
+  if (game.id !== id) return; // another game was opened meanwhile
   if (!current.ok) {
     $("game").hidden = false;
-    return showMessage(problemText(current.data));
+    return showMessage(problemText(current.problem));
   }
-  game.n = current.data.n;
-  game.cells = new Array(game.n * game.n).fill(0);
+  const { state, etag, rows } = current;
+  Object.assign(game, {
+    kind: state.game, height: rows.length, width: rows[0].length, etag, state,
+    cells: rows.flatMap((line) => [...line].map((mark) => OWNERS[mark] || 0)),
+    version: state.version, lastMove: state.last_move,
+  });
   buildBoard();
   $("game").hidden = false;
   showMessage("");
-  await refresh(current);
+  render();
   if (!listen()) schedulePoll();
+}
+
+// The board at a known version: the state, the board, then the state again (a 304 with its
+// ETag) until no move came in between. The moves alone do not give the board: a Reversi game
+// may start from a posted position.
+async function snapshot(id) {
+  const path = `/v1/games/${encodeURIComponent(id)}`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await api("GET", path);
+    if (!before.ok) return { ok: false, problem: before.data };
+    const board = await api("GET", `${path}/board`);
+    if (!board.ok) return { ok: false, problem: board.data };
+    const after = await api("GET", path, { etag: before.etag });
+    if (after.status === 304) return { ok: true, state: before.data, etag: before.etag, rows: board.data.rows };
+    if (!after.ok) return { ok: false, problem: after.data };
+  }
+  return { ok: false, problem: { title: "Busy game", detail: "moves kept arriving while the board loaded; reload to try again" } };
 }
 
 // Push: the game's Server-Sent Events stream. If the browser has no EventSource, or the stream
 // cannot be kept open, the page polls instead.
 function listen() {
   if (!window.EventSource || (game.state && game.state.status !== "in_progress")) return false;
-  const source = new EventSource(`/v1/games/${encodeURIComponent(game.id)}/events?since=${game.version}`);
+  const source = new EventSource(gamePath(`/events?since=${game.version}`));
   game.source = source;
   source.addEventListener("move", (event) => {
     const { move, state } = JSON.parse(event.data);
-    game.cells[move.row * game.n + move.col] = move.player;
-    if (move.seq > game.version) {
-      game.version = move.seq;
-      game.state = state;
-    }
-    renderCells();
-    renderStatus();
+    receive(move, state);
   });
   source.addEventListener("end", (event) => {
-    game.state = JSON.parse(event.data);
+    adopt(JSON.parse(event.data));
     source.close();
     game.source = null;
-    renderCells();
-    renderStatus();
+    render();
   });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED && game.source === source) {
@@ -119,11 +168,12 @@ function listen() {
 function buildBoard() {
   const board = $("board");
   board.replaceChildren();
-  board.style.setProperty("--n", game.n);
-  for (let row = 0; row < game.n; row++) {
+  board.classList.toggle("reversi-board", game.kind === "reversi");
+  board.style.setProperty("--n", game.width);
+  for (let row = 0; row < game.height; row++) {
     const line = document.createElement("div");
     line.setAttribute("role", "row");
-    for (let col = 0; col < game.n; col++) {
+    for (let col = 0; col < game.width; col++) {
       const cell = document.createElement("button");
       cell.type = "button";
       cell.className = "cell";
@@ -137,48 +187,72 @@ function buildBoard() {
     }
     board.append(line);
   }
-  renderCells();
 }
 
 function moveFocus(event) {
-  const steps = { ArrowUp: -game.n, ArrowDown: game.n, ArrowLeft: -1, ArrowRight: 1 };
+  const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (!(event.key in steps)) return;
   event.preventDefault();
-  const here = Number(event.target.dataset.row) * game.n + Number(event.target.dataset.col);
-  const there = here + steps[event.key];
-  const sameRow = Math.floor(there / game.n) === Math.floor(here / game.n);
-  if (there < 0 || there >= game.n * game.n) return;
-  if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && !sameRow) return;
+  const [down, right] = steps[event.key];
+  const row = Number(event.target.dataset.row) + down;
+  const col = Number(event.target.dataset.col) + right;
+  if (row < 0 || row >= game.height || col < 0 || col >= game.width) return;
   const cells = $("board").querySelectorAll(".cell");
+  const here = Number(event.target.dataset.row) * game.width + Number(event.target.dataset.col);
+  const there = row * game.width + col;
   cells[here].tabIndex = -1;
   cells[there].tabIndex = 0;
   cells[there].focus();
   game.focus = there;
 }
 
+// A move's stone, and the stones it flips (Reversi), all become the mover's. Each move is applied
+// once and in order, so a late copy of an old move cannot undo the flips of a newer one.
+function applyMove(move) {
+  if (move.seq !== game.version + 1) return false;
+  for (const [row, col] of [[move.row, move.col], ...(move.flips || [])]) {
+    game.cells[row * game.width + col] = move.player;
+  }
+  game.version = move.seq;
+  game.lastMove = move;
+  game.legal = new Set();
+  return true;
+}
+
+function adopt(state) {
+  if (!game.state || state.version >= game.state.version) game.state = state;
+}
+
+// One move's answer (to our own move, or from the event stream). After a gap, a move we never
+// saw, the page fetches what it missed.
+async function receive(move, state) {
+  if (move.seq > game.version + 1) return refresh(await api("GET", gamePath()));
+  applyMove(move);
+  adopt(state);
+  render();
+}
+
 // Bring the local copy up to date with an answer of GET /v1/games/{id}.
 async function refresh(answer) {
   if (answer.status === 304) return;
   if (!answer.ok) return showMessage(problemText(answer.data));
-  game.etag = answer.etag;
   const state = answer.data;
-  if (state.version > game.version) {
-    const delta = await api("GET", `/v1/games/${encodeURIComponent(game.id)}/moves?since=${game.version}`);
+  while (state.version > game.version) {
+    const since = game.version;
+    const delta = await api("GET", gamePath(`/moves?since=${since}`));
     if (!delta.ok) return showMessage(problemText(delta.data));
-    for (const move of delta.data.moves) {
-      game.cells[move.row * game.n + move.col] = move.player;
-      game.version = Math.max(game.version, move.seq);
-    }
+    delta.data.moves.forEach(applyMove);
+    if (game.version === since) break; // nothing new (the game was replaced meanwhile)
   }
-  game.state = state;
-  renderCells();
-  renderStatus();
+  if (game.version >= state.version) game.etag = answer.etag; // else a 304 would hide the rest
+  adopt(state);
+  render();
 }
 
 async function poll() {
   if (!game.id || document.hidden || game.source) return;
   if (game.state && game.state.status !== "in_progress") return;
-  const answer = await api("GET", `/v1/games/${encodeURIComponent(game.id)}`, { etag: game.etag });
+  const answer = await api("GET", gamePath(), { etag: game.etag });
   await refresh(answer);
 }
 
@@ -203,72 +277,164 @@ document.addEventListener("visibilitychange", () => {
 
 async function play(row, col) {
   if (!game.token) return showMessage("You are watching: only the players can move.");
-  const answer = await api("POST", `/v1/games/${encodeURIComponent(game.id)}/moves`, {
+  const id = game.id;
+  const answer = await api("POST", gamePath("/moves"), {
     body: { row, col, player: game.player }, token: game.token,
   });
+  if (game.id !== id) return;
   if (!answer.ok) return showMessage(problemText(answer.data));
   showMessage("");
   const { move, state } = answer.data;
-  game.cells[move.row * game.n + move.col] = move.player;
-  if (move.seq === game.version + 1) game.version = move.seq;
-  game.etag = answer.etag;
-  game.state = state;
-  if (state.version > game.version) await refresh(await api("GET", `/v1/games/${encodeURIComponent(game.id)}`));
-  renderCells();
-  renderStatus();
+  if (move.seq === game.version + 1) game.etag = answer.etag;
+  await receive(move, state);
 }
 
+// Tic-tac-toe: the runs of k or more of the winner's marks through the last move, in the four
+// directions (for k = n the whole row, column or diagonal).
 function winningCells() {
   const state = game.state;
-  if (!state || state.status !== "won" || !state.last_move) return new Set();
-  const { row, col } = state.last_move;
-  const n = game.n;
-  const lines = [
-    Array.from({ length: n }, (_, i) => row * n + i),
-    Array.from({ length: n }, (_, i) => i * n + col),
-  ];
-  if (row === col) lines.push(Array.from({ length: n }, (_, i) => i * n + i));
-  if (row + col === n - 1) lines.push(Array.from({ length: n }, (_, i) => i * n + (n - 1 - i)));
   const won = new Set();
-  for (const line of lines) {
-    if (line.every((index) => game.cells[index] === state.winner)) line.forEach((index) => won.add(index));
+  if (!state || state.game !== "tictactoe" || state.status !== "won" || !state.last_move) return won;
+  const { row, col } = state.last_move;
+  const owner = (r, c) => (r >= 0 && r < game.height && c >= 0 && c < game.width ? game.cells[r * game.width + c] : 0);
+  if (owner(row, col) !== state.winner) return won; // the last move is not on the board yet
+  for (const [down, right] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+    const run = [[row, col]];
+    for (const sign of [1, -1]) {
+      let [r, c] = [row + sign * down, col + sign * right];
+      for (; owner(r, c) === state.winner; r += sign * down, c += sign * right) run.push([r, c]);
+    }
+    if (run.length >= state.k) run.forEach(([r, c]) => won.add(r * game.width + c));
   }
   return won;
 }
 
+function render() {
+  renderCells();
+  renderStatus();
+  showLegalMoves();
+}
+
 function renderCells() {
   const won = winningCells();
+  const reversi = game.kind === "reversi";
+  const { marks, names } = KINDS[game.kind];
+  const last = game.lastMove;
+  const lastIndex = last ? last.row * game.width + last.col : -1;
+  const flipped = new Set((last && last.flips || []).map(([r, c]) => r * game.width + c));
   $("board").querySelectorAll(".cell").forEach((cell, index) => {
     const owner = game.cells[index];
-    const mark = MARKS[owner] || "";
-    cell.textContent = mark;
+    const mark = marks[owner] || "";
+    cell.textContent = reversi ? "" : mark;
     cell.dataset.mark = mark;
     cell.classList.toggle("win", won.has(index));
+    cell.classList.toggle("flip", flipped.has(index));
+    cell.classList.toggle("last", index === lastIndex);
+    cell.classList.toggle("legal", game.legal.has(index));
     const place = `row ${Number(cell.dataset.row) + 1}, column ${Number(cell.dataset.col) + 1}`;
-    cell.setAttribute("aria-label", `${place}: ${mark || "empty"}${won.has(index) ? ", winning line" : ""}`);
+    const what = reversi ? (owner ? names[owner].toLowerCase() : "empty") : mark || "empty";
+    const notes = [[won, "winning line"], [flipped, "just turned"], [game.legal, "legal move"]]
+      .filter(([cells]) => cells.has(index)).map(([, note]) => `, ${note}`).join("");
+    cell.setAttribute("aria-label", `${place}: ${what}${notes}`);
   });
 }
 
 function renderStatus() {
   const state = game.state;
   if (!state) return;
-  const you = game.player ? `You are ${MARKS[game.player]} (player ${game.player}). ` : "Watching. ";
+  const { names } = KINDS[state.game];
+  const who = (player) => `${names[player]} (player ${player})`;
+  const you = game.player ? `You are ${who(game.player)}. ` : "Watching. ";
   let text;
-  if (state.status === "won") {
-    text = `${MARKS[state.winner]} (player ${state.winner}) wins!`;
-  } else if (state.status === "draw") {
-    text = "Draw: the board is full.";
+  if (state.status !== "in_progress") {
+    text = result(state, who);
   } else if (state.next_player === game.player) {
-    text = `${you}Your turn.`;
+    text = `${you}${passed(state)}Your turn.`;
   } else {
-    text = `${you}Waiting for ${MARKS[state.next_player]} (player ${state.next_player}).`;
+    text = `${you}${passed(state)}Waiting for ${who(state.next_player)}.`;
   }
   $("status").textContent = text;
+  $("score").hidden = !state.score;
+  $("score").textContent = state.score ? `Black ${state.score["1"]} – White ${state.score["2"]}` : "";
   $("game").dataset.status = state.status;
+}
+
+// Reversi: the opponent of the last move had no legal move, so the mover moves again.
+function passed(state) {
+  const move = state.last_move;
+  if (!move || !move.passed) return "";
+  const { names } = KINDS.reversi;
+  return `${names[3 - move.player]} has no move — ${names[move.player]} plays again. `;
+}
+
+function result(state, who) {
+  const score = state.score;
+  if (state.game === "reversi") {
+    const { names } = KINDS.reversi;
+    if (state.status === "won") return `${names[state.winner]} wins ${score[state.winner]}–${score[3 - state.winner]}`;
+    if (state.reason === "move_limit") return `Draw: the move limit was reached (Black ${score["1"]} – White ${score["2"]}).`;
+    return `Draw ${score["1"]}–${score["2"]}`;
+  }
+  if (state.status === "won") return `${who(state.winner)} wins!`;
+  return state.reason === "move_limit" ? "Draw: the move limit was reached." : "Draw: the board is full.";
+}
+
+// Reversi: where the player to move may play, marked on the board; asked of the stateless
+// endpoint for the board shown, once a version.
+async function showLegalMoves() {
+  const state = game.state;
+  if (game.kind !== "reversi" || !state) return;
+  const key = `${game.id} ${game.version} ${state.version}`;
+  if (game.hinted === key) return;
+  game.hinted = key;
+  if (state.status !== "in_progress" || state.next_player !== game.player || state.version !== game.version) return;
+  const color = KINDS.reversi.marks[game.player];
+  const answer = await api("POST", "/v1/reversi/legal-moves", { body: { board: liveRows(), color } });
+  if (!answer.ok || game.hinted !== key) return;
+  game.legal = new Set(answer.data.moves.map(({ row, col }) => row * game.width + col));
+  renderCells();
+}
+
+function liveRows() {
+  const { marks } = KINDS[game.kind];
+  return Array.from({ length: game.height }, (_, row) =>
+    game.cells.slice(row * game.width, (row + 1) * game.width).map((owner) => marks[owner] || ".").join(""));
 }
 
 function showMessage(text) {
   $("message").textContent = text;
+}
+
+// --- Game picker ------------------------------------------------------------------------------
+
+function pickKind() {
+  const kind = $("game-kind").value;
+  $("tictactoe-picker").hidden = kind !== "tictactoe";
+  $("reversi-picker").hidden = kind !== "reversi";
+  $("play-hint").textContent = HINTS[kind];
+}
+
+// k runs from 3 to n. It follows n while it is n (the classic game); a smaller k is kept while
+// it fits.
+function fillInARow() {
+  const select = $("in-a-row");
+  const n = Number($("size").value);
+  const k = Number(select.value);
+  const followsN = !k || k === Number(select.dataset.n);
+  select.replaceChildren();
+  for (let run = 3; run <= n; run++) {
+    select.append(new Option(run === n ? `${run} (the whole line)` : String(run), String(run)));
+  }
+  select.value = String(followsN || k > n ? n : k);
+  select.dataset.n = String(n);
+}
+
+function pickGomoku() {
+  $("game-kind").value = "tictactoe";
+  $("size").value = String(GOMOKU.n);
+  fillInARow();
+  $("in-a-row").value = String(GOMOKU.k);
+  pickKind();
 }
 
 // --- Position checker -------------------------------------------------------------------------
@@ -365,6 +531,11 @@ function showCheck(text) {
 function start() {
   const size = $("size");
   for (let n = 3; n <= 19; n++) size.append(new Option(`${n} × ${n}`, String(n)));
+  fillInARow();
+  pickKind();
+  size.addEventListener("change", fillInARow);
+  $("game-kind").addEventListener("change", pickKind);
+  $("gomoku").addEventListener("click", pickGomoku);
   $("new-game").addEventListener("submit", newGame);
   $("copy-invite").addEventListener("click", () => {
     $("invite-link").select();

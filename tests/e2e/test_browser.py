@@ -7,14 +7,17 @@ skip locally and fail under CI=true.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import playwright.sync_api as playwright
 import pytest
 
+from tests.rules.reference import reversi_flips, reversi_moves, reversi_play
 from tests.servers import require_binary, uvicorn_server
 
 Browser = playwright.Browser
@@ -93,13 +96,21 @@ def start_game(
     first.select_option("#size", str(n))
     first.get_by_role("button", name="New game").click()
     expect(first.locator("#status")).to_contain_text("You are X (player 1). Your turn.")
+    second = join(browser, server, first, outside, push)
+    expect(second.locator("#status")).to_contain_text("You are O (player 2). Waiting for X")
+    return first, second
+
+
+def join(
+    browser: Browser, server: str, first: Page, outside: list[playwright.Request], push: bool = True
+) -> Page:
+    """Player 2 opens the invite link that ``first`` shows."""
     invite = first.locator("#invite-link").input_value()
     assert "#game=" in invite
     assert "?" not in invite  # the token travels in the fragment, never in a query string
     second = new_page(browser, server, outside, push)
     second.goto(invite)
-    expect(second.locator("#status")).to_contain_text("You are O (player 2). Waiting for X")
-    return first, second
+    return second
 
 
 def play(pages: tuple[Page, Page], moves: list[tuple[int, int]]) -> None:
@@ -230,4 +241,241 @@ def test_docs_authorize_then_move(browser: Browser, server: str) -> None:
            ).to_have_text("201", timeout=10_000)  # fmt: skip
     state = httpx.get(f"{server}/v1/games/{game_id.group(1)}").json()
     assert (state["version"], state["last_move"]["row"], state["last_move"]["col"]) == (1, 1, 1)
+    assert not left_the_machine(page, outside)
+
+
+def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.get_by_role("button", name="Gomoku").click()
+    expect(first.locator("#size")).to_have_value("15")
+    expect(first.locator("#in-a-row")).to_have_value("5")
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_have_text("You are X (player 1). Your turn.")
+    second = join(browser, server, first, outside)
+    expect(second.locator("#status")).to_have_text(
+        "You are O (player 2). Waiting for X (player 1)."
+    )
+    state = httpx.get(f"{server}/v1/games/{first.evaluate('() => game.id')}").json()
+    assert (state["n"], state["k"]) == (15, 5)
+
+    xs = [(7, col) for col in range(3, 8)]
+    play((first, second), [xs[0], (0, 0), xs[1], (0, 1), xs[2], (0, 2), xs[3], (0, 3), xs[4]])
+    for page in (first, second):
+        expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
+        expect(page.locator("#board .cell.win")).to_have_count(5)
+        for row, col in xs:
+            expect(cell(page, row, col)).to_have_class(re.compile(r"\bwin\b"))
+    assert not left_the_machine(first, outside)
+
+
+def test_picker_keeps_k_while_it_fits(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    size, k = page.locator("#size"), page.locator("#in-a-row")
+    page.select_option("#size", "7")
+    expect(k).to_have_value("7")  # k follows n while it is n: the classic game
+    page.select_option("#in-a-row", "4")
+    page.select_option("#size", "9")
+    expect(k).to_have_value("4")
+    page.select_option("#size", "3")
+    expect(k).to_have_value("3")  # 4 no longer fits
+    expect(size).to_have_value("3")
+    page.select_option("#size", "5")
+    expect(k).to_have_value("5")
+    page.select_option("#in-a-row", "4")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#status")).to_have_text("You are X (player 1). Your turn.")
+    state = httpx.get(f"{server}/v1/games/{page.evaluate('() => game.id')}").json()
+    assert (state["game"], state["n"], state["k"]) == ("tictactoe", 5, 4)
+    assert not left_the_machine(page, outside)
+
+
+# The board a page shows, one string a row: B, W (or X, O) and . for empty.
+SHOWN_ROWS = """() => [...document.querySelectorAll('#board [role=row]')]
+    .map(row => [...row.children].map(cell => cell.dataset.mark || '.').join(''))"""
+
+
+def stones(page: Page) -> list[str]:
+    rows: list[str] = page.evaluate(SHOWN_ROWS)
+    return rows
+
+
+def shows_board(page: Page, rows: list[str]) -> None:
+    """Wait until the page shows exactly ``rows``."""
+    try:
+        page.wait_for_function(
+            f"expected => ({SHOWN_ROWS})().join('/') === expected", arg="/".join(rows), timeout=5000
+        )
+    except playwright.TimeoutError:
+        assert stones(page) == rows  # says how they differ
+
+
+def test_reversi_opening_move_flips_on_both_pages(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.select_option("#game-kind", "reversi")
+    expect(first.locator("#reversi-size")).to_have_value("8x8")
+    expect(first.locator("#size")).to_be_hidden()
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_have_text("You are Black (player 1). Your turn.")
+    expect(first.locator("#score")).to_have_text("Black 2 – White 2")
+    expect(first.locator("#invite label")).to_have_text("Invite link for player 2 (White)")
+    second = join(browser, server, first, outside)
+    expect(second.locator("#status")).to_have_text(
+        "You are White (player 2). Waiting for Black (player 1)."
+    )
+    expect(cell(second, 3, 3)).to_have_attribute("data-mark", "W")
+    expect(first.locator("#board .cell.legal")).to_have_count(4)
+
+    cell(first, 2, 3).click()
+    for page in (first, second):
+        expect(cell(page, 2, 3)).to_have_attribute("data-mark", "B")
+        expect(cell(page, 3, 3)).to_have_attribute("data-mark", "B", timeout=5000)
+        expect(cell(page, 3, 3)).to_have_class(re.compile(r"\bflip\b"))
+        expect(cell(page, 3, 3)).to_have_attribute(
+            "aria-label", "row 4, column 4: black, just turned"
+        )
+        expect(page.locator("#board .cell.flip")).to_have_count(1)
+        expect(page.locator("#score")).to_have_text("Black 4 – White 1")
+    expect(second.locator("#status")).to_have_text("You are White (player 2). Your turn.")
+    expect(second.locator("#board .cell.legal")).to_have_count(3)
+    expect(first.locator("#board .cell.legal")).to_have_count(0)
+
+    cell(second, 0, 0).click()
+    expect(second.locator("#message")).to_have_text(
+        "Illegal move: (0, 0) brackets no opponent stone"
+    )
+    cell(second, 2, 2).focus()  # the keyboard plays Reversi too: (2, 4) turns (3, 4)
+    second.keyboard.press("ArrowRight")
+    second.keyboard.press("ArrowRight")
+    second.keyboard.press("Enter")
+    for page in (first, second):
+        expect(cell(page, 3, 4)).to_have_attribute("data-mark", "W", timeout=5000)
+        expect(page.locator("#score")).to_have_text("Black 3 – White 3")
+    expect(second.locator("#message")).to_have_text("")
+    board = httpx.get(f"{server}/v1/games/{first.evaluate('() => game.id')}/board").json()
+    for page in (first, second):
+        assert stones(page) == board["rows"]
+    assert not left_the_machine(first, outside)
+
+
+@dataclass(frozen=True)
+class ReversiMove:
+    row: int
+    col: int
+    color: str
+    flips: int
+    passed: bool  # the opponent then has no move: the mover moves again
+    after: list[str]
+
+
+COLOR_NAMES = {"B": "Black", "W": "White"}
+
+
+def reversi_playout(start: list[str], color: str, rng: random.Random) -> list[ReversiMove]:
+    """A whole game of random legal moves, by the reference rules."""
+    grid, moves = start, []
+    while True:
+        options = reversi_moves(grid, color)
+        if not options:
+            return moves
+        row, col = rng.choice(options)
+        flips = len(reversi_flips(grid, row, col, color))
+        grid = reversi_play(grid, row, col, color)
+        other = "W" if color == "B" else "B"
+        passed = not reversi_moves(grid, other) and bool(reversi_moves(grid, color))
+        moves.append(ReversiMove(row, col, color, flips, passed, grid))
+        color = color if passed else other
+
+
+def a_game_with_a_pass(start: list[str], color: str) -> list[ReversiMove]:
+    """The playout of the first seed whose game has a pass (a fixed game, found once)."""
+    for seed in range(100):
+        moves = reversi_playout(start, color, random.Random(seed))
+        if any(move.passed for move in moves):
+            return moves
+    raise AssertionError("no game with a pass in 100 seeds")
+
+
+@pytest.mark.parametrize("push", [True, False], ids=["events", "polling"])
+def test_reversi_to_the_end_with_a_pass(browser: Browser, server: str, push: bool) -> None:
+    """A posted 4 × 4 position, White to move; both players click a seeded random game through
+    (the first seed whose game has a pass), each page showing the service's board throughout,
+    by its event stream or, without EventSource, by polling."""
+    posted = ["....", ".BW.", ".WB.", "...."]
+    plan = a_game_with_a_pass(posted, "W")
+    created = httpx.post(
+        f"{server}/v1/games", json={"game": "reversi", "board": posted, "next": "W"}
+    ).json()
+    game_id = created["id"]
+    outside: list[playwright.Request] = []
+    pages = {}
+    for player, color in ((1, "B"), (2, "W")):
+        page = new_page(browser, server, outside, push)
+        page.goto(
+            f"{server}/#game={game_id}&token={created['tokens'][str(player)]}&player={player}"
+        )
+        pages[color] = page
+    expect(pages["W"].locator("#status")).to_have_text("You are White (player 2). Your turn.")
+    expect(pages["B"].locator("#status")).to_have_text(
+        "You are Black (player 1). Waiting for White (player 2)."
+    )
+    for page in pages.values():
+        shows_board(page, posted)
+
+    for move in plan:
+        cell(pages[move.color], move.row, move.col).click()
+        for page in pages.values():
+            shows_board(page, move.after)
+            expect(page.locator("#board .cell.flip")).to_have_count(move.flips)
+        assert httpx.get(f"{server}/v1/games/{game_id}/board").json()["rows"] == move.after
+        black, white = (sum(row.count(color) for row in move.after) for color in "BW")
+        other = "W" if move.color == "B" else "B"
+        for page in pages.values():
+            expect(page.locator("#score")).to_have_text(f"Black {black} – White {white}")
+            status = page.locator("#status")
+            if move.passed:
+                expect(status).to_contain_text(
+                    f"{COLOR_NAMES[other]} has no move — {COLOR_NAMES[move.color]} plays again."
+                )
+            else:
+                expect(status).not_to_contain_text("has no move")
+
+    result = (
+        f"Black wins {black}–{white}" if black > white
+        else f"White wins {white}–{black}" if white > black
+        else f"Draw {black}–{white}"
+    )  # fmt: skip
+    for page in pages.values():
+        expect(page.locator("#status")).to_have_text(result)
+    state = httpx.get(f"{server}/v1/games/{game_id}").json()
+    assert (state["status"], state["reason"], state["move_count"]) == (
+        "won" if black != white else "draw",
+        "no_moves",
+        len(plan),
+    )
+    assert not left_the_machine(pages["B"], outside)
+
+
+def test_nothing_overflows_at_360_px(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{server}/")
+    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    assert page.evaluate(overflow) == 0
+    page.get_by_role("button", name="Gomoku").click()
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#invite")).to_be_visible()
+    assert page.evaluate(overflow) == 0
+    page.select_option("#game-kind", "reversi")
+    page.select_option("#reversi-size", "6x10")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#score")).to_have_text("Black 2 – White 2")
+    expect(page.locator("#board [role=row]")).to_have_count(6)
+    assert page.evaluate(overflow) == 0
     assert not left_the_machine(page, outside)
