@@ -10,6 +10,8 @@ descriptors. ``BoundedHttpToolsProtocol`` keeps that parser and adds, from ``Set
   if anything came, or a silent close);
 * **the body** — read within ``body_timeout_seconds`` of the head (else 408);
 * **keep-alive** — an idle connection is closed after ``keep_alive_seconds``;
+* **the answer** — a client that reads nothing of its answer for ``send_timeout_seconds`` (the
+  server's send buffer full all that time) is cut off;
 * **pipelining** — at most ``max_pipelined_requests`` requests waiting behind the one being
   answered (beyond: those are answered, the rest is not read, and the connection is closed);
 * **connections** — at most ``max_connections`` open at once (and never more than the open-files
@@ -38,7 +40,11 @@ from typing import Any
 
 import httptools
 from uvicorn.config import Config
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import (
+    STATUS_LINE,
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
 from uvicorn.server import ServerState
 
 from app.api.problems import (
@@ -55,6 +61,8 @@ from app.observability import SAFE_DEFAULTS
 from app.settings import Settings
 
 logger = logging.getLogger("app.server")
+
+FULL = "the server has its most connections open, each busy with a request; retry"
 
 # uvicorn's `--http` (and `Config(http=…)`) value that selects the protocol below.
 BOUNDED_PROTOCOL = "app.server:BoundedHttpToolsProtocol"
@@ -75,6 +83,7 @@ class ConnectionLimits:
     header_timeout: float
     body_timeout: float
     keep_alive: float
+    send_timeout: float
     max_pipelined: int
 
     @classmethod
@@ -87,6 +96,7 @@ class ConnectionLimits:
             header_timeout=settings.header_timeout_seconds,
             body_timeout=settings.body_timeout_seconds,
             keep_alive=settings.keep_alive_seconds,
+            send_timeout=settings.send_timeout_seconds,
             max_pipelined=settings.max_pipelined_requests,
         )
 
@@ -180,6 +190,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.lingering = False  # refused: the answer is on its way, what comes is dropped
         self.head_timer: asyncio.TimerHandle | None = None
         self.body_timer: asyncio.TimerHandle | None = None
+        self.send_timer: asyncio.TimerHandle | None = None
 
     # Connections
 
@@ -191,29 +202,68 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self._make_room()
 
     def _make_room(self) -> None:
-        """Over the bound: close the longest-waiting connection, or refuse this one."""
+        """Over the bound: close the longest-waiting connection, or mark this one to be refused
+        (if there is still no room when its head has come)."""
+        self.over_capacity = not self._evicted_another()
+
+    def _evicted_another(self) -> bool:
         for other in self.waiting:
             if other is not self:
                 other.evict()
-                return
-        self.over_capacity = True  # every other connection is busy: answer 503 to its head
+                return True
+        return False
+
+    def _still_over_capacity(self) -> bool:
+        """At its head, a connection marked over the bound is refused only if there is still
+        no room: connections may have closed, or become idle, since it came."""
+        if len(self.connections) <= self.limits.max_connections or self._evicted_another():
+            self.over_capacity = False
+        return self.over_capacity
 
     def evict(self) -> None:
         """Closed at once to make room: with a 503 when a head had begun (no lingering: the
         place is needed now)."""
         if self.head_bytes and not self.lingering:
-            detail = "the server has its most connections open; retry"
-            self._refuse(TOO_MANY_CONNECTIONS, detail, retry=True)
+            self._refuse(TOO_MANY_CONNECTIONS, FULL)
         self.waiting.pop(self, None)
         self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.waiting.pop(self, None)
         self._cancel_timers()
+        if self.send_timer is not None:
+            self.send_timer.cancel()
         super().connection_lost(exc)
 
+    # Writing: a client that does not read its answer is cut off.
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.send_timer is None:
+            timeout = self.limits.send_timeout
+            self.send_timer = self.loop.call_later(timeout, self._send_too_slow)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self.send_timer is not None:
+            self.send_timer.cancel()
+            self.send_timer = None
+
+    def _send_too_slow(self) -> None:
+        self.send_timer = None
+        logger.debug(
+            "%s read nothing of its answer for %g s: cut", self.client, self.limits.send_timeout
+        )
+        self.transport.abort()  # its unread answer is dropped with it
+
     def shutdown(self) -> None:
-        self._cancel_timers()
+        """At a graceful shutdown: stop waiting for heads; a refused connection still
+        draining is closed now; a request being read or answered may finish."""
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+        if self.lingering:
+            self.transport.close()
         super().shutdown()
 
     # Reading
@@ -236,7 +286,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 return
             if not isinstance(refused, _Refused):
                 refused = _Refused(MALFORMED_HTTP, "the request is not valid HTTP/1.1")
-            self._refuse(refused.problem, refused.detail)
+            # Bytes that break a request's body are answered as that request.
+            answering = None if self.reading_head else self.cycle
+            self._refuse(refused.problem, refused.detail, answering=answering)
             return
         # Timers only for what did not come in one piece: a head or a body still on its way.
         if self.reading_head:
@@ -244,7 +296,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 self._refuse(HEADERS_TOO_LARGE, self._head_too_large())
             elif self.head_bytes and self.head_timer is None:
                 self._arm_head_timer()
-        elif self.cycle is not None and self.cycle.more_body and self.body_timer is None:
+        elif (
+            self.cycle is not None
+            and self.cycle.more_body
+            and self.body_timer is None
+            and not self.pipeline  # a queued request's body waits for the server, not the client
+        ):
             self.body_timer = self.loop.call_later(self.limits.body_timeout, self._body_too_slow)
 
     def on_url(self, url: bytes) -> None:
@@ -272,9 +329,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.reading_head = False
         self.head_bytes = self.head_size = self.header_count = 0
         self.waiting.pop(self, None)
-        if self.over_capacity:
-            detail = "the server has its most connections open; retry"
-            raise _Refused(TOO_MANY_CONNECTIONS, detail)
+        if self.over_capacity and self._still_over_capacity():
+            raise _Refused(TOO_MANY_CONNECTIONS, FULL)
         if len(self.pipeline) >= self.limits.max_pipelined:
             raise _PipelineFull()
         super().on_headers_complete()
@@ -314,7 +370,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def _body_too_slow(self) -> None:
         self.body_timer = None
         timeout = self.limits.body_timeout
-        self._refuse(REQUEST_TIMEOUT, f"the request body did not arrive within {timeout:g} s")
+        detail = f"the request body did not arrive within {timeout:g} s"
+        self._refuse(REQUEST_TIMEOUT, detail, answering=self.cycle)
 
     def _drain(self) -> None:
         """Read nothing more; close after answering the requests queued (the last of them is
@@ -326,21 +383,30 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.flow.pause_reading()
         logger.debug("%s pipelined past the bound: closing after the queued answers", self.client)
 
-    def _refuse(self, problem: ProblemType, detail: str, *, retry: bool = False) -> None:
-        """Answer ``problem`` and close (see ``_linger``): nothing more is read as a request."""
+    def _refuse(
+        self, problem: ProblemType, detail: str, *, answering: RequestResponseCycle | None = None
+    ) -> None:
+        """Answer ``problem`` and close (see ``_linger``): nothing more is read as a request.
+
+        The answer is the one owed to ``answering`` (a request whose body is late), or to a
+        head that never became a request; it is written only if no other answer is owed on the
+        connection (one being sent, or queued): then the connection is just closed, as writing
+        would put it into the middle, or in place, of another request's answer.
+        """
         self._cancel_timers()
         self.waiting.pop(self, None)
         if self.transport.is_closing():
             return
-        answering = self.cycle is not None and not self.cycle.response_complete
-        if answering:
-            self.cycle.disconnected = True  # the app's answer, if any, goes nowhere
-            self.cycle.message_event.set()
-        if answering and self.cycle.response_started:
-            self.transport.close()  # an answer has begun: nothing more can be said
+        owed = [c for c in (self.cycle, *(c for c, _ in self.pipeline)) if c is not None]
+        owed = [c for c in owed if not c.response_complete]
+        for cycle in owed:
+            cycle.disconnected = True  # its answer, if any, goes nowhere
+            cycle.message_event.set()
+        if any(c is not answering or c.response_started for c in owed):
+            self.transport.close()
             logger.debug("closed a connection from %s: %s", self.client, detail)
             return
-        retry_after = ((b"retry-after", b"1"),) if retry or problem.status == 503 else ()
+        retry_after = ((b"retry-after", b"1"),) if problem.status == 503 else ()
         default_headers = self.server_state.default_headers
         self.transport.write(problem_bytes(problem, detail, default_headers, retry_after))
         self._linger()
@@ -352,7 +418,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         the connection would be reset, and the reset can destroy the answer before the client
         reads it."""
         self.lingering = True
-        self.waiting[self] = None  # the first to make room for a newcomer
+        self.waiting[self] = None
+        self.waiting.move_to_end(self, last=False)  # the first to make room for a newcomer
         if not self.transport.can_write_eof():  # pragma: no cover - TLS
             self.transport.close()
             return

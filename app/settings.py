@@ -133,6 +133,12 @@ class Settings(BaseSettings):
     body_timeout_seconds: float = Field(
         30.0, gt=0, description="A request's body must arrive within this long of its head."
     )
+    send_timeout_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="A client that reads nothing of its answer for this long (the server's "
+        "send buffer full all that time) is cut off.",
+    )
     keep_alive_seconds: float = Field(
         5.0, gt=0, description="An idle keep-alive connection is closed after this long."
     )

@@ -31,6 +31,8 @@ from starlette.responses import Response
 from app.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+# The error type a tagged union's discriminator raises for a tag it does not know.
+UNKNOWN_TAG = "unknown_tag"
 
 
 def _integral(value: Any) -> Any:
@@ -92,6 +94,12 @@ class JsonBody(Generic[ModelT]):
         if model not in BODY_MODELS:
             BODY_MODELS.append(model)
 
+    def _untagged(self, error: Any) -> Any:
+        """An error of a member of the tagged union, located where it is in the body."""
+        if error["type"] == UNKNOWN_TAG:
+            return {**error, "loc": (self._tag,)}
+        return {**error, "loc": error["loc"][1:] if error["loc"] else ()}
+
     async def parse(self, request: Request) -> ModelT:
         """The validated body, or a RequestValidationError naming every bad field.
 
@@ -114,7 +122,7 @@ class JsonBody(Generic[ModelT]):
         except ValidationError as error:
             errors = error.errors(include_url=False)
             if self._tag is not None:
-                errors = [{**e, "loc": e["loc"][1:] if e["loc"] else (self._tag,)} for e in errors]
+                errors = [self._untagged(e) for e in errors]
             raise RequestValidationError(
                 [{**e, "loc": ("body", *e["loc"])} for e in errors]
             ) from None

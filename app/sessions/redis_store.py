@@ -170,6 +170,11 @@ MAX_ATTEMPTS = 32
 MAX_KNOWN_ENGINES = 100_000
 
 
+def _seconds(milliseconds: object) -> int:
+    """A Retry-After: whole seconds, at least one."""
+    return max(1, math.ceil(int(str(milliseconds)) / 1000))
+
+
 def _outcome(session: Session, result: MoveResult) -> list[str | int]:
     """What commit.lua writes for an accepted move: the game's new fields and the record."""
     state = result.state
@@ -303,7 +308,7 @@ class RedisGameStore:
         await self._report()  # this process's own moves count before its own creations
         placed, retry_ms, _, why = await self._reserve(game_id)
         if not placed:
-            retry = max(1, math.ceil(int(retry_ms) / 1000))
+            retry = _seconds(retry_ms)
             if why == "moves":
                 raise CapacityExhausted(self.max_total_moves, retry, "stored moves")
             raise CapacityExhausted(self.max_games, retry)
@@ -441,19 +446,20 @@ class RedisGameStore:
         self._total_moves = int(answer[2])
         return answer
 
-    async def _check_moves_room(self) -> None:
-        """Refuse a move while the store holds its most moves (as last read; read again at
-        most once a second while at the bound, so that expired games free their moves)."""
+    async def _full(self) -> CapacityExhausted | None:
+        """The refusal of a new move while the store holds its most moves (as last read; read
+        again at most once a second while at the bound, so that expired games free their
+        moves), or None. The engines still answer a replay before refusing with it."""
         if self._total_moves + self._unreported.total() < self.max_total_moves:
-            return
+            return None
+        retry = 1
         if time.monotonic() - self._recounted >= 1:
             self._recounted = time.monotonic()
-            _, retry_ms, _, why = await self._reserve("")
-            if why == "moves":
-                retry = max(1, math.ceil(int(retry_ms) / 1000))
-                raise CapacityExhausted(self.max_total_moves, retry, "stored moves")
-        if self._total_moves + self._unreported.total() >= self.max_total_moves:
-            raise CapacityExhausted(self.max_total_moves, 1, "stored moves")
+            _, retry_ms, _, _ = await self._reserve("")
+            retry = _seconds(retry_ms)
+        if self._total_moves + self._unreported.total() < self.max_total_moves:
+            return None
+        return CapacityExhausted(self.max_total_moves, retry, "stored moves")
 
     def _accepted(self, game_id: str) -> None:
         self._unreported[game_id] += 1
@@ -471,7 +477,7 @@ class RedisGameStore:
             reports = self._take_reports()
             try:
                 self._total_moves = int(
-                    await self._run("touch", ACCOUNTS, [self._now_ms(), "", *reports])
+                    await self._run("touch", ACCOUNTS, [self._now_ms(), *reports])
                 )
             except StoreUnavailable:
                 self._restore_reports(reports)
@@ -489,28 +495,28 @@ class RedisGameStore:
     # --- moves ------------------------------------------------------------------------------
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
-        await self._check_moves_room()
-        engine = await self._engine_of(game_id)
+        engine = await self._engine_of(game_id)  # an unknown game is a 404 first
+        full = await self._full()
         if engine == GENERIC:
-            return await self._guard(self._generic_move(game_id, token, request))
-        return await self._guard(self._fast_move(game_id, engine, token, request))
+            return await self._guard(self._generic_move(game_id, token, request, full))
+        return await self._guard(self._fast_move(game_id, engine, token, request, full))
 
     async def _sha_of(self, script: str) -> str:
         sha = self._sha.get(script) or await self.client.script_load(self._move_scripts[script])
         self._sha[script] = sha
         return sha
 
-    async def _moving(self, script: str, keys: list[str], args: list[Any], game_id: str) -> Any:
-        """Run a move script by SHA, pipelined with the accounting (touch.lua: the game's place
-        among the live ones, the moves accepted since the last report); the accounting's own
-        failure does not undo or hide the move's answer."""
+    async def _moving(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        """Run a move script by SHA, pipelined with the accounting of the moves accepted since
+        the last report (touch.lua: their games' places among the live ones, and the counts);
+        the accounting's own failure does not undo or hide the move's answer."""
         for _ in range(2):
             sha, touch = await self._sha_of(script), await self._sha_of("touch")
             reports = self._take_reports()
             try:
                 async with self.client.pipeline(transaction=False) as pipe:
                     pipe.evalsha(sha, len(keys), *keys, *args)
-                    pipe.evalsha(touch, len(ACCOUNTS), *ACCOUNTS, self._now_ms(), game_id, *reports)
+                    pipe.evalsha(touch, len(ACCOUNTS), *ACCOUNTS, self._now_ms(), *reports)
                     answer, total = await pipe.execute(raise_on_error=False)
             except BaseException:
                 self._restore_reports(reports)
@@ -530,18 +536,21 @@ class RedisGameStore:
         raise StoreUnavailable("the store keeps forgetting its scripts")
 
     async def _fast_move(
-        self, game_id: str, script: str, token: str, request: MoveRequest
-    ) -> MoveResult:
+        self, game_id: str, script: str, token: str, request: MoveRequest,
+        full: CapacityExhausted | None,
+    ) -> MoveResult:  # fmt: skip
         keys = game_keys(game_id)
         args: list[str | int] = [
             tokens.token_hash(token), request.placement.row, request.placement.col,
             request.player or "", self.idle_ms,
             "" if request.expected_version is None else request.expected_version,
             request.idempotency_key or "", request.fingerprint(), MAX_REMEMBERED_REFUSALS,
-            channel(game_id),
+            channel(game_id), "1" if full else "",
         ]  # fmt: skip
-        answer = await self._moving(script, list(keys), args, game_id)
+        answer = await self._moving(script, list(keys), args)
         outcome = answer[0]
+        if outcome == "capacity_exhausted" and full is not None:
+            raise full
         if outcome == "ok":
             self._accepted(game_id)
             _, version, player, kind, status, winner, reason, next_player, facts = answer
@@ -559,10 +568,13 @@ class RedisGameStore:
             raise _refusal(answer[1:], request).copy(replayed=True)
         raise _refusal(answer, request)
 
-    async def _generic_move(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
-        decided = await self._decide_on_kept(game_id, token, request)
-        if decided is not None:
-            return decided
+    async def _generic_move(
+        self, game_id: str, token: str, request: MoveRequest, full: CapacityExhausted | None
+    ) -> MoveResult:
+        if full is None:
+            decided = await self._decide_on_kept(game_id, token, request)
+            if decided is not None:
+                return decided
         keys = game_keys(game_id)
         key = request.idempotency_key
         fields = [f"1:{key}", f"2:{key}"] if key is not None else []
@@ -573,6 +585,8 @@ class RedisGameStore:
             if not found:
                 raise GameNotFound(game_id)
             session, read_version = self._session(game_id, found, key)
+            if full is not None and not session.answered(request, token):
+                raise full  # only a replay is answered at the bound
             refusals = session.refusals
             try:
                 result = session.play(request, token)
@@ -621,7 +635,9 @@ class RedisGameStore:
         return result
 
     def _keep(self, game_id: str, session: Session, version: int) -> None:
-        """Remember the game as this process wrote it (a bounded number of games)."""
+        """Remember the game as this process wrote it (a bounded number of games), without its
+        receipts: a keyed request is checked against the store's (commit.lua) anyway."""
+        session.receipts.clear()
         self._kept[game_id] = (session, version)
         if len(self._kept) > self.kept_games:
             self._kept.popitem(last=False)
@@ -657,7 +673,7 @@ class RedisGameStore:
             outcome, *fields,
         ]  # fmt: skip
         answer: list[Any] = await self._moving(
-            "commit", [keys.meta, keys.moves, keys.receipts], args, session.id
+            "commit", [keys.meta, keys.moves, keys.receipts], args
         )
         if answer[0] == "game_not_found":
             raise GameNotFound(session.id)

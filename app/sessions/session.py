@@ -158,6 +158,13 @@ class Session:
         )
         return self._snapshot
 
+    def answered(self, request: MoveRequest, token: str) -> bool:
+        """Whether this request was answered before (a receipt under its key); Unauthorized
+        for a token of neither player."""
+        player = self.player_of(token)
+        key = request.idempotency_key
+        return key is not None and f"{player}:{key}" in self.receipts
+
     def play(self, request: MoveRequest, token: str) -> MoveResult:
         """Authenticate, then answer the move as the rules and the receipts say.
 

@@ -433,14 +433,21 @@ async def test_a_store_bounds_the_moves_of_all_its_games(
     store = store_of_three_stored_moves
     full = await store.create(*tictactoe(5))
     other = await store.create(*tictactoe(5))
-    for i in range(3):
-        await store.play(full.state.id, full.tokens[i % 2], move(0, i))
+    answers = [
+        await store.play(full.state.id, full.tokens[i % 2], move(0, i, idempotency_key=f"m{i}"))
+        for i in range(3)
+    ]
     with pytest.raises(CapacityExhausted) as refused:
         await store.create(*tictactoe(3))
     assert refused.value.retry_after == 60  # until the oldest idle game frees its moves
     with pytest.raises(CapacityExhausted):
         await store.play(other.state.id, other.tokens[0], move(0, 0))
     assert (await store.state(other.state.id)).version == 0
+    # At the bound a retried move still gets its first answer, an unknown game is still 404.
+    again = await store.play(full.state.id, full.tokens[0], move(0, 2, idempotency_key="m2"))
+    assert (again.replayed, again.move) == (True, answers[2].move)
+    with pytest.raises(GameNotFound):
+        await store.play("nope", full.tokens[0], move(0, 0))
     await store.delete(full.state.id, full.tokens[0])  # its three moves are freed
     await store.play(other.state.id, other.tokens[0], move(0, 0))
     await store.create(*tictactoe(3))

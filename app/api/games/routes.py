@@ -230,10 +230,15 @@ async def game_events(request: Request) -> EventSourceResponse:
     game_id = params.game_id(request)
     after = params.resume_point(request)
     store = store_of(request)
-    # The stream's first read, before it starts: an unknown game is a 404 problem.
-    first = await store.changes(game_id, after, PAGE)
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    # A place first (a refused stream costs no read), then the stream's first read, before it
+    # starts: an unknown game is a 404 problem.
     slot = request.app.state.streams.take(game_id)
+    try:
+        first = await store.changes(game_id, after, PAGE)
+    except BaseException:
+        slot.give_back()
+        raise
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     events = move_events(
         store, game_id, after, request.is_disconnected, request.app.state.stopping, first
     )

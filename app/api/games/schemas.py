@@ -27,7 +27,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.api.boards import ReversiBoard
-from app.api.bodies import INTEGRAL, Body, JsonBody, JsonInt
+from app.api.bodies import INTEGRAL, UNKNOWN_TAG, Body, JsonBody, JsonInt
 from app.sessions.kind import Player, Reason, Status, Winner
 from app.sessions.kinds.reversi import ReversiFacts, ReversiMoveFacts, first_to_move
 from app.sessions.kinds.tictactoe import TicTacToeFacts
@@ -215,11 +215,12 @@ class CreateReversiIn(Body):
 
 
 def _game_of(body: object) -> str | None:
-    """The kind a creation body names (tic-tac-toe when it names none)."""
+    """The kind a creation body names (tic-tac-toe when it names none, or is no object: its
+    schema then says what is wrong)."""
     if isinstance(body, dict):
         game = body.get("game", "tictactoe")
         return game if isinstance(game, str) else None
-    return getattr(body, "game", None)
+    return getattr(body, "game", "tictactoe")
 
 
 class CreateGameIn(
@@ -229,7 +230,7 @@ class CreateGameIn(
             | Annotated[CreateReversiIn, Tag("reversi")],
             Discriminator(
                 _game_of,
-                custom_error_type="unknown_game",
+                custom_error_type=UNKNOWN_TAG,
                 custom_error_message="game must be one of 'tictactoe', 'reversi'",
             ),
         ]

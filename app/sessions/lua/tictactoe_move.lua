@@ -3,7 +3,8 @@
 -- of the four lines through the cell; app/rules/runs.py for k < n, run lengths at the runs' ends).
 -- KEYS: meta, cells, lines, moves, receipts.
 -- ARGV: token hash, row, col, claimed player or '', ttl ms, expected version or '',
---       idempotency key or '', request fingerprint, refusals to remember, the game's channel.
+--       idempotency key or '', request fingerprint, refusals to remember, the game's channel,
+--       '1' if the store holds its most moves (then only a replay is answered) or ''.
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
                         'refusals', 'facts', 'kind', 'reason', 'max_moves', 'k')
 if not meta[1] then return {'game_not_found'} end
@@ -34,6 +35,7 @@ if ARGV[7] ~= '' then
     return {'replayed', unpack(parts)}
   end
 end
+if ARGV[11] == '1' then return {'capacity_exhausted'} end
 -- Refusals are remembered under their key, up to a number of them per game.
 local function refuse(answer)
   if receipt and tonumber(meta[7] or 0) < tonumber(ARGV[9]) then

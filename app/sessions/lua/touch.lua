@@ -1,12 +1,13 @@
--- The store's accounting, on a move: refresh the game's place among the live ones, and add
--- the moves this process has had accepted since it last said (games no longer live excepted).
+-- The store's accounting, after accepted moves: each game that had some (and is still among
+-- the live ones) is touched now, and its moves are added to the counts. Only accepted moves
+-- touch a game: a refused or unauthorised attempt keeps nothing alive.
 -- KEYS: live games (sorted set), moves per game (hash), total moves.
--- ARGV: now ms, the moved game's id (or ''), then game id / accepted moves pairs.
+-- ARGV: now ms, then game id / accepted moves pairs.
 -- -> the total of moves held
-if ARGV[2] ~= '' then redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[2]) end
 local added = 0
-for i = 3, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[i])
     redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1])
     added = added + tonumber(ARGV[i + 1])
   end
