@@ -72,7 +72,7 @@ from app.sessions.session import (
     result_at,
 )
 from app.sessions.store import Changes, CreatedGame
-from app.sessions.watchers import SharedReads, Watchers
+from app.sessions.watchers import SharedReads, Watchers, until
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_TOTAL_MOVES
 
 logger = logging.getLogger("app.sessions.redis")
@@ -354,8 +354,10 @@ class RedisGameStore:
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         first = max(since, 0)
+        heard = self._watchers.changes(game_id)
         return await self._shared.read(
-            ("changes", game_id, first, limit), lambda: self._read_changes(game_id, first, limit)
+            ("changes", game_id, first, limit, heard),
+            lambda: self._read_changes(game_id, first, limit),
         )
 
     async def _read_changes(self, game_id: str, first: int, limit: int) -> Changes:
@@ -684,9 +686,12 @@ class RedisGameStore:
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
         if self._listener is None or self._listener.done():
             self._listener = asyncio.create_task(self._listen())
-        if await self._shared.read(("version", game_id), lambda: self._version(game_id)) > version:
+        changed = self._watchers.watch(game_id)  # before the read: no change falls between
+        heard = self._watchers.changes(game_id)
+        read = self._shared.read(("version", game_id, heard), lambda: self._version(game_id))
+        if await read > version:
             return
-        await self._watchers.wait(game_id, timeout)
+        await until(changed, timeout)
 
     async def _version(self, game_id: str) -> int:
         read = self.stream_client.hget(game_keys(game_id).meta, "version")

@@ -34,7 +34,7 @@ from app.sessions.redis_keys import game_keys
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MAX_REMEMBERED_REFUSALS, MoveRequest, MoveResult, result_at
 from app.sessions.store import GameStore
-from app.sessions.watchers import SharedReads
+from app.sessions.watchers import SharedReads, Watchers
 from tests.rules import reference
 from tests.rules.reference import has_k_in_row
 
@@ -731,3 +731,27 @@ async def test_redis_processes_never_answer_from_an_outdated_copy(redis_store_ur
     assert (await second.state(game_id)).version == 3
     await first.close()
     await second.close()
+
+
+def test_a_reader_woken_by_a_change_never_joins_a_read_sent_before_it() -> None:
+    async def run() -> tuple[int, int, bool]:
+        watchers, shared = Watchers(), SharedReads()
+        stored = {"version": 0}
+        sent, release = asyncio.Event(), asyncio.Event()
+
+        async def read() -> int:
+            version = stored["version"]  # what the store holds when the read is sent
+            sent.set()
+            await release.wait()
+            return version
+
+        changed = watchers.watch("g")
+        early = asyncio.ensure_future(shared.read(("g", watchers.changes("g")), read))
+        await sent.wait()
+        stored["version"] = 1
+        watchers.notify("g")  # the change lands while the early read is on its way
+        late = asyncio.ensure_future(shared.read(("g", watchers.changes("g")), read))
+        release.set()
+        return await early, await late, changed.is_set()
+
+    assert asyncio.run(run()) == (0, 1, True)
