@@ -191,6 +191,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.head_timer: asyncio.TimerHandle | None = None
         self.body_timer: asyncio.TimerHandle | None = None
         self.send_timer: asyncio.TimerHandle | None = None
+        self.current: RequestResponseCycle | None = None
 
     # Connections
 
@@ -233,7 +234,26 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._cancel_timers()
         if self.send_timer is not None:
             self.send_timer.cancel()
+        # uvicorn tells only the newest request that the client is gone; the one being answered
+        # may be an older, pipelined one, which would then write to a closed transport.
+        for cycle in self._owed():
+            cycle.disconnected = True
+            cycle.message_event.set()
         super().connection_lost(exc)
+
+    def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
+        self.current = cycle  # the request being answered (pipelined ones wait behind it)
+        super()._start_asgi_task(cycle, app)
+
+    def _owed(self) -> list[RequestResponseCycle]:
+        """Every request of this connection not yet answered: the one being answered, and
+        those queued behind it."""
+        cycles = [self.current, self.cycle, *(cycle for cycle, _ in self.pipeline)]
+        owed: list[RequestResponseCycle] = []
+        for cycle in cycles:
+            if cycle is not None and not cycle.response_complete and cycle not in owed:
+                owed.append(cycle)
+        return owed
 
     # Writing: a client that does not read its answer is cut off.
 
@@ -251,6 +271,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def _send_too_slow(self) -> None:
         self.send_timer = None
+        for cycle in self._owed():  # before the transport is gone: nothing more is written
+            cycle.disconnected = True
+            cycle.message_event.set()
         logger.debug(
             "%s read nothing of its answer for %g s: cut", self.client, self.limits.send_timeout
         )
@@ -397,8 +420,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.waiting.pop(self, None)
         if self.transport.is_closing():
             return
-        owed = [c for c in (self.cycle, *(c for c, _ in self.pipeline)) if c is not None]
-        owed = [c for c in owed if not c.response_complete]
+        owed = self._owed()
         for cycle in owed:
             cycle.disconnected = True  # its answer, if any, goes nowhere
             cycle.message_event.set()

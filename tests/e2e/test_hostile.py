@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -238,4 +239,29 @@ def test_streams_on_redis_never_take_the_connections_moves_need(tmp_path: Path) 
                 chunk = sock.recv(65536)
                 assert chunk, "stream cut"
                 received += chunk
+    assert "Traceback" not in (tmp_path / "log").read_text(errors="replace")
+
+
+def test_a_client_that_reads_nothing_of_its_answers_is_cut_off(tmp_path: Path) -> None:
+    # Four pipelined requests for a 1.4 MB script, never read: the server's send buffer fills,
+    # and after ADJUDICATOR_SEND_TIMEOUT_SECONDS the connection is cut, its answers dropped.
+    env = {"ADJUDICATOR_SEND_TIMEOUT_SECONDS": "1"}
+    with adjudicator_command(env, tmp_path / "log") as served:
+        asset = httpx.get(f"{served.url}/docs-assets/swagger-ui-bundle.js", timeout=WAIT)
+        request = b"GET /docs-assets/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\n\r\n"
+        host, port = served.url.removeprefix("http://").split(":")
+        with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.settimeout(WAIT)
+            sock.connect((host, int(port)))
+            sock.sendall(request * 4)
+            time.sleep(3)  # reading nothing, for longer than the send timeout
+            received = b""
+            try:
+                while chunk := sock.recv(65536):
+                    received += chunk
+            except ConnectionResetError:
+                pass  # cut with its answers unsent
+        assert len(received) < 4 * len(asset.content)
+        healthy(served)
     assert "Traceback" not in (tmp_path / "log").read_text(errors="replace")
