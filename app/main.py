@@ -113,7 +113,9 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.batch_limiter = RateLimiter(
         settings.batch_items_per_minute, settings.batch_burst, what="batch items"
     )
-    app.state.streams = StreamSlots(settings.max_streams, settings.max_streams_per_game)
+    app.state.streams = StreamSlots(
+        settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client
+    )
     app.state.stopping = asyncio.Event()  # set when the server is told to stop
     install_problem_handlers(app)
     app.state.metrics = Metrics()

@@ -112,6 +112,12 @@ class Settings(BaseSettings):
     max_streams_per_game: int = Field(
         100, ge=1, description="Event streams of one game one process holds open; more get 503."
     )
+    max_streams_per_client: int = Field(
+        100,
+        ge=1,
+        description="Event streams one client address may hold open in one process; more get "
+        "503 too_many_streams.",
+    )
     max_connections: int = Field(
         4096,
         ge=1,

@@ -14,8 +14,8 @@ next to the same client on the quiet server before. Scenarios:
 * ``slowloris`` — ``--slow`` connections trickling a head one byte every two seconds, and as
   many that say nothing, held for ``--seconds``;
 * ``streams-memory`` / ``streams-redis`` — ``--streams`` event streams on one game (memory
-  store; and Redis, started here), while the watcher moves in another game (stream limits
-  raised to fit them);
+  store; and Redis, started here), while the watcher moves in another game (stream limits,
+  per client address included, raised to fit them);
 * ``replay`` — a game of 10,000 moves whose whole history ten clients read over and over from
   its event stream (each stream sends every move and the end, the client reconnects);
 * ``move-limit`` — one game played to ``ADJUDICATOR_MAX_MOVES_PER_GAME`` (10,000) moves on a
@@ -359,6 +359,7 @@ def main() -> None:
             continue
         many = str(args.streams + 100)
         env = {"ADJUDICATOR_MAX_STREAMS": many, "ADJUDICATOR_MAX_STREAMS_PER_GAME": many,
+               "ADJUDICATOR_MAX_STREAMS_PER_CLIENT": many,
                "ADJUDICATOR_MAX_CONNECTIONS": str(args.streams + 1000)}  # fmt: skip
         with nullcontext(None) if store == "memory" else redis_url() as url:
             if url:

@@ -160,7 +160,8 @@ _DOMAIN: dict[type[DomainError], tuple[int, str, str]] = {
     ),
     TooManyStreams: (
         503, "Too many event streams",
-        "this process, or this game, has its most open event streams (see `Retry-After`)",
+        "this process, this game or this client address has its most open event streams "
+        "(see `Retry-After`)",
     ),
 }  # fmt: skip
 DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = {

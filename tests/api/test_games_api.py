@@ -590,6 +590,21 @@ def test_event_streams_are_bounded_per_game_and_given_back() -> None:
             assert again.status_code == 200
 
 
+def test_event_streams_are_bounded_per_client_address() -> None:
+    settings = Settings(max_streams=10, max_streams_per_game=10, max_streams_per_client=1)
+    with TestClient(create_app(settings)) as client:
+        game_id, _, _ = create(client)
+        other, _, _ = create(client)
+        with client.stream("GET", f"/v1/games/{game_id}/events") as first:
+            assert first.status_code == 200
+            refused = client.get(f"/v1/games/{other}/events")  # another game, the same address
+            assert_problem(refused, 503, "too_many_streams")
+            assert "client address" in refused.json()["detail"]
+        wait_for(lambda: client.app.state.streams.open == 0, "streams given back")
+        with client.stream("GET", f"/v1/games/{other}/events") as again:
+            assert again.status_code == 200
+
+
 def test_a_stream_ends_with_an_error_event_when_the_store_stops_answering() -> None:
     class FailingStore(MemoryGameStore):
         async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:

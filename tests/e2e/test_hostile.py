@@ -210,6 +210,7 @@ def test_streams_on_redis_never_take_the_connections_moves_need(tmp_path: Path) 
         "ADJUDICATOR_STORE_STREAM_CONNECTIONS": "1",
         "ADJUDICATOR_MAX_STREAMS": str(streams),
         "ADJUDICATOR_MAX_STREAMS_PER_GAME": str(streams),
+        "ADJUDICATOR_MAX_STREAMS_PER_CLIENT": str(streams),  # all come from 127.0.0.1
     }
     with (
         redis_server(tmp_path) as url,

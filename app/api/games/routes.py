@@ -232,7 +232,7 @@ async def game_events(request: Request) -> EventSourceResponse:
     store = store_of(request)
     # A place first (a refused stream costs no read), then the stream's first read, before it
     # starts: an unknown game is a 404 problem.
-    slot = request.app.state.streams.take(game_id)
+    slot = request.app.state.streams.take(game_id, client_of(request))
     try:
         first = await store.changes(game_id, after, PAGE)
     except BaseException:
