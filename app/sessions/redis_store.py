@@ -170,6 +170,19 @@ MAX_ATTEMPTS = 32
 MAX_KNOWN_ENGINES = 100_000
 
 
+def _state_read(game_id: str, found: list[Any]) -> GameState:
+    """The state from what state.lua (and the start of changes.lua) answers."""
+    kind, facts, status, winner, reason, next_player, version, last = found
+    move = find_kind(kind).decode_move(int(version), last) if last else None
+    return _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
+
+
+def _moves_read(kind: str, first: int, records: list[Any]) -> list[Move]:
+    """Move records read from index ``first`` (0-based) on, as moves."""
+    decode = find_kind(kind).decode_move
+    return [decode(first + 1 + i, record) for i, record in enumerate(records)]
+
+
 def _seconds(milliseconds: object) -> int:
     """A Retry-After: whole seconds, at least one."""
     return max(1, math.ceil(int(str(milliseconds)) / 1000))
@@ -338,9 +351,7 @@ class RedisGameStore:
         found = await self._run("state", [keys.meta, keys.moves], [])
         if not found:
             raise GameNotFound(game_id)
-        kind, facts, status, winner, reason, next_player, version, last = found
-        move = find_kind(kind).decode_move(int(version), last) if last else None
-        return _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
+        return _state_read(game_id, found)
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         keys = game_keys(game_id)
@@ -349,8 +360,7 @@ class RedisGameStore:
         if not found:
             raise GameNotFound(game_id)
         kind, version, records = found
-        decode = find_kind(kind).decode_move
-        return [decode(first + 1 + i, record) for i, record in enumerate(records)], int(version)
+        return _moves_read(kind, first, records), int(version)
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         first = max(since, 0)
@@ -366,11 +376,8 @@ class RedisGameStore:
         found = await self._guard(read, self.stream_client)
         if not found:
             raise GameNotFound(game_id)
-        kind, facts, status, winner, reason, next_player, version, last, *records = found
-        decode = find_kind(kind).decode_move
-        move = decode(int(version), last) if last else None
-        state = _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
-        return [decode(first + 1 + i, record) for i, record in enumerate(records)], state
+        # changes.lua answers state.lua's fields, then the records asked for.
+        return _moves_read(found[0], first, found[8:]), _state_read(game_id, found[:8])
 
     async def move(self, game_id: str, seq: int) -> Move:
         if seq < 1:
