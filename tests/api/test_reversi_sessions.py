@@ -16,6 +16,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.api.test_games_api import parse_events
+from tests.api.test_hostile_params import live_games
 from tests.rules import reference
 
 STANDARD = ["........", "........", "........", "...WB...", "...BW...", "........",
@@ -150,3 +151,43 @@ def test_a_random_game_to_its_end_matches_the_reference(
 def test_small_boards_have_passes_and_they_are_played_through(client: TestClient) -> None:
     # On 4 × 4 a player often has no move while the other has: the mover moves again.
     assert sum(random_game(client, (4, 4), seed) for seed in range(12)) > 0
+
+
+GARBAGE = [
+    "３",
+    "\u0663",
+    10**30,
+    -(2**63),
+    1.5,
+    "8\x00",
+    "\x1b[2J",
+    None,
+    [],
+    {},
+    True,
+    "x" * 5000,
+]
+FIELDS = [
+    ({"game": "tictactoe", "n": 15}, "k"),
+    ({"game": "reversi"}, "height"),
+    ({"game": "reversi"}, "width"),
+    ({"game": "reversi", "board": STANDARD}, "next"),
+    ({"game": "reversi"}, "board"),
+    ({"n": 3}, "game"),
+]
+# null is the documented default of every optional field but `game`: not garbage there.
+CASES = [
+    (base, field, value)
+    for base, field in FIELDS
+    for value in GARBAGE
+    if value is not None or field == "game"
+]
+
+
+@pytest.mark.parametrize(("base", "field", "value"), CASES, ids=repr)
+def test_garbage_in_a_creation_field_is_a_422_and_creates_nothing(
+    client: TestClient, base: dict[str, Any], field: str, value: object
+) -> None:
+    response = client.post("/v1/games", json={**base, field: value})
+    assert_problem(response, 422, "validation_error")
+    assert live_games(client) == 0
