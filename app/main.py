@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     )
     app.state.stopping = asyncio.Event()  # set when the server is told to stop
     install_problem_handlers(app)
-    app.state.metrics = Metrics()
+    app.state.metrics = Metrics(store.endings)
     app.add_middleware(HeadAsGet)  # innermost: metrics and logs still see HEAD
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware, metrics=app.state.metrics)

@@ -7,7 +7,8 @@ the format of the app's log lines.
   the request (``%(request_id)s``).
 * Metrics, per process, in the app's own registry (``/metrics``, Prometheus text format):
   requests by route template, method and status; latency histogram by route; moves
-  adjudicated; refusals by problem ``code``; live games (read from the store at scrape time).
+  adjudicated; refusals by problem ``code``; games ended by ``reason`` and live games (both
+  read from the store at scrape time: it knows when it ends a game, a flag fall included).
 * Two safe defaults on every answer (``SAFE_DEFAULTS``): no content sniffing, no Referer.
 * Log lines (``configure_logging``): text or one JSON object a line, each with the request id;
   the access log without query values.
@@ -21,6 +22,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from prometheus_client import (
@@ -30,6 +32,8 @@ from prometheus_client import (
     Histogram,
     disable_created_metrics,
 )
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.params import request_id_or_none
@@ -53,6 +57,22 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class EndingsCollector(Collector):
+    """``adjudicator_games_ended_total{reason}``: the games this process ended, as its store
+    counts them."""
+
+    def __init__(self, endings: Mapping[str, int]) -> None:
+        self.endings = endings
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        family = CounterMetricFamily(
+            "adjudicator_games_ended", "Games ended by this process, by reason.", labels=["reason"]
+        )
+        for reason, count in sorted(self.endings.items()):
+            family.add_metric([reason], count)
+        yield family
+
+
 class Metrics:
     """The service's metrics, in a registry of its own (one per app).
 
@@ -60,7 +80,7 @@ class Metrics:
     costs ~2 µs a call, a dict lookup a tenth of that.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, endings: Mapping[str, int] | None = None) -> None:
         self.registry = CollectorRegistry()
         self.requests = Counter(
             "adjudicator_requests", "HTTP requests answered.", ["route", "method", "status"],
@@ -82,6 +102,7 @@ class Metrics:
             "adjudicator_live_games", "Games in the store (this process's view).",
             registry=self.registry,
         )  # fmt: skip
+        self.registry.register(EndingsCollector(endings if endings is not None else {}))
         self._counted: dict[tuple[str, str, int], Any] = {}
         self._timed: dict[str, Any] = {}
 

@@ -72,17 +72,24 @@ class JsonBody(Generic[ModelT]):
     """A request body of type ``model``, parsed from bytes and documented in OpenAPI."""
 
     def __init__(
-        self, model: type[ModelT], examples: dict[str, Any], *, tag: str | None = None
+        self,
+        model: type[ModelT],
+        examples: dict[str, Any],
+        *,
+        tag: str | None = None,
+        optional: bool = False,
     ) -> None:
         """``tag``: for a root model over a union told apart by this field (the creation body,
         by ``game``). Its members' errors start with the tag's value, which is not where the
-        field is in the body; an unknown tag is an error of the field itself."""
+        field is in the body; an unknown tag is an error of the field itself. ``optional``: an
+        empty body stands for ``{}``."""
         self.model = model
         self._adapter = TypeAdapter(model)
         self._tag = tag
+        self._optional = optional
         self.openapi: dict[str, Any] = {
             "requestBody": {
-                "required": True,
+                "required": not optional,
                 "content": {
                     "application/json": {
                         "schema": {"$ref": f"#/components/schemas/{model.__name__}"},
@@ -117,6 +124,8 @@ class JsonBody(Generic[ModelT]):
                 ]
             )
         body = await request.body()
+        if self._optional and not body:
+            body = b"{}"
         try:
             return self._adapter.validate_json(body, context=request.app.state.validation_context)
         except ValidationError as error:

@@ -57,7 +57,7 @@ async def get_readiness(request: Request) -> Response:
     "/metrics",
     summary="Prometheus metrics",
     description="Requests by route and status, latency histogram, moves adjudicated, refusals "
-    "by problem code, live games. Per process.",
+    "by problem code, games ended by reason, live games. Per process.",
     response_class=PlainTextResponse,
     responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
 )

@@ -23,8 +23,11 @@ Player = Literal[1, 2]
 Status = Literal["in_progress", "won", "draw"]
 Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
 # Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``), or by the
-# session's (``move_limit``: the configured most moves per game, a draw).
-Reason = Literal["line", "board_full", "no_moves", "move_limit"]
+# session's: ``move_limit`` (the configured most moves per game, a draw), ``timeout`` (a flag
+# fell), ``resignation``, ``agreement`` (a draw offered by both players).
+Reason = Literal[
+    "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+]
 # What clients call the kinds (``GameKind.name``), as the API's ``game`` field.
 GameName = Literal["tictactoe", "reversi"]
 
@@ -42,13 +45,26 @@ class Placement:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockReading:
+    """Both players' clocks right after a move of a clocked game: the instant it was accepted
+    (milliseconds since the epoch, the store's time), the time left to each player, and whose
+    clock then runs (None before each player has moved once, and after the end)."""
+
+    at_ms: int
+    remaining_ms: tuple[int, int]  # players 1 and 2
+    running: Player | None
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     """An accepted move, as clients see it: its number (1 for the first), cell and player, and
     the kind's own fields of the record (``facts``: a Reversi move's ``flips`` and ``passed``).
 
     ``state_facts`` are the kind's facts of the game's state right after the move, where the
     kind cannot tell them from the state now (a Reversi score); the answer to the move is
-    rebuilt from them (``GameKind.after``). Clients never see them as such.
+    rebuilt from them (``GameKind.after``). Clients never see them as such, nor the session's
+    own facts of that moment: the game's ``version`` right after the move (None: its ``seq``,
+    as long as no change but moves came before it) and the clocks (``clock``, if it has them).
     """
 
     seq: int
@@ -57,6 +73,13 @@ class Move:
     player: Player
     facts: Mapping[str, object] | None = None
     state_facts: Mapping[str, object] | None = None
+    version: int | None = None
+    clock: ClockReading | None = None
+
+    @property
+    def changed(self) -> int:
+        """The game's version right after this move."""
+        return self.seq if self.version is None else self.version
 
 
 class Position(Protocol):

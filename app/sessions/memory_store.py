@@ -9,15 +9,23 @@ from __future__ import annotations
 
 import math
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from app.sessions import tokens
+from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
 from app.sessions.kind import Move
 from app.sessions.kinds import find_kind
-from app.sessions.session import GameState, MoveRequest, MoveResult, Session
+from app.sessions.session import (
+    ActionRequest,
+    ActionResult,
+    GameState,
+    MoveRequest,
+    MoveResult,
+    Session,
+)
 from app.sessions.store import Changes, CreatedGame
 from app.sessions.watchers import Watchers
 from app.settings import DEFAULT_MAX_MOVES
@@ -37,6 +45,10 @@ class MemoryGameStore:
     A game is *touched* when created and on every accepted move; reads do not extend its life,
     so a poller cannot keep an abandoned game alive. Entries are kept in touch order, so expired
     games are always at the front and are purged in amortised O(1) per call.
+
+    Games' clocks run on ``wall_clock`` (seconds since the epoch); a flag that is due falls
+    whenever its game is touched by any request, and at the latest when a stream of the game
+    wakes at the deadline.
     """
 
     def __init__(
@@ -45,6 +57,7 @@ class MemoryGameStore:
         idle_seconds: float,
         clock: Clock = time.monotonic,
         *,
+        wall_clock: Clock = time.time,
         max_moves: int = DEFAULT_MAX_MOVES,
         max_total_moves: int | None = None,
     ) -> None:
@@ -55,6 +68,8 @@ class MemoryGameStore:
         self.max_total_moves = max_total_moves
         self._moves = 0  # moves held in all live games
         self.clock = clock
+        self.wall_clock = wall_clock
+        self.endings: Counter[str] = Counter()  # games this process ended, by reason
         self._games: OrderedDict[str, _Entry] = OrderedDict()
         self._watchers = Watchers()
 
@@ -72,12 +87,26 @@ class MemoryGameStore:
             self._moves -= gone.session.position.move_count
             self._watchers.notify(game_id)
 
+    def _now_ms(self) -> int:
+        return int(self.wall_clock() * 1000)
+
     def _session(self, game_id: str) -> Session:
+        """The game, with a flag fall that is due applied."""
         self._expire()
         entry = self._games.get(game_id)
         if entry is None:
             raise GameNotFound(game_id)
-        return entry.session
+        session = entry.session
+        if session.clocks is not None and session.settle(self._now_ms()):
+            self._changed(session)
+        return session
+
+    def _changed(self, session: Session) -> None:
+        """The game just changed: wake its streams, and count the ending if it ended."""
+        state = session.state()
+        if state.reason is not None:
+            self.endings[state.reason] += 1
+        self._watchers.notify(session.id)
 
     def _retry_after(self) -> int:
         """Seconds until the oldest idle game expires and frees its place and moves."""
@@ -88,7 +117,9 @@ class MemoryGameStore:
         if self.max_total_moves is not None and self._moves >= self.max_total_moves:
             raise CapacityExhausted(self.max_total_moves, self._retry_after(), "stored moves")
 
-    async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
+    async def create(
+        self, kind: str, params: Mapping[str, object], control: TimeControl | None = None
+    ) -> CreatedGame:
         self._expire()
         if len(self._games) >= self.max_games:
             raise CapacityExhausted(self.max_games, self._retry_after())
@@ -99,6 +130,8 @@ class MemoryGameStore:
         session = Session(
             tokens.new_game_id(), game_kind, params, hashes, game_kind.new(params), self.max_moves
         )
+        if control is not None:
+            session.clocks = Clocks.start(control, self._now_ms())
         self._games[session.id] = _Entry(session, self.clock())
         return CreatedGame(session.state(), secrets)
 
@@ -109,28 +142,37 @@ class MemoryGameStore:
         session = self._session(game_id)
         if not session.answered(request, token):  # a replay is answered even at the bound
             self._check_moves_room()
-        result = session.play(request, token)
+        result = session.play(request, token, self._now_ms())
         if not result.replayed:
             self._moves += 1
             entry = self._games[game_id]
             entry.touched = self.clock()
             self._games.move_to_end(game_id)
-            self._watchers.notify(game_id)
+            self._changed(session)
+        return result
+
+    async def act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
+        session = self._session(game_id)
+        version = session.version
+        result = session.act(request, token, self._now_ms())
+        if session.version != version:
+            self._changed(session)
         return result
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         session = self._session(game_id)
-        return session.position.moves(since, limit), session.version
+        return session.moves(since, limit), session.version
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         session = self._session(game_id)
-        return session.position.moves(since, limit), session.state()
+        first = session.moves_before(since)
+        return Changes(session.moves(first, limit), session.state(), self._now_ms())
 
     async def move(self, game_id: str, seq: int) -> Move:
         session = self._session(game_id)
         if not 1 <= seq <= session.position.move_count:
             raise MoveNotFound(game_id, seq)
-        return session.position.move(seq)
+        return session.move(seq)
 
     async def rows(self, game_id: str) -> list[str]:
         return self._session(game_id).position.rows()

@@ -1,18 +1,22 @@
 """Receipts as text, for a store that keeps them outside this process (the Redis store).
 
 A receipt is the first answer to a request sent with an ``Idempotency-Key``: the accepted
-move's number (``<fingerprint>|ok|<seq>``), or the refusal, kept as its class's name, code,
-message and attributes (``<fingerprint>|refused|<JSON>``) and raised again as the same exception
-class (by name: two classes may share a code, as `illegal_move` in and out of a session). Only
-JSON goes in and out: nothing read back from a store is ever evaluated.
+move's number (``<fingerprint>|ok|<seq>``), the state a resignation or a draw offer left
+(``<fingerprint>|state|<JSON>``, written by ``act.lua`` as the store's state fields), or the
+refusal, kept as its class's name, code, message and attributes (``<fingerprint>|refused|<JSON>``)
+and raised again as the same exception class (by name: two classes may share a code, as
+`illegal_move` in and out of a session). Only JSON goes in and out: nothing read back from a
+store is ever evaluated.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from app.rules.errors import DomainError
-from app.sessions.session import Receipt
+from app.sessions.session import GameState, Receipt
 
 
 def errors_by_name() -> dict[str, type[DomainError]]:
@@ -47,11 +51,14 @@ def receipt_text(receipt: Receipt) -> str:
     return f"{receipt.fingerprint}|ok|{outcome}"
 
 
-def receipt_from(text: str) -> Receipt:
-    """The receipt ``receipt_text`` wrote; ValueError for any other text."""
+def receipt_from(text: str, state_from: Callable[[list[Any]], GameState]) -> Receipt:
+    """The receipt ``receipt_text`` (or ``act.lua``) wrote, an action's state read by
+    ``state_from``; ValueError for any other text."""
     fingerprint, marker, rest = text.split("|", 2)
     if marker == "ok":
         return Receipt(fingerprint, int(rest))
+    if marker == "state":
+        return Receipt(fingerprint, state_from(json.loads(rest)))
     if marker == "refused":
         kept = json.loads(rest)
         name = kept.get("error") or _name_of_code(kept["code"])  # receipts kept before names

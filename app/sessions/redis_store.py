@@ -31,7 +31,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.resources import files
 from typing import Any, TypeVar, cast, get_args
 
@@ -45,6 +45,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.rules.errors import DomainError
 from app.sessions import tokens
+from app.sessions.clock import ClockState, TimeControl
 from app.sessions.errors import (
     CapacityExhausted,
     CellOccupied,
@@ -59,12 +60,24 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner
+from app.sessions.kind import (
+    ClockReading,
+    GameKind,
+    Move,
+    Placement,
+    Player,
+    Reason,
+    Status,
+    Winner,
+)
 from app.sessions.kinds import find_kind
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_keys import ACCOUNTS, CHANNEL_PREFIX, LIVE_GAMES, channel, game_keys
 from app.sessions.session import (
     MAX_REMEMBERED_REFUSALS,
+    ActionRequest,
+    ActionResult,
+    Ending,
     GameState,
     MoveRequest,
     MoveResult,
@@ -80,8 +93,23 @@ logger = logging.getLogger("app.sessions.redis")
 T = TypeVar("T")
 
 
-def _script(name: str) -> str:
+def _lua(name: str) -> str:
     return files("app.sessions").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
+
+
+# Scripts that read or change a game run after game.lua (its clocks, flag falls and state), as
+# a function whose answer comes back as {1 if a flag fell in the script else 0, the answer}:
+# ``RedisGameStore._settled`` counts the ending and hands on the answer.
+GAME_SCRIPTS = {"state", "changes", "moves", "read", "commit", "act", "tictactoe_move"}
+
+
+def _script(name: str) -> str:
+    if name not in GAME_SCRIPTS:
+        return _lua(name)
+    return (
+        f"{_lua('game')}local function answer()\n{_lua(name)}\nend\n"
+        "local answered = answer()\nreturn {settled and 1 or 0, answered}\n"
+    )
 
 
 @dataclass(frozen=True)
@@ -101,16 +129,23 @@ FAST_PATHS = {
 }
 GENERIC = "generic"
 
-# The tic-tac-toe script's refusals (its answers, and its receipts) by code: the exception,
-# rebuilt for the request that is asked (again: same key and body).
-Decode = Callable[[list[str], MoveRequest], DomainError]
-TICTACTOE_REFUSALS: dict[str, Decode] = {
+# The refusals of the tic-tac-toe script and of act.lua (their answers, and their receipts) by
+# code: the exception, rebuilt for the request that is asked (again: same key and body).
+Decode = Callable[[list[str], MoveRequest | ActionRequest], DomainError]
+
+
+def _cell(request: MoveRequest | ActionRequest) -> Placement:
+    assert isinstance(request, MoveRequest), "only a move has a cell"
+    return request.placement
+
+
+SCRIPT_REFUSALS: dict[str, Decode] = {
     "wrong_player": lambda a, r: WrongPlayer(int(a[0]), r.player or 0),
     "precondition_failed": lambda a, r: PreconditionFailed(int(a[0])),
-    "out_of_bounds": lambda a, r: OutOfBounds(r.placement.row, r.placement.col, int(a[0])),
+    "out_of_bounds": lambda a, r: OutOfBounds(_cell(r).row, _cell(r).col, int(a[0])),
     "game_over": lambda a, r: GameOver(a[0], int(a[1])),
     "not_your_turn": lambda a, r: NotYourTurn(3 - int(a[0]), int(a[0])),
-    "cell_occupied": lambda a, r: CellOccupied(r.placement.row, r.placement.col),
+    "cell_occupied": lambda a, r: CellOccupied(_cell(r).row, _cell(r).col),
 }
 # Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[str, Callable[[str], DomainError]] = {
@@ -120,10 +155,10 @@ NOT_MOVES: dict[str, Callable[[str], DomainError]] = {
 }
 
 
-def _refusal(answer: list[str], request: MoveRequest) -> DomainError:
-    """The exception a fast path's refusal answer stands for."""
+def _refusal(answer: list[str], request: MoveRequest | ActionRequest) -> DomainError:
+    """The exception a script's refusal answer stands for."""
     code, *arguments = answer
-    decode = TICTACTOE_REFUSALS.get(code)
+    decode = SCRIPT_REFUSALS.get(code)
     if decode is None:
         raise StoreUnavailable(f"unexpected answer from the store: {answer!r}")
     return decode(arguments, request)
@@ -152,15 +187,39 @@ def _reason(value: str) -> Reason | None:
     return cast(Reason, value) if value else None
 
 
-def _state(
-    game_id: str, kind: str, facts: str, status: str, winner: str, reason: str,
-    next_player: str, version: str, last_move: Move | None,
-) -> GameState:  # fmt: skip
-    """A game's state from the meta fields the scripts return (a version counts moves)."""
-    count = int(version)
+def _record(kind: GameKind, seq: int, text: str) -> Move:
+    """Move number ``seq`` from its record: the kind's text, then the stamp game.lua's ``moved``
+    wrote — the game's version after it, and with clocks their reading — if any."""
+    record, *stamp = text.split("|")
+    move = kind.decode_move(seq, record)
+    if not stamp:
+        return move
+    version = int(stamp[0])
+    reading = None
+    if len(stamp) == 5:
+        at, first, second, running = (int(value) for value in stamp[1:])
+        reading = ClockReading(at, (first, second), _next(running))
+    return replace(move, version=None if version == seq else version, clock=reading)
+
+
+def _state_read(game_id: str, found: list[Any]) -> GameState:
+    """The state from game.lua's ``state_of`` answer."""
+    (
+        kind_name, facts, status, winner, reason, next_player, version, last, count, offer,
+        control, first, second, since, running,
+    ) = found  # fmt: skip
+    kind = find_kind(kind_name)
+    moves = int(count)
+    clock = None
+    if control:
+        left = (int(first), int(second))
+        runs = _next(running)
+        deadline = None if runs is None else int(since) + left[runs - 1]
+        clock = ClockState(TimeControl.decode(control), left, runs, deadline)
     return GameState(
-        game_id, kind, json.loads(facts), _status(status), _winner(winner), _reason(reason),
-        _next(next_player), count, count, last_move,
+        game_id, kind_name, json.loads(facts), _status(status), _winner(winner), _reason(reason),
+        _next(next_player), int(version), moves, _record(kind, moves, last) if last else None,
+        _next(offer), clock,
     )  # fmt: skip
 
 
@@ -170,17 +229,10 @@ MAX_ATTEMPTS = 32
 MAX_KNOWN_ENGINES = 100_000
 
 
-def _state_read(game_id: str, found: list[Any]) -> GameState:
-    """The state from what state.lua (and the start of changes.lua) answers."""
-    kind, facts, status, winner, reason, next_player, version, last = found
-    move = find_kind(kind).decode_move(int(version), last) if last else None
-    return _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
-
-
-def _moves_read(kind: str, first: int, records: list[Any]) -> list[Move]:
+def _moves_read(kind_name: str, first: int, records: list[Any]) -> list[Move]:
     """Move records read from index ``first`` (0-based) on, as moves."""
-    decode = find_kind(kind).decode_move
-    return [decode(first + 1 + i, record) for i, record in enumerate(records)]
+    kind = find_kind(kind_name)
+    return [_record(kind, first + 1 + i, record) for i, record in enumerate(records)]
 
 
 def _seconds(milliseconds: object) -> int:
@@ -189,12 +241,18 @@ def _seconds(milliseconds: object) -> int:
 
 
 def _outcome(session: Session, result: MoveResult) -> list[str | int]:
-    """What commit.lua writes for an accepted move: the game's new fields and the record."""
-    state = result.state
+    """What commit.lua writes for an accepted move: the game's new fields, the record (the kind's
+    text: commit.lua adds the stamp) and the mover."""
+    state, move = result.state, result.move
     return [
         state.status, state.winner, state.next_player or 0, session.position.encode(),
-        json.dumps(dict(state.facts)), session.kind.encode_move(result.move), state.reason or "",
+        json.dumps(dict(state.facts)), session.kind.encode_move(move), state.reason or "",
+        move.player,
     ]  # fmt: skip
+
+
+# The endings the session decides (the others are the kind's, or the move limit's).
+SESSION_ENDINGS = ("timeout", "resignation", "agreement")
 
 
 class RedisGameStore:
@@ -254,7 +312,7 @@ class RedisGameStore:
         self.scripts: dict[str, AsyncScript] = {
             name: self.client.register_script(_script(name))
             for name in ("create", "reserve", "state", "moves", "replay", "delete", "read",
-                         "commit", "touch", "forget")
+                         "commit", "touch", "forget", "act")
         }  # fmt: skip
         # Moves are sent in a pipeline with the refresh of the game's place among the live
         # ones (another slot, so not in the script); ``register_script`` would precede such a
@@ -271,6 +329,7 @@ class RedisGameStore:
         self._kept: OrderedDict[str, tuple[Session, int]] = OrderedDict()
         self._watchers = Watchers()
         self._listener: asyncio.Task[None] | None = None
+        self.endings: Counter[str] = Counter()  # games this process ended, by reason
 
     async def close(self) -> None:
         for task in (self._listener, self._reporter):
@@ -302,7 +361,8 @@ class RedisGameStore:
                 await pool.disconnect(inuse_connections=False)
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
-        return await self._guard(self.scripts[name](keys=keys, args=args))
+        answer = await self._guard(self.scripts[name](keys=keys, args=args))
+        return self._settled(answer) if name in GAME_SCRIPTS else answer
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -315,7 +375,9 @@ class RedisGameStore:
             return path.script
         return GENERIC
 
-    async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
+    async def create(
+        self, kind: str, params: Mapping[str, object], control: TimeControl | None = None
+    ) -> CreatedGame:
         game_kind = find_kind(kind)
         game_id = tokens.new_game_id()
         await self._report()  # this process's own moves count before its own creations
@@ -329,14 +391,22 @@ class RedisGameStore:
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
         session = Session(game_id, game_kind, params, hashes, game_kind.new(params), self.max_moves)
         state = session.state()
+        if control is not None:  # the clocks, stopped until each player has moved (game.lua)
+            initial = control.initial_ms
+            state = replace(state, clock=ClockState(control, (initial, initial), None, None))
         engine = self._engine_for(kind, params)
         fields: dict[str, object] = {
             "kind": kind, "engine": engine, "params": json.dumps(dict(params)),
             "h1": hashes[0], "h2": hashes[1], "status": state.status, "winner": state.winner,
             "next": state.next_player or 0, "version": 0, "refusals": 0,
             "facts": json.dumps(dict(state.facts)), "reason": state.reason or "",
-            "max_moves": self.max_moves,
+            "max_moves": self.max_moves, "offer": 0,
         }  # fmt: skip
+        if control is not None:
+            fields |= {
+                "control": control.encode(), "r1": control.initial_ms, "r2": control.initial_ms,
+                "since": 0, "running": 0, "moved": 0,
+            }  # fmt: skip
         if engine == GENERIC:
             fields["position"] = session.position.encode()
         else:
@@ -346,9 +416,21 @@ class RedisGameStore:
         self._know(game_id, engine)
         return CreatedGame(state, secrets)
 
+    def _settled(self, answer: list[Any]) -> Any:
+        """A game script's own answer; a flag fall it applied is counted (see ``_script``)."""
+        fell, answered = answer
+        if fell:
+            self.endings["timeout"] += 1
+        return answered
+
+    def _count_ending(self, state: GameState) -> None:
+        """Count a change this process made that ended the game."""
+        if state.reason is not None:
+            self.endings[state.reason] += 1
+
     async def state(self, game_id: str) -> GameState:
         keys = game_keys(game_id)
-        found = await self._run("state", [keys.meta, keys.moves], [])
+        found = await self._run("state", [keys.meta, keys.moves], [channel(game_id)])
         if not found:
             raise GameNotFound(game_id)
         return _state_read(game_id, found)
@@ -356,28 +438,31 @@ class RedisGameStore:
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         keys = game_keys(game_id)
         first = max(since, 0)
-        found = await self._run("moves", [keys.meta, keys.moves], [first, first + limit - 1])
+        found = await self._run(
+            "moves", [keys.meta, keys.moves], [first, first + limit - 1, channel(game_id)]
+        )
         if not found:
             raise GameNotFound(game_id)
         kind, version, records = found
         return _moves_read(kind, first, records), int(version)
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
-        first = max(since, 0)
+        after = max(since, 0)
         heard = self._watchers.changes(game_id)
         return await self._shared.read(
-            ("changes", game_id, first, limit, heard),
-            lambda: self._read_changes(game_id, first, limit),
+            ("changes", game_id, after, limit, heard),
+            lambda: self._read_changes(game_id, after, limit),
         )
 
-    async def _read_changes(self, game_id: str, first: int, limit: int) -> Changes:
+    async def _read_changes(self, game_id: str, after: int, limit: int) -> Changes:
         keys = game_keys(game_id)
-        read = self._changes(keys=[keys.meta, keys.moves], args=[first, first + limit - 1])
-        found = await self._guard(read, self.stream_client)
+        read = self._changes(keys=[keys.meta, keys.moves], args=[after, limit, channel(game_id)])
+        found = self._settled(await self._guard(read, self.stream_client))
         if not found:
             raise GameNotFound(game_id)
-        # changes.lua answers state.lua's fields, then the records asked for.
-        return _moves_read(found[0], first, found[8:]), _state_read(game_id, found[:8])
+        at, first, state, *records = found  # see changes.lua
+        now = _state_read(game_id, state)
+        return Changes(_moves_read(now.kind, int(first), records), now, int(at))
 
     async def move(self, game_id: str, seq: int) -> Move:
         if seq < 1:
@@ -398,7 +483,7 @@ class RedisGameStore:
         game_kind = find_kind(kind)
         position = game_kind.new(json.loads(params))
         for seq, record in enumerate(records, start=1):
-            move = game_kind.decode_move(seq, record)
+            move = _record(game_kind, seq, record)
             position.play(Placement(move.row, move.col), move.player)
         return position.rows()
 
@@ -541,7 +626,7 @@ class RedisGameStore:
                 continue
             if isinstance(answer, Exception):
                 raise answer
-            return answer
+            return self._settled(answer)
         raise StoreUnavailable("the store keeps forgetting its scripts")
 
     async def _fast_move(
@@ -562,20 +647,24 @@ class RedisGameStore:
             raise full
         if outcome == "ok":
             self._accepted(game_id)
-            _, version, player, kind, status, winner, reason, next_player, facts = answer
-            placement = request.placement
-            move = Move(int(version), placement.row, placement.col, 1 if int(player) == 1 else 2)
-            state = _state(game_id, kind, facts, status, winner, reason, next_player, version, move)
-            return MoveResult(winner=state.winner, move=move, state=state)
+            return self._accepted_move(game_id, answer[1])
         if outcome == "replay":
-            _, seq, record, kind, status, winner, reason, next_player, version, facts = answer
-            now = _state(game_id, kind, facts, status, winner, reason, next_player, version, None)
-            return result_at(find_kind(kind).decode_move(int(seq), record), now)
+            _, seq, record, found = answer
+            now = _state_read(game_id, found)
+            return result_at(_record(find_kind(now.kind), int(seq), record), now)
         if outcome in NOT_MOVES:
             raise NOT_MOVES[outcome](game_id)
         if outcome == "replayed":  # a refusal remembered under the request's key
             raise _refusal(answer[1:], request).copy(replayed=True)
         raise _refusal(answer, request)
+
+    def _accepted_move(self, game_id: str, found: list[Any]) -> MoveResult:
+        """The answer to a move a script accepted, from the state it answered."""
+        state = _state_read(game_id, found)
+        self._count_ending(state)
+        move = state.last_move
+        assert move is not None, "a move was accepted"
+        return MoveResult(winner=state.winner, move=move, state=state)
 
     async def _generic_move(
         self, game_id: str, token: str, request: MoveRequest, full: CapacityExhausted | None
@@ -586,11 +675,13 @@ class RedisGameStore:
                 return decided
         keys = game_keys(game_id)
         key = request.idempotency_key
-        fields = [f"1:{key}", f"2:{key}"] if key is not None else []
+        fields = [channel(game_id)] + ([f"1:{key}", f"2:{key}"] if key is not None else [])
         for attempt in range(MAX_ATTEMPTS):
             if attempt:  # another process changed the game in between: let it finish
                 await asyncio.sleep(random.uniform(0, 0.001 * attempt))
-            found = await self.scripts["read"](keys=[keys.meta, keys.receipts], args=fields)
+            found = self._settled(
+                await self.scripts["read"](keys=[keys.meta, keys.receipts], args=fields)
+            )
             if not found:
                 raise GameNotFound(game_id)
             session, read_version = self._session(game_id, found, key)
@@ -614,7 +705,7 @@ class RedisGameStore:
                 continue
             self._keep(game_id, session, read_version + 1)
             self._accepted(game_id)
-            return result
+            return self._accepted_move(game_id, answer[1])
         raise StoreUnavailable("the game changed too often while this move was decided; retry")
 
     async def _decide_on_kept(
@@ -641,7 +732,7 @@ class RedisGameStore:
             return None
         self._keep(game_id, session, version + 1)
         self._accepted(game_id)
-        return result
+        return self._accepted_move(game_id, answer[1])
 
     def _keep(self, game_id: str, session: Session, version: int) -> None:
         """Remember the game as this process wrote it (a bounded number of games), without its
@@ -654,15 +745,24 @@ class RedisGameStore:
     def _session(self, game_id: str, found: list[Any], key: str | None) -> tuple[Session, int]:
         """The game as the generic engine read it: a Session holding just the receipts of this
         request's Idempotency-Key (under either player), and the version read."""
-        kind_name, params_text, h1, h2, version, refusals, max_moves, position, *receipts = found
+        (
+            kind_name, params_text, h1, h2, version, refusals, max_moves, position, status, winner,
+            reason, offer, *receipts,
+        ) = found  # fmt: skip
         kind = find_kind(kind_name)
         params = json.loads(params_text)
         position_now = kind.decode(params, position or "")
-        session = Session(game_id, kind, params, (h1, h2), position_now, int(max_moves))
+        session = Session(
+            game_id, kind, params, (h1, h2), position_now, int(max_moves), int(version),
+            draw_offer=_next(offer or 0),
+        )  # fmt: skip
+        if reason in SESSION_ENDINGS:
+            session.ending = Ending(_status(status), _winner(winner), cast(Reason, reason))
         session.refusals = int(refusals or 0)
         for player, text in enumerate(receipts, start=1):
             if text:
-                session.receipts[f"{player}:{key}"] = receipt_from(text)
+                state = receipt_from(text, lambda found: _state_read(game_id, found))
+                session.receipts[f"{player}:{key}"] = state
         return session, int(version)
 
     async def _commit(
@@ -687,6 +787,31 @@ class RedisGameStore:
         if answer[0] == "game_not_found":
             raise GameNotFound(session.id)
         return answer
+
+    # --- resignations and draw offers -------------------------------------------------------
+
+    async def act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
+        keys = game_keys(game_id)
+        args: list[str | int] = [
+            tokens.token_hash(token), request.action, request.player or "",
+            "" if request.expected_version is None else request.expected_version,
+            request.idempotency_key or "", request.fingerprint(), MAX_REMEMBERED_REFUSALS,
+            self.idle_ms, channel(game_id),
+        ]  # fmt: skip
+        answer = await self._run("act", [keys.meta, keys.moves, keys.receipts], args)
+        self._kept.pop(game_id, None)  # its version changed, or will be checked anyway
+        outcome = answer[0]
+        if outcome == "ok":
+            state = _state_read(game_id, answer[1])
+            self._count_ending(state)
+            return ActionResult(state)
+        if outcome == "replay":
+            return ActionResult(_state_read(game_id, json.loads(answer[1])), replayed=True)
+        if outcome in NOT_MOVES:
+            raise NOT_MOVES[outcome](game_id)
+        if outcome == "replayed":
+            raise _refusal(answer[1:], request).copy(replayed=True)
+        raise _refusal(answer, request)
 
     # --- push -------------------------------------------------------------------------------
 

@@ -1,20 +1,26 @@
 """The generic session: what every game shares, whatever its kind.
 
 A ``Session`` is one game: its id and kind, the hashes of its two players' tokens, its position
-(the kind's part, ``kind.Position``) and the receipts of requests sent with an
-``Idempotency-Key``. ``Session.play`` is the one statement of the move policy both stores
-follow — authenticate, replay a receipt, check ``player`` and ``If-Match``, let the position
-apply the move or refuse it, remember the answer — and snapshots (``GameState``,
-``MoveResult``) are the immutable values the HTTP edge renders.
+(the kind's part, ``kind.Position``), its version (every change of the game counts: a move, a
+draw offer, an ending), the endings a referee decides (a flag fall, a resignation, a draw by
+agreement), its clocks (``clock.py``) and the receipts of requests sent with an
+``Idempotency-Key``. ``Session.play`` and ``Session.act`` are the one statement of the policy
+both stores follow — authenticate, replay a receipt, check ``player`` and ``If-Match``, refuse
+after the end, let the position apply the move or refuse it, remember the answer — and snapshots
+(``GameState``, ``MoveResult``) are the immutable values the HTTP edge renders.
 """
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from app.rules.errors import DomainError
 from app.sessions import tokens
+from app.sessions.clock import Clocks, ClockState
 from app.sessions.errors import (
     REMEMBERED_REFUSALS,
     GameOver,
@@ -24,6 +30,7 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import (
+    ClockReading,
     GameKind,
     Move,
     Placement,
@@ -32,11 +39,13 @@ from app.sessions.kind import (
     Reason,
     Status,
     Winner,
+    other,
 )
 from app.sessions.kinds import find_kind
 
-# Refused requests remembered per game under their Idempotency-Key, at most (accepted moves are
-# always remembered: they cost memory anyway).
+# Answers other than accepted moves (refusals, a resignation's or a draw offer's state)
+# remembered per game under their Idempotency-Key, at most (accepted moves are always
+# remembered: they cost memory anyway).
 MAX_REMEMBERED_REFUSALS = 1024
 
 
@@ -54,6 +63,22 @@ class MoveRequest:
         return f"{self.placement.row}:{self.placement.col}:{self.player or ''}"
 
 
+Action = Literal["resign", "offer"]  # what a player may do besides moving
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """A resignation or a draw offer as a client asked for it, with its conditions."""
+
+    action: Action
+    player: Player | None = None
+    expected_version: int | None = None
+    idempotency_key: str | None = None
+
+    def fingerprint(self) -> str:
+        return f"{self.action}:{self.player or ''}"
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     id: str
@@ -63,9 +88,11 @@ class GameState:
     winner: Winner
     reason: Reason | None  # why the game ended; None while it goes on
     next_player: Player | None
-    version: int
+    version: int  # changes so far: moves, draw offers, an ending
     move_count: int
     last_move: Move | None
+    draw_offer: Player | None = None  # the player whose draw offer stands
+    clock: ClockState | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,29 +103,51 @@ class MoveResult:
     replayed: bool = False  # the answer to a retried request (same Idempotency-Key and body)
 
 
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    state: GameState
+    replayed: bool = False
+
+
 def result_at(move: Move, now: GameState) -> MoveResult:
     """The answer a move got when it was accepted, rebuilt from the game as it is ``now``.
 
-    Right after move ``seq`` the game was at version ``seq``, and it was over only if no move
-    came after it, so the state at that moment follows from the move and the current state.
+    If the move was the game's last change, the state then is the state now. Otherwise the game
+    went on, so it was in progress then, with no draw offer standing (a move declines it): its
+    kind says who was to move and how the board stood, and the move's own clock reading how
+    the clocks stood.
     """
-    if move.seq == now.version:
+    if move.changed == now.version:
         state = replace(now, last_move=move)
-    else:  # the game went on: it was in progress, and its kind says how it stood
+    else:
         next_player, facts = find_kind(now.kind).after(move, now.facts)
+        clock = now.clock
+        if clock is not None and move.clock is not None:
+            clock = ClockState.of(clock.control, move.clock)
         state = replace(
             now, facts=facts, status="in_progress", winner=0, reason=None,
-            next_player=next_player, version=move.seq, move_count=move.seq, last_move=move,
+            next_player=next_player, version=move.changed, move_count=move.seq, last_move=move,
+            draw_offer=None, clock=clock,
         )  # fmt: skip
     return MoveResult(winner=state.winner, move=move, state=state, replayed=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Receipt:
-    """The first answer to a request under an Idempotency-Key: the move, or the refusal."""
+    """The first answer to a request under an Idempotency-Key: the move, the state an action
+    left, or the refusal."""
 
     fingerprint: str
-    outcome: int | DomainError  # the accepted move's seq, or the remembered refusal
+    outcome: int | GameState | DomainError  # the accepted move's seq, an action's state, a refusal
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a game ended by the session's rules rather than its kind's."""
+
+    status: Status
+    winner: Winner
+    reason: Reason
 
 
 @dataclass(slots=True)
@@ -109,21 +158,31 @@ class Session:
     token_hashes: tuple[str, str]  # players 1 and 2
     position: Position
     max_moves: int  # the game ends in a draw (``move_limit``) at its max_moves-th move
+    version: int = 0
+    ending: Ending | None = None  # a flag fall, a resignation, a draw by agreement
+    draw_offer: Player | None = None
+    clocks: Clocks | None = None  # the clocks of a clocked game (kept here by the memory store)
     receipts: dict[str, Receipt] = field(default_factory=dict)  # "player:key" -> receipt
-    refusals: int = 0  # receipts of refusals, bounded by MAX_REMEMBERED_REFUSALS
+    refusals: int = 0  # receipts other than accepted moves, bounded by MAX_REMEMBERED_REFUSALS
+    # The number of moves made at each change that was no move, in order: move m's version is
+    # m plus the number of those made before it (fewer than m moves then).
+    _others: list[int] = field(default_factory=list, repr=False)
+    # Each move's clock reading (clocked games): at, remaining 1, remaining 2, running (0: none).
+    _readings: array[int] = field(default_factory=lambda: array("q"), repr=False)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
-
-    @property
-    def version(self) -> int:
-        """Changes of the game so far: its accepted moves."""
-        return self.position.move_count
 
     @property
     def at_move_limit(self) -> bool:
         """The game went on to its last allowed move: it is drawn (``move_limit``)."""
         position = self.position
         return position.status == "in_progress" and position.move_count >= self.max_moves
+
+    @property
+    def over(self) -> bool:
+        return (
+            self.ending is not None or self.at_move_limit or self.position.status != "in_progress"
+        )
 
     def player_of(self, token: str) -> Player:
         """The player whose token this is, or Unauthorized."""
@@ -143,57 +202,179 @@ class Session:
             return snapshot  # every change of the game is a new version
         position = self.position
         count = position.move_count
-        limited = self.at_move_limit
+        status, winner, reason = position.status, position.winner, position.reason
+        next_player = position.next_player
+        if self.ending is not None:
+            status, winner, reason = self.ending.status, self.ending.winner, self.ending.reason
+            next_player = None
+        elif self.at_move_limit:
+            status, reason, next_player = "draw", "move_limit", None
         self._snapshot = GameState(
             id=self.id,
             kind=self.kind.name,
             facts=position.facts(),
-            status="draw" if limited else position.status,
-            winner=position.winner,
-            reason="move_limit" if limited else position.reason,
-            next_player=None if limited else position.next_player,
+            status=status,
+            winner=winner,
+            reason=reason,
+            next_player=next_player,
             version=self.version,
             move_count=count,
-            last_move=position.move(count) if count else None,
+            last_move=self.move(count) if count else None,
+            draw_offer=self.draw_offer,
+            clock=None if self.clocks is None else self.clocks.state(),
         )
         return self._snapshot
 
-    def answered(self, request: MoveRequest, token: str) -> bool:
+    # --- moves as clients see them -----------------------------------------------------------
+
+    def move(self, seq: int) -> Move:
+        """Move number ``seq`` (1 ≤ seq ≤ move_count), with the session's facts of it."""
+        move = self.position.move(seq)
+        others = bisect_left(self._others, seq)
+        reading = None
+        if self._readings:
+            at, first, second, running = self._readings[4 * seq - 4 : 4 * seq]
+            reading = ClockReading(
+                at, (first, second), 1 if running == 1 else 2 if running else None
+            )
+        if others or reading:
+            return replace(move, version=seq + others if others else None, clock=reading)
+        return move
+
+    def moves(self, since: int, limit: int) -> list[Move]:
+        """The moves with ``seq > since``, in order, at most ``limit``."""
+        last = min(self.position.move_count, max(since, 0) + limit)
+        return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
+
+    def moves_before(self, version: int) -> int:
+        """How many moves the game had made at ``version``."""
+        count = self.position.move_count
+        return bisect_right(
+            range(1, count + 1), version, key=lambda m: m + bisect_left(self._others, m)
+        )
+
+    # --- changes ---------------------------------------------------------------------------
+
+    def settle(self, now_ms: int) -> bool:
+        """Let a flag fall that is due by ``now_ms``: the game ended at the deadline, whether
+        or not anybody was looking. True if it fell now."""
+        clocks = self.clocks
+        if clocks is None or not clocks.due(now_ms) or self.over:
+            return False
+        winner = clocks.fall()
+        self._changed_without_move(Ending("won", winner, "timeout"))
+        return True
+
+    def _changed_without_move(self, ending: Ending | None = None) -> None:
+        self.version += 1
+        self._others.append(self.position.move_count)
+        if ending is not None:
+            self.ending = ending
+            self.draw_offer = None
+
+    def answered(self, request: MoveRequest | ActionRequest, token: str) -> bool:
         """Whether this request was answered before (a receipt under its key); Unauthorized
         for a token of neither player."""
         player = self.player_of(token)
         key = request.idempotency_key
         return key is not None and f"{player}:{key}" in self.receipts
 
-    def play(self, request: MoveRequest, token: str) -> MoveResult:
-        """Authenticate, then answer the move as the rules and the receipts say.
+    def _receipt(
+        self, request: MoveRequest | ActionRequest, player: Player
+    ) -> tuple[str | None, Receipt | None]:
+        """The request's receipt key, and the receipt already under it (IdempotencyKeyReused
+        if it answered another request)."""
+        if request.idempotency_key is None:
+            return None, None
+        key = f"{player}:{request.idempotency_key}"
+        receipt = self.receipts.get(key)
+        if receipt is not None and receipt.fingerprint != request.fingerprint():
+            raise IdempotencyKeyReused()
+        return key, receipt
+
+    def _check(self, request: MoveRequest | ActionRequest, player: Player) -> None:
+        """The conditions every request of a player sets or meets, before the rules."""
+        if request.player is not None and request.player != player:
+            raise WrongPlayer(player, request.player)
+        if request.expected_version is not None and request.expected_version != self.version:
+            raise PreconditionFailed(self.version)
+
+    def _refused(self, key: str | None, body: str, refusal: DomainError) -> None:
+        self._remember(key, Receipt(body, refusal.copy()))
+
+    def _remember(self, key: str | None, receipt: Receipt) -> None:
+        """Keep an answer other than an accepted move, up to MAX_REMEMBERED_REFUSALS."""
+        if key is not None and self.refusals < MAX_REMEMBERED_REFUSALS:
+            self.receipts[key] = receipt
+            self.refusals += 1
+
+    def _game_over(self) -> GameOver:
+        state = self.state()
+        return GameOver(state.status, state.winner)
+
+    def play(self, request: MoveRequest, token: str, now_ms: int = 0) -> MoveResult:
+        """Authenticate, then answer the move as the rules and the receipts say; ``now_ms``
+        is the instant of the move (for the clocks, which the caller settled first).
 
         Raises Unauthorized, IdempotencyKeyReused, or the refusal (remembered under the key).
         """
         player = self.player_of(token)
-        key = None if request.idempotency_key is None else f"{player}:{request.idempotency_key}"
-        body = request.fingerprint()
-        if key is not None and key in self.receipts:
-            receipt = self.receipts[key]
-            if receipt.fingerprint != body:
-                raise IdempotencyKeyReused()
+        key, receipt = self._receipt(request, player)
+        if receipt is not None:
             if isinstance(receipt.outcome, DomainError):
                 raise receipt.outcome.copy(replayed=True)
-            return result_at(self.position.move(receipt.outcome), self.state())
+            assert isinstance(receipt.outcome, int)
+            return result_at(self.move(receipt.outcome), self.state())
         try:
-            if request.player is not None and request.player != player:
-                raise WrongPlayer(player, request.player)
-            if request.expected_version is not None and request.expected_version != self.version:
-                raise PreconditionFailed(self.version)
-            if self.at_move_limit:
-                raise GameOver("draw", 0)
+            self._check(request, player)
+            if self.ending is not None or self.at_move_limit:
+                raise self._game_over()
             move = self.position.play(request.placement, player)
         except REMEMBERED_REFUSALS as refusal:
-            if key is not None and self.refusals < MAX_REMEMBERED_REFUSALS:
-                self.receipts[key] = Receipt(body, refusal.copy())
-                self.refusals += 1
+            self._refused(key, request.fingerprint(), refusal)
             raise
+        self.version += 1
+        self.draw_offer = None  # a move declines a standing offer
+        if self.clocks is not None:
+            next_player = None if self.at_move_limit else self.position.next_player
+            reading = self.clocks.moved_by(player, next_player, now_ms)
+            self._readings.extend((reading.at_ms, *reading.remaining_ms, reading.running or 0))
         if key is not None:
-            self.receipts[key] = Receipt(body, move.seq)
+            self.receipts[key] = Receipt(request.fingerprint(), move.seq)
         state = self.state()
-        return MoveResult(winner=state.winner, move=move, state=state)
+        return MoveResult(winner=state.winner, move=state.last_move or move, state=state)
+
+    def act(self, request: ActionRequest, token: str, now_ms: int = 0) -> ActionResult:
+        """A resignation or a draw offer, with the same policy as a move (``play``)."""
+        player = self.player_of(token)
+        key, receipt = self._receipt(request, player)
+        if receipt is not None:
+            if isinstance(receipt.outcome, DomainError):
+                raise receipt.outcome.copy(replayed=True)
+            assert isinstance(receipt.outcome, GameState)
+            return ActionResult(receipt.outcome, replayed=True)
+        try:
+            self._check(request, player)
+            if self.over:
+                raise self._game_over()
+        except REMEMBERED_REFUSALS as refusal:
+            self._refused(key, request.fingerprint(), refusal)
+            raise
+        if request.action == "resign":
+            self._end(Ending("won", other(player), "resignation"), now_ms)
+        elif self.draw_offer == other(player):
+            self._end(Ending("draw", 0, "agreement"), now_ms)
+        elif self.draw_offer is None:
+            if self.clocks is not None:
+                self.clocks.read(now_ms)
+            self.draw_offer = player
+            self._changed_without_move()
+        # else: the player's own offer stands already; nothing changes
+        state = self.state()
+        self._remember(key, Receipt(request.fingerprint(), state))
+        return ActionResult(state)
+
+    def _end(self, ending: Ending, now_ms: int) -> None:
+        if self.clocks is not None:
+            self.clocks.stop(now_ms)
+        self._changed_without_move(ending)

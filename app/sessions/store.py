@@ -10,15 +10,30 @@ applied twice. Implementations: ``memory_store`` (embedded, the default) and ``r
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
+from app.sessions.clock import TimeControl
 from app.sessions.kind import Move
-from app.sessions.session import GameState, MoveRequest, MoveResult
+from app.sessions.session import ActionRequest, ActionResult, GameState, MoveRequest, MoveResult
 
-# What a push stream reads at a time: the moves after a point, and the game's state.
-Changes = tuple[list[Move], GameState]
+
+class Changes(NamedTuple):
+    """What a push stream reads at a time: the moves after a version, the game's state, and
+    the store's time of the read (to wait for a running clock's deadline by the store's time)."""
+
+    moves: list[Move]
+    state: GameState
+    at_ms: int
+
+    def due_in(self) -> float | None:
+        """Seconds until the running clock's flag falls, by the store's time; None if none runs."""
+        clock = self.state.clock
+        if clock is None or clock.deadline_ms is None:
+            return None
+        return max(0.0, (clock.deadline_ms - self.at_ms) / 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +43,21 @@ class CreatedGame:
 
 
 class GameStore(Protocol):
-    """Where live games are kept. Every method is atomic with respect to the others."""
+    """Where live games are kept. Every method is atomic with respect to the others.
 
-    async def create(self, kind: str, params: Mapping[str, object]) -> CreatedGame:
+    Every method that reads or changes a game first lets a flag fall that is due by the store's
+    time (so a game shows the end on time whether or not anybody was looking).
+    """
+
+    # The games this process ended, by reason (for ``adjudicator_games_ended_total``).
+    endings: Counter[str]
+
+    async def create(
+        self, kind: str, params: Mapping[str, object], control: TimeControl | None = None
+    ) -> CreatedGame:
         """A new game of the kind named ``kind`` (a registered one) with these (validated)
-        parameters; raises CapacityExhausted when full."""
+        parameters, and clocks if a time ``control`` is given; raises CapacityExhausted when
+        full."""
         ...
 
     async def state(self, game_id: str) -> GameState:
@@ -50,13 +75,18 @@ class GameStore(Protocol):
         """
         ...
 
+    async def act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
+        """A resignation or a draw offer, authenticated, conditioned and remembered as a move
+        is (``play``); raises GameOver after the end."""
+        ...
+
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         """Moves with ``seq > since`` (at most ``limit``), and the game's version."""
         ...
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
-        """For push streams: moves with ``seq > since`` (at most ``limit`` ≥ 1) and the game's
-        state, read together. Readers asking the same at once may share one read."""
+        """For push streams: the moves made after version ``since`` (at most ``limit`` ≥ 1) and
+        the game's state, read together. Readers asking the same at once may share one read."""
         ...
 
     async def move(self, game_id: str, seq: int) -> Move:
@@ -72,7 +102,8 @@ class GameStore(Protocol):
         ...
 
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
-        """Return once the game is past ``version`` (or gone), or after ``timeout`` seconds.
+        """Return once the game is past ``version`` (or gone), or after ``timeout`` seconds
+        (a stream passes the time to a running clock's deadline, then reads again).
 
         A hint for push streams, not a guarantee: callers read the store again afterwards.
         Neither this nor ``changes`` may take what moves need (a networked store reads for

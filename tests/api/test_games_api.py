@@ -32,7 +32,7 @@ def client(store_url: str) -> Iterator[TestClient]:
 # A tic-tac-toe state (API.md, "Game kinds": every state names its `game`; tic-tac-toe adds `k`).
 STATE_FIELDS = {
     "id", "game", "n", "k", "status", "winner", "reason", "next_player", "version", "move_count",
-    "last_move",
+    "last_move", "draw_offer",
 }  # fmt: skip
 
 
@@ -70,6 +70,7 @@ def test_create_answers_201_state_location_and_two_tokens(client: TestClient) ->
         "version": 0,
         "move_count": 0,
         "last_move": None,
+        "draw_offer": None,
     }
     tokens = body["tokens"]
     assert set(tokens) == {"1", "2"}

@@ -77,6 +77,8 @@ def test_request_id_is_echoed_or_generated(client: TestClient) -> None:
 
 def test_request_id_is_in_the_apps_log_lines(caplog: pytest.LogCaptureFixture) -> None:
     class Broken:
+        endings: dict[str, int] = {}
+
         async def ready(self) -> bool:
             raise RuntimeError("boom")
 

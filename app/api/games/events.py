@@ -1,12 +1,15 @@
 """The game's Server-Sent Events stream, and its declaration in OpenAPI.
 
-One ``move`` event per accepted move (``id`` = its number, ``data`` = the move's answer as
-``POST …/moves`` gave it), then one ``end`` event (``data`` = the final state) when the game is
-over. The stream reads the store (``GameStore.changes``: the moves since the last one sent, a
-page at a time, and the state), waits for the next change (``GameStore.wait_for_change``), and
-reads again; a keep-alive comment goes out after a quiet wait. If the store stops answering,
-the stream ends with an ``error`` event (``data`` = the problem) rather than a cut body: the
-client reconnects with ``Last-Event-ID``.
+One event per change of the game, its ``id`` the game's version after it: ``move`` per accepted
+move (``data`` = the move's answer as ``POST …/moves`` gave it), ``offer`` while a draw offer
+stands (``data`` = the state), then one ``end`` (``data`` = the final state) when the game is
+over. The stream reads the store (``GameStore.changes``: the moves since the last change sent,
+a page at a time, and the state), waits for the next change (``GameStore.wait_for_change``) —
+or for a running clock's deadline, so that a flag fall is sent when it falls — and reads again;
+a keep-alive comment goes out after a quiet wait. A declined offer (a move came after it) is
+history no client needs: a stream resumed after it sends the move. If the store stops
+answering, the stream ends with an ``error`` event (``data`` = the problem) rather than a cut
+body: the client reconnects with ``Last-Event-ID``.
 """
 
 from __future__ import annotations
@@ -57,29 +60,44 @@ async def _events(
     stopping: asyncio.Event,
     first: Changes | None,
 ) -> AsyncIterator[bytes]:
-    sent = after
+    sent = after  # the version of the last change sent
     idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
     while not await disconnected():
         if stopping.is_set():
             yield format_sse_event(comment=STOPPING)
             return
-        moves, now = first or await store.changes(game_id, sent, PAGE)
+        read = first or await store.changes(game_id, sent, PAGE)
         first = None
+        moves, now = read.moves, read.state
         for move in moves:
             data = to_json(move_result_json(result_at(move, now))).decode()
-            yield format_sse_event(data_str=data, event="move", id=str(move.seq))
-            sent = move.seq
-        if now.status != "in_progress" and sent >= now.version:
-            yield format_sse_event(data_str=to_json(state_json(now)).decode(), event="end")
-            return
-        if moves:
+            yield format_sse_event(data_str=data, event="move", id=str(move.changed))
+            sent = move.changed
+        if moves and moves[-1].seq < now.move_count:
             idle = False
             await asyncio.sleep(0)  # a long history: other requests are served between pages
             continue
+        if now.status != "in_progress":
+            # The end is a change of its own (a flag fall, a resignation, an agreed draw), with
+            # its version as id, unless the last move ended the game (its event has that id).
+            ending = str(now.version) if now.version > sent else None
+            data = to_json(state_json(now)).decode()
+            yield format_sse_event(data_str=data, event="end", id=ending)
+            return
+        if now.version > sent:  # no move came after the last change: a standing offer
+            if now.draw_offer is not None:
+                data = to_json(state_json(now)).decode()
+                yield format_sse_event(data_str=data, event="offer", id=str(now.version))
+            sent = now.version
+            idle = False
+            continue
         if idle:
             yield format_sse_event(comment="keep-alive")
-        await _change_or_stop(store.wait_for_change(game_id, sent, WAIT_SECONDS), stopping)
-        idle = True
+        due = read.due_in()
+        # Past a deadline by a millisecond, so that the next read finds the flag fallen.
+        wait = WAIT_SECONDS if due is None else min(WAIT_SECONDS, due + 0.001)
+        await _change_or_stop(store.wait_for_change(game_id, sent, wait), stopping)
+        idle = due is None or due >= WAIT_SECONDS
 
 
 async def _change_or_stop(change: Awaitable[None], stopping: asyncio.Event) -> None:
@@ -110,6 +128,11 @@ def _json_data(*shapes: type) -> dict[str, Any]:
 # hand the stream to their caller instead of parsing it as one document. ``itemSchema`` is an
 # OpenAPI 3.2 field in a 3.1 document, as FastAPI writes it for its own event streams: tools of
 # 3.1 ignore it (openapi-python-client refuses 3.2 documents), strict 3.1 validators flag it.
+VERSION_ID = {
+    "type": "string",
+    "pattern": "^[0-9]+$",
+    "description": "The game's version after this change: resume after it with Last-Event-ID.",
+}
 EVENT_ITEM_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {
@@ -117,15 +140,33 @@ EVENT_ITEM_SCHEMA: dict[str, Any] = {
             "type": "object",
             "properties": {
                 "event": {"const": "move"},
-                "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The move's seq."},
+                "id": VERSION_ID,
                 "data": _json_data(MoveResultOut),
             },
             "required": ["event", "id", "data"],
         },
         {
-            "title": "EndEvent",
+            "title": "OfferEvent",
+            "description": "A draw offer stands (`draw_offer`).",
             "type": "object",
-            "properties": {"event": {"const": "end"}, "data": _json_data(*GAME_STATES)},
+            "properties": {
+                "event": {"const": "offer"},
+                "id": VERSION_ID,
+                "data": _json_data(*GAME_STATES),
+            },
+            "required": ["event", "id", "data"],
+        },
+        {
+            "title": "EndEvent",
+            "description": "The game is over. Its `id` is the version of the ending when the "
+            "ending is a change of its own (a flag fall, a resignation, an agreed draw); "
+            "without one when the last move ended the game.",
+            "type": "object",
+            "properties": {
+                "event": {"const": "end"},
+                "id": VERSION_ID,
+                "data": _json_data(*GAME_STATES),
+            },
             "required": ["event", "data"],
         },
         {

@@ -40,12 +40,17 @@ SINCE = Param(
     "since", "query", _MOVE_NUMBER, "After this move number (0: from the first move).",
     _move_number, 0,
 )  # fmt: skip
+SINCE_VERSION = Param(
+    "since", "query", _MOVE_NUMBER,
+    "After this version of the game (0: from its creation): the changes made since.",
+    _move_number, 0,
+)  # fmt: skip
 _LIMIT, _limit = integer(1, 10_000)
 LIMIT = Param("limit", "query", _LIMIT, "At most this many moves.", _limit, 1000)
 LAST_EVENT_ID = Param[int | None](
     "Last-Event-ID", "header", _MOVE_NUMBER,
-    "The last event id received: resume after it (wins over `since`). Sent by browsers' "
-    "EventSource when they reconnect.",
+    "The last event id received (a version of the game): resume after it (wins over "
+    "`since`). Sent by browsers' EventSource when they reconnect.",
     _move_number, None, empty_is_absent=True,
 )  # fmt: skip
 
@@ -62,7 +67,7 @@ IDEMPOTENCY_KEY = Param[str | None](
 )  # fmt: skip
 IF_MATCH = Param[str | None](
     "If-Match", "header", {"type": "string"},
-    "The game's `ETag`: the move applies only if the game is still at that version, else 412 "
+    "The game's `ETag`: the request applies only if the game is still at that version, else 412 "
     "`precondition_failed` (also for a tag that names no version of this game).",
     anything, None,
 )  # fmt: skip
@@ -113,8 +118,9 @@ def etag_matches(request: Request, current: str) -> bool:
 
 
 def resume_point(request: Request) -> int:
-    """Where an event stream starts: after ``Last-Event-ID`` (a reconnecting EventSource),
-    else after ``since``. Both are validated whenever sent, even when ``Last-Event-ID`` wins."""
-    since = SINCE.read(request)
+    """The version after which an event stream starts: ``Last-Event-ID`` (a reconnecting
+    EventSource), else ``since``. Both are validated whenever sent, even when ``Last-Event-ID``
+    wins."""
+    since = SINCE_VERSION.read(request)
     last = LAST_EVENT_ID.read(request)
     return since if last is None else last

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import cast
 
 from app.api.games.schemas import (
     BoardOut,
+    ClockOut,
     GameCommon,
     GameOut,
     MoveOut,
     MoveResultOut,
 )
+from app.sessions.clock import ClockState
 from app.sessions.kind import Move
 from app.sessions.kinds import find_kind
 from app.sessions.session import GameState, MoveResult
@@ -38,9 +41,31 @@ def state_json(state: GameState) -> GameOut:
         "version": state.version,
         "move_count": state.move_count,
         "last_move": move_json(last) if last else None,
+        "draw_offer": state.draw_offer,
     }
+    if state.clock is not None:
+        common["clock"] = clock_json(state.clock)
     # The id and the kind first, the kind's facts right after them.
     return cast(GameOut, {"id": state.id, "game": state.kind, **state.facts, **common})
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def instant(ms: int) -> str:
+    """An instant as RFC 3339 UTC with milliseconds: ``2026-11-24T10:00:00.250Z``."""
+    return (_EPOCH + timedelta(milliseconds=ms)).isoformat(timespec="milliseconds")[:-6] + "Z"
+
+
+def clock_json(clock: ClockState) -> ClockOut:
+    deadline = clock.deadline_ms
+    return {
+        "initial_seconds": clock.control.initial_seconds,
+        "increment_seconds": clock.control.increment_seconds,
+        "remaining_ms": {"1": clock.remaining_ms[0], "2": clock.remaining_ms[1]},
+        "running": clock.running,
+        "deadline": None if deadline is None else instant(deadline),
+    }
 
 
 def board_dimensions(state: GameState) -> dict[str, int]:

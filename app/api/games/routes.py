@@ -7,6 +7,7 @@ routes are matched in order on every request.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from fastapi import Request, Response
@@ -24,6 +25,7 @@ from app.api.games.render import (
     state_json,
 )
 from app.api.games.schemas import (
+    ACTION_BODY,
     CREATE_BODY,
     MOVE_BODY,
     BoardOut,
@@ -61,7 +63,7 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import Placement
-from app.sessions.session import MoveRequest
+from app.sessions.session import Action, ActionRequest, MoveRequest
 from app.sessions.store import GameStore
 
 router = api_router("/v1/games", ["Game sessions"])
@@ -158,7 +160,7 @@ async def make_move(request: Request) -> Response:
     "game answers 304 with no body.",
     response_model=GameOut,
     responses={
-        200: {"headers": {"ETag": _header("Changes with every accepted move.")}},
+        200: {"headers": {"ETag": _header("Changes with every change of the game.")}},
         304: {"description": "Unchanged since the ETag in `If-None-Match`."},
         **store_errors(GameNotFound),
     },
@@ -178,8 +180,9 @@ async def get_game(request: Request) -> Response:
     status_code=201,
     summary="Create a game",
     description="Creates a game of the kind named by `game`: n × n tic-tac-toe with k in a "
-    "row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted position). "
-    "Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). "
+    "row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted position), "
+    "with clocks if `clock` is given (Fischer timing; neither runs until each player has moved "
+    "once). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). "
     "The answer holds both players' bearer tokens — shown only here; hand token 2 to the "
     "other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "
     "and 429 `rate_limited` when one address creates games too fast.",
@@ -196,7 +199,7 @@ async def get_game(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client_of(request))
     body = (await CREATE_BODY.parse(request)).root
-    created = await store_of(request).create(body.kind, body.params())
+    created = await store_of(request).create(body.kind, body.params(), body.control())
     state = created.state
     tokens = {"1": created.tokens[0], "2": created.tokens[1]}
     answer = cast(CreatedGameOut, {**state_json(state), "tokens": tokens})
@@ -204,14 +207,90 @@ async def create_game(request: Request) -> Response:
     return json_response(answer, 201, headers)
 
 
+async def _act(request: Request, action: Action) -> Response:
+    """A resignation or a draw offer: parsed and answered as a move is."""
+    token = params.PLAYER_TOKEN.read(request)
+    game_id = params.game_id(request)
+    key = params.IDEMPOTENCY_KEY.read(request)
+    body = await ACTION_BODY.parse(request)
+    asked = ActionRequest(
+        action,
+        player=1 if body.player == 1 else 2 if body.player == 2 else None,
+        expected_version=params.expected_version(request, game_id),
+        idempotency_key=key,
+    )
+    result = await store_of(request).act(game_id, token, asked)
+    headers = {"ETag": params.etag(game_id, result.state.version)}
+    if result.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return json_response(state_json(result.state), headers=headers)
+
+
+def _action_route(
+    path: str, summary: str, description: str
+) -> Callable[[Callable[[Request], Awaitable[Response]]], Callable[[Request], Awaitable[Response]]]:
+    return router.post(
+        path,
+        summary=summary,
+        description=description + " Retry-safe with `Idempotency-Key`; conditional with "
+        "`If-Match`. A refusal changes nothing.",
+        response_model=GameOut,
+        responses={
+            200: {"headers": {"ETag": _header("The game's new ETag.")}},
+            **store_errors(
+                Unauthorized,
+                WrongPlayer,
+                GameNotFound,
+                GameOver,
+                PreconditionFailed,
+                *BODY_ERRORS,
+                IdempotencyKeyReused,
+            ),
+        },
+        openapi_extra={
+            **ACTION_BODY.openapi,
+            **params.PLAYER_TOKEN.openapi,
+            "parameters": [
+                params.GAME_ID.openapi,
+                params.IDEMPOTENCY_KEY.openapi,
+                params.IF_MATCH.openapi,
+            ],
+        },
+    )
+
+
+@_action_route(
+    "/{game_id}/resign",
+    "Resign",
+    "The token's player resigns: the game is won by the other player (`reason` "
+    "`resignation`). After the end: 409 `game_over`.",
+)
+async def resign(request: Request) -> Response:
+    return await _act(request, "resign")
+
+
+@_action_route(
+    "/{game_id}/draw-offer",
+    "Offer (or accept) a draw",
+    "If the other player's offer stands, the game is drawn at once (`reason` `agreement`). "
+    "Otherwise the token's player's offer stands (`draw_offer`) until the next accepted move, "
+    "which declines it; offering again meanwhile changes nothing. After the end: 409 "
+    "`game_over`.",
+)
+async def offer_draw(request: Request) -> Response:
+    return await _act(request, "offer")
+
+
 @router.get(
     "/{game_id}/events",
-    summary="Push: a stream of the game's moves (Server-Sent Events)",
-    description="One `move` event per accepted move (`id` = its number, `data` = the move's "
-    "answer as `POST …/moves` gave it), then one `end` event (data: the final state) when the "
-    "game is over. Resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) "
-    "or `?since=V`. A move made through any process reaches every stream. Polling with "
-    "`If-None-Match` remains the baseline every client can use.",
+    summary="Push: a stream of the game's changes (Server-Sent Events)",
+    description="One `move` event per accepted move (`data` = the move's answer as "
+    "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), "
+    "then one `end` event (data: the final state) when the game is over — a flag fall "
+    "included, at the instant it falls. Each event's `id` is the game's version after it: "
+    "resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. "
+    "A change made through any process reaches every stream. Polling with `If-None-Match` "
+    "remains the baseline every client can use.",
     response_class=EventSourceResponse,
     responses={
         200: {
@@ -223,7 +302,11 @@ async def create_game(request: Request) -> Response:
         **store_errors(GameNotFound, VALIDATION_ERROR, TooManyStreams),
     },
     openapi_extra={
-        "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LAST_EVENT_ID.openapi]
+        "parameters": [
+            params.GAME_ID.openapi,
+            params.SINCE_VERSION.openapi,
+            params.LAST_EVENT_ID.openapi,
+        ]
     },
 )
 async def game_events(request: Request) -> EventSourceResponse:
@@ -251,7 +334,8 @@ async def game_events(request: Request) -> EventSourceResponse:
     "/{game_id}/moves",
     summary="Moves since a version (deltas for polling clients)",
     description="Accepted moves with `seq > since`, in order, at most `limit`. Pass the "
-    "returned `version` as the next `since`.",
+    "last move's `seq` as the next `since` (the `version` is the move count too, unless draw "
+    "offers or an ending were changes of the game).",
     response_model=MovesPage,
     responses=store_errors(GameNotFound, VALIDATION_ERROR),
     openapi_extra={

@@ -24,10 +24,11 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from app.api.boards import ReversiBoard
 from app.api.bodies import INTEGRAL, UNKNOWN_TAG, Body, JsonBody, JsonInt
+from app.sessions.clock import MAX_INCREMENT_SECONDS, MAX_INITIAL_SECONDS, TimeControl
 from app.sessions.kind import Player, Reason, Status, Winner
 from app.sessions.kinds.reversi import ReversiFacts, ReversiMoveFacts, first_to_move
 from app.sessions.kinds.tictactoe import TicTacToeFacts
@@ -53,6 +54,34 @@ class ReversiMoveOut(MoveOut, ReversiMoveFacts):
 AnyMoveOut = MoveOut | ReversiMoveOut
 
 
+PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
+
+
+class ClockOut(TypedDict):
+    """A clocked game's clocks (Fischer timing). Stable between changes of the game: count down
+    to `deadline` (corrected by the answer's `Date`)."""
+
+    initial_seconds: int
+    increment_seconds: int
+    remaining_ms: Annotated[
+        PlayerMs, Field(description="Each player's time left, as of the game's last change.")
+    ]
+    running: Annotated[
+        Player | None,
+        Field(
+            description="Whose clock runs: null until each player has made one move, and "
+            "after the end."
+        ),
+    ]
+    deadline: Annotated[
+        str | None,
+        Field(
+            description="When the running clock reaches zero (RFC 3339, UTC, milliseconds): "
+            "the game is then lost on time (`reason` `timeout`), whether or not anybody looks."
+        ),
+    ]
+
+
 class GameCommon(TypedDict):
     """What the state of a game of every kind says."""
 
@@ -64,13 +93,26 @@ class GameCommon(TypedDict):
         Field(
             description="Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe "
             "draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` "
-            "(the configured most moves per game: a draw); null while it goes on."
+            "(the configured most moves per game: a draw), `timeout` (a flag fell: the other "
+            "player wins), `resignation`, `agreement` (a draw offered by both); null while it "
+            "goes on."
         ),
     ]
     next_player: Annotated[Player | None, Field(description="null once the game is over.")]
-    version: Annotated[int, Field(description="0 at creation, +1 per accepted move.")]
-    move_count: int
+    version: Annotated[
+        int,
+        Field(
+            description="0 at creation, +1 per change: an accepted move, a draw offer, an "
+            "ending (a flag fall, a resignation, an agreed draw)."
+        ),
+    ]
+    move_count: Annotated[int, Field(description="Accepted moves.")]
     last_move: AnyMoveOut | None
+    draw_offer: Annotated[
+        Player | None,
+        Field(description="The player whose draw offer stands (until the next accepted move)."),
+    ]
+    clock: NotRequired[Annotated[ClockOut, Field(description="Only in a clocked game's state.")]]
 
 
 # --- each kind's state, and its state with the tokens as creation answers it ---------------------
@@ -117,7 +159,12 @@ class MoveResultOut(TypedDict):
 class MovesPage(TypedDict):
     moves: list[AnyMoveOut]
     version: Annotated[
-        int, Field(description="The game's version now; pass it as `since` next time.")
+        int,
+        Field(
+            description="The game's version now: its number of moves too, unless changes "
+            "other than moves were made (draw offers, an ending). Pass the last move's `seq` "
+            "as `since` next time."
+        ),
     ]
 
 
@@ -138,7 +185,31 @@ BoardOut = TicTacToeBoardOut | ReversiBoardOut
 # --- each kind's creation body; the union is told apart by `game` (tic-tac-toe without it) -------
 
 
-class CreateTicTacToeIn(Body):
+class ClockIn(Body):
+    """Fischer timing: each player's initial time, and the time added after each of their
+    moves. Neither clock runs until each player has made one move."""
+
+    initial_seconds: Annotated[int, Field(strict=True, ge=1, le=MAX_INITIAL_SECONDS), INTEGRAL] = (
+        Field(description="Each player's time at the start.")
+    )
+    increment_seconds: Annotated[
+        int, Field(strict=True, ge=0, le=MAX_INCREMENT_SECONDS), INTEGRAL
+    ] = Field(0, description="Added to a player's clock after each of their timed moves.")
+
+    def control(self) -> TimeControl:
+        return TimeControl(self.initial_seconds, self.increment_seconds)
+
+
+class CreateIn(Body):
+    """What a creation body of every kind may say."""
+
+    clock: ClockIn | None = Field(None, description="Clocks; without them, no time limit.")
+
+    def control(self) -> TimeControl | None:
+        return None if self.clock is None else self.clock.control()
+
+
+class CreateTicTacToeIn(CreateIn):
     """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given."""
 
     kind: ClassVar[str] = "tictactoe"
@@ -176,7 +247,7 @@ class CreateTicTacToeIn(Body):
 EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGRAL]
 
 
-class CreateReversiIn(Body):
+class CreateReversiIn(CreateIn):
     """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
     posted position (with the colour to move). Black (player 1) moves first by default."""
 
@@ -239,6 +310,12 @@ class CreateGameIn(
     """A new game of one kind, named by `game` (tic-tac-toe without it)."""
 
 
+class ActionIn(Body):
+    player: Annotated[int, Field(strict=True, ge=1, le=2), INTEGRAL] | None = Field(
+        None, description="Optional; must be the token's player (else 403)."
+    )
+
+
 class MoveIn(Body):
     row: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
     col: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
@@ -254,6 +331,15 @@ CREATE_BODY = JsonBody(
         "gomoku": {
             "summary": "Gomoku: 15 × 15, five in a row",
             "value": {"game": "tictactoe", "n": 15, "k": 5},
+        },
+        "blitz": {
+            "summary": "Gomoku with clocks: 3 minutes each, 2 seconds a move",
+            "value": {
+                "game": "tictactoe",
+                "n": 15,
+                "k": 5,
+                "clock": {"initial_seconds": 180, "increment_seconds": 2},
+            },
         },
         "reversi": {"summary": "Reversi, 8 × 8", "value": {"game": "reversi"}},
         "reversi-6x10": {
@@ -279,6 +365,9 @@ CREATE_BODY = JsonBody(
         },
     },
     tag="game",
+)
+ACTION_BODY = JsonBody(
+    ActionIn, {"anyone": {"summary": "The token says who", "value": {}}}, optional=True
 )
 MOVE_BODY = JsonBody(
     MoveIn, {"centre": {"summary": "Centre of a 3 × 3 board", "value": {"row": 1, "col": 1}}}

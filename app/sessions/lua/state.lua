@@ -1,7 +1,4 @@
--- A game's state. KEYS: meta, moves.
--- -> kind, facts, status, winner, reason, next, version, the last move's record (or false)
-local meta = redis.call('HMGET', KEYS[1], 'kind', 'facts', 'status', 'winner', 'reason',
-                        'next', 'version')
-if not meta[1] then return false end
-meta[8] = redis.call('LINDEX', KEYS[2], -1)
-return meta
+-- A game's state (game.lua's state_of), a flag fall that is due applied first.
+-- KEYS: meta, moves. ARGV: the game's channel.
+settle(KEYS[1], ARGV[1], now_ms())
+return state_of(KEYS[1], KEYS[2])

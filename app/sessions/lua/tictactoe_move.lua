@@ -5,16 +5,21 @@
 -- ARGV: token hash, row, col, claimed player or '', ttl ms, expected version or '',
 --       idempotency key or '', request fingerprint, refusals to remember, the game's channel,
 --       '1' if the store holds its most moves (then only a replay is answered) or ''.
+-- A game's version counts its changes, its moves list its moves: they differ once a draw
+-- offer was made (game.lua). Answers: {'ok', state}, {'replay', seq, record, state}, or a
+-- refusal.
+local now = now_ms()
+settle(KEYS[1], ARGV[10], now)
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
-                        'refusals', 'facts', 'kind', 'reason', 'max_moves', 'k')
+                        'next', 'kind', 'reason', 'max_moves', 'k')
 if not meta[1] then return {'game_not_found'} end
 local n = tonumber(meta[1])
-local k = tonumber(meta[12] or meta[1])
+local k = tonumber(meta[11] or meta[1])
 local player
 if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
 else return {'unauthorized'} end
 local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
-local facts, kind, reason, max_moves = meta[8], meta[9], meta[10], tonumber(meta[11])
+local next_player, reason, max_moves = tonumber(meta[7]), meta[9], tonumber(meta[10])
 
 -- A request already answered under this Idempotency-Key gets its first answer again.
 local receipt = nil
@@ -28,9 +33,8 @@ if ARGV[7] ~= '' then
     for piece in string.gmatch(rest, '[^|]+') do parts[#parts + 1] = piece end
     if parts[1] == 'ok' then
       local seq = tonumber(parts[2])
-      local next_player = (status == 'in_progress') and (1 + version % 2) or 0
-      return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1), kind, status, winner,
-              reason, next_player, version, facts}
+      return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1),
+              state_of(KEYS[1], KEYS[4])}
     end
     return {'replayed', unpack(parts)}
   end
@@ -38,10 +42,9 @@ end
 if ARGV[11] == '1' then return {'capacity_exhausted'} end
 -- Refusals are remembered under their key, up to a number of them per game.
 local function refuse(answer)
-  if receipt and tonumber(meta[7] or 0) < tonumber(ARGV[9]) then
-    redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'))
-    redis.call('HINCRBY', KEYS[1], 'refusals', 1)
-    redis.call('PEXPIRE', KEYS[5], ARGV[5])
+  if receipt then
+    remember(KEYS[1], KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'), ARGV[9],
+             ARGV[5])
   end
   return answer
 end
@@ -50,12 +53,14 @@ if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= player then return refuse({'wrong_play
 if ARGV[6] ~= '' and tonumber(ARGV[6]) ~= version then
   return refuse({'precondition_failed', version})
 end
--- A game drawn at its move limit refuses every move first, as the sessions in Python do.
-if reason == 'move_limit' then return refuse({'game_over', status, winner}) end
+-- A game the session ended (at its move limit, on time, by resignation or agreement) refuses
+-- every move first, as the sessions in Python do.
+if status ~= 'in_progress' and reason ~= 'line' and reason ~= 'board_full' then
+  return refuse({'game_over', status, winner})
+end
 local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
 if row < 0 or row >= n or col < 0 or col >= n then return refuse({'out_of_bounds', n}) end
 if status ~= 'in_progress' then return refuse({'game_over', status, winner}) end
-local next_player = (version % 2 == 0) and 1 or 2
 if player ~= next_player then return refuse({'not_your_turn', next_player}) end
 local cell = ARGV[2] .. ':' .. ARGV[3]
 if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse({'cell_occupied'}) end
@@ -94,15 +99,16 @@ else
     if length >= k then won = true end
   end
 end
-redis.call('RPUSH', KEYS[4], cell)
+local seq = redis.call('LLEN', KEYS[4]) + 1
 version = version + 1
 if won then status, winner, reason = 'won', player, 'line'
-elseif version == n * n then status, reason = 'draw', 'board_full'
-elseif version >= max_moves then status, reason = 'draw', 'move_limit' end
+elseif seq == n * n then status, reason = 'draw', 'board_full'
+elseif seq >= max_moves then status, reason = 'draw', 'move_limit' end
 next_player = (status == 'in_progress') and (3 - player) or 0
+redis.call('RPUSH', KEYS[4], cell .. moved(KEYS[1], player, next_player, version, seq, now))
 redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner,
-           'reason', reason, 'next', next_player)
-if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. version) end
+           'reason', reason, 'next', next_player, 'offer', 0)
+if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. seq) end
 for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
 redis.call('PUBLISH', ARGV[10], version)
-return {'ok', version, player, kind, status, winner, reason, next_player, facts}
+return {'ok', state_of(KEYS[1], KEYS[4])}

@@ -1,0 +1,104 @@
+-- Shared by every script that reads or changes a game (the store puts it before each of them,
+-- and runs each as the function `answer`: see redis_store.py's _script):
+-- the store's time, the game's clocks as app/sessions/clock.py keeps them, a flag fall that is
+-- due, a change that is no move, and the game's state as every script answers it.
+--
+-- Meta fields of a clocked game: control ('initial:increment', seconds), r1 and r2 (each
+-- player's milliseconds left as of `since`), since (the instant of the game's last change, ms),
+-- running (0, 1 or 2: whose clock runs), moved (0 to 3: one bit per player who has moved).
+-- Every game: version (changes so far), offer (0, or the player whose draw offer stands).
+-- Times are the store's (TIME), in integer milliseconds; `int` writes them without the
+-- exponent Lua's tostring would use.
+if redis.replicate_commands then redis.replicate_commands() end  -- Redis < 7: TIME, then writes
+
+local function int(number) return string.format('%d', number) end
+
+local function now_ms()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- A change that is no move (a draw offer, an ending): the next version, announced.
+local function changed(meta_key, channel, fields)
+  local version = redis.call('HINCRBY', meta_key, 'version', 1)
+  if #fields > 0 then redis.call('HSET', meta_key, unpack(fields)) end
+  redis.call('PUBLISH', channel, version)
+  return version
+end
+
+-- Let the running clock's flag fall if its deadline has come: the game ended at that instant,
+-- whether or not anybody was looking. True if it fell now; the script then answers
+-- {1, its answer} rather than {0, its answer} (the store counts the ending).
+local settled = false
+local function settle(meta_key, channel, now)
+  local f = redis.call('HMGET', meta_key, 'running', 'since', 'r1', 'r2', 'status')
+  local running = tonumber(f[1] or 0)
+  if running == 0 or f[5] ~= 'in_progress' then return false end
+  local deadline = tonumber(f[2]) + tonumber(f[2 + running])
+  if now < deadline then return false end
+  changed(meta_key, channel, {'r' .. running, 0, 'since', int(deadline), 'running', 0,
+                              'status', 'won', 'winner', 3 - running, 'reason', 'timeout',
+                              'next', 0, 'offer', 0})
+  settled = true
+  return true
+end
+
+-- The running clock's reading at a change that is no move; `stop` also stops it (an ending).
+local function read_clock(meta_key, now, stop)
+  local f = redis.call('HMGET', meta_key, 'control', 'running', 'since', 'r1', 'r2')
+  if not f[1] then return end
+  local running = tonumber(f[2])
+  local fields = {'since', int(now)}
+  if running ~= 0 then
+    fields[3], fields[4] = 'r' .. running, int(tonumber(f[3 + running]) - (now - tonumber(f[3])))
+  end
+  if stop then fields[#fields + 1], fields[#fields + 2] = 'running', 0 end
+  redis.call('HSET', meta_key, unpack(fields))
+end
+
+-- `mover`'s move number `seq` was accepted at `now` (settle ran first: before any deadline),
+-- making the game's version `version`; `next_player` moves next (0: the game is over). Runs
+-- the clocks as clock.py's Clocks.moved_by does, and returns the stamp its record ends with:
+-- '' (a game without clocks whose version is its seq), '|version', or, with clocks,
+-- '|version|at|remaining 1|remaining 2|running'.
+local function moved(meta_key, mover, next_player, version, seq, now)
+  local f = redis.call('HMGET', meta_key, 'control', 'r1', 'r2', 'since', 'running', 'moved')
+  if not f[1] then
+    if version == seq then return '' end
+    return '|' .. version
+  end
+  local increment = tonumber(string.match(f[1], ':(%d+)$')) * 1000
+  local left = {tonumber(f[2]), tonumber(f[3])}
+  local running, players = tonumber(f[5]), tonumber(f[6])
+  if running ~= 0 then left[running] = left[running] - (now - tonumber(f[4])) end
+  if players == 3 then left[mover] = left[mover] + increment end  -- a timed move
+  if players ~= 3 and players ~= mover then players = players + mover end
+  running = (players == 3) and next_player or 0
+  redis.call('HSET', meta_key, 'r1', int(left[1]), 'r2', int(left[2]), 'since', int(now),
+             'running', running, 'moved', players)
+  return '|' .. version .. '|' .. int(now) .. '|' .. int(left[1]) .. '|' .. int(left[2]) .. '|'
+         .. running
+end
+
+-- The game's state, as every script answers it (redis_store.py's _state_read): kind, facts,
+-- status, winner, reason, next, version, the last move's record (or false), move count,
+-- offer, control, r1, r2, since, running.
+local function state_of(meta_key, moves_key)
+  local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
+                       'version', 'offer', 'control', 'r1', 'r2', 'since', 'running')
+  if not m[1] then return false end
+  return {m[1], m[2], m[3], m[4], m[5] or '', m[6], m[7],
+          redis.call('LINDEX', moves_key, -1) or false, redis.call('LLEN', moves_key),
+          m[8] or '0', m[9] or '', m[10] or '0', m[11] or '0', m[12] or '0', m[13] or '0'}
+end
+
+-- Remember an answer other than an accepted move under its Idempotency-Key, up to a number
+-- of them per game.
+local function remember(meta_key, receipts_key, field, value, most, ttl)
+  if field ~= '' and tonumber(redis.call('HGET', meta_key, 'refusals') or 0) < tonumber(most) then
+    redis.call('HSET', receipts_key, field, value)
+    redis.call('HINCRBY', meta_key, 'refusals', 1)
+    redis.call('PEXPIRE', receipts_key, ttl)
+  end
+end
+
