@@ -697,8 +697,9 @@ class RedisGameStore:
                 if answer[0] in ("conflict", "receipt"):
                     continue  # the game, or this request's receipt, changed: decide again
                 raise
-            if result.replayed:
-                return result
+            if result.replayed:  # rebuilt from the move's record, with its version and clocks
+                moves, _ = await self.moves(game_id, result.move.seq - 1, 1)
+                return result_at(moves[0], await self.state(game_id))
             outcome = _outcome(session, result)
             answer = await self._commit(session, token, read_version, request, "accepted", outcome)
             if answer[0] in ("conflict", "receipt"):

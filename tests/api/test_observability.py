@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from typing import ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -77,7 +78,7 @@ def test_request_id_is_echoed_or_generated(client: TestClient) -> None:
 
 def test_request_id_is_in_the_apps_log_lines(caplog: pytest.LogCaptureFixture) -> None:
     class Broken:
-        endings: dict[str, int] = {}
+        endings: ClassVar[dict[str, int]] = {}
 
         async def ready(self) -> bool:
             raise RuntimeError("boom")

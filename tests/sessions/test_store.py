@@ -12,6 +12,7 @@ import redis
 
 from app.rules.reversi import IllegalMove
 from app.sessions import tokens
+from app.sessions.clock import TimeControl
 from app.sessions.errors import (
     CapacityExhausted,
     CellOccupied,
@@ -32,7 +33,13 @@ from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_keys import game_keys
 from app.sessions.redis_store import RedisGameStore
-from app.sessions.session import MAX_REMEMBERED_REFUSALS, MoveRequest, MoveResult, result_at
+from app.sessions.session import (
+    MAX_REMEMBERED_REFUSALS,
+    ActionRequest,
+    MoveRequest,
+    MoveResult,
+    result_at,
+)
 from app.sessions.store import GameStore
 from app.sessions.watchers import SharedReads, Watchers
 from tests.rules import reference
@@ -755,3 +762,82 @@ def test_a_reader_woken_by_a_change_never_joins_a_read_sent_before_it() -> None:
         return await early, await late, changed.is_set()
 
     assert asyncio.run(run()) == (0, 1, True)
+
+
+async def test_versions_count_every_change_and_moves_keep_their_seq(store: GameStore) -> None:
+    created = await store.create(*tictactoe(3))
+    game_id, (one, two) = created.state.id, created.tokens
+    await store.act(game_id, one, ActionRequest("offer"))  # version 1
+    first = await store.play(game_id, one, move(0, 0))  # declines it: version 2, move 1
+    offered = await store.act(game_id, two, ActionRequest("offer"))  # version 3
+    second = await store.play(game_id, two, move(1, 1))  # version 4, move 2
+    assert (offered.state.version, offered.state.draw_offer, offered.state.move_count) == (3, 2, 1)
+    assert (first.move.seq, first.state.version, first.state.draw_offer) == (1, 2, None)
+    assert (second.move.seq, second.state.version, second.state.move_count) == (2, 4, 2)
+    moves, version = await store.moves(game_id, 0, 10)
+    assert ([m.seq for m in moves], version) == ([1, 2], 4)
+    assert await store.move(game_id, 2) == second.move
+    for since, seqs in ((0, [1, 2]), (1, [1, 2]), (2, [2]), (3, [2]), (4, []), (9, [])):
+        changes = await store.changes(game_id, since, 10)
+        assert [m.seq for m in changes.moves] == seqs, since
+        assert changes.state == await store.state(game_id)
+    # Each move's answer, rebuilt later (a replay, a stream), is the answer it got.
+    now = await store.state(game_id)
+    answers = [result_at(m, now) for m in (await store.changes(game_id, 0, 10)).moves]
+    assert answers == [replace(first, replayed=True), replace(second, replayed=True)]
+
+
+async def test_actions_end_the_game_once_and_are_remembered_under_their_key(
+    store: GameStore,
+) -> None:
+    created = await store.create(*tictactoe(3))
+    game_id, (one, two) = created.state.id, created.tokens
+    keyed = ActionRequest("offer", idempotency_key="k")
+    offered = await store.act(game_id, two, keyed)
+    assert offered.state.draw_offer == 2
+    assert not offered.replayed
+    assert (await store.act(game_id, two, ActionRequest("offer"))).state == offered.state
+    agreed = await store.act(game_id, one, ActionRequest("offer"))
+    assert (agreed.state.status, agreed.state.reason, agreed.state.version) == (
+        "draw", "agreement", 2,
+    )  # fmt: skip
+    again = await store.act(game_id, two, keyed)
+    assert (again.state, again.replayed) == (offered.state, True)
+    with pytest.raises(IdempotencyKeyReused):
+        await store.act(game_id, two, ActionRequest("resign", idempotency_key="k"))
+    with pytest.raises(GameOver):
+        await store.act(game_id, two, ActionRequest("resign"))
+    with pytest.raises(GameOver):
+        await store.play(game_id, one, move(0, 0))
+    with pytest.raises(WrongPlayer):
+        await store.act(game_id, one, ActionRequest("resign", player=2))
+    with pytest.raises(Unauthorized):
+        await store.act(game_id, "nobody", ActionRequest("resign"))
+    with pytest.raises(GameNotFound):
+        await store.act("nope", one, ActionRequest("resign"))
+    assert (await store.state(game_id)) == agreed.state
+    assert store.endings == {"agreement": 1}
+
+
+async def test_a_clocked_moves_answer_is_the_same_whenever_asked(store: GameStore) -> None:
+    created = await store.create(*tictactoe(3), TimeControl(60, 2))
+    game_id, (one, two) = created.state.id, created.tokens
+    cells = [(one, 0, 0), (two, 1, 1), (one, 0, 1), (two, 2, 2), (one, 0, 2)]
+    answers = []
+    for i, (token, row, col) in enumerate(cells):
+        if i == 3:
+            await store.act(game_id, one, ActionRequest("offer"))
+        answers.append(await store.play(game_id, token, move(row, col, idempotency_key=str(i))))
+    assert answers[0].state.clock is not None
+    assert answers[0].state.clock.running is None
+    assert answers[2].state.clock is not None
+    assert answers[2].state.clock.running == 2
+    assert answers[-1].state.reason == "line"
+    assert answers[-1].state.clock is not None
+    assert answers[-1].state.clock.running is None
+    for i, (token, row, col) in enumerate(cells):
+        again = await store.play(game_id, token, move(row, col, idempotency_key=str(i)))
+        assert again == replace(answers[i], replayed=True)
+    now = await store.state(game_id)
+    rebuilt = [result_at(m, now) for m in (await store.changes(game_id, 0, 10)).moves]
+    assert rebuilt == [replace(answer, replayed=True) for answer in answers]

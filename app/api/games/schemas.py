@@ -12,7 +12,7 @@ Routes and renderers work on the unions.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, NotRequired
 
 from pydantic import (
     Discriminator,
@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from app.api.boards import ReversiBoard
 from app.api.bodies import INTEGRAL, UNKNOWN_TAG, Body, JsonBody, JsonInt
