@@ -59,6 +59,16 @@ CREATED_GAME_LINKS = {
     "ListMoves": _link("list_moves", "The moves so far.", GAME_OF_CREATED),
     "GetBoard": _link("get_board", "The board as text.", GAME_OF_CREATED),
     "Events": _link("game_events", "Follow the game's moves as they happen.", GAME_OF_CREATED),
+    "OfferDraw": _link(
+        "offer_draw",
+        "Player 1 offers a draw: it stands until the next accepted move.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+    ),
+    "Resign": _link(
+        "resign",
+        "Player 2 resigns: player 1 wins.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
+    ),
     "DeleteGame": _link(
         "delete_game",
         "Either player's token deletes the game.",
@@ -84,7 +94,7 @@ MOVE_LINKS = {
     "EventsSince": _link(
         "game_events",
         "Follow the moves after this one.",
-        # Embedded in a string: a header's value is text, the move's seq a JSON integer.
-        {**GAME_OF_MOVE, "header.Last-Event-ID": "{$response.body#/move/seq}"},
+        # Embedded in a string: a header's value is text, the version a JSON integer.
+        {**GAME_OF_MOVE, "header.Last-Event-ID": "{$response.body#/state/version}"},
     ),
 }

@@ -48,7 +48,9 @@ SINCE_VERSION = Param(
 _LIMIT, _limit = integer(1, 10_000)
 LIMIT = Param("limit", "query", _LIMIT, "At most this many moves.", _limit, 1000)
 LAST_EVENT_ID = Param[int | None](
-    "Last-Event-ID", "header", _MOVE_NUMBER,
+    "Last-Event-ID", "header",
+    # Empty is "no event received yet", as if it were not sent.
+    {"anyOf": [_MOVE_NUMBER, {"type": "string", "maxLength": 0}]},
     "The last event id received (a version of the game): resume after it (wins over "
     "`since`). Sent by browsers' EventSource when they reconnect.",
     _move_number, None, empty_is_absent=True,
