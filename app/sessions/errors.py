@@ -14,6 +14,8 @@ Each concrete error carries its stable ``code``; ``api/problems.py`` gives it a 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from app.rules.errors import DomainError, RuleError
 
 
@@ -68,13 +70,25 @@ class NoBracket(RuleError):
 class GameOver(RuleError):
     code = "game_over"
 
-    def __init__(self, status: str, winner: int) -> None:  # winner 0 means a draw
-        self.status, self.winner = status, winner
+    reason: str | None = None  # (receipts kept before reasons were restored without one)
+    # How each reason reads after "player 1 won" or "it was drawn".
+    HOW: ClassVar[dict[str, str]] = {
+        "line": " (a line)", "board_full": " (the board is full)", "no_moves": " (no moves)",
+        "move_limit": " (the move limit)", "timeout": " on time", "resignation": " by resignation",
+        "agreement": " by agreement",
+    }  # fmt: skip
+
+    def __init__(self, status: str, winner: int, reason: str | None = None) -> None:
+        """``winner`` 0 means a draw; ``reason`` is why the game ended, where known."""
+        self.status, self.winner, self.reason = status, winner, reason
         outcome = f"player {winner} won" if winner else "it was drawn"
-        super().__init__(f"the game is over: {outcome}")
+        super().__init__(f"the game is over: {outcome}{self.HOW.get(reason or '', '')}")
 
     def details(self) -> dict[str, object]:
-        return {"game_status": self.status, "winner": self.winner}
+        found: dict[str, object] = {"game_status": self.status, "winner": self.winner}
+        if self.reason is not None:
+            found["reason"] = self.reason
+        return found
 
 
 class AccessDenied(DomainError):

@@ -143,7 +143,7 @@ SCRIPT_REFUSALS: dict[str, Decode] = {
     "wrong_player": lambda a, r: WrongPlayer(int(a[0]), r.player or 0),
     "precondition_failed": lambda a, r: PreconditionFailed(int(a[0])),
     "out_of_bounds": lambda a, r: OutOfBounds(_cell(r).row, _cell(r).col, int(a[0])),
-    "game_over": lambda a, r: GameOver(a[0], int(a[1])),
+    "game_over": lambda a, r: GameOver(a[0], int(a[1]), a[2] if len(a) > 2 else None),
     "not_your_turn": lambda a, r: NotYourTurn(3 - int(a[0]), int(a[0])),
     "cell_occupied": lambda a, r: CellOccupied(_cell(r).row, _cell(r).col),
 }

@@ -310,7 +310,7 @@ class Session:
 
     def _game_over(self) -> GameOver:
         state = self.state()
-        return GameOver(state.status, state.winner)
+        return GameOver(state.status, state.winner, state.reason)
 
     def play(self, request: MoveRequest, token: str, now_ms: int = 0) -> MoveResult:
         """Authenticate, then answer the move as the rules and the receipts say; ``now_ms``

@@ -119,7 +119,10 @@ def test_a_resignation_wins_the_game_for_the_other_player(
     # After the end every action and move is refused, and changes nothing.
     for action in ("resign", "draw-offer"):
         problem = assert_problem(act(client, game, 1, action), 409, "game_over")
-        assert (problem["game_status"], problem["winner"]) == ("won", 1)
+        assert (problem["game_status"], problem["winner"], problem["reason"]) == (
+            "won", 1, "resignation",
+        )  # fmt: skip
+        assert problem["detail"] == "the game is over: player 1 won by resignation"
     next_player, row, col = kind.script[1]
     refused = client.post(
         f"/v1/games/{game['id']}/moves", json={"row": row, "col": col},
@@ -318,7 +321,7 @@ def test_a_flag_falls_at_its_deadline_with_nobody_looking(kind: Kind) -> None:
             f"/v1/games/{game['id']}/moves", json={"row": row, "col": col},
             headers=auth(game, player),
         )  # fmt: skip
-        assert_problem(late, 409, "game_over")
+        assert assert_problem(late, 409, "game_over")["reason"] == "timeout"
         assert_problem(act(client, game, 1, "draw-offer"), 409, "game_over")
         assert state(client, game) == ended
         stream = events(client, game)

@@ -117,7 +117,7 @@ class Reversi:
         if not (0 <= row < board.rows and 0 <= col < board.cols):
             raise OutOfBounds(row, col, board.rows, board.cols)
         if self.next_color is None:
-            raise GameOver(self.status, self.winner)
+            raise GameOver(self.status, self.winner, self.reason)
         if player != self.next_player:
             raise NotYourTurn(player, PLAYERS[self.next_color])
         flips = reversi.walk_flips(board, row, col, COLORS[player])

@@ -82,7 +82,7 @@ class TicTacToe:
             raise OutOfBounds(row, col, self.n)
         next_player = self.next_player
         if next_player is None:
-            raise GameOver(self.status, self.winner)
+            raise GameOver(self.status, self.winner, self.reason)
         if player != next_player:
             raise NotYourTurn(player, next_player)
         if self.lines.owner(row, col) is not None:

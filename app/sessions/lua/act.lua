@@ -6,7 +6,8 @@
 -- -> {'ok', state}, {'replay', state as JSON}, {'replayed', refusal...}, or a refusal
 local now = now_ms()
 settle(KEYS[1], ARGV[9], now)
-local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer')
+local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
+                        'reason')
 if not meta[1] then return {'game_not_found'} end
 local player
 if ARGV[1] == meta[1] then player = 1 elseif ARGV[1] == meta[2] then player = 2
@@ -34,7 +35,7 @@ if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= player then return refuse({'wrong_play
 if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= tonumber(meta[5]) then
   return refuse({'precondition_failed', meta[5]})
 end
-if status ~= 'in_progress' then return refuse({'game_over', status, meta[4]}) end
+if status ~= 'in_progress' then return refuse({'game_over', status, meta[4], meta[7]}) end
 local ending = {'next', 0, 'offer', 0}
 if ARGV[2] == 'resign' then
   read_clock(KEYS[1], now, true)

@@ -56,11 +56,11 @@ end
 -- A game the session ended (at its move limit, on time, by resignation or agreement) refuses
 -- every move first, as the sessions in Python do.
 if status ~= 'in_progress' and reason ~= 'line' and reason ~= 'board_full' then
-  return refuse({'game_over', status, winner})
+  return refuse({'game_over', status, winner, reason})
 end
 local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
 if row < 0 or row >= n or col < 0 or col >= n then return refuse({'out_of_bounds', n}) end
-if status ~= 'in_progress' then return refuse({'game_over', status, winner}) end
+if status ~= 'in_progress' then return refuse({'game_over', status, winner, reason}) end
 if player ~= next_player then return refuse({'not_your_turn', next_player}) end
 local cell = ARGV[2] .. ':' .. ARGV[3]
 if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse({'cell_occupied'}) end

@@ -1,0 +1,89 @@
+"""A clocked move against an unclocked one, through HTTP, on both stores, side by side in one run.
+
+    python -m bench.clocks [--rounds 7] [--moves 400]
+
+Starts the ``adjudicator`` command twice on loopback ports — on the memory store, and on a
+redis-server it starts — and plays, round after round, ``--moves`` moves of each game in turn
+over one keep-alive connection per server: tic-tac-toe with n = 1,000,000 (Redis: the O(1)
+script) and Reversi 8 × 8 (Redis: the generic engine), each without clocks and with clocks
+(a week each, 1 s increment: running from the third move on, never falling in a run). The moves
+are chosen beforehand (``bench/kinds.py``), so the client does no rules work while timed; game
+creation is not timed. Which of a pair goes first alternates between rounds.
+
+Reports each game's median time a move and, per round, the clocked ÷ unclocked ratio of the two
+runs made back to back (median over rounds). The goal: at most 1.1 ×.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import httpx
+
+from bench.hostile import adjudicator, redis_url
+from bench.kinds import Script, line_free_cells, reversi_games, timed_moves
+
+CLOCK = {"initial_seconds": 604_800, "increment_seconds": 1}
+GAMES = {"tic-tac-toe n = 10⁶": {"n": 1_000_000}, "Reversi 8 × 8": {"game": "reversi"}}
+
+
+def reversi_rounds(rounds: int, moves: int) -> Iterator[list[Script]]:
+    games = reversi_games(rounds * (moves // 55 + 2), seed=17)
+    for _ in range(rounds):
+        chosen: list[Script] = []
+        while sum(map(len, chosen)) < moves:
+            chosen.append(next(games))
+        yield chosen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--moves", type=int, default=400)
+    args = parser.parse_args()
+    per_game = 100
+    scripts: dict[str, list[list[Script]]] = {
+        "tic-tac-toe n = 10⁶": [
+            [flat[i : i + per_game] for i in range(0, len(flat), per_game)]
+            for flat in (line_free_cells(args.moves, seed=r) for r in range(args.rounds))
+        ],
+        "Reversi 8 × 8": list(reversi_rounds(args.rounds, args.moves)),
+    }
+    # (store, game, clocked) -> the median time a move, per round
+    times: dict[tuple[str, str, bool], list[float]] = {}
+    with ExitStack() as stack:
+        redis = stack.enter_context(redis_url())
+        clients = {
+            store: stack.enter_context(
+                httpx.Client(base_url=stack.enter_context(adjudicator(env)).url, timeout=10)
+            )
+            for store, env in (("memory", {}), ("redis", {"ADJUDICATOR_STORE_URL": redis}))
+        }
+        for r in range(args.rounds):
+            for store, client in clients.items():
+                for name, body in GAMES.items():
+                    order = (False, True) if r % 2 == 0 else (True, False)
+                    for clocked in order:
+                        game = {**body, "clock": CLOCK} if clocked else body
+                        moved = timed_moves(client, game, scripts[name][r])
+                        times.setdefault((store, name, clocked), []).append(
+                            statistics.median(moved)
+                        )
+    print(f"A move through HTTP, median of {args.rounds} rounds of {args.moves} moves each\n")
+    print("| store | game | unclocked | clocked | clocked ÷ unclocked |")
+    print("|---|---|---:|---:|---:|")
+    for store in clients:
+        for name in GAMES:
+            plain, timed = times[(store, name, False)], times[(store, name, True)]
+            ratio = statistics.median(t / p for t, p in zip(timed, plain, strict=True))
+            print(
+                f"| {store} | {name} | {statistics.median(plain) * 1e3:.3f} ms | "
+                f"{statistics.median(timed) * 1e3:.3f} ms | {ratio:.2f} × |"
+            )
+
+
+if __name__ == "__main__":
+    main()
