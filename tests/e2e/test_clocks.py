@@ -146,3 +146,39 @@ def test_processes_whose_clocks_disagree_agree_on_the_flag(
             )  # fmt: skip
             assert late.status_code == 409
             assert late.json()["code"] == "game_over"
+
+
+def test_an_offer_and_a_resignation_made_on_one_process_reach_a_stream_on_the_other(
+    tmp_path: Path,
+) -> None:
+    with redis_server(tmp_path) as redis_url:
+        store = {"ADJUDICATOR_STORE_URL": redis_url}
+        with uvicorn_server(store) as first, uvicorn_server(store) as second:
+            game = create(first, {"initial_seconds": 600, "increment_seconds": 0})
+            seen: list[tuple[str, str]] = []
+            with httpx.stream(
+                "GET", f"{second}/v1/games/{game['id']}/events", timeout=httpx.Timeout(10.0)
+            ) as response:
+                lines = response.iter_lines()
+                move(first, game, 1, 1, 1)
+                event = ""
+                for line in lines:
+                    if line.startswith("event:"):
+                        event = line.partition(":")[2].strip()
+                    elif line.startswith("id:"):
+                        seen.append((event, line.partition(":")[2].strip()))
+                        if event == "move":
+                            offer = httpx.post(
+                                f"{first}/v1/games/{game['id']}/draw-offer",
+                                headers={"Authorization": f"Bearer {game['tokens']['2']}"},
+                            )
+                            assert offer.status_code == 200
+                        elif event == "offer":
+                            resigned = httpx.post(
+                                f"{first}/v1/games/{game['id']}/resign",
+                                headers={"Authorization": f"Bearer {game['tokens']['1']}"},
+                            )
+                            assert resigned.status_code == 200
+                        elif event == "end":
+                            break
+            assert seen == [("move", "1"), ("offer", "2"), ("end", "3")]
