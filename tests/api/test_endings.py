@@ -234,8 +234,20 @@ def test_refused_actions_change_nothing(client: TestClient, kind: Kind) -> None:
     nobody = client.post("/v1/games/nope/resign", headers=auth(game, 1))
     assert_problem(nobody, 404, "game_not_found")
     assert state(client, game) == before
+    form = client.post(
+        f"{path}/resign", json={"player": 1},
+        headers={**auth(game, 1), "content-type": "application/x-www-form-urlencoded"},
+    )  # fmt: skip
+    assert_problem(form, 422, "validation_error")
+    assert state(client, game) == before
     named = client.post(f"{path}/draw-offer", json={"player": 1}, headers=auth(game, 1))
     assert named.json()["draw_offer"] == 1
+    # No body at all, whatever content type a client declares for it: the token says who.
+    empty = client.post(
+        f"{path}/draw-offer",
+        headers={**auth(game, 2), "content-type": "application/x-www-form-urlencoded"},
+    )
+    assert (empty.status_code, empty.json()["reason"]) == (200, "agreement")
 
 
 def test_a_clocked_game_shows_its_clocks_start_with_the_second_players_first_move(
