@@ -81,6 +81,7 @@ from app.sessions.session import (
     GameState,
     MoveRequest,
     MoveResult,
+    Receipt,
     Session,
     result_at,
 )
@@ -684,7 +685,7 @@ class RedisGameStore:
             )
             if not found:
                 raise GameNotFound(game_id)
-            session, read_version = self._session(game_id, found, key)
+            session, read_version = self._session(game_id, found, request)
             if full is not None and not session.answered(request, token):
                 raise full  # only a replay is answered at the bound
             refusals = session.refusals
@@ -743,7 +744,7 @@ class RedisGameStore:
         if len(self._kept) > self.kept_games:
             self._kept.popitem(last=False)
 
-    def _session(self, game_id: str, found: list[Any], key: str | None) -> tuple[Session, int]:
+    def _session(self, game_id: str, found: list[Any], request: MoveRequest) -> tuple[Session, int]:
         """The game as the generic engine read it: a Session holding just the receipts of this
         request's Idempotency-Key (under either player), and the version read."""
         (
@@ -761,9 +762,14 @@ class RedisGameStore:
             session.ending = Ending(_status(status), _winner(winner), cast(Reason, reason))
         session.refusals = int(refusals or 0)
         for player, text in enumerate(receipts, start=1):
-            if text:
-                state = receipt_from(text, lambda found: _state_read(game_id, found))
-                session.receipts[f"{player}:{key}"] = state
+            if not text:
+                continue
+            fingerprint = text.partition("|")[0]
+            if fingerprint == request.fingerprint():
+                receipt = receipt_from(text, lambda found: _state_read(game_id, found))
+            else:  # another request's answer (an action's, kept by act.lua): only reused
+                receipt = Receipt(fingerprint, IdempotencyKeyReused())
+            session.receipts[f"{player}:{request.idempotency_key}"] = receipt
         return session, int(version)
 
     async def _commit(

@@ -841,3 +841,16 @@ async def test_a_clocked_moves_answer_is_the_same_whenever_asked(store: GameStor
     now = await store.state(game_id)
     rebuilt = [result_at(m, now) for m in (await store.changes(game_id, 0, 10)).moves]
     assert rebuilt == [replace(answer, replayed=True) for answer in answers]
+
+
+async def test_a_key_first_used_for_an_action_is_reused_by_a_move(store: GameStore) -> None:
+    created = await store.create(*tictactoe(3))
+    game_id, (one, _) = created.state.id, created.tokens
+    with pytest.raises(WrongPlayer):  # refused, and remembered under the key
+        await store.act(game_id, one, ActionRequest("resign", player=2, idempotency_key="k"))
+    with pytest.raises(IdempotencyKeyReused):
+        await store.play(game_id, one, move(0, 0, idempotency_key="k"))
+    await store.act(game_id, one, ActionRequest("offer", idempotency_key="o"))
+    with pytest.raises(IdempotencyKeyReused):
+        await store.play(game_id, one, move(0, 0, idempotency_key="o"))
+    assert (await store.state(game_id)).move_count == 0
