@@ -226,6 +226,26 @@ def test_generated_client_calls_every_operation(
     assert "event: end" in stream
     assert stream.index("event: end") > stream.rindex("event: move")
 
+    # Endings a referee decides: an offer, the other offer (a draw by agreement), a resignation.
+    for first, second, action, reason in [(1, 2, "offerDraw", "agreement"),
+                                          (2, 1, "resign", "resignation")]:  # fmt: skip
+        other = call("createGame", client=client, body=models.CreateTicTacToeIn.from_dict(
+            {"n": 3, "clock": {"initial_seconds": 60, "increment_seconds": 1}})).parsed  # fmt: skip
+        seats = {1: authenticated(other.tokens.field_1), 2: authenticated(other.tokens.field_2)}
+        assert other.clock.initial_seconds == 60
+        offered = call("offerDraw", game_id=other.id, client=seats[first],
+                       body=models.ActionIn.from_dict({}))  # fmt: skip
+        assert offered.status_code == 200
+        assert (offered.parsed.draw_offer, offered.parsed.version) == (first, 1)
+        ended = call(action, game_id=other.id, client=seats[second],
+                     body=models.ActionIn.from_dict({}))  # fmt: skip
+        assert ended.status_code == 200
+        assert (ended.parsed.reason, ended.parsed.version, ended.parsed.move_count) == (
+            reason, 2, 0)  # fmt: skip
+        winner = 0 if reason == "agreement" else first
+        assert (ended.parsed.status, ended.parsed.winner) == (
+            "draw" if winner == 0 else "won", winner)  # fmt: skip
+
     deleted = call("deleteGame", game_id=game.id, client=players[2])
     assert deleted.status_code == 204
     gone = call("getGame", game_id=game.id, client=client)

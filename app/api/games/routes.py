@@ -332,7 +332,7 @@ async def game_events(request: Request) -> EventSourceResponse:
 
 @router.get(
     "/{game_id}/moves",
-    summary="Moves since a version (deltas for polling clients)",
+    summary="Moves after a move seq (deltas for polling clients)",
     description="Accepted moves with `seq > since`, in order, at most `limit`. Pass the "
     "last move's `seq` as the next `since` (the `version` is the move count too, unless draw "
     "offers or an ending were changes of the game).",
