@@ -62,7 +62,6 @@ from app.settings import Settings
 
 logger = logging.getLogger("app.server")
 
-FULL = "the server has its most connections open, each busy with a request; retry"
 
 # uvicorn's `--http` (and `Config(http=…)`) value that selects the protocol below.
 BOUNDED_PROTOCOL = "app.server:BoundedHttpToolsProtocol"
@@ -225,7 +224,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         """Closed at once to make room: with a 503 when a head had begun (no lingering: the
         place is needed now)."""
         if self.head_bytes and not self.lingering:
-            self._refuse(TOO_MANY_CONNECTIONS, FULL)
+            self._refuse(TOO_MANY_CONNECTIONS, TOO_MANY_CONNECTIONS.detail)
         self.waiting.pop(self, None)
         self.transport.close()
 
@@ -308,7 +307,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 self._drain()
                 return
             if not isinstance(refused, _Refused):
-                refused = _Refused(MALFORMED_HTTP, "the request is not valid HTTP/1.1")
+                refused = _Refused(MALFORMED_HTTP, MALFORMED_HTTP.detail)
             # Bytes that break a request's body are answered as that request.
             answering = None if self.reading_head else self.cycle
             self._refuse(refused.problem, refused.detail, answering=answering)
@@ -353,7 +352,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.head_bytes = self.head_size = self.header_count = 0
         self.waiting.pop(self, None)
         if self.over_capacity and self._still_over_capacity():
-            raise _Refused(TOO_MANY_CONNECTIONS, FULL)
+            raise _Refused(TOO_MANY_CONNECTIONS, TOO_MANY_CONNECTIONS.detail)
         if len(self.pipeline) >= self.limits.max_pipelined:
             raise _PipelineFull()
         super().on_headers_complete()

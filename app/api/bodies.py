@@ -31,6 +31,9 @@ from starlette.responses import Response
 from app.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+# A UTF-8 byte-order mark before a body: RFC 8259 §8.1 lets a parser ignore it, and some
+# Windows tools write one.
+UTF8_BOM = b"\xef\xbb\xbf"
 # The error type a tagged union's discriminator raises for a tag it does not know.
 UNKNOWN_TAG = "unknown_tag"
 
@@ -113,7 +116,8 @@ class JsonBody(Generic[ModelT]):
         Validators see ``{"settings": <Settings>}`` as their validation context.
         """
         content_type = request.headers.get("content-type")
-        if self._optional and not await request.body():
+        body = (await request.body()).removeprefix(UTF8_BOM)
+        if self._optional and not body:
             # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
             return self._adapter.validate_json(b"{}", context=request.app.state.validation_context)
         if content_type is not None and not _is_json(content_type):
@@ -126,7 +130,6 @@ class JsonBody(Generic[ModelT]):
                     }
                 ]
             )
-        body = await request.body()
         try:
             return self._adapter.validate_json(body, context=request.app.state.validation_context)
         except ValidationError as error:

@@ -30,11 +30,15 @@ OAUTH2_REDIRECT = "/docs/oauth2-redirect"
 
 
 def _problem_content(operation: dict[str, Any]) -> None:
+    """An error response is problem+json only (FastAPI adds the route's own media type), with
+    the examples ``problem_responses`` gave it."""
     for status, response in operation.get("responses", {}).items():
         if status[0] in "45" and "content" in response:
-            response["content"] = {
-                PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}
-            }
+            examples = response["content"].get(PROBLEM_MEDIA_TYPE, {}).get("examples")
+            content: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Problem"}}
+            if examples:
+                content["examples"] = examples
+            response["content"] = {PROBLEM_MEDIA_TYPE: content}
 
 
 def _sequential_content(operation: dict[str, Any]) -> None:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from fastapi import Request, Response
 from fastapi.responses import PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from app.api.params import Param, anything
 from app.api.problems import NOT_FOUND, PROBLEM_TYPES, problem_responses
+from app.api.problems import ProblemType as ProblemEntry
 from app.api.routing import api_router
 from app.sessions.errors import StoreUnavailable
 
@@ -67,20 +70,49 @@ async def get_metrics(request: Request) -> Response:
     return Response(generate_latest(registry.registry), media_type=CONTENT_TYPE_LATEST)
 
 
-class ProblemType(BaseModel):
+class ProblemDescription(BaseModel):
     code: str
-    status: int
+    status: int = Field(description="The HTTP status it is answered with (the first, for a code "
+                        "answered with two: `statuses` lists them).")  # fmt: skip
+    statuses: list[int]
     title: str
+    when: str = Field(description="When the service answers it.")
+    todo: str = Field(description="What a client does about it.")
+    example: dict[str, Any] = Field(description="A realistic answer.")
+
+
+CODE = Param[str](
+    "code", "path", {"type": "string"}, "A problem's `code`, e.g. `cell_occupied`.", anything, ""
+)
 
 
 @router.get(
     "/problems/{code}",
     summary="Describe an error code",
-    description="The `type` of every error answer points here: the code's status and title.",
+    description="The `type` of every error answer points here: the code's status, title, when "
+    "it is answered, what to do about it, and an example answer.",
+    response_model=ProblemDescription,
     responses=problem_responses(NOT_FOUND),
+    openapi_extra={"parameters": [CODE.openapi]},
 )
-async def get_problem_type(code: str) -> ProblemType:
-    problem = PROBLEM_TYPES.get(code)
-    if problem is None:
+async def get_problem_type(request: Request) -> ProblemDescription:
+    code = CODE.read(request)
+    entries = PROBLEM_TYPES.get(code)
+    if entries is None:
         raise HTTPException(404, f"no problem type {code!r}")
-    return ProblemType(code=problem.code, status=problem.status, title=problem.title)
+    first = entries[0]
+
+    def each(text: Callable[[ProblemEntry], str]) -> str:
+        if len(entries) == 1:
+            return text(first)
+        return " ".join(f"{entry.status}: {text(entry)}." for entry in entries)
+
+    return ProblemDescription(
+        code=code,
+        status=first.status,
+        statuses=[entry.status for entry in entries],
+        title=first.title,
+        when=each(lambda entry: entry.when),
+        todo=each(lambda entry: entry.todo),
+        example=first.example(),
+    )

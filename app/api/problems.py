@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
@@ -72,12 +72,21 @@ class Problem(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class ProblemType:
-    """One kind of error answer: its stable code, HTTP status and title, and when it is given."""
+    """One kind of error answer: its stable code, HTTP status and title, when it is given, what
+    a client does about it, and a realistic answer's ``detail`` and extra members (the example
+    of every route that answers it, in /docs)."""
 
     code: str
     status: int
     title: str
     when: str  # for people: the docs of every route that answers it, and /problems/{code}
+    todo: str
+    detail: str
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def example(self) -> dict[str, Any]:
+        """The whole answer, as the service would send it."""
+        return problem_body(self, self.detail, self.extra)
 
 
 VALIDATION_ERROR = ProblemType(
@@ -85,89 +94,165 @@ VALIDATION_ERROR = ProblemType(
     "the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a "
     "coordinate outside a posted board, a batch too long), or a header, path or query "
     "parameter is malformed; `errors` names each one",
+    "fix each field `errors` names (`loc` is its path); /openapi.json declares what it takes",
+    "body.k: k must be at most n = 15",
+    {"errors": [{"loc": ["body", "k"], "msg": "k must be at most n = 15", "type": "k_over_n"}]},
 )  # fmt: skip
 PAYLOAD_TOO_LARGE = ProblemType(
     "payload_too_large", 413, "Request body too large",
     "the body is larger than the configured limit; refused while reading",
+    "send a smaller body: split a batch into several requests",
+    "request body exceeds the limit of 1048576 bytes",
 )  # fmt: skip
-NOT_FOUND = ProblemType("not_found", 404, "Not found", "no resource at this path")
+NOT_FOUND = ProblemType(
+    "not_found", 404, "Not found", "no resource at this path",
+    "check the path against /openapi.json (paths have no trailing slash)",
+    "no resource at /v1/game",
+)  # fmt: skip
 METHOD_NOT_ALLOWED = ProblemType(
-    "method_not_allowed",
-    405,
-    "Method not allowed",
+    "method_not_allowed", 405, "Method not allowed",
     "the path does not take this method (see `Allow`)",
-)
+    "use one of the methods the `Allow` header lists",
+    "GET is not allowed on /v1/reversi/check-move",
+)  # fmt: skip
 RATE_LIMITED = ProblemType(
     "rate_limited", 429, "Too many requests",
     "this client address creates games, or asks batch questions, too fast (see `Retry-After`)",
+    "wait the `Retry-After` seconds, then send the request again",
+    "too many games created from this address; retry in 2 s",
 )  # fmt: skip
 # Refusals of the connection itself (app/server.py), answered before the app sees a request.
 MALFORMED_HTTP = ProblemType(
     "malformed_http", 400, "Malformed HTTP request",
     "the bytes sent are not an HTTP/1.1 request; the connection is closed",
+    "send a well-formed HTTP/1.1 request on a new connection",
+    "the request is not valid HTTP/1.1",
 )  # fmt: skip
 REQUEST_TIMEOUT = ProblemType(
     "request_timeout", 408, "Request not sent in time",
     "the request head or body did not arrive within the server's timeout; the connection is "
     "closed",
+    "send the whole request at once, on a new connection",
+    "the request body did not arrive within 10 s",
 )  # fmt: skip
 URL_TOO_LONG = ProblemType(
-    "url_too_long", 414, "URL too long", "the URL is longer than the server's limit"
-)
+    "url_too_long", 414, "URL too long", "the URL is longer than the server's limit",
+    "shorten the URL: the API's paths and query parameters are short",
+    "the URL is longer than 8192 bytes",
+)  # fmt: skip
 HEADERS_TOO_LARGE = ProblemType(
     "headers_too_large", 431, "Request header fields too large",
     "the request has more header fields, or more header bytes, than the server's limits",
+    "send fewer or shorter header fields",
+    "the request has more than 100 header fields",
 )  # fmt: skip
 TOO_MANY_CONNECTIONS = ProblemType(
     "too_many_connections", 503, "Too many connections",
     "the server has its most connections open, each busy with a request (see `Retry-After`)",
+    "wait the `Retry-After` seconds; keep one connection open and reuse it",
+    "the server has its most connections open, each busy with a request; retry",
 )  # fmt: skip
 CONNECTION_PROBLEMS = (
     MALFORMED_HTTP, REQUEST_TIMEOUT, URL_TOO_LONG, HEADERS_TOO_LARGE, TOO_MANY_CONNECTIONS,
 )  # fmt: skip
 INTERNAL_ERROR = ProblemType(
-    "internal_error", 500, "Internal server error", "a bug: never expected"
-)
+    "internal_error", 500, "Internal server error", "a bug: never expected",
+    "report it with the answer's `X-Request-ID`; a move sent with an `Idempotency-Key` can be "
+    "sent again safely",
+    "the server failed to answer this request",
+)  # fmt: skip
 
-# Domain errors by class: (status, title, when). The code is the class's own.
-_DOMAIN: dict[type[DomainError], tuple[int, str, str]] = {
-    IllegalMove: (422, "Illegal move", "`apply-move` of an illegal move; `reason` says why"),
-    NoBracket: (
-        409, "Illegal move",
+
+def _refusal(
+    example: DomainError, status: int, title: str, when: str, todo: str
+) -> tuple[type[DomainError], ProblemType]:
+    """A domain error's problem; its example is a real instance, so the example's ``detail``
+    and members are what the service answers."""
+    return type(example), ProblemType(
+        example.code, status, title, when, todo, str(example), example.details()
+    )
+
+
+# Domain errors by class. The code is the class's own.
+DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = dict([
+    _refusal(
+        IllegalMove(0, 4, "W", "no_bracket"), 422, "Illegal move",
+        "`apply-move` of an illegal move; `reason` says why",
+        "play one of the moves `legal-moves` lists",
+    ),
+    _refusal(
+        NoBracket(0, 0), 409, "Illegal move",
         "a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`)",
+        "play a cell that brackets an opponent stone (`legal-moves` on the game's board)",
     ),
-    Unauthorized: (401, "Missing or invalid token", "no bearer token, or not one of this game's"),
-    WrongPlayer: (403, "Token is for the other player", "`player` contradicts the token"),
-    GameNotFound: (404, "Game not found", "no such game: never created, deleted or expired"),
-    MoveNotFound: (404, "Move not found", "the game has no move with this number"),
-    OutOfBounds: (422, "Cell outside the board", "`row` or `col` outside 0 … n−1"),
-    NotYourTurn: (409, "Not your turn", "the other player moves next (`next_player`)"),
-    CellOccupied: (409, "Cell occupied", "the cell already holds a mark"),
-    GameOver: (409, "Game over", "the game is won or drawn (`game_status`, `winner`)"),
-    BoardTooLarge: (422, "Board too large to render", "`…/board` of a board too large to render"),
-    PreconditionFailed: (
-        412, "The game has moved on", "`If-Match` names another version of the game (`version`)"
+    _refusal(
+        Unauthorized(), 401, "Missing or invalid token",
+        "no bearer token, or not one of this game's",
+        "send `Authorization: Bearer <token>` with your seat's token from `POST /v1/games`",
     ),
-    IdempotencyKeyReused: (
-        422, "Idempotency-Key reused with a different body",
-        "an `Idempotency-Key` sent again with a different move",
+    _refusal(
+        WrongPlayer(2, 1), 403, "Token is for the other player", "`player` contradicts the token",
+        "leave `player` out (the token says who moves) or send your own seat's number",
     ),
-    CapacityExhausted: (
-        503, "Too many live games", "the store is full (see `Retry-After`)"
+    _refusal(
+        GameNotFound("-heRG8jEVeK2DVZG"), 404, "Game not found",
+        "no such game: never created, deleted or expired",
+        "create a new game; a game nobody touches for the idle time expires",
     ),
-    StoreUnavailable: (
-        503, "Game store unavailable", "the game store (Redis) does not answer; retry later"
+    _refusal(
+        MoveNotFound("-heRG8jEVeK2DVZG", 12), 404, "Move not found",
+        "the game has no move with this number",
+        "ask for a `seq` from 1 to the game's `move_count`",
     ),
-    TooManyStreams: (
-        503, "Too many event streams",
+    _refusal(
+        OutOfBounds(3, 0, 3), 422, "Cell outside the board", "`row` or `col` outside 0 … n−1",
+        "send a `row` and `col` inside the board (0-based)",
+    ),
+    _refusal(
+        NotYourTurn(1, 2), 409, "Not your turn", "the other player moves next (`next_player`)",
+        "wait for the other player's move: poll the game with `If-None-Match` or read its events",
+    ),
+    _refusal(
+        CellOccupied(1, 0), 409, "Cell occupied", "the cell already holds a mark",
+        "play an empty cell (`…/board` shows them)",
+    ),
+    _refusal(
+        GameOver("won", 1, "timeout"), 409, "Game over",
+        "the game is won or drawn (`game_status`, `winner`, `reason`)",
+        "read the game's final state; start a new game to play again",
+    ),
+    _refusal(
+        BoardTooLarge(2000, 1000), 422, "Board too large to render",
+        "`…/board` of a board too large to render", "read the game's moves (`…/moves`) instead",
+    ),
+    _refusal(
+        PreconditionFailed(7), 412, "The game has moved on",
+        "`If-Match` names another version of the game (`version`)",
+        "read the game again, decide with its new state, and send its new `ETag` in `If-Match`",
+    ),
+    _refusal(
+        IdempotencyKeyReused(), 422, "Idempotency-Key reused with a different body",
+        "an `Idempotency-Key` sent again with a different move or action",
+        "send a new `Idempotency-Key` with each new move or action; reuse one only to retry",
+    ),
+    _refusal(
+        CapacityExhausted(10000, 30), 503, "Too many live games",
+        "the store is full (see `Retry-After`)",
+        "wait the `Retry-After` seconds, then create the game again",
+    ),
+    _refusal(
+        StoreUnavailable(), 503, "Game store unavailable",
+        "the game store (Redis) does not answer; retry later",
+        "retry later; a move retried with its `Idempotency-Key` is applied at most once",
+    ),
+    _refusal(
+        TooManyStreams("this game", 50, 5), 503, "Too many event streams",
         "this process, this game or this client address has its most open event streams "
         "(see `Retry-After`)",
+        "close the streams you no longer read, or poll with `If-None-Match`; retry after "
+        "`Retry-After`",
     ),
-}  # fmt: skip
-DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = {
-    error: ProblemType(error.code, status, title, when)
-    for error, (status, title, when) in _DOMAIN.items()
-}
+])  # fmt: skip
 FRAMEWORK_PROBLEMS = (
     VALIDATION_ERROR, PAYLOAD_TOO_LARGE, NOT_FOUND, METHOD_NOT_ALLOWED, RATE_LIMITED,
     INTERNAL_ERROR,
@@ -175,10 +260,10 @@ FRAMEWORK_PROBLEMS = (
 # Every problem; a code may be answered with two statuses (a rule broken in a session is 409,
 # the same rule in a stateless question 422: `illegal_move`), never with two titles.
 ALL_PROBLEMS = (*FRAMEWORK_PROBLEMS, *CONNECTION_PROBLEMS, *DOMAIN_PROBLEMS.values())
-# By code, for /problems/{code}: a code's first entry (the stateless one, for `illegal_move`).
-PROBLEM_TYPES: dict[str, ProblemType] = {}
+# By code, for /problems/{code}: every entry of the code (two for `illegal_move`).
+PROBLEM_TYPES: dict[str, list[ProblemType]] = {}
 for _problem in ALL_PROBLEMS:
-    PROBLEM_TYPES.setdefault(_problem.code, _problem)
+    PROBLEM_TYPES.setdefault(_problem.code, []).append(_problem)
 
 
 def problem_of(error: type[DomainError]) -> ProblemType:
@@ -283,7 +368,7 @@ async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
         return _counted(request, validation_problem([unparsable]), VALIDATION_ERROR)
     phrase = HTTPStatus(exc.status_code).phrase
     problem = PROBLEM_BY_HTTP_STATUS.get(exc.status_code) or ProblemType(
-        f"http_{exc.status_code}", exc.status_code, phrase, phrase
+        f"http_{exc.status_code}", exc.status_code, phrase, phrase, "", phrase
     )
     headers = exc.headers
     if exc.status_code == 405:
@@ -317,7 +402,7 @@ async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     logger.exception("unhandled error on %s %s", request.method, request.url.path)
-    response = problem_response(INTERNAL_ERROR, "the server failed to answer this request")
+    response = problem_response(INTERNAL_ERROR, INTERNAL_ERROR.detail)
     return _counted(request, response, INTERNAL_ERROR)
 
 
@@ -345,8 +430,8 @@ def problem_responses(
 ) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` entries for a route that may answer these problems.
 
-    One entry per status; its description lists each problem's code and when it is answered,
-    straight from ``PROBLEM_TYPES``.
+    One entry per status; its description lists each problem's code and when it is answered, and
+    each problem has its own example answer, straight from the problems' table.
     """
     problems = [a if isinstance(a, ProblemType) else problem_of(a) for a in answers]
     by_status: dict[int, list[ProblemType]] = {}
@@ -358,6 +443,11 @@ def problem_responses(
         status: {
             "model": Problem,
             "description": " ".join(f"`{p.code}`: {p.when}." for p in listed),
+            "content": {
+                PROBLEM_MEDIA_TYPE: {
+                    "examples": {p.code: {"summary": p.title, "value": p.example()} for p in listed}
+                }
+            },
         }
         for status, listed in sorted(by_status.items())
     }

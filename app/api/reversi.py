@@ -20,8 +20,11 @@ from app.rules import reversi
 router = api_router("/v1/reversi", ["Reversi"])
 
 Color = Literal["B", "W"]
-Coordinate = Annotated[
+Row = Annotated[
     int, Field(strict=True, ge=0, description="0-based; row 0 is the top row."), INTEGRAL
+]
+Col = Annotated[
+    int, Field(strict=True, ge=0, description="0-based; column 0 is the left column."), INTEGRAL
 ]
 Cell = Annotated[
     tuple[int, int],
@@ -42,14 +45,14 @@ CLASSIC_BOARD = [
     [".", ".", ".", "B", ".", ".", ".", "."],
     [".", ".", ".", "W", ".", ".", ".", "."],
 ]
-MOVE_EXAMPLES: dict[str, Any] = {
-    "classic": {
-        "summary": "Classic board (lists of cells): B at (4, 3) flips 5 stones",
-        "value": {"board": CLASSIC_BOARD, "row": 4, "col": 3, "color": "B"},
-    },
+MOVE_EXAMPLES: dict[str, Any] = {  # the first is what /docs fills in: the short form
     "opening": {
         "summary": "Standard opening (strings): B at (2, 3)",
         "value": {"board": list(reversi.OPENING), "row": 2, "col": 3, "color": "B"},
+    },
+    "classic": {
+        "summary": "Classic board (lists of cells): B at (4, 3) flips 5 stones",
+        "value": {"board": CLASSIC_BOARD, "row": 4, "col": 3, "color": "B"},
     },
 }
 
@@ -58,8 +61,8 @@ class MoveRequest(Body):
     """A board, a cell and the colour that would play there."""
 
     board: ReversiBoard
-    row: Coordinate
-    col: Coordinate
+    row: Row
+    col: Col
     color: Color
 
     @field_validator("row", "col")
@@ -84,8 +87,8 @@ class MoveRequest(Body):
 class MoveQuery(Body):
     """One question of a batch: may ``color`` play at (row, col)?"""
 
-    row: Coordinate
-    col: Coordinate
+    row: Row
+    col: Col
     color: Color
 
 

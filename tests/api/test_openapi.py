@@ -170,3 +170,48 @@ def test_schemas_use_only_json_schema_keywords(spec: dict[str, Any]) -> None:
         for key in unknown_schema_keys(schema, where)
     ]
     assert found == []
+
+
+def test_every_error_response_has_an_example_of_each_code_it_answers(
+    spec: dict[str, Any], client: TestClient
+) -> None:
+    for path, method, operation in operations(spec):
+        for status, response in operation["responses"].items():
+            if not status.startswith(("4", "5")):
+                continue
+            codes = re.findall(r"(?:^|\. )`([a-z_]+)`: ", response["description"])
+            examples = response["content"]["application/problem+json"]["examples"]
+            assert sorted(examples) == sorted(codes), (path, method, status)
+            for code, example in examples.items():
+                value = example["value"]
+                assert (value["status"], value["code"]) == (int(status), code), (path, status)
+                assert value["type"] == f"/problems/{code}"
+                assert value["title"] == example["summary"]
+                assert value["detail"]
+                # The example is the code's own, as /problems/{code} describes it.
+                described = client.get(f"/problems/{code}").json()
+                assert value["title"] == described["title"]
+                assert int(status) in described["statuses"]
+
+
+def test_a_field_description_names_its_own_field(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    for name, schema in schemas.items():
+        properties = schema.get("properties", {})
+        if {"row", "col"} <= set(properties) and "description" in properties["row"]:
+            row, col = properties["row"]["description"], properties["col"]["description"]
+            assert row != col, name
+            assert "row" in row, name
+            assert "column" in col, name
+
+
+def test_the_default_example_of_a_board_question_is_the_short_form(spec: dict[str, Any]) -> None:
+    # Swagger UI fills in the first example: boards as strings, not lists of one-cell strings.
+    for path, method, operation in operations(spec):
+        body = operation.get("requestBody")
+        if not body:
+            continue
+        first = next(iter(body["content"]["application/json"]["examples"].values()))["value"]
+        board = first.get("board")
+        if board is not None:
+            assert all(isinstance(row, str) for row in board), (path, method)

@@ -42,12 +42,32 @@ def test_codes_are_snake_case_with_a_client_or_server_error_status_and_one_title
         assert 400 <= problem.status < 600, problem
         assert problem.title
         assert problem.when
+        assert problem.todo
 
 
 def test_problem_type_route_describes_every_code(client: TestClient) -> None:
-    for code, problem in PROBLEM_TYPES.items():
+    for code, entries in PROBLEM_TYPES.items():
         answer = client.get(f"/problems/{code}").json()
-        assert answer == {"code": code, "status": problem.status, "title": problem.title}
+        first = entries[0]
+        assert (answer["code"], answer["status"], answer["title"]) == (
+            code, first.status, first.title)  # fmt: skip
+        assert answer["statuses"] == [entry.status for entry in entries]
+        for entry in entries:  # what it means and what to do, for each status it comes with
+            assert entry.when in answer["when"]
+            assert entry.todo in answer["todo"]
+        example = answer["example"]
+        assert (example["code"], example["status"], example["title"]) == (
+            code, first.status, first.title)  # fmt: skip
+        assert example["type"] == f"/problems/{code}"
+
+
+def test_every_problem_says_what_to_do_and_has_an_example_of_its_own() -> None:
+    details = [problem.detail for problem in ALL_PROBLEMS]
+    for problem in ALL_PROBLEMS:
+        assert problem.todo, problem.code
+        example = problem.example()
+        assert (example["code"], example["status"]) == (problem.code, problem.status)
+    assert len(set(details)) == len(details), "each example says something of its own"
 
 
 def test_readme_error_table_lists_every_code_with_its_status() -> None:

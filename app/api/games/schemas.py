@@ -317,8 +317,14 @@ class ActionIn(Body):
 
 
 class MoveIn(Body):
-    row: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
-    col: JsonInt = Field(description="0 … n−1; outside is 422 `out_of_bounds`.")
+    row: JsonInt = Field(
+        description="0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 "
+        "`out_of_bounds`."
+    )
+    col: JsonInt = Field(
+        description="0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside "
+        "is 422 `out_of_bounds`."
+    )
     player: Annotated[int, Field(strict=True, ge=1, le=2), INTEGRAL] | None = Field(
         None, description="Optional; must be the token's player (else 403)."
     )
