@@ -281,16 +281,21 @@ class Session:
 
     def _receipt(
         self, request: MoveRequest | ActionRequest, player: Player
-    ) -> tuple[str | None, Receipt | None]:
-        """The request's receipt key, and the receipt already under it (IdempotencyKeyReused
-        if it answered another request)."""
+    ) -> tuple[str | None, int | GameState | None]:
+        """The request's receipt key, and the answer already given under it: a remembered
+        refusal is raised again (replayed); IdempotencyKeyReused if it answered another
+        request."""
         if request.idempotency_key is None:
             return None, None
         key = f"{player}:{request.idempotency_key}"
         receipt = self.receipts.get(key)
-        if receipt is not None and receipt.fingerprint != request.fingerprint():
+        if receipt is None:
+            return key, None
+        if receipt.fingerprint != request.fingerprint():
             raise IdempotencyKeyReused()
-        return key, receipt
+        if isinstance(receipt.outcome, DomainError):
+            raise receipt.outcome.copy(replayed=True)
+        return key, receipt.outcome
 
     def _check(self, request: MoveRequest | ActionRequest, player: Player) -> None:
         """The conditions every request of a player sets or meets, before the rules."""
@@ -319,12 +324,10 @@ class Session:
         Raises Unauthorized, IdempotencyKeyReused, or the refusal (remembered under the key).
         """
         player = self.player_of(token)
-        key, receipt = self._receipt(request, player)
-        if receipt is not None:
-            if isinstance(receipt.outcome, DomainError):
-                raise receipt.outcome.copy(replayed=True)
-            assert isinstance(receipt.outcome, int)
-            return result_at(self.move(receipt.outcome), self.state())
+        key, answered = self._receipt(request, player)
+        if answered is not None:
+            assert isinstance(answered, int)
+            return result_at(self.move(answered), self.state())
         try:
             self._check(request, player)
             if self.ending is not None or self.at_move_limit:
@@ -347,12 +350,10 @@ class Session:
     def act(self, request: ActionRequest, token: str, now_ms: int = 0) -> ActionResult:
         """A resignation or a draw offer, with the same policy as a move (``play``)."""
         player = self.player_of(token)
-        key, receipt = self._receipt(request, player)
-        if receipt is not None:
-            if isinstance(receipt.outcome, DomainError):
-                raise receipt.outcome.copy(replayed=True)
-            assert isinstance(receipt.outcome, GameState)
-            return ActionResult(receipt.outcome, replayed=True)
+        key, answered = self._receipt(request, player)
+        if answered is not None:
+            assert isinstance(answered, GameState)
+            return ActionResult(answered, replayed=True)
         try:
             self._check(request, player)
             if self.over:

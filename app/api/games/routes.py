@@ -13,7 +13,7 @@ from typing import Any, cast
 from fastapi import Request, Response
 from fastapi.sse import EventSourceResponse
 
-from app.api.bodies import json_response
+from app.api.bodies import JsonBody, json_response
 from app.api.games import params
 from app.api.games.events import EVENT_STREAM, PAGE, move_events
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
@@ -90,6 +90,20 @@ def _header(description: str) -> dict[str, object]:
     return {"description": description, "schema": {"type": "string"}}
 
 
+def _acting(body: JsonBody[Any]) -> dict[str, Any]:
+    """What a player's request that changes the game takes: its body, the player's token, and
+    the game id, an Idempotency-Key and If-Match."""
+    return {
+        **body.openapi,
+        **params.PLAYER_TOKEN.openapi,
+        "parameters": [
+            params.GAME_ID.openapi,
+            params.IDEMPOTENCY_KEY.openapi,
+            params.IF_MATCH.openapi,
+        ],
+    }
+
+
 @router.post(
     "/{game_id}/moves",
     status_code=201,
@@ -120,15 +134,7 @@ def _header(description: str) -> dict[str, object]:
             IdempotencyKeyReused,
         ),
     },
-    openapi_extra={
-        **MOVE_BODY.openapi,
-        **params.PLAYER_TOKEN.openapi,
-        "parameters": [
-            params.GAME_ID.openapi,
-            params.IDEMPOTENCY_KEY.openapi,
-            params.IF_MATCH.openapi,
-        ],
-    },
+    openapi_extra=_acting(MOVE_BODY),
 )
 async def make_move(request: Request) -> Response:
     token = params.PLAYER_TOKEN.read(request)  # 401 before anything else, as ever
@@ -247,15 +253,7 @@ def _action_route(
                 IdempotencyKeyReused,
             ),
         },
-        openapi_extra={
-            **ACTION_BODY.openapi,
-            **params.PLAYER_TOKEN.openapi,
-            "parameters": [
-                params.GAME_ID.openapi,
-                params.IDEMPOTENCY_KEY.openapi,
-                params.IF_MATCH.openapi,
-            ],
-        },
+        openapi_extra=_acting(ACTION_BODY),
     )
 
 
