@@ -126,9 +126,14 @@ class JsonBody(Generic[ModelT]):
                     }
                 ]
             )
-        body = await request.body()
+        return self.validate(await request.body(), request.app.state.validation_context)
+
+    def validate(self, body: bytes, context: dict[str, Any]) -> ModelT:
+        """The model of a raw body, or a RequestValidationError naming every bad field (its
+        ``loc`` starting with ``"body"``): how a route parses, and how ``adjudicator check``
+        answers the same question offline."""
         try:
-            return self._adapter.validate_json(body, context=request.app.state.validation_context)
+            return self._adapter.validate_json(body, context=context)
         except ValidationError as error:
             errors = error.errors(include_url=False)
             if self._tag is not None:
