@@ -113,7 +113,7 @@ def load_settings(flags: Mapping[str, Any]) -> Settings:
         return Settings(**flags)
     except ValidationError as error:
         complaints = [_complaint(e, flags) for e in error.errors(include_url=False)]
-        raise BadSetting("\nError: ".join(complaints)) from None  # each line as click's first
+        raise BadSetting("\nError: ".join(complaints)) from None  # click prefixes the first
     except SettingsError as error:  # a variable that is not even JSON, e.g. a list's
         found = re.search(r'field "(\w+)"', str(error))
         named = _named(found[1]) if found else "settings"
