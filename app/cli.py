@@ -1,16 +1,165 @@
-"""The ``adjudicator`` command: serve the app with uvicorn on the configured host and port,
-over the bounded HTTP/1.1 protocol of ``app.server``."""
+"""The ``adjudicator`` command: ``serve`` (the default), ``openapi`` and ``check``.
+
+``serve`` takes every setting of ``app.settings.Settings`` as a flag, generated from the model
+(name, type, default, bounds, description, environment variable), so a new setting is a new
+flag with nothing to add here. A flag wins over its ``ADJUDICATOR_*`` variable. A bad setting,
+from either, is one line on stderr naming both, and exit status 2 (click's status for usage
+errors), before anything starts.
+
+``check`` answers the stateless questions offline, with the request models and answers of the
+HTTP routes: the same JSON on stdout, or the same problem on stderr and exit status 1.
+"""
 
 from __future__ import annotations
 
-import uvicorn
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from typing import IO, Any, Literal, TypeVar, get_args, get_origin
 
+import click
+import uvicorn
+from click.core import ParameterSource
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_settings import SettingsError
+from starlette.responses import Response
+
+from app.api import reversi, tictactoe
+from app.api.bodies import JsonBody, json_response
+from app.api.problems import validation_problem
 from app.server import BOUNDED_PROTOCOL
 from app.settings import Settings
 
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
+# Settings
+
+METAVARS: dict[Any, str] = {int: "INTEGER", float: "NUMBER", str: "TEXT"}
+
+
+def flag_of(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def env_var_of(name: str) -> str:
+    return Settings.model_config.get("env_prefix", "") + name.upper()
+
+
+def env_text(value: object) -> str:
+    """A setting's value as its environment variable is written (complex values in JSON)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _bounds(field: FieldInfo) -> str:
+    """A numeric field's bounds as click writes a range: ``0<=x<=65535``, ``0<x``."""
+    bounds = {
+        name: getattr(constraint, name)
+        for constraint in field.metadata
+        for name in ("ge", "gt", "le", "lt")
+        if hasattr(constraint, name)
+    }
+    low = next((f"{bounds[n]}{op}" for n, op in (("ge", "<="), ("gt", "<")) if n in bounds), "")
+    high = next((f"{op}{bounds[n]}" for n, op in (("le", "<="), ("lt", "<")) if n in bounds), "")
+    return f"{low}x{high}" if low or high else ""
+
+
+def _metavar(kind: Any) -> str:
+    if get_origin(kind) is Literal:
+        return "[" + "|".join(str(choice) for choice in get_args(kind)) + "]"
+    return METAVARS.get(kind, "TEXT")
+
+
+def setting_option(name: str, field: FieldInfo) -> click.Option:
+    """The flag of one setting. Its value stays text (or a bool, or a tuple of texts): the
+    model alone converts and checks it, as it does the environment variable's."""
+    default = env_text(field.get_default(call_default_factory=True))
+    extras = [f"env var: {env_var_of(name)}", f"default: {default}", _bounds(field)]
+    kind, flag = field.annotation, flag_of(name)
+    repeat = " Repeat the flag for each." if get_origin(kind) is list else ""
+    help_text = f"{field.description}{repeat}  [{'; '.join(filter(None, extras))}]"
+    if kind is bool:
+        return click.Option([name, f"{flag}/--no-{flag[2:]}"], default=None, help=help_text)
+    if repeat:
+        return click.Option([name, flag], multiple=True, metavar="TEXT", help=help_text)
+    return click.Option([name, flag], metavar=_metavar(kind), help=help_text)
+
+
+class BadSetting(click.ClickException):
+    """Settings the model refused: one line each, naming the flag and the variable."""
+
+    exit_code = 2
+
+
+def _named(name: str) -> str:
+    return f"{flag_of(name)} / {env_var_of(name)}"
+
+
+def _complaint(error: Mapping[str, Any], flags: Mapping[str, object]) -> str:
+    if not error["loc"]:  # a rule across settings: name those its message mentions
+        reason = str(error["ctx"]["error"]) if "ctx" in error else error["msg"]
+        named = [_named(n) for n in Settings.model_fields if re.search(rf"\b{n}\b", reason)]
+        return f"{', '.join(named) or 'settings'}: {reason}"
+    name = str(error["loc"][0])
+    source = flag_of(name) if name in flags else "the environment"
+    return f"{_named(name)}: {error['msg']} (got {error['input']!r} from {source})"
+
+
+def load_settings(flags: Mapping[str, Any]) -> Settings:
+    """The settings, from ``flags`` over the environment, or ``BadSetting``."""
+    try:
+        return Settings(**flags)
+    except ValidationError as error:
+        complaints = [_complaint(e, flags) for e in error.errors(include_url=False)]
+        raise BadSetting("\nError: ".join(complaints)) from None  # click prefixes the first
+    except SettingsError as error:  # a variable that is not even JSON, e.g. a list's
+        found = re.search(r'field "(\w+)"', str(error))
+        named = _named(found[1]) if found else "settings"
+        raise BadSetting(f"{named}: the variable is not JSON ({error.__cause__})") from None
+
+
+# The command
+
+
+class ServeByDefault(click.Group):
+    """A group whose command is ``serve`` when none is named: ``adjudicator`` serves, and
+    ``adjudicator --port 9000`` is ``adjudicator serve --port 9000``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        own = {opt for param in self.get_params(ctx) for opt in param.opts + param.secondary_opts}
+        if not args or (args[0].startswith("-") and args[0].partition("=")[0] not in own):
+            args = ["serve", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=ServeByDefault, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="adjudicator")
 def main() -> None:
-    settings = Settings()
+    """Referee board-game moves: serve the HTTP API (the default command), print its OpenAPI
+    document, or answer one question offline.
+
+    Every setting is a flag of `serve` and an ADJUDICATOR_* environment variable; see
+    `adjudicator serve --help`.
+    """
+
+
+@main.command(params=[setting_option(n, f) for n, f in Settings.model_fields.items()])
+@click.pass_context
+def serve(ctx: click.Context, /, **values: object) -> None:
+    """Serve the API with uvicorn over the bounded HTTP/1.1 protocol of app.server (the
+    default command). Each flag overrides its environment variable."""
+    flags = {
+        name: value
+        for name, value in values.items()
+        if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+    }
+    settings = load_settings(flags)
+    # The app (app.main:app, imported by uvicorn in each worker process) and the protocol read
+    # their settings from the environment: a flag is handed down as the variable it overrides.
+    for name in flags:
+        os.environ[env_var_of(name)] = env_text(getattr(settings, name))
     uvicorn.run(
         "app.main:app",
         host=settings.host,
@@ -24,6 +173,67 @@ def main() -> None:
         proxy_headers=False,
         server_header=False,  # no `server: uvicorn`: nothing to fingerprint
     )
+
+
+def openapi_document(settings: Settings) -> str:
+    """The OpenAPI document the app serves, as committed in openapi/openapi.json."""
+    from app.main import create_app  # importing app.main builds an app from the environment
+
+    return json.dumps(create_app(settings).openapi(), indent=2, ensure_ascii=False) + "\n"
+
+
+@main.command()
+def openapi() -> None:
+    """Print the OpenAPI document the service serves (openapi/openapi.json is this output)."""
+    click.echo(openapi_document(load_settings({})).encode(), nl=False)
+
+
+@main.group()
+def check() -> None:
+    """Answer a stateless question offline: QUESTION is a file holding the JSON body the HTTP
+    endpoint takes, or - (the default) for stdin. The answer is the endpoint's JSON on stdout;
+    a bad question is its problem (422) on stderr, and exit status 1."""
+
+
+def _answer(body: JsonBody[ModelT], respond: Callable[[ModelT], object], data: bytes) -> None:
+    context = {"settings": load_settings({})}
+    try:
+        response: Response = json_response(respond(body.validate(data, context)))
+    except RequestValidationError as error:
+        response = validation_problem(error.errors())
+    failed = response.status_code != 200
+    click.echo(response.body, err=failed)
+    if failed:
+        raise click.exceptions.Exit(1)
+
+
+def _has_cell(data: bytes) -> bool:
+    try:
+        question = json.loads(data)
+    except ValueError:  # not JSON: the model says so, as the endpoint would
+        return False
+    return isinstance(question, dict) and ("row" in question or "col" in question)
+
+
+@check.command("reversi")
+@click.argument("question", type=click.File("rb"), default="-")
+def check_reversi(question: IO[bytes]) -> None:
+    """A Reversi board and a colour: its legal moves and their flips (POST
+    /v1/reversi/legal-moves); with a row and a col, whether that move is legal and what it
+    flips (POST /v1/reversi/check-move)."""
+    data = question.read()
+    if _has_cell(data):
+        _answer(reversi.MOVE_BODY, reversi.check_move_answer, data)
+    else:
+        _answer(reversi.LEGAL_MOVES_BODY, reversi.legal_moves_answer, data)
+
+
+@check.command("tictactoe")
+@click.argument("question", type=click.File("rb"), default="-")
+def check_tictactoe(question: IO[bytes]) -> None:
+    """A tic-tac-toe board (and k): can it occur in a legal game, whose turn is it (POST
+    /v1/tictactoe/validate)."""
+    _answer(tictactoe.VALIDATE_BODY, tictactoe.validate_answer, question.read())
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ["app", "tests", "bench", "scripts"]
+SOURCES = ["app", "tests", "bench"]
 CACHE = "test-artifacts/cache"  # the suite writes into the checkout only under test-artifacts/
 
 

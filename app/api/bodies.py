@@ -116,8 +116,8 @@ class JsonBody(Generic[ModelT]):
         Validators see ``{"settings": <Settings>}`` as their validation context.
         """
         content_type = request.headers.get("content-type")
-        body = (await request.body()).removeprefix(UTF8_BOM)
-        if self._optional and not body:
+        body = await request.body()
+        if self._optional and not body.removeprefix(UTF8_BOM):
             # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
             return self._adapter.validate_json(b"{}", context=request.app.state.validation_context)
         if content_type is not None and not _is_json(content_type):
@@ -130,8 +130,15 @@ class JsonBody(Generic[ModelT]):
                     }
                 ]
             )
+        return self.validate(body, request.app.state.validation_context)
+
+    def validate(self, body: bytes, context: dict[str, Any]) -> ModelT:
+        """The model of a raw body, or a RequestValidationError naming every bad field (its
+        ``loc`` starting with ``"body"``): how a route parses, and how ``adjudicator check``
+        answers the same question offline. A leading byte-order mark is ignored."""
+        body = body.removeprefix(UTF8_BOM)
         try:
-            return self._adapter.validate_json(body, context=request.app.state.validation_context)
+            return self._adapter.validate_json(body, context=context)
         except ValidationError as error:
             errors = error.errors(include_url=False)
             if self._tag is not None:

@@ -181,6 +181,22 @@ def check_json(check: reversi.MoveCheck) -> CheckMoveResponse:
     return {"legal": check.legal, "reason": check.reason, "flips": check.flips}
 
 
+def check_move_answer(move: MoveRequest) -> CheckMoveResponse:
+    """The answer of ``check-move`` (and of ``adjudicator check reversi`` given a cell)."""
+    return check_json(reversi.check_move(move.board, move.row, move.col, move.color))
+
+
+def legal_moves_answer(query: LegalMovesRequest) -> LegalMovesResponse:
+    """The answer of ``legal-moves`` (and of ``adjudicator check reversi`` without a cell)."""
+    moves = reversi.legal_moves(query.board, query.color)
+    return {
+        "color": query.color,
+        "moves": [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves],
+        "count": len(moves),
+        "must_pass": not moves,
+    }
+
+
 MOVE_BODY = JsonBody(MoveRequest, MOVE_EXAMPLES)
 CHECK_MOVES_BODY = JsonBody(
     CheckMovesRequest,
@@ -225,8 +241,7 @@ LEGAL_MOVES_BODY = JsonBody(
     openapi_extra=MOVE_BODY.openapi,
 )
 async def check_move(request: Request) -> Response:
-    move = await MOVE_BODY.parse(request)
-    return json_response(check_json(reversi.check_move(move.board, move.row, move.col, move.color)))
+    return json_response(check_move_answer(await MOVE_BODY.parse(request)))
 
 
 @router.post(
@@ -266,15 +281,7 @@ async def check_moves(request: Request) -> Response:
     openapi_extra=LEGAL_MOVES_BODY.openapi,
 )
 async def legal_moves(request: Request) -> Response:
-    query = await LEGAL_MOVES_BODY.parse(request)
-    moves = reversi.legal_moves(query.board, query.color)
-    answer: LegalMovesResponse = {
-        "color": query.color,
-        "moves": [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves],
-        "count": len(moves),
-        "must_pass": not moves,
-    }
-    return json_response(answer)
+    return json_response(legal_moves_answer(await LEGAL_MOVES_BODY.parse(request)))
 
 
 @router.post(

@@ -110,6 +110,11 @@ def verdict_json(verdict: tictactoe.Verdict) -> ValidateResponse:
     }
 
 
+def validate_answer(query: ValidateRequest) -> ValidateResponse:
+    """The answer of ``validate`` (and of ``adjudicator check tictactoe``)."""
+    return verdict_json(tictactoe.check_position(query.board, query.k))
+
+
 @router.post(
     "/validate",
     summary="Can this position occur in a legal game? Whose turn is it?",
@@ -120,8 +125,7 @@ def verdict_json(verdict: tictactoe.Verdict) -> ValidateResponse:
     openapi_extra=VALIDATE_BODY.openapi,
 )
 async def validate_position(request: Request) -> Response:
-    query = await VALIDATE_BODY.parse(request)
-    return json_response(verdict_json(tictactoe.check_position(query.board, query.k)))
+    return json_response(validate_answer(await VALIDATE_BODY.parse(request)))
 
 
 @router.post(

@@ -31,7 +31,7 @@ def operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
 
 def test_committed_spec_is_what_the_app_serves(spec: dict[str, Any]) -> None:
     committed = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
-    assert committed == spec, "run: python scripts/export_openapi.py"
+    assert committed == spec, "run: adjudicator openapi > openapi/openapi.json"
 
 
 def test_every_operation_has_summary_description_tags_and_problem_errors(

@@ -1,0 +1,303 @@
+"""The ``adjudicator`` command: help, version, settings as flags and variables, bad settings,
+the OpenAPI document and offline checks. As the installed script where the process matters
+(serving, exit statuses, output bytes), in-process with click's runner where it does not."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from click.testing import CliRunner, Result
+from fastapi.testclient import TestClient
+
+from app.cli import main
+from app.settings import Settings
+from tests.servers import free_port, wait_for
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
+COMMAND = [SCRIPT] if SCRIPT else [sys.executable, "-m", "app.cli"]
+# The tests' own settings only: none inherited from the shell that runs the suite.
+CLEAN_ENV = {
+    name: value for name, value in os.environ.items() if not name.startswith("ADJUDICATOR_")
+}
+# How uvicorn ends after a graceful shutdown: it re-raises the SIGTERM it caught.
+STOPPED_BY_SIGTERM = (0, -signal.SIGTERM)
+
+OPENING = ["........", "........", "........", "...WB...", "...BW...", "........", "........",
+           "........"]  # fmt: skip
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMMAND, *args], env={**CLEAN_ENV, **(env or {})}, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """click's in-process runner; a command that would serve fails the test instead."""
+
+    def no_serving(*args: object, **kwargs: object) -> None:
+        pytest.fail("the command started a server")
+
+    monkeypatch.setattr(uvicorn, "run", no_serving)
+    for name in os.environ:
+        if name.startswith("ADJUDICATOR_"):
+            monkeypatch.delenv(name)
+    return CliRunner()
+
+
+def oneline(text: str) -> str:
+    """Help text as one line: click wraps it, at spaces and after hyphens."""
+    return re.sub(r"-\s+", "-", " ".join(text.split()))
+
+
+def env_text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+# Help and version
+
+
+@contextmanager
+def socketed_port() -> Iterator[int]:
+    """A loopback port something already listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port: int = sock.getsockname()[1]
+        yield port
+
+
+def test_serve_help_lists_every_setting_with_its_variable_default_and_description() -> None:
+    result = run("serve", "--help")
+    assert result.returncode == 0, result.stderr
+    text = oneline(result.stdout)
+    for name, field in Settings.model_fields.items():
+        default = env_text(field.get_default(call_default_factory=True))
+        assert f"--{name.replace('_', '-')} " in text
+        assert f"[env var: ADJUDICATOR_{name.upper()}; default: {default}" in text
+        assert oneline(field.description or "") in text
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], ["-h"], ["serve", "--help"], ["--port", "1", "--help"]]
+)
+def test_help_never_serves(args: list[str]) -> None:
+    with socketed_port() as port:  # a server on it would fail with "address already in use"
+        result = run(*args, env={"ADJUDICATOR_PORT": str(port)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Usage: adjudicator")
+    assert result.stderr == ""
+
+
+def test_top_level_help_names_the_subcommands_and_where_the_flags_are() -> None:
+    help_text = run("--help").stdout
+    for command in ("serve", "openapi", "check"):
+        assert re.search(rf"^  {command} ", help_text, re.MULTILINE), command
+    assert "adjudicator serve --help" in oneline(help_text)
+
+
+def test_version_is_the_package_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0
+    assert version("adjudicator") in result.stdout
+
+
+# Serving
+
+
+@contextmanager
+def serving(*args: str, env: dict[str, str], port: int, log: Path) -> Iterator[str]:
+    """The command started with ``args`` and ``env``, up on ``port``; stopped with SIGTERM,
+    which it must take as a graceful stop."""
+    with log.open("wb") as sink:
+        process = subprocess.Popen([*COMMAND, *args], env={**CLEAN_ENV, **env}, stdout=sink,
+                                   stderr=sink)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
+        yield url
+    finally:
+        process.send_signal(signal.SIGTERM)
+        status = process.wait(timeout=20)
+    assert status in STOPPED_BY_SIGTERM, log.read_text()
+
+
+def batch_status(url: str, items: int) -> int:
+    body = {"items": [{"board": ["X..", "...", "..."]}] * items}
+    return httpx.post(f"{url}/v1/tictactoe/validate-batch", json=body).status_code
+
+
+def test_serve_port_flag_serves_on_that_port(tmp_path: Path) -> None:
+    port = free_port()
+    args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    with serving(*args, env={}, port=port, log=tmp_path / "log") as url:
+        assert httpx.get(f"{url}/healthz").json() == {"status": "ok"}
+
+
+def test_plain_command_serves_with_the_environment_settings(tmp_path: Path) -> None:
+    port = free_port()
+    env = {"ADJUDICATOR_PORT": str(port), "ADJUDICATOR_MAX_BATCH": "2",
+           "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
+    with serving(env=env, port=port, log=tmp_path / "log") as url:
+        assert batch_status(url, 2) == 200
+        assert batch_status(url, 3) == 422  # the app itself read ADJUDICATOR_MAX_BATCH
+
+
+def test_flags_override_the_environment_in_every_worker(tmp_path: Path) -> None:
+    port, env_port = free_port(), free_port()
+    env = {"ADJUDICATOR_PORT": str(env_port), "ADJUDICATOR_MAX_BATCH": "1000",
+           "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
+    args = ["--port", str(port), "--max-batch", "2", "--workers", "2"]
+    with serving(*args, env=env, port=port, log=tmp_path / "log") as url:
+        for _ in range(4):  # answered by either worker process
+            assert batch_status(url, 3) == 422
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"http://127.0.0.1:{env_port}/healthz")
+
+
+# Bad settings and usage errors
+
+
+@pytest.mark.parametrize(
+    ("env", "args", "named", "why"),
+    [
+        ({"ADJUDICATOR_GAME_IDLE_SECONDS": "0"}, [], "game_idle_seconds", "greater than 0"),
+        ({}, ["--game-idle-seconds", "0"], "game_idle_seconds", "greater than 0"),
+        ({}, ["serve", "--port", "abc"], "port", "valid integer"),
+        ({"ADJUDICATOR_PORT": "8000"}, ["--port=70000"], "port", "65535"),
+        ({"ADJUDICATOR_LOG_LEVEL": "loud"}, [], "log_level", "'trace'"),
+        ({"ADJUDICATOR_OPENTELEMETRY": "maybe"}, [], "opentelemetry", "valid boolean"),
+        ({"ADJUDICATOR_CORS_ORIGINS": "https://a.example"}, [], "cors_origins", "not JSON"),
+        ({"ADJUDICATOR_BATCH_BURST": "5"}, [], "batch_burst", "at least max_batch"),
+        ({"ADJUDICATOR_STORE_URL": "postgres://db"}, ["openapi"], "store_url", "pattern"),
+        ({"ADJUDICATOR_MAX_BATCH": "0"}, ["check", "tictactoe"], "max_batch", "greater than"),
+    ],
+)
+def test_a_bad_setting_is_one_line_naming_it_and_exit_2(
+    runner: CliRunner, env: dict[str, str], args: list[str], named: str, why: str
+) -> None:
+    result = runner.invoke(main, args, env=env, input="{}")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert f"--{named.replace('_', '-')}" in line
+    assert f"ADJUDICATOR_{named.upper()}" in line
+    assert why in line
+
+
+def test_a_bad_setting_from_the_installed_command_has_no_traceback() -> None:
+    result = run(env={"ADJUDICATOR_GAME_IDLE_SECONDS": "0"})
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        "Error: --game-idle-seconds / ADJUDICATOR_GAME_IDLE_SECONDS: Input should be greater "
+        "than 0 (got '0' from the environment)"
+    ]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--bogus"], ["serve", "--bogus"], ["bogus"], ["check", "chess"],
+     ["check", "reversi", "/nonexistent/question.json"]],
+)  # fmt: skip
+def test_an_unknown_flag_or_command_is_a_usage_error(runner: CliRunner, args: list[str]) -> None:
+    result = runner.invoke(main, args)
+    assert result.exit_code == 2
+    assert "Usage: " in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# The OpenAPI document
+
+
+def test_openapi_prints_the_committed_document() -> None:
+    result = run("openapi")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8")
+
+
+# Offline checks: the HTTP endpoint's answer, from a file or stdin
+
+QUESTIONS = [
+    ("reversi", "/v1/reversi/legal-moves", {"board": OPENING, "color": "B"}),
+    ("reversi", "/v1/reversi/legal-moves", {"board": ["BBB", "BBB"], "color": "W"}),
+    ("reversi", "/v1/reversi/check-move", {"board": OPENING, "row": 2, "col": 3, "color": "B"}),
+    ("reversi", "/v1/reversi/check-move", {"board": OPENING, "row": 3, "col": 3, "color": "B"}),
+    ("reversi", "/v1/reversi/check-move", {"board": [list(".WB")], "row": 0, "col": 0,
+                                           "color": "B"}),
+    ("tictactoe", "/v1/tictactoe/validate", {"board": ["XOX", "O O", "XOX"]}),
+    ("tictactoe", "/v1/tictactoe/validate",
+     {"board": ["XXXXO", "OO.OO", ".....", "XXXXO", "O...."], "k": 4}),
+]  # fmt: skip
+
+
+def ask(runner: CliRunner, game: str, question: bytes, source: str, tmp_path: Path) -> Result:
+    if source == "file":
+        path = tmp_path / "question.json"
+        path.write_bytes(question)
+        return runner.invoke(main, ["check", game, str(path)])
+    args = ["check", game] if source == "stdin" else ["check", game, "-"]
+    return runner.invoke(main, args, input=question)
+
+
+@pytest.mark.parametrize("source", ["file", "stdin", "dash"])
+@pytest.mark.parametrize(("game", "path", "question"), QUESTIONS)
+def test_check_answers_as_the_endpoint_does(
+    runner: CliRunner, client: TestClient, tmp_path: Path, source: str, game: str, path: str,
+    question: dict[str, Any],
+) -> None:  # fmt: skip
+    result = ask(runner, game, json.dumps(question).encode(), source, tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == client.post(path, json=question).json()
+
+
+MALFORMED = [
+    ("reversi", "/v1/reversi/legal-moves", b'{"board": ["..x"], "color": "B"}'),
+    ("reversi", "/v1/reversi/legal-moves", b'{"board": ["...", "..."]}'),
+    ("reversi", "/v1/reversi/legal-moves", b'{"board": ["..."], "color": "B"'),
+    ("reversi", "/v1/reversi/check-move", b'{"board": ["..."], "row": 0, "col": 3, "color": "B"}'),
+    ("reversi", "/v1/reversi/check-move", b'{"board": ["..."], "row": 0, "color": "B"}'),
+    ("tictactoe", "/v1/tictactoe/validate", b'{"board": ["XO", "OX"], "k": 3}'),
+    ("tictactoe", "/v1/tictactoe/validate", b'{"board": ["XOX", "O O", "XOX"], "n": 3}'),
+    ("tictactoe", "/v1/tictactoe/validate", b"[]"),
+]
+
+
+@pytest.mark.parametrize(("game", "path", "question"), MALFORMED)
+def test_a_malformed_question_is_the_endpoints_problem_and_exit_1(
+    runner: CliRunner, client: TestClient, tmp_path: Path, game: str, path: str, question: bytes
+) -> None:
+    result = ask(runner, game, question, "stdin", tmp_path)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    answer = client.post(path, content=question, headers={"content-type": "application/json"})
+    assert answer.status_code == 422
+    assert json.loads(result.stderr) == answer.json()
+
+
+def test_check_from_the_installed_command_reads_stdin(client: TestClient) -> None:
+    question = {"board": OPENING, "color": "W"}
+    result = subprocess.run(
+        [*COMMAND, "check", "reversi"], input=json.dumps(question), env=CLEAN_ENV,
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == client.post("/v1/reversi/legal-moves", json=question).text + "\n"
