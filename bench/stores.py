@@ -1,15 +1,18 @@
-"""Game sessions by store: memory vs Redis, and 1 vs 2 worker processes on Redis, in one run.
+"""Game sessions by store: memory, one Redis and a three-primary Redis Cluster, with 1 and 2
+worker processes on each networked store, in one run.
 
     python -m bench.stores [--duration 3] [--rounds 3] [--connections 8]
 
-Starts a redis-server (no persistence) and three service configurations on loopback ports —
-memory store with 1 worker, Redis with 1 worker, Redis with 2 workers — and loads each with wrk
-in turn, round after round: every thread plays its own game with legal moves (``POST …/moves``),
-then polls one game (``GET /v1/games/{id}``). Reports medians and the ratio to the memory store.
+Starts a redis-server and a Redis Cluster of three primaries (no persistence, no replicas) and
+five service configurations on loopback ports — memory store with 1 worker, Redis with 1 and 2
+workers, the cluster with 1 and 2 workers — and loads each with wrk in turn, round after round:
+every thread plays its own game with legal moves (``POST …/moves``), then polls one game
+(``GET /v1/games/{id}``). Reports medians and the ratio to the memory store.
 
-On this 2-core machine one worker is pinned to core 0 and redis-server and wrk share core 1;
-two workers take both cores, competing with wrk and Redis. So the 2-worker figure shows what a
-second process costs and gains here, not how it would scale on a larger machine.
+On this 2-core machine one worker is pinned to core 0 and the Redis servers and wrk share core
+1; two workers take both cores, competing with wrk and Redis. So the 2-worker figures show what
+a second process costs and gains here, and the cluster's what its client costs (the three
+primaries share one core), not how either would scale on a larger machine.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 import httpx
 
 from bench.http import Scenario, free_port, new_game, run_wrk
+from tests.servers import redis_cluster
 
 
 def pin(cores: str, command: list[str]) -> list[str]:
@@ -108,10 +112,17 @@ def main() -> None:
     results: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         store = stack.enter_context(redis_server(tmp))
+        cluster = stack.enter_context(redis_cluster(Path(tmp, "cluster")))
+        for node in cluster.nodes:  # on the core of the single Redis and wrk
+            if node.process is not None and pin("1", []):
+                pid = str(node.process.pid)
+                subprocess.run(["taskset", "-a", "-c", "-p", "1", pid], stdout=subprocess.DEVNULL)
         configs = {
             "memory, 1 worker": service(stack, "memory://", 1),
             "Redis, 1 worker": service(stack, store, 1),
             "Redis, 2 workers": service(stack, store, 2),
+            "Cluster ×3, 1 worker": service(stack, cluster.url, 1),
+            "Cluster ×3, 2 workers": service(stack, cluster.url, 2),
         }
         polled = {name: new_game(url) for name, url in configs.items()}
         for _ in range(args.rounds):
@@ -129,7 +140,7 @@ def main() -> None:
     print("|---|---|---:|---:|---:|---:|")
     for scenario_name in ("POST …/moves", "GET game (poll)"):
         base = statistics.median(r[0] for r in results[(scenario_name, "memory, 1 worker")])
-        for config in ("memory, 1 worker", "Redis, 1 worker", "Redis, 2 workers"):
+        for config in configs:
             runs = results[(scenario_name, config)]
             rps = statistics.median(r[0] for r in runs)
             p50 = statistics.median(r[1] for r in runs)

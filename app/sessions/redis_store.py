@@ -524,17 +524,26 @@ class RedisGameStore:
         return False
 
     async def _cluster_ready(self, cluster: RedisCluster) -> bool:
+        """Every slot has a primary, and every primary answers that it serves (its cluster
+        state is ``ok``: a node back from an outage is not, until the others know it again)."""
         for _ in range(2):
             try:
-                slots = await cluster.cluster_slots(target_nodes=RedisCluster.RANDOM)
-                served = sum(end - start + 1 for start, end in slots)
-                if served < CLUSTER_SLOTS:
-                    return False
-                await cluster.ping(target_nodes=RedisCluster.PRIMARIES)
-                return True
+                await cluster.initialize()
+                primaries = cluster.get_primaries()
+                served = sum(
+                    end - start + 1
+                    for start, end in await cluster.cluster_slots(target_nodes=primaries[0])
+                )
+                states = [
+                    await cluster.execute_command("CLUSTER INFO", target_nodes=primary)
+                    for primary in primaries
+                ]
+                return served == CLUSTER_SLOTS and all(
+                    state["cluster_state"] == "ok" for state in states
+                )
             except RedisError:
                 with suppress(RedisError, OSError):
-                    await cluster.nodes_manager.initialize()
+                    await cluster.nodes_manager.initialize()  # ask where the slots are now
         return False
 
     # --- moves ------------------------------------------------------------------------------
