@@ -25,7 +25,7 @@ import redis.asyncio as redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from app.sessions.redis_keys import channel, game_of
 
@@ -37,6 +37,9 @@ CLUSTER_SCHEME = "redis+cluster"
 LINGER_SECONDS = 5.0
 
 Client = redis.Redis | RedisCluster
+# What a store command may raise: redis-py's errors, and its cluster client's own (a slot that
+# no node is known to serve is not a RedisError); both are the store's outage for that game.
+STORE_ERRORS = (RedisError, RedisClusterException, OSError)
 
 
 def is_cluster(url: str) -> bool:
@@ -115,9 +118,9 @@ class _Feed:
             self.reader.cancel()
             with suppress(asyncio.CancelledError):
                 await self.reader
-        with suppress(RedisError, OSError):
+        with suppress(*STORE_ERRORS):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: untyped
-        with suppress(RedisError, OSError):
+        with suppress(*STORE_ERRORS):
             await self.client.aclose()
 
 
@@ -159,7 +162,7 @@ class ShardedListener:
                     feed = await self._subscribe(name)
             async with asyncio.timeout(self.timeout):
                 await feed.confirmed[name].wait()
-        except (RedisError, OSError, TimeoutError, KeyError) as error:
+        except (*STORE_ERRORS, TimeoutError, KeyError) as error:
             logger.warning("could not subscribe to %s: %s", name, error)
 
     def release(self, game_id: str) -> None:
@@ -197,11 +200,11 @@ class ShardedListener:
                     feed.confirmed[name].set()
                 elif message["type"] == "smessage":
                     self.notify(game_of(name))
-        except (RedisError, OSError) as error:
+        except STORE_ERRORS as error:
             logger.warning("move notifications from %s interrupted: %s", feed.node.name, error)
             self._drop(feed)
             await feed.close()
-            with suppress(RedisError, OSError):
+            with suppress(*STORE_ERRORS):
                 await self.cluster.nodes_manager.initialize()  # where the games are now
 
     def _drop(self, feed: _Feed) -> None:
@@ -226,7 +229,7 @@ class ShardedListener:
                     continue
                 async with self._subscribing:
                     feed.confirmed.pop(name, None)
-                    with suppress(RedisError, OSError):
+                    with suppress(*STORE_ERRORS):
                         await feed.pubsub.sunsubscribe(name)
                     if not feed.confirmed:
                         self._feeds.pop(feed.node.name, None)

@@ -71,7 +71,13 @@ from app.sessions.kind import (
 )
 from app.sessions.kinds import find_kind
 from app.sessions.receipts import receipt_from, receipt_text
-from app.sessions.redis_cluster import Client, ShardedListener, connect, is_cluster
+from app.sessions.redis_cluster import (
+    STORE_ERRORS,
+    Client,
+    ShardedListener,
+    connect,
+    is_cluster,
+)
 from app.sessions.redis_keys import ACCOUNTS, CHANNELS, LIVE_GAMES, channel, game_keys, game_of
 from app.sessions.session import (
     MAX_REMEMBERED_REFUSALS,
@@ -349,12 +355,12 @@ class RedisGameStore:
     async def _guard(self, work: Awaitable[T], client: Client | None = None) -> T:
         try:
             return await work
-        except RedisError as error:
+        except STORE_ERRORS as error:
             logger.warning("game store unavailable: %s", error)
             await self._forget_connections(error, client or self.client)
             raise StoreUnavailable() from error
 
-    async def _forget_connections(self, error: RedisError, client: Client | None = None) -> None:
+    async def _forget_connections(self, error: Exception, client: Client | None = None) -> None:
         """After a connection failure the pool's idle connections lead to the Redis that
         failed: drop them, so that the next request does not spend itself on one of them.
         (The cluster client does so itself, for the failed node only, and asks the cluster
@@ -363,7 +369,7 @@ class RedisGameStore:
         if isinstance(client, redis.Redis) and isinstance(
             error, (RedisConnectionError, RedisTimeoutError)
         ):
-            with suppress(RedisError, OSError):
+            with suppress(*STORE_ERRORS):
                 await client.connection_pool.disconnect(inuse_connections=False)
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
@@ -541,8 +547,8 @@ class RedisGameStore:
                 return served == CLUSTER_SLOTS and all(
                     state["cluster_state"] == "ok" for state in states
                 )
-            except RedisError:
-                with suppress(RedisError, OSError):
+            except STORE_ERRORS:
+                with suppress(*STORE_ERRORS):
                     await cluster.nodes_manager.initialize()  # ask where the slots are now
         return False
 
@@ -908,9 +914,9 @@ class RedisGameStore:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
                     if message and message.get("type") == "pmessage":
                         self._watchers.notify(game_of(message["channel"]))
-            except (RedisError, OSError) as error:
+            except STORE_ERRORS as error:
                 logger.warning("move notifications interrupted: %s", error)
                 await asyncio.sleep(1)
             finally:
-                with suppress(RedisError, OSError):
+                with suppress(*STORE_ERRORS):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: untyped
