@@ -65,6 +65,17 @@ class BoundedCluster(RedisCluster):
         self._permits = asyncio.Semaphore(connections)
         self._wait = wait
 
+    async def aclose(self) -> None:
+        """redis-py calls this itself when a node answers CLUSTERDOWN (a primary back from an
+        outage, a failover under way), and it would then cut every connection to every node,
+        failing the commands of other games in flight. Here that only makes the next command
+        ask the cluster where the slots are (which lets commands in flight finish); the store
+        closes the client with ``close``."""
+        self._initialize = True
+
+    async def close(self) -> None:
+        await super().aclose()
+
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         try:
             async with asyncio.timeout(self._wait):

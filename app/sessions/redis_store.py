@@ -73,6 +73,7 @@ from app.sessions.kinds import find_kind
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_cluster import (
     STORE_ERRORS,
+    BoundedCluster,
     Client,
     ShardedListener,
     connect,
@@ -349,8 +350,8 @@ class RedisGameStore:
             await self._report()  # the moves accepted since the last report
         if self._sharded is not None:
             await self._sharded.close()
-        await self.client.aclose()
-        await self.stream_client.aclose()
+        for client in (self.client, self.stream_client):
+            await (client.close() if isinstance(client, BoundedCluster) else client.aclose())
 
     async def _guard(self, work: Awaitable[T], client: Client | None = None) -> T:
         try:
