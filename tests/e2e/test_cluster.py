@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from redis.crc import key_slot
 
 from app.sessions.redis_keys import channel, game_keys
 from tests.api.problems import assert_problem
@@ -218,8 +219,11 @@ def test_a_primary_killed_and_restarted(cluster: Cluster, services: tuple[str, s
         victim.start()
         # While the node comes back (it refuses its games' commands for a while: CLUSTERDOWN),
         # the other games are read all along, in parallel, and always answered.
-        answers = read_while(a, up, until=lambda: client.get(f"/v1/games/{down[0].id}").status_code == 200)  # fmt: skip
-        assert answers and set(answers) == {200}, answers
+        answers = read_while(
+            a, up, until=lambda: client.get(f"/v1/games/{down[0].id}").status_code == 200
+        )
+        assert answers
+        assert set(answers) == {200}, answers
         wait_for(lambda: watcher.get("/readyz").status_code == 200, "ready after the node's return")
         for game in games:
             play_one(client, game)
@@ -255,3 +259,32 @@ def test_a_failover_to_a_replica(tmp_path: Path) -> None:
         for game in games:
             play_one(client, game)
             assert_holds_exactly(client, game)
+
+
+def test_a_games_slot_moved_to_another_primary_mid_game(
+    cluster: Cluster, services: tuple[str, str]
+) -> None:
+    """Resharding: the game's slot and keys migrate to another primary between two moves; the
+    next moves are redirected (MOVED) and land there, nothing lost or doubled."""
+    with httpx.Client(base_url=services[0]) as client:
+        game = create(client, {"n": 4})
+        play_one(client, game)
+        meta = game_keys(game.id).meta
+        source = cluster.primary_of(meta)
+        target = next(n for n in cluster.nodes if n is not source and cluster.is_primary(n))
+        slot = key_slot(meta.encode())
+        ids = {n.port: redis.Redis(port=n.port).cluster("myid") for n in (source, target)}
+        src, dst = redis.Redis(port=source.port), redis.Redis(port=target.port)
+        dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[source.port])
+        src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[target.port])
+        keys = src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100)
+        src.execute_command("MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys)
+        for node in cluster.nodes:
+            redis.Redis(port=node.port).execute_command(
+                "CLUSTER", "SETSLOT", slot, "NODE", ids[target.port]
+            )
+        assert cluster.primary_of(meta) is target
+        while not game.over:
+            play_one(client, game)
+        assert_holds_exactly(client, game)
+        assert redis.Redis(port=target.port).exists(meta)
