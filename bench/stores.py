@@ -30,9 +30,10 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
+import redis
 
 from bench.http import Scenario, free_port, new_game, run_wrk
-from tests.servers import redis_cluster
+from tests.servers import Cluster, redis_cluster
 
 
 def pin(cores: str, command: list[str]) -> list[str]:
@@ -134,6 +135,12 @@ def main() -> None:
                 for scenario in scenarios:
                     result = run_wrk(url, scenario, args.connections, args.duration, Path(tmp))
                     results.setdefault((scenario.name, name), []).append(result)
+        # What each store did per script call, on its own core: the part of a move that more
+        # primaries divide among them.
+        server_time = {
+            "Redis": script_usec([store]),
+            "Cluster ×3": script_usec(cluster_urls(cluster)),
+        }
     print(f"{args.connections} connections, {args.duration} s per run, {args.rounds} rounds; "
           "medians; ratio to the memory store\n")  # fmt: skip
     print("| scenario | store | req/s | p50 ms | p99 ms | ratio |")
@@ -147,6 +154,24 @@ def main() -> None:
             p99 = statistics.median(r[2] for r in runs)
             print(f"| {scenario_name} | {config} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | "
                   f"{rps / base:.2f} |")  # fmt: skip
+    print()
+    for name, usec in server_time.items():
+        print(f"{name}: {usec:.1f} µs of server time per script call (INFO commandstats)")
+
+
+def cluster_urls(cluster: Cluster) -> list[str]:
+    return [f"redis://127.0.0.1:{node.port}/0" for node in cluster.nodes]
+
+
+def script_usec(urls: list[str]) -> float:
+    """Microseconds a Redis server spent per script call (EVALSHA), over the servers' calls."""
+    calls = usec = 0
+    for url in urls:
+        stats = redis.Redis.from_url(url).info("commandstats")
+        for name in ("cmdstat_evalsha", "cmdstat_eval"):
+            calls += stats.get(name, {}).get("calls", 0)
+            usec += stats.get(name, {}).get("usec", 0)
+    return usec / max(calls, 1)
 
 
 if __name__ == "__main__":
