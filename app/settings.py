@@ -45,9 +45,10 @@ class Settings(BaseSettings):
     )
     store_url: str = Field(
         "memory://",
-        pattern=r"^(memory://|rediss?://.+)$",
-        description="Where games live: `memory://` (embedded, one process) or "
-        "`redis://host:port/db` / `rediss://…` (shared by many processes).",
+        pattern=r"^(memory://|rediss?://.+|redis\+cluster://[^\s,/]+:\d+(,[^\s,/]+:\d+)*/?)$",
+        description="Where games live: `memory://` (embedded, one process), "
+        "`redis://host:port/db` / `rediss://…` (one Redis, shared by many processes) or "
+        "`redis+cluster://host:port[,host:port…]` (a Redis Cluster ≥ 7, by its seed nodes).",
     )
     store_timeout_seconds: float = Field(
         1.0, gt=0, description="Connect and command timeout for a networked store."

@@ -1,15 +1,18 @@
-"""Game sessions by store: memory vs Redis, and 1 vs 2 worker processes on Redis, in one run.
+"""Game sessions by store: memory, one Redis and a three-primary Redis Cluster, with 1 and 2
+worker processes on each networked store, in one run.
 
     python -m bench.stores [--duration 3] [--rounds 3] [--connections 8]
 
-Starts a redis-server (no persistence) and three service configurations on loopback ports —
-memory store with 1 worker, Redis with 1 worker, Redis with 2 workers — and loads each with wrk
-in turn, round after round: every thread plays its own game with legal moves (``POST …/moves``),
-then polls one game (``GET /v1/games/{id}``). Reports medians and the ratio to the memory store.
+Starts a redis-server and a Redis Cluster of three primaries (no persistence, no replicas) and
+five service configurations on loopback ports — memory store with 1 worker, Redis with 1 and 2
+workers, the cluster with 1 and 2 workers — and loads each with wrk in turn, round after round:
+every thread plays its own game with legal moves (``POST …/moves``), then polls one game
+(``GET /v1/games/{id}``). Reports medians and the ratio to the memory store.
 
-On this 2-core machine one worker is pinned to core 0 and redis-server and wrk share core 1;
-two workers take both cores, competing with wrk and Redis. So the 2-worker figure shows what a
-second process costs and gains here, not how it would scale on a larger machine.
+On this 2-core machine one worker is pinned to core 0 and the Redis servers and wrk share core
+1; two workers take both cores, competing with wrk and Redis. So the 2-worker figures show what
+a second process costs and gains here, and the cluster's what its client costs (the three
+primaries share one core), not how either would scale on a larger machine.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
+import redis
 
 from bench.http import Scenario, free_port, new_game, run_wrk
+from tests.servers import Cluster, redis_cluster
 
 
 def pin(cores: str, command: list[str]) -> list[str]:
@@ -108,10 +113,17 @@ def main() -> None:
     results: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         store = stack.enter_context(redis_server(tmp))
+        cluster = stack.enter_context(redis_cluster(Path(tmp, "cluster")))
+        for node in cluster.nodes:  # on the core of the single Redis and wrk
+            if node.process is not None and pin("1", []):
+                pid = str(node.process.pid)
+                subprocess.run(["taskset", "-a", "-c", "-p", "1", pid], stdout=subprocess.DEVNULL)
         configs = {
             "memory, 1 worker": service(stack, "memory://", 1),
             "Redis, 1 worker": service(stack, store, 1),
             "Redis, 2 workers": service(stack, store, 2),
+            "Cluster ×3, 1 worker": service(stack, cluster.url, 1),
+            "Cluster ×3, 2 workers": service(stack, cluster.url, 2),
         }
         polled = {name: new_game(url) for name, url in configs.items()}
         for _ in range(args.rounds):
@@ -123,19 +135,43 @@ def main() -> None:
                 for scenario in scenarios:
                     result = run_wrk(url, scenario, args.connections, args.duration, Path(tmp))
                     results.setdefault((scenario.name, name), []).append(result)
+        # What each store did per script call, on its own core: the part of a move that more
+        # primaries divide among them.
+        server_time = {
+            "Redis": script_usec([store]),
+            "Cluster ×3": script_usec(cluster_urls(cluster)),
+        }
     print(f"{args.connections} connections, {args.duration} s per run, {args.rounds} rounds; "
           "medians; ratio to the memory store\n")  # fmt: skip
     print("| scenario | store | req/s | p50 ms | p99 ms | ratio |")
     print("|---|---|---:|---:|---:|---:|")
     for scenario_name in ("POST …/moves", "GET game (poll)"):
         base = statistics.median(r[0] for r in results[(scenario_name, "memory, 1 worker")])
-        for config in ("memory, 1 worker", "Redis, 1 worker", "Redis, 2 workers"):
+        for config in configs:
             runs = results[(scenario_name, config)]
             rps = statistics.median(r[0] for r in runs)
             p50 = statistics.median(r[1] for r in runs)
             p99 = statistics.median(r[2] for r in runs)
             print(f"| {scenario_name} | {config} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | "
                   f"{rps / base:.2f} |")  # fmt: skip
+    print()
+    for name, usec in server_time.items():
+        print(f"{name}: {usec:.1f} µs of server time per script call (INFO commandstats)")
+
+
+def cluster_urls(cluster: Cluster) -> list[str]:
+    return [f"redis://127.0.0.1:{node.port}/0" for node in cluster.nodes]
+
+
+def script_usec(urls: list[str]) -> float:
+    """Microseconds a Redis server spent per script call (EVALSHA), over the servers' calls."""
+    calls = usec = 0
+    for url in urls:
+        stats = redis.Redis.from_url(url).info("commandstats")
+        for name in ("cmdstat_evalsha", "cmdstat_eval"):
+            calls += stats.get(name, {}).get("calls", 0)
+            usec += stats.get(name, {}).get("usec", 0)
+    return usec / max(calls, 1)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from app.main import create_app
 from app.settings import Settings
-from tests.servers import redis_server
+from tests.servers import redis_cluster, redis_server
 
 # The suite writes into the checkout only under test-artifacts/ (ignored by git).
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
@@ -42,11 +42,35 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["memory", "redis"])
-def store_url(request: pytest.FixtureRequest) -> str:
-    """Each session test runs against both stores; Redis starts empty for every test."""
-    if request.param == "memory":
+@pytest.fixture(scope="session")
+def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One Redis Cluster of three primaries for the whole run (as ``redis_url``)."""
+    with redis_cluster(tmp_path_factory.mktemp("cluster")) as cluster:
+        yield cluster.url
+
+
+def empty_store(request: pytest.FixtureRequest, store: str) -> str:
+    """The URL of the store named ``store`` (memory, redis, cluster), emptied."""
+    if store == "memory":
         return "memory://"
-    url: str = request.getfixturevalue("redis_url")
+    if store == "cluster":
+        url: str = request.getfixturevalue("redis_cluster_url")
+        flush_cluster(url)
+        return url
+    url = request.getfixturevalue("redis_url")
     redis.Redis.from_url(url).flushdb()
     return url
+
+
+def flush_cluster(url: str) -> None:
+    host, _, port = url.removeprefix("redis+cluster://").split(",")[0].rpartition(":")
+    cluster = redis.RedisCluster(host=host, port=int(port))
+    cluster.flushall(target_nodes=redis.RedisCluster.PRIMARIES)
+    cluster.close()
+
+
+@pytest.fixture(params=["memory", "redis", "cluster"])
+def store_url(request: pytest.FixtureRequest) -> str:
+    """Each session test runs against every store: the memory store, one Redis and a Redis
+    Cluster of three primaries; a networked store starts empty for every test."""
+    return empty_store(request, request.param)

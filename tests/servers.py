@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
+from redis.crc import key_slot
 
 from app.server import BOUNDED_PROTOCOL
 
@@ -61,6 +62,121 @@ def redis_server(directory: Path, port: int | None = None) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@dataclass
+class ClusterNode:
+    """One redis-server of a test cluster: its port, and its process while it runs."""
+
+    port: int
+    bus: int  # the cluster bus port (by default port + 10000, which may not exist)
+    directory: Path
+    persist: bool = False  # an append-only file written before each reply: a restart keeps all
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.persist else []
+        binary = require_binary("redis-server")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--dir", str(self.directory), "--daemonize", "no",
+             "--loglevel", "warning", "--cluster-enabled", "yes",
+             "--cluster-port", str(self.bus), "--cluster-config-file", "nodes.conf",
+             "--cluster-node-timeout", "1000",
+             "--cluster-require-full-coverage", "no", "--cluster-replica-validity-factor", "0",
+             "--cluster-allow-reads-when-down", "no", *(persistence or ["--appendonly", "no"])],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_for(self.ping, f"redis-server on port {self.port}")
+
+    def ping(self) -> bool:
+        return bool(redis.Redis(port=self.port, socket_timeout=1).ping())
+
+    def stop(self) -> None:
+        """Kill it (as a crashed machine would go); its cluster config stays for a restart."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@dataclass
+class Cluster:
+    """A Redis Cluster the test started: its nodes (primaries first) and its seed URL."""
+
+    nodes: list[ClusterNode]
+    url: str
+
+    def primary_of(self, key: str) -> ClusterNode:
+        """The node that now serves ``key``'s slot (asked of any running node)."""
+        slot = key_slot(key.encode())
+        for node in self.nodes:
+            if node.process is None:
+                continue
+            for start, end, primary, *_ in redis.Redis(port=node.port).cluster("slots"):
+                if start <= slot <= end:
+                    port = int(primary[1])
+                    return next(n for n in self.nodes if n.port == port)
+        raise LookupError(f"no running node serves slot {slot}")
+
+    def is_primary(self, node: ClusterNode) -> bool:
+        info = redis.Redis(port=node.port).info("replication")
+        return bool(info["role"] == "master")
+
+    def wait_replicated(self) -> None:
+        """Until every replica has every write its primary has (replication is asynchronous:
+        a primary killed before its replica caught up takes its last writes with it)."""
+
+        def caught_up() -> bool:
+            for node in self.nodes:
+                if node.process is None or not self.is_primary(node):
+                    continue
+                info = redis.Redis(port=node.port).info("replication")
+                offset = info["master_repl_offset"]
+                replicas = [info[k] for k in info if k.startswith("slave") and k[5:].isdigit()]
+                if any(replica["offset"] != offset for replica in replicas):
+                    return False
+            return True
+
+        wait_for(caught_up, "the replicas")
+
+
+@contextmanager
+def redis_cluster(
+    directory: Path, primaries: int = 3, replicas: int = 0, persist: bool = False
+) -> Iterator[Cluster]:
+    """A Redis Cluster of ``primaries`` (each with ``replicas``) on free loopback ports, made
+    with ``redis-cli --cluster create``; a primary that is down leaves its slots unserved
+    (``cluster-require-full-coverage no``) and the other slots served; with ``persist`` a node
+    killed and started again has every write it answered. Stopped afterwards."""
+    cli = require_binary("redis-cli")
+    nodes = [
+        ClusterNode(free_port(), free_port(), directory / f"node{i}", persist)
+        for i in range(primaries * (1 + replicas))
+    ]
+    try:
+        for node in nodes:
+            node.start()
+        subprocess.run(
+            [cli, "--cluster", "create", *(f"127.0.0.1:{node.port}" for node in nodes),
+             "--cluster-replicas", str(replicas), "--cluster-yes"],
+            check=True, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        url = "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in nodes[:primaries])
+
+        def ready() -> bool:
+            for node in nodes:
+                info = redis.Redis(port=node.port).cluster("info")
+                if info["cluster_state"] != "ok":
+                    return False
+            return True
+
+        wait_for(ready, "the Redis Cluster")
+        yield Cluster(nodes, url)
+    finally:
+        for node in nodes:
+            node.stop()
 
 
 def wait_for(probe: Callable[[], object], what: str, seconds: float = 15) -> None:

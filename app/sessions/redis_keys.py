@@ -16,7 +16,13 @@ The store's accounting lives in a slot of its own, tag ``{adjudicator}`` (``ACCO
 only by ``reserve.lua``, ``touch.lua`` and ``forget.lua``, never in one script with a game's
 keys): ``{adjudicator}:games``, a sorted set (game id -> time of last touch) that counts live
 games; ``{adjudicator}:moves``, a hash (game id -> moves counted); ``{adjudicator}:total_moves``,
-their sum. A game's moves are announced on its channel, ``adjudicator:moves:ID``.
+their sum. On a Redis Cluster that slot is on one node: the store reports moves to it in the
+background rather than with each move (``RedisGameStore``).
+
+A game's changes are announced on its channel, ``{game:ID}:events``: under the game's hash tag,
+so that on a Redis Cluster a script may ``SPUBLISH`` it (sharded pub/sub, in the game's slot) and
+a process subscribes to it on the node that holds the game. One Redis takes ``PUBLISH`` and one
+``PSUBSCRIBE`` of every game's channel (``CHANNELS``).
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ LIVE_GAMES = "{adjudicator}:games"
 MOVE_COUNTS = "{adjudicator}:moves"
 TOTAL_MOVES = "{adjudicator}:total_moves"
 ACCOUNTS = [LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES]  # the KEYS of the accounting scripts
-CHANNEL_PREFIX = "adjudicator:moves:"
+CHANNEL_PREFIX, CHANNEL_SUFFIX = "{game:", "}:events"
+CHANNELS = CHANNEL_PREFIX + "*" + CHANNEL_SUFFIX  # the pattern of every game's channel
 
 
 class GameKeys(NamedTuple):
@@ -44,4 +51,9 @@ def game_keys(game_id: str) -> GameKeys:
 
 
 def channel(game_id: str) -> str:
-    return CHANNEL_PREFIX + game_id
+    return CHANNEL_PREFIX + game_id + CHANNEL_SUFFIX
+
+
+def game_of(channel_name: str) -> str:
+    """The game id a channel name announces."""
+    return channel_name[len(CHANNEL_PREFIX) : -len(CHANNEL_SUFFIX)]

@@ -36,8 +36,7 @@ from importlib.resources import files
 from typing import Any, TypeVar, cast, get_args
 
 import redis.asyncio as redis
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
+from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError
@@ -72,7 +71,15 @@ from app.sessions.kind import (
 )
 from app.sessions.kinds import find_kind
 from app.sessions.receipts import receipt_from, receipt_text
-from app.sessions.redis_keys import ACCOUNTS, CHANNEL_PREFIX, LIVE_GAMES, channel, game_keys
+from app.sessions.redis_cluster import (
+    STORE_ERRORS,
+    BoundedCluster,
+    Client,
+    ShardedListener,
+    connect,
+    is_cluster,
+)
+from app.sessions.redis_keys import ACCOUNTS, CHANNELS, LIVE_GAMES, channel, game_keys, game_of
 from app.sessions.session import (
     MAX_REMEMBERED_REFUSALS,
     ActionRequest,
@@ -104,11 +111,14 @@ def _lua(name: str) -> str:
 GAME_SCRIPTS = {"state", "changes", "moves", "read", "commit", "act", "tictactoe_move"}
 
 
-def _script(name: str) -> str:
+def _script(name: str, publish: str = "PUBLISH") -> str:
+    """A script's text, after the command that announces a change: ``PUBLISH`` on one Redis,
+    ``SPUBLISH`` (sharded, in the game's own slot) on a cluster."""
+    head = f"local PUBLISH = '{publish}'\n"
     if name not in GAME_SCRIPTS:
-        return _lua(name)
+        return head + _lua(name)
     return (
-        f"{_lua('game')}local function answer()\n{_lua(name)}\nend\n"
+        f"{head}{_lua('game')}local function answer()\n{_lua(name)}\nend\n"
         "local answered = answer()\nreturn {settled and 1 or 0, answered}\n"
     )
 
@@ -224,6 +234,8 @@ def _state_read(game_id: str, found: list[Any]) -> GameState:
     )  # fmt: skip
 
 
+# The hash slots of a Redis Cluster.
+CLUSTER_SLOTS = 16384
 # Reads and decisions of one move on the generic engine before giving up under contention.
 MAX_ATTEMPTS = 32
 # Engines of the games this process has seen (a game's engine never changes), at most.
@@ -291,37 +303,28 @@ class RedisGameStore:
 
         # A request waits (up to the timeout) for a free connection rather than failing when
         # all are busy; connections are reused, so a few dozen carry any one process.
-        def client(connections: int) -> redis.Redis:
-            pool = redis.BlockingConnectionPool.from_url(
-                url,
-                max_connections=connections,
-                timeout=timeout_seconds,
-                decode_responses=True,
-                socket_timeout=timeout_seconds,
-                socket_connect_timeout=timeout_seconds,
-                retry=Retry(NoBackoff(), 0),  # never re-send: a lost reply must not move twice
-            )
-            return redis.Redis.from_pool(pool)
-
-        self.client = client(max_connections)
-        # Push streams read on connections of their own (and the one subscription of the
-        # process), so that no number of streams can take a connection a move needs; their
-        # identical reads are shared (``SharedReads``).
-        self.stream_client = client(stream_connections + 1)
-        self._changes = self.stream_client.register_script(_script("changes"))
+        self.cluster = is_cluster(url)
+        self.client = connect(url, max_connections, timeout_seconds)
+        # Push streams read on connections of their own (and the process's subscriptions), so
+        # that no number of streams can take a connection a move needs; their identical reads
+        # are shared (``SharedReads``).
+        self.stream_client = connect(url, stream_connections + 1, timeout_seconds)
+        publish = "SPUBLISH" if self.cluster else "PUBLISH"
+        self._changes = self.stream_client.register_script(_script("changes", publish))
         self._shared = SharedReads()
         self.scripts: dict[str, AsyncScript] = {
-            name: self.client.register_script(_script(name))
+            name: self.client.register_script(_script(name, publish))
             for name in ("create", "reserve", "state", "moves", "replay", "delete", "read",
                          "commit", "touch", "forget", "act")
         }  # fmt: skip
-        # Moves are sent in a pipeline with the refresh of the game's place among the live
-        # ones (another slot, so not in the script); ``register_script`` would precede such a
-        # pipeline with a SCRIPT EXISTS round trip, so move scripts are called by SHA by hand.
-        self._move_scripts = {path.script: _script(path.script) for path in FAST_PATHS.values()} | {
-            "commit": _script("commit"),
-            "touch": _script("touch"),
-        }
+        # On one Redis, moves are sent in a pipeline with the refresh of the game's place among
+        # the live ones (another slot, so not in the script); ``register_script`` would precede
+        # such a pipeline with a SCRIPT EXISTS round trip, so move scripts are called by SHA by
+        # hand. On a cluster that slot is one node's: each process reports its moves to it in
+        # the background (``_report_soon``), never in a move's round trip.
+        self._move_scripts = {
+            path.script: _script(path.script, publish) for path in FAST_PATHS.values()
+        } | {"commit": _script("commit", publish), "touch": _script("touch", publish)}
         self._sha: dict[str, str] = {}
         self._engines: OrderedDict[str, str] = OrderedDict()
         # Generic-engine games as this process last wrote them, to decide the next move without
@@ -330,6 +333,11 @@ class RedisGameStore:
         self._kept: OrderedDict[str, tuple[Session, int]] = OrderedDict()
         self._watchers = Watchers()
         self._listener: asyncio.Task[None] | None = None
+        self._sharded = (
+            ShardedListener(self.stream_client, self._watchers.notify, timeout_seconds)
+            if isinstance(self.stream_client, RedisCluster)
+            else None
+        )
         self.endings: Counter[str] = Counter()  # games this process ended, by reason
 
     async def close(self) -> None:
@@ -340,26 +348,30 @@ class RedisGameStore:
                     await task
         with suppress(StoreUnavailable):
             await self._report()  # the moves accepted since the last report
-        await self.client.aclose()
-        await self.stream_client.aclose()
+        if self._sharded is not None:
+            await self._sharded.close()
+        for client in (self.client, self.stream_client):
+            await (client.close() if isinstance(client, BoundedCluster) else client.aclose())
 
-    async def _guard(self, work: Awaitable[T], client: redis.Redis | None = None) -> T:
+    async def _guard(self, work: Awaitable[T], client: Client | None = None) -> T:
         try:
             return await work
-        except RedisError as error:
+        except STORE_ERRORS as error:
             logger.warning("game store unavailable: %s", error)
             await self._forget_connections(error, client or self.client)
             raise StoreUnavailable() from error
 
-    async def _forget_connections(
-        self, error: RedisError, client: redis.Redis | None = None
-    ) -> None:
+    async def _forget_connections(self, error: Exception, client: Client | None = None) -> None:
         """After a connection failure the pool's idle connections lead to the Redis that
-        failed: drop them, so that the next request does not spend itself on one of them."""
-        if isinstance(error, (RedisConnectionError, RedisTimeoutError)):
-            with suppress(RedisError, OSError):
-                pool = (client or self.client).connection_pool
-                await pool.disconnect(inuse_connections=False)
+        failed: drop them, so that the next request does not spend itself on one of them.
+        (The cluster client does so itself, for the failed node only, and asks the cluster
+        where the slots are before its next command.)"""
+        client = client or self.client
+        if isinstance(client, redis.Redis) and isinstance(
+            error, (RedisConnectionError, RedisTimeoutError)
+        ):
+            with suppress(*STORE_ERRORS):
+                await client.connection_pool.disconnect(inuse_connections=False)
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
         answer = await self._guard(self.scripts[name](keys=keys, args=args))
@@ -505,7 +517,10 @@ class RedisGameStore:
 
     async def ready(self) -> bool:
         """One PING; after a connection failure, once more on a fresh connection (a PING
-        changes nothing, so sending it again is safe)."""
+        changes nothing, so sending it again is safe). On a cluster: every slot is served by a
+        primary that answers (the topology asked again after a failure)."""
+        if isinstance(self.client, RedisCluster):
+            return await self._cluster_ready(self.client)
         for _ in range(2):
             try:
                 return bool(await self.client.ping())
@@ -513,6 +528,29 @@ class RedisGameStore:
                 if not isinstance(error, (RedisConnectionError, RedisTimeoutError)):
                     return False
                 await self._forget_connections(error)
+        return False
+
+    async def _cluster_ready(self, cluster: RedisCluster) -> bool:
+        """Every slot has a primary, and every primary answers that it serves (its cluster
+        state is ``ok``: a node back from an outage is not, until the others know it again)."""
+        for _ in range(2):
+            try:
+                await cluster.initialize()
+                primaries = cluster.get_primaries()
+                served = sum(
+                    end - start + 1
+                    for start, end in await cluster.cluster_slots(target_nodes=primaries[0])
+                )
+                states = [
+                    await cluster.execute_command("CLUSTER INFO", target_nodes=primary)
+                    for primary in primaries
+                ]
+                return served == CLUSTER_SLOTS and all(
+                    state["cluster_state"] == "ok" for state in states
+                )
+            except STORE_ERRORS:
+                with suppress(*STORE_ERRORS):
+                    await cluster.nodes_manager.initialize()  # ask where the slots are now
         return False
 
     # --- moves ------------------------------------------------------------------------------
@@ -605,6 +643,8 @@ class RedisGameStore:
         """Run a move script by SHA, pipelined with the accounting of the moves accepted since
         the last report (touch.lua: their games' places among the live ones, and the counts);
         the accounting's own failure does not undo or hide the move's answer."""
+        if self.cluster:
+            return self._settled(await self._alone(script, keys, args))
         for _ in range(2):
             sha, touch = await self._sha_of(script), await self._sha_of("touch")
             reports = self._take_reports()
@@ -628,6 +668,17 @@ class RedisGameStore:
             if isinstance(answer, Exception):
                 raise answer
             return self._settled(answer)
+        raise StoreUnavailable("the store keeps forgetting its scripts")
+
+    async def _alone(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        """Run a move script by SHA on its own (on a cluster: on the node of the game's slot)."""
+        for _ in range(2):
+            try:
+                return await self.client.evalsha(
+                    await self._sha_of(script), len(keys), *keys, *args
+                )
+            except NoScriptError:  # the node restarted, or a replica took over: did not run
+                self._sha.pop(script, None)
         raise StoreUnavailable("the store keeps forgetting its scripts")
 
     async def _fast_move(
@@ -823,8 +874,18 @@ class RedisGameStore:
     # --- push -------------------------------------------------------------------------------
 
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
+        if self._sharded is not None:
+            await self._sharded.hold(game_id)  # subscribed before the read below
+            try:
+                await self._wait(game_id, version, timeout)
+            finally:
+                self._sharded.release(game_id)
+            return
         if self._listener is None or self._listener.done():
             self._listener = asyncio.create_task(self._listen())
+        await self._wait(game_id, version, timeout)
+
+    async def _wait(self, game_id: str, version: int, timeout: float) -> None:
         changed = self._watchers.watch(game_id)  # before the read: no change falls between
         heard = self._watchers.changes(game_id)
         read = self._shared.read(("version", game_id, heard), lambda: self._version(game_id))
@@ -840,7 +901,8 @@ class RedisGameStore:
         return int(found)
 
     async def _listen(self) -> None:
-        """One subscription per process, to every game's channel; wakes local waiters.
+        """On one Redis: one subscription per process, to every game's channel; wakes local
+        waiters.
 
         If it is lost (Redis restarts), it comes back a second later; meanwhile waiters fall
         back to their timeouts, so a push stream is late, never wrong.
@@ -848,14 +910,14 @@ class RedisGameStore:
         while True:
             pubsub = self.stream_client.pubsub()
             try:
-                await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                await pubsub.psubscribe(CHANNELS)
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
                     if message and message.get("type") == "pmessage":
-                        self._watchers.notify(message["channel"][len(CHANNEL_PREFIX) :])
-            except (RedisError, OSError) as error:
+                        self._watchers.notify(game_of(message["channel"]))
+            except STORE_ERRORS as error:
                 logger.warning("move notifications interrupted: %s", error)
                 await asyncio.sleep(1)
             finally:
-                with suppress(RedisError, OSError):
+                with suppress(*STORE_ERRORS):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: untyped

@@ -1,4 +1,5 @@
-"""The store ``ADJUDICATOR_STORE_URL`` names: the embedded memory store, or Redis."""
+"""The store ``ADJUDICATOR_STORE_URL`` names: the embedded memory store, or Redis (one server
+or a cluster)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from app.settings import Settings
 
 
 def store_from(settings: Settings) -> GameStore:
-    if settings.store_url.startswith(("redis://", "rediss://")):
+    if not settings.store_url.startswith("memory://"):
         return RedisGameStore(
             settings.store_url,
             max_games=settings.max_games,

@@ -42,6 +42,7 @@ from app.sessions.session import (
 )
 from app.sessions.store import GameStore
 from app.sessions.watchers import SharedReads, Watchers
+from tests.conftest import empty_store
 from tests.rules import reference
 from tests.rules.reference import has_k_in_row
 
@@ -59,19 +60,20 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-STORES = ["memory", "redis", "redis-generic"]
+STORES = ["memory", "redis", "redis-generic", "cluster", "cluster-generic"]
 
 
 def build(request: pytest.FixtureRequest, clock: FakeClock, **limits: int) -> GameStore:
-    """The store of the test's parameter: memory, Redis with the kinds' fast paths
-    (tic-tac-toe's O(1) script), or Redis through the generic compare-and-set engine."""
+    """The store of the test's parameter: memory, or one Redis or a Redis Cluster, each with
+    the kinds' fast paths (tic-tac-toe's O(1) script) or through the generic compare-and-set
+    engine."""
     if request.param == "memory":
         return MemoryGameStore(max_games=3, idle_seconds=60, clock=clock, **limits)
-    url: str = request.getfixturevalue("redis_url")
-    redis.Redis.from_url(url).flushdb()
+    server, _, engine = request.param.partition("-")
+    url = empty_store(request, server)
     return RedisGameStore(
         url, max_games=3, idle_seconds=60, timeout_seconds=2, clock=clock,
-        fast_paths=request.param == "redis", **limits,
+        fast_paths=engine != "generic", **limits,
     )  # fmt: skip
 
 

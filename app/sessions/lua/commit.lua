@@ -28,5 +28,5 @@ redis.call('HSET', KEYS[1], 'version', version, 'status', ARGV[8], 'winner', ARG
 redis.call('RPUSH', KEYS[2], ARGV[13] .. stamp)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
-redis.call('PUBLISH', ARGV[6], version)
+redis.call(PUBLISH, ARGV[6], version)
 return {'accepted', state_of(KEYS[1], KEYS[2])}

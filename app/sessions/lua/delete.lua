@@ -4,5 +4,5 @@ local hashes = redis.call('HMGET', KEYS[1], 'h1', 'h2')
 if not hashes[1] then return 'game_not_found' end
 if ARGV[1] ~= hashes[1] and ARGV[1] ~= hashes[2] then return 'unauthorized' end
 redis.call('DEL', unpack(KEYS))
-redis.call('PUBLISH', ARGV[2], 'deleted')
+redis.call(PUBLISH, ARGV[2], 'deleted')
 return 'ok'

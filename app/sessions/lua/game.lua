@@ -22,7 +22,7 @@ end
 local function changed(meta_key, channel, fields)
   local version = redis.call('HINCRBY', meta_key, 'version', 1)
   if #fields > 0 then redis.call('HSET', meta_key, unpack(fields)) end
-  redis.call('PUBLISH', channel, version)
+  redis.call(PUBLISH, channel, version)
   return version
 end
 

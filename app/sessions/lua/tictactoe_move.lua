@@ -110,5 +110,5 @@ redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winn
            'reason', reason, 'next', next_player, 'offer', 0)
 if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. seq) end
 for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
-redis.call('PUBLISH', ARGV[10], version)
+redis.call(PUBLISH, ARGV[10], version)
 return {'ok', state_of(KEYS[1], KEYS[4])}

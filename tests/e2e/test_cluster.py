@@ -1,0 +1,290 @@
+"""Real processes on a real Redis Cluster: three primaries on loopback ports, two service
+processes, games of every kind whose ids land on every primary, events crossing processes, a
+primary killed and started again, and a failover to a replica.
+
+Every game is played to what its clients saw accepted: afterwards its moves are exactly those,
+in order (nothing lost, nothing applied twice), whatever node went down in between.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from redis.crc import key_slot
+
+from app.sessions.redis_keys import channel, game_keys
+from tests.api.problems import assert_problem
+from tests.rules.reference import reversi_moves
+from tests.servers import Cluster, ClusterNode, redis_cluster, uvicorn_server, wait_for
+
+# One creation body per kind (and per engine: tic-tac-toe takes the O(1) script, Reversi the
+# generic compare-and-set path).
+KINDS = [
+    {"n": 3},
+    {"game": "tictactoe", "n": 6, "k": 4},
+    {"game": "reversi", "height": 4, "width": 4},
+]
+
+
+@dataclass
+class Game:
+    id: str
+    body: dict[str, Any]
+    tokens: dict[str, str]
+    accepted: list[tuple[int, int, int]] = field(default_factory=list)  # (row, col, player)
+    over: bool = False
+
+
+def create(client: httpx.Client, body: dict[str, Any]) -> Game:
+    created = client.post("/v1/games", json=body)
+    assert created.status_code == 201, created.text
+    return Game(created.json()["id"], body, created.json()["tokens"])
+
+
+def games_on_every_primary(
+    client: httpx.Client, cluster: Cluster, body: dict[str, Any]
+) -> list[Game]:
+    """Games of one kind, created until every primary holds at least one of them."""
+    games: list[Game] = []
+    primaries = {node.port for node in cluster.nodes if cluster.is_primary(node)}
+    seen: set[int] = set()
+    while seen != primaries:
+        assert len(games) < 100, "game ids do not spread over the slots"
+        games.append(create(client, body))
+        seen.add(cluster.primary_of(game_keys(games[-1].id).meta).port)
+    return games
+
+
+def next_move(client: httpx.Client, game: Game) -> tuple[int, int, int]:
+    """The next move of a scripted game: the first legal cell of the player to move."""
+    state = client.get(f"/v1/games/{game.id}").json()
+    player = state["next_player"]
+    rows = client.get(f"/v1/games/{game.id}/board").json()["rows"]
+    if game.body.get("game") == "reversi":
+        row, col = reversi_moves(rows, "B" if player == 1 else "W")[0]
+    else:
+        row, col = next(
+            (r, c) for r, line in enumerate(rows) for c, mark in enumerate(line) if mark == "."
+        )
+    return row, col, player
+
+
+def move(client: httpx.Client, game: Game, row: int, col: int, player: int) -> httpx.Response:
+    return client.post(
+        f"/v1/games/{game.id}/moves",
+        json={"row": row, "col": col},
+        headers={"Authorization": f"Bearer {game.tokens[str(player)]}"},
+    )
+
+
+def play_one(mover: httpx.Client, game: Game) -> None:
+    """One move of the game through ``mover``, which must be accepted."""
+    row, col, player = next_move(mover, game)
+    answer = move(mover, game, row, col, player)
+    assert answer.status_code == 201, answer.text
+    game.accepted.append((row, col, player))
+    game.over = answer.json()["state"]["status"] != "in_progress"
+
+
+def assert_holds_exactly(client: httpx.Client, game: Game) -> None:
+    """The game's moves are the ones its clients saw accepted, in order, each once."""
+    moves = client.get(f"/v1/games/{game.id}/moves", params={"limit": 1000}).json()["moves"]
+    assert [(m["row"], m["col"], m["player"]) for m in moves] == game.accepted, game.id
+    assert [m["seq"] for m in moves] == list(range(1, len(game.accepted) + 1))
+
+
+def subscribers(cluster: Cluster, game: Game) -> int:
+    """Subscribers of the game's channel on the node that holds the game (sharded pub/sub)."""
+    node = cluster.primary_of(game_keys(game.id).meta)
+    name = channel(game.id)
+    return int(
+        dict(redis.Redis(port=node.port, decode_responses=True).pubsub_shardnumsub(name))[name]
+    )
+
+
+class Stream:
+    """An EventSource-like reader of one game's events, in a thread."""
+
+    def __init__(self, url: str, game: Game) -> None:
+        self.events: list[str] = []
+        self.thread = threading.Thread(target=self._read, args=(url, game.id), daemon=True)
+        self.thread.start()
+
+    def _read(self, url: str, game_id: str) -> None:
+        with httpx.stream("GET", f"{url}/v1/games/{game_id}/events", timeout=60) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("event:"):
+                    self.events.append(line.removeprefix("event:").strip())
+                    if self.events[-1] == "end":
+                        return
+
+
+def read_while(url: str, games: list[Game], until: Callable[[], bool]) -> list[int]:
+    """The statuses of reads of ``games`` sent by four threads at once until ``until()``."""
+    done = threading.Event()
+    statuses: list[int] = []
+
+    def reader() -> None:
+        with httpx.Client(base_url=url) as client:
+            while not done.is_set():
+                for game in games:
+                    statuses.append(client.get(f"/v1/games/{game.id}").status_code)
+
+    threads = [threading.Thread(target=reader) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        wait_for(until, "the condition")
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join()
+    return statuses
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    with redis_cluster(tmp_path, persist=True) as started:
+        yield started
+
+
+@pytest.fixture
+def services(cluster: Cluster) -> Iterator[tuple[str, str]]:
+    """Two service processes on the cluster."""
+    env = {"ADJUDICATOR_STORE_URL": cluster.url}
+    with uvicorn_server(env) as a, uvicorn_server(env) as b:
+        yield a, b
+
+
+def test_two_processes_play_every_kind_on_every_primary_with_events_across(
+    cluster: Cluster, services: tuple[str, str]
+) -> None:
+    with ExitStack() as stack:
+        clients = [stack.enter_context(httpx.Client(base_url=url)) for url in services]
+        games = [
+            game for body in KINDS for game in games_on_every_primary(clients[0], cluster, body)
+        ]
+        # Each game is watched on process B while it is played through both.
+        streams = {game.id: Stream(services[1], game) for game in games}
+        # B listens on each game's own channel, on the node that holds the game.
+        wait_for(lambda: all(subscribers(cluster, game) == 1 for game in games), "subscriptions")
+        turn = 0
+        while not all(game.over for game in games):
+            for game in games:
+                if not game.over:
+                    play_one(clients[turn % 2], game)
+                    turn += 1
+        for game in games:
+            streams[game.id].thread.join(timeout=30)
+            events = streams[game.id].events
+            assert events.count("move") == len(game.accepted), (game.id, events)
+            assert events[-1] == "end"
+            for client in clients:
+                assert_holds_exactly(client, game)
+        for node in cluster.nodes:  # no pattern subscription that every node must broadcast
+            assert redis.Redis(port=node.port).pubsub_numpat() == 0
+    # A channel is released a while after its last listener left.
+    wait_for(lambda: all(subscribers(cluster, game) == 0 for game in games), "released channels")
+
+
+def test_a_primary_killed_and_restarted(cluster: Cluster, services: tuple[str, str]) -> None:
+    a, idle = services
+    with httpx.Client(base_url=a) as client, httpx.Client(base_url=idle) as watcher:
+        games = games_on_every_primary(client, cluster, {"n": 5})
+        for game in games:
+            play_one(client, game)
+        victim = cluster.primary_of(game_keys(games[0].id).meta)
+        down = [g for g in games if cluster.primary_of(game_keys(g.id).meta) is victim]
+        up = [g for g in games if g not in down]
+        victim.stop()
+
+        for game in down:  # its games answer 503 store_unavailable and change nothing
+            row, col, player = game.accepted[-1][0], game.accepted[-1][1] + 1, 2
+            assert_problem(move(client, game, row, col, player), 503, "store_unavailable")
+            assert_problem(client.get(f"/v1/games/{game.id}"), 503, "store_unavailable")
+        for game in up:  # every other game keeps playing
+            play_one(client, game)
+        wait_for(
+            lambda: watcher.get("/readyz").status_code == 503, "not ready while a node is down"
+        )
+
+        victim.start()
+        # While the node comes back (it refuses its games' commands for a while: CLUSTERDOWN),
+        # the other games are read all along, in parallel, and always answered.
+        answers = read_while(
+            a, up, until=lambda: client.get(f"/v1/games/{down[0].id}").status_code == 200
+        )
+        assert answers
+        assert set(answers) == {200}, answers
+        wait_for(lambda: watcher.get("/readyz").status_code == 200, "ready after the node's return")
+        for game in games:
+            play_one(client, game)
+            assert_holds_exactly(client, game)
+            assert_holds_exactly(watcher, game)
+
+
+def test_a_failover_to_a_replica(tmp_path: Path) -> None:
+    with (
+        redis_cluster(tmp_path, replicas=1) as cluster,
+        uvicorn_server({"ADJUDICATOR_STORE_URL": cluster.url}) as url,
+        httpx.Client(base_url=url) as client,
+    ):
+        games = games_on_every_primary(client, cluster, {"n": 5})
+        for game in games:
+            play_one(client, game)
+        victim = cluster.primary_of(game_keys(games[0].id).meta)
+        moved = [g for g in games if cluster.primary_of(game_keys(g.id).meta) is victim]
+        cluster.wait_replicated()
+        victim.stop()
+        promoted: list[ClusterNode] = []
+
+        def taken_over() -> bool:
+            promoted[:] = [cluster.primary_of(game_keys(moved[0].id).meta)]
+            return promoted[0] is not victim
+
+        wait_for(taken_over, "a replica promoted", seconds=30)
+
+        def answered() -> bool:  # 503 until the service has learned where the slot went
+            return client.get(f"/v1/games/{moved[0].id}").status_code == 200
+
+        wait_for(answered, "the game served by the promoted replica")
+        for game in games:
+            play_one(client, game)
+            assert_holds_exactly(client, game)
+
+
+def test_a_games_slot_moved_to_another_primary_mid_game(
+    cluster: Cluster, services: tuple[str, str]
+) -> None:
+    """Resharding: the game's slot and keys migrate to another primary between two moves; the
+    next moves are redirected (MOVED) and land there, nothing lost or doubled."""
+    with httpx.Client(base_url=services[0]) as client:
+        game = create(client, {"n": 4})
+        play_one(client, game)
+        meta = game_keys(game.id).meta
+        source = cluster.primary_of(meta)
+        target = next(n for n in cluster.nodes if n is not source and cluster.is_primary(n))
+        slot = key_slot(meta.encode())
+        ids = {n.port: redis.Redis(port=n.port).cluster("myid") for n in (source, target)}
+        src, dst = redis.Redis(port=source.port), redis.Redis(port=target.port)
+        dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[source.port])
+        src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[target.port])
+        keys = src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100)
+        src.execute_command("MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys)
+        for node in cluster.nodes:
+            redis.Redis(port=node.port).execute_command(
+                "CLUSTER", "SETSLOT", slot, "NODE", ids[target.port]
+            )
+        assert cluster.primary_of(meta) is target
+        while not game.over:
+            play_one(client, game)
+        assert_holds_exactly(client, game)
+        assert redis.Redis(port=target.port).exists(meta)
