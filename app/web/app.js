@@ -1,9 +1,13 @@
 // The play page: live games of every kind the service offers (n × n tic-tac-toe with k in a row,
 // gomoku among them, and Reversi) over the public API, and a position checker.
-// The other player's moves arrive by Server-Sent Events, or by polling with If-None-Match
-// (about once a second, never while the tab is hidden) where a stream is not available.
-// Tokens travel only in the URL fragment (#game=…&token=…&player=…), which browsers never send
-// to a server, so they appear in no request line and no log.
+// The other player's moves, draw offers and the game's end arrive by Server-Sent Events, or by
+// polling with If-None-Match (about once a second, never while the tab is hidden) where a stream
+// is not available. Clocks count down from the state's deadline on the service's time, estimated
+// from the answers' Date headers.
+// A seat's token is kept in this tab's sessionStorage, never in the address bar: the address bar
+// shows #game=ID (a watcher's link), and the invite link carries player 2's token in its fragment
+// (#game=…&token=…&player=…, which browsers never send to a server), read once on arrival and
+// cleared from the address bar with history.replaceState.
 "use strict";
 
 // Each kind's marks as its board answer writes them, and what the page calls its players.
@@ -29,6 +33,7 @@ const REASONS = {
 };
 const REVERSI_OPENING = "........\n........\n........\n...WB...\n...BW...\n........\n........\n........";
 const POLL_MS = 1000;
+const TICK_MS = 100; // a running clock's display is redrawn this often
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,12 +44,14 @@ async function api(method, path, { body, token, etag } = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
   if (etag) headers["If-None-Match"] = etag;
+  const sent = Date.now();
   const response = await fetch(path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: "no-store",
   });
+  serverTime.sample(response.headers.get("Date"), sent, Date.now());
   const text = response.status === 304 ? "" : await response.text();
   const data = text ? JSON.parse(text) : null;
   return { status: response.status, ok: response.ok, etag: response.headers.get("ETag"), data };
@@ -55,30 +62,99 @@ function problemText(problem) {
   return `${problem.title}: ${problem.detail}`;
 }
 
+// The service's time, as an offset from this browser's clock. An answer's Date (whole seconds)
+// was written between the request's sending and the answer's arrival, so each answer bounds the
+// offset from below and above; the bounds of all answers narrow it to well under a second.
+const serverTime = {
+  low: -Infinity,
+  high: Infinity,
+  sample(date, sent, received) {
+    const at = Date.parse(date || "");
+    if (Number.isNaN(at)) return;
+    const low = at - received;
+    const high = at + 1000 - sent;
+    if (low > this.high || high < this.low) { // this browser's clock was set meanwhile
+      this.low = low;
+      this.high = high;
+    } else {
+      this.low = Math.max(this.low, low);
+      this.high = Math.min(this.high, high);
+    }
+  },
+  now() {
+    const offset = Number.isFinite(this.low) ? (this.low + this.high) / 2 : 0;
+    return Date.now() + offset;
+  },
+};
+
+// --- Seats ------------------------------------------------------------------------------------
+
+// A player's seat in a game: kept in this tab's sessionStorage under the game's id.
+function rememberSeat(id, token, player) {
+  try {
+    sessionStorage.setItem(`seat:${id}`, JSON.stringify({ token, player }));
+  } catch (error) { /* storage off: the seat lasts until the page is left */ }
+}
+
+function seatOf(id) {
+  try {
+    const seat = JSON.parse(sessionStorage.getItem(`seat:${id}`) || "null");
+    if (seat && typeof seat.token === "string" && (seat.player === 1 || seat.player === 2)) return seat;
+  } catch (error) { /* none */ }
+  return { token: null, player: null };
+}
+
+// The game the address bar names. A token in the fragment (an invite link) is taken into this
+// tab's storage and removed from the address bar at once.
+function arrival() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const id = params.get("game");
+  if (!id) return null;
+  const token = params.get("token");
+  const player = Number(params.get("player"));
+  if (token && (player === 1 || player === 2)) rememberSeat(id, token, player);
+  if (token || params.has("player")) showGameInAddressBar(id);
+  return { id, ...seatOf(id) };
+}
+
+function showGameInAddressBar(id) {
+  const url = new URL(location.href);
+  url.hash = new URLSearchParams({ game: id }).toString();
+  history.replaceState(null, "", url.toString());
+}
+
 // --- Live game --------------------------------------------------------------------------------
 
-// cells: 0 empty, 1 or 2 the player whose mark or stone is there, row by row. version: the
-// number of the last move applied to them; state may run ahead of it for a moment.
+// cells: 0 empty, 1 or 2 the player whose mark or stone is there, row by row. moves: the seq of
+// the last move applied to them; state may run ahead of them for a moment. The state's version
+// counts every change (moves, draw offers, endings), its move_count the moves.
 const game = { id: null, token: null, player: null, kind: "tictactoe", height: 0, width: 0,
-               cells: [], version: 0, lastMove: null, etag: null, state: null, timer: null,
-               focus: 0, source: null, legal: new Set(), hinted: null };
+               cells: [], moves: 0, lastMove: null, etag: null, state: null, timer: null,
+               focus: 0, source: null, legal: new Set(), hinted: null, ticker: null };
 
 const gamePath = (suffix = "") => `/v1/games/${encodeURIComponent(game.id)}${suffix}`;
-
-function fragment() {
-  const params = new URLSearchParams(location.hash.slice(1));
-  return { id: params.get("game"), token: params.get("token"), player: Number(params.get("player")) || null };
-}
 
 // The creation body of the picker's game: {"n"} for the classic game (k = n).
 function creationBody() {
   if ($("game-kind").value === "reversi") {
     const [height, width] = $("reversi-size").value.split("x").map(Number);
-    return { game: "reversi", height, width };
+    return withClock({ game: "reversi", height, width });
   }
   const n = Number($("size").value);
   const k = Number($("in-a-row").value);
-  return k === n ? { n } : { game: "tictactoe", n, k };
+  return withClock(k === n ? { n } : { game: "tictactoe", n, k });
+}
+
+// The picker's time control, if any: {"initial_seconds", "increment_seconds"}.
+function withClock(body) {
+  const picked = $("time-control").value;
+  if (picked === "none") return body;
+  let [initial, increment] = picked.split("+").map(Number);
+  if (picked === "custom") {
+    initial = 60 * (Number($("clock-minutes").value) || 0) + (Number($("clock-seconds").value) || 0);
+    increment = Number($("clock-increment").value) || 0;
+  }
+  return { ...body, clock: { initial_seconds: initial, increment_seconds: increment } };
 }
 
 async function newGame(event) {
@@ -94,16 +170,18 @@ async function newGame(event) {
   $("invite-link").value = invite.toString();
   $("invite-label").textContent = `Invite link for player 2 (${KINDS[created.data.game].names[2]})`;
   $("invite").hidden = false;
-  location.hash = new URLSearchParams({ game: id, token: tokens["1"], player: "1" }).toString();
-  await openGame(fragment());
+  rememberSeat(id, tokens["1"], 1);
+  showGameInAddressBar(id);
+  await openGame({ id, ...seatOf(id) });
 }
 
 async function openGame({ id, token, player }) {
   clearTimeout(game.timer);
   if (game.source) game.source.close();
   game.source = null;
-  Object.assign(game, { id, token, player, version: 0, lastMove: null, etag: null, state: null,
+  Object.assign(game, { id, token, player, moves: 0, lastMove: null, etag: null, state: null,
                         focus: 0, legal: new Set(), hinted: null });
+  $("confirm-resign").hidden = true;
   const current = await snapshot(id);
   if (game.id !== id) return; // another game was opened meanwhile
   if (!current.ok) {
@@ -114,7 +192,7 @@ async function openGame({ id, token, player }) {
   Object.assign(game, {
     kind: state.game, height: rows.length, width: rows[0].length, etag, state,
     cells: rows.flatMap((line) => [...line].map((mark) => OWNERS[mark] || 0)),
-    version: state.version, lastMove: state.last_move,
+    moves: state.move_count, lastMove: state.last_move,
   });
   buildBoard();
   $("game").hidden = false;
@@ -144,11 +222,15 @@ async function snapshot(id) {
 // cannot be kept open, the page polls instead.
 function listen() {
   if (!window.EventSource || (game.state && game.state.status !== "in_progress")) return false;
-  const source = new EventSource(gamePath(`/events?since=${game.version}`));
+  const source = new EventSource(gamePath(`/events?since=${game.state.version}`));
   game.source = source;
   source.addEventListener("move", (event) => {
     const { move, state } = JSON.parse(event.data);
     receive(move, state);
+  });
+  source.addEventListener("offer", (event) => {
+    adopt(JSON.parse(event.data));
+    render();
   });
   source.addEventListener("end", (event) => {
     adopt(JSON.parse(event.data));
@@ -209,11 +291,11 @@ function moveFocus(event) {
 // A move's stone, and the stones it flips (Reversi), all become the mover's. Each move is applied
 // once and in order, so a late copy of an old move cannot undo the flips of a newer one.
 function applyMove(move) {
-  if (move.seq !== game.version + 1) return false;
+  if (move.seq !== game.moves + 1) return false;
   for (const [row, col] of [[move.row, move.col], ...(move.flips || [])]) {
     game.cells[row * game.width + col] = move.player;
   }
-  game.version = move.seq;
+  game.moves = move.seq;
   game.lastMove = move;
   game.legal = new Set();
   return true;
@@ -226,7 +308,7 @@ function adopt(state) {
 // One move's answer (to our own move, or from the event stream). After a gap, a move we never
 // saw, the page fetches what it missed.
 async function receive(move, state) {
-  if (move.seq > game.version + 1) return refresh(await api("GET", gamePath()));
+  if (move.seq > game.moves + 1) return refresh(await api("GET", gamePath()));
   applyMove(move);
   adopt(state);
   render();
@@ -237,14 +319,14 @@ async function refresh(answer) {
   if (answer.status === 304) return;
   if (!answer.ok) return showMessage(problemText(answer.data));
   const state = answer.data;
-  while (state.version > game.version) {
-    const since = game.version;
+  while (state.move_count > game.moves) {
+    const since = game.moves;
     const delta = await api("GET", gamePath(`/moves?since=${since}`));
     if (!delta.ok) return showMessage(problemText(delta.data));
     delta.data.moves.forEach(applyMove);
-    if (game.version === since) break; // nothing new (the game was replaced meanwhile)
+    if (game.moves === since) break; // nothing new (the game was replaced meanwhile)
   }
-  if (game.version >= state.version) game.etag = answer.etag; // else a 304 would hide the rest
+  if (game.moves >= state.move_count) game.etag = answer.etag; // else a 304 would hide the rest
   adopt(state);
   render();
 }
@@ -285,8 +367,21 @@ async function play(row, col) {
   if (!answer.ok) return showMessage(problemText(answer.data));
   showMessage("");
   const { move, state } = answer.data;
-  if (move.seq === game.version + 1) game.etag = answer.etag;
+  if (move.seq === game.moves + 1) game.etag = answer.etag;
   await receive(move, state);
+}
+
+// Resigning and offering (or accepting) a draw: changes of the game that are no move. Their
+// answer is the game's state.
+async function act(action) {
+  if (!game.token) return showMessage("You are watching: only the players can do that.");
+  const id = game.id;
+  const answer = await api("POST", gamePath(`/${action}`), { body: {}, token: game.token });
+  if (game.id !== id) return;
+  if (!answer.ok) return showMessage(problemText(answer.data));
+  showMessage("");
+  adopt(answer.data);
+  render();
 }
 
 // Tic-tac-toe: the runs of k or more of the winner's marks through the last move, in the four
@@ -312,7 +407,70 @@ function winningCells() {
 function render() {
   renderCells();
   renderStatus();
+  renderClocks();
+  renderActions();
   showLegalMoves();
+}
+
+// --- Clocks and actions -----------------------------------------------------------------------
+
+function clockText(ms) {
+  const tenths = Math.max(0, Math.ceil(ms / 100));
+  const minutes = Math.floor(tenths / 600);
+  const seconds = Math.floor((tenths % 600) / 10);
+  const text = `${minutes}:${String(seconds).padStart(2, "0")}`;
+  return minutes === 0 && seconds < 20 ? `${text}.${tenths % 10}` : text;
+}
+
+// Each player's time left now: the running clock from its deadline on the service's time, the
+// other as the state gives it.
+function timeLeft(clock, player) {
+  if (clock.running === player && clock.deadline) return Date.parse(clock.deadline) - serverTime.now();
+  return clock.remaining_ms[String(player)];
+}
+
+function renderClocks() {
+  const state = game.state;
+  const clock = state && state.clock;
+  $("clocks").hidden = !clock;
+  clearInterval(game.ticker);
+  game.ticker = null;
+  if (!clock) return;
+  const { names } = KINDS[state.game];
+  for (const player of [1, 2]) {
+    const line = $(`clock-${player}`);
+    line.querySelector(".who").textContent = `${names[player]}${player === game.player ? " (you)" : ""}`;
+    line.classList.toggle("running", state.status === "in_progress" && clock.running === player);
+  }
+  const tick = () => {
+    for (const player of [1, 2]) {
+      const left = state.status === "in_progress" ? timeLeft(clock, player) : clock.remaining_ms[String(player)];
+      const time = $(`clock-${player}`).querySelector("time");
+      time.textContent = clockText(left);
+      time.dateTime = `PT${Math.max(0, left / 1000).toFixed(1)}S`;
+      $(`clock-${player}`).classList.toggle("low", left < 10000);
+    }
+  };
+  tick();
+  if (state.status === "in_progress" && clock.running) game.ticker = setInterval(tick, TICK_MS);
+}
+
+function renderActions() {
+  const state = game.state;
+  const seated = Boolean(game.token) && state && state.status === "in_progress";
+  $("actions").hidden = !game.token;
+  $("resign").disabled = !seated;
+  if (!seated) $("confirm-resign").hidden = true;
+  const offer = state ? state.draw_offer : null;
+  const { names } = KINDS[game.kind];
+  const theirs = seated && offer === 3 - game.player;
+  const mine = seated && offer === game.player;
+  $("accept-draw").hidden = !theirs;
+  $("offer-draw").hidden = theirs;
+  $("offer-draw").disabled = !seated || mine;
+  $("offer-note").textContent = theirs
+    ? `${names[offer]} offers a draw. Accept it, or make a move to decline.`
+    : mine ? "You offered a draw; it stands until the next move." : "";
 }
 
 function renderCells() {
@@ -368,6 +526,10 @@ function passed(state) {
 }
 
 function result(state, who) {
+  const { names } = KINDS[state.game];
+  if (state.reason === "timeout") return `${names[state.winner]} wins on time: ${names[3 - state.winner]}'s clock ran out.`;
+  if (state.reason === "resignation") return `${names[3 - state.winner]} resigned: ${names[state.winner]} wins.`;
+  if (state.reason === "agreement") return "Draw by agreement.";
   const score = state.score;
   if (state.game === "reversi") {
     const { names } = KINDS.reversi;
@@ -384,10 +546,10 @@ function result(state, who) {
 async function showLegalMoves() {
   const state = game.state;
   if (game.kind !== "reversi" || !state) return;
-  const key = `${game.id} ${game.version} ${state.version}`;
+  const key = `${game.id} ${game.moves} ${state.move_count}`;
   if (game.hinted === key) return;
   game.hinted = key;
-  if (state.status !== "in_progress" || state.next_player !== game.player || state.version !== game.version) return;
+  if (state.status !== "in_progress" || state.next_player !== game.player || state.move_count !== game.moves) return;
   const color = KINDS.reversi.marks[game.player];
   const answer = await api("POST", "/v1/reversi/legal-moves", { body: { board: liveRows(), color } });
   if (!answer.ok || game.hinted !== key) return;
@@ -537,6 +699,20 @@ function start() {
   $("game-kind").addEventListener("change", pickKind);
   $("gomoku").addEventListener("click", pickGomoku);
   $("new-game").addEventListener("submit", newGame);
+  $("time-control").addEventListener("change", () => {
+    $("custom-clock").hidden = $("time-control").value !== "custom";
+  });
+  $("offer-draw").addEventListener("click", () => act("draw-offer"));
+  $("accept-draw").addEventListener("click", () => act("draw-offer"));
+  $("resign").addEventListener("click", () => {
+    $("confirm-resign").hidden = false;
+    $("resign-no").focus();
+  });
+  $("resign-no").addEventListener("click", () => { $("confirm-resign").hidden = true; });
+  $("resign-yes").addEventListener("click", () => {
+    $("confirm-resign").hidden = true;
+    act("resign");
+  });
   $("copy-invite").addEventListener("click", () => {
     $("invite-link").select();
     navigator.clipboard?.writeText($("invite-link").value);
@@ -544,11 +720,11 @@ function start() {
   document.querySelectorAll('input[name="kind"]').forEach((radio) => radio.addEventListener("change", switchKind));
   $("check-form").addEventListener("submit", check);
   $("rows").value = REVERSI_OPENING;
-  const { id } = fragment();
-  if (id) openGame(fragment());
+  const target = arrival();
+  if (target) openGame(target);
   window.addEventListener("hashchange", () => {
-    const target = fragment();
-    if (target.id && target.id !== game.id) openGame(target);
+    const next = arrival();
+    if (next && (next.id !== game.id || next.token !== game.token)) openGame(next);
   });
 }
 

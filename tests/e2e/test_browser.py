@@ -461,6 +461,167 @@ def test_reversi_to_the_end_with_a_pass(browser: Browser, server: str, push: boo
     assert not left_the_machine(pages["B"], outside)
 
 
+def new_clocked_game(page: Page, server: str, minutes: int, seconds: int, increment: int) -> None:
+    """Player 1 creates a 5 × 5 tic-tac-toe game with a custom clock."""
+    page.goto(f"{server}/")
+    page.select_option("#size", "5")
+    page.select_option("#time-control", "custom")
+    page.fill("#clock-minutes", str(minutes))
+    page.fill("#clock-seconds", str(seconds))
+    page.fill("#clock-increment", str(increment))
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#status")).to_contain_text("You are X (player 1). Your turn.")
+
+
+def test_a_flag_falls_with_nobody_moving_and_both_pages_show_it(
+    browser: Browser, server: str
+) -> None:
+    """A 2-second clock; after the two untimed first moves X's runs out. One page has the event
+    stream, the other polls: both show the loss on time without anybody doing anything."""
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    new_clocked_game(first, server, 0, 2, 0)
+    expect(first.locator("#clock-1")).to_contain_text("X (you) 0:02.0")
+    second = join(browser, server, first, outside, push=False)
+    expect(second.locator("#clock-2")).to_contain_text("O (you)")
+    play((first, second), [(0, 0), (1, 1)])  # untimed: then X's clock runs
+    expect(first.locator("#clock-1")).to_have_class(re.compile(r"\brunning\b"))
+    result = "O wins on time: X's clock ran out."
+    for page in (first, second):
+        expect(page.locator("#status")).to_have_text(result, timeout=10_000)
+        expect(page.locator("#clock-1 time")).to_have_text("0:00.0")
+        expect(page.get_by_role("button", name="Resign")).to_be_disabled()
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
+    assert (state["status"], state["winner"], state["reason"]) == ("won", 2, "timeout")
+    assert state["clock"]["remaining_ms"]["1"] == 0
+
+
+def test_a_clock_counts_down_on_both_pages(browser: Browser, server: str) -> None:
+    """Ten minutes and five seconds a move: after the first moves X's clock runs on both pages,
+    from the state's deadline, and O's stands at its time."""
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    new_clocked_game(first, server, 10, 0, 5)
+    second = join(browser, server, first, outside)
+    play((first, second), [(0, 0), (1, 1)])
+    for page in (first, second):
+        expect(page.locator("#clock-1 time")).to_have_text(re.compile(r"^9:5\d$"))
+        expect(page.locator("#clock-2 time")).to_have_text("10:00")
+        expect(page.locator("#clock-1")).to_have_class(re.compile(r"\brunning\b"))
+    assert not left_the_machine(first, outside)
+
+
+def test_a_draw_offered_on_one_page_is_accepted_on_the_other(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    first, second = start_game(browser, server, 4, outside)
+    play((first, second), [(0, 0)])
+    first.get_by_role("button", name="Offer draw").click()
+    expect(first.locator("#offer-note")).to_have_text(
+        "You offered a draw; it stands until the next move."
+    )
+    expect(first.get_by_role("button", name="Offer draw")).to_be_disabled()
+    expect(second.locator("#offer-note")).to_contain_text("X offers a draw.")
+    second.get_by_role("button", name="Accept draw").click()
+    for page in (first, second):
+        expect(page.locator("#status")).to_have_text("Draw by agreement.")
+        expect(page.get_by_role("button", name="Resign")).to_be_disabled()
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
+    assert (state["status"], state["winner"], state["reason"]) == ("draw", 0, "agreement")
+    assert (state["move_count"], state["version"]) == (1, 3)  # a move, an offer, the agreement
+
+
+def test_a_move_declines_a_standing_offer(browser: Browser, server: str) -> None:
+    """X offers, and O moves instead of accepting (both pages polling): the offer is gone."""
+    outside: list[playwright.Request] = []
+    first, second = start_game(browser, server, 4, outside, push=False)
+    play((first, second), [(0, 0)])
+    first.get_by_role("button", name="Offer draw").click()
+    expect(second.locator("#offer-note")).to_contain_text("X offers a draw.", timeout=5000)
+    cell(second, 3, 3).click()
+    expect(cell(first, 3, 3)).to_have_text("O", timeout=5000)
+    for page in (first, second):
+        expect(page.locator("#offer-note")).to_have_text("")
+        expect(page.get_by_role("button", name="Offer draw")).to_be_enabled()
+
+
+def test_resignation_is_confirmed_on_the_page(browser: Browser, server: str) -> None:
+    outside: list[playwright.Request] = []
+    first, second = start_game(browser, server, 3, outside)
+    play((first, second), [(0, 0)])
+    second.get_by_role("button", name="Resign").click()
+    second.get_by_role("button", name="Keep playing").click()  # changed their mind
+    expect(second.locator("#confirm-resign")).to_be_hidden()
+    assert httpx.get(f"{server}/v1/games/{game_id(first)}").json()["status"] == "in_progress"
+    second.get_by_role("button", name="Resign").click()
+    expect(second.locator("#confirm-resign")).to_contain_text("Resign this game?")
+    second.get_by_role("button", name="Yes, resign").click()
+    for page in (first, second):
+        expect(page.locator("#status")).to_have_text("O resigned: X wins.")
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
+    assert (state["status"], state["winner"], state["reason"]) == ("won", 1, "resignation")
+
+
+def game_id(page: Page) -> str:
+    match = re.search(r"#game=([^&]+)$", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def test_tokens_never_stay_in_the_address_bar(browser: Browser, server: str) -> None:
+    """The address bar names the game only; each tab keeps its seat across a reload."""
+    outside: list[playwright.Request] = []
+    first, second = start_game(browser, server, 3, outside)
+    invite = first.locator("#invite-link").input_value()
+    assert "token=" in invite  # the invite link is the one way to hand over a seat
+    for page in (first, second):
+        assert "token" not in page.url
+        assert page.evaluate("location.href") == f"{server}/#game={game_id(first)}"
+    play((first, second), [(0, 0)])
+    for page, seat in ((first, "You are X (player 1)"), (second, "You are O (player 2)")):
+        page.reload()
+        expect(page.locator("#status")).to_contain_text(seat)
+        assert "token" not in page.url
+    cell(second, 1, 1).click()  # the reloaded seat still moves
+    expect(cell(first, 1, 1)).to_have_text("O", timeout=5000)
+    watcher = new_page(browser, server, outside)
+    watcher.goto(first.url)  # the address bar's link: a watcher, no seat
+    expect(watcher.locator("#status")).to_contain_text("Watching.")
+    expect(watcher.locator("#actions")).to_be_hidden()
+
+
+OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.mark.parametrize(("width", "height"), [(320, 640), (360, 740), (1280, 900)])
+def test_a_19_by_19_board_fits_the_screen(
+    browser: Browser, server: str, width: int, height: int
+) -> None:
+    """No sideways scroll of the page; cells at least 28 px, the board scrolling in its own box
+    where it must. Screenshots in test-artifacts/."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{server}/")
+    assert page.evaluate(OVERFLOW) == 0
+    page.select_option("#size", "19")
+    page.select_option("#time-control", "custom")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#invite")).to_be_visible()
+    expect(page.locator("#clocks")).to_be_visible()
+    assert page.evaluate(OVERFLOW) == 0
+    box = cell(page, 18, 18).bounding_box()
+    assert box is not None
+    assert box["width"] >= 28
+    assert box["height"] >= 28
+    cell(page, 18, 18).scroll_into_view_if_needed()
+    cell(page, 18, 18).click()  # the far corner is reachable and playable
+    expect(cell(page, 18, 18)).to_have_text("X")
+    assert page.evaluate(OVERFLOW) == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"page-{width}x{height}.png"), full_page=True)
+    assert not left_the_machine(page, outside)
+
+
 def test_nothing_overflows_at_360_px(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
