@@ -20,8 +20,8 @@ import pytest
 import redis
 from redis.crc import key_slot
 
+from app.client import Client, EndEvent, GameEvent, MoveEvent, Retries, StoreUnavailable
 from app.sessions.redis_keys import channel, game_keys
-from tests.api.problems import assert_problem
 from tests.rules.reference import reversi_moves
 from tests.servers import Cluster, ClusterNode, redis_cluster, uvicorn_server, wait_for
 
@@ -43,31 +43,28 @@ class Game:
     over: bool = False
 
 
-def create(client: httpx.Client, body: dict[str, Any]) -> Game:
-    created = client.post("/v1/games", json=body)
-    assert created.status_code == 201, created.text
-    return Game(created.json()["id"], body, created.json()["tokens"])
+def create(api: Client, body: dict[str, Any]) -> Game:
+    created = api.create_game(**body)
+    return Game(created["id"], body, dict(created["tokens"]))
 
 
-def games_on_every_primary(
-    client: httpx.Client, cluster: Cluster, body: dict[str, Any]
-) -> list[Game]:
+def games_on_every_primary(api: Client, cluster: Cluster, body: dict[str, Any]) -> list[Game]:
     """Games of one kind, created until every primary holds at least one of them."""
     games: list[Game] = []
     primaries = {node.port for node in cluster.nodes if cluster.is_primary(node)}
     seen: set[int] = set()
     while seen != primaries:
         assert len(games) < 100, "game ids do not spread over the slots"
-        games.append(create(client, body))
+        games.append(create(api, body))
         seen.add(cluster.primary_of(game_keys(games[-1].id).meta).port)
     return games
 
 
-def next_move(client: httpx.Client, game: Game) -> tuple[int, int, int]:
+def next_move(api: Client, game: Game) -> tuple[int, int, int]:
     """The next move of a scripted game: the first legal cell of the player to move."""
-    state = client.get(f"/v1/games/{game.id}").json()
-    player = state["next_player"]
-    rows = client.get(f"/v1/games/{game.id}/board").json()["rows"]
+    player = api.get_game(game.id)["next_player"]
+    assert player is not None
+    rows = api.get_board(game.id)["rows"]
     if game.body.get("game") == "reversi":
         row, col = reversi_moves(rows, "B" if player == 1 else "W")[0]
     else:
@@ -77,26 +74,17 @@ def next_move(client: httpx.Client, game: Game) -> tuple[int, int, int]:
     return row, col, player
 
 
-def move(client: httpx.Client, game: Game, row: int, col: int, player: int) -> httpx.Response:
-    return client.post(
-        f"/v1/games/{game.id}/moves",
-        json={"row": row, "col": col},
-        headers={"Authorization": f"Bearer {game.tokens[str(player)]}"},
-    )
-
-
-def play_one(mover: httpx.Client, game: Game) -> None:
+def play_one(mover: Client, game: Game) -> None:
     """One move of the game through ``mover``, which must be accepted."""
     row, col, player = next_move(mover, game)
-    answer = move(mover, game, row, col, player)
-    assert answer.status_code == 201, answer.text
+    answer = mover.make_move(game.id, game.tokens[str(player)], row, col)
     game.accepted.append((row, col, player))
-    game.over = answer.json()["state"]["status"] != "in_progress"
+    game.over = answer["state"]["status"] != "in_progress"
 
 
-def assert_holds_exactly(client: httpx.Client, game: Game) -> None:
+def assert_holds_exactly(api: Client, game: Game) -> None:
     """The game's moves are the ones its clients saw accepted, in order, each once."""
-    moves = client.get(f"/v1/games/{game.id}/moves", params={"limit": 1000}).json()["moves"]
+    moves = api.list_moves(game.id, limit=1000)["moves"]
     assert [(m["row"], m["col"], m["player"]) for m in moves] == game.accepted, game.id
     assert [m["seq"] for m in moves] == list(range(1, len(game.accepted) + 1))
 
@@ -111,20 +99,24 @@ def subscribers(cluster: Cluster, game: Game) -> int:
 
 
 class Stream:
-    """An EventSource-like reader of one game's events, in a thread."""
+    """A reader of one game's events, in a thread (it stops after the game's end)."""
 
     def __init__(self, url: str, game: Game) -> None:
-        self.events: list[str] = []
+        self.events: list[GameEvent] = []
         self.thread = threading.Thread(target=self._read, args=(url, game.id), daemon=True)
         self.thread.start()
 
     def _read(self, url: str, game_id: str) -> None:
-        with httpx.stream("GET", f"{url}/v1/games/{game_id}/events", timeout=60) as stream:
-            for line in stream.iter_lines():
-                if line.startswith("event:"):
-                    self.events.append(line.removeprefix("event:").strip())
-                    if self.events[-1] == "end":
-                        return
+        with Client(url, timeout=60) as api:
+            self.events.extend(api.game_events(game_id))
+
+
+def ready(api: Client) -> bool:
+    try:
+        api.get_readiness()
+    except StoreUnavailable:
+        return False
+    return True
 
 
 def read_while(url: str, games: list[Game], until: Callable[[], bool]) -> list[int]:
@@ -168,7 +160,7 @@ def test_two_processes_play_every_kind_on_every_primary_with_events_across(
     cluster: Cluster, services: tuple[str, str]
 ) -> None:
     with ExitStack() as stack:
-        clients = [stack.enter_context(httpx.Client(base_url=url)) for url in services]
+        clients = [stack.enter_context(Client(url)) for url in services]
         games = [
             game for body in KINDS for game in games_on_every_primary(clients[0], cluster, body)
         ]
@@ -185,8 +177,9 @@ def test_two_processes_play_every_kind_on_every_primary_with_events_across(
         for game in games:
             streams[game.id].thread.join(timeout=30)
             events = streams[game.id].events
-            assert events.count("move") == len(game.accepted), (game.id, events)
-            assert events[-1] == "end"
+            moves = [event.move for event in events if isinstance(event, MoveEvent)]
+            assert [(m["row"], m["col"], m["player"]) for m in moves] == game.accepted, game.id
+            assert isinstance(events[-1], EndEvent)
             for client in clients:
                 assert_holds_exactly(client, game)
         for node in cluster.nodes:  # no pattern subscription that every node must broadcast
@@ -197,7 +190,8 @@ def test_two_processes_play_every_kind_on_every_primary_with_events_across(
 
 def test_a_primary_killed_and_restarted(cluster: Cluster, services: tuple[str, str]) -> None:
     a, idle = services
-    with httpx.Client(base_url=a) as client, httpx.Client(base_url=idle) as watcher:
+    # One send a request: a 503 is answered at once, not waited out.
+    with Client(a, retries=Retries(attempts=1)) as client, Client(idle) as watcher:
         games = games_on_every_primary(client, cluster, {"n": 5})
         for game in games:
             play_one(client, game)
@@ -207,24 +201,22 @@ def test_a_primary_killed_and_restarted(cluster: Cluster, services: tuple[str, s
         victim.stop()
 
         for game in down:  # its games answer 503 store_unavailable and change nothing
-            row, col, player = game.accepted[-1][0], game.accepted[-1][1] + 1, 2
-            assert_problem(move(client, game, row, col, player), 503, "store_unavailable")
-            assert_problem(client.get(f"/v1/games/{game.id}"), 503, "store_unavailable")
+            row, col = game.accepted[-1][0], game.accepted[-1][1] + 1
+            with pytest.raises(StoreUnavailable):
+                client.make_move(game.id, game.tokens["2"], row, col)
+            with pytest.raises(StoreUnavailable):
+                client.get_game(game.id)
         for game in up:  # every other game keeps playing
             play_one(client, game)
-        wait_for(
-            lambda: watcher.get("/readyz").status_code == 503, "not ready while a node is down"
-        )
+        wait_for(lambda: not ready(watcher), "not ready while a node is down")
 
         victim.start()
         # While the node comes back (it refuses its games' commands for a while: CLUSTERDOWN),
         # the other games are read all along, in parallel, and always answered.
-        answers = read_while(
-            a, up, until=lambda: client.get(f"/v1/games/{down[0].id}").status_code == 200
-        )
+        answers = read_while(a, up, until=lambda: bool(client.get_game(down[0].id)))
         assert answers
         assert set(answers) == {200}, answers
-        wait_for(lambda: watcher.get("/readyz").status_code == 200, "ready after the node's return")
+        wait_for(lambda: ready(watcher), "ready after the node's return")
         for game in games:
             play_one(client, game)
             assert_holds_exactly(client, game)
@@ -235,7 +227,7 @@ def test_a_failover_to_a_replica(tmp_path: Path) -> None:
     with (
         redis_cluster(tmp_path, replicas=1) as cluster,
         uvicorn_server({"ADJUDICATOR_STORE_URL": cluster.url}) as url,
-        httpx.Client(base_url=url) as client,
+        Client(url, retries=Retries(attempts=1)) as client,
     ):
         games = games_on_every_primary(client, cluster, {"n": 5})
         for game in games:
@@ -252,10 +244,8 @@ def test_a_failover_to_a_replica(tmp_path: Path) -> None:
 
         wait_for(taken_over, "a replica promoted", seconds=30)
 
-        def answered() -> bool:  # 503 until the service has learned where the slot went
-            return client.get(f"/v1/games/{moved[0].id}").status_code == 200
-
-        wait_for(answered, "the game served by the promoted replica")
+        # 503 until the service has learned where the slot went
+        wait_for(lambda: client.get_game(moved[0].id), "the game served by the promoted replica")
         for game in games:
             play_one(client, game)
             assert_holds_exactly(client, game)
@@ -266,7 +256,7 @@ def test_a_games_slot_moved_to_another_primary_mid_game(
 ) -> None:
     """Resharding: the game's slot and keys migrate to another primary between two moves; the
     next moves are redirected (MOVED) and land there, nothing lost or doubled."""
-    with httpx.Client(base_url=services[0]) as client:
+    with Client(services[0]) as client:
         game = create(client, {"n": 4})
         play_one(client, game)
         meta = game_keys(game.id).meta

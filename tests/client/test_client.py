@@ -1,0 +1,307 @@
+"""The typed client (``app.client``) against a real server: one method per operation id, one
+exception class per problem code, retried moves applied once, ETag polling, event streams that
+resume where they broke off, sync and async."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+import app.client as client_module
+from app.api.problems import PROBLEM_TYPES
+from app.client import (
+    PROBLEMS,
+    AsyncClient,
+    Client,
+    EndEvent,
+    MoveEvent,
+    OfferEvent,
+    ProblemError,
+    Retries,
+)
+from tests.servers import uvicorn_server
+
+SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+NOT_OPERATIONS = {"send", "close", "aclose", "poll_game"}
+
+
+def snake(operation_id: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", operation_id).lower()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with uvicorn_server({"ADJUDICATOR_STORE_URL": "memory://"}) as url:
+        yield url
+
+
+@pytest.fixture
+def api(server: str) -> Iterator[Client]:
+    with Client(server) as client:
+        yield client
+
+
+def test_one_method_per_operation_id_on_both_clients() -> None:
+    spec = json.loads(SPEC.read_text())
+    operations = {
+        snake(operation["operationId"])
+        for path in spec["paths"].values()
+        for operation in path.values()
+    }
+    for cls in (Client, AsyncClient):
+        methods = {
+            name for name in vars(cls) if not name.startswith("_") and callable(getattr(cls, name))
+        }
+        assert methods - NOT_OPERATIONS == operations, cls
+
+
+def test_every_problem_code_has_its_exception_class() -> None:
+    assert set(PROBLEMS) == set(PROBLEM_TYPES)
+    for code, cls in PROBLEMS.items():
+        assert issubclass(cls, ProblemError)
+        assert cls.code == code
+        name = "".join(part.capitalize() for part in code.split("_"))
+        assert getattr(client_module, name) is cls  # from app.client import GameOver
+        assert PROBLEM_TYPES[code][0].title in (cls.__doc__ or "")
+
+
+def test_a_whole_game_and_its_refusals(api: Client) -> None:
+    game = api.create_game(n=3)
+    game_id, tokens = game["id"], game["tokens"]
+    with pytest.raises(client_module.NotYourTurn) as refused:
+        api.make_move(game_id, tokens["2"], 0, 0)
+    assert (refused.value.status, refused.value.body["code"]) == (409, "not_your_turn")
+    assert refused.value.detail
+    with pytest.raises(client_module.OutOfBounds):
+        api.make_move(game_id, tokens["1"], 3, 0)
+    with pytest.raises(client_module.Unauthorized):
+        api.make_move(game_id, "not-a-token", 0, 0)
+    answer = {}
+    for i, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
+        answer = api.make_move(game_id, tokens["1" if i % 2 == 0 else "2"], row, col)
+    assert answer["winner"] == 1
+    assert answer["state"]["reason"] == "line"
+    with pytest.raises(client_module.GameOver):
+        api.make_move(game_id, tokens["2"], 2, 2)
+    assert [m["seq"] for m in api.list_moves(game_id, since=2)["moves"]] == [3, 4, 5]
+    assert api.get_move(game_id, 5) == answer["move"]
+    assert api.get_board(game_id)["rows"] == ["XXX", "OO.", "..."]
+    api.delete_game(game_id, tokens["1"])
+    with pytest.raises(client_module.GameNotFound):
+        api.get_game(game_id)
+
+
+def test_the_stateless_questions(api: Client) -> None:
+    opening = ["....", ".WB.", ".BW.", "...."]
+    assert api.check_move(opening, 0, 1, "B")["legal"]
+    assert api.legal_moves(opening, "B")["count"] == 4
+    assert api.apply_move(opening, 0, 1, "B")["board"][1] == ".BB."
+    assert len(api.check_moves(opening, [{"row": 0, "col": 0, "color": "B"}])["results"]) == 1
+    assert api.validate_position(["XO.", "...", "..."])["next"] == "X"
+    assert api.validate_positions([{"board": ["X"]}])["results"][0]["winner"] == "X"
+    with pytest.raises(client_module.ValidationError) as refused:
+        api.validate_position(["XO", "X"])
+    assert refused.value.body["errors"]
+    assert api.get_problem_type("game_over")["code"] == "game_over"
+    assert api.get_health() == {"status": "ok"}
+    assert api.get_readiness() == {"status": "ready"}
+    assert "adjudicator_" in api.get_metrics()
+
+
+class LosesAnswers(httpx.HTTPTransport):
+    """Forwards every request to the server; loses the answer of the first ``drops`` moves (the
+    server applied them), as a connection cut after the request left would."""
+
+    def __init__(self, drops: int) -> None:
+        super().__init__()
+        self.drops = drops
+        self.keys: list[str] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if request.method == "POST" and request.url.path.endswith("/moves"):
+            self.keys.append(request.headers["Idempotency-Key"])
+            if self.drops:
+                self.drops -= 1
+                response.read()
+                response.close()
+                raise httpx.ReadError("connection lost after the request was sent", request=request)
+        return response
+
+
+def test_a_move_whose_answer_was_lost_is_sent_again_and_applied_once(server: str) -> None:
+    transport = LosesAnswers(drops=2)
+    http = httpx.Client(base_url=server, transport=transport)
+    with Client(http=http, retries=Retries(attempts=3, backoff=0)) as api:
+        game = api.create_game(n=3)
+        answer = api.make_move(game["id"], game["tokens"]["1"], 1, 1)
+        assert answer["move"]["seq"] == 1
+        assert len(transport.keys) == 3
+        assert len(set(transport.keys)) == 1  # one key for the three sends
+        state = api.get_game(game["id"])
+        assert (state["move_count"], state["version"]) == (1, 1)
+        assert api.make_move(game["id"], game["tokens"]["2"], 0, 0)["move"]["seq"] == 2
+
+
+def test_retries_are_bounded(server: str) -> None:
+    transport = LosesAnswers(drops=5)
+    http = httpx.Client(base_url=server, transport=transport)
+    with Client(http=http, retries=Retries(attempts=2, backoff=0)) as api:
+        game = api.create_game(n=3)
+        with pytest.raises(httpx.ReadError):
+            api.make_move(game["id"], game["tokens"]["1"], 1, 1)
+        assert len(transport.keys) == 2
+        assert api.get_game(game["id"])["move_count"] == 1  # applied once, answered never
+
+
+class BusyOnce(httpx.HTTPTransport):
+    """Answers the first move with 503 and Retry-After: 1 (as a store outage would), without
+    passing it on; then forwards everything."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy = 1
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if self.busy and request.method == "POST" and request.url.path.endswith("/moves"):
+            self.busy -= 1
+            problem = {
+                "type": "/problems/store_unavailable", "title": "Game store unavailable",
+                "status": 503, "detail": "try again", "code": "store_unavailable",
+            }  # fmt: skip
+            return httpx.Response(503, headers={"Retry-After": "1"}, json=problem)
+        return super().handle_request(request)
+
+
+def test_a_503_with_retry_after_is_waited_out(server: str) -> None:
+    with Client(http=httpx.Client(base_url=server, transport=BusyOnce())) as api:
+        game = api.create_game(n=3)
+        assert api.make_move(game["id"], game["tokens"]["1"], 0, 0)["move"]["seq"] == 1
+    with Client(http=httpx.Client(base_url=server, transport=BusyOnce()),
+                retries=Retries(max_wait=0.5)) as api:  # fmt: skip
+        game = api.create_game(n=3)
+        with pytest.raises(client_module.StoreUnavailable) as refused:
+            api.make_move(game["id"], game["tokens"]["1"], 0, 0)
+        assert refused.value.retry_after == 1
+
+
+def test_polling_with_etags(api: Client) -> None:
+    game = api.create_game(n=3)
+    first = api.poll_game(game["id"])
+    assert first.state is not None
+    assert first.state["version"] == 0
+    assert api.poll_game(game["id"], first.etag).state is None  # 304: unchanged
+    api.make_move(game["id"], game["tokens"]["1"], 0, 0)
+    changed = api.poll_game(game["id"], first.etag)
+    assert changed.state is not None
+    assert changed.state["version"] == 1
+    assert changed.etag != first.etag
+    with pytest.raises(client_module.PreconditionFailed):
+        api.make_move(game["id"], game["tokens"]["2"], 1, 1, if_match=0)
+    assert api.make_move(game["id"], game["tokens"]["2"], 1, 1, if_match=1)["move"]["seq"] == 2
+
+
+def test_resignation_and_draw_offers(api: Client) -> None:
+    game = api.create_game(game="reversi", height=4, width=4, clock=(60, 1))
+    assert game["clock"]["initial_seconds"] == 60
+    tokens = game["tokens"]
+    offered = api.offer_draw(game["id"], tokens["1"])
+    assert offered["draw_offer"] == 1
+    drawn = api.offer_draw(game["id"], tokens["2"])
+    assert (drawn["status"], drawn["reason"]) == ("draw", "agreement")
+    other = api.create_game(n=3)
+    resigned = api.resign(other["id"], other["tokens"]["2"])
+    assert (resigned["winner"], resigned["reason"]) == (1, "resignation")
+    with pytest.raises(client_module.GameOver):
+        api.resign(other["id"], other["tokens"]["1"])
+
+
+class CutsStreams(httpx.HTTPTransport):
+    """Forwards every request; the first event stream is cut after its first chunk of events."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.streams: list[dict[str, str]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if not request.url.path.endswith("/events"):
+            return response
+        self.streams.append(dict(request.headers))
+        if len(self.streams) > 1:
+            return response
+        upstream = response.iter_raw()
+
+        def cut() -> Iterator[bytes]:
+            for chunk in upstream:
+                yield chunk
+                if b"\n\n" in chunk:
+                    response.close()
+                    raise httpx.ReadError("stream cut", request=request)
+
+        return httpx.Response(
+            response.status_code, headers=response.headers, stream=Chunks(cut()), request=request
+        )
+
+
+class Chunks(httpx.SyncByteStream):
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        self.chunks = chunks
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.chunks
+
+
+def test_events_resume_after_a_cut_without_loss_or_repeat(server: str) -> None:
+    transport = CutsStreams()
+    with Client(http=httpx.Client(base_url=server, transport=transport)) as api:
+        game = api.create_game(n=3)
+        tokens = game["tokens"]
+        cells = [(0, 0), (1, 0), (0, 1), (1, 1)]
+        for i, (row, col) in enumerate(cells):
+            api.make_move(game["id"], tokens["1" if i % 2 == 0 else "2"], row, col)
+        api.offer_draw(game["id"], tokens["1"])
+        api.make_move(game["id"], tokens["1"], 0, 2)  # declines the offer, and wins
+        events = list(api.game_events(game["id"]))
+    moves = [event for event in events if isinstance(event, MoveEvent)]
+    assert [event.move["seq"] for event in moves] == [1, 2, 3, 4, 5]
+    assert not any(isinstance(event, OfferEvent) for event in events)  # declined: not replayed
+    assert isinstance(events[-1], EndEvent)
+    assert events[-1].state["winner"] == 1
+    assert len(transport.streams) == 2  # cut once, resumed once
+    assert "last-event-id" not in transport.streams[0]
+    assert transport.streams[1]["last-event-id"] in {str(event.id) for event in events}
+
+
+def test_a_standing_offer_is_an_event(api: Client) -> None:
+    game = api.create_game(n=3)
+    api.make_move(game["id"], game["tokens"]["1"], 0, 0)
+    api.offer_draw(game["id"], game["tokens"]["1"])
+    stream = api.game_events(game["id"])
+    first, second = next(stream), next(stream)
+    stream.close()
+    assert isinstance(first, MoveEvent)
+    assert isinstance(second, OfferEvent)
+    assert (second.id, second.state["draw_offer"]) == (2, 1)
+
+
+@pytest.mark.anyio
+async def test_the_async_client_plays_and_streams(server: str) -> None:
+    async with AsyncClient(server) as api:
+        game = await api.create_game(n=3)
+        tokens = game["tokens"]
+        for i, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
+            await api.make_move(game["id"], tokens["1" if i % 2 == 0 else "2"], row, col)
+        with pytest.raises(client_module.GameOver):
+            await api.make_move(game["id"], tokens["2"], 2, 2)
+        events = [event async for event in api.game_events(game["id"], since=3)]
+        assert [e.move["seq"] for e in events if isinstance(e, MoveEvent)] == [4, 5]
+        assert isinstance(events[-1], EndEvent)
+        polled = await api.poll_game(game["id"])
+        assert polled.state is not None
+        assert (await api.poll_game(game["id"], polled.etag)).state is None
