@@ -1,4 +1,4 @@
-"""The one table of problems: every domain error has its entry, and the README agrees with it."""
+"""The one table of problems: every domain error has its entry, and docs/api.md agrees with it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from app.api.problems import ALL_PROBLEMS, DOMAIN_PROBLEMS, PROBLEM_TYPES, problem_of
 from app.rules.errors import DomainError
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+API_DOCS = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
 def concrete_errors(root: type[DomainError] = DomainError) -> set[type[DomainError]]:
@@ -71,7 +71,7 @@ def test_every_problem_says_what_to_do_and_has_an_example_of_its_own() -> None:
 
 
 def test_readme_error_table_lists_every_code_with_its_status() -> None:
-    rows = re.findall(r"^\| (\d{3}) \| `([a-z_]+)` \|", README.read_text(), flags=re.M)
+    rows = re.findall(r"^\| (\d{3}) \| `([a-z_]+)` \|", API_DOCS.read_text(), flags=re.M)
     assert {(code, int(status)) for status, code in rows} == {
         (problem.code, problem.status) for problem in ALL_PROBLEMS
     }
