@@ -120,6 +120,11 @@ class Cluster:
                     return next(n for n in self.nodes if n.port == port)
         raise LookupError(f"no running node serves slot {slot}")
 
+    def serves(self, node: ClusterNode) -> bool:
+        """The node is up and its cluster state is ``ok`` (a restarted primary takes a while)."""
+        info = redis.Redis(port=node.port, decode_responses=True).cluster("info")
+        return bool(info["cluster_state"] == "ok")
+
     def is_primary(self, node: ClusterNode) -> bool:
         info = redis.Redis(port=node.port).info("replication")
         return bool(info["role"] == "master")

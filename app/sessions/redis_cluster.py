@@ -138,7 +138,7 @@ class _Feed:
 class ShardedListener:
     """Subscriptions of one process to the channels of its watched games on a Redis Cluster.
 
-    ``watch(game_id)`` returns once the game's channel is subscribed on the node that holds the
+    ``hold(game_id)`` returns once the game's channel is subscribed on the node that holds the
     game (or after ``timeout`` seconds: the caller's wait then falls back to its own timeout, so
     a stream is late, never wrong). Every message wakes the game's waiters (``notify``). A node
     whose connection fails wakes the waiters of all its games (they read the store again, and
@@ -155,9 +155,6 @@ class ShardedListener:
         self._left: dict[str, float] = {}  # game id -> when its last listener left
         self._janitor: asyncio.Task[None] | None = None
         self._subscribing = asyncio.Lock()
-
-    def subscribed(self) -> list[str]:
-        return list(self._placed)
 
     async def hold(self, game_id: str) -> None:
         """A listener of the game begins waiting: its channel is subscribed before this returns."""
@@ -195,7 +192,15 @@ class ShardedListener:
             feed = self._feeds[node.name] = _Feed(node, self.timeout)
         feed.confirmed[name] = asyncio.Event()
         self._placed[name] = node.name
-        await feed.pubsub.ssubscribe(name)
+        try:
+            await feed.pubsub.ssubscribe(name)
+        except BaseException:  # the node is down: nothing placed, the next wait tries again
+            self._placed.pop(name, None)
+            feed.confirmed.pop(name, None)
+            if feed.reader is None:
+                self._feeds.pop(node.name, None)
+                await feed.close()
+            raise
         if feed.reader is None:  # one reader per connection, started once it has a subscription
             feed.reader = asyncio.create_task(self._read(feed))
         return feed
@@ -227,7 +232,7 @@ class ShardedListener:
             self.notify(game_of(name))
 
     async def _release_idle(self) -> None:
-        while self._placed or self._listeners:
+        while self._placed or self._listeners or self._left:
             await asyncio.sleep(LINGER_SECONDS / 2)
             now = time.monotonic()
             for game_id, since in list(self._left.items()):

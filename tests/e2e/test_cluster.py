@@ -8,6 +8,7 @@ in order (nothing lost, nothing applied twice), whatever node went down in betwe
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -21,6 +22,7 @@ import redis
 from redis.crc import key_slot
 
 from app.client import Client, EndEvent, GameEvent, MoveEvent, Retries, StoreUnavailable
+from app.sessions.redis_cluster import ShardedListener, connect
 from app.sessions.redis_keys import channel, game_keys
 from tests.rules.reference import reversi_moves
 from tests.servers import Cluster, ClusterNode, redis_cluster, uvicorn_server, wait_for
@@ -278,3 +280,45 @@ def test_a_games_slot_moved_to_another_primary_mid_game(
             play_one(client, game)
         assert_holds_exactly(client, game)
         assert redis.Redis(port=target.port).exists(meta)
+
+
+@pytest.mark.anyio
+async def test_a_subscription_refused_by_a_node_that_is_down_is_made_at_its_return(
+    tmp_path: Path,
+) -> None:
+    """A listener that could not subscribe while the game's node was down subscribes at its
+    next wait once the node is back, and hears the game's changes again."""
+    with redis_cluster(tmp_path) as cluster:
+        client = connect(cluster.url, 5, 0.5)
+        heard: list[str] = []
+        listener = ShardedListener(client, heard.append, 0.5)
+        try:
+            await client.initialize()  # knows the slots: the refusal comes from the node itself
+            victim = cluster.primary_of(channel("g"))
+            victim.stop()
+            await listener.hold("g")  # refused: logged, the wait falls back to its timeout
+            listener.release("g")
+            assert subscribers_of(victim, "g") is None
+            victim.start()
+            wait_for(lambda: cluster.serves(victim), "the node serving again")
+            await listener.hold("g")
+            assert subscribers_of(victim, "g") == 1
+            redis.Redis(port=victim.port).spublish(channel("g"), "1")  # as a move's script does
+            for _ in range(100):
+                if heard:
+                    break
+                await asyncio.sleep(0.01)
+            assert heard == ["g"]
+            listener.release("g")
+        finally:
+            await listener.close()
+            await client.close()
+
+
+def subscribers_of(node: ClusterNode, game_id: str) -> int | None:
+    """Subscribers of the game's channel on ``node``; None while it is down."""
+    if node.process is None:
+        return None
+    name = channel(game_id)
+    found = redis.Redis(port=node.port, decode_responses=True).pubsub_shardnumsub(name)
+    return int(dict(found)[name])
