@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import IO, Any, Literal, TypeVar, get_args, get_origin
 
 import click
@@ -107,10 +108,22 @@ def _complaint(error: Mapping[str, Any], flags: Mapping[str, object]) -> str:
     return f"{_named(name)}: {error['msg']} (got {error['input']!r} from {source})"
 
 
-def load_settings(flags: Mapping[str, Any]) -> Settings:
-    """The settings, from ``flags`` over the environment, or ``BadSetting``."""
+@contextmanager
+def _hidden(variables: Iterable[str]) -> Iterator[None]:
+    """The environment without ``variables`` while the block runs."""
+    hidden = {name: os.environ.pop(name) for name in variables if name in os.environ}
     try:
-        return Settings(**flags)
+        yield
+    finally:
+        os.environ.update(hidden)
+
+
+def load_settings(flags: Mapping[str, Any]) -> Settings:
+    """The settings, from ``flags`` over the environment, or ``BadSetting``. A variable that a
+    flag overrides is not read at all: a flag mends a malformed one, as it overrides a good one."""
+    try:
+        with _hidden(env_var_of(name) for name in flags):
+            return Settings(**flags)
     except ValidationError as error:
         complaints = [_complaint(e, flags) for e in error.errors(include_url=False)]
         raise BadSetting("\nError: ".join(complaints)) from None  # click prefixes the first

@@ -176,6 +176,19 @@ def test_flags_override_the_environment_in_every_worker(tmp_path: Path) -> None:
 # Bad settings and usage errors
 
 
+def test_a_flag_mends_a_malformed_variable_it_overrides(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    served: list[str] = []
+    monkeypatch.setattr(
+        uvicorn, "run", lambda *a, **k: served.append(os.environ["ADJUDICATOR_CORS_ORIGINS"])
+    )
+    env = {"ADJUDICATOR_CORS_ORIGINS": "https://a.example"}  # not JSON: refused on its own
+    result = runner.invoke(main, ["--cors-origins", "https://b.example"], env=env)
+    assert result.exit_code == 0, result.output
+    assert [json.loads(value) for value in served] == [["https://b.example"]]
+
+
 @pytest.mark.parametrize(
     ("env", "args", "named", "why"),
     [
