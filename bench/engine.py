@@ -17,6 +17,10 @@ the HTTP edge does.
 * Tic-tac-toe, all 3^9 boards: the closed-form check vs a backtracking search that replays
   games onto the target's cells.
 * Tic-tac-toe, one 100 × 100 board with k = 5 (absolute time).
+* Tic-tac-toe, the costliest 100 × 100 boards known (rows alternating all-X / all-O, random full
+  boards with short k, a winner with a run on every other row): the check, which stops as soon as
+  its answer is known, vs the same closed form reading every run of both marks before deciding
+  (the check before it stopped early), worst and median.
 """
 
 from __future__ import annotations
@@ -185,6 +189,72 @@ def big_board(n: int = 100, seed: int = 5) -> list[str]:
     return ["".join(row) for row in cells]
 
 
+def every_run_check(rows: Sequence[str], k: int) -> str | None:
+    """The closed form without its early exits: every run of both marks is read and the cores
+    intersected before the verdict (the baseline of the costliest boards)."""
+    n = len(rows)
+    lines = tictactoe._lines(rows)
+    text = "".join(rows)
+    x, o = text.count("X"), text.count("O")
+    if x not in (o, o + 1):
+        return "bad_counts"
+    cores: dict[str, set[tuple[int, int]] | None] = {}
+    for mark in "XO":
+        common: set[tuple[int, int]] | None = None
+        for direction, line_text in enumerate(lines):
+            for match in tictactoe._run_pattern(mark, k).finditer(line_text):
+                start, end = match.span()
+                line, first = divmod(start, n + 1)
+                core = {
+                    tictactoe._cell(direction, line, pos, n)
+                    for pos in range(first + end - start - k, first + k)
+                }
+                common = core if common is None else common & core
+        cores[mark] = common
+    if cores["X"] is not None and cores["O"] is not None:
+        return "both_won"
+    for mark, wanted in (("X", x == o + 1), ("O", x == o)):
+        core = cores[mark]
+        if core is not None:
+            return None if wanted and core else "won_badly"
+    return None
+
+
+def costliest_boards(n: int = 100) -> list[tuple[str, list[str], int]]:
+    """Boards that make a closed-form check read the most runs."""
+    boards = []
+    alternating = [("X" if r % 2 == 0 else "O") * n for r in range(n)]
+    for k in (1, 2, 5, n):
+        boards.append((f"alternating rows, k = {k}", alternating, k))
+    rng = random.Random(11)
+    for k in (1, 2, 3):
+        cells = list("X" * (n * n // 2) + "O" * (n * n // 2))
+        rng.shuffle(cells)
+        full = ["".join(cells[r * n : (r + 1) * n]) for r in range(n)]
+        boards.append((f"random full board, k = {k}", full, k))
+    # X: a run of exactly k on every other row (their cores are disjoint); O: never three in a
+    # row; counts fit, so the winner's runs are what the check reads.
+    k, grid = 3, [["."] * n for _ in range(n)]
+    o_cells = [(r, c) for r in range(1, n, 3) for c in range(1, n, 3)]
+    for r, c in o_cells:
+        grid[r][c] = "O"
+    x_needed = len(o_cells) + 1
+    for r in range(0, n, 2):
+        for c in range(0, n - k + 1, k + 1):
+            if x_needed and grid[r][c : c + k] == ["."] * k:
+                grid[r][c : c + k] = ["X"] * k
+                x_needed -= k
+    rows = ["".join(line) for line in grid]
+    text = "".join(rows)
+    while text.count("X") > text.count("O") + 1:  # trim to x = o + 1
+        r = max(r for r, row in enumerate(rows) if "X" in row)
+        c = rows[r].rindex("X")
+        rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
+        text = "".join(rows)
+    boards.append(("a winner with runs on many lines, k = 3", rows, k))
+    return boards
+
+
 # --- Harness -------------------------------------------------------------------------------------
 
 
@@ -318,6 +388,23 @@ def main() -> None:
     print(
         f"\nTic-tac-toe 100 × 100, k = 5: median {statistics.median(times) * 1e3:.2f} ms per board"
     )
+    print("\nThe costliest 100 × 100 boards: the check vs reading every run first (ms a board)\n")
+    print("| board | verdict | check | every run | ratio |")
+    print("|---|---|---:|---:|---:|")
+    worst = [0.0, 0.0]
+    for name, rows, k in costliest_boards():
+        verdict = tictactoe.check_position(rows, k)
+        checks, baselines = [], []
+        for _ in range(args.rounds):
+            checks.append(timed(lambda rows=rows, k=k: tictactoe.check_position(rows, k), 1))
+            baselines.append(timed(lambda rows=rows, k=k: every_run_check(rows, k), 1))
+        check, baseline = statistics.median(checks), statistics.median(baselines)
+        worst = [max(worst[0], check), max(worst[1], baseline)]
+        print(
+            f"| {name} | {verdict.reason or verdict.status} | {check * 1e3:.2f} | "
+            f"{baseline * 1e3:.2f} | {baseline / check:.1f} × |"
+        )
+    print(f"| **worst** | | {worst[0] * 1e3:.2f} | {worst[1] * 1e3:.2f} | |")
 
 
 if __name__ == "__main__":

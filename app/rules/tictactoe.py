@@ -22,6 +22,13 @@ each direction. The k-segments inside a run of length L all share the run's midd
 ``[L - k, k - 1]`` (empty when L > 2k - 1), so intersecting the runs' cores gives the common
 cells of all winning segments without enumerating them. Lines are laid out as strings and
 scanned with a regular expression, so the per-cell work happens in C.
+
+The check stops as soon as its answer is known, so its cost is bounded whatever the board: whether
+a mark has won at all is one regular-expression search per direction (in C); only the winner's
+runs are read one by one, and the intersection of their cores is empty after at most five of
+them — a cell lies on one line per direction, and the maximal runs of one line are disjoint, so
+two runs of one direction share no cell. The Python work is O(k); the rest is O(n²) in C (about
+1 ms for 100 × 100, whatever the marks: ``bench.engine``).
 """
 
 from __future__ import annotations
@@ -96,8 +103,15 @@ def _run_pattern(mark: str, k: int) -> re.Pattern[str]:
     return re.compile(f"{mark}{{{k},}}")
 
 
-def _winning_core(lines: tuple[str, ...], mark: Mark, n: int, k: int) -> set[Cell] | None:
-    """None if ``mark`` has no k in a row; else the cells shared by all its winning segments."""
+def _has_run(lines: tuple[str, ...], mark: Mark, k: int) -> bool:
+    """Whether ``mark`` has k in a row on some line."""
+    pattern = _run_pattern(mark, k)
+    return any(pattern.search(text) for text in lines)
+
+
+def _winning_core(lines: tuple[str, ...], mark: Mark, n: int, k: int) -> set[Cell]:
+    """The cells shared by all of ``mark``'s winning segments (``mark`` has one). Stops at the
+    first run that leaves none shared: at most five runs are read (see the module's docs)."""
     pattern = _run_pattern(mark, k)
     common: set[Cell] | None = None
     for direction, text in enumerate(lines):
@@ -108,6 +122,9 @@ def _winning_core(lines: tuple[str, ...], mark: Mark, n: int, k: int) -> set[Cel
             # Cells shared by every k-window of this run: positions first+L-k .. first+k-1.
             core = {_cell(direction, line, pos, n) for pos in range(first + length - k, first + k)}
             common = core if common is None else common & core
+            if not common:
+                return common
+    assert common is not None, "the mark has a winning run"
     return common
 
 
@@ -131,20 +148,19 @@ def check_position(rows: Sequence[str], k: int | None = None) -> Verdict:
     if not (x == o or x == o + 1):
         return invalid("bad_counts")
     lines = _lines(rows)
-    x_core = _winning_core(lines, "X", n, k)
-    o_core = _winning_core(lines, "O", n, k)
-    if x_core is not None and o_core is not None:
+    x_won, o_won = _has_run(lines, "X", k), _has_run(lines, "O", k)
+    if x_won and o_won:
         return invalid("both_won")
-    if x_core is not None:
+    if x_won:
         if x != o + 1:
             return invalid("x_won_but_o_moved")
-        if not x_core:
+        if not _winning_core(lines, "X", n, k):
             return invalid("play_after_win")
         return Verdict(True, None, "x_won", None, "X", x, o)
-    if o_core is not None:
+    if o_won:
         if x != o:
             return invalid("o_won_but_x_moved")
-        if not o_core:
+        if not _winning_core(lines, "O", n, k):
             return invalid("play_after_win")
         return Verdict(True, None, "o_won", None, "O", x, o)
     if x + o == n * n:
