@@ -21,6 +21,7 @@ from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
 from app.api.shutdown import watching_for_stop
 from app.api.web import mount_web
+from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
 from app.sessions.memory_store import MemoryGameStore
@@ -110,8 +111,13 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.store = store
     app.state.validation_context = {"settings": settings}
     app.state.creation_limiter = RateLimiter(settings.create_rate_per_minute, settings.create_burst)
-    app.state.batch_limiter = RateLimiter(
-        settings.batch_items_per_minute, settings.batch_burst, what="batch items"
+    app.state.auth_failures = RateLimiter(
+        settings.auth_failures_per_minute,
+        settings.auth_failures_burst,
+        what="requests with a wrong token",
+    )
+    app.state.work_budget = WorkBudget(
+        settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms
     )
     app.state.streams = StreamSlots(
         settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client

@@ -5,7 +5,7 @@ Nothing else in the app reads ``os.environ``; code receives a ``Settings`` insta
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
@@ -79,14 +79,25 @@ class Settings(BaseSettings):
         60.0, ge=0, description="Games one client address may create a minute (0: no limit)."
     )
     create_burst: int = Field(20, ge=1, description="Games a client may create at once.")
-    batch_items_per_minute: float = Field(
-        600_000,
+    auth_failures_per_minute: float = Field(
+        60,
         ge=0,
-        description="Batch items (queries, positions) one client address may have answered a "
-        "minute, per process (0: no limit); a batch is refused 429 beyond.",
+        description="Requests with a wrong player token one client address may make a minute, "
+        "per process (0: no limit); beyond, its requests that carry a token are 429 before the "
+        "token is checked, until the rate allows one more.",
     )
-    batch_burst: int = Field(
-        20_000, ge=1, description="Batch items a client may have answered at once (≥ max_batch)."
+    auth_failures_burst: int = Field(
+        20, ge=1, description="Requests with a wrong token a client may make at once."
+    )
+    client_cpu_ms_per_minute: float = Field(
+        15_000,
+        ge=0,
+        description="CPU time (ms) one client address may have a process spend a minute "
+        "parsing its request bodies and answering its stateless questions (0: no limit); "
+        "beyond, 429 before its next body is read. 15,000: a quarter of a core.",
+    )
+    client_cpu_burst_ms: float = Field(
+        2_000, gt=0, description="CPU time (ms) one client address may have spent at once."
     )
     max_games: int = Field(
         10_000, ge=1, description="Live games the store holds; more get 503 capacity_exhausted."
@@ -155,9 +166,3 @@ class Settings(BaseSettings):
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
     )
-
-    @model_validator(mode="after")
-    def _a_whole_batch_fits_the_burst(self) -> "Settings":
-        if self.batch_burst < self.max_batch:
-            raise ValueError("batch_burst must be at least max_batch: a full batch must fit")
-        return self

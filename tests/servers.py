@@ -20,10 +20,11 @@ from redis.crc import key_slot
 
 from app.server import BOUNDED_PROTOCOL
 
-# Real-server tests create many games and send many batches from 127.0.0.1: they turn the
+# Real-server tests create many games and send many requests from 127.0.0.1: they turn the
 # per-client limits off.
 NO_CREATE_LIMIT = {
-    "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0", "ADJUDICATOR_BATCH_ITEMS_PER_MINUTE": "0",
+    "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0", "ADJUDICATOR_CLIENT_CPU_MS_PER_MINUTE": "0",
+    "ADJUDICATOR_AUTH_FAILURES_PER_MINUTE": "0",
 }  # fmt: skip
 
 

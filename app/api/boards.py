@@ -135,8 +135,10 @@ class BoardField(Generic[BoardT]):
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
+        # The first bad row is the board's error: a batch of boards of bad rows makes an error
+        # a board, not one a row.
         rows = core_schema.list_schema(
-            core_schema.no_info_plain_validator_function(self._row), min_length=1
+            core_schema.no_info_plain_validator_function(self._row), min_length=1, fail_fast=True
         )
         detailed = core_schema.no_info_before_validator_function(
             self._too_many_rows,

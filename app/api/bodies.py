@@ -8,10 +8,20 @@ an answer is rendered once from plain data with ``pydantic_core.to_json``.
 
 The OpenAPI document still describes every body: ``JsonBody.openapi`` is passed as the route's
 ``openapi_extra``, and ``build_openapi`` adds the registered models to the components.
+
+A hostile body costs little to refuse. Pydantic makes one error per member a model does not take,
+and a 1 MiB body can hold a hundred thousand members: validating them strictly would cost a
+tenth of a second, and turning the errors into an answer ten times that. So a body with more
+members than ``STRICT_MEMBERS`` (each member is followed by a colon: ``bytes.count`` bounds them
+in C) is first validated ignoring members no model takes, which pydantic-core skips without
+building them; only if the members it did take leave at most ``STRICT_MEMBERS`` unaccounted for
+is it validated strictly again, for exact errors. Beyond that the body is refused with one error
+that counts the surplus. Every strict validation therefore makes at most a few thousand errors.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import Request
@@ -21,6 +31,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    RootModel,
     TypeAdapter,
     ValidationError,
     ValidationInfo,
@@ -28,6 +39,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, to_json
 from starlette.responses import Response
 
+from app.api.work import Meter, meter_of
 from app.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -36,6 +48,11 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 UTF8_BOM = b"\xef\xbb\xbf"
 # The error type a tagged union's discriminator raises for a tag it does not know.
 UNKNOWN_TAG = "unknown_tag"
+# Bodies with at most this many members (colons, in fact) are validated strictly at once: their
+# errors are at most about this many, plus a few per batch item.
+STRICT_MEMBERS = 1024
+# Names of members no request takes, quoted in the refusal of a body that has too many of them.
+NAMED_SURPLUS = 5
 
 
 def _integral(value: Any) -> Any:
@@ -55,9 +72,10 @@ JsonInt = Annotated[int, Field(strict=True), INTEGRAL]
 
 class Body(BaseModel):
     """Base of every request body: a field the schema does not know is refused (422 naming it),
-    so that a client's typo is an error, not a silently different request."""
+    so that a client's typo is an error, not a silently different request. Errors never echo
+    the input (a hostile body is not sent back)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
 
 # Every model used as a JsonBody, so that build_openapi can put its schema in the components.
@@ -88,6 +106,7 @@ class JsonBody(Generic[ModelT]):
         empty body stands for ``{}``."""
         self.model = model
         self._adapter = TypeAdapter(model)
+        self._unknown_member = unknown_member(field_names(model))
         self._tag = tag
         self._optional = optional
         self.openapi: dict[str, Any] = {
@@ -110,16 +129,23 @@ class JsonBody(Generic[ModelT]):
             return {**error, "loc": (self._tag,)}
         return {**error, "loc": error["loc"][1:] if error["loc"] else ()}
 
-    async def parse(self, request: Request) -> ModelT:
+    async def parse(self, request: Request, meter: Meter | None = None) -> ModelT:
         """The validated body, or a RequestValidationError naming every bad field.
 
-        Validators see ``{"settings": <Settings>}`` as their validation context.
+        Validators see ``{"settings": <Settings>}`` as their validation context. The parsing is
+        charged to the client's share of CPU time (``meter``, or the request's own; a client
+        that has used its share is refused 429 before its body is read).
         """
+        meter = meter or meter_of(request)
         content_type = request.headers.get("content-type")
         body = await request.body()
         if self._optional and not body.removeprefix(UTF8_BOM):
             # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
             return self._adapter.validate_json(b"{}", context=request.app.state.validation_context)
+        with meter:
+            return self._parsed(content_type, body, request.app.state.validation_context)
+
+    def _parsed(self, content_type: str | None, body: bytes, context: dict[str, Any]) -> ModelT:
         if content_type is not None and not _is_json(content_type):
             raise RequestValidationError(
                 [
@@ -130,22 +156,114 @@ class JsonBody(Generic[ModelT]):
                     }
                 ]
             )
-        return self.validate(body, request.app.state.validation_context)
+        return self.validate(body, context)
 
     def validate(self, body: bytes, context: dict[str, Any]) -> ModelT:
         """The model of a raw body, or a RequestValidationError naming every bad field (its
         ``loc`` starting with ``"body"``): how a route parses, and how ``adjudicator check``
-        answers the same question offline. A leading byte-order mark is ignored."""
+        answers the same question offline. A leading byte-order mark is ignored. A body of
+        many members is validated in two passes (see the module's docs)."""
         body = body.removeprefix(UTF8_BOM)
+        members = body.count(b":")  # at least one a member, and more if strings hold colons
+        if members <= STRICT_MEMBERS:
+            return self._validated(body, context)
         try:
-            return self._adapter.validate_json(body, context=context)
+            parsed = self._validated(body, context, extra="ignore")
+        except RequestValidationError as refused:  # and the members no model takes, if any
+            unknown = unknown_names(body, self._unknown_member)
+            surplus = [surplus_error(None, unknown)] if unknown else []
+            raise RequestValidationError([*refused.errors(), *surplus]) from None
+        surplus_count = members - members_taken(parsed)
+        if surplus_count == 0:
+            return parsed
+        if surplus_count <= STRICT_MEMBERS:
+            return self._validated(body, context)
+        unknown = unknown_names(body, self._unknown_member)
+        raise RequestValidationError([surplus_error(surplus_count, unknown)])
+
+    def _validated(self, body: bytes, context: dict[str, Any], extra: Any = None) -> ModelT:
+        try:
+            return self._adapter.validate_json(body, context=context, extra=extra)
         except ValidationError as error:
-            errors = error.errors(include_url=False)
+            errors = error.errors(include_url=False, include_input=False)
             if self._tag is not None:
                 errors = [self._untagged(e) for e in errors]
             raise RequestValidationError(
                 [{**e, "loc": ("body", *e["loc"])} for e in errors]
             ) from None
+
+
+def members_taken(value: Any) -> int:
+    """The object members a validated body held that its models took (a field each), and the
+    colons inside the texts they took (which ``bytes.count`` counted too)."""
+    if isinstance(value, RootModel):
+        return members_taken(value.root)
+    if isinstance(value, BaseModel):
+        taken = 0
+        for name in value.model_fields_set:
+            field = getattr(value, name)
+            taken += 1 + (field.count(":") if isinstance(field, str) else members_taken(field))
+        return taken
+    if isinstance(value, list | tuple) and value and isinstance(value[0], BaseModel):
+        return sum(members_taken(item) for item in value)
+    return 0
+
+
+def field_names(model: Any) -> frozenset[str]:
+    """Every field name of a model and of the models inside it (for naming a surplus)."""
+    names: set[str] = set()
+    pending, seen = [model], set()
+    while pending:
+        cls = pending.pop()
+        if not isinstance(cls, type) or not issubclass(cls, BaseModel) or cls in seen:
+            continue
+        seen.add(cls)
+        for name, info in cls.model_fields.items():
+            names.add(name)
+            pending.extend(_models_in(info.annotation))
+    return frozenset(names)
+
+
+def _models_in(annotation: Any) -> list[Any]:
+    found = [annotation]
+    for arg in getattr(annotation, "__args__", ()):
+        found.extend(_models_in(arg))
+    metadata = getattr(annotation, "__metadata__", None)
+    if metadata is not None:
+        found.extend(_models_in(annotation.__origin__))
+    return found
+
+
+def unknown_member(known: frozenset[str]) -> re.Pattern[bytes]:
+    """A JSON object member whose name is none of ``known`` (the name is group 1), found by the
+    regular-expression engine in C however many known members come first."""
+    names = b"|".join(re.escape(name.encode()) for name in sorted(known))
+    return re.compile(rb'"(?!(?:' + names + rb')"\s*:)((?:[^"\\]|\\.){0,64})"\s*:')
+
+
+def unknown_names(body: bytes, unknown_member: re.Pattern[bytes]) -> list[str]:
+    """The first few names of members no model takes by that name."""
+    names: list[str] = []
+    for match in unknown_member.finditer(body):
+        name = match.group(1).decode("utf-8", "replace")
+        if name not in names:
+            names.append(name)
+            if len(names) == NAMED_SURPLUS:
+                break
+    return names
+
+
+def surplus_error(count: int | None, unknown: list[str]) -> dict[str, Any]:
+    """The one error for the members of a body no model took: ``count`` of them (if known),
+    some ``unknown`` by name (the others are repeated, or misplaced)."""
+    named = f", such as {', '.join(map(repr, unknown))}" if unknown else ""
+    how_many = f"{count:,} members" if count is not None else "members"
+    return {
+        "loc": ("body",),
+        "type": "extra_forbidden",
+        "msg": f"the body has {how_many} this request does not take (unknown, repeated or "
+        f"misplaced){named}",
+    }
 
 
 def batch_limit(items: Any, info: ValidationInfo) -> Any:

@@ -44,6 +44,9 @@ from app.sessions.errors import (
 )
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+# A validation problem lists at most this many errors (the first ones); ``error_count`` says how
+# many there were.
+MAX_REPORTED_ERRORS = 20
 logger = logging.getLogger("app.api.problems")
 
 
@@ -66,7 +69,12 @@ class Problem(BaseModel):
     detail: str
     code: str = Field(description="Stable snake_case identifier; branch on this.")
     errors: list[ValidationIssue] | None = Field(
-        None, description="Only for `validation_error`: every field that failed and why."
+        None,
+        description="Only for `validation_error`: the fields that failed and why, the first "
+        f"{MAX_REPORTED_ERRORS} of them.",
+    )
+    error_count: int | None = Field(
+        None, description="Only for `validation_error`: how many fields failed in all."
     )
 
 
@@ -96,7 +104,8 @@ VALIDATION_ERROR = ProblemType(
     "parameter is malformed; `errors` names each one",
     "fix each field `errors` names (`loc` is its path); /openapi.json declares what it takes",
     "body.k: k must be at most n = 15",
-    {"errors": [{"loc": ["body", "k"], "msg": "k must be at most n = 15", "type": "k_over_n"}]},
+    {"errors": [{"loc": ["body", "k"], "msg": "k must be at most n = 15", "type": "k_over_n"}],
+     "error_count": 1},
 )  # fmt: skip
 PAYLOAD_TOO_LARGE = ProblemType(
     "payload_too_large", 413, "Request body too large",
@@ -117,7 +126,9 @@ METHOD_NOT_ALLOWED = ProblemType(
 )  # fmt: skip
 RATE_LIMITED = ProblemType(
     "rate_limited", 429, "Too many requests",
-    "this client address creates games, or asks batch questions, too fast (see `Retry-After`)",
+    "this client address creates games too fast, has sent too many wrong tokens, or "
+    "has used its share of the service's time (its bodies parsed, its stateless questions "
+    "answered) (see `Retry-After`)",
     "wait the `Retry-After` seconds, then send the request again",
     "too many games created from this address; retry in 2 s",
 )  # fmt: skip
@@ -284,8 +295,9 @@ def _headers_of(exc: DomainError) -> dict[str, str] | None:
     return None
 
 
-# What any endpoint that takes a JSON body can answer: an oversize body, a schema mismatch.
-BODY_ERRORS = (PAYLOAD_TOO_LARGE, VALIDATION_ERROR)
+# What any endpoint that takes a JSON body can answer: an oversize body, a schema mismatch, a
+# client that has used its share of the time bodies take to parse.
+BODY_ERRORS = (PAYLOAD_TOO_LARGE, VALIDATION_ERROR, RATE_LIMITED)
 
 PROBLEM_BY_HTTP_STATUS = {
     problem.status: problem
@@ -337,13 +349,16 @@ def _issue(error: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def validation_problem(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
-    """A 422 naming every failing field; ``detail`` names the first one."""
-    issues = [_issue(error) for error in errors]
+    """A 422 naming the failing fields (the first ``MAX_REPORTED_ERRORS``) and counting them all;
+    ``detail`` names the first one."""
+    issues = [_issue(error) for error in errors[:MAX_REPORTED_ERRORS]]
     first = issues[0] if issues else {"loc": ["body"], "msg": "invalid request"}
     where = ".".join(str(part) for part in first["loc"])
-    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
+    more = f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else ""
     return problem_response(
-        VALIDATION_ERROR, f"{where}: {first['msg']}{more}", extra={"errors": issues}
+        VALIDATION_ERROR,
+        f"{where}: {first['msg']}{more}",
+        extra={"errors": issues, "error_count": len(errors)},
     )
 
 

@@ -1,31 +1,38 @@
-"""Per-client token buckets: for game creation (the one request that costs the store memory)
-and for batch work (the requests that cost the most CPU).
+"""Per-client token buckets, and who a client is.
 
-Each client address may spend ``rate_per_minute`` tokens a minute, with bursts of ``burst``: a
-game created costs one, a batch one per item. Beyond that it gets 429 ``rate_limited`` with
-``Retry-After``. The buckets live in this process (with several processes, each applies the
+Each client (``client_of``: an address, an IPv6 address's /64 network) may spend ``rate_per_minute``
+tokens a minute, with bursts of ``burst``. ``take`` spends a cost all at once or refuses
+(creating a game costs one token); ``admit`` and ``spend`` serve costs known only afterwards (the
+CPU time a request took, ``app.api.work``): a client in debt is refused before its work starts,
+and its work is charged when done, which may put it in debt. A refusal is 429 ``rate_limited``
+with ``Retry-After``. The buckets live in this process (with several processes, each applies the
 limit on its own) and at most ``max_clients`` of them are kept, the least recently seen dropped
 first, so the table itself cannot be grown without bound.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import lru_cache
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+
+# Buckets kept per limiter: the least recently seen client beyond is forgotten (and starts afresh).
+MAX_CLIENTS = 100_000
 
 
 class RateLimiter:
     def __init__(
         self,
         rate_per_minute: float,
-        burst: int,
+        burst: float,
         clock: Callable[[], float] = time.monotonic,
-        max_clients: int = 100_000,
+        max_clients: int = MAX_CLIENTS,
         what: str = "games created",
     ) -> None:
         self.rate = rate_per_minute / 60.0
@@ -35,28 +42,74 @@ class RateLimiter:
         self.max_clients = max_clients
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when
 
-    def take(self, client: str, cost: float = 1) -> None:
-        """Spend ``cost`` tokens of ``client``'s bucket, or raise 429 with the wait in
-        Retry-After (and spend nothing). A cost of 0 only checks that the bucket is not empty."""
-        if self.rate <= 0:
-            return  # limit disabled
+    @property
+    def enabled(self) -> bool:
+        return self.rate > 0
+
+    def _tokens(self, client: str) -> tuple[float, float]:
+        """The client's tokens now (refilled since it was last seen), and now."""
         now = self.clock()
         tokens, then = self._buckets.pop(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        needed = max(cost, 1)
-        if tokens < needed:
-            self._buckets[client] = (tokens, now)
-            wait = math.ceil((needed - tokens) / self.rate)
-            raise HTTPException(
-                429,
-                f"too many {self.what} from this address; retry in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
-        self._buckets[client] = (tokens - cost, now)
+        return min(self.burst, tokens + (now - then) * self.rate), now
+
+    def _keep(self, client: str, tokens: float, now: float) -> None:
+        self._buckets[client] = (tokens, now)
         while len(self._buckets) > self.max_clients:
             self._buckets.popitem(last=False)
 
+    def _refuse(self, client: str, tokens: float, now: float, needed: float) -> HTTPException:
+        self._keep(client, tokens, now)
+        wait = max(1, math.ceil((needed - tokens) / self.rate))
+        return HTTPException(
+            429,
+            f"too many {self.what} from this address; retry in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+
+    def take(self, client: str, cost: float = 1) -> None:
+        """Spend ``cost`` tokens of ``client``'s bucket, or raise 429 with the wait in
+        Retry-After (and spend nothing)."""
+        if not self.enabled:
+            return
+        tokens, now = self._tokens(client)
+        if tokens < cost:
+            raise self._refuse(client, tokens, now, cost)
+        self._keep(client, tokens - cost, now)
+
+    def admit(self, client: str, least: float = 0) -> None:
+        """Raise 429 unless ``client`` has tokens left, and at least ``least`` of them (a cost
+        it may yet spend); spend nothing."""
+        if not self.enabled:
+            return
+        tokens, now = self._tokens(client)
+        if tokens <= 0 or tokens < least:
+            raise self._refuse(client, tokens, now, least)
+        self._keep(client, tokens, now)
+
+    def spend(self, client: str, cost: float) -> None:
+        """Spend ``cost`` tokens, whatever is left: the bucket may go into debt (at most a
+        burst deep), which the next ``admit`` refuses until it is paid back."""
+        if not self.enabled:
+            return
+        tokens, now = self._tokens(client)
+        self._keep(client, max(-self.burst, tokens - cost), now)
+
+
+@lru_cache(maxsize=4096)
+def client_key(host: str) -> str:
+    """The client a limit is kept for: the address, or for IPv6 its /64 network (one host
+    commonly holds a whole /64, as one IPv4 host holds one address)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an address (a test client's "testclient", a Unix socket)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host
+
 
 def client_of(request: Request) -> str:
-    """The address a limit is kept for."""
-    return request.client.host if request.client else "unknown"
+    """The client a request comes from, as limits and shares count it (``client_key``)."""
+    return client_key(request.client.host) if request.client else "unknown"

@@ -12,9 +12,9 @@ from typing_extensions import TypedDict
 
 from app.api.boards import ReversiBoard
 from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
-from app.api.problems import BODY_ERRORS, RATE_LIMITED, problem_responses
-from app.api.ratelimit import client_of
+from app.api.problems import BODY_ERRORS, problem_responses
 from app.api.routing import api_router
+from app.api.work import answered_in_slices, meter_of
 from app.rules import reversi
 
 router = api_router("/v1/reversi", ["Reversi"])
@@ -241,7 +241,10 @@ LEGAL_MOVES_BODY = JsonBody(
     openapi_extra=MOVE_BODY.openapi,
 )
 async def check_move(request: Request) -> Response:
-    return json_response(check_move_answer(await MOVE_BODY.parse(request)))
+    meter = meter_of(request)
+    move = await MOVE_BODY.parse(request, meter)
+    with meter:
+        return json_response(check_move_answer(move))
 
 
 @router.post(
@@ -251,24 +254,22 @@ async def check_move(request: Request) -> Response:
     "1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 "
     'whose `errors[].loc` names its index, e.g. `["body", "queries", 3, "row"]`.',
     response_model=CheckMovesResponse,
-    responses=problem_responses(*BODY_ERRORS, RATE_LIMITED),
+    responses=problem_responses(*BODY_ERRORS),
     openapi_extra=CHECK_MOVES_BODY.openapi,
 )
 async def check_moves(request: Request) -> Response:
-    limiter, client = request.app.state.batch_limiter, client_of(request)
-    limiter.take(client, 0)  # an address out of budget is refused before its body is read
-    batch = await CHECK_MOVES_BODY.parse(request)
-    limiter.take(client, len(batch.queries))
+    meter = meter_of(request)
+    batch = await CHECK_MOVES_BODY.parse(request, meter)
     if errors := batch.outside_board():
         raise RequestValidationError(errors)
     board = batch.board
-    answer: CheckMovesResponse = {
-        "results": [
-            check_json(reversi.check_move(board, query.row, query.col, query.color))
-            for query in batch.queries
-        ]
-    }
-    return json_response(answer)
+
+    def answer(query: MoveQuery) -> CheckMoveResponse:
+        return check_json(reversi.check_move(board, query.row, query.col, query.color))
+
+    results = await answered_in_slices(batch.queries, answer, meter)
+    with meter:
+        return json_response({"results": results})
 
 
 @router.post(
@@ -281,7 +282,10 @@ async def check_moves(request: Request) -> Response:
     openapi_extra=LEGAL_MOVES_BODY.openapi,
 )
 async def legal_moves(request: Request) -> Response:
-    return json_response(legal_moves_answer(await LEGAL_MOVES_BODY.parse(request)))
+    meter = meter_of(request)
+    query = await LEGAL_MOVES_BODY.parse(request, meter)
+    with meter:
+        return json_response(legal_moves_answer(query))
 
 
 @router.post(
@@ -295,9 +299,16 @@ async def legal_moves(request: Request) -> Response:
     openapi_extra=MOVE_BODY.openapi,
 )
 async def apply_move(request: Request) -> Response:
-    move = await MOVE_BODY.parse(request)
+    meter = meter_of(request)
+    move = await MOVE_BODY.parse(request, meter)
+    with meter:
+        return json_response(apply_move_answer(move))
+
+
+def apply_move_answer(move: MoveRequest) -> ApplyMoveResponse:
+    """The answer of ``apply-move``; IllegalMove for an illegal move."""
     outcome = reversi.apply_move(move.board, move.row, move.col, move.color)
-    answer: ApplyMoveResponse = {
+    return {
         "board": outcome.board.to_rows(),
         "flips": outcome.flips,
         "next": outcome.next,
@@ -306,4 +317,3 @@ async def apply_move(request: Request) -> Response:
         "score": {"B": outcome.score["B"], "W": outcome.score["W"]},
         "winner": outcome.winner,
     }
-    return json_response(answer)

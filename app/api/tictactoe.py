@@ -11,9 +11,9 @@ from typing_extensions import TypedDict
 
 from app.api.boards import TicTacToeBoard
 from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
-from app.api.problems import BODY_ERRORS, RATE_LIMITED, problem_responses
-from app.api.ratelimit import client_of
+from app.api.problems import BODY_ERRORS, problem_responses
 from app.api.routing import api_router
+from app.api.work import answered_in_slices, meter_of
 from app.rules import tictactoe
 
 router = api_router("/v1/tictactoe", ["Tic-tac-toe"])
@@ -125,7 +125,10 @@ def validate_answer(query: ValidateRequest) -> ValidateResponse:
     openapi_extra=VALIDATE_BODY.openapi,
 )
 async def validate_position(request: Request) -> Response:
-    return json_response(validate_answer(await VALIDATE_BODY.parse(request)))
+    meter = meter_of(request)
+    query = await VALIDATE_BODY.parse(request, meter)
+    with meter:
+        return json_response(validate_answer(query))
 
 
 @router.post(
@@ -135,15 +138,12 @@ async def validate_position(request: Request) -> Response:
     "`max_batch` (default 1000) items; one bad item makes the whole request a 422 whose "
     "`errors[].loc` names its index.",
     response_model=ValidateBatchResponse,
-    responses=problem_responses(*BODY_ERRORS, RATE_LIMITED),
+    responses=problem_responses(*BODY_ERRORS),
     openapi_extra=VALIDATE_BATCH_BODY.openapi,
 )
 async def validate_positions(request: Request) -> Response:
-    limiter, client = request.app.state.batch_limiter, client_of(request)
-    limiter.take(client, 0)  # an address out of budget is refused before its body is read
-    batch = await VALIDATE_BATCH_BODY.parse(request)
-    limiter.take(client, len(batch.items))
-    answer: ValidateBatchResponse = {
-        "results": [verdict_json(tictactoe.check_position(i.board, i.k)) for i in batch.items]
-    }
-    return json_response(answer)
+    meter = meter_of(request)
+    batch = await VALIDATE_BATCH_BODY.parse(request, meter)
+    results = await answered_in_slices(batch.items, validate_answer, meter)
+    with meter:
+        return json_response({"results": results})

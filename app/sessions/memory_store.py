@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import Move
+from app.sessions.kind import Move, Player
 from app.sessions.kinds import find_kind
 from app.sessions.session import (
     ActionRequest,
@@ -137,6 +137,9 @@ class MemoryGameStore:
 
     async def state(self, game_id: str) -> GameState:
         return self._session(game_id).state()
+
+    async def player_of(self, game_id: str, token: str) -> Player:
+        return self._session(game_id).player_of(token)
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
         session = self._session(game_id)

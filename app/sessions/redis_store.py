@@ -90,6 +90,7 @@ from app.sessions.session import (
     MoveResult,
     Receipt,
     Session,
+    player_by_hash,
     result_at,
 )
 from app.sessions.store import Changes, CreatedGame
@@ -234,12 +235,21 @@ def _state_read(game_id: str, found: list[Any]) -> GameState:
     )  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What never changes of a game, once read: its engine and its players' token hashes."""
+
+    engine: str
+    hashes: tuple[str, str]
+
+
 # The hash slots of a Redis Cluster.
 CLUSTER_SLOTS = 16384
 # Reads and decisions of one move on the generic engine before giving up under contention.
 MAX_ATTEMPTS = 32
-# Engines of the games this process has seen (a game's engine never changes), at most.
-MAX_KNOWN_ENGINES = 100_000
+# Games this process has seen whose engine and token hashes it keeps (neither ever changes), at
+# most; the least recently seen are forgotten first.
+MAX_KNOWN_GAMES = 100_000
 
 
 def _moves_read(kind_name: str, first: int, records: list[Any]) -> list[Move]:
@@ -326,7 +336,7 @@ class RedisGameStore:
             path.script: _script(path.script, publish) for path in FAST_PATHS.values()
         } | {"commit": _script("commit", publish), "touch": _script("touch", publish)}
         self._sha: dict[str, str] = {}
-        self._engines: OrderedDict[str, str] = OrderedDict()
+        self._known: OrderedDict[str, Known] = OrderedDict()
         # Generic-engine games as this process last wrote them, to decide the next move without
         # reading them first (``_decide_on_kept``); least recently written dropped first.
         self.kept_games = kept_games
@@ -426,7 +436,7 @@ class RedisGameStore:
             fields |= FAST_PATHS[kind].fields(params)
         flat = [str(item) for pair in fields.items() for item in pair]
         await self._run("create", [game_keys(game_id).meta], [self.idle_ms, *flat])
-        self._know(game_id, engine)
+        self._know(game_id, Known(engine, hashes))
         return CreatedGame(state, secrets)
 
     def _settled(self, answer: list[Any]) -> Any:
@@ -506,7 +516,7 @@ class RedisGameStore:
         )
         if outcome != "ok":
             raise NOT_MOVES[outcome](game_id)
-        self._engines.pop(game_id, None)
+        self._known.pop(game_id, None)
         self._kept.pop(game_id, None)
         self._unreported.pop(game_id, None)
         self._total_moves = int(await self._run("forget", ACCOUNTS, [game_id]))
@@ -555,20 +565,30 @@ class RedisGameStore:
 
     # --- moves ------------------------------------------------------------------------------
 
-    def _know(self, game_id: str, engine: str) -> None:
-        self._engines[game_id] = engine
-        if len(self._engines) > MAX_KNOWN_ENGINES:
-            self._engines.popitem(last=False)
+    def _know(self, game_id: str, known: Known) -> None:
+        self._known[game_id] = known
+        self._known.move_to_end(game_id)
+        if len(self._known) > MAX_KNOWN_GAMES:
+            self._known.popitem(last=False)
+
+    async def _known_game(self, game_id: str) -> Known:
+        """The game's engine and token hashes: as this process knows them, else read (one
+        round trip, once); GameNotFound for a game that does not exist."""
+        known = self._known.get(game_id)
+        if known is None:
+            read = self.client.hmget(game_keys(game_id).meta, ["engine", "h1", "h2"])
+            engine, first, second = await self._guard(read)
+            if engine is None:
+                raise GameNotFound(game_id)
+            known = Known(str(engine), (str(first), str(second)))
+        self._know(game_id, known)
+        return known
 
     async def _engine_of(self, game_id: str) -> str:
-        engine = self._engines.get(game_id)
-        if engine is None:
-            found = await self._guard(self.client.hget(game_keys(game_id).meta, "engine"))
-            if found is None:
-                raise GameNotFound(game_id)
-            engine = str(found)
-            self._know(game_id, engine)
-        return engine
+        return (await self._known_game(game_id)).engine
+
+    async def player_of(self, game_id: str, token: str) -> Player:
+        return player_by_hash((await self._known_game(game_id)).hashes, token)
 
     # --- accounting of stored moves ---------------------------------------------------------
 

@@ -49,6 +49,19 @@ from app.sessions.kinds import find_kind
 MAX_REMEMBERED_REFUSALS = 1024
 
 
+def player_by_hash(token_hashes: tuple[str, str], token: str) -> Player:
+    """The player (1 or 2) whose token hash this token has, or Unauthorized."""
+    digest = tokens.token_hash(token)
+    # Compare with both hashes, always, so timing does not tell which one matched.
+    first = tokens.matches(digest, token_hashes[0])
+    second = tokens.matches(digest, token_hashes[1])
+    if first:
+        return 1
+    if second:
+        return 2
+    raise Unauthorized("the token is not valid for this game")
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
     """A move as a client asked for it: the cell, and the conditions it set."""
@@ -186,15 +199,7 @@ class Session:
 
     def player_of(self, token: str) -> Player:
         """The player whose token this is, or Unauthorized."""
-        digest = tokens.token_hash(token)
-        # Compare with both hashes, always, so timing does not tell which one matched.
-        first = tokens.matches(digest, self.token_hashes[0])
-        second = tokens.matches(digest, self.token_hashes[1])
-        if first:
-            return 1
-        if second:
-            return 2
-        raise Unauthorized("the token is not valid for this game")
+        return player_by_hash(self.token_hashes, token)
 
     def state(self) -> GameState:
         snapshot = self._snapshot

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from app.sessions.clock import TimeControl
-from app.sessions.kind import Move
+from app.sessions.kind import Move, Player
 from app.sessions.session import ActionRequest, ActionResult, GameState, MoveRequest, MoveResult
 
 
@@ -62,6 +62,12 @@ class GameStore(Protocol):
 
     async def state(self, game_id: str) -> GameState:
         """Raises GameNotFound."""
+        ...
+
+    async def player_of(self, game_id: str, token: str) -> Player:
+        """The player whose token this is (so that a request is authenticated before its body
+        is read); raises GameNotFound or Unauthorized. ``play`` and ``act`` authenticate again,
+        atomically: a store may answer this from what never changes of a game (its tokens)."""
         ...
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:

@@ -1,13 +1,19 @@
-"""Game creation and batch work are rate-limited per client address: 429 rate_limited with
-Retry-After."""
+"""Per-client limits: game creation, and each client's share of the CPU time its requests' work
+takes (bodies parsed, stateless questions answered): 429 rate_limited with Retry-After."""
 
 from __future__ import annotations
+
+import asyncio
+import itertools
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.ratelimit import RateLimiter
+from app.api import work
+from app.api.ratelimit import RateLimiter, client_key
+from app.api.work import WorkBudget, answered_in_slices
 from app.main import create_app
+from app.rules.reversi import OPENING
 from app.settings import Settings
 from tests.api.problems import assert_problem
 
@@ -18,6 +24,18 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class FakeCpu:
+    """A CPU clock under which every metered stretch of work takes ``step`` seconds."""
+
+    def __init__(self, step: float) -> None:
+        self._ticks = itertools.count()
+        self.step = step
+
+    def __call__(self) -> float:
+        # Called at the start and the end of each stretch: odd calls end one.
+        return (next(self._ticks) + 1) // 2 * self.step
 
 
 def test_burst_then_429_then_refill() -> None:
@@ -53,36 +71,116 @@ def test_buckets_are_per_client_and_bounded() -> None:
     assert len(limiter._buckets) == 2
 
 
+STATELESS = [
+    ("/v1/reversi/check-move", {"board": list(OPENING), "row": 2, "col": 3, "color": "B"}),
+    ("/v1/reversi/legal-moves", {"board": list(OPENING), "color": "B"}),
+    ("/v1/reversi/apply-move", {"board": list(OPENING), "row": 2, "col": 3, "color": "B"}),
+    (
+        "/v1/reversi/check-moves",
+        {"board": list(OPENING), "queries": [{"row": 2, "col": 3, "color": "B"}] * 3},
+    ),
+    ("/v1/tictactoe/validate", {"board": ["X.", ".."]}),
+    ("/v1/tictactoe/validate-batch", {"items": [{"board": ["X"]}] * 3}),
+]
+
+
+def budgeted_app(step: float) -> tuple[TestClient, FakeClock]:
+    """An app whose clients may spend 600 ms of CPU a minute (10 ms a second), 500 ms at once,
+    where every stretch of metered work takes ``step`` seconds."""
+    app = create_app(Settings(client_cpu_ms_per_minute=600, client_cpu_burst_ms=500))
+    budget: WorkBudget = app.state.work_budget
+    budget.cpu_clock = FakeCpu(step)
+    clock = FakeClock()
+    budget.limiter.clock = clock
+    return TestClient(app), clock
+
+
+@pytest.mark.parametrize(("path", "body"), STATELESS, ids=[path for path, _ in STATELESS])
+def test_stateless_work_is_charged_by_the_time_it_takes(path: str, body: object) -> None:
+    client, clock = budgeted_app(step=0.1)  # parsing 0.1 s, answering 0.1 s (or more: slices)
+    with client:
+        answered = 0
+        while (response := client.post(path, json=body)).status_code == 200:
+            answered += 1
+        assert 1 <= answered <= 3  # 500 ms, 200 ms or more a request: in debt after 3 at most
+        problem = assert_problem(response, 429, "rate_limited")
+        assert "CPU time" in problem["detail"]
+        waited = int(response.headers["retry-after"])
+        assert 1 <= waited <= 50  # a debt of at most the burst, repaid at 10 ms a second
+        # Refused before its body is read: a body that is no JSON at all is 429, not 422.
+        assert client.post(path, content=b"{not json").status_code == 429
+        clock.now += waited
+        assert client.post(path, json=body).status_code == 200
+
+
+def test_invalid_bodies_are_charged_too() -> None:
+    client, _ = budgeted_app(step=0.2)
+    with client:
+        statuses = [
+            client.post("/v1/tictactoe/validate", content=b"[1").status_code for _ in range(4)
+        ]
+    assert statuses == [422, 422, 422, 429]  # 0.6 s of parsing against a 0.5 s burst
+
+
+def test_every_body_route_is_budgeted() -> None:
+    client, _ = budgeted_app(step=1.0)  # one parse puts a client in debt
+    with client:
+        game = client.post("/v1/games", json={"n": 3}).json()
+        auth = {"Authorization": f"Bearer {game['tokens']['1']}"}
+        refused = client.post(
+            f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0}, headers=auth
+        )
+        assert_problem(refused, 429, "rate_limited")
+        assert client.get(f"/v1/games/{game['id']}").json()["move_count"] == 0
+
+
+def test_the_budget_is_per_client() -> None:
+    client, _ = budgeted_app(step=1.0)
+    with client, TestClient(client.app, client=("192.0.2.7", 50000)) as other:
+        assert client.post("/v1/tictactoe/validate", json={"board": ["X"]}).status_code == 200
+        assert client.post("/v1/tictactoe/validate", json={"board": ["X"]}).status_code == 429
+        assert other.post("/v1/tictactoe/validate", json={"board": ["X"]}).status_code == 200
+
+
+def test_zero_disables_the_budget() -> None:
+    app = create_app(Settings(client_cpu_ms_per_minute=0))
+    app.state.work_budget.cpu_clock = FakeCpu(100.0)
+    with TestClient(app) as client:
+        for _ in range(5):
+            assert client.post("/v1/tictactoe/validate", json={"board": ["X"]}).status_code == 200
+
+
 @pytest.mark.parametrize(
-    ("path", "item", "items"),
+    ("host", "key"),
     [
-        ("/v1/tictactoe/validate-batch", {"board": ["X"]}, "items"),
-        ("/v1/reversi/check-moves", {"row": 0, "col": 0, "color": "B"}, "queries"),
+        ("192.0.2.7", "192.0.2.7"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),  # the same /64: one client
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),  # IPv4 over an IPv6 socket: the IPv4 client
+        ("testclient", "testclient"),
     ],
 )
-def test_batch_items_are_budgeted_per_client(path: str, item: object, items: str) -> None:
-    clock = FakeClock()
-    settings = Settings(batch_items_per_minute=60, batch_burst=5, max_batch=5)
-    app = create_app(settings)
-    app.state.batch_limiter.clock = clock
-
-    def batch(size: int) -> dict[str, object]:
-        body: dict[str, object] = {items: [item] * size}
-        if items == "queries":
-            body["board"] = ["."]
-        return body
-
-    with TestClient(app) as client:
-        assert client.post(path, json=batch(3)).status_code == 200
-        refused = client.post(path, json=batch(3))  # 2 items left of 5
-        assert_problem(refused, 429, "rate_limited")
-        assert refused.headers["retry-after"] == "1"  # one item a second
-        assert client.post(path, json=batch(2)).status_code == 200  # a refusal spends nothing
-        assert_problem(client.post(path, json=batch(1)), 429, "rate_limited")
-        clock.now += 1
-        assert client.post(path, json=batch(1)).status_code == 200
+def test_a_client_is_an_address_or_an_ipv6_network(host: str, key: str) -> None:
+    assert client_key(host) == key
 
 
-def test_a_full_batch_must_fit_the_burst() -> None:
-    with pytest.raises(ValueError, match="batch_burst"):
-        Settings(max_batch=100, batch_burst=99)
+def test_a_long_batch_lets_other_work_run_between_its_slices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(work, "SLICE_SECONDS", 0.0)  # a slice an item
+    done: list[str] = []
+    budget = WorkBudget(0, 1000)
+
+    async def batch(name: str) -> list[str]:
+        return await answered_in_slices(
+            range(3), lambda i: done.append(f"{name}{i}") or name, budget_meter
+        )
+
+    budget_meter = work.Meter(budget, "client")
+
+    async def both() -> list[list[str]]:
+        return list(await asyncio.gather(batch("a"), batch("b")))
+
+    assert asyncio.run(both()) == [["a"] * 3, ["b"] * 3]
+    assert done == ["a0", "b0", "a1", "b1", "a2", "b2"]

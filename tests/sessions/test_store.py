@@ -129,6 +129,37 @@ async def test_token_decides_the_player(store: GameStore) -> None:
     assert (await store.state(game_id)).version == 2
 
 
+async def test_a_token_is_checked_apart_from_a_move(store: GameStore) -> None:
+    created = await store.create(*tictactoe(3))
+    game_id, (first, second) = created.state.id, created.tokens
+    assert await store.player_of(game_id, first) == 1
+    assert await store.player_of(game_id, second) == 2
+    other = await store.create(*tictactoe(3))
+    for wrong in ("not-a-token", other.tokens[0], first + "x"):
+        with pytest.raises(Unauthorized):
+            await store.player_of(game_id, wrong)
+    with pytest.raises(GameNotFound):
+        await store.player_of("no-such-game", first)
+    assert (await store.state(game_id)).version == 0  # nothing changed
+
+
+async def test_redis_knows_a_game_it_did_not_create_by_its_tokens(redis_store_url: str) -> None:
+    creator, other = (
+        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+        for _ in range(2)
+    )
+    created = await creator.create(*tictactoe(3))
+    game_id, (first, second) = created.state.id, created.tokens
+    assert await other.player_of(game_id, second) == 2  # read once, then known
+    with pytest.raises(Unauthorized):
+        await other.player_of(game_id, "not-a-token")
+    await creator.delete(game_id, first)
+    with pytest.raises(GameNotFound):  # what never changes is known; the game is gone
+        await other.play(game_id, first, move(0, 0))
+    for store in (creator, other):
+        await store.close()
+
+
 async def test_classic_game_and_every_refusal(store: GameStore) -> None:
     created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens

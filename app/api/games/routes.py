@@ -42,7 +42,7 @@ from app.api.problems import (
     ProblemType,
     problem_responses,
 )
-from app.api.ratelimit import client_of
+from app.api.ratelimit import RateLimiter, client_of
 from app.api.routing import api_router
 from app.rules.errors import DomainError
 from app.sessions.errors import (
@@ -80,6 +80,23 @@ def store_errors(*answers: ProblemType | type[DomainError]) -> dict[int | str, d
 def store_of(request: Request) -> GameStore:
     store: GameStore = request.app.state.store
     return store
+
+
+async def authenticated(request: Request, game_id: str) -> str:
+    """The request's player token, checked against the game's players (GameNotFound,
+    Unauthorized), before anything else of the request is read. A request without one is 401;
+    a client address that has sent too many wrong ones is refused 429 before its token is even
+    looked at."""
+    token = params.PLAYER_TOKEN.read(request)
+    failures: RateLimiter = request.app.state.auth_failures
+    client = client_of(request)
+    failures.admit(client, 1)  # one more wrong token must fit
+    try:
+        await store_of(request).player_of(game_id, token)
+    except Unauthorized:
+        failures.spend(client, 1)
+        raise
+    return token
 
 
 def _game_path(game_id: str) -> str:
@@ -137,9 +154,9 @@ def _acting(body: JsonBody[Any]) -> dict[str, Any]:
     openapi_extra=_acting(MOVE_BODY),
 )
 async def make_move(request: Request) -> Response:
-    token = params.PLAYER_TOKEN.read(request)  # 401 before anything else, as ever
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
+    token = await authenticated(request, game_id)  # before the body is read
     body = await MOVE_BODY.parse(request)
     move = MoveRequest(
         Placement(body.row, body.col),
@@ -198,7 +215,7 @@ async def get_game(request: Request) -> Response:
             "headers": {"Location": _header("The game's URL."), "ETag": _header("Its ETag.")},
             "links": CREATED_GAME_LINKS,
         },
-        **store_errors(*BODY_ERRORS, RATE_LIMITED, CapacityExhausted),
+        **store_errors(*BODY_ERRORS, CapacityExhausted),
     },
     openapi_extra=CREATE_BODY.openapi,
 )
@@ -215,9 +232,9 @@ async def create_game(request: Request) -> Response:
 
 async def _act(request: Request, action: Action) -> Response:
     """A resignation or a draw offer: parsed and answered as a move is."""
-    token = params.PLAYER_TOKEN.read(request)
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
+    token = await authenticated(request, game_id)
     body = await ACTION_BODY.parse(request)
     asked = ActionRequest(
         action,
@@ -387,10 +404,10 @@ async def get_board(request: Request) -> Response:
     status_code=204,
     summary="Delete a game",
     description="Either player's token. Afterwards the game is 404.",
-    responses=store_errors(Unauthorized, GameNotFound),
+    responses=store_errors(Unauthorized, GameNotFound, RATE_LIMITED),
     openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
 )
 async def delete_game(request: Request) -> Response:
-    token = params.PLAYER_TOKEN.read(request)
-    await store_of(request).delete(params.game_id(request), token)
+    game_id = params.game_id(request)
+    await store_of(request).delete(game_id, await authenticated(request, game_id))
     return Response(status_code=204)

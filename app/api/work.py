@@ -1,0 +1,97 @@
+"""The CPU time the service spends on one client's requests: measured, charged, and shared out.
+
+Parsing a body and answering a stateless question are the work a client chooses the size of: a
+board of 10,000 cells, a batch of a thousand, a hostile megabyte. ``WorkBudget`` gives each
+client (``ratelimit.client_of``) a share of this process's time for that work —
+``client_cpu_ms_per_minute``, with bursts of ``client_cpu_burst_ms`` — measured as the CPU time
+of the event loop's thread while the work runs, and charged when it is done. A client that has
+used its share is refused 429 ``rate_limited`` before its next body is read, until the share has
+refilled.
+
+A long batch is answered in slices (``answered_in_slices``) of at most ``SLICE_SECONDS``, the
+event loop serving other requests between them, so one request never holds the loop for long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from types import TracebackType
+from typing import TypeVar
+
+from starlette.requests import Request
+
+from app.api.ratelimit import RateLimiter, client_of
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Longest stretch of a batch answered without letting other requests run.
+SLICE_SECONDS = 0.005
+
+
+class Meter:
+    """Charges a client the CPU time spent inside ``with`` blocks (one or several)."""
+
+    __slots__ = ("_budget", "_client", "_started")
+
+    def __init__(self, budget: WorkBudget, client: str) -> None:
+        self._budget, self._client, self._started = budget, client, 0.0
+
+    def __enter__(self) -> Meter:
+        self._started = self._budget.cpu_clock()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        spent = self._budget.cpu_clock() - self._started
+        self._budget.limiter.spend(self._client, spent)
+
+
+class WorkBudget:
+    """Each client's share of the CPU time spent on work it chose the size of."""
+
+    def __init__(
+        self,
+        ms_per_minute: float,
+        burst_ms: float,
+        cpu_clock: Callable[[], float] = time.thread_time,
+    ) -> None:
+        self.limiter = RateLimiter(
+            ms_per_minute / 1000, burst_ms / 1000, what="requests' work (CPU time)"
+        )
+        self.cpu_clock = cpu_clock
+
+    def meter(self, request: Request) -> Meter:
+        """A meter of the request's work; 429 now if its client has used its share."""
+        client = client_of(request)
+        self.limiter.admit(client)
+        return Meter(self, client)
+
+
+def meter_of(request: Request) -> Meter:
+    """The meter of a request's work, from the app's budget (429 if its client is in debt)."""
+    budget: WorkBudget = request.app.state.work_budget
+    return budget.meter(request)
+
+
+async def answered_in_slices(items: Iterable[T], answer: Callable[[T], R], meter: Meter) -> list[R]:
+    """``answer`` of each item, in order, the event loop serving other requests every
+    ``SLICE_SECONDS``; the time spent is charged to ``meter``."""
+    results: list[R] = []
+    pending = iter(items)
+    while True:
+        with meter:
+            ends = time.perf_counter() + SLICE_SECONDS
+            for item in pending:
+                results.append(answer(item))
+                if time.perf_counter() >= ends:
+                    break
+            else:
+                return results
+        await asyncio.sleep(0)

@@ -1,0 +1,162 @@
+"""Hostile bodies cost little to refuse: at most 20 errors and their count, however many there
+are, and a megabyte of members no request takes is refused with one error that counts them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.exceptions import RequestValidationError
+from fastapi.testclient import TestClient
+
+from app.api import bodies
+from app.api.bodies import STRICT_MEMBERS, Body, JsonBody
+from app.api.problems import MAX_REPORTED_ERRORS
+from app.main import create_app
+from app.rules.reversi import OPENING
+from app.settings import Settings
+from tests.api.problems import assert_problem, assert_validation_error
+
+ONE_MIB = 1024 * 1024
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    settings = Settings(create_rate_per_minute=0, client_cpu_ms_per_minute=0)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def unknown_members(count: int, **known: Any) -> bytes:
+    return json.dumps({**known, **{f"m{i}": 0 for i in range(count)}}).encode()
+
+
+def flood(**known: Any) -> bytes:
+    """Nearly 1 MiB of members no request takes (about 90,000), after ``known``."""
+    head = json.dumps(known)[:-1] + (", " if known else "")
+    members, size, i = [], len(head) + 1, 0
+    while size + len(f'"m{i}": 0, ') < ONE_MIB:
+        members.append(f'"m{i}": 0')
+        size += len(members[-1]) + 2
+        i += 1
+    return (head + ", ".join(members) + "}").encode()
+
+
+def assert_few_errors(response: Any) -> dict[str, Any]:
+    problem = assert_problem(response, 422, "validation_error")
+    assert 1 <= len(problem["errors"]) <= MAX_REPORTED_ERRORS
+    assert problem["error_count"] >= len(problem["errors"])
+    assert len(response.content) < 4096
+    return problem
+
+
+BODY_ROUTES = [
+    ("/v1/reversi/check-move", {"board": list(OPENING), "row": 2, "col": 3, "color": "B"}),
+    ("/v1/reversi/legal-moves", {"board": list(OPENING), "color": "B"}),
+    ("/v1/reversi/apply-move", {"board": list(OPENING), "row": 2, "col": 3, "color": "B"}),
+    (
+        "/v1/reversi/check-moves",
+        {"board": list(OPENING), "queries": [{"row": 2, "col": 3, "color": "B"}]},
+    ),
+    ("/v1/tictactoe/validate", {"board": ["XO", ".."]}),
+    ("/v1/tictactoe/validate-batch", {"items": [{"board": ["X"]}]}),
+    ("/v1/games", {"n": 3}),
+    ("/v1/games", {"game": "reversi"}),
+]
+
+
+@pytest.mark.parametrize(("path", "valid"), BODY_ROUTES)
+@pytest.mark.parametrize("with_valid_members", [True, False], ids=["valid-members", "nothing-else"])
+def test_a_megabyte_of_unknown_members_is_one_counted_error(
+    client: TestClient, path: str, valid: dict[str, Any], with_valid_members: bool
+) -> None:
+    body = flood(**valid) if with_valid_members else flood()
+    assert len(body) < ONE_MIB
+    problem = assert_few_errors(
+        client.post(path, content=body, headers={"content-type": "application/json"})
+    )
+    surplus = [e for e in problem["errors"] if e["type"] == "extra_forbidden"]
+    assert surplus, problem
+    assert "'m0'" in surplus[0]["msg"]  # the first members no request takes are named
+    if with_valid_members:
+        assert f"{len(json.loads(body)) - len(valid):,} members" in surplus[0]["msg"], surplus
+
+
+def test_a_moves_megabyte_of_unknown_members_changes_nothing(client: TestClient) -> None:
+    game = client.post("/v1/games", json={"n": 3}).json()
+    auth = {"Authorization": f"Bearer {game['tokens']['1']}", "content-type": "application/json"}
+    for path in ("moves", "resign", "draw-offer"):
+        body = flood(row=1, col=1) if path == "moves" else flood()
+        assert_few_errors(client.post(f"/v1/games/{game['id']}/{path}", content=body, headers=auth))
+    state = client.get(f"/v1/games/{game['id']}").json()
+    assert (state["version"], state["status"]) == (0, "in_progress")
+
+
+def test_many_errors_are_counted_and_the_first_twenty_named(client: TestClient) -> None:
+    body = unknown_members(500, n=3)
+    problem = assert_validation_error(
+        client.post("/v1/games", content=body, headers={"content-type": "application/json"}),
+        "body",
+        "m0",
+    )
+    assert len(problem["errors"]) == MAX_REPORTED_ERRORS
+    assert problem["error_count"] == 500
+    assert problem["detail"] == "body.m0: Extra inputs are not permitted (and 499 more)"
+
+
+def test_a_repeated_member_flood_is_refused(client: TestClient) -> None:
+    body = ("{" + '"n": 3, ' * 100_000 + '"k": 3}').encode()
+    problem = assert_few_errors(
+        client.post("/v1/games", content=body, headers={"content-type": "application/json"})
+    )
+    assert "99,999 members" in problem["errors"][0]["msg"]  # of 100,000 n's, one is taken
+
+
+def test_each_bad_board_of_a_batch_is_one_error_not_one_a_row(client: TestClient) -> None:
+    items = [{"board": [1] * 100} for _ in range(1000)]
+    response = client.post("/v1/tictactoe/validate-batch", json={"items": items})
+    problem = assert_validation_error(response, "body", "items", 0, "board", 0)
+    assert problem["error_count"] == 1000
+    assert len(problem["errors"]) == MAX_REPORTED_ERRORS
+
+
+def test_a_valid_body_of_many_members_is_answered(client: TestClient) -> None:
+    queries = [{"row": r % 8, "col": r // 8 % 8, "color": "BW"[r % 2]} for r in range(1000)]
+    assert 3 * len(queries) > STRICT_MEMBERS  # read in two passes
+    answer = client.post(
+        "/v1/reversi/check-moves", json={"board": list(OPENING), "queries": queries}
+    )
+    assert answer.status_code == 200, answer.text
+    assert len(answer.json()["results"]) == 1000
+
+
+def test_one_unknown_member_among_many_is_named_where_it_is(client: TestClient) -> None:
+    queries: list[dict[str, Any]] = [{"row": 0, "col": 0, "color": "B"} for _ in range(1000)]
+    queries[567]["colour"] = "B"
+    response = client.post(
+        "/v1/reversi/check-moves", json={"board": list(OPENING), "queries": queries}
+    )
+    problem = assert_validation_error(response, "body", "queries", 567, "colour")
+    assert problem["error_count"] == 1
+
+
+class Annotated(Body):
+    """A body with free text, which may hold colons (as a game record does)."""
+
+    text: str
+    items: list[int]
+
+
+def test_colons_inside_texts_are_no_members(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The body's colons bound its members from above; the colons of the texts it took are
+    # told apart, so a long text full of colons is no surplus.
+    monkeypatch.setattr(bodies, "BODY_MODELS", [])  # not one of the app's documented bodies
+    body = JsonBody(Annotated, {})
+    text = "12:00:00 " * 2 * STRICT_MEMBERS
+    parsed = body.validate(json.dumps({"text": text, "items": [1, 2]}).encode(), {})
+    assert parsed.text == text
+    with pytest.raises(RequestValidationError) as refused:
+        body.validate(json.dumps({"text": text, "items": [], "note": 1}).encode(), {})
+    assert [e["loc"] for e in refused.value.errors()] == [("body", "note")]
