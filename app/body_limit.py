@@ -1,8 +1,12 @@
-"""Refuse request bodies over the configured size while they are read, not after.
+"""Refuse request bodies over the configured size while they are read, not after, and bodies the
+service cannot read.
 
 A declared ``Content-Length`` over the limit is answered at once without reading; a body sent
 without one (chunked) is counted as it arrives and refused at the first byte over the limit, so
-a client can never make the service buffer more than ``max_bytes``.
+a client can never make the service buffer more than ``max_bytes``. A request with a
+``Content-Encoding`` (a compressed body, which the service does not decompress: a small body
+could inflate past every bound) is answered 415 with ``Accept-Encoding: identity`` (RFC 9110
+§15.5.16), unread.
 """
 
 from __future__ import annotations
@@ -12,7 +16,12 @@ import sys
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.problems import PAYLOAD_TOO_LARGE, problem_response, validation_problem
+from app.api.problems import (
+    PAYLOAD_TOO_LARGE,
+    UNSUPPORTED_CONTENT_ENCODING,
+    problem_response,
+    validation_problem,
+)
 
 
 class PayloadTooLarge(HTTPException):
@@ -36,6 +45,13 @@ class BodyLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        encoding = _header(scope, b"content-encoding")
+        if encoding is not None and encoding.strip().lower() not in (b"", b"identity"):
+            detail = f"the body must not be encoded; got Content-Encoding {encoding[:64]!r}"
+            headers = {"Accept-Encoding": "identity"}
+            response = problem_response(UNSUPPORTED_CONTENT_ENCODING, detail, headers=headers)
+            await response(scope, receive, send)
             return
         declared = _content_length(scope)
         if declared == -1:
@@ -79,12 +95,19 @@ class BodyLimitMiddleware:
         await response(scope, receive, send)
 
 
+def _header(scope: Scope, wanted: bytes) -> bytes | None:
+    for name, value in scope["headers"]:
+        if name == wanted:
+            return bytes(value)
+    return None
+
+
 def _content_length(scope: Scope) -> int | None:
     """The declared length; None without one, -1 when it is not ASCII digits. Past 18 digits
     it is only "more than any limit" (and ``int`` refuses strings of thousands of digits)."""
-    for name, value in scope["headers"]:
-        if name == b"content-length":
-            if not value.isdigit():  # bytes.isdigit: ASCII digits only
-                return -1
-            return int(value) if len(value) <= 18 else sys.maxsize
-    return None
+    value = _header(scope, b"content-length")
+    if value is None:
+        return None
+    if not value.isdigit():  # bytes.isdigit: ASCII digits only
+        return -1
+    return int(value) if len(value) <= 18 else sys.maxsize

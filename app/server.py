@@ -7,8 +7,16 @@ descriptors. ``BoundedHttpToolsProtocol`` keeps that parser and adds, from ``Set
 * **the request head** — URL at most ``max_url_bytes`` (else 414), at most ``max_headers``
   header fields and ``max_header_bytes`` bytes in all (else 431), read within
   ``header_timeout_seconds`` of the connection opening or of the request's first byte (else 408
-  if anything came, or a silent close);
-* **the body** — read within ``body_timeout_seconds`` of the head (else 408);
+  if anything came, or a silent close); an HTTP/1.1 request has exactly one ``Host`` field with
+  a host in it, any request at most one (else 400), and no transfer coding but ``chunked``
+  (else 501);
+* **the body** — read within ``body_timeout_seconds`` of the head (else 408); a chunked body's
+  framing is held to a head's bound, ``max_header_bytes``: its chunks count five bytes each
+  (the least a chunk's size line and ending take) and its trailer fields their size, and a
+  line still on its way (a chunk extension or a trailer field that never ends) its bytes so
+  far, so that tiny chunks and endless extensions or trailer fields cost no more than a head
+  (else 413 for the chunks, 431 for the trailer); trailer fields count against ``max_headers``
+  too, and are dropped, never added to the request's headers;
 * **keep-alive** — an idle connection is closed after ``keep_alive_seconds``;
 * **the answer** — a client that reads nothing of its answer for ``send_timeout_seconds`` (the
   server's send buffer full all that time) is cut off;
@@ -32,6 +40,7 @@ import asyncio
 import functools
 import json
 import logging
+import re
 import resource
 import weakref
 from collections import OrderedDict
@@ -50,9 +59,11 @@ from uvicorn.server import ServerState
 from app.api.problems import (
     HEADERS_TOO_LARGE,
     MALFORMED_HTTP,
+    PAYLOAD_TOO_LARGE,
     PROBLEM_MEDIA_TYPE,
     REQUEST_TIMEOUT,
     TOO_MANY_CONNECTIONS,
+    TRANSFER_CODING_NOT_IMPLEMENTED,
     URL_TOO_LONG,
     ProblemType,
     problem_body,
@@ -69,6 +80,9 @@ BOUNDED_PROTOCOL = "app.server:BoundedHttpToolsProtocol"
 # Open files the process keeps for itself beyond client connections: the listening socket,
 # store connections, logs, imports.
 RESERVED_FILES = 256
+# A Host field's value: a host name or an IPv4 address (RFC 3986 reg-name), or an IP literal in
+# brackets, and an optional port; empty is allowed (a target without an authority).
+HOST_VALUE = re.compile(rb"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +198,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.head_bytes = 0  # bytes received since the head began (bounds a head in pieces)
         self.head_size = 0  # bytes of the header fields parsed so far
         self.header_count = 0
+        self.hosts = 0  # Host fields of the head
+        self.framing = 0  # the body's chunked framing so far: 5 a chunk, a trailer field's size
+        self.unfinished = 0  # bytes received since the parser last finished anything of a body
+        self.finished = False  # the parser finished something of a body in this piece of data
+        self.trailer = False  # the last chunk has come: fields now are the trailer's
         self.over_capacity = False
         self.draining = False  # pipelined past the bound: no more reading
         self.lingering = False  # refused: the answer is on its way, what comes is dropped
@@ -296,6 +315,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._unset_keepalive_if_required()
         if self.reading_head:
             self.head_bytes += len(data)
+        self.finished = False
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
@@ -318,6 +338,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 self._refuse(HEADERS_TOO_LARGE, self._head_too_large())
             elif self.head_bytes and self.head_timer is None:
                 self._arm_head_timer()
+            return
+        # A body: what of its framing is not yet a chunk or a field is a line on its way.
+        self.unfinished = 0 if self.finished else self.unfinished + len(data)
+        if self.framing + self.unfinished > self.limits.max_header_bytes:
+            refused = self._framing_too_large()
+            self._refuse(refused.problem, refused.detail, answering=self.cycle)
         elif (
             self.cycle is not None
             and self.cycle.more_body
@@ -337,11 +363,57 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self.header_count > self.limits.max_headers:
             detail = f"the request has more than {self.limits.max_headers} header fields"
             raise _Refused(HEADERS_TOO_LARGE, detail)
+        if self.trailer:  # counted as framing, never added to the request's headers
+            self._framed(len(name) + len(value) + 4)
+            return
         # A head that came in one piece is measured here: URL, names, values and separators.
         self.head_size += len(name) + len(value) + 4
         if self.head_size + len(self.url) > self.limits.max_header_bytes:
             raise _Refused(HEADERS_TOO_LARGE, self._head_too_large())
+        field = name.lower()
+        if field == b"host":
+            self.hosts += 1
+            if self.hosts > 1 or not HOST_VALUE.fullmatch(value):
+                detail = "a request has one Host header field, naming a host (RFC 9112 §3.2)"
+                raise _Refused(MALFORMED_HTTP, detail)
+        elif field == b"transfer-encoding" and (
+            value.strip().lower() != b"chunked" or any(n == field for n, _ in self.headers)
+        ):
+            detail = f"the only transfer coding taken is chunked, not {value[:64]!r}"
+            raise _Refused(TRANSFER_CODING_NOT_IMPLEMENTED, detail)
         super().on_header(name, value)
+
+    def on_body(self, body: bytes) -> None:
+        self.trailer = False
+        self.finished = True
+        super().on_body(body)
+
+    def on_chunk_header(self) -> None:
+        # After the size line of a chunk: its data comes next, or, after the last (empty) one,
+        # the trailer section (``on_body`` says it was data).
+        self._framed(5)
+        self.trailer = True
+
+    def on_chunk_complete(self) -> None:
+        self.trailer = False
+        self.finished = True
+
+    def _framed(self, size: int) -> None:
+        """The parser finished ``size`` bytes of the body's framing (a chunk, a trailer field)."""
+        self.finished = True
+        self.framing += size
+        if self.framing > self.limits.max_header_bytes:
+            raise self._framing_too_large()
+
+    def _framing_too_large(self) -> _Refused:
+        limit = self.limits.max_header_bytes
+        if self.trailer:
+            return _Refused(HEADERS_TOO_LARGE, f"the trailer section is larger than {limit} bytes")
+        detail = (
+            f"the body's chunk framing (chunk sizes, extensions) is larger than {limit} bytes: "
+            "send fewer, larger chunks"
+        )
+        return _Refused(PAYLOAD_TOO_LARGE, detail)
 
     def _head_too_large(self) -> str:
         return f"the request head is larger than {self.limits.max_header_bytes} bytes"
@@ -349,8 +421,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._cancel_timers()
         self.reading_head = False
-        self.head_bytes = self.head_size = self.header_count = 0
+        hosts = self.hosts
+        self.head_bytes = self.head_size = self.header_count = self.hosts = 0
+        self.framing = self.unfinished = 0
+        self.finished = True
         self.waiting.pop(self, None)
+        if not hosts and self.parser.get_http_version() == "1.1":
+            raise _Refused(MALFORMED_HTTP, "an HTTP/1.1 request needs a Host header field")
         if self.over_capacity and self._still_over_capacity():
             raise _Refused(TOO_MANY_CONNECTIONS, TOO_MANY_CONNECTIONS.detail)
         if len(self.pipeline) >= self.limits.max_pipelined:
@@ -362,6 +439,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.body_timer.cancel()
             self.body_timer = None
         self.reading_head = True
+        self.framing = self.unfinished = self.header_count = 0
+        self.trailer, self.finished = False, True
         super().on_message_complete()
 
     def on_response_complete(self) -> None:

@@ -113,6 +113,13 @@ PAYLOAD_TOO_LARGE = ProblemType(
     "send a smaller body: split a batch into several requests",
     "request body exceeds the limit of 1048576 bytes",
 )  # fmt: skip
+UNSUPPORTED_CONTENT_ENCODING = ProblemType(
+    "unsupported_content_encoding", 415, "Content encoding not supported",
+    "the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never "
+    "decompressed (see `Accept-Encoding`)",
+    "send the body uncompressed, without `Content-Encoding`",
+    "the body must not be encoded; got Content-Encoding b'gzip'",
+)  # fmt: skip
 NOT_FOUND = ProblemType(
     "not_found", 404, "Not found", "no resource at this path",
     "check the path against /openapi.json (paths have no trailing slash)",
@@ -157,6 +164,13 @@ HEADERS_TOO_LARGE = ProblemType(
     "send fewer or shorter header fields",
     "the request has more than 100 header fields",
 )  # fmt: skip
+TRANSFER_CODING_NOT_IMPLEMENTED = ProblemType(
+    "transfer_coding_not_implemented", 501, "Transfer coding not implemented",
+    "the request's `Transfer-Encoding` names a coding other than `chunked` (RFC 9112 §6.1); the "
+    "connection is closed",
+    "send the body as it is, with a `Content-Length`, or `Transfer-Encoding: chunked` alone",
+    "the only transfer coding taken is chunked, not b'gzip, chunked'",
+)  # fmt: skip
 TOO_MANY_CONNECTIONS = ProblemType(
     "too_many_connections", 503, "Too many connections",
     "the server has its most connections open, each busy with a request (see `Retry-After`)",
@@ -164,7 +178,8 @@ TOO_MANY_CONNECTIONS = ProblemType(
     "the server has its most connections open, each busy with a request; retry",
 )  # fmt: skip
 CONNECTION_PROBLEMS = (
-    MALFORMED_HTTP, REQUEST_TIMEOUT, URL_TOO_LONG, HEADERS_TOO_LARGE, TOO_MANY_CONNECTIONS,
+    MALFORMED_HTTP, REQUEST_TIMEOUT, URL_TOO_LONG, HEADERS_TOO_LARGE,
+    TRANSFER_CODING_NOT_IMPLEMENTED, TOO_MANY_CONNECTIONS,
 )  # fmt: skip
 INTERNAL_ERROR = ProblemType(
     "internal_error", 500, "Internal server error", "a bug: never expected",
@@ -265,8 +280,8 @@ DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = dict([
     ),
 ])  # fmt: skip
 FRAMEWORK_PROBLEMS = (
-    VALIDATION_ERROR, PAYLOAD_TOO_LARGE, NOT_FOUND, METHOD_NOT_ALLOWED, RATE_LIMITED,
-    INTERNAL_ERROR,
+    VALIDATION_ERROR, PAYLOAD_TOO_LARGE, UNSUPPORTED_CONTENT_ENCODING, NOT_FOUND,
+    METHOD_NOT_ALLOWED, RATE_LIMITED, INTERNAL_ERROR,
 )  # fmt: skip
 # Every problem; a code may be answered with two statuses (a rule broken in a session is 409,
 # the same rule in a stateless question 422: `illegal_move`), never with two titles.
@@ -297,7 +312,7 @@ def _headers_of(exc: DomainError) -> dict[str, str] | None:
 
 # What any endpoint that takes a JSON body can answer: an oversize body, a schema mismatch, a
 # client that has used its share of the time bodies take to parse.
-BODY_ERRORS = (PAYLOAD_TOO_LARGE, VALIDATION_ERROR, RATE_LIMITED)
+BODY_ERRORS = (PAYLOAD_TOO_LARGE, UNSUPPORTED_CONTENT_ENCODING, VALIDATION_ERROR, RATE_LIMITED)
 
 PROBLEM_BY_HTTP_STATUS = {
     problem.status: problem

@@ -111,6 +111,33 @@ def test_body_limit_is_enforced_while_reading_a_chunked_body() -> None:
     assert_problem(response, 413, "payload_too_large")
 
 
+@pytest.mark.parametrize("path", POST_PATHS)
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "GZIP", "identity, gzip"])
+def test_an_encoded_body_is_415_unread(client: TestClient, path: str, coding: str) -> None:
+    headers = {**JSON, "Content-Encoding": coding}
+    answer = client.post(path, content=b"\x1f\x8b not even gzip", headers=headers)
+    problem = assert_problem(answer, 415, "unsupported_content_encoding")
+    assert answer.headers["accept-encoding"] == "identity"
+    assert coding in problem["detail"]
+
+
+def test_an_encoded_body_creates_nothing(client: TestClient) -> None:
+    headers = {**JSON, "Content-Encoding": "gzip"}
+    assert client.post("/v1/games", content=b'{"n": 3}', headers=headers).status_code == 415
+    assert "adjudicator_live_games 0.0" in client.get("/metrics").text
+
+
+@pytest.mark.parametrize("coding", ["identity", "", " Identity "])
+def test_no_content_coding_is_no_coding(client: TestClient, coding: str) -> None:
+    headers = {**JSON, "Content-Encoding": coding}
+    assert (
+        client.post(
+            "/v1/tictactoe/validate", content=b'{"board": ["X"]}', headers=headers
+        ).status_code
+        == 200
+    )
+
+
 def test_limit_comes_from_settings() -> None:
     with TestClient(create_app(Settings(max_body_bytes=50))) as client:
         small = client.post("/v1/tictactoe/validate", json={"board": ["X"]})

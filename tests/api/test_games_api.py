@@ -59,6 +59,7 @@ def test_create_answers_201_state_location_and_two_tokens(client: TestClient) ->
     body = response.json()
     assert set(body) == STATE_FIELDS | {"tokens"}
     assert response.headers["location"] == f"/v1/games/{body['id']}"
+    assert response.headers["cache-control"] == "no-store"  # it holds the tokens
     assert {k: body[k] for k in STATE_FIELDS - {"id"}} == {
         "game": "tictactoe",
         "n": 3,

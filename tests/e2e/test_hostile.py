@@ -20,8 +20,10 @@ import pytest
 from app.api.problems import (
     HEADERS_TOO_LARGE,
     MALFORMED_HTTP,
+    PAYLOAD_TOO_LARGE,
     REQUEST_TIMEOUT,
     TOO_MANY_CONNECTIONS,
+    TRANSFER_CODING_NOT_IMPLEMENTED,
     URL_TOO_LONG,
     ProblemType,
 )
@@ -162,6 +164,130 @@ def test_bytes_that_are_not_http_are_400(server: Served) -> None:
     with connect(server) as sock:
         sock.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http\r\n\r\n")
         assert_problem(read_all(sock), MALFORMED_HTTP)
+
+
+def chunked(path: str, headers: bytes = b"") -> bytes:
+    """The head of a chunked POST of JSON."""
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n".encode()
+        + headers
+        + b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+
+
+def send_until_refused(sock: socket.socket, start: bytes, unit: bytes, most: int) -> int:
+    """Send ``start``, then ``unit`` until ``most`` bytes or the server stops reading; the bytes
+    sent after ``start``."""
+    sent = 0
+    try:
+        sock.sendall(start)
+        while sent < most:
+            sock.sendall(unit)
+            sent += len(unit)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    return sent
+
+
+def test_an_endless_trailer_field_is_431_and_costs_no_memory(server: Served) -> None:
+    before = server.rss_bytes()
+    with connect(server) as sock:
+        start = chunked("/v1/tictactoe/validate") + b'10\r\n{"board": ["X"]}\r\n0\r\nX-T: '
+        send_until_refused(sock, start, b"t" * 4096, 8 * 1024 * 1024)
+        problem = assert_problem(read_all(sock), HEADERS_TOO_LARGE)
+    assert "trailer" in str(problem["detail"])
+    assert server.rss_bytes() - before < 16 * 1024 * 1024
+    healthy(server)
+
+
+def test_an_endless_chunk_extension_is_413(server: Served) -> None:
+    with connect(server) as sock:
+        start = chunked("/v1/tictactoe/validate") + b"12;ext="
+        send_until_refused(sock, start, b"e" * 4096, 8 * 1024 * 1024)
+        problem = assert_problem(read_all(sock), PAYLOAD_TOO_LARGE)
+    assert "chunk" in str(problem["detail"])
+
+
+def test_a_body_in_one_byte_chunks_is_413_after_a_head_s_worth_of_framing(server: Served) -> None:
+    body = json.dumps({"board": ["X" * 100] * 100}).encode()  # 10 kB of JSON
+    with connect(server) as sock:
+        chunks = b"".join(b"1\r\n" + body[i : i + 1] + b"\r\n" for i in range(len(body)))
+        send_until_refused(sock, chunked("/v1/tictactoe/validate"), chunks + b"0\r\n\r\n", 1)
+        assert_problem(read_all(sock), PAYLOAD_TOO_LARGE)
+
+
+def test_a_chunked_body_with_a_trailer_is_answered_without_the_trailer(server: Served) -> None:
+    # The trailer's fields never join the request's headers: an If-Match sent there would make
+    # the move conditional on a version the game does not have (412).
+    game = httpx.post(f"{server.url}/v1/games", json={"n": 3}, timeout=WAIT).json()
+    token = game["tokens"]["1"].encode()
+    head = chunked(f"/v1/games/{game['id']}/moves", b"Authorization: Bearer " + token + b"\r\n")
+    body = b'{"row": 1, "col": 1}'
+    with connect(server) as sock:
+        sock.sendall(
+            head + b"%x\r\n" % 5 + body[:5] + b"\r\n" + b"%x\r\n" % (len(body) - 5)
+            + body[5:] + b"\r\n0\r\nIf-Match: \"nope\"\r\nConnection: close\r\n\r\n"
+        )  # fmt: skip
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("coding", "problem"),
+    [
+        (b"gzip, chunked", TRANSFER_CODING_NOT_IMPLEMENTED),
+        (b"gzip", TRANSFER_CODING_NOT_IMPLEMENTED),
+        (b"identity", TRANSFER_CODING_NOT_IMPLEMENTED),
+        # Chunked twice is no coding but a broken framing (RFC 9112 §6.3): the parser's 400.
+        (b"chunked, chunked", MALFORMED_HTTP),
+        (b"chunked\r\nTransfer-Encoding: chunked", MALFORMED_HTTP),
+    ],
+    ids=["gzip-chunked", "gzip", "identity", "chunked-twice", "two-fields"],
+)
+def test_a_transfer_coding_but_chunked_is_501(
+    server: Served, coding: bytes, problem: ProblemType
+) -> None:
+    with connect(server) as sock:
+        sock.sendall(
+            b"POST /v1/tictactoe/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: " + coding + b"\r\n\r\n10\r\n" + b'{"board": ["X"]}\r\n0\r\n\r\n'
+        )
+        assert_problem(read_all(sock), problem)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET /healthz HTTP/1.1\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n",
+        b"GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: a/b\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: user@a\r\n\r\n",
+    ],
+    ids=["missing", "doubled", "doubled-1.0", "space", "slash", "userinfo"],
+)
+def test_a_missing_doubled_or_bad_host_is_400(server: Served, head: bytes) -> None:
+    with connect(server) as sock:
+        sock.sendall(head)
+        problem = assert_problem(read_all(sock), MALFORMED_HTTP)
+    assert "Host" in str(problem["detail"])
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET /healthz HTTP/1.0\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: [::1]:8000\r\nConnection: close\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1:8000\r\nConnection: close\r\n\r\n",
+    ],
+    ids=["http-1.0-without", "empty", "ipv6", "lower-case-name"],
+)
+def test_a_host_as_the_rfc_allows_is_served(server: Served, head: bytes) -> None:
+    with connect(server) as sock:
+        sock.sendall(head)
+        assert read_all(sock).startswith(b"HTTP/1.1 200 ")
 
 
 def test_pipelining_past_the_bound_answers_the_bound_then_closes(server: Served) -> None:

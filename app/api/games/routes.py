@@ -69,6 +69,8 @@ from app.sessions.store import GameStore
 router = api_router("/v1/games", ["Game sessions"])
 
 MAX_RENDERED_SIDE = 100  # GET …/board renders boards up to this many cells a side
+# The headers of an answer that carries a token: no cache, shared or private, may keep it.
+SECRET = {"Cache-Control": "no-store"}
 
 
 def store_errors(*answers: ProblemType | type[DomainError]) -> dict[int | str, dict[str, Any]]:
@@ -212,7 +214,11 @@ async def get_game(request: Request) -> Response:
     response_model=CreatedGameOut,
     responses={
         201: {
-            "headers": {"Location": _header("The game's URL."), "ETag": _header("Its ETag.")},
+            "headers": {
+                "Location": _header("The game's URL."),
+                "ETag": _header("Its ETag."),
+                "Cache-Control": _header("`no-store`: the answer holds the players' tokens."),
+            },
             "links": CREATED_GAME_LINKS,
         },
         **store_errors(*BODY_ERRORS, CapacityExhausted),
@@ -227,7 +233,7 @@ async def create_game(request: Request) -> Response:
     tokens = {"1": created.tokens[0], "2": created.tokens[1]}
     answer = cast(CreatedGameOut, {**state_json(state), "tokens": tokens})
     headers = {"Location": _game_path(state.id), "ETag": params.etag(state.id, state.version)}
-    return json_response(answer, 201, headers)
+    return json_response(answer, 201, headers | SECRET)
 
 
 async def _act(request: Request, action: Action) -> Response:
