@@ -14,6 +14,9 @@ LARGEST_N = 1_000_000
 DEFAULT_MAX_MOVES = 10_000
 # Moves the store holds in all its games by default (ADJUDICATOR_MAX_TOTAL_MOVES).
 DEFAULT_MAX_TOTAL_MOVES = 1_000_000
+# Answers other than accepted moves a game remembers under their Idempotency-Key by default
+# (ADJUDICATOR_MAX_REFUSALS_PER_GAME).
+DEFAULT_MAX_REFUSALS = 32
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
@@ -117,6 +120,14 @@ class Settings(BaseSettings):
         description="Moves the store holds in all its games (with Redis: of all processes "
         "together); at it, new games and moves get 503 capacity_exhausted until idle games "
         "expire or are deleted.",
+    )
+    max_refusals_per_game: int = Field(
+        DEFAULT_MAX_REFUSALS,
+        ge=0,
+        description="Answers other than accepted moves (refusals, a resignation's or a draw "
+        "offer's state) a game remembers under their Idempotency-Key, so that a retry gets the "
+        "same answer; past it, a keyed request that is refused is not remembered (accepted "
+        "moves always are).",
     )
     max_streams: int = Field(
         1000, ge=1, description="Event streams one process holds open at once; more get 503."

@@ -28,7 +28,7 @@ from app.sessions.session import (
 )
 from app.sessions.store import Changes, CreatedGame
 from app.sessions.watchers import Watchers
-from app.settings import DEFAULT_MAX_MOVES
+from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS
 
 Clock = Callable[[], float]
 
@@ -60,8 +60,10 @@ class MemoryGameStore:
         wall_clock: Clock = time.time,
         max_moves: int = DEFAULT_MAX_MOVES,
         max_total_moves: int | None = None,
+        max_refusals: int = DEFAULT_MAX_REFUSALS,
     ) -> None:
         self.max_games = max_games
+        self.max_refusals = max_refusals
         self.idle_seconds = idle_seconds
         self.max_moves = max_moves
         # Moves held in all games at most (None: only max_games × max_moves bounds them).
@@ -128,8 +130,9 @@ class MemoryGameStore:
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
         session = Session(
-            tokens.new_game_id(), game_kind, params, hashes, game_kind.new(params), self.max_moves
-        )
+            tokens.new_game_id(), game_kind, params, hashes, game_kind.new(params), self.max_moves,
+            self.max_refusals,
+        )  # fmt: skip
         if control is not None:
             session.clocks = Clocks.start(control, self._now_ms())
         self._games[session.id] = _Entry(session, self.clock())

@@ -81,7 +81,6 @@ from app.sessions.redis_cluster import (
 )
 from app.sessions.redis_keys import ACCOUNTS, CHANNELS, LIVE_GAMES, channel, game_keys, game_of
 from app.sessions.session import (
-    MAX_REMEMBERED_REFUSALS,
     ActionRequest,
     ActionResult,
     Ending,
@@ -91,11 +90,12 @@ from app.sessions.session import (
     Receipt,
     Session,
     player_by_hash,
+    receipt_key,
     result_at,
 )
 from app.sessions.store import Changes, CreatedGame
 from app.sessions.watchers import SharedReads, Watchers, until
-from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_TOTAL_MOVES
+from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
 
 logger = logging.getLogger("app.sessions.redis")
 
@@ -295,8 +295,10 @@ class RedisGameStore:
         fast_paths: bool = True,
         max_moves: int = DEFAULT_MAX_MOVES,
         max_total_moves: int = DEFAULT_MAX_TOTAL_MOVES,
+        max_refusals: int = DEFAULT_MAX_REFUSALS,
     ) -> None:
         self.max_games = max_games
+        self.max_refusals = max_refusals
         self.max_total_moves = max_total_moves
         # Moves of all processes are counted in the accounting slot (redis_keys): each process
         # reports the moves it had accepted with its next move (or within a second), and knows
@@ -710,7 +712,7 @@ class RedisGameStore:
             tokens.token_hash(token), request.placement.row, request.placement.col,
             request.player or "", self.idle_ms,
             "" if request.expected_version is None else request.expected_version,
-            request.idempotency_key or "", request.fingerprint(), MAX_REMEMBERED_REFUSALS,
+            request.idempotency_key or "", request.fingerprint(), self.max_refusals,
             channel(game_id), "1" if full else "",
         ]  # fmt: skip
         answer = await self._moving(script, list(keys), args)
@@ -826,21 +828,22 @@ class RedisGameStore:
         params = json.loads(params_text)
         position_now = kind.decode(params, position or "")
         session = Session(
-            game_id, kind, params, (h1, h2), position_now, int(max_moves), int(version),
-            draw_offer=_next(offer or 0),
+            game_id, kind, params, (h1, h2), position_now, int(max_moves), self.max_refusals,
+            int(version), draw_offer=_next(offer or 0),
         )  # fmt: skip
         if reason in SESSION_ENDINGS:
             session.ending = Ending(_status(status), _winner(winner), cast(Reason, reason))
         session.refusals = int(refusals or 0)
-        for player, text in enumerate(receipts, start=1):
-            if not text:
+        key = request.idempotency_key
+        for player, text in zip((1, 2), receipts, strict=False):  # read only for a keyed one
+            if not text or key is None:
                 continue
             fingerprint = text.partition("|")[0]
             if fingerprint == request.fingerprint():
                 receipt = receipt_from(text, lambda found: _state_read(game_id, found))
             else:  # another request's answer (an action's, kept by act.lua): only reused
                 receipt = Receipt(fingerprint, IdempotencyKeyReused())
-            session.receipts[f"{player}:{request.idempotency_key}"] = receipt
+            session.receipts[receipt_key(cast(Player, player), key)] = receipt
         return session, int(version)
 
     async def _commit(
@@ -850,13 +853,12 @@ class RedisGameStore:
         keys = game_keys(session.id)
         field = value = ""
         if request.idempotency_key is not None:
-            field = f"{session.player_of(token)}:{request.idempotency_key}"
-            if field in session.receipts:
-                value = receipt_text(session.receipts[field])
-            else:
-                field = ""
+            player = session.player_of(token)
+            kept = session.receipts.get(receipt_key(player, request.idempotency_key))
+            if kept is not None:  # the store's receipts are under the key itself
+                field, value = f"{player}:{request.idempotency_key}", receipt_text(kept)
         args: list[str | int] = [
-            version, field, value, MAX_REMEMBERED_REFUSALS, self.idle_ms, channel(session.id),
+            version, field, value, self.max_refusals, self.idle_ms, channel(session.id),
             outcome, *fields,
         ]  # fmt: skip
         answer: list[Any] = await self._moving(
@@ -873,7 +875,7 @@ class RedisGameStore:
         args: list[str | int] = [
             tokens.token_hash(token), request.action, request.player or "",
             "" if request.expected_version is None else request.expected_version,
-            request.idempotency_key or "", request.fingerprint(), MAX_REMEMBERED_REFUSALS,
+            request.idempotency_key or "", request.fingerprint(), self.max_refusals,
             self.idle_ms, channel(game_id),
         ]  # fmt: skip
         answer = await self._run("act", [keys.meta, keys.moves, keys.receipts], args)

@@ -12,6 +12,8 @@ after the end, let the position apply the move or refuse it, remember the answer
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
@@ -42,11 +44,15 @@ from app.sessions.kind import (
     other,
 )
 from app.sessions.kinds import find_kind
+from app.settings import DEFAULT_MAX_REFUSALS
 
-# Answers other than accepted moves (refusals, a resignation's or a draw offer's state)
-# remembered per game under their Idempotency-Key, at most (accepted moves are always
-# remembered: they cost memory anyway).
-MAX_REMEMBERED_REFUSALS = 1024
+
+def receipt_key(player: Player, idempotency_key: str) -> str:
+    """Where a game keeps the answer to a player's request under an ``Idempotency-Key``: the
+    player and a 16-byte digest of the key (a key may be 255 characters, and a game keeps
+    thousands of them)."""
+    digest = hashlib.blake2b(idempotency_key.encode(), digest_size=16).digest()
+    return f"{player}:{base64.b85encode(digest).decode()}"
 
 
 def player_by_hash(token_hashes: tuple[str, str], token: str) -> Player:
@@ -171,12 +177,15 @@ class Session:
     token_hashes: tuple[str, str]  # players 1 and 2
     position: Position
     max_moves: int  # the game ends in a draw (``move_limit``) at its max_moves-th move
+    # Answers other than accepted moves remembered under their Idempotency-Key, at most
+    # (accepted moves are always remembered: they cost memory anyway).
+    max_refusals: int = DEFAULT_MAX_REFUSALS
     version: int = 0
     ending: Ending | None = None  # a flag fall, a resignation, a draw by agreement
     draw_offer: Player | None = None
     clocks: Clocks | None = None  # the clocks of a clocked game (kept here by the memory store)
-    receipts: dict[str, Receipt] = field(default_factory=dict)  # "player:key" -> receipt
-    refusals: int = 0  # receipts other than accepted moves, bounded by MAX_REMEMBERED_REFUSALS
+    receipts: dict[str, Receipt] = field(default_factory=dict)  # receipt_key -> receipt
+    refusals: int = 0  # receipts other than accepted moves, bounded by max_refusals
     # The number of moves made at each change that was no move, in order: move m's version is
     # m plus the number of those made before it (fewer than m moves then).
     _others: list[int] = field(default_factory=list, repr=False)
@@ -282,7 +291,7 @@ class Session:
         for a token of neither player."""
         player = self.player_of(token)
         key = request.idempotency_key
-        return key is not None and f"{player}:{key}" in self.receipts
+        return key is not None and receipt_key(player, key) in self.receipts
 
     def _receipt(
         self, request: MoveRequest | ActionRequest, player: Player
@@ -292,7 +301,7 @@ class Session:
         request."""
         if request.idempotency_key is None:
             return None, None
-        key = f"{player}:{request.idempotency_key}"
+        key = receipt_key(player, request.idempotency_key)
         receipt = self.receipts.get(key)
         if receipt is None:
             return key, None
@@ -313,8 +322,8 @@ class Session:
         self._remember(key, Receipt(body, refusal.copy()))
 
     def _remember(self, key: str | None, receipt: Receipt) -> None:
-        """Keep an answer other than an accepted move, up to MAX_REMEMBERED_REFUSALS."""
-        if key is not None and self.refusals < MAX_REMEMBERED_REFUSALS:
+        """Keep an answer other than an accepted move, up to ``max_refusals``."""
+        if key is not None and self.refusals < self.max_refusals:
             self.receipts[key] = receipt
             self.refusals += 1
 

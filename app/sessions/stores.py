@@ -21,10 +21,12 @@ def store_from(settings: Settings) -> GameStore:
             kept_games=settings.store_kept_games,
             max_moves=settings.max_moves_per_game,
             max_total_moves=settings.max_total_moves,
+            max_refusals=settings.max_refusals_per_game,
         )
     return MemoryGameStore(
         settings.max_games,
         settings.game_idle_seconds,
         max_moves=settings.max_moves_per_game,
         max_total_moves=settings.max_total_moves,
+        max_refusals=settings.max_refusals_per_game,
     )

@@ -34,7 +34,6 @@ from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_keys import game_keys
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import (
-    MAX_REMEMBERED_REFUSALS,
     ActionRequest,
     MoveRequest,
     MoveResult,
@@ -42,6 +41,7 @@ from app.sessions.session import (
 )
 from app.sessions.store import GameStore
 from app.sessions.watchers import SharedReads, Watchers
+from app.settings import DEFAULT_MAX_REFUSALS
 from tests.conftest import empty_store
 from tests.rules import reference
 from tests.rules.reference import has_k_in_row
@@ -359,7 +359,7 @@ async def test_a_refused_request_is_refused_again_after_many_keyed_moves(store: 
     # Accepted moves are remembered too, but never count against the refusals' cap.
     created = await store.create(*tictactoe(100))
     game_id, tokens_ = created.state.id, created.tokens
-    for i in range(MAX_REMEMBERED_REFUSALS + 6):
+    for i in range(DEFAULT_MAX_REFUSALS + 6):
         await store.play(game_id, tokens_[i % 2], move(i // 100, i % 100, idempotency_key=f"k{i}"))
     with pytest.raises(NotYourTurn):  # player 1 moves next
         await store.play(game_id, tokens_[1], move(99, 99, idempotency_key="late"))
@@ -368,6 +368,35 @@ async def test_a_refused_request_is_refused_again_after_many_keyed_moves(store: 
         await store.play(game_id, tokens_[1], move(99, 99, idempotency_key="late"))
     again = await store.play(game_id, tokens_[0], move(0, 0, idempotency_key="k0"))
     assert (again.replayed, again.move.seq) == (True, 1)
+
+
+@pytest.fixture(params=STORES)
+async def store_of_two_refusals(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[GameStore]:
+    """Each store, remembering at most two refusals a game."""
+    built = build(request, clock, max_refusals=2)
+    yield built
+    await built.close()
+
+
+async def test_a_game_remembers_at_most_its_bound_of_refusals(
+    store_of_two_refusals: GameStore,
+) -> None:
+    store = store_of_two_refusals
+    created = await store.create(*tictactoe(3))
+    game_id, (first, second) = created.state.id, created.tokens
+    for key in ("a", "b", "c"):  # player 2 first: not their turn
+        with pytest.raises(NotYourTurn):
+            await store.play(game_id, second, move(0, 0, idempotency_key=key))
+    await store.play(game_id, first, move(1, 1))
+    for key in ("a", "b"):  # remembered: refused again, though it is player 2's turn now
+        with pytest.raises(NotYourTurn) as refused:
+            await store.play(game_id, second, move(0, 0, idempotency_key=key))
+        assert refused.value.replayed
+    # Past the bound, a refusal is not remembered: the retry is decided afresh.
+    again = await store.play(game_id, second, move(0, 0, idempotency_key="c"))
+    assert (again.replayed, again.move.seq) == (False, 2)
 
 
 class NoDiagonal(TicTacToe):
