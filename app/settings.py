@@ -5,7 +5,7 @@ Nothing else in the app reads ``os.environ``; code receives a ``Settings`` insta
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
@@ -108,6 +108,21 @@ class Settings(BaseSettings):
     game_idle_seconds: float = Field(
         3600.0, gt=0, description="A game with no move for this long disappears (404)."
     )
+    unstarted_game_seconds: float = Field(
+        600.0,
+        gt=0,
+        description="A game nobody has moved in disappears this long after its creation (404), "
+        "so that games created and never played give their places back soon; at most "
+        "game_idle_seconds.",
+    )
+    client_share: float = Field(
+        0.1,
+        gt=0,
+        le=1,
+        description="The part of each store-wide bound one client address may hold: of "
+        "max_games, the games it created; of max_total_moves, their moves. Past it, that "
+        "client's new games and moves get 503 capacity_exhausted, everyone else's do not.",
+    )
     max_moves_per_game: int = Field(
         DEFAULT_MAX_MOVES,
         ge=1,
@@ -177,3 +192,12 @@ class Settings(BaseSettings):
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
     )
+
+    @model_validator(mode="after")
+    def _unstarted_games_expire_first(self) -> "Settings":
+        if self.unstarted_game_seconds > self.game_idle_seconds:
+            raise ValueError(
+                "unstarted_game_seconds must be at most game_idle_seconds: a move only ever "
+                "lengthens a game's life"
+            )
+        return self

@@ -22,9 +22,9 @@ from app.server import BOUNDED_PROTOCOL
 
 # Real-server tests create many games and send many requests from 127.0.0.1: they turn the
 # per-client limits off.
-NO_CREATE_LIMIT = {
+NO_CLIENT_LIMITS = {
     "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0", "ADJUDICATOR_CLIENT_CPU_MS_PER_MINUTE": "0",
-    "ADJUDICATOR_AUTH_FAILURES_PER_MINUTE": "0",
+    "ADJUDICATOR_AUTH_FAILURES_PER_MINUTE": "0", "ADJUDICATOR_CLIENT_SHARE": "1",
 }  # fmt: skip
 
 
@@ -212,7 +212,7 @@ def uvicorn_server(env: dict[str, str] | None = None, log: Path | None = None) -
     sink = log.open("wb") if log else None
     with sink or nullcontext():
         process = subprocess.Popen(
-            command, env={**os.environ, **NO_CREATE_LIMIT, **(env or {})}, stdout=sink,
+            command, env={**os.environ, **NO_CLIENT_LIMITS, **(env or {})}, stdout=sink,
             stderr=sink,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -253,7 +253,7 @@ def adjudicator_command(env: dict[str, str], log: Path) -> Iterator[Served]:
                 "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            command, env={**os.environ, **NO_CREATE_LIMIT, **settings, **env}, stdout=sink,
+            command, env={**os.environ, **NO_CLIENT_LIMITS, **settings, **env}, stdout=sink,
             stderr=sink,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

@@ -199,6 +199,12 @@ def test_a_flag_mends_a_malformed_variable_it_overrides(
         ({"ADJUDICATOR_LOG_LEVEL": "loud"}, [], "log_level", "'trace'"),
         ({"ADJUDICATOR_OPENTELEMETRY": "maybe"}, [], "opentelemetry", "valid boolean"),
         ({"ADJUDICATOR_CORS_ORIGINS": "https://a.example"}, [], "cors_origins", "not JSON"),
+        (
+            {"ADJUDICATOR_UNSTARTED_GAME_SECONDS": "7200"},
+            [],
+            "unstarted_game_seconds",
+            "at most game_idle_seconds",
+        ),
         ({"ADJUDICATOR_STORE_URL": "postgres://db"}, ["openapi"], "store_url", "pattern"),
         ({"ADJUDICATOR_MAX_BATCH": "0"}, ["check", "tictactoe"], "max_batch", "greater than"),
     ],

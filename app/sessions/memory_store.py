@@ -26,7 +26,7 @@ from app.sessions.session import (
     MoveResult,
     Session,
 )
-from app.sessions.store import Changes, CreatedGame
+from app.sessions.store import CLIENT_GAMES, CLIENT_MOVES, Changes, CreatedGame, client_part
 from app.sessions.watchers import Watchers
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS
 
@@ -36,15 +36,23 @@ Clock = Callable[[], float]
 @dataclass(slots=True)
 class _Entry:
     session: Session
-    touched: float
+    owner: str  # the client that created it, whose share of the store it holds
+    expires: float  # when it disappears (``clock``) unless a move comes first
 
 
 class MemoryGameStore:
-    """Games in a dict in this process. Bounded in count; idle games expire.
+    """Games in a dict in this process. Bounded in count, and each client to its share; idle
+    games expire.
 
-    A game is *touched* when created and on every accepted move; reads do not extend its life,
-    so a poller cannot keep an abandoned game alive. Entries are kept in touch order, so expired
-    games are always at the front and are purged in amortised O(1) per call.
+    A game lives ``unstarted_seconds`` from its creation until its first move, then
+    ``idle_seconds`` from its last; reads do not extend its life, so a poller cannot keep an
+    abandoned game alive. Games nobody moved in and games with moves are kept in two queues in
+    the order they expire, so expired games are always at their fronts and are purged in
+    amortised O(1) per call.
+
+    A client (``owner``: whoever created the game) may hold at most ``client_share`` of the
+    games and of the stored moves (those of the games it created), so that no one client can
+    fill the store for everyone.
 
     Games' clocks run on ``wall_clock`` (seconds since the epoch); a flag that is due falls
     whenever its game is touched by any request, and at the latest when a stream of the game
@@ -61,44 +69,67 @@ class MemoryGameStore:
         max_moves: int = DEFAULT_MAX_MOVES,
         max_total_moves: int | None = None,
         max_refusals: int = DEFAULT_MAX_REFUSALS,
+        unstarted_seconds: float | None = None,
+        client_share: float = 1.0,
     ) -> None:
         self.max_games = max_games
         self.max_refusals = max_refusals
         self.idle_seconds = idle_seconds
+        self.unstarted_seconds = idle_seconds if unstarted_seconds is None else unstarted_seconds
         self.max_moves = max_moves
         # Moves held in all games at most (None: only max_games × max_moves bounds them).
         self.max_total_moves = max_total_moves
+        self.client_games = client_part(max_games, client_share)
+        self.client_moves = (
+            None if max_total_moves is None else client_part(max_total_moves, client_share)
+        )
         self._moves = 0  # moves held in all live games
+        self._owned_games: Counter[str] = Counter()  # by owner: live games
+        self._owned_moves: Counter[str] = Counter()  # by owner: moves of its live games
         self.clock = clock
         self.wall_clock = wall_clock
         self.endings: Counter[str] = Counter()  # games this process ended, by reason
-        self._games: OrderedDict[str, _Entry] = OrderedDict()
+        self._unstarted: OrderedDict[str, _Entry] = OrderedDict()  # nobody moved yet
+        self._started: OrderedDict[str, _Entry] = OrderedDict()  # by their last move
         self._watchers = Watchers()
 
     def __len__(self) -> int:
         self._expire()
-        return len(self._games)
+        return len(self._unstarted) + len(self._started)
 
     def _expire(self) -> None:
-        deadline = self.clock() - self.idle_seconds
-        while self._games:
-            entry = next(iter(self._games.values()))
-            if entry.touched > deadline:
-                break
-            game_id, gone = self._games.popitem(last=False)
-            self._moves -= gone.session.position.move_count
-            self._watchers.notify(game_id)
+        now = self.clock()
+        for queue in (self._unstarted, self._started):
+            while queue:
+                entry = next(iter(queue.values()))
+                if entry.expires > now:
+                    break
+                game_id, gone = queue.popitem(last=False)
+                self._forget(gone)
+                self._watchers.notify(game_id)
+
+    def _forget(self, entry: _Entry) -> None:
+        """Give back what a game held of the store's bounds and of its owner's share."""
+        moves = entry.session.position.move_count
+        self._moves -= moves
+        for counts, count in ((self._owned_games, 1), (self._owned_moves, moves)):
+            counts[entry.owner] -= count
+            if counts[entry.owner] <= 0:
+                del counts[entry.owner]
+
+    def _entry(self, game_id: str) -> _Entry:
+        self._expire()
+        entry = self._started.get(game_id) or self._unstarted.get(game_id)
+        if entry is None:
+            raise GameNotFound(game_id)
+        return entry
 
     def _now_ms(self) -> int:
         return int(self.wall_clock() * 1000)
 
     def _session(self, game_id: str) -> Session:
         """The game, with a flag fall that is due applied."""
-        self._expire()
-        entry = self._games.get(game_id)
-        if entry is None:
-            raise GameNotFound(game_id)
-        session = entry.session
+        session = self._entry(game_id).session
         if session.clocks is not None and session.settle(self._now_ms()):
             self._changed(session)
         return session
@@ -111,21 +142,29 @@ class MemoryGameStore:
         self._watchers.notify(session.id)
 
     def _retry_after(self) -> int:
-        """Seconds until the oldest idle game expires and frees its place and moves."""
-        oldest = next(iter(self._games.values()))
-        return max(1, math.ceil(oldest.touched + self.idle_seconds - self.clock()))
+        """Seconds until the next game expires and frees its place and moves."""
+        fronts = [next(iter(q.values())).expires for q in (self._unstarted, self._started) if q]
+        return max(1, math.ceil(min(fronts, default=self.clock() + 1) - self.clock()))
 
-    def _check_moves_room(self) -> None:
+    def _check_moves_room(self, owner: str) -> None:
         if self.max_total_moves is not None and self._moves >= self.max_total_moves:
             raise CapacityExhausted(self.max_total_moves, self._retry_after(), "stored moves")
+        if self.client_moves is not None and self._owned_moves[owner] >= self.client_moves:
+            raise CapacityExhausted(self.client_moves, self._retry_after(), CLIENT_MOVES)
 
     async def create(
-        self, kind: str, params: Mapping[str, object], control: TimeControl | None = None
+        self,
+        kind: str,
+        params: Mapping[str, object],
+        control: TimeControl | None = None,
+        owner: str = "",
     ) -> CreatedGame:
         self._expire()
-        if len(self._games) >= self.max_games:
+        if len(self._unstarted) + len(self._started) >= self.max_games:
             raise CapacityExhausted(self.max_games, self._retry_after())
-        self._check_moves_room()
+        if self._owned_games[owner] >= self.client_games:
+            raise CapacityExhausted(self.client_games, self._retry_after(), CLIENT_GAMES)
+        self._check_moves_room(owner)
         game_kind = find_kind(kind)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
@@ -135,7 +174,8 @@ class MemoryGameStore:
         )  # fmt: skip
         if control is not None:
             session.clocks = Clocks.start(control, self._now_ms())
-        self._games[session.id] = _Entry(session, self.clock())
+        self._unstarted[session.id] = _Entry(session, owner, self.clock() + self.unstarted_seconds)
+        self._owned_games[owner] += 1
         return CreatedGame(session.state(), secrets)
 
     async def state(self, game_id: str) -> GameState:
@@ -146,14 +186,17 @@ class MemoryGameStore:
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
         session = self._session(game_id)
+        entry = self._entry(game_id)
         if not session.answered(request, token):  # a replay is answered even at the bound
-            self._check_moves_room()
+            self._check_moves_room(entry.owner)
         result = session.play(request, token, self._now_ms())
         if not result.replayed:
             self._moves += 1
-            entry = self._games[game_id]
-            entry.touched = self.clock()
-            self._games.move_to_end(game_id)
+            self._owned_moves[entry.owner] += 1
+            self._unstarted.pop(game_id, None)
+            self._started[game_id] = entry
+            self._started.move_to_end(game_id)
+            entry.expires = self.clock() + self.idle_seconds
             self._changed(session)
         return result
 
@@ -184,10 +227,10 @@ class MemoryGameStore:
         return self._session(game_id).position.rows()
 
     async def delete(self, game_id: str, token: str) -> None:
-        session = self._session(game_id)
-        session.player_of(token)
-        self._moves -= session.position.move_count
-        del self._games[game_id]
+        entry = self._entry(game_id)
+        entry.session.player_of(token)
+        self._forget(entry)
+        self._started.pop(game_id, None) or self._unstarted.pop(game_id, None)
         self._watchers.notify(game_id)
 
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:

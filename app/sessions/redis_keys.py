@@ -14,10 +14,13 @@ script may only touch keys of one slot):
 
 The store's accounting lives in a slot of its own, tag ``{adjudicator}`` (``ACCOUNTS``, touched
 only by ``reserve.lua``, ``touch.lua`` and ``forget.lua``, never in one script with a game's
-keys): ``{adjudicator}:games``, a sorted set (game id -> time of last touch) that counts live
-games; ``{adjudicator}:moves``, a hash (game id -> moves counted); ``{adjudicator}:total_moves``,
-their sum. On a Redis Cluster that slot is on one node: the store reports moves to it in the
-background rather than with each move (``RedisGameStore``).
+keys): ``{adjudicator}:games``, a sorted set (game id -> the instant it expires, ms) that counts
+live games; ``{adjudicator}:moves``, a hash (game id -> moves counted);
+``{adjudicator}:total_moves``, their sum; and each client's share: ``{adjudicator}:owner`` (game
+id -> the client that created it), ``{adjudicator}:owned_games`` (client -> its live games) and
+``{adjudicator}:owned_moves``, a sorted set (client -> the moves of its live games). On a Redis
+Cluster that slot is on one node: the store reports moves to it in the background rather than
+with each move (``RedisGameStore``).
 
 A game's changes are announced on its channel, ``{game:ID}:events``: under the game's hash tag,
 so that on a Redis Cluster a script may ``SPUBLISH`` it (sharded pub/sub, in the game's slot) and
@@ -32,7 +35,11 @@ from typing import NamedTuple
 LIVE_GAMES = "{adjudicator}:games"
 MOVE_COUNTS = "{adjudicator}:moves"
 TOTAL_MOVES = "{adjudicator}:total_moves"
-ACCOUNTS = [LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES]  # the KEYS of the accounting scripts
+OWNERS = "{adjudicator}:owner"
+OWNED_GAMES = "{adjudicator}:owned_games"
+OWNED_MOVES = "{adjudicator}:owned_moves"
+# The KEYS of the accounting scripts (accounts.lua), in this order.
+ACCOUNTS = [LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES, OWNERS, OWNED_GAMES, OWNED_MOVES]
 CHANNEL_PREFIX, CHANNEL_SUFFIX = "{game:", "}:events"
 CHANNELS = CHANNEL_PREFIX + "*" + CHANNEL_SUFFIX  # the pattern of every game's channel
 

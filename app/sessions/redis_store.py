@@ -93,7 +93,7 @@ from app.sessions.session import (
     receipt_key,
     result_at,
 )
-from app.sessions.store import Changes, CreatedGame
+from app.sessions.store import CLIENT_GAMES, CLIENT_MOVES, Changes, CreatedGame, client_part
 from app.sessions.watchers import SharedReads, Watchers, until
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
 
@@ -110,12 +110,16 @@ def _lua(name: str) -> str:
 # a function whose answer comes back as {1 if a flag fell in the script else 0, the answer}:
 # ``RedisGameStore._settled`` counts the ending and hands on the answer.
 GAME_SCRIPTS = {"state", "changes", "moves", "read", "commit", "act", "tictactoe_move"}
+# Scripts of the store's accounting run after accounts.lua (forgetting a game, expiring games).
+ACCOUNT_SCRIPTS = {"reserve", "touch", "forget"}
 
 
 def _script(name: str, publish: str = "PUBLISH") -> str:
     """A script's text, after the command that announces a change: ``PUBLISH`` on one Redis,
     ``SPUBLISH`` (sharded, in the game's own slot) on a cluster."""
     head = f"local PUBLISH = '{publish}'\n"
+    if name in ACCOUNT_SCRIPTS:
+        return head + _lua("accounts") + _lua(name)
     if name not in GAME_SCRIPTS:
         return head + _lua(name)
     return (
@@ -237,10 +241,12 @@ def _state_read(game_id: str, found: list[Any]) -> GameState:
 
 @dataclass(frozen=True, slots=True)
 class Known:
-    """What never changes of a game, once read: its engine and its players' token hashes."""
+    """What never changes of a game, once read: its engine, its players' token hashes, and the
+    client that created it (whose share of the store it holds)."""
 
     engine: str
     hashes: tuple[str, str]
+    owner: str
 
 
 # The hash slots of a Redis Cluster.
@@ -296,9 +302,18 @@ class RedisGameStore:
         max_moves: int = DEFAULT_MAX_MOVES,
         max_total_moves: int = DEFAULT_MAX_TOTAL_MOVES,
         max_refusals: int = DEFAULT_MAX_REFUSALS,
+        unstarted_seconds: float | None = None,
+        client_share: float = 1.0,
     ) -> None:
         self.max_games = max_games
         self.max_refusals = max_refusals
+        self.client_games = client_part(max_games, client_share)
+        self.client_moves = client_part(max_total_moves, client_share)
+        # Owners' moves as the accounting last said: those at their share, and the counts of
+        # the owners of games this process moved in (at most MAX_KNOWN_GAMES of them).
+        self._heavy: set[str] = set()
+        self._owned: OrderedDict[str, int] = OrderedDict()
+        self._unreported_owned: Counter[str] = Counter()  # by owner: moves not yet reported
         self.max_total_moves = max_total_moves
         # Moves of all processes are counted in the accounting slot (redis_keys): each process
         # reports the moves it had accepted with its next move (or within a second), and knows
@@ -310,6 +325,8 @@ class RedisGameStore:
         self._reporter: asyncio.Task[None] | None = None
         self.max_moves = max_moves  # each game keeps the limit it was created with
         self.idle_ms = max(1, int(idle_seconds * 1000))
+        unstarted = idle_seconds if unstarted_seconds is None else unstarted_seconds
+        self.unstarted_ms = max(1, int(unstarted * 1000))
         self.clock = clock
         self.fast_paths = fast_paths  # False: every new game takes the generic engine (tests)
 
@@ -401,17 +418,23 @@ class RedisGameStore:
         return GENERIC
 
     async def create(
-        self, kind: str, params: Mapping[str, object], control: TimeControl | None = None
+        self,
+        kind: str,
+        params: Mapping[str, object],
+        control: TimeControl | None = None,
+        owner: str = "",
     ) -> CreatedGame:
         game_kind = find_kind(kind)
         game_id = tokens.new_game_id()
         await self._report()  # this process's own moves count before its own creations
-        placed, retry_ms, _, why = await self._reserve(game_id)
+        placed, retry_ms, _, why = await self._reserve(game_id, owner)
         if not placed:
-            retry = _seconds(retry_ms)
-            if why == "moves":
-                raise CapacityExhausted(self.max_total_moves, retry, "stored moves")
-            raise CapacityExhausted(self.max_games, retry)
+            limit, what = {
+                "moves": (self.max_total_moves, "stored moves"),
+                "client_games": (self.client_games, CLIENT_GAMES),
+                "client_moves": (self.client_moves, CLIENT_MOVES),
+            }.get(why, (self.max_games, "live games"))
+            raise CapacityExhausted(limit, _seconds(retry_ms), what)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
         session = Session(game_id, game_kind, params, hashes, game_kind.new(params), self.max_moves)
@@ -436,9 +459,10 @@ class RedisGameStore:
             fields["position"] = session.position.encode()
         else:
             fields |= FAST_PATHS[kind].fields(params)
+        fields["owner"] = owner
         flat = [str(item) for pair in fields.items() for item in pair]
-        await self._run("create", [game_keys(game_id).meta], [self.idle_ms, *flat])
-        self._know(game_id, Known(engine, hashes))
+        await self._run("create", [game_keys(game_id).meta], [self.unstarted_ms, *flat])
+        self._know(game_id, Known(engine, hashes, owner))
         return CreatedGame(state, secrets)
 
     def _settled(self, answer: list[Any]) -> Any:
@@ -521,11 +545,10 @@ class RedisGameStore:
         self._known.pop(game_id, None)
         self._kept.pop(game_id, None)
         self._unreported.pop(game_id, None)
-        self._total_moves = int(await self._run("forget", ACCOUNTS, [game_id]))
+        self._counted(await self._run("forget", ACCOUNTS, [game_id, self.client_moves]))
 
     async def live_games(self) -> int:
-        since = self._now_ms() - self.idle_ms
-        return int(await self._guard(self.client.zcount(LIVE_GAMES, since, "+inf")))
+        return int(await self._guard(self.client.zcount(LIVE_GAMES, self._now_ms(), "+inf")))
 
     async def ready(self) -> bool:
         """One PING; after a connection failure, once more on a fresh connection (a PING
@@ -578,46 +601,57 @@ class RedisGameStore:
         round trip, once); GameNotFound for a game that does not exist."""
         known = self._known.get(game_id)
         if known is None:
-            read = self.client.hmget(game_keys(game_id).meta, ["engine", "h1", "h2"])
-            engine, first, second = await self._guard(read)
+            read = self.client.hmget(game_keys(game_id).meta, ["engine", "h1", "h2", "owner"])
+            engine, first, second, owner = await self._guard(read)
             if engine is None:
                 raise GameNotFound(game_id)
-            known = Known(str(engine), (str(first), str(second)))
+            known = Known(str(engine), (str(first), str(second)), str(owner or ""))
         self._know(game_id, known)
         return known
-
-    async def _engine_of(self, game_id: str) -> str:
-        return (await self._known_game(game_id)).engine
 
     async def player_of(self, game_id: str, token: str) -> Player:
         return player_by_hash((await self._known_game(game_id)).hashes, token)
 
     # --- accounting of stored moves ---------------------------------------------------------
 
-    async def _reserve(self, game_id: str) -> list[Any]:
+    async def _reserve(self, game_id: str, owner: str = "") -> list[Any]:
         """reserve.lua: forget expired games, then a place for ``game_id`` (``''``: recount)."""
-        args = [self._now_ms(), self.idle_ms, self.max_games, game_id, self.max_total_moves]
+        args = [
+            self._now_ms(), self.unstarted_ms, self.max_games, game_id, self.max_total_moves,
+            owner, self.client_games, self.client_moves,
+        ]  # fmt: skip
         answer: list[Any] = await self._run("reserve", ACCOUNTS, args)
-        self._total_moves = int(answer[2])
-        return answer
+        self._counted([answer[2], answer[4]])
+        return answer[:4]
 
-    async def _full(self) -> CapacityExhausted | None:
-        """The refusal of a new move while the store holds its most moves (as last read; read
-        again at most once a second while at the bound, so that expired games free their
-        moves), or None. The engines still answer a replay before refusing with it."""
-        if self._total_moves + self._unreported.total() < self.max_total_moves:
+    async def _full(self, owner: str) -> CapacityExhausted | None:
+        """The refusal of a new move while the store holds its most moves, or the game's owner
+        its share of them (as last read; read again at most once a second while at the bound,
+        so that expired games free their moves), or None. The engines still answer a replay
+        before refusing with it."""
+        def full() -> bool:
+            return self._total_moves + self._unreported.total() >= self.max_total_moves
+
+        def over_share() -> bool:
+            owned = self._owned.get(owner, 0) + self._unreported_owned[owner]
+            return owner in self._heavy or owned >= self.client_moves
+
+        if not over_share() and not full():
             return None
         retry = 1
         if time.monotonic() - self._recounted >= 1:
             self._recounted = time.monotonic()
-            _, retry_ms, _, _ = await self._reserve("")
+            _, retry_ms, _, _ = await self._reserve("", owner)
             retry = _seconds(retry_ms)
-        if self._total_moves + self._unreported.total() < self.max_total_moves:
-            return None
-        return CapacityExhausted(self.max_total_moves, retry, "stored moves")
+        if over_share():
+            return CapacityExhausted(self.client_moves, retry, CLIENT_MOVES)
+        if full():
+            return CapacityExhausted(self.max_total_moves, retry, "stored moves")
+        return None
 
     def _accepted(self, game_id: str) -> None:
         self._unreported[game_id] += 1
+        self._unreported_owned[self._owner_of(game_id)] += 1
         if self._reporter is None or self._reporter.done():
             self._reporter = asyncio.create_task(self._report_soon())
 
@@ -631,27 +665,46 @@ class RedisGameStore:
         if self._unreported:
             reports = self._take_reports()
             try:
-                self._total_moves = int(
-                    await self._run("touch", ACCOUNTS, [self._now_ms(), *reports])
-                )
+                self._counted(await self._run("touch", ACCOUNTS, self._touch_args(reports)))
             except StoreUnavailable:
                 self._restore_reports(reports)
                 raise
 
+    def _touch_args(self, reports: list[str | int]) -> list[str | int]:
+        return [self._now_ms(), self.idle_ms, self.client_moves, *reports]
+
+    def _counted(self, answer: list[Any]) -> None:
+        """What an accounting script answered: the total of moves held, and the owners' shares
+        (those at their share, and the moves of the owners asked)."""
+        total, (heavy, owned) = answer
+        self._total_moves = int(total)
+        self._heavy = {str(owner) for owner in heavy}
+        for owner, count in zip(owned[::2], owned[1::2], strict=True):
+            self._owned[str(owner)] = int(count)
+            self._owned.move_to_end(str(owner))
+        while len(self._owned) > MAX_KNOWN_GAMES:
+            self._owned.popitem(last=False)
+
+    def _owner_of(self, game_id: str) -> str:
+        known = self._known.get(game_id)
+        return "" if known is None else known.owner
+
     def _take_reports(self) -> list[str | int]:
         reports = [item for pair in self._unreported.items() for item in pair]
         self._unreported.clear()
+        self._unreported_owned.clear()
         return reports
 
     def _restore_reports(self, reports: list[str | int]) -> None:
         for game_id, count in zip(reports[::2], reports[1::2], strict=True):
             self._unreported[str(game_id)] += int(count)
+            self._unreported_owned[self._owner_of(str(game_id))] += int(count)
 
     # --- moves ------------------------------------------------------------------------------
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
-        engine = await self._engine_of(game_id)  # an unknown game is a 404 first
-        full = await self._full()
+        known = await self._known_game(game_id)  # an unknown game is a 404 first
+        engine, full = known.engine, await self._full(known.owner)
         if engine == GENERIC:
             return await self._guard(self._generic_move(game_id, token, request, full))
         return await self._guard(self._fast_move(game_id, engine, token, request, full))
@@ -673,7 +726,7 @@ class RedisGameStore:
             try:
                 async with self.client.pipeline(transaction=False) as pipe:
                     pipe.evalsha(sha, len(keys), *keys, *args)
-                    pipe.evalsha(touch, len(ACCOUNTS), *ACCOUNTS, self._now_ms(), *reports)
+                    pipe.evalsha(touch, len(ACCOUNTS), *ACCOUNTS, *self._touch_args(reports))
                     answer, total = await pipe.execute(raise_on_error=False)
             except BaseException:
                 self._restore_reports(reports)
@@ -683,7 +736,7 @@ class RedisGameStore:
                 if isinstance(total, NoScriptError):
                     self._sha.pop("touch", None)
             else:
-                self._total_moves = int(total)
+                self._counted(total)
             if isinstance(answer, NoScriptError):  # Redis restarted: the script did not run
                 self._sha.pop(script, None)
                 continue

@@ -10,6 +10,7 @@ applied twice. Implementations: ``memory_store`` (embedded, the default) and ``r
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,6 +37,16 @@ class Changes(NamedTuple):
         return max(0.0, (clock.deadline_ms - self.at_ms) / 1000)
 
 
+# What a client's share of the store is counted in, as a refusal says it.
+CLIENT_GAMES = "live games created by one client"
+CLIENT_MOVES = "stored moves of the games one client created"
+
+
+def client_part(bound: int, share: float) -> int:
+    """A client's part of a store-wide bound: ``share`` of it, and at least one."""
+    return max(1, math.floor(bound * share))
+
+
 @dataclass(frozen=True, slots=True)
 class CreatedGame:
     state: GameState
@@ -53,11 +64,15 @@ class GameStore(Protocol):
     endings: Counter[str]
 
     async def create(
-        self, kind: str, params: Mapping[str, object], control: TimeControl | None = None
+        self,
+        kind: str,
+        params: Mapping[str, object],
+        control: TimeControl | None = None,
+        owner: str = "",
     ) -> CreatedGame:
         """A new game of the kind named ``kind`` (a registered one) with these (validated)
-        parameters, and clocks if a time ``control`` is given; raises CapacityExhausted when
-        full."""
+        parameters, and clocks if a time ``control`` is given, held by the client ``owner``;
+        raises CapacityExhausted when the store is full, or the owner holds its share."""
         ...
 
     async def state(self, game_id: str) -> GameState:

@@ -22,6 +22,8 @@ def store_from(settings: Settings) -> GameStore:
             max_moves=settings.max_moves_per_game,
             max_total_moves=settings.max_total_moves,
             max_refusals=settings.max_refusals_per_game,
+            unstarted_seconds=settings.unstarted_game_seconds,
+            client_share=settings.client_share,
         )
     return MemoryGameStore(
         settings.max_games,
@@ -29,4 +31,6 @@ def store_from(settings: Settings) -> GameStore:
         max_moves=settings.max_moves_per_game,
         max_total_moves=settings.max_total_moves,
         max_refusals=settings.max_refusals_per_game,
+        unstarted_seconds=settings.unstarted_game_seconds,
+        client_share=settings.client_share,
     )

@@ -256,12 +256,23 @@ def test_max_n_comes_from_settings() -> None:
 
 
 def test_capacity_exhausted_is_503_with_retry_after(store_url: str) -> None:
-    with TestClient(create_app(Settings(max_games=2, store_url=store_url))) as client:
+    settings = Settings(max_games=2, store_url=store_url, client_share=1)
+    with TestClient(create_app(settings)) as client:
         create(client)
         create(client)
         response = client.post("/v1/games", json={"n": 3})
     assert_problem(response, 503, "capacity_exhausted")
     assert int(response.headers["retry-after"]) >= 1
+
+
+def test_one_address_holds_at_most_its_share_of_the_games() -> None:
+    with TestClient(create_app(Settings(max_games=4, client_share=0.5))) as client:
+        create(client)
+        create(client)
+        refused = assert_problem(client.post("/v1/games", json={"n": 3}), 503, "capacity_exhausted")
+        assert "one client" in refused["detail"]
+        with TestClient(client.app, client=("192.0.2.8", 50000)) as other:
+            assert other.post("/v1/games", json={"n": 3}).status_code == 201
 
 
 def test_idle_games_expire_on_the_injected_clock() -> None:

@@ -190,7 +190,7 @@ async def test_racing_clients_get_one_acceptance(store_url: str, kind: Kind) -> 
 
 
 def test_delete_capacity_and_metrics(store_url: str, kind: Kind) -> None:
-    settings = Settings(store_url=store_url, max_games=2, create_rate_per_minute=0)
+    settings = Settings(store_url=store_url, max_games=2, create_rate_per_minute=0, client_share=1)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         game = create(client, kind)
         create(client, kind)

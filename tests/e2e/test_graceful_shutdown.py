@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.servers import NO_CREATE_LIMIT, free_port, wait_for
+from tests.servers import NO_CLIENT_LIMITS, free_port, wait_for
 
 GRACE_SECONDS = 2
 # How uvicorn ends after a graceful shutdown: it re-raises the SIGTERM it caught (143 in a shell).
@@ -110,7 +110,7 @@ def test_plain_uvicorn_with_an_open_stream_exits_at_sigterm() -> None:
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning"]  # fmt: skip
-    process = subprocess.Popen(command, env={**os.environ, **NO_CREATE_LIMIT})
+    process = subprocess.Popen(command, env={**os.environ, **NO_CLIENT_LIMITS})
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for(lambda: httpx.get(f"{base}/healthz", timeout=1).status_code == 200, "uvicorn")

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
-from tests.servers import NO_CREATE_LIMIT, free_port, redis_server, wait_for
+from tests.servers import NO_CLIENT_LIMITS, free_port, redis_server, wait_for
 
 Client = httpx.Client | TestClient
 
@@ -40,7 +40,7 @@ class Service:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "ADJUDICATOR_STORE_URL": self.store_url, **NO_CREATE_LIMIT}
+        env = {**os.environ, "ADJUDICATOR_STORE_URL": self.store_url, **NO_CLIENT_LIMITS}
         command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                    "--port", str(self.port), "--log-level", "warning",
                    "--timeout-graceful-shutdown", "3"]  # fmt: skip

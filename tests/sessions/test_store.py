@@ -467,7 +467,7 @@ async def test_a_game_says_why_it_ended(store: GameStore) -> None:
 async def test_memory_store_keeps_only_token_hashes(clock: FakeClock) -> None:
     store = MemoryGameStore(max_games=3, idle_seconds=60, clock=clock)
     created = await store.create(*tictactoe(3))
-    game = store._games[created.state.id].session
+    game = store._entry(created.state.id).session
     assert created.tokens[0] not in game.token_hashes
     assert game.token_hashes == tuple(tokens.token_hash(t) for t in created.tokens)
 
@@ -536,6 +536,59 @@ async def test_expired_games_free_their_moves(
     await store.play(fresh.state.id, fresh.tokens[0], move(0, 0))
 
 
+@pytest.fixture(params=STORES)
+async def store_of_quick_unstarted_games(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[GameStore]:
+    """Each store, where a game nobody moved in lives 10 s (60 s after a move), and each
+    client holds at most half of the three games (one) and of the four stored moves (two)."""
+    built = build(request, clock, max_total_moves=4, unstarted_seconds=10, client_share=0.5)
+    yield built
+    await built.close()
+
+
+async def test_a_game_nobody_moved_in_gives_its_place_back_soon(
+    store_of_quick_unstarted_games: GameStore, clock: FakeClock
+) -> None:
+    store = store_of_quick_unstarted_games
+    unstarted = await store.create(*tictactoe(3), owner="a")
+    started = await store.create(*tictactoe(3), owner="b")
+    await store.play(started.state.id, started.tokens[0], move(0, 0))
+    await store.create(*tictactoe(3), owner="c")
+    with pytest.raises(CapacityExhausted) as refused:  # three games: the store is full
+        await store.create(*tictactoe(3), owner="d")
+    assert refused.value.retry_after == 10  # until the first game nobody moved in expires
+    clock.now += 11
+    assert await store.live_games() == 1  # the started game lives on
+    assert (await store.state(started.state.id)).move_count == 1
+    await store.create(*tictactoe(3), owner="d")
+    if isinstance(store, MemoryGameStore):  # Redis's own keys expire by Redis's own time
+        with pytest.raises(GameNotFound):
+            await store.state(unstarted.state.id)
+
+
+async def test_one_client_holds_at_most_its_share(
+    store_of_quick_unstarted_games: GameStore,
+) -> None:
+    store = store_of_quick_unstarted_games
+    mine = await store.create(*tictactoe(5), owner="greedy")
+    with pytest.raises(CapacityExhausted) as refused:  # one game of three is its share
+        await store.create(*tictactoe(5), owner="greedy")
+    assert "one client" in str(refused.value)
+    yours = await store.create(*tictactoe(5), owner="polite")
+    await store.play(mine.state.id, mine.tokens[0], move(0, 0))
+    await store.play(mine.state.id, mine.tokens[1], move(1, 1))
+    with pytest.raises(CapacityExhausted) as refused:  # two moves of four are its share
+        await store.play(mine.state.id, mine.tokens[0], move(2, 2))
+    assert "one client" in str(refused.value)
+    assert (await store.state(mine.state.id)).move_count == 2
+    await store.play(yours.state.id, yours.tokens[0], move(0, 0))  # the others play on
+    await store.play(yours.state.id, yours.tokens[1], move(1, 1))
+    await store.delete(mine.state.id, mine.tokens[0])  # its share is free again
+    again = await store.create(*tictactoe(5), owner="greedy")
+    await store.play(again.state.id, again.tokens[0], move(0, 0))
+
+
 # --- Redis store --------------------------------------------------------------------------------
 
 
@@ -577,6 +630,19 @@ async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
     assert {meta, *game_keys(created.state.id)[3:]} <= keys <= set(game_keys(created.state.id))
     for key in keys:  # receipts too: keys expire with the game
         assert 25_000 < raw.pttl(key) <= 30_000
+    await store.close()
+
+
+async def test_redis_game_nobody_moved_in_expires_sooner(redis_store_url: str) -> None:
+    store = RedisGameStore(
+        redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2, unstarted_seconds=5
+    )
+    raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
+    created = await store.create(*tictactoe(3))
+    meta = game_keys(created.state.id)[0]
+    assert 4_000 < raw.pttl(meta) <= 5_000
+    await store.play(created.state.id, created.tokens[0], move(0, 0))
+    assert 25_000 < raw.pttl(meta) <= 30_000  # the first move gives it a game's whole life
     await store.close()
 
 

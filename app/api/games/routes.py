@@ -228,7 +228,8 @@ async def get_game(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client_of(request))
     body = (await CREATE_BODY.parse(request)).root
-    created = await store_of(request).create(body.kind, body.params(), body.control())
+    owner = client_of(request)
+    created = await store_of(request).create(body.kind, body.params(), body.control(), owner)
     state = created.state
     tokens = {"1": created.tokens[0], "2": created.tokens[1]}
     answer = cast(CreatedGameOut, {**state_json(state), "tokens": tokens})

@@ -1,29 +1,32 @@
--- The store's accounting, on creation: forget the games that expired (their moves with them),
--- then reserve a place for a new game — or, without a game id, only recount.
--- KEYS: live games (sorted set), moves per game (hash), total moves.
--- ARGV: now ms, idle ms, max games, game id (or ''), max total moves.
--- -> {placed 0/1, ms until the oldest game expires (when not placed), total moves, why not}
-local cutoff = tonumber(ARGV[1]) - tonumber(ARGV[2])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)
-local freed = 0
-for first = 1, #gone, 1000 do  -- in slices: unpack has a bounded stack
-  local slice = {unpack(gone, first, math.min(first + 999, #gone))}
-  for _, count in ipairs(redis.call('HMGET', KEYS[2], unpack(slice))) do
-    freed = freed + (tonumber(count) or 0)
-  end
-  redis.call('HDEL', KEYS[2], unpack(slice))
+-- The store's accounting, on creation: forget the games that expired (their moves, and their
+-- owners' counts, with them), then reserve a place for a new game — or, without a game id, only
+-- recount. KEYS: accounts.lua's.
+-- ARGV: now ms, the new game's lifetime ms (until its first move), max games, game id (or ''),
+--       max total moves, owner, the most live games of one owner, the most moves of one owner.
+-- -> {placed 0/1, ms until the next game expires (when not placed), total moves, why not, the
+--     owners' shares (accounts.lua's, the owner asked)}
+local now = tonumber(ARGV[1])
+local total = expire(now)
+local function answer(placed, wait, why)
+  return {placed, wait, total, why, shares(ARGV[8], {[ARGV[6]] = true})}
 end
-if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff) end
-local total = tonumber(redis.call('GET', KEYS[3]) or 0)
-if freed > 0 then total = redis.call('DECRBY', KEYS[3], freed) end
 local function full(why)
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local next_one = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   local wait = 1000
-  if oldest[2] then wait = tonumber(oldest[2]) - cutoff end
-  return {0, wait, total, why}
+  if next_one[2] then wait = tonumber(next_one[2]) - now end
+  return answer(0, wait, why)
 end
 if total >= tonumber(ARGV[5]) then return full('moves') end
-if ARGV[4] == '' then return {0, 0, total, ''} end
+if ARGV[4] == '' then return answer(0, 0, '') end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return full('games') end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-return {1, 0, total, ''}
+local owner = ARGV[6]
+if tonumber(redis.call('HGET', KEYS[5], owner) or 0) >= tonumber(ARGV[7]) then
+  return full('client_games')
+end
+if tonumber(redis.call('ZSCORE', KEYS[6], owner) or 0) >= tonumber(ARGV[8]) then
+  return full('client_moves')
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[4])
+redis.call('HSET', KEYS[4], ARGV[4], owner)
+redis.call('HINCRBY', KEYS[5], owner, 1)
+return answer(1, 0, '')

@@ -1,0 +1,43 @@
+-- The store's accounting (redis_keys.py's ACCOUNTS), shared by reserve.lua, touch.lua and
+-- forget.lua. KEYS: live games (sorted set: game -> the instant it expires, ms), moves per game
+-- (hash), total moves, owner per game (hash: game -> the client that created it), live games per
+-- owner (hash), moves per owner (sorted set: owner -> moves of its live games).
+
+-- A game is no longer live: its moves, and its owner's counts, are given back. Answers the
+-- moves it held.
+local function forget_game(game_id)
+  local count = tonumber(redis.call('HGET', KEYS[2], game_id) or 0)
+  redis.call('HDEL', KEYS[2], game_id)
+  local owner = redis.call('HGET', KEYS[4], game_id)
+  if owner then
+    redis.call('HDEL', KEYS[4], game_id)
+    if redis.call('HINCRBY', KEYS[5], owner, -1) <= 0 then redis.call('HDEL', KEYS[5], owner) end
+    if count > 0 and tonumber(redis.call('ZINCRBY', KEYS[6], -count, owner)) <= 0 then
+      redis.call('ZREM', KEYS[6], owner)
+    end
+  end
+  return count
+end
+
+-- Forget every game whose instant has come (`now`, ms); answers the total of moves left.
+local function expire(now)
+  local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
+  local freed = 0
+  for _, game_id in ipairs(gone) do freed = freed + forget_game(game_id) end
+  if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end
+  if freed > 0 then return redis.call('DECRBY', KEYS[3], freed) end
+  return tonumber(redis.call('GET', KEYS[3]) or 0)
+end
+
+-- The owners' shares, as every accounting script answers them: the owners whose live games hold
+-- `most` moves or more (at most 100: each holds a share), and the moves of each owner in the
+-- table `asked` (owner -> true), as {owner, moves, owner, moves, ...}.
+local function shares(most, asked)
+  local counts = {}
+  for owner in pairs(asked) do
+    counts[#counts + 1] = owner
+    counts[#counts + 1] = tonumber(redis.call('ZSCORE', KEYS[6], owner) or 0)
+  end
+  return {redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 100), counts}
+end
+
