@@ -629,6 +629,7 @@ class RedisGameStore:
         its share of them (as last read; read again at most once a second while at the bound,
         so that expired games free their moves), or None. The engines still answer a replay
         before refusing with it."""
+
         def full() -> bool:
             return self._total_moves + self._unreported.total() >= self.max_total_moves
 
