@@ -145,10 +145,17 @@ class Settings(BaseSettings):
         "moves always are).",
     )
     max_streams: int = Field(
-        1000, ge=1, description="Event streams one process holds open at once; more get 503."
+        1000,
+        ge=1,
+        description="Event streams one process holds open at once; at it, a newcomer takes the "
+        "place of the oldest stream of the client holding the most, if it holds two more than "
+        "the newcomer would; else 503.",
     )
     max_streams_per_game: int = Field(
-        100, ge=1, description="Event streams of one game one process holds open; more get 503."
+        100,
+        ge=1,
+        description="Event streams of one game one process holds open; at it, places are made "
+        "as at max_streams.",
     )
     max_streams_per_client: int = Field(
         100,

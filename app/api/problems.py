@@ -273,8 +273,9 @@ DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = dict([
     ),
     _refusal(
         TooManyStreams("this game", 50, 5), 503, "Too many event streams",
-        "this process, this game or this client address has its most open event streams "
-        "(see `Retry-After`)",
+        "this client address has its most open event streams, or this process (or this game) "
+        "has its most and no client holds more than its share of them (see `Retry-After`); "
+        "also the `error` event that ends a stream whose place went to another client's",
         "close the streams you no longer read, or poll with `If-None-Match`; retry after "
         "`Retry-After`",
     ),

@@ -165,9 +165,19 @@ class CapacityExhausted(Unavailable):
 class TooManyStreams(Unavailable):
     code = "too_many_streams"
 
-    def __init__(self, where: str, limit: int, retry_after: int) -> None:
+    def __init__(self, where: str, limit: int, retry_after: int, evicted: bool = False) -> None:
+        """``evicted``: an open stream gave its place to another client's (``where`` and
+        ``limit`` are then not said)."""
         self.limit, self.retry_after = limit, retry_after
-        super().__init__(f"{where} holds its maximum of {limit} open event streams; retry later")
+        if evicted:
+            super().__init__(
+                "this stream gave its place to another client's: this client address holds "
+                "more than its share of the open event streams; poll, or reconnect later"
+            )
+        else:
+            super().__init__(
+                f"{where} holds its maximum of {limit} open event streams; retry later"
+            )
 
 
 class StoreUnavailable(Unavailable):

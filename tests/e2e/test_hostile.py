@@ -52,9 +52,11 @@ def server(log: Path) -> Iterator[Served]:
     assert "Traceback" not in text, text[-4000:]
 
 
-def connect(served: Served) -> socket.socket:
+def connect(served: Served, source: str = "127.0.0.1") -> socket.socket:
+    """A connection to the server from the loopback address ``source`` (127.0.0.0/8: each
+    address is a client of its own)."""
     host, port = served.url.removeprefix("http://").split(":")
-    return socket.create_connection((host, int(port)), timeout=WAIT)
+    return socket.create_connection((host, int(port)), timeout=WAIT, source_address=(source, 0))
 
 
 def read_all(sock: socket.socket) -> bytes:
@@ -366,6 +368,35 @@ def test_streams_on_redis_never_take_the_connections_moves_need(tmp_path: Path) 
                 chunk = sock.recv(65536)
                 assert chunk, "stream cut"
                 received += chunk
+    assert "Traceback" not in (tmp_path / "log").read_text(errors="replace")
+
+
+def open_stream(served: Served, game: str, source: str) -> socket.socket:
+    sock = connect(served, source)
+    sock.sendall(f"GET /v1/games/{game}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return sock
+
+
+def test_a_client_holding_a_games_streams_gives_one_up_to_another(tmp_path: Path) -> None:
+    env = {"ADJUDICATOR_MAX_STREAMS_PER_GAME": "3"}
+    with adjudicator_command(env, tmp_path / "log") as served, ExitStack() as stack:
+        game = httpx.post(f"{served.url}/v1/games", json={"n": 3}, timeout=WAIT).json()["id"]
+        greedy = [stack.enter_context(open_stream(served, game, "127.0.0.2")) for _ in range(3)]
+        for sock in greedy:
+            assert sock.recv(12) == b"HTTP/1.1 200"
+        polite = stack.enter_context(open_stream(served, game, "127.0.0.3"))
+        assert polite.recv(12) == b"HTTP/1.1 200"  # the game was full: a place was made
+        ended = b""  # the oldest of the greedy client's streams ends, saying why
+        while b"event: error" not in ended or not ended.endswith(b"\r\n\r\n"):
+            chunk = greedy[0].recv(65536)
+            assert chunk, ended
+            ended += chunk
+        assert b'"code":"too_many_streams"' in ended
+        transport = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(base_url=served.url, transport=transport, timeout=WAIT) as greedy_client:
+            again = greedy_client.get(f"/v1/games/{game}/events")  # two of three: its share
+        assert again.status_code == 503
+        assert again.json()["code"] == "too_many_streams"
     assert "Traceback" not in (tmp_path / "log").read_text(errors="replace")
 
 

@@ -23,8 +23,9 @@ from pydantic_core import to_json
 
 from app.api.games.render import move_result_json, state_json
 from app.api.games.schemas import GAME_STATES, MoveResultOut
+from app.api.games.streams import RETRY_AFTER_SECONDS
 from app.api.problems import Problem, problem_body, problem_of
-from app.sessions.errors import GameNotFound, Unavailable
+from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
 from app.sessions.session import result_at
 from app.sessions.store import Changes, GameStore
 
@@ -40,16 +41,24 @@ async def move_events(
     disconnected: Callable[[], Awaitable[bool]],
     stopping: asyncio.Event,
     first: Changes | None = None,
+    evicted: asyncio.Event | None = None,
 ) -> AsyncIterator[bytes]:
-    """The stream's events; ``first`` is its first read of the store, if already made."""
+    """The stream's events; ``first`` is its first read of the store, if already made. The
+    stream ends with an ``error`` event when ``evicted`` is set (its place went to another
+    client's stream)."""
+    evicted = evicted or asyncio.Event()
     try:
-        async for event in _events(store, game_id, after, disconnected, stopping, first):
+        async for event in _events(store, game_id, after, disconnected, stopping, first, evicted):
             yield event
     except GameNotFound:
         return  # deleted or expired: the stream ends
     except Unavailable as error:
-        problem = problem_body(problem_of(type(error)), str(error), error.details())
-        yield format_sse_event(data_str=to_json(problem).decode(), event="error")
+        yield _error_event(error)
+
+
+def _error_event(error: Unavailable) -> bytes:
+    problem = problem_body(problem_of(type(error)), str(error), error.details())
+    return format_sse_event(data_str=to_json(problem).decode(), event="error")
 
 
 async def _events(
@@ -59,12 +68,16 @@ async def _events(
     disconnected: Callable[[], Awaitable[bool]],
     stopping: asyncio.Event,
     first: Changes | None,
+    evicted: asyncio.Event,
 ) -> AsyncIterator[bytes]:
     sent = after  # the version of the last change sent
     idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
     while not await disconnected():
         if stopping.is_set():
             yield format_sse_event(comment=STOPPING)
+            return
+        if evicted.is_set():
+            yield _error_event(TooManyStreams("", 0, RETRY_AFTER_SECONDS, evicted=True))
             return
         read = first or await store.changes(game_id, sent, PAGE)
         first = None
@@ -96,13 +109,14 @@ async def _events(
         due = read.due_in()
         # Past a deadline by a millisecond, so that the next read finds the flag fallen.
         wait = WAIT_SECONDS if due is None else min(WAIT_SECONDS, due + 0.001)
-        await _change_or_stop(store.wait_for_change(game_id, sent, wait), stopping)
+        await _change_or(store.wait_for_change(game_id, sent, wait), stopping, evicted)
         idle = due is None or due >= WAIT_SECONDS
 
 
-async def _change_or_stop(change: Awaitable[None], stopping: asyncio.Event) -> None:
-    """Wait for the game's next change, or for the server to be told to stop."""
-    waits = {asyncio.ensure_future(change), asyncio.ensure_future(stopping.wait())}
+async def _change_or(change: Awaitable[None], *ends: asyncio.Event) -> None:
+    """Wait for the game's next change, or for one of ``ends`` (the server told to stop, the
+    stream's place given to another)."""
+    waits = {asyncio.ensure_future(change), *(asyncio.ensure_future(e.wait()) for e in ends)}
     try:
         done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     finally:  # also when the stream itself is cancelled (its client went away)

@@ -345,8 +345,9 @@ async def game_events(request: Request) -> EventSourceResponse:
         raise
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     events = move_events(
-        store, game_id, after, request.is_disconnected, request.app.state.stopping, first
-    )
+        store, game_id, after, request.is_disconnected, request.app.state.stopping, first,
+        slot.evicted,
+    )  # fmt: skip
     response = EventSourceResponse(slot.during(events), headers=headers)
     slot.held_until_gone(response)  # even if the stream never starts
     return response
