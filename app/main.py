@@ -116,6 +116,9 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         settings.auth_failures_burst,
         what="requests with a wrong token",
     )
+    app.state.history_reads = RateLimiter(
+        settings.history_moves_per_minute, settings.history_moves_burst, what="moves read"
+    )
     app.state.work_budget = WorkBudget(
         settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms
     )

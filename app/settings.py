@@ -92,6 +92,15 @@ class Settings(BaseSettings):
     auth_failures_burst: int = Field(
         20, ge=1, description="Requests with a wrong token a client may make at once."
     )
+    history_moves_per_minute: float = Field(
+        600_000,
+        ge=0,
+        description="Moves one client address may read a minute from games' move lists "
+        "(GET …/moves), per process (0: no limit); beyond, 429 before its next read.",
+    )
+    history_moves_burst: int = Field(
+        20_000, ge=1, description="Moves one client address may read at once."
+    )
     client_cpu_ms_per_minute: float = Field(
         15_000,
         ge=0,

@@ -133,9 +133,9 @@ METHOD_NOT_ALLOWED = ProblemType(
 )  # fmt: skip
 RATE_LIMITED = ProblemType(
     "rate_limited", 429, "Too many requests",
-    "this client address creates games too fast, has sent too many wrong tokens, or "
-    "has used its share of the service's time (its bodies parsed, its stateless questions "
-    "answered) (see `Retry-After`)",
+    "this client address creates games too fast, has sent too many wrong tokens, has read "
+    "too many moves of games' move lists, or has used its share of the service's time (its "
+    "bodies parsed, its stateless questions answered) (see `Retry-After`)",
     "wait the `Retry-After` seconds, then send the request again",
     "too many games created from this address; retry in 2 s",
 )  # fmt: skip

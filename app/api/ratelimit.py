@@ -77,12 +77,12 @@ class RateLimiter:
         self._keep(client, tokens - cost, now)
 
     def admit(self, client: str, least: float = 0) -> None:
-        """Raise 429 unless ``client`` has tokens left, and at least ``least`` of them (a cost
-        it may yet spend); spend nothing."""
+        """Raise 429 unless ``client`` has at least ``least`` tokens (a cost it may yet spend;
+        by default: it is not in debt); spend nothing."""
         if not self.enabled:
             return
         tokens, now = self._tokens(client)
-        if tokens <= 0 or tokens < least:
+        if tokens < least:
             raise self._refuse(client, tokens, now, least)
         self._keep(client, tokens, now)
 

@@ -7,6 +7,7 @@ routes are matched in order on every request.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -28,6 +29,7 @@ from app.api.games.schemas import (
     ACTION_BODY,
     CREATE_BODY,
     MOVE_BODY,
+    AnyMoveOut,
     BoardOut,
     CreatedGameOut,
     GameOut,
@@ -69,6 +71,7 @@ from app.sessions.store import GameStore
 router = api_router("/v1/games", ["Game sessions"])
 
 MAX_RENDERED_SIDE = 100  # GET …/board renders boards up to this many cells a side
+HISTORY_PAGE = 1000  # GET …/moves reads and renders this many moves at a time
 # The headers of an answer that carries a token: no cache, shared or private, may keep it.
 SECRET = {"Cache-Control": "no-store"}
 
@@ -360,7 +363,7 @@ async def game_events(request: Request) -> EventSourceResponse:
     "last move's `seq` as the next `since` (the `version` is the move count too, unless draw "
     "offers or an ending were changes of the game).",
     response_model=MovesPage,
-    responses=store_errors(GameNotFound, VALIDATION_ERROR),
+    responses=store_errors(GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
     openapi_extra={
         "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi]
     },
@@ -368,8 +371,18 @@ async def game_events(request: Request) -> EventSourceResponse:
 async def list_moves(request: Request) -> Response:
     game_id = params.game_id(request)
     since, limit = params.SINCE.read(request), params.LIMIT.read(request)
-    moves, version = await store_of(request).moves(game_id, since, limit)
-    answer: MovesPage = {"moves": [move_json(m) for m in moves], "version": version}
+    reads: RateLimiter = request.app.state.history_reads
+    client = client_of(request)
+    reads.admit(client)  # a client that has read its share of moves waits
+    store, moves = store_of(request), list[AnyMoveOut]()
+    while True:  # in pages, other requests served between them
+        page, version = await store.moves(game_id, since + len(moves), HISTORY_PAGE)
+        moves.extend(move_json(m) for m in page[: limit - len(moves)])
+        if len(page) < HISTORY_PAGE or len(moves) >= limit:
+            break
+        await asyncio.sleep(0)
+    reads.spend(client, len(moves))
+    answer: MovesPage = {"moves": moves, "version": version}
     return json_response(answer)
 
 

@@ -1,0 +1,82 @@
+"""A game's move list is read in pages, other requests served between them, and each client may
+read its share of moves a minute (429 beyond, before its next read)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.games import routes
+from app.main import create_app
+from app.settings import Settings
+from tests.api.problems import assert_problem
+from tests.conftest import empty_store
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["memory", "redis"])
+def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    settings = Settings(
+        store_url=empty_store(request, request.param),
+        create_rate_per_minute=0,
+        history_moves_per_minute=60,  # a move a second
+        history_moves_burst=30,
+    )
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def played(client: TestClient, moves: int) -> str:
+    game: dict[str, Any] = client.post("/v1/games", json={"n": 100}).json()
+    for i in range(moves):
+        token = game["tokens"][str(1 + i % 2)]
+        answer = client.post(
+            f"/v1/games/{game['id']}/moves",
+            json={"row": i // 100, "col": i % 100},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 201
+    return str(game["id"])
+
+
+@pytest.mark.parametrize(("since", "limit"), [(0, 1000), (0, 7), (3, 10), (6, 8), (25, 5)])
+def test_a_move_list_read_in_pages_is_the_moves_asked_for(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, since: int, limit: int
+) -> None:
+    game = played(client, 23)
+    monkeypatch.setattr(routes, "HISTORY_PAGE", 3)
+    page = client.get(f"/v1/games/{game}/moves", params={"since": since, "limit": limit}).json()
+    expected = list(range(since + 1, min(23, since + limit) + 1))
+    assert [move["seq"] for move in page["moves"]] == expected
+    assert [(move["row"], move["col"]) for move in page["moves"]] == [
+        ((seq - 1) // 100, (seq - 1) % 100) for seq in expected
+    ]
+    assert page["version"] == 23
+
+
+def test_a_client_reads_its_share_of_moves(client: TestClient) -> None:
+    clock = FakeClock()
+    client.app.state.history_reads.clock = clock  # type: ignore[attr-defined]
+    game = played(client, 20)
+    assert len(client.get(f"/v1/games/{game}/moves").json()["moves"]) == 20
+    assert len(client.get(f"/v1/games/{game}/moves", params={"limit": 5}).json()["moves"]) == 5
+    refused = client.get(f"/v1/games/{game}/moves")  # 25 of 30 read: 5 left, the next is let in
+    assert refused.status_code == 200
+    refused = client.get(f"/v1/games/{game}/moves")  # in debt now
+    problem = assert_problem(refused, 429, "rate_limited")
+    assert "moves read" in problem["detail"]
+    waited = int(refused.headers["retry-after"])
+    assert 1 <= waited <= 30
+    assert client.get(f"/v1/games/{game}").status_code == 200  # the game's state is no history
+    clock.now += waited
+    assert client.get(f"/v1/games/{game}/moves", params={"limit": 1}).status_code == 200
