@@ -49,12 +49,14 @@ def require_binary(name: str) -> str:
 
 @contextmanager
 def redis_server(directory: Path, port: int | None = None) -> Iterator[str]:
-    """A throwaway redis-server (no persistence); yields its URL and stops it afterwards."""
+    """A throwaway redis-server (no persistence; DEBUG allowed from loopback, so that a test can
+    make it sleep); yields its URL and stops it afterwards."""
     binary = require_binary("redis-server")
     port = port or free_port()
     process = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-         "no", "--dir", str(directory), "--daemonize", "no", "--loglevel", "warning"],
+         "no", "--dir", str(directory), "--daemonize", "no", "--loglevel", "warning",
+         "--enable-debug-command", "local"],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
     url = f"redis://127.0.0.1:{port}/0"

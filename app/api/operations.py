@@ -45,8 +45,9 @@ async def get_health(request: Request) -> Response:
 @router.get(
     "/readyz",
     summary="Readiness",
-    description="200 when the service can answer requests, including its game store; "
-    "503 `store_unavailable` while the store does not answer.",
+    description="200 when the service can answer requests, including its game store (which "
+    "takes a write of the service's own); 503 `store_unavailable` while the store does not "
+    "answer, or refuses writes.",
     response_model=Readiness,
     responses=problem_responses(StoreUnavailable),
 )

@@ -268,8 +268,10 @@ DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = dict([
     ),
     _refusal(
         StoreUnavailable(), 503, "Game store unavailable",
-        "the game store (Redis) does not answer; retry later",
-        "retry later; a move retried with its `Idempotency-Key` is applied at most once",
+        "the game store (Redis) does not answer; a request that changes a game says whether it "
+        "may have been applied all the same (`may_have_been_applied`)",
+        "retry later; a request that may have been applied, send again with the same "
+        "`Idempotency-Key`: it is applied at most once, and the retry gets its answer",
     ),
     _refusal(
         TooManyStreams("this game", 50, 5), 503, "Too many event streams",

@@ -181,10 +181,35 @@ class TooManyStreams(Unavailable):
 
 
 class StoreUnavailable(Unavailable):
-    code = "store_unavailable"
+    """The store did not answer. For a request that changes a game, ``may_have_applied`` says
+    whether it may still have been applied (the store may have run it, its answer lost) or
+    surely was not (the store refused it, or was never reached)."""
 
-    def __init__(self, detail: str = "the game store does not answer; retry later") -> None:
+    code = "store_unavailable"
+    may_have_applied: bool | None = None
+    MAY_HAVE: ClassVar[str] = (
+        "the game store did not answer in time: this request may have been applied; send it "
+        "again with the same Idempotency-Key to learn its answer (it is applied at most once), "
+        "or read the game"
+    )
+    NOT_APPLIED: ClassVar[str] = (
+        "the game store could not be reached: this request was not applied; retry later"
+    )
+
+    def __init__(
+        self,
+        detail: str = "the game store does not answer; retry later",
+        may_have_applied: bool | None = None,
+    ) -> None:
+        if may_have_applied is not None:
+            detail = self.MAY_HAVE if may_have_applied else self.NOT_APPLIED
+        self.may_have_applied = may_have_applied
         super().__init__(detail)
+
+    def details(self) -> dict[str, object]:
+        if self.may_have_applied is None:
+            return {}
+        return {"may_have_been_applied": self.may_have_applied}
 
 
 class BoardTooLarge(DomainError):

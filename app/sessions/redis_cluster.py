@@ -25,7 +25,8 @@ import redis.asyncio as redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import RedisClusterException, RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException, RedisError, ResponseError
 
 from app.sessions.redis_keys import channel, game_of
 
@@ -40,6 +41,23 @@ Client = redis.Redis | RedisCluster
 # What a store command may raise: redis-py's errors, and its cluster client's own (a slot that
 # no node is known to serve is not a RedisError); both are the store's outage for that game.
 STORE_ERRORS = (RedisError, RedisClusterException, OSError)
+# What redis-py's asyncio clients raise when a connection is closed under a command (while a
+# node is lost, the cluster client disconnects the node's connections that other commands are
+# using): "'NoneType' object has no attribute 'writelines'", "unable to perform operation on
+# <TCPTransport closed=True>". The cluster client's commands raise them as ConnectionError
+# (``BoundedCluster``); a subscription's reader treats them as a lost connection.
+CLOSED_UNDER = (AttributeError, RuntimeError)
+# The marks of a failure before a command was sent: no connection could be made, or none was
+# free (the pools' own errors, and ``BoundedCluster``'s).
+NOT_SENT = ("connecting to", "No connection available", "no free connection")
+
+
+def may_have_run(error: BaseException) -> bool:
+    """Whether a command that failed with ``error`` may have run on the server all the same (its
+    answer lost): not when the server refused it (an error reply), nor when it was never sent."""
+    if isinstance(error, ResponseError):
+        return False
+    return not any(mark in str(error) for mark in NOT_SENT)
 
 
 def is_cluster(url: str) -> bool:
@@ -84,6 +102,9 @@ class BoundedCluster(RedisCluster):
             raise RedisError("no free connection to the store within the timeout") from None
         try:
             return await super().execute_command(*args, **kwargs)
+        except CLOSED_UNDER as error:
+            detail = f"the connection was closed under the command: {error}"
+            raise RedisConnectionError(detail) from error
         finally:
             self._permits.release()
 
@@ -216,7 +237,7 @@ class ShardedListener:
                     feed.confirmed[name].set()
                 elif message["type"] == "smessage":
                     self.notify(game_of(name))
-        except STORE_ERRORS as error:
+        except (*STORE_ERRORS, *CLOSED_UNDER) as error:
             logger.warning("move notifications from %s interrupted: %s", feed.node.name, error)
             self._drop(feed)
             await feed.close()

@@ -30,7 +30,10 @@ a process subscribes to it on the node that holds the game. One Redis takes ``PU
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
+
+from redis.crc import key_slot
 
 LIVE_GAMES = "{adjudicator}:games"
 MOVE_COUNTS = "{adjudicator}:moves"
@@ -40,6 +43,9 @@ OWNED_GAMES = "{adjudicator}:owned_games"
 OWNED_MOVES = "{adjudicator}:owned_moves"
 # The KEYS of the accounting scripts (accounts.lua), in this order.
 ACCOUNTS = [LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES, OWNERS, OWNED_GAMES, OWNED_MOVES]
+# What /readyz writes to learn that the store takes writes, and how long it is kept.
+READY = "{adjudicator}:ready"
+READY_MS = 10_000
 CHANNEL_PREFIX, CHANNEL_SUFFIX = "{game:", "}:events"
 CHANNELS = CHANNEL_PREFIX + "*" + CHANNEL_SUFFIX  # the pattern of every game's channel
 
@@ -64,3 +70,14 @@ def channel(game_id: str) -> str:
 def game_of(channel_name: str) -> str:
     """The game id a channel name announces."""
     return channel_name[len(CHANNEL_PREFIX) : -len(CHANNEL_SUFFIX)]
+
+
+@lru_cache(maxsize=64)
+def ready_key(first: int, last: int) -> str:
+    """A readiness key whose hash slot is one of ``first`` … ``last`` (a primary's range of a
+    cluster): ``{ready:N}`` for the least such N."""
+    for n in range(1_000_000):
+        key = f"{{ready:{n}}}"
+        if first <= key_slot(key.encode()) <= last:
+            return key
+    raise LookupError(f"no readiness key in slots {first}-{last}")

@@ -72,14 +72,26 @@ from app.sessions.kind import (
 from app.sessions.kinds import find_kind
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_cluster import (
+    CLOSED_UNDER,
     STORE_ERRORS,
     BoundedCluster,
     Client,
     ShardedListener,
     connect,
     is_cluster,
+    may_have_run,
 )
-from app.sessions.redis_keys import ACCOUNTS, CHANNELS, LIVE_GAMES, channel, game_keys, game_of
+from app.sessions.redis_keys import (
+    ACCOUNTS,
+    CHANNELS,
+    LIVE_GAMES,
+    READY,
+    READY_MS,
+    channel,
+    game_keys,
+    game_of,
+    ready_key,
+)
 from app.sessions.session import (
     ActionRequest,
     ActionResult,
@@ -382,13 +394,17 @@ class RedisGameStore:
         for client in (self.client, self.stream_client):
             await (client.close() if isinstance(client, BoundedCluster) else client.aclose())
 
-    async def _guard(self, work: Awaitable[T], client: Client | None = None) -> T:
+    async def _guard(
+        self, work: Awaitable[T], client: Client | None = None, *, change: bool = False
+    ) -> T:
+        """The work's answer, or StoreUnavailable for any failure of the store; for work that
+        ``change``s a game, saying whether the change may have been applied all the same."""
         try:
             return await work
         except STORE_ERRORS as error:
             logger.warning("game store unavailable: %s", error)
             await self._forget_connections(error, client or self.client)
-            raise StoreUnavailable() from error
+            raise StoreUnavailable(may_have_applied=change and may_have_run(error)) from error
 
     async def _forget_connections(self, error: Exception, client: Client | None = None) -> None:
         """After a connection failure the pool's idle connections lead to the Redis that
@@ -402,8 +418,8 @@ class RedisGameStore:
             with suppress(*STORE_ERRORS):
                 await client.connection_pool.disconnect(inuse_connections=False)
 
-    async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
-        answer = await self._guard(self.scripts[name](keys=keys, args=args))
+    async def _run(self, name: str, keys: list[str], args: list[Any], change: bool = False) -> Any:
+        answer = await self._guard(self.scripts[name](keys=keys, args=args), change=change)
         return self._settled(answer) if name in GAME_SCRIPTS else answer
 
     def _now_ms(self) -> int:
@@ -538,8 +554,9 @@ class RedisGameStore:
 
     async def delete(self, game_id: str, token: str) -> None:
         outcome = await self._run(
-            "delete", list(game_keys(game_id)), [tokens.token_hash(token), channel(game_id)]
-        )
+            "delete", list(game_keys(game_id)), [tokens.token_hash(token), channel(game_id)],
+            change=True,
+        )  # fmt: skip
         if outcome != "ok":
             raise NOT_MOVES[outcome](game_id)
         self._known.pop(game_id, None)
@@ -551,14 +568,17 @@ class RedisGameStore:
         return int(await self._guard(self.client.zcount(LIVE_GAMES, self._now_ms(), "+inf")))
 
     async def ready(self) -> bool:
-        """One PING; after a connection failure, once more on a fresh connection (a PING
-        changes nothing, so sending it again is safe). On a cluster: every slot is served by a
-        primary that answers (the topology asked again after a failure)."""
+        """The store takes writes: one write of its own (``READY``), which a Redis that refuses
+        writes (out of memory, read-only, paused) refuses or leaves unanswered; after a
+        connection failure, once more on a fresh connection (the write changes nothing of a
+        game, so sending it again is safe). On a cluster: every slot is served by a primary
+        that says so, and every primary takes such a write (the topology asked again after a
+        failure)."""
         if isinstance(self.client, RedisCluster):
             return await self._cluster_ready(self.client)
         for _ in range(2):
             try:
-                return bool(await self.client.ping())
+                return bool(await self.client.set(READY, self._now_ms(), px=READY_MS))
             except RedisError as error:
                 if not isinstance(error, (RedisConnectionError, RedisTimeoutError)):
                     return False
@@ -566,23 +586,24 @@ class RedisGameStore:
         return False
 
     async def _cluster_ready(self, cluster: RedisCluster) -> bool:
-        """Every slot has a primary, and every primary answers that it serves (its cluster
-        state is ``ok``: a node back from an outage is not, until the others know it again)."""
+        """Every slot has a primary, every primary answers that it serves (its cluster state
+        is ``ok``: a node back from an outage is not, until the others know it again), and
+        takes a write."""
         for _ in range(2):
             try:
                 await cluster.initialize()
                 primaries = cluster.get_primaries()
-                served = sum(
-                    end - start + 1
-                    for start, end in await cluster.cluster_slots(target_nodes=primaries[0])
-                )
+                ranges = await cluster.cluster_slots(target_nodes=primaries[0])
+                served = sum(end - start + 1 for start, end in ranges)
                 states = [
                     await cluster.execute_command("CLUSTER INFO", target_nodes=primary)
                     for primary in primaries
                 ]
-                return served == CLUSTER_SLOTS and all(
-                    state["cluster_state"] == "ok" for state in states
-                )
+                if served != CLUSTER_SLOTS or any(s["cluster_state"] != "ok" for s in states):
+                    return False
+                for start, end in ranges:  # a write in each primary's slots
+                    await cluster.set(ready_key(start, end), self._now_ms(), px=READY_MS)
+                return True
             except STORE_ERRORS:
                 with suppress(*STORE_ERRORS):
                     await cluster.nodes_manager.initialize()  # ask where the slots are now
@@ -707,8 +728,10 @@ class RedisGameStore:
         known = await self._known_game(game_id)  # an unknown game is a 404 first
         engine, full = known.engine, await self._full(known.owner)
         if engine == GENERIC:
-            return await self._guard(self._generic_move(game_id, token, request, full))
-        return await self._guard(self._fast_move(game_id, engine, token, request, full))
+            move = self._generic_move(game_id, token, request, full)
+        else:
+            move = self._fast_move(game_id, engine, token, request, full)
+        return await self._guard(move, change=True)
 
     async def _sha_of(self, script: str) -> str:
         sha = self._sha.get(script) or await self.client.script_load(self._move_scripts[script])
@@ -932,7 +955,7 @@ class RedisGameStore:
             request.idempotency_key or "", request.fingerprint(), self.max_refusals,
             self.idle_ms, channel(game_id),
         ]  # fmt: skip
-        answer = await self._run("act", [keys.meta, keys.moves, keys.receipts], args)
+        answer = await self._run("act", [keys.meta, keys.moves, keys.receipts], args, change=True)
         self._kept.pop(game_id, None)  # its version changed, or will be checked anyway
         outcome = answer[0]
         if outcome == "ok":
@@ -980,20 +1003,28 @@ class RedisGameStore:
         """On one Redis: one subscription per process, to every game's channel; wakes local
         waiters.
 
-        If it is lost (Redis restarts), it comes back a second later; meanwhile waiters fall
-        back to their timeouts, so a push stream is late, never wrong.
+        If it is lost (a killed connection, Redis restarting), it is made again at once (then
+        every second while that fails), and every waiter then reads its game again, so that a
+        change announced while nobody listened is not waited for: a push stream is late by the
+        time the subscription takes to come back, never wrong.
         """
+        pause = 0.1  # before subscribing again: at once, then a second while it keeps failing
         while True:
             pubsub = self.stream_client.pubsub()
             try:
                 await pubsub.psubscribe(CHANNELS)
                 while True:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
-                    if message and message.get("type") == "pmessage":
+                    message = await pubsub.get_message(timeout=5)
+                    kind = message and message.get("type")
+                    if kind == "pmessage":
                         self._watchers.notify(game_of(message["channel"]))
-            except STORE_ERRORS as error:
+                    elif kind == "psubscribe":  # subscribed (again): what was missed, read
+                        self._watchers.notify_all()
+                        pause = 0.1
+            except (*STORE_ERRORS, *CLOSED_UNDER) as error:
                 logger.warning("move notifications interrupted: %s", error)
-                await asyncio.sleep(1)
+                await asyncio.sleep(pause)
+                pause = 1.0
             finally:
                 with suppress(*STORE_ERRORS):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: untyped

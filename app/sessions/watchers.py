@@ -34,6 +34,11 @@ class Watchers:
         if event is not None:
             event.set()
 
+    def notify_all(self) -> None:
+        """Wake every waiter (changes may have been missed: each reads its game again)."""
+        for game_id in list(self._events):
+            self.notify(game_id)
+
     def changes(self, game_id: str) -> int:
         """How many changes of the game this process has heard of: part of the key of a shared
         read, so that a reader woken by a change never joins a read sent before it."""

@@ -8,14 +8,17 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
+import httpx2
 import pytest
+import redis
 from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem
-from tests.servers import free_port, redis_server
+from tests.servers import free_port, redis_server, wait_for
 
 GAME_CALLS = [
     ("POST", "/v1/games", {"n": 3}),
@@ -121,3 +124,74 @@ def test_ready_again_at_once_when_redis_returns(tmp_path: Path) -> None:
             with redis_server(tmp_path, port):
                 assert client.get("/readyz").status_code == 200
                 assert client.post("/v1/games", json={"n": 3}).status_code == 201
+
+
+def move_in(
+    client: TestClient, game: dict[str, Any], key: str, player: int = 1, cell: int = 4
+) -> httpx2.Response:
+    return client.post(
+        f"/v1/games/{game['id']}/moves",
+        json={"row": cell // 3, "col": cell % 3},
+        headers={"Authorization": f"Bearer {game['tokens'][str(player)]}", "Idempotency-Key": key},
+    )
+
+
+def test_a_move_the_store_never_got_says_it_was_not_applied(tmp_path: Path) -> None:
+    port = free_port()
+    with ExitStack() as running:
+        url = running.enter_context(redis_server(tmp_path, port))
+        app = create_app(Settings(store_url=url, store_timeout_seconds=0.5))
+        with TestClient(app, raise_server_exceptions=False) as client:
+            game = client.post("/v1/games", json={"n": 3}).json()
+            running.close()  # the process knows the game's tokens; the store is gone
+            # A command on a connection made before is answered "may have been applied" (the
+            # server may have run it, then gone); then no connection can be made at all.
+            client.get(f"/v1/games/{game['id']}")
+            problem = assert_problem(move_in(client, game, "k"), 503, "store_unavailable")
+            assert problem["may_have_been_applied"] is False
+            assert "was not applied" in problem["detail"]
+
+
+def test_a_move_whose_answer_was_lost_says_it_may_have_been_applied(redis_url: str) -> None:
+    raw = redis.Redis.from_url(redis_url)
+    raw.flushdb()
+    app = create_app(Settings(store_url=redis_url, store_timeout_seconds=0.3))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        game = client.post("/v1/games", json={"n": 3}).json()
+        assert move_in(client, game, "first", 1, 0).status_code == 201
+        # The server sleeps (as a stalled Redis would): the move is sent, its answer comes
+        # after the service stopped waiting for it, and it runs all the same.
+        sleeper = threading.Thread(target=raw.execute_command, args=("DEBUG", "SLEEP", "1"))
+        sleeper.start()
+        time.sleep(0.1)
+        answer = move_in(client, game, "lost", 2)
+        sleeper.join()
+        problem = assert_problem(answer, 503, "store_unavailable")
+        assert problem["may_have_been_applied"] is True
+        assert "same Idempotency-Key" in problem["detail"]
+        wait_for(lambda: client.get(f"/v1/games/{game['id']}").json()["move_count"] == 2, "move")
+        again = move_in(client, game, "lost", 2)  # the retry the answer asks for
+        assert again.status_code == 201
+        assert again.headers["idempotent-replayed"] == "true"
+        assert again.json()["move"]["seq"] == 2
+
+
+def test_a_store_that_refuses_writes_is_not_ready_and_applies_nothing(redis_url: str) -> None:
+    raw = redis.Redis.from_url(redis_url)
+    raw.flushdb()
+    app = create_app(Settings(store_url=redis_url, store_timeout_seconds=0.5))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        game = client.post("/v1/games", json={"n": 3}).json()
+        assert client.get("/readyz").status_code == 200
+        raw.config_set("maxmemory", "1")  # every write refused: out of memory
+        try:
+            assert_problem(client.get("/readyz"), 503, "store_unavailable")
+            problem = assert_problem(move_in(client, game, "k"), 503, "store_unavailable")
+            assert problem["may_have_been_applied"] is False
+        finally:
+            raw.config_set("maxmemory", "0")
+        assert client.get("/readyz").status_code == 200
+        assert client.get(f"/v1/games/{game['id']}").json()["move_count"] == 0
+        raw.client_pause(1500, all=False)  # writes wait (CLIENT PAUSE WRITE): not ready
+        assert_problem(client.get("/readyz"), 503, "store_unavailable")
+        raw.client_unpause()

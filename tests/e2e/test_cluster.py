@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -322,3 +323,75 @@ def subscribers_of(node: ClusterNode, game_id: str) -> int | None:
     name = channel(game_id)
     found = redis.Redis(port=node.port, decode_responses=True).pubsub_shardnumsub(name)
     return int(dict(found)[name])
+
+
+def play_through_faults(
+    url: str, stop: threading.Event, seen: list[int], games: list[Game]
+) -> None:
+    """Play games of 5 × 5 tic-tac-toe, each move with an Idempotency-Key sent again after a 503
+    (as the answer says to) until it is answered; every status seen is kept."""
+    with httpx.Client(base_url=url, timeout=10) as client:
+        while not stop.is_set():
+            created = client.post("/v1/games", json={"n": 5})
+            seen.append(created.status_code)
+            if created.status_code != 201:
+                time.sleep(0.05)
+                continue
+            game = Game(created.json()["id"], {"n": 5}, created.json()["tokens"])
+            games.append(game)
+            for cell in range(8):  # no line of five in the first eight cells of two rows
+                row, col, player = cell % 2, cell // 2, 1 + cell % 2
+                headers = {"Authorization": f"Bearer {game.tokens[str(player)]}",
+                           "Idempotency-Key": f"{game.id}-{cell}"}  # fmt: skip
+                for _ in range(100):
+                    answer = client.post(
+                        f"/v1/games/{game.id}/moves", json={"row": row, "col": col},
+                        headers=headers,
+                    )  # fmt: skip
+                    seen.append(answer.status_code)
+                    if answer.status_code != 503:
+                        break
+                    time.sleep(0.05)
+                if answer.status_code != 201:
+                    break
+                game.accepted.append((row, col, player))
+
+
+def test_node_faults_under_load_are_503_never_500_and_lose_nothing(tmp_path: Path) -> None:
+    with (
+        redis_cluster(tmp_path, persist=True) as cluster,  # a primary restarted keeps its games
+        uvicorn_server({"ADJUDICATOR_STORE_URL": cluster.url}, tmp_path / "log") as url,
+    ):
+        stop, seen, games = threading.Event(), list[int](), list[Game]()
+        players = [
+            threading.Thread(target=play_through_faults, args=(url, stop, seen, games))
+            for _ in range(4)
+        ]
+        for thread in players:
+            thread.start()
+        try:
+            time.sleep(1)
+            victim = cluster.nodes[0]
+            raw = redis.Redis(port=victim.port)
+            raw.execute_command("CLIENT", "PAUSE", "800", "ALL")  # commands wait, answers late
+            time.sleep(1.5)
+            for node in cluster.nodes:  # every connection of the service cut
+                redis.Redis(port=node.port).execute_command("CLIENT", "KILL", "TYPE", "normal")
+            time.sleep(1)
+            victim.stop()  # a primary lost, and back
+            time.sleep(1.5)
+            victim.start()
+            wait_for(lambda: cluster.serves(victim), "the primary's return")
+            time.sleep(1.5)
+        finally:
+            stop.set()
+            for thread in players:
+                thread.join()
+        assert set(seen) <= {201, 503}, sorted(set(seen))
+        assert seen.count(201) > 50
+        with Client(url) as api:
+            wait_for(lambda: ready(api), "ready again")
+            for game in games:  # every move the clients saw accepted, each once, in order
+                assert_holds_exactly(api, game)
+    log = (tmp_path / "log").read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
