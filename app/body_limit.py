@@ -3,7 +3,11 @@ service cannot read.
 
 A declared ``Content-Length`` over the limit is answered at once without reading; a body sent
 without one (chunked) is counted as it arrives and refused at the first byte over the limit, so
-a client can never make the service buffer more than ``max_bytes``. A request with a
+a client can never make the service buffer more than ``max_bytes``. An answer given before a
+body was read (a refusal: a wrong token, a client over its share) closes the connection when
+more than ``UNREAD_KEPT`` bytes of the body are left unread, rather than have the server read
+and drop them to keep the connection: a client cannot make refused megabytes cost more than a
+connection. A request with a
 ``Content-Encoding`` (a compressed body, which the service does not decompress: a small body
 could inflate past every bound) is answered 415 with ``Accept-Encoding: identity`` (RFC 9110
 §15.5.16), unread.
@@ -33,6 +37,11 @@ class PayloadTooLarge(HTTPException):
 
     def __init__(self, limit: int) -> None:
         super().__init__(413, f"request body exceeds the limit of {limit} bytes")
+
+
+# Unread body bytes a connection is kept for after an answer (read and dropped by the server);
+# with more left, or an unknown number (chunked), the answer closes the connection.
+UNREAD_KEPT = 64 * 1024
 
 
 class BodyLimitMiddleware:
@@ -67,19 +76,26 @@ class BodyLimitMiddleware:
 
         received = 0
         started = False
+        # The body is all read when it is: none at all, or its last part received.
+        read = declared in (None, 0) and _header(scope, b"transfer-encoding") is None
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, read
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     raise PayloadTooLarge(self.max_bytes)
+                read = read or not message.get("more_body", False)
             return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                started = True
+                unread = None if declared is None else declared - received
+                if not read and (unread is None or unread > UNREAD_KEPT):
+                    message["headers"] = [*message.get("headers", []), (b"connection", b"close")]
             await send(message)
 
         try:

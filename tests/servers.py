@@ -20,12 +20,12 @@ from redis.crc import key_slot
 
 from app.server import BOUNDED_PROTOCOL
 
-# Real-server tests create many games and send many requests from 127.0.0.1: they turn the
-# per-client limits off.
+# Real-server tests and the benchmarks create many games and send many requests from 127.0.0.1:
+# they turn the per-client limits off (BATCH_ITEMS is the older code's, for bench baselines).
 NO_CLIENT_LIMITS = {
     "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0", "ADJUDICATOR_CLIENT_CPU_MS_PER_MINUTE": "0",
     "ADJUDICATOR_AUTH_FAILURES_PER_MINUTE": "0", "ADJUDICATOR_CLIENT_SHARE": "1",
-    "ADJUDICATOR_HISTORY_MOVES_PER_MINUTE": "0",
+    "ADJUDICATOR_HISTORY_MOVES_PER_MINUTE": "0", "ADJUDICATOR_BATCH_ITEMS_PER_MINUTE": "0",
 }  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
@@ -36,6 +36,8 @@ class BoardField(Generic[BoardT]):
     square: bool
     build: Callable[[list[str]], BoardT]
     example: list[str]
+    # A board holds no object members (``bodies.most_members``): rows of cells.
+    members: ClassVar[int] = 0
 
     def _row(self, value: Any) -> str:
         if isinstance(value, str):

@@ -28,7 +28,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 # Longest stretch of a batch answered without letting other requests run.
-SLICE_SECONDS = 0.005
+SLICE_SECONDS = 0.001
 
 
 class Meter:

@@ -442,7 +442,6 @@ class RedisGameStore:
     ) -> CreatedGame:
         game_kind = find_kind(kind)
         game_id = tokens.new_game_id()
-        await self._report()  # this process's own moves count before its own creations
         placed, retry_ms, _, why = await self._reserve(game_id, owner)
         if not placed:
             limit, what = {
@@ -476,8 +475,8 @@ class RedisGameStore:
         else:
             fields |= FAST_PATHS[kind].fields(params)
         fields["owner"] = owner
-        flat = [str(item) for pair in fields.items() for item in pair]
-        await self._run("create", [game_keys(game_id).meta], [self.unstarted_ms, *flat])
+        texts = json.dumps({name: str(value) for name, value in fields.items()})
+        await self._run("create", [game_keys(game_id).meta], [self.unstarted_ms, texts])
         self._know(game_id, Known(engine, hashes, owner))
         return CreatedGame(state, secrets)
 
@@ -636,12 +635,19 @@ class RedisGameStore:
     # --- accounting of stored moves ---------------------------------------------------------
 
     async def _reserve(self, game_id: str, owner: str = "") -> list[Any]:
-        """reserve.lua: forget expired games, then a place for ``game_id`` (``''``: recount)."""
+        """reserve.lua: the moves accepted since the last report counted (this process's own
+        moves count before its own creations), expired games forgotten, then a place for
+        ``game_id`` (``''``: only recount)."""
+        reports = self._take_reports()
         args = [
             self._now_ms(), self.unstarted_ms, self.max_games, game_id, self.max_total_moves,
-            owner, self.client_games, self.client_moves,
+            owner, self.client_games, self.client_moves, self.idle_ms, *reports,
         ]  # fmt: skip
-        answer: list[Any] = await self._run("reserve", ACCOUNTS, args)
+        try:
+            answer: list[Any] = await self._run("reserve", ACCOUNTS, args)
+        except StoreUnavailable:
+            self._restore_reports(reports)
+            raise
         self._counted([answer[2], answer[4]])
         return answer[:4]
 

@@ -121,3 +121,21 @@ def test_zero_turns_the_throttle_off(request: pytest.FixtureRequest) -> None:
                 f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0}, headers=bearer("x")
             )
             assert answer.status_code == 401
+
+
+def test_a_refusal_before_a_large_body_is_read_closes_the_connection(client: TestClient) -> None:
+    # Rather than read and drop a refused megabyte to keep the connection.
+    game = new_game(client)
+    large = b'{"row": 0, "col": 0, "pad": "' + b" " * 100_000 + b'"}'
+    refused = client.post(f"/v1/games/{game['id']}/moves", content=large, headers=bearer("x"))
+    assert_problem(refused, 401, "unauthorized")
+    assert refused.headers["connection"] == "close"
+    small = client.post(
+        f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0}, headers=bearer("x")
+    )
+    assert "connection" not in small.headers  # a few unread bytes: the connection is kept
+    read = client.post(
+        f"/v1/games/{game['id']}/moves", content=large, headers=bearer(game["tokens"]["1"])
+    )
+    assert_problem(read, 422, "validation_error")  # read whole, then refused: kept
+    assert "connection" not in read.headers

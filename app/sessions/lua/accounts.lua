@@ -41,3 +41,26 @@ local function shares(most, asked)
   return {redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 100), counts}
 end
 
+-- Moves accepted since the last report, as ARGV from `first` on (game id / count pairs): each
+-- game that had some (and is still among the live ones) lives until `expires` (ms), and its
+-- moves are added to the counts, its owner's too. Answers the total of moves held, and the
+-- table of the owners whose counts changed (owner -> true).
+local function report(first, expires)
+  local added, owners = 0, {}
+  for i = first, #ARGV, 2 do
+    if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+      local count = tonumber(ARGV[i + 1])
+      redis.call('ZADD', KEYS[1], 'XX', expires, ARGV[i])
+      redis.call('HINCRBY', KEYS[2], ARGV[i], count)
+      local owner = redis.call('HGET', KEYS[4], ARGV[i])
+      if owner then
+        redis.call('ZINCRBY', KEYS[6], count, owner)
+        owners[owner] = true
+      end
+      added = added + count
+    end
+  end
+  if added ~= 0 then return redis.call('INCRBY', KEYS[3], added), owners end
+  return tonumber(redis.call('GET', KEYS[3]) or 0), owners
+end
+

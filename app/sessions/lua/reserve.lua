@@ -1,14 +1,18 @@
--- The store's accounting, on creation: forget the games that expired (their moves, and their
--- owners' counts, with them), then reserve a place for a new game — or, without a game id, only
--- recount. KEYS: accounts.lua's.
+-- The store's accounting, on creation: the moves accepted since the last report counted (as
+-- touch.lua does), the games that expired forgotten (their moves, and their owners' counts, with
+-- them), then a place reserved for a new game — or, without a game id, only a recount.
+-- KEYS: accounts.lua's.
 -- ARGV: now ms, the new game's lifetime ms (until its first move), max games, game id (or ''),
---       max total moves, owner, the most live games of one owner, the most moves of one owner.
+--       max total moves, owner, the most live games of one owner, the most moves of one owner,
+--       a game's lifetime ms after a move, then the report's game id / accepted moves pairs.
 -- -> {placed 0/1, ms until the next game expires (when not placed), total moves, why not, the
---     owners' shares (accounts.lua's, the owner asked)}
+--     owners' shares (accounts.lua's: the owner asked, and those the report changed)}
 local now = tonumber(ARGV[1])
+local _, owners = report(10, now + tonumber(ARGV[9]))
 local total = expire(now)
+owners[ARGV[6]] = true
 local function answer(placed, wait, why)
-  return {placed, wait, total, why, shares(ARGV[8], {[ARGV[6]] = true})}
+  return {placed, wait, total, why, shares(ARGV[8], owners)}
 end
 local function full(why)
   local next_one = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
