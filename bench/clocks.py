@@ -25,6 +25,7 @@ import httpx
 
 from bench.hostile import adjudicator, redis_url
 from bench.kinds import Script, line_free_cells, reversi_games, timed_moves
+from tests.servers import NO_CLIENT_LIMITS
 
 CLOCK = {"initial_seconds": 604_800, "increment_seconds": 1}
 GAMES = {"tic-tac-toe n = 10⁶": {"n": 1_000_000}, "Reversi 8 × 8": {"game": "reversi"}}
@@ -60,7 +61,10 @@ def main() -> None:
             store: stack.enter_context(
                 httpx.Client(base_url=stack.enter_context(adjudicator(env)).url, timeout=10)
             )
-            for store, env in (("memory", {}), ("redis", {"ADJUDICATOR_STORE_URL": redis}))
+            for store, env in (
+                ("memory", NO_CLIENT_LIMITS),
+                ("redis", {**NO_CLIENT_LIMITS, "ADJUDICATOR_STORE_URL": redis}),
+            )
         }
         for r in range(args.rounds):
             for store, client in clients.items():

@@ -1,28 +1,56 @@
 """Hostile traffic against the ``adjudicator`` command, with a well-behaved client watching.
 
-    python -m bench.hostile [--seconds 20] [--slow 4000] [--streams 5000] [--only NAME]
+    python -m bench.hostile [--seconds 20] [--store memory|redis|cluster] [--only NAME]
+                            [--slow 4000] [--streams 5000] [--baseline REV]
 
 Each scenario starts a fresh service (the ``adjudicator`` command, default limits unless the
-scenario says otherwise) on a loopback port, measures it quiet, runs the attack, and reports:
+scenario says otherwise; with ``--store redis`` or ``cluster`` on a Redis or a three-primary
+Redis Cluster started here) on a loopback port, measures it quiet, runs the attack, and reports:
 the server's resident memory (before, and its peak), what the attack was answered (status codes,
 closes), and the latency of a well-behaved client in another process — ``GET /healthz`` and a
-move in a game of its own, one after another — as median and p99 while the attack goes on,
-next to the same client on the quiet server before. Scenarios:
+move in a game of its own (created before the attack), one after another — as median and p99
+while the attack goes on, next to the same client on the quiet server before, with every answer
+it got that was not a success. The well-behaved client is 127.0.0.1; attackers come from other
+loopback addresses (127.0.0.2, and for the many-address attacks 127.1.x.y), so that each is a
+client of its own, as on a network. Scenarios:
 
-* ``header-flood`` — 20 connections, each sending 10 MiB of header fields as fast as it can;
-* ``long-url`` — 20 connections, each a 100 MiB URL;
-* ``slowloris`` — ``--slow`` connections trickling a head one byte every two seconds, and as
-  many that say nothing, held for ``--seconds``;
-* ``streams-memory`` / ``streams-redis`` — ``--streams`` event streams on one game (memory
-  store; and Redis, started here), while the watcher moves in another game (stream limits,
-  per client address included, raised to fit them);
-* ``replay`` — a game of 10,000 moves whose whole history ten clients read over and over from
-  its event stream (each stream sends every move and the end, the client reconnects);
-* ``move-limit`` — one game played to ``ADJUDICATOR_MAX_MOVES_PER_GAME`` (10,000) moves on a
-  board of side 1,000,000: the last accepted move ends it (``move_limit``), the next is refused.
+* connections: ``header-flood`` (20 connections, 10 MiB of header fields each), ``long-url``
+  (20 × a 100 MiB URL), ``slowloris`` (``--slow`` silent and as many trickling connections);
+* framing, two connections each, over and over: ``trailer`` (an endless chunked trailer
+  field), ``chunk-extension`` (an endless chunk extension), ``tiny-chunks`` (a 1 MiB body in
+  one-byte chunks);
+* costly requests, two connections: ``costly-batch`` (``validate-batch`` of 101 boards of
+  100 × 100, rows alternating all-X / all-O, k = 1), ``unknown-keys`` (1 MiB of unknown keys on
+  ``POST …/moves`` with a made-up token, and with a player's token of the attacker's own game),
+  ``wrong-tokens`` (moves in the watcher's game with made-up tokens), ``move-history`` (four
+  readers of ``GET …/moves?limit=10000`` of a 10,000-move game);
+* the store's bounds: ``one-address-moves`` (one address plays its games as fast as it can;
+  ``ADJUDICATOR_MAX_TOTAL_MOVES`` is 20,000 here so that its share, 2,000, is reached within the
+  run), ``refusals`` (one address has refused moves remembered under 255-character keys in
+  each game it may create), ``capacity-500`` (500 addresses create games at their allowed
+  burst until the store is full), ``streams-fair`` (10 addresses hold 100 streams each, the
+  process's 1,000 places; then the watcher opens a stream of its own game);
+* ``streams`` (``--streams`` event streams on one game, limits raised to fit), ``replay`` (ten
+  clients reading a 10,000-move game's whole event stream over and over), ``move-limit`` (one
+  game played to its 10,000 moves);
+* ``faults`` (``--store cluster`` only): while the watcher plays, one primary that does not hold
+  its game is paused (``CLIENT PAUSE``), has every connection killed (``CLIENT KILL``) and is
+  restarted, and two more clients play through it, sending a move again with its
+  ``Idempotency-Key`` after each 503.
 
-Everything stays on 127.0.0.1 and every process is stopped at the end. Needs Linux (``/proc``)
-and, for ``streams-redis``, ``redis-server``.
+``--baseline REV`` runs every scenario against the code of ``REV`` too (``git archive``, served
+by its own ``adjudicator`` command on this environment's packages, as ``bench.http`` does), right
+before the current code, so that each attack is reported before and after a change.
+
+Goal (issue "Hold under hostile traffic, part 2"): under each attack the watcher's ``/healthz``
+and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no 5xx.
+
+On a machine of two cores or more the service is pinned to core 0 and everything else — the
+attackers, the well-behaved client, Redis — to core 1 (``taskset``, as ``bench.http`` does), so
+that the figures are the service's, not those of attackers sharing its core.
+
+Everything stays on loopback and every process is stopped at the end. Needs Linux (``/proc``,
+and 127.0.0.0/8 routed to loopback), and for ``--store`` redis-server (and redis-cli).
 """
 
 from __future__ import annotations
@@ -43,12 +71,21 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-from bench.http import free_port
+from bench.http import exported, free_port, pinned
 
 QUIET_SECONDS = 3.0
+# The well-behaved client's pause between a health check and move and the next (about 80 a
+# second): a player, or a bot league's client, not a load generator — it stays within its own
+# share of the store's moves in every scenario.
+PACE = 0.01
+WATCHER = "127.0.0.1"
+ATTACKER = "127.0.0.2"
+OTHER_ATTACKER = "127.0.0.4"
+ONE_MIB = 1024 * 1024
 
 
 @dataclass
@@ -56,6 +93,7 @@ class Server:
     url: str
     pid: int
     port: int
+    store: str = "memory"
 
     def memory_kib(self) -> tuple[int, int]:
         """Resident memory now and at its peak (KiB)."""
@@ -65,16 +103,43 @@ class Server:
         return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
+# The ``adjudicator`` command of another tree (``--baseline``): its own ``app`` first on the path,
+# checked, as ``bench.http``'s BOOTSTRAP does for uvicorn.
+CLI_BOOTSTRAP = """
+import sys
+from pathlib import Path
+root = Path(sys.argv.pop(1)).resolve()
+sys.path.insert(0, str(root))
+import app.cli
+if not Path(app.cli.__file__).resolve().is_relative_to(root):
+    sys.exit(f"bench: app.cli was imported from {app.cli.__file__}, not from {root}")
+app.cli.main()
+"""
+
+
 @contextmanager
-def adjudicator(env: dict[str, str]) -> Iterator[Server]:
+def adjudicator(
+    env: dict[str, str], store_url: str | None = None, root: Path | None = None
+) -> Iterator[Server]:
+    """The ``adjudicator`` command (of the tree ``root``, if given) on a free loopback port."""
     port = free_port()
     script = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
     command = [script] if script else [sys.executable, "-m", "app.cli"]
+    if root is not None:
+        command = [sys.executable, "-c", CLI_BOOTSTRAP, str(root)]
+        env = {**env, "PYTHONPATH": str(root)}
     settings = {
         "ADJUDICATOR_HOST": "127.0.0.1", "ADJUDICATOR_PORT": str(port),
-        "ADJUDICATOR_LOG_LEVEL": "warning", "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0",
+        "ADJUDICATOR_LOG_LEVEL": "warning",
     }  # fmt: skip
-    process = subprocess.Popen(command, env={**os.environ, **settings, **env})
+    if store_url:
+        settings["ADJUDICATOR_STORE_URL"] = store_url
+    process = subprocess.Popen(
+        pinned(0, command),
+        env={**os.environ, **settings, **env},
+        cwd=root,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -86,82 +151,127 @@ def adjudicator(env: dict[str, str]) -> Iterator[Server]:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
-        yield Server(url, process.pid, port)
+        if store_url:  # a store shared with the scenario before: empty it
+            flush(store_url)
+        yield Server(url, process.pid, port, store_url or "memory")
     finally:
         process.terminate()
         process.wait(timeout=30)
 
 
+def flush(store_url: str) -> None:
+    import redis
+
+    if store_url.startswith("redis+cluster://"):
+        host, _, port = store_url.removeprefix("redis+cluster://").split(",")[0].rpartition(":")
+        cluster = redis.RedisCluster(host=host, port=int(port))
+        cluster.flushall(target_nodes=redis.RedisCluster.PRIMARIES)
+        cluster.close()
+    else:
+        redis.Redis.from_url(store_url).flushall()
+
+
 @contextmanager
 def redis_url() -> Iterator[str]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("streams-redis needs redis-server (apt-get install -y redis-server)")
-    port = free_port()
+    """A Redis started here (tests/servers.py's), for the benchmarks that take one."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.servers import redis_server
+
+    with tempfile.TemporaryDirectory() as directory, redis_server(Path(directory)) as url:
+        yield url
+
+
+@contextmanager
+def store(kind: str) -> Iterator[tuple[str | None, Any]]:
+    """The store's URL (None: memory) and, for a cluster, the cluster (tests/servers.py's)."""
+    if kind == "memory":
+        yield None, None
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.servers import redis_cluster, redis_server
+
     with tempfile.TemporaryDirectory() as directory:
-        process = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-             "no", "--dir", directory, "--loglevel", "warning", "--maxclients", "20000"],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            time.sleep(0.5)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+        if kind == "redis":
+            with redis_server(Path(directory)) as url:
+                yield url, None
+        else:
+            with redis_cluster(Path(directory), persist=True) as cluster:
+                yield cluster.url, cluster
 
 
 # --- the well-behaved client, in a process of its own ------------------------------------
 
 
-def _watch(url: str, seconds: float, queue: multiprocessing.Queue[dict[str, object]]) -> None:
-    """Health checks and moves, one after another, for ``seconds``: their latencies (ms)."""
+def new_game(url: str, source: str = WATCHER, n: int = 1_000_000) -> dict[str, Any]:
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(base_url=url, transport=transport, timeout=10) as client:
+        game: dict[str, Any] = client.post("/v1/games", json={"n": n}).json()
+        return game
+
+
+def _watch(
+    url: str, seconds: float, game: dict[str, Any], first_turn: int,
+    queue: multiprocessing.Queue[dict[str, object]],
+) -> None:  # fmt: skip
+    """Health checks and moves in ``game``, one after another at a polite pace (``PACE``), for
+    ``seconds``: their latencies (ms), and every answer that was not a success."""
     latencies: dict[str, list[float]] = {"healthz": [], "move": []}
     failures: Counter[str] = Counter()
-    with httpx.Client(base_url=url, timeout=10) as client:
-        game = client.post("/v1/games", json={"n": 1_000_000}).json()
-        token = game["tokens"]["1"]
-        tokens = {1: game["tokens"]["1"], 2: game["tokens"]["2"]}
+    tokens = {1: game["tokens"]["1"], 2: game["tokens"]["2"]}
+    turn = first_turn
+    transport = httpx.HTTPTransport(local_address=WATCHER)
+    with httpx.Client(base_url=url, timeout=10, transport=transport) as client:
         deadline = time.monotonic() + seconds
-        turn = 0
         while time.monotonic() < deadline:
+            time.sleep(PACE)
             for name in ("healthz", "move"):
                 started = time.perf_counter()
                 try:
                     if name == "healthz":
                         answer = client.get("/healthz")
                     else:
-                        token = tokens[1 + turn % 2]
                         answer = client.post(
                             f"/v1/games/{game['id']}/moves",
                             json={"row": turn // 1000, "col": turn % 1000},
-                            headers={"Authorization": f"Bearer {token}"},
-                        )
+                            headers={"Authorization": f"Bearer {tokens[1 + turn % 2]}",
+                                     "Idempotency-Key": f"{game['id']}-{turn}"},
+                        )  # fmt: skip
                         turn += answer.status_code == 201
                     if answer.status_code >= 300:
-                        failures[f"{name} {answer.status_code}"] += 1
+                        code = answer.json().get("code", "") if answer.content else ""
+                        failures[f"{name} {answer.status_code} {code}".strip()] += 1
                         continue
                 except httpx.HTTPError as error:
                     failures[f"{name} {type(error).__name__}"] += 1
                     continue
                 latencies[name].append((time.perf_counter() - started) * 1000)
-    queue.put({"latencies": latencies, "failures": dict(failures)})
+    queue.put({"latencies": latencies, "failures": dict(failures), "turn": turn})
 
 
-def watch(url: str, seconds: float) -> Callable[[], dict[str, object]]:
-    """Start the watcher; the returned call waits for and returns its report."""
-    context = multiprocessing.get_context("spawn")
-    queue: multiprocessing.Queue[dict[str, object]] = context.Queue()
-    process = context.Process(target=_watch, args=(url, seconds, queue))
-    process.start()
+class Watcher:
+    """The well-behaved client: its own game, watched quietly, then during an attack."""
 
-    def report() -> dict[str, object]:
-        result = queue.get(timeout=seconds + 60)
-        process.join()
-        return result
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.game = new_game(url)
+        self.turn = 0
 
-    return report
+    def watch(self, seconds: float) -> Callable[[], dict[str, object]]:
+        """Start watching; the returned call waits for and returns the report."""
+        context = multiprocessing.get_context("spawn")
+        queue: multiprocessing.Queue[dict[str, object]] = context.Queue()
+        process = context.Process(
+            target=_watch, args=(self.url, seconds, self.game, self.turn, queue)
+        )
+        process.start()
+
+        def report() -> dict[str, object]:
+            result = queue.get(timeout=seconds + 120)
+            process.join()
+            self.turn = int(str(result["turn"]))
+            return result
+
+        return report
 
 
 def summary(report: dict[str, object]) -> str:
@@ -174,7 +284,7 @@ def summary(report: dict[str, object]) -> str:
         else:
             parts.append(f"{name}: none answered")
     failures = report["failures"]
-    return "; ".join(parts) + (f"; failed: {failures}" if failures else "")
+    return "; ".join(parts) + (f"; refused: {failures}" if failures else "; no refusal")
 
 
 # --- attacks ------------------------------------------------------------------------------
@@ -183,18 +293,28 @@ def summary(report: dict[str, object]) -> str:
 @dataclass
 class Outcome:
     answers: Counter[str] = field(default_factory=Counter)
-    most_sent: int = 0  # bytes one flooding connection got to send, at most
+    notes: list[str] = field(default_factory=list)
 
-    def record(self, answer: bytes) -> None:
-        self.answers[answer.split(b"\r\n", 1)[0].decode("latin-1") or "closed, no answer"] += 1
+    def record(self, answer: bytes | str) -> None:
+        if isinstance(answer, bytes):
+            answer = answer.split(b"\r\n", 1)[0].decode("latin-1") or "closed, no answer"
+        self.answers[answer] += 1
+
+    def status(self, response: httpx.Response) -> None:
+        code = ""
+        if response.headers.get("content-type", "").startswith("application/problem+json"):
+            code = " " + str(response.json().get("code"))
+        self.answers[f"{response.status_code}{code}"] += 1
 
 
 async def connect(
-    server: Server, outcome: Outcome
+    server: Server, outcome: Outcome, source: str = ATTACKER
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
-    """A connection to the server, or None (counted) if the server or this process refuses."""
+    """A connection to the server from ``source``, or None (counted) if refused."""
     try:
-        return await asyncio.open_connection("127.0.0.1", server.port)
+        return await asyncio.open_connection(
+            "127.0.0.1", server.port, local_addr=(source, 0), limit=2**20
+        )
     except OSError as error:
         outcome.answers[f"connect failed: {error.strerror}"] += 1
         return None
@@ -208,6 +328,7 @@ async def _read_answer(reader: asyncio.StreamReader) -> bytes:
 
 
 async def flood(server: Server, outcome: Outcome, start: bytes, unit: bytes, total: int) -> None:
+    """Send ``start``, then ``unit`` until ``total`` bytes or the server stops reading."""
     connection = await connect(server, outcome)
     if connection is None:
         return
@@ -222,8 +343,16 @@ async def flood(server: Server, outcome: Outcome, start: bytes, unit: bytes, tot
     except ConnectionError:
         pass
     outcome.record(await _read_answer(reader))
-    outcome.most_sent = max(outcome.most_sent, sent)
     writer.close()
+
+
+async def floods(
+    server: Server, outcome: Outcome, start: bytes, unit: bytes, seconds: float
+) -> None:
+    """One connection after another, each flooding as ``flood`` does, for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await flood(server, outcome, start, unit, 64 * ONE_MIB)
 
 
 async def trickle(server: Server, outcome: Outcome, seconds: float, silent: bool) -> None:
@@ -250,8 +379,56 @@ async def trickle(server: Server, outcome: Outcome, seconds: float, silent: bool
     writer.close()
 
 
-async def stream(server: Server, game: str, outcome: Outcome, seconds: float) -> None:
-    connection = await connect(server, outcome)
+def chunked_head(path: str, headers: str = "") -> bytes:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{headers}"
+        "Transfer-Encoding: chunked\r\n\r\n"
+    ).encode()
+
+
+def http_client(server: Server, source: str = ATTACKER, timeout: float = 30) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    return httpx.AsyncClient(base_url=server.url, transport=transport, timeout=timeout)
+
+
+Send = Callable[[httpx.AsyncClient], Awaitable[httpx.Response]]
+
+
+async def repeat(
+    server: Server, outcome: Outcome, seconds: float, send: Send, source: str = ATTACKER
+) -> None:
+    """``send`` over one keep-alive connection, again and again, for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    async with http_client(server, source) as client:
+        while time.monotonic() < deadline:
+            try:
+                outcome.status(await send(client))
+            except httpx.HTTPError as error:
+                outcome.answers[type(error).__name__] += 1
+                await asyncio.sleep(0.01)
+            else:
+                await asyncio.sleep(0)
+
+
+def costly_batch() -> bytes:
+    board = [("X" if r % 2 == 0 else "O") * 100 for r in range(100)]
+    body = json.dumps({"items": [{"board": board, "k": 1}] * 101}, separators=(",", ":"))
+    assert len(body) < ONE_MIB  # what the body limit lets through
+    return body.encode()
+
+
+def members_flood() -> bytes:
+    """Just under 1 MiB of members no request takes."""
+    parts, size, i = [], 2, 0
+    while size + 16 < ONE_MIB:
+        parts.append(f'"k{i}": 0')
+        size += len(parts[-1]) + 2
+        i += 1
+    return ("{" + ", ".join(parts) + "}").encode()
+
+
+async def stream(server: Server, game: str, outcome: Outcome, seconds: float, source: str) -> None:
+    connection = await connect(server, outcome, source)
     if connection is None:
         return
     reader, writer = connection
@@ -264,8 +441,10 @@ async def stream(server: Server, game: str, outcome: Outcome, seconds: float) ->
                 reader.read(65536), max(0.1, deadline - time.monotonic())
             )
             if not chunk:
-                outcome.answers["stream cut"] += 1
+                outcome.answers["stream ended"] += 1
                 break
+            if b"event: error" in chunk:
+                outcome.answers["stream gave its place"] += 1
     except TimeoutError:
         pass
     except (ConnectionError, asyncio.IncompleteReadError):
@@ -286,7 +465,10 @@ async def replay(server: Server, game: str, outcome: Outcome, seconds: float) ->
     """Read the game's whole event stream, again and again, for ``seconds``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        connection = await connect(server, outcome)
+        if connection is None:
+            return
+        reader, writer = connection
         writer.write(f"GET /v1/games/{game}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         try:
             await asyncio.wait_for(_until_end(reader), 60)
@@ -296,6 +478,78 @@ async def replay(server: Server, game: str, outcome: Outcome, seconds: float) ->
         writer.close()
 
 
+async def play_games(
+    server: Server, outcome: Outcome, seconds: float, games: list[dict[str, Any]],
+    source: str = ATTACKER, until: int | None = None,
+) -> None:  # fmt: skip
+    """Moves in ``games``, round-robin, as fast as one connection goes, for ``seconds`` (or
+    ``until`` that many were answered, or the first refusal of capacity)."""
+    deadline = time.monotonic() + seconds
+    turns = Counter[str]()
+    async with http_client(server, source) as client:
+        while time.monotonic() < deadline and games:
+            if until is not None and (
+                turns.total() >= until or outcome.answers["503 capacity_exhausted"]
+            ):
+                return
+            for game in games:
+                turn = turns[game["id"]]
+                token = game["tokens"][str(1 + turn % 2)]
+                answer = await client.post(
+                    f"/v1/games/{game['id']}/moves",
+                    json={"row": turn // 1000, "col": turn % 1000},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                outcome.status(answer)
+                turns[game["id"]] += answer.status_code == 201
+
+
+async def create_games(server: Server, count: int, source: str) -> list[dict[str, Any]]:
+    games = []
+    async with http_client(server, source) as client:
+        for _ in range(count):
+            answer = await client.post("/v1/games", json={"n": 1_000_000})
+            if answer.status_code == 201:
+                games.append(answer.json())
+    return games
+
+
+async def refused_moves(server: Server, outcome: Outcome, seconds: float) -> None:
+    """Moves out of turn (player 2 first) under fresh 255-character keys, in the games one
+    address may create, for ``seconds``: each refusal is remembered, up to the game's bound."""
+    games = await create_games(server, 20, ATTACKER)
+    deadline, i = time.monotonic() + seconds, 0
+    async with http_client(server) as client:
+        while time.monotonic() < deadline:
+            for game in games:
+                i += 1
+                answer = await client.post(
+                    f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0},
+                    headers={"Authorization": f"Bearer {game['tokens']['2']}",
+                             "Idempotency-Key": f"{i:012d}".ljust(255, "k")},
+                )  # fmt: skip
+                outcome.status(answer)
+
+
+def address(i: int) -> str:
+    """The ``i``-th of the many attackers' loopback addresses."""
+    return f"127.1.{i // 250}.{1 + i % 250}"
+
+
+async def capacity(server: Server, outcome: Outcome, clients: int) -> None:
+    """``clients`` addresses each create games at their allowed burst, all at once."""
+
+    async def one(i: int) -> None:
+        async with http_client(server, address(i)) as client:
+            for _ in range(20):
+                try:
+                    outcome.status(await client.post("/v1/games", json={"n": 3}))
+                except httpx.HTTPError as error:
+                    outcome.answers[type(error).__name__] += 1
+
+    await asyncio.gather(*(one(i) for i in range(clients)))
+
+
 async def run_all(attacks: list[Awaitable[None]]) -> None:
     await asyncio.gather(*attacks)
 
@@ -303,87 +557,281 @@ async def run_all(attacks: list[Awaitable[None]]) -> None:
 Attack = Callable[[Outcome], list[Awaitable[None]]]
 
 
-def scenario(name: str, server: Server, attack: Attack, seconds: float) -> None:
-    quiet = watch(server.url, QUIET_SECONDS)()
+def scenario(
+    name: str, server: Server, watcher: Watcher, attack: Attack, seconds: float,
+    after: Callable[[Outcome], None] | None = None,
+) -> None:  # fmt: skip
+    quiet = watcher.watch(QUIET_SECONDS)()
     before, _ = server.memory_kib()
-    report = watch(server.url, seconds)
+    report = watcher.watch(seconds)
     outcome = Outcome()
     asyncio.run(run_all(attack(outcome)))
+    if after is not None:
+        after(outcome)
     during = report()
     now, peak = server.memory_kib()
     print(f"\n## {name}")
     print(f"server memory: {before / 1024:.0f} MiB before, peak {peak / 1024:.0f} MiB, "
           f"{now / 1024:.0f} MiB after")  # fmt: skip
     print(f"answers: {dict(outcome.answers)}")
-    if outcome.most_sent:
-        print(f"a flooding connection sent at most {outcome.most_sent / 1024:.0f} KiB")
+    for note in outcome.notes:
+        print(note)
     print(f"well-behaved client, quiet:  {summary(quiet)}")
     print(f"well-behaved client, attack: {summary(during)}")
 
 
-def new_game(url: str, n: int = 3) -> str:
-    return str(httpx.post(f"{url}/v1/games", json={"n": n}).json()["id"])
+# --- the scenarios --------------------------------------------------------------------------
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--slow", type=int, default=4000)
-    parser.add_argument("--streams", type=int, default=5000)
-    parser.add_argument("--only")
-    args = parser.parse_args()
-    seconds = args.seconds
-
-    def wanted(name: str) -> bool:
-        return args.only is None or args.only in name
-
-    if wanted("header-flood"):
-        with adjudicator({}) as server:
-            unit = b"X-Flood: " + b"f" * 1000 + b"\r\n"
-            scenario("header-flood", server, lambda outcome: [
-                flood(server, outcome, b"GET /healthz HTTP/1.1\r\n", unit * 64, 10 * 2**20)
-                for _ in range(20)
-            ], seconds)  # fmt: skip
-    if wanted("long-url"):
-        with adjudicator({}) as server:
-            scenario("long-url", server, lambda outcome: [
-                flood(server, outcome, b"GET /", b"a" * 65536, 100 * 2**20) for _ in range(20)
-            ], seconds)  # fmt: skip
-    if wanted("slowloris"):
-        with adjudicator({}) as server:
-            scenario("slowloris", server, lambda outcome: [
-                trickle(server, outcome, seconds, silent=i % 2 == 0) for i in range(2 * args.slow)
-            ], seconds)  # fmt: skip
-    for store in ("memory", "redis"):
-        if not wanted(f"streams-{store}"):
-            continue
-        many = str(args.streams + 100)
-        env = {"ADJUDICATOR_MAX_STREAMS": many, "ADJUDICATOR_MAX_STREAMS_PER_GAME": many,
-               "ADJUDICATOR_MAX_STREAMS_PER_CLIENT": many,
-               "ADJUDICATOR_MAX_CONNECTIONS": str(args.streams + 1000)}  # fmt: skip
-        with nullcontext(None) if store == "memory" else redis_url() as url:
-            if url:
-                env["ADJUDICATOR_STORE_URL"] = url
-            with adjudicator(env) as server:
-                game = new_game(server.url)
-                name = f"streams-{store} ({args.streams} streams on one game)"
-                scenario(name, server, lambda outcome, game=game, server=server: [
-                    stream(server, game, outcome, seconds) for _ in range(args.streams)
-                ], seconds)  # fmt: skip
-    if wanted("replay"):
-        with adjudicator({}) as server:
-            game = move_limit(server, report=False)
-            scenario("replay (10 clients reading a 10,000-move history)", server,
-                     lambda outcome: [replay(server, game, outcome, seconds) for _ in range(10)],
-                     seconds)  # fmt: skip
-    if wanted("move-limit"):
-        with adjudicator({}) as server:
-            move_limit(server)
+Run = Callable[[Server, Watcher, float], None]
+SCENARIOS: dict[str, tuple[dict[str, str], Run]] = {}
 
 
-def move_limit(server: Server, *, report: bool = True) -> str:
+def scenario_of(name: str, env: dict[str, str] | None = None) -> Callable[[Run], Run]:
+    def register(run: Run) -> Run:
+        SCENARIOS[name] = (env or {}, run)
+        return run
+
+    return register
+
+
+@scenario_of("header-flood")
+def _header_flood(server: Server, watcher: Watcher, seconds: float) -> None:
+    unit = (b"X-Flood: " + b"f" * 1000 + b"\r\n") * 64
+    scenario("header-flood (20 connections × 10 MiB of header fields)", server, watcher, lambda o: [
+        flood(server, o, b"GET /healthz HTTP/1.1\r\n", unit, 10 * ONE_MIB) for _ in range(20)
+    ], seconds)  # fmt: skip
+
+
+@scenario_of("long-url")
+def _long_url(server: Server, watcher: Watcher, seconds: float) -> None:
+    scenario("long-url (20 connections × a 100 MiB URL)", server, watcher, lambda o: [
+        flood(server, o, b"GET /", b"a" * 65536, 100 * ONE_MIB) for _ in range(20)
+    ], seconds)  # fmt: skip
+
+
+@scenario_of("trailer")
+def _trailer(server: Server, watcher: Watcher, seconds: float) -> None:
+    start = chunked_head("/v1/tictactoe/validate") + b'10\r\n{"board": ["X"]}\r\n0\r\nX-T: '
+    scenario("trailer (2 connections, an endless trailer field, over and over)", server, watcher,
+             lambda o: [floods(server, o, start, b"t" * 4096, seconds) for _ in range(2)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("chunk-extension")
+def _chunk_extension(server: Server, watcher: Watcher, seconds: float) -> None:
+    start = chunked_head("/v1/tictactoe/validate") + b"10;ext="
+    scenario("chunk-extension (2 connections, an endless chunk extension, over and over)",
+             server, watcher,
+             lambda o: [floods(server, o, start, b"e" * 4096, seconds) for _ in range(2)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("tiny-chunks")
+def _tiny_chunks(server: Server, watcher: Watcher, seconds: float) -> None:
+    body = json.dumps({"board": ["X" * 100] * 100, "pad": " " * (ONE_MIB - 11000)}).encode()
+    chunks = b"".join(b"1\r\n" + body[i : i + 1] + b"\r\n" for i in range(len(body)))
+    scenario("tiny-chunks (2 connections, a 1 MiB body in one-byte chunks, over and over)",
+             server, watcher, lambda o: [
+                 floods(server, o, chunked_head("/v1/tictactoe/validate"), chunks, seconds)
+                 for _ in range(2)
+             ], seconds)  # fmt: skip
+
+
+@scenario_of("costly-batch")
+def _costly_batch(server: Server, watcher: Watcher, seconds: float) -> None:
+    body = costly_batch()
+
+    async def send(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post(
+            "/v1/tictactoe/validate-batch", content=body,
+            headers={"content-type": "application/json"},
+        )  # fmt: skip
+
+    scenario("costly-batch (2 connections, validate-batch of 101 boards of 100 × 100, k = 1)",
+             server, watcher, lambda o: [repeat(server, o, seconds, send) for _ in range(2)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("unknown-keys")
+def _unknown_keys(server: Server, watcher: Watcher, seconds: float) -> None:
+    body, own = members_flood(), new_game(server.url, OTHER_ATTACKER, 3)
+    json_header = {"content-type": "application/json"}
+
+    async def made_up(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post(
+            f"/v1/games/{watcher.game['id']}/moves", content=body,
+            headers={**json_header, "Authorization": "Bearer made-up"},
+        )  # fmt: skip
+
+    async def with_token(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post(
+            f"/v1/games/{own['id']}/moves", content=body,
+            headers={**json_header, "Authorization": f"Bearer {own['tokens']['1']}"},
+        )  # fmt: skip
+
+    scenario("unknown-keys (1 MiB of unknown keys on POST …/moves: a made-up token from one "
+             "address, a player's token of its own game from another)", server, watcher,
+             lambda o: [repeat(server, o, seconds, made_up),
+                        repeat(server, o, seconds, with_token, OTHER_ATTACKER)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("wrong-tokens")
+def _wrong_tokens(server: Server, watcher: Watcher, seconds: float) -> None:
+    async def guess(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post(
+            f"/v1/games/{watcher.game['id']}/moves", json={"row": 0, "col": 0},
+            headers={"Authorization": f"Bearer {os.urandom(16).hex()}"},
+        )  # fmt: skip
+
+    scenario("wrong-tokens (2 connections guessing tokens of the watcher's game)", server,
+             watcher, lambda o: [repeat(server, o, seconds, guess) for _ in range(2)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("move-history")
+def _move_history(server: Server, watcher: Watcher, seconds: float) -> None:
+    game = move_limit(server, source="127.0.0.3", report=False)
+
+    async def read(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.get(f"/v1/games/{game}/moves", params={"limit": 10_000})
+
+    scenario("move-history (4 readers of GET …/moves?limit=10000 of a 10,000-move game)",
+             server, watcher, lambda o: [repeat(server, o, seconds, read) for _ in range(4)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("one-address-moves", {"ADJUDICATOR_MAX_TOTAL_MOVES": "20000"})
+def _one_address_moves(server: Server, watcher: Watcher, seconds: float) -> None:
+    games = asyncio.run(create_games(server, 20, ATTACKER))
+    filled = Outcome()  # first, as many moves as the store takes from it (at most its bound)
+    asyncio.run(play_games(server, filled, 60, games, until=20_000))
+
+    def polite_can_create(outcome: Outcome) -> None:
+        outcome.notes.append(f"before: the attacker's moves were answered {dict(filled.answers)}")
+        created = new_game(server.url)
+        outcome.notes.append(f"the watcher creates a game after it: {'id' in created}")
+
+    scenario("one-address-moves (one address plays 20 games as fast as it can, until the store "
+             "takes no more of its moves, and on; MAX_TOTAL_MOVES 20,000, a client's share "
+             "2,000)", server, watcher,
+             lambda o: [play_games(server, o, seconds, games[i::2]) for i in range(2)], seconds,
+             polite_can_create)  # fmt: skip
+
+
+@scenario_of("refusals")
+def _refusals(server: Server, watcher: Watcher, seconds: float) -> None:
+    scenario("refusals (one address: refused moves under fresh 255-character keys in its 20 "
+             "games)", server, watcher, lambda o: [refused_moves(server, o, seconds)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("capacity-500")
+def _capacity(server: Server, watcher: Watcher, seconds: float) -> None:
+    async def fill_then_hold(outcome: Outcome) -> None:
+        started = time.monotonic()
+        await capacity(server, outcome, 500)
+        outcome.notes.append(f"500 addresses × 20 creations in {time.monotonic() - started:.1f} s")
+        await asyncio.sleep(max(0.0, seconds - (time.monotonic() - started)))
+
+    scenario("capacity-500 (500 addresses create games at their allowed burst)", server,
+             watcher, lambda o: [fill_then_hold(o)], seconds)  # fmt: skip
+
+
+@scenario_of("streams-fair")
+def _streams_fair(server: Server, watcher: Watcher, seconds: float) -> None:
+    games = [new_game(server.url, "127.0.0.3", 3)["id"] for _ in range(10)]
+
+    async def hold(outcome: Outcome) -> None:
+        holders = [
+            stream(server, games[i], outcome, seconds, f"127.0.0.{10 + i}")
+            for i in range(10) for _ in range(100)
+        ]  # fmt: skip
+        tasks = [asyncio.ensure_future(h) for h in holders]
+        await asyncio.sleep(min(5.0, seconds / 2))
+        mine = Outcome()
+        await stream(server, watcher.game["id"], mine, 1.0, WATCHER)
+        outcome.notes.append(f"the watcher's own stream, opened then: {dict(mine.answers)}")
+        await asyncio.gather(*tasks)
+
+    scenario("streams-fair (10 addresses × 100 streams, then the watcher opens one)", server,
+             watcher, lambda o: [hold(o)], seconds)  # fmt: skip
+
+
+@scenario_of("slowloris")
+def _slowloris(server: Server, watcher: Watcher, seconds: float) -> None:
+    slow = ARGS.slow
+    scenario(f"slowloris ({slow} silent and {slow} trickling connections)", server, watcher,
+             lambda o: [trickle(server, o, seconds, silent=i % 2 == 0) for i in range(2 * slow)],
+             seconds)  # fmt: skip
+
+
+def _streams_env() -> dict[str, str]:
+    many = str(ARGS.streams + 100)
+    return {"ADJUDICATOR_MAX_STREAMS": many, "ADJUDICATOR_MAX_STREAMS_PER_GAME": many,
+            "ADJUDICATOR_MAX_STREAMS_PER_CLIENT": many,
+            "ADJUDICATOR_MAX_CONNECTIONS": str(ARGS.streams + 1000)}  # fmt: skip
+
+
+@scenario_of("streams")
+def _streams(server: Server, watcher: Watcher, seconds: float) -> None:
+    game = new_game(server.url, "127.0.0.3", 3)["id"]
+    scenario(f"streams ({ARGS.streams} streams on one game)", server, watcher, lambda o: [
+        stream(server, game, o, seconds, ATTACKER) for _ in range(ARGS.streams)
+    ], seconds)  # fmt: skip
+
+
+@scenario_of("replay")
+def _replay(server: Server, watcher: Watcher, seconds: float) -> None:
+    game = move_limit(server, source="127.0.0.3", report=False)
+    scenario("replay (10 clients reading a 10,000-move history)", server, watcher,
+             lambda o: [replay(server, game, o, seconds) for _ in range(10)], seconds)  # fmt: skip
+
+
+@scenario_of("move-limit")
+def _move_limit(server: Server, watcher: Watcher, seconds: float) -> None:
+    move_limit(server, source="127.0.0.3")
+
+
+@scenario_of("faults")
+def _faults(server: Server, watcher: Watcher, seconds: float) -> None:
+    cluster = CLUSTER
+    if cluster is None:
+        print("\n## faults: needs --store cluster")
+        return
+    from app.sessions.redis_keys import game_keys
+
+    holder = cluster.primary_of(game_keys(watcher.game["id"]).meta)
+    victim = next(node for node in cluster.nodes if node is not holder)
+
+    def faults(outcome: Outcome) -> None:
+        import redis
+
+        third = max(1.0, seconds / 4)
+        time.sleep(third)
+        redis.Redis(port=victim.port).execute_command("CLIENT", "PAUSE", "800", "ALL")
+        time.sleep(third)
+        redis.Redis(port=victim.port).execute_command("CLIENT", "KILL", "TYPE", "normal")
+        time.sleep(third)
+        victim.stop()
+        time.sleep(1.5)
+        victim.start()
+        outcome.notes.append("a primary paused, its connections killed, restarted")
+
+    async def through(outcome: Outcome) -> None:
+        fault = asyncio.to_thread(faults, outcome)
+        games = await create_games(server, 6, ATTACKER)
+        await asyncio.gather(fault, play_games(server, outcome, seconds, games))
+
+    scenario("faults (cluster: a primary without the watcher's game paused, cut and restarted "
+             "while clients play)", server, watcher, lambda o: [through(o)], seconds)  # fmt: skip
+
+
+def move_limit(server: Server, *, source: str = ATTACKER, report: bool = True) -> str:
     """Play a game to its move limit (and one more); answers the game's id."""
-    with httpx.Client(base_url=server.url, timeout=10) as client:
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(base_url=server.url, timeout=10, transport=transport) as client:
         game = client.post("/v1/games", json={"n": 1_000_000}).json()
         tokens = game["tokens"]
         statuses: Counter[int] = Counter()
@@ -410,6 +858,41 @@ def move_limit(server: Server, *, report: bool = True) -> str:
     print(f"{elapsed:.1f} s for 10,001 requests; server memory {rss / 1024:.0f} MiB "
           f"(peak {peak / 1024:.0f} MiB)")  # fmt: skip
     return str(game["id"])
+
+
+ARGS: argparse.Namespace
+CLUSTER: Any = None
+
+
+def main() -> None:
+    global ARGS, CLUSTER
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--slow", type=int, default=4000)
+    parser.add_argument("--streams", type=int, default=5000)
+    parser.add_argument("--store", choices=["memory", "redis", "cluster"], default="memory")
+    parser.add_argument("--only", help="run the scenarios whose name contains this")
+    parser.add_argument("--baseline", help="a git revision to run every scenario against too")
+    ARGS = parser.parse_args()
+    if (os.cpu_count() or 1) >= 2:  # the service on core 0, everything else on core 1
+        os.sched_setaffinity(0, {1})
+    print(f"# bench.hostile, {ARGS.store} store, {ARGS.seconds:g} s an attack")
+    with (
+        store(ARGS.store) if ARGS.store != "memory" else nullcontext((None, None)) as found,
+        exported(ARGS.baseline) if ARGS.baseline else nullcontext(None) as baseline,
+    ):
+        url, CLUSTER = found
+        trees = [(f"baseline {baseline[1][:7]}", baseline[0])] if baseline else []
+        for name, (env, run) in SCENARIOS.items():
+            if ARGS.only is not None and ARGS.only not in name:
+                continue
+            env = {**env, **(_streams_env() if name == "streams" else {})}
+            for label, root in [*trees, ("this code", None)]:
+                if trees:
+                    print(f"\n### {label}")
+                with adjudicator(env, url, root) as server:
+                    watcher = Watcher(server.url)
+                    run(server, watcher, ARGS.seconds)
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ from app.api.reversi import CLASSIC_BOARD
 from app.rules import reversi
 from app.rules.reversi import OPENING
 from bench.loadgen import Request, load
+from tests.servers import NO_CLIENT_LIMITS
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout this bench belongs to
 
@@ -205,9 +206,8 @@ def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
     try:
         for name, (target, root) in targets.items():
             port = free_port()
-            # The bench creates many games from one address: no per-client creation limit.
-            env = {**os.environ, "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0",
-                   "ADJUDICATOR_BATCH_ITEMS_PER_MINUTE": "0"}  # fmt: skip
+            # The bench sends everything from one address: no per-client limits.
+            env = {**os.environ, **NO_CLIENT_LIMITS}
             cwd = None
             launch = [sys.executable, "-m", "uvicorn"]
             if name in ("service", "baseline"):

@@ -29,6 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from app.rules.reversi import OPENING
+from tests.servers import NO_CLIENT_LIMITS
 
 Call = Callable[..., Awaitable[dict[str, Any]]]
 IMPORTS = re.compile(r"\b(from|import) app\b")
@@ -163,8 +164,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--store", default="memory://")
     args = parser.parse_args()
-    os.environ["ADJUDICATOR_CREATE_RATE_PER_MINUTE"] = "0"
-    os.environ["ADJUDICATOR_BATCH_ITEMS_PER_MINUTE"] = "0"
+    os.environ.update(NO_CLIENT_LIMITS)
     os.environ["ADJUDICATOR_STORE_URL"] = args.store
     logging.disable(logging.CRITICAL)
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,6 +24,7 @@ import httpx
 
 from app.rules import reversi
 from bench.hostile import adjudicator, redis_url
+from tests.servers import NO_CLIENT_LIMITS
 
 Script = list[tuple[int, int, int]]  # (player, row, col) of each move
 
@@ -95,7 +96,7 @@ def main() -> None:
     kinds["Reversi 8 × 8"] = ({"game": "reversi"}, rounds_of_reversi)
 
     with redis_url() if args.store == "redis" else nullcontext(None) as url:
-        env = {"ADJUDICATOR_STORE_URL": url} if url else {}
+        env = {**NO_CLIENT_LIMITS, **({"ADJUDICATOR_STORE_URL": url} if url else {})}
         with adjudicator(env) as server, httpx.Client(base_url=server.url, timeout=10) as client:
             medians: dict[str, list[float]] = {name: [] for name in kinds}
             for r in range(args.rounds):

@@ -29,6 +29,7 @@ import httpx
 
 from bench.http import free_port
 from bench.stores import redis_server
+from tests.servers import NO_CLIENT_LIMITS
 
 
 @dataclass
@@ -115,8 +116,7 @@ async def run_load(base_url: str, clients: int, games: int, seed: int) -> Report
 @contextmanager
 def service(store_url: str) -> Iterator[str]:
     port = free_port()
-    env = {**os.environ, "ADJUDICATOR_STORE_URL": store_url,
-           "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}  # fmt: skip
+    env = {**os.environ, "ADJUDICATOR_STORE_URL": store_url, **NO_CLIENT_LIMITS}  # fmt: skip
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning", "--no-access-log"]  # fmt: skip
     process = subprocess.Popen(command, env=env)

@@ -33,6 +33,7 @@ import httpx
 from app.sessions.kind import Placement
 from app.sessions.kinds.tictactoe import TicTacToe
 from bench.http import free_port
+from tests.servers import NO_CLIENT_LIMITS
 
 Moves = list[tuple[int, int]]
 
@@ -153,7 +154,7 @@ def memory(games: int = 400, moves: int = 25, n: int = 10**6, k: int | None = No
     script = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
     command = [script] if script else [sys.executable, "-m", "app.cli"]
     env = {**os.environ, "ADJUDICATOR_PORT": str(port), "ADJUDICATOR_LOG_LEVEL": "warning",
-           "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0"}  # fmt: skip
+           **NO_CLIENT_LIMITS}  # fmt: skip
     server = subprocess.Popen(command, env=env)
     base = f"http://127.0.0.1:{port}"
     try:

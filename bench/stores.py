@@ -33,7 +33,7 @@ import httpx
 import redis
 
 from bench.http import Scenario, free_port, new_game, run_wrk
-from tests.servers import Cluster, redis_cluster
+from tests.servers import NO_CLIENT_LIMITS, Cluster, redis_cluster
 
 
 def pin(cores: str, command: list[str]) -> list[str]:
@@ -91,7 +91,7 @@ def service(stack: ExitStack, store_url: str, workers: int) -> str:
     env = {
         **os.environ,
         "ADJUDICATOR_STORE_URL": store_url,
-        "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "0",
+        **NO_CLIENT_LIMITS,
     }
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning", "--no-access-log",
