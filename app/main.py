@@ -110,17 +110,20 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.settings = settings
     app.state.store = store
     app.state.validation_context = {"settings": settings}
-    app.state.creation_limiter = RateLimiter(settings.create_rate_per_minute, settings.create_burst)
+    tracked = settings.max_tracked_clients
+    app.state.creation_limiter = RateLimiter(
+        settings.create_rate_per_minute, settings.create_burst, max_clients=tracked
+    )
     app.state.auth_failures = RateLimiter(
-        settings.auth_failures_per_minute,
-        settings.auth_failures_burst,
+        settings.auth_failures_per_minute, settings.auth_failures_burst, max_clients=tracked,
         what="requests with a wrong token",
-    )
+    )  # fmt: skip
     app.state.history_reads = RateLimiter(
-        settings.history_moves_per_minute, settings.history_moves_burst, what="moves read"
-    )
+        settings.history_moves_per_minute, settings.history_moves_burst, max_clients=tracked,
+        what="moves read",
+    )  # fmt: skip
     app.state.work_budget = WorkBudget(
-        settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms
+        settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms, max_clients=tracked
     )
     app.state.streams = StreamSlots(
         settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client

@@ -17,6 +17,8 @@ DEFAULT_MAX_TOTAL_MOVES = 1_000_000
 # Answers other than accepted moves a game remembers under their Idempotency-Key by default
 # (ADJUDICATOR_MAX_REFUSALS_PER_GAME).
 DEFAULT_MAX_REFUSALS = 32
+# Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
+DEFAULT_TRACKED_CLIENTS = 50_000
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
@@ -82,6 +84,13 @@ class Settings(BaseSettings):
         60.0, ge=0, description="Games one client address may create a minute (0: no limit)."
     )
     create_burst: int = Field(20, ge=1, description="Games a client may create at once.")
+    max_tracked_clients: int = Field(
+        DEFAULT_TRACKED_CLIENTS,
+        ge=1,
+        description="Client addresses each per-client limit (creation, wrong tokens, moves "
+        "read, CPU time) remembers, per process; the least recently seen are forgotten first "
+        "(about 250 bytes each).",
+    )
     auth_failures_per_minute: float = Field(
         60,
         ge=0,

@@ -22,8 +22,7 @@ from functools import lru_cache
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-# Buckets kept per limiter: the least recently seen client beyond is forgotten (and starts afresh).
-MAX_CLIENTS = 100_000
+from app.settings import DEFAULT_TRACKED_CLIENTS
 
 
 class RateLimiter:
@@ -32,7 +31,7 @@ class RateLimiter:
         rate_per_minute: float,
         burst: float,
         clock: Callable[[], float] = time.monotonic,
-        max_clients: int = MAX_CLIENTS,
+        max_clients: int = DEFAULT_TRACKED_CLIENTS,
         what: str = "games created",
     ) -> None:
         self.rate = rate_per_minute / 60.0

@@ -23,6 +23,7 @@ from typing import TypeVar
 from starlette.requests import Request
 
 from app.api.ratelimit import RateLimiter, client_of
+from app.settings import DEFAULT_TRACKED_CLIENTS
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -61,10 +62,12 @@ class WorkBudget:
         ms_per_minute: float,
         burst_ms: float,
         cpu_clock: Callable[[], float] = time.thread_time,
+        max_clients: int = DEFAULT_TRACKED_CLIENTS,
     ) -> None:
         self.limiter = RateLimiter(
-            ms_per_minute / 1000, burst_ms / 1000, what="requests' work (CPU time)"
-        )
+            ms_per_minute / 1000, burst_ms / 1000, max_clients=max_clients,
+            what="requests' work (CPU time)",
+        )  # fmt: skip
         self.cpu_clock = cpu_clock
 
     def meter(self, request: Request) -> Meter:

@@ -265,9 +265,6 @@ class Known:
 CLUSTER_SLOTS = 16384
 # Reads and decisions of one move on the generic engine before giving up under contention.
 MAX_ATTEMPTS = 32
-# Games this process has seen whose engine and token hashes it keeps (neither ever changes), at
-# most; the least recently seen are forgotten first.
-MAX_KNOWN_GAMES = 100_000
 
 
 def _moves_read(kind_name: str, first: int, records: list[Any]) -> list[Move]:
@@ -322,7 +319,8 @@ class RedisGameStore:
         self.client_games = client_part(max_games, client_share)
         self.client_moves = client_part(max_total_moves, client_share)
         # Owners' moves as the accounting last said: those at their share, and the counts of
-        # the owners of games this process moved in (at most MAX_KNOWN_GAMES of them).
+        # the owners of games this process moved in (at most max_games of them: an owner has
+        # a live game).
         self._heavy: set[str] = set()
         self._owned: OrderedDict[str, int] = OrderedDict()
         self._unreported_owned: Counter[str] = Counter()  # by owner: moves not yet reported
@@ -613,7 +611,7 @@ class RedisGameStore:
     def _know(self, game_id: str, known: Known) -> None:
         self._known[game_id] = known
         self._known.move_to_end(game_id)
-        if len(self._known) > MAX_KNOWN_GAMES:
+        if len(self._known) > self.max_games:  # what is known of more is of dead games
             self._known.popitem(last=False)
 
     async def _known_game(self, game_id: str) -> Known:
@@ -710,7 +708,7 @@ class RedisGameStore:
         for owner, count in zip(owned[::2], owned[1::2], strict=True):
             self._owned[str(owner)] = int(count)
             self._owned.move_to_end(str(owner))
-        while len(self._owned) > MAX_KNOWN_GAMES:
+        while len(self._owned) > self.max_games:
             self._owned.popitem(last=False)
 
     def _owner_of(self, game_id: str) -> str:
