@@ -126,8 +126,9 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms, max_clients=tracked
     )
     app.state.streams = StreamSlots(
-        settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client
-    )
+        settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client,
+        max_clients=tracked,
+    )  # fmt: skip
     app.state.stopping = asyncio.Event()  # set when the server is told to stop
     install_problem_handlers(app)
     app.state.metrics = Metrics(store.endings)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import islice
 from types import UnionType
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 
@@ -58,6 +59,9 @@ UNKNOWN_TAG = "unknown_tag"
 STRICT_MEMBERS = 1024
 # Names of members no request takes, quoted in the refusal of a body that has too many of them.
 NAMED_SURPLUS = 5
+# Members read looking for those names: a body of one unknown name repeated a million times is
+# not searched to its end.
+EXAMINED_SURPLUS = 64
 
 
 def _integral(value: Any) -> Any:
@@ -140,11 +144,13 @@ class JsonBody(Generic[ModelT]):
 
         Validators see ``{"settings": <Settings>}`` as their validation context. The parsing is
         charged to the client's share of CPU time (``meter``, or the request's own; a client
-        that has used its share is refused 429 before its body is read).
+        that has used its share is refused 429 before its body is read, and again before it is
+        parsed).
         """
         meter = meter or meter_of(request)
         content_type = request.headers.get("content-type")
         body = await request.body()
+        meter.admit()  # again: the client's other requests may have used its share meanwhile
         if self._optional and not body.removeprefix(UTF8_BOM):
             # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
             return self._adapter.validate_json(b"{}", context=request.app.state.validation_context)
@@ -258,9 +264,10 @@ def unknown_member(known: frozenset[str]) -> re.Pattern[bytes]:
 
 
 def unknown_names(body: bytes, unknown_member: re.Pattern[bytes]) -> list[str]:
-    """The first few names of members no model takes by that name."""
+    """The first few names of members no model takes by that name, among the first
+    ``EXAMINED_SURPLUS`` such members."""
     names: list[str] = []
-    for match in unknown_member.finditer(body):
+    for match in islice(unknown_member.finditer(body), EXAMINED_SURPLUS):
         name = match.group(1).decode("utf-8", "replace")
         if name not in names:
             names.append(name)

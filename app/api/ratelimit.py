@@ -85,6 +85,21 @@ class RateLimiter:
             raise self._refuse(client, tokens, now, least)
         self._keep(client, tokens, now)
 
+    def allows(self, client: str) -> bool:
+        """Whether ``admit(client)`` would let the client in; spend nothing."""
+        if not self.enabled:
+            return True
+        tokens, now = self._tokens(client)
+        self._keep(client, tokens, now)
+        return tokens >= 0
+
+    def refund(self, client: str, cost: float) -> None:
+        """Give back ``cost`` tokens taken for what turned out free (up to a full bucket)."""
+        if not self.enabled:
+            return
+        tokens, now = self._tokens(client)
+        self._keep(client, min(self.burst, tokens + cost), now)
+
     def spend(self, client: str, cost: float) -> None:
         """Spend ``cost`` tokens, whatever is left: the bucket may go into debt (at most a
         burst deep), which the next ``admit`` refuses until it is paid back."""

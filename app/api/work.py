@@ -40,6 +40,11 @@ class Meter:
     def __init__(self, budget: WorkBudget, client: str) -> None:
         self._budget, self._client, self._started = budget, client, 0.0
 
+    def admit(self) -> None:
+        """429 now if the client has used its share (by work done since this meter was made:
+        what its other requests did while this one waited for its body)."""
+        self._budget.limiter.admit(self._client)
+
     def __enter__(self) -> Meter:
         self._started = self._budget.cpu_clock()
         return self

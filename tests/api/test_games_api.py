@@ -618,6 +618,19 @@ def test_event_streams_are_bounded_per_client_address() -> None:
             assert again.status_code == 200
 
 
+def test_a_stream_of_no_game_takes_no_place_from_anyone() -> None:
+    settings = Settings(max_streams=2, max_streams_per_game=2, max_streams_per_client=2)
+    with TestClient(create_app(settings)) as greedy:
+        game_id, _, _ = create(greedy)
+        newcomer = TestClient(greedy.app, client=("192.0.2.7", 50000))
+        events = f"/v1/games/{game_id}/events"
+        with greedy.stream("GET", events) as first, greedy.stream("GET", events) as second:
+            assert (first.status_code, second.status_code) == (200, 200)
+            missing = newcomer.get("/v1/games/nothing-here/events")
+            assert_problem(missing, 404, "game_not_found")
+            assert greedy.app.state.streams.open == 2  # neither stream gave its place
+
+
 def test_a_stream_ends_with_an_error_event_when_the_store_stops_answering() -> None:
     class FailingStore(MemoryGameStore):
         async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:

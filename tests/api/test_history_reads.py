@@ -70,8 +70,8 @@ def test_a_client_reads_its_share_of_moves(client: TestClient) -> None:
     game = played(client, 20)
     assert len(client.get(f"/v1/games/{game}/moves").json()["moves"]) == 20
     assert len(client.get(f"/v1/games/{game}/moves", params={"limit": 5}).json()["moves"]) == 5
-    refused = client.get(f"/v1/games/{game}/moves")  # 25 of 30 read: 5 left, the next is let in
-    assert refused.status_code == 200
+    let_in = client.get(f"/v1/games/{game}/moves")  # 25 of 30 read: 5 left, the next is let in
+    assert let_in.status_code == 200
     refused = client.get(f"/v1/games/{game}/moves")  # in debt now
     problem = assert_problem(refused, 429, "rate_limited")
     assert "moves read" in problem["detail"]
@@ -80,3 +80,44 @@ def test_a_client_reads_its_share_of_moves(client: TestClient) -> None:
     assert client.get(f"/v1/games/{game}").status_code == 200  # the game's state is no history
     clock.now += waited
     assert client.get(f"/v1/games/{game}/moves", params={"limit": 1}).status_code == 200
+
+
+def test_each_page_asks_the_store_for_no_more_than_is_left_to_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = played(client, 23)
+    monkeypatch.setattr(routes, "HISTORY_PAGE", 3)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    asked: list[int] = []
+    read = store.moves
+
+    async def moves(game_id: str, since: int, count: int) -> Any:
+        asked.append(count)
+        return await read(game_id, since, count)
+
+    monkeypatch.setattr(store, "moves", moves)
+    page = client.get(f"/v1/games/{game}/moves", params={"since": 2, "limit": 7}).json()
+    assert [move["seq"] for move in page["moves"]] == list(range(3, 10))
+    assert asked == [3, 3, 1]
+
+
+def test_a_read_ends_early_when_the_clients_other_reads_use_its_share(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock()
+    reads = client.app.state.history_reads  # type: ignore[attr-defined]
+    reads.clock = clock
+    game = played(client, 23)
+    monkeypatch.setattr(routes, "HISTORY_PAGE", 3)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    read = store.moves
+
+    async def moves(game_id: str, since: int, count: int) -> Any:
+        reads.spend("testclient", 30)  # another read of the same client's, at the same time
+        return await read(game_id, since, count)
+
+    monkeypatch.setattr(store, "moves", moves)
+    page = client.get(f"/v1/games/{game}/moves").json()
+    assert [move["seq"] for move in page["moves"]] == [1, 2, 3]  # the moves read so far
+    assert page["version"] == 23
+    assert_problem(client.get(f"/v1/games/{game}/moves"), 429, "rate_limited")

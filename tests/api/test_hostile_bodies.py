@@ -119,6 +119,18 @@ def test_a_repeated_member_flood_is_refused(client: TestClient) -> None:
     assert "at least 99,993 members more" in problem["errors"][0]["msg"]  # 100,001 of 8
 
 
+def test_names_of_unknown_members_are_looked_for_only_among_the_first(client: TestClient) -> None:
+    # One unknown name repeated a hundred thousand times, then others: the search for names
+    # to show stops after the first few dozen members, rather than read the body to its end.
+    body = ("{" + '"zz": 1, ' * 100_000 + '"yy": 1, "n": 3}').encode()
+    problem = assert_few_errors(
+        client.post("/v1/games", content=body, headers={"content-type": "application/json"})
+    )
+    assert "'zz'" in problem["errors"][0]["msg"]
+    assert "'yy'" not in problem["errors"][0]["msg"]
+    assert bodies.EXAMINED_SURPLUS < 100_000
+
+
 def test_each_bad_board_of_a_batch_is_one_error_not_one_a_row(client: TestClient) -> None:
     items = [{"board": [1] * 100} for _ in range(1000)]
     response = client.post("/v1/tictactoe/validate-batch", json={"items": items})

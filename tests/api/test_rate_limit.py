@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.requests import Request
 
 from app.api import work
 from app.api.ratelimit import RateLimiter, client_key
@@ -132,6 +133,24 @@ def test_every_body_route_is_budgeted() -> None:
         )
         assert_problem(refused, 429, "rate_limited")
         assert client.get(f"/v1/games/{game['id']}").json()["move_count"] == 0
+
+
+def test_a_share_used_while_the_body_arrives_is_refused_before_parsing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    client, _ = budgeted_app(step=0.1)
+    budget: WorkBudget = client.app.state.work_budget  # type: ignore[attr-defined]
+    arrive = Request.body
+
+    async def slowly(request: Request) -> bytes:  # the client's other requests spend meanwhile
+        budget.limiter.spend("testclient", 1.0)
+        return await arrive(request)
+
+    monkeypatch.setattr(Request, "body", slowly)
+    with client:
+        refused = client.post("/v1/tictactoe/validate", content=b"{not json")
+        problem = assert_problem(refused, 429, "rate_limited")  # not a 422: it was not parsed
+        assert "CPU time" in problem["detail"]
 
 
 def test_the_budget_is_per_client() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.api.games.streams import StreamSlots
+from app.api.games.streams import EVICTIONS_BURST, RETRY_AFTER_SECONDS, StreamSlots
 from app.sessions.errors import TooManyStreams
 
 
@@ -61,3 +61,29 @@ def test_a_place_is_given_back_once() -> None:
     assert slots.open == 1
     slots.take("g", "b")
     assert slots.open == 2
+
+
+def test_check_refuses_as_take_would_and_ends_no_stream() -> None:
+    slots = StreamSlots(per_process=3, per_game=10, per_client=10)
+    greedy = [slots.take(f"g{i}", "greedy") for i in range(3)]
+    slots.check("q", "newcomer")  # there would be room: greedy holds 3
+    assert not any(slot.evicted.is_set() for slot in greedy)
+    assert slots.open == 3
+    slots.take("q", "newcomer")
+    with pytest.raises(TooManyStreams, match="this process"):
+        slots.check("r", "newcomer")  # greedy 2, the newcomer would hold 2: no room to make
+
+
+def test_a_client_makes_room_a_few_times_then_once_per_wait() -> None:
+    now = [0.0]
+    slots = StreamSlots(per_process=20, per_game=20, per_client=20, clock=lambda: now[0])
+    greedy = [slots.take(f"g{i}", "greedy") for i in range(20)]
+    for _ in range(EVICTIONS_BURST):  # opened and closed at once, again and again
+        slots.take("q", "churner").give_back()
+        greedy.append(slots.take("g", "greedy"))  # the stream it ended reconnects
+    with pytest.raises(TooManyStreams, match="this process"):
+        slots.take("q", "churner")
+    assert sum(slot.evicted.is_set() for slot in greedy) == EVICTIONS_BURST
+    now[0] += RETRY_AFTER_SECONDS
+    slots.take("q", "churner")
+    assert sum(slot.evicted.is_set() for slot in greedy) == EVICTIONS_BURST + 1

@@ -112,7 +112,7 @@ def test_the_throttle_is_per_address() -> None:
             assert other.post(move, json={"row": 0, "col": 0}, headers=right).status_code == 201
 
 
-def test_zero_turns_the_throttle_off(request: pytest.FixtureRequest) -> None:
+def test_zero_turns_the_throttle_off() -> None:
     settings = Settings(auth_failures_per_minute=0, auth_failures_burst=1)
     with TestClient(create_app(settings)) as client:
         game = new_game(client)
@@ -139,3 +139,38 @@ def test_a_refusal_before_a_large_body_is_read_closes_the_connection(client: Tes
     )
     assert_problem(read, 422, "validation_error")  # read whole, then refused: kept
     assert "connection" not in read.headers
+
+
+def test_a_token_being_looked_up_counts_as_wrong_until_it_is_found_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = Settings(auth_failures_per_minute=6, auth_failures_burst=1)
+    with TestClient(create_app(settings)) as client:
+        game = new_game(client)
+        failures = client.app.state.auth_failures  # type: ignore[attr-defined]
+        store = client.app.state.store  # type: ignore[attr-defined]
+        look_up = store.player_of
+        left_meanwhile: list[bool] = []
+
+        async def player_of(game_id: str, token: str) -> Any:
+            left_meanwhile.append(_fits(failures))
+            return await look_up(game_id, token)
+
+        monkeypatch.setattr(store, "player_of", player_of)
+        right = bearer(game["tokens"]["1"])
+        assert client.post(f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0},
+                           headers=right).status_code == 201  # fmt: skip
+        # While it was looked up, a request at once with another token would have been refused;
+        # found right, the attempt was given back: a wrong token now is still only a 401.
+        assert left_meanwhile == [False]
+        wrong = client.post(f"/v1/games/{game['id']}/resign", headers=bearer("x"))
+        assert_problem(wrong, 401, "unauthorized")
+
+
+def _fits(failures: Any) -> bool:
+    """Whether one more wrong token would be let in now."""
+    try:
+        failures.admit("testclient", 1)
+    except Exception:
+        return False
+    return True

@@ -37,6 +37,7 @@ from app.api.games.schemas import (
     MoveResultOut,
     MovesPage,
 )
+from app.api.games.streams import StreamSlots
 from app.api.problems import (
     BODY_ERRORS,
     RATE_LIMITED,
@@ -95,12 +96,16 @@ async def authenticated(request: Request, game_id: str) -> str:
     token = params.PLAYER_TOKEN.read(request)
     failures: RateLimiter = request.app.state.auth_failures
     client = client_of(request)
-    failures.admit(client, 1)  # one more wrong token must fit
+    failures.take(client, 1)  # as if wrong: requests in flight at once cannot pass the limit
+    wrong = False
     try:
         await store_of(request).player_of(game_id, token)
     except Unauthorized:
-        failures.spend(client, 1)
+        wrong = True
         raise
+    finally:
+        if not wrong:  # a right token (or no game, or no store) costs nothing
+            failures.refund(client, 1)
     return token
 
 
@@ -338,14 +343,14 @@ async def game_events(request: Request) -> EventSourceResponse:
     game_id = params.game_id(request)
     after = params.resume_point(request)
     store = store_of(request)
-    # A place first (a refused stream costs no read), then the stream's first read, before it
-    # starts: an unknown game is a 404 problem.
-    slot = request.app.state.streams.take(game_id, client_of(request))
-    try:
-        first = await store.changes(game_id, after, PAGE)
-    except BaseException:
-        slot.give_back()
-        raise
+    # Whether there is a place first (a refused stream costs no read), then the stream's first
+    # read (an unknown game is a 404 problem), then the place: another client's stream may give
+    # its own, which a stream of no game must not make it do.
+    streams: StreamSlots = request.app.state.streams
+    client = client_of(request)
+    streams.check(game_id, client)
+    first = await store.changes(game_id, after, PAGE)
+    slot = streams.take(game_id, client)  # may refuse after all: others came meanwhile
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     events = move_events(
         store, game_id, after, request.is_disconnected, request.app.state.stopping, first,
@@ -359,9 +364,10 @@ async def game_events(request: Request) -> EventSourceResponse:
 @router.get(
     "/{game_id}/moves",
     summary="Moves after a move seq (deltas for polling clients)",
-    description="Accepted moves with `seq > since`, in order, at most `limit`. Pass the "
-    "last move's `seq` as the next `since` (the `version` is the move count too, unless draw "
-    "offers or an ending were changes of the game).",
+    description="Accepted moves with `seq > since`, in order, at most `limit` (fewer than "
+    "there are only at the end of the moves, or when the client's share of moves read ran out "
+    "during the read). Pass the last move's `seq` as the next `since` (the `version` is the "
+    "move count too, unless draw offers or an ending were changes of the game).",
     response_model=MovesPage,
     responses=store_errors(GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
     openapi_extra={
@@ -373,15 +379,18 @@ async def list_moves(request: Request) -> Response:
     since, limit = params.SINCE.read(request), params.LIMIT.read(request)
     reads: RateLimiter = request.app.state.history_reads
     client = client_of(request)
-    reads.admit(client)  # a client that has read its share of moves waits
     store, moves = store_of(request), list[AnyMoveOut]()
+    reads.admit(client)  # a client that has read its share of moves waits
     while True:  # in pages, other requests served between them
-        page, version = await store.moves(game_id, since + len(moves), HISTORY_PAGE)
-        moves.extend(move_json(m) for m in page[: limit - len(moves)])
-        if len(page) < HISTORY_PAGE or len(moves) >= limit:
+        wanted = min(HISTORY_PAGE, limit - len(moves))
+        page, version = await store.moves(game_id, since + len(moves), wanted)
+        moves.extend(move_json(m) for m in page)
+        reads.spend(client, len(page))
+        if len(page) < wanted or len(moves) >= limit:
             break
         await asyncio.sleep(0)
-    reads.spend(client, len(moves))
+        if not reads.allows(client):  # its other reads meanwhile used its share: the moves so far
+            break
     answer: MovesPage = {"moves": moves, "version": version}
     return json_response(answer)
 
