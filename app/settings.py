@@ -3,7 +3,7 @@
 Nothing else in the app reads ``os.environ``; code receives a ``Settings`` instance.
 """
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -21,6 +21,9 @@ DEFAULT_MAX_REFUSALS = 32
 DEFAULT_TRACKED_CLIENTS = 50_000
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
+
+
+UNSTARTED_GAME_SECONDS = 600.0  # a game nobody moved in, unless game_idle_seconds is shorter
 
 
 class Settings(BaseSettings):
@@ -127,15 +130,15 @@ class Settings(BaseSettings):
         3600.0, gt=0, description="A game with no move for this long disappears (404)."
     )
     unstarted_game_seconds: float = Field(
-        600.0,
+        UNSTARTED_GAME_SECONDS,
         gt=0,
         description="A game nobody has moved in disappears this long after its creation (404), "
         "so that games created and never played give their places back soon; at most "
-        "game_idle_seconds.",
+        "game_idle_seconds (when not set: 600, or game_idle_seconds if shorter).",
     )
     client_share: float = Field(
         0.1,
-        gt=0,
+        ge=0.001,
         le=1,
         description="The part of each store-wide bound one client address may hold: of "
         "max_games, the games it created; of max_total_moves, their moves. Past it, that "
@@ -217,6 +220,21 @@ class Settings(BaseSettings):
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unstarted_games_live_at_most_idle_by_default(cls, data: Any) -> Any:
+        """A shorter ``game_idle_seconds`` shortens the default of ``unstarted_game_seconds``
+        (only a value set too large is refused)."""
+        if not isinstance(data, dict) or "unstarted_game_seconds" in data:
+            return data
+        try:
+            idle = float(data.get("game_idle_seconds", UNSTARTED_GAME_SECONDS))
+        except (TypeError, ValueError):
+            return data  # the field's own validation names it
+        if 0 < idle < UNSTARTED_GAME_SECONDS:
+            return {**data, "unstarted_game_seconds": idle}
+        return data
 
     @model_validator(mode="after")
     def _unstarted_games_expire_first(self) -> "Settings":

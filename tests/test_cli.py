@@ -25,7 +25,7 @@ from click.testing import CliRunner, Result
 from fastapi.testclient import TestClient
 
 from app.cli import main
-from app.settings import Settings
+from app.settings import UNSTARTED_GAME_SECONDS, Settings
 from tests.servers import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,6 +187,17 @@ def test_a_flag_mends_a_malformed_variable_it_overrides(
     result = runner.invoke(main, ["--cors-origins", "https://b.example"], env=env)
     assert result.exit_code == 0, result.output
     assert [json.loads(value) for value in served] == [["https://b.example"]]
+
+
+def test_a_short_idle_time_shortens_the_unstarted_default(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    result = runner.invoke(main, ["--game-idle-seconds", "60"])
+    assert result.exit_code == 0, result.output  # no unstarted time set: nothing to refuse
+    assert Settings(game_idle_seconds=60).unstarted_game_seconds == 60
+    assert Settings(game_idle_seconds=7200).unstarted_game_seconds == UNSTARTED_GAME_SECONDS
+    assert Settings(game_idle_seconds=60, unstarted_game_seconds=30).unstarted_game_seconds == 30
 
 
 @pytest.mark.parametrize(

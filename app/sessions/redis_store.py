@@ -331,7 +331,8 @@ class RedisGameStore:
         # flight between reports.
         self._unreported: Counter[str] = Counter()  # game id -> accepted moves not yet counted
         self._total_moves = 0  # as last read
-        self._recounted = -math.inf  # when this process last read the total to let moves on
+        # When this process last read the total ("") or an owner's moves, to let moves on.
+        self._recounted: OrderedDict[str, float] = OrderedDict()
         self._reporter: asyncio.Task[None] | None = None
         self.max_moves = max_moves  # each game keeps the limit it was created with
         self.idle_ms = max(1, int(idle_seconds * 1000))
@@ -402,7 +403,9 @@ class RedisGameStore:
         except STORE_ERRORS as error:
             logger.warning("game store unavailable: %s", error)
             await self._forget_connections(error, client or self.client)
-            raise StoreUnavailable(may_have_applied=change and may_have_run(error)) from error
+            raise StoreUnavailable(
+                may_have_applied=may_have_run(error) if change else None
+            ) from error
 
     async def _forget_connections(self, error: Exception, client: Client | None = None) -> None:
         """After a connection failure the pool's idle connections lead to the Redis that
@@ -559,7 +562,10 @@ class RedisGameStore:
         self._known.pop(game_id, None)
         self._kept.pop(game_id, None)
         self._unreported.pop(game_id, None)
-        self._counted(await self._run("forget", ACCOUNTS, [game_id, self.client_moves]))
+        # The game is deleted (the answer is 204 whatever follows); were its accounts not told,
+        # they give its place back when its expiry instant passes, as for a game that expired.
+        with suppress(StoreUnavailable):
+            self._counted(await self._run("forget", ACCOUNTS, [game_id, self.client_moves]))
 
     async def live_games(self) -> int:
         return int(await self._guard(self.client.zcount(LIVE_GAMES, self._now_ms(), "+inf")))
@@ -652,7 +658,8 @@ class RedisGameStore:
     async def _full(self, owner: str) -> CapacityExhausted | None:
         """The refusal of a new move while the store holds its most moves, or the game's owner
         its share of them (as last read; read again at most once a second while at the bound,
-        so that expired games free their moves), or None. The engines still answer a replay
+        the total and each owner's share on its own, so that expired games free their moves),
+        or None. The engines still answer a replay
         before refusing with it."""
 
         def full() -> bool:
@@ -665,8 +672,12 @@ class RedisGameStore:
         if not over_share() and not full():
             return None
         retry = 1
-        if time.monotonic() - self._recounted >= 1:
-            self._recounted = time.monotonic()
+        which, now = owner if over_share() else "", self.clock()  # at most once a second each
+        if now - self._recounted.get(which, -math.inf) >= 1:
+            self._recounted.pop(which, None)
+            self._recounted[which] = now
+            while len(self._recounted) > self.max_games:
+                self._recounted.popitem(last=False)
             _, retry_ms, _, _ = await self._reserve("", owner)
             retry = _seconds(retry_ms)
         if over_share():
@@ -957,7 +968,7 @@ class RedisGameStore:
             tokens.token_hash(token), request.action, request.player or "",
             "" if request.expected_version is None else request.expected_version,
             request.idempotency_key or "", request.fingerprint(), self.max_refusals,
-            self.idle_ms, channel(game_id),
+            channel(game_id),
         ]  # fmt: skip
         answer = await self._run("act", [keys.meta, keys.moves, keys.receipts], args, change=True)
         self._kept.pop(game_id, None)  # its version changed, or will be checked anyway

@@ -67,12 +67,13 @@ def build(request: pytest.FixtureRequest, clock: FakeClock, **limits: int) -> Ga
     """The store of the test's parameter: memory, or one Redis or a Redis Cluster, each with
     the kinds' fast paths (tic-tac-toe's O(1) script) or through the generic compare-and-set
     engine."""
+    max_games = limits.pop("max_games", 3)
     if request.param == "memory":
-        return MemoryGameStore(max_games=3, idle_seconds=60, clock=clock, **limits)
+        return MemoryGameStore(max_games=max_games, idle_seconds=60, clock=clock, **limits)
     server, _, engine = request.param.partition("-")
     url = empty_store(request, server)
     return RedisGameStore(
-        url, max_games=3, idle_seconds=60, timeout_seconds=2, clock=clock,
+        url, max_games=max_games, idle_seconds=60, timeout_seconds=2, clock=clock,
         fast_paths=engine != "generic", **limits,
     )  # fmt: skip
 
@@ -589,6 +590,36 @@ async def test_one_client_holds_at_most_its_share(
     await store.play(again.state.id, again.tokens[0], move(0, 0))
 
 
+@pytest.fixture(params=STORES)
+async def store_of_two_games_and_moves_each(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[GameStore]:
+    """Each store, where each client holds at most two of eight games and of eight moves."""
+    built = build(request, clock, max_games=8, max_total_moves=8, client_share=0.25)
+    yield built
+    await built.close()
+
+
+async def test_every_client_whose_games_expired_moves_again_at_once(
+    store_of_two_games_and_moves_each: GameStore, clock: FakeClock
+) -> None:
+    store = store_of_two_games_and_moves_each
+    owners = ("a", "b")
+    older = [await store.create(*tictactoe(3), owner=owner) for owner in owners]
+    newer = [await store.create(*tictactoe(3), owner=owner) for owner in owners]
+    for game in older:  # each client's older game: moved in now (it expires in 60 s)
+        await store.play(game.state.id, game.tokens[0], move(0, 0))
+    await store.create(*tictactoe(3), owner="c")  # Redis: moves reported (else within 1 s)
+    clock.now += 30
+    for game in newer:  # its newer one 30 s later: two moves, each client's share
+        await store.play(game.state.id, game.tokens[0], move(0, 0))
+        with pytest.raises(CapacityExhausted):
+            await store.play(game.state.id, game.tokens[1], move(1, 1))
+    clock.now += 31  # the older games expire, and their moves with them: both clients move
+    for game in newer:
+        await store.play(game.state.id, game.tokens[1], move(1, 1))
+
+
 # --- Redis store --------------------------------------------------------------------------------
 
 
@@ -643,6 +674,25 @@ async def test_redis_game_nobody_moved_in_expires_sooner(redis_store_url: str) -
     assert 4_000 < raw.pttl(meta) <= 5_000
     await store.play(created.state.id, created.tokens[0], move(0, 0))
     assert 25_000 < raw.pttl(meta) <= 30_000  # the first move gives it a game's whole life
+    await store.close()
+
+
+@pytest.mark.parametrize("fast_paths", [True, False], ids=["fast-path", "generic"])
+async def test_redis_refusals_remembered_expire_with_their_game(
+    redis_store_url: str, fast_paths: bool
+) -> None:
+    store = RedisGameStore(
+        redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2, unstarted_seconds=5,
+        fast_paths=fast_paths,
+    )  # fmt: skip
+    raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
+    created = await store.create(*tictactoe(3))
+    with pytest.raises(NotYourTurn):  # the second player first: refused, and remembered
+        await store.play(created.state.id, created.tokens[1], move(0, 0, idempotency_key="k"))
+    keys = game_keys(created.state.id)
+    meta, receipts = keys.meta, keys.receipts
+    assert raw.hlen(receipts) == 1
+    assert 0 < raw.pttl(receipts) <= raw.pttl(meta) + 100 <= 5_100  # not the idle 30 s
     await store.close()
 
 

@@ -4,7 +4,7 @@
 -- owner (hash), moves per owner (sorted set: owner -> moves of its live games).
 
 -- A game is no longer live: its moves, and its owner's counts, are given back. Answers the
--- moves it held.
+-- moves it held, and its owner (or nil).
 local function forget_game(game_id)
   local count = tonumber(redis.call('HGET', KEYS[2], game_id) or 0)
   redis.call('HDEL', KEYS[2], game_id)
@@ -16,29 +16,34 @@ local function forget_game(game_id)
       redis.call('ZREM', KEYS[6], owner)
     end
   end
-  return count
+  return count, owner
 end
 
--- Forget every game whose instant has come (`now`, ms); answers the total of moves left.
-local function expire(now)
+-- Forget every game whose instant has come (`now`, ms), marking their owners in the table
+-- `owners` (their counts changed); answers the total of moves left.
+local function expire(now, owners)
   local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
   local freed = 0
-  for _, game_id in ipairs(gone) do freed = freed + forget_game(game_id) end
+  for _, game_id in ipairs(gone) do
+    local count, owner = forget_game(game_id)
+    freed = freed + count
+    if owner then owners[owner] = true end
+  end
   if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end
   if freed > 0 then return redis.call('DECRBY', KEYS[3], freed) end
   return tonumber(redis.call('GET', KEYS[3]) or 0)
 end
 
 -- The owners' shares, as every accounting script answers them: the owners whose live games hold
--- `most` moves or more (at most 100: each holds a share), and the moves of each owner in the
--- table `asked` (owner -> true), as {owner, moves, owner, moves, ...}.
+-- `most` moves or more (at most 1,000: each holds a share, of at least a thousandth), and the
+-- moves of each owner in the table `asked` (owner -> true), as {owner, moves, owner, moves, ...}.
 local function shares(most, asked)
   local counts = {}
   for owner in pairs(asked) do
     counts[#counts + 1] = owner
     counts[#counts + 1] = tonumber(redis.call('ZSCORE', KEYS[6], owner) or 0)
   end
-  return {redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 100), counts}
+  return {redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 1000), counts}
 end
 
 -- Moves accepted since the last report, as ARGV from `first` on (game id / count pairs): each

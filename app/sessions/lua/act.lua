@@ -2,10 +2,10 @@
 -- Session.act decides it (the clocks as game.lua runs them).
 -- KEYS: meta, moves, receipts.
 -- ARGV: token hash, 'resign' | 'offer', claimed player or '', expected version or '',
---       idempotency key or '', request fingerprint, refusals to remember, ttl ms, channel.
+--       idempotency key or '', request fingerprint, refusals to remember, channel.
 -- -> {'ok', state}, {'replay', state as JSON}, {'replayed', refusal...}, or a refusal
 local now = now_ms()
-settle(KEYS[1], ARGV[9], now)
+settle(KEYS[1], ARGV[8], now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
                         'reason')
 if not meta[1] then return {'game_not_found'} end
@@ -26,8 +26,7 @@ if ARGV[5] ~= '' then
   end
 end
 local function refuse(answer)
-  remember(KEYS[1], KEYS[3], receipt, ARGV[6] .. '|' .. table.concat(answer, '|'), ARGV[7],
-           ARGV[8])
+  remember(KEYS[1], KEYS[3], receipt, ARGV[6] .. '|' .. table.concat(answer, '|'), ARGV[7])
   return answer
 end
 local status, offer = meta[3], tonumber(meta[6] or 0)
@@ -39,16 +38,16 @@ if status ~= 'in_progress' then return refuse({'game_over', status, meta[4], met
 local ending = {'next', 0, 'offer', 0}
 if ARGV[2] == 'resign' then
   read_clock(KEYS[1], now, true)
-  changed(KEYS[1], ARGV[9], {'status', 'won', 'winner', 3 - player, 'reason', 'resignation',
+  changed(KEYS[1], ARGV[8], {'status', 'won', 'winner', 3 - player, 'reason', 'resignation',
                              unpack(ending)})
 elseif offer == 3 - player then
   read_clock(KEYS[1], now, true)
-  changed(KEYS[1], ARGV[9], {'status', 'draw', 'winner', 0, 'reason', 'agreement',
+  changed(KEYS[1], ARGV[8], {'status', 'draw', 'winner', 0, 'reason', 'agreement',
                              unpack(ending)})
 elseif offer == 0 then
   read_clock(KEYS[1], now, false)
-  changed(KEYS[1], ARGV[9], {'offer', player})
+  changed(KEYS[1], ARGV[8], {'offer', player})
 end  -- else the player's own offer stands already: nothing changes
 local state = state_of(KEYS[1], KEYS[2])
-remember(KEYS[1], KEYS[3], receipt, ARGV[6] .. '|state|' .. cjson.encode(state), ARGV[7], ARGV[8])
+remember(KEYS[1], KEYS[3], receipt, ARGV[6] .. '|state|' .. cjson.encode(state), ARGV[7])
 return {'ok', state}

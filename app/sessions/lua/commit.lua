@@ -16,7 +16,7 @@ if ARGV[2] ~= '' then
   if seen then return {'receipt', seen} end  -- the same request, answered in between
 end
 if ARGV[7] == 'refused' then
-  remember(KEYS[1], KEYS[3], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+  remember(KEYS[1], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
   return {'refused'}
 end
 version = tonumber(version) + 1

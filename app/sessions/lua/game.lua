@@ -93,12 +93,14 @@ local function state_of(meta_key, moves_key)
 end
 
 -- Remember an answer other than an accepted move under its Idempotency-Key, up to a number
--- of them per game.
-local function remember(meta_key, receipts_key, field, value, most, ttl)
+-- of them per game, for as long as the game lives (a refusal does not make it live longer: a
+-- game nobody moved in expires soon, its receipts with it).
+local function remember(meta_key, receipts_key, field, value, most)
   if field ~= '' and tonumber(redis.call('HGET', meta_key, 'refusals') or 0) < tonumber(most) then
     redis.call('HSET', receipts_key, field, value)
     redis.call('HINCRBY', meta_key, 'refusals', 1)
-    redis.call('PEXPIRE', receipts_key, ttl)
+    local left = redis.call('PTTL', meta_key)
+    if left > 0 then redis.call('PEXPIRE', receipts_key, left) end
   end
 end
 

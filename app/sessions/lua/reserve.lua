@@ -6,10 +6,11 @@
 --       max total moves, owner, the most live games of one owner, the most moves of one owner,
 --       a game's lifetime ms after a move, then the report's game id / accepted moves pairs.
 -- -> {placed 0/1, ms until the next game expires (when not placed), total moves, why not, the
---     owners' shares (accounts.lua's: the owner asked, and those the report changed)}
+--     owners' shares (accounts.lua's: the owner asked, and those the report and the expiry
+--     changed)}
 local now = tonumber(ARGV[1])
 local _, owners = report(10, now + tonumber(ARGV[9]))
-local total = expire(now)
+local total = expire(now, owners)
 owners[ARGV[6]] = true
 local function answer(placed, wait, why)
   return {placed, wait, total, why, shares(ARGV[8], owners)}

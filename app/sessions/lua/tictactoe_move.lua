@@ -43,8 +43,7 @@ if ARGV[11] == '1' then return {'capacity_exhausted'} end
 -- Refusals are remembered under their key, up to a number of them per game.
 local function refuse(answer)
   if receipt then
-    remember(KEYS[1], KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'), ARGV[9],
-             ARGV[5])
+    remember(KEYS[1], KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'), ARGV[9])
   end
   return answer
 end
