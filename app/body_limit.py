@@ -55,20 +55,25 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        declared = _content_length(scope)
+        # The body is all read when it is: none at all, or its last part received.
+        read = declared in (None, 0) and _header(scope, b"transfer-encoding") is None
+        # An answer given before the body is read closes the connection if much is left unread.
+        small = read or (declared is not None and 0 <= declared <= UNREAD_KEPT)
+        closing = {} if small else {"Connection": "close"}
         encoding = _header(scope, b"content-encoding")
         if encoding is not None and encoding.strip().lower() not in (b"", b"identity"):
             detail = f"the body must not be encoded; got Content-Encoding {encoding[:64]!r}"
-            headers = {"Accept-Encoding": "identity"}
+            headers = {"Accept-Encoding": "identity", **closing}
             response = problem_response(UNSUPPORTED_CONTENT_ENCODING, detail, headers=headers)
             await response(scope, receive, send)
             return
-        declared = _content_length(scope)
         if declared == -1:
             # Servers refuse unreadable framing themselves; an app run by another ASGI server
-            # must not act on it either.
+            # must not act on it either (nor read a body of unknown length).
             malformed = {"loc": ("header", "Content-Length"), "type": "content_length",
                          "msg": "must be a number of bytes in ASCII digits"}  # fmt: skip
-            await validation_problem([malformed])(scope, receive, send)
+            await validation_problem([malformed], headers=closing)(scope, receive, send)
             return
         if declared is not None and declared > self.max_bytes:
             await self._refuse(scope, receive, send)
@@ -76,8 +81,6 @@ class BodyLimitMiddleware:
 
         received = 0
         started = False
-        # The body is all read when it is: none at all, or its last part received.
-        read = declared in (None, 0) and _header(scope, b"transfer-encoding") is None
 
         async def limited_receive() -> Message:
             nonlocal received, read

@@ -263,8 +263,10 @@ DOMAIN_PROBLEMS: dict[type[DomainError], ProblemType] = dict([
     ),
     _refusal(
         CapacityExhausted(10000, 30), 503, "Too many live games",
-        "the store is full (see `Retry-After`)",
-        "wait the `Retry-After` seconds, then create the game again",
+        "the store is full, or the client that created the game (for a new game: this one) "
+        "holds its share of the store's games or moves (`ADJUDICATOR_CLIENT_SHARE`; see "
+        "`Retry-After`)",
+        "wait the `Retry-After` seconds, then create the game (or send the move) again",
     ),
     _refusal(
         StoreUnavailable(), 503, "Game store unavailable",
@@ -366,7 +368,9 @@ def _issue(error: Mapping[str, Any]) -> dict[str, Any]:
     return {"loc": list(error["loc"]), "msg": msg, "type": str(error["type"])}
 
 
-def validation_problem(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
+def validation_problem(
+    errors: Sequence[Mapping[str, Any]], headers: Mapping[str, str] | None = None
+) -> JSONResponse:
     """A 422 naming the failing fields (the first ``MAX_REPORTED_ERRORS``) and counting them all;
     ``detail`` names the first one."""
     issues = [_issue(error) for error in errors[:MAX_REPORTED_ERRORS]]
@@ -377,6 +381,7 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
         VALIDATION_ERROR,
         f"{where}: {first['msg']}{more}",
         extra={"errors": issues, "error_count": len(errors)},
+        headers=headers,
     )
 
 

@@ -121,6 +121,18 @@ def test_an_encoded_body_is_415_unread(client: TestClient, path: str, coding: st
     assert coding in problem["detail"]
 
 
+@pytest.mark.parametrize(("size", "closes"), [(100, False), (200_000, True)])
+def test_an_encoded_body_left_unread_closes_the_connection_if_large(
+    client: TestClient, size: int, closes: bool
+) -> None:
+    # The body is refused unread: the server would read and drop it to keep the connection,
+    # which a client must not be able to make cost more than the connection itself.
+    headers = {**JSON, "Content-Encoding": "gzip"}
+    answer = client.post("/v1/tictactoe/validate", content=b" " * size, headers=headers)
+    assert_problem(answer, 415, "unsupported_content_encoding")
+    assert (answer.headers.get("connection") == "close") is closes
+
+
 def test_an_encoded_body_creates_nothing(client: TestClient) -> None:
     headers = {**JSON, "Content-Encoding": "gzip"}
     assert client.post("/v1/games", content=b'{"n": 3}', headers=headers).status_code == 415

@@ -814,6 +814,7 @@ def test_garbage_content_length_is_refused(client: TestClient, game: Game, lengt
     headers["Content-Length"] = length
     response = exact(client, "POST", f"{game.url}/moves", headers, content=MOVE_BYTES)
     assert_refused(response)
+    assert response.headers["connection"] == "close"  # a body of unknown length is not read
     assert state(client, game) == before
 
 
