@@ -91,8 +91,8 @@ class Settings(BaseSettings):
         DEFAULT_TRACKED_CLIENTS,
         ge=1,
         description="Client addresses each per-client limit (creation, wrong tokens, moves "
-        "read, CPU time) remembers, per process; the least recently seen are forgotten first "
-        "(about 250 bytes each).",
+        "read, CPU time, streams ended for it) remembers, per process; the least recently seen "
+        "are forgotten first (about 250 bytes each).",
     )
     auth_failures_per_minute: float = Field(
         60,

@@ -85,13 +85,17 @@ class RateLimiter:
             raise self._refuse(client, tokens, now, least)
         self._keep(client, tokens, now)
 
-    def allows(self, client: str) -> bool:
-        """Whether ``admit(client)`` would let the client in; spend nothing."""
+    def take_up_to(self, client: str, most: int, refuse: bool) -> int:
+        """Spend as many whole tokens as ``client`` has, up to ``most``, and answer how many;
+        none left: 429 if ``refuse``, else 0."""
         if not self.enabled:
-            return True
+            return most
         tokens, now = self._tokens(client)
-        self._keep(client, tokens, now)
-        return tokens >= 0
+        granted = max(0, min(most, math.floor(tokens)))
+        if not granted and refuse:
+            raise self._refuse(client, tokens, now, 1)
+        self._keep(client, tokens - granted, now)
+        return granted
 
     def refund(self, client: str, cost: float) -> None:
         """Give back ``cost`` tokens taken for what turned out free (up to a full bucket)."""

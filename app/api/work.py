@@ -90,7 +90,9 @@ def meter_of(request: Request) -> Meter:
 
 async def answered_in_slices(items: Iterable[T], answer: Callable[[T], R], meter: Meter) -> list[R]:
     """``answer`` of each item, in order, the event loop serving other requests every
-    ``SLICE_SECONDS``; the time spent is charged to ``meter``."""
+    ``SLICE_SECONDS``; the time spent is charged to ``meter``, and the client is refused 429
+    between two slices once it has used its share (by this request or by others of its own
+    answered meanwhile: many batches at once cannot pass it by more than a slice each)."""
     results: list[R] = []
     pending = iter(items)
     while True:
@@ -103,3 +105,4 @@ async def answered_in_slices(items: Iterable[T], answer: Callable[[T], R], meter
             else:
                 return results
         await asyncio.sleep(0)
+        meter.admit()

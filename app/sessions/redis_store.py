@@ -673,13 +673,15 @@ class RedisGameStore:
             return None
         retry = 1
         which, now = owner if over_share() else "", self.clock()  # at most once a second each
-        if now - self._recounted.get(which, -math.inf) >= 1:
+        since = now - self._recounted.get(which, -math.inf)
+        if not 0 <= since < 1:  # (a clock set back is no reason to wait)
             self._recounted.pop(which, None)
             self._recounted[which] = now
             while len(self._recounted) > self.max_games:
                 self._recounted.popitem(last=False)
-            _, retry_ms, _, _ = await self._reserve("", owner)
-            retry = _seconds(retry_ms)
+            with suppress(StoreUnavailable):  # the counts as last read decide, the move may fail
+                _, retry_ms, _, _ = await self._reserve("", owner)
+                retry = _seconds(retry_ms)
         if over_share():
             return CapacityExhausted(self.client_moves, retry, CLIENT_MOVES)
         if full():

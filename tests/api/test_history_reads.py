@@ -121,3 +121,30 @@ def test_a_read_ends_early_when_the_clients_other_reads_use_its_share(
     assert [move["seq"] for move in page["moves"]] == [1, 2, 3]  # the moves read so far
     assert page["version"] == 23
     assert_problem(client.get(f"/v1/games/{game}/moves"), 429, "rate_limited")
+
+
+def test_a_pages_moves_are_taken_from_the_share_before_they_are_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock()
+    reads = client.app.state.history_reads  # type: ignore[attr-defined]
+    reads.clock = clock
+    game = played(client, 23)
+    monkeypatch.setattr(routes, "HISTORY_PAGE", 10)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    read = store.moves
+    left_meanwhile: list[int] = []
+
+    async def moves(game_id: str, since: int, count: int) -> Any:
+        # What another read of the same client's, at this moment, could still take.
+        left = reads.take_up_to("testclient", 1000, refuse=False)
+        reads.refund("testclient", left)
+        left_meanwhile.append(left)
+        return await read(game_id, since, count)
+
+    monkeypatch.setattr(store, "moves", moves)
+    page = client.get(f"/v1/games/{game}/moves").json()
+    assert len(page["moves"]) == 23
+    assert left_meanwhile == [20, 10, 0]  # 30 at first: each page's 10 taken before its read
+    # The last page asked for 10 and found 3: the 7 it did not read are given back.
+    assert reads.take_up_to("testclient", 1000, refuse=False) == 7

@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from app.api import work
@@ -203,3 +204,26 @@ def test_a_long_batch_lets_other_work_run_between_its_slices(
 
     assert asyncio.run(both()) == [["a"] * 3, ["b"] * 3]
     assert done == ["a0", "b0", "a1", "b1", "a2", "b2"]
+
+
+def test_batches_at_once_are_refused_between_slices_once_the_share_is_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Both batches are let in while the client is not in debt; each slice is charged, and the
+    # next slice of either finds the share used: 429, after a slice each, not two whole batches.
+    monkeypatch.setattr(work, "SLICE_SECONDS", 0.0)  # a slice an item
+    budget = WorkBudget(600, 500, cpu_clock=FakeCpu(0.2))
+    budget.limiter.clock = FakeClock()
+    meter = work.Meter(budget, "client")
+    answered: list[int] = []
+
+    async def batch() -> list[int]:
+        return await answered_in_slices(range(100), lambda i: answered.append(i) or i, meter)
+
+    async def both() -> list[BaseException | list[int]]:
+        return list(await asyncio.gather(batch(), batch(), return_exceptions=True))
+
+    outcomes = asyncio.run(both())
+    assert all(isinstance(outcome, HTTPException) for outcome in outcomes)
+    assert [outcome.status_code for outcome in outcomes] == [429, 429]  # type: ignore[union-attr]
+    assert len(answered) <= 4  # 0.5 s of share, 0.2 s a slice: three slices, and one in flight

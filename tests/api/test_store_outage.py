@@ -152,6 +152,23 @@ def test_a_move_the_store_never_got_says_it_was_not_applied(tmp_path: Path) -> N
             assert "was not applied" in problem["detail"]
 
 
+def test_a_move_whose_game_could_not_be_read_says_it_was_not_applied(tmp_path: Path) -> None:
+    port = free_port()
+    with ExitStack() as running:
+        url = running.enter_context(redis_server(tmp_path, port))
+        settings = Settings(store_url=url, store_timeout_seconds=0.5)
+        with TestClient(create_app(settings)) as creator:
+            game = creator.post("/v1/games", json={"n": 3}).json()
+        # Another process, which has never read the game: it must read its tokens first.
+        with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+            running.close()
+            for attempt in ("k", "k"):  # a command on an old connection, then none at all
+                problem = assert_problem(move_in(client, game, attempt), 503, "store_unavailable")
+                assert problem["may_have_been_applied"] is False
+            read = assert_problem(client.get(f"/v1/games/{game['id']}"), 503, "store_unavailable")
+            assert "may_have_been_applied" not in read  # a read applies nothing to be asked of
+
+
 def test_a_move_whose_answer_was_lost_says_it_may_have_been_applied(redis_url: str) -> None:
     raw = redis.Redis.from_url(redis_url)
     raw.flushdb()

@@ -8,7 +8,8 @@ routes are matched in order on every request.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from fastapi import Request, Response
@@ -88,6 +89,19 @@ def store_of(request: Request) -> GameStore:
     return store
 
 
+@contextmanager
+def a_change() -> Iterator[None]:
+    """A store outage during a request that changes a game says whether the change may have been
+    applied; the store says so of a change it sent, and an outage it did not say it of came
+    before the change was sent (reading the game, its token, the counts): not applied."""
+    try:
+        yield
+    except StoreUnavailable as outage:
+        if outage.may_have_applied is None:
+            raise StoreUnavailable(may_have_applied=False) from outage
+        raise
+
+
 async def authenticated(request: Request, game_id: str) -> str:
     """The request's player token, checked against the game's players (GameNotFound,
     Unauthorized), before anything else of the request is read. A request without one is 401;
@@ -99,7 +113,8 @@ async def authenticated(request: Request, game_id: str) -> str:
     failures.take(client, 1)  # as if wrong: requests in flight at once cannot pass the limit
     wrong = False
     try:
-        await store_of(request).player_of(game_id, token)
+        with a_change():  # the requests that carry a token change the game
+            await store_of(request).player_of(game_id, token)
     except Unauthorized:
         wrong = True
         raise
@@ -174,7 +189,8 @@ async def make_move(request: Request) -> Response:
         expected_version=params.expected_version(request, game_id),
         idempotency_key=key,
     )
-    result = await store_of(request).play(game_id, token, move)
+    with a_change():
+        result = await store_of(request).play(game_id, token, move)
     headers = {
         "Location": f"{_game_path(game_id)}/moves/{result.move.seq}",
         "ETag": params.etag(game_id, result.state.version),
@@ -257,7 +273,8 @@ async def _act(request: Request, action: Action) -> Response:
         expected_version=params.expected_version(request, game_id),
         idempotency_key=key,
     )
-    result = await store_of(request).act(game_id, token, asked)
+    with a_change():
+        result = await store_of(request).act(game_id, token, asked)
     headers = {"ETag": params.etag(game_id, result.state.version)}
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
@@ -380,17 +397,19 @@ async def list_moves(request: Request) -> Response:
     reads: RateLimiter = request.app.state.history_reads
     client = client_of(request)
     store, moves = store_of(request), list[AnyMoveOut]()
-    reads.admit(client)  # a client that has read its share of moves waits
     while True:  # in pages, other requests served between them
+        # The page's moves are taken from the client's share before they are read (so reads
+        # at once cannot pass it): none left, a first page is 429, a later one ends the list.
         wanted = min(HISTORY_PAGE, limit - len(moves))
-        page, version = await store.moves(game_id, since + len(moves), wanted)
+        granted = reads.take_up_to(client, wanted, refuse=not moves)
+        if not granted:
+            break
+        page, version = await store.moves(game_id, since + len(moves), granted)
         moves.extend(move_json(m) for m in page)
-        reads.spend(client, len(page))
-        if len(page) < wanted or len(moves) >= limit:
+        reads.refund(client, granted - len(page))
+        if len(page) < granted or len(moves) >= limit:
             break
         await asyncio.sleep(0)
-        if not reads.allows(client):  # its other reads meanwhile used its share: the moves so far
-            break
     answer: MovesPage = {"moves": moves, "version": version}
     return json_response(answer)
 
@@ -439,5 +458,7 @@ async def get_board(request: Request) -> Response:
 )
 async def delete_game(request: Request) -> Response:
     game_id = params.game_id(request)
-    await store_of(request).delete(game_id, await authenticated(request, game_id))
+    token = await authenticated(request, game_id)
+    with a_change():
+        await store_of(request).delete(game_id, token)
     return Response(status_code=204)

@@ -35,15 +35,16 @@ local function expire(now, owners)
 end
 
 -- The owners' shares, as every accounting script answers them: the owners whose live games hold
--- `most` moves or more (at most 1,000: each holds a share, of at least a thousandth), and the
--- moves of each owner in the table `asked` (owner -> true), as {owner, moves, owner, moves, ...}.
+-- `most` moves or more (all of them: a share is at least a thousandth of the bound, rounded down
+-- but at least one move, so at most 2,000 owners hold one), and the moves of each owner in the
+-- table `asked` (owner -> true), as {owner, moves, owner, moves, ...}.
 local function shares(most, asked)
   local counts = {}
   for owner in pairs(asked) do
     counts[#counts + 1] = owner
     counts[#counts + 1] = tonumber(redis.call('ZSCORE', KEYS[6], owner) or 0)
   end
-  return {redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 1000), counts}
+  return {redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 2000), counts}
 end
 
 -- Moves accepted since the last report, as ARGV from `first` on (game id / count pairs): each

@@ -96,11 +96,13 @@ end
 -- of them per game, for as long as the game lives (a refusal does not make it live longer: a
 -- game nobody moved in expires soon, its receipts with it).
 local function remember(meta_key, receipts_key, field, value, most)
-  if field ~= '' and tonumber(redis.call('HGET', meta_key, 'refusals') or 0) < tonumber(most) then
-    redis.call('HSET', receipts_key, field, value)
-    redis.call('HINCRBY', meta_key, 'refusals', 1)
-    local left = redis.call('PTTL', meta_key)
-    if left > 0 then redis.call('PEXPIRE', receipts_key, left) end
+  if field == '' or tonumber(redis.call('HGET', meta_key, 'refusals') or 0) >= tonumber(most) then
+    return
   end
+  local left = redis.call('PTTL', meta_key)
+  if left <= 0 then return end  -- a game without a lifetime (none has one): nothing kept
+  redis.call('HSET', receipts_key, field, value)
+  redis.call('HINCRBY', meta_key, 'refusals', 1)
+  redis.call('PEXPIRE', receipts_key, left)
 end
 
