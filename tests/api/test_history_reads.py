@@ -3,7 +3,7 @@ read its share of moves a minute (429 beyond, before its next read)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -14,14 +14,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.conftest import empty_store
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.fakes import FakeClock
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -82,20 +75,27 @@ def test_a_client_reads_its_share_of_moves(client: TestClient) -> None:
     assert client.get(f"/v1/games/{game}/moves", params={"limit": 1}).status_code == 200
 
 
+def before_each_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, page: int, what: Callable[[int], None]
+) -> None:
+    """Pages of ``page`` moves, and ``what(count)`` run as the store is asked for ``count``."""
+    monkeypatch.setattr(routes, "HISTORY_PAGE", page)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    read = store.moves
+
+    async def moves(game_id: str, since: int, count: int) -> Any:
+        what(count)
+        return await read(game_id, since, count)
+
+    monkeypatch.setattr(store, "moves", moves)
+
+
 def test_each_page_asks_the_store_for_no_more_than_is_left_to_read(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = played(client, 23)
-    monkeypatch.setattr(routes, "HISTORY_PAGE", 3)
-    store = client.app.state.store  # type: ignore[attr-defined]
     asked: list[int] = []
-    read = store.moves
-
-    async def moves(game_id: str, since: int, count: int) -> Any:
-        asked.append(count)
-        return await read(game_id, since, count)
-
-    monkeypatch.setattr(store, "moves", moves)
+    before_each_read(client, monkeypatch, 3, asked.append)
     page = client.get(f"/v1/games/{game}/moves", params={"since": 2, "limit": 7}).json()
     assert [move["seq"] for move in page["moves"]] == list(range(3, 10))
     assert asked == [3, 3, 1]
@@ -108,15 +108,8 @@ def test_a_read_ends_early_when_the_clients_other_reads_use_its_share(
     reads = client.app.state.history_reads  # type: ignore[attr-defined]
     reads.clock = clock
     game = played(client, 23)
-    monkeypatch.setattr(routes, "HISTORY_PAGE", 3)
-    store = client.app.state.store  # type: ignore[attr-defined]
-    read = store.moves
-
-    async def moves(game_id: str, since: int, count: int) -> Any:
-        reads.spend("testclient", 30)  # another read of the same client's, at the same time
-        return await read(game_id, since, count)
-
-    monkeypatch.setattr(store, "moves", moves)
+    # Another read of the same client's, at the same time, spends its whole share.
+    before_each_read(client, monkeypatch, 3, lambda _: reads.spend("testclient", 30))
     page = client.get(f"/v1/games/{game}/moves").json()
     assert [move["seq"] for move in page["moves"]] == [1, 2, 3]  # the moves read so far
     assert page["version"] == 23
@@ -130,19 +123,14 @@ def test_a_pages_moves_are_taken_from_the_share_before_they_are_read(
     reads = client.app.state.history_reads  # type: ignore[attr-defined]
     reads.clock = clock
     game = played(client, 23)
-    monkeypatch.setattr(routes, "HISTORY_PAGE", 10)
-    store = client.app.state.store  # type: ignore[attr-defined]
-    read = store.moves
     left_meanwhile: list[int] = []
 
-    async def moves(game_id: str, since: int, count: int) -> Any:
-        # What another read of the same client's, at this moment, could still take.
-        left = reads.take_up_to("testclient", 1000, refuse=False)
-        reads.refund("testclient", left)
-        left_meanwhile.append(left)
-        return await read(game_id, since, count)
+    def left(_: int) -> None:  # what another read of the same client's could take now
+        could = reads.take_up_to("testclient", 1000, refuse=False)
+        reads.refund("testclient", could)
+        left_meanwhile.append(could)
 
-    monkeypatch.setattr(store, "moves", moves)
+    before_each_read(client, monkeypatch, 10, left)
     page = client.get(f"/v1/games/{game}/moves").json()
     assert len(page["moves"]) == 23
     assert left_meanwhile == [20, 10, 0]  # 30 at first: each page's 10 taken before its read

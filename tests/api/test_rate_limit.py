@@ -18,14 +18,7 @@ from app.main import create_app
 from app.rules.reversi import OPENING
 from app.settings import Settings
 from tests.api.problems import assert_problem
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.fakes import FakeClock
 
 
 class FakeCpu:

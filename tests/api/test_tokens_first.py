@@ -14,17 +14,10 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.conftest import empty_store
+from tests.fakes import FakeClock
 
 JSON = {"content-type": "application/json"}
 GARBAGE = b'{"row": ' + b"[" * 100_000  # not JSON, and costly to read were it read
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -43,21 +43,14 @@ from app.sessions.store import GameStore
 from app.sessions.watchers import SharedReads, Watchers
 from app.settings import DEFAULT_MAX_REFUSALS
 from tests.conftest import empty_store
+from tests.fakes import FakeClock
 from tests.rules import reference
 from tests.rules.reference import has_k_in_row
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(1_000_000.0)
 
 
 STORES = ["memory", "redis", "redis-generic", "cluster", "cluster-generic"]
