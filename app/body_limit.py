@@ -20,12 +20,8 @@ import sys
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.problems import (
-    PAYLOAD_TOO_LARGE,
-    UNSUPPORTED_CONTENT_ENCODING,
-    problem_response,
-    validation_problem,
-)
+from app.api.problems import problem_response, validation_problem
+from app.contract.problems import PAYLOAD_TOO_LARGE, UNSUPPORTED_CONTENT_ENCODING
 
 
 class PayloadTooLarge(HTTPException):

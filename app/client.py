@@ -7,11 +7,12 @@
         api.make_move(game["id"], game["tokens"]["1"], 1, 1)
 
 * One method per operation of ``/openapi.json``, named after its operation id in snake_case
-  (``createGame`` → ``create_game``); answers are the service's own response types
-  (``app.api``'s TypedDicts).
+  (``createGame`` → ``create_game``); answers are the service's own response types (the
+  TypedDicts of ``app.contract`` and of the kinds' faces). It imports nothing of the server's
+  edge (FastAPI, Starlette): only ``app.contract`` and the kind registry.
 * A problem answer raises ``ProblemError``, or rather the subclass of its ``code``, made from
-  the service's table of problems (``app.api.problems``): ``GameOver``, ``NotYourTurn``,
-  ``ValidationError``, … — each carrying the whole problem body.
+  the service's table of problems (``app.contract.problems``, with the registry's kinds):
+  ``GameOver``, ``NotYourTurn``, ``ValidationError``, … — each carrying the whole problem body.
 * Retries: a move, a resignation and a draw offer carry an ``Idempotency-Key`` (one per call
   unless given) and are sent again with the same key after a connection error or a 503 with
   ``Retry-After`` (``Retries``: a bounded number of attempts and a bounded wait), so a retried
@@ -33,34 +34,52 @@ from dataclasses import dataclass, field
 from typing import Any, Concatenate, Generic, Literal, ParamSpec, TypeVar, cast
 
 import httpx
+from typing_extensions import TypedDict
 
-from app.api.games.params import etag
-from app.api.games.schemas import (
-    AnyMoveOut,
-    BoardOut,
-    CreatedReversiOut,
-    CreatedTicTacToeOut,
-    MoveResultOut,
-    MovesPage,
-    ReversiGameOut,
-    TicTacToeGameOut,
-)
-from app.api.problems import PROBLEM_TYPES
-from app.api.reversi import (
+from app.contract.games import MoveOut, etag
+from app.contract.problems import ProblemTable
+from app.contract.stateless import (
     ApplyMoveResponse,
     CheckMoveResponse,
     CheckMovesResponse,
     LegalMovesResponse,
+    ValidateBatchResponse,
+    ValidateResponse,
 )
-from app.api.tictactoe import ValidateBatchResponse, ValidateResponse
+from app.sessions.kind import Winner
+from app.sessions.kinds import KINDS
+from app.sessions.kinds.reversi import (
+    CreatedReversiOut,
+    ReversiBoardOut,
+    ReversiGameOut,
+    ReversiMoveOut,
+)
+from app.sessions.kinds.tictactoe import CreatedTicTacToeOut, TicTacToeBoardOut, TicTacToeGameOut
 
 T = TypeVar("T")
 P = ParamSpec("P")
 
+# The shapes of the registry's kinds (``app.sessions.kinds.KINDS``: tests/client checks that
+# these unions are exactly its faces'), as static types for a type checker.
 Game = TicTacToeGameOut | ReversiGameOut
 CreatedGame = CreatedTicTacToeOut | CreatedReversiOut
+AnyMoveOut = MoveOut | ReversiMoveOut
+BoardOut = TicTacToeBoardOut | ReversiBoardOut
 Color = Literal["B", "W"]
 Board = Sequence[str] | Sequence[Sequence[str]]
+
+
+class MoveResultOut(TypedDict):
+    """The answer to a move: the winner so far, the move's record, the state after it."""
+
+    winner: Winner
+    move: AnyMoveOut
+    state: Game
+
+
+class MovesPage(TypedDict):
+    moves: list[AnyMoveOut]
+    version: int
 
 
 # --- problems ---------------------------------------------------------------------------------
@@ -91,15 +110,21 @@ def _class_name(code: str) -> str:
     return "".join(part.capitalize() for part in code.split("_"))
 
 
+# The problems of the service serving the registry's kinds.
+PROBLEM_TABLE = ProblemTable.of(kind.face for kind in KINDS)
+
+
 def _problem_class(code: str) -> type[ProblemError]:
-    problems = PROBLEM_TYPES[code]
+    problems = PROBLEM_TABLE.by_code[code]
     statuses = ", ".join(str(problem.status) for problem in problems)
     doc = f"{problems[0].title} ({statuses} ``{code}``): {problems[0].when}. {problems[0].todo}."
     return type(_class_name(code), (ProblemError,), {"code": code, "__doc__": doc})
 
 
 # One class per problem code of the service, named after it: ``game_over`` → ``GameOver``.
-PROBLEMS: dict[str, type[ProblemError]] = {code: _problem_class(code) for code in PROBLEM_TYPES}
+PROBLEMS: dict[str, type[ProblemError]] = {
+    code: _problem_class(code) for code in PROBLEM_TABLE.by_code
+}
 _BY_NAME = {cls.__name__: cls for cls in PROBLEMS.values()}
 
 
@@ -260,7 +285,7 @@ def validate_positions(items: Sequence[Mapping[str, Any]]) -> Call[ValidateBatch
 
 def create_game(
     *,
-    game: Literal["tictactoe", "reversi"] | None = None,
+    game: str | None = None,
     n: int | None = None,
     k: int | None = None,
     height: int | None = None,
@@ -268,13 +293,16 @@ def create_game(
     board: Board | None = None,
     next: Color | None = None,
     clock: tuple[int, int] | None = None,
+    **params: Any,
 ) -> Call[CreatedGame]:
     """A new game: tic-tac-toe (``n``, ``k``), or ``game="reversi"`` (``height``/``width``, or a
-    posted ``board`` and ``next``); ``clock`` is (initial seconds, increment seconds)."""
+    posted ``board`` and ``next``); ``clock`` is (initial seconds, increment seconds). A kind
+    this client was not written for takes its parameters as ``params`` (its creation body's
+    members). The named parameters are the registry's kinds' (tests/client checks them)."""
     timing = None if clock is None else {"initial_seconds": clock[0], "increment_seconds": clock[1]}
     body = _omit_none(
         game=game, n=n, k=k, height=height, width=width, next=next, clock=timing,
-        board=None if board is None else _board(board),
+        board=None if board is None else _board(board), **params,
     )  # fmt: skip
     return Call("POST", "/v1/games", _json, body, resend="unsent", ok=(201,))
 
@@ -287,16 +315,19 @@ def get_game(game_id: str) -> Call[Game]:
 def make_move(
     game_id: str,
     token: str,
-    row: int,
-    col: int,
+    row: int | None = None,
+    col: int | None = None,
     *,
+    move: Mapping[str, Any] | None = None,
     player: int | None = None,
     if_match: int | None = None,
     idempotency_key: str | None = None,
 ) -> Call[MoveResultOut]:
-    """A move of the token's player; ``if_match``: only if the game is still at that version."""
+    """A move of the token's player: on the cell (``row``, ``col``), or a ``move`` of another
+    shape the game's kind takes (``{"pass": True}``); ``if_match``: only if the game is still at
+    that version."""
     headers = _acting(game_id, token, if_match, idempotency_key)
-    body = _omit_none(row=row, col=col, player=player)
+    body = _omit_none(row=row, col=col, player=player, **(move or {}))
     return Call("POST", _game(game_id, "/moves"), _json, body, headers, ok=(201,))
 
 
@@ -488,8 +519,64 @@ def _async(build: Callable[P, Call[T]]) -> Callable[Concatenate[AsyncClient, P],
     return method
 
 
-def _resendable(call: Call[Any], error: httpx.TransportError) -> bool:
-    return call.resend == "always" or isinstance(error, UNSENT)
+class _Sending(Generic[T]):
+    """One call's sends, as both clients make them: after each one, whether to send again
+    (and after how long), or the answer. The policy is written once here; the clients only
+    send and wait, each in its own way."""
+
+    def __init__(self, call: Call[T], retries: Retries) -> None:
+        self.call, self.retries, self.attempt = call, retries, 0
+
+    def request(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+        self.attempt += 1
+        return self.call.request(http)
+
+    def failed(self, error: httpx.TransportError) -> float:
+        """The wait before the next send after a connection error; raises it if none."""
+        resendable = self.call.resend == "always" or isinstance(error, UNSENT)
+        wait = self.retries.wait(self.attempt, None) if resendable else None
+        if wait is None:
+            raise error
+        return wait
+
+    def answered(self, response: httpx.Response) -> float | None:
+        """The wait before the next send after this answer, or None: it is the answer."""
+        if self.call.resend != "always":
+            return None
+        return self.retries.wait(self.attempt, response)
+
+
+class _Following:
+    """One game's event stream, as both clients follow it: the call that (re)opens it, its
+    events from its lines, and how long to wait after it dropped (``ConnectionError`` after
+    ``reconnects`` drops in a row with no event between them)."""
+
+    def __init__(self, game_id: str, since: int | None, reconnects: int, backoff: float) -> None:
+        self.game_id, self.since, self.reconnects, self.backoff = (
+            game_id,
+            since,
+            reconnects,
+            backoff,
+        )
+        self.parser, self.failures = _Sse(), 0
+        self.ended = False
+
+    def call(self) -> Call[None]:
+        return _events(self.game_id, self.since, self.parser.last_id)
+
+    def event(self, line: str) -> GameEvent | None:
+        event = self.parser.feed(line)
+        if event is not None:
+            self.failures = 0
+            self.ended = isinstance(event, EndEvent)
+        return event
+
+    def dropped(self) -> float:
+        """The wait before reopening the stream."""
+        self.failures += 1
+        if self.failures > self.reconnects:
+            raise ConnectionError(f"the event stream of {self.game_id} kept dropping")
+        return self.backoff * self.failures
 
 
 class Client:
@@ -517,19 +604,17 @@ class Client:
 
     def send(self, call: Call[T]) -> T:
         """Send a call, again where ``retries`` allows; its answer, or its problem raised."""
-        attempt = 0
+        sending = _Sending(call, self.retries)
         while True:
-            attempt += 1
             try:
-                response = self.http.send(call.request(self.http))
+                response = self.http.send(sending.request(self.http))
             except httpx.TransportError as error:
-                wait = self.retries.wait(attempt, None) if _resendable(call, error) else None
-                if wait is None:
-                    raise
+                wait = sending.failed(error)
             else:
-                wait = self.retries.wait(attempt, response) if call.resend == "always" else None
-                if wait is None:
+                answered = sending.answered(response)
+                if answered is None:
                     return call.answer(response)
+                wait = answered
             time.sleep(wait)
 
     check_move = _sync(check_move)
@@ -561,9 +646,9 @@ class Client:
     ) -> Iterator[GameEvent]:
         """The game's events from version ``since`` on, until its end; a dropped stream is
         resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row)."""
-        parser, failures = _Sse(), 0
+        following = _Following(game_id, since, reconnects, self.retries.backoff)
         while True:
-            call = _events(game_id, since, parser.last_id)
+            call = following.call()
             try:
                 with self.http.stream(
                     call.method, call.path, headers=call.headers, params=call.params
@@ -572,19 +657,14 @@ class Client:
                         response.read()
                         raise problem_error(response)
                     for line in response.iter_lines():
-                        event = parser.feed(line)
-                        if event is None:
-                            continue
-                        failures = 0
-                        yield event
-                        if isinstance(event, EndEvent):
+                        event = following.event(line)
+                        if event is not None:
+                            yield event
+                        if following.ended:
                             return
             except httpx.TransportError:
                 pass
-            failures += 1
-            if failures > reconnects:
-                raise ConnectionError(f"the event stream of {game_id} kept dropping")
-            time.sleep(self.retries.backoff * failures)
+            time.sleep(following.dropped())
 
 
 class AsyncClient:
@@ -612,19 +692,17 @@ class AsyncClient:
 
     async def send(self, call: Call[T]) -> T:
         """Send a call, again where ``retries`` allows; its answer, or its problem raised."""
-        attempt = 0
+        sending = _Sending(call, self.retries)
         while True:
-            attempt += 1
             try:
-                response = await self.http.send(call.request(self.http))
+                response = await self.http.send(sending.request(self.http))
             except httpx.TransportError as error:
-                wait = self.retries.wait(attempt, None) if _resendable(call, error) else None
-                if wait is None:
-                    raise
+                wait = sending.failed(error)
             else:
-                wait = self.retries.wait(attempt, response) if call.resend == "always" else None
-                if wait is None:
+                answered = sending.answered(response)
+                if answered is None:
                     return call.answer(response)
+                wait = answered
             await asyncio.sleep(wait)
 
     check_move = _async(check_move)
@@ -656,9 +734,9 @@ class AsyncClient:
     ) -> AsyncIterator[GameEvent]:
         """The game's events from version ``since`` on, until its end; a dropped stream is
         resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row)."""
-        parser, failures = _Sse(), 0
+        following = _Following(game_id, since, reconnects, self.retries.backoff)
         while True:
-            call = _events(game_id, since, parser.last_id)
+            call = following.call()
             try:
                 async with self.http.stream(
                     call.method, call.path, headers=call.headers, params=call.params
@@ -667,16 +745,11 @@ class AsyncClient:
                         await response.aread()
                         raise problem_error(response)
                     async for line in response.aiter_lines():
-                        event = parser.feed(line)
-                        if event is None:
-                            continue
-                        failures = 0
-                        yield event
-                        if isinstance(event, EndEvent):
+                        event = following.event(line)
+                        if event is not None:
+                            yield event
+                        if following.ended:
                             return
             except httpx.TransportError:
                 pass
-            failures += 1
-            if failures > reconnects:
-                raise ConnectionError(f"the event stream of {game_id} kept dropping")
-            await asyncio.sleep(self.retries.backoff * failures)
+            await asyncio.sleep(following.dropped())

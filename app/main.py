@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -13,8 +13,10 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import Lifespan
 
 from app import __doc__ as summary
-from app.api import games, operations, reversi, tictactoe
+from app.api import operations, reversi, tictactoe
 from app.api.docs import build_openapi, mount_docs
+from app.api.games.routes import game_router
+from app.api.games.schemas import GameShapes
 from app.api.games.streams import StreamSlots
 from app.api.head import HeadAsGet
 from app.api.problems import install_problem_handlers
@@ -23,7 +25,10 @@ from app.api.shutdown import watching_for_stop
 from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
+from app.contract.problems import ProblemTable
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
+from app.sessions.kind import GameKind
+from app.sessions.kinds import KINDS, Kinds
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.store import GameStore
 from app.sessions.stores import store_from
@@ -31,28 +36,36 @@ from app.settings import Settings
 
 logger = logging.getLogger("app")
 
-DESCRIPTION = """\
+
+def description_of(kinds: Kinds) -> str:
+    """The app's description in the OpenAPI document, naming the kinds it serves."""
+    titles = ", ".join(kind.face.title for kind in kinds)
+    return f"""\
 Referees board-game moves so that frontends and other programs need not implement the rules.
 
 * **Reversi/Othello** (stateless): legality, flips, all legal moves, the board after a move.
 * **Tic-tac-toe position check** (stateless): can an n × n position with k in a row occur in a
   legal game, and whose turn is it?
-* **Live n × n tic-tac-toe sessions**: create a game, move with a player's bearer token (every
-  move adjudicated in O(1)), poll cheaply with `ETag` / `If-None-Match` or fetch moves since a
-  version. Use **Authorize** with a token from `POST /v1/games` to try moves here.
+* **Live game sessions** of every kind ({titles}): create a game, move with a player's bearer
+  token (every move adjudicated by the service), poll cheaply with `ETag` / `If-None-Match`,
+  fetch moves since a version, or stream the changes. Use **Authorize** with a token from
+  `POST /v1/games` to try moves here.
 
 Every error is `application/problem+json` with a stable `code` to branch on.
 """
 
-TAGS = [
-    {
-        "name": "Reversi",
-        "description": "Stateless Reversi/Othello adjudication, boards 1×1 to 32×32.",
-    },
-    {"name": "Tic-tac-toe", "description": "Stateless n × n tic-tac-toe position check."},
-    {"name": "Game sessions", "description": "Live n × n tic-tac-toe games, n up to 1,000,000."},
-    {"name": "Operations", "description": "Health, readiness and error-type descriptions."},
-]
+
+def tags_of(kinds: Kinds) -> list[dict[str, str]]:
+    titles = ", ".join(kind.face.title for kind in kinds)
+    return [
+        {
+            "name": "Reversi",
+            "description": "Stateless Reversi/Othello adjudication, boards 1×1 to 32×32.",
+        },
+        {"name": "Tic-tac-toe", "description": "Stateless n × n tic-tac-toe position check."},
+        {"name": "Game sessions", "description": f"Live games of every kind: {titles}."},
+        {"name": "Operations", "description": "Health, readiness and error-type descriptions."},
+    ]
 
 
 def add_routes_flat(app: FastAPI, router: APIRouter) -> None:
@@ -86,17 +99,23 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
     return lifespan
 
 
-def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
-    """The application. ``store`` defaults to the one ``settings.store_url`` names."""
+def create_app(
+    settings: Settings | None = None,
+    store: GameStore | None = None,
+    kinds: Iterable[GameKind] = KINDS,
+) -> FastAPI:
+    """The application, serving game sessions of ``kinds`` (the registry's, unless told).
+    ``store`` defaults to the one ``settings.store_url`` names (with those kinds)."""
     settings = settings or Settings()
+    served = Kinds(kinds)
     if store is None:
-        store = store_from(settings)
+        store = store_from(settings, served)
     app = FastAPI(
         title="Move adjudication API",
         version="1.0.0",
         summary=summary,
-        description=DESCRIPTION,
-        openapi_tags=TAGS,
+        description=description_of(served),
+        openapi_tags=tags_of(served),
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan_for(settings, store),
@@ -110,6 +129,8 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.settings = settings
     app.state.store = store
     app.state.validation_context = {"settings": settings}
+    app.state.games = GameShapes.of(served)
+    app.state.problems = ProblemTable.of(kind.face for kind in served)
     tracked = settings.max_tracked_clients
     app.state.creation_limiter = RateLimiter(
         settings.create_rate_per_minute, settings.create_burst, max_clients=tracked
@@ -146,7 +167,8 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
                             "Idempotent-Replayed"],
         )  # fmt: skip
     configure_logging(settings)
-    for router in (reversi.router, tictactoe.router, games.router, operations.router):
+    games = game_router(app.state.games)
+    for router in (reversi.router, tictactoe.router, games, operations.router):
         add_routes_flat(app, router)
     mount_docs(app)
     mount_web(app)

@@ -56,7 +56,7 @@ from uvicorn.protocols.http.httptools_impl import (
 )
 from uvicorn.server import ServerState
 
-from app.api.problems import (
+from app.contract.problems import (
     HEADERS_TOO_LARGE,
     MALFORMED_HTTP,
     PAYLOAD_TOO_LARGE,

@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
 LARGEST_N = 1_000_000
+DEFAULT_MAX_BATCH = 1000  # the most items of one batch request
 # Moves a game may have by default (ADJUDICATOR_MAX_MOVES_PER_GAME): its last is a draw.
 DEFAULT_MAX_MOVES = 10_000
 # Moves the store holds in all its games by default (ADJUDICATOR_MAX_TOTAL_MOVES).
@@ -45,7 +46,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         1024 * 1024, ge=1, description="Largest accepted request body; larger ones get 413."
     )
-    max_batch: int = Field(1000, ge=1, description="Most items in one batch request; more get 422.")
+    max_batch: int = Field(
+        DEFAULT_MAX_BATCH, ge=1, description="Most items in one batch request; more get 422."
+    )
     opentelemetry: bool = Field(
         False,
         description="FastAPI's native OpenTelemetry instrumentation (needs a configured "

@@ -34,9 +34,6 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import (
     BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
     RootModel,
     TypeAdapter,
     ValidationError,
@@ -46,14 +43,13 @@ from pydantic_core import PydanticCustomError, to_json
 from starlette.responses import Response
 
 from app.api.work import Meter, meter_of
-from app.settings import Settings
+from app.contract.fields import UNKNOWN_TAG
+from app.settings import DEFAULT_MAX_BATCH
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 # A UTF-8 byte-order mark before a body: RFC 8259 §8.1 lets a parser ignore it, and some
 # Windows tools write one.
 UTF8_BOM = b"\xef\xbb\xbf"
-# The error type a tagged union's discriminator raises for a tag it does not know.
-UNKNOWN_TAG = "unknown_tag"
 # Bodies with at most this many members (colons, in fact) are validated strictly at once: their
 # errors are at most about this many, plus a few per batch item.
 STRICT_MEMBERS = 1024
@@ -64,30 +60,8 @@ NAMED_SURPLUS = 5
 EXAMINED_SURPLUS = 64
 
 
-def _integral(value: Any) -> Any:
-    """JSON Schema counts 3.0 as an integer; so does the service. ``true`` and "3" stay refused."""
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
-
-
-INTEGRAL = BeforeValidator(_integral)
-# An integer as JSON Schema means it: 3 and 3.0, not true, not "3", not 3.5. A constrained one
-# puts its constraints before the validator, ``Annotated[int, Field(strict=True, ge=0), INTEGRAL]``:
-# added around ``JsonInt`` (or to ``JsonInt | None``), Pydantic still enforces them but writes
-# them into the JSON Schema as raw ``ge``/``le``, which no client or fuzzer understands.
-JsonInt = Annotated[int, Field(strict=True), INTEGRAL]
-
-
-class Body(BaseModel):
-    """Base of every request body: a field the schema does not know is refused (422 naming it),
-    so that a client's typo is an error, not a silently different request. Errors never echo
-    the input (a hostile body is not sent back)."""
-
-    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
-
-
-# Every model used as a JsonBody, so that build_openapi can put its schema in the components.
+# Every model used as a JsonBody of a route every app serves, so that build_openapi can put its
+# schema in the components (an app's game bodies, derived from its kinds, are listed per app).
 BODY_MODELS: list[type[BaseModel]] = []
 
 
@@ -108,11 +82,13 @@ class JsonBody(Generic[ModelT]):
         *,
         tag: str | None = None,
         optional: bool = False,
+        components: list[type[BaseModel]] = BODY_MODELS,
     ) -> None:
         """``tag``: for a root model over a union told apart by this field (the creation body,
         by ``game``). Its members' errors start with the tag's value, which is not where the
         field is in the body; an unknown tag is an error of the field itself. ``optional``: an
-        empty body stands for ``{}``."""
+        empty body stands for ``{}``. ``components``: where the model is listed for the OpenAPI
+        components (``BODY_MODELS``, or an app's own list)."""
         self.model = model
         self._adapter = TypeAdapter(model)
         self._unknown_member = unknown_member(field_names(model))
@@ -130,8 +106,8 @@ class JsonBody(Generic[ModelT]):
                 },
             }
         }
-        if model not in BODY_MODELS:
-            BODY_MODELS.append(model)
+        if model not in components:
+            components.append(model)
 
     def _untagged(self, error: Any) -> Any:
         """An error of a member of the tagged union, located where it is in the body."""
@@ -198,7 +174,8 @@ class JsonBody(Generic[ModelT]):
         raise RequestValidationError([surplus_error(surplus_count, unknown)])
 
     def _most_members(self, context: dict[str, Any]) -> int | None:
-        max_batch = (context.get("settings") or Settings()).max_batch
+        settings = context.get("settings")
+        max_batch = DEFAULT_MAX_BATCH if settings is None else settings.max_batch
         if max_batch not in self._most:
             self._most[max_batch] = most_members(self.model, max_batch)
         return self._most[max_batch]
@@ -241,7 +218,7 @@ def field_names(model: Any) -> frozenset[str]:
             continue
         seen.add(cls)
         for name, info in cls.model_fields.items():
-            names.add(name)
+            names.add(info.alias or name)  # as bodies spell it: PassIn's `pass`
             pending.extend(_models_in(info.annotation))
     return frozenset(names)
 
@@ -331,8 +308,7 @@ def most_members(kind: Any, max_batch: int, metadata: Sequence[Any] = ()) -> int
 def batch_limit(items: Any, info: ValidationInfo) -> Any:
     """Before-validator for a batch's item list: refuse more than ``max_batch`` items at once,
     before any item is validated."""
-    settings = info.context["settings"] if info.context else Settings()
-    limit = settings.max_batch
+    limit = info.context["settings"].max_batch if info.context else DEFAULT_MAX_BATCH
     if isinstance(items, list) and len(items) > limit:
         raise PydanticCustomError(
             "too_long",

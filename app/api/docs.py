@@ -17,12 +17,13 @@ from fastapi.openapi.docs import get_swagger_ui_oauth2_redirect_html
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from app.api.bodies import BODY_MODELS
 from app.api.params import SECURITY_SCHEMES
-from app.api.problems import PROBLEM_MEDIA_TYPE
 from app.api.web import WEB_DIR
+from app.contract.problems import PROBLEM_MEDIA_TYPE
 
 ASSETS_PATH = "/docs-assets"
 ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
@@ -69,17 +70,17 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
-    _add_body_models(components)
+    _add_body_models(components, [*BODY_MODELS, *app.state.games.components])
     schema["components"]["securitySchemes"] = dict(SECURITY_SCHEMES)
     schema["components"]["schemas"] = dict(sorted(components.items()))
     app.openapi_schema = schema
     return schema
 
 
-def _add_body_models(components: dict[str, Any]) -> None:
+def _add_body_models(components: dict[str, Any], models: list[type[BaseModel]]) -> None:
     """Schemas of the bodies parsed by JsonBody (FastAPI does not see them as parameters)."""
     _, definitions = models_json_schema(
-        [(model, "validation") for model in BODY_MODELS],
+        [(model, "validation") for model in models],
         ref_template="#/components/schemas/{model}",
     )
     for name, definition in definitions.get("$defs", {}).items():

@@ -12,9 +12,10 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from app.api.params import Param, anything
-from app.api.problems import NOT_FOUND, PROBLEM_TYPES, problem_responses
-from app.api.problems import ProblemType as ProblemEntry
+from app.api.problems import problem_responses
 from app.api.routing import api_router
+from app.contract.problems import NOT_FOUND, ProblemTable
+from app.contract.problems import ProblemType as ProblemEntry
 from app.sessions.errors import StoreUnavailable
 
 router = api_router(tags=["Operations"])
@@ -98,7 +99,8 @@ CODE = Param[str](
 )
 async def get_problem_type(request: Request) -> ProblemDescription:
     code = CODE.read(request)
-    entries = PROBLEM_TYPES.get(code)
+    table: ProblemTable = request.app.state.problems
+    entries = table.by_code.get(code)
     if entries is None:
         raise HTTPException(404, f"no problem type {code!r}")
     first = entries[0]

@@ -2,37 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
-from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, field_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
-from typing_extensions import TypedDict
 
-from app.api.boards import ReversiBoard
-from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
-from app.api.problems import BODY_ERRORS, problem_responses
+from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.problems import problem_responses
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
+from app.contract.boards import ReversiBoard
+from app.contract.fields import INTEGRAL, Body
+from app.contract.problems import BODY_ERRORS
+from app.contract.stateless import (
+    ApplyMoveResponse,
+    CheckMoveResponse,
+    CheckMovesResponse,
+    Color,
+    LegalMovesResponse,
+)
 from app.rules import reversi
 
 router = api_router("/v1/reversi", ["Reversi"])
 
-Color = Literal["B", "W"]
 Row = Annotated[
     int, Field(strict=True, ge=0, description="0-based; row 0 is the top row."), INTEGRAL
 ]
 Col = Annotated[
     int, Field(strict=True, ge=0, description="0-based; column 0 is the left column."), INTEGRAL
 ]
-Cell = Annotated[
-    tuple[int, int],
-    WithJsonSchema({
-        "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
-        "description": "[row, col]", "examples": [[3, 3]],
-    }),
-]  # fmt: skip
 
 # The classic "check if move is legal" board (LeetCode 1958, example 1): B at (4, 3) is legal.
 CLASSIC_BOARD = [
@@ -119,62 +119,9 @@ class CheckMovesRequest(Body):
         return errors
 
 
-class CheckMoveResponse(TypedDict):
-    legal: bool
-    reason: Annotated[
-        Literal["occupied", "no_bracket"] | None,
-        Field(description="Why the move is illegal; null when legal."),
-    ]
-    flips: Annotated[
-        list[Cell], Field(description="Stones that flip, sorted by (row, col); [] if illegal.")
-    ]
-
-
 class LegalMovesRequest(Body):
     board: ReversiBoard
     color: Color
-
-
-class LegalMove(TypedDict):
-    row: int
-    col: int
-    flips: Annotated[int, Field(description="How many stones this move flips.")]
-
-
-class LegalMovesResponse(TypedDict):
-    color: Color
-    moves: Annotated[list[LegalMove], Field(description="Sorted by (row, col).")]
-    count: int
-    must_pass: Annotated[bool, Field(description="True when `color` has no legal move.")]
-
-
-class Score(TypedDict):
-    B: int
-    W: int
-
-
-class CheckMovesResponse(TypedDict):
-    results: Annotated[
-        list[CheckMoveResponse], Field(description="One answer per query, in order.")
-    ]
-
-
-class ApplyMoveResponse(TypedDict):
-    board: Annotated[list[str], Field(description="The board after the move, as strings.")]
-    flips: list[Cell]
-    next: Annotated[
-        Color | None,
-        Field(
-            description="Who moves next: the opponent if it can, else `color` again (the "
-            "opponent passes), else null (game over)."
-        ),
-    ]
-    passed: Annotated[bool, Field(description="True when the opponent has no move and must pass.")]
-    game_over: bool
-    score: Score
-    winner: Annotated[
-        Literal["B", "W", "draw"] | None, Field(description="Set only when the game is over.")
-    ]
 
 
 def check_json(check: reversi.MoveCheck) -> CheckMoveResponse:

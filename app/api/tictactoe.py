@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import Request, Response
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
-from typing_extensions import TypedDict
 
-from app.api.boards import TicTacToeBoard
-from app.api.bodies import INTEGRAL, Body, JsonBody, batch_limit, json_response
-from app.api.problems import BODY_ERRORS, problem_responses
+from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.problems import problem_responses
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
+from app.contract.boards import TicTacToeBoard
+from app.contract.fields import INTEGRAL, Body
+from app.contract.problems import BODY_ERRORS
+from app.contract.stateless import ValidateBatchResponse, ValidateResponse
 from app.rules import tictactoe
 
 router = api_router("/v1/tictactoe", ["Tic-tac-toe"])
@@ -38,33 +40,6 @@ class ValidateBatchRequest(Body):
     items: Annotated[list[ValidateRequest], BeforeValidator(batch_limit)] = Field(
         min_length=1, description="1 to `max_batch` (default 1000) positions."
     )
-
-
-class Counts(TypedDict):
-    X: int
-    O: int  # noqa: E741 - the mark's name
-
-
-class ValidateResponse(TypedDict):
-    valid: Annotated[bool, Field(description="True iff the position can occur in a legal game.")]
-    reason: Annotated[
-        tictactoe.Reason | None,
-        Field(
-            description="Why not, when invalid: `bad_counts`, `both_won`, `x_won_but_o_moved`, "
-            "`o_won_but_x_moved`, `play_after_win` (the winner's lines cannot all have been "
-            "completed by one last move)."
-        ),
-    ]
-    status: tictactoe.Status | None
-    next: Annotated[
-        Literal["X", "O"] | None, Field(description="Whose turn; null once the game is over.")
-    ]
-    winner: Literal["X", "O"] | None
-    counts: Counts
-
-
-class ValidateBatchResponse(TypedDict):
-    results: Annotated[list[ValidateResponse], Field(description="One answer per item, in order.")]
 
 
 VALIDATE_BODY = JsonBody(

@@ -53,20 +53,6 @@ class CellOccupied(RuleError):
         super().__init__(f"cell ({row}, {col}) already holds a mark")
 
 
-class NoBracket(RuleError):
-    """A Reversi stone that brackets no opponent stone, in a session (409; the stateless
-    ``apply-move`` answers the same rule with 422, ``rules.reversi.IllegalMove``)."""
-
-    code = "illegal_move"
-
-    def __init__(self, row: int, col: int) -> None:
-        self.row, self.col = row, col
-        super().__init__(f"({row}, {col}) brackets no opponent stone")
-
-    def details(self) -> dict[str, object]:
-        return {"reason": "no_bracket"}
-
-
 class GameOver(RuleError):
     code = "game_over"
 

@@ -8,16 +8,24 @@ protocols, implemented by one module per kind in ``kinds/``:
   that refuses it, and changing nothing) or applies it, says whose turn it is and how the game
   stands, describes itself (``facts``) and its board (``rows``), and keeps its move records;
 * a ``GameKind`` makes positions — new from the kind's parameters, or back from the text a
-  store kept — and encodes parameters and move records as text for stores.
+  store kept — and encodes parameters and move records as text for stores. It also declares
+  the kind's whole face to clients once (``face``: ``app.contract.kinds.Face``): its creation
+  body, the shapes of its state, moves and board, the moves it takes, its refusals, what the
+  play page needs. ``kinds/__init__.py``'s ``KINDS`` is the one list of kinds.
 
-Both kinds place a mark or a stone on a cell, so a move is a ``Placement``.
+A move is a value the kind defines (``Played``): a cell (``Placement``), a ``Pass``, or a value
+of the kind's own (a choice). The session, the stores, receipts, idempotency and events treat it
+as opaque: its fields in the move record (``record``) and its text (``text``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from app.contract.games import Face
 
 Player = Literal[1, 2]
 Status = Literal["in_progress", "won", "draw"]
@@ -28,20 +36,47 @@ Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
 Reason = Literal[
     "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
 ]
-# What clients call the kinds (``GameKind.name``), as the API's ``game`` field.
-GameName = Literal["tictactoe", "reversi"]
 
 
 def other(player: Player) -> Player:
     return 2 if player == 1 else 1
 
 
+class Played(Protocol):
+    """What a move plays, as the kind defines it: a cell, a pass, a choice."""
+
+    def record(self) -> Mapping[str, object]:
+        """Its fields in the move record, e.g. ``{"row": 1, "col": 2}``."""
+        ...
+
+    def text(self) -> str:
+        """Its text: one move's value for receipts and stores, e.g. ``"1:2"``."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """A move: the cell where the mover puts a mark or a stone."""
+    """A move that puts a mark or a stone on a cell."""
 
     row: int
     col: int
+
+    def record(self) -> Mapping[str, object]:
+        return {"row": self.row, "col": self.col}
+
+    def text(self) -> str:
+        return f"{self.row}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A move that places nothing: the mover gives the turn away."""
+
+    def record(self) -> Mapping[str, object]:
+        return {"pass": True}
+
+    def text(self) -> str:
+        return "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +92,9 @@ class ClockReading:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """An accepted move, as clients see it: its number (1 for the first), cell and player, and
-    the kind's own fields of the record (``facts``: a Reversi move's ``flips`` and ``passed``).
+    """An accepted move, as clients see it: its number (1 for the first), what it played (a
+    cell, a pass, …) and its player, and the kind's own fields of the record (``facts``: a
+    Reversi move's ``flips`` and ``passed``).
 
     ``state_facts`` are the kind's facts of the game's state right after the move, where the
     kind cannot tell them from the state now (a Reversi score); the answer to the move is
@@ -68,8 +104,7 @@ class Move:
     """
 
     seq: int
-    row: int
-    col: int
+    played: Played
     player: Player
     facts: Mapping[str, object] | None = None
     state_facts: Mapping[str, object] | None = None
@@ -104,9 +139,10 @@ class Position(Protocol):
     @property
     def move_count(self) -> int: ...
 
-    def play(self, placement: Placement, player: Player) -> Move:
+    def play(self, played: Played, player: Player) -> Move:
         """Apply ``player``'s move if the rules allow it, else raise the RuleError that
-        refuses it and change nothing."""
+        refuses it and change nothing. ``played`` is one of the values the kind's move bodies
+        make (``Face.moves``)."""
         ...
 
     def move(self, seq: int) -> Move:
@@ -126,7 +162,11 @@ class Position(Protocol):
         ...
 
     def encode(self) -> str:
-        """The position as text, from which ``GameKind.decode`` rebuilds it."""
+        """The position as text, from which ``GameKind.decode`` rebuilds it. A store keeps
+        the move records in a list of their own, so the text need not hold them: the position
+        rebuilt must answer ``move`` for its last move (a state's ``last_move``) and those
+        played after it, and may refuse older ones (``LookupError``). A text whose size does
+        not grow with the moves makes a move cost the same at every move."""
         ...
 
 
@@ -136,6 +176,11 @@ class GameKind(Protocol):
     @property
     def name(self) -> str:
         """The kind's name in the API and in stores: ``"tictactoe"``."""
+        ...
+
+    @property
+    def face(self) -> Face:
+        """What clients see of the kind: its bodies, shapes, refusals, page."""
         ...
 
     @property

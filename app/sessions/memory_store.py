@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import Move, Player
-from app.sessions.kinds import find_kind
+from app.sessions.kind import Move
+from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.session import (
     ActionRequest,
     ActionResult,
@@ -26,7 +26,14 @@ from app.sessions.session import (
     MoveResult,
     Session,
 )
-from app.sessions.store import CLIENT_GAMES, CLIENT_MOVES, Changes, CreatedGame, client_part
+from app.sessions.store import (
+    CLIENT_GAMES,
+    CLIENT_MOVES,
+    Changes,
+    CreatedGame,
+    Seat,
+    client_part,
+)
 from app.sessions.watchers import Watchers
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS
 
@@ -71,7 +78,9 @@ class MemoryGameStore:
         max_refusals: int = DEFAULT_MAX_REFUSALS,
         unstarted_seconds: float | None = None,
         client_share: float = 1.0,
+        kinds: Kinds = REGISTRY,
     ) -> None:
+        self.kinds = kinds
         self.max_games = max_games
         self.max_refusals = max_refusals
         self.idle_seconds = idle_seconds
@@ -165,7 +174,7 @@ class MemoryGameStore:
         if self._owned_games[owner] >= self.client_games:
             raise CapacityExhausted(self.client_games, self._retry_after(), CLIENT_GAMES)
         self._check_moves_room(owner)
-        game_kind = find_kind(kind)
+        game_kind = self.kinds.find(kind)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
         session = Session(
@@ -181,8 +190,9 @@ class MemoryGameStore:
     async def state(self, game_id: str) -> GameState:
         return self._session(game_id).state()
 
-    async def player_of(self, game_id: str, token: str) -> Player:
-        return self._session(game_id).player_of(token)
+    async def seat(self, game_id: str, token: str) -> Seat:
+        session = self._session(game_id)
+        return Seat(session.player_of(token), session.kind.name)
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
         session = self._session(game_id)

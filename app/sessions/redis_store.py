@@ -64,12 +64,13 @@ from app.sessions.kind import (
     GameKind,
     Move,
     Placement,
+    Played,
     Player,
     Reason,
     Status,
     Winner,
 )
-from app.sessions.kinds import find_kind
+from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_cluster import (
     CLOSED_UNDER,
@@ -105,7 +106,14 @@ from app.sessions.session import (
     receipt_key,
     result_at,
 )
-from app.sessions.store import CLIENT_GAMES, CLIENT_MOVES, Changes, CreatedGame, client_part
+from app.sessions.store import (
+    CLIENT_GAMES,
+    CLIENT_MOVES,
+    Changes,
+    CreatedGame,
+    Seat,
+    client_part,
+)
 from app.sessions.watchers import SharedReads, Watchers, until
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
 
@@ -164,7 +172,14 @@ Decode = Callable[[list[str], MoveRequest | ActionRequest], DomainError]
 
 def _cell(request: MoveRequest | ActionRequest) -> Placement:
     assert isinstance(request, MoveRequest), "only a move has a cell"
-    return request.placement
+    return _placement(request.played)
+
+
+def _placement(played: Played) -> Placement:
+    """A fast path's move: a cell (its kind takes no other move)."""
+    if not isinstance(played, Placement):
+        raise TypeError(f"a fast path plays cells, not {played!r}")
+    return played
 
 
 SCRIPT_REFUSALS: dict[str, Decode] = {
@@ -230,13 +245,13 @@ def _record(kind: GameKind, seq: int, text: str) -> Move:
     return replace(move, version=None if version == seq else version, clock=reading)
 
 
-def _state_read(game_id: str, found: list[Any]) -> GameState:
+def _state_read(kinds: Kinds, game_id: str, found: list[Any]) -> GameState:
     """The state from game.lua's ``state_of`` answer."""
     (
         kind_name, facts, status, winner, reason, next_player, version, last, count, offer,
         control, first, second, since, running,
     ) = found  # fmt: skip
-    kind = find_kind(kind_name)
+    kind = kinds.find(kind_name)
     moves = int(count)
     clock = None
     if control:
@@ -253,9 +268,10 @@ def _state_read(game_id: str, found: list[Any]) -> GameState:
 
 @dataclass(frozen=True, slots=True)
 class Known:
-    """What never changes of a game, once read: its engine, its players' token hashes, and the
-    client that created it (whose share of the store it holds)."""
+    """What never changes of a game, once read: its kind and engine, its players' token hashes,
+    and the client that created it (whose share of the store it holds)."""
 
+    kind: str
     engine: str
     hashes: tuple[str, str]
     owner: str
@@ -267,9 +283,9 @@ CLUSTER_SLOTS = 16384
 MAX_ATTEMPTS = 32
 
 
-def _moves_read(kind_name: str, first: int, records: list[Any]) -> list[Move]:
+def _moves_read(kinds: Kinds, kind_name: str, first: int, records: list[Any]) -> list[Move]:
     """Move records read from index ``first`` (0-based) on, as moves."""
-    kind = find_kind(kind_name)
+    kind = kinds.find(kind_name)
     return [_record(kind, first + 1 + i, record) for i, record in enumerate(records)]
 
 
@@ -313,7 +329,9 @@ class RedisGameStore:
         max_refusals: int = DEFAULT_MAX_REFUSALS,
         unstarted_seconds: float | None = None,
         client_share: float = 1.0,
+        kinds: Kinds = REGISTRY,
     ) -> None:
+        self.kinds = kinds
         self.max_games = max_games
         self.max_refusals = max_refusals
         self.client_games = client_part(max_games, client_share)
@@ -441,7 +459,7 @@ class RedisGameStore:
         control: TimeControl | None = None,
         owner: str = "",
     ) -> CreatedGame:
-        game_kind = find_kind(kind)
+        game_kind = self.kinds.find(kind)
         game_id = tokens.new_game_id()
         placed, retry_ms, _, why = await self._reserve(game_id, owner)
         if not placed:
@@ -478,7 +496,7 @@ class RedisGameStore:
         fields["owner"] = owner
         texts = json.dumps({name: str(value) for name, value in fields.items()})
         await self._run("create", [game_keys(game_id).meta], [self.unstarted_ms, texts])
-        self._know(game_id, Known(engine, hashes, owner))
+        self._know(game_id, Known(kind, engine, hashes, owner))
         return CreatedGame(state, secrets)
 
     def _settled(self, answer: list[Any]) -> Any:
@@ -498,7 +516,7 @@ class RedisGameStore:
         found = await self._run("state", [keys.meta, keys.moves], [channel(game_id)])
         if not found:
             raise GameNotFound(game_id)
-        return _state_read(game_id, found)
+        return _state_read(self.kinds, game_id, found)
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         keys = game_keys(game_id)
@@ -509,7 +527,7 @@ class RedisGameStore:
         if not found:
             raise GameNotFound(game_id)
         kind, version, records = found
-        return _moves_read(kind, first, records), int(version)
+        return _moves_read(self.kinds, kind, first, records), int(version)
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         after = max(since, 0)
@@ -526,8 +544,8 @@ class RedisGameStore:
         if not found:
             raise GameNotFound(game_id)
         at, first, state, *records = found  # see changes.lua
-        now = _state_read(game_id, state)
-        return Changes(_moves_read(now.kind, int(first), records), now, int(at))
+        now = _state_read(self.kinds, game_id, state)
+        return Changes(_moves_read(self.kinds, now.kind, int(first), records), now, int(at))
 
     async def move(self, game_id: str, seq: int) -> Move:
         if seq < 1:
@@ -545,11 +563,11 @@ class RedisGameStore:
         if not found:
             raise GameNotFound(game_id)
         kind, params, records = found
-        game_kind = find_kind(kind)
+        game_kind = self.kinds.find(kind)
         position = game_kind.new(json.loads(params))
         for seq, record in enumerate(records, start=1):
             move = _record(game_kind, seq, record)
-            position.play(Placement(move.row, move.col), move.player)
+            position.play(move.played, move.player)
         return position.rows()
 
     async def delete(self, game_id: str, token: str) -> None:
@@ -625,16 +643,19 @@ class RedisGameStore:
         round trip, once); GameNotFound for a game that does not exist."""
         known = self._known.get(game_id)
         if known is None:
-            read = self.client.hmget(game_keys(game_id).meta, ["engine", "h1", "h2", "owner"])
-            engine, first, second, owner = await self._guard(read)
+            fields = ["kind", "engine", "h1", "h2", "owner"]
+            kind, engine, first, second, owner = await self._guard(
+                self.client.hmget(game_keys(game_id).meta, fields)
+            )
             if engine is None:
                 raise GameNotFound(game_id)
-            known = Known(str(engine), (str(first), str(second)), str(owner or ""))
+            known = Known(str(kind), str(engine), (str(first), str(second)), str(owner or ""))
         self._know(game_id, known)
         return known
 
-    async def player_of(self, game_id: str, token: str) -> Player:
-        return player_by_hash((await self._known_game(game_id)).hashes, token)
+    async def seat(self, game_id: str, token: str) -> Seat:
+        known = await self._known_game(game_id)
+        return Seat(player_by_hash(known.hashes, token), known.kind)
 
     # --- accounting of stored moves ---------------------------------------------------------
 
@@ -801,9 +822,9 @@ class RedisGameStore:
         self, game_id: str, script: str, token: str, request: MoveRequest,
         full: CapacityExhausted | None,
     ) -> MoveResult:  # fmt: skip
-        keys = game_keys(game_id)
+        keys, cell = game_keys(game_id), _placement(request.played)
         args: list[str | int] = [
-            tokens.token_hash(token), request.placement.row, request.placement.col,
+            tokens.token_hash(token), cell.row, cell.col,
             request.player or "", self.idle_ms,
             "" if request.expected_version is None else request.expected_version,
             request.idempotency_key or "", request.fingerprint(), self.max_refusals,
@@ -818,8 +839,9 @@ class RedisGameStore:
             return self._accepted_move(game_id, answer[1])
         if outcome == "replay":
             _, seq, record, found = answer
-            now = _state_read(game_id, found)
-            return result_at(_record(find_kind(now.kind), int(seq), record), now)
+            now = _state_read(self.kinds, game_id, found)
+            kind = self.kinds.find(now.kind)
+            return result_at(_record(kind, int(seq), record), now, kind)
         if outcome in NOT_MOVES:
             raise NOT_MOVES[outcome](game_id)
         if outcome == "replayed":  # a refusal remembered under the request's key
@@ -828,7 +850,7 @@ class RedisGameStore:
 
     def _accepted_move(self, game_id: str, found: list[Any]) -> MoveResult:
         """The answer to a move a script accepted, from the state it answered."""
-        state = _state_read(game_id, found)
+        state = _state_read(self.kinds, game_id, found)
         self._count_ending(state)
         move = state.last_move
         assert move is not None, "a move was accepted"
@@ -855,6 +877,9 @@ class RedisGameStore:
             session, read_version = self._session(game_id, found, request)
             if full is not None and not session.answered(request, token):
                 raise full  # only a replay is answered at the bound
+            seq = session.answered_seq(request, token)
+            if seq is not None:  # rebuilt from the move's record, with its version and clocks
+                return await self._replay(game_id, seq)
             refusals = session.refusals
             try:
                 result = session.play(request, token)
@@ -865,9 +890,6 @@ class RedisGameStore:
                 if answer[0] in ("conflict", "receipt"):
                     continue  # the game, or this request's receipt, changed: decide again
                 raise
-            if result.replayed:  # rebuilt from the move's record, with its version and clocks
-                moves, _ = await self.moves(game_id, result.move.seq - 1, 1)
-                return result_at(moves[0], await self.state(game_id))
             outcome = _outcome(session, result)
             answer = await self._commit(session, token, read_version, request, "accepted", outcome)
             if answer[0] in ("conflict", "receipt"):
@@ -876,6 +898,12 @@ class RedisGameStore:
             self._accepted(game_id)
             return self._accepted_move(game_id, answer[1])
         raise StoreUnavailable("the game changed too often while this move was decided; retry")
+
+    async def _replay(self, game_id: str, seq: int) -> MoveResult:
+        """The answer move ``seq`` got, again (its record is in the move list)."""
+        moves, _ = await self.moves(game_id, seq - 1, 1)
+        now = await self.state(game_id)
+        return result_at(moves[0], now, self.kinds.find(now.kind))
 
     async def _decide_on_kept(
         self, game_id: str, token: str, request: MoveRequest
@@ -918,7 +946,7 @@ class RedisGameStore:
             kind_name, params_text, h1, h2, version, refusals, max_moves, position, status, winner,
             reason, offer, *receipts,
         ) = found  # fmt: skip
-        kind = find_kind(kind_name)
+        kind = self.kinds.find(kind_name)
         params = json.loads(params_text)
         position_now = kind.decode(params, position or "")
         session = Session(
@@ -934,7 +962,7 @@ class RedisGameStore:
                 continue
             fingerprint = text.partition("|")[0]
             if fingerprint == request.fingerprint():
-                receipt = receipt_from(text, lambda found: _state_read(game_id, found))
+                receipt = receipt_from(text, lambda found: _state_read(self.kinds, game_id, found))
             else:  # another request's answer (an action's, kept by act.lua): only reused
                 receipt = Receipt(fingerprint, IdempotencyKeyReused())
             session.receipts[receipt_key(cast(Player, player), key)] = receipt
@@ -976,11 +1004,13 @@ class RedisGameStore:
         self._kept.pop(game_id, None)  # its version changed, or will be checked anyway
         outcome = answer[0]
         if outcome == "ok":
-            state = _state_read(game_id, answer[1])
+            state = _state_read(self.kinds, game_id, answer[1])
             self._count_ending(state)
             return ActionResult(state)
         if outcome == "replay":
-            return ActionResult(_state_read(game_id, json.loads(answer[1])), replayed=True)
+            return ActionResult(
+                _state_read(self.kinds, game_id, json.loads(answer[1])), replayed=True
+            )
         if outcome in NOT_MOVES:
             raise NOT_MOVES[outcome](game_id)
         if outcome == "replayed":

@@ -35,7 +35,7 @@ from app.sessions.kind import (
     ClockReading,
     GameKind,
     Move,
-    Placement,
+    Played,
     Player,
     Position,
     Reason,
@@ -43,7 +43,6 @@ from app.sessions.kind import (
     Winner,
     other,
 )
-from app.sessions.kinds import find_kind
 from app.settings import DEFAULT_MAX_REFUSALS
 
 
@@ -70,16 +69,17 @@ def player_by_hash(token_hashes: tuple[str, str], token: str) -> Player:
 
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
-    """A move as a client asked for it: the cell, and the conditions it set."""
+    """A move as a client asked for it: what it plays (a cell, a pass, …, as the game's kind
+    defines it), and the conditions it set."""
 
-    placement: Placement
+    played: Played
     player: Player | None = None  # claimed in the body; must be the token's
     expected_version: int | None = None  # If-Match; -1 names no version
     idempotency_key: str | None = None
 
     def fingerprint(self) -> str:
         """What makes two requests under one Idempotency-Key "the same body"."""
-        return f"{self.placement.row}:{self.placement.col}:{self.player or ''}"
+        return f"{self.played.text()}:{self.player or ''}"
 
 
 Action = Literal["resign", "offer"]  # what a player may do besides moving
@@ -128,7 +128,7 @@ class ActionResult:
     replayed: bool = False
 
 
-def result_at(move: Move, now: GameState) -> MoveResult:
+def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
     """The answer a move got when it was accepted, rebuilt from the game as it is ``now``.
 
     If the move was the game's last change, the state then is the state now. Otherwise the game
@@ -139,7 +139,7 @@ def result_at(move: Move, now: GameState) -> MoveResult:
     if move.changed == now.version:
         state = replace(now, last_move=move)
     else:
-        next_player, facts = find_kind(now.kind).after(move, now.facts)
+        next_player, facts = kind.after(move, now.facts)
         clock = now.clock
         if clock is not None and move.clock is not None:
             clock = ClockState.of(clock.control, move.clock)
@@ -293,6 +293,13 @@ class Session:
         key = request.idempotency_key
         return key is not None and receipt_key(player, key) in self.receipts
 
+    def answered_seq(self, request: MoveRequest, token: str) -> int | None:
+        """The number of the move this request (the same key and body) was answered with, if
+        it was accepted before; raises as ``play`` would of a remembered refusal or a key
+        reused. A store that keeps moves outside the position answers the replay itself."""
+        _, answered = self._receipt(request, self.player_of(token))
+        return answered if isinstance(answered, int) else None
+
     def _receipt(
         self, request: MoveRequest | ActionRequest, player: Player
     ) -> tuple[str | None, int | GameState | None]:
@@ -341,12 +348,12 @@ class Session:
         key, answered = self._receipt(request, player)
         if answered is not None:
             assert isinstance(answered, int)
-            return result_at(self.move(answered), self.state())
+            return result_at(self.move(answered), self.state(), self.kind)
         try:
             self._check(request, player)
             if self.ending is not None or self.at_move_limit:
                 raise self._game_over()
-            move = self.position.play(request.placement, player)
+            move = self.position.play(request.played, player)
         except REMEMBERED_REFUSALS as refusal:
             self._refused(key, request.fingerprint(), refusal)
             raise

@@ -37,6 +37,13 @@ class Changes(NamedTuple):
         return max(0.0, (clock.deadline_ms - self.at_ms) / 1000)
 
 
+class Seat(NamedTuple):
+    """Whose token a request carries: its player, in a game of this kind (named)."""
+
+    player: Player
+    kind: str
+
+
 # What a client's share of the store is counted in, as a refusal says it.
 CLIENT_GAMES = "live games created by one client"
 CLIENT_MOVES = "stored moves of the games one client created"
@@ -70,18 +77,20 @@ class GameStore(Protocol):
         control: TimeControl | None = None,
         owner: str = "",
     ) -> CreatedGame:
-        """A new game of the kind named ``kind`` (a registered one) with these (validated)
-        parameters, and clocks if a time ``control`` is given, held by the client ``owner``;
-        raises CapacityExhausted when the store is full, or the owner holds its share."""
+        """A new game of the kind named ``kind`` (one of the store's ``kinds``) with these
+        (validated) parameters, and clocks if a time ``control`` is given, held by the client
+        ``owner``; raises CapacityExhausted when the store is full, or the owner holds its
+        share."""
         ...
 
     async def state(self, game_id: str) -> GameState:
         """Raises GameNotFound."""
         ...
 
-    async def player_of(self, game_id: str, token: str) -> Player:
-        """The player whose token this is (so that a request is authenticated before its body
-        is read); raises GameNotFound or Unauthorized. ``play`` and ``act`` authenticate again,
+    async def seat(self, game_id: str, token: str) -> Seat:
+        """The player whose token this is, and the game's kind (so that a request is
+        authenticated before its body is read, and the body read as the kind's); raises
+        GameNotFound or Unauthorized. ``play`` and ``act`` authenticate again,
         atomically: a store may answer this from what never changes of a game (its tokens)."""
         ...
 

@@ -3,13 +3,15 @@ or a cluster)."""
 
 from __future__ import annotations
 
+from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.store import GameStore
 from app.settings import Settings
 
 
-def store_from(settings: Settings) -> GameStore:
+def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
+    """The store the settings name, keeping games of ``kinds``."""
     if not settings.store_url.startswith("memory://"):
         return RedisGameStore(
             settings.store_url,
@@ -24,6 +26,7 @@ def store_from(settings: Settings) -> GameStore:
             max_refusals=settings.max_refusals_per_game,
             unstarted_seconds=settings.unstarted_game_seconds,
             client_share=settings.client_share,
+            kinds=kinds,
         )
     return MemoryGameStore(
         settings.max_games,
@@ -33,4 +36,5 @@ def store_from(settings: Settings) -> GameStore:
         max_refusals=settings.max_refusals_per_game,
         unstarted_seconds=settings.unstarted_game_seconds,
         client_share=settings.client_share,
+        kinds=kinds,
     )

@@ -13,8 +13,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
 from app.api import bodies
-from app.api.bodies import STRICT_MEMBERS, Body, JsonBody, most_members
-from app.api.problems import MAX_REPORTED_ERRORS
+from app.api.bodies import STRICT_MEMBERS, JsonBody, most_members
+from app.contract.fields import Body
+from app.contract.problems import MAX_REPORTED_ERRORS
 from app.main import create_app
 from app.rules.reversi import OPENING
 from app.settings import Settings
@@ -166,11 +167,10 @@ class Annotated(Body):
     items: list[int]
 
 
-def test_colons_inside_texts_are_no_members(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_colons_inside_texts_are_no_members() -> None:
     # The body's colons bound its members from above; the colons of the texts it took are
     # told apart, so a long text full of colons is no surplus.
-    monkeypatch.setattr(bodies, "BODY_MODELS", [])  # not one of the app's documented bodies
-    body = JsonBody(Annotated, {})
+    body = JsonBody(Annotated, {}, components=[])  # not one of the app's documented bodies
     text = "12:00:00 " * 2 * STRICT_MEMBERS
     parsed = body.validate(json.dumps({"text": text, "items": [1, 2]}).encode(), {})
     assert parsed.text == text
@@ -180,13 +180,17 @@ def test_colons_inside_texts_are_no_members(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_the_most_members_of_a_body_come_from_its_shape() -> None:
-    from app.api.games.schemas import ActionIn, CreateGameIn, MoveIn
+    from app.api.games.schemas import GameShapes
     from app.api.reversi import CheckMovesRequest, MoveQuery
     from app.api.tictactoe import ValidateBatchRequest
+    from app.contract.games import ActionIn, MoveIn
+    from app.sessions.kinds import REGISTRY
+
+    create_game_in = GameShapes.of(REGISTRY).create.model
 
     assert most_members(MoveIn, 1000) == len(MoveIn.model_fields)
     assert most_members(ActionIn, 1000) == 1
     assert most_members(CheckMovesRequest, 50) == 2 + 50 * len(MoveQuery.model_fields)
     assert most_members(ValidateBatchRequest, 7) == 1 + 7 * 2  # a board and k an item
-    assert most_members(CreateGameIn, 1000) == 8  # Reversi's: game, sizes, board, next, clock
+    assert most_members(create_game_in, 1000) == 8  # Reversi's: game, sizes, board, next, clock
     assert most_members(Annotated, 1000) is None  # free text may hold colons: no bound

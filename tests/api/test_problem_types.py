@@ -7,8 +7,13 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from app.api.problems import ALL_PROBLEMS, DOMAIN_PROBLEMS, PROBLEM_TYPES, problem_of
+from app.contract.problems import ProblemTable
 from app.rules.errors import DomainError
+from app.sessions.kinds import KINDS
+
+# The service's problems with the registry's kinds.
+TABLE = ProblemTable.of(kind.face for kind in KINDS)
+ALL_PROBLEMS, PROBLEM_TYPES = TABLE.all, TABLE.by_code
 
 API_DOCS = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
@@ -26,10 +31,10 @@ def concrete_errors(root: type[DomainError] = DomainError) -> set[type[DomainErr
 def test_every_domain_error_has_a_problem_type() -> None:
     errors = concrete_errors()
     assert errors, "the domain declares errors"
-    missing = [cls.__name__ for cls in errors if cls not in DOMAIN_PROBLEMS]
-    assert missing == [], "add them to api/problems.py"
+    missing = [cls.__name__ for cls in errors if cls not in TABLE.domain]
+    assert missing == [], "add them to contract/problems.py or to their kind's refusals"
     for cls in errors:
-        assert problem_of(cls).code == cls.code
+        assert TABLE.problem_of(cls).code == cls.code
 
 
 def test_codes_are_snake_case_with_a_client_or_server_error_status_and_one_title() -> None:

@@ -142,14 +142,14 @@ def test_a_token_being_looked_up_counts_as_wrong_until_it_is_found_right(
         game = new_game(client)
         failures = client.app.state.auth_failures  # type: ignore[attr-defined]
         store = client.app.state.store  # type: ignore[attr-defined]
-        look_up = store.player_of
+        look_up = store.seat
         left_meanwhile: list[bool] = []
 
-        async def player_of(game_id: str, token: str) -> Any:
+        async def seat(game_id: str, token: str) -> Any:
             left_meanwhile.append(_fits(failures))
             return await look_up(game_id, token)
 
-        monkeypatch.setattr(store, "player_of", player_of)
+        monkeypatch.setattr(store, "seat", seat)
         right = bearer(game["tokens"]["1"])
         assert client.post(f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0},
                            headers=right).status_code == 201  # fmt: skip

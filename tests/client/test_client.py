@@ -4,16 +4,19 @@ resume where they broke off, sync and async."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import get_args
 
 import httpx
 import pytest
 
 import app.client as client_module
-from app.api.problems import PROBLEM_TYPES
 from app.client import (
     PROBLEMS,
     AsyncClient,
@@ -24,6 +27,8 @@ from app.client import (
     ProblemError,
     Retries,
 )
+from app.main import create_app
+from app.sessions.kinds import KINDS
 from tests.servers import uvicorn_server
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -61,13 +66,38 @@ def test_one_method_per_operation_id_on_both_clients() -> None:
 
 
 def test_every_problem_code_has_its_exception_class() -> None:
-    assert set(PROBLEMS) == set(PROBLEM_TYPES)
+    served = create_app().state.problems.by_code  # what a service of the registry answers
+    assert set(PROBLEMS) == set(served)
     for code, cls in PROBLEMS.items():
         assert issubclass(cls, ProblemError)
         assert cls.code == code
         name = "".join(part.capitalize() for part in code.split("_"))
         assert getattr(client_module, name) is cls  # from app.client import GameOver
-        assert PROBLEM_TYPES[code][0].title in (cls.__doc__ or "")
+        assert served[code][0].title in (cls.__doc__ or "")
+
+
+def test_the_client_types_are_the_registrys_kinds() -> None:
+    faces = [kind.face for kind in KINDS]
+    assert get_args(client_module.Game) == tuple(face.state for face in faces)
+    assert get_args(client_module.CreatedGame) == tuple(face.created for face in faces)
+    assert set(get_args(client_module.AnyMoveOut)) == {face.record for face in faces}
+    assert get_args(client_module.BoardOut) == tuple(face.board for face in faces)
+
+
+def test_create_game_takes_every_parameter_of_the_registrys_kinds() -> None:
+    taken = set(inspect.signature(client_module.create_game).parameters) - {"params"}
+    declared = {name for face in (k.face for k in KINDS) for name in face.create.model_fields}
+    assert taken == declared
+
+
+def test_the_client_imports_nothing_of_the_server_edge() -> None:
+    code = (
+        "import sys, app.client; "
+        "edge = sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'starlette', "
+        "'uvicorn') or m.startswith('app.api')); print(edge); assert not edge"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_whole_game_and_its_refusals(api: Client) -> None:

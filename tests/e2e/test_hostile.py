@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.api.problems import (
+from app.contract.problems import (
     HEADERS_TOO_LARGE,
     MALFORMED_HTTP,
     PAYLOAD_TOO_LARGE,

@@ -168,5 +168,5 @@ def test_a_moves_answer_is_rebuilt_with_the_clocks_as_they_were_then() -> None:
     play(session, 1, 0, 1, at=4_000)
     then = session.state()
     play(session, 2, 2, 2, at=9_000)
-    rebuilt = result_at(session.move(3), session.state()).state
+    rebuilt = result_at(session.move(3), session.state(), session.kind).state
     assert rebuilt == then

@@ -43,7 +43,25 @@ def test_random_playouts_match_the_reference(height: int, width: int, data: st.D
     assert (position.status, position.winner) == (
         ("draw", 0) if black == white else ("won", 1 if black > white else 2)
     )
-    # The whole game as a store keeps it is the same game.
+    # The game as a store keeps it (its moves in a list of their own) is the same game.
     kept = KIND.decode({"height": height, "width": width}, position.encode())
     assert kept.rows() == grid
-    assert kept.moves(0, 2000) == position.moves(0, 2000)
+    assert (kept.move_count, kept.next_player) == (position.move_count, None)
+    assert kept.move(kept.move_count) == position.move(position.move_count)
+
+
+def test_a_kept_position_is_the_same_size_at_every_move() -> None:
+    position, sizes = KIND.new({"height": 8, "width": 8}), []
+    grid, color = position.rows(), {1: "B", 2: "W"}
+    while position.next_player is not None:
+        player = position.next_player
+        r, c = reference.reversi_moves(grid, color[player])[0]
+        grid = reference.reversi_play(grid, r, c, color[player])
+        position.play(Placement(r, c), player)
+        kept = KIND.decode({"height": 8, "width": 8}, position.encode())
+        sizes.append(len(position.encode()))
+        # Rebuilt from its text, it plays on as the position itself does.
+        assert (kept.rows(), kept.next_player, kept.move_count) == (
+            position.rows(), position.next_player, position.move_count)  # fmt: skip
+    # The text holds the board and the last move: it grows with the flips' text, not the moves.
+    assert max(sizes) - min(sizes) < 40, sizes

@@ -20,7 +20,6 @@ from app.sessions.errors import (
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
-    NoBracket,
     NotYourTurn,
     OutOfBounds,
     PreconditionFailed,
@@ -28,7 +27,8 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import Placement, Player
-from app.sessions.kinds import KINDS
+from app.sessions.kinds import KINDS, Kinds
+from app.sessions.kinds.reversi import NoBracket
 from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_keys import game_keys
@@ -53,6 +53,22 @@ def clock() -> FakeClock:
     return FakeClock(1_000_000.0)
 
 
+class NoDiagonal(TicTacToe):
+    """A kind the stores have never heard of, whose refusal no store script knows either."""
+
+    def check(self, placement: Placement, player: Player) -> None:
+        super().check(placement, player)
+        if placement.row == placement.col:
+            raise IllegalMove(placement.row, placement.col, "B", "no_bracket")
+
+
+class NoDiagonalKind(TicTacToeKind):
+    name = "no-diagonal"
+    position = NoDiagonal
+
+
+# The stores serve the registry's kinds and one no store has heard of.
+SERVED = Kinds((*KINDS, NoDiagonalKind()))
 STORES = ["memory", "redis", "redis-generic", "cluster", "cluster-generic"]
 
 
@@ -62,12 +78,14 @@ def build(request: pytest.FixtureRequest, clock: FakeClock, **limits: int) -> Ga
     engine."""
     max_games = limits.pop("max_games", 3)
     if request.param == "memory":
-        return MemoryGameStore(max_games=max_games, idle_seconds=60, clock=clock, **limits)
+        return MemoryGameStore(
+            max_games=max_games, idle_seconds=60, clock=clock, kinds=SERVED, **limits
+        )
     server, _, engine = request.param.partition("-")
     url = empty_store(request, server)
     return RedisGameStore(
         url, max_games=max_games, idle_seconds=60, timeout_seconds=2, clock=clock,
-        fast_paths=engine != "generic", **limits,
+        fast_paths=engine != "generic", kinds=SERVED, **limits,
     )  # fmt: skip
 
 
@@ -126,14 +144,14 @@ async def test_token_decides_the_player(store: GameStore) -> None:
 async def test_a_token_is_checked_apart_from_a_move(store: GameStore) -> None:
     created = await store.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
-    assert await store.player_of(game_id, first) == 1
-    assert await store.player_of(game_id, second) == 2
+    assert (await store.seat(game_id, first)).player == 1
+    assert (await store.seat(game_id, second)).player == 2
     other = await store.create(*tictactoe(3))
     for wrong in ("not-a-token", other.tokens[0], first + "x"):
         with pytest.raises(Unauthorized):
-            await store.player_of(game_id, wrong)
+            await store.seat(game_id, wrong)
     with pytest.raises(GameNotFound):
-        await store.player_of("no-such-game", first)
+        await store.seat("no-such-game", first)
     assert (await store.state(game_id)).version == 0  # nothing changed
 
 
@@ -144,9 +162,9 @@ async def test_redis_knows_a_game_it_did_not_create_by_its_tokens(redis_store_ur
     )
     created = await creator.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
-    assert await other.player_of(game_id, second) == 2  # read once, then known
+    assert (await other.seat(game_id, second)).player == 2  # read once, then known
     with pytest.raises(Unauthorized):
-        await other.player_of(game_id, "not-a-token")
+        await other.seat(game_id, "not-a-token")
     await creator.delete(game_id, first)
     with pytest.raises(GameNotFound):  # what never changes is known; the game is gone
         await other.play(game_id, first, move(0, 0))
@@ -164,7 +182,7 @@ async def test_classic_game_and_every_refusal(store: GameStore) -> None:
     state = await store.state(game_id)
     assert (state.status, state.winner, state.next_player, state.version) == ("won", 1, None, 7)
     assert state.last_move is not None
-    assert (state.last_move.seq, state.last_move.row, state.last_move.col) == (7, 2, 1)
+    assert (state.last_move.seq, state.last_move.played) == (7, Placement(2, 1))
     assert await store.rows(game_id) == ["X.O", "OO.", "XXX"]
     with pytest.raises(GameOver):
         await store.play(game_id, second, move(0, 1))
@@ -217,10 +235,13 @@ async def test_moves_since_and_single_move(store: GameStore) -> None:
     for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2), (0, 1)]):
         await store.play(game_id, (first, second)[i % 2], move(r, c))
     moves, version = await store.moves(game_id, since=1, limit=2)
-    assert [(m.seq, m.row, m.col, m.player) for m in moves] == [(2, 1, 1, 2), (3, 2, 2, 1)]
+    assert [(m.seq, m.played, m.player) for m in moves] == [
+        (2, Placement(1, 1), 2),
+        (3, Placement(2, 2), 1),
+    ]
     assert version == 4
     assert (await store.moves(game_id, since=4, limit=10))[0] == []
-    assert (await store.move(game_id, 4)).row == 0
+    assert (await store.move(game_id, 4)).played == Placement(0, 1)
     for seq in (0, 5, -1):
         with pytest.raises(MoveNotFound):
             await store.move(game_id, seq)
@@ -234,7 +255,7 @@ async def test_changes_read_moves_and_state_together(store: GameStore) -> None:
     for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2)]):
         await store.play(game_id, (first, second)[i % 2], move(r, c))
     moves, state, _ = await store.changes(game_id, since=1, limit=1)
-    assert [(m.seq, m.row, m.col) for m in moves] == [(2, 1, 1)]
+    assert [(m.seq, m.played) for m in moves] == [(2, Placement(1, 1))]
     assert state == await store.state(game_id)
     assert state.version == 3
     assert (await store.changes(game_id, since=3, limit=10))[0] == []
@@ -393,24 +414,9 @@ async def test_a_game_remembers_at_most_its_bound_of_refusals(
     assert (again.replayed, again.move.seq) == (False, 2)
 
 
-class NoDiagonal(TicTacToe):
-    """A kind the stores have never heard of, whose refusal no store script knows either."""
-
-    def check(self, placement: Placement, player: Player) -> None:
-        super().check(placement, player)
-        if placement.row == placement.col:
-            raise IllegalMove(placement.row, placement.col, "B", "no_bracket")
-
-
-class NoDiagonalKind(TicTacToeKind):
-    name = "no-diagonal"
-    position = NoDiagonal
-
-
 async def test_any_kind_is_played_and_its_refusals_remembered(
-    store: GameStore, monkeypatch: pytest.MonkeyPatch
+    store: GameStore,
 ) -> None:
-    monkeypatch.setitem(KINDS, NoDiagonalKind.name, NoDiagonalKind())
     created = await store.create(NoDiagonalKind.name, {"n": 3})
     game_id, (first, second) = created.state.id, created.tokens
     assert (await store.play(game_id, first, move(0, 1))).state.kind == NoDiagonalKind.name
@@ -832,7 +838,7 @@ async def play_out(store: GameStore, params: dict[str, object], seed: int) -> No
     assert state.next_player is None
     moves, _ = await store.moves(game_id, 0, 2000)
     for first, kept in zip(answers, moves, strict=True):
-        assert replace(result_at(kept, state), replayed=False) == first
+        assert replace(result_at(kept, state, SERVED.find(state.kind)), replayed=False) == first
     await store.delete(game_id, tokens_[0])
 
 
@@ -954,7 +960,8 @@ async def test_versions_count_every_change_and_moves_keep_their_seq(store: GameS
         assert changes.state == await store.state(game_id)
     # Each move's answer, rebuilt later (a replay, a stream), is the answer it got.
     now = await store.state(game_id)
-    answers = [result_at(m, now) for m in (await store.changes(game_id, 0, 10)).moves]
+    kind, moves = SERVED.find(now.kind), (await store.changes(game_id, 0, 10)).moves
+    answers = [result_at(m, now, kind) for m in moves]
     assert answers == [replace(first, replayed=True), replace(second, replayed=True)]
 
 
@@ -1010,7 +1017,8 @@ async def test_a_clocked_moves_answer_is_the_same_whenever_asked(store: GameStor
         again = await store.play(game_id, token, move(row, col, idempotency_key=str(i)))
         assert again == replace(answers[i], replayed=True)
     now = await store.state(game_id)
-    rebuilt = [result_at(m, now) for m in (await store.changes(game_id, 0, 10)).moves]
+    kind, moves = SERVED.find(now.kind), (await store.changes(game_id, 0, 10)).moves
+    rebuilt = [result_at(m, now, kind) for m in moves]
     assert rebuilt == [replace(answer, replayed=True) for answer in answers]
 
 

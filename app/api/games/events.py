@@ -15,17 +15,17 @@ body: the client reconnects with ``Last-Event-ID``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from fastapi.sse import format_sse_event
 from pydantic_core import to_json
 
 from app.api.games.render import move_result_json, state_json
-from app.api.games.schemas import GAME_STATES, MoveResultOut
 from app.api.games.streams import RETRY_AFTER_SECONDS
-from app.api.problems import Problem, problem_body, problem_of
+from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
+from app.sessions.kinds import Kinds
 from app.sessions.session import result_at
 from app.sessions.store import Changes, GameStore
 
@@ -36,6 +36,7 @@ STOPPING = "the server is stopping: reconnect with Last-Event-ID"
 
 async def move_events(
     store: GameStore,
+    kinds: Kinds,
     game_id: str,
     after: int,
     disconnected: Callable[[], Awaitable[bool]],
@@ -48,7 +49,8 @@ async def move_events(
     client's stream)."""
     evicted = evicted or asyncio.Event()
     try:
-        async for event in _events(store, game_id, after, disconnected, stopping, first, evicted):
+        events = _events(store, kinds, game_id, after, disconnected, stopping, first, evicted)
+        async for event in events:
             yield event
     except GameNotFound:
         return  # deleted or expired: the stream ends
@@ -57,12 +59,13 @@ async def move_events(
 
 
 def _error_event(error: Unavailable) -> bytes:
-    problem = problem_body(problem_of(type(error)), str(error), error.details())
+    problem = problem_body(SERVICE_PROBLEMS.problem_of(type(error)), str(error), error.details())
     return format_sse_event(data_str=to_json(problem).decode(), event="error")
 
 
 async def _events(
     store: GameStore,
+    kinds: Kinds,
     game_id: str,
     after: int,
     disconnected: Callable[[], Awaitable[bool]],
@@ -83,7 +86,8 @@ async def _events(
         first = None
         moves, now = read.moves, read.state
         for move in moves:
-            data = to_json(move_result_json(result_at(move, now))).decode()
+            result = result_at(move, now, kinds.find(now.kind))
+            data = to_json(move_result_json(result)).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.changed))
             sent = move.changed
         if moves and moves[-1].seq < now.move_count:
@@ -147,48 +151,56 @@ VERSION_ID = {
     "pattern": "^[0-9]+$",
     "description": "The game's version after this change: resume after it with Last-Event-ID.",
 }
-EVENT_ITEM_SCHEMA: dict[str, Any] = {
-    "oneOf": [
-        {
-            "title": "MoveEvent",
-            "type": "object",
-            "properties": {
-                "event": {"const": "move"},
-                "id": VERSION_ID,
-                "data": _json_data(MoveResultOut),
+
+
+def event_stream(move_result: type, states: Sequence[type]) -> dict[str, Any]:
+    """The stream's media type, its events' data being of these shapes: a move's answer, and
+    the kinds' states."""
+    return {"text/event-stream": {"itemSchema": _item_schema(move_result, states)}}
+
+
+def _item_schema(move_result: type, states: Sequence[type]) -> dict[str, Any]:
+    return {
+        "oneOf": [
+            {
+                "title": "MoveEvent",
+                "type": "object",
+                "properties": {
+                    "event": {"const": "move"},
+                    "id": VERSION_ID,
+                    "data": _json_data(move_result),
+                },
+                "required": ["event", "id", "data"],
             },
-            "required": ["event", "id", "data"],
-        },
-        {
-            "title": "OfferEvent",
-            "description": "A draw offer stands (`draw_offer`).",
-            "type": "object",
-            "properties": {
-                "event": {"const": "offer"},
-                "id": VERSION_ID,
-                "data": _json_data(*GAME_STATES),
+            {
+                "title": "OfferEvent",
+                "description": "A draw offer stands (`draw_offer`).",
+                "type": "object",
+                "properties": {
+                    "event": {"const": "offer"},
+                    "id": VERSION_ID,
+                    "data": _json_data(*states),
+                },
+                "required": ["event", "id", "data"],
             },
-            "required": ["event", "id", "data"],
-        },
-        {
-            "title": "EndEvent",
-            "description": "The game is over. Its `id` is the version of the ending when the "
-            "ending is a change of its own (a flag fall, a resignation, an agreed draw); "
-            "without one when the last move ended the game.",
-            "type": "object",
-            "properties": {
-                "event": {"const": "end"},
-                "id": VERSION_ID,
-                "data": _json_data(*GAME_STATES),
+            {
+                "title": "EndEvent",
+                "description": "The game is over. Its `id` is the version of the ending when the "
+                "ending is a change of its own (a flag fall, a resignation, an agreed draw); "
+                "without one when the last move ended the game.",
+                "type": "object",
+                "properties": {
+                    "event": {"const": "end"},
+                    "id": VERSION_ID,
+                    "data": _json_data(*states),
+                },
+                "required": ["event", "data"],
             },
-            "required": ["event", "data"],
-        },
-        {
-            "title": "ErrorEvent",
-            "type": "object",
-            "properties": {"event": {"const": "error"}, "data": _json_data(Problem)},
-            "required": ["event", "data"],
-        },
-    ],
-}
-EVENT_STREAM = {"text/event-stream": {"itemSchema": EVENT_ITEM_SCHEMA}}
+            {
+                "title": "ErrorEvent",
+                "type": "object",
+                "properties": {"event": {"const": "error"}, "data": _json_data(Problem)},
+                "required": ["event", "data"],
+            },
+        ],
+    }

@@ -13,6 +13,7 @@ from app.api.params import (
     integer,
     matching,
 )
+from app.contract.games import etag
 from app.sessions.errors import GameNotFound
 
 # Game ids are made by the service (``tokens.new_game_id``: 16 URL-safe characters); anything
@@ -81,11 +82,6 @@ IF_NONE_MATCH = Param[str | None](
 PLAYER_TOKEN = BearerToken(
     "PlayerToken", "A player's token, as returned once by `POST /v1/games` in `tokens`."
 )
-
-
-def etag(game_id: str, version: int) -> str:
-    """The strong ETag of a game at a version: ``"<id>.<version>"``."""
-    return f'"{game_id}.{version}"'
 
 
 def expected_version(request: Request, game_id: str) -> int | None:

@@ -1,38 +1,41 @@
-"""Session values -> the response shapes of ``schemas.py``, type-checked against them."""
+"""Session values -> the answers of the game routes (the shapes ``schemas.GameShapes`` documents).
+
+The common fields are type-checked here against ``GameCommon`` and ``ClockOut``; a kind's own
+fields (its state's facts, a move's record) are checked by its module."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
-from app.api.games.schemas import (
-    BoardOut,
-    ClockOut,
-    GameCommon,
-    GameOut,
-    MoveOut,
-    MoveResultOut,
-)
+from app.contract.games import ClockOut, GameCommon
 from app.sessions.clock import ClockState
-from app.sessions.kind import Move
-from app.sessions.kinds import find_kind
+from app.sessions.kind import GameKind, Move
 from app.sessions.session import GameState, MoveResult
 
+Json = dict[str, Any]
 
-def move_json(move: Move) -> MoveOut:
-    """The move record: its number, cell and player, then the kind's own fields (a Reversi
-    move's ``flips`` and ``passed``)."""
-    record: MoveOut = {"seq": move.seq, "row": move.row, "col": move.col, "player": move.player}
+
+class _State(GameCommon):
+    """The common fields of a state, and its last move's record (checked by its kind)."""
+
+    last_move: Json | None
+
+
+def move_json(move: Move) -> Json:
+    """The move record: its number, what it played (a cell's ``row`` and ``col``, …) and its
+    player, then the kind's own fields (a Reversi move's ``flips`` and ``passed``)."""
+    record = {"seq": move.seq, **move.played.record(), "player": move.player}
     if move.facts:
-        return cast(MoveOut, {**record, **move.facts})
+        record.update(move.facts)
     return record
 
 
-def state_json(state: GameState) -> GameOut:
+def state_json(state: GameState) -> Json:
     """The common fields, checked here, joined with the kind's facts, checked by its module
     (``Position.facts``); each kind's state shape is exactly that join (``schemas.py``)."""
     last = state.last_move
-    common: GameCommon = {
+    common: _State = {
         "id": state.id,
         "status": state.status,
         "winner": state.winner,
@@ -46,7 +49,7 @@ def state_json(state: GameState) -> GameOut:
     if state.clock is not None:
         common["clock"] = clock_json(state.clock)
     # The id and the kind first, the kind's facts right after them.
-    return cast(GameOut, {"id": state.id, "game": state.kind, **state.facts, **common})
+    return {"id": state.id, "game": state.kind, **state.facts, **common}
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -68,16 +71,16 @@ def clock_json(clock: ClockState) -> ClockOut:
     }
 
 
-def board_dimensions(state: GameState) -> dict[str, int]:
+def board_dimensions(state: GameState, kind: GameKind) -> dict[str, int]:
     """The facts that give the board's size (``{"n": 3}``), as the board answer shows them."""
-    return {name: cast(int, state.facts[name]) for name in find_kind(state.kind).dimensions}
+    return {name: cast(int, state.facts[name]) for name in kind.dimensions}
 
 
-def board_json(dimensions: dict[str, int], rows: list[str]) -> BoardOut:
-    return cast(BoardOut, {**dimensions, "rows": rows})
+def board_json(dimensions: dict[str, int], rows: list[str]) -> Json:
+    return {**dimensions, "rows": rows}
 
 
-def move_result_json(result: MoveResult) -> MoveResultOut:
+def move_result_json(result: MoveResult) -> Json:
     return {
         "winner": result.winner,
         "move": move_json(result.move),

@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any
 
-from fastapi import Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.sse import EventSourceResponse
 
 from app.api.bodies import JsonBody, json_response
 from app.api.games import params
-from app.api.games.events import EVENT_STREAM, PAGE, move_events
+from app.api.games.events import PAGE, event_stream, move_events
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.render import (
     board_dimensions,
@@ -26,51 +26,31 @@ from app.api.games.render import (
     move_result_json,
     state_json,
 )
-from app.api.games.schemas import (
-    ACTION_BODY,
-    CREATE_BODY,
-    MOVE_BODY,
-    AnyMoveOut,
-    BoardOut,
-    CreatedGameOut,
-    GameOut,
-    MoveOut,
-    MoveResultOut,
-    MovesPage,
-)
+from app.api.games.schemas import ACTION_BODY, GameShapes, played_by
 from app.api.games.streams import StreamSlots
-from app.api.problems import (
-    BODY_ERRORS,
-    RATE_LIMITED,
-    VALIDATION_ERROR,
-    ProblemType,
-    problem_responses,
-)
+from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter, client_of
 from app.api.routing import api_router
+from app.contract.games import etag
+from app.contract.problems import BODY_ERRORS, RATE_LIMITED, VALIDATION_ERROR, ProblemType, Refusal
 from app.rules.errors import DomainError
 from app.sessions.errors import (
     BoardTooLarge,
     CapacityExhausted,
-    CellOccupied,
     GameNotFound,
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
-    NoBracket,
-    NotYourTurn,
-    OutOfBounds,
     PreconditionFailed,
     StoreUnavailable,
     TooManyStreams,
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.kind import Placement
 from app.sessions.session import Action, ActionRequest, MoveRequest
-from app.sessions.store import GameStore
+from app.sessions.store import GameStore, Seat
 
-router = api_router("/v1/games", ["Game sessions"])
+PREFIX = "/v1/games"
 
 MAX_RENDERED_SIDE = 100  # GET …/board renders boards up to this many cells a side
 HISTORY_PAGE = 1000  # GET …/moves reads and renders this many moves at a time
@@ -78,7 +58,9 @@ HISTORY_PAGE = 1000  # GET …/moves reads and renders this many moves at a time
 SECRET = {"Cache-Control": "no-store"}
 
 
-def store_errors(*answers: ProblemType | type[DomainError]) -> dict[int | str, dict[str, Any]]:
+def store_errors(
+    *answers: ProblemType | Refusal | type[DomainError],
+) -> dict[int | str, dict[str, Any]]:
     """``problem_responses`` for a route that reads or writes the game store: it may also answer
     503 ``store_unavailable``."""
     return problem_responses(*answers, StoreUnavailable)
@@ -102,11 +84,11 @@ def a_change() -> Iterator[None]:
         raise
 
 
-async def authenticated(request: Request, game_id: str) -> str:
-    """The request's player token, checked against the game's players (GameNotFound,
-    Unauthorized), before anything else of the request is read. A request without one is 401;
-    a client address that has sent too many wrong ones is refused 429 before its token is even
-    looked at."""
+async def authenticated(request: Request, game_id: str) -> tuple[str, Seat]:
+    """The request's player token and its seat (the player, the game's kind), checked against
+    the game's players (GameNotFound, Unauthorized), before anything else of the request is
+    read. A request without one is 401; a client address that has sent too many wrong ones is
+    refused 429 before its token is even looked at."""
     token = params.PLAYER_TOKEN.read(request)
     failures: RateLimiter = request.app.state.auth_failures
     client = client_of(request)
@@ -114,18 +96,18 @@ async def authenticated(request: Request, game_id: str) -> str:
     wrong = False
     try:
         with a_change():  # the requests that carry a token change the game
-            await store_of(request).player_of(game_id, token)
+            seat = await store_of(request).seat(game_id, token)
     except Unauthorized:
         wrong = True
         raise
     finally:
         if not wrong:  # a right token (or no game, or no store) costs nothing
             failures.refund(client, 1)
-    return token
+    return token, seat
 
 
 def _game_path(game_id: str) -> str:
-    return f"{router.prefix}/{game_id}"
+    return f"{PREFIX}/{game_id}"
 
 
 def _header(description: str) -> dict[str, object]:
@@ -146,46 +128,31 @@ def _acting(body: JsonBody[Any]) -> dict[str, Any]:
     }
 
 
-@router.post(
-    "/{game_id}/moves",
-    status_code=201,
-    summary="Make a move",
-    description="The token says who moves; `player`, if sent, must agree (else 403 "
-    "`wrong_player`). Tic-tac-toe moves are adjudicated in O(1) whatever n and k; a Reversi "
-    "move must bracket (else 409 `illegal_move`), its record carries the `flips` and whether "
-    "the opponent had to pass (`passed`: the mover moves again). `winner` is 0 while nobody "
-    "has won. A refused move changes nothing. Retry-safe with `Idempotency-Key`; optimistic "
-    "concurrency with `If-Match`.",
-    response_model=MoveResultOut,
-    responses={
-        201: {
-            "headers": {"Location": _header("The move's URL."), "ETag": _header("The new ETag.")},
-            "links": MOVE_LINKS,
-        },
-        **store_errors(
-            Unauthorized,
-            WrongPlayer,
-            GameNotFound,
-            NotYourTurn,
-            CellOccupied,
-            NoBracket,
-            GameOver,
-            PreconditionFailed,
-            *BODY_ERRORS,
-            OutOfBounds,
-            IdempotencyKeyReused,
-        ),
-    },
-    openapi_extra=_acting(MOVE_BODY),
-)
+# What a player's move or action may be refused with, whatever the game's kind (a move also
+# with its kind's refusals).
+MOVE_REFUSALS = (
+    Unauthorized, WrongPlayer, GameNotFound, GameOver, PreconditionFailed, *BODY_ERRORS,
+    IdempotencyKeyReused,
+)  # fmt: skip
+
+
+def shapes_of(request: Request) -> GameShapes:
+    shapes: GameShapes = request.app.state.games
+    return shapes
+
+
+# --- the endpoints (declared for an app's kinds by ``game_router``) ----------------------------
+
+
 async def make_move(request: Request) -> Response:
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
-    token = await authenticated(request, game_id)  # before the body is read
-    body = await MOVE_BODY.parse(request)
+    token, seat = await authenticated(request, game_id)  # before the body is read
+    body = await shapes_of(request).moves_of[seat.kind].body.parse(request)
+    played, player = played_by(body)  # a shape the game's kind takes: its own bodies only
     move = MoveRequest(
-        Placement(body.row, body.col),
-        player=1 if body.player == 1 else 2 if body.player == 2 else None,
+        played,
+        player=1 if player == 1 else 2 if player == 2 else None,
         expected_version=params.expected_version(request, game_id),
         idempotency_key=key,
     )
@@ -193,7 +160,7 @@ async def make_move(request: Request) -> Response:
         result = await store_of(request).play(game_id, token, move)
     headers = {
         "Location": f"{_game_path(game_id)}/moves/{result.move.seq}",
-        "ETag": params.etag(game_id, result.state.version),
+        "ETag": etag(game_id, result.state.version),
     }
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
@@ -202,62 +169,25 @@ async def make_move(request: Request) -> Response:
     return json_response(move_result_json(result), 201, headers)
 
 
-@router.get(
-    "/{game_id}",
-    summary="Get a game's state (cheap polling with ETag)",
-    description="The state carries an `ETag`; send it back in `If-None-Match` and an unchanged "
-    "game answers 304 with no body.",
-    response_model=GameOut,
-    responses={
-        200: {"headers": {"ETag": _header("Changes with every change of the game.")}},
-        304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-        **store_errors(GameNotFound),
-    },
-    openapi_extra={"parameters": [params.GAME_ID.openapi, params.IF_NONE_MATCH.openapi]},
-)
 async def get_game(request: Request) -> Response:
     state = await store_of(request).state(params.game_id(request))
-    tag = params.etag(state.id, state.version)
+    tag = etag(state.id, state.version)
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if params.etag_matches(request, tag):
         return Response(status_code=304, headers=headers)
     return json_response(state_json(state), headers=headers)
 
 
-@router.post(
-    "",
-    status_code=201,
-    summary="Create a game",
-    description="Creates a game of the kind named by `game`: n × n tic-tac-toe with k in a "
-    "row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted position), "
-    "with clocks if `clock` is given (Fischer timing; neither runs until each player has moved "
-    "once). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). "
-    "The answer holds both players' bearer tokens — shown only here; hand token 2 to the "
-    "other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "
-    "and 429 `rate_limited` when one address creates games too fast.",
-    response_model=CreatedGameOut,
-    responses={
-        201: {
-            "headers": {
-                "Location": _header("The game's URL."),
-                "ETag": _header("Its ETag."),
-                "Cache-Control": _header("`no-store`: the answer holds the players' tokens."),
-            },
-            "links": CREATED_GAME_LINKS,
-        },
-        **store_errors(*BODY_ERRORS, CapacityExhausted),
-    },
-    openapi_extra=CREATE_BODY.openapi,
-)
 async def create_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client_of(request))
-    body = (await CREATE_BODY.parse(request)).root
+    shapes = shapes_of(request)
+    body = shapes.create_body(await shapes.create.parse(request))
     owner = client_of(request)
     created = await store_of(request).create(body.kind, body.params(), body.control(), owner)
     state = created.state
     tokens = {"1": created.tokens[0], "2": created.tokens[1]}
-    answer = cast(CreatedGameOut, {**state_json(state), "tokens": tokens})
-    headers = {"Location": _game_path(state.id), "ETag": params.etag(state.id, state.version)}
+    answer = {**state_json(state), "tokens": tokens}
+    headers = {"Location": _game_path(state.id), "ETag": etag(state.id, state.version)}
     return json_response(answer, 201, headers | SECRET)
 
 
@@ -265,7 +195,7 @@ async def _act(request: Request, action: Action) -> Response:
     """A resignation or a draw offer: parsed and answered as a move is."""
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
-    token = await authenticated(request, game_id)
+    token, _ = await authenticated(request, game_id)
     body = await ACTION_BODY.parse(request)
     asked = ActionRequest(
         action,
@@ -275,87 +205,20 @@ async def _act(request: Request, action: Action) -> Response:
     )
     with a_change():
         result = await store_of(request).act(game_id, token, asked)
-    headers = {"ETag": params.etag(game_id, result.state.version)}
+    headers = {"ETag": etag(game_id, result.state.version)}
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
     return json_response(state_json(result.state), headers=headers)
 
 
-def _action_route(
-    path: str, summary: str, description: str
-) -> Callable[[Callable[[Request], Awaitable[Response]]], Callable[[Request], Awaitable[Response]]]:
-    return router.post(
-        path,
-        summary=summary,
-        description=description + " Retry-safe with `Idempotency-Key`; conditional with "
-        "`If-Match`. A refusal changes nothing.",
-        response_model=GameOut,
-        responses={
-            200: {"headers": {"ETag": _header("The game's new ETag.")}},
-            **store_errors(
-                Unauthorized,
-                WrongPlayer,
-                GameNotFound,
-                GameOver,
-                PreconditionFailed,
-                *BODY_ERRORS,
-                IdempotencyKeyReused,
-            ),
-        },
-        openapi_extra=_acting(ACTION_BODY),
-    )
-
-
-@_action_route(
-    "/{game_id}/resign",
-    "Resign",
-    "The token's player resigns: the game is won by the other player (`reason` "
-    "`resignation`). After the end: 409 `game_over`.",
-)
 async def resign(request: Request) -> Response:
     return await _act(request, "resign")
 
 
-@_action_route(
-    "/{game_id}/draw-offer",
-    "Offer (or accept) a draw",
-    "If the other player's offer stands, the game is drawn at once (`reason` `agreement`). "
-    "Otherwise the token's player's offer stands (`draw_offer`) until the next accepted move, "
-    "which declines it; offering again meanwhile changes nothing. After the end: 409 "
-    "`game_over`.",
-)
 async def offer_draw(request: Request) -> Response:
     return await _act(request, "offer")
 
 
-@router.get(
-    "/{game_id}/events",
-    summary="Push: a stream of the game's changes (Server-Sent Events)",
-    description="One `move` event per accepted move (`data` = the move's answer as "
-    "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), "
-    "then one `end` event (data: the final state) when the game is over — a flag fall "
-    "included, at the instant it falls. Each event's `id` is the game's version after it: "
-    "resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. "
-    "A change made through any process reaches every stream. Polling with `If-None-Match` "
-    "remains the baseline every client can use.",
-    response_class=EventSourceResponse,
-    responses={
-        200: {
-            "content": EVENT_STREAM,
-            "description": "An endless stream until the game ends or is deleted: `move` events, "
-            "then one `end` event; an `error` event (data: the problem) ends it if the store "
-            "stops answering. Lines starting with `:` are keep-alives.",
-        },
-        **store_errors(GameNotFound, VALIDATION_ERROR, TooManyStreams),
-    },
-    openapi_extra={
-        "parameters": [
-            params.GAME_ID.openapi,
-            params.SINCE_VERSION.openapi,
-            params.LAST_EVENT_ID.openapi,
-        ]
-    },
-)
 async def game_events(request: Request) -> EventSourceResponse:
     game_id = params.game_id(request)
     after = params.resume_point(request)
@@ -370,33 +233,20 @@ async def game_events(request: Request) -> EventSourceResponse:
     slot = streams.take(game_id, client)  # may refuse after all: others came meanwhile
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     events = move_events(
-        store, game_id, after, request.is_disconnected, request.app.state.stopping, first,
-        slot.evicted,
+        store, shapes_of(request).kinds, game_id, after, request.is_disconnected,
+        request.app.state.stopping, first, slot.evicted,
     )  # fmt: skip
     response = EventSourceResponse(slot.during(events), headers=headers)
     slot.held_until_gone(response)  # even if the stream never starts
     return response
 
 
-@router.get(
-    "/{game_id}/moves",
-    summary="Moves after a move seq (deltas for polling clients)",
-    description="Accepted moves with `seq > since`, in order, at most `limit` (fewer than "
-    "there are only at the end of the moves, or when the client's share of moves read ran out "
-    "during the read). Pass the last move's `seq` as the next `since` (the `version` is the "
-    "move count too, unless draw offers or an ending were changes of the game).",
-    response_model=MovesPage,
-    responses=store_errors(GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
-    openapi_extra={
-        "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi]
-    },
-)
 async def list_moves(request: Request) -> Response:
     game_id = params.game_id(request)
     since, limit = params.SINCE.read(request), params.LIMIT.read(request)
     reads: RateLimiter = request.app.state.history_reads
     client = client_of(request)
-    store, moves = store_of(request), list[AnyMoveOut]()
+    store, moves = store_of(request), list[dict[str, Any]]()
     while True:  # in pages, other requests served between them
         # The page's moves are taken from the client's share before they are read (so reads
         # at once cannot pass it): none left, a first page is 429, a later one ends the list.
@@ -410,55 +260,208 @@ async def list_moves(request: Request) -> Response:
         if len(page) < granted or len(moves) >= limit:
             break
         await asyncio.sleep(0)
-    answer: MovesPage = {"moves": moves, "version": version}
-    return json_response(answer)
+    return json_response({"moves": moves, "version": version})
 
 
-@router.get(
-    "/{game_id}/moves/{seq}",
-    summary="One move",
-    description="The move a move's `Location` points to.",
-    response_model=MoveOut,
-    responses=store_errors(GameNotFound, MoveNotFound, VALIDATION_ERROR),
-    openapi_extra={"parameters": [params.GAME_ID.openapi, params.SEQ.openapi]},
-)
 async def get_move(request: Request) -> Response:
     game_id = params.game_id(request)
     seq = params.SEQ.read(request)
     return json_response(move_json(await store_of(request).move(game_id, seq)))
 
 
-@router.get(
-    "/{game_id}/board",
-    summary=f"The board as text (n ≤ {MAX_RENDERED_SIDE})",
-    description="Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (Reversi, always "
-    "rendered: at most 32 × 32). Larger tic-tac-toe boards answer 422 `board_too_large`: follow "
-    "the moves instead.",
-    response_model=BoardOut,
-    responses=store_errors(GameNotFound, BoardTooLarge),
-    openapi_extra={"parameters": [params.GAME_ID.openapi]},
-)
 async def get_board(request: Request) -> Response:
     game_id = params.game_id(request)
     store = store_of(request)
-    dimensions = board_dimensions(await store.state(game_id))
+    state = await store.state(game_id)
+    dimensions = board_dimensions(state, shapes_of(request).kinds.find(state.kind))
     side = max(dimensions.values())
     if side > MAX_RENDERED_SIDE:
         raise BoardTooLarge(side, MAX_RENDERED_SIDE)
     return json_response(board_json(dimensions, await store.rows(game_id)))
 
 
-@router.delete(
-    "/{game_id}",
-    status_code=204,
-    summary="Delete a game",
-    description="Either player's token. Afterwards the game is 404.",
-    responses=store_errors(Unauthorized, GameNotFound, RATE_LIMITED),
-    openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
-)
 async def delete_game(request: Request) -> Response:
     game_id = params.game_id(request)
-    token = await authenticated(request, game_id)
+    token, _ = await authenticated(request, game_id)
     with a_change():
         await store_of(request).delete(game_id, token)
     return Response(status_code=204)
+
+
+# --- the routes of an app's kinds -------------------------------------------------------------
+
+
+def game_router(shapes: GameShapes) -> APIRouter:
+    """The game routes, declared for the kinds ``shapes`` joins (hot routes first: routes are
+    matched in order on every request)."""
+    router = api_router(PREFIX, ["Game sessions"])
+    titles = " or ".join(kind.face.title for kind in shapes.kinds)
+    router.post(
+        "/{game_id}/moves",
+        status_code=201,
+        summary="Make a move",
+        description="The token says who moves; `player`, if sent, must agree (else 403 "
+        "`wrong_player`). A move is a body of a shape the game's kind takes (a cell's `row` "
+        "and `col`; another shape is 422 `validation_error`). Tic-tac-toe moves are "
+        "adjudicated in O(1) whatever n and k; a Reversi move must bracket (else 409 "
+        "`illegal_move`), its record carries the `flips` and whether the opponent had to pass "
+        "(`passed`: the mover moves again). `winner` is 0 while nobody has won. A refused move "
+        "changes nothing. Retry-safe with `Idempotency-Key`; optimistic concurrency with "
+        "`If-Match`.",
+        response_model=shapes.move_result,
+        responses={
+            201: {
+                "headers": {
+                    "Location": _header("The move's URL."),
+                    "ETag": _header("The new ETag."),
+                },
+                "links": MOVE_LINKS,
+            },
+            **store_errors(*MOVE_REFUSALS, *shapes.refusals),
+        },
+        openapi_extra=_acting(shapes.move.body),
+    )(make_move)
+    router.get(
+        "/{game_id}",
+        summary="Get a game's state (cheap polling with ETag)",
+        description="The state carries an `ETag`; send it back in `If-None-Match` and an "
+        "unchanged game answers 304 with no body.",
+        response_model=shapes.game,
+        responses={
+            200: {"headers": {"ETag": _header("Changes with every change of the game.")}},
+            304: {"description": "Unchanged since the ETag in `If-None-Match`."},
+            **store_errors(GameNotFound),
+        },
+        openapi_extra={"parameters": [params.GAME_ID.openapi, params.IF_NONE_MATCH.openapi]},
+    )(get_game)
+    router.post(
+        "",
+        status_code=201,
+        summary="Create a game",
+        description=f"Creates a game of the kind named by `game` ({titles}: "
+        f"{', '.join(f'`{name}`' for name in shapes.kinds.names)}): n × n tic-tac-toe with k "
+        "in a row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted "
+        "position), with clocks if `clock` is given (Fischer timing; neither runs until each "
+        "player has moved once). Player 1 plays X or Black and moves first (on a posted "
+        "Reversi board: `next`). The answer holds both players' bearer tokens — shown only "
+        "here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with "
+        "`Retry-After` when the store is full, and 429 `rate_limited` when one address creates "
+        "games too fast.",
+        response_model=shapes.created,
+        responses={
+            201: {
+                "headers": {
+                    "Location": _header("The game's URL."),
+                    "ETag": _header("Its ETag."),
+                    "Cache-Control": _header("`no-store`: the answer holds the players' tokens."),
+                },
+                "links": CREATED_GAME_LINKS,
+            },
+            **store_errors(*BODY_ERRORS, CapacityExhausted),
+        },
+        openapi_extra=shapes.create.openapi,
+    )(create_game)
+    for path, summary, description, endpoint in ACTIONS:
+        router.post(
+            path,
+            summary=summary,
+            description=description + " Retry-safe with `Idempotency-Key`; conditional with "
+            "`If-Match`. A refusal changes nothing.",
+            response_model=shapes.game,
+            responses={
+                200: {"headers": {"ETag": _header("The game's new ETag.")}},
+                **store_errors(*MOVE_REFUSALS),
+            },
+            openapi_extra=_acting(ACTION_BODY),
+        )(endpoint)
+    router.get(
+        "/{game_id}/events",
+        summary="Push: a stream of the game's changes (Server-Sent Events)",
+        description="One `move` event per accepted move (`data` = the move's answer as "
+        "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the "
+        "state), then one `end` event (data: the final state) when the game is over — a flag "
+        "fall included, at the instant it falls. Each event's `id` is the game's version after "
+        "it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or "
+        "`?since=V`. A change made through any process reaches every stream. Polling with "
+        "`If-None-Match` remains the baseline every client can use.",
+        response_class=EventSourceResponse,
+        responses={
+            200: {
+                "content": event_stream(
+                    shapes.move_result, [kind.face.state for kind in shapes.kinds]
+                ),
+                "description": "An endless stream until the game ends or is deleted: `move` "
+                "events, then one `end` event; an `error` event (data: the problem) ends it if "
+                "the store stops answering. Lines starting with `:` are keep-alives.",
+            },
+            **store_errors(GameNotFound, VALIDATION_ERROR, TooManyStreams),
+        },
+        openapi_extra={
+            "parameters": [
+                params.GAME_ID.openapi,
+                params.SINCE_VERSION.openapi,
+                params.LAST_EVENT_ID.openapi,
+            ]
+        },
+    )(game_events)
+    router.get(
+        "/{game_id}/moves",
+        summary="Moves after a move seq (deltas for polling clients)",
+        description="Accepted moves with `seq > since`, in order, at most `limit` (fewer than "
+        "there are only at the end of the moves, or when the client's share of moves read ran "
+        "out during the read). Pass the last move's `seq` as the next `since` (the `version` is "
+        "the move count too, unless draw offers or an ending were changes of the game).",
+        response_model=shapes.moves_page,
+        responses=store_errors(GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
+        openapi_extra={
+            "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi]
+        },
+    )(list_moves)
+    router.get(
+        "/{game_id}/moves/{seq}",
+        summary="One move",
+        description="The move a move's `Location` points to.",
+        response_model=shapes.record,
+        responses=store_errors(GameNotFound, MoveNotFound, VALIDATION_ERROR),
+        openapi_extra={"parameters": [params.GAME_ID.openapi, params.SEQ.openapi]},
+    )(get_move)
+    router.get(
+        "/{game_id}/board",
+        summary=f"The board as text (n ≤ {MAX_RENDERED_SIDE})",
+        description="Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (Reversi, always "
+        "rendered: at most 32 × 32). Larger tic-tac-toe boards answer 422 `board_too_large`: "
+        "follow the moves instead.",
+        response_model=shapes.board,
+        responses=store_errors(GameNotFound, BoardTooLarge),
+        openapi_extra={"parameters": [params.GAME_ID.openapi]},
+    )(get_board)
+    router.delete(
+        "/{game_id}",
+        status_code=204,
+        summary="Delete a game",
+        description="Either player's token. Afterwards the game is 404.",
+        responses=store_errors(Unauthorized, GameNotFound, RATE_LIMITED),
+        openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
+    )(delete_game)
+    return router
+
+
+# A player's actions besides moving: path, summary, description, endpoint.
+ACTIONS: tuple[tuple[str, str, str, Callable[[Request], Awaitable[Response]]], ...] = (
+    (
+        "/{game_id}/resign",
+        "Resign",
+        "The token's player resigns: the game is won by the other player (`reason` "
+        "`resignation`). After the end: 409 `game_over`.",
+        resign,
+    ),
+    (
+        "/{game_id}/draw-offer",
+        "Offer (or accept) a draw",
+        "If the other player's offer stands, the game is drawn at once (`reason` `agreement`). "
+        "Otherwise the token's player's offer stands (`draw_offer`) until the next accepted "
+        "move, which declines it; offering again meanwhile changes nothing. After the end: 409 "
+        "`game_over`.",
+        offer_draw,
+    ),
+)

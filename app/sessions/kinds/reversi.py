@@ -17,13 +17,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Annotated, ClassVar, Literal
 
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
+from app.contract.boards import ReversiBoard
+from app.contract.fields import INTEGRAL
+from app.contract.games import (
+    KIND_DOC,
+    LAST_MOVE,
+    TOKENS_DOC,
+    CreateIn,
+    Face,
+    GameCommon,
+    MoveOut,
+    Tokens,
+)
+from app.contract.problems import CELL_REFUSALS, refusal
 from app.rules import reversi
+from app.rules.errors import RuleError
 from app.rules.reversi import BLACK, WHITE, Board, Color
-from app.sessions.errors import CellOccupied, GameOver, NoBracket, NotYourTurn, OutOfBounds
-from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner, other
+from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
+from app.sessions.kind import Move, Placement, Played, Player, Reason, Status, Winner, other
 
 COLORS: dict[Player, Color] = {1: BLACK, 2: WHITE}
 PLAYERS: dict[str, Player] = {BLACK: 1, WHITE: 2}
@@ -43,6 +60,90 @@ class ReversiMoveFacts(TypedDict):
 
     flips: list[list[int]]
     passed: bool
+
+
+class ReversiMoveOut(MoveOut, ReversiMoveFacts):
+    """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the
+    opponent had to pass (`passed`: the mover moves again)."""
+
+
+class ReversiGameOut(GameCommon, ReversiFacts):
+    """A Reversi game: `score` counts each player's stones (1 Black, 2 White)."""
+
+    game: Annotated[Literal["reversi"], Field(description=KIND_DOC)]
+    last_move: Annotated[ReversiMoveOut | None, LAST_MOVE]
+
+
+class CreatedReversiOut(ReversiGameOut):
+    tokens: Annotated[Tokens, Field(description=TOKENS_DOC)]
+
+
+class ReversiBoardOut(TypedDict):
+    height: int
+    width: int
+    rows: Annotated[list[str], Field(description="`B` (player 1), `W` (player 2), `.` empty.")]
+
+
+class NoBracket(RuleError):
+    """A Reversi stone that brackets no opponent stone, in a session (409; the stateless
+    ``apply-move`` answers the same rule with 422, ``rules.reversi.IllegalMove``)."""
+
+    code = "illegal_move"
+
+    def __init__(self, row: int, col: int) -> None:
+        self.row, self.col = row, col
+        super().__init__(f"({row}, {col}) brackets no opponent stone")
+
+    def details(self) -> dict[str, object]:
+        return {"reason": "no_bracket"}
+
+
+NO_BRACKET = refusal(
+    NoBracket(0, 0), 409, "Illegal move",
+    "a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`)",
+    "play a cell that brackets an opponent stone (`legal-moves` on the game's board)",
+)  # fmt: skip
+
+
+EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGRAL]
+
+
+class CreateReversiIn(CreateIn):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
+    posted position (with the colour to move). Black (player 1) moves first by default."""
+
+    kind: ClassVar[str] = "reversi"
+    game: Literal["reversi"] = Field(description="The game's kind.")
+    height: EvenSide | None = Field(None, description="Rows: even, 4 to 32; 8 if not given.")
+    width: EvenSide | None = Field(None, description="Columns: even, 4 to 32; 8 if not given.")
+    board: ReversiBoard | None = Field(
+        None, description="A start position instead of the standard one (not with a size)."
+    )
+    next: Literal["B", "W"] | None = Field(
+        None,
+        description="Who moves first on a posted board (`B` if not given); if that colour "
+        "cannot move, the other starts.",
+    )
+
+    @model_validator(mode="after")
+    def _a_playable_start(self) -> CreateReversiIn:
+        if self.board is None:
+            if self.next is not None:
+                raise PydanticCustomError("next_without_board", "next is only for a posted board")
+            return self
+        if self.height is not None or self.width is not None:
+            raise PydanticCustomError(
+                "board_and_size", "give a board or its height and width, not both"
+            )
+        if first_to_move(self.board, self.next or "B") is None:
+            raise PydanticCustomError("no_moves", "neither colour can move in the posted position")
+        return self
+
+    def params(self) -> dict[str, object]:
+        """The kind's parameters, as the store takes them."""
+        if self.board is not None:
+            return {"board": self.board.to_rows(), "next": self.next or "B"}
+        return {"height": self.height or 8, "width": self.width or 8}
 
 
 def standard_start(height: int, width: int) -> list[str]:
@@ -68,18 +169,22 @@ def score_of(board: Board) -> PlayerScores:
 
 
 class Reversi:
-    """One Reversi game: the board now, who moves, and the moves in order."""
+    """One Reversi game: the board now, who moves, and the moves in order — all of them, or
+    (a position a store rebuilt from ``encode``'s text) those from move ``first`` on: a store
+    keeps the moves in its move list, and the position's text holds only the last one, so a
+    move costs the same at move 60 as at move 2."""
 
-    __slots__ = ("board", "next_color", "records")
+    __slots__ = ("board", "first", "next_color", "records")
 
-    def __init__(self, board: Board, next_color: Color | None) -> None:
+    def __init__(self, board: Board, next_color: Color | None, first: int = 1) -> None:
         self.board = board
         self.next_color = next_color
+        self.first = first  # the number of records[0]
         self.records: list[str] = []  # each move's record, as ReversiKind.encode_move writes it
 
     @property
     def move_count(self) -> int:
-        return len(self.records)
+        return self.first - 1 + len(self.records)
 
     @property
     def next_player(self) -> Player | None:
@@ -104,15 +209,18 @@ class Reversi:
         return None if self.next_color is not None else "no_moves"
 
     def move(self, seq: int) -> Move:
-        return KIND.decode_move(seq, self.records[seq - 1])
+        if seq < self.first:
+            raise LookupError(f"move {seq} is in the store's move list, not in this position")
+        return KIND.decode_move(seq, self.records[seq - self.first])
 
     def moves(self, since: int, limit: int) -> list[Move]:
-        start = max(since, 0)
-        chosen = self.records[start : start + limit]
-        return [KIND.decode_move(seq, text) for seq, text in enumerate(chosen, start=start + 1)]
+        last = min(self.move_count, max(since, 0) + limit)
+        return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
 
-    def play(self, placement: Placement, player: Player) -> Move:
-        row, col = placement.row, placement.col
+    def play(self, played: Played, player: Player) -> Move:
+        if not isinstance(played, Placement):
+            raise TypeError(f"a Reversi move is a cell, not {played!r}")
+        row, col = played.row, played.col
         board = self.board
         if not (0 <= row < board.rows and 0 <= col < board.cols):
             raise OutOfBounds(row, col, board.rows, board.cols)
@@ -131,7 +239,7 @@ class Reversi:
             "flips": [[r, c] for r, c in sorted(outcome.flips)],
             "passed": outcome.passed,
         }
-        move = Move(self.move_count + 1, row, col, player, facts, {"score": score_of(self.board)})
+        move = Move(self.move_count + 1, played, player, facts, {"score": score_of(self.board)})
         self.records.append(KIND.encode_move(move))
         return move
 
@@ -143,15 +251,12 @@ class Reversi:
         return self.board.to_rows()
 
     def encode(self) -> str:
-        """The board now, who moves, and the move records (whose text the kind writes)."""
-        return json.dumps(
-            {
-                "rows": self.board.to_rows(),
-                "next": self.next_color,
-                "moves": self.records,
-            },
-            separators=(",", ":"),
-        )
+        """The board now, who moves, the number of moves and the last one's record: the same
+        size at every move (the store keeps the others in its move list)."""
+        kept: dict[str, object] = {"rows": self.board.to_rows(), "next": self.next_color}
+        if self.move_count:
+            kept |= {"count": self.move_count, "last": self.records[-1]}
+        return json.dumps(kept, separators=(",", ":"))
 
 
 class ReversiKind:
@@ -159,6 +264,40 @@ class ReversiKind:
 
     name = "reversi"
     dimensions = ("height", "width")
+    face = Face(
+        title="Reversi",
+        create=CreateReversiIn,
+        examples={
+            "reversi": {"summary": "Reversi, 8 × 8", "value": {"game": "reversi"}},
+            "reversi-6x10": {
+                "summary": "Reversi, 6 × 10",
+                "value": {"game": "reversi", "height": 6, "width": 10},
+            },
+            "reversi-posted": {
+                "summary": "Reversi from a posted position, White to move",
+                "value": {
+                    "game": "reversi",
+                    "board": [
+                        "........",
+                        "........",
+                        "...B....",
+                        "...BB...",
+                        "...BW...",
+                        "........",
+                        "........",
+                        "........",
+                    ],
+                    "next": "W",
+                },
+            },
+        },
+        state=ReversiGameOut,
+        created=CreatedReversiOut,
+        record=ReversiMoveOut,
+        board=ReversiBoardOut,
+        refusals=(*CELL_REFUSALS, NO_BRACKET),
+        page={"marks": {"1": "B", "2": "W"}, "names": {"1": "Black", "2": "White"}},
+    )
 
     def new(self, params: Mapping[str, object]) -> Reversi:
         board = Board.from_rows(_start_rows(params))
@@ -174,8 +313,14 @@ class ReversiKind:
             return self.new(params)
         kept = json.loads(text)
         rows: list[str] = kept["rows"]
-        position = Reversi(Board.from_rows(rows), kept["next"])
-        position.records = [str(record) for record in kept["moves"]]
+        if "moves" in kept:  # written before positions kept only the last move: every move
+            position = Reversi(Board.from_rows(rows), kept["next"])
+            position.records = [str(record) for record in kept["moves"]]
+        elif "last" in kept:
+            position = Reversi(Board.from_rows(rows), kept["next"], int(kept["count"]))
+            position.records = [str(kept["last"])]
+        else:
+            position = Reversi(Board.from_rows(rows), kept["next"])
         return position
 
     def encode_move(self, move: Move) -> str:
@@ -188,7 +333,7 @@ class ReversiKind:
         score = (move.state_facts or {}).get("score")
         assert isinstance(score, dict)
         passed = 1 if facts.get("passed") else 0
-        return f"{move.row}:{move.col}:{move.player}:{passed}:{cells}:{score['1']}:{score['2']}"
+        return f"{move.played.text()}:{move.player}:{passed}:{cells}:{score['1']}:{score['2']}"
 
     def decode_move(self, seq: int, text: str) -> Move:
         row, col, player, passed, cells, black, white = text.split(":")
@@ -198,7 +343,7 @@ class ReversiKind:
         }
         score: PlayerScores = {"1": int(black), "2": int(white)}
         mover: Player = 1 if player == "1" else 2
-        return Move(seq, int(row), int(col), mover, facts, {"score": score})
+        return Move(seq, Placement(int(row), int(col)), mover, facts, {"score": score})
 
     def after(
         self, move: Move, facts_now: Mapping[str, object]

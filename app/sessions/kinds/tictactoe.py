@@ -15,13 +15,29 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
+from typing import Annotated, ClassVar, Literal
 
+from pydantic import Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
+from app.contract.fields import INTEGRAL, JsonInt
+from app.contract.games import (
+    KIND_DOC,
+    LAST_MOVE,
+    TOKENS_DOC,
+    CreateIn,
+    Face,
+    GameCommon,
+    MoveOut,
+    Tokens,
+)
+from app.contract.problems import CELL_REFUSALS
 from app.rules.lines import LineCounters
 from app.rules.runs import RunLengths
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
-from app.sessions.kind import Move, Placement, Player, Reason, Status, Winner, other
+from app.sessions.kind import Move, Placement, Played, Player, Reason, Status, Winner, other
+from app.settings import LARGEST_N
 
 
 class TicTacToeFacts(TypedDict):
@@ -29,6 +45,57 @@ class TicTacToeFacts(TypedDict):
 
     n: int
     k: int
+
+
+class TicTacToeGameOut(GameCommon, TicTacToeFacts):
+    """An n × n tic-tac-toe game, k in a row wins."""
+
+    game: Annotated[Literal["tictactoe"], Field(description=KIND_DOC)]
+    last_move: Annotated[MoveOut | None, LAST_MOVE]
+
+
+class CreatedTicTacToeOut(TicTacToeGameOut):
+    tokens: Annotated[Tokens, Field(description=TOKENS_DOC)]
+
+
+class TicTacToeBoardOut(TypedDict):
+    n: int
+    rows: Annotated[list[str], Field(description="`X` (player 1), `O` (player 2), `.` empty.")]
+
+
+class CreateTicTacToeIn(CreateIn):
+    """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given."""
+
+    kind: ClassVar[str] = "tictactoe"
+    game: Literal["tictactoe"] = Field(
+        "tictactoe", description="The game's kind; without it, tic-tac-toe."
+    )
+    n: JsonInt = Field(ge=1, le=LARGEST_N, description="Board side.")
+    k: Annotated[int, Field(strict=True, ge=1, le=LARGEST_N), INTEGRAL] | None = Field(
+        None, description="Stones in a row that win, at most n; n if not given (gomoku: 5)."
+    )
+
+    @field_validator("n")
+    @classmethod
+    def _at_most_max_n(cls, value: int, info: ValidationInfo) -> int:
+        if info.context and value > info.context["settings"].max_n:
+            raise PydanticCustomError(
+                "less_than_equal",
+                "n must be at most {limit}",
+                {"limit": info.context["settings"].max_n},
+            )
+        return value
+
+    @field_validator("k")
+    @classmethod
+    def _k_at_most_n(cls, k: int | None, info: ValidationInfo) -> int | None:
+        n = info.data.get("n")  # absent if n itself was refused
+        if k is not None and n is not None and k > n:
+            raise PydanticCustomError("k_over_n", "k must be at most n = {n}", {"n": n})
+        return k
+
+    def params(self) -> dict[str, object]:
+        return {"n": self.n, "k": self.n if self.k is None else self.k}
 
 
 def player_of(seq: int) -> Player:
@@ -69,7 +136,7 @@ class TicTacToe:
 
     def move(self, seq: int) -> Move:
         row, col = self.cells[2 * seq - 2], self.cells[2 * seq - 1]
-        return Move(seq=seq, row=row, col=col, player=player_of(seq))
+        return Move(seq, Placement(row, col), player_of(seq))
 
     def moves(self, since: int, limit: int) -> list[Move]:
         last = min(self.move_count, since + limit)
@@ -88,7 +155,8 @@ class TicTacToe:
         if self.lines.owner(row, col) is not None:
             raise CellOccupied(row, col)
 
-    def play(self, placement: Placement, player: Player) -> Move:
+    def play(self, played: Played, player: Player) -> Move:
+        placement = _cell(played)
         self.check(placement, player)
         row, col = placement.row, placement.col
         self.cells.extend((row, col))
@@ -96,7 +164,7 @@ class TicTacToe:
             self.status, self.winner = "won", player
         elif self.move_count == self.n * self.n:
             self.status = "draw"
-        return Move(seq=self.move_count, row=row, col=col, player=player)
+        return Move(self.move_count, placement, player)
 
     def facts(self) -> TicTacToeFacts:
         return {"n": self.n, "k": self.k}
@@ -104,8 +172,10 @@ class TicTacToe:
     def rows(self) -> list[str]:
         """The board as strings of ``X``, ``O``, ``.`` (O(n²): only for small n)."""
         grid = [["."] * self.n for _ in range(self.n)]
-        for move in self.moves(0, self.move_count):
-            grid[move.row][move.col] = "X" if move.player == 1 else "O"
+        for seq, (row, col) in enumerate(
+            zip(self.cells[::2], self.cells[1::2], strict=True), start=1
+        ):
+            grid[row][col] = "X" if player_of(seq) == 1 else "O"
         return ["".join(line) for line in grid]
 
     def encode(self) -> str:
@@ -118,6 +188,32 @@ class TicTacToeKind:
     name = "tictactoe"
     dimensions = ("n",)
     position = TicTacToe
+    face = Face(
+        title="Tic-tac-toe",
+        create=CreateTicTacToeIn,
+        examples={
+            "classic": {"summary": "Classic 3 × 3", "value": {"n": 3}},
+            "gomoku": {
+                "summary": "Gomoku: 15 × 15, five in a row",
+                "value": {"game": "tictactoe", "n": 15, "k": 5},
+            },
+            "blitz": {
+                "summary": "Gomoku with clocks: 3 minutes each, 2 seconds a move",
+                "value": {
+                    "game": "tictactoe",
+                    "n": 15,
+                    "k": 5,
+                    "clock": {"initial_seconds": 180, "increment_seconds": 2},
+                },
+            },
+        },
+        state=TicTacToeGameOut,
+        created=CreatedTicTacToeOut,
+        record=MoveOut,
+        board=TicTacToeBoardOut,
+        refusals=CELL_REFUSALS,
+        page={"marks": {"1": "X", "2": "O"}, "names": {"1": "X", "2": "O"}},
+    )
 
     def new(self, params: Mapping[str, object]) -> TicTacToe:
         n = _integer(params, "n")
@@ -131,16 +227,23 @@ class TicTacToeKind:
         return position
 
     def encode_move(self, move: Move) -> str:
-        return f"{move.row}:{move.col}"
+        return move.played.text()  # row:col
 
     def decode_move(self, seq: int, text: str) -> Move:
         row, _, col = text.partition(":")
-        return Move(seq=seq, row=int(row), col=int(col), player=player_of(seq))
+        return Move(seq, Placement(int(row), int(col)), player_of(seq))
 
     def after(
         self, move: Move, facts_now: Mapping[str, object]
     ) -> tuple[Player, Mapping[str, object]]:
         return other(move.player), facts_now  # players alternate; the board's size is fixed
+
+
+def _cell(played: Played) -> Placement:
+    """A tic-tac-toe move is a cell (the edge takes no other body for it)."""
+    if not isinstance(played, Placement):
+        raise TypeError(f"a tic-tac-toe move is a cell, not {played!r}")
+    return played
 
 
 def _integer(params: Mapping[str, object], name: str) -> int:

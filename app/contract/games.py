@@ -1,0 +1,227 @@
+"""What every game's requests and answers share, whatever its kind, and the face a kind declares.
+
+A kind (``app.sessions.kind.GameKind``) declares its whole face once, as a ``Face``: its
+creation body (a ``CreateIn``), the shapes of its state, move records and board (``TypedDict``s
+over ``GameCommon`` and ``MoveOut``), the move bodies it takes (``MoveIn``, ``PassIn``, or
+its own ``MoveBody``), its refusals, and what the play page needs. The OpenAPI unions, the move
+route's documented refusals, the problem table and the page's kind table derive from the faces
+of the kinds a service serves (``app.api.games.schemas.GameShapes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Literal, NotRequired
+
+from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
+
+from app.contract.fields import INTEGRAL, Body, JsonInt
+from app.contract.problems import Refusal
+from app.sessions.clock import MAX_INCREMENT_SECONDS, MAX_INITIAL_SECONDS, TimeControl
+from app.sessions.kind import Pass, Placement, Played, Player, Reason, Status, Winner
+
+Example = Mapping[str, Any]  # an OpenAPI example: {"summary": …, "value": …}
+
+# --- answers ----------------------------------------------------------------------------------
+
+
+class MoveOut(TypedDict):
+    """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
+
+    seq: Annotated[
+        int, Field(description="1 for the first move; equals the game's version after it.")
+    ]
+    row: int
+    col: int
+    player: Player
+
+
+PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
+
+
+class ClockOut(TypedDict):
+    """A clocked game's clocks (Fischer timing). Stable between changes of the game: count down
+    to `deadline` (corrected by the answer's `Date`)."""
+
+    initial_seconds: int
+    increment_seconds: int
+    remaining_ms: Annotated[
+        PlayerMs, Field(description="Each player's time left, as of the game's last change.")
+    ]
+    running: Annotated[
+        Player | None,
+        Field(
+            description="Whose clock runs: null until each player has made one move, and "
+            "after the end."
+        ),
+    ]
+    deadline: Annotated[
+        str | None,
+        Field(
+            description="When the running clock reaches zero (RFC 3339, UTC, milliseconds): "
+            "the game is then lost on time (`reason` `timeout`), whether or not anybody looks."
+        ),
+    ]
+
+
+class GameCommon(TypedDict):
+    """What the state of a game of every kind says; a kind's state adds ``game``, its facts,
+    and ``last_move`` as its move record (``Annotated[Record | None, LAST_MOVE]``)."""
+
+    id: str
+    status: Status
+    winner: Annotated[Winner, Field(description="0 while nobody has won.")]
+    reason: Annotated[
+        Reason | None,
+        Field(
+            description="Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe "
+            "draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` "
+            "(the configured most moves per game: a draw), `timeout` (a flag fell: the other "
+            "player wins), `resignation`, `agreement` (a draw offered by both); null while it "
+            "goes on."
+        ),
+    ]
+    next_player: Annotated[Player | None, Field(description="null once the game is over.")]
+    version: Annotated[
+        int,
+        Field(
+            description="0 at creation, +1 per change: an accepted move, a draw offer, an "
+            "ending (a flag fall, a resignation, an agreed draw)."
+        ),
+    ]
+    move_count: Annotated[int, Field(description="Accepted moves.")]
+    draw_offer: Annotated[
+        Player | None,
+        Field(description="The player whose draw offer stands (until the next accepted move)."),
+    ]
+    clock: NotRequired[Annotated[ClockOut, Field(description="Only in a clocked game's state.")]]
+
+
+KIND_DOC = "The game's kind, as it was created."
+LAST_MOVE = Field(description="The last accepted move's record; null before the first.")
+Tokens = TypedDict("Tokens", {"1": str, "2": str})
+TOKENS_DOC = "Each player's bearer token. Shown only in this answer."
+
+
+def etag(game_id: str, version: int) -> str:
+    """The strong ETag of a game at a version: ``"<id>.<version>"``."""
+    return f'"{game_id}.{version}"'
+
+
+# --- requests ---------------------------------------------------------------------------------
+
+PlayerIn = Annotated[int, Field(strict=True, ge=1, le=2), INTEGRAL]
+PLAYER_DOC = "Optional; must be the token's player (else 403)."
+
+
+class ClockIn(Body):
+    """Fischer timing: each player's initial time, and the time added after each of their
+    moves. Neither clock runs until each player has made one move."""
+
+    initial_seconds: Annotated[int, Field(strict=True, ge=1, le=MAX_INITIAL_SECONDS), INTEGRAL] = (
+        Field(description="Each player's time at the start.")
+    )
+    increment_seconds: Annotated[
+        int, Field(strict=True, ge=0, le=MAX_INCREMENT_SECONDS), INTEGRAL
+    ] = Field(0, description="Added to a player's clock after each of their timed moves.")
+
+    def control(self) -> TimeControl:
+        return TimeControl(self.initial_seconds, self.increment_seconds)
+
+
+class CreateIn(Body):
+    """What a creation body of every kind may say; a kind's body adds ``game`` (a ``Literal``
+    of its name) and its parameters, and says what the store keeps of them (``params``)."""
+
+    kind: ClassVar[str]
+    clock: ClockIn | None = Field(None, description="Clocks; without them, no time limit.")
+
+    def control(self) -> TimeControl | None:
+        return None if self.clock is None else self.clock.control()
+
+    def params(self) -> dict[str, object]:
+        """The kind's parameters, as the store takes them."""
+        raise NotImplementedError
+
+
+class ActionIn(Body):
+    player: PlayerIn | None = Field(None, description=PLAYER_DOC)
+
+
+class MoveBody(Body):
+    """A move's body of one shape; ``key`` is the member that tells the shape apart (a body
+    that names none of the shapes' keys is read as the first shape, whose errors say what is
+    missing)."""
+
+    key: ClassVar[str]
+    examples: ClassVar[Mapping[str, Example]]  # for the docs, by name
+    player: PlayerIn | None = Field(None, description=PLAYER_DOC)
+
+    def played(self) -> Played:
+        """What the move plays."""
+        raise NotImplementedError
+
+
+class MoveIn(MoveBody):
+    """A move on a cell."""
+
+    key: ClassVar[str] = "row"
+    examples: ClassVar[Mapping[str, Example]] = {
+        "centre": {"summary": "Centre of a 3 × 3 board", "value": {"row": 1, "col": 1}}
+    }
+    row: JsonInt = Field(
+        description="0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 "
+        "`out_of_bounds`."
+    )
+    col: JsonInt = Field(
+        description="0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside "
+        "is 422 `out_of_bounds`."
+    )
+
+    def played(self) -> Placement:
+        return Placement(self.row, self.col)
+
+
+class PassIn(MoveBody):
+    """A pass: the mover places nothing and gives the turn away."""
+
+    key: ClassVar[str] = "pass"
+    examples: ClassVar[Mapping[str, Example]] = {
+        "pass": {"summary": "A pass", "value": {"pass": True}}
+    }
+    pass_: Literal[True] = Field(alias="pass", description="`true`: the mover passes.")
+
+    def played(self) -> Pass:
+        return Pass()
+
+
+# --- the face of a kind -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Face:
+    """Everything a kind shows clients, declared once.
+
+    ``state``, ``created``, ``record`` and ``board`` are the ``TypedDict``s of its state (with
+    ``game``, a ``Literal`` of the kind's name), its creation answer (the state with the
+    ``tokens``), a move record and the board answer. ``page`` is what the play page needs to
+    draw it (marks, players' names, its page module): plain JSON.
+    """
+
+    title: str
+    create: type[CreateIn]
+    examples: Mapping[str, Example]
+    state: type
+    created: type
+    record: type
+    board: type
+    moves: tuple[type[MoveBody], ...] = (MoveIn,)
+    refusals: tuple[Refusal, ...] = ()
+    page: Mapping[str, object] = field(default_factory=dict)
+
+
+def body_of(model: type[BaseModel]) -> str:
+    """The name a body model has in the OpenAPI components."""
+    return model.__name__

@@ -1,0 +1,100 @@
+"""The answers of the stateless questions (Reversi and the tic-tac-toe position check), as
+clients receive them: the routes return these shapes and the typed client reads them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, WithJsonSchema
+from typing_extensions import TypedDict
+
+from app.rules import tictactoe
+
+Color = Literal["B", "W"]
+Cell = Annotated[
+    tuple[int, int],
+    WithJsonSchema({
+        "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+        "description": "[row, col]", "examples": [[3, 3]],
+    }),
+]  # fmt: skip
+
+
+class CheckMoveResponse(TypedDict):
+    legal: bool
+    reason: Annotated[
+        Literal["occupied", "no_bracket"] | None,
+        Field(description="Why the move is illegal; null when legal."),
+    ]
+    flips: Annotated[
+        list[Cell], Field(description="Stones that flip, sorted by (row, col); [] if illegal.")
+    ]
+
+
+class LegalMove(TypedDict):
+    row: int
+    col: int
+    flips: Annotated[int, Field(description="How many stones this move flips.")]
+
+
+class LegalMovesResponse(TypedDict):
+    color: Color
+    moves: Annotated[list[LegalMove], Field(description="Sorted by (row, col).")]
+    count: int
+    must_pass: Annotated[bool, Field(description="True when `color` has no legal move.")]
+
+
+class Score(TypedDict):
+    B: int
+    W: int
+
+
+class CheckMovesResponse(TypedDict):
+    results: Annotated[
+        list[CheckMoveResponse], Field(description="One answer per query, in order.")
+    ]
+
+
+class ApplyMoveResponse(TypedDict):
+    board: Annotated[list[str], Field(description="The board after the move, as strings.")]
+    flips: list[Cell]
+    next: Annotated[
+        Color | None,
+        Field(
+            description="Who moves next: the opponent if it can, else `color` again (the "
+            "opponent passes), else null (game over)."
+        ),
+    ]
+    passed: Annotated[bool, Field(description="True when the opponent has no move and must pass.")]
+    game_over: bool
+    score: Score
+    winner: Annotated[
+        Literal["B", "W", "draw"] | None, Field(description="Set only when the game is over.")
+    ]
+
+
+class Counts(TypedDict):
+    X: int
+    O: int  # noqa: E741 - the mark's name
+
+
+class ValidateResponse(TypedDict):
+    valid: Annotated[bool, Field(description="True iff the position can occur in a legal game.")]
+    reason: Annotated[
+        tictactoe.Reason | None,
+        Field(
+            description="Why not, when invalid: `bad_counts`, `both_won`, `x_won_but_o_moved`, "
+            "`o_won_but_x_moved`, `play_after_win` (the winner's lines cannot all have been "
+            "completed by one last move)."
+        ),
+    ]
+    status: tictactoe.Status | None
+    next: Annotated[
+        Literal["X", "O"] | None, Field(description="Whose turn; null once the game is over.")
+    ]
+    winner: Literal["X", "O"] | None
+    counts: Counts
+
+
+class ValidateBatchResponse(TypedDict):
+    results: Annotated[list[ValidateResponse], Field(description="One answer per item, in order.")]
