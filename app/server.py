@@ -49,6 +49,7 @@ from typing import Any
 
 import httptools
 from uvicorn.config import Config
+from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import (
     STATUS_LINE,
     HttpToolsProtocol,
@@ -178,6 +179,38 @@ def problem_bytes(
     ]
     lines = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
     return STATUS_LINE[problem.status] + lines + b"\r\n" + body
+
+
+# What BoundedHttpToolsProtocol relies on of uvicorn beyond the asyncio.Protocol interface, none
+# of it uvicorn's documented API:
+# * the methods it overrides, which uvicorn (and httptools: the ``on_*`` callbacks) call with the
+#   signature of uvicorn's own. ``_start_asgi_task`` is uvicorn 0.45's: before it, the request
+#   being answered is unknown here, and a pipelined one is not told that its client is gone;
+# * what it reads or sets of uvicorn's objects (``INHERITED_ATTRIBUTES``);
+# * from uvicorn 0.53, the answer of a request whose ``keep_alive`` is turned off (``_drain``,
+#   and uvicorn's ``shutdown``) says ``Connection: close``;
+# and of httptools' parser: an exception a callback raises is the ``__context__`` of the error
+# ``feed_data`` raises (how a refusal gets out of the parser, in ``data_received``), and a chunked
+# body's trailer fields come to ``on_header`` after the last ``on_chunk_header`` (how they are
+# told from the head's). pyproject.toml pins uvicorn and httptools to the releases where all of
+# it holds; tests/test_server_hooks.py fails, naming what an upgrade broke.
+OVERRIDDEN_HOOKS = (
+    "__init__", "connection_made", "connection_lost", "data_received", "pause_writing",
+    "resume_writing", "shutdown", "_start_asgi_task", "on_url", "on_header", "on_body",
+    "on_headers_complete", "on_message_complete", "on_response_complete",
+)  # fmt: skip
+INHERITED_ATTRIBUTES: dict[type, tuple[str, ...]] = {
+    HttpToolsProtocol: (
+        "cycle", "pipeline", "connections", "server_state", "loop", "parser", "transport",
+        "flow", "client", "url", "headers", "timeout_keep_alive", "_unset_keepalive_if_required",
+    ),
+    RequestResponseCycle: (
+        "disconnected", "message_event", "response_started", "response_complete", "more_body",
+        "keep_alive",
+    ),
+    ServerState: ("default_headers",),  # and a weak reference to it keys ``_WAITING``
+    FlowControl: ("pause_reading",),
+}  # fmt: skip
 
 
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
