@@ -1,10 +1,12 @@
-"""Builds the ASGI application: ``create_app(settings)``, and ``app`` for ``app.main:app``."""
+"""Builds the ASGI application: ``create_app(settings)``; and, for plain uvicorn, ``app`` and
+``protocol`` from the environment (``uvicorn app.main:app --http app.main:protocol``)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -24,6 +26,7 @@ from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
+from app.server import protocol_for
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.store import GameStore
 from app.sessions.stores import store_from
@@ -86,9 +89,8 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
     return lifespan
 
 
-def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
+def create_app(settings: Settings, store: GameStore | None = None) -> FastAPI:
     """The application. ``store`` defaults to the one ``settings.store_url`` names."""
-    settings = settings or Settings()
     if store is None:
         store = store_from(settings)
     app = FastAPI(
@@ -158,4 +160,30 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     return app
 
 
-app = create_app()
+# What plain uvicorn imports by name, each built from the same settings.
+FROM_THE_ENVIRONMENT: dict[str, Callable[[Settings], object]] = {
+    "app": create_app,
+    "protocol": protocol_for,
+}
+
+
+@functools.cache
+def _environment_settings() -> Settings:
+    return Settings()
+
+
+@functools.cache
+def _from_the_environment(name: str) -> object:
+    return FROM_THE_ENVIRONMENT[name](_environment_settings())
+
+
+def __getattr__(name: str) -> object:
+    """``app`` and ``protocol``, built on first use from one reading of the environment.
+
+    Not at import: the ``adjudicator`` command, and each of its worker processes, import
+    ``create_app`` to serve settings of their own (flags over the environment); built at
+    import, ``app`` would read the environment again, fail on a variable a flag mended, and
+    open a store nobody uses."""
+    if name not in FROM_THE_ENVIRONMENT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _from_the_environment(name)

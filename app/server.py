@@ -29,9 +29,11 @@ descriptors. ``BoundedHttpToolsProtocol`` keeps that parser and adds, from ``Set
 
 Refusals are ``application/problem+json`` from the one problem table, with ``Connection:
 close``; the connection is then half-closed and drained for at most ``keep_alive_seconds``, so
-that a client still sending gets the answer rather than a reset. The ``adjudicator`` command
-uses this protocol; plain uvicorn takes it with ``--http app.server:BoundedHttpToolsProtocol``
-(``BOUNDED_PROTOCOL``).
+that a client still sending gets the answer rather than a reset.
+
+The bounds come from the settings of whoever starts the server, handed down, never read here
+(``protocol_for(settings)``): uvicorn takes ``--http app.main:protocol`` (``BOUNDED_PROTOCOL``),
+bound to the settings ``app.main:app`` is built with.
 """
 
 from __future__ import annotations
@@ -75,8 +77,9 @@ from app.settings import Settings
 logger = logging.getLogger("app.server")
 
 
-# uvicorn's `--http` (and `Config(http=…)`) value that selects the protocol below.
-BOUNDED_PROTOCOL = "app.server:BoundedHttpToolsProtocol"
+# Plain uvicorn's `--http` value that selects the protocol below, bound to the environment's
+# settings (as `app.main:app` is).
+BOUNDED_PROTOCOL = "app.main:protocol"
 
 # Open files the process keeps for itself beyond client connections: the listening socket,
 # store connections, logs, imports.
@@ -136,11 +139,6 @@ def open_files_for(settings: Settings) -> int:
             "connections (raise `ulimit -n`)", settings.max_connections, soft, fits,
         )  # fmt: skip
     return min(fits, settings.max_connections)
-
-
-@functools.cache
-def _limits() -> ConnectionLimits:
-    return ConnectionLimits.of(Settings())
 
 
 # Per server: connections no request of which is being answered, longest-waiting first.
@@ -222,9 +220,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         server_state: ServerState,
         app_state: dict[str, Any],
         _loop: asyncio.AbstractEventLoop | None = None,
+        *,
+        limits: ConnectionLimits,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
-        self.limits = _limits()
+        self.limits = limits
         self.timeout_keep_alive = self.limits.keep_alive  # type: ignore[assignment]
         self.waiting = _WAITING.setdefault(server_state, OrderedDict())
         self.reading_head = True  # between requests, the next byte starts a head
@@ -559,3 +559,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.transport.write_eof()
         self.transport.resume_reading()
         self.head_timer = self.loop.call_later(self.limits.keep_alive, self.transport.close)
+
+
+def protocol_for(settings: Settings) -> functools.partial[BoundedHttpToolsProtocol]:
+    """uvicorn's ``http`` protocol for ``settings``: ``BoundedHttpToolsProtocol`` with their
+    limits, worked out once here rather than at each connection (this raises the open-files
+    limit, which worker processes inherit). A partial rather than a subclass made here, so that
+    it pickles into the worker processes of ``--workers``: the class by its name, the limits by
+    value."""
+    return functools.partial(BoundedHttpToolsProtocol, limits=ConnectionLimits.of(settings))

@@ -26,7 +26,13 @@ from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.server import ServerState
 
-from app.server import INHERITED_ATTRIBUTES, OVERRIDDEN_HOOKS, BoundedHttpToolsProtocol
+from app.server import (
+    INHERITED_ATTRIBUTES,
+    OVERRIDDEN_HOOKS,
+    BoundedHttpToolsProtocol,
+    protocol_for,
+)
+from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,6 +119,9 @@ async def answer_ok(scope: Any, receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+ProtocolFactory = Callable[..., HttpToolsProtocol]  # uvicorn's ``http``, called as its server does
+
+
 @dataclass
 class Connection:
     """A protocol on one end of a socket pair, made as uvicorn's server makes it, and the
@@ -142,21 +151,20 @@ class Connection:
 
 
 @pytest.fixture
-def connect() -> Iterator[Callable[[type[HttpToolsProtocol]], Connection]]:
-    """Makes connections over a protocol class, each with a request head already received
-    (a cycle, a URL and headers; its answer not yet run); closes them afterwards."""
+def connect() -> Iterator[Callable[[ProtocolFactory], Connection]]:
+    """Makes connections over a protocol (as uvicorn's ``http``: a class, or what
+    ``protocol_for`` makes), each with a request head already received (a cycle, a URL and
+    headers; its answer not yet run); closes them afterwards."""
     loop = asyncio.new_event_loop()
     config = uvicorn.Config(answer_ok, lifespan="off", proxy_headers=False, log_config=None)
     config.load()
     made: list[Connection] = []
 
-    def connect(protocol_class: type[HttpToolsProtocol]) -> Connection:
+    def connect(make_protocol: ProtocolFactory) -> Connection:
         server_end, client_end = socket.socketpair()
         client_end.setblocking(False)
         server_state = ServerState()
-        protocol = protocol_class(
-            config=config, server_state=server_state, app_state={}, _loop=loop
-        )
+        protocol = make_protocol(config=config, server_state=server_state, app_state={}, _loop=loop)
         loop.run_until_complete(loop.connect_accepted_socket(lambda: protocol, server_end))
         made.append(Connection(loop, protocol, server_state, client_end))
         protocol.data_received(HEAD)
@@ -177,9 +185,9 @@ HEAD = b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"
 
 
 def test_uvicorn_starts_each_request_through_start_asgi_task(
-    connect: Callable[[type[HttpToolsProtocol]], Connection],
+    connect: Callable[[ProtocolFactory], Connection],
 ) -> None:
-    protocol = connect(BoundedHttpToolsProtocol).protocol
+    protocol = connect(protocol_for(Settings())).protocol
     assert isinstance(protocol, BoundedHttpToolsProtocol)
     assert protocol.current is protocol.cycle, relied_on(
         "uvicorn did not start the request through HttpToolsProtocol._start_asgi_task, which "
@@ -193,7 +201,7 @@ def inherited() -> list[tuple[type, str]]:
 
 @pytest.mark.parametrize(("cls", "name"), inherited(), ids=lambda p: getattr(p, "__name__", p))
 def test_what_the_protocol_reads_of_uvicorn_is_there(
-    connect: Callable[[type[HttpToolsProtocol]], Connection], cls: type, name: str
+    connect: Callable[[ProtocolFactory], Connection], cls: type, name: str
 ) -> None:
     connection = connect(HttpToolsProtocol)  # uvicorn's own: what is found is uvicorn's
     instances = {
@@ -218,9 +226,9 @@ def test_the_server_state_can_key_a_weak_dictionary() -> None:
 
 
 def test_an_answer_without_keep_alive_says_connection_close(
-    connect: Callable[[type[HttpToolsProtocol]], Connection],
+    connect: Callable[[ProtocolFactory], Connection],
 ) -> None:
-    connection = connect(BoundedHttpToolsProtocol)
+    connection = connect(protocol_for(Settings()))
     connection.protocol.cycle.keep_alive = False  # as _drain, and uvicorn's shutdown, do
     head = connection.answer().partition(b"\r\n\r\n")[0].lower()
     assert head.startswith(b"http/1.1 200 ")
