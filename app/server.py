@@ -31,9 +31,10 @@ Refusals are ``application/problem+json`` from the one problem table, with ``Con
 close``; the connection is then half-closed and drained for at most ``keep_alive_seconds``, so
 that a client still sending gets the answer rather than a reset.
 
-The bounds come from the settings of whoever starts the server, handed down, never read here
-(``protocol_for(settings)``): uvicorn takes ``--http app.main:protocol`` (``BOUNDED_PROTOCOL``),
-bound to the settings ``app.main:app`` is built with.
+The bounds come from the settings of whoever starts the server, handed down, never read here:
+the ``adjudicator`` command serves ``protocol_for(settings)`` with the settings it parsed, and
+plain uvicorn takes ``--http app.main:protocol`` (``BOUNDED_PROTOCOL``), bound to the settings
+``app.main:app`` is built with.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """What ``app/server.py`` relies on of uvicorn and httptools beyond their documented interfaces
-(``OVERRIDDEN_HOOKS``, ``INHERITED_ATTRIBUTES``, and the behaviours its comment names), checked
-against the installed releases. An upgrade that breaks one fails here, naming it and the range
-``pyproject.toml`` pins, rather than as a hostile-traffic test failing for a reason hard to see.
+(``OVERRIDDEN_HOOKS``, ``INHERITED_ATTRIBUTES``, and the behaviours its comment names), and
+``app/cli.py`` of uvicorn's worker supervisor, checked against the installed releases. An
+upgrade that breaks one fails here, naming it and the range ``pyproject.toml`` pins, rather than
+as a hostile-traffic test failing for a reason hard to see.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from packaging.version import Version
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.server import ServerState
+from uvicorn.supervisors import Multiprocess
 
 from app.server import (
     INHERITED_ATTRIBUTES,
@@ -43,10 +45,10 @@ def pinned(name: str) -> str:
     return next(d for d in dependencies if Requirement(d).name == name)
 
 
-def relied_on(what: str, package: str) -> str:
+def relied_on(what: str, package: str, user: str = "app/server.py") -> str:
     """The failure message: what broke, and the pin that promised it."""
     return (
-        f"{what} (installed: {package} {version(package)}). app/server.py relies on it, and "
+        f"{what} (installed: {package} {version(package)}). {user} relies on it, and "
         f"pyproject.toml pins {pinned(package)!r}, the releases where it holds"
     )
 
@@ -57,8 +59,8 @@ def test_the_installed_release_is_one_the_pin_admits(package: str) -> None:
     requirement = pinned(package)
     assert Requirement(requirement).specifier.contains(installed, prereleases=True), (
         f"{package} {installed} is outside pyproject.toml's {requirement!r}, the releases "
-        "app/server.py is checked against: run tests/test_server_hooks.py and the e2e tests "
-        "with it, then move the pin"
+        "app/server.py and app/cli.py are checked against: run tests/test_server_hooks.py and "
+        "the e2e tests with it, then move the pin"
     )
 
 
@@ -235,6 +237,17 @@ def test_an_answer_without_keep_alive_says_connection_close(
     assert b"\r\nconnection: close" in head, relied_on(
         "uvicorn answered a request whose keep_alive was turned off without "
         "`Connection: close`", "uvicorn"
+    )  # fmt: skip
+
+
+# uvicorn's worker supervisor, as the adjudicator command starts it
+
+
+def test_the_worker_supervisor_takes_a_configuration_and_its_sockets() -> None:
+    required = [name for name, _, optional in parameters(Multiprocess) if not optional]
+    assert required == ["config", "sockets"], relied_on(
+        f"uvicorn's Multiprocess now requires {required}: app/cli.py's run starts workers with "
+        "Multiprocess(config, sockets=…), the signature from uvicorn 0.51", "uvicorn", "app/cli.py"
     )  # fmt: skip
 
 
