@@ -12,6 +12,7 @@ HTTP routes: the same JSON on stdout, or the same problem on stderr and exit sta
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -27,11 +28,14 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_settings import SettingsError
 from starlette.responses import Response
+from uvicorn.config import STARTUP_FAILURE
+from uvicorn.supervisors import Multiprocess
 
 from app.api import reversi, tictactoe
 from app.api.bodies import JsonBody, json_response
 from app.api.problems import validation_problem
-from app.server import BOUNDED_PROTOCOL
+from app.main import create_app
+from app.server import protocol_for
 from app.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -168,19 +172,22 @@ def serve(ctx: click.Context, /, **values: object) -> None:
         for name, value in values.items()
         if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
     }
-    settings = load_settings(flags)
-    # The app (app.main:app, imported by uvicorn in each worker process) and the protocol read
-    # their settings from the environment: a flag is handed down as the variable it overrides.
-    for name in flags:
-        os.environ[env_var_of(name)] = env_text(getattr(settings, name))
-    uvicorn.run(
-        "app.main:app",
+    run(uvicorn_config(load_settings(flags)))
+
+
+def uvicorn_config(settings: Settings) -> uvicorn.Config:
+    """uvicorn's configuration for ``settings``: the app and the bounded protocol are made from
+    them, in this process and in each worker process (the configuration is pickled into those,
+    settings and all), so nothing reads the environment again."""
+    return uvicorn.Config(
+        functools.partial(create_app, settings),
+        factory=True,
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
         workers=settings.workers,
         timeout_graceful_shutdown=int(max(1, settings.shutdown_grace_seconds)),
-        http=BOUNDED_PROTOCOL,
+        http=protocol_for(settings),  # type: ignore[arg-type]  # a class's partial: uvicorn calls it
         ws="none",  # no WebSocket routes: an Upgrade request is answered as plain HTTP
         timeout_keep_alive=settings.keep_alive_seconds,  # type: ignore[arg-type]
         proxy_headers=False,
@@ -188,10 +195,22 @@ def serve(ctx: click.Context, /, **values: object) -> None:
     )
 
 
+def run(config: uvicorn.Config) -> None:
+    """Serve ``config`` as ``uvicorn.run`` does, but with an app that is not an import string:
+    ``uvicorn.run`` refuses one for several workers, though its supervisor pickles the whole
+    configuration into each worker, and the app factory with it. (``Multiprocess(config,
+    sockets)`` is uvicorn 0.51's signature: tests/test_server_hooks.py checks it.)"""
+    if config.workers > 1:
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        return
+    server = uvicorn.Server(config)
+    server.run()
+    if not server.started:
+        raise SystemExit(STARTUP_FAILURE)
+
+
 def openapi_document(settings: Settings) -> str:
     """The OpenAPI document the app serves, as committed in openapi/openapi.json."""
-    from app.main import create_app  # importing app.main builds an app from the environment
-
     return json.dumps(create_app(settings).openapi(), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -1,10 +1,12 @@
-"""Builds the ASGI application: ``create_app(settings)``, and ``app`` for ``app.main:app``."""
+"""Builds the ASGI application: ``create_app(settings)``; and, for plain uvicorn, ``app`` and
+``protocol`` from the environment (``uvicorn app.main:app --http app.main:protocol``)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -27,6 +29,7 @@ from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
 from app.contract.problems import ProblemTable
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
+from app.server import protocol_for
 from app.sessions.kind import GameKind
 from app.sessions.kinds import KINDS, Kinds
 from app.sessions.memory_store import MemoryGameStore
@@ -100,13 +103,10 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
 
 
 def create_app(
-    settings: Settings | None = None,
-    store: GameStore | None = None,
-    kinds: Iterable[GameKind] = KINDS,
+    settings: Settings, store: GameStore | None = None, kinds: Iterable[GameKind] = KINDS
 ) -> FastAPI:
     """The application, serving game sessions of ``kinds`` (the registry's, unless told).
     ``store`` defaults to the one ``settings.store_url`` names (with those kinds)."""
-    settings = settings or Settings()
     served = Kinds(kinds)
     if store is None:
         store = store_from(settings, served)
@@ -180,4 +180,30 @@ def create_app(
     return app
 
 
-app = create_app()
+# What plain uvicorn imports by name, each built from the same settings.
+FROM_THE_ENVIRONMENT: dict[str, Callable[[Settings], object]] = {
+    "app": create_app,
+    "protocol": protocol_for,
+}
+
+
+@functools.cache
+def _environment_settings() -> Settings:
+    return Settings()
+
+
+@functools.cache
+def _from_the_environment(name: str) -> object:
+    return FROM_THE_ENVIRONMENT[name](_environment_settings())
+
+
+def __getattr__(name: str) -> object:
+    """``app`` and ``protocol``, built on first use from one reading of the environment.
+
+    Not at import: the ``adjudicator`` command, and each of its worker processes, import
+    ``create_app`` to serve settings of their own (flags over the environment); built at
+    import, ``app`` would read the environment again, fail on a variable a flag mended, and
+    open a store nobody uses."""
+    if name not in FROM_THE_ENVIRONMENT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _from_the_environment(name)

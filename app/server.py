@@ -29,9 +29,12 @@ descriptors. ``BoundedHttpToolsProtocol`` keeps that parser and adds, from ``Set
 
 Refusals are ``application/problem+json`` from the one problem table, with ``Connection:
 close``; the connection is then half-closed and drained for at most ``keep_alive_seconds``, so
-that a client still sending gets the answer rather than a reset. The ``adjudicator`` command
-uses this protocol; plain uvicorn takes it with ``--http app.server:BoundedHttpToolsProtocol``
-(``BOUNDED_PROTOCOL``).
+that a client still sending gets the answer rather than a reset.
+
+The bounds come from the settings of whoever starts the server, handed down, never read here:
+the ``adjudicator`` command serves ``protocol_for(settings)`` with the settings it parsed, and
+plain uvicorn takes ``--http app.main:protocol`` (``BOUNDED_PROTOCOL``), bound to the settings
+``app.main:app`` is built with.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from typing import Any
 
 import httptools
 from uvicorn.config import Config
+from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import (
     STATUS_LINE,
     HttpToolsProtocol,
@@ -74,8 +78,9 @@ from app.settings import Settings
 logger = logging.getLogger("app.server")
 
 
-# uvicorn's `--http` (and `Config(http=…)`) value that selects the protocol below.
-BOUNDED_PROTOCOL = "app.server:BoundedHttpToolsProtocol"
+# Plain uvicorn's `--http` value that selects the protocol below, bound to the environment's
+# settings (as `app.main:app` is).
+BOUNDED_PROTOCOL = "app.main:protocol"
 
 # Open files the process keeps for itself beyond client connections: the listening socket,
 # store connections, logs, imports.
@@ -137,11 +142,6 @@ def open_files_for(settings: Settings) -> int:
     return min(fits, settings.max_connections)
 
 
-@functools.cache
-def _limits() -> ConnectionLimits:
-    return ConnectionLimits.of(Settings())
-
-
 # Per server: connections no request of which is being answered, longest-waiting first.
 _WAITING: weakref.WeakKeyDictionary[ServerState, OrderedDict[BoundedHttpToolsProtocol, None]]
 _WAITING = weakref.WeakKeyDictionary()
@@ -180,6 +180,38 @@ def problem_bytes(
     return STATUS_LINE[problem.status] + lines + b"\r\n" + body
 
 
+# What BoundedHttpToolsProtocol relies on of uvicorn beyond the asyncio.Protocol interface, none
+# of it uvicorn's documented API:
+# * the methods it overrides, which uvicorn (and httptools: the ``on_*`` callbacks) call with the
+#   signature of uvicorn's own. ``_start_asgi_task`` is uvicorn 0.45's: before it, the request
+#   being answered is unknown here, and a pipelined one is not told that its client is gone;
+# * what it reads or sets of uvicorn's objects (``INHERITED_ATTRIBUTES``);
+# * from uvicorn 0.53, the answer of a request whose ``keep_alive`` is turned off (``_drain``,
+#   and uvicorn's ``shutdown``) says ``Connection: close``;
+# and of httptools' parser: an exception a callback raises is the ``__context__`` of the error
+# ``feed_data`` raises (how a refusal gets out of the parser, in ``data_received``), and a chunked
+# body's trailer fields come to ``on_header`` after the last ``on_chunk_header`` (how they are
+# told from the head's). pyproject.toml pins uvicorn and httptools to the releases where all of
+# it holds; tests/test_server_hooks.py fails, naming what an upgrade broke.
+OVERRIDDEN_HOOKS = (
+    "__init__", "connection_made", "connection_lost", "data_received", "pause_writing",
+    "resume_writing", "shutdown", "_start_asgi_task", "on_url", "on_header", "on_body",
+    "on_headers_complete", "on_message_complete", "on_response_complete",
+)  # fmt: skip
+INHERITED_ATTRIBUTES: dict[type, tuple[str, ...]] = {
+    HttpToolsProtocol: (
+        "cycle", "pipeline", "connections", "server_state", "loop", "parser", "transport",
+        "flow", "client", "url", "headers", "timeout_keep_alive", "_unset_keepalive_if_required",
+    ),
+    RequestResponseCycle: (
+        "disconnected", "message_event", "response_started", "response_complete", "more_body",
+        "keep_alive",
+    ),
+    ServerState: ("default_headers",),  # and a weak reference to it keys ``_WAITING``
+    FlowControl: ("pause_reading",),
+}  # fmt: skip
+
+
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol held to ``ConnectionLimits`` (see the module's docs)."""
 
@@ -189,9 +221,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         server_state: ServerState,
         app_state: dict[str, Any],
         _loop: asyncio.AbstractEventLoop | None = None,
+        *,
+        limits: ConnectionLimits,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
-        self.limits = _limits()
+        self.limits = limits
         self.timeout_keep_alive = self.limits.keep_alive  # type: ignore[assignment]
         self.waiting = _WAITING.setdefault(server_state, OrderedDict())
         self.reading_head = True  # between requests, the next byte starts a head
@@ -526,3 +560,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.transport.write_eof()
         self.transport.resume_reading()
         self.head_timer = self.loop.call_later(self.limits.keep_alive, self.transport.close)
+
+
+def protocol_for(settings: Settings) -> functools.partial[BoundedHttpToolsProtocol]:
+    """uvicorn's ``http`` protocol for ``settings``: ``BoundedHttpToolsProtocol`` with their
+    limits, worked out once here rather than at each connection (this raises the open-files
+    limit, which worker processes inherit). A partial rather than a subclass made here, so that
+    it pickles into the worker processes of ``--workers``: the class by its name, the limits by
+    value."""
+    return functools.partial(BoundedHttpToolsProtocol, limits=ConnectionLimits.of(settings))

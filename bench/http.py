@@ -196,6 +196,17 @@ def exported(rev: str) -> Iterator[tuple[Path, str]]:
         yield Path(tmp), sha
 
 
+def bounded_protocol_of(root: Path) -> str | None:
+    """Plain uvicorn's ``--http`` value for the bounded protocol of the code in ``root``, as its
+    ``app/server.py`` names it (``BOUNDED_PROTOCOL``; the first trees with the protocol had no
+    name for it), or None for code from before the protocol."""
+    server = root / "app" / "server.py"
+    if not server.exists():
+        return None
+    named = re.search(r'^BOUNDED_PROTOCOL = "([^"]+)"', server.read_text(), re.MULTILINE)
+    return named[1] if named else "app.server:BoundedHttpToolsProtocol"
+
+
 @contextmanager
 def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
     processes: dict[str, subprocess.Popen[bytes]] = {}
@@ -225,8 +236,9 @@ def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
                 "warning",
                 "--no-access-log",
             ]
-            if (root / "app" / "server.py").exists() and name in ("service", "baseline"):
-                command += ["--http", "app.server:BoundedHttpToolsProtocol"]  # as it is served
+            protocol = bounded_protocol_of(root)
+            if protocol and name in ("service", "baseline"):
+                command += ["--http", protocol]  # as it is served
             processes[name] = subprocess.Popen(pinned(0, command), env=env, cwd=cwd)
             urls[name] = f"http://127.0.0.1:{port}"
         for name, url in urls.items():

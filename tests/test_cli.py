@@ -4,6 +4,7 @@ the OpenAPI document and offline checks. As the installed script where the proce
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -23,8 +25,10 @@ import pytest
 import uvicorn
 from click.testing import CliRunner, Result
 from fastapi.testclient import TestClient
+from uvicorn.server import ServerState
 
 from app.cli import main
+from app.server import BoundedHttpToolsProtocol
 from app.settings import UNSTARTED_GAME_SECONDS, Settings
 from tests.servers import free_port, wait_for
 
@@ -51,16 +55,54 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 @pytest.fixture
 def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    """click's in-process runner; a command that would serve fails the test instead."""
+    """click's in-process runner, with no ADJUDICATOR_* variable set; a command that would
+    serve (one worker) or bind a socket for workers fails the test instead."""
 
     def no_serving(*args: object, **kwargs: object) -> None:
         pytest.fail("the command started a server")
 
-    monkeypatch.setattr(uvicorn, "run", no_serving)
+    monkeypatch.setattr(uvicorn.Server, "run", no_serving)
+    monkeypatch.setattr(uvicorn.Config, "bind_socket", no_serving)
     for name in os.environ:
         if name.startswith("ADJUDICATOR_"):
             monkeypatch.delenv(name)
     return CliRunner()
+
+
+@dataclass
+class Handed:
+    """What ``serve`` handed uvicorn's server: its configuration, and the environment then."""
+
+    config: uvicorn.Config
+    environment: dict[str, str]
+
+
+@pytest.fixture
+def served(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> list[Handed]:
+    """What each ``serve`` run in the runner handed uvicorn's server; nothing is served."""
+    handed: list[Handed] = []
+
+    def serve(server: uvicorn.Server, sockets: object = None) -> None:
+        handed.append(Handed(server.config, dict(os.environ)))
+        server.started = True
+
+    monkeypatch.setattr(uvicorn.Server, "run", serve)
+    return handed
+
+
+def loaded(config: uvicorn.Config) -> tuple[Any, BoundedHttpToolsProtocol]:
+    """The app and a connection's protocol, made from ``config`` as uvicorn's server makes
+    them (``load``, then the ``http`` class called with uvicorn's arguments)."""
+    config.load()
+    loop = asyncio.new_event_loop()
+    try:
+        protocol = config.http_protocol_class(  # type: ignore[call-arg]
+            config=config, server_state=ServerState(), app_state={}, _loop=loop
+        )
+    finally:
+        loop.close()
+    assert isinstance(protocol, BoundedHttpToolsProtocol)
+    return config.loaded_app, protocol
 
 
 def oneline(text: str) -> str:
@@ -164,35 +206,52 @@ def test_plain_command_serves_with_the_environment_settings(tmp_path: Path) -> N
 def test_flags_override_the_environment_in_every_worker(tmp_path: Path) -> None:
     port, env_port = free_port(), free_port()
     env = {"ADJUDICATOR_PORT": str(env_port), "ADJUDICATOR_MAX_BATCH": "1000",
-           "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
-    args = ["--port", str(port), "--max-batch", "2", "--workers", "2"]
+           "ADJUDICATOR_MAX_URL_BYTES": "8192", "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
+    args = ["--port", str(port), "--max-batch", "2", "--max-url-bytes", "64", "--workers", "2"]
     with serving(*args, env=env, port=port, log=tmp_path / "log") as url:
-        for _ in range(4):  # answered by either worker process
+        for _ in range(4):  # answered by either worker process: the app's and the protocol's
             assert batch_status(url, 3) == 422
+            assert httpx.get(f"{url}/healthz?{'x' * 64}").status_code == 414
         with pytest.raises(httpx.ConnectError):
             httpx.get(f"http://127.0.0.1:{env_port}/healthz")
+
+
+def test_serve_hands_its_settings_to_the_app_and_the_protocol_not_to_the_environment(
+    runner: CliRunner, served: list[Handed]
+) -> None:
+    environment = dict(os.environ)
+    result = runner.invoke(main, ["--max-batch", "2", "--max-url-bytes", "64"])
+    assert result.exit_code == 0, result.output
+    [handed] = served
+    assert not [name for name in handed.environment if name.startswith("ADJUDICATOR_")]
+    assert dict(os.environ) == environment
+    app, protocol = loaded(handed.config)
+    assert protocol.limits.max_url_bytes == 64
+    with TestClient(app) as client:
+        body = {"items": [{"board": ["X..", "...", "..."]}] * 3}
+        assert client.post("/v1/tictactoe/validate-batch", json=body).status_code == 422
 
 
 # Bad settings and usage errors
 
 
 def test_a_flag_mends_a_malformed_variable_it_overrides(
-    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+    runner: CliRunner, served: list[Handed]
 ) -> None:
-    served: list[str] = []
-    monkeypatch.setattr(
-        uvicorn, "run", lambda *a, **k: served.append(os.environ["ADJUDICATOR_CORS_ORIGINS"])
-    )
     env = {"ADJUDICATOR_CORS_ORIGINS": "https://a.example"}  # not JSON: refused on its own
     result = runner.invoke(main, ["--cors-origins", "https://b.example"], env=env)
     assert result.exit_code == 0, result.output
-    assert [json.loads(value) for value in served] == [["https://b.example"]]
+    [handed] = served
+    assert handed.environment["ADJUDICATOR_CORS_ORIGINS"] == "https://a.example"  # untouched
+    app, _ = loaded(handed.config)  # nothing reads the variable again
+    with TestClient(app) as client:
+        answer = client.get("/healthz", headers={"Origin": "https://b.example"})
+    assert answer.headers["access-control-allow-origin"] == "https://b.example"
 
 
 def test_a_short_idle_time_shortens_the_unstarted_default(
-    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+    runner: CliRunner, served: list[Handed]
 ) -> None:
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
     result = runner.invoke(main, ["--game-idle-seconds", "60"])
     assert result.exit_code == 0, result.output  # no unstarted time set: nothing to refuse
     assert Settings(game_idle_seconds=60).unstarted_game_seconds == 60

@@ -29,6 +29,7 @@ from app.client import (
 )
 from app.main import create_app
 from app.sessions.kinds import KINDS
+from app.settings import Settings
 from tests.servers import uvicorn_server
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -66,7 +67,7 @@ def test_one_method_per_operation_id_on_both_clients() -> None:
 
 
 def test_every_problem_code_has_its_exception_class() -> None:
-    served = create_app().state.problems.by_code  # what a service of the registry answers
+    served = create_app(Settings()).state.problems.by_code  # what a service of the registry answers
     assert set(PROBLEMS) == set(served)
     for code, cls in PROBLEMS.items():
         assert issubclass(cls, ProblemError)

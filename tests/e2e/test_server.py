@@ -1,4 +1,5 @@
-"""The real thing: the ``adjudicator`` command serving over TCP on a free loopback port."""
+"""The real thing: the ``adjudicator`` command serving over TCP on a free loopback port (and
+plain uvicorn, as operations.md runs it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.servers import free_port, wait_for
+from tests.servers import free_port, uvicorn_server, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +60,11 @@ def test_served_spec_and_docs_assets(server: str) -> None:
     assert "/v1/reversi/check-move" in spec["paths"]
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js"):
         assert httpx.get(f"{server}/docs-assets/{asset}").status_code == 200
+
+
+def test_plain_uvicorn_bounds_and_serves_by_the_environments_settings() -> None:
+    env = {"ADJUDICATOR_MAX_URL_BYTES": "64", "ADJUDICATOR_MAX_BATCH": "2"}
+    with uvicorn_server(env) as url:  # app.main:app over app.main:protocol
+        assert httpx.get(f"{url}/healthz?{'x' * 64}").status_code == 414  # the protocol's bound
+        batch = {"items": [{"board": ["X..", "...", "..."]}] * 3}
+        assert httpx.post(f"{url}/v1/tictactoe/validate-batch", json=batch).status_code == 422
