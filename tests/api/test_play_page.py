@@ -1,13 +1,21 @@
-"""The play page as the service serves it: the list of kinds it offers (``/web/kinds.json``),
-which mirrors the kind registry, each kind with the facts the page needs."""
+"""The play page as the service serves it: ES modules from the service itself, and the list of
+kinds it offers (``/web/kinds.json``), which mirrors the kind registry, each kind with the facts
+the page needs and its page module."""
 
 from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.api.web import PAGE_FACTS
 from app.sessions.kinds import KINDS
+
+ENTRY = "/web/page.js"
+STATIC_IMPORT = re.compile(r"""^import .* from "([^"]+)";$""", re.M)
+CACHING = ("cache-control", "etag", "last-modified", "expires")
 
 # For each kind, a creation body and the moves after which its board shows both players' marks
 # and an empty cell.
@@ -61,3 +69,42 @@ def test_the_default_kind_is_the_one_a_body_without_game_makes(client: TestClien
 def test_the_list_of_kinds_is_no_operation_of_the_api(client: TestClient) -> None:
     assert "/web/kinds.json" not in client.get("/openapi.json").json()["paths"]
     assert client.head("/web/kinds.json").status_code == 200
+
+
+@pytest.mark.parametrize("game", list(KINDS))
+def test_every_registered_kind_has_a_page_module(client: TestClient, game: str) -> None:
+    module = client.get(str(page_kinds(client)[game]["module"]))
+    assert module.status_code == 200
+    assert module.headers["content-type"].startswith("text/javascript")
+    assert "export function pageKind(" in module.text
+
+
+def test_the_page_is_one_module_from_the_service_and_no_inline_script(client: TestClient) -> None:
+    page = client.get("/")
+    assert re.findall(r"<script\b([^>]*)>", page.text) == [f' type="module" src="{ENTRY}"']
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy
+    assert "unsafe" not in policy
+
+
+def test_every_module_the_page_imports_is_served(client: TestClient) -> None:
+    pending = [ENTRY, *(str(entry["module"]) for entry in page_kinds(client).values())]
+    served = set()
+    while pending:
+        path = pending.pop()
+        module = client.get(path)
+        assert module.status_code == 200, path
+        assert module.headers["content-type"].startswith("text/javascript"), path
+        served.add(path)
+        imported = {urljoin(path, target) for target in STATIC_IMPORT.findall(module.text)}
+        pending += sorted(imported - served)
+    assert {"/web/transport.js", "/web/kinds.js", "/web/live.js"} <= served
+
+
+def test_modules_are_cached_as_the_other_static_assets(client: TestClient) -> None:
+    def caching(path: str) -> set[str]:
+        headers = client.get(path).headers
+        return {name for name in CACHING if name in headers}
+
+    kind_module = str(next(iter(page_kinds(client).values()))["module"])
+    assert caching(ENTRY) == caching(kind_module) == caching("/web/style.css")
