@@ -1,7 +1,7 @@
 // The kinds of game the page offers: the service's list (/web/kinds.json: the kinds of its
 // registry, in its order, each with the facts the service knows of it) joined with each kind's
-// page module (/web/kinds/<game>.js), imported as the list names it. Nothing else on the page
-// names a kind: a new kind is one more page module.
+// page module (/web/kinds/<game>.js), imported as the list names it. No other module names a
+// kind: a new kind is one more page module (and its rules in style.css, if it looks different).
 //
 // A page module exports pageKind(facts), which answers what is particular to its kind (facts:
 // the list's entry, and owners, a mark's player):
