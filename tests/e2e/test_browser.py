@@ -104,12 +104,18 @@ def start_game(
 def join(
     browser: Browser, server: str, first: Page, outside: list[playwright.Request], push: bool = True
 ) -> Page:
-    """Player 2 opens the invite link that ``first`` shows."""
+    """Player 2 opens the invite link that ``first`` shows; with ``push``, the page follows the
+    game by its event stream."""
     invite = first.locator("#invite-link").input_value()
     assert "#game=" in invite
     assert "?" not in invite  # the token travels in the fragment, never in a query string
     second = new_page(browser, server, outside, push)
-    second.goto(invite)
+    if not push:
+        second.goto(invite)
+        return second
+    with second.expect_request(lambda request: request.resource_type == "eventsource") as stream:
+        second.goto(invite)
+    assert f"/v1/games/{game_id(first)}/events?since=" in stream.value.url
     return second
 
 
@@ -125,8 +131,7 @@ def play(pages: tuple[Page, Page], moves: list[tuple[int, int]]) -> None:
 
 def test_two_players_play_to_a_win(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
-    pages = start_game(browser, server, 3, outside)
-    assert pages[1].evaluate("() => game.source !== null")  # pushed by Server-Sent Events
+    pages = start_game(browser, server, 3, outside)  # player 2's page has the event stream
     play(pages, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
     for page in pages:
         expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
@@ -257,7 +262,7 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
     expect(second.locator("#status")).to_have_text(
         "You are O (player 2). Waiting for X (player 1)."
     )
-    state = httpx.get(f"{server}/v1/games/{first.evaluate('() => game.id')}").json()
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
     assert (state["n"], state["k"]) == (15, 5)
 
     xs = [(7, col) for col in range(3, 8)]
@@ -288,7 +293,7 @@ def test_picker_keeps_k_while_it_fits(browser: Browser, server: str) -> None:
     page.select_option("#in-a-row", "4")
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#status")).to_have_text("You are X (player 1). Your turn.")
-    state = httpx.get(f"{server}/v1/games/{page.evaluate('() => game.id')}").json()
+    state = httpx.get(f"{server}/v1/games/{game_id(page)}").json()
     assert (state["game"], state["n"], state["k"]) == ("tictactoe", 5, 4)
     assert not left_the_machine(page, outside)
 
@@ -357,7 +362,7 @@ def test_reversi_opening_move_flips_on_both_pages(browser: Browser, server: str)
         expect(cell(page, 3, 4)).to_have_attribute("data-mark", "W", timeout=5000)
         expect(page.locator("#score")).to_have_text("Black 3 – White 3")
     expect(second.locator("#message")).to_have_text("")
-    board = httpx.get(f"{server}/v1/games/{first.evaluate('() => game.id')}/board").json()
+    board = httpx.get(f"{server}/v1/games/{game_id(first)}/board").json()
     for page in (first, second):
         assert stones(page) == board["rows"]
     assert not left_the_machine(first, outside)

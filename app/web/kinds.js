@@ -1,0 +1,53 @@
+// The kinds of game the page offers: the service's list (/web/kinds.json: the kinds of its
+// registry, in its order, each with the facts the service knows of it) joined with each kind's
+// page module (/web/kinds/<game>.js), imported as the list names it. No other module names a
+// kind: a new kind is one more page module (and its rules in style.css, if it looks different).
+//
+// A page module exports pageKind(facts), which answers what is particular to its kind (facts:
+// the list's entry, and owners, a mark's player):
+//   hint                  a sentence on how the game is played, under the picker
+//   fields(box)           puts the kind's creation fields into box; answers a function that gives
+//                         the creation body they describe (the picker adds the clock)
+//   cellsTaken(move)      the cells a move makes the mover's: its own, and any it turns
+//   showCell(cell, owner) draws a cell of the live board (its data-mark is already set); answers
+//                         what the cell holds, in words
+//   result(state, who)    the result of a game its rules ended (who(player): "X (player 1)")
+// and, where the kind has them:
+//   highlights(game)      cells of the live board to mark: [{className, note, cells: Set of
+//                         indexes}] (a winning line, stones just turned, legal moves)
+//   hints(game, redraw)   fetches what highlights shows that the page cannot tell, then redraws
+//   turnNote(state)       a sentence said before whose turn it is (a pass)
+//   score(state)          the score line
+//   checker               the position checker's part: {help, example, options(box),
+//                         check(rows, view)}, view.say(text) and view.show(element or null)
+import { api } from "./transport.js";
+
+const OPTIONAL = {
+  highlights: () => [],
+  hints: async () => {},
+  turnNote: () => "",
+  score: () => "",
+  checker: null,
+};
+
+const loaded = new Map();
+
+// Every kind, in the service's order: its facts (game, title, module, default, marks, empty,
+// names; owners) and what its page module answers.
+export async function loadKinds() {
+  const answer = await api("GET", "/web/kinds.json");
+  if (!answer.ok) throw new Error("the service did not list its kinds");
+  const modules = await Promise.all(answer.data.map((facts) => import(facts.module)));
+  answer.data.forEach((listed, index) => {
+    const owners = new Map(Object.entries(listed.marks).map(([player, mark]) => [mark, Number(player)]));
+    const facts = { ...listed, owners };
+    loaded.set(facts.game, Object.freeze({ ...OPTIONAL, ...facts, ...modules[index].pageKind(facts) }));
+  });
+  return [...loaded.values()];
+}
+
+export function kindOf(game) {
+  const kind = loaded.get(game);
+  if (!kind) throw new Error(`this page has no module for games of kind ${game}`);
+  return kind;
+}

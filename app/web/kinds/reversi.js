@@ -1,0 +1,177 @@
+// Reversi on the play page: the board sizes offered, stones drawn as discs, the stones the last
+// move turned, the legal moves of the player to move (asked of /v1/reversi/legal-moves), passes,
+// the score and results, and the position check (a colour's legal moves and the flips of each,
+// on a board of its own).
+import { shownRows } from "../board.js";
+import { api, problemText } from "../transport.js";
+
+const HINT = "Place a stone so that it brackets a line of the other colour's stones: they turn to " +
+  "yours. Whoever has no such move passes; when neither can move, more stones wins. Player 1 " +
+  "plays Black and moves first. Share the invite link with the second player.";
+const FIELDS = `
+  <div class="field">
+    <label for="reversi-size">Board size</label>
+    <select id="reversi-size" name="size">
+      <option value="4x4">4 × 4</option>
+      <option value="6x6">6 × 6</option>
+      <option value="8x8" selected>8 × 8 (standard)</option>
+      <option value="10x10">10 × 10</option>
+      <option value="12x12">12 × 12</option>
+      <option value="6x10">6 × 10 (6 rows, 10 columns)</option>
+    </select>
+  </div>`;
+const CHECK_OPTIONS = `<label for="color">Colour to move</label><select id="color"></select>`;
+const OPENING = "........\n........\n........\n...WB...\n...BW...\n........\n........\n........";
+const NO_CELLS = new Set();
+
+export function pageKind(facts) {
+  // The legal moves last asked for, and the board they were asked for (boardKey).
+  const hinted = { board: null, cells: NO_CELLS };
+  return {
+    hint: HINT,
+    fields,
+    cellsTaken: (move) => [[move.row, move.col], ...(move.flips || [])],
+    showCell(cell, owner) {
+      cell.textContent = "";
+      return stone(owner, facts);
+    },
+    highlights: (game) => highlights(game, hinted),
+    hints: (game, redraw) => hints(game, redraw, hinted, facts),
+    turnNote: (state) => passNote(state, facts),
+    score: (state) => score(state, facts),
+    result: (state) => result(state, facts),
+    checker: checker(facts),
+  };
+}
+
+// The creation body's height and width, from the size picked.
+function fields(box) {
+  box.innerHTML = FIELDS;
+  const size = box.querySelector("#reversi-size");
+  return () => {
+    const [height, width] = size.value.split("x").map(Number);
+    return { game: "reversi", height, width };
+  };
+}
+
+// A player's stone in words ("black"), or "empty" for nobody's.
+function stone(player, { names }) {
+  return player ? names[player].toLowerCase() : "empty";
+}
+
+// The stones the last move turned, and where the player to move may play.
+function highlights(game, hinted) {
+  const last = game.lastMove;
+  const flipped = new Set((last && last.flips || []).map(([r, c]) => r * game.width + c));
+  return [
+    { className: "flip", note: "just turned", cells: flipped },
+    { className: "legal", note: "legal move", cells: hinted.board === boardKey(game) ? hinted.cells : NO_CELLS },
+  ];
+}
+
+// Where the player to move may play, asked of the stateless endpoint once for each board the
+// page shows, if that player is the viewer.
+async function hints(game, redraw, hinted, facts) {
+  const state = game.state;
+  const board = boardKey(game);
+  if (hinted.board === board) return;
+  Object.assign(hinted, { board, cells: NO_CELLS });
+  if (state.status !== "in_progress" || state.next_player !== game.player || state.move_count !== game.moves) return;
+  const body = { board: shownRows(game, facts), color: facts.marks[game.player] };
+  const answer = await api("POST", "/v1/reversi/legal-moves", { body });
+  if (!answer.ok || hinted.board !== board) return;
+  hinted.cells = new Set(answer.data.moves.map(({ row, col }) => row * game.width + col));
+  redraw();
+}
+
+// A board the page shows: its game, the moves on it, how the game stands and who views it. The
+// legal moves asked for one board are not another's.
+function boardKey(game) {
+  return `${game.id} ${game.moves} ${game.state.move_count} ${game.state.status} ${game.player}`;
+}
+
+// The opponent of the last move had no legal move, so the mover moves again.
+function passNote(state, { names }) {
+  const move = state.last_move;
+  if (!move || !move.passed) return "";
+  return `${names[3 - move.player]} has no move — ${names[move.player]} plays again. `;
+}
+
+function score(state, { names }) {
+  return state.score ? `${names[1]} ${state.score["1"]} – ${names[2]} ${state.score["2"]}` : "";
+}
+
+function result(state, facts) {
+  const stones = state.score;
+  const { winner } = state;
+  if (state.status === "won") return `${facts.names[winner]} wins ${stones[winner]}–${stones[3 - winner]}`;
+  if (state.reason === "move_limit") return `Draw: the move limit was reached (${score(state, facts)}).`;
+  return `Draw ${stones["1"]}–${stones["2"]}`;
+}
+
+// The position checker's part: a colour's legal moves, each a button that shows its flips.
+function checker(facts) {
+  const { marks, empty } = facts;
+  let color = null; // the colour-to-move field
+  return {
+    help: `${empty} empty, ${marks[1]} ${stone(1, facts)}, ${marks[2]} ${stone(2, facts)}`,
+    example: OPENING,
+    options(box) {
+      box.innerHTML = CHECK_OPTIONS;
+      color = box.querySelector("#color");
+      for (const player of [1, 2]) color.append(new Option(`${facts.names[player]} (${marks[player]})`, marks[player]));
+    },
+    check: (rows, view) => legalMoves(rows, color.value, view, facts),
+  };
+}
+
+async function legalMoves(rows, color, view, facts) {
+  const answer = await api("POST", "/v1/reversi/legal-moves", { body: { board: rows, color } });
+  if (!answer.ok) return view.say(problemText(answer.data));
+  const moves = answer.data.moves;
+  view.say(moves.length
+    ? `${color} has ${moves.length} legal move${moves.length > 1 ? "s" : ""}: ` +
+      moves.map((m) => `(${m.row}, ${m.col}) flips ${m.flips}`).join("; ") + ". Choose one to see its flips."
+    : `${color} has no legal move and must pass.`);
+  view.show(checkedBoard({ rows, color, moves, flips: [] }, view, facts));
+}
+
+async function showFlips(checked, row, col, view, facts) {
+  const { rows, color } = checked;
+  const answer = await api("POST", "/v1/reversi/check-move", { body: { board: rows, row, col, color } });
+  if (!answer.ok) return view.say(problemText(answer.data));
+  const flips = answer.data.flips;
+  view.say(`${color} at (${row}, ${col}) flips ${flips.length}: ${flips.map(([r, c]) => `(${r}, ${c})`).join(", ")}.`);
+  view.show(checkedBoard({ ...checked, flips }, view, facts));
+}
+
+// The checked board: its rows, the colour to move, its legal moves and the flips shown.
+function checkedBoard(checked, view, facts) {
+  const { rows, moves, flips } = checked;
+  const grid = document.createElement("div");
+  grid.className = "reversi";
+  grid.style.setProperty("--cols", rows[0].length);
+  const legal = new Map(moves.map((m) => [`${m.row},${m.col}`, m]));
+  const flipped = new Set(flips.map(([r, c]) => `${r},${c}`));
+  rows.forEach((line, row) => {
+    [...line].forEach((mark, col) => {
+      const key = `${row},${col}`;
+      const move = legal.get(key);
+      const what = stone(facts.owners.get(mark), facts);
+      const cell = document.createElement(move ? "button" : "span");
+      cell.className = `stone ${what}`;
+      if (flipped.has(key)) cell.classList.add("flip");
+      if (move) {
+        cell.type = "button";
+        cell.classList.add("legal");
+        cell.textContent = String(move.flips);
+        cell.setAttribute("aria-label", `legal move at row ${row}, column ${col}: flips ${move.flips}`);
+        cell.addEventListener("click", () => showFlips(checked, row, col, view, facts));
+      } else {
+        cell.setAttribute("aria-label", `row ${row}, column ${col}: ${what}`);
+      }
+      grid.append(cell);
+    });
+  });
+  return grid;
+}

@@ -1,0 +1,177 @@
+// The live game this page shows: its board as the page knows it, opened at a known version and
+// kept up to date by the game's event stream or, where there is none, by polling with
+// If-None-Match; the viewer's moves and other changes (draw offers, resignation) sent from it.
+import { cancelResignation, renderActions } from "./actions.js";
+import { buildBoard, renderCells } from "./board.js";
+import { renderClocks } from "./clocks.js";
+import { $ } from "./elements.js";
+import { kindOf } from "./kinds.js";
+import { renderStatus, showMessage } from "./status.js";
+import { api, openEventStream, poller, problemText } from "./transport.js";
+
+// cells: 0 empty, 1 or 2 the player whose mark or stone is there, row by row. moves: the seq of
+// the last move applied to them; state may run ahead of them for a moment. The state's version
+// counts every change (moves, draw offers, endings), its move_count the moves.
+export const game = { id: null, token: null, player: null, kind: null, height: 0, width: 0,
+                      cells: [], moves: 0, lastMove: null, etag: null, state: null, source: null };
+
+const polling = poller(poll, () => showMessage("Lost contact with the service; retrying."));
+
+const gamePath = (suffix = "") => `/v1/games/${encodeURIComponent(game.id)}${suffix}`;
+const inProgress = () => !game.state || game.state.status === "in_progress";
+
+export async function openGame({ id, token, player }) {
+  polling.stop();
+  closeStream();
+  Object.assign(game, { id, token, player, moves: 0, lastMove: null, etag: null, state: null });
+  cancelResignation();
+  const current = await snapshot(id);
+  if (game.id !== id) return; // another game was opened meanwhile
+  if (!current.ok) {
+    $("game").hidden = false;
+    return showMessage(problemText(current.problem));
+  }
+  const { state, etag, rows } = current;
+  const { owners } = kindOf(state.game);
+  Object.assign(game, {
+    kind: state.game, height: rows.length, width: rows[0].length, etag, state,
+    cells: rows.flatMap((line) => [...line].map((mark) => owners.get(mark) || 0)),
+    moves: state.move_count, lastMove: state.last_move,
+  });
+  buildBoard(game, play);
+  $("game").hidden = false;
+  showMessage("");
+  render();
+  if (!listen() && inProgress()) polling.start();
+}
+
+// The board at a known version: the state, the board, then the state again (a 304 with its
+// ETag) until no move came in between. The moves alone do not give the board: a game may start
+// from a posted position.
+async function snapshot(id) {
+  const path = `/v1/games/${encodeURIComponent(id)}`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await api("GET", path);
+    if (!before.ok) return { ok: false, problem: before.data };
+    const board = await api("GET", `${path}/board`);
+    if (!board.ok) return { ok: false, problem: board.data };
+    const after = await api("GET", path, { etag: before.etag });
+    if (after.status === 304) return { ok: true, state: before.data, etag: before.etag, rows: board.data.rows };
+    if (!after.ok) return { ok: false, problem: after.data };
+  }
+  return { ok: false, problem: { title: "Busy game", detail: "moves kept arriving while the board loaded; reload to try again" } };
+}
+
+// Push: the game's event stream, while the game goes on. Where the browser has none, or the
+// stream cannot be kept open, the page polls instead.
+function listen() {
+  if (!inProgress()) return false;
+  const source = openEventStream(gamePath(`/events?since=${game.state.version}`), {
+    move: ({ move, state }) => receive(move, state),
+    offer: (state) => {
+      adopt(state);
+      render();
+    },
+    end: (state) => {
+      adopt(state);
+      closeStream();
+      render();
+    },
+  }, (lost) => {
+    if (game.source !== lost) return;
+    game.source = null;
+    polling.start();
+  });
+  game.source = source;
+  return source !== null;
+}
+
+function closeStream() {
+  if (game.source) game.source.close();
+  game.source = null;
+}
+
+// A move's stone, and the stones it turns, all become the mover's. Each move is applied once and
+// in order, so a late copy of an old move cannot undo what a newer one turned.
+function applyMove(move) {
+  if (move.seq !== game.moves + 1) return false;
+  for (const [row, col] of kindOf(game.kind).cellsTaken(move)) {
+    game.cells[row * game.width + col] = move.player;
+  }
+  game.moves = move.seq;
+  game.lastMove = move;
+  return true;
+}
+
+function adopt(state) {
+  if (!game.state || state.version >= game.state.version) game.state = state;
+}
+
+// One move's answer (to our own move, or from the event stream). After a gap, a move we never
+// saw, the page fetches what it missed.
+async function receive(move, state) {
+  if (move.seq > game.moves + 1) return refresh(await api("GET", gamePath()));
+  applyMove(move);
+  adopt(state);
+  render();
+}
+
+// Bring the local copy up to date with an answer of GET /v1/games/{id}.
+async function refresh(answer) {
+  if (answer.status === 304) return;
+  if (!answer.ok) return showMessage(problemText(answer.data));
+  const state = answer.data;
+  while (state.move_count > game.moves) {
+    const since = game.moves;
+    const delta = await api("GET", gamePath(`/moves?since=${since}`));
+    if (!delta.ok) return showMessage(problemText(delta.data));
+    delta.data.moves.forEach(applyMove);
+    if (game.moves === since) break; // nothing new (the game was replaced meanwhile)
+  }
+  if (game.moves >= state.move_count) game.etag = answer.etag; // else a 304 would hide the rest
+  adopt(state);
+  render();
+}
+
+// One poll: answers whether to poll on.
+async function poll() {
+  if (!game.id || game.source || !inProgress()) return false;
+  await refresh(await api("GET", gamePath(), { etag: game.etag }));
+  return inProgress();
+}
+
+async function play(row, col) {
+  if (!game.token) return showMessage("You are watching: only the players can move.");
+  const id = game.id;
+  const answer = await api("POST", gamePath("/moves"), {
+    body: { row, col, player: game.player }, token: game.token,
+  });
+  if (game.id !== id) return;
+  if (!answer.ok) return showMessage(problemText(answer.data));
+  showMessage("");
+  const { move, state } = answer.data;
+  if (move.seq === game.moves + 1) game.etag = answer.etag;
+  await receive(move, state);
+}
+
+// Resigning and offering (or accepting) a draw: changes of the game that are no move. Their
+// answer is the game's state.
+export async function act(action) {
+  if (!game.token) return showMessage("You are watching: only the players can do that.");
+  const id = game.id;
+  const answer = await api("POST", gamePath(`/${action}`), { body: {}, token: game.token });
+  if (game.id !== id) return;
+  if (!answer.ok) return showMessage(problemText(answer.data));
+  showMessage("");
+  adopt(answer.data);
+  render();
+}
+
+function render() {
+  const kind = kindOf(game.kind);
+  renderCells(game, kind);
+  renderStatus(game, kind);
+  renderClocks(game, kind);
+  renderActions(game, kind);
+  kind.hints(game, () => renderCells(game, kind));
+}

@@ -1,0 +1,32 @@
+// The play page, started: live games of every kind the service offers over its public API, and
+// a position checker. Loads the kinds first (the picker and the checker are built from them),
+// then opens the game the address bar names, and the one it names next.
+import { wireActions } from "./actions.js";
+import { startChecker } from "./checker.js";
+import { $ } from "./elements.js";
+import { loadKinds } from "./kinds.js";
+import { act, game, openGame } from "./live.js";
+import { startPicker } from "./picker.js";
+import { arrival, wireInvite } from "./seats.js";
+
+async function start() {
+  let kinds;
+  try {
+    kinds = await loadKinds();
+  } catch (error) {
+    $("play-hint").textContent = "The page could not load the games the service offers; reload to try again.";
+    throw error;
+  }
+  startPicker(kinds);
+  startChecker(kinds);
+  wireActions(act);
+  wireInvite();
+  const target = arrival();
+  if (target) openGame(target);
+  window.addEventListener("hashchange", () => {
+    const next = arrival();
+    if (next && (next.id !== game.id || next.token !== game.token)) openGame(next);
+  });
+}
+
+start();

@@ -1,0 +1,62 @@
+// The new-game form: the kind picker, built from the kinds the service offers, with each kind's
+// own creation fields; the time control; and creating the game, whose first seat is this tab's.
+import { $ } from "./elements.js";
+import { kindOf } from "./kinds.js";
+import { openGame } from "./live.js";
+import { rememberSeat, seatOf, showGameInAddressBar, showInvite } from "./seats.js";
+import { showMessage } from "./status.js";
+import { api, problemText } from "./transport.js";
+
+const bodies = new Map(); // a kind's name -> the creation body its fields describe
+
+export function startPicker(kinds) {
+  const picker = $("game-kind");
+  for (const kind of kinds) {
+    picker.append(new Option(kind.title, kind.game, kind.default, kind.default));
+    const box = document.createElement("div");
+    box.id = `${kind.game}-picker`;
+    box.className = "picker";
+    bodies.set(kind.game, kind.fields(box));
+    $("kind-fields").append(box);
+  }
+  pickKind();
+  picker.addEventListener("change", pickKind);
+  $("time-control").addEventListener("change", () => {
+    $("custom-clock").hidden = $("time-control").value !== "custom";
+  });
+  $("new-game").addEventListener("submit", newGame);
+  $("new-game-submit").disabled = false;
+}
+
+function pickKind() {
+  const picked = $("game-kind").value;
+  for (const [game] of bodies) $(`${game}-picker`).hidden = game !== picked;
+  $("play-hint").textContent = kindOf(picked).hint;
+}
+
+// The picker's time control, if any: {"initial_seconds", "increment_seconds"}.
+function withClock(body) {
+  const picked = $("time-control").value;
+  if (picked === "none") return body;
+  let [initial, increment] = picked.split("+").map(Number);
+  if (picked === "custom") {
+    initial = 60 * (Number($("clock-minutes").value) || 0) + (Number($("clock-seconds").value) || 0);
+    increment = Number($("clock-increment").value) || 0;
+  }
+  return { ...body, clock: { initial_seconds: initial, increment_seconds: increment } };
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const body = bodies.get($("game-kind").value)();
+  const created = await api("POST", "/v1/games", { body: withClock(body) });
+  if (!created.ok) {
+    $("game").hidden = false;
+    return showMessage(problemText(created.data));
+  }
+  const { id, tokens } = created.data;
+  showInvite(id, tokens["2"], kindOf(created.data.game).names[2]);
+  rememberSeat(id, tokens["1"], 1);
+  showGameInAddressBar(id);
+  await openGame({ id, ...seatOf(id) });
+}

@@ -1,0 +1,36 @@
+// The lines above the board: who the viewer is and whose turn it is, or how the game ended; the
+// score, where the kind keeps one; and the message of a refused request.
+import { $ } from "./elements.js";
+
+export function renderStatus(game, kind) {
+  const state = game.state;
+  if (!state) return;
+  const who = (player) => `${kind.names[player]} (player ${player})`;
+  const you = game.player ? `You are ${who(game.player)}. ` : "Watching. ";
+  let text;
+  if (state.status !== "in_progress") {
+    text = result(state, kind, who);
+  } else if (state.next_player === game.player) {
+    text = `${you}${kind.turnNote(state)}Your turn.`;
+  } else {
+    text = `${you}${kind.turnNote(state)}Waiting for ${who(state.next_player)}.`;
+  }
+  $("status").textContent = text;
+  const score = kind.score(state);
+  $("score").hidden = !score;
+  $("score").textContent = score;
+  $("game").dataset.status = state.status;
+}
+
+// Endings the session decides are said alike for every kind; the kind says its own.
+function result(state, kind, who) {
+  const { names } = kind;
+  if (state.reason === "timeout") return `${names[state.winner]} wins on time: ${names[3 - state.winner]}'s clock ran out.`;
+  if (state.reason === "resignation") return `${names[3 - state.winner]} resigned: ${names[state.winner]} wins.`;
+  if (state.reason === "agreement") return "Draw by agreement.";
+  return kind.result(state, who);
+}
+
+export function showMessage(text) {
+  $("message").textContent = text;
+}

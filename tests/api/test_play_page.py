@@ -1,0 +1,110 @@
+"""The play page as the service serves it: ES modules from the service itself, and the list of
+kinds it offers (``/web/kinds.json``), which mirrors the kind registry, each kind with the facts
+the page needs and its page module."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.web import PAGE_FACTS
+from app.sessions.kinds import KINDS
+
+ENTRY = "/web/page.js"
+STATIC_IMPORT = re.compile(r"""^import .* from "([^"]+)";$""", re.M)
+CACHING = ("cache-control", "etag", "last-modified", "expires")
+
+# For each kind, a creation body and the moves after which its board shows both players' marks
+# and an empty cell.
+BOTH_MARKS = {
+    "tictactoe": ({"n": 3}, [(0, 0), (1, 1)]),
+    "reversi": ({"game": "reversi"}, []),
+}
+
+
+def page_kinds(client: TestClient) -> dict[str, dict[str, object]]:
+    answer = client.get("/web/kinds.json")
+    assert answer.status_code == 200
+    return {entry["game"]: entry for entry in answer.json()}
+
+
+def test_page_facts_cover_exactly_the_registered_kinds() -> None:
+    assert set(PAGE_FACTS) == set(KINDS)
+
+
+def test_the_page_offers_the_registrys_kinds_in_its_order(client: TestClient) -> None:
+    answer = client.get("/web/kinds.json")
+    assert answer.headers["cache-control"] == "no-cache"
+    assert [entry["game"] for entry in answer.json()] == list(KINDS)
+    for entry in answer.json():
+        assert entry["module"] == f"/web/kinds/{entry['game']}.js"
+        assert isinstance(entry["title"], str)
+        assert set(entry["names"]) == set(entry["marks"]) == {"1", "2"}
+
+
+@pytest.mark.parametrize("game", list(KINDS))
+def test_the_marks_are_those_the_board_answer_writes(client: TestClient, game: str) -> None:
+    facts = page_kinds(client)[game]
+    body, moves = BOTH_MARKS[game]
+    created = client.post("/v1/games", json=body).json()
+    assert created["game"] == game
+    for seq, (row, col) in enumerate(moves):
+        auth = {"Authorization": f"Bearer {created['tokens'][str(seq % 2 + 1)]}"}
+        move = {"row": row, "col": col}
+        assert client.post(f"/v1/games/{created['id']}/moves", json=move, headers=auth).is_success
+    rows = client.get(f"/v1/games/{created['id']}/board").json()["rows"]
+    marks = facts["marks"]
+    assert isinstance(marks, dict)
+    assert set("".join(rows)) == {marks["1"], marks["2"], facts["empty"]}
+
+
+def test_the_default_kind_is_the_one_a_body_without_game_makes(client: TestClient) -> None:
+    defaults = [game for game, entry in page_kinds(client).items() if entry["default"]]
+    assert [client.post("/v1/games", json={"n": 3}).json()["game"]] == defaults
+
+
+def test_the_list_of_kinds_is_no_operation_of_the_api(client: TestClient) -> None:
+    assert "/web/kinds.json" not in client.get("/openapi.json").json()["paths"]
+    assert client.head("/web/kinds.json").status_code == 200
+
+
+@pytest.mark.parametrize("game", list(KINDS))
+def test_every_registered_kind_has_a_page_module(client: TestClient, game: str) -> None:
+    module = client.get(str(page_kinds(client)[game]["module"]))
+    assert module.status_code == 200
+    assert module.headers["content-type"].startswith("text/javascript")
+    assert "export function pageKind(" in module.text
+
+
+def test_the_page_is_one_module_from_the_service_and_no_inline_script(client: TestClient) -> None:
+    page = client.get("/")
+    assert re.findall(r"<script\b([^>]*)>", page.text) == [f' type="module" src="{ENTRY}"']
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy
+    assert "unsafe" not in policy
+
+
+def test_every_module_the_page_imports_is_served(client: TestClient) -> None:
+    pending = [ENTRY, *(str(entry["module"]) for entry in page_kinds(client).values())]
+    served = set()
+    while pending:
+        path = pending.pop()
+        module = client.get(path)
+        assert module.status_code == 200, path
+        assert module.headers["content-type"].startswith("text/javascript"), path
+        served.add(path)
+        imported = {urljoin(path, target) for target in STATIC_IMPORT.findall(module.text)}
+        pending += sorted(imported - served)
+    assert {"/web/transport.js", "/web/kinds.js", "/web/live.js"} <= served
+
+
+def test_modules_are_cached_as_the_other_static_assets(client: TestClient) -> None:
+    def caching(path: str) -> set[str]:
+        headers = client.get(path).headers
+        return {name for name in CACHING if name in headers}
+
+    kind_module = str(next(iter(page_kinds(client).values()))["module"])
+    assert caching(ENTRY) == caching(kind_module) == caching("/web/style.css")
