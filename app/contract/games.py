@@ -207,7 +207,9 @@ class Face:
     ``state``, ``created``, ``record`` and ``board`` are the ``TypedDict``s of its state (with
     ``game``, a ``Literal`` of the kind's name), its creation answer (the state with the
     ``tokens``), a move record and the board answer. ``page`` is what the play page needs to
-    draw it (marks, players' names, its page module): plain JSON.
+    know of it, as plain JSON: the marks its board answer writes (``marks`` of each player,
+    ``empty``) and what it calls each player (``names``); its page module is
+    ``/web/kinds/<name>.js`` unless ``page`` names another (``module``).
     """
 
     title: str

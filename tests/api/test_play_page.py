@@ -10,8 +10,9 @@ from urllib.parse import urljoin
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.web import PAGE_FACTS
 from app.sessions.kinds import KINDS
+
+NAMES = [kind.name for kind in KINDS]
 
 ENTRY = "/web/page.js"
 STATIC_IMPORT = re.compile(r"""^import .* from "([^"]+)";$""", re.M)
@@ -31,21 +32,22 @@ def page_kinds(client: TestClient) -> dict[str, dict[str, object]]:
     return {entry["game"]: entry for entry in answer.json()}
 
 
-def test_page_facts_cover_exactly_the_registered_kinds() -> None:
-    assert set(PAGE_FACTS) == set(KINDS)
+def test_every_registered_kind_says_what_the_page_needs() -> None:
+    for kind in KINDS:
+        assert {"marks", "empty", "names"} <= set(kind.face.page), kind.name
 
 
 def test_the_page_offers_the_registrys_kinds_in_its_order(client: TestClient) -> None:
     answer = client.get("/web/kinds.json")
     assert answer.headers["cache-control"] == "no-cache"
-    assert [entry["game"] for entry in answer.json()] == list(KINDS)
+    assert [entry["game"] for entry in answer.json()] == NAMES
     for entry in answer.json():
         assert entry["module"] == f"/web/kinds/{entry['game']}.js"
         assert isinstance(entry["title"], str)
         assert set(entry["names"]) == set(entry["marks"]) == {"1", "2"}
 
 
-@pytest.mark.parametrize("game", list(KINDS))
+@pytest.mark.parametrize("game", NAMES)
 def test_the_marks_are_those_the_board_answer_writes(client: TestClient, game: str) -> None:
     facts = page_kinds(client)[game]
     body, moves = BOTH_MARKS[game]
@@ -71,7 +73,7 @@ def test_the_list_of_kinds_is_no_operation_of_the_api(client: TestClient) -> Non
     assert client.head("/web/kinds.json").status_code == 200
 
 
-@pytest.mark.parametrize("game", list(KINDS))
+@pytest.mark.parametrize("game", NAMES)
 def test_every_registered_kind_has_a_page_module(client: TestClient, game: str) -> None:
     module = client.get(str(page_kinds(client)[game]["module"]))
     assert module.status_code == 200

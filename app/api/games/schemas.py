@@ -132,6 +132,7 @@ class GameShapes:
     """An app's game bodies and answers: its kinds' faces joined."""
 
     kinds: Kinds
+    default: str | None  # the kind a creation body without `game` makes
     game: Any  # a state: the union of the kinds' states, by `game`
     created: Any  # a creation answer
     record: Any  # a move record
@@ -192,6 +193,7 @@ class GameShapes:
         refusals = {id(r): r for f in faces for r in f.refusals}
         return cls(
             kinds=kinds,
+            default=default,
             game=game,
             created=_by_game(f.created for f in faces),
             record=record,

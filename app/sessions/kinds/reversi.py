@@ -296,7 +296,7 @@ class ReversiKind:
         record=ReversiMoveOut,
         board=ReversiBoardOut,
         refusals=(*CELL_REFUSALS, NO_BRACKET),
-        page={"marks": {"1": "B", "2": "W"}, "names": {"1": "Black", "2": "White"}},
+        page={"marks": {"1": "B", "2": "W"}, "empty": ".", "names": {"1": "Black", "2": "White"}},
     )
 
     def new(self, params: Mapping[str, object]) -> Reversi:

@@ -212,7 +212,7 @@ class TicTacToeKind:
         record=MoveOut,
         board=TicTacToeBoardOut,
         refusals=CELL_REFUSALS,
-        page={"marks": {"1": "X", "2": "O"}, "names": {"1": "X", "2": "O"}},
+        page={"marks": {"1": "X", "2": "O"}, "empty": ".", "names": {"1": "X", "2": "O"}},
     )
 
     def new(self, params: Mapping[str, object]) -> TicTacToe:
