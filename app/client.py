@@ -97,6 +97,8 @@ class ProblemError(Exception):
         self.title = str(body.get("title", ""))
         self.detail = str(body.get("detail", ""))
         self.headers = dict(headers)
+        if not self.code:  # a code this client has no class of (a kind it was not written for)
+            self.code = str(self.body.get("code", ""))
         super().__init__(f"{status} {self.body.get('code', '')}: {self.detail or self.title}")
 
     @property
