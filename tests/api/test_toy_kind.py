@@ -310,7 +310,7 @@ def test_a_kind_declared_outside_the_app_is_played_refused_and_streamed(api: Cli
 
     events = list(api.game_events(game_id))
     moves = [e for e in events if isinstance(e, MoveEvent)]
-    assert [e.move for e in moves] == [m for m in api.list_moves(game_id)["moves"]]
+    assert [e.move for e in moves] == api.list_moves(game_id)["moves"]
     assert moves[2].state["next_player"] == 2  # the answer that move got, rebuilt
     assert isinstance(events[-1], EndEvent)
     assert events[-1].state["status"] == "draw"
