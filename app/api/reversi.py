@@ -57,7 +57,7 @@ MOVE_EXAMPLES: dict[str, Any] = {  # the first is what /docs fills in: the short
 }
 
 
-class MoveRequest(Body):
+class ReversiMoveRequest(Body):
     """A board, a cell and the colour that would play there."""
 
     board: ReversiBoard
@@ -128,7 +128,7 @@ def check_json(check: reversi.MoveCheck) -> CheckMoveResponse:
     return {"legal": check.legal, "reason": check.reason, "flips": check.flips}
 
 
-def check_move_answer(move: MoveRequest) -> CheckMoveResponse:
+def check_move_answer(move: ReversiMoveRequest) -> CheckMoveResponse:
     """The answer of ``check-move`` (and of ``adjudicator check reversi`` given a cell)."""
     return check_json(reversi.check_move(move.board, move.row, move.col, move.color))
 
@@ -144,7 +144,7 @@ def legal_moves_answer(query: LegalMovesRequest) -> LegalMovesResponse:
     }
 
 
-MOVE_BODY = JsonBody(MoveRequest, MOVE_EXAMPLES)
+MOVE_BODY = JsonBody(ReversiMoveRequest, MOVE_EXAMPLES)
 CHECK_MOVES_BODY = JsonBody(
     CheckMovesRequest,
     {
@@ -252,7 +252,7 @@ async def apply_move(request: Request) -> Response:
         return json_response(apply_move_answer(move))
 
 
-def apply_move_answer(move: MoveRequest) -> ApplyMoveResponse:
+def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
     """The answer of ``apply-move``; IllegalMove for an illegal move."""
     outcome = reversi.apply_move(move.board, move.row, move.col, move.color)
     return {

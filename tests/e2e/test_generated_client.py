@@ -111,7 +111,7 @@ def test_generated_client_calls_every_operation(
     call = Operations(generated)
 
     # Reversi (stateless).
-    checked = call("checkMove", client=client, body=models.MoveRequest.from_dict(
+    checked = call("checkMove", client=client, body=models.ReversiMoveRequest.from_dict(
         {"board": START, "row": 2, "col": 3, "color": "B"}))  # fmt: skip
     assert checked.status_code == 200
     assert checked.parsed.legal is True
@@ -127,7 +127,7 @@ def test_generated_client_calls_every_operation(
     assert legal.parsed.count == 4
     assert legal.parsed.must_pass is False
 
-    applied = call("applyMove", client=client, body=models.MoveRequest.from_dict(
+    applied = call("applyMove", client=client, body=models.ReversiMoveRequest.from_dict(
         {"board": [".WBW."], "row": 0, "col": 0, "color": "B"}))  # fmt: skip
     assert applied.status_code == 200
     assert applied.parsed.board == ["BBBW."]
@@ -138,7 +138,7 @@ def test_generated_client_calls_every_operation(
     assert (applied.parsed.score.b, applied.parsed.score.w) == (3, 1)
     assert applied.parsed.winner is None
 
-    illegal = call("applyMove", client=client, body=models.MoveRequest.from_dict(
+    illegal = call("applyMove", client=client, body=models.ReversiMoveRequest.from_dict(
         {"board": [".WBW."], "row": 0, "col": 4, "color": "W"}))  # fmt: skip
     assert illegal.status_code == 422
     assert illegal.parsed.code == "illegal_move"
