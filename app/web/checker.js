@@ -15,7 +15,11 @@ const view = {
 };
 
 export function startChecker(kinds) {
-  const checkable = kinds.filter((kind) => kind.checker);
+  // By title, whatever the registry's order (which says which kind a new game defaults to): the
+  // checker offers the stateless questions alphabetically, Reversi's first.
+  const checkable = kinds
+    .filter((kind) => kind.checker)
+    .sort((a, b) => a.title.localeCompare(b.title));
   if (!checkable.length) {
     $("check").hidden = true;
     return;
