@@ -8,6 +8,8 @@ with ``git archive`` into a temporary directory under the name ``app_baseline`` 
 rewritten to that name). Each round runs every request ``--requests`` times on each version,
 back to back, the order alternating between rounds; the table gives medians over rounds and the
 median of the paired ratios. ``--store redis://…`` runs both against a Redis of yours.
+The Reversi move plays random legal 8 × 8 games chosen beforehand (``bench.kinds``), in games
+created before the rounds, so a round times moves only.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from types import ModuleType
 from typing import Any
 
 from app.rules.reversi import OPENING
+from bench.kinds import reversi_games
 from tests.servers import NO_CLIENT_LIMITS
 
 Call = Callable[..., Awaitable[dict[str, Any]]]
@@ -85,8 +88,26 @@ def caller(app: Any) -> Call:
     return call
 
 
-async def requests_of(app: Any) -> dict[str, Callable[[], Awaitable[object]]]:
-    """The requests measured, each bound to a game of its own app."""
+Planned = tuple[str, bytes, tuple[bytes, bytes]]  # a move's path, body and Authorization
+
+
+async def reversi_moves(call: Call, count: int) -> list[Planned]:
+    """At least ``count`` legal Reversi moves, in order, in games created now."""
+    moves: list[Planned] = []
+    for script in reversi_games(count // 50 + 1, seed=5):
+        created = json.loads((await call("POST", "/v1/games", b'{"game": "reversi"}'))["body"])
+        path = f"/v1/games/{created['id']}/moves"
+        for player, row, col in script:
+            auth = (b"authorization", f"Bearer {created['tokens'][str(player)]}".encode())
+            moves.append((path, json.dumps({"row": row, "col": col}).encode(), auth))
+        if len(moves) >= count:
+            break
+    return moves
+
+
+async def requests_of(app: Any, moves: int) -> dict[str, Callable[[], Awaitable[object]]]:
+    """The requests measured, each bound to a game of its own app (``moves``: how many Reversi
+    moves the rounds make)."""
     call = caller(app)
     created = json.loads((await call("POST", "/v1/games", b'{"n": 1000000}'))["body"])
     game, token = created["id"], created["tokens"]["1"]
@@ -100,7 +121,9 @@ async def requests_of(app: Any) -> dict[str, Callable[[], Awaitable[object]]]:
     moving: dict[str, Any] = {"game": None, "next": 0}
 
     async def move() -> None:
-        if moving["game"] is None or moving["next"] >= 900_000:
+        # A new game well before the store's move limit (10,000 a game by default: the game
+        # is drawn there, and more than 33 rounds of 300 moves reached it).
+        if moving["game"] is None or moving["next"] >= 9_000:
             fresh = json.loads((await call("POST", "/v1/games", b'{"n": 1000000}'))["body"])
             tokens = [f"Bearer {fresh['tokens'][p]}".encode() for p in ("1", "2")]
             moving.update(game=(fresh["id"], tokens), next=0)
@@ -111,6 +134,13 @@ async def requests_of(app: Any) -> dict[str, Callable[[], Awaitable[object]]]:
         answer = await call(
             "POST", f"/v1/games/{game_id}/moves", body, ((b"authorization", tokens[i % 2]),)
         )
+        assert answer["status"] == 201, answer
+
+    planned = iter(await reversi_moves(call, moves))
+
+    async def reversi_move() -> None:
+        path, body, auth = next(planned)
+        answer = await call("POST", path, body, (auth,))
         assert answer["status"] == 201, answer
 
     return {
@@ -127,13 +157,18 @@ async def requests_of(app: Any) -> dict[str, Callable[[], Awaitable[object]]]:
         ),
         "GET moves?since=0": lambda: call("GET", f"/v1/games/{game}/moves"),
         "POST moves": move,
+        "POST moves (Reversi 8×8)": reversi_move,
     }
 
 
 async def measure(apps: dict[str, ModuleType], rounds: int, requests: int) -> None:
     old, new = apps["baseline"].app, apps["service"].app
     async with old.router.lifespan_context(old), new.router.lifespan_context(new):
-        sides = {"baseline": await requests_of(old), "service": await requests_of(new)}
+        moves = rounds * requests
+        sides = {
+            "baseline": await requests_of(old, moves),
+            "service": await requests_of(new, moves),
+        }
         times: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
         ratios: dict[str, list[float]] = {}
         for round_ in range(rounds):
