@@ -61,6 +61,14 @@ class Placement:
     row: int
     col: int
 
+    @staticmethod
+    def of(played: Played) -> Placement:
+        """The cell a move plays, for a kind (or a fast path) whose moves are cells: the edge
+        gives it no other move body, so anything else is a bug."""
+        if not isinstance(played, Placement):
+            raise TypeError(f"a move on a cell was expected, not {played!r}")
+        return played
+
     def record(self) -> Mapping[str, object]:
         return {"row": self.row, "col": self.col}
 

@@ -64,7 +64,6 @@ from app.sessions.kind import (
     GameKind,
     Move,
     Placement,
-    Played,
     Player,
     Reason,
     Status,
@@ -172,14 +171,7 @@ Decode = Callable[[list[str], MoveRequest | ActionRequest], DomainError]
 
 def _cell(request: MoveRequest | ActionRequest) -> Placement:
     assert isinstance(request, MoveRequest), "only a move has a cell"
-    return _placement(request.played)
-
-
-def _placement(played: Played) -> Placement:
-    """A fast path's move: a cell (its kind takes no other move)."""
-    if not isinstance(played, Placement):
-        raise TypeError(f"a fast path plays cells, not {played!r}")
-    return played
+    return Placement.of(request.played)
 
 
 SCRIPT_REFUSALS: dict[str, Decode] = {
@@ -822,7 +814,7 @@ class RedisGameStore:
         self, game_id: str, script: str, token: str, request: MoveRequest,
         full: CapacityExhausted | None,
     ) -> MoveResult:  # fmt: skip
-        keys, cell = game_keys(game_id), _placement(request.played)
+        keys, cell = game_keys(game_id), Placement.of(request.played)
         args: list[str | int] = [
             tokens.token_hash(token), cell.row, cell.col,
             request.player or "", self.idle_ms,

@@ -218,9 +218,8 @@ class Reversi:
         return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
 
     def play(self, played: Played, player: Player) -> Move:
-        if not isinstance(played, Placement):
-            raise TypeError(f"a Reversi move is a cell, not {played!r}")
-        row, col = played.row, played.col
+        cell = Placement.of(played)
+        row, col = cell.row, cell.col
         board = self.board
         if not (0 <= row < board.rows and 0 <= col < board.cols):
             raise OutOfBounds(row, col, board.rows, board.cols)
@@ -239,7 +238,7 @@ class Reversi:
             "flips": [[r, c] for r, c in sorted(outcome.flips)],
             "passed": outcome.passed,
         }
-        move = Move(self.move_count + 1, played, player, facts, {"score": score_of(self.board)})
+        move = Move(self.move_count + 1, cell, player, facts, {"score": score_of(self.board)})
         self.records.append(KIND.encode_move(move))
         return move
 

@@ -156,7 +156,7 @@ class TicTacToe:
             raise CellOccupied(row, col)
 
     def play(self, played: Played, player: Player) -> Move:
-        placement = _cell(played)
+        placement = Placement.of(played)
         self.check(placement, player)
         row, col = placement.row, placement.col
         self.cells.extend((row, col))
@@ -237,13 +237,6 @@ class TicTacToeKind:
         self, move: Move, facts_now: Mapping[str, object]
     ) -> tuple[Player, Mapping[str, object]]:
         return other(move.player), facts_now  # players alternate; the board's size is fixed
-
-
-def _cell(played: Played) -> Placement:
-    """A tic-tac-toe move is a cell (the edge takes no other body for it)."""
-    if not isinstance(played, Placement):
-        raise TypeError(f"a tic-tac-toe move is a cell, not {played!r}")
-    return played
 
 
 def _integer(params: Mapping[str, object], name: str) -> int:
