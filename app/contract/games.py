@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.contract.fields import INTEGRAL, Body, JsonInt
@@ -184,6 +185,13 @@ class MoveIn(MoveBody):
         return Placement(self.row, self.col)
 
 
+def _true_itself(value: object) -> object:
+    """JSON's ``true``, not ``1`` (which Python's ``True`` equals)."""
+    if value is not True:
+        raise PydanticCustomError("literal_error", "pass must be true")
+    return value
+
+
 class PassIn(MoveBody):
     """A pass: the mover places nothing and gives the turn away."""
 
@@ -191,7 +199,9 @@ class PassIn(MoveBody):
     examples: ClassVar[Mapping[str, Example]] = {
         "pass": {"summary": "A pass", "value": {"pass": True}}
     }
-    pass_: Literal[True] = Field(alias="pass", description="`true`: the mover passes.")
+    pass_: Annotated[Literal[True], BeforeValidator(_true_itself)] = Field(
+        alias="pass", description="`true`: the mover passes."
+    )
 
     def played(self) -> Pass:
         return Pass()

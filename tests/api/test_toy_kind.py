@@ -314,3 +314,36 @@ def test_a_kind_declared_outside_the_app_is_played_refused_and_streamed(api: Cli
     assert moves[2].state["next_player"] == 2  # the answer that move got, rebuilt
     assert isinstance(events[-1], EndEvent)
     assert events[-1].state["status"] == "draw"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ('{"pass": "yes"}', "validation_error"),
+        ('{"pass": "true"}', "validation_error"),
+        ('{"pass": 1}', "validation_error"),
+        ('{"pass": false}', "validation_error"),
+        ('{"pass": "\\u0000"}', "validation_error"),
+        ('{"pass": true, "row": 1}', "validation_error"),
+        ('{"row": "\\u0661", "col": 0}', "validation_error"),
+        ('{"row": 1, "col": 1, "pass": null}', "validation_error"),
+        ("[true]", "validation_error"),
+        ('{"row": 100000000000000000000000000000, "col": 0}', "out_of_bounds"),
+    ],
+)
+def test_garbage_moves_of_a_kind_with_passes_are_refused_422(
+    api: Client, body: str, code: str
+) -> None:
+    game = api.create_game(game="corners")
+    answer = api.http.post(
+        f"/v1/games/{game['id']}/moves",
+        content=body.encode(),
+        headers={
+            "Authorization": f"Bearer {game['tokens']['1']}",
+            "Content-Type": "application/json",
+        },
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert answer.json()["code"] == code
+    assert api.get_game(game["id"])["version"] == 0
