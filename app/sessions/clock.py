@@ -9,7 +9,7 @@ the flag falls and the other player wins.
 
 Times are integers of milliseconds since the epoch, by the clock of the store that keeps the
 game, which every process sharing it agrees on. ``Clocks`` is this arithmetic for the memory
-store; the Redis store does the same in its scripts (``lua/clock.lua``), with Redis' ``TIME``,
+store; the Redis store does the same in its scripts (``lua/game.lua``), with Redis' ``TIME``,
 and both run the same session test suite.
 """
 

@@ -37,17 +37,19 @@ end
 -- The owners' shares, as every accounting script answers them: the owners whose live games hold
 -- `most` moves or more (all of them: a share is at least a thousandth of the bound, rounded down
 -- but at least one move, so at most 2,000 owners hold one), and the moves of each owner in the
--- table `asked` (owner -> true), as {owner, moves, owner, moves, ...}.
+-- table `asked` (owner -> true), as {owner, moves, owner, moves, ...} (redis_wire.py's Shares).
 local function shares(most, asked)
   local counts = {}
   for owner in pairs(asked) do
     counts[#counts + 1] = owner
     counts[#counts + 1] = tonumber(redis.call('ZSCORE', KEYS[6], owner) or 0)
   end
-  return {redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 2000), counts}
+  return REPLY.shares{heavy = redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 2000),
+                      owned = counts}
 end
 
--- Moves accepted since the last report, as ARGV from `first` on (game id / count pairs): each
+-- Moves accepted since the last report, as ARGV from `first` on (a script's tail: game id /
+-- count pairs): each
 -- game that had some (and is still among the live ones) lives until `expires` (ms), and its
 -- moves are added to the counts, its owner's too. Answers the total of moves held, and the
 -- table of the owners whose counts changed (owner -> true).

@@ -1,53 +1,55 @@
 -- A resignation or a draw offer, for a game of any kind and engine, as session.py's
--- Session.act decides it (the clocks as game.lua runs them).
--- KEYS: meta, moves, receipts.
--- ARGV: token hash, 'resign' | 'offer', claimed player or '', expected version or '',
---       idempotency key or '', request fingerprint, refusals to remember, channel.
--- -> {'ok', state}, {'replay', state as JSON}, {'replayed', refusal...}, or a refusal
+-- Session.act decides it (the clocks as game.lua runs them). KEYS: meta, moves, receipts.
 local now = now_ms()
-settle(KEYS[1], ARGV[8], now)
+settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
                         'reason')
-if not meta[1] then return {'game_not_found'} end
+if not meta[1] then return REPLY.game_not_found{} end
 local player
-if ARGV[1] == meta[1] then player = 1 elseif ARGV[1] == meta[2] then player = 2
-else return {'unauthorized'} end
+if ARG.token_hash == meta[1] then player = 1 elseif ARG.token_hash == meta[2] then player = 2
+else return REPLY.unauthorized{} end
 local receipt = ''
-if ARGV[5] ~= '' then
-  receipt = player .. ':' .. ARGV[5]
+if ARG.key ~= '' then
+  receipt = player .. ':' .. ARG.key
   local seen = redis.call('HGET', KEYS[3], receipt)
   if seen then
     local body, marker, rest = string.match(seen, '^([^|]*)|([^|]*)|(.*)$')
-    if body ~= ARGV[6] then return {'idempotency_key_reused'} end
-    if marker == 'state' then return {'replay', rest} end
+    if body ~= ARG.fingerprint then return REPLY.idempotency_key_reused{} end
+    if marker == 'state' then return REPLY.replay_state{state = rest} end
     local parts = {marker}
     for piece in string.gmatch(rest, '[^|]+') do parts[#parts + 1] = piece end
-    return {'replayed', unpack(parts)}
+    return REPLY.replayed{refusal = parts}
   end
 end
 local function refuse(answer)
-  remember(KEYS[1], KEYS[3], receipt, ARGV[6] .. '|' .. table.concat(answer, '|'), ARGV[7])
+  remember(KEYS[1], KEYS[3], receipt, ARG.fingerprint .. '|' .. table.concat(answer, '|'),
+           ARG.most_refusals)
   return answer
 end
 local status, offer = meta[3], tonumber(meta[6] or 0)
-if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= player then return refuse({'wrong_player', player}) end
-if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= tonumber(meta[5]) then
-  return refuse({'precondition_failed', meta[5]})
+if ARG.claimed ~= '' and tonumber(ARG.claimed) ~= player then
+  return refuse(REPLY.wrong_player{player = player})
 end
-if status ~= 'in_progress' then return refuse({'game_over', status, meta[4], meta[7]}) end
+if ARG.expected_version ~= '' and tonumber(ARG.expected_version) ~= tonumber(meta[5]) then
+  return refuse(REPLY.precondition_failed{version = meta[5]})
+end
+if status ~= 'in_progress' then
+  return refuse(REPLY.game_over{status = status, winner = meta[4], reason = meta[7]})
+end
 local ending = {'next', 0, 'offer', 0}
-if ARGV[2] == 'resign' then
+if ARG.action == 'resign' then
   read_clock(KEYS[1], now, true)
-  changed(KEYS[1], ARGV[8], {'status', 'won', 'winner', 3 - player, 'reason', 'resignation',
-                             unpack(ending)})
+  changed(KEYS[1], ARG.channel, {'status', 'won', 'winner', 3 - player, 'reason', 'resignation',
+                                 unpack(ending)})
 elseif offer == 3 - player then
   read_clock(KEYS[1], now, true)
-  changed(KEYS[1], ARGV[8], {'status', 'draw', 'winner', 0, 'reason', 'agreement',
-                             unpack(ending)})
+  changed(KEYS[1], ARG.channel, {'status', 'draw', 'winner', 0, 'reason', 'agreement',
+                                 unpack(ending)})
 elseif offer == 0 then
   read_clock(KEYS[1], now, false)
-  changed(KEYS[1], ARGV[8], {'offer', player})
+  changed(KEYS[1], ARG.channel, {'offer', player})
 end  -- else the player's own offer stands already: nothing changes
 local state = state_of(KEYS[1], KEYS[2])
-remember(KEYS[1], KEYS[3], receipt, ARGV[6] .. '|state|' .. cjson.encode(state), ARGV[7])
-return {'ok', state}
+remember(KEYS[1], KEYS[3], receipt, ARG.fingerprint .. '|state|' .. cjson.encode(state),
+         ARG.most_refusals)
+return REPLY.ok{state = state}

@@ -1,12 +1,10 @@
 -- What a push stream reads after a change: the store's time, the game's state, and its moves
--- made after a version. KEYS: meta, moves. ARGV: the version, most moves, the game's channel.
--- -> the time (ms), the number of moves made at that version, the state (game.lua's state_of),
---    then the records of the moves after them
+-- made after a version. KEYS: meta, moves.
 local now = now_ms()
-settle(KEYS[1], ARGV[3], now)
-local state = state_of(KEYS[1], KEYS[2])
+settle(KEYS[1], ARG.channel, now)
+local state = state_fields(KEYS[1], KEYS[2])
 if not state then return false end
-local after, count, version = tonumber(ARGV[1]), tonumber(state[9]), tonumber(state[7])
+local after, count, version = tonumber(ARG.after), tonumber(state.moves), tonumber(state.version)
 -- The moves made at version `after`: move m's version is m, or its record's stamp once changes
 -- that are no moves (draw offers) came before it; versions grow with m, so a binary search.
 local first
@@ -24,7 +22,5 @@ else
   end
   first = low
 end
-local answer = {now, first, state}
-local records = redis.call('LRANGE', KEYS[2], first, first + tonumber(ARGV[2]) - 1)
-for i = 1, #records do answer[3 + i] = records[i] end
-return answer
+return REPLY.changes{at = now, first = first, state = REPLY.state(state),
+                     records = redis.call('LRANGE', KEYS[2], first, first + tonumber(ARG.most) - 1)}

@@ -1,22 +1,16 @@
 -- Shared by every script that reads or changes a game (the store puts it before each of them,
--- and runs each as the function `answer`: see redis_store.py's _script):
--- the store's time, the game's clocks as app/sessions/clock.py keeps them, a flag fall that is
--- due, a change that is no move, and the game's state as every script answers it.
+-- after the prelude that names its arguments and answers and says the time, `now_ms`, and runs
+-- each as the function `answer`: see redis_scripts.py): the game's clocks as
+-- app/sessions/clock.py keeps them, a flag fall that is due, a change that is no move, and the
+-- game's state as every script answers it.
 --
 -- Meta fields of a clocked game: control ('initial:increment', seconds), r1 and r2 (each
 -- player's milliseconds left as of `since`), since (the instant of the game's last change, ms),
 -- running (0, 1 or 2: whose clock runs), moved (0 to 3: one bit per player who has moved).
 -- Every game: version (changes so far), offer (0, or the player whose draw offer stands).
--- Times are the store's (TIME), in integer milliseconds; `int` writes them without the
--- exponent Lua's tostring would use.
-if redis.replicate_commands then redis.replicate_commands() end  -- Redis < 7: TIME, then writes
-
+-- Times are in integer milliseconds (the store's TIME, unless the store was built to take the
+-- caller's); `int` writes them without the exponent Lua's tostring would use.
 local function int(number) return string.format('%d', number) end
-
-local function now_ms()
-  local time = redis.call('TIME')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
 
 -- A change that is no move (a draw offer, an ending): the next version, announced.
 local function changed(meta_key, channel, fields)
@@ -27,8 +21,8 @@ local function changed(meta_key, channel, fields)
 end
 
 -- Let the running clock's flag fall if its deadline has come: the game ended at that instant,
--- whether or not anybody was looking. True if it fell now; the script then answers
--- {1, its answer} rather than {0, its answer} (the store counts the ending).
+-- whether or not anybody was looking. True if it fell now; the script's answer then says so
+-- (REPLY.settled: the store counts the ending).
 local settled = false
 local function settle(meta_key, channel, now)
   local f = redis.call('HMGET', meta_key, 'running', 'since', 'r1', 'r2', 'status')
@@ -80,16 +74,21 @@ local function moved(meta_key, mover, next_player, version, seq, now)
          .. running
 end
 
--- The game's state, as every script answers it (redis_store.py's _state_read): kind, facts,
--- status, winner, reason, next, version, the last move's record (or false), move count,
--- offer, control, r1, r2, since, running.
-local function state_of(meta_key, moves_key)
+-- The game's state by name (false for a game that does not exist), and as every script
+-- answers it (redis_wire.py's StateReply).
+local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running')
   if not m[1] then return false end
-  return {m[1], m[2], m[3], m[4], m[5] or '', m[6], m[7],
-          redis.call('LINDEX', moves_key, -1) or false, redis.call('LLEN', moves_key),
-          m[8] or '0', m[9] or '', m[10] or '0', m[11] or '0', m[12] or '0', m[13] or '0'}
+  return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
+          next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
+          moves = redis.call('LLEN', moves_key), offer = m[8] or '0', control = m[9] or '',
+          r1 = m[10] or '0', r2 = m[11] or '0', since = m[12] or '0', running = m[13] or '0'}
+end
+
+local function state_of(meta_key, moves_key)
+  local fields = state_fields(meta_key, moves_key)
+  return fields and REPLY.state(fields)
 end
 
 -- Remember an answer other than an accepted move under its Idempotency-Key, up to a number

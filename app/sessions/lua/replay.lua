@@ -2,4 +2,4 @@
 -- KEYS: meta, moves.
 local meta = redis.call('HMGET', KEYS[1], 'kind', 'params')
 if not meta[1] then return false end
-return {meta[1], meta[2], redis.call('LRANGE', KEYS[2], 0, -1)}
+return REPLY.history{kind = meta[1], params = meta[2], records = redis.call('LRANGE', KEYS[2], 0, -1)}

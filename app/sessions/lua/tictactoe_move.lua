@@ -1,76 +1,77 @@
 -- The fast path of n × n tic-tac-toe, k in a row: check and apply one move in O(1), atomically,
 -- as app/sessions/kinds/tictactoe.py does (its detectors: app/rules/lines.py for k = n, counters
 -- of the four lines through the cell; app/rules/runs.py for k < n, run lengths at the runs' ends).
--- KEYS: meta, cells, lines, moves, receipts.
--- ARGV: token hash, row, col, claimed player or '', ttl ms, expected version or '',
---       idempotency key or '', request fingerprint, refusals to remember, the game's channel,
---       '1' if the store holds its most moves (then only a replay is answered) or ''.
+-- KEYS: meta, cells, lines, moves, receipts. Its arguments and answers: redis_wire.py.
 -- A game's version counts its changes, its moves list its moves: they differ once a draw
--- offer was made (game.lua). Answers: {'ok', state}, {'replay', seq, record, state}, or a
--- refusal.
+-- offer was made (game.lua).
 local now = now_ms()
-settle(KEYS[1], ARGV[10], now)
+settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
                         'next', 'kind', 'reason', 'max_moves', 'k')
-if not meta[1] then return {'game_not_found'} end
+if not meta[1] then return REPLY.game_not_found{} end
 local n = tonumber(meta[1])
 local k = tonumber(meta[11] or meta[1])
 local player
-if ARGV[1] == meta[2] then player = 1 elseif ARGV[1] == meta[3] then player = 2
-else return {'unauthorized'} end
+if ARG.token_hash == meta[2] then player = 1 elseif ARG.token_hash == meta[3] then player = 2
+else return REPLY.unauthorized{} end
 local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
 local next_player, reason, max_moves = tonumber(meta[7]), meta[9], tonumber(meta[10])
 
 -- A request already answered under this Idempotency-Key gets its first answer again.
 local receipt = nil
-if ARGV[7] ~= '' then
-  receipt = player .. ':' .. ARGV[7]
+if ARG.key ~= '' then
+  receipt = player .. ':' .. ARG.key
   local seen = redis.call('HGET', KEYS[5], receipt)
   if seen then
     local body, rest = string.match(seen, '^([^|]*)|(.*)$')
-    if body ~= ARGV[8] then return {'idempotency_key_reused'} end
+    if body ~= ARG.fingerprint then return REPLY.idempotency_key_reused{} end
     local parts = {}
     for piece in string.gmatch(rest, '[^|]+') do parts[#parts + 1] = piece end
     if parts[1] == 'ok' then
       local seq = tonumber(parts[2])
-      return {'replay', seq, redis.call('LINDEX', KEYS[4], seq - 1),
-              state_of(KEYS[1], KEYS[4])}
+      return REPLY.replay{seq = seq, record = redis.call('LINDEX', KEYS[4], seq - 1),
+                          state = state_of(KEYS[1], KEYS[4])}
     end
-    return {'replayed', unpack(parts)}
+    return REPLY.replayed{refusal = parts}
   end
 end
-if ARGV[11] == '1' then return {'capacity_exhausted'} end
+if ARG.full == '1' then return REPLY.capacity_exhausted{} end
 -- Refusals are remembered under their key, up to a number of them per game.
 local function refuse(answer)
   if receipt then
-    remember(KEYS[1], KEYS[5], receipt, ARGV[8] .. '|' .. table.concat(answer, '|'), ARGV[9])
+    remember(KEYS[1], KEYS[5], receipt, ARG.fingerprint .. '|' .. table.concat(answer, '|'),
+             ARG.most_refusals)
   end
   return answer
 end
 
-if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= player then return refuse({'wrong_player', player}) end
-if ARGV[6] ~= '' and tonumber(ARGV[6]) ~= version then
-  return refuse({'precondition_failed', version})
+if ARG.claimed ~= '' and tonumber(ARG.claimed) ~= player then
+  return refuse(REPLY.wrong_player{player = player})
+end
+if ARG.expected_version ~= '' and tonumber(ARG.expected_version) ~= version then
+  return refuse(REPLY.precondition_failed{version = version})
 end
 -- A game the session ended (at its move limit, on time, by resignation or agreement) refuses
 -- every move first, as the sessions in Python do.
 if status ~= 'in_progress' and reason ~= 'line' and reason ~= 'board_full' then
-  return refuse({'game_over', status, winner, reason})
+  return refuse(REPLY.game_over{status = status, winner = winner, reason = reason})
 end
-local row, col = tonumber(ARGV[2]), tonumber(ARGV[3])
-if row < 0 or row >= n or col < 0 or col >= n then return refuse({'out_of_bounds', n}) end
-if status ~= 'in_progress' then return refuse({'game_over', status, winner, reason}) end
-if player ~= next_player then return refuse({'not_your_turn', next_player}) end
-local cell = ARGV[2] .. ':' .. ARGV[3]
-if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse({'cell_occupied'}) end
+local row, col = tonumber(ARG.row), tonumber(ARG.col)
+if row < 0 or row >= n or col < 0 or col >= n then return refuse(REPLY.out_of_bounds{n = n}) end
+if status ~= 'in_progress' then
+  return refuse(REPLY.game_over{status = status, winner = winner, reason = reason})
+end
+if player ~= next_player then return refuse(REPLY.not_your_turn{next_player = next_player}) end
+local cell = ARG.row .. ':' .. ARG.col
+if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse(REPLY.cell_occupied{}) end
 
 local won = false
 if k == n then
   -- The four lines through the cell: +1 for player 1, -1 for player 2; ±n is a full line.
   local delta = (player == 1) and 1 or -1
   local full = delta * n
-  won = redis.call('HINCRBY', KEYS[3], 'r' .. ARGV[2], delta) == full
-  won = (redis.call('HINCRBY', KEYS[3], 'c' .. ARGV[3], delta) == full) or won
+  won = redis.call('HINCRBY', KEYS[3], 'r' .. ARG.row, delta) == full
+  won = (redis.call('HINCRBY', KEYS[3], 'c' .. ARG.col, delta) == full) or won
   if row == col then won = (redis.call('HINCRBY', KEYS[3], 'd', delta) == full) or won end
   if row + col == n - 1 then
     won = (redis.call('HINCRBY', KEYS[3], 'a', delta) == full) or won
@@ -107,7 +108,7 @@ next_player = (status == 'in_progress') and (3 - player) or 0
 redis.call('RPUSH', KEYS[4], cell .. moved(KEYS[1], player, next_player, version, seq, now))
 redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner,
            'reason', reason, 'next', next_player, 'offer', 0)
-if receipt then redis.call('HSET', KEYS[5], receipt, ARGV[8] .. '|ok|' .. seq) end
-for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
-redis.call(PUBLISH, ARGV[10], version)
-return {'ok', state_of(KEYS[1], KEYS[4])}
+if receipt then redis.call('HSET', KEYS[5], receipt, ARG.fingerprint .. '|ok|' .. seq) end
+for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARG.ttl_ms) end
+redis.call(PUBLISH, ARG.channel, version)
+return REPLY.ok{state = state_of(KEYS[1], KEYS[4])}

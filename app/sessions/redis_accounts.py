@@ -1,0 +1,234 @@
+"""The Redis store's move accounting: how many moves all processes hold, and each client's share.
+
+Moves of all processes are counted in the accounting slot (``redis_keys.ACCOUNTS``): each process
+reports the moves it accepted with its next move (on one Redis, pipelined with it: ``touch.lua``)
+or within a second (on a cluster that slot is one node's, so always in the background), and knows
+the total, and the counts of the owners it moved for, as of its last report or creation
+(``reserve.lua``). So the bounds hold within the moves in flight between reports; the accounting's
+own failure never undoes or hides a move's answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections import Counter, OrderedDict
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+import redis.asyncio as redis
+from redis.exceptions import NoScriptError
+
+from app.sessions.errors import CapacityExhausted, StoreUnavailable
+from app.sessions.redis_cluster import Client
+from app.sessions.redis_keys import ACCOUNTS
+from app.sessions.redis_scripts import Call, ScriptRunner
+from app.sessions.redis_wire import (
+    AccountsReply,
+    ForgetArgs,
+    ReserveArgs,
+    ReserveReply,
+    Shares,
+    TouchArgs,
+)
+from app.sessions.store import CLIENT_MOVES
+
+# A report: game id -> (moves accepted since the last one, the game's owner).
+Reports = dict[str, tuple[int, str]]
+
+
+def seconds(milliseconds: object) -> int:
+    """A Retry-After: whole seconds, at least one."""
+    return max(1, math.ceil(int(str(milliseconds)) / 1000))
+
+
+class MoveAccounts:
+    """This process's side of the accounting."""
+
+    def __init__(
+        self,
+        runner: ScriptRunner,
+        client: Client,
+        *,
+        clock: Callable[[], float],
+        max_games: int,
+        max_total_moves: int,
+        client_games: int,
+        client_moves: int,
+        idle_ms: int,
+        unstarted_ms: int,
+    ) -> None:
+        self.runner, self.client, self.clock = runner, client, clock
+        self.max_games = max_games
+        self.max_total_moves = max_total_moves
+        self.client_games = client_games
+        self.client_moves = client_moves
+        self.idle_ms = idle_ms
+        self.unstarted_ms = unstarted_ms
+        self._unreported: Reports = {}
+        self._unreported_owned: Counter[str] = Counter()  # by owner: moves not yet reported
+        self._total_moves = 0  # as last read
+        # Owners' moves as the accounting last said: those at their share, and the counts of
+        # the owners of games this process moved in (at most max_games of them: an owner has
+        # a live game).
+        self._heavy: set[str] = set()
+        self._owned: OrderedDict[str, int] = OrderedDict()
+        # When this process last read the total ("") or an owner's moves, to let moves on.
+        self._recounted: OrderedDict[str, float] = OrderedDict()
+        self._reporter: asyncio.Task[None] | None = None
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    async def close(self) -> None:
+        if self._reporter is not None:
+            self._reporter.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._reporter
+        with suppress(StoreUnavailable):
+            await self.report()  # the moves accepted since the last report
+
+    # --- places and counts -----------------------------------------------------------------
+
+    async def reserve(self, game_id: str, owner: str = "") -> ReserveReply:
+        """reserve.lua: the moves accepted since the last report counted (this process's own
+        moves count before its own creations), expired games forgotten, then a place for
+        ``game_id`` (``''``: only recount)."""
+        reports = self._take_reports()
+        args = ReserveArgs(
+            now=self._now_ms(), unstarted_ms=self.unstarted_ms, max_games=self.max_games,
+            game_id=game_id, max_total_moves=self.max_total_moves, owner=owner,
+            client_games=self.client_games, client_moves=self.client_moves, idle_ms=self.idle_ms,
+        )  # fmt: skip
+        try:
+            found = await self.runner.run(
+                self.client, Call("reserve", ACCOUNTS, args, self._tail(reports))
+            )
+        except StoreUnavailable:
+            self._restore_reports(reports)
+            raise
+        answer = ReserveReply(*found)
+        self._counted(answer.total, answer.shares)
+        return answer
+
+    async def forget(self, game_id: str) -> None:
+        """A deleted game's place and moves given back (forget.lua)."""
+        self._unreported.pop(game_id, None)
+        args = ForgetArgs(game_id=game_id, client_moves=self.client_moves)
+        answer = AccountsReply(*await self.runner.run(self.client, Call("forget", ACCOUNTS, args)))
+        self._counted(answer.total, answer.shares)
+
+    async def full(self, owner: str) -> CapacityExhausted | None:
+        """The refusal of a new move while the store holds its most moves, or the game's owner
+        its share of them (as last read; read again at most once a second while at the bound,
+        the total and each owner's share on its own, so that expired games free their moves),
+        or None. The engines still answer a replay before refusing with it."""
+
+        def full() -> bool:
+            unreported = sum(count for count, _ in self._unreported.values())
+            return self._total_moves + unreported >= self.max_total_moves
+
+        def over_share() -> bool:
+            owned = self._owned.get(owner, 0) + self._unreported_owned[owner]
+            return owner in self._heavy or owned >= self.client_moves
+
+        if not over_share() and not full():
+            return None
+        retry = 1
+        which, now = owner if over_share() else "", self.clock()  # at most once a second each
+        since = now - self._recounted.get(which, -math.inf)
+        if not 0 <= since < 1:  # (a clock set back is no reason to wait)
+            self._recounted.pop(which, None)
+            self._recounted[which] = now
+            while len(self._recounted) > self.max_games:
+                self._recounted.popitem(last=False)
+            with suppress(StoreUnavailable):  # the counts as last read decide, the move may fail
+                retry = seconds((await self.reserve("", owner)).wait_ms)
+        if over_share():
+            return CapacityExhausted(self.client_moves, retry, CLIENT_MOVES)
+        if full():
+            return CapacityExhausted(self.max_total_moves, retry, "stored moves")
+        return None
+
+    # --- reports of accepted moves ---------------------------------------------------------
+
+    def accepted(self, game_id: str, owner: str) -> None:
+        count, _ = self._unreported.get(game_id, (0, owner))
+        self._unreported[game_id] = (count + 1, owner)
+        self._unreported_owned[owner] += 1
+        if self._reporter is None or self._reporter.done():
+            self._reporter = asyncio.create_task(self._report_soon())
+
+    async def _report_soon(self) -> None:
+        """Report within a second the moves no later move of this process reported."""
+        await asyncio.sleep(1)
+        with suppress(StoreUnavailable):
+            await self.report()
+
+    async def report(self) -> None:
+        if self._unreported:
+            reports = self._take_reports()
+            try:
+                found = await self.runner.run(self.client, self._touch(reports))
+            except StoreUnavailable:
+                self._restore_reports(reports)
+                raise
+            answer = AccountsReply(*found)
+            self._counted(answer.total, answer.shares)
+
+    async def with_move(self, move: Call) -> Any:
+        """A move script's answer, run in one round trip with the report of the moves accepted
+        so far (one Redis: in a pipeline, since the accounting is another slot) or alone (a
+        cluster: the report follows in the background)."""
+        if not isinstance(self.client, redis.Redis):
+            return await self.runner.run(self.client, move)
+        for _ in range(2):
+            reports = self._take_reports()
+            try:
+                answer, total = await self.runner.pipelined(self.client, move, self._touch(reports))
+            except BaseException:
+                self._restore_reports(reports)
+                raise
+            if isinstance(total, Exception):
+                self._restore_reports(reports)
+            else:
+                counted = AccountsReply(*total)
+                self._counted(counted.total, counted.shares)
+            if isinstance(answer, NoScriptError):  # the server restarted: the move did not run
+                continue
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        raise StoreUnavailable("the store keeps forgetting its scripts")
+
+    def _touch(self, reports: Reports) -> Call:
+        args = TouchArgs(now=self._now_ms(), idle_ms=self.idle_ms, client_moves=self.client_moves)
+        return Call("touch", ACCOUNTS, args, self._tail(reports))
+
+    @staticmethod
+    def _tail(reports: Reports) -> list[str | int]:
+        return [item for game_id, (count, _) in reports.items() for item in (game_id, count)]
+
+    def _counted(self, total: int, shares: list[Any]) -> None:
+        """What an accounting script answered: the total of moves held, and the owners' shares
+        (those at their share, and the moves of the owners asked)."""
+        heavy, owned = Shares(*shares)
+        self._total_moves = int(total)
+        self._heavy = {str(owner) for owner in heavy}
+        for owner, count in zip(owned[::2], owned[1::2], strict=True):
+            self._owned[str(owner)] = int(count)
+            self._owned.move_to_end(str(owner))
+        while len(self._owned) > self.max_games:
+            self._owned.popitem(last=False)
+
+    def _take_reports(self) -> Reports:
+        reports, self._unreported = self._unreported, {}
+        self._unreported_owned.clear()
+        return reports
+
+    def _restore_reports(self, reports: Reports) -> None:
+        for game_id, (count, owner) in reports.items():
+            kept, _ = self._unreported.get(game_id, (0, owner))
+            self._unreported[game_id] = (kept + count, owner)
+            self._unreported_owned[owner] += count

@@ -1,0 +1,587 @@
+"""What the Redis store's scripts take and answer, each declared once, by name.
+
+Each script (``lua/*.lua``) has one record for its arguments, and every answer a script gives
+is one record too (arq's ``serialize_*`` / ``deserialize_*`` are the model):
+
+* **Arguments**: the store sends ``list(Args(...))`` (and, for a script that takes a tail of
+  pairs, the tail after them); the script reads ``ARG.<field>`` from a table that the prelude
+  ``lua_prelude`` builds from the same record's fields, so the order is written only here. A
+  script that names a field its record does not declare, or reads ``ARGV[<number>]`` itself,
+  is refused when its text is built (``check_script``).
+* **Answers**: a script builds one as ``REPLY.<name>{field = value, ...}``, the prelude's
+  encoder turns the table into the list Redis carries (in the record's order; a field left out
+  is an error in the script, not a shorter list), and the store reads it back with
+  ``decode``/``record(*answer)``. Tagged answers (``TAGGED``: the outcomes of a move or an
+  action, and the refusals a script decides) carry their name first, so that one decoder reads
+  whichever came.
+
+The records' values are what Redis carries: texts and integers (a Lua ``false`` arrives as
+``None``). What they mean for a game is decided by the codec below (``state_read``,
+``record_read``, ``refusal_of``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, cast, get_args
+
+from app.rules.errors import DomainError
+from app.sessions.clock import ClockState, TimeControl
+from app.sessions.errors import (
+    CellOccupied,
+    GameNotFound,
+    GameOver,
+    IdempotencyKeyReused,
+    NotYourTurn,
+    OutOfBounds,
+    PreconditionFailed,
+    StoreUnavailable,
+    Unauthorized,
+    WrongPlayer,
+)
+from app.sessions.kind import (
+    ClockReading,
+    GameKind,
+    Move,
+    Placement,
+    Player,
+    Reason,
+    Status,
+    Winner,
+)
+from app.sessions.kinds import Kinds
+from app.sessions.session import ActionRequest, GameState, MoveRequest
+
+Wire = str | int  # what a script's argument is sent as
+
+# --- arguments -------------------------------------------------------------------------------
+
+
+class CreateArgs(NamedTuple):
+    ttl_ms: Wire  # until the first move
+    fields: Wire  # the meta hash, as one JSON object of texts (one argument, not two a field)
+
+
+class GameArgs(NamedTuple):
+    """A read of one game (state.lua, replay.lua's none): its channel, for a flag fall."""
+
+    channel: Wire
+
+
+class MovesArgs(NamedTuple):
+    first: Wire  # index, 0-based
+    last: Wire  # index, inclusive
+    channel: Wire
+
+
+class ChangesArgs(NamedTuple):
+    after: Wire  # the version the reader has
+    most: Wire  # moves at most
+    channel: Wire
+
+
+class DeleteArgs(NamedTuple):
+    token_hash: Wire
+    channel: Wire
+
+
+class ReadArgs(NamedTuple):
+    """read.lua; its tail: the receipt fields of the request's Idempotency-Key, if any."""
+
+    channel: Wire
+
+
+class CommitArgs(NamedTuple):
+    """commit.lua: what the generic engine decided in Python, written if the game is still at
+    ``version``; an accepted move's fields are left empty for a refusal."""
+
+    version: Wire  # as read
+    receipt_field: Wire  # or ''
+    receipt_value: Wire
+    most_refusals: Wire  # receipts of refusals kept per game
+    ttl_ms: Wire
+    channel: Wire
+    outcome: Wire  # 'refused' | 'accepted'
+    status: Wire = ""
+    winner: Wire = ""
+    next_player: Wire = ""
+    position: Wire = ""
+    facts: Wire = ""
+    record: Wire = ""  # the kind's text of the move (commit.lua adds the stamp)
+    reason: Wire = ""
+    mover: Wire = ""
+
+
+class ActArgs(NamedTuple):
+    """act.lua: a resignation or a draw offer."""
+
+    token_hash: Wire
+    action: Wire  # 'resign' | 'offer'
+    claimed: Wire  # the player the body claims, or ''
+    expected_version: Wire  # If-Match, or ''
+    key: Wire  # Idempotency-Key, or ''
+    fingerprint: Wire
+    most_refusals: Wire
+    channel: Wire
+
+
+class CellMoveArgs(NamedTuple):
+    """A fast path's move of one cell (tictactoe_move.lua)."""
+
+    token_hash: Wire
+    row: Wire
+    col: Wire
+    claimed: Wire
+    ttl_ms: Wire
+    expected_version: Wire
+    key: Wire
+    fingerprint: Wire
+    most_refusals: Wire
+    channel: Wire
+    full: Wire  # '1' if the store holds its most moves (then only a replay is answered)
+
+
+class ReserveArgs(NamedTuple):
+    """reserve.lua; its tail: the report, game id / accepted moves pairs."""
+
+    now: Wire  # ms
+    unstarted_ms: Wire  # a new game's lifetime until its first move
+    max_games: Wire
+    game_id: Wire  # or '': only a recount
+    max_total_moves: Wire
+    owner: Wire
+    client_games: Wire  # the most live games of one owner
+    client_moves: Wire  # the most moves of one owner
+    idle_ms: Wire  # a game's lifetime after a move
+
+
+class TouchArgs(NamedTuple):
+    """touch.lua; its tail: the report, game id / accepted moves pairs."""
+
+    now: Wire
+    idle_ms: Wire
+    client_moves: Wire
+
+
+class ForgetArgs(NamedTuple):
+    game_id: Wire
+    client_moves: Wire
+
+
+class NoArgs(NamedTuple):
+    pass
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+
+class StateReply(NamedTuple):
+    """A game's state as every game script answers it (game.lua's ``state_of``)."""
+
+    kind: str
+    facts: str  # JSON
+    status: str
+    winner: str
+    reason: str
+    next_player: str
+    version: str
+    last: str | None  # the last move's record
+    moves: int  # made so far
+    offer: str
+    control: str  # '' without clocks
+    r1: str
+    r2: str
+    since: str
+    running: str
+
+
+class ReadReply(NamedTuple):
+    """read.lua: what the generic engine needs to decide a move in Python."""
+
+    kind: str
+    params: str
+    h1: str
+    h2: str
+    version: str
+    refusals: str | None
+    max_moves: str
+    position: str | None
+    status: str
+    winner: str
+    reason: str | None
+    offer: str | None
+    receipts: list[str | None]  # for the fields asked, in their order
+
+
+class MovesReply(NamedTuple):
+    kind: str
+    version: str
+    records: list[str]
+
+
+class HistoryReply(NamedTuple):
+    """replay.lua: every move record, to rebuild a board."""
+
+    kind: str
+    params: str
+    records: list[str]
+
+
+class ChangesReply(NamedTuple):
+    at: int  # the store's time, ms
+    first: int  # moves made at the version asked about
+    state: list[Any]  # a StateReply
+    records: list[str]  # of the moves after them
+
+
+class Shares(NamedTuple):
+    """accounts.lua's: the owners at their share of moves, and the moves of those asked."""
+
+    heavy: list[str]
+    owned: list[Any]  # owner, moves, owner, moves, ...
+
+
+class AccountsReply(NamedTuple):
+    """touch.lua and forget.lua."""
+
+    total: int  # moves held
+    shares: list[Any]  # a Shares
+
+
+class ReserveReply(NamedTuple):
+    placed: int  # 0 or 1
+    wait_ms: int  # until the next game expires, when not placed
+    total: int
+    why: str  # '', 'games', 'moves', 'client_games', 'client_moves'
+    shares: list[Any]
+
+
+class Settled(NamedTuple):
+    """Every game script's answer: whether a flag fell in it (game.lua's ``settle``; the store
+    counts the ending), and the script's own answer."""
+
+    fell: int
+    answer: Any
+
+
+# Tagged answers: the outcomes of a move or an action...
+
+
+class Ok(NamedTuple):
+    state: list[Any]
+
+
+class Accepted(NamedTuple):
+    state: list[Any]
+
+
+class Replay(NamedTuple):
+    """A move answered before under the request's key: its number, its record, the state now."""
+
+    seq: int
+    record: str
+    state: list[Any]
+
+
+class ReplayState(NamedTuple):
+    """An action answered before under the request's key: the state it left, as JSON."""
+
+    state: str
+
+
+class Refused(NamedTuple):
+    pass
+
+
+class Conflict(NamedTuple):
+    pass
+
+
+class ReceiptFound(NamedTuple):
+    """The request's receipt, written in between (by another process)."""
+
+    text: str
+
+
+class Replayed(NamedTuple):
+    """A refusal answered before under the request's key: the refusal's own tagged answer."""
+
+    refusal: list[Any]
+
+
+class CapacityFull(NamedTuple):
+    pass
+
+
+class NotFound(NamedTuple):
+    pass
+
+
+class NotAuthorized(NamedTuple):
+    pass
+
+
+class KeyReused(NamedTuple):
+    pass
+
+
+# ... and the refusals a script decides (kept in receipts as their code and fields, '|'-joined).
+
+
+class WrongPlayerReply(NamedTuple):
+    player: str
+
+
+class PreconditionReply(NamedTuple):
+    version: str
+
+
+class OutOfBoundsReply(NamedTuple):
+    n: str
+
+
+class GameOverReply(NamedTuple):
+    status: str
+    winner: str
+    reason: str = ""  # an empty reason is no piece of a receipt
+
+
+class NotYourTurnReply(NamedTuple):
+    next_player: str
+
+
+class CellOccupiedReply(NamedTuple):
+    pass
+
+
+Record = type[tuple[Any, ...]]
+
+REPLIES: dict[str, Record] = {
+    "state": StateReply, "read": ReadReply, "moves": MovesReply, "history": HistoryReply,
+    "changes": ChangesReply, "shares": Shares, "accounts": AccountsReply,
+    "reserve": ReserveReply, "settled": Settled,
+}  # fmt: skip
+REFUSALS: dict[str, Record] = {
+    "wrong_player": WrongPlayerReply, "precondition_failed": PreconditionReply,
+    "out_of_bounds": OutOfBoundsReply, "game_over": GameOverReply,
+    "not_your_turn": NotYourTurnReply, "cell_occupied": CellOccupiedReply,
+}  # fmt: skip
+TAGGED: dict[str, Record] = {
+    "ok": Ok, "accepted": Accepted, "replay": Replay, "replay_state": ReplayState,
+    "refused": Refused, "conflict": Conflict, "receipt": ReceiptFound, "replayed": Replayed,
+    "capacity_exhausted": CapacityFull, "game_not_found": NotFound,
+    "unauthorized": NotAuthorized, "idempotency_key_reused": KeyReused,
+} | REFUSALS  # fmt: skip
+
+
+def decode(answer: list[Any]) -> tuple[Any, ...]:
+    """A tagged answer as its record; StoreUnavailable for one no script gives."""
+    record = TAGGED.get(answer[0]) if answer else None
+    if record is None:
+        raise StoreUnavailable(f"unexpected answer from the store: {answer!r}")
+    return record(*answer[1:])
+
+
+# --- the scripts -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Script:
+    """A script: its arguments' record, whether a tail follows them, and the answers it builds
+    (the encoders its prelude defines)."""
+
+    name: str
+    args: Record
+    tail: bool = False
+    replies: tuple[str, ...] = ()
+    game: bool = True  # reads or changes a game: runs after game.lua (its clocks and state)
+    accounts: bool = False  # runs after accounts.lua
+
+
+GAME_REPLIES = ("settled", "state")
+MOVE_REPLIES = (*GAME_REPLIES, "ok", "replay", "replay_state", "replayed", "capacity_exhausted",
+                "game_not_found", "unauthorized", "idempotency_key_reused", *REFUSALS)  # fmt: skip
+ACCOUNT_REPLIES = ("shares", "accounts", "reserve")
+SCRIPTS: dict[str, Script] = {
+    script.name: script
+    for script in (
+        Script("create", CreateArgs, game=False),
+        Script("delete", DeleteArgs, game=False),
+        Script("replay", NoArgs, replies=("history",), game=False),
+        Script("state", GameArgs, replies=GAME_REPLIES),
+        Script("moves", MovesArgs, replies=(*GAME_REPLIES, "moves")),
+        Script("changes", ChangesArgs, replies=(*GAME_REPLIES, "changes")),
+        Script("read", ReadArgs, tail=True, replies=(*GAME_REPLIES, "read")),
+        Script(
+            "commit",
+            CommitArgs,
+            replies=(*GAME_REPLIES, "accepted", "refused", "conflict", "receipt", "game_not_found"),
+        ),
+        Script("act", ActArgs, replies=MOVE_REPLIES),
+        Script("tictactoe_move", CellMoveArgs, replies=MOVE_REPLIES),
+        Script(
+            "reserve", ReserveArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True
+        ),
+        Script("touch", TouchArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True),
+        Script("forget", ForgetArgs, replies=ACCOUNT_REPLIES, game=False, accounts=True),
+    )
+}
+
+
+def _encoder(name: str, record: Record) -> str:
+    """The Lua function that turns a table with the record's fields into its list."""
+    tagged = name in TAGGED
+    fields = [f"'{name}'"] if tagged else []
+    fields += [f"need(r.{field}, '{name}.{field}')" for field in record._fields]  # type: ignore[attr-defined]
+    defaults = getattr(record, "_field_defaults", {})
+    for field, value in defaults.items():  # an optional field may be left out
+        fields[fields.index(f"need(r.{field}, '{name}.{field}')")] = f"r.{field} or {value!r}"
+    return f"REPLY.{name} = function(r) return {{{', '.join(fields)}}} end\n"
+
+
+def lua_prelude(script: Script) -> str:
+    """What a script's text starts with: ``ARG`` (its arguments by name; ``ARG_TAIL``, the
+    index of the first argument of its tail) and ``REPLY`` (the encoders of its answers)."""
+    fields = script.args._fields  # type: ignore[attr-defined]
+    names = ", ".join(f"{field} = ARGV[{i}]" for i, field in enumerate(fields, start=1))
+    lines = [f"local ARG = {{{names}}}\n"]
+    if script.tail:
+        lines.append(f"local ARG_TAIL = {len(fields) + 1}\n")
+    if script.replies:
+        lines.append(
+            "local REPLY = {}\nlocal function need(value, name)\n"
+            "  if value == nil then error('the answer has no ' .. name) end\n"
+            "  return value\nend\n"
+        )
+        for name in script.replies:
+            lines.append(_encoder(name, REPLIES.get(name) or TAGGED[name]))
+    return "".join(lines)
+
+
+def check_script(script: Script, text: str) -> None:
+    """Refuse a script's text that reads an argument or builds an answer its declaration does
+    not name, or leaves a declared argument unread (ValueError, when the store is built)."""
+    fields = set(script.args._fields)  # type: ignore[attr-defined]
+    read = set(re.findall(r"\bARG\.(\w+)", text))
+    if read - fields:
+        raise ValueError(f"{script.name}.lua reads undeclared arguments {sorted(read - fields)}")
+    if fields - read:
+        raise ValueError(f"{script.name}.lua never reads its arguments {sorted(fields - read)}")
+    if re.search(r"\bARGV\[\d", text):
+        raise ValueError(f"{script.name}.lua reads ARGV by position: name it in its record")
+    built = set(re.findall(r"\bREPLY\.(\w+)", text)) - set(script.replies)
+    if built:
+        raise ValueError(f"{script.name}.lua builds undeclared answers {sorted(built)}")
+    if "ARG_TAIL" in text and not script.tail:
+        raise ValueError(f"{script.name}.lua reads a tail its record does not declare")
+
+
+# --- the codec: what the records mean for a game --------------------------------------------
+
+
+def status_of(value: str) -> Status:
+    if value not in get_args(Status):
+        raise StoreUnavailable(f"the store holds an unknown game status {value!r}")
+    return cast(Status, value)
+
+
+def winner_of(value: Any) -> Winner:
+    winner = int(value)
+    if winner not in (0, 1, 2):
+        raise StoreUnavailable(f"the store holds an unknown winner {winner!r}")
+    return cast(Winner, winner)
+
+
+def player_or_none(value: Any) -> Player | None:
+    return None if int(value) == 0 else (1 if int(value) == 1 else 2)
+
+
+def reason_of(value: str | None) -> Reason | None:
+    if value and value not in get_args(Reason):
+        raise StoreUnavailable(f"the store holds an unknown reason {value!r}")
+    return cast(Reason, value) if value else None
+
+
+def record_read(kind: GameKind, seq: int, text: str) -> Move:
+    """Move number ``seq`` from its record: the kind's text, then the stamp game.lua's ``moved``
+    wrote — the game's version after it, and with clocks their reading — if any."""
+    record, *stamp = text.split("|")
+    move = kind.decode_move(seq, record)
+    if not stamp:
+        return move
+    version = int(stamp[0])
+    reading = None
+    if len(stamp) == 5:
+        at, first, second, running = (int(value) for value in stamp[1:])
+        reading = ClockReading(at, (first, second), player_or_none(running))
+    return replace(move, version=None if version == seq else version, clock=reading)
+
+
+def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
+    """The state a script answered (a ``StateReply``)."""
+    s = StateReply(*found)
+    kind = kinds.find(s.kind)
+    moves = int(s.moves)
+    clock = None
+    if s.control:
+        left = (int(s.r1), int(s.r2))
+        runs = player_or_none(s.running)
+        deadline = None if runs is None else int(s.since) + left[runs - 1]
+        clock = ClockState(TimeControl.decode(s.control), left, runs, deadline)
+    last = record_read(kind, moves, s.last) if s.last else None
+    return GameState(
+        game_id, s.kind, json.loads(s.facts), status_of(s.status), winner_of(s.winner),
+        reason_of(s.reason), player_or_none(s.next_player), int(s.version), moves, last,
+        player_or_none(s.offer), clock,
+    )  # fmt: skip
+
+
+def moves_read(kinds: Kinds, kind_name: str, first: int, records: list[Any]) -> list[Move]:
+    """Move records read from index ``first`` (0-based) on, as moves."""
+    kind = kinds.find(kind_name)
+    return [record_read(kind, first + 1 + i, record) for i, record in enumerate(records)]
+
+
+def _cell(request: MoveRequest | ActionRequest) -> Placement:
+    assert isinstance(request, MoveRequest), "only a move has a cell"
+    return Placement.of(request.played)
+
+
+# The refusals a script decides (their answers, and their receipts): the exception, rebuilt for
+# the request that is asked (again: same key and body).
+Request = MoveRequest | ActionRequest
+REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
+    WrongPlayerReply: lambda a, r: WrongPlayer(int(a.player), r.player or 0),
+    PreconditionReply: lambda a, r: PreconditionFailed(int(a.version)),
+    OutOfBoundsReply: lambda a, r: OutOfBounds(_cell(r).row, _cell(r).col, int(a.n)),
+    GameOverReply: lambda a, r: GameOver(a.status, int(a.winner), a.reason or None),
+    NotYourTurnReply: lambda a, r: NotYourTurn(3 - int(a.next_player), int(a.next_player)),
+    CellOccupiedReply: lambda a, r: CellOccupied(_cell(r).row, _cell(r).col),
+}
+# Answers of every move script that are no refusal of the move itself.
+NOT_MOVES: dict[Record, Callable[[str], DomainError]] = {
+    NotFound: GameNotFound,
+    NotAuthorized: lambda _: Unauthorized("the token is not valid for this game"),
+    KeyReused: lambda _: IdempotencyKeyReused(),
+}
+
+
+def refusal_of(game_id: str, answer: tuple[Any, ...], request: Request) -> DomainError:
+    """The exception a move or action script's answer stands for, when it is no success: a
+    refusal (replayed: the one remembered under the request's key), or no move at all."""
+    if isinstance(answer, Replayed):
+        return refusal_of(game_id, decode(answer.refusal), request).copy(replayed=True)
+    if type(answer) in NOT_MOVES:
+        return NOT_MOVES[type(answer)](game_id)
+    refused = REFUSED_AS.get(type(answer))
+    if refused is None:
+        raise StoreUnavailable(f"unexpected answer from the store: {answer!r}")
+    return refused(answer, request)
+
+
+def meta_fields(fields: Mapping[str, object]) -> str:
+    """A new game's meta hash, as create.lua takes it."""
+    return json.dumps({name: str(value) for name, value in fields.items()})
