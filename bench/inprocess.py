@@ -47,7 +47,9 @@ def export(revision: str, into: Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     (into / "app").rename(into / "app_baseline")
     for path in (into / "app_baseline").rglob("*.py"):
-        path.write_text(IMPORTS.sub(r"\1 app_baseline", path.read_text()))
+        text = IMPORTS.sub(r"\1 app_baseline", path.read_text())
+        # Package data read by name (the Redis store's scripts): the baseline's own.
+        path.write_text(text.replace('files("app.', 'files("app_baseline.'))
 
 
 def caller(app: Any) -> Call:
