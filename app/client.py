@@ -36,6 +36,7 @@ from typing import Any, Concatenate, Generic, Literal, ParamSpec, TypeVar, cast
 import httpx
 from typing_extensions import TypedDict
 
+from app.contract.events import KEEP_ALIVE_SECONDS, stream_read_timeout
 from app.contract.games import MoveOut, etag
 from app.contract.problems import ProblemTable
 from app.contract.stateless import (
@@ -551,25 +552,46 @@ class _Sending(Generic[T]):
 class _Following:
     """One game's event stream, as both clients follow it: the call that (re)opens it, its
     events from its lines, and how long to wait after it dropped (``ConnectionError`` after
-    ``reconnects`` drops in a row with no event between them)."""
+    ``reconnects`` drops in a row with no line between them)."""
 
-    def __init__(self, game_id: str, since: int | None, reconnects: int, backoff: float) -> None:
+    def __init__(
+        self, game_id: str, since: int | None, reconnects: int, backoff: float, keep_alive: float
+    ) -> None:
         self.game_id, self.since, self.reconnects, self.backoff = (
             game_id,
             since,
             reconnects,
             backoff,
         )
+        self.read_timeout = stream_read_timeout(keep_alive)
         self.parser, self.failures = _Sse(), 0
         self.ended = False
 
     def call(self) -> Call[None]:
         return _events(self.game_id, self.since, self.parser.last_id)
 
+    def timeout(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Timeout:
+        """The client's timeouts, but a read waits for the server's keep-alives."""
+        given = http.timeout
+        return httpx.Timeout(
+            connect=given.connect, read=self.read_timeout, write=given.write, pool=given.pool
+        )
+
+    def opened(self, response: httpx.Response) -> bool:
+        """Whether the stream opened (200); False when there is nothing more to send (204: it
+        was resumed at or past the game's end). Any other answer is raised after it is read."""
+        if response.status_code == 204:
+            self.ended = True
+            return False
+        return response.status_code == 200
+
     def event(self, line: str) -> GameEvent | None:
+        """The event this line completes, if any. An event or a keep-alive (a comment) shows
+        the stream alive, and gives back the reconnect budget."""
         event = self.parser.feed(line)
-        if event is not None:
+        if event is not None or line.startswith(":"):
             self.failures = 0
+        if event is not None:
             self.ended = isinstance(event, EndEvent)
         return event
 
@@ -644,18 +666,28 @@ class Client:
         return self.send(_poll(game_id, etag))
 
     def game_events(
-        self, game_id: str, *, since: int | None = None, reconnects: int = 5
+        self,
+        game_id: str,
+        *,
+        since: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
     ) -> Iterator[GameEvent]:
         """The game's events from version ``since`` on, until its end; a dropped stream is
-        resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row)."""
-        following = _Following(game_id, since, reconnects, self.retries.backoff)
+        resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row with no line
+        between). ``keep_alive``: the server's ``event_keep_alive_seconds``; a stream silent for
+        three times that long is taken for dead and resumed."""
+        following = _Following(game_id, since, reconnects, self.retries.backoff, keep_alive)
         while True:
             call = following.call()
             try:
                 with self.http.stream(
-                    call.method, call.path, headers=call.headers, params=call.params
-                ) as response:
-                    if response.status_code != 200:
+                    call.method, call.path, headers=call.headers, params=call.params,
+                    timeout=following.timeout(self.http),
+                ) as response:  # fmt: skip
+                    if not following.opened(response):
+                        if following.ended:
+                            return
                         response.read()
                         raise problem_error(response)
                     for line in response.iter_lines():
@@ -732,18 +764,25 @@ class AsyncClient:
         return await self.send(_poll(game_id, etag))
 
     async def game_events(
-        self, game_id: str, *, since: int | None = None, reconnects: int = 5
+        self,
+        game_id: str,
+        *,
+        since: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
     ) -> AsyncIterator[GameEvent]:
-        """The game's events from version ``since`` on, until its end; a dropped stream is
-        resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row)."""
-        following = _Following(game_id, since, reconnects, self.retries.backoff)
+        """``Client.game_events``, awaited."""
+        following = _Following(game_id, since, reconnects, self.retries.backoff, keep_alive)
         while True:
             call = following.call()
             try:
                 async with self.http.stream(
-                    call.method, call.path, headers=call.headers, params=call.params
-                ) as response:
-                    if response.status_code != 200:
+                    call.method, call.path, headers=call.headers, params=call.params,
+                    timeout=following.timeout(self.http),
+                ) as response:  # fmt: skip
+                    if not following.opened(response):
+                        if following.ended:
+                            return
                         await response.aread()
                         raise problem_error(response)
                     async for line in response.aiter_lines():

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.contract.events import KEEP_ALIVE_SECONDS
+
 # The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
 LARGEST_N = 1_000_000
 DEFAULT_MAX_BATCH = 1000  # the most items of one batch request
@@ -216,6 +218,14 @@ class Settings(BaseSettings):
     )
     keep_alive_seconds: float = Field(
         5.0, gt=0, description="An idle keep-alive connection is closed after this long."
+    )
+    event_keep_alive_seconds: float = Field(
+        KEEP_ALIVE_SECONDS,
+        gt=0,
+        le=3600,
+        description="A game's event stream sends a keep-alive comment at least this often while "
+        "nothing changes. Clients wait three intervals for a line before they reconnect: "
+        "raising it past the default makes clients built for the default reconnect.",
     )
     max_pipelined_requests: int = Field(
         16, ge=1, description="Requests a connection may pipeline behind the one being answered."

@@ -190,7 +190,7 @@ def events_until_quiet(client: TestClient, game: dict[str, Any]) -> list[dict[st
         buffer = ""
         for chunk in response.iter_text():
             buffer += chunk
-            if buffer.endswith("\n\n"):
+            if buffer.endswith("\n\n") and parse_events(buffer):
                 collected = parse_events(buffer)
                 break
     return collected

@@ -487,7 +487,8 @@ class TestRetrySafeMoves:
 
 
 def parse_events(text: str) -> list[dict[str, str]]:
-    """Server-Sent Events as dicts of their fields (comments dropped)."""
+    """Server-Sent Events as dicts of their fields (comments dropped; a block with no data, such
+    as the stream's opening ``retry:``, is no event)."""
     events = []
     for block in text.strip().split("\n\n"):
         fields = {}
@@ -495,7 +496,7 @@ def parse_events(text: str) -> list[dict[str, str]]:
             if line and not line.startswith(":"):
                 name, _, value = line.partition(":")
                 fields[name] = value.removeprefix(" ")
-        if fields:
+        if "data" in fields:
             events.append(fields)
     return events
 

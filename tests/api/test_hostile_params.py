@@ -359,7 +359,6 @@ def test_bad_last_event_id_is_refused_even_with_a_good_since(
         pytest.param({"Last-Event-ID": "3"}, "", [4, 5], id="last-event-id-3"),
         pytest.param({"Last-Event-ID": "3"}, "?since=1", [4, 5], id="last-event-id-wins"),
         pytest.param({}, "?since=4", [5], id="since-4"),
-        pytest.param({}, f"?since={MAX_NUMBER}", [], id="since-maximum"),
     ],
 )
 def test_events_valid_resume_points_keep_their_meaning(
@@ -369,6 +368,22 @@ def test_events_valid_resume_points_keep_their_meaning(
     assert response.status_code == 200, response.text
     assert move_event_ids(response.text) == seqs
     assert "event: end" in response.text
+
+
+@pytest.mark.parametrize(
+    ("headers", "query"),
+    [
+        pytest.param({"Last-Event-ID": "5"}, "", id="last-event-id-at-the-end"),
+        pytest.param({}, "?since=5", id="since-at-the-end"),
+        pytest.param({}, f"?since={MAX_NUMBER}", id="since-maximum"),
+    ],
+)
+def test_events_resumed_at_or_past_the_end_are_204_no_content(
+    client: TestClient, finished: Game, headers: dict[str, str], query: str
+) -> None:
+    # The HTML standard: a 204 tells an EventSource to stop reconnecting.
+    response = exact(client, "GET", f"{finished.url}/events{query}", headers)
+    assert (response.status_code, response.content) == (204, b"")
 
 
 # --- path: seq of GET /v1/games/{id}/moves/{seq} -----------------------------------------------

@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import get_args
@@ -271,7 +272,7 @@ class CutsStreams(httpx.HTTPTransport):
         def cut() -> Iterator[bytes]:
             for chunk in upstream:
                 yield chunk
-                if b"\n\n" in chunk:
+                if b"event:" in chunk:  # after the first chunk of events (not the retry: field)
                     response.close()
                     raise httpx.ReadError("stream cut", request=request)
 
@@ -307,6 +308,74 @@ def test_events_resume_after_a_cut_without_loss_or_repeat(server: str) -> None:
     assert len(transport.streams) == 2  # cut once, resumed once
     assert "last-event-id" not in transport.streams[0]
     assert transport.streams[1]["last-event-id"] in {str(event.id) for event in events}
+
+
+# A short keep-alive, so that "several intervals" pass in a second or two.
+QUICK_KEEP_ALIVE = 0.2
+
+
+class CountsStreams(httpx.HTTPTransport):
+    """Forwards every request, counting the event streams opened."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.streams = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.streams += request.url.path.endswith("/events")
+        return super().handle_request(request)
+
+
+def test_a_stream_waits_on_a_quiet_game_past_many_keep_alives() -> None:
+    # The server speaks every 0.2 s on a quiet game; the client, told so, waits three intervals
+    # for a line. Its stream stays open while nobody moves for ten or more intervals (a client
+    # whose read timeout were shorter than the interval would reconnect every time and, with no
+    # event between, give up), then hears the move.
+    env = {"ADJUDICATOR_STORE_URL": "memory://",
+           "ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS": str(QUICK_KEEP_ALIVE)}  # fmt: skip
+    transport = CountsStreams()
+    with uvicorn_server(env) as url, Client(
+        http=httpx.Client(base_url=url, transport=transport, timeout=QUICK_KEEP_ALIVE)
+    ) as api:  # fmt: skip
+        game = api.create_game(n=3)
+        stream = api.game_events(game["id"], reconnects=0, keep_alive=QUICK_KEEP_ALIVE)
+        mover = threading.Timer(
+            12 * QUICK_KEEP_ALIVE,
+            lambda: api.make_move(game["id"], game["tokens"]["1"], 1, 1),
+        )
+        mover.start()
+        try:
+            event = next(stream)
+        finally:
+            mover.join()
+            stream.close()
+    assert isinstance(event, MoveEvent)
+    assert (event.move["row"], event.move["col"]) == (1, 1)
+    assert transport.streams == 1
+
+
+def test_keep_alives_give_back_the_reconnect_budget() -> None:
+    following = client_module._Following("g", None, 1, 0.0, QUICK_KEEP_ALIVE)
+    for _ in range(5):  # a drop, a keep-alive on the new stream, a drop, ...
+        following.dropped()
+        assert following.event(": keep-alive") is None
+    following.dropped()
+    with pytest.raises(ConnectionError):  # two drops in a row with no line between
+        following.dropped()
+
+
+def test_a_stream_resumed_at_the_end_stops_without_reconnecting(server: str) -> None:
+    transport = CountsStreams()
+    with Client(http=httpx.Client(base_url=server, transport=transport)) as api:
+        game = api.create_game(n=3)
+        tokens = game["tokens"]
+        for i, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
+            api.make_move(game["id"], tokens["1" if i % 2 == 0 else "2"], row, col)
+        assert list(api.game_events(game["id"], since=5)) == []  # 204: nothing more
+        with httpx.stream("GET", f"{server}/v1/games/{game['id']}/events") as opened:
+            first = next(opened.iter_raw())
+    assert transport.streams == 1
+    assert first.startswith(b"retry: 3000\n"), first  # the EventSource's reconnection delay
 
 
 def test_a_standing_offer_is_an_event(api: Client) -> None:

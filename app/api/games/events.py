@@ -6,10 +6,13 @@ stands (``data`` = the state), then one ``end`` (``data`` = the final state) whe
 over. The stream reads the store (``GameStore.changes``: the moves since the last change sent,
 a page at a time, and the state), waits for the next change (``GameStore.wait_for_change``) —
 or for a running clock's deadline, so that a flag fall is sent when it falls — and reads again;
-a keep-alive comment goes out after a quiet wait. A declined offer (a move came after it) is
-history no client needs: a stream resumed after it sends the move. If the store stops
-answering, the stream ends with an ``error`` event (``data`` = the problem) rather than a cut
-body: the client reconnects with ``Last-Event-ID``.
+a keep-alive comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
+``app.contract.events.stream_read_timeout`` of it for a line). Its first bytes carry the
+``retry:`` field (``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No
+Content (the route), which tells an ``EventSource`` to stop reconnecting. A declined offer (a
+move came after it) is history no client needs: a stream resumed after it sends the move. If
+the store stops answering, the stream ends with an ``error`` event (``data`` = the problem)
+rather than a cut body: the client reconnects with ``Last-Event-ID``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pydantic_core import to_json
 
 from app.api.games.render import move_result_json, state_json
 from app.api.games.streams import RETRY_AFTER_SECONDS
+from app.contract.events import KEEP_ALIVE_SECONDS, RECONNECT_MS
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
 from app.sessions.kinds import Kinds
@@ -30,7 +34,6 @@ from app.sessions.session import result_at
 from app.sessions.store import Changes, GameStore
 
 PAGE = 50  # moves read at a time: a long history is sent in pages, other work between them
-WAIT_SECONDS = 15.0  # a stream re-reads the game at least this often, and sends a keep-alive
 STOPPING = "the server is stopping: reconnect with Last-Event-ID"
 
 
@@ -43,15 +46,21 @@ async def move_events(
     stopping: asyncio.Event,
     first: Changes | None = None,
     evicted: asyncio.Event | None = None,
+    keep_alive: float = KEEP_ALIVE_SECONDS,
 ) -> AsyncIterator[bytes]:
     """The stream's events; ``first`` is its first read of the store, if already made. The
-    stream ends with an ``error`` event when ``evicted`` is set (its place went to another
-    client's stream)."""
+    stream re-reads the game at least every ``keep_alive`` seconds, and sends a keep-alive
+    when that brought nothing. It ends with an ``error`` event when ``evicted`` is set (its
+    place went to another client's stream)."""
     evicted = evicted or asyncio.Event()
+    retry = format_sse_event(retry=RECONNECT_MS)  # sent with the stream's first bytes
     try:
-        events = _events(store, kinds, game_id, after, disconnected, stopping, first, evicted)
+        events = _events(
+            store, kinds, game_id, after, disconnected, stopping, first, evicted, keep_alive
+        )
         async for event in events:
-            yield event
+            yield retry + event
+            retry = b""
     except GameNotFound:
         return  # deleted or expired: the stream ends
     except Unavailable as error:
@@ -72,6 +81,7 @@ async def _events(
     stopping: asyncio.Event,
     first: Changes | None,
     evicted: asyncio.Event,
+    keep_alive: float,
 ) -> AsyncIterator[bytes]:
     sent = after  # the version of the last change sent
     idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
@@ -112,9 +122,9 @@ async def _events(
             yield format_sse_event(comment="keep-alive")
         due = read.due_in()
         # Past a deadline by a millisecond, so that the next read finds the flag fallen.
-        wait = WAIT_SECONDS if due is None else min(WAIT_SECONDS, due + 0.001)
+        wait = keep_alive if due is None else min(keep_alive, due + 0.001)
         await _change_or(store.wait_for_change(game_id, sent, wait), stopping, evicted)
-        idle = due is None or due >= WAIT_SECONDS
+        idle = due is None or due >= keep_alive
 
 
 async def _change_or(change: Awaitable[None], *ends: asyncio.Event) -> None:

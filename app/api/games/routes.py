@@ -219,7 +219,7 @@ async def offer_draw(request: Request) -> Response:
     return await _act(request, "offer")
 
 
-async def game_events(request: Request) -> EventSourceResponse:
+async def game_events(request: Request) -> Response:
     game_id = params.game_id(request)
     after = params.resume_point(request)
     store = store_of(request)
@@ -230,11 +230,14 @@ async def game_events(request: Request) -> EventSourceResponse:
     client = client_of(request)
     streams.check(game_id, client)
     first = await store.changes(game_id, after, PAGE)
+    if first.state.status != "in_progress" and after >= first.state.version:
+        return Response(status_code=204)  # resumed at or past the end: stop reconnecting
     slot = streams.take(game_id, client)  # may refuse after all: others came meanwhile
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     events = move_events(
         store, shapes_of(request).kinds, game_id, after, request.is_disconnected,
         request.app.state.stopping, first, slot.evicted,
+        request.app.state.settings.event_keep_alive_seconds,
     )  # fmt: skip
     response = EventSourceResponse(slot.during(events), headers=headers)
     slot.held_until_gone(response)  # even if the stream never starts
@@ -392,7 +395,16 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 ),
                 "description": "An endless stream until the game ends or is deleted: `move` "
                 "events, then one `end` event; an `error` event (data: the problem) ends it if "
-                "the store stops answering. Lines starting with `:` are keep-alives.",
+                "the store stops answering. Its first bytes carry a `retry:` field (how long an "
+                "EventSource waits before reconnecting); lines starting with `:` are "
+                "keep-alives, sent at least every `event_keep_alive_seconds` (15 s by default) "
+                "while nothing changes: a client that hears nothing for three times that long "
+                "may take the stream for dead and resume it.",
+            },
+            204: {
+                "description": "Resumed at or past the game's end (`Last-Event-ID` or `since` "
+                "at its final version): there is nothing more to send. An EventSource stops "
+                "reconnecting on a 204.",
             },
             **store_errors(GameNotFound, VALIDATION_ERROR, TooManyStreams),
         },
