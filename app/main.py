@@ -11,11 +11,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import Lifespan
 
 from app import __doc__ as summary
 from app.api import operations, reversi, tictactoe
+from app.api.cors import allow_origins
 from app.api.docs import build_openapi, mount_docs
 from app.api.games.routes import game_router
 from app.api.games.schemas import GameShapes
@@ -156,16 +156,7 @@ def create_app(
     app.add_middleware(HeadAsGet)  # innermost: metrics and logs still see HEAD
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware, metrics=app.state.metrics)
-    if settings.cors_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "DELETE"],
-            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
-                           "If-None-Match", "Last-Event-ID", "X-Request-ID"],
-            expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID",
-                            "Idempotent-Replayed"],
-        )  # fmt: skip
+    allow_origins(app, settings.cors_origins)
     configure_logging(settings)
     games = game_router(app.state.games)
     for router in (reversi.router, tictactoe.router, games, operations.router):

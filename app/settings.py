@@ -4,8 +4,9 @@ Nothing else in the app reads ``os.environ``; code receives a ``Settings`` insta
 """
 
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.contract.events import KEEP_ALIVE_SECONDS
@@ -29,6 +30,21 @@ LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 UNSTARTED_GAME_SECONDS = 600.0  # a game nobody moved in, unless game_idle_seconds is shorter
 
 
+def is_origin(text: str) -> bool:
+    """Whether ``text`` is a serialized origin (RFC 6454) of http or https."""
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  # a port that is no number raises here
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.hostname)
+        and "@" not in parts.netloc
+        and text == f"{parts.scheme}://{parts.netloc}"
+    )
+
+
 class Settings(BaseSettings):
     """Every setting, its default, and what it bounds. See the README's configuration table."""
 
@@ -43,8 +59,23 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list,
         description="Browser origins allowed to call the API (CORS), e.g. "
-        '["https://game.example"]; empty: none but the service\'s own pages.',
+        '["https://game.example"] (scheme://host[:port], nothing after; "*" for any); '
+        "empty: none but the service's own pages.",
     )
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins_are_origins(cls, origins: list[str]) -> list[str]:
+        """Each origin as a browser sends it (``Origin``): one that is not (a path, a slash at
+        the end, no scheme) would never match, and the pages it is meant for fail silently."""
+        for origin in origins:
+            if origin != "*" and not is_origin(origin):
+                raise ValueError(
+                    f"{origin!r} is not an origin: scheme://host[:port] with http or https and "
+                    "nothing after (no path, no slash at the end), or *"
+                )
+        return origins
+
     max_body_bytes: int = Field(
         1024 * 1024, ge=1, description="Largest accepted request body; larger ones get 413."
     )

@@ -269,6 +269,7 @@ def test_a_short_idle_time_shortens_the_unstarted_default(
         ({"ADJUDICATOR_LOG_LEVEL": "loud"}, [], "log_level", "'trace'"),
         ({"ADJUDICATOR_OPENTELEMETRY": "maybe"}, [], "opentelemetry", "valid boolean"),
         ({"ADJUDICATOR_CORS_ORIGINS": "https://a.example"}, [], "cors_origins", "not JSON"),
+        ({"ADJUDICATOR_CORS_ORIGINS": '["not a url"]'}, [], "cors_origins", "not an origin"),
         (
             {"ADJUDICATOR_UNSTARTED_GAME_SECONDS": "7200"},
             [],

@@ -121,6 +121,14 @@ METHOD_NOT_ALLOWED = ProblemType(
     "use one of the methods the `Allow` header lists",
     "GET is not allowed on /v1/reversi/check-move",
 )  # fmt: skip
+CORS_REFUSED = ProblemType(
+    "cors_refused", 400, "Cross-origin request refused",
+    "a browser's preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) asks "
+    "for an origin, a method or a header the service does not allow (`ADJUDICATOR_CORS_ORIGINS`)",
+    "serve the page from an allowed origin, or have the operator add yours; send only the "
+    "methods and headers /openapi.json declares",
+    "Disallowed CORS origin",
+)  # fmt: skip
 RATE_LIMITED = ProblemType(
     "rate_limited", 429, "Too many requests",
     "this client address creates games too fast, has sent too many wrong tokens, has read "
@@ -312,7 +320,7 @@ SERVICE_REFUSALS = (
 )  # fmt: skip
 FRAMEWORK_PROBLEMS = (
     VALIDATION_ERROR, PAYLOAD_TOO_LARGE, UNSUPPORTED_CONTENT_ENCODING, NOT_FOUND,
-    METHOD_NOT_ALLOWED, RATE_LIMITED, INTERNAL_ERROR,
+    METHOD_NOT_ALLOWED, CORS_REFUSED, RATE_LIMITED, INTERNAL_ERROR,
 )  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
 from app.main import create_app
 from app.observability import JsonLogFormatter
@@ -109,6 +110,52 @@ def test_cors_only_for_configured_origins() -> None:
         other = client.get("/healthz", headers={"Origin": "https://evil.example"})
     assert allowed.headers["access-control-allow-origin"] == "https://play.example"
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_a_page_on_an_allowed_origin_may_read_the_headers_it_needs() -> None:
+    # Date corrects a clock countdown; ETag polls; Location follows; Retry-After waits.
+    settings = Settings(cors_origins=["https://play.example"])
+    with TestClient(create_app(settings)) as client:
+        created = client.post(
+            "/v1/games", json={"n": 3}, headers={"Origin": "https://play.example"}
+        )
+    exposed = {
+        h.strip().lower() for h in created.headers["access-control-expose-headers"].split(",")
+    }
+    assert {"date", "etag", "location", "retry-after"} <= exposed  # Date: sent by the server
+
+
+@pytest.mark.parametrize(
+    ("asked", "failure"),
+    [
+        ({"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, "origin"),
+        ({"Origin": "https://play.example", "Access-Control-Request-Method": "PUT"}, "method"),
+        (
+            {"Origin": "https://play.example", "Access-Control-Request-Method": "POST",
+             "Access-Control-Request-Headers": "X-Secret"},
+            "headers",
+        ),
+    ],
+)  # fmt: skip
+def test_a_refused_preflight_is_a_problem(asked: dict[str, str], failure: str) -> None:
+    settings = Settings(cors_origins=["https://play.example"])
+    with TestClient(create_app(settings)) as client:
+        refused = client.options("/v1/games", headers=asked)
+    assert refused.status_code == 400
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.json()["code"] == "cors_refused"
+    assert failure in refused.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["not a url", "play.example", "https://play.example/", "https://play.example/app",
+     "ftp://play.example", "https://user@play.example", "https://play.example:port"],
+)  # fmt: skip
+def test_an_origin_that_no_browser_sends_is_refused_at_start(origin: str) -> None:
+    with pytest.raises(ValidationError, match="is not an origin"):
+        Settings(cors_origins=[origin])
+    assert Settings(cors_origins=["*", "http://127.0.0.1:5173"]).cors_origins
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/v1/nope", "/", "/docs", "/openapi.json"])
