@@ -270,6 +270,10 @@ def test_a_short_idle_time_shortens_the_unstarted_default(
         ({"ADJUDICATOR_OPENTELEMETRY": "maybe"}, [], "opentelemetry", "valid boolean"),
         ({"ADJUDICATOR_CORS_ORIGINS": "https://a.example"}, [], "cors_origins", "not JSON"),
         ({"ADJUDICATOR_CORS_ORIGINS": '["not a url"]'}, [], "cors_origins", "not an origin"),
+        ({"ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS": "0"}, [], "event_keep_alive_seconds", "than 0"),
+        ({"ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS": "١"}, [], "event_keep_alive_seconds", "number"),
+        ({"ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS": "1e999"}, [], "event_keep_alive_seconds", "3600"),
+        ({"ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS": "nan"}, [], "event_keep_alive_seconds", "3600"),
         (
             {"ADJUDICATOR_UNSTARTED_GAME_SECONDS": "7200"},
             [],

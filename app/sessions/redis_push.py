@@ -26,8 +26,16 @@ T = TypeVar("T")
 
 
 class PushListener:
-    def __init__(self, client: Client, timeout_seconds: float) -> None:
+    """``version_of`` reads a game's version (on the stream connections) for its waiters."""
+
+    def __init__(
+        self,
+        client: Client,
+        timeout_seconds: float,
+        version_of: Callable[[str], Awaitable[int]],
+    ) -> None:
         self.client = client
+        self.version_of = version_of
         self._watchers = Watchers()
         self._shared = SharedReads()
         self._listener: asyncio.Task[None] | None = None
@@ -53,35 +61,23 @@ class PushListener:
         """``fetch``'s answer, read once for every waiter that asks under the same key."""
         return await self._shared.read(key, fetch)
 
-    async def wait_for_change(
-        self,
-        game_id: str,
-        version: int,
-        timeout: float,
-        version_now: Callable[[], Awaitable[int]],
-    ) -> None:
-        """Return once the game's version is past ``version`` (read by ``version_now``), or after
-        ``timeout`` seconds."""
+    async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
+        """Return once the game's version is past ``version``, or after ``timeout`` seconds."""
         if self._sharded is not None:
             await self._sharded.hold(game_id)  # subscribed before the read below
             try:
-                await self._wait(game_id, version, timeout, version_now)
+                await self._wait(game_id, version, timeout)
             finally:
                 self._sharded.release(game_id)
             return
         if self._listener is None or self._listener.done():
             self._listener = asyncio.create_task(self._listen())
-        await self._wait(game_id, version, timeout, version_now)
+        await self._wait(game_id, version, timeout)
 
-    async def _wait(
-        self,
-        game_id: str,
-        version: int,
-        timeout: float,
-        version_now: Callable[[], Awaitable[int]],
-    ) -> None:
+    async def _wait(self, game_id: str, version: int, timeout: float) -> None:
         changed = self._watchers.watch(game_id)  # before the read: no change falls between
-        read = self._shared.read(("version", game_id, self.heard(game_id)), version_now)
+        key = ("version", game_id, self.heard(game_id))
+        read = self._shared.read(key, lambda: self.version_of(game_id))
         if await read > version:
             return
         await until(changed, timeout)

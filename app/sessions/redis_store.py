@@ -214,7 +214,7 @@ class RedisGameStore:
             client_moves=client_part(max_total_moves, client_share), idle_ms=self.idle_ms,
             unstarted_ms=self.unstarted_ms,
         )  # fmt: skip
-        self.push = PushListener(self.stream_client, timeout_seconds)
+        self.push = PushListener(self.stream_client, timeout_seconds, self._version)
         self._known: OrderedDict[str, Known] = OrderedDict()
         # Generic-engine games as this process last wrote them, to decide the next move without
         # reading them first (``_decide_on_kept``); least recently written dropped first.
@@ -640,7 +640,7 @@ class RedisGameStore:
     # --- push -------------------------------------------------------------------------------
 
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
-        await self.push.wait_for_change(game_id, version, timeout, lambda: self._version(game_id))
+        await self.push.wait_for_change(game_id, version, timeout)
 
     async def _version(self, game_id: str) -> int:
         read = self.stream_client.hget(game_keys(game_id).meta, "version")

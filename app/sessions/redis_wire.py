@@ -433,12 +433,14 @@ SCRIPTS: dict[str, Script] = {
 
 def _encoder(name: str, record: Record) -> str:
     """The Lua function that turns a table with the record's fields into its list."""
-    tagged = name in TAGGED
-    fields = [f"'{name}'"] if tagged else []
-    fields += [f"need(r.{field}, '{name}.{field}')" for field in record._fields]  # type: ignore[attr-defined]
-    defaults = getattr(record, "_field_defaults", {})
-    for field, value in defaults.items():  # an optional field may be left out
-        fields[fields.index(f"need(r.{field}, '{name}.{field}')")] = f"r.{field} or {value!r}"
+    defaults = record._field_defaults  # type: ignore[attr-defined]  # may be left out
+    fields = [f"'{name}'"] if name in TAGGED else []
+    fields += [
+        f"r.{field} or {defaults[field]!r}"
+        if field in defaults
+        else f"need(r.{field}, '{name}.{field}')"
+        for field in record._fields  # type: ignore[attr-defined]
+    ]
     return f"REPLY.{name} = function(r) return {{{', '.join(fields)}}} end\n"
 
 
