@@ -8,6 +8,7 @@ is replaced, since the app never answers with it).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from app.api.bodies import BODY_MODELS
+from app.api.games.events import event_components
 from app.api.params import SECURITY_SCHEMES
 from app.api.web import WEB_DIR
 from app.contract.problems import PROBLEM_MEDIA_TYPE
@@ -42,13 +44,20 @@ def _problem_content(operation: dict[str, Any]) -> None:
             response["content"] = {PROBLEM_MEDIA_TYPE: content}
 
 
-def _sequential_content(operation: dict[str, Any]) -> None:
-    """A streamed response declared by its ``itemSchema`` (each event) keeps no ``schema``:
-    FastAPI adds ``{"type": "string"}`` for a response class it does not render itself."""
-    for response in operation.get("responses", {}).values():
-        for media in response.get("content", {}).values():
-            if "itemSchema" in media:
-                media.pop("schema", None)
+def _defaults_in_words(components: dict[str, Any]) -> None:
+    """An optional field says it is optional by not being ``required``, and its default in its
+    description: a ``default`` makes generators (openapi-typescript) type the field as always
+    present, and a request that leaves it out (``{"n": 3}``) as wrong. Pydantic's defaults are
+    the one source; ``null`` (no value) goes without saying."""
+    for schema in components.values():
+        required = set(schema.get("required", ()))
+        for name, field in schema.get("properties", {}).items():
+            if name in required or "default" not in field:
+                continue
+            default = field.pop("default")
+            if default is not None:
+                said = f"Default: `{json.dumps(default)}`."
+                field["description"] = f"{field.get('description', '')} {said}".strip()
 
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
@@ -66,11 +75,15 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     for path in schema["paths"].values():
         for operation in path.values():
             _problem_content(operation)
-            _sequential_content(operation)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
-    _add_body_models(components, [*BODY_MODELS, *app.state.games.components])
+    shapes = app.state.games
+    _add_body_models(components, [*BODY_MODELS, *shapes.components])
+    components.update(
+        event_components(shapes.move_result, {k.name: k.face.state for k in shapes.kinds})
+    )
+    _defaults_in_words(components)
     schema["components"]["securitySchemes"] = dict(SECURITY_SCHEMES)
     schema["components"]["schemas"] = dict(sorted(components.items()))
     app.openapi_schema = schema

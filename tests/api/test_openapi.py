@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from openapi_spec_validator import validate
+from openapi_spec_validator.validation import OpenAPIV31SpecValidator
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
@@ -32,6 +34,38 @@ def operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
 def test_committed_spec_is_what_the_app_serves(spec: dict[str, Any]) -> None:
     committed = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
     assert committed == spec, "run: adjudicator openapi > openapi/openapi.json"
+
+
+def test_the_document_is_valid_openapi_3_1(spec: dict[str, Any]) -> None:
+    assert spec["openapi"].startswith("3.1.")
+    validate(spec, cls=OpenAPIV31SpecValidator)  # raises, naming the first fault
+
+
+def null_defaults(node: Any, where: str = "") -> list[str]:
+    if isinstance(node, dict):
+        found = [where] if "default" in node and node["default"] is None else []
+        return found + [p for k, v in node.items() for p in null_defaults(v, f"{where}/{k}")]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in null_defaults(v, f"{where}/{i}")]
+    return []
+
+
+def test_optional_fields_are_optional(spec: dict[str, Any]) -> None:
+    """A field that may be left out is not ``required`` and carries no ``default`` (said in
+    its description instead): openapi-typescript types a field with a default, null or not, as
+    always present, and a request that leaves it out as wrong."""
+    assert null_defaults(spec) == []
+    schemas = spec["components"]["schemas"]
+    defaulted = [
+        f"{name}.{field}"
+        for name, schema in schemas.items()
+        for field, definition in schema.get("properties", {}).items()
+        if "default" in definition and field not in schema.get("required", [])
+    ]
+    assert defaulted == []
+    game = schemas["CreateTicTacToeIn"]["properties"]["game"]
+    assert "game" not in schemas["CreateTicTacToeIn"].get("required", [])
+    assert game["description"].endswith('Default: `"tictactoe"`.')
 
 
 def test_every_operation_has_summary_description_tags_and_problem_errors(

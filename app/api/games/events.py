@@ -18,7 +18,7 @@ rather than a cut body: the client reconnects with ``Last-Event-ID``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi.sse import format_sse_event
@@ -140,22 +140,19 @@ async def _change_or(change: Awaitable[None], *ends: asyncio.Event) -> None:
         wait.result()  # a store failure is raised here
 
 
-def _json_data(*shapes: type) -> dict[str, Any]:
-    """An event's ``data``: a JSON document of one of these shapes."""
-    refs = [{"$ref": f"#/components/schemas/{shape.__name__}"} for shape in shapes]
-    return {
-        "type": "string",
-        "contentMediaType": "application/json",
-        "contentSchema": refs[0] if len(refs) == 1 else {"oneOf": refs},
-    }
+def _ref(shape: type) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{shape.__name__}"}
 
 
-# One event of the stream, as OpenAPI describes sequential media types: the ``itemSchema`` of
-# ``text/event-stream`` is the schema of each event (its fields, with ``data`` a JSON document of
-# the given schema), and the response has no ``schema`` of its own, so that generated clients
-# hand the stream to their caller instead of parsing it as one document. ``itemSchema`` is an
-# OpenAPI 3.2 field in a 3.1 document, as FastAPI writes it for its own event streams: tools of
-# 3.1 ignore it (openapi-python-client refuses 3.2 documents), strict 3.1 validators flag it.
+# The stream in OpenAPI 3.1. Its body is text (``schema``: a string), so generated clients hand
+# it to their caller unparsed. What it carries is declared by the extension ``x-sse-events``: a
+# reference to ``GameEvent``, the union, by ``event``, of one named schema per event. Each event
+# is described as a client reads it: ``event``, ``id`` and ``data`` — ``data`` being the JSON
+# document the event's one ``data:`` line holds, parsed. (OpenAPI 3.2 says this with
+# ``itemSchema``, which 3.1 validators and generators refuse.)
+SSE_EVENTS = "x-sse-events"
+EVENT_UNION = "GameEvent"
+
 VERSION_ID = {
     "type": "string",
     "pattern": "^[0-9]+$",
@@ -163,54 +160,76 @@ VERSION_ID = {
 }
 
 
-def event_stream(move_result: type, states: Sequence[type]) -> dict[str, Any]:
-    """The stream's media type, its events' data being of these shapes: a move's answer, and
-    the kinds' states."""
-    return {"text/event-stream": {"itemSchema": _item_schema(move_result, states)}}
-
-
-def _item_schema(move_result: type, states: Sequence[type]) -> dict[str, Any]:
+def event_stream() -> dict[str, Any]:
+    """The stream's media type: text, its events declared by ``x-sse-events``."""
     return {
-        "oneOf": [
-            {
-                "title": "MoveEvent",
-                "type": "object",
-                "properties": {
-                    "event": {"const": "move"},
-                    "id": VERSION_ID,
-                    "data": _json_data(move_result),
-                },
-                "required": ["event", "id", "data"],
+        "text/event-stream": {
+            "schema": {
+                "type": "string",
+                "description": "Server-Sent Events; each event is one of `x-sse-events`.",
             },
-            {
-                "title": "OfferEvent",
-                "description": "A draw offer stands (`draw_offer`).",
-                "type": "object",
-                "properties": {
-                    "event": {"const": "offer"},
-                    "id": VERSION_ID,
-                    "data": _json_data(*states),
-                },
-                "required": ["event", "id", "data"],
-            },
-            {
-                "title": "EndEvent",
-                "description": "The game is over. Its `id` is the version of the ending when the "
-                "ending is a change of its own (a flag fall, a resignation, an agreed draw); "
-                "without one when the last move ended the game.",
-                "type": "object",
-                "properties": {
-                    "event": {"const": "end"},
-                    "id": VERSION_ID,
-                    "data": _json_data(*states),
-                },
-                "required": ["event", "data"],
-            },
-            {
-                "title": "ErrorEvent",
-                "type": "object",
-                "properties": {"event": {"const": "error"}, "data": _json_data(Problem)},
-                "required": ["event", "data"],
-            },
-        ],
+            SSE_EVENTS: {"$ref": f"#/components/schemas/{EVENT_UNION}"},
+        }
     }
+
+
+def _event(
+    name: str, description: str, data: dict[str, Any], with_id: bool | None
+) -> dict[str, Any]:
+    """One event's schema. ``with_id``: True, always carries an ``id``; None, may; False, never."""
+    properties: dict[str, Any] = {"event": {"type": "string", "enum": [name]}}
+    if with_id is not False:
+        properties["id"] = VERSION_ID
+    properties["data"] = data
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": ["event", "id", "data"] if with_id else ["event", "data"],
+    }
+
+
+def event_components(move_result: type, states: Mapping[str, type]) -> dict[str, dict[str, Any]]:
+    """The named schemas of the stream's events, and their union ``GameEvent``, for the
+    OpenAPI document's components: a move's answer, and the kinds' states by kind."""
+    state: dict[str, Any] = {
+        "oneOf": [_ref(shape) for shape in states.values()],
+        "discriminator": {
+            "propertyName": "game",
+            "mapping": {name: _ref(shape)["$ref"] for name, shape in states.items()},
+        },
+    }
+    events = {
+        "MoveEvent": _event(
+            "move", "A move was accepted: `data` is the move's answer.", _ref(move_result), True
+        ),
+        "OfferEvent": _event(
+            "offer", "A draw offer stands (`draw_offer`): `data` is the state.", state, True
+        ),
+        "EndEvent": _event(
+            "end",
+            "The game is over: `data` is the final state. Its `id` is the version of the "
+            "ending when the ending is a change of its own (a flag fall, a resignation, an "
+            "agreed draw); without one when the last move ended the game.",
+            state,
+            None,
+        ),
+        "ErrorEvent": _event(
+            "error",
+            "The store stopped answering: `data` is the problem. The stream ends; resume it "
+            "with `Last-Event-ID`.",
+            _ref(Problem),
+            False,
+        ),
+    }
+    names = {name: schema["properties"]["event"]["enum"][0] for name, schema in events.items()}
+    union = {
+        "description": "One event of a game's stream (`GET /v1/games/{game_id}/events`), as a "
+        "client reads it: the event's name, its `id` and its `data` line parsed as JSON.",
+        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in events],
+        "discriminator": {
+            "propertyName": "event",
+            "mapping": {event: f"#/components/schemas/{name}" for name, event in names.items()},
+        },
+    }
+    return {**events, EVENT_UNION: union}

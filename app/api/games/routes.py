@@ -390,9 +390,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
         response_class=EventSourceResponse,
         responses={
             200: {
-                "content": event_stream(
-                    shapes.move_result, [kind.face.state for kind in shapes.kinds]
-                ),
+                "content": event_stream(),
                 "description": "An endless stream until the game ends or is deleted: `move` "
                 "events, then one `end` event; an `error` event (data: the problem) ends it if "
                 "the store stops answering. Its first bytes carry a `retry:` field (how long an "
