@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from app.api.bodies import BODY_MODELS
-from app.api.games.events import event_components
+from app.api.games.events import SSE_EVENTS, event_components
 from app.api.params import SECURITY_SCHEMES
 from app.api.web import WEB_DIR
 from app.contract.problems import PROBLEM_MEDIA_TYPE
@@ -42,6 +42,15 @@ def _problem_content(operation: dict[str, Any]) -> None:
             if examples:
                 content["examples"] = examples
             response["content"] = {PROBLEM_MEDIA_TYPE: content}
+
+
+def _sequential_content(operation: dict[str, Any]) -> None:
+    """A stream declared by ``x-sse-events`` keeps no ``schema``: FastAPI adds ``{"type":
+    "string"}`` for a response class it does not render itself."""
+    for response in operation.get("responses", {}).values():
+        for media in response.get("content", {}).values():
+            if SSE_EVENTS in media:
+                media.pop("schema", None)
 
 
 def _defaults_in_words(components: dict[str, Any]) -> None:
@@ -75,6 +84,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     for path in schema["paths"].values():
         for operation in path.values():
             _problem_content(operation)
+            _sequential_content(operation)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
