@@ -102,6 +102,29 @@ def test_docs_pages_load_their_assets_from_the_service(client: TestClient, page:
     assert "unsafe-inline" not in script_src
 
 
+# A script that fetches from an address of its own: ``src: "https://…"`` (an image, a script).
+FETCHED_FROM_ELSEWHERE = re.compile(r"""\bsrc\s*:\s*["'`]https?://[^"'`]*""")
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_docs_pages_and_their_scripts_reach_for_nothing_outside_the_service(
+    client: TestClient, spec: dict[str, Any], page: str
+) -> None:
+    """Offline, anything from elsewhere fails: ReDoc's script used to show Redocly's logo from
+    its CDN (the page's policy blocked it, with an error in the console)."""
+    html = client.get(page).text
+    assert re.findall(r"https?://[^\s\"'<>]+", html) == []
+    scripts = re.findall(r"""<script src=["']([^"']+)["']""", html)
+    assert scripts
+    for script in scripts:
+        served = client.get(script)
+        found = FETCHED_FROM_ELSEWHERE.findall(served.text)
+        assert found == [], f"{script} fetches {found}"
+        again = client.get(script, headers={"If-None-Match": served.headers["etag"]})
+        assert again.status_code == 304, script  # a browser's cached copy stays good
+    assert re.findall(r"https?://[^\s\"')]+", json.dumps(spec["info"])) == []
+
+
 # JSON Schema 2020-12 (core, applicator, validation, format, meta-data, content) and OpenAPI's
 # schema extras: a key outside these is ignored by validators, generators and fuzzers alike.
 SCHEMA_KEYWORDS = frozenset([
