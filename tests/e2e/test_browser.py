@@ -644,3 +644,45 @@ def test_nothing_overflows_at_360_px(browser: Browser, server: str) -> None:
     expect(page.locator("#board [role=row]")).to_have_count(6)
     assert page.evaluate(overflow) == 0
     assert not left_the_machine(page, outside)
+
+
+PAGE_WIDER_THAN_SCREEN = "() => document.documentElement.scrollWidth > window.innerWidth"
+
+
+# Operations of /docs with what is widest: a long example body, response links with their
+# parameters, the longest path.
+WIDE_OPERATIONS = ("Reversi-checkMoves", "Game_sessions-createGame", "Game_sessions-makeMove",
+                   "Game_sessions-getMove")  # fmt: skip
+
+
+def test_the_docs_never_scroll_sideways_on_a_phone(browser: Browser, server: str) -> None:
+    """At 390 × 844, with the widest operations of /docs open and one tried out (its curl
+    command): nothing makes the page wider than the screen; what is wider wraps or scrolls in
+    its own box. The play page and /redoc likewise."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{server}/docs")
+    for name in WIDE_OPERATIONS:
+        operation = page.locator(f"#operations-{name}")
+        operation.locator(".opblock-summary").click(timeout=10_000)
+        expect(operation.locator(".responses-table").first).to_be_visible()
+    assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
+    check = page.locator("#operations-Reversi-checkMove")
+    check.locator(".opblock-summary").click()
+    check.get_by_role("button", name="Try it out").click()
+    check.get_by_role("button", name="Execute").click()
+    expect(check.locator(".live-responses-table tr.response td.response-col_status").first
+           ).to_have_text("200", timeout=10_000)  # fmt: skip
+    assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#operations-Game_sessions-createGame").screenshot(
+        path=str(ARTIFACTS / "docs-390x844.png")
+    )
+    page.goto(f"{server}/")
+    expect(page.get_by_role("button", name="New game")).to_be_visible()
+    assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
+    page.goto(f"{server}/redoc")
+    expect(page.get_by_text("Move adjudication API").first).to_be_visible(timeout=10_000)
+    assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
+    assert not left_the_machine(page, outside)
