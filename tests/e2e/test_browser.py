@@ -1,8 +1,8 @@
 """The play page and the docs, driven in headless Chromium the way people use them.
 
 Starts the real service on a free loopback port and Debian's Chromium (``/usr/bin/chromium``)
-through Playwright; Playwright's own browser download is not used. Without Chromium the tests
-skip locally and fail under CI=true.
+through Playwright (the ``browser`` fixture of ``conftest.py``); Playwright's own browser
+download is not used. Without Chromium the tests skip locally and fail under CI=true.
 """
 
 from __future__ import annotations
@@ -18,32 +18,19 @@ import playwright.sync_api as playwright
 import pytest
 
 from tests.rules.reference import reversi_flips, reversi_moves, reversi_play
-from tests.servers import require_binary, uvicorn_server
+from tests.servers import uvicorn_server
 
 Browser = playwright.Browser
 Page = playwright.Page
 expect = playwright.expect
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with uvicorn_server({"ADJUDICATOR_STORE_URL": "memory://"}) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = require_binary("chromium")
-    with playwright.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
 
 
 OPEN_CONTEXTS: list[playwright.BrowserContext] = []
