@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.sessions.kinds import KINDS
+
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
@@ -100,6 +102,21 @@ def test_docs_pages_load_their_assets_from_the_service(client: TestClient, page:
     policy = html.headers["content-security-policy"]
     script_src = next(d for d in policy.split(";") if d.strip().startswith("script-src"))
     assert "unsafe-inline" not in script_src
+
+
+def test_the_description_names_every_kind_and_how_a_game_ends(spec: dict[str, Any]) -> None:
+    """What /docs shows first: sessions of every kind the registry has (a new kind is named
+    with nothing else to change), and the endings a referee decides."""
+    sessions = next(
+        item for item in spec["info"]["description"].split("\n* ") if "game sessions" in item
+    )
+    for kind in KINDS:
+        assert kind.face.title in sessions, kind.name
+    for ending in ("clocks", "resignation", "draw offers"):
+        assert ending in sessions
+    tag = next(tag for tag in spec["tags"] if tag["name"] == "Game sessions")
+    for kind in KINDS:
+        assert kind.face.title in tag["description"], kind.name
 
 
 # A script that fetches from an address of its own: ``src: "https://…"`` (an image, a script).
