@@ -19,9 +19,11 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_oauth2_redirect_html
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
+from starlette.routing import BaseRoute
 
 from app.api.bodies import BODY_MODELS
 from app.api.params import SECURITY_SCHEMES
@@ -54,6 +56,27 @@ def _sequential_content(operation: dict[str, Any]) -> None:
                 media.pop("schema", None)
 
 
+def _declared_examples(schema: dict[str, Any], routes: list[BaseRoute]) -> None:
+    """The examples of bodies and answers as the routes declare them. FastAPI drops every null
+    member of the document it builds (``exclude_none``), the examples' too; but an answer's
+    ``"reason": null`` is part of the answer."""
+    for route in routes:
+        if not isinstance(route, APIRoute) or not route.include_in_schema:
+            continue
+        for method in route.methods or ():
+            operation = schema["paths"][route.path_format][method.lower()]
+            declared = [
+                (operation["responses"][str(status)], response)
+                for status, response in route.responses.items()
+            ]
+            if route.openapi_extra and "requestBody" in route.openapi_extra:
+                declared.append((operation["requestBody"], route.openapi_extra["requestBody"]))
+            for documented, given in declared:
+                for media, content in given.get("content", {}).items():
+                    if "examples" in content:
+                        documented["content"][media]["examples"] = content["examples"]
+
+
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """The app's OpenAPI document, with problem+json errors; cached on the app."""
     if app.openapi_schema:
@@ -66,6 +89,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         routes=app.routes,
         tags=app.openapi_tags,
     )
+    _declared_examples(schema, app.routes)
     for path in schema["paths"].values():
         for operation in path.values():
             _problem_content(operation)

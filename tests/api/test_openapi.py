@@ -85,6 +85,96 @@ def test_classic_examples_give_the_classic_answers(
     assert board == {"board": ["XOX", "O O", "XOX"]}
 
 
+def request_examples(operation: dict[str, Any]) -> dict[str, Any]:
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+    return {name: example["value"] for name, example in body.get("examples", {}).items()}
+
+
+def answer_examples(operation: dict[str, Any]) -> dict[str, Any]:
+    """The examples of an operation's success answer (Swagger UI makes one up from the schema
+    for an answer without any, and such a one said "legal": true with "reason": "occupied")."""
+    success = next(r for status, r in operation["responses"].items() if status in ("200", "201"))
+    media = success.get("content", {}).get("application/json", {})
+    return {name: example["value"] for name, example in media.get("examples", {}).items()}
+
+
+def test_every_stateless_example_answer_is_the_answer_to_its_example_question(
+    spec: dict[str, Any], client: TestClient
+) -> None:
+    checked = 0
+    for path, method, operation in operations(spec):
+        if not path.startswith(("/v1/reversi/", "/v1/tictactoe/")):
+            continue
+        asked, answered = request_examples(operation), answer_examples(operation)
+        assert asked
+        assert answered.keys() == asked.keys(), path  # an answer for each question, by name
+        for name, question in asked.items():
+            response = client.request(method.upper(), path, json=question)
+            assert response.status_code == 200, (path, name, response.text)
+            assert response.json() == answered[name], (path, name)
+            checked += 1
+    assert checked >= 9
+
+
+def as_in(example: Any, game: dict[str, Any], created: dict[str, Any]) -> Any:
+    """An example answer of the example game ``created``, with the id and tokens of ``game``."""
+    text = json.dumps(example)
+    for mine, theirs in (
+        (created["id"], game["id"]),
+        (created["tokens"]["1"], game["tokens"]["1"]),
+        (created["tokens"]["2"], game["tokens"]["2"]),
+    ):
+        text = text.replace(mine, theirs)
+    return json.loads(text)
+
+
+def test_every_session_example_answer_is_the_services_own(
+    spec: dict[str, Any], client: TestClient
+) -> None:
+    """A creation example answers each creation example, by name. The other game routes'
+    examples are one game's: created by the first creation example, the first move example
+    played by player 1; then player 2 offers a draw, or (in another such game) resigns."""
+    paths = spec["paths"]
+    create = paths["/v1/games"]["post"]
+    asked, created = request_examples(create), answer_examples(create)
+    assert created.keys() == asked.keys()
+    for name, body in asked.items():
+        game = client.post("/v1/games", json=body).json()
+        assert game == as_in(created[name], game, created[name]), name
+
+    def the_only(path: str, method: str) -> Any:
+        [example] = answer_examples(paths[path][method]).values()
+        return example
+
+    first_body, first_created = next(iter(asked.values())), next(iter(created.values()))
+    move_path = "/v1/games/{game_id}/moves"
+    first_move = next(iter(request_examples(paths[move_path]["post"]).values()))
+
+    def game_after_the_first_move() -> tuple[dict[str, Any], str, dict[str, str]]:
+        game = client.post("/v1/games", json=first_body).json()
+        url = f"/v1/games/{game['id']}"
+        mover = {"Authorization": f"Bearer {game['tokens']['1']}"}
+        moved = client.post(f"{url}/moves", json=first_move, headers=mover)
+        assert moved.json() == as_in(the_only(move_path, "post"), game, first_created)
+        return game, url, {"Authorization": f"Bearer {game['tokens']['2']}"}
+
+    game, url, second = game_after_the_first_move()
+    for path, read in (
+        ("/v1/games/{game_id}", url),
+        ("/v1/games/{game_id}/moves", f"{url}/moves"),
+        ("/v1/games/{game_id}/moves/{seq}", f"{url}/moves/1"),
+        ("/v1/games/{game_id}/board", f"{url}/board"),
+    ):
+        assert client.get(read).json() == as_in(the_only(path, "get"), game, first_created), path
+    offered = client.post(f"{url}/draw-offer", headers=second).json()
+    expected = the_only("/v1/games/{game_id}/draw-offer", "post")
+    assert offered == as_in(expected, game, first_created)
+    game, url, second = game_after_the_first_move()
+    resigned = client.post(f"{url}/resign", headers=second).json()
+    expected = the_only("/v1/games/{game_id}/resign", "post")
+    assert resigned == as_in(expected, game, first_created)
+
+
 @pytest.mark.parametrize("page", ["/docs", "/redoc"])
 def test_docs_pages_load_their_assets_from_the_service(client: TestClient, page: str) -> None:
     html = client.get(page)
