@@ -7,7 +7,9 @@ from either, is one line on stderr naming both, and exit status 2 (click's statu
 errors), before anything starts.
 
 ``check`` answers the stateless questions offline, with the request models and answers of the
-HTTP routes: the same JSON on stdout, or the same problem on stderr and exit status 1.
+HTTP routes: the same JSON on stdout, or the same problem on stderr and exit status 1. It reads
+no setting (none bounds its questions), so a malformed variable meant for the server does not
+stop it.
 """
 
 from __future__ import annotations
@@ -227,10 +229,15 @@ def check() -> None:
     a bad question is its problem (422) on stderr, and exit status 1."""
 
 
+# The validation context of ``check``'s questions: no settings. The settings a body's validators
+# may read bound batches and live games (``max_batch``, ``max_n``), never one move or one
+# position; without them a validator applies the default.
+OFFLINE: dict[str, Any] = {}
+
+
 def _answer(body: JsonBody[ModelT], respond: Callable[[ModelT], object], data: bytes) -> None:
-    context = {"settings": load_settings({})}
     try:
-        response: Response = json_response(respond(body.validate(data, context)))
+        response: Response = json_response(respond(body.validate(data, OFFLINE)))
     except RequestValidationError as error:
         response = validation_problem(error.errors())
     failed = response.status_code != 200

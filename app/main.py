@@ -40,33 +40,43 @@ from app.settings import Settings
 logger = logging.getLogger("app")
 
 
+def titles_of(kinds: Kinds) -> str:
+    """The kinds an app serves, by title: ``Tic-tac-toe, Reversi``."""
+    return ", ".join(kind.face.title for kind in kinds)
+
+
 def description_of(kinds: Kinds) -> str:
-    """The app's description in the OpenAPI document, naming the kinds it serves."""
-    titles = ", ".join(kind.face.title for kind in kinds)
+    """The app's description in the OpenAPI document (what /docs shows first), naming the kinds
+    it serves: a kind the registry gains is named here with nothing else to change."""
     return f"""\
 Referees board-game moves so that frontends and other programs need not implement the rules.
 
 * **Reversi/Othello** (stateless): legality, flips, all legal moves, the board after a move.
 * **Tic-tac-toe position check** (stateless): can an n × n position with k in a row occur in a
   legal game, and whose turn is it?
-* **Live game sessions** of every kind ({titles}): create a game, move with a player's bearer
-  token (every move adjudicated by the service), poll cheaply with `ETag` / `If-None-Match`,
-  fetch moves since a version, or stream the changes. Use **Authorize** with a token from
-  `POST /v1/games` to try moves here.
+* **Live game sessions** of every kind ({titles_of(kinds)}): create a game, move with a player's
+  bearer token (every move adjudicated by the service), poll cheaply with `ETag` /
+  `If-None-Match`, fetch moves since a version, or stream the changes. Every kind has optional
+  clocks (initial time and increment; a flag falls at its instant whether or not anybody
+  looks), resignation and draw offers. Use **Authorize** with a token from `POST /v1/games` to
+  try moves here.
 
 Every error is `application/problem+json` with a stable `code` to branch on.
 """
 
 
 def tags_of(kinds: Kinds) -> list[dict[str, str]]:
-    titles = ", ".join(kind.face.title for kind in kinds)
     return [
         {
             "name": "Reversi",
             "description": "Stateless Reversi/Othello adjudication, boards 1×1 to 32×32.",
         },
         {"name": "Tic-tac-toe", "description": "Stateless n × n tic-tac-toe position check."},
-        {"name": "Game sessions", "description": f"Live games of every kind: {titles}."},
+        {
+            "name": "Game sessions",
+            "description": f"Live games of every kind ({titles_of(kinds)}), with optional "
+            "clocks, resignation and draw offers.",
+        },
         {"name": "Operations", "description": "Health, readiness and error-type descriptions."},
     ]
 

@@ -281,7 +281,7 @@ def test_a_short_idle_time_shortens_the_unstarted_default(
             "at most game_idle_seconds",
         ),
         ({"ADJUDICATOR_STORE_URL": "postgres://db"}, ["openapi"], "store_url", "pattern"),
-        ({"ADJUDICATOR_MAX_BATCH": "0"}, ["check", "tictactoe"], "max_batch", "greater than"),
+        ({"ADJUDICATOR_MAX_BATCH": "0"}, [], "max_batch", "greater than"),
     ],
 )
 def test_a_bad_setting_is_one_line_naming_it_and_exit_2(
@@ -384,6 +384,44 @@ def test_a_malformed_question_is_the_endpoints_problem_and_exit_1(
     answer = client.post(path, content=question, headers={"content-type": "application/json"})
     assert answer.status_code == 422
     assert json.loads(result.stderr) == answer.json()
+
+
+# Settings of the server, malformed: ``serve`` refuses each, ``check`` reads none of them.
+MALFORMED_SERVER_SETTINGS = [
+    ("port", "abc", "valid integer"),
+    ("cors_origins", "https://a.example", "not JSON"),
+    ("cors_origins", '["not a url"]', "not an origin"),
+    ("store_url", "postgres://db", "pattern"),
+    ("max_batch", "0", "greater than"),
+    ("max_n", "0", "greater than"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "why"), MALFORMED_SERVER_SETTINGS)
+def test_check_answers_whatever_the_servers_settings_say(
+    runner: CliRunner, client: TestClient, name: str, value: str, why: str
+) -> None:
+    env = {f"ADJUDICATOR_{name.upper()}": value}
+    question = {"board": ["XOX", "O O", "XOX"]}
+    checked = runner.invoke(main, ["check", "tictactoe"], env=env, input=json.dumps(question))
+    assert checked.exit_code == 0, checked.stderr
+    assert json.loads(checked.stdout) == client.post("/v1/tictactoe/validate", json=question).json()
+    served = runner.invoke(main, ["serve"], env=env)
+    assert served.exit_code == 2
+    [line] = served.stderr.splitlines()
+    assert f"ADJUDICATOR_{name.upper()}" in line
+    assert why in line
+
+
+def test_check_from_the_installed_command_ignores_a_malformed_server_setting() -> None:
+    question = {"board": OPENING, "row": 2, "col": 3, "color": "B"}
+    result = subprocess.run(
+        [*COMMAND, "check", "reversi"], input=json.dumps(question),
+        env={**CLEAN_ENV, "ADJUDICATOR_PORT": "abc"}, capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"legal": True, "reason": None, "flips": [[3, 3]]}
 
 
 def test_check_from_the_installed_command_reads_stdin(client: TestClient) -> None:

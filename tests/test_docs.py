@@ -11,6 +11,7 @@ import pytest
 from prometheus_client.core import CounterMetricFamily
 
 from app.observability import Metrics
+from app.sessions.kinds import KINDS
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,6 +106,18 @@ def test_github_slugs() -> None:
     assert slug("Ending a game: clocks, resignation, draw offers") == (
         "ending-a-game-clocks-resignation-draw-offers"
     )
+
+
+def test_the_api_reference_introduces_sessions_of_every_kind() -> None:
+    """The "Game sessions" section of docs/api.md, up to its first endpoint, names every kind
+    of the registry and the endings every kind has."""
+    text = (ROOT / "docs" / "api.md").read_text()
+    section = text.split("\n### Game sessions", 1)[1].split("\n### ", 1)[0]
+    introduction = section.split("\n#### ", 1)[0].lower()
+    for kind in KINDS:
+        assert kind.face.title.lower() in introduction, kind.name
+    for ending in ("clocks", "resignation", "draw offers"):
+        assert ending in introduction
 
 
 def table(page: Path, heading: str) -> list[list[str]]:

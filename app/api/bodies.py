@@ -25,7 +25,7 @@ is refused before any validation: a megabyte of members costs a millisecond.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from types import UnionType
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
@@ -39,7 +39,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
 )
-from pydantic_core import PydanticCustomError, to_json
+from pydantic_core import PydanticCustomError, from_json, to_json
 from starlette.responses import Response
 
 from app.api.work import Meter, meter_of
@@ -63,6 +63,17 @@ EXAMINED_SURPLUS = 64
 # Every model used as a JsonBody of a route every app serves, so that build_openapi can put its
 # schema in the components (an app's game bodies, derived from its kinds, are listed per app).
 BODY_MODELS: list[type[BaseModel]] = []
+
+
+# OpenAPI examples by name: {"summary": …, "value": …}
+Examples = dict[str, dict[str, Any]]
+
+
+def answer_examples(examples: Examples) -> dict[str, Any]:
+    """The part of a JSON answer's OpenAPI description that gives its examples. An answer
+    without any is shown by Swagger UI as one made up from its schema, field by field, that
+    contradicts itself (``"legal": true`` with ``"reason": "occupied"``)."""
+    return {"content": {"application/json": {"examples": examples}}}
 
 
 def _is_json(content_type: str) -> bool:
@@ -90,6 +101,7 @@ class JsonBody(Generic[ModelT]):
         empty body stands for ``{}``. ``components``: where the model is listed for the OpenAPI
         components (``BODY_MODELS``, or an app's own list)."""
         self.model = model
+        self.examples = examples
         self._adapter = TypeAdapter(model)
         self._unknown_member = unknown_member(field_names(model))
         self._most: dict[int, int | None] = {}  # by max_batch: most_members
@@ -108,6 +120,18 @@ class JsonBody(Generic[ModelT]):
         }
         if model not in components:
             components.append(model)
+
+    def answers(self, respond: Callable[[ModelT], object]) -> dict[str, Any]:
+        """A success answer's OpenAPI description whose examples are ``respond``'s answers to
+        this body's examples, by the same names: each a real answer."""
+        answers = {
+            name: {
+                "summary": example["summary"],
+                "value": from_json(to_json(respond(self.validate(to_json(example["value"]), {})))),
+            }
+            for name, example in self.examples.items()
+        }
+        return answer_examples(answers)
 
     def _untagged(self, error: Any) -> Any:
         """An error of a member of the tagged union, located where it is in the body."""

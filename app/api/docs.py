@@ -1,25 +1,30 @@
 """What people read: the OpenAPI document's error responses, and the offline docs pages.
 
 Swagger UI and ReDoc are served from the JS/CSS bundled in the ``fastapi-offline`` package, so
-``/docs`` and ``/redoc`` work on a machine with no internet access. Every error response in the
+``/docs`` and ``/redoc`` work on a machine with no internet access (ReDoc's script with the one
+address it would fetch from elsewhere taken out: ``redoc_script``). Every error response in the
 schema is ``application/problem+json`` with the ``Problem`` schema (FastAPI's default 422 schema
 is replaced, since the app never answers with it).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import fastapi_offline
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_oauth2_redirect_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
+from starlette.routing import BaseRoute
 
 from app.api.bodies import BODY_MODELS
 from app.api.games.events import SSE_EVENTS, event_components
@@ -69,6 +74,27 @@ def _defaults_in_words(components: dict[str, Any]) -> None:
                 field["description"] = f"{field.get('description', '')} {said}".strip()
 
 
+def _declared_examples(schema: dict[str, Any], routes: list[BaseRoute]) -> None:
+    """The examples of bodies and answers as the routes declare them. FastAPI drops every null
+    member of the document it builds (``exclude_none``), the examples' too; but an answer's
+    ``"reason": null`` is part of the answer."""
+    for route in routes:
+        if not isinstance(route, APIRoute) or not route.include_in_schema:
+            continue
+        for method in route.methods or ():
+            operation = schema["paths"][route.path_format][method.lower()]
+            declared = [
+                (operation["responses"][str(status)], response)
+                for status, response in route.responses.items()
+            ]
+            if route.openapi_extra and "requestBody" in route.openapi_extra:
+                declared.append((operation["requestBody"], route.openapi_extra["requestBody"]))
+            for documented, given in declared:
+                for media, content in given.get("content", {}).items():
+                    if "examples" in content:
+                        documented["content"][media]["examples"] = content["examples"]
+
+
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """The app's OpenAPI document, with problem+json errors; cached on the app."""
     if app.openapi_schema:
@@ -81,6 +107,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         routes=app.routes,
         tags=app.openapi_tags,
     )
+    _declared_examples(schema, app.routes)
     for path in schema["paths"].values():
         for operation in path.values():
             _problem_content(operation)
@@ -112,10 +139,9 @@ def _add_body_models(components: dict[str, Any], models: list[type[BaseModel]]) 
 
 router = APIRouter(include_in_schema=False)
 
-# The docs pages load nothing from elsewhere (ReDoc would fetch its "powered by" logo from its
-# CDN, which fails offline; this policy keeps the browser from even asking) and run no inline
-# script: each page's configuration is a script file of ours. Both libraries style elements
-# inline, and ReDoc parses in a blob: worker.
+# The docs pages load nothing from elsewhere, and this policy would stop them if a library
+# began to, and run no inline script: each page's configuration is a script file of ours. Both
+# libraries style elements inline, and ReDoc parses in a blob: worker.
 DOCS_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; "
@@ -144,6 +170,30 @@ async def redoc() -> HTMLResponse:
     return _offline(REDOC_PAGE)
 
 
+REDOC_SCRIPT = "redoc.standalone.js"
+# ReDoc's menu always shows Redocly's logo from their CDN (no option hides it). Its script is
+# served with that address replaced by an empty data: URL: the image fails at once, with no
+# request leaving the machine, and ReDoc's own fallback for a logo that fails drops it (the
+# "API docs by Redocly" text stays).
+REDOC_LOGO = b'"https://cdn.redoc.ly/redoc/logo-mini.svg"'
+NO_IMAGE = b'"data:,"'
+
+
+@functools.cache
+def redoc_script() -> tuple[bytes, str]:
+    """ReDoc's script as the service serves it, and its ETag (read once, on first use)."""
+    script = (ASSETS_DIR / REDOC_SCRIPT).read_bytes().replace(REDOC_LOGO, NO_IMAGE)
+    return script, f'"{hashlib.sha256(script).hexdigest()[:32]}"'
+
+
+@router.get(f"{ASSETS_PATH}/{REDOC_SCRIPT}")
+async def redoc_standalone(request: Request) -> Response:
+    script, tag = redoc_script()
+    if request.headers.get("if-none-match") == tag:
+        return Response(status_code=304, headers={"ETag": tag})
+    return Response(script, media_type="text/javascript", headers={"ETag": tag})
+
+
 def mount_docs(app: FastAPI) -> None:
+    app.include_router(router)  # before the assets: ReDoc's script is the router's
     app.mount(ASSETS_PATH, StaticFiles(directory=ASSETS_DIR), name="docs-assets")
-    app.include_router(router)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import Request, Response
@@ -51,7 +52,7 @@ MOVE_EXAMPLES: dict[str, Any] = {  # the first is what /docs fills in: the short
         "value": {"board": list(reversi.OPENING), "row": 2, "col": 3, "color": "B"},
     },
     "classic": {
-        "summary": "Classic board (lists of cells): B at (4, 3) flips 5 stones",
+        "summary": "Classic board (lists of cells): B at (4, 3) flips 6 stones",
         "value": {"board": CLASSIC_BOARD, "row": 4, "col": 3, "color": "B"},
     },
 }
@@ -133,6 +134,16 @@ def check_move_answer(move: ReversiMoveRequest) -> CheckMoveResponse:
     return check_json(reversi.check_move(move.board, move.row, move.col, move.color))
 
 
+def query_answer(board: reversi.Board, query: MoveQuery) -> CheckMoveResponse:
+    """The answer to one query of ``check-moves``."""
+    return check_json(reversi.check_move(board, query.row, query.col, query.color))
+
+
+def check_moves_answer(batch: CheckMovesRequest) -> CheckMovesResponse:
+    """The answer of ``check-moves``, at once (the route answers in slices)."""
+    return {"results": [query_answer(batch.board, query) for query in batch.queries]}
+
+
 def legal_moves_answer(query: LegalMovesRequest) -> LegalMovesResponse:
     """The answer of ``legal-moves`` (and of ``adjudicator check reversi`` without a cell)."""
     moves = reversi.legal_moves(query.board, query.color)
@@ -184,7 +195,7 @@ LEGAL_MOVES_BODY = JsonBody(
         "is a 422 `validation_error`."
     ),
     response_model=CheckMoveResponse,
-    responses=problem_responses(*BODY_ERRORS),
+    responses={200: MOVE_BODY.answers(check_move_answer), **problem_responses(*BODY_ERRORS)},
     openapi_extra=MOVE_BODY.openapi,
 )
 async def check_move(request: Request) -> Response:
@@ -201,7 +212,10 @@ async def check_move(request: Request) -> Response:
     "1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 "
     'whose `errors[].loc` names its index, e.g. `["body", "queries", 3, "row"]`.',
     response_model=CheckMovesResponse,
-    responses=problem_responses(*BODY_ERRORS),
+    responses={
+        200: CHECK_MOVES_BODY.answers(check_moves_answer),
+        **problem_responses(*BODY_ERRORS),
+    },
     openapi_extra=CHECK_MOVES_BODY.openapi,
 )
 async def check_moves(request: Request) -> Response:
@@ -209,12 +223,9 @@ async def check_moves(request: Request) -> Response:
     batch = await CHECK_MOVES_BODY.parse(request, meter)
     if errors := batch.outside_board():
         raise RequestValidationError(errors)
-    board = batch.board
-
-    def answer(query: MoveQuery) -> CheckMoveResponse:
-        return check_json(reversi.check_move(board, query.row, query.col, query.color))
-
-    results = await answered_in_slices(batch.queries, answer, meter)
+    results = await answered_in_slices(
+        batch.queries, functools.partial(query_answer, batch.board), meter
+    )
     with meter:
         return json_response({"results": results})
 
@@ -225,7 +236,10 @@ async def check_moves(request: Request) -> Response:
     description="Every legal move of `color`, sorted by (row, col), with how many stones each "
     "flips. `must_pass` is true when there is none.",
     response_model=LegalMovesResponse,
-    responses=problem_responses(*BODY_ERRORS),
+    responses={
+        200: LEGAL_MOVES_BODY.answers(legal_moves_answer),
+        **problem_responses(*BODY_ERRORS),
+    },
     openapi_extra=LEGAL_MOVES_BODY.openapi,
 )
 async def legal_moves(request: Request) -> Response:
@@ -233,23 +247,6 @@ async def legal_moves(request: Request) -> Response:
     query = await LEGAL_MOVES_BODY.parse(request, meter)
     with meter:
         return json_response(legal_moves_answer(query))
-
-
-@router.post(
-    "/apply-move",
-    summary="Play a move: the board after it, who moves next, and the end of the game",
-    description="Plays a legal move. `next` is the opponent if it has a legal move, else "
-    "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
-    "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
-    response_model=ApplyMoveResponse,
-    responses=problem_responses(*BODY_ERRORS, reversi.IllegalMove),
-    openapi_extra=MOVE_BODY.openapi,
-)
-async def apply_move(request: Request) -> Response:
-    meter = meter_of(request)
-    move = await MOVE_BODY.parse(request, meter)
-    with meter:
-        return json_response(apply_move_answer(move))
 
 
 def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
@@ -264,3 +261,23 @@ def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
         "score": {"B": outcome.score["B"], "W": outcome.score["W"]},
         "winner": outcome.winner,
     }
+
+
+@router.post(
+    "/apply-move",
+    summary="Play a move: the board after it, who moves next, and the end of the game",
+    description="Plays a legal move. `next` is the opponent if it has a legal move, else "
+    "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
+    "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
+    response_model=ApplyMoveResponse,
+    responses={
+        200: MOVE_BODY.answers(apply_move_answer),
+        **problem_responses(*BODY_ERRORS, reversi.IllegalMove),
+    },
+    openapi_extra=MOVE_BODY.openapi,
+)
+async def apply_move(request: Request) -> Response:
+    meter = meter_of(request)
+    move = await MOVE_BODY.parse(request, meter)
+    with meter:
+        return json_response(apply_move_answer(move))

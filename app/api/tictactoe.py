@@ -90,13 +90,18 @@ def validate_answer(query: ValidateRequest) -> ValidateResponse:
     return verdict_json(tictactoe.check_position(query.board, query.k))
 
 
+def validate_batch_answer(batch: ValidateBatchRequest) -> ValidateBatchResponse:
+    """The answer of ``validate-batch``, at once (the route answers in slices)."""
+    return {"results": [validate_answer(item) for item in batch.items]}
+
+
 @router.post(
     "/validate",
     summary="Can this position occur in a legal game? Whose turn is it?",
     description="X moves first, players alternate, play stops at the first k in a row (row, "
     "column or diagonal) or a full board. Closed-form check, no search: fine up to 100 × 100.",
     response_model=ValidateResponse,
-    responses=problem_responses(*BODY_ERRORS),
+    responses={200: VALIDATE_BODY.answers(validate_answer), **problem_responses(*BODY_ERRORS)},
     openapi_extra=VALIDATE_BODY.openapi,
 )
 async def validate_position(request: Request) -> Response:
@@ -113,7 +118,10 @@ async def validate_position(request: Request) -> Response:
     "`max_batch` (default 1000) items; one bad item makes the whole request a 422 whose "
     "`errors[].loc` names its index.",
     response_model=ValidateBatchResponse,
-    responses=problem_responses(*BODY_ERRORS),
+    responses={
+        200: VALIDATE_BATCH_BODY.answers(validate_batch_answer),
+        **problem_responses(*BODY_ERRORS),
+    },
     openapi_extra=VALIDATE_BATCH_BODY.openapi,
 )
 async def validate_positions(request: Request) -> Response:

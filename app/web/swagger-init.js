@@ -10,6 +10,8 @@ window.ui = SwaggerUIBundle({
   showCommonExtensions: true,
   persistAuthorization: true,
   displayRequestDuration: true,
+  // No badge from the online validator (validator.swagger.io), whatever the layout.
+  validatorUrl: null,
   oauth2RedirectUrl: window.location.origin + "/docs/oauth2-redirect",
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
 });

@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation import OpenAPIV31SpecValidator
 
+from app.sessions.kinds import KINDS
+
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
@@ -117,6 +119,96 @@ def test_classic_examples_give_the_classic_answers(
     assert board == {"board": ["XOX", "O O", "XOX"]}
 
 
+def request_examples(operation: dict[str, Any]) -> dict[str, Any]:
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+    return {name: example["value"] for name, example in body.get("examples", {}).items()}
+
+
+def answer_examples(operation: dict[str, Any]) -> dict[str, Any]:
+    """The examples of an operation's success answer (Swagger UI makes one up from the schema
+    for an answer without any, and such a one said "legal": true with "reason": "occupied")."""
+    success = next(r for status, r in operation["responses"].items() if status in ("200", "201"))
+    media = success.get("content", {}).get("application/json", {})
+    return {name: example["value"] for name, example in media.get("examples", {}).items()}
+
+
+def test_every_stateless_example_answer_is_the_answer_to_its_example_question(
+    spec: dict[str, Any], client: TestClient
+) -> None:
+    checked = 0
+    for path, method, operation in operations(spec):
+        if not path.startswith(("/v1/reversi/", "/v1/tictactoe/")):
+            continue
+        asked, answered = request_examples(operation), answer_examples(operation)
+        assert asked
+        assert answered.keys() == asked.keys(), path  # an answer for each question, by name
+        for name, question in asked.items():
+            response = client.request(method.upper(), path, json=question)
+            assert response.status_code == 200, (path, name, response.text)
+            assert response.json() == answered[name], (path, name)
+            checked += 1
+    assert checked >= 9
+
+
+def as_in(example: Any, game: dict[str, Any], created: dict[str, Any]) -> Any:
+    """An example answer of the example game ``created``, with the id and tokens of ``game``."""
+    text = json.dumps(example)
+    for mine, theirs in (
+        (created["id"], game["id"]),
+        (created["tokens"]["1"], game["tokens"]["1"]),
+        (created["tokens"]["2"], game["tokens"]["2"]),
+    ):
+        text = text.replace(mine, theirs)
+    return json.loads(text)
+
+
+def test_every_session_example_answer_is_the_services_own(
+    spec: dict[str, Any], client: TestClient
+) -> None:
+    """A creation example answers each creation example, by name. The other game routes'
+    examples are one game's: created by the first creation example, the first move example
+    played by player 1; then player 2 offers a draw, or (in another such game) resigns."""
+    paths = spec["paths"]
+    create = paths["/v1/games"]["post"]
+    asked, created = request_examples(create), answer_examples(create)
+    assert created.keys() == asked.keys()
+    for name, body in asked.items():
+        game = client.post("/v1/games", json=body).json()
+        assert game == as_in(created[name], game, created[name]), name
+
+    def the_only(path: str, method: str) -> Any:
+        [example] = answer_examples(paths[path][method]).values()
+        return example
+
+    first_body, first_created = next(iter(asked.values())), next(iter(created.values()))
+    move_path = "/v1/games/{game_id}/moves"
+    first_move = next(iter(request_examples(paths[move_path]["post"]).values()))
+
+    def game_after_the_first_move() -> tuple[dict[str, Any], str, dict[str, str]]:
+        game = client.post("/v1/games", json=first_body).json()
+        url = f"/v1/games/{game['id']}"
+        mover = {"Authorization": f"Bearer {game['tokens']['1']}"}
+        moved = client.post(f"{url}/moves", json=first_move, headers=mover)
+        assert moved.json() == as_in(the_only(move_path, "post"), game, first_created)
+        return game, url, {"Authorization": f"Bearer {game['tokens']['2']}"}
+
+    game, url, second = game_after_the_first_move()
+    for path, read in (
+        ("/v1/games/{game_id}", url),
+        ("/v1/games/{game_id}/moves", f"{url}/moves"),
+        ("/v1/games/{game_id}/moves/{seq}", f"{url}/moves/1"),
+        ("/v1/games/{game_id}/board", f"{url}/board"),
+    ):
+        assert client.get(read).json() == as_in(the_only(path, "get"), game, first_created), path
+    offered = client.post(f"{url}/draw-offer", headers=second).json()
+    expected = the_only("/v1/games/{game_id}/draw-offer", "post")
+    assert offered == as_in(expected, game, first_created)
+    game, url, second = game_after_the_first_move()
+    resigned = client.post(f"{url}/resign", headers=second).json()
+    expected = the_only("/v1/games/{game_id}/resign", "post")
+    assert resigned == as_in(expected, game, first_created)
+
+
 @pytest.mark.parametrize("page", ["/docs", "/redoc"])
 def test_docs_pages_load_their_assets_from_the_service(client: TestClient, page: str) -> None:
     html = client.get(page)
@@ -134,6 +226,44 @@ def test_docs_pages_load_their_assets_from_the_service(client: TestClient, page:
     policy = html.headers["content-security-policy"]
     script_src = next(d for d in policy.split(";") if d.strip().startswith("script-src"))
     assert "unsafe-inline" not in script_src
+
+
+def test_the_description_names_every_kind_and_how_a_game_ends(spec: dict[str, Any]) -> None:
+    """What /docs shows first: sessions of every kind the registry has (a new kind is named
+    with nothing else to change), and the endings a referee decides."""
+    sessions = next(
+        item for item in spec["info"]["description"].split("\n* ") if "game sessions" in item
+    )
+    for kind in KINDS:
+        assert kind.face.title in sessions, kind.name
+    for ending in ("clocks", "resignation", "draw offers"):
+        assert ending in sessions
+    tag = next(tag for tag in spec["tags"] if tag["name"] == "Game sessions")
+    for kind in KINDS:
+        assert kind.face.title in tag["description"], kind.name
+
+
+# A script that fetches from an address of its own: ``src: "https://…"`` (an image, a script).
+FETCHED_FROM_ELSEWHERE = re.compile(r"""\bsrc\s*:\s*["'`]https?://[^"'`]*""")
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_docs_pages_and_their_scripts_reach_for_nothing_outside_the_service(
+    client: TestClient, spec: dict[str, Any], page: str
+) -> None:
+    """Offline, anything from elsewhere fails: ReDoc's script used to show Redocly's logo from
+    its CDN (the page's policy blocked it, with an error in the console)."""
+    html = client.get(page).text
+    assert re.findall(r"https?://[^\s\"'<>]+", html) == []
+    scripts = re.findall(r"""<script src=["']([^"']+)["']""", html)
+    assert scripts
+    for script in scripts:
+        served = client.get(script)
+        found = FETCHED_FROM_ELSEWHERE.findall(served.text)
+        assert found == [], f"{script} fetches {found}"
+        again = client.get(script, headers={"If-None-Match": served.headers["etag"]})
+        assert again.status_code == 304, script  # a browser's cached copy stays good
+    assert re.findall(r"https?://[^\s\"')]+", json.dumps(spec["info"])) == []
 
 
 # JSON Schema 2020-12 (core, applicator, validation, format, meta-data, content) and OpenAPI's

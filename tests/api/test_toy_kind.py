@@ -264,6 +264,7 @@ def api(request: pytest.FixtureRequest) -> Iterator[Client]:
 
 def test_a_kind_declared_outside_the_app_is_listed_in_its_openapi(api: Client) -> None:
     spec = api.http.get("/openapi.json").json()
+    assert "(Tic-tac-toe, Reversi, Corners)" in spec["info"]["description"]
     schemas = spec["components"]["schemas"]
     assert {"CornersGameOut", "CreateCornersIn", "CornersMoveOut", "PassIn"} <= set(schemas)
     create = schemas["CreateGameIn"]

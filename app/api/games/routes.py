@@ -15,9 +15,10 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.sse import EventSourceResponse
 
-from app.api.bodies import JsonBody, json_response
+from app.api.bodies import Examples, JsonBody, answer_examples, json_response
 from app.api.games import params
 from app.api.games.events import PAGE, event_stream, move_events
+from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.render import (
     board_dimensions,
@@ -299,6 +300,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
     matched in order on every request)."""
     router = api_router(PREFIX, ["Game sessions"])
     titles = " or ".join(kind.face.title for kind in shapes.kinds)
+    examples = AnswerExamples.of(shapes)
     router.post(
         "/{game_id}/moves",
         status_code=201,
@@ -319,6 +321,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                     "ETag": _header("The new ETag."),
                 },
                 "links": MOVE_LINKS,
+                **answer_examples(examples.move),
             },
             **store_errors(*MOVE_REFUSALS, *shapes.refusals),
         },
@@ -331,7 +334,10 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "unchanged game answers 304 with no body.",
         response_model=shapes.game,
         responses={
-            200: {"headers": {"ETag": _header("Changes with every change of the game.")}},
+            200: {
+                "headers": {"ETag": _header("Changes with every change of the game.")},
+                **answer_examples(examples.state),
+            },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
             **store_errors(GameNotFound),
         },
@@ -359,11 +365,16 @@ def game_router(shapes: GameShapes) -> APIRouter:
                     "Cache-Control": _header("`no-store`: the answer holds the players' tokens."),
                 },
                 "links": CREATED_GAME_LINKS,
+                **answer_examples(examples.created),
             },
             **store_errors(*BODY_ERRORS, CapacityExhausted),
         },
         openapi_extra=shapes.create.openapi,
     )(create_game)
+    acted: dict[Callable[[Request], Awaitable[Response]], Examples] = {
+        resign: examples.resigned,
+        offer_draw: examples.offered,
+    }
     for path, summary, description, endpoint in ACTIONS:
         router.post(
             path,
@@ -372,7 +383,10 @@ def game_router(shapes: GameShapes) -> APIRouter:
             "`If-Match`. A refusal changes nothing.",
             response_model=shapes.game,
             responses={
-                200: {"headers": {"ETag": _header("The game's new ETag.")}},
+                200: {
+                    "headers": {"ETag": _header("The game's new ETag.")},
+                    **answer_examples(acted[endpoint]),
+                },
                 **store_errors(*MOVE_REFUSALS),
             },
             openapi_extra=_acting(ACTION_BODY),
@@ -422,7 +436,10 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "out during the read). Pass the last move's `seq` as the next `since` (the `version` is "
         "the move count too, unless draw offers or an ending were changes of the game).",
         response_model=shapes.moves_page,
-        responses=store_errors(GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
+        responses={
+            200: answer_examples(examples.moves),
+            **store_errors(GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
+        },
         openapi_extra={
             "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi]
         },
@@ -432,7 +449,10 @@ def game_router(shapes: GameShapes) -> APIRouter:
         summary="One move",
         description="The move a move's `Location` points to.",
         response_model=shapes.record,
-        responses=store_errors(GameNotFound, MoveNotFound, VALIDATION_ERROR),
+        responses={
+            200: answer_examples(examples.record),
+            **store_errors(GameNotFound, MoveNotFound, VALIDATION_ERROR),
+        },
         openapi_extra={"parameters": [params.GAME_ID.openapi, params.SEQ.openapi]},
     )(get_move)
     router.get(
@@ -442,7 +462,10 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "rendered: at most 32 × 32). Larger tic-tac-toe boards answer 422 `board_too_large`: "
         "follow the moves instead.",
         response_model=shapes.board,
-        responses=store_errors(GameNotFound, BoardTooLarge),
+        responses={
+            200: answer_examples(examples.board),
+            **store_errors(GameNotFound, BoardTooLarge),
+        },
         openapi_extra={"parameters": [params.GAME_ID.openapi]},
     )(get_board)
     router.delete(

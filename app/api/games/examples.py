@@ -1,0 +1,138 @@
+"""The example answers of the game routes, made by playing: each is an answer the service gives.
+
+An answer without examples is shown by Swagger UI as one it makes up from the schema, field by
+field, which contradicts itself (`"status": "in_progress"` with `"reason": "line"`). These are
+the answers of a session of the kinds' own code, with a fixed id and fixed tokens:
+
+* the creation answer to each creation example, by its name;
+* one game, created by the first creation example, in which player 1 played the first move
+  example: the move's answer, then the game's state, its moves, that move and its board; player
+  2's draw offer in that game, and player 2's resignation in another such game.
+
+If that game's kind does not take that move, there is no such game, and only the creation
+answers have examples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi.exceptions import RequestValidationError
+from pydantic_core import from_json, to_json
+
+from app.api.bodies import Examples
+from app.api.games.render import (
+    board_dimensions,
+    board_json,
+    move_json,
+    move_result_json,
+    state_json,
+)
+from app.api.games.schemas import GameShapes, played_by
+from app.rules.errors import DomainError
+from app.sessions import tokens
+from app.sessions.clock import Clocks
+from app.sessions.session import ActionRequest, GameState, MoveRequest, MoveResult, Session
+from app.settings import DEFAULT_MAX_MOVES
+
+GAME_ID = "mdT8FSRnQMzoiJ3U"
+TOKENS = {
+    "1": "PoVInCVToGtDwUg-NEaPFRZFD6uJmFTBVGu5ujesy8I",
+    "2": "DELqivFwYhSPAws3CZlLGBfipadfVyVV6b7HYzfHklg",
+}
+_HASHES = (tokens.token_hash(TOKENS["1"]), tokens.token_hash(TOKENS["2"]))
+
+
+def _json(value: object) -> Any:
+    """A value as its JSON answer reads (tuples become lists)."""
+    return from_json(to_json(value))
+
+
+def _example(summary: str, value: object) -> dict[str, Any]:
+    return {"summary": summary, "value": _json(value)}
+
+
+@dataclass(frozen=True)
+class AnswerExamples:
+    """The examples of each game route's success answer, by name."""
+
+    created: Examples
+    move: Examples = field(default_factory=dict)
+    state: Examples = field(default_factory=dict)
+    moves: Examples = field(default_factory=dict)
+    record: Examples = field(default_factory=dict)
+    board: Examples = field(default_factory=dict)
+    offered: Examples = field(default_factory=dict)
+    resigned: Examples = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, shapes: GameShapes) -> AnswerExamples:
+        creations = shapes.create.examples
+        created = {
+            name: _example(example["summary"], _created(_new_game(shapes, example["value"])))
+            for name, example in creations.items()
+        }
+        creation = next(iter(creations.values()))
+        first = creation["value"]
+        move_name, move = next(iter(shapes.move.body.examples.items()))
+        played = _moved(shapes, first, move["value"])
+        if played is None:
+            return cls(created)
+        result, game = played
+        after = f"{creation['summary']}, after player 1's first move ({move['summary']})"
+        record = move_json(game.move(1))
+        board = board_json(board_dimensions(result.state, game.kind), game.position.rows())
+        offered = game.act(ActionRequest("offer"), TOKENS["2"]).state
+        resigned = _resigned(shapes, first, move["value"])
+        return cls(
+            created,
+            move={move_name: _example(after, move_result_json(result))},
+            state={"after_a_move": _example(after, state_json(result.state))},
+            moves={
+                "after_a_move": _example(
+                    after, {"moves": [record], "version": result.state.version}
+                )
+            },
+            record={"first": _example(after, record)},
+            board={"after_a_move": _example(after, board)},
+            offered={"offer": _example(f"{after}; player 2 offers a draw", state_json(offered))},
+            resigned={"resign": _example(f"{after}; player 2 resigns", state_json(resigned))},
+        )
+
+
+def _new_game(shapes: GameShapes, body: object) -> Session:
+    """A game as the creation ``body`` makes it, at the instant 0."""
+    created = shapes.create_body(shapes.create.validate(to_json(body), {}))
+    kind = shapes.kinds.find(created.kind)
+    params = created.params()
+    game = Session(GAME_ID, kind, params, _HASHES, kind.new(params), DEFAULT_MAX_MOVES)
+    control = created.control()
+    if control is not None:
+        game.clocks = Clocks.start(control, 0)
+    return game
+
+
+def _created(game: Session) -> dict[str, Any]:
+    return {**state_json(game.state()), "tokens": TOKENS}
+
+
+def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, Session] | None:
+    """A new game of ``body`` and player 1's ``move`` in it: the move's answer and the game;
+    None if the game's kind does not take that move."""
+    game = _new_game(shapes, body)
+    try:
+        parsed = shapes.moves_of[game.kind.name].body.validate(to_json(move), {})
+        played, player = played_by(parsed)
+        claimed = MoveRequest(played, player=1 if player == 1 else 2 if player == 2 else None)
+        result = game.play(claimed, TOKENS["1"])
+    except (RequestValidationError, DomainError):
+        return None
+    return result, game
+
+
+def _resigned(shapes: GameShapes, body: object, move: object) -> GameState:
+    """The state after player 2 resigns in a new game of ``body`` after ``move``."""
+    played = _moved(shapes, body, move)
+    assert played is not None  # the same move in the same new game as before
+    return played[1].act(ActionRequest("resign"), TOKENS["2"]).state
