@@ -26,7 +26,7 @@ from pydantic_core import to_json
 
 from app.api.games.render import move_result_json, state_json
 from app.api.games.streams import RETRY_AFTER_SECONDS
-from app.contract.events import KEEP_ALIVE_SECONDS, RECONNECT_MS
+from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNECT_MS
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
 from app.sessions.kinds import Kinds
@@ -160,8 +160,16 @@ VERSION_ID = {
 }
 
 
+# How clients count a quiet stream, declared beside its events for generated clients to read
+# (clients/python/generate.py): the default interval of its keep-alives, and how many of them
+# a client may miss before it takes the stream for dead.
+SSE_KEEP_ALIVE_SECONDS = "x-sse-keep-alive-seconds"
+SSE_KEEP_ALIVES_MISSED = "x-sse-keep-alives-missed"
+
+
 def event_stream() -> dict[str, Any]:
-    """The stream's media type: text, its events declared by ``x-sse-events``."""
+    """The stream's media type: text, its events declared by ``x-sse-events``, its keep-alives
+    by ``x-sse-keep-alive-seconds`` and ``x-sse-keep-alives-missed``."""
     return {
         "text/event-stream": {
             "schema": {
@@ -169,8 +177,20 @@ def event_stream() -> dict[str, Any]:
                 "description": "Server-Sent Events; each event is one of `x-sse-events`.",
             },
             SSE_EVENTS: {"$ref": f"#/components/schemas/{EVENT_UNION}"},
+            SSE_KEEP_ALIVE_SECONDS: KEEP_ALIVE_SECONDS,
+            SSE_KEEP_ALIVES_MISSED: KEEP_ALIVES_MISSED,
         }
     }
+
+
+def keep_alives_in_words() -> str:
+    """What the stream's answer says of its keep-alives (the numbers its extensions carry)."""
+    return (
+        "lines starting with `:` are keep-alives, sent at least every "
+        f"`event_keep_alive_seconds` ({KEEP_ALIVE_SECONDS:g} s by default) while nothing "
+        f"changes: a client that hears nothing for {KEEP_ALIVES_MISSED} times that long may take "
+        "the stream for dead and resume it"
+    )
 
 
 def _event(
