@@ -7,7 +7,7 @@ over. The stream reads the store (``GameStore.changes``: the moves since the las
 a page at a time, and the state), waits for the next change (``GameStore.wait_for_change``) —
 or for a running clock's deadline, so that a flag fall is sent when it falls — and reads again;
 a keep-alive comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
-``app.contract.events.stream_read_timeout`` of it for a line). Its first bytes carry the
+``KEEP_ALIVES_MISSED`` of its intervals for a line). Its first bytes carry the
 ``retry:`` field (``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No
 Content (the route), which tells an ``EventSource`` to stop reconnecting. A declined offer (a
 move came after it) is history no client needs: a stream resumed after it sends the move. If
