@@ -248,7 +248,9 @@ class Module:
                 content = response.get("content", {})
                 if content:
                     media = content.get("application/json") or next(iter(content.values()))
-                    kind = self.annotation(media.get("schema", {}), alias, uses)
+                    # An event stream's answer is its events (``x-sse-events``), if declared.
+                    schema = media.get(SSE_EVENTS) or media.get("schema", {})
+                    kind = self.annotation(schema, alias, uses)
                     break
             if kind != alias:  # else the answer is an object of its own, named so already
                 self.shapes[alias] = Shape(alias, alias=kind, uses=uses)

@@ -641,7 +641,7 @@ ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
 
 OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
 
-GameEventsAnswer: TypeAlias = str
+GameEventsAnswer: TypeAlias = GameEvent
 
 GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut
 
