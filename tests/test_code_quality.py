@@ -1,4 +1,5 @@
-"""The style gates of DESIGN.md run with the suite: ruff (lint, format) and mypy --strict."""
+"""The style gates of DESIGN.md run with the suite: ruff (lint, format) and mypy --strict, on the
+service and on its Python client."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ["app", "tests", "bench"]
+SOURCES = ["app", "tests", "bench", "clients/python"]
 CACHE = "test-artifacts/cache"  # the suite writes into the checkout only under test-artifacts/
+# The Python client is typed for its users' `mypy --strict`: its package, its generator, and
+# its tests (which use it as a bot would) are checked as strictly as the service.
+CLIENT = ["clients/python/src/adjudicator_client", "clients/python/generate.py",
+          "clients/python/tests"]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -19,8 +24,9 @@ CACHE = "test-artifacts/cache"  # the suite writes into the checkout only under 
         ["ruff", "check", "--cache-dir", CACHE, *SOURCES],
         ["ruff", "format", "--check", "--cache-dir", CACHE, *SOURCES],
         ["mypy", "--strict", "--cache-dir", f"{CACHE}/mypy", "app"],
+        ["mypy", "--strict", "--cache-dir", f"{CACHE}/mypy-client", *CLIENT],
     ],
-    ids=["ruff-check", "ruff-format", "mypy-strict"],
+    ids=["ruff-check", "ruff-format", "mypy-strict", "mypy-strict-client"],
 )
 def test_code_passes(command: list[str]) -> None:
     result = subprocess.run(

@@ -28,6 +28,7 @@ from starlette.routing import BaseRoute
 
 from app.api.bodies import BODY_MODELS
 from app.api.games.events import SSE_EVENTS, event_components
+from app.api.operations import document_problem_types
 from app.api.params import SECURITY_SCHEMES
 from app.api.web import WEB_DIR
 from app.contract.problems import PROBLEM_MEDIA_TYPE
@@ -121,6 +122,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         event_components(shapes.move_result, {k.name: k.face.state for k in shapes.kinds})
     )
     _defaults_in_words(components)
+    document_problem_types(schema, app.state.problems)
     schema["components"]["securitySchemes"] = dict(SECURITY_SCHEMES)
     schema["components"]["schemas"] = dict(sorted(components.items()))
     app.openapi_schema = schema

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from fastapi import Request, Response
@@ -103,6 +103,11 @@ async def get_problem_type(request: Request) -> ProblemDescription:
     entries = table.by_code.get(code)
     if entries is None:
         raise HTTPException(404, f"no problem type {code!r}")
+    return describe(code, entries)
+
+
+def describe(code: str, entries: Sequence[ProblemEntry]) -> ProblemDescription:
+    """What ``/problems/{code}`` answers: the code's entries in the table, as one description."""
     first = entries[0]
 
     def each(text: Callable[[ProblemEntry], str]) -> str:
@@ -119,3 +124,15 @@ async def get_problem_type(request: Request) -> ProblemDescription:
         todo=each(lambda entry: entry.todo),
         example=first.example(),
     )
+
+
+def document_problem_types(schema: dict[str, Any], table: ProblemTable) -> None:
+    """Every problem code the service answers with, as an example of ``/problems/{code}``'s
+    answer: the OpenAPI document carries the whole table (code, statuses, title, when, what to
+    do), /docs lists it, and the clients generated from the document read it
+    (clients/python/generate.py)."""
+    answer = schema["paths"]["/problems/{code}"]["get"]["responses"]["200"]
+    answer["content"]["application/json"]["examples"] = {
+        code: {"summary": entries[0].title, "value": describe(code, entries).model_dump()}
+        for code, entries in table.by_code.items()
+    }

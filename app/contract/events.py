@@ -2,8 +2,10 @@
 how long a browser waits before it reconnects, and how long a client may wait for a line.
 
 Declared once here, for the service (``app.api.games.events``, its ``event_keep_alive_seconds``
-setting defaulting to ``KEEP_ALIVE_SECONDS``) and for every client (``app.client``; the page's
-``EventSource`` takes ``RECONNECT_MS`` from the stream's ``retry:`` field).
+setting defaulting to ``KEEP_ALIVE_SECONDS``) and for every client: the OpenAPI document carries
+the keep-alive numbers (``x-sse-keep-alive-seconds``, ``x-sse-keep-alives-missed`` on the
+stream's media type), which the Python client is generated from (clients/python/generate.py),
+and the page's ``EventSource`` takes ``RECONNECT_MS`` from the stream's ``retry:`` field.
 """
 
 from __future__ import annotations
@@ -15,9 +17,3 @@ RECONNECT_MS = 3000
 # How many keep-alive intervals a client waits for a line before it takes the stream for dead:
 # one lost keep-alive is no reason to reconnect.
 KEEP_ALIVES_MISSED = 3
-
-
-def stream_read_timeout(keep_alive_seconds: float = KEEP_ALIVE_SECONDS) -> float:
-    """How long a client waits for the next line of a stream whose server sends a keep-alive
-    every ``keep_alive_seconds``."""
-    return KEEP_ALIVES_MISSED * keep_alive_seconds

@@ -2,7 +2,9 @@
 
 Each problem's ``code`` (for a domain error, the error class's own), HTTP status, title, when it
 is answered and what a client does about it. The server's handlers, the OpenAPI responses of
-every route, ``/problems/{code}`` and the typed client's exception classes all derive from it.
+every route and ``/problems/{code}`` derive from it; so does the Python client's exception class
+of each code, through the OpenAPI document (which lists them all as ``/problems/{code}``'s
+examples).
 A game kind brings the refusals of its own rules (``GameKind.refusals``) as rows made here
 (``refusal``); ``ProblemTable.of`` joins them to the service's own rows.
 """

@@ -1,5 +1,6 @@
 """The answers of the stateless questions (Reversi and the tic-tac-toe position check), as
-clients receive them: the routes return these shapes and the typed client reads them."""
+clients receive them: the routes return these shapes, and the OpenAPI document (from which the
+Python client's types are generated) declares them."""
 
 from __future__ import annotations
 

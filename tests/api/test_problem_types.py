@@ -67,6 +67,20 @@ def test_problem_type_route_describes_every_code(client: TestClient) -> None:
         assert example["type"] == f"/problems/{code}"
 
 
+def test_the_openapi_document_lists_every_code_as_the_route_describes_it(
+    client: TestClient,
+) -> None:
+    """Clients generated from the document (clients/python/generate.py) learn every code from
+    the examples of ``/problems/{code}``'s answer: each is what the route answers."""
+    spec = client.get("/openapi.json").json()
+    answer = spec["paths"]["/problems/{code}"]["get"]["responses"]["200"]
+    examples = answer["content"]["application/json"]["examples"]
+    assert list(examples) == list(PROBLEM_TYPES)
+    for code, example in examples.items():
+        assert example["value"] == client.get(f"/problems/{code}").json()
+        assert example["summary"] == PROBLEM_TYPES[code][0].title
+
+
 def test_every_problem_says_what_to_do_and_has_an_example_of_its_own() -> None:
     details = [problem.detail for problem in ALL_PROBLEMS]
     for problem in ALL_PROBLEMS:

@@ -3,9 +3,10 @@
 "Corners" is a tiny placement game with a pass: on a size × size board without its four corners
 (a corner is refused with a refusal of the kind's own), players place stones in turn or pass;
 the game ends when the board is full (more stones win) or after two passes in a row (a draw).
-It is created, moved, refused, streamed, listed in ``/openapi.json`` and played through
-``app.client`` on the memory store, one Redis and a Redis Cluster, with no file of ``app/``
-knowing it: the app is given ``kinds=(*KINDS, CORNERS)``.
+It is created, moved, refused, streamed, listed in ``/openapi.json`` and played through the
+Python client (``adjudicator_client``, which was not made for it) on the memory store, one Redis
+and a Redis Cluster, with no file of ``app/`` knowing it: the app is given
+``kinds=(*KINDS, CORNERS)``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from fastapi import FastAPI
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from app.client import Client, EndEvent, MoveEvent, ProblemError
+from adjudicator_client import Client, EndEvent, MoveEvent, ProblemError
 from app.contract.games import (
     LAST_MOVE,
     TOKENS_DOC,

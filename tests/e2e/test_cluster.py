@@ -22,7 +22,7 @@ import pytest
 import redis
 from redis.crc import key_slot
 
-from app.client import Client, EndEvent, GameEvent, MoveEvent, Retries, StoreUnavailable
+from adjudicator_client import Client, EndEvent, GameEvent, MoveEvent, Retries, StoreUnavailable
 from app.sessions.redis_cluster import ShardedListener, connect
 from app.sessions.redis_keys import channel, game_keys
 from tests.rules.reference import reversi_moves

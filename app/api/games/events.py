@@ -7,7 +7,7 @@ over. The stream reads the store (``GameStore.changes``: the moves since the las
 a page at a time, and the state), waits for the next change (``GameStore.wait_for_change``) —
 or for a running clock's deadline, so that a flag fall is sent when it falls — and reads again;
 a keep-alive comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
-``app.contract.events.stream_read_timeout`` of it for a line). Its first bytes carry the
+``KEEP_ALIVES_MISSED`` of its intervals for a line). Its first bytes carry the
 ``retry:`` field (``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No
 Content (the route), which tells an ``EventSource`` to stop reconnecting. A declined offer (a
 move came after it) is history no client needs: a stream resumed after it sends the move. If
@@ -26,7 +26,7 @@ from pydantic_core import to_json
 
 from app.api.games.render import move_result_json, state_json
 from app.api.games.streams import RETRY_AFTER_SECONDS
-from app.contract.events import KEEP_ALIVE_SECONDS, RECONNECT_MS
+from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNECT_MS
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
 from app.sessions.kinds import Kinds
@@ -161,9 +161,33 @@ VERSION_ID = {
 }
 
 
+# How clients count a quiet stream, declared beside its events for generated clients to read
+# (clients/python/generate.py): the default interval of its keep-alives, and how many of them
+# a client may miss before it takes the stream for dead.
+SSE_KEEP_ALIVE_SECONDS = "x-sse-keep-alive-seconds"
+SSE_KEEP_ALIVES_MISSED = "x-sse-keep-alives-missed"
+
+
 def event_stream() -> dict[str, Any]:
-    """The stream's media type: its events declared by ``x-sse-events``."""
-    return {"text/event-stream": {SSE_EVENTS: {"$ref": f"#/components/schemas/{EVENT_UNION}"}}}
+    """The stream's media type: its events declared by ``x-sse-events``, its keep-alives by
+    ``x-sse-keep-alive-seconds`` and ``x-sse-keep-alives-missed``."""
+    return {
+        "text/event-stream": {
+            SSE_EVENTS: {"$ref": f"#/components/schemas/{EVENT_UNION}"},
+            SSE_KEEP_ALIVE_SECONDS: KEEP_ALIVE_SECONDS,
+            SSE_KEEP_ALIVES_MISSED: KEEP_ALIVES_MISSED,
+        }
+    }
+
+
+def keep_alives_in_words() -> str:
+    """What the stream's answer says of its keep-alives (the numbers its extensions carry)."""
+    return (
+        "lines starting with `:` are keep-alives, sent at least every "
+        f"`event_keep_alive_seconds` ({KEEP_ALIVE_SECONDS:g} s by default) while nothing "
+        f"changes: a client that hears nothing for {KEEP_ALIVES_MISSED} times that long may take "
+        "the stream for dead and resume it"
+    )
 
 
 def _event(

@@ -17,7 +17,7 @@ from fastapi.sse import EventSourceResponse
 
 from app.api.bodies import Examples, JsonBody, answer_examples, json_response
 from app.api.games import params
-from app.api.games.events import PAGE, event_stream, move_events
+from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_events
 from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.render import (
@@ -408,10 +408,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 "description": "An endless stream until the game ends or is deleted: `move` "
                 "events, then one `end` event; an `error` event (data: the problem) ends it if "
                 "the store stops answering. Its first bytes carry a `retry:` field (how long an "
-                "EventSource waits before reconnecting); lines starting with `:` are "
-                "keep-alives, sent at least every `event_keep_alive_seconds` (15 s by default) "
-                "while nothing changes: a client that hears nothing for three times that long "
-                "may take the stream for dead and resume it.",
+                f"EventSource waits before reconnecting); {keep_alives_in_words()}.",
             },
             204: {
                 "description": "Resumed at or past the game's end (`Last-Event-ID` or `since` "

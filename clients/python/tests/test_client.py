@@ -1,50 +1,30 @@
-"""The typed client (``app.client``) against a real server: one method per operation id, one
-exception class per problem code, retried moves applied once, ETag polling, event streams that
-resume where they broke off, sync and async."""
+"""The client against a real server: every operation, one exception class per problem code,
+retried moves applied once, ETag polling, event streams that resume where they broke off, sync
+and async."""
 
 from __future__ import annotations
 
-import inspect
-import json
-import re
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
-from typing import get_args
 
 import httpx
 import pytest
 
-import app.client as client_module
-from app.client import (
-    PROBLEMS,
+import adjudicator_client as client_module
+from adjudicator_client import (
     AsyncClient,
     Client,
+    CreateGameAnswer,
     EndEvent,
+    MakeMoveAnswer,
     MoveEvent,
     OfferEvent,
-    ProblemError,
     Retries,
+    token_for,
 )
-from app.main import create_app
-from app.sessions.kinds import KINDS
-from app.settings import Settings
+from adjudicator_client._events import Following
+from adjudicator_client._operations import etag
 from tests.servers import uvicorn_server
-
-SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
-NOT_OPERATIONS = {"send", "close", "aclose", "poll_game"}
-
-
-def snake(operation_id: str) -> str:
-    return re.sub(r"(?<!^)([A-Z])", r"_\1", operation_id).lower()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with uvicorn_server({"ADJUDICATOR_STORE_URL": "memory://"}) as url:
-        yield url
 
 
 @pytest.fixture
@@ -53,53 +33,13 @@ def api(server: str) -> Iterator[Client]:
         yield client
 
 
-def test_one_method_per_operation_id_on_both_clients() -> None:
-    spec = json.loads(SPEC.read_text())
-    operations = {
-        snake(operation["operationId"])
-        for path in spec["paths"].values()
-        for operation in path.values()
-    }
-    for cls in (Client, AsyncClient):
-        methods = {
-            name for name in vars(cls) if not name.startswith("_") and callable(getattr(cls, name))
-        }
-        assert methods - NOT_OPERATIONS == operations, cls
-
-
-def test_every_problem_code_has_its_exception_class() -> None:
-    served = create_app(Settings()).state.problems.by_code  # what a service of the registry answers
-    assert set(PROBLEMS) == set(served)
-    for code, cls in PROBLEMS.items():
-        assert issubclass(cls, ProblemError)
-        assert cls.code == code
-        name = "".join(part.capitalize() for part in code.split("_"))
-        assert getattr(client_module, name) is cls  # from app.client import GameOver
-        assert served[code][0].title in (cls.__doc__ or "")
-
-
-def test_the_client_types_are_the_registrys_kinds() -> None:
-    faces = [kind.face for kind in KINDS]
-    assert get_args(client_module.Game) == tuple(face.state for face in faces)
-    assert get_args(client_module.CreatedGame) == tuple(face.created for face in faces)
-    assert set(get_args(client_module.AnyMoveOut)) == {face.record for face in faces}
-    assert get_args(client_module.BoardOut) == tuple(face.board for face in faces)
-
-
-def test_create_game_takes_every_parameter_of_the_registrys_kinds() -> None:
-    taken = set(inspect.signature(client_module.create_game).parameters) - {"params"}
-    declared = {name for face in (k.face for k in KINDS) for name in face.create.model_fields}
-    assert taken == declared
-
-
-def test_the_client_imports_nothing_of_the_server_edge() -> None:
-    code = (
-        "import sys, app.client; "
-        "edge = sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'starlette', "
-        "'uvicorn') or m.startswith('app.api')); print(edge); assert not edge"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
+def play(api: Client, game: CreateGameAnswer, cells: list[tuple[int, int]]) -> MakeMoveAnswer:
+    """Moves on ``cells``, by players 1 and 2 in turn; the last one's answer."""
+    answers = [
+        api.make_move(game["id"], token_for(game, 2 if i % 2 else 1), row, col)
+        for i, (row, col) in enumerate(cells)
+    ]
+    return answers[-1]
 
 
 def test_a_whole_game_and_its_refusals(api: Client) -> None:
@@ -113,9 +53,7 @@ def test_a_whole_game_and_its_refusals(api: Client) -> None:
         api.make_move(game_id, tokens["1"], 3, 0)
     with pytest.raises(client_module.Unauthorized):
         api.make_move(game_id, "not-a-token", 0, 0)
-    answer = {}
-    for i, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
-        answer = api.make_move(game_id, tokens["1" if i % 2 == 0 else "2"], row, col)
+    answer = play(api, game, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
     assert answer["winner"] == 1
     assert answer["state"]["reason"] == "line"
     with pytest.raises(client_module.GameOver):
@@ -126,6 +64,26 @@ def test_a_whole_game_and_its_refusals(api: Client) -> None:
     api.delete_game(game_id, tokens["1"])
     with pytest.raises(client_module.GameNotFound):
         api.get_game(game_id)
+
+
+def test_each_kind_is_created_with_its_own_state_and_tokens(api: Client) -> None:
+    reversi = api.create_game(game="reversi", height=6, width=6)
+    assert (reversi["game"], reversi["height"]) == ("reversi", 6)
+    assert reversi["score"] == {"1": 2, "2": 2}
+    posted = api.create_game(game="reversi", board=["....", ".WB.", ".BW.", "...."], next="W")
+    assert (posted["width"], posted["next_player"]) == (4, 2)
+    gomoku = api.create_game(game="tictactoe", n=15, k=5)
+    assert (gomoku["game"], gomoku["n"], gomoku["k"]) == ("tictactoe", 15, 5)
+    assert token_for(gomoku, 1) == gomoku["tokens"]["1"]
+    assert token_for(gomoku, 2) == gomoku["tokens"]["2"]
+    with pytest.raises(ValueError, match="players 1 and 2"):
+        token_for(gomoku, 3)  # type: ignore[arg-type]
+    moved = api.make_move(reversi["id"], token_for(reversi, 1), 1, 2)
+    assert moved["move"] == {"seq": 1, "row": 1, "col": 2, "player": 1, "flips": [[2, 2]],
+                             "passed": False}  # fmt: skip
+    state = moved["state"]
+    assert state["game"] == "reversi"
+    assert state["score"] == {"1": 4, "2": 1}  # a Reversi state, to the type checker too
 
 
 def test_the_stateless_questions(api: Client) -> None:
@@ -233,6 +191,7 @@ def test_polling_with_etags(api: Client) -> None:
     assert changed.state is not None
     assert changed.state["version"] == 1
     assert changed.etag != first.etag
+    assert changed.etag == etag(game["id"], 1)  # what ``if_match=1`` sends
     with pytest.raises(client_module.PreconditionFailed):
         api.make_move(game["id"], game["tokens"]["2"], 1, 1, if_match=0)
     assert api.make_move(game["id"], game["tokens"]["2"], 1, 1, if_match=1)["move"]["seq"] == 2
@@ -293,12 +252,9 @@ def test_events_resume_after_a_cut_without_loss_or_repeat(server: str) -> None:
     transport = CutsStreams()
     with Client(http=httpx.Client(base_url=server, transport=transport)) as api:
         game = api.create_game(n=3)
-        tokens = game["tokens"]
-        cells = [(0, 0), (1, 0), (0, 1), (1, 1)]
-        for i, (row, col) in enumerate(cells):
-            api.make_move(game["id"], tokens["1" if i % 2 == 0 else "2"], row, col)
-        api.offer_draw(game["id"], tokens["1"])
-        api.make_move(game["id"], tokens["1"], 0, 2)  # declines the offer, and wins
+        play(api, game, [(0, 0), (1, 0), (0, 1), (1, 1)])
+        api.offer_draw(game["id"], token_for(game, 1))
+        api.make_move(game["id"], token_for(game, 1), 0, 2)  # declines the offer, and wins
         events = list(api.game_events(game["id"]))
     moves = [event for event in events if isinstance(event, MoveEvent)]
     assert [event.move["seq"] for event in moves] == [1, 2, 3, 4, 5]
@@ -355,7 +311,7 @@ def test_a_stream_waits_on_a_quiet_game_past_many_keep_alives() -> None:
 
 
 def test_keep_alives_give_back_the_reconnect_budget() -> None:
-    following = client_module._Following("g", None, 1, 0.0, QUICK_KEEP_ALIVE)
+    following = Following("g", None, 1, 0.0, QUICK_KEEP_ALIVE)
     for _ in range(5):  # a drop, a keep-alive on the new stream, a drop, ...
         following.dropped()
         assert following.event(": keep-alive") is None
@@ -368,9 +324,7 @@ def test_a_stream_resumed_at_the_end_stops_without_reconnecting(server: str) -> 
     transport = CountsStreams()
     with Client(http=httpx.Client(base_url=server, transport=transport)) as api:
         game = api.create_game(n=3)
-        tokens = game["tokens"]
-        for i, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
-            api.make_move(game["id"], tokens["1" if i % 2 == 0 else "2"], row, col)
+        play(api, game, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
         assert list(api.game_events(game["id"], since=5)) == []  # 204: nothing more
         with httpx.stream("GET", f"{server}/v1/games/{game['id']}/events") as opened:
             first = next(opened.iter_raw())
@@ -394,11 +348,10 @@ def test_a_standing_offer_is_an_event(api: Client) -> None:
 async def test_the_async_client_plays_and_streams(server: str) -> None:
     async with AsyncClient(server) as api:
         game = await api.create_game(n=3)
-        tokens = game["tokens"]
         for i, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
-            await api.make_move(game["id"], tokens["1" if i % 2 == 0 else "2"], row, col)
+            await api.make_move(game["id"], token_for(game, 2 if i % 2 else 1), row, col)
         with pytest.raises(client_module.GameOver):
-            await api.make_move(game["id"], tokens["2"], 2, 2)
+            await api.make_move(game["id"], token_for(game, 2), 2, 2)
         events = [event async for event in api.game_events(game["id"], since=3)]
         assert [e.move["seq"] for e in events if isinstance(e, MoveEvent)] == [4, 5]
         assert isinstance(events[-1], EndEvent)

@@ -1,0 +1,53 @@
+"""A typed client of the move adjudication service, on httpx: ``Client`` (sync) and
+``AsyncClient`` (async, the same methods awaited).
+
+    from adjudicator_client import Client, GameOver, token_for
+
+    with Client("http://127.0.0.1:8000") as api:
+        game = api.create_game(n=3)
+        api.make_move(game["id"], token_for(game, 1), 1, 1)
+
+* One method per operation of the service's OpenAPI document, named after its operation id in
+  snake_case (``createGame`` → ``create_game``); answers are the document's own types, generated
+  from it (``_schema``): ``TicTacToeGameOut``, ``ReversiGameOut``, ``MoveResultOut``, … — unions
+  of kinds are told apart by their ``game`` member, as a type checker does too.
+  ``create_game(game="reversi")`` answers a ``CreatedReversiOut``, tic-tac-toe a
+  ``CreatedTicTacToeOut``; ``token_for(game, player)`` is a player's token.
+* A problem answer raises ``ProblemError``, or rather the subclass of its ``code`` (``GameOver``,
+  ``NotYourTurn``, ``ValidationError``, …: one per code the document lists), carrying the whole
+  problem body.
+* Retries: a move, a resignation and a draw offer carry an ``Idempotency-Key`` (one per call
+  unless given) and are sent again with the same key after a connection error or a 503 with
+  ``Retry-After`` (``Retries``: a bounded number of attempts and a bounded wait), so a retried
+  move is applied once. Reads and the stateless questions are retried likewise; creating and
+  deleting a game only when the connection failed before the request left.
+* ``poll_game`` polls with ``If-None-Match`` (unchanged: ``Polled.state`` is None), and
+  ``game_events`` iterates over the game's event stream, resuming with ``Last-Event-ID`` after
+  a dropped connection, until the game's ``end``.
+"""
+
+from adjudicator_client._client import AsyncClient, Client
+from adjudicator_client._events import EndEvent, GameEvent, MoveEvent, OfferEvent
+from adjudicator_client._operations import Board, Color, Player, Polled, Retries, token_for
+from adjudicator_client._problem import ProblemError
+from adjudicator_client._schema import *  # noqa: F403 - the document's types and problems
+from adjudicator_client._schema import PROBLEMS
+from adjudicator_client._schema import __all__ as _schema_all
+
+__all__ = [
+    "PROBLEMS",
+    "AsyncClient",
+    "Board",
+    "Client",
+    "Color",
+    "EndEvent",
+    "GameEvent",
+    "MoveEvent",
+    "OfferEvent",
+    "Player",
+    "Polled",
+    "ProblemError",
+    "Retries",
+    "token_for",
+]
+__all__ += _schema_all

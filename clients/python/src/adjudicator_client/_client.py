@@ -1,0 +1,328 @@
+"""The clients: ``Client`` sends the operations' calls with httpx's ``Client``, ``AsyncClient``
+with its ``AsyncClient``; both retry as ``Retries`` says and follow event streams alike.
+
+Each operation is a method named after its operation id in snake_case (``createGame`` →
+``create_game``): the function of ``_operations`` that builds its call, bound. ``create_game``
+is typed per kind (``game="reversi"`` answers a Reversi game), so it is written out here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
+from typing import Any, Concatenate, Generic, Literal, ParamSpec, TypeVar, overload
+
+import httpx
+
+from adjudicator_client import _operations as operations
+from adjudicator_client._events import Following, GameEvent
+from adjudicator_client._operations import (
+    DEFAULT_RETRIES,
+    UNSENT,
+    Board,
+    Call,
+    Color,
+    Polled,
+    Retries,
+    problem_error,
+)
+from adjudicator_client._schema import (
+    KEEP_ALIVE_SECONDS,
+    CreatedReversiOut,
+    CreatedTicTacToeOut,
+    CreateGameAnswer,
+)
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+def _sync(build: Callable[P, Call[T]]) -> Callable[Concatenate[Client, P], T]:
+    def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self.send(build(*args, **kwargs))
+
+    method.__name__, method.__doc__ = build.__name__, build.__doc__
+    return method
+
+
+def _async(build: Callable[P, Call[T]]) -> Callable[Concatenate[AsyncClient, P], Awaitable[T]]:
+    async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self.send(build(*args, **kwargs))
+
+    method.__name__, method.__doc__ = build.__name__, build.__doc__
+    return method
+
+
+class _Sending(Generic[T]):
+    """One call's sends, as both clients make them: after each one, whether to send again
+    (and after how long), or the answer. The policy is written once here; the clients only
+    send and wait, each in its own way."""
+
+    def __init__(self, call: Call[T], retries: Retries) -> None:
+        self.call, self.retries, self.attempt = call, retries, 0
+
+    def request(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+        self.attempt += 1
+        return self.call.request(http)
+
+    def failed(self, error: httpx.TransportError) -> float:
+        """The wait before the next send after a connection error; raises it if none."""
+        resendable = self.call.resend == "always" or isinstance(error, UNSENT)
+        wait = self.retries.wait(self.attempt, None) if resendable else None
+        if wait is None:
+            raise error
+        return wait
+
+    def answered(self, response: httpx.Response) -> float | None:
+        """The wait before the next send after this answer, or None: it is the answer."""
+        if self.call.resend != "always":
+            return None
+        return self.retries.wait(self.attempt, response)
+
+
+class Client:
+    """The service at ``base_url``, over an httpx client of its own (or the one given)."""
+
+    def __init__(
+        self,
+        base_url: str = "http://127.0.0.1:8000",
+        *,
+        retries: Retries = DEFAULT_RETRIES,
+        timeout: float = 10.0,
+        http: httpx.Client | None = None,
+    ) -> None:
+        self.http = http or httpx.Client(base_url=base_url, timeout=timeout)
+        self.retries = retries
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.http.close()
+
+    def send(self, call: Call[T]) -> T:
+        """Send a call, again where ``retries`` allows; its answer, or its problem raised."""
+        sending = _Sending(call, self.retries)
+        while True:
+            try:
+                response = self.http.send(sending.request(self.http))
+            except httpx.TransportError as error:
+                wait = sending.failed(error)
+            else:
+                answered = sending.answered(response)
+                if answered is None:
+                    return call.answer(response)
+                wait = answered
+            time.sleep(wait)
+
+    check_move = _sync(operations.check_move)
+    check_moves = _sync(operations.check_moves)
+    legal_moves = _sync(operations.legal_moves)
+    apply_move = _sync(operations.apply_move)
+    validate_position = _sync(operations.validate_position)
+    validate_positions = _sync(operations.validate_positions)
+    get_game = _sync(operations.get_game)
+    make_move = _sync(operations.make_move)
+    resign = _sync(operations.resign)
+    offer_draw = _sync(operations.offer_draw)
+    list_moves = _sync(operations.list_moves)
+    get_move = _sync(operations.get_move)
+    get_board = _sync(operations.get_board)
+    delete_game = _sync(operations.delete_game)
+    get_health = _sync(operations.get_health)
+    get_readiness = _sync(operations.get_readiness)
+    get_metrics = _sync(operations.get_metrics)
+    get_problem_type = _sync(operations.get_problem_type)
+
+    @overload
+    def create_game(
+        self,
+        *,
+        game: Literal["reversi"],
+        height: int | None = None,
+        width: int | None = None,
+        board: Board | None = None,
+        next: Color | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> CreatedReversiOut: ...
+    @overload
+    def create_game(
+        self,
+        *,
+        game: Literal["tictactoe"] | None = None,
+        n: int,
+        k: int | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> CreatedTicTacToeOut: ...
+    @overload
+    def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
+        """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
+        ``next``), or tic-tac-toe (``n``, ``k``); ``clock`` is (initial seconds, increment
+        seconds). A kind this client was not made for takes its creation body's members as
+        keywords."""
+        return self.send(operations.create_game(game=game, **params))
+
+    def poll_game(self, game_id: str, etag: str | None = None) -> Polled:
+        """The game's state if it changed since ``etag`` (``If-None-Match``), else None."""
+        return self.send(operations.poll(game_id, etag))
+
+    def game_events(
+        self,
+        game_id: str,
+        *,
+        since: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> Generator[GameEvent, None, None]:
+        """The game's events from version ``since`` on, until its end; a dropped stream is
+        resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row with no line
+        between). ``keep_alive``: the server's ``event_keep_alive_seconds``; a stream silent for
+        ``KEEP_ALIVES_MISSED`` times that long is taken for dead and resumed. ``close()`` it to
+        stop following before the end."""
+        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive)
+        while True:
+            call = following.call()
+            try:
+                with self.http.stream(
+                    call.method, call.path, headers=call.headers, params=call.params,
+                    timeout=following.timeout(self.http),
+                ) as response:  # fmt: skip
+                    if not following.opened(response):
+                        if following.ended:
+                            return
+                        response.read()
+                        raise problem_error(response)
+                    for line in response.iter_lines():
+                        event = following.event(line)
+                        if event is not None:
+                            yield event
+                        if following.ended:
+                            return
+            except httpx.TransportError:
+                pass
+            time.sleep(following.dropped())
+
+
+class AsyncClient:
+    """``Client``, for asyncio: the same methods, awaited."""
+
+    def __init__(
+        self,
+        base_url: str = "http://127.0.0.1:8000",
+        *,
+        retries: Retries = DEFAULT_RETRIES,
+        timeout: float = 10.0,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.http = http or httpx.AsyncClient(base_url=base_url, timeout=timeout)
+        self.retries = retries
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def send(self, call: Call[T]) -> T:
+        """Send a call, again where ``retries`` allows; its answer, or its problem raised."""
+        sending = _Sending(call, self.retries)
+        while True:
+            try:
+                response = await self.http.send(sending.request(self.http))
+            except httpx.TransportError as error:
+                wait = sending.failed(error)
+            else:
+                answered = sending.answered(response)
+                if answered is None:
+                    return call.answer(response)
+                wait = answered
+            await asyncio.sleep(wait)
+
+    check_move = _async(operations.check_move)
+    check_moves = _async(operations.check_moves)
+    legal_moves = _async(operations.legal_moves)
+    apply_move = _async(operations.apply_move)
+    validate_position = _async(operations.validate_position)
+    validate_positions = _async(operations.validate_positions)
+    get_game = _async(operations.get_game)
+    make_move = _async(operations.make_move)
+    resign = _async(operations.resign)
+    offer_draw = _async(operations.offer_draw)
+    list_moves = _async(operations.list_moves)
+    get_move = _async(operations.get_move)
+    get_board = _async(operations.get_board)
+    delete_game = _async(operations.delete_game)
+    get_health = _async(operations.get_health)
+    get_readiness = _async(operations.get_readiness)
+    get_metrics = _async(operations.get_metrics)
+    get_problem_type = _async(operations.get_problem_type)
+
+    @overload
+    async def create_game(
+        self,
+        *,
+        game: Literal["reversi"],
+        height: int | None = None,
+        width: int | None = None,
+        board: Board | None = None,
+        next: Color | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> CreatedReversiOut: ...
+    @overload
+    async def create_game(
+        self,
+        *,
+        game: Literal["tictactoe"] | None = None,
+        n: int,
+        k: int | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> CreatedTicTacToeOut: ...
+    @overload
+    async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    async def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
+        """``Client.create_game``, awaited."""
+        return await self.send(operations.create_game(game=game, **params))
+
+    async def poll_game(self, game_id: str, etag: str | None = None) -> Polled:
+        """The game's state if it changed since ``etag`` (``If-None-Match``), else None."""
+        return await self.send(operations.poll(game_id, etag))
+
+    async def game_events(
+        self,
+        game_id: str,
+        *,
+        since: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> AsyncGenerator[GameEvent, None]:
+        """``Client.game_events``, awaited."""
+        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive)
+        while True:
+            call = following.call()
+            try:
+                async with self.http.stream(
+                    call.method, call.path, headers=call.headers, params=call.params,
+                    timeout=following.timeout(self.http),
+                ) as response:  # fmt: skip
+                    if not following.opened(response):
+                        if following.ended:
+                            return
+                        await response.aread()
+                        raise problem_error(response)
+                    async for line in response.aiter_lines():
+                        event = following.event(line)
+                        if event is not None:
+                            yield event
+                        if following.ended:
+                            return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(following.dropped())

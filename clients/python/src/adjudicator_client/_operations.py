@@ -1,0 +1,380 @@
+"""Each operation of the service once, as a ``Call``: its request and how its answer is read.
+
+The clients (``Client``, ``AsyncClient``) send these; their methods are these functions, bound.
+Methods, paths and the statuses of answers that are not problems come from ``OPERATIONS``, and
+answer types from the ``<OperationId>Answer`` types (both generated from the service's OpenAPI
+document, ``_schema``); a problem answer is raised as the class of its ``code``.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar, cast
+from urllib.parse import quote
+
+import httpx
+
+from adjudicator_client._problem import ProblemError
+from adjudicator_client._schema import (
+    OPERATIONS,
+    PROBLEMS,
+    ApplyMoveAnswer,
+    CheckMoveAnswer,
+    CheckMovesAnswer,
+    CreateGameAnswer,
+    DeleteGameAnswer,
+    GetBoardAnswer,
+    GetGameAnswer,
+    GetHealthAnswer,
+    GetMetricsAnswer,
+    GetMoveAnswer,
+    GetProblemTypeAnswer,
+    GetReadinessAnswer,
+    LegalMovesAnswer,
+    ListMovesAnswer,
+    MakeMoveAnswer,
+    MoveQuery,
+    OfferDrawAnswer,
+    ResignAnswer,
+    ValidatePositionAnswer,
+    ValidatePositionsAnswer,
+)
+
+T = TypeVar("T")
+
+# The shapes requests take.
+Color = Literal["B", "W"]
+Player = Literal[1, 2]
+# A board as rows of text (``["..B", …]``) or of one-character strings (``[[".", ".", "B"], …]``).
+Board = Sequence[str] | Sequence[Sequence[str]]
+
+
+# --- problems ---------------------------------------------------------------------------------
+
+
+def problem_error(response: httpx.Response) -> ProblemError:
+    """The exception a problem answer stands for: the class of its ``code`` (a plain
+    ``ProblemError`` for a code this client does not know, or an answer that is not a problem)."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = {}
+    if not isinstance(body, dict):
+        body = {}
+    cls = PROBLEMS.get(str(body.get("code")), ProblemError)
+    return cls(response.status_code, body, response.headers)
+
+
+# --- calls ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Retries:
+    """When a request is sent again: at most ``attempts`` sends in all; after a connection error
+    (at once, then backing off) or a 503 whose ``Retry-After`` is at most ``max_wait`` seconds."""
+
+    attempts: int = 3
+    max_wait: float = 5.0
+    backoff: float = 0.1  # seconds before the second send after a connection error, doubling
+
+    def wait(self, attempt: int, answer: httpx.Response | None) -> float | None:
+        """Seconds to wait before send number ``attempt + 1``, or None: do not send again."""
+        if attempt >= self.attempts:
+            return None
+        if answer is None:
+            return float(self.backoff * 2 ** (attempt - 1))
+        after = answer.headers.get("retry-after", "")
+        if answer.status_code == 503 and after.isdigit() and int(after) <= self.max_wait:
+            return float(after)
+        return None
+
+
+# The clients' retries unless told otherwise.
+DEFAULT_RETRIES = Retries()
+
+# How safe a request is to send again: ``always`` (it changes nothing, or it carries an
+# Idempotency-Key), or only when the connection failed before it left (``unsent``).
+Resend = Literal["always", "unsent"]
+UNSENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One operation's request, and how its answer is read."""
+
+    method: str
+    path: str
+    read: Callable[[httpx.Response], T]
+    body: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    resend: Resend = "always"
+    ok: tuple[int, ...] = (200,)
+
+    def request(self, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+        content = None if self.body is None else json.dumps(self.body).encode()
+        headers = dict(self.headers)
+        if content is not None:
+            headers["Content-Type"] = "application/json"
+        params = {name: value for name, value in self.params.items() if value is not None}
+        return client.build_request(
+            self.method, self.path, content=content, headers=headers, params=params
+        )
+
+    def answer(self, response: httpx.Response) -> T:
+        if response.status_code not in self.ok:
+            raise problem_error(response)
+        return self.read(response)
+
+
+def call(
+    operation: str,
+    read: Callable[[httpx.Response], T],
+    body: Any = None,
+    *,
+    path: Mapping[str, object] | None = None,
+    headers: Mapping[str, str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    resend: Resend = "always",
+) -> Call[T]:
+    """The call of the document's ``operation`` (its id in snake_case), with its ``path``
+    parameters filled in."""
+    spec = OPERATIONS[operation]
+    values = {name: quote(str(value), safe="") for name, value in (path or {}).items()}
+    filled = spec.path.format_map(values)
+    return Call(spec.method, filled, read, body, headers or {}, params or {}, resend, spec.statuses)
+
+
+def _json(response: httpx.Response) -> Any:
+    return response.json()
+
+
+def _text(response: httpx.Response) -> str:
+    return response.text
+
+
+def _nothing(response: httpx.Response) -> None:
+    return None
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def etag(game_id: str, version: int) -> str:
+    """The ETag of a game at a version, as the service writes it."""
+    return f'"{game_id}.{version}"'
+
+
+def _acting(
+    game_id: str, token: str, if_match: int | None, idempotency_key: str | None
+) -> dict[str, str]:
+    """The headers of a move or an action: the player's token, an Idempotency-Key (a new one
+    unless given, the same on every retry), and If-Match for a version, if asked."""
+    headers = {**_bearer(token), "Idempotency-Key": idempotency_key or uuid.uuid4().hex}
+    if if_match is not None:
+        headers["If-Match"] = etag(game_id, if_match)
+    return headers
+
+
+def _board(board: Board) -> list[str | list[str]]:
+    return [row if isinstance(row, str) else list(row) for row in board]
+
+
+def _omit_none(**fields: Any) -> dict[str, Any]:
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+# --- the operations ---------------------------------------------------------------------------
+
+
+def check_move(board: Board, row: int, col: int, color: Color) -> Call[CheckMoveAnswer]:
+    """Is the move legal, and which stones does it flip (Reversi)."""
+    body = {"board": _board(board), "row": row, "col": col, "color": color}
+    return call("check_move", _json, body)
+
+
+def check_moves(board: Board, queries: Sequence[MoveQuery]) -> Call[CheckMovesAnswer]:
+    """Many moves on one board (``queries``: ``{"row", "col", "color"}`` each)."""
+    return call("check_moves", _json, {"board": _board(board), "queries": list(queries)})
+
+
+def legal_moves(board: Board, color: Color) -> Call[LegalMovesAnswer]:
+    """Every legal move of ``color``, with how many stones each flips."""
+    return call("legal_moves", _json, {"board": _board(board), "color": color})
+
+
+def apply_move(board: Board, row: int, col: int, color: Color) -> Call[ApplyMoveAnswer]:
+    """The board after a legal move, who moves next, and whether the game is over."""
+    body = {"board": _board(board), "row": row, "col": col, "color": color}
+    return call("apply_move", _json, body)
+
+
+def validate_position(board: Board, k: int | None = None) -> Call[ValidatePositionAnswer]:
+    """Can this tic-tac-toe position occur in a legal game; whose turn; is it over."""
+    return call("validate_position", _json, _omit_none(board=_board(board), k=k))
+
+
+def validate_positions(items: Sequence[Mapping[str, Any]]) -> Call[ValidatePositionsAnswer]:
+    """Many positions (``items``: ``{"board", "k"?}`` each)."""
+    return call("validate_positions", _json, {"items": list(items)})
+
+
+def create_game(
+    *,
+    game: str | None = None,
+    clock: tuple[int, int] | None = None,
+    board: Board | None = None,
+    **params: Any,
+) -> Call[CreateGameAnswer]:
+    """A new game of the kind ``game`` (tic-tac-toe without it) with its creation parameters;
+    ``clock`` is (initial seconds, increment seconds). The clients type it per kind."""
+    timing = None if clock is None else {"initial_seconds": clock[0], "increment_seconds": clock[1]}
+    body = _omit_none(
+        game=game, clock=timing, board=None if board is None else _board(board), **params
+    )
+    return call("create_game", _json, body, resend="unsent")
+
+
+def token_for(game: CreateGameAnswer, player: Player) -> str:
+    """The bearer token of ``player`` (1 or 2) in the answer that created ``game``."""
+    tokens = game["tokens"]
+    if player == 1:
+        return tokens["1"]
+    if player == 2:
+        return tokens["2"]
+    raise ValueError(f"player {player!r}: a game has players 1 and 2")
+
+
+def get_game(game_id: str) -> Call[GetGameAnswer]:
+    """The game's state now."""
+    return call("get_game", _json, path={"game_id": game_id})
+
+
+def make_move(
+    game_id: str,
+    token: str,
+    row: int | None = None,
+    col: int | None = None,
+    *,
+    move: Mapping[str, Any] | None = None,
+    player: int | None = None,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[MakeMoveAnswer]:
+    """A move of the token's player: on the cell (``row``, ``col``), or a ``move`` of another
+    shape the game's kind takes (``{"pass": True}``); ``if_match``: only if the game is still at
+    that version."""
+    headers = _acting(game_id, token, if_match, idempotency_key)
+    body = _omit_none(row=row, col=col, player=player, **(move or {}))
+    return call("make_move", _json, body, path={"game_id": game_id}, headers=headers)
+
+
+def resign(
+    game_id: str,
+    token: str,
+    *,
+    player: int | None = None,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[ResignAnswer]:
+    """The token's player resigns: the other player wins."""
+    headers = _acting(game_id, token, if_match, idempotency_key)
+    body = _omit_none(player=player)
+    return call("resign", _json, body, path={"game_id": game_id}, headers=headers)
+
+
+def offer_draw(
+    game_id: str,
+    token: str,
+    *,
+    player: int | None = None,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[OfferDrawAnswer]:
+    """The token's player offers a draw, or accepts the other player's standing offer."""
+    headers = _acting(game_id, token, if_match, idempotency_key)
+    body = _omit_none(player=player)
+    return call("offer_draw", _json, body, path={"game_id": game_id}, headers=headers)
+
+
+def list_moves(game_id: str, since: int = 0, limit: int | None = None) -> Call[ListMovesAnswer]:
+    """The moves after move ``since``, at most ``limit``."""
+    params = {"since": since, "limit": limit}
+    return call("list_moves", _json, path={"game_id": game_id}, params=params)
+
+
+def get_move(game_id: str, seq: int) -> Call[GetMoveAnswer]:
+    """Move number ``seq`` (1 for the first)."""
+    return call("get_move", _json, path={"game_id": game_id, "seq": seq})
+
+
+def get_board(game_id: str) -> Call[GetBoardAnswer]:
+    """The board as rows of text."""
+    return call("get_board", _json, path={"game_id": game_id})
+
+
+def delete_game(game_id: str, token: str) -> Call[DeleteGameAnswer]:
+    """Delete the game (either player's token)."""
+    return call(
+        "delete_game", _nothing, path={"game_id": game_id}, headers=_bearer(token),
+        resend="unsent",
+    )  # fmt: skip
+
+
+def get_health() -> Call[GetHealthAnswer]:
+    """Alive (200) while the process runs."""
+    return call("get_health", _json)
+
+
+def get_readiness() -> Call[GetReadinessAnswer]:
+    """Ready (200), or a ``StoreUnavailable`` problem while the store cannot be reached."""
+    return call("get_readiness", _json)
+
+
+def get_metrics() -> Call[GetMetricsAnswer]:
+    """The Prometheus text."""
+    return call("get_metrics", _text)
+
+
+def get_problem_type(code: str) -> Call[GetProblemTypeAnswer]:
+    """What a problem code means: title, statuses, when it happens and what to do."""
+    return call("get_problem_type", _json, path={"code": code})
+
+
+# --- polling and events -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Polled:
+    """An answer to ``poll_game``: the state if it changed since ``etag`` was given (else None),
+    and the ETag to send next time."""
+
+    state: GetGameAnswer | None
+    etag: str
+
+
+def poll(game_id: str, etag_seen: str | None) -> Call[Polled]:
+    """``getGame`` with ``If-None-Match``: 304 while the game is unchanged."""
+    headers = {"If-None-Match": etag_seen} if etag_seen else {}
+
+    def read(response: httpx.Response) -> Polled:
+        tag = response.headers.get("etag", etag_seen or "")
+        if response.status_code == 304:
+            return Polled(None, tag)
+        return Polled(cast(GetGameAnswer, response.json()), tag)
+
+    return call("get_game", read, path={"game_id": game_id}, headers=headers)
+
+
+def events(game_id: str, since: int | None, last_event_id: str | None) -> Call[None]:
+    """``gameEvents``: the stream from version ``since``, or resumed after ``last_event_id``
+    (the clients read its lines: ``_events.Following``)."""
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    params = {"since": since} if last_event_id is None and since is not None else {}
+    return call("game_events", _nothing, path={"game_id": game_id}, headers=headers, params=params)

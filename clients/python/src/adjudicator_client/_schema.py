@@ -1,0 +1,1033 @@
+"""The service's contract as Python types, generated from openapi/openapi.json by
+clients/python/generate.py. Do not edit: regenerate (``python clients/python/generate.py``).
+
+The schemas of the document as ``TypedDict``s, each operation (``OPERATIONS``) and the type of
+its answer (``<OperationId>Answer``), one exception class per problem code (``PROBLEMS``), and
+how a client counts a quiet event stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
+
+from adjudicator_client._problem import ProblemError
+
+__all__ = [
+    "ActionIn",
+    "ApplyMoveAnswer",
+    "ApplyMoveResponse",
+    "BoardTooLarge",
+    "CapacityExhausted",
+    "CellOccupied",
+    "CheckMoveAnswer",
+    "CheckMoveResponse",
+    "CheckMovesAnswer",
+    "CheckMovesRequest",
+    "CheckMovesResponse",
+    "ClockIn",
+    "ClockOut",
+    "CorsRefused",
+    "Counts",
+    "CreateGameAnswer",
+    "CreateGameIn",
+    "CreateReversiIn",
+    "CreateTicTacToeIn",
+    "CreatedReversiOut",
+    "CreatedTicTacToeOut",
+    "DeleteGameAnswer",
+    "GameEventsAnswer",
+    "GameNotFound",
+    "GameOver",
+    "GetBoardAnswer",
+    "GetGameAnswer",
+    "GetHealthAnswer",
+    "GetMetricsAnswer",
+    "GetMoveAnswer",
+    "GetProblemTypeAnswer",
+    "GetReadinessAnswer",
+    "HeadersTooLarge",
+    "Health",
+    "IdempotencyKeyReused",
+    "IllegalMove",
+    "InternalError",
+    "LegalMove",
+    "LegalMovesAnswer",
+    "LegalMovesRequest",
+    "LegalMovesResponse",
+    "ListMovesAnswer",
+    "MakeMoveAnswer",
+    "MalformedHttp",
+    "MethodNotAllowed",
+    "MoveIn",
+    "MoveNotFound",
+    "MoveOut",
+    "MoveQuery",
+    "MoveResultOut",
+    "MovesPage",
+    "NotFound",
+    "NotYourTurn",
+    "OfferDrawAnswer",
+    "OutOfBounds",
+    "PayloadTooLarge",
+    "PlayerMs",
+    "PlayerScores",
+    "PreconditionFailed",
+    "Problem",
+    "ProblemDescription",
+    "RateLimited",
+    "Readiness",
+    "RequestTimeout",
+    "ResignAnswer",
+    "ReversiBoardOut",
+    "ReversiGameOut",
+    "ReversiMoveOut",
+    "ReversiMoveRequest",
+    "Score",
+    "StoreUnavailable",
+    "TicTacToeBoardOut",
+    "TicTacToeGameOut",
+    "Tokens",
+    "TooManyConnections",
+    "TooManyStreams",
+    "TransferCodingNotImplemented",
+    "Unauthorized",
+    "UnsupportedContentEncoding",
+    "UrlTooLong",
+    "ValidateBatchRequest",
+    "ValidateBatchResponse",
+    "ValidatePositionAnswer",
+    "ValidatePositionsAnswer",
+    "ValidateRequest",
+    "ValidateResponse",
+    "ValidationError",
+    "ValidationIssue",
+    "WrongPlayer",
+]
+
+# --- the schemas ----------------------------------------------------------------------------------
+
+
+class ActionIn(TypedDict):
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+
+
+class ApplyMoveResponse(TypedDict):
+    # The board after the move, as strings.
+    board: list[str]
+    flips: list[list[int]]
+    # Who moves next: the opponent if it can, else `color` again (the opponent passes), else null
+    # (game over).
+    next: Literal["B", "W"] | None
+    # True when the opponent has no move and must pass.
+    passed: bool
+    game_over: bool
+    score: Score
+    # Set only when the game is over.
+    winner: Literal["B", "W", "draw"] | None
+
+
+class Score(TypedDict):
+    B: int
+    W: int
+
+
+class CheckMoveResponse(TypedDict):
+    legal: bool
+    # Why the move is illegal; null when legal.
+    reason: Literal["occupied", "no_bracket"] | None
+    # Stones that flip, sorted by (row, col); [] if illegal.
+    flips: list[list[int]]
+
+
+class CheckMovesRequest(TypedDict):
+    """One board and many questions about it."""
+
+    # Rectangular board, 1 to 32 cells a side, row 0 on top. Each row is a string, or a list of
+    # one-character strings. Cells: '.', 'B', 'W'.
+    board: list[str | list[Literal[".", "B", "W"]]]
+    # 1 to `max_batch` (default 1000) questions.
+    queries: list[MoveQuery]
+
+
+class MoveQuery(TypedDict):
+    """One question of a batch: may ``color`` play at (row, col)?"""
+
+    # 0-based; row 0 is the top row.
+    row: int
+    # 0-based; column 0 is the left column.
+    col: int
+    color: Literal["B", "W"]
+
+
+class CheckMovesResponse(TypedDict):
+    # One answer per query, in order.
+    results: list[CheckMoveResponse]
+
+
+class ClockIn(TypedDict):
+    """Fischer timing: each player's initial time, and the time added after each of their moves.
+    Neither clock runs until each player has made one move.
+    """
+
+    # Each player's time at the start.
+    initial_seconds: int
+    # Added to a player's clock after each of their timed moves. Default: `0`.
+    increment_seconds: NotRequired[int]
+
+
+class ClockOut(TypedDict):
+    """A clocked game's clocks (Fischer timing). Stable between changes of the game: count down to
+    `deadline` (corrected by the answer's `Date`).
+    """
+
+    initial_seconds: int
+    increment_seconds: int
+    # Each player's time left, as of the game's last change.
+    remaining_ms: PlayerMs
+    # Whose clock runs: null until each player has made one move, and after the end.
+    running: Literal[1, 2] | None
+    # When the running clock reaches zero (RFC 3339, UTC, milliseconds): the game is then lost on
+    # time (`reason` `timeout`), whether or not anybody looks.
+    deadline: str | None
+
+
+PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
+
+
+class Counts(TypedDict):
+    X: int
+    O: int  # noqa: E741
+
+
+class CreateReversiIn(TypedDict):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
+    position (with the colour to move). Black (player 1) moves first by default.
+    """
+
+    # Clocks; without them, no time limit.
+    clock: NotRequired[ClockIn | None]
+    # The game's kind.
+    game: Literal["reversi"]
+    # Rows: even, 4 to 32; 8 if not given.
+    height: NotRequired[int | None]
+    # Columns: even, 4 to 32; 8 if not given.
+    width: NotRequired[int | None]
+    # A start position instead of the standard one (not with a size).
+    board: NotRequired[list[str | list[Literal[".", "B", "W"]]] | None]
+    # Who moves first on a posted board (`B` if not given); if that colour cannot move, the other
+    # starts.
+    next: NotRequired[Literal["B", "W"] | None]
+
+
+class CreateTicTacToeIn(TypedDict):
+    """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given."""
+
+    # Clocks; without them, no time limit.
+    clock: NotRequired[ClockIn | None]
+    # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
+    game: NotRequired[Literal["tictactoe"]]
+    # Board side.
+    n: int
+    # Stones in a row that win, at most n; n if not given (gomoku: 5).
+    k: NotRequired[int | None]
+
+
+# A new game of one kind, named by `game` (tic-tac-toe without it).
+CreateGameIn: TypeAlias = CreateTicTacToeIn | CreateReversiIn
+
+
+class CreatedReversiOut(TypedDict):
+    id: str
+    status: Literal["in_progress", "won", "draw"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
+    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
+    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
+    # draw offered by both); null while it goes on.
+    reason: (
+        Literal[
+            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+        ]
+        | None
+    )
+    # null once the game is over.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    height: int
+    width: int
+    score: PlayerScores
+    # The game's kind, as it was created.
+    game: Literal["reversi"]
+    # The last accepted move's record; null before the first.
+    last_move: ReversiMoveOut | None
+    # Each player's bearer token. Shown only in this answer.
+    tokens: Tokens
+
+
+PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
+
+
+class ReversiMoveOut(TypedDict):
+    """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the opponent
+    had to pass (`passed`: the mover moves again).
+    """
+
+    # 1 for the first move; equals the game's version after it.
+    seq: int
+    row: int
+    col: int
+    player: Literal[1, 2]
+    flips: list[list[int]]
+    passed: bool
+
+
+Tokens = TypedDict("Tokens", {"1": str, "2": str})
+
+
+class CreatedTicTacToeOut(TypedDict):
+    id: str
+    status: Literal["in_progress", "won", "draw"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
+    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
+    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
+    # draw offered by both); null while it goes on.
+    reason: (
+        Literal[
+            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+        ]
+        | None
+    )
+    # null once the game is over.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    n: int
+    k: int
+    # The game's kind, as it was created.
+    game: Literal["tictactoe"]
+    # The last accepted move's record; null before the first.
+    last_move: MoveOut | None
+    # Each player's bearer token. Shown only in this answer.
+    tokens: Tokens
+
+
+class MoveOut(TypedDict):
+    """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
+
+    # 1 for the first move; equals the game's version after it.
+    seq: int
+    row: int
+    col: int
+    player: Literal[1, 2]
+
+
+class EndEvent(TypedDict):
+    """The game is over: `data` is the final state. Its `id` is the version of the ending when the
+    ending is a change of its own (a flag fall, a resignation, an agreed draw); without one when
+    the last move ended the game.
+    """
+
+    event: Literal["end"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: NotRequired[str]
+    data: TicTacToeGameOut | ReversiGameOut
+
+
+class TicTacToeGameOut(TypedDict):
+    """An n × n tic-tac-toe game, k in a row wins."""
+
+    id: str
+    status: Literal["in_progress", "won", "draw"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
+    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
+    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
+    # draw offered by both); null while it goes on.
+    reason: (
+        Literal[
+            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+        ]
+        | None
+    )
+    # null once the game is over.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    n: int
+    k: int
+    # The game's kind, as it was created.
+    game: Literal["tictactoe"]
+    # The last accepted move's record; null before the first.
+    last_move: MoveOut | None
+
+
+class ReversiGameOut(TypedDict):
+    """A Reversi game: `score` counts each player's stones (1 Black, 2 White)."""
+
+    id: str
+    status: Literal["in_progress", "won", "draw"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
+    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
+    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
+    # draw offered by both); null while it goes on.
+    reason: (
+        Literal[
+            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+        ]
+        | None
+    )
+    # null once the game is over.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    height: int
+    width: int
+    score: PlayerScores
+    # The game's kind, as it was created.
+    game: Literal["reversi"]
+    # The last accepted move's record; null before the first.
+    last_move: ReversiMoveOut | None
+
+
+class ErrorEvent(TypedDict):
+    """The store stopped answering: `data` is the problem. The stream ends; resume it with
+    `Last-Event-ID`.
+    """
+
+    event: Literal["error"]
+    data: Problem
+
+
+class Problem(TypedDict):
+    """An error answer (RFC 9457). ``code`` is stable; ``title`` and ``detail`` are for people."""
+
+    # A URI reference naming the problem type: `/problems/{code}`.
+    type: str
+    title: str
+    status: int
+    detail: str
+    # Stable snake_case identifier; branch on this.
+    code: str
+    # Only for `validation_error`: the fields that failed and why, the first 20 of them.
+    errors: NotRequired[list[ValidationIssue] | None]
+    # Only for `validation_error`: how many fields failed in all.
+    error_count: NotRequired[int | None]
+
+
+class ValidationIssue(TypedDict):
+    """One reason a request was refused by the schema: where, what, and a stable type."""
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class MoveEvent(TypedDict):
+    """A move was accepted: `data` is the move's answer."""
+
+    event: Literal["move"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: str
+    data: MoveResultOut
+
+
+class OfferEvent(TypedDict):
+    """A draw offer stands (`draw_offer`): `data` is the state."""
+
+    event: Literal["offer"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: str
+    data: TicTacToeGameOut | ReversiGameOut
+
+
+# One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's
+# name, its `id` and its `data` line parsed as JSON.
+GameEvent: TypeAlias = MoveEvent | OfferEvent | EndEvent | ErrorEvent
+
+
+class MoveResultOut(TypedDict):
+    # 0 while nobody has won, else the winner.
+    winner: Literal[0, 1, 2]
+    move: MoveOut | ReversiMoveOut
+    state: TicTacToeGameOut | ReversiGameOut
+
+
+class Health(TypedDict):
+    status: Literal["ok"]
+
+
+class LegalMove(TypedDict):
+    row: int
+    col: int
+    # How many stones this move flips.
+    flips: int
+
+
+class LegalMovesRequest(TypedDict):
+    # Rectangular board, 1 to 32 cells a side, row 0 on top. Each row is a string, or a list of
+    # one-character strings. Cells: '.', 'B', 'W'.
+    board: list[str | list[Literal[".", "B", "W"]]]
+    color: Literal["B", "W"]
+
+
+class LegalMovesResponse(TypedDict):
+    color: Literal["B", "W"]
+    # Sorted by (row, col).
+    moves: list[LegalMove]
+    count: int
+    # True when `color` has no legal move.
+    must_pass: bool
+
+
+class MoveIn(TypedDict):
+    """A move on a cell."""
+
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+    # 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`.
+    row: int
+    # 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422
+    # `out_of_bounds`.
+    col: int
+
+
+class MovesPage(TypedDict):
+    moves: list[MoveOut | ReversiMoveOut]
+    # The game's version now: its number of moves too, unless changes other than moves were made
+    # (draw offers, an ending). Pass the last move's `seq` as `since` next time.
+    version: int
+
+
+class ProblemDescription(TypedDict):
+    code: str
+    # The HTTP status it is answered with (the first, for a code answered with two: `statuses` lists
+    # them).
+    status: int
+    statuses: list[int]
+    title: str
+    # When the service answers it.
+    when: str
+    # What a client does about it.
+    todo: str
+    # A realistic answer.
+    example: dict[str, Any]
+
+
+class Readiness(TypedDict):
+    status: Literal["ready"]
+
+
+class ReversiBoardOut(TypedDict):
+    height: int
+    width: int
+    # `B` (player 1), `W` (player 2), `.` empty.
+    rows: list[str]
+
+
+class ReversiMoveRequest(TypedDict):
+    """A board, a cell and the colour that would play there."""
+
+    # Rectangular board, 1 to 32 cells a side, row 0 on top. Each row is a string, or a list of
+    # one-character strings. Cells: '.', 'B', 'W'.
+    board: list[str | list[Literal[".", "B", "W"]]]
+    # 0-based; row 0 is the top row.
+    row: int
+    # 0-based; column 0 is the left column.
+    col: int
+    color: Literal["B", "W"]
+
+
+class TicTacToeBoardOut(TypedDict):
+    n: int
+    # `X` (player 1), `O` (player 2), `.` empty.
+    rows: list[str]
+
+
+class ValidateBatchRequest(TypedDict):
+    # 1 to `max_batch` (default 1000) positions.
+    items: list[ValidateRequest]
+
+
+class ValidateRequest(TypedDict):
+    # n × n board, 1 to 100 cells a side, row 0 on top. Each row is a string, or a list of
+    # one-character strings. Cells: 'X', 'O', '.', ' '.
+    board: list[str | list[Literal["X", "O", ".", " "]]]
+    # Marks in a row that win, 1 ≤ k ≤ n; default n.
+    k: NotRequired[int | None]
+
+
+class ValidateBatchResponse(TypedDict):
+    # One answer per item, in order.
+    results: list[ValidateResponse]
+
+
+class ValidateResponse(TypedDict):
+    # True iff the position can occur in a legal game.
+    valid: bool
+    # Why not, when invalid: `bad_counts`, `both_won`, `x_won_but_o_moved`, `o_won_but_x_moved`,
+    # `play_after_win` (the winner's lines cannot all have been completed by one last move).
+    reason: (
+        Literal[
+            "bad_counts", "both_won", "x_won_but_o_moved", "o_won_but_x_moved", "play_after_win"
+        ]
+        | None
+    )
+    status: Literal["in_progress", "x_won", "o_won", "draw"] | None
+    # Whose turn; null once the game is over.
+    next: Literal["X", "O"] | None
+    winner: Literal["X", "O"] | None
+    counts: Counts
+
+
+CheckMoveAnswer: TypeAlias = CheckMoveResponse
+
+CheckMovesAnswer: TypeAlias = CheckMovesResponse
+
+LegalMovesAnswer: TypeAlias = LegalMovesResponse
+
+ApplyMoveAnswer: TypeAlias = ApplyMoveResponse
+
+ValidatePositionAnswer: TypeAlias = ValidateResponse
+
+ValidatePositionsAnswer: TypeAlias = ValidateBatchResponse
+
+MakeMoveAnswer: TypeAlias = MoveResultOut
+
+ListMovesAnswer: TypeAlias = MovesPage
+
+GetGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
+
+DeleteGameAnswer: TypeAlias = None
+
+CreateGameAnswer: TypeAlias = CreatedTicTacToeOut | CreatedReversiOut
+
+ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
+
+OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
+
+GameEventsAnswer: TypeAlias = GameEvent
+
+GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut
+
+GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut
+
+GetHealthAnswer: TypeAlias = Health
+
+GetReadinessAnswer: TypeAlias = Readiness
+
+GetMetricsAnswer: TypeAlias = str
+
+GetProblemTypeAnswer: TypeAlias = ProblemDescription
+
+
+# --- the operations -------------------------------------------------------------------------------
+
+
+class Operation(NamedTuple):
+    """One operation of the service: its id, method and path (``{name}`` for a path
+    parameter), and the statuses of its answers that are not problems."""
+
+    operation_id: str
+    method: str
+    path: str
+    statuses: tuple[int, ...]
+
+
+OPERATIONS: Final[dict[str, Operation]] = {
+    "check_move": Operation("checkMove", "POST", "/v1/reversi/check-move", (200,)),
+    "check_moves": Operation("checkMoves", "POST", "/v1/reversi/check-moves", (200,)),
+    "legal_moves": Operation("legalMoves", "POST", "/v1/reversi/legal-moves", (200,)),
+    "apply_move": Operation("applyMove", "POST", "/v1/reversi/apply-move", (200,)),
+    "validate_position": Operation("validatePosition", "POST", "/v1/tictactoe/validate", (200,)),
+    "validate_positions": Operation(
+        "validatePositions", "POST", "/v1/tictactoe/validate-batch", (200,)
+    ),
+    "make_move": Operation("makeMove", "POST", "/v1/games/{game_id}/moves", (201,)),
+    "list_moves": Operation("listMoves", "GET", "/v1/games/{game_id}/moves", (200,)),
+    "get_game": Operation("getGame", "GET", "/v1/games/{game_id}", (200, 304)),
+    "delete_game": Operation("deleteGame", "DELETE", "/v1/games/{game_id}", (204,)),
+    "create_game": Operation("createGame", "POST", "/v1/games", (201,)),
+    "resign": Operation("resign", "POST", "/v1/games/{game_id}/resign", (200,)),
+    "offer_draw": Operation("offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,)),
+    "game_events": Operation("gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204)),
+    "get_move": Operation("getMove", "GET", "/v1/games/{game_id}/moves/{seq}", (200,)),
+    "get_board": Operation("getBoard", "GET", "/v1/games/{game_id}/board", (200,)),
+    "get_health": Operation("getHealth", "GET", "/healthz", (200,)),
+    "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,)),
+    "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,)),
+    "get_problem_type": Operation("getProblemType", "GET", "/problems/{code}", (200,)),
+}
+
+
+# --- the problems ---------------------------------------------------------------------------------
+
+
+class ValidationError(ProblemError):
+    """Request does not match the schema (422 ``validation_error``). When: the body is not JSON or
+    fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted
+    board, a batch too long), or a header, path or query parameter is malformed; `errors` names
+    each one. To do: fix each field `errors` names (`loc` is its path); /openapi.json declares
+    what it takes.
+    """
+
+    code = "validation_error"
+    statuses = (422,)
+
+
+class PayloadTooLarge(ProblemError):
+    """Request body too large (413 ``payload_too_large``). When: the body is larger than the
+    configured limit; refused while reading. To do: send a smaller body: split a batch into
+    several requests.
+    """
+
+    code = "payload_too_large"
+    statuses = (413,)
+
+
+class UnsupportedContentEncoding(ProblemError):
+    """Content encoding not supported (415 ``unsupported_content_encoding``). When: the request has
+    a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see
+    `Accept-Encoding`). To do: send the body uncompressed, without `Content-Encoding`.
+    """
+
+    code = "unsupported_content_encoding"
+    statuses = (415,)
+
+
+class NotFound(ProblemError):
+    """Not found (404 ``not_found``). When: no resource at this path. To do: check the path against
+    /openapi.json (paths have no trailing slash).
+    """
+
+    code = "not_found"
+    statuses = (404,)
+
+
+class MethodNotAllowed(ProblemError):
+    """Method not allowed (405 ``method_not_allowed``). When: the path does not take this method
+    (see `Allow`). To do: use one of the methods the `Allow` header lists.
+    """
+
+    code = "method_not_allowed"
+    statuses = (405,)
+
+
+class CorsRefused(ProblemError):
+    """Cross-origin request refused (400 ``cors_refused``). When: a browser's preflight (`OPTIONS`
+    with `Origin` and `Access-Control-Request-Method`) asks for an origin, a method or a header
+    the service does not allow (`ADJUDICATOR_CORS_ORIGINS`). To do: serve the page from an
+    allowed origin, or have the operator add yours; send only the methods and headers
+    /openapi.json declares.
+    """
+
+    code = "cors_refused"
+    statuses = (400,)
+
+
+class RateLimited(ProblemError):
+    """Too many requests (429 ``rate_limited``). When: this client address creates games too fast,
+    has sent too many wrong tokens, has read too many moves of games' move lists, or has used its
+    share of the service's time (its bodies parsed, its stateless questions answered) (see
+    `Retry-After`). To do: wait the `Retry-After` seconds, then send the request again.
+    """
+
+    code = "rate_limited"
+    statuses = (429,)
+
+
+class InternalError(ProblemError):
+    """Internal server error (500 ``internal_error``). When: a bug: never expected. To do: report it
+    with the answer's `X-Request-ID`; a move sent with an `Idempotency-Key` can be sent again
+    safely.
+    """
+
+    code = "internal_error"
+    statuses = (500,)
+
+
+class MalformedHttp(ProblemError):
+    """Malformed HTTP request (400 ``malformed_http``). When: the bytes sent are not an HTTP/1.1
+    request; the connection is closed. To do: send a well-formed HTTP/1.1 request on a new
+    connection.
+    """
+
+    code = "malformed_http"
+    statuses = (400,)
+
+
+class RequestTimeout(ProblemError):
+    """Request not sent in time (408 ``request_timeout``). When: the request head or body did not
+    arrive within the server's timeout; the connection is closed. To do: send the whole request
+    at once, on a new connection.
+    """
+
+    code = "request_timeout"
+    statuses = (408,)
+
+
+class UrlTooLong(ProblemError):
+    """URL too long (414 ``url_too_long``). When: the URL is longer than the server's limit. To do:
+    shorten the URL: the API's paths and query parameters are short.
+    """
+
+    code = "url_too_long"
+    statuses = (414,)
+
+
+class HeadersTooLarge(ProblemError):
+    """Request header fields too large (431 ``headers_too_large``). When: the request has more
+    header fields, or more header bytes, than the server's limits. To do: send fewer or shorter
+    header fields.
+    """
+
+    code = "headers_too_large"
+    statuses = (431,)
+
+
+class TransferCodingNotImplemented(ProblemError):
+    """Transfer coding not implemented (501 ``transfer_coding_not_implemented``). When: the
+    request's `Transfer-Encoding` names a coding other than `chunked` (RFC 9112 §6.1); the
+    connection is closed. To do: send the body as it is, with a `Content-Length`, or
+    `Transfer-Encoding: chunked` alone.
+    """
+
+    code = "transfer_coding_not_implemented"
+    statuses = (501,)
+
+
+class TooManyConnections(ProblemError):
+    """Too many connections (503 ``too_many_connections``). When: the server has its most
+    connections open, each busy with a request (see `Retry-After`). To do: wait the `Retry-After`
+    seconds; keep one connection open and reuse it.
+    """
+
+    code = "too_many_connections"
+    statuses = (503,)
+
+
+class IllegalMove(ProblemError):
+    """Illegal move (422, 409 ``illegal_move``). When: 422: `apply-move` of an illegal move;
+    `reason` says why. 409: a Reversi session's move that brackets no opponent stone (`reason`:
+    `no_bracket`). To do: 422: play one of the moves `legal-moves` lists. 409: play a cell that
+    brackets an opponent stone (`legal-moves` on the game's board).
+    """
+
+    code = "illegal_move"
+    statuses = (422, 409)
+
+
+class Unauthorized(ProblemError):
+    """Missing or invalid token (401 ``unauthorized``). When: no bearer token, or not one of this
+    game's. To do: send `Authorization: Bearer <token>` with your seat's token from `POST
+    /v1/games`.
+    """
+
+    code = "unauthorized"
+    statuses = (401,)
+
+
+class WrongPlayer(ProblemError):
+    """Token is for the other player (403 ``wrong_player``). When: `player` contradicts the token.
+    To do: leave `player` out (the token says who moves) or send your own seat's number.
+    """
+
+    code = "wrong_player"
+    statuses = (403,)
+
+
+class GameNotFound(ProblemError):
+    """Game not found (404 ``game_not_found``). When: no such game: never created, deleted or
+    expired. To do: create a new game; a game nobody touches for the idle time expires.
+    """
+
+    code = "game_not_found"
+    statuses = (404,)
+
+
+class MoveNotFound(ProblemError):
+    """Move not found (404 ``move_not_found``). When: the game has no move with this number. To do:
+    ask for a `seq` from 1 to the game's `move_count`.
+    """
+
+    code = "move_not_found"
+    statuses = (404,)
+
+
+class GameOver(ProblemError):
+    """Game over (409 ``game_over``). When: the game is won or drawn (`game_status`, `winner`,
+    `reason`). To do: read the game's final state; start a new game to play again.
+    """
+
+    code = "game_over"
+    statuses = (409,)
+
+
+class BoardTooLarge(ProblemError):
+    """Board too large to render (422 ``board_too_large``). When: `…/board` of a board too large to
+    render. To do: read the game's moves (`…/moves`) instead.
+    """
+
+    code = "board_too_large"
+    statuses = (422,)
+
+
+class PreconditionFailed(ProblemError):
+    """The game has moved on (412 ``precondition_failed``). When: `If-Match` names another version
+    of the game (`version`). To do: read the game again, decide with its new state, and send its
+    new `ETag` in `If-Match`.
+    """
+
+    code = "precondition_failed"
+    statuses = (412,)
+
+
+class IdempotencyKeyReused(ProblemError):
+    """Idempotency-Key reused with a different body (422 ``idempotency_key_reused``). When: an
+    `Idempotency-Key` sent again with a different move or action. To do: send a new
+    `Idempotency-Key` with each new move or action; reuse one only to retry.
+    """
+
+    code = "idempotency_key_reused"
+    statuses = (422,)
+
+
+class CapacityExhausted(ProblemError):
+    """Too many live games (503 ``capacity_exhausted``). When: the store is full, or the client that
+    created the game (for a new game: this one) holds its share of the store's games or moves
+    (`ADJUDICATOR_CLIENT_SHARE`; see `Retry-After`). To do: wait the `Retry-After` seconds, then
+    create the game (or send the move) again.
+    """
+
+    code = "capacity_exhausted"
+    statuses = (503,)
+
+
+class StoreUnavailable(ProblemError):
+    """Game store unavailable (503 ``store_unavailable``). When: the game store (Redis) does not
+    answer; a request that changes a game says whether it may have been applied all the same
+    (`may_have_been_applied`). To do: retry later; a request that may have been applied, send
+    again with the same `Idempotency-Key`: it is applied at most once, and the retry gets its
+    answer.
+    """
+
+    code = "store_unavailable"
+    statuses = (503,)
+
+
+class TooManyStreams(ProblemError):
+    """Too many event streams (503 ``too_many_streams``). When: this client address has its most
+    open event streams, or this process (or this game) has its most and no client holds more than
+    its share of them (see `Retry-After`); also the `error` event that ends a stream whose place
+    went to another client's. To do: close the streams you no longer read, or poll with
+    `If-None-Match`; retry after `Retry-After`.
+    """
+
+    code = "too_many_streams"
+    statuses = (503,)
+
+
+class OutOfBounds(ProblemError):
+    """Cell outside the board (422 ``out_of_bounds``). When: `row` or `col` outside 0 … n−1. To do:
+    send a `row` and `col` inside the board (0-based).
+    """
+
+    code = "out_of_bounds"
+    statuses = (422,)
+
+
+class NotYourTurn(ProblemError):
+    """Not your turn (409 ``not_your_turn``). When: the other player moves next (`next_player`). To
+    do: wait for the other player's move: poll the game with `If-None-Match` or read its events.
+    """
+
+    code = "not_your_turn"
+    statuses = (409,)
+
+
+class CellOccupied(ProblemError):
+    """Cell occupied (409 ``cell_occupied``). When: the cell already holds a mark. To do: play an
+    empty cell (`…/board` shows them).
+    """
+
+    code = "cell_occupied"
+    statuses = (409,)
+
+
+# Every problem code the service answers with, and its class.
+PROBLEMS: Final[dict[str, type[ProblemError]]] = {
+    "validation_error": ValidationError,
+    "payload_too_large": PayloadTooLarge,
+    "unsupported_content_encoding": UnsupportedContentEncoding,
+    "not_found": NotFound,
+    "method_not_allowed": MethodNotAllowed,
+    "cors_refused": CorsRefused,
+    "rate_limited": RateLimited,
+    "internal_error": InternalError,
+    "malformed_http": MalformedHttp,
+    "request_timeout": RequestTimeout,
+    "url_too_long": UrlTooLong,
+    "headers_too_large": HeadersTooLarge,
+    "transfer_coding_not_implemented": TransferCodingNotImplemented,
+    "too_many_connections": TooManyConnections,
+    "illegal_move": IllegalMove,
+    "unauthorized": Unauthorized,
+    "wrong_player": WrongPlayer,
+    "game_not_found": GameNotFound,
+    "move_not_found": MoveNotFound,
+    "game_over": GameOver,
+    "board_too_large": BoardTooLarge,
+    "precondition_failed": PreconditionFailed,
+    "idempotency_key_reused": IdempotencyKeyReused,
+    "capacity_exhausted": CapacityExhausted,
+    "store_unavailable": StoreUnavailable,
+    "too_many_streams": TooManyStreams,
+    "out_of_bounds": OutOfBounds,
+    "not_your_turn": NotYourTurn,
+    "cell_occupied": CellOccupied,
+}
+
+
+# --- the event stream -----------------------------------------------------------------------------
+
+# A quiet stream sends a keep-alive at least this often (seconds), unless the server is configured
+# otherwise (`x-sse-keep-alive-seconds`).
+KEEP_ALIVE_SECONDS: Final = 15.0
+# How many keep-alive intervals a client waits for a line before it takes the stream for dead and
+# resumes it (`x-sse-keep-alives-missed`).
+KEEP_ALIVES_MISSED: Final = 3
