@@ -10,7 +10,8 @@ Integers read from a URL or a header (``since``, ``limit``, ``seq``, ``Last-Even
 version inside an ETag) are ASCII digits only, at most ``MAX_NUMBER`` (2**53 - 1, the largest
 integer every JSON client reads exactly; the OpenAPI document declares it as their ``maximum``).
 Signs, spaces, underscores, decimal points, digits of other scripts, more digits: a 422
-``validation_error`` whose ``errors[].loc`` names the parameter.
+``validation_error`` whose ``errors[].loc`` names the parameter. So is a query parameter sent
+more than once: which of its values counts would be a guess.
 
 Leading and trailing whitespace of a header value is not part of the value (RFC 9110 §5.5: HTTP
 servers strip it before the app sees it), so headers are tested with whitespace inside instead.
@@ -287,6 +288,18 @@ def test_moves_query_malformed_is_422(
     assert state(client, played) == before
 
 
+@pytest.mark.parametrize("name", ["since", "limit"])
+@pytest.mark.parametrize("values", [("1", "1"), ("1", "2"), ("1", "x"), ("", "1")])
+def test_moves_query_repeated_is_422(
+    client: TestClient, played: Game, name: str, values: tuple[str, str]
+) -> None:
+    # Which of two values counts would be a guess (the first? the last?): neither.
+    before = state(client, played)
+    query = "&".join(f"{name}={value}" for value in values)
+    assert_validation_error(client.get(f"{played.url}/moves?{query}"), "query", name)
+    assert state(client, played) == before
+
+
 @pytest.mark.parametrize("value", ["0", "10001"])
 def test_moves_limit_out_of_range_is_422(client: TestClient, played: Game, value: str) -> None:
     before = state(client, played)
@@ -315,6 +328,10 @@ def test_moves_query_valid_keeps_its_meaning(
 
 
 # --- query `since` and header `Last-Event-ID` of GET /v1/games/{id}/events ---------------------
+
+
+def test_events_since_repeated_is_422(client: TestClient, finished: Game) -> None:
+    assert_validation_error(client.get(f"{finished.url}/events?since=1&since=2"), "query", "since")
 
 
 @pytest.mark.parametrize("value", [*MALFORMED_INTEGERS, EMPTY])
