@@ -35,6 +35,9 @@ from tests.servers import uvicorn_server
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 NOT_OPERATIONS = {"send", "close", "aclose", "poll_game"}
+# Operations the client has no method for yet: the client is moving into a package of its own,
+# whose author adds them there (an operation leaves this set when its method arrives).
+NOT_IN_THE_CLIENT_YET = {"list_legal_moves"}
 
 
 def snake(operation_id: str) -> str:
@@ -64,7 +67,8 @@ def test_one_method_per_operation_id_on_both_clients() -> None:
         methods = {
             name for name in vars(cls) if not name.startswith("_") and callable(getattr(cls, name))
         }
-        assert methods - NOT_OPERATIONS == operations, cls
+        assert methods - NOT_OPERATIONS - operations == set(), cls  # no method of no operation
+        assert operations - methods <= NOT_IN_THE_CLIENT_YET, cls
 
 
 def test_every_problem_code_has_its_exception_class() -> None:
