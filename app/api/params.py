@@ -78,12 +78,14 @@ class Param(Generic[T]):
         return value
 
     def read(self, request: Request) -> T:
-        """The parameter's value, its default when absent, or a 422 naming it."""
-        value = self.raw(request)
-        if value is None:
-            return self.default
+        """The parameter's value, its default when absent, or a 422 naming it. A query
+        parameter sent more than once is refused too: which of its values counts would be a
+        guess (frameworks differ: the first, the last, a list)."""
         try:
-            return self.parse(value)
+            if self.where == "query" and len(request.query_params.getlist(self.name)) > 1:
+                raise Malformed("repeated", "must be given at most once")
+            value = self.raw(request)
+            return self.default if value is None else self.parse(value)
         except Malformed as error:
             raise RequestValidationError(
                 [{"loc": (self.where, self.name), "msg": str(error), "type": error.kind}]

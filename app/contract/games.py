@@ -39,6 +39,13 @@ class MoveOut(TypedDict):
     player: Player
 
 
+class CellOut(TypedDict):
+    """A legal move on a cell (a tic-tac-toe move's whole item: every empty cell is legal)."""
+
+    row: int
+    col: int
+
+
 PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
 
 
@@ -216,10 +223,12 @@ class Face:
 
     ``state``, ``created``, ``record`` and ``board`` are the ``TypedDict``s of its state (with
     ``game``, a ``Literal`` of the kind's name), its creation answer (the state with the
-    ``tokens``), a move record and the board answer. ``page`` is what the play page needs to
-    know of it, as plain JSON: the marks its board answer writes (``marks`` of each player,
-    ``empty``) and what it calls each player (``names``); its page module is
-    ``/web/kinds/<name>.js`` unless ``page`` names another (``module``).
+    ``tokens``), a move record and the board answer; ``legal_move`` is the ``TypedDict`` of
+    one item of its legal moves (a cell's ``row`` and ``col``, and the kind's
+    ``LegalMove.facts``). ``page`` is what the play page needs to know of it, as plain JSON:
+    the marks its board answer writes (``marks`` of each player, ``empty``) and what it calls
+    each player (``names``); its page module is ``/web/kinds/<name>.js`` unless ``page`` names
+    another (``module``).
     """
 
     title: str
@@ -230,6 +239,7 @@ class Face:
     record: type
     board: type
     moves: tuple[type[MoveBody], ...] = (MoveIn,)
+    legal_move: type = CellOut
     refusals: tuple[Refusal, ...] = ()
     page: Mapping[str, object] = field(default_factory=dict)
 

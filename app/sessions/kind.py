@@ -6,7 +6,8 @@ protocols, implemented by one module per kind in ``kinds/``:
 
 * a ``Position`` is one game's board: it checks a move by its rules (raising the ``RuleError``
   that refuses it, and changing nothing) or applies it, says whose turn it is and how the game
-  stands, describes itself (``facts``) and its board (``rows``), and keeps its move records;
+  stands, lists the moves the player to move may make (``legal_moves``, a page at a time),
+  describes itself (``facts``) and its board (``rows``), and keeps its move records;
 * a ``GameKind`` makes positions — new from the kind's parameters, or back from the text a
   store kept — and encodes parameters and move records as text for stores. It also declares
   the kind's whole face to clients once (``face``: ``app.contract.kinds.Face``): its creation
@@ -20,8 +21,9 @@ as opaque: its fields in the move record (``record``) and its text (``text``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
@@ -125,6 +127,44 @@ class Move:
         return self.seq if self.version is None else self.version
 
 
+@dataclass(frozen=True, slots=True)
+class LegalMove:
+    """A move the player to move may make now: what it would play, and the kind's own fields of
+    it (``facts``: the stones a Reversi move would flip), rendered as the kind's legal-move item
+    (``Face.legal_move``)."""
+
+    played: Played
+    facts: Mapping[str, object] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMoves:
+    """A page of the legal moves of the player to move, in row-major order of their cells.
+
+    ``count`` is how many there are in all; ``moves`` those of this page; ``next_after`` the
+    cell index (``row * width + col``) after which the next page starts — its last move's —
+    or None when no legal move follows this page.
+    """
+
+    count: int
+    moves: tuple[LegalMove, ...]
+    next_after: int | None
+
+
+NO_LEGAL_MOVES = LegalMoves(0, (), None)
+
+
+def cell_page(cells: Iterator[int], width: int, limit: int) -> tuple[list[Placement], int | None]:
+    """The first ``limit`` of ``cells`` (cell indices ``row * width + col``, ascending) as
+    placements, and the cursor of the next page: the last one's index if ``cells`` has one
+    more, else None. Takes at most ``limit + 1`` of them: a lazy ``cells`` is never walked to
+    its end."""
+    taken = list(islice(cells, limit))
+    more = next(cells, None) is not None
+    page = [Placement(*divmod(index, width)) for index in taken]
+    return page, taken[-1] if taken and more else None
+
+
 class Position(Protocol):
     """One game's board, of one kind."""
 
@@ -155,6 +195,13 @@ class Position(Protocol):
 
     def move(self, seq: int) -> Move:
         """Move number ``seq`` (the caller checks 1 ≤ seq ≤ move_count)."""
+        ...
+
+    def legal_moves(self, after: int, limit: int) -> LegalMoves:
+        """The legal moves of the player to move whose cells come after the cell index
+        ``after`` (-1: from the first cell), at most ``limit`` (≥ 1) of them; none once the
+        game is over. A page costs what it lists (and, where a kind must, what it skips), never
+        the whole board: a tic-tac-toe board may have 10¹² cells."""
         ...
 
     def moves(self, since: int, limit: int) -> list[Move]:

@@ -22,6 +22,7 @@ from app.sessions.session import (
     ActionRequest,
     ActionResult,
     GameState,
+    LegalMovesPage,
     MoveRequest,
     MoveResult,
     Session,
@@ -232,6 +233,9 @@ class MemoryGameStore:
         if not 1 <= seq <= session.position.move_count:
             raise MoveNotFound(game_id, seq)
         return session.move(seq)
+
+    async def legal_moves(self, game_id: str, after: int, limit: int) -> LegalMovesPage:
+        return self._session(game_id).legal_moves(after, limit)
 
     async def rows(self, game_id: str) -> list[str]:
         return self._session(game_id).position.rows()

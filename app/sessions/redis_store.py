@@ -17,6 +17,10 @@ decides what to run. A game's *engine* is chosen when it is created and kept in 
   checks and applies the move in O(1) on the server (``tictactoe_move.lua``), one round trip;
   the store contract suite runs on both engines.
 
+A page of legal moves is read as its engine keeps the game: a fast path's own script lists it
+from the board it keeps (``tictactoe_legal.lua``: the cells hash, probed from the page's first
+cell on), the generic engine reads the position as a move does and asks the ``Session``.
+
 A refused move changes nothing and is raised here as the same exception the in-memory store
 raises. Python never writes a game it has not just compared.
 
@@ -51,7 +55,7 @@ from app.sessions.errors import (
     MoveNotFound,
     StoreUnavailable,
 )
-from app.sessions.kind import Move, Placement, Player, Reason
+from app.sessions.kind import LegalMove, LegalMoves, Move, Placement, Player, Reason
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_accounts import MoveAccounts, seconds
@@ -73,6 +77,8 @@ from app.sessions.redis_wire import (
     DeleteArgs,
     GameArgs,
     HistoryReply,
+    LegalArgs,
+    LegalReply,
     MovesArgs,
     MovesReply,
     NoArgs,
@@ -98,6 +104,7 @@ from app.sessions.session import (
     ActionResult,
     Ending,
     GameState,
+    LegalMovesPage,
     MoveRequest,
     MoveResult,
     Receipt,
@@ -112,9 +119,12 @@ from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TO
 
 @dataclass(frozen=True)
 class FastPath:
-    """A kind's O(1) script: for which parameters it applies, and the meta fields it reads."""
+    """A kind's O(1) script (``script``: its moves), the script that lists its legal moves from
+    what the first keeps (``legal``), for which parameters they apply, and the meta fields they
+    read."""
 
     script: str
+    legal: str
     applies: Callable[[Mapping[str, object]], bool]
     fields: Callable[[Mapping[str, object]], dict[str, object]]
 
@@ -122,9 +132,10 @@ class FastPath:
 # Fast paths by kind name; every other game takes the generic engine.
 FAST_PATHS = {
     "tictactoe": FastPath(
-        "tictactoe_move", lambda params: True, lambda p: {"n": p["n"], "k": p.get("k", p["n"])}
+        "tictactoe_move", "tictactoe_legal", lambda params: True,
+        lambda p: {"n": p["n"], "k": p.get("k", p["n"])},
     ),
-}
+}  # fmt: skip
 GENERIC = "generic"
 
 
@@ -341,6 +352,34 @@ class RedisGameStore:
         if not moves:
             raise MoveNotFound(game_id, seq)
         return moves[0]
+
+    async def legal_moves(self, game_id: str, after: int, limit: int) -> LegalMovesPage:
+        """A fast path's script lists the page on the server, from the board it keeps (its
+        cells); the generic engine reads the game as a move does (read.lua: a position whose
+        text does not grow with its moves, for Reversi) and lets the same ``Session`` as the
+        memory store answer. One read, so the page is the game's at the version it says."""
+        known = await self._known_game(game_id)  # its engine: an unknown game is a 404 here
+        keys = game_keys(game_id)
+        if known.engine == GENERIC:
+            read = Call("read", [keys.meta, keys.receipts], ReadArgs(channel(game_id)))
+            found = await self._run(read)
+            if not found:
+                raise GameNotFound(game_id)
+            session, _ = self._session(game_id, ReadReply(*found), None)
+            return session.legal_moves(after, limit)
+        args = LegalArgs(after=after, most=limit, channel=channel(game_id))
+        call = Call(FAST_PATHS[known.kind].legal, [keys.meta, keys.cells], args)
+        found = await self._run(call)
+        if not found:
+            raise GameNotFound(game_id)
+        page = LegalReply(*found)
+        cells = [int(index) for index in page.cells]
+        moves = tuple(LegalMove(Placement(*divmod(index, int(page.n)))) for index in cells)
+        next_after = cells[-1] if cells and int(page.more) else None
+        return LegalMovesPage(
+            game_id, known.kind, int(page.version), player_or_none(page.player),
+            LegalMoves(int(page.total), moves, next_after),
+        )  # fmt: skip
 
     async def rows(self, game_id: str) -> list[str]:
         """The board, rebuilt by replaying the moves (the caller bounds the board's size)."""
@@ -562,9 +601,12 @@ class RedisGameStore:
         if len(self._kept) > self.kept_games:
             self._kept.popitem(last=False)
 
-    def _session(self, game_id: str, read: ReadReply, request: MoveRequest) -> tuple[Session, int]:
+    def _session(
+        self, game_id: str, read: ReadReply, request: MoveRequest | None
+    ) -> tuple[Session, int]:
         """The game as the generic engine read it: a Session holding just the receipts of this
-        request's Idempotency-Key (under either player), and the version read."""
+        request's Idempotency-Key (under either player; none without a request), and the
+        version read."""
         kind = self.kinds.find(read.kind)
         params = json.loads(read.params)
         session = Session(
@@ -577,9 +619,9 @@ class RedisGameStore:
                 status_of(read.status), winner_of(read.winner), cast(Reason, read.reason)
             )
         session.refusals = int(read.refusals or 0)
-        key = request.idempotency_key
+        key = None if request is None else request.idempotency_key
         for player, text in zip((1, 2), read.receipts, strict=False):  # read only for a keyed one
-            if not text or key is None:
+            if not text or key is None or request is None:
                 continue
             fingerprint = text.partition("|")[0]
             if fingerprint == request.fingerprint():

@@ -144,6 +144,14 @@ class CellMoveArgs(NamedTuple):
     full: Wire  # '1' if the store holds its most moves (then only a replay is answered)
 
 
+class LegalArgs(NamedTuple):
+    """A fast path's page of legal moves (tictactoe_legal.lua)."""
+
+    after: Wire  # the cell index the page starts after (-1: from the first cell)
+    most: Wire  # cells at most
+    channel: Wire
+
+
 class ReserveArgs(NamedTuple):
     """reserve.lua; its tail: the report, game id / accepted moves pairs."""
 
@@ -220,6 +228,19 @@ class MovesReply(NamedTuple):
     kind: str
     version: str
     records: list[str]
+
+
+class LegalReply(NamedTuple):
+    """tictactoe_legal.lua: the game's version and the player to move (0: the game is over),
+    the board's side, how many legal moves there are in all, the page's cell indices (row-major:
+    ``row * n + col``) and whether another legal cell follows them (0 or 1)."""
+
+    version: str
+    player: str | int
+    n: int
+    total: int  # legal moves in all
+    cells: list[int]
+    more: int
 
 
 class HistoryReply(NamedTuple):
@@ -361,6 +382,7 @@ Record = type[tuple[Any, ...]]
 
 REPLIES: dict[str, Record] = {
     "state": StateReply, "read": ReadReply, "moves": MovesReply, "history": HistoryReply,
+    "legal": LegalReply,
     "changes": ChangesReply, "shares": Shares, "accounts": AccountsReply,
     "reserve": ReserveReply, "settled": Settled,
 }  # fmt: skip
@@ -422,6 +444,7 @@ SCRIPTS: dict[str, Script] = {
         ),
         Script("act", ActArgs, replies=MOVE_REPLIES),
         Script("tictactoe_move", CellMoveArgs, replies=MOVE_REPLIES),
+        Script("tictactoe_legal", LegalArgs, replies=(*GAME_REPLIES, "legal")),
         Script(
             "reserve", ReserveArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True
         ),

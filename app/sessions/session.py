@@ -32,8 +32,10 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import (
+    NO_LEGAL_MOVES,
     ClockReading,
     GameKind,
+    LegalMoves,
     Move,
     Played,
     Player,
@@ -112,6 +114,18 @@ class GameState:
     last_move: Move | None
     draw_offer: Player | None = None  # the player whose draw offer stands
     clock: ClockState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMovesPage:
+    """A page of a game's legal moves at a version: the player to move (None once the game is
+    over, however it ended: then there are none), and the page (``LegalMoves``)."""
+
+    id: str
+    kind: str
+    version: int
+    player: Player | None
+    legal: LegalMoves
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +273,14 @@ class Session:
         """The moves with ``seq > since``, in order, at most ``limit``."""
         last = min(self.position.move_count, max(since, 0) + limit)
         return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
+
+    def legal_moves(self, after: int, limit: int) -> LegalMovesPage:
+        """The moves the player to move may make now, a page at a time (``Position.legal_moves``):
+        none once the game is over, by its kind's rules or the session's (an ending, the move
+        limit)."""
+        player = None if self.over else self.position.next_player
+        legal = NO_LEGAL_MOVES if player is None else self.position.legal_moves(after, limit)
+        return LegalMovesPage(self.id, self.kind.name, self.version, player, legal)
 
     def moves_before(self, version: int) -> int:
         """How many moves the game had made at ``version``."""

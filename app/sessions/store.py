@@ -18,7 +18,14 @@ from typing import NamedTuple, Protocol
 
 from app.sessions.clock import TimeControl
 from app.sessions.kind import Move, Player
-from app.sessions.session import ActionRequest, ActionResult, GameState, MoveRequest, MoveResult
+from app.sessions.session import (
+    ActionRequest,
+    ActionResult,
+    GameState,
+    LegalMovesPage,
+    MoveRequest,
+    MoveResult,
+)
 
 
 class Changes(NamedTuple):
@@ -121,6 +128,13 @@ class GameStore(Protocol):
 
     async def move(self, game_id: str, seq: int) -> Move:
         """Raises GameNotFound or MoveNotFound."""
+        ...
+
+    async def legal_moves(self, game_id: str, after: int, limit: int) -> LegalMovesPage:
+        """The legal moves of the player to move whose cells come after the cell index
+        ``after`` (-1: from the first), at most ``limit``, with the game's version they were
+        read at; raises GameNotFound. A page costs what it lists and the occupied cells it
+        skips, never the board's n² cells."""
         ...
 
     async def rows(self, game_id: str) -> list[str]:

@@ -16,7 +16,8 @@ def finished(client: TestClient) -> str:
 
 
 @pytest.mark.parametrize(
-    "suffix", ["", "/moves", "/moves/1", "/moves/9", "/board", "/events", "/nope"]
+    "suffix",
+    ["", "/moves", "/moves/1", "/moves/9", "/board", "/legal-moves", "/events", "/nope"],
 )
 def test_head_answers_as_get_without_a_body(client: TestClient, finished: str, suffix: str) -> None:
     get = client.get(finished + suffix)

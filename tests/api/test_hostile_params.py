@@ -10,7 +10,8 @@ Integers read from a URL or a header (``since``, ``limit``, ``seq``, ``Last-Even
 version inside an ETag) are ASCII digits only, at most ``MAX_NUMBER`` (2**53 - 1, the largest
 integer every JSON client reads exactly; the OpenAPI document declares it as their ``maximum``).
 Signs, spaces, underscores, decimal points, digits of other scripts, more digits: a 422
-``validation_error`` whose ``errors[].loc`` names the parameter.
+``validation_error`` whose ``errors[].loc`` names the parameter. So is a query parameter sent
+more than once: which of its values counts would be a guess.
 
 Leading and trailing whitespace of a header value is not part of the value (RFC 9110 §5.5: HTTP
 servers strip it before the app sees it), so headers are tested with whitespace inside instead.
@@ -287,6 +288,18 @@ def test_moves_query_malformed_is_422(
     assert state(client, played) == before
 
 
+@pytest.mark.parametrize("name", ["since", "limit"])
+@pytest.mark.parametrize("values", [("1", "1"), ("1", "2"), ("1", "x"), ("", "1")])
+def test_moves_query_repeated_is_422(
+    client: TestClient, played: Game, name: str, values: tuple[str, str]
+) -> None:
+    # Which of two values counts would be a guess (the first? the last?): neither.
+    before = state(client, played)
+    query = "&".join(f"{name}={value}" for value in values)
+    assert_validation_error(client.get(f"{played.url}/moves?{query}"), "query", name)
+    assert state(client, played) == before
+
+
 @pytest.mark.parametrize("value", ["0", "10001"])
 def test_moves_limit_out_of_range_is_422(client: TestClient, played: Game, value: str) -> None:
     before = state(client, played)
@@ -314,7 +327,66 @@ def test_moves_query_valid_keeps_its_meaning(
     assert response.json()["version"] == 1
 
 
+# --- query: after and limit of GET /v1/games/{id}/legal-moves -----------------------------------
+
+
+@pytest.mark.parametrize("name", ["after", "limit"])
+@pytest.mark.parametrize("value", [*MALFORMED_INTEGERS, EMPTY])
+def test_legal_moves_query_malformed_is_422(
+    client: TestClient, played: Game, name: str, value: str | bytes
+) -> None:
+    # A cell index and a page size: ASCII digits, as every integer of a URL (negative, huge and
+    # non-numeric values among them).
+    before = state(client, played)
+    response = client.get(f"{played.url}/legal-moves?{name}={encode(value)}")
+    assert_validation_error(response, "query", name)
+    assert state(client, played) == before
+
+
+@pytest.mark.parametrize("value", ["0", "1025"])
+def test_legal_moves_limit_out_of_range_is_422(
+    client: TestClient, played: Game, value: str
+) -> None:
+    response = client.get(f"{played.url}/legal-moves?limit={value}")
+    assert_validation_error(response, "query", "limit")
+
+
+@pytest.mark.parametrize("name", ["after", "limit"])
+@pytest.mark.parametrize("values", [("1", "1"), ("1", "2"), ("2", "-1"), ("1", "")])
+def test_legal_moves_query_repeated_is_422(
+    client: TestClient, played: Game, name: str, values: tuple[str, str]
+) -> None:
+    query = "&".join(f"{name}={value}" for value in values)
+    assert_validation_error(client.get(f"{played.url}/legal-moves?{query}"), "query", name)
+
+
+@pytest.mark.parametrize(
+    ("query", "cells"),
+    [
+        pytest.param("after=0", [1, 2, 3, 4, 5, 6, 7, 8], id="after-0"),
+        pytest.param("after=7", [8], id="after-7"),
+        pytest.param("after=8", [], id="after-the-last-cell"),
+        pytest.param(f"after={MAX_NUMBER}", [], id="after-maximum"),
+        pytest.param("limit=1", [1], id="limit-1"),
+        pytest.param("limit=1024", [1, 2, 3, 4, 5, 6, 7, 8], id="limit-1024"),
+        pytest.param("after=00000001&limit=02", [2, 3], id="leading-zeros"),
+    ],
+)
+def test_legal_moves_query_valid_keeps_its_meaning(
+    client: TestClient, played: Game, query: str, cells: list[int]
+) -> None:
+    # X holds cell 0 of the 3 × 3 board: O may play every other cell.
+    response = client.get(f"{played.url}/legal-moves?{query}")
+    assert response.status_code == 200, response.text
+    assert [3 * m["row"] + m["col"] for m in response.json()["moves"]] == cells
+    assert (response.json()["count"], response.json()["player"]) == (8, 2)
+
+
 # --- query `since` and header `Last-Event-ID` of GET /v1/games/{id}/events ---------------------
+
+
+def test_events_since_repeated_is_422(client: TestClient, finished: Game) -> None:
+    assert_validation_error(client.get(f"{finished.url}/events?since=1&since=2"), "query", "since")
 
 
 @pytest.mark.parametrize("value", [*MALFORMED_INTEGERS, EMPTY])
@@ -419,6 +491,7 @@ GAME_ROUTES = [
     pytest.param("GET", "/moves", id="list-moves"),
     pytest.param("GET", "/moves/1", id="get-move"),
     pytest.param("GET", "/board", id="get-board"),
+    pytest.param("GET", "/legal-moves", id="legal-moves"),
     pytest.param("GET", "/events", id="events"),
     pytest.param("POST", "/moves", id="make-move"),
     pytest.param("DELETE", "", id="delete-game"),

@@ -3,10 +3,10 @@
 "Corners" is a tiny placement game with a pass: on a size × size board without its four corners
 (a corner is refused with a refusal of the kind's own), players place stones in turn or pass;
 the game ends when the board is full (more stones win) or after two passes in a row (a draw).
-It is created, moved, refused, streamed, listed in ``/openapi.json`` and played through the
-Python client (``adjudicator_client``, which was not made for it) on the memory store, one Redis
-and a Redis Cluster, with no file of ``app/`` knowing it: the app is given
-``kinds=(*KINDS, CORNERS)``.
+It is created, moved, refused, streamed, paged through its legal moves, listed in
+``/openapi.json`` and played through the Python client (``adjudicator_client``, which was not
+made for it) on the memory store, one Redis and a Redis Cluster, with no file of ``app/``
+knowing it: the app is given ``kinds=(*KINDS, CORNERS)``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,21 @@ from app.contract.problems import CELL_REFUSALS, refusal
 from app.main import create_app
 from app.rules.errors import RuleError
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
-from app.sessions.kind import Move, Pass, Placement, Played, Player, Reason, Status, Winner, other
+from app.sessions.kind import (
+    NO_LEGAL_MOVES,
+    LegalMove,
+    LegalMoves,
+    Move,
+    Pass,
+    Placement,
+    Played,
+    Player,
+    Reason,
+    Status,
+    Winner,
+    cell_page,
+    other,
+)
 from app.sessions.kinds import KINDS
 from app.settings import Settings
 from tests.conftest import empty_store
@@ -174,6 +188,20 @@ class Corners:
     def move(self, seq: int) -> Move:
         return Move(seq, played_from(self.played[seq - 1]), player_of(seq))
 
+    def legal_moves(self, after: int, limit: int) -> LegalMoves:
+        """Every empty cell but the corners (a pass is always legal, and no cell: not listed)."""
+        if self.status != "in_progress":
+            return NO_LEGAL_MOVES
+        size, last = self.size, self.size - 1
+        free = [
+            r * size + c
+            for r in range(size)
+            for c in range(size)
+            if (r, c) not in self.stones and not (r in (0, last) and c in (0, last))
+        ]
+        page, next_after = cell_page((i for i in free if i > after), size, limit)
+        return LegalMoves(len(free), tuple(LegalMove(cell) for cell in page), next_after)
+
     def moves(self, since: int, limit: int) -> list[Move]:
         last = min(self.move_count, since + limit)
         return [self.move(seq) for seq in range(since + 1, last + 1)]
@@ -268,6 +296,9 @@ def test_a_kind_declared_outside_the_app_is_listed_in_its_openapi(api: Client) -
     assert "(Tic-tac-toe, Reversi, Corners)" in spec["info"]["description"]
     schemas = spec["components"]["schemas"]
     assert {"CornersGameOut", "CreateCornersIn", "CornersMoveOut", "PassIn"} <= set(schemas)
+    legal = spec["paths"]["/v1/games/{game_id}/legal-moves"]["get"]["responses"]["200"]
+    pages = legal["content"]["application/json"]["schema"]["discriminator"]["mapping"]
+    assert pages["corners"] == "#/components/schemas/CornersLegalMovesOut"
     create = schemas["CreateGameIn"]
     assert {"$ref": "#/components/schemas/CreateCornersIn"} in create["oneOf"]
     move = spec["paths"]["/v1/games/{game_id}/moves"]["post"]
@@ -287,6 +318,11 @@ def test_a_kind_declared_outside_the_app_is_played_refused_and_streamed(api: Cli
     assert (corner.value.status, corner.value.code) == (409, "corner_refused")
     moved = api.make_move(game_id, first, 1, 1)
     assert moved["move"] == {"seq": 1, "row": 1, "col": 1, "player": 1}
+    # Its legal moves: in its own shape (cells; its passes are not listed), a page at a time.
+    legal = api.http.get(f"/v1/games/{game_id}/legal-moves", params={"limit": 3}).json()
+    assert (legal["game"], legal["player"], legal["count"], legal["next_after"]) == (
+        "corners", 2, 4, 5)  # fmt: skip
+    assert legal["moves"] == [{"row": 0, "col": 1}, {"row": 1, "col": 0}, {"row": 1, "col": 2}]
     passed = api.make_move(game_id, second, move={"pass": True})
     assert passed["move"] == {"seq": 2, "pass": True, "player": 2}  # type: ignore[comparison-overlap]
     with pytest.raises(ProblemError) as occupied:

@@ -187,6 +187,19 @@ def test_generated_client_calls_every_operation(
     assert unchanged.status_code == 304
     assert unchanged.content == b""
 
+    legal = call("listLegalMoves", game_id=game.id, client=client, limit=4)
+    assert legal.status_code == 200
+    assert (legal.parsed.game, legal.parsed.player, legal.parsed.count) == ("tictactoe", 1, 9)
+    assert [(m.row, m.col) for m in legal.parsed.moves] == [(0, 0), (0, 1), (0, 2), (1, 0)]
+    assert legal.parsed.next_after == 3
+    rest = call("listLegalMoves", game_id=game.id, client=client, after=3,
+                if_none_match='"another"')  # fmt: skip
+    assert ([(m.row, m.col) for m in rest.parsed.moves], rest.parsed.next_after) == (
+        [(1, 1), (1, 2), (2, 0), (2, 1), (2, 2)], None)  # fmt: skip
+    cached = call("listLegalMoves", game_id=game.id, client=client,
+                  if_none_match=legal.headers["etag"])  # fmt: skip
+    assert (cached.status_code, cached.content) == (304, b"")
+
     moves = [(1, 0, 0), (2, 1, 0), (1, 0, 1), (2, 1, 1), (1, 0, 2)]
     for seq, (player, row, col) in enumerate(moves, start=1):
         moved = call("makeMove", game_id=game.id, client=players[player],

@@ -1,16 +1,28 @@
 """The Reversi session kind against the reference rules: random playouts on every even size from
-4 to 32 (Hypothesis), passes and wipe-outs included, and its records' text round trip."""
+4 to 32 (Hypothesis), passes and wipe-outs included, its legal moves (and their flips) at every
+move, paged, and its records' text round trip."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.sessions.kind import Placement
+from app.sessions.kind import LegalMoves, Placement
 from app.sessions.kinds.reversi import KIND
 from tests.rules import reference
 
 EVEN = st.sampled_from(range(4, 33, 2))
+Cell = tuple[int, int]
+
+
+def listed(page: LegalMoves) -> list[tuple[Cell, list[Cell]]]:
+    """Each move of a page of legal moves: its cell, and the stones it would flip."""
+    moves = []
+    for move in page.moves:
+        cell, flips = Placement.of(move.played), (move.facts or {})["flips"]
+        assert isinstance(flips, list)
+        moves.append(((cell.row, cell.col), [(r, c) for r, c in flips]))
+    return moves
 
 
 @settings(max_examples=20, deadline=None)
@@ -23,6 +35,19 @@ def test_random_playouts_match_the_reference(height: int, width: int, data: st.D
         player = position.next_player
         legal = reference.reversi_moves(grid, color[player])
         assert legal
+        # Its legal moves are the reference's, each with exactly the stones it flips, on one
+        # page or on pages of any size.
+        flips_of = {cell: reference.reversi_flips(grid, *cell, color[player]) for cell in legal}
+        assert listed(position.legal_moves(-1, height * width)) == list(flips_of.items())
+        limit = data.draw(st.integers(1, len(legal)))
+        paged: list[tuple[Cell, list[Cell]]] = []
+        after: int | None = -1
+        while after is not None:
+            page = position.legal_moves(after, limit)
+            assert page.count == len(legal)
+            paged += listed(page)
+            after = page.next_after
+        assert paged == list(flips_of.items())
         r, c = data.draw(st.sampled_from(legal))
         flips = reference.reversi_flips(grid, r, c, color[player])
         grid = reference.reversi_play(grid, r, c, color[player])
@@ -40,6 +65,7 @@ def test_random_playouts_match_the_reference(height: int, width: int, data: st.D
         assert KIND.decode_move(move.seq, KIND.encode_move(move)) == move
     black, white = (sum(row.count(m) for row in grid) for m in "BW")
     assert position.reason == "no_moves"
+    assert position.legal_moves(-1, 1024).count == 0
     assert (position.status, position.winner) == (
         ("draw", 0) if black == white else ("won", 1 if black > white else 2)
     )

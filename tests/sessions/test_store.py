@@ -26,7 +26,7 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.kind import Placement, Player
+from app.sessions.kind import NO_LEGAL_MOVES, LegalMove, Placement, Player
 from app.sessions.kinds import KINDS, Kinds
 from app.sessions.kinds.reversi import NoBracket
 from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
@@ -461,6 +461,89 @@ async def test_a_game_says_why_it_ended(store: GameStore) -> None:
     assert (await store.state(won.state.id)).reason == "line"
 
 
+# --- legal moves ------------------------------------------------------------------------------
+
+
+def cell(move: LegalMove) -> tuple[int, int]:
+    placed = Placement.of(move.played)
+    return placed.row, placed.col
+
+
+async def every_page(store: GameStore, game_id: str, limit: int) -> list[tuple[int, int]]:
+    """The legal moves of a game, read in pages of ``limit`` from its first cell to its last."""
+    cells: list[tuple[int, int]] = []
+    after: int | None = -1
+    while after is not None:
+        page = await store.legal_moves(game_id, after, limit)
+        cells += [cell(m) for m in page.legal.moves]
+        after = page.legal.next_after
+    return cells
+
+
+async def test_legal_moves_are_the_empty_cells_in_pages(store: GameStore) -> None:
+    created = await store.create(*tictactoe(3))
+    game_id, (first, second) = created.state.id, created.tokens
+    fresh = await store.legal_moves(game_id, -1, 100)
+    everything = [(r, c) for r in range(3) for c in range(3)]
+    assert (fresh.id, fresh.kind, fresh.version, fresh.player) == (game_id, "tictactoe", 0, 1)
+    assert ([cell(m) for m in fresh.legal.moves], fresh.legal.count) == (everything, 9)
+    assert fresh.legal.next_after is None
+    await store.play(game_id, first, move(1, 1))
+    await store.play(game_id, second, move(0, 2))
+    left = [at for at in everything if at not in {(1, 1), (0, 2)}]
+    now = await store.legal_moves(game_id, -1, 100)
+    assert (now.version, now.player, now.legal.count) == (2, 1, 7)
+    assert [cell(m) for m in now.legal.moves] == left
+    for limit in (1, 2, 3, 7):
+        assert await every_page(store, game_id, limit) == left
+    page = await store.legal_moves(game_id, 1, 2)  # after (0, 1): (0, 2) is taken
+    assert ([cell(m) for m in page.legal.moves], page.legal.next_after) == ([(1, 0), (1, 2)], 5)
+    past = await store.legal_moves(game_id, 2**53 - 1, 5)
+    assert (past.legal.moves, past.legal.count, past.legal.next_after) == ((), 7, None)
+
+
+async def test_a_page_of_a_board_of_a_million_is_its_first_cells(store: GameStore) -> None:
+    created = await store.create("tictactoe", {"n": 1_000_000, "k": 5})
+    game_id, (first, second) = created.state.id, created.tokens
+    await store.play(game_id, first, move(0, 0))
+    await store.play(game_id, second, move(0, 2))
+    await store.play(game_id, first, move(999_999, 999_999))
+    page = await store.legal_moves(game_id, -1, 4)
+    assert [cell(m) for m in page.legal.moves] == [(0, 1), (0, 3), (0, 4), (0, 5)]
+    assert (page.player, page.legal.count, page.legal.next_after) == (2, 10**12 - 3, 5)
+    end = await store.legal_moves(game_id, 10**12 - 4, 4)
+    assert ([cell(m) for m in end.legal.moves], end.legal.next_after) == (
+        [(999_999, 999_997), (999_999, 999_998)], None)  # fmt: skip
+
+
+async def test_nobody_has_a_legal_move_once_the_game_is_over(store: GameStore) -> None:
+    won = await store.create(*tictactoe(1))
+    await store.play(won.state.id, won.tokens[0], move(0, 0))
+    resigned = await store.create(*tictactoe(3))
+    await store.act(resigned.state.id, resigned.tokens[1], ActionRequest("resign"))
+    for game_id, version in ((won.state.id, 1), (resigned.state.id, 1)):
+        over = await store.legal_moves(game_id, -1, 10)
+        assert (over.version, over.player, over.legal) == (version, None, NO_LEGAL_MOVES)
+
+
+async def test_no_legal_move_at_the_move_limit(store_of_three_moves: GameStore) -> None:
+    store = store_of_three_moves
+    created = await store.create(*tictactoe(3))
+    for i, at in enumerate([(0, 0), (1, 1), (2, 2)]):
+        await store.play(created.state.id, created.tokens[i % 2], move(*at))
+    over = await store.legal_moves(created.state.id, -1, 10)
+    assert (over.version, over.player, over.legal) == (3, None, NO_LEGAL_MOVES)
+
+
+async def test_the_legal_moves_of_no_game_are_not_found(store: GameStore) -> None:
+    with pytest.raises(GameNotFound):
+        await store.legal_moves("nosuchgame", -1, 10)
+    created = await store.create(*tictactoe(3))
+    await store.delete(created.state.id, created.tokens[0])
+    with pytest.raises(GameNotFound):
+        await store.legal_moves(created.state.id, -1, 10)
+
+
 # --- in-memory store ----------------------------------------------------------------------------
 
 
@@ -818,6 +901,13 @@ async def play_out(store: GameStore, params: dict[str, object], seed: int) -> No
         assert player is not None
         legal = reference.reversi_moves(grid, color[player])
         assert legal, "the mover has a move"
+        listed = await store.legal_moves(game_id, -1, 1024)
+        assert (listed.version, listed.player, listed.legal.next_after) == (
+            state.version, player, None)  # fmt: skip
+        assert [(cell(m), dict(m.facts or {})) for m in listed.legal.moves] == [
+            (at, {"flips": [list(f) for f in reference.reversi_flips(grid, *at, color[player])]})
+            for at in legal
+        ]
         r, c = rng.choice(legal)
         flips = reference.reversi_flips(grid, r, c, color[player])
         grid = reference.reversi_play(grid, r, c, color[player])
@@ -836,6 +926,8 @@ async def play_out(store: GameStore, params: dict[str, object], seed: int) -> No
     expected = ("draw", 0) if black == white else ("won", 1 if black > white else 2)
     assert (state.status, state.winner, state.reason) == (*expected, "no_moves")
     assert state.next_player is None
+    over = await store.legal_moves(game_id, -1, 1024)
+    assert (over.player, over.legal) == (None, NO_LEGAL_MOVES)
     moves, _ = await store.moves(game_id, 0, 2000)
     for first, kept in zip(answers, moves, strict=True):
         assert replace(result_at(kept, state, SERVED.find(state.kind)), replayed=False) == first

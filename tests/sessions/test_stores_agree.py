@@ -3,7 +3,8 @@ store's tic-tac-toe fast path; its generic engine decides in Python and commits 
 the same random request sequences — moves legal and not, replays under an ``Idempotency-Key``
 (the same body and another), ``If-Match``, a claimed ``player``, resignations, draw offers,
 time passing on clocked games (flags falling) — get the same answers, the same receipts and
-leave the same states, on one Redis and a cluster.
+leave the same states and the same legal moves, on one Redis and a cluster. So do random games
+of every kind and size, their legal moves read in random pages at every move.
 
 Time is injected: the memory store's ``wall_clock`` and the Redis store's ``clock`` read the
 same variable, and the Redis store is built with ``caller_time`` so that its scripts take that
@@ -25,7 +26,7 @@ from app.sessions.clock import TimeControl
 from app.sessions.kind import Placement
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_store import RedisGameStore
-from app.sessions.session import ActionRequest, GameState, MoveRequest
+from app.sessions.session import ActionRequest, GameState, LegalMovesPage, MoveRequest
 from app.sessions.store import GameStore
 from tests.conftest import empty_store
 
@@ -68,6 +69,10 @@ def _state(state: GameState) -> tuple[Any, ...]:
     return (replace(state, id=""),)
 
 
+def _legal(page: LegalMovesPage) -> tuple[Any, ...]:
+    return (replace(page, id=""),)
+
+
 def _error(error: DomainError) -> tuple[Any, ...]:
     return (type(error).__name__, str(error), error.details(), error.replayed)
 
@@ -108,7 +113,8 @@ async def play(
             answer = _error(error)
         moves, version_now = await store.moves(game_id, 0, 100)
         state = await store.state(game_id)
-        seen.append((answer, _state(state), moves, version_now))
+        legal = [_legal(await store.legal_moves(game_id, *page)) for page in ((-1, 9), (2, 2))]
+        seen.append((answer, _state(state), moves, version_now, legal))
     return seen
 
 
@@ -166,3 +172,71 @@ def test_python_and_lua_answer_the_same_requests_the_same(
     in_python, in_lua = asyncio.run(both())
     for step, (python_saw, lua_saw) in enumerate(zip(in_python, in_lua, strict=True)):
         assert lua_saw == python_saw, (step, sequence[:step])
+
+
+# A game of one kind and size: tic-tac-toe with k ≤ n, or Reversi of a few sizes.
+games = st.one_of(
+    st.integers(1, 6).flatmap(
+        lambda n: st.tuples(st.just("tictactoe"), st.builds(lambda k: {"n": n, "k": k},
+                                                            st.integers(1, n)))
+    ),
+    st.tuples(
+        st.just("reversi"),
+        st.sampled_from([{}, {"height": 4, "width": 4}, {"height": 6, "width": 10}]),
+    ),
+)  # fmt: skip
+# At each point of the game: a page of its legal moves (after which cell, at most how many),
+# then the move played (an index into every legal move).
+points = st.lists(
+    st.tuples(st.integers(-1, 100), st.integers(1, 12), st.integers(0, 1000)), max_size=70
+)
+
+
+async def legal_at_every_point(
+    store: GameStore, game: tuple[str, dict[str, object]], sequence: list[tuple[int, int, int]]
+) -> list[tuple[Any, ...]]:
+    """The pages a store answered at every point of a game played by ``sequence``: at each, one
+    page (as asked) and every legal move, then the legal move picked is played."""
+    created = await store.create(*game)
+    game_id, tokens = created.state.id, created.tokens
+    seen: list[tuple[Any, ...]] = []
+    for after, limit, pick in sequence:
+        page = await store.legal_moves(game_id, after, limit)
+        every = await store.legal_moves(game_id, -1, 1024)
+        seen.append((_legal(page), _legal(every)))
+        if every.player is None:
+            break
+        played = every.legal.moves[pick % len(every.legal.moves)].played
+        result = await store.play(game_id, tokens[every.player - 1], MoveRequest(played))
+        seen.append((result.move, _state(result.state)))
+    return seen
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(game=games, sequence=points)
+def test_both_stores_list_the_same_legal_moves_at_every_point_of_random_games(
+    redis_store: tuple[pytest.FixtureRequest, str],
+    game: tuple[str, dict[str, object]],
+    sequence: list[tuple[int, int, int]],
+) -> None:
+    request, path = redis_store
+    server, _, engine = path.partition("-")
+
+    async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        memory = MemoryGameStore(max_games=10, idle_seconds=60)
+        redis = RedisGameStore(
+            empty_store(request, server), max_games=10, idle_seconds=60, timeout_seconds=2,
+            fast_paths=engine != "generic",
+        )  # fmt: skip
+        try:
+            return (
+                await legal_at_every_point(memory, game, sequence),
+                await legal_at_every_point(redis, game, sequence),
+            )
+        finally:
+            await redis.close()
+
+    in_memory, in_redis = asyncio.run(both())
+    assert in_redis == in_memory

@@ -57,6 +57,9 @@ CREATED_GAME_LINKS = {
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
     ),
     "ListMoves": _link("list_moves", "The moves so far.", GAME_OF_CREATED),
+    "LegalMoves": _link(
+        "list_legal_moves", "What player 1 may play first: every legal move.", GAME_OF_CREATED
+    ),
     "GetBoard": _link("get_board", "The board as text.", GAME_OF_CREATED),
     "Events": _link("game_events", "Follow the game's moves as they happen.", GAME_OF_CREATED),
     "OfferDraw": _link(

@@ -14,6 +14,7 @@ from app.api.params import (
     matching,
 )
 from app.contract.games import etag
+from app.rules.reversi import MAX_SIDE
 from app.sessions.errors import GameNotFound
 
 # Game ids are made by the service (``tokens.new_game_id``: 16 URL-safe characters); anything
@@ -48,6 +49,25 @@ SINCE_VERSION = Param(
 )  # fmt: skip
 _LIMIT, _limit = integer(1, 10_000)
 LIMIT = Param("limit", "query", _LIMIT, "At most this many moves.", _limit, 1000)
+# A page of legal moves lists at most every cell of the largest Reversi board (32 × 32), by
+# default too: one page holds every legal move of any Reversi position, and of any board up to
+# 32 × 32; a larger tic-tac-toe board is read a page at a time.
+MAX_LEGAL_MOVES = MAX_SIDE * MAX_SIDE
+_LEGAL_LIMIT, _legal_limit = integer(1, MAX_LEGAL_MOVES)
+LEGAL_LIMIT = Param(
+    "limit", "query", _LEGAL_LIMIT,
+    f"At most this many moves on the page (1 to {MAX_LEGAL_MOVES}: every legal move of any "
+    "Reversi position fits on one).",
+    _legal_limit, MAX_LEGAL_MOVES,
+)  # fmt: skip
+_CELL, _cell = integer(0, MAX_NUMBER)
+AFTER_CELL = Param[int | None](
+    "after", "query", _CELL,
+    "The page starts after this cell: its index `row × width + col` (width: the board's "
+    "columns, n for tic-tac-toe). Send the previous page's `next_after`; absent, the page "
+    "starts at the first cell.",
+    _cell, None,
+)  # fmt: skip
 LAST_EVENT_ID = Param[int | None](
     "Last-Event-ID", "header",
     # Empty is "no event received yet", as if it were not sent.

@@ -10,8 +10,8 @@ from typing import Any, cast
 
 from app.contract.games import ClockOut, GameCommon
 from app.sessions.clock import ClockState
-from app.sessions.kind import GameKind, Move
-from app.sessions.session import GameState, MoveResult
+from app.sessions.kind import GameKind, LegalMove, Move
+from app.sessions.session import GameState, LegalMovesPage, MoveResult
 
 Json = dict[str, Any]
 
@@ -85,4 +85,26 @@ def move_result_json(result: MoveResult) -> Json:
         "winner": result.winner,
         "move": move_json(result.move),
         "state": state_json(result.state),
+    }
+
+
+def legal_move_json(move: LegalMove) -> Json:
+    """A legal move: what it would play (a cell's ``row`` and ``col``), then the kind's own
+    fields of it (the stones a Reversi move would flip)."""
+    item = dict(move.played.record())
+    if move.facts:
+        item.update(move.facts)
+    return item
+
+
+def legal_moves_json(page: LegalMovesPage) -> Json:
+    legal = page.legal
+    return {
+        "id": page.id,
+        "game": page.kind,
+        "version": page.version,
+        "player": page.player,
+        "count": legal.count,
+        "moves": [legal_move_json(move) for move in legal.moves],
+        "next_after": legal.next_after,
     }

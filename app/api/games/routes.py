@@ -1,4 +1,5 @@
-"""The game routes: create, poll (ETag / 304), move, moves since, one move, board, events, delete.
+"""The game routes: create, poll (ETag / 304), move, moves since, one move, legal moves, board,
+events, delete.
 
 Each endpoint parses (``params``, ``schemas``), calls the store, and renders (``render``). All
 are ``request -> Response`` endpoints served by ``DirectRoute``; hot routes come first, since
@@ -23,6 +24,7 @@ from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.render import (
     board_dimensions,
     board_json,
+    legal_moves_json,
     move_json,
     move_result_json,
     state_json,
@@ -273,6 +275,18 @@ async def get_move(request: Request) -> Response:
     return json_response(move_json(await store_of(request).move(game_id, seq)))
 
 
+async def list_legal_moves(request: Request) -> Response:
+    game_id = params.game_id(request)
+    after, limit = params.AFTER_CELL.read(request), params.LEGAL_LIMIT.read(request)
+    page = await store_of(request).legal_moves(game_id, -1 if after is None else after, limit)
+    # The game's ETag: its legal moves change only when it does.
+    tag = etag(game_id, page.version)
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if params.etag_matches(request, tag):
+        return Response(status_code=304, headers=headers)
+    return json_response(legal_moves_json(page), headers=headers)
+
+
 async def get_board(request: Request) -> Response:
     game_id = params.game_id(request)
     store = store_of(request)
@@ -452,6 +466,41 @@ def game_router(shapes: GameShapes) -> APIRouter:
         },
         openapi_extra={"parameters": [params.GAME_ID.openapi, params.SEQ.openapi]},
     )(get_move)
+    router.get(
+        "/{game_id}/legal-moves",
+        summary="The moves the player to move may make now, a page at a time",
+        description="Every legal move of the player to move (`player`), in row-major order "
+        "of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`: "
+        "every empty cell), a Reversi move adds the `flips` it would make (a live Reversi "
+        "game's player to move always has one: passes are never listed, they happen by "
+        "themselves). Once the game is over, however it ended, `player` is null and there are "
+        "none. `count` is how many there are in all; a page lists at most `limit` of them, "
+        "those whose cell comes after `after` (a cell index, `row × width + col`); "
+        "`next_after` is the `after` of the next page, null on the last. A page costs what it "
+        "lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 "
+        "board's first page is its first row's first cells. Carries the game's `ETag` (the "
+        "state's, at the same version); send it back in `If-None-Match` and an unchanged "
+        "game answers 304 with no body. Nobody needs a token to read it.",
+        response_model=shapes.legal_moves,
+        responses={
+            200: {
+                "headers": {
+                    "ETag": _header("The game's ETag: changes with every change of the game."),
+                    "Cache-Control": _header("`no-cache`: ask again with `If-None-Match`."),
+                }
+            },
+            304: {"description": "Unchanged since the ETag in `If-None-Match`."},
+            **store_errors(GameNotFound, VALIDATION_ERROR),
+        },
+        openapi_extra={
+            "parameters": [
+                params.GAME_ID.openapi,
+                params.AFTER_CELL.openapi,
+                params.LEGAL_LIMIT.openapi,
+                params.IF_NONE_MATCH.openapi,
+            ]
+        },
+    )(list_legal_moves)
     router.get(
         "/{game_id}/board",
         summary=f"The board as text (n ≤ {MAX_RENDERED_SIDE})",

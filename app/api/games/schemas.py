@@ -1,12 +1,12 @@
 """The game routes' bodies and answers, derived from the kinds a service serves.
 
 Each kind declares its face once (``app.contract.games.Face``): its creation body, the shapes of
-its state, move records and board, the move bodies it takes, its refusals. ``GameShapes.of``
-joins the faces of an app's kinds into what the routes declare and parse: the unions of states,
-records and boards (told apart by ``game``), the creation body (by ``game``; a body without it
-is the kind whose ``game`` has a default, tic-tac-toe), the move body of each kind and the union
-of them all that the docs show, and the refusals the move route documents. Nothing here names a
-kind.
+its state, move records, legal moves and board, the move bodies it takes, its refusals.
+``GameShapes.of`` joins the faces of an app's kinds into what the routes declare and parse: the
+unions of states, records, pages of legal moves and boards (told apart by ``game``), the
+creation body (by ``game``; a body without it is the kind whose ``game`` has a default,
+tic-tac-toe), the move body of each kind and the union of them all that the docs show, and the
+refusals the move route documents. Nothing here names a kind.
 
 Response shapes are ``TypedDict``s: FastAPI documents them (``response_model``) at no cost per
 request; ``render.py`` builds the answers.
@@ -14,18 +14,19 @@ request; ``render.py`` builds the answers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Union, cast
+from typing import Annotated, Any, Literal, Union, cast
 
 from pydantic import BaseModel, Discriminator, Field, RootModel, Tag, create_model
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
 from app.contract.fields import UNKNOWN_TAG
-from app.contract.games import ActionIn, CreateIn, MoveBody
+from app.contract.games import KIND_DOC, ActionIn, CreateIn, MoveBody
 from app.contract.problems import Refusal
-from app.sessions.kind import Played, Winner
+from app.sessions.kind import GameKind, Played, Player, Winner
 from app.sessions.kinds import Kinds, check_face
 
 
@@ -64,6 +65,46 @@ def _typed_dict(name: str, fields: dict[str, Any]) -> type:
     """A ``TypedDict`` of run-time types (the kinds' shapes), for FastAPI to document."""
     made: type = TypedDict(name, fields)  # type: ignore[misc]
     return made
+
+
+def _legal_moves_page(kind: GameKind) -> type:
+    """The page of legal moves of a game of ``kind``: its items are the kind's
+    ``Face.legal_move``, and its ``game`` tells it apart from the other kinds' pages."""
+    face = kind.face
+    title = "".join(word.capitalize() for word in re.split(r"[^A-Za-z0-9]+", face.title))
+    page = _typed_dict(
+        f"{title}LegalMovesOut",
+        {
+            "id": str,
+            "game": Annotated[cast(Any, Literal)[kind.name], Field(description=KIND_DOC)],
+            "version": Annotated[
+                int,
+                Field(description="The game's version these moves are of (its `ETag` says it)."),
+            ],
+            "player": Annotated[
+                Player | None,
+                Field(description="Who moves now; null once the game is over (then no moves)."),
+            ],
+            "count": Annotated[
+                int, Field(description="How many legal moves the player has, on every page.")
+            ],
+            "moves": Annotated[
+                cast(Any, list)[face.legal_move],
+                Field(
+                    description="This page's legal moves, in row-major order (by row, then column)."
+                ),
+            ],
+            "next_after": Annotated[
+                int | None,
+                Field(
+                    description="The `after` of the next page (this page's last cell index); "
+                    "null when no legal move follows this page."
+                ),
+            ],
+        },
+    )
+    page.__doc__ = f"A page of the legal moves of the player to move, in a game of {face.title}."
+    return page
 
 
 def _root_model(name: str, root: Any) -> type[BaseModel]:
@@ -137,6 +178,7 @@ class GameShapes:
     created: Any  # a creation answer
     record: Any  # a move record
     board: Any  # a board answer
+    legal_moves: Any  # a page of legal moves: the union of the kinds' pages, by `game`
     move_result: type  # the answer to a move
     moves_page: type  # a page of moves
     create: JsonBody[Any]
@@ -198,6 +240,7 @@ class GameShapes:
             created=_by_game(f.created for f in faces),
             record=record,
             board=_union(f.board for f in faces),
+            legal_moves=_by_game(_legal_moves_page(kind) for kind in kinds),
             move_result=move_result,
             moves_page=moves_page,
             create=JsonBody(create, examples, tag="game", components=components),

@@ -29,6 +29,7 @@ from app.contract.games import (
     KIND_DOC,
     LAST_MOVE,
     TOKENS_DOC,
+    CellOut,
     CreateIn,
     Face,
     GameCommon,
@@ -40,7 +41,20 @@ from app.rules import reversi
 from app.rules.errors import RuleError
 from app.rules.reversi import BLACK, WHITE, Board, Color
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
-from app.sessions.kind import Move, Placement, Played, Player, Reason, Status, Winner, other
+from app.sessions.kind import (
+    NO_LEGAL_MOVES,
+    LegalMove,
+    LegalMoves,
+    Move,
+    Placement,
+    Played,
+    Player,
+    Reason,
+    Status,
+    Winner,
+    cell_page,
+    other,
+)
 
 COLORS: dict[Player, Color] = {1: BLACK, 2: WHITE}
 PLAYERS: dict[str, Player] = {BLACK: 1, WHITE: 2}
@@ -65,6 +79,18 @@ class ReversiMoveFacts(TypedDict):
 class ReversiMoveOut(MoveOut, ReversiMoveFacts):
     """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the
     opponent had to pass (`passed`: the mover moves again)."""
+
+
+class ReversiLegalMoveOut(CellOut):
+    """A legal Reversi move: its cell, and the stones it would flip."""
+
+    flips: Annotated[
+        list[list[int]],
+        Field(
+            description="The opponent stones the move would flip, sorted by (row, col): "
+            "exactly the `flips` of its record if it is played."
+        ),
+    ]
 
 
 class ReversiGameOut(GameCommon, ReversiFacts):
@@ -217,6 +243,24 @@ class Reversi:
         last = min(self.move_count, max(since, 0) + limit)
         return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
 
+    def legal_moves(self, after: int, limit: int) -> LegalMoves:
+        """The cells that bracket for the colour to move (the rules' legal-move mask), each with
+        the stones it would flip, walked for this page's cells only. A live game's player to
+        move always has one: a colour that has none passes when the move before is played."""
+        color = self.next_color
+        if color is None:
+            return NO_LEGAL_MOVES
+        board = self.board
+        mask = reversi.legal_moves_mask(board, color)
+        cells = [row * board.cols + col for row, col in board.cells(mask)]
+        page, next_after = cell_page((i for i in cells if i > after), board.cols, limit)
+        moves = []
+        for cell in page:
+            flips = reversi.walk_flips(board, cell.row, cell.col, color)
+            assert flips, "every cell of the legal-move mask flips something"
+            moves.append(LegalMove(cell, {"flips": [[r, c] for r, c in flips]}))
+        return LegalMoves(len(cells), tuple(moves), next_after)
+
     def play(self, played: Played, player: Player) -> Move:
         cell = Placement.of(played)
         row, col = cell.row, cell.col
@@ -294,6 +338,7 @@ class ReversiKind:
         created=CreatedReversiOut,
         record=ReversiMoveOut,
         board=ReversiBoardOut,
+        legal_move=ReversiLegalMoveOut,
         refusals=(*CELL_REFUSALS, NO_BRACKET),
         page={"marks": {"1": "B", "2": "W"}, "empty": ".", "names": {"1": "Black", "2": "White"}},
     )

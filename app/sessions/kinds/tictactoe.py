@@ -14,7 +14,7 @@ take ~35 ms, which showed up as the moves endpoint's p99 latency.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Container, Iterator, Mapping
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -36,7 +36,20 @@ from app.contract.problems import CELL_REFUSALS
 from app.rules.lines import LineCounters
 from app.rules.runs import RunLengths
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
-from app.sessions.kind import Move, Placement, Played, Player, Reason, Status, Winner, other
+from app.sessions.kind import (
+    NO_LEGAL_MOVES,
+    LegalMove,
+    LegalMoves,
+    Move,
+    Placement,
+    Played,
+    Player,
+    Reason,
+    Status,
+    Winner,
+    cell_page,
+    other,
+)
 from app.settings import LARGEST_N
 
 
@@ -103,6 +116,16 @@ def player_of(seq: int) -> Player:
     return 1 if seq % 2 else 2
 
 
+def free_cells(total: int, occupied: Container[int], start: int) -> Iterator[int]:
+    """The indices from ``start`` on (of ``total``) that are not ``occupied``, ascending: each
+    one taken costs it and the occupied cells just before it, never the board."""
+    index = max(start, 0)
+    while index < total:
+        if index not in occupied:
+            yield index
+        index += 1
+
+
 class TicTacToe:
     """The board of one n × n, k-in-a-row game: its win detector and the moves in order."""
 
@@ -141,6 +164,16 @@ class TicTacToe:
     def moves(self, since: int, limit: int) -> list[Move]:
         last = min(self.move_count, since + limit)
         return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
+
+    def legal_moves(self, after: int, limit: int) -> LegalMoves:
+        """Every empty cell, row-major. The occupied cells are the detector's (keyed by the
+        same index, ``row * n + col``), so a page costs its cells and the marks it skips."""
+        if self.status != "in_progress":
+            return NO_LEGAL_MOVES
+        total, occupied = self.n * self.n, self.lines.cells
+        page, next_after = cell_page(free_cells(total, occupied, after + 1), self.n, limit)
+        moves = tuple(LegalMove(cell) for cell in page)
+        return LegalMoves(total - len(occupied), moves, next_after)
 
     def check(self, placement: Placement, player: Player) -> None:
         """Raise the rule error that refuses this move, if any. Changes nothing."""

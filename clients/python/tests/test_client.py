@@ -197,6 +197,24 @@ def test_polling_with_etags(api: Client) -> None:
     assert api.make_move(game["id"], game["tokens"]["2"], 1, 1, if_match=1)["move"]["seq"] == 2
 
 
+def test_the_legal_moves_of_a_live_game_page_by_page(api: Client) -> None:
+    game = api.create_game(n=3)
+    play(api, game, [(1, 1)])
+    first = api.list_legal_moves(game["id"], limit=5)
+    assert (first["player"], first["count"], first["version"]) == (2, 8, 1)
+    rest = api.list_legal_moves(game["id"], after=first["next_after"])
+    assert rest["next_after"] is None
+    cells = [(m["row"], m["col"]) for m in [*first["moves"], *rest["moves"]]]
+    assert cells == [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    reversi = api.create_game(game="reversi")
+    page = api.list_legal_moves(reversi["id"])
+    assert page["game"] == "reversi"
+    assert {(m["row"], m["col"]) for m in page["moves"]} == {(2, 3), (3, 2), (4, 5), (5, 4)}
+    assert all(len(m["flips"]) == 1 for m in page["moves"])
+    with pytest.raises(client_module.GameNotFound):
+        api.list_legal_moves("nope")
+
+
 def test_resignation_and_draw_offers(api: Client) -> None:
     game = api.create_game(game="reversi", height=4, width=4, clock=(60, 1))
     assert game["clock"]["initial_seconds"] == 60

@@ -34,6 +34,7 @@ from adjudicator_client._schema import (
     GetProblemTypeAnswer,
     GetReadinessAnswer,
     LegalMovesAnswer,
+    ListLegalMovesAnswer,
     ListMovesAnswer,
     MakeMoveAnswer,
     MoveQuery,
@@ -305,6 +306,15 @@ def list_moves(game_id: str, since: int = 0, limit: int | None = None) -> Call[L
     """The moves after move ``since``, at most ``limit``."""
     params = {"since": since, "limit": limit}
     return call("list_moves", _json, path={"game_id": game_id}, params=params)
+
+
+def list_legal_moves(
+    game_id: str, after: int | None = None, limit: int | None = None
+) -> Call[ListLegalMovesAnswer]:
+    """What the player to move may play now, a page at a time: pass the page's ``next_after``
+    as ``after`` for the next one (None: it was the last)."""
+    params = {"after": after, "limit": limit}
+    return call("list_legal_moves", _json, path={"game_id": game_id}, params=params)
 
 
 def get_move(game_id: str, seq: int) -> Call[GetMoveAnswer]:

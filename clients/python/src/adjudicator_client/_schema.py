@@ -19,6 +19,7 @@ __all__ = [
     "BoardTooLarge",
     "CapacityExhausted",
     "CellOccupied",
+    "CellOut",
     "CheckMoveAnswer",
     "CheckMoveResponse",
     "CheckMovesAnswer",
@@ -54,6 +55,7 @@ __all__ = [
     "LegalMovesAnswer",
     "LegalMovesRequest",
     "LegalMovesResponse",
+    "ListLegalMovesAnswer",
     "ListMovesAnswer",
     "MakeMoveAnswer",
     "MalformedHttp",
@@ -80,12 +82,15 @@ __all__ = [
     "ResignAnswer",
     "ReversiBoardOut",
     "ReversiGameOut",
+    "ReversiLegalMoveOut",
+    "ReversiLegalMovesOut",
     "ReversiMoveOut",
     "ReversiMoveRequest",
     "Score",
     "StoreUnavailable",
     "TicTacToeBoardOut",
     "TicTacToeGameOut",
+    "TicTacToeLegalMovesOut",
     "Tokens",
     "TooManyConnections",
     "TooManyStreams",
@@ -130,6 +135,13 @@ class ApplyMoveResponse(TypedDict):
 class Score(TypedDict):
     B: int
     W: int
+
+
+class CellOut(TypedDict):
+    """A legal move on a cell (a tic-tac-toe move's whole item: every empty cell is legal)."""
+
+    row: int
+    col: int
 
 
 class CheckMoveResponse(TypedDict):
@@ -560,6 +572,35 @@ class ReversiBoardOut(TypedDict):
     rows: list[str]
 
 
+class ReversiLegalMoveOut(TypedDict):
+    """A legal Reversi move: its cell, and the stones it would flip."""
+
+    row: int
+    col: int
+    # The opponent stones the move would flip, sorted by (row, col): exactly the `flips` of its
+    # record if it is played.
+    flips: list[list[int]]
+
+
+class ReversiLegalMovesOut(TypedDict):
+    """A page of the legal moves of the player to move, in a game of Reversi."""
+
+    id: str
+    # The game's kind, as it was created.
+    game: Literal["reversi"]
+    # The game's version these moves are of (its `ETag` says it).
+    version: int
+    # Who moves now; null once the game is over (then no moves).
+    player: Literal[1, 2] | None
+    # How many legal moves the player has, on every page.
+    count: int
+    # This page's legal moves, in row-major order (by row, then column).
+    moves: list[ReversiLegalMoveOut]
+    # The `after` of the next page (this page's last cell index); null when no legal move follows
+    # this page.
+    next_after: int | None
+
+
 class ReversiMoveRequest(TypedDict):
     """A board, a cell and the colour that would play there."""
 
@@ -577,6 +618,25 @@ class TicTacToeBoardOut(TypedDict):
     n: int
     # `X` (player 1), `O` (player 2), `.` empty.
     rows: list[str]
+
+
+class TicTacToeLegalMovesOut(TypedDict):
+    """A page of the legal moves of the player to move, in a game of Tic-tac-toe."""
+
+    id: str
+    # The game's kind, as it was created.
+    game: Literal["tictactoe"]
+    # The game's version these moves are of (its `ETag` says it).
+    version: int
+    # Who moves now; null once the game is over (then no moves).
+    player: Literal[1, 2] | None
+    # How many legal moves the player has, on every page.
+    count: int
+    # This page's legal moves, in row-major order (by row, then column).
+    moves: list[CellOut]
+    # The `after` of the next page (this page's last cell index); null when no legal move follows
+    # this page.
+    next_after: int | None
 
 
 class ValidateBatchRequest(TypedDict):
@@ -645,6 +705,8 @@ GameEventsAnswer: TypeAlias = GameEvent
 
 GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut
 
+ListLegalMovesAnswer: TypeAlias = TicTacToeLegalMovesOut | ReversiLegalMovesOut
+
 GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut
 
 GetHealthAnswer: TypeAlias = Health
@@ -687,6 +749,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "offer_draw": Operation("offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,)),
     "game_events": Operation("gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204)),
     "get_move": Operation("getMove", "GET", "/v1/games/{game_id}/moves/{seq}", (200,)),
+    "list_legal_moves": Operation(
+        "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200, 304)
+    ),
     "get_board": Operation("getBoard", "GET", "/v1/games/{game_id}/board", (200,)),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,)),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,)),
