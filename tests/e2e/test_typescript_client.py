@@ -11,25 +11,34 @@ and the TypeScript that generators make from the served spec.
   gomoku and a Reversi game, a resignation, the events narrowed by ``event``) and the README's
   TypeScript example are type-checked with ``tsc --strict`` against them, then run against the
   service. An optional field that became required fails there.
+* In Chromium, a page on another origin imports ``src/index.js`` as it is (no build step) and
+  plays through the service's CORS: ETag polling, the event stream read from ``fetch``, a
+  problem by its code.
 
-Needs node and npm: without them the tests are skipped locally, with the reason, and fail under
-CI=true. ``npm ci`` installs the package's pinned tools when its ``node_modules`` is missing or
-older than its lock file.
+Needs node and npm (and Chromium for the page): without them the tests are skipped locally, with
+the reason, and fail under CI=true. ``npm ci`` installs the package's pinned tools when its
+``node_modules`` is missing or older than its lock file.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpx
+import playwright.sync_api as playwright
 import pytest
 
+from tests.e2e.test_browser import CHROMIUM_FLAGS
 from tests.servers import require_binary, uvicorn_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,3 +142,68 @@ def test_generated_clients_type_check_and_run_the_readme_requests(
     assert output.count("move ") == 9, output
     assert "won (line), winner 1" in output
     assert "refused: the game is over" in output
+
+
+class QuietFiles(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def package_origin() -> Iterator[str]:
+    """The package's files, served as they are from another origin than the service's."""
+    handler = functools.partial(QuietFiles, directory=str(PACKAGE))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as files:
+        thread = threading.Thread(target=files.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{files.server_address[1]}"
+        finally:
+            files.shutdown()
+
+
+# Run in a page of the package's origin: what a frontend does with the module as it is.
+PAGE_SCRIPT = """async (service) => {
+  const { Client, ProblemError } = await import("/src/index.js");
+  const api = new Client({ baseUrl: service });
+  const game = await api.createGame({ n: 3 });
+  const polled = await api.pollGame(game.id);
+  const unchanged = await api.pollGame(game.id, polled.etag);
+  const stream = api.events(game.id);
+  const first = stream.next();
+  await api.makeMove(game.id, game.tokens["1"], { row: 1, col: 1 });
+  const event = (await first).value;
+  let refused = null;
+  try {
+    await api.makeMove(game.id, game.tokens["1"], { row: 0, col: 0 });
+  } catch (error) {
+    refused = error instanceof ProblemError ? error.code : String(error);
+  }
+  const resigned = await api.resign(game.id, game.tokens["2"]);
+  const rest = [];
+  for await (const next of stream) rest.push(next.event);
+  const resumed = [];
+  for await (const next of api.events(game.id, { since: resigned.version })) resumed.push(next);
+  return { etag: polled.etag, unchanged: unchanged.state, event: [event.event, event.id],
+           refused, rest, resumed };
+}"""
+
+
+def test_a_page_on_another_origin_uses_the_module_as_it_is(package_origin: str) -> None:
+    chromium = require_binary("chromium")
+    env = {"ADJUDICATOR_STORE_URL": "memory://",
+           "ADJUDICATOR_CORS_ORIGINS": json.dumps([package_origin])}  # fmt: skip
+    with uvicorn_server(env) as service, playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"{package_origin}/package.json")
+            result = page.evaluate(PAGE_SCRIPT, service)
+        finally:
+            browser.close()
+    assert re.fullmatch(r'"[^"]+"', result["etag"]), result  # ETag is readable through CORS
+    assert result["unchanged"] is None
+    assert result["event"] == ["move", "1"]
+    assert result["refused"] == "not_your_turn"
+    assert result["rest"] == ["end"]
+    assert result["resumed"] == []
