@@ -54,8 +54,8 @@ export type Problem = Schemas["Problem"];
 /**
  * Problem codes the service answers to any request, at its edge rather than in an operation (a
  * malformed request, too many connections, a bug): no operation of the spec lists them, but a
- * client may meet some (docs/api.md, "Error codes"; tests/client checks this list against the
- * service's table of problems).
+ * client may meet some (docs/api.md, "Error codes"). tests/client/test_typescript_sources.py
+ * checks that with the spec's codes they are the service's table of problems.
  */
 export type ServiceProblemCode =
   | "cors_refused"
@@ -112,6 +112,8 @@ export declare const DEFAULT_RETRIES: Readonly<Retries>;
 export declare const KEEP_ALIVE_MS: number;
 /** How many keep-alive intervals a stream may stay silent before it is taken for dead (3). */
 export declare const KEEP_ALIVES_MISSED: number;
+/** The names of the events a game's stream gives (the spec's `GameEvent["event"]`). */
+export declare const EVENTS: readonly GameEvent["event"][];
 
 export interface ClientOptions {
   /** The service's address, e.g. `http://127.0.0.1:8000` (`""`: the page's own origin). */
@@ -253,7 +255,8 @@ export declare class Client {
    * api.gameEvents(id))`. A dropped stream, or one silent for three keep-alive intervals, is
    * resumed with Last-Event-ID (a keep-alive is a sign of life); it ends after the `end` event,
    * or at once when resumed at or past the end (204). An `error` event is given, then the
-   * stream is resumed. Aborting `signal` throws its reason; leaving the loop closes the stream.
+   * stream is resumed; a problem answer (404 `game_not_found`, 503 `too_many_streams`, …) is
+   * thrown. Aborting `signal` throws its reason; leaving the loop closes the stream.
    */
   gameEvents(gameId: string, options?: EventsOptions): AsyncGenerator<GameEvent, void, undefined>;
   /** `gameEvents`, by a shorter name. */

@@ -18,9 +18,14 @@ export const DEFAULT_RETRIES = Object.freeze({ attempts: 3, backoffMs: 100, maxW
 
 /** How often a quiet event stream sends a keep-alive comment, by default (the service's
  * ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS), and how many of them a client may miss before it takes
- * the stream for dead (app/contract/events.py). */
+ * the stream for dead: app/contract/events.py's (tests/client/test_typescript_sources.py). */
 export const KEEP_ALIVE_MS = 15000;
 export const KEEP_ALIVES_MISSED = 3;
+
+/** The events a game's stream gives: the spec's GameEvent, by `event` (test/operations.test.js
+ * checks them against it). An event of another name (a newer service's) is skipped, its id
+ * kept for resuming. */
+export const EVENTS = Object.freeze(["move", "offer", "end", "error"]);
 
 /** Connection failures after which the request surely never reached the service. */
 const UNSENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -621,7 +626,7 @@ class EventParser {
     this.#data = [];
     this.#id = undefined;
     if (id !== undefined) this.lastId = id;
-    if (!event || lines.length === 0) return null; // no event of the service's
+    if (!EVENTS.includes(event) || lines.length === 0) return null;
     let data;
     try {
       data = JSON.parse(lines.join("\n"));

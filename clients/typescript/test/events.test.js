@@ -196,3 +196,12 @@ test("leaving the loop closes the stream; aborting throws the signal's reason", 
   assert.ok(error instanceof Error && error.message === "enough");
   assert.equal(watched.sent.length, 2);
 });
+
+test("an event of another name is skipped, and its id kept for resuming", async () => {
+  const join = `event: join\ndata: {"player": 2}\nid: 5\n\n`;
+  const watched = streams(stream([join]), stream([end], { close: true }));
+  const api = new Client({ baseUrl: "http://service.invalid", fetch: watched.fetch });
+  const events = await collect(api, { keepAliveMs: 20 });
+  assert.deepEqual(events.map((event) => event.event), ["end"]);
+  assert.equal(watched.sent[1].headers.get("last-event-id"), "5");
+});

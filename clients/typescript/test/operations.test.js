@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { Client } from "../src/index.js";
+import { Client, EVENTS } from "../src/index.js";
 
 const spec = JSON.parse(
   readFileSync(new URL("../../../openapi/openapi.json", import.meta.url), "utf8"),
@@ -24,8 +24,18 @@ test("every operation of the spec has a method named after its operationId", () 
   const api = new Client({ baseUrl: "" });
   const missing = operations.filter(
     (name) =>
-      typeof /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (api))[name] !==
+      typeof (/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (api))[name]) !==
       "function",
   );
   assert.deepEqual(missing, [], `operations without a method: ${missing.join(", ")}`);
+});
+
+test("the stream's events are the spec's GameEvent", () => {
+  const union = spec.components.schemas.GameEvent;
+  assert.deepEqual([...EVENTS].sort(), Object.keys(union.discriminator.mapping).sort());
+  const named = union.oneOf.map((/** @type {{ $ref: string }} */ ref) => {
+    const schema = spec.components.schemas[ref.$ref.split("/").at(-1) ?? ""];
+    return schema.properties.event.enum[0];
+  });
+  assert.deepEqual([...EVENTS].sort(), named.sort());
 });
