@@ -22,9 +22,10 @@ import {
 
 client.setConfig({ baseUrl: process.env.ADJUDICATOR_URL ?? "http://127.0.0.1:8000" });
 
-function ok<T>(answer: { data?: T; error?: unknown; response: Response }): T {
+// An answer's data, or its error thrown (`response` is optional in newer releases' results).
+function ok<T>(answer: { data?: T; error?: unknown; response?: Response }): T {
   if (answer.data === undefined) {
-    throw new Error(`${answer.response.status}: ${JSON.stringify(answer.error)}`);
+    throw new Error(`${answer.response?.status}: ${JSON.stringify(answer.error)}`);
   }
   return answer.data;
 }
@@ -115,9 +116,15 @@ for (const id of [gomoku.id, reversi.id]) {
   const { stream } = await gameEvents({
     path: { game_id: id },
     sseMaxRetryAttempts: 1,
+    // Each event's data, parsed (typed as the stream's text by the generator): the spec's
+    // GameEvent names what it is.
     onSseEvent: ({ event, id, data }) => {
-      if (event)
-        events.push((id === undefined ? { event, data } : { event, id, data }) as GameEvent);
+      const parsed: unknown = data;
+      if (event) {
+        events.push(
+          (id === undefined ? { event, data: parsed } : { event, id, data: parsed }) as GameEvent,
+        );
+      }
     },
   });
   for await (const _ of stream);
