@@ -36,11 +36,12 @@ def free_port() -> int:
         return port
 
 
-def require_binary(name: str) -> str:
-    """The binary's path; without it, skip locally with the reason, fail under CI=true."""
+def require_binary(name: str, package: str | None = None) -> str:
+    """The binary's path; without it, skip locally with the reason (and the Debian ``package``
+    that has it, if not named after it), fail under CI=true."""
     path = shutil.which(name)
     if path is None:
-        message = f"{name} is not installed (apt-get install -y {name})"
+        message = f"{name} is not installed (apt-get install -y {package or name})"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(f"{message}; CI must run these tests")
         pytest.skip(message)

@@ -1,0 +1,646 @@
+// @adjudicator/client: a thin client of the move adjudicator, for browsers and node (18.18 or
+// newer). Plain ES modules with no dependencies: a page imports this file as it is, a bundler
+// or TypeScript takes it from `npm install ./clients/typescript`. Its types are in index.d.ts,
+// made from the service's spec (schema.d.ts, problems.d.ts, spec.js: generated, never edited).
+//
+// What it adds to fetch, as the Python client (clients/python) does:
+// * a problem answer (RFC 9457) is thrown as a ProblemError, whose `code` tells it apart;
+// * a move, a resignation and a draw offer carry an Idempotency-Key, the same on every send,
+//   and are sent again after a network error or a 503 with a short Retry-After (bounded);
+//   reads and the stateless questions likewise; creating and deleting a game only when the
+//   request never left (the connection was refused);
+// * pollGame polls with If-None-Match; gameEvents (or events) reads the game's Server-Sent
+//   Events from fetch's body (no EventSource), resuming with Last-Event-ID after a drop.
+
+/** Sends in all of one request, at most; the wait after a network error (ms, doubling); the
+ * longest Retry-After (ms) of a 503 that is still waited for. */
+export const DEFAULT_RETRIES = Object.freeze({ attempts: 3, backoffMs: 100, maxWaitMs: 5000 });
+
+// How often a quiet event stream speaks, how many keep-alives a client may miss, and the names of
+// the stream's events (an event of another name, a newer service's, is skipped, its id kept
+// for resuming): generated from the spec.
+export { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED } from "./spec.js";
+import { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED } from "./spec.js";
+
+/** Connection failures after which the request surely never reached the service. */
+const UNSENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** An answer of the service that is a problem (RFC 9457): branch on `code`, never on `title`
+ * or `detail`; `body` is the whole answer (its extra members: `next_player`, `errors`, …). */
+export class ProblemError extends Error {
+  /**
+   * @param {number} status
+   * @param {Record<string, unknown>} body
+   * @param {Headers} [headers]
+   */
+  constructor(status, body, headers = new Headers()) {
+    const text = (/** @type {string} */ name) =>
+      typeof body[name] === "string" ? /** @type {string} */ (body[name]) : "";
+    super(`${status} ${text("code")}: ${text("detail") || text("title")}`);
+    this.name = "ProblemError";
+    this.status = status;
+    this.code = text("code");
+    this.type = text("type");
+    this.title = text("title");
+    this.detail = text("detail");
+    this.body = body;
+    this.headers = headers;
+  }
+
+  /** The seconds `Retry-After` asks to wait, if the answer has one. */
+  get retryAfter() {
+    return retryAfterSeconds(this.headers);
+  }
+
+  /**
+   * The problem an answer is (a body that is not a JSON object gives an empty `code`).
+   * @param {Response} response
+   */
+  static async of(response) {
+    /** @type {Record<string, unknown>} */
+    let body = {};
+    try {
+      const parsed = JSON.parse(await response.text());
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
+    } catch {}
+    return new ProblemError(response.status, body, response.headers);
+  }
+}
+
+/** @param {Headers} headers */
+function retryAfterSeconds(headers) {
+  const value = headers.get("retry-after") ?? "";
+  return /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/** An Idempotency-Key: a random UUID. Where crypto.randomUUID is missing (a page served over
+ * plain http from another host than localhost; node 18, which has no global crypto) the bytes
+ * come from crypto.getRandomValues, or else Math.random: a key needs to be unique, not secret
+ * (the service keeps keys per game and player, behind the player's token). */
+function randomKey() {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (typeof crypto?.getRandomValues === "function") crypto.getRandomValues(bytes);
+  else bytes.forEach((_, i) => (bytes[i] = Math.floor(Math.random() * 256)));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Wait, or stop waiting with the signal's reason when it is aborted.
+ * @param {number} ms
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<void>}
+ */
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+}
+
+/**
+ * Whether a fetch failure means that the request never left (node names the cause; browsers
+ * do not, so there a create or a delete is not sent again).
+ * @param {unknown} error
+ */
+function unsent(error) {
+  const cause = /** @type {{ cause?: { code?: unknown } }} */ (error)?.cause;
+  return typeof cause?.code === "string" && UNSENT.has(cause.code);
+}
+
+/** @param {string} gameId */
+function game(gameId, suffix = "") {
+  return `/v1/games/${encodeURIComponent(gameId)}${suffix}`;
+}
+
+/** @param {string} token */
+function bearer(token) {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/**
+ * The headers of a move or an action: the player's token, an Idempotency-Key (a new one unless
+ * given; the same on every send of this call), and If-Match, if asked.
+ * @param {string} token
+ * @param {{ idempotencyKey?: string, ifMatch?: string }} options
+ */
+function acting(token, options) {
+  /** @type {Record<string, string>} */
+  const headers = { ...bearer(token), "Idempotency-Key": options.idempotencyKey ?? randomKey() };
+  if (options.ifMatch !== undefined) headers["If-Match"] = options.ifMatch;
+  return headers;
+}
+
+/** @param {Response} response */
+const json = (response) => response.json();
+/** @param {Response} response */
+const text = (response) => response.text();
+const nothing = async () => undefined;
+
+/**
+ * One operation's request, and how its answer is read.
+ * @typedef {object} Call
+ * @property {string} method
+ * @property {string} path
+ * @property {unknown} [body]
+ * @property {Record<string, string>} [headers]
+ * @property {Record<string, number | string | undefined>} [query]
+ * @property {"always" | "unsent"} [resend] whether it may be sent again after any network
+ *   error and a 503 ("always": it changes nothing, or carries an Idempotency-Key), or only when
+ *   it never left ("unsent")
+ * @property {number[]} [ok] the statuses that are answers, not problems (default [200])
+ * @property {(response: Response) => Promise<any>} [read] (default: the JSON body)
+ * @property {AbortSignal} [signal]
+ */
+
+export class Client {
+  #base;
+  #fetch;
+  #retries;
+
+  /**
+   * @param {{ baseUrl: string, fetch?: typeof fetch, retries?: Partial<typeof DEFAULT_RETRIES> }} options
+   */
+  constructor({ baseUrl, fetch: fetcher, retries } = { baseUrl: "" }) {
+    this.#base = String(baseUrl ?? "").replace(/\/+$/, "");
+    this.#fetch = fetcher ?? globalThis.fetch;
+    this.#retries = { ...DEFAULT_RETRIES, ...retries };
+  }
+
+  /** The service's address, as given (without a trailing slash). */
+  get baseUrl() {
+    return this.#base;
+  }
+
+  /**
+   * @param {string} path
+   * @param {Record<string, number | string | undefined>} [query]
+   */
+  #url(path, query = {}) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) params.set(name, String(value));
+    }
+    const search = params.toString();
+    return `${this.#base}${path}${search ? `?${search}` : ""}`;
+  }
+
+  /**
+   * Send a call, again where it is safe and the retries allow: its response (any status).
+   * @param {Call} call
+   * @returns {Promise<Response>}
+   */
+  async #send(call) {
+    const { attempts, backoffMs, maxWaitMs } = this.#retries;
+    /** @type {Record<string, string>} */
+    const headers = { ...call.headers };
+    let body;
+    if (call.body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(call.body);
+    }
+    const fetcher = this.#fetch; // called bare: a browser's fetch refuses another `this`
+    for (let attempt = 1; ; attempt++) {
+      let response;
+      try {
+        response = await fetcher(this.#url(call.path, call.query), {
+          method: call.method,
+          headers,
+          body,
+          signal: call.signal,
+        });
+      } catch (error) {
+        if (call.signal?.aborted) throw call.signal.reason;
+        const resendable = call.resend !== "unsent" || unsent(error);
+        if (!resendable || attempt >= attempts) throw error;
+        await sleep(backoffMs * 2 ** (attempt - 1), call.signal);
+        continue;
+      }
+      const after = retryAfterSeconds(response.headers);
+      const again =
+        call.resend !== "unsent" && response.status === 503 && after !== null && attempt < attempts;
+      if (!again || after * 1000 > maxWaitMs) return response;
+      await response.body?.cancel();
+      await sleep(after * 1000, call.signal);
+    }
+  }
+
+  /**
+   * Send a call; its answer read, or its problem thrown.
+   * @param {Call} call
+   */
+  async #call(call) {
+    const response = await this.#send(call);
+    if (!(call.ok ?? [200]).includes(response.status)) throw await ProblemError.of(response);
+    return (call.read ?? json)(response);
+  }
+
+  // --- Reversi and tic-tac-toe, stateless --------------------------------------------------
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  checkMove(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/reversi/check-move",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  checkMoves(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/reversi/check-moves",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  legalMoves(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/reversi/legal-moves",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  applyMove(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/reversi/apply-move",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  validatePosition(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/tictactoe/validate",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  validatePositions(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/tictactoe/validate-batch",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  // --- game sessions -----------------------------------------------------------------------
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  createGame(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/games",
+      body,
+      ok: [201],
+      resend: "unsent",
+      signal: options.signal,
+    });
+  }
+
+  /** @param {string} gameId @param {{ signal?: AbortSignal }} [options] */
+  getGame(gameId, options = {}) {
+    return this.#call({ method: "GET", path: game(gameId), signal: options.signal });
+  }
+
+  /**
+   * The game's state if it changed since `etag` (If-None-Match), else null; and the ETag to
+   * send next time.
+   * @param {string} gameId
+   * @param {string | null} [etag]
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  pollGame(gameId, etag, options = {}) {
+    return this.#call({
+      method: "GET",
+      path: game(gameId),
+      headers: etag ? { "If-None-Match": etag } : {},
+      ok: [200, 304],
+      read: async (response) => ({
+        state: response.status === 304 ? null : await response.json(),
+        etag: response.headers.get("etag") ?? etag ?? "",
+      }),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {string} token
+   * @param {unknown} move
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string }} [options]
+   */
+  makeMove(gameId, token, move, { signal, ...options } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/moves"),
+      body: move,
+      headers: acting(token, options),
+      ok: [201],
+      signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {string} token
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
+   */
+  resign(gameId, token, { signal, player, ...options } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/resign"),
+      body: player ? { player } : {},
+      headers: acting(token, options),
+      signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {string} token
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
+   */
+  offerDraw(gameId, token, { signal, player, ...options } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/draw-offer"),
+      body: player ? { player } : {},
+      headers: acting(token, options),
+      signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {{ since?: number, limit?: number, signal?: AbortSignal }} [options]
+   */
+  listMoves(gameId, { since, limit, signal } = {}) {
+    return this.#call({
+      method: "GET",
+      path: game(gameId, "/moves"),
+      query: { since, limit },
+      signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {{ after?: number, limit?: number, signal?: AbortSignal }} [options]
+   */
+  listLegalMoves(gameId, { after, limit, signal } = {}) {
+    return this.#call({
+      method: "GET",
+      path: game(gameId, "/legal-moves"),
+      query: { after, limit },
+      signal,
+    });
+  }
+
+  /** @param {string} gameId @param {number} seq @param {{ signal?: AbortSignal }} [options] */
+  getMove(gameId, seq, options = {}) {
+    return this.#call({
+      method: "GET",
+      path: game(gameId, `/moves/${seq}`),
+      signal: options.signal,
+    });
+  }
+
+  /** @param {string} gameId @param {{ signal?: AbortSignal }} [options] */
+  getBoard(gameId, options = {}) {
+    return this.#call({ method: "GET", path: game(gameId, "/board"), signal: options.signal });
+  }
+
+  /** @param {string} gameId @param {string} token @param {{ signal?: AbortSignal }} [options] */
+  deleteGame(gameId, token, options = {}) {
+    return this.#call({
+      method: "DELETE",
+      path: game(gameId),
+      headers: bearer(token),
+      ok: [204],
+      resend: "unsent",
+      read: nothing,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * The game's events from version `since` on (from its creation without it), until its end:
+   * parsed, typed, resumed with Last-Event-ID after a dropped connection or a stream silent for
+   * KEEP_ALIVES_MISSED keep-alive intervals; a keep-alive is a sign of life. Ends after the
+   * `end` event, or at once when the stream is resumed at or past the end (204).
+   * @param {string} gameId
+   * @param {{ since?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} [options]
+   * @returns {AsyncGenerator<any, void, undefined>}
+   */
+  async *gameEvents(gameId, options = {}) {
+    const { since, signal, keepAliveMs = KEEP_ALIVE_MS, reconnects = 5 } = options;
+    const silence = KEEP_ALIVES_MISSED * keepAliveMs;
+    const stream = new EventParser();
+    let failures = 0;
+    while (true) {
+      if (signal?.aborted) throw signal.reason;
+      // One connection: closed when the caller aborts, when it falls silent, or when it is left.
+      const connection = new AbortController();
+      const abort = () => connection.abort(signal?.reason);
+      signal?.addEventListener("abort", abort, { once: true });
+      // What is awaited stops waiting when it closes, whatever the fetch given does with it.
+      const closed = new Promise((_, reject) => {
+        connection.signal.addEventListener("abort", () => reject(connection.signal.reason));
+      });
+      closed.catch(() => {});
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      const listen = () => {
+        clearTimeout(timer);
+        timer = setTimeout(
+          () => connection.abort(new Error("the event stream fell silent")),
+          silence,
+        );
+      };
+      /** @type {ReadableStreamDefaultReader<Uint8Array> | undefined} */
+      let reader;
+      try {
+        /** @type {Record<string, string>} */
+        const headers = { Accept: "text/event-stream" };
+        if (stream.lastId !== null) headers["Last-Event-ID"] = stream.lastId;
+        const query = stream.lastId === null ? { since } : {};
+        const fetcher = this.#fetch;
+        listen();
+        const url = this.#url(game(gameId, "/events"), query);
+        const response = await Promise.race([
+          fetcher(url, { headers, signal: connection.signal }),
+          closed,
+        ]);
+        if (response.status === 204) return; // resumed at or past the end
+        if (response.status !== 200 || !response.body) throw await ProblemError.of(response);
+        const body = (reader = response.body.getReader());
+        const decoder = new TextDecoder();
+        while (true) {
+          listen();
+          const { value, done } = await Promise.race([body.read(), closed]);
+          if (done) break;
+          for (const item of stream.feed(decoder.decode(value, { stream: true }))) {
+            if (item === KEEP_ALIVE || item.event !== "error") failures = 0; // it lives
+            if (item === KEEP_ALIVE) continue;
+            clearTimeout(timer); // the caller's time with the event is not the stream's silence
+            yield item;
+            if (item.event === "end") return;
+          }
+        }
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof ProblemError) throw error;
+        // dropped, refused or silent: resumed below
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", abort);
+        connection.abort();
+        reader?.cancel().catch(() => {});
+      }
+      stream.interrupted();
+      failures += 1;
+      if (failures > reconnects) {
+        throw new Error(`the event stream of game ${gameId} kept dropping`);
+      }
+      await sleep(this.#retries.backoffMs * failures, signal);
+    }
+  }
+
+  /**
+   * gameEvents, by a shorter name.
+   * @param {string} gameId
+   * @param {{ since?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} [options]
+   */
+  events(gameId, options = {}) {
+    return this.gameEvents(gameId, options);
+  }
+
+  // --- operations --------------------------------------------------------------------------
+
+  /** @param {{ signal?: AbortSignal }} [options] */
+  getHealth(options = {}) {
+    return this.#call({ method: "GET", path: "/healthz", signal: options.signal });
+  }
+
+  /** @param {{ signal?: AbortSignal }} [options] */
+  getReadiness(options = {}) {
+    return this.#call({ method: "GET", path: "/readyz", signal: options.signal });
+  }
+
+  /** @param {{ signal?: AbortSignal }} [options] */
+  getMetrics(options = {}) {
+    return this.#call({ method: "GET", path: "/metrics", read: text, signal: options.signal });
+  }
+
+  /** @param {string} code @param {{ signal?: AbortSignal }} [options] */
+  getProblemType(code, options = {}) {
+    return this.#call({
+      method: "GET",
+      path: `/problems/${encodeURIComponent(code)}`,
+      signal: options.signal,
+    });
+  }
+}
+
+/** What EventParser.feed gives for a comment line (the service's keep-alives). */
+const KEEP_ALIVE = Symbol("keep-alive");
+
+/** Server-Sent Events from text as it arrives (the HTML standard's parsing rules): fields
+ * gathered until a blank line, comments reported as signs of life. */
+class EventParser {
+  /** The last event id seen: where a new connection resumes. @type {string | null} */
+  lastId = null;
+  #buffer = "";
+  #first = true;
+  #event = "";
+  #data = /** @type {string[]} */ ([]);
+  /** @type {string | undefined} */
+  #id = undefined;
+
+  /**
+   * The events and keep-alives that this text completes.
+   * @param {string} chunk
+   * @returns {Generator<typeof KEEP_ALIVE | { event: string, id?: string, data: any }>}
+   */
+  *feed(chunk) {
+    let buffer = this.#buffer + chunk;
+    if (this.#first && buffer) {
+      this.#first = false;
+      if (buffer.startsWith("\uFEFF")) buffer = buffer.slice(1);
+    }
+    const ends = /\r\n|\r|\n/g;
+    let start = 0;
+    for (let end = ends.exec(buffer); end; end = ends.exec(buffer)) {
+      if (end[0] === "\r" && end.index === buffer.length - 1) break; // a "\n" may follow
+      const item = this.#line(buffer.slice(start, end.index));
+      start = ends.lastIndex;
+      if (item) yield item;
+    }
+    this.#buffer = buffer.slice(start);
+  }
+
+  /** A connection ended: a half-received event is dropped (it is sent again on resume). */
+  interrupted() {
+    this.#buffer = "";
+    this.#first = true;
+    this.#event = "";
+    this.#data = [];
+    this.#id = undefined;
+  }
+
+  /** @param {string} line */
+  #line(line) {
+    if (line === "") return this.#dispatch();
+    if (line.startsWith(":")) return KEEP_ALIVE;
+    const colon = line.indexOf(":");
+    const name = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (name === "event") this.#event = value;
+    else if (name === "data") this.#data.push(value);
+    else if (name === "id" && !value.includes("\0")) this.#id = value;
+    return null;
+  }
+
+  #dispatch() {
+    const [event, lines, id] = [this.#event, this.#data, this.#id];
+    this.#event = "";
+    this.#data = [];
+    this.#id = undefined;
+    if (id !== undefined) this.lastId = id;
+    if (!EVENTS.includes(event) || lines.length === 0) return null;
+    let data;
+    try {
+      data = JSON.parse(lines.join("\n"));
+    } catch {
+      return null;
+    }
+    return id === undefined ? { event, data } : { event, id, data };
+  }
+}

@@ -1,0 +1,326 @@
+// Whole games against the real service: tic-tac-toe, gomoku and Reversi to their ends, the
+// problems a player meets, polling, and the event stream of a game being played.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { ProblemError } from "../src/index.js";
+import { KEEP_ALIVE_MS, NO_SERVICE, client, rejection, watchedFetch } from "./helpers.js";
+
+/**
+ * The ProblemError a call is refused with; it must have this code and status.
+ * @param {Promise<unknown>} call
+ * @param {import("../src/index.js").AnyProblemCode} code
+ * @param {number} status
+ */
+async function refused(call, code, status) {
+  const error = await rejection(call);
+  assert.ok(error instanceof ProblemError, String(error));
+  assert.equal(error.code, code);
+  assert.equal(error.status, status);
+  assert.equal(error.body.code, code);
+  assert.equal(error.type, `/problems/${code}`);
+  assert.ok(error.title && error.detail);
+  return error;
+}
+
+describe("games against the service", { skip: NO_SERVICE }, () => {
+  test("tic-tac-toe 3 × 3 to a win, with the problems a player meets", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3 });
+    assert.equal(game.game, "tictactoe");
+    assert.deepEqual(
+      [game.n, game.k, game.status, game.next_player, game.version],
+      [3, 3, "in_progress", 1, 0],
+    );
+    const [x, o] = [game.tokens["1"], game.tokens["2"]];
+
+    await api.makeMove(game.id, x, { row: 0, col: 0 });
+    const notYourTurn = await refused(
+      api.makeMove(game.id, x, { row: 1, col: 1 }),
+      "not_your_turn",
+      409,
+    );
+    assert.equal(notYourTurn.body.next_player, 2);
+    await api.makeMove(game.id, o, { row: 1, col: 0 });
+    await refused(api.makeMove(game.id, x, { row: 1, col: 0 }), "cell_occupied", 409);
+    await refused(api.makeMove(game.id, x, { row: 0, col: 0, player: 2 }), "wrong_player", 403);
+    await refused(api.makeMove(game.id, "not-a-token", { row: 2, col: 2 }), "unauthorized", 401);
+    await refused(api.makeMove(game.id, x, { row: 3, col: 0 }), "out_of_bounds", 422);
+    await api.makeMove(game.id, x, { row: 0, col: 1 });
+    await api.makeMove(game.id, o, { row: 1, col: 1 });
+    const won = await api.makeMove(game.id, x, { row: 0, col: 2 });
+    assert.equal(won.winner, 1);
+    assert.deepEqual(won.move, { seq: 5, row: 0, col: 2, player: 1 });
+    assert.deepEqual(
+      [won.state.status, won.state.reason, won.state.next_player],
+      ["won", "line", null],
+    );
+    const over = await refused(api.makeMove(game.id, o, { row: 2, col: 2 }), "game_over", 409);
+    assert.equal(over.body.winner, 1);
+
+    assert.deepEqual(await api.getBoard(game.id), { n: 3, rows: ["XXX", "OO.", "..."] });
+    const page = await api.listMoves(game.id, { since: 3 });
+    assert.deepEqual(
+      page.moves.map((move) => move.seq),
+      [4, 5],
+    );
+    assert.deepEqual(await api.getMove(game.id, 5), won.move);
+    await refused(api.getMove(game.id, 9), "move_not_found", 404);
+
+    await api.deleteGame(game.id, o);
+    await refused(api.getGame(game.id), "game_not_found", 404);
+    await refused(api.createGame({ game: "tictactoe", n: 15, k: 16 }), "validation_error", 422);
+  });
+
+  test("gomoku: 15 × 15, five in a row", async () => {
+    const api = client();
+    const game = await api.createGame({ game: "tictactoe", n: 15, k: 5 });
+    assert.deepEqual([game.n, game.k], [15, 5]);
+    let last;
+    for (let col = 3; col <= 7; col++) {
+      last = await api.makeMove(game.id, game.tokens["1"], { row: 7, col });
+      if (col < 7) await api.makeMove(game.id, game.tokens["2"], { row: 6, col });
+    }
+    assert.ok(last);
+    assert.deepEqual([last.winner, last.state.status, last.state.move_count], [1, "won", 9]);
+    const board = await api.getBoard(game.id);
+    assert.ok("n" in board);
+    assert.equal(board.rows[7], "...XXXXX.......");
+  });
+
+  test("a live game's legal moves, a page at a time, Reversi's with their flips", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3 });
+    await api.makeMove(game.id, game.tokens["1"], { row: 1, col: 1 });
+    const first = await api.listLegalMoves(game.id, { limit: 5 });
+    assert.deepEqual([first.game, first.player, first.count, first.version], ["tictactoe", 2, 8, 1]);
+    assert.notEqual(first.next_after, null);
+    const rest = await api.listLegalMoves(game.id, { after: first.next_after ?? undefined });
+    assert.equal(rest.next_after, null);
+    const cells = [...first.moves, ...rest.moves].map((m) => [m.row, m.col]);
+    assert.deepEqual(cells, [[0, 0], [0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1], [2, 2]]);
+    const reversi = await api.createGame({ game: "reversi" });
+    const page = await api.listLegalMoves(reversi.id);
+    assert.ok(page.game === "reversi");
+    assert.deepEqual(
+      page.moves.map((m) => [m.row, m.col, m.flips.length]),
+      [[2, 3, 1], [3, 2, 1], [4, 5, 1], [5, 4, 1]],
+    );
+    await refused(api.listLegalMoves("nope"), "game_not_found", 404);
+  });
+
+  test("Reversi to its end, each move one of the stateless legal moves", async () => {
+    const api = client();
+    const game = await api.createGame({ game: "reversi" });
+    assert.deepEqual([game.height, game.width, game.score], [8, 8, { 1: 2, 2: 2 }]);
+    await refused(api.makeMove(game.id, game.tokens["1"], { row: 0, col: 0 }), "illegal_move", 409);
+    let state = await api.getGame(game.id);
+    while (state.status === "in_progress" && state.next_player !== null) {
+      const player = state.next_player;
+      const { rows } = await api.getBoard(game.id);
+      const { moves, must_pass } = await api.legalMoves({
+        board: rows,
+        color: player === 1 ? "B" : "W",
+      });
+      assert.equal(must_pass, false);
+      const best = moves.reduce((a, b) => (b.flips > a.flips ? b : a));
+      const token = game.tokens[player === 1 ? "1" : "2"];
+      const moved = await api.makeMove(game.id, token, { row: best.row, col: best.col });
+      assert.ok("flips" in moved.move && moved.move.flips.length === best.flips);
+      state = moved.state;
+    }
+    assert.equal(state.game, "reversi");
+    assert.equal(state.reason, "no_moves");
+    const over = await api.listLegalMoves(game.id);
+    assert.deepEqual([over.player, over.count, over.moves], [null, 0, []]);
+    assert.ok(state.game === "reversi" && state.score["1"] + state.score["2"] <= 64);
+    assert.equal(
+      state.winner,
+      state.score["1"] > state.score["2"] ? 1 : state.score["1"] < state.score["2"] ? 2 : 0,
+    );
+  });
+
+  test("a resignation and an agreed draw end a game; later actions are game_over", async () => {
+    const api = client();
+    const a = await api.createGame({ game: "reversi" });
+    await api.offerDraw(a.id, a.tokens["1"]);
+    const drawn = await api.offerDraw(a.id, a.tokens["2"], { player: 2 });
+    assert.deepEqual([drawn.status, drawn.reason, drawn.winner], ["draw", "agreement", 0]);
+    const b = await api.createGame({ n: 3 });
+    const resigned = await api.resign(b.id, b.tokens["2"]);
+    assert.deepEqual(
+      [resigned.status, resigned.reason, resigned.winner],
+      ["won", "resignation", 1],
+    );
+    await refused(api.resign(b.id, b.tokens["1"]), "game_over", 409);
+  });
+
+  test("polling: a null state while the ETag still matches", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3 });
+    const first = await api.pollGame(game.id);
+    assert.equal(first.state?.version, 0);
+    assert.ok(first.etag);
+    const unchanged = await api.pollGame(game.id, first.etag);
+    assert.deepEqual(unchanged, { state: null, etag: first.etag });
+    await api.makeMove(game.id, game.tokens["1"], { row: 1, col: 1 });
+    const changed = await api.pollGame(game.id, first.etag);
+    assert.equal(changed.state?.version, 1);
+    assert.notEqual(changed.etag, first.etag);
+    await refused(
+      api.makeMove(game.id, game.tokens["2"], { row: 0, col: 0 }, { ifMatch: first.etag }),
+      "precondition_failed",
+      412,
+    );
+    await api.makeMove(game.id, game.tokens["2"], { row: 0, col: 0 }, { ifMatch: changed.etag });
+  });
+
+  test("the events of a game being played: a move made after the stream opened arrives", async () => {
+    /** @type {() => void} */
+    let opened = () => {};
+    const open = new Promise((resolve) => (opened = () => resolve(undefined)));
+    const watched = watchedFetch(async (url, init) => {
+      const response = await fetch(url, init);
+      if (url.includes("/events")) opened();
+      return response;
+    });
+    const api = client({ fetch: watched.fetch });
+    const game = await api.createGame({ n: 3 });
+    const [x, o] = [game.tokens["1"], game.tokens["2"]];
+    const stream = api.events(game.id);
+    const first = stream.next(); // opens the stream
+    await open;
+    await api.makeMove(game.id, x, { row: 1, col: 1 });
+    const event = (await first).value;
+    assert.ok(event && event.event === "move");
+    assert.deepEqual([event.id, event.data.move.row, event.data.move.col], ["1", 1, 1]);
+
+    // The rest of the game while the stream reads along, then its end.
+    /** @type {import("../src/index.js").GameEvent[]} */
+    const seen = [event];
+    const reading = (async () => {
+      for await (const next of stream) seen.push(next);
+    })();
+    for (const [token, row, col] of /** @type {const} */ ([
+      [o, 0, 0],
+      [x, 0, 1],
+      [o, 2, 1],
+      [x, 2, 2],
+      [o, 1, 0],
+      [x, 0, 2],
+    ])) {
+      await api.makeMove(game.id, token, { row, col });
+    }
+    const resigned = await api.resign(game.id, o);
+    await reading;
+    assert.deepEqual(
+      seen.map((e) => e.event),
+      [...Array(7).fill("move"), "end"],
+    );
+    const end = seen[7];
+    assert.ok(end.event === "end");
+    assert.deepEqual(
+      [end.data.status, end.data.reason, end.data.version],
+      ["won", "resignation", resigned.version],
+    );
+    assert.equal(end.id, String(resigned.version));
+    assert.equal(watched.sent.filter((sent) => sent.url.includes("/events")).length, 1);
+
+    // A finished game's stream resumed at its end ends at once (204); from the start, it
+    // replays every change.
+    const resumed = [];
+    for await (const e of api.events(game.id, { since: resigned.version })) resumed.push(e);
+    assert.deepEqual(resumed, []);
+    assert.equal(watched.sent.at(-1)?.status, 204);
+    const replayed = [];
+    for await (const e of api.events(game.id)) replayed.push(e);
+    assert.deepEqual(replayed, seen);
+  });
+
+  test("a dropped stream resumes with Last-Event-ID, and no event is lost or repeated", async () => {
+    let cut = false;
+    const watched = watchedFetch(async (url, init) => {
+      const response = await fetch(url, init);
+      if (!url.includes("/events") || cut) return response;
+      cut = true;
+      return cutAfterFirstEvent(response);
+    });
+    const api = client({ fetch: watched.fetch });
+    const game = await api.createGame({ n: 3 });
+    for (const [token, row, col] of /** @type {const} */ ([
+      ["1", 0, 0],
+      ["2", 1, 0],
+      ["1", 0, 1],
+      ["2", 1, 1],
+      ["1", 0, 2],
+    ])) {
+      await api.makeMove(game.id, game.tokens[token], { row, col });
+    }
+    const events = [];
+    for await (const event of api.events(game.id)) events.push(event);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.event === "error" ? "-" : e.id]),
+      [
+        ["move", "1"],
+        ["move", "2"],
+        ["move", "3"],
+        ["move", "4"],
+        ["move", "5"],
+        ["end", undefined],
+      ],
+    );
+    const opens = watched.sent.filter((sent) => sent.url.includes("/events"));
+    assert.equal(opens.length, 2);
+    assert.equal(opens[0].headers.get("last-event-id"), null);
+    assert.equal(opens[1].headers.get("last-event-id"), "1");
+  });
+
+  const quick =
+    KEEP_ALIVE_MS <= 1000 || "the service's keep-alive interval is too long to wait for";
+  test(
+    "keep-alives keep a quiet stream open past its silence limit",
+    { skip: quick !== true && quick },
+    async () => {
+      const watched = watchedFetch();
+      const api = client({ fetch: watched.fetch });
+      const game = await api.createGame({ n: 3 });
+      const stream = api.events(game.id, { keepAliveMs: KEEP_ALIVE_MS });
+      const first = stream.next();
+      // Quiet for twice the time after which a silent stream is taken for dead.
+      await new Promise((resolve) => setTimeout(resolve, 6 * KEEP_ALIVE_MS));
+      await api.makeMove(game.id, game.tokens["1"], { row: 2, col: 2 });
+      const event = (await first).value;
+      assert.ok(event?.event === "move" && event.data.move.seq === 1);
+      await stream.return();
+      assert.equal(watched.sent.filter((sent) => sent.url.includes("/events")).length, 1);
+    },
+  );
+});
+
+/**
+ * The response, but its body breaks (as a lost connection would) right after its first event.
+ * @param {Response} response
+ */
+function cutAfterFirstEvent(response) {
+  const upstream = /** @type {ReadableStream<Uint8Array>} */ (response.body).getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const body = new ReadableStream({
+    async pull(controller) {
+      while (true) {
+        const { value, done } = await upstream.read();
+        if (done) return controller.close();
+        text += decoder.decode(value, { stream: true });
+        const start = text.indexOf("event: move");
+        const end = start < 0 ? -1 : text.indexOf("\n\n", start);
+        if (end >= 0) {
+          controller.enqueue(new TextEncoder().encode(text.slice(0, end + 2)));
+          await upstream.cancel();
+          return controller.error(new TypeError("the connection was lost"));
+        }
+      }
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}

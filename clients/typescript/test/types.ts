@@ -1,0 +1,97 @@
+// What the declarations promise, checked by `tsc -p .` (never run): each line that must be a
+// type error carries @ts-expect-error, which fails the check when it is not one.
+
+import {
+  Client,
+  ProblemError,
+  type CreatedFor,
+  type EventOf,
+  type GameEvent,
+  type MissingMethods,
+  type Schemas,
+} from "../src/index.js";
+
+// One method per operation of the spec: when the spec gains an operation, its name shows up
+// here as the type that `true` is not.
+export const everyOperationHasAMethod: [MissingMethods] extends [never] ? true : MissingMethods =
+  true;
+
+declare const api: Client;
+
+export async function createGameIsTypedPerKind(): Promise<void> {
+  const classic = await api.createGame({ n: 3 });
+  const k: number = classic.k;
+  const gomoku = await api.createGame({ game: "tictactoe", n: 15, k: 5 });
+  const tokens: string[] = [gomoku.tokens["1"], gomoku.tokens["2"]];
+  const reversi = await api.createGame({ game: "reversi" });
+  const score: Schemas["PlayerScores"] = reversi.score;
+  const sized: Schemas["CreatedReversiOut"] = await api.createGame({
+    game: "reversi",
+    height: 6,
+    width: 10,
+  });
+  // @ts-expect-error a Reversi game has no `n`
+  await api.createGame({ game: "reversi", n: 8 });
+  // @ts-expect-error a tic-tac-toe game needs `n`
+  await api.createGame({ game: "tictactoe", k: 5 });
+  // @ts-expect-error no kind has `kk`
+  await api.createGame({ n: 3, kk: 3 });
+  // @ts-expect-error a tic-tac-toe game is not a Reversi one
+  const wrong: Schemas["CreatedReversiOut"] = classic;
+  // A body of either kind answers either kind's state.
+  const body = Math.random() < 0.5 ? ({ n: 3 } as const) : ({ game: "reversi" } as const);
+  const either = await api.createGame(body);
+  if (either.game === "reversi") either.score satisfies Schemas["PlayerScores"];
+  else either.k satisfies number;
+  void [k, tokens, score, sized, wrong];
+}
+
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const reversiBodies: Same<
+  CreatedFor<{ game: "reversi" }>,
+  Schemas["CreatedReversiOut"]
+> = true;
+export const classicBodies: Same<CreatedFor<{ n: 3 }>, Schemas["CreatedTicTacToeOut"]> = true;
+
+export async function movesAndEvents(id: string, token: string): Promise<void> {
+  const moved = await api.makeMove(id, token, { row: 7, col: 7 });
+  if (moved.state.game === "reversi") moved.state.score satisfies Schemas["PlayerScores"];
+  // @ts-expect-error a move is a cell
+  await api.makeMove(id, token, { row: 7 });
+  // @ts-expect-error `player` is 1 or 2
+  await api.resign(id, token, { player: 3 });
+  for await (const event of api.events(id, { since: 3 })) {
+    event satisfies GameEvent;
+    switch (event.event) {
+      case "move":
+        event.data.move.seq satisfies number;
+        event.id satisfies string;
+        break;
+      case "offer":
+        event.data.draw_offer satisfies 1 | 2 | null;
+        break;
+      case "end":
+        event.data.status satisfies "in_progress" | "won" | "draw";
+        event.id satisfies string | undefined;
+        break;
+      case "error":
+        event.data.code satisfies string;
+        break;
+      default:
+        event satisfies never;
+    }
+  }
+  const ended: EventOf<"end">["data"]["reason"] = "timeout";
+  void ended;
+}
+
+export function problemsAreToldApartByCode(error: unknown): string {
+  if (!(error instanceof ProblemError)) throw error;
+  if (error.code === "game_over") return error.detail;
+  if (error.code === "too_many_connections") return String(error.retryAfter);
+  // @ts-expect-error no problem has this code
+  if (error.code === "gameover") return "";
+  error.body.title satisfies string;
+  return error.status === 409 ? error.title : error.code;
+}
