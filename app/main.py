@@ -14,7 +14,7 @@ from fastapi import APIRouter, FastAPI
 from starlette.types import Lifespan
 
 from app import __doc__ as summary
-from app.api import operations, reversi, tictactoe
+from app.api import operations, records, reversi, tictactoe
 from app.api.cors import allow_origins
 from app.api.docs import build_openapi, mount_docs
 from app.api.games.routes import game_router
@@ -29,6 +29,7 @@ from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
 from app.contract.problems import ProblemTable
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
+from app.records.signing import KeyRing
 from app.server import protocol_for
 from app.sessions.kind import GameKind
 from app.sessions.kinds import KINDS, Kinds
@@ -77,6 +78,10 @@ def tags_of(kinds: Kinds) -> list[dict[str, str]]:
             "description": f"Live games of every kind ({titles_of(kinds)}), with optional "
             "clocks, resignation and draw offers.",
         },
+        {
+            "name": "Records",
+            "description": "Game records: the keys that verify what the service signs.",
+        },
         {"name": "Operations", "description": "Health, readiness and error-type descriptions."},
     ]
 
@@ -103,6 +108,19 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
                 settings.workers,
             )
         logger.info("game store: %s", type(store).__name__)
+        keys: KeyRing = app.state.keys
+        if keys.current.ephemeral:
+            # Said always; a warning where other processes may sign for the same games.
+            shared = not isinstance(store, MemoryGameStore) or settings.workers > 1
+            logger.log(
+                logging.WARNING if shared else logging.INFO,
+                "signing key: ephemeral (kid %s), made at start: what this process signs "
+                "verifies only against its own GET /v1/keys, and only until it stops. Set "
+                "ADJUDICATOR_SIGNING_KEY_FILE (one file for every process sharing a store).",
+                keys.current.kid,
+            )
+        else:
+            logger.info("signing key: kid %s", keys.current.kid)
         try:
             with watching_for_stop(app.state.stopping):
                 yield
@@ -141,6 +159,7 @@ def create_app(
     app.state.validation_context = {"settings": settings}
     app.state.games = GameShapes.of(served)
     app.state.problems = ProblemTable.of(kind.face for kind in served)
+    app.state.keys = KeyRing.load(settings.signing_key_file, settings.signing_previous_key_files)
     tracked = settings.max_tracked_clients
     app.state.creation_limiter = RateLimiter(
         settings.create_rate_per_minute, settings.create_burst, max_clients=tracked
@@ -169,7 +188,7 @@ def create_app(
     allow_origins(app, settings.cors_origins)
     configure_logging(settings)
     games = game_router(app.state.games)
-    for router in (reversi.router, tictactoe.router, games, operations.router):
+    for router in (reversi.router, tictactoe.router, games, records.router, operations.router):
         add_routes_flat(app, router)
     mount_docs(app)
     mount_web(app)

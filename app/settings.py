@@ -3,6 +3,7 @@
 Nothing else in the app reads ``os.environ``; code receives a ``Settings`` instance.
 """
 
+from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -10,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.contract.events import KEEP_ALIVE_SECONDS
+from app.records.signing import load_private_key, load_public_key
 
 # The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
 LARGEST_N = 1_000_000
@@ -264,6 +266,33 @@ class Settings(BaseSettings):
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
     )
+    signing_key_file: Path | None = Field(
+        None,
+        description="PEM file of the Ed25519 private key (PKCS #8, unencrypted) that signs "
+        "finished games' records and audit answers; its public key is published at "
+        "`GET /v1/keys`. Unset: an ephemeral key made at start (said in the log). Processes "
+        "sharing a store must be given the same file.",
+    )
+    signing_previous_key_files: list[Path] = Field(
+        default_factory=list,
+        description="PEM files of older keys (public or private) published beside the current "
+        "one, so that what they signed still verifies after the key changed.",
+    )
+
+    @field_validator("signing_key_file")
+    @classmethod
+    def _signing_key_is_usable(cls, path: Path | None) -> Path | None:
+        """A key file that cannot sign is refused at start, in one line."""
+        if path is not None:
+            load_private_key(path)
+        return path
+
+    @field_validator("signing_previous_key_files")
+    @classmethod
+    def _previous_keys_are_usable(cls, paths: list[Path]) -> list[Path]:
+        for path in paths:
+            load_public_key(path)
+        return paths
 
     @model_validator(mode="before")
     @classmethod

@@ -394,6 +394,8 @@ MALFORMED_SERVER_SETTINGS = [
     ("store_url", "postgres://db", "pattern"),
     ("max_batch", "0", "greater than"),
     ("max_n", "0", "greater than"),
+    ("signing_key_file", "/nonexistent/key.pem", "cannot be read"),
+    ("signing_key_file", str(Path(__file__).parent / "__init__.py"), "not an unencrypted PEM"),
 ]
 
 

@@ -141,7 +141,8 @@ def test_the_settings_table_is_the_settings_model() -> None:
     for name in Settings.model_fields:
         value = getattr(defaults, name)
         text = str(value).lower() if isinstance(value, bool) else str(value)
-        expected[f"ADJUDICATOR_{name.upper()}"] = "[]" if value == [] else text
+        text = "unset" if value is None else "[]" if value == [] else text
+        expected[f"ADJUDICATOR_{name.upper()}"] = text
     assert documented.keys() == expected.keys()
     for variable, default in expected.items():
         assert _same(documented[variable], default), variable

@@ -254,6 +254,8 @@ export declare class Client {
   events(gameId: string, options?: EventsOptions): AsyncGenerator<GameEvent, void, undefined>;
 
   // Operations.
+  /** The Ed25519 public keys (JWKs) that verify what the service signs, the current first. */
+  getKeys(options?: RequestOptions): Promise<Answer<"getKeys", 200>>;
   getHealth(options?: RequestOptions): Promise<Answer<"getHealth", 200>>;
   /** Ready, or a `store_unavailable` ProblemError while the store cannot be reached. */
   getReadiness(options?: RequestOptions): Promise<Answer<"getReadiness", 200>>;

@@ -541,6 +541,13 @@ export class Client {
     return this.gameEvents(gameId, options);
   }
 
+  // --- records -----------------------------------------------------------------------------
+
+  /** @param {{ signal?: AbortSignal }} [options] */
+  getKeys(options = {}) {
+    return this.#call({ method: "GET", path: "/v1/keys", signal: options.signal });
+  }
+
   // --- operations --------------------------------------------------------------------------
 
   /** @param {{ signal?: AbortSignal }} [options] */

@@ -25,6 +25,7 @@ export interface OperationProblemCodes {
     getMove: "game_not_found" | "move_not_found" | "store_unavailable" | "validation_error";
     listLegalMoves: "game_not_found" | "store_unavailable" | "validation_error";
     getBoard: "board_too_large" | "game_not_found" | "store_unavailable";
+    getKeys: never;
     getHealth: never;
     getReadiness: "store_unavailable";
     getMetrics: never;

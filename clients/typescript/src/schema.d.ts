@@ -312,6 +312,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The keys that verify signed records
+         * @description Ed25519 public keys as JWKs (RFC 8037): the key the service signs finished games' records and audit answers with, then older keys whose signatures still verify. A signature is `{"alg": "Ed25519", "kid", "value"}` over the canonical JSON (RFC 8785) of the signed document without its `signature`; verify it with the key of its `kid`.
+         */
+        get: operations["getKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -744,6 +764,45 @@ export interface components {
              * @constant
              */
             status: "ok";
+        };
+        /**
+         * Jwk
+         * @description An Ed25519 public key as a JWK (RFC 8037); `kid` is its RFC 7638 thumbprint.
+         */
+        Jwk: {
+            /**
+             * Kty
+             * @description `OKP`.
+             * @example OKP
+             */
+            kty: string;
+            /**
+             * Crv
+             * @description `Ed25519`.
+             * @example Ed25519
+             */
+            crv: string;
+            /**
+             * X
+             * @description The public key, base64url (32 bytes).
+             */
+            x: string;
+            /**
+             * Kid
+             * @description The key's id: the signatures it made carry it.
+             */
+            kid: string;
+        };
+        /**
+         * Keys
+         * @description The keys that verify the service's signatures: the current one first.
+         */
+        Keys: {
+            /**
+             * Keys
+             * @description The current key, then older ones still published.
+             */
+            keys: components["schemas"]["Jwk"][];
         };
         /** LegalMove */
         LegalMove: {
@@ -2601,6 +2660,26 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Keys"];
                 };
             };
         };

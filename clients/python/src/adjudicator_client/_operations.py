@@ -29,6 +29,7 @@ from adjudicator_client._schema import (
     GetBoardAnswer,
     GetGameAnswer,
     GetHealthAnswer,
+    GetKeysAnswer,
     GetMetricsAnswer,
     GetMoveAnswer,
     GetProblemTypeAnswer,
@@ -333,6 +334,11 @@ def delete_game(game_id: str, token: str) -> Call[DeleteGameAnswer]:
         "delete_game", _nothing, path={"game_id": game_id}, headers=_bearer(token),
         resend="unsent",
     )  # fmt: skip
+
+
+def get_keys() -> Call[GetKeysAnswer]:
+    """The Ed25519 public keys (JWKs) that verify what the service signs."""
+    return call("get_keys", _json)
 
 
 def get_health() -> Call[GetHealthAnswer]:

@@ -42,6 +42,7 @@ __all__ = [
     "GetBoardAnswer",
     "GetGameAnswer",
     "GetHealthAnswer",
+    "GetKeysAnswer",
     "GetMetricsAnswer",
     "GetMoveAnswer",
     "GetProblemTypeAnswer",
@@ -51,6 +52,8 @@ __all__ = [
     "IdempotencyKeyReused",
     "IllegalMove",
     "InternalError",
+    "Jwk",
+    "Keys",
     "LegalMove",
     "LegalMovesAnswer",
     "LegalMovesRequest",
@@ -504,6 +507,26 @@ class Health(TypedDict):
     status: Literal["ok"]
 
 
+class Jwk(TypedDict):
+    """An Ed25519 public key as a JWK (RFC 8037); `kid` is its RFC 7638 thumbprint."""
+
+    # `OKP`.
+    kty: str
+    # `Ed25519`.
+    crv: str
+    # The public key, base64url (32 bytes).
+    x: str
+    # The key's id: the signatures it made carry it.
+    kid: str
+
+
+class Keys(TypedDict):
+    """The keys that verify the service's signatures: the current one first."""
+
+    # The current key, then older ones still published.
+    keys: list[Jwk]
+
+
 class LegalMove(TypedDict):
     row: int
     col: int
@@ -709,6 +732,8 @@ ListLegalMovesAnswer: TypeAlias = TicTacToeLegalMovesOut | ReversiLegalMovesOut
 
 GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut
 
+GetKeysAnswer: TypeAlias = Keys
+
 GetHealthAnswer: TypeAlias = Health
 
 GetReadinessAnswer: TypeAlias = Readiness
@@ -753,6 +778,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
         "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200, 304)
     ),
     "get_board": Operation("getBoard", "GET", "/v1/games/{game_id}/board", (200,)),
+    "get_keys": Operation("getKeys", "GET", "/v1/keys", (200,)),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,)),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,)),
     "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,)),

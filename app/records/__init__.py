@@ -1,0 +1,1 @@
+"""Game records: their canonical form, hash chain and signatures (``canonical``, ``signing``)."""

@@ -1,0 +1,92 @@
+"""Canonical JSON (RFC 8785, the JSON Canonicalization Scheme) and the hash chain of a record.
+
+Anyone can recompute both from a record, in any language: canonical JSON is UTF-8 with no
+insignificant whitespace, object members sorted by their names' UTF-16 code units, strings
+escaped as ECMAScript's ``JSON.stringify`` escapes them, and numbers written as ECMAScript writes
+them (``1.0`` is ``1``, ``1e21`` is ``1e+21``). The chain of a record is ``h0 = SHA-256(canonical
+creation parameters)``, ``h_i = SHA-256(h_{i-1} ‖ canonical move record i)`` (``h_{i-1}`` as its
+32 bytes), written as the last hash in lower-case hex.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+
+def canonical_json(value: Any) -> bytes:
+    """``value`` (JSON types only: dict with str keys, list/tuple, str, int, float, bool, None)
+    as canonical JSON bytes; anything else, or a non-finite number, is a ``ValueError``."""
+    return "".join(_write(value)).encode("utf-8")
+
+
+def _write(value: Any) -> Iterable[str]:
+    if value is None:
+        yield "null"
+    elif value is True:
+        yield "true"
+    elif value is False:
+        yield "false"
+    elif isinstance(value, int):
+        yield str(value)
+    elif isinstance(value, float):
+        yield number(value)
+    elif isinstance(value, str):
+        yield json.dumps(value, ensure_ascii=False)  # ECMAScript's escapes, for valid text
+    elif isinstance(value, Mapping):
+        if not all(isinstance(key, str) for key in value):
+            raise ValueError("object member names must be strings")
+        yield "{"
+        for i, key in enumerate(sorted(value, key=lambda k: k.encode("utf-16-be"))):
+            if i:
+                yield ","
+            yield json.dumps(key, ensure_ascii=False)
+            yield ":"
+            yield from _write(value[key])
+        yield "}"
+    elif isinstance(value, list | tuple):
+        yield "["
+        for i, item in enumerate(value):
+            if i:
+                yield ","
+            yield from _write(item)
+        yield "]"
+    else:
+        raise ValueError(f"{type(value).__name__} is not a JSON value")
+
+
+def number(x: float) -> str:
+    """A double as ECMAScript's ``Number.prototype.toString`` writes it (RFC 8785, 3.2.2.3)."""
+    if not math.isfinite(x):
+        raise ValueError("NaN and infinities are not JSON numbers")
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    shortest = Decimal(repr(abs(x))).normalize()  # the shortest digits that read back as x
+    parts = shortest.as_tuple()
+    digits = "".join(map(str, parts.digits))
+    assert isinstance(parts.exponent, int)
+    k, n = len(digits), len(digits) + parts.exponent  # x = 0.digits × 10^n
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = f"{digits[:n]}.{digits[n:]}"
+    elif -6 < n <= 0:
+        text = f"0.{'0' * -n}{digits}"
+    else:
+        e = n - 1
+        mantissa = digits if k == 1 else f"{digits[0]}.{digits[1:]}"
+        text = f"{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
+    return sign + text
+
+
+def chain(params: Mapping[str, Any], moves: Iterable[Mapping[str, Any]]) -> str:
+    """The hash chain of a record: its creation parameters, then each move record in order."""
+    digest = hashlib.sha256(canonical_json(params)).digest()
+    for move in moves:
+        digest = hashlib.sha256(digest + canonical_json(move)).digest()
+    return digest.hex()

@@ -1,0 +1,244 @@
+"""Canonical JSON as RFC 8785 writes it, the hash chain anyone can recompute, and Ed25519
+signatures (RFC 8032) with their keys as JWKs (RFC 8037) and key ids as thumbprints (RFC 7638):
+checked against the RFCs' own examples and against the published key, never against our code."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.rsa import generate_private_key
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from app.main import create_app
+from app.records.canonical import canonical_json, chain, number
+from app.records.signing import (
+    KeyFileError,
+    KeyRing,
+    NotVerified,
+    SigningKey,
+    jwk_of,
+    load_private_key,
+    verify,
+)
+from app.settings import Settings
+
+# RFC 8785, Appendix B: IEEE 754 doubles (as their bit patterns) and how ECMAScript writes them.
+RFC8785_NUMBERS = [
+    ("0000000000000000", "0"),
+    ("8000000000000000", "0"),  # minus zero
+    ("0000000000000001", "5e-324"),
+    ("8000000000000001", "-5e-324"),
+    ("7fefffffffffffff", "1.7976931348623157e+308"),
+    ("ffefffffffffffff", "-1.7976931348623157e+308"),
+    ("4340000000000000", "9007199254740992"),
+    ("c340000000000000", "-9007199254740992"),
+    ("4430000000000000", "295147905179352830000"),
+    ("44b52d02c7e14af5", "9.999999999999997e+22"),
+    ("44b52d02c7e14af6", "1e+23"),
+    ("44b52d02c7e14af7", "1.0000000000000001e+23"),
+    ("444b1ae4d6e2ef4e", "999999999999999700000"),
+    ("444b1ae4d6e2ef4f", "999999999999999900000"),
+    ("444b1ae4d6e2ef50", "1e+21"),
+    ("3eb0c6f7a0b5ed8c", "9.999999999999997e-7"),
+    ("3eb0c6f7a0b5ed8d", "0.000001"),
+    ("41b3de4355555553", "333333333.3333332"),
+    ("41b3de4355555554", "333333333.33333325"),
+    ("41b3de4355555555", "333333333.3333333"),
+    ("41b3de4355555556", "333333333.3333334"),
+    ("41b3de4355555557", "333333333.33333343"),
+    ("becbf647612f3696", "-0.0000033333333333333333"),
+    ("43143ff3c1cb0959", "1424953923781206.2"),
+]
+
+
+@pytest.mark.parametrize(("bits", "written"), RFC8785_NUMBERS)
+def test_numbers_are_written_as_rfc_8785_writes_them(bits: str, written: str) -> None:
+    (value,) = __import__("struct").unpack(">d", bytes.fromhex(bits))
+    assert number(value) == written
+    assert canonical_json(value) == written.encode()
+
+
+def test_the_rfc_8785_sorting_example_sorts_by_utf_16_code_units() -> None:
+    # RFC 8785, 3.2.3: the members' names in the order their UTF-16 code units give.
+    value = {"€": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh",
+             "1": "One", "\U0001f600": "Emoji: Grinning Face", "\u0080": "Control",
+             "ö": "Latin Small Letter O With Diaeresis"}  # fmt: skip
+    order = list(json.loads(canonical_json(value)))
+    assert order == ["\r", "1", "\u0080", "ö", "€", "\U0001f600", "\ufb33"]
+
+
+def test_the_rfc_8785_example_is_written_byte_for_byte() -> None:
+    # RFC 8785, 3.2.2: the example object and its canonical form.
+    value = {"numbers": [333333333.33333329, 1e30, 4.50, 2e-3, 0.000000000000000000000000001],
+             "string": "€$\u000f\nA'B\"\\\\\"/", "literals": [None, True, False]}  # fmt: skip
+    expected = (
+        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],'
+        '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}'
+    )
+    assert canonical_json(value) == expected.encode("utf-8")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), {1: "a"}, {"a": object()}, b"x"])
+def test_what_is_not_json_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError):  # noqa: PT011 (each says why)
+        canonical_json(bad)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(json_values)
+def test_canonical_json_reads_back_as_the_same_value(value: object) -> None:
+    assert json.loads(canonical_json(value)) == value
+
+
+def test_the_chain_is_sha_256_of_each_hash_and_the_next_record() -> None:
+    params = {"game": "reversi", "height": 8, "width": 8}
+    moves = [
+        {"seq": 1, "row": 4, "col": 5, "player": 1},
+        {"seq": 2, "row": 5, "col": 3, "player": 2},
+    ]
+    digest = hashlib.sha256(b'{"game":"reversi","height":8,"width":8}').digest()
+    for text in (b'{"col":5,"player":1,"row":4,"seq":1}', b'{"col":3,"player":2,"row":5,"seq":2}'):
+        digest = hashlib.sha256(digest + text).digest()
+    assert chain(params, moves) == digest.hex()
+    assert chain(params, moves[:1]) != chain(params, moves)
+    changed = [moves[0], {**moves[1], "col": 4}]
+    assert chain(params, changed) != chain(params, moves)
+
+
+def test_a_key_as_a_jwk_and_its_thumbprint_are_the_rfc_8037_example() -> None:
+    # RFC 8037, A.1 (the key) and A.3 (its RFC 7638 thumbprint).
+    d = base64.urlsafe_b64decode("nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A=")
+    jwk = jwk_of(Ed25519PrivateKey.from_private_bytes(d).public_key())
+    assert jwk == {"kty": "OKP", "crv": "Ed25519",
+                   "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+                   "kid": "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"}  # fmt: skip
+
+
+def signed_record() -> tuple[dict[str, object], list[dict[str, str]]]:
+    key = SigningKey.generate()
+    record = {"game": "tictactoe", "n": 3, "moves": ["a1", "b2", "c3"], "state": {"winner": 1}}
+    return key.signed(record), KeyRing(key).jwks()["keys"]
+
+
+def test_a_signed_record_verifies_with_the_published_key() -> None:
+    record, keys = signed_record()
+    assert verify(record, keys) == keys[0]["kid"]
+    assert record["signature"]["alg"] == "Ed25519"  # type: ignore[index]
+    raw = base64.urlsafe_b64decode(record["signature"]["value"] + "==")  # type: ignore[index]
+    assert len(raw) == 64
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda r: {**r, "moves": ["a1", "b2", "c2"]}, "was changed"),
+        (lambda r: {**r, "state": {"winner": 2}}, "was changed"),
+        (lambda r: {**r, "extra": 1}, "was changed"),
+        (lambda r: {k: v for k, v in r.items() if k != "signature"}, "no signature"),
+        (lambda r: {**r, "signature": {**r["signature"], "kid": "other"}}, "no published key"),
+        (lambda r: {**r, "signature": {**r["signature"], "alg": "EdDSA"}}, "algorithm"),
+        (lambda r: {**r, "signature": {**r["signature"], "value": "AAAA"}}, "right length"),
+    ],
+)
+def test_a_changed_record_or_signature_does_not_verify(change, why: str) -> None:  # type: ignore[no-untyped-def]
+    record, keys = signed_record()
+    with pytest.raises(NotVerified, match=why):
+        verify(change(record), keys)
+
+
+def test_another_key_does_not_verify() -> None:
+    record, _ = signed_record()
+    stranger = KeyRing(SigningKey.generate()).jwks()["keys"]
+    lying = [{**stranger[0], "kid": record["signature"]["kid"]}]  # type: ignore[index]
+    with pytest.raises(NotVerified, match="was changed"):
+        verify(record, lying)
+
+
+def pem(key: object, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    path.write_bytes(
+        key.private_bytes(  # type: ignore[attr-defined]
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return path
+
+
+def test_the_key_file_setting_is_the_published_key(tmp_path: Path) -> None:
+    current = Ed25519PrivateKey.generate()
+    old = Ed25519PrivateKey.generate()
+    old_public = tmp_path / "old.pub.pem"
+    old_public.write_bytes(
+        old.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    settings = Settings(
+        signing_key_file=pem(current, tmp_path, "key.pem"), signing_previous_key_files=[old_public]
+    )
+    with TestClient(create_app(settings)) as client:
+        answer = client.get("/v1/keys")
+    assert answer.status_code == 200
+    assert answer.headers["cache-control"].startswith("public")
+    assert answer.json()["keys"] == [jwk_of(current.public_key()), jwk_of(old.public_key())]
+    # What a process with that file signs verifies against what any process with it publishes.
+    signed = load_private_key(tmp_path / "key.pem").signed({"a": 1})
+    assert verify(signed, answer.json()["keys"]) == jwk_of(current.public_key())["kid"]
+
+
+def test_without_a_key_file_the_key_is_ephemeral_and_the_log_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = create_app(Settings())
+    with caplog.at_level(logging.INFO, logger="app"), TestClient(app) as client:
+        kid = client.get("/v1/keys").json()["keys"][0]["kid"]
+    assert any("ephemeral" in r.getMessage() and kid in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    with (
+        caplog.at_level(logging.WARNING, logger="app"),
+        TestClient(create_app(Settings(workers=2))) as other,
+    ):
+        assert other.get("/v1/keys").json()["keys"][0]["kid"] != kid  # made at each start
+    # Where other processes may sign for the same games, a warning.
+    assert any("ephemeral" in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (None, "cannot be read"),
+        (b"not a key", "not an unencrypted PEM private key"),
+        (b"\x00" * 70_000, "larger than 64 KiB"),
+        ("rsa", "not an Ed25519 key"),
+    ],
+)
+def test_a_key_file_that_cannot_sign_is_refused_at_start(
+    tmp_path: Path, content: bytes | str | None, why: str
+) -> None:
+    path = tmp_path / "key.pem"
+    if content == "rsa":
+        pem(generate_private_key(65537, 2048), tmp_path, "key.pem")
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    with pytest.raises(KeyFileError, match=why):
+        load_private_key(path)
+    with pytest.raises(ValidationError, match=why):
+        Settings(signing_key_file=path)
