@@ -92,20 +92,25 @@ class JsonBody(Generic[ModelT]):
         examples: dict[str, Any],
         *,
         tag: str | None = None,
+        tagged: bool = False,
         optional: bool = False,
         components: list[type[BaseModel]] = BODY_MODELS,
     ) -> None:
         """``tag``: for a root model over a union told apart by this field (the creation body,
         by ``game``). Its members' errors start with the tag's value, which is not where the
-        field is in the body; an unknown tag is an error of the field itself. ``optional``: an
-        empty body stands for ``{}``. ``components``: where the model is listed for the OpenAPI
-        components (``BODY_MODELS``, or an app's own list)."""
+        field is in the body; an unknown tag is an error of the field itself. ``tagged``: for a
+        root model over a union told apart by tags that are no field (a move's shapes, by the
+        members a body has): its members' errors are located without the tag, and an unknown
+        tag (a body that is no object) is an error of the body. ``optional``: an empty body
+        stands for ``{}``. ``components``: where the model is listed for the OpenAPI components
+        (``BODY_MODELS``, or an app's own list)."""
         self.model = model
         self.examples = examples
         self._adapter = TypeAdapter(model)
         self._unknown_member = unknown_member(field_names(model))
         self._most: dict[int, int | None] = {}  # by max_batch: most_members
         self._tag = tag
+        self._tagged = tagged or tag is not None
         self._optional = optional
         self.openapi: dict[str, Any] = {
             "requestBody": {
@@ -136,7 +141,7 @@ class JsonBody(Generic[ModelT]):
     def _untagged(self, error: Any) -> Any:
         """An error of a member of the tagged union, located where it is in the body."""
         if error["type"] == UNKNOWN_TAG:
-            return {**error, "loc": (self._tag,)}
+            return {**error, "loc": () if self._tag is None else (self._tag,)}
         return {**error, "loc": error["loc"][1:] if error["loc"] else ()}
 
     async def parse(self, request: Request, meter: Meter | None = None) -> ModelT:
@@ -209,7 +214,7 @@ class JsonBody(Generic[ModelT]):
             return self._adapter.validate_json(body, context=context, extra=extra)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_input=False)
-            if self._tag is not None:
+            if self._tagged:
                 errors = [self._untagged(e) for e in errors]
             raise RequestValidationError(
                 [{**e, "loc": ("body", *e["loc"])} for e in errors]

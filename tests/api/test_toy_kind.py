@@ -385,3 +385,31 @@ def test_garbage_moves_of_a_kind_with_passes_are_refused_422(
     assert answer.headers["content-type"] == "application/problem+json"
     assert answer.json()["code"] == code
     assert api.get_game(game["id"])["version"] == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "loc"),
+    [
+        ('{"row": "x", "col": 0}', ["body", "row"]),
+        ('{"row": 0}', ["body", "col"]),
+        ('{"pass": false}', ["body", "pass"]),
+        ('{"pass": true, "row": 1}', ["body", "pass"]),  # read as a cell: pass is extra
+        ("[true]", ["body"]),
+    ],
+)
+def test_an_error_of_a_move_of_either_shape_names_its_member(
+    api: Client, body: str, loc: list[str]
+) -> None:
+    """A kind that takes moves of two shapes (a cell, a pass) names the member at fault as a
+    kind of one shape does, not under the name of the shape it was read as."""
+    game = api.create_game(game="corners")
+    answer = api.http.post(
+        f"/v1/games/{game['id']}/moves",
+        content=body.encode(),
+        headers={
+            "Authorization": f"Bearer {game['tokens']['1']}",
+            "Content-Type": "application/json",
+        },
+    )
+    assert answer.status_code == 422, answer.text
+    assert loc in [error["loc"] for error in answer.json()["errors"]], answer.text

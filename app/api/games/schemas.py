@@ -152,7 +152,8 @@ class MoveBodies:
                 (shape.__doc__ or shape.__name__).strip().rstrip(".").lower() for shape in shapes
             )
         examples = {name: example for shape in shapes for name, example in shape.examples.items()}
-        self.body = JsonBody(model, examples, components=components)
+        # A shape's errors are located where its members are in the body, not under its tag.
+        self.body = JsonBody(model, examples, tagged=len(shapes) > 1, components=components)
 
 
 def move_of(body: BaseModel) -> MoveBody:
