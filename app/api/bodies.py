@@ -25,7 +25,7 @@ is refused before any validation: a megabyte of members costs a millisecond.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from types import UnionType
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
@@ -144,10 +144,16 @@ class JsonBody(Generic[ModelT]):
             return {**error, "loc": () if self._tag is None else (self._tag,)}
         return {**error, "loc": error["loc"][1:] if error["loc"] else ()}
 
-    async def parse(self, request: Request, meter: Meter | None = None) -> ModelT:
+    async def parse(
+        self,
+        request: Request,
+        meter: Meter | None = None,
+        context: Mapping[str, Any] | None = None,
+    ) -> ModelT:
         """The validated body, or a RequestValidationError naming every bad field.
 
-        Validators see ``{"settings": <Settings>}`` as their validation context. The parsing is
+        Validators see ``{"settings": <Settings>}`` as their validation context, and what the
+        route adds (``context``: a game move's board's square names). The parsing is
         charged to the client's share of CPU time (``meter``, or the request's own; a client
         that has used its share is refused 429 before its body is read, and again before it is
         parsed).
@@ -156,11 +162,14 @@ class JsonBody(Generic[ModelT]):
         content_type = request.headers.get("content-type")
         body = await request.body()
         meter.admit()  # again: the client's other requests may have used its share meanwhile
+        known: dict[str, Any] = request.app.state.validation_context
+        if context:
+            known = {**known, **context}
         if self._optional and not body.removeprefix(UTF8_BOM):
             # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
-            return self._adapter.validate_json(b"{}", context=request.app.state.validation_context)
+            return self._adapter.validate_json(b"{}", context=known)
         with meter:
-            return self._parsed(content_type, body, request.app.state.validation_context)
+            return self._parsed(content_type, body, known)
 
     def _parsed(self, content_type: str | None, body: bytes, context: dict[str, Any]) -> ModelT:
         if content_type is not None and not _is_json(content_type):
