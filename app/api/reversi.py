@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.problems import problem_responses
@@ -335,22 +336,25 @@ async def legal_moves(request: Request) -> Response:
         return json_response(legal_moves_answer(query))
 
 
+class FlipSquares(TypedDict, total=False):
+    flip_squares: list[str]
+
+
 def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
     """The answer of ``apply-move``; IllegalMove for an illegal move."""
     outcome = reversi.apply_move(move.board, *move.cell, move.color)
-    answer: ApplyMoveResponse = {
+    squares = squares_of(move.board)
+    named: FlipSquares = {} if squares is None else {"flip_squares": squares.names(outcome.flips)}
+    return {
         "board": outcome.board.to_rows(),
         "flips": outcome.flips,
+        **named,  # beside the flips they name, where the board has names
         "next": outcome.next,
         "passed": outcome.passed,
         "game_over": outcome.game_over,
         "score": {"B": outcome.score["B"], "W": outcome.score["W"]},
         "winner": outcome.winner,
     }
-    squares = squares_of(move.board)
-    if squares is not None:
-        answer["flip_squares"] = squares.names(outcome.flips)
-    return answer
 
 
 @router.post(
