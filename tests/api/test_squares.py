@@ -296,12 +296,19 @@ def test_check_moves_takes_squares_and_names_each_bad_one_by_its_index(
     refused = stateless.post(
         "/v1/reversi/check-moves", json={"board": list(OPENING), "queries": bad}
     )
-    assert_validation_error(refused, "body", "queries", 2, "square")  # both: the schema's
-    refused = stateless.post(
-        "/v1/reversi/check-moves", json={"board": list(OPENING), "queries": bad[:2] + bad[3:]}
-    )
     body = assert_validation_error(refused, "body", "queries", 1, "square")
-    assert ["body", "queries", 2, "square"] in [e["loc"] for e in body["errors"]]
+    errors = {tuple(e["loc"]): e["type"] for e in body["errors"]}
+    assert errors == {
+        ("body", "queries", 1, "square"): "outside_board",
+        ("body", "queries", 2, "square"): "square_and_cell",
+        ("body", "queries", 3, "square"): "outside_board",
+    }
+    for query in ({"color": "B"}, {"square": None, "color": "B"}, {"row": 2, "color": "B"}):
+        half = stateless.post(
+            "/v1/reversi/check-moves", json={"board": list(OPENING), "queries": [query]}
+        )
+        missing = "col" if "row" in query else "square"
+        assert_validation_error(half, "body", "queries", 0, missing)
 
 
 @pytest.mark.parametrize("path", ["/v1/reversi/check-move", "/v1/reversi/apply-move"])

@@ -885,7 +885,8 @@ export interface components {
         };
         /**
          * MoveQuery
-         * @description One question of a batch: may ``color`` play at (row, col), or at ``square``?
+         * @description One question of a batch: may ``color`` play at (row, col), or at ``square``? Which
+         *     cell it asks about, the batch reads on its board (``CheckMovesRequest.cells``).
          */
         MoveQuery: {
             /**

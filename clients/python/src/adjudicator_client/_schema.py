@@ -175,7 +175,9 @@ class CheckMovesRequest(TypedDict):
 
 
 class MoveQuery(TypedDict):
-    """One question of a batch: may ``color`` play at (row, col), or at ``square``?"""
+    """One question of a batch: may ``color`` play at (row, col), or at ``square``? Which cell it
+    asks about, the batch reads on its board (``CheckMovesRequest.cells``).
+    """
 
     # 0-based; row 0 is the top row. With `col`, unless `square` is given.
     row: NotRequired[int | None]
