@@ -251,15 +251,15 @@ def _has_cell(data: bytes) -> bool:
         question = json.loads(data)
     except ValueError:  # not JSON: the model says so, as the endpoint would
         return False
-    return isinstance(question, dict) and ("row" in question or "col" in question)
+    return isinstance(question, dict) and any(key in question for key in ("row", "col", "square"))
 
 
 @check.command("reversi")
 @click.argument("question", type=click.File("rb"), default="-")
 def check_reversi(question: IO[bytes]) -> None:
     """A Reversi board and a colour: its legal moves and their flips (POST
-    /v1/reversi/legal-moves); with a row and a col, whether that move is legal and what it
-    flips (POST /v1/reversi/check-move)."""
+    /v1/reversi/legal-moves); with a row and a col (or a square), whether that move is legal
+    and what it flips (POST /v1/reversi/check-move)."""
     data = question.read()
     if _has_cell(data):
         _answer(reversi.MOVE_BODY, reversi.check_move_answer, data)

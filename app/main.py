@@ -62,6 +62,11 @@ Referees board-game moves so that frontends and other programs need not implemen
   looks), resignation and draw offers. Use **Authorize** with a token from `POST /v1/games` to
   try moves here.
 
+Cells are `row` and `col` (0-based, row 0 on top) or, on boards of at most 26 columns, a square
+name such as `f5` (`square`): Reversi counts rows from the top as Othello players do (`a1` is the
+top-left corner), tic-tac-toe from the bottom as gomoku players do (`a1` is the bottom-left).
+Answers give both.
+
 Every error is `application/problem+json` with a stable `code` to branch on.
 """
 

@@ -336,6 +336,7 @@ QUESTIONS = [
     ("reversi", "/v1/reversi/check-move", {"board": OPENING, "row": 3, "col": 3, "color": "B"}),
     ("reversi", "/v1/reversi/check-move", {"board": [list(".WB")], "row": 0, "col": 0,
                                            "color": "B"}),
+    ("reversi", "/v1/reversi/check-move", {"board": OPENING, "square": "F5", "color": "B"}),
     ("tictactoe", "/v1/tictactoe/validate", {"board": ["XOX", "O O", "XOX"]}),
     ("tictactoe", "/v1/tictactoe/validate",
      {"board": ["XXXXO", "OO.OO", ".....", "XXXXO", "O...."], "k": 4}),
@@ -368,6 +369,7 @@ MALFORMED = [
     ("reversi", "/v1/reversi/legal-moves", b'{"board": ["..."], "color": "B"'),
     ("reversi", "/v1/reversi/check-move", b'{"board": ["..."], "row": 0, "col": 3, "color": "B"}'),
     ("reversi", "/v1/reversi/check-move", b'{"board": ["..."], "row": 0, "color": "B"}'),
+    ("reversi", "/v1/reversi/check-move", b'{"board": ["..."], "square": "d1", "color": "B"}'),
     ("tictactoe", "/v1/tictactoe/validate", b'{"board": ["XO", "OX"], "k": 3}'),
     ("tictactoe", "/v1/tictactoe/validate", b'{"board": ["XOX", "O O", "XOX"], "n": 3}'),
     ("tictactoe", "/v1/tictactoe/validate", b"[]"),
@@ -423,7 +425,9 @@ def test_check_from_the_installed_command_ignores_a_malformed_server_setting() -
         check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"legal": True, "reason": None, "flips": [[3, 3]]}
+    assert json.loads(result.stdout) == {
+        "legal": True, "reason": None, "flips": [[3, 3]], "flip_squares": ["d4"],
+    }  # fmt: skip
 
 
 def test_check_from_the_installed_command_reads_stdin(client: TestClient) -> None:

@@ -25,7 +25,7 @@ is refused before any validation: a megabyte of members costs a millisecond.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from types import UnionType
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
@@ -92,20 +92,25 @@ class JsonBody(Generic[ModelT]):
         examples: dict[str, Any],
         *,
         tag: str | None = None,
+        tagged: bool = False,
         optional: bool = False,
         components: list[type[BaseModel]] = BODY_MODELS,
     ) -> None:
         """``tag``: for a root model over a union told apart by this field (the creation body,
         by ``game``). Its members' errors start with the tag's value, which is not where the
-        field is in the body; an unknown tag is an error of the field itself. ``optional``: an
-        empty body stands for ``{}``. ``components``: where the model is listed for the OpenAPI
-        components (``BODY_MODELS``, or an app's own list)."""
+        field is in the body; an unknown tag is an error of the field itself. ``tagged``: for a
+        root model over a union told apart by tags that are no field (a move's shapes, by the
+        members a body has): its members' errors are located without the tag, and an unknown
+        tag (a body that is no object) is an error of the body. ``optional``: an empty body
+        stands for ``{}``. ``components``: where the model is listed for the OpenAPI components
+        (``BODY_MODELS``, or an app's own list)."""
         self.model = model
         self.examples = examples
         self._adapter = TypeAdapter(model)
         self._unknown_member = unknown_member(field_names(model))
         self._most: dict[int, int | None] = {}  # by max_batch: most_members
         self._tag = tag
+        self._tagged = tagged or tag is not None
         self._optional = optional
         self.openapi: dict[str, Any] = {
             "requestBody": {
@@ -136,13 +141,19 @@ class JsonBody(Generic[ModelT]):
     def _untagged(self, error: Any) -> Any:
         """An error of a member of the tagged union, located where it is in the body."""
         if error["type"] == UNKNOWN_TAG:
-            return {**error, "loc": (self._tag,)}
+            return {**error, "loc": () if self._tag is None else (self._tag,)}
         return {**error, "loc": error["loc"][1:] if error["loc"] else ()}
 
-    async def parse(self, request: Request, meter: Meter | None = None) -> ModelT:
+    async def parse(
+        self,
+        request: Request,
+        meter: Meter | None = None,
+        context: Mapping[str, Any] | None = None,
+    ) -> ModelT:
         """The validated body, or a RequestValidationError naming every bad field.
 
-        Validators see ``{"settings": <Settings>}`` as their validation context. The parsing is
+        Validators see ``{"settings": <Settings>}`` as their validation context, and what the
+        route adds (``context``: a game move's board's square names). The parsing is
         charged to the client's share of CPU time (``meter``, or the request's own; a client
         that has used its share is refused 429 before its body is read, and again before it is
         parsed).
@@ -151,11 +162,14 @@ class JsonBody(Generic[ModelT]):
         content_type = request.headers.get("content-type")
         body = await request.body()
         meter.admit()  # again: the client's other requests may have used its share meanwhile
+        known: dict[str, Any] = request.app.state.validation_context
+        if context:
+            known = {**known, **context}
         if self._optional and not body.removeprefix(UTF8_BOM):
             # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
-            return self._adapter.validate_json(b"{}", context=request.app.state.validation_context)
+            return self._adapter.validate_json(b"{}", context=known)
         with meter:
-            return self._parsed(content_type, body, request.app.state.validation_context)
+            return self._parsed(content_type, body, known)
 
     def _parsed(self, content_type: str | None, body: bytes, context: dict[str, Any]) -> ModelT:
         if content_type is not None and not _is_json(content_type):
@@ -209,7 +223,7 @@ class JsonBody(Generic[ModelT]):
             return self._adapter.validate_json(body, context=context, extra=extra)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_input=False)
-            if self._tag is not None:
+            if self._tagged:
                 errors = [self._untagged(e) for e in errors]
             raise RequestValidationError(
                 [{**e, "loc": ("body", *e["loc"])} for e in errors]

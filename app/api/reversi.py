@@ -7,33 +7,42 @@ from typing import Annotated, Any
 
 from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
+from pydantic import (
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.problems import problem_responses
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import ReversiBoard
-from app.contract.fields import INTEGRAL, Body
+from app.contract.fields import INTEGRAL, Body, Square, cell_of
 from app.contract.problems import BODY_ERRORS
+from app.contract.squares import Squares
 from app.contract.stateless import (
     ApplyMoveResponse,
     CheckMoveResponse,
     CheckMovesResponse,
     Color,
+    LegalMove,
     LegalMovesResponse,
 )
 from app.rules import reversi
+from app.sessions.kinds.reversi import KIND as REVERSI
 
 router = api_router("/v1/reversi", ["Reversi"])
 
-Row = Annotated[
-    int, Field(strict=True, ge=0, description="0-based; row 0 is the top row."), INTEGRAL
-]
-Col = Annotated[
-    int, Field(strict=True, ge=0, description="0-based; column 0 is the left column."), INTEGRAL
-]
+Row = Annotated[int, Field(strict=True, ge=0), INTEGRAL]
+Col = Annotated[int, Field(strict=True, ge=0), INTEGRAL]
+ROW_DOC = "0-based; row 0 is the top row. With `col`, unless `square` is given."
+COL_DOC = "0-based; column 0 is the left column. With `row`, unless `square` is given."
 
 # The classic "check if move is legal" board (LeetCode 1958, example 1): B at (4, 3) is legal.
 CLASSIC_BOARD = [
@@ -55,22 +64,52 @@ MOVE_EXAMPLES: dict[str, Any] = {  # the first is what /docs fills in: the short
         "summary": "Classic board (lists of cells): B at (4, 3) flips 6 stones",
         "value": {"board": CLASSIC_BOARD, "row": 4, "col": 3, "color": "B"},
     },
+    "by-square": {
+        "summary": "Standard opening, B at f5 (row 4, col 5) by its square name",
+        "value": {"board": list(reversi.OPENING), "square": "f5", "color": "B"},
+    },
 }
+# Othello's square names count rows from the top (a1 is row 0, col 0): the Reversi kind's own
+# direction, declared once, on its face.
+ROW_ONE = REVERSI.face.row_one
+SQUARE_DOC = (
+    "The cell by its square name instead of `row` and `col` (not with them): a column letter "
+    "(`a` the left column) and a row number from 1, counted from the top row as Othello "
+    "players write it (`f5` is row 4, col 5). Case-insensitive. Only on boards of at most 26 "
+    "columns; a name the board does not have is 422 `validation_error`."
+)
+
+
+def squares_of(board: reversi.Board) -> Squares | None:
+    """The square names of a posted board (None: wider than 26 columns, it has none)."""
+    return Squares.of(board.rows, board.cols, ROW_ONE)
 
 
 class ReversiMoveRequest(Body):
-    """A board, a cell and the colour that would play there."""
+    """A board, a cell (`row` and `col`, or `square`) and the colour that would play there."""
 
     board: ReversiBoard
-    row: Row
-    col: Col
+    row: Row | None = Field(None, description=ROW_DOC)
+    col: Col | None = Field(None, description=COL_DOC)
+    square: Square | None = Field(None, description=SQUARE_DOC)
     color: Color
+
+    @model_validator(mode="after")
+    def _one_cell(self) -> ReversiMoveRequest:
+        self.row, self.col = cell_of(self.row, self.col, self.square, squares_of(self.board))
+        return self
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        assert self.row is not None, "resolved by _one_cell"
+        assert self.col is not None, "resolved by _one_cell"
+        return self.row, self.col
 
     @field_validator("row", "col")
     @classmethod
-    def _inside_board(cls, value: int, info: ValidationInfo) -> int:
+    def _inside_board(cls, value: int | None, info: ValidationInfo) -> int | None:
         board: reversi.Board | None = info.data.get("board")
-        if board is not None:  # else the board itself was refused; that error is enough
+        if board is not None and value is not None:  # else the board itself was refused
             size = board.rows if info.field_name == "row" else board.cols
             if value >= size:
                 raise PydanticCustomError(
@@ -86,10 +125,12 @@ class ReversiMoveRequest(Body):
 
 
 class MoveQuery(Body):
-    """One question of a batch: may ``color`` play at (row, col)?"""
+    """One question of a batch: may ``color`` play at (row, col), or at ``square``? Which
+    cell it asks about, the batch reads on its board (``CheckMovesRequest.cells``)."""
 
-    row: Row
-    col: Col
+    row: Row | None = Field(None, description=ROW_DOC)
+    col: Col | None = Field(None, description=COL_DOC)
+    square: Square | None = Field(None, description=SQUARE_DOC)
     color: Color
 
 
@@ -101,23 +142,40 @@ class CheckMovesRequest(Body):
         min_length=1, description="1 to `max_batch` (default 1000) questions."
     )
 
-    def outside_board(self) -> list[dict[str, Any]]:
-        """Validation errors for every query whose cell is not on the board."""
-        errors = []
+    def cells(self) -> list[tuple[int, int]]:
+        """Each query's cell, its square read on the board; a RequestValidationError naming
+        every query whose cell is not one (its index and member: both a square and a cell,
+        neither, a square the board does not have, a row or col outside it). One loop over the
+        queries, in the route, rather than a validator of each: a thousand queries are parsed
+        by pydantic-core alone."""
+        errors: list[dict[str, Any]] = []
+        cells: list[tuple[int, int]] = []
+        rows, cols = self.board.rows, self.board.cols
+        squares = squares_of(self.board)
         for index, query in enumerate(self.queries):
-            for field, value, size in (
-                ("row", query.row, self.board.rows),
-                ("col", query.col, self.board.cols),
-            ):
-                if value >= size:
-                    errors.append(
-                        {
-                            "loc": ("body", "queries", index, field),
-                            "msg": f"{field} must be less than {size}",
-                            "type": "outside_board",
-                        }
-                    )
-        return errors
+            row, col = query.row, query.col
+            if query.square is None and row is not None and col is not None:
+                cells.append((row, col))
+                for field, value, size in (("row", row, rows), ("col", col, cols)):
+                    if value >= size:
+                        errors.append(
+                            {
+                                "loc": ("body", "queries", index, field),
+                                "msg": f"{field} must be less than {size}",
+                                "type": "outside_board",
+                            }
+                        )
+                continue
+            try:  # a square, or a query that names its cell wrongly
+                cells.append(cell_of(row, col, query.square, squares))
+            except ValidationError as error:
+                errors += [
+                    {**e, "loc": ("body", "queries", index, *e["loc"])}
+                    for e in error.errors(include_url=False, include_input=False)
+                ]
+        if errors:
+            raise RequestValidationError(errors)
+        return cells
 
 
 class LegalMovesRequest(Body):
@@ -125,34 +183,52 @@ class LegalMovesRequest(Body):
     color: Color
 
 
-def check_json(check: reversi.MoveCheck) -> CheckMoveResponse:
-    return {"legal": check.legal, "reason": check.reason, "flips": check.flips}
+def check_json(check: reversi.MoveCheck, squares: Squares | None) -> CheckMoveResponse:
+    answer: CheckMoveResponse = {"legal": check.legal, "reason": check.reason, "flips": check.flips}
+    if squares is not None:
+        answer["flip_squares"] = squares.names(check.flips)
+    return answer
 
 
 def check_move_answer(move: ReversiMoveRequest) -> CheckMoveResponse:
     """The answer of ``check-move`` (and of ``adjudicator check reversi`` given a cell)."""
-    return check_json(reversi.check_move(move.board, move.row, move.col, move.color))
+    check = reversi.check_move(move.board, *move.cell, move.color)
+    return check_json(check, squares_of(move.board))
 
 
-def query_answer(board: reversi.Board, query: MoveQuery) -> CheckMoveResponse:
-    """The answer to one query of ``check-moves``."""
-    return check_json(reversi.check_move(board, query.row, query.col, query.color))
+def query_answer(
+    board: reversi.Board, squares: Squares | None, query: tuple[tuple[int, int], Color]
+) -> CheckMoveResponse:
+    """The answer to one query of ``check-moves``: its cell (read), and its colour."""
+    (row, col), color = query
+    return check_json(reversi.check_move(board, row, col, color), squares)
 
 
 def check_moves_answer(batch: CheckMovesRequest) -> CheckMovesResponse:
     """The answer of ``check-moves``, at once (the route answers in slices)."""
-    return {"results": [query_answer(batch.board, query) for query in batch.queries]}
+    board, squares = batch.board, squares_of(batch.board)
+    questions = zip(batch.cells(), (query.color for query in batch.queries), strict=True)
+    return {"results": [query_answer(board, squares, question) for question in questions]}
 
 
 def legal_moves_answer(query: LegalMovesRequest) -> LegalMovesResponse:
     """The answer of ``legal-moves`` (and of ``adjudicator check reversi`` without a cell)."""
     moves = reversi.legal_moves(query.board, query.color)
+    squares = squares_of(query.board)
     return {
         "color": query.color,
-        "moves": [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves],
+        "moves": [legal_move_item(move, squares) for move in moves],
         "count": len(moves),
         "must_pass": not moves,
     }
+
+
+def legal_move_item(move: reversi.LegalMove, squares: Squares | None) -> LegalMove:
+    """One legal move: its cell (and square, where the board has names) and its flips."""
+    if squares is None:
+        return {"row": move.row, "col": move.col, "flips": move.flips}
+    square = squares.name(move.row, move.col)
+    return {"row": move.row, "col": move.col, "square": square, "flips": move.flips}
 
 
 MOVE_BODY = JsonBody(ReversiMoveRequest, MOVE_EXAMPLES)
@@ -160,14 +236,15 @@ CHECK_MOVES_BODY = JsonBody(
     CheckMovesRequest,
     {
         "opening": {
-            "summary": "Standard opening: all four legal black moves and one illegal",
+            "summary": "Standard opening: all four legal black moves (one by its square "
+            "name, e6) and one illegal",
             "value": {
                 "board": list(reversi.OPENING),
                 "queries": [
                     {"row": 2, "col": 3, "color": "B"},
                     {"row": 3, "col": 2, "color": "B"},
                     {"row": 4, "col": 5, "color": "B"},
-                    {"row": 5, "col": 4, "color": "B"},
+                    {"square": "e6", "color": "B"},
                     {"row": 0, "col": 0, "color": "B"},
                 ],
             },
@@ -190,9 +267,12 @@ LEGAL_MOVES_BODY = JsonBody(
     summary="Is a move legal, and which stones would it flip?",
     description=(
         "A move is legal when, in at least one of the 8 directions, the cells next to it are one "
-        "or more opponent stones followed directly by a stone of `color`. Answers `legal`, the "
-        "`reason` when not (`occupied`, `no_bracket`) and the `flips`. A cell outside the board "
-        "is a 422 `validation_error`."
+        "or more opponent stones followed directly by a stone of `color`. The cell is `row` and "
+        "`col`, or its `square` name instead (`f5`: rows counted from the top, on boards of at "
+        "most 26 columns). Answers `legal`, the `reason` when not (`occupied`, `no_bracket`) "
+        "and the `flips` (with their names, `flip_squares`, where the board has them). A cell "
+        "outside the board, a square it does not have, or both a cell and a square is a 422 "
+        "`validation_error`."
     ),
     response_model=CheckMoveResponse,
     responses={200: MOVE_BODY.answers(check_move_answer), **problem_responses(*BODY_ERRORS)},
@@ -208,9 +288,10 @@ async def check_move(request: Request) -> Response:
 @router.post(
     "/check-moves",
     summary="Batch: many check-move questions about one board",
-    description="Answers each `{row, col, color}` query like `check-move`, in request order. "
-    "1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 "
-    'whose `errors[].loc` names its index, e.g. `["body", "queries", 3, "row"]`.',
+    description="Answers each `{row, col, color}` (or `{square, color}`) query like "
+    "`check-move`, in request order. 1 to `max_batch` (default 1000) queries; one bad query "
+    "makes the whole request a 422 whose `errors[].loc` names its index, e.g. "
+    '`["body", "queries", 3, "row"]` or `["body", "queries", 3, "square"]`.',
     response_model=CheckMovesResponse,
     responses={
         200: CHECK_MOVES_BODY.answers(check_moves_answer),
@@ -221,11 +302,10 @@ async def check_move(request: Request) -> Response:
 async def check_moves(request: Request) -> Response:
     meter = meter_of(request)
     batch = await CHECK_MOVES_BODY.parse(request, meter)
-    if errors := batch.outside_board():
-        raise RequestValidationError(errors)
-    results = await answered_in_slices(
-        batch.queries, functools.partial(query_answer, batch.board), meter
-    )
+    with meter:
+        questions = list(zip(batch.cells(), (q.color for q in batch.queries), strict=True))
+    answer = functools.partial(query_answer, batch.board, squares_of(batch.board))
+    results = await answered_in_slices(questions, answer, meter)
     with meter:
         return json_response({"results": results})
 
@@ -233,8 +313,9 @@ async def check_moves(request: Request) -> Response:
 @router.post(
     "/legal-moves",
     summary="All legal moves of a colour",
-    description="Every legal move of `color`, sorted by (row, col), with how many stones each "
-    "flips. `must_pass` is true when there is none.",
+    description="Every legal move of `color`, sorted by (row, col), with its `square` name "
+    "(where the board has at most 26 columns) and how many stones it flips. `must_pass` is "
+    "true when there is none.",
     response_model=LegalMovesResponse,
     responses={
         200: LEGAL_MOVES_BODY.answers(legal_moves_answer),
@@ -249,12 +330,19 @@ async def legal_moves(request: Request) -> Response:
         return json_response(legal_moves_answer(query))
 
 
+class FlipSquares(TypedDict, total=False):
+    flip_squares: list[str]
+
+
 def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
     """The answer of ``apply-move``; IllegalMove for an illegal move."""
-    outcome = reversi.apply_move(move.board, move.row, move.col, move.color)
+    outcome = reversi.apply_move(move.board, *move.cell, move.color)
+    squares = squares_of(move.board)
+    named: FlipSquares = {} if squares is None else {"flip_squares": squares.names(outcome.flips)}
     return {
         "board": outcome.board.to_rows(),
         "flips": outcome.flips,
+        **named,  # beside the flips they name, where the board has names
         "next": outcome.next,
         "passed": outcome.passed,
         "game_over": outcome.game_over,
@@ -266,7 +354,8 @@ def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
 @router.post(
     "/apply-move",
     summary="Play a move: the board after it, who moves next, and the end of the game",
-    description="Plays a legal move. `next` is the opponent if it has a legal move, else "
+    description="Plays a legal move (a cell's `row` and `col`, or its `square`, as for "
+    "`check-move`). `next` is the opponent if it has a legal move, else "
     "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
     "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
     response_model=ApplyMoveResponse,

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ValidationError,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import InitErrorDetails, PydanticCustomError, core_schema
+
+from app.contract import squares
 
 # The error type a tagged union's discriminator raises for a tag it does not know.
 UNKNOWN_TAG = "unknown_tag"
@@ -31,3 +44,92 @@ class Body(BaseModel):
     the input (a hostile body is not sent back)."""
 
     model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
+
+
+# --- cells: a row and a column, or a square name ----------------------------------------------
+
+# The validation context's member that holds the board's names (``Squares | None``) for a body
+# that names no board of its own (a session's move: the game's board).
+SQUARES = "squares"
+
+
+@dataclass(frozen=True)
+class SquareField:
+    """A Pydantic marker for a square name in a request (``"f5"``, ``"F5"``): checked for its
+    shape here (a letter and a row number; ``squares.PATTERN``), written in lower case; which
+    cell it names depends on the board, so the body that holds it resolves it (``cell_of``).
+    A name holds no colon, so no object member either (``bodies.most_members``)."""
+
+    members: ClassVar[int] = 0
+
+    @staticmethod
+    def _shaped(value: Any) -> str:
+        if not isinstance(value, str):
+            raise PydanticCustomError("string_type", "a square is a string, such as f5")
+        try:
+            return squares.check_syntax(value)
+        except squares.SquareError as error:
+            raise PydanticCustomError(error.type, str(error)) from None
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(self._shaped)
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {
+            "type": "string",
+            "pattern": squares.PATTERN,
+            "minLength": 2,
+            "maxLength": squares.MAX_LENGTH,
+            "examples": ["f5"],
+        }
+
+
+Square = Annotated[str, SquareField()]
+
+
+def cell_error(field: str, type: str, message: str, value: object) -> ValidationError:
+    """An error of the body's member ``field`` (its ``loc``), raised from a model's validator
+    that checks several members together: the error names the member, not the model."""
+    error = PydanticCustomError(type, message)
+    return ValidationError.from_exception_data(
+        "cell", [InitErrorDetails(type=error, loc=(field,), input=value)]
+    )
+
+
+def cell_of(
+    row: int | None, col: int | None, square: str | None, board: squares.Squares | None
+) -> tuple[int, int]:
+    """The cell a body names: its ``row`` and ``col``, or its ``square`` on ``board`` (the
+    board's names; None: it has none) — one way, not both. Raises the ValidationError that
+    names the member at fault (a model's validator raises it as it is)."""
+    if square is None:
+        if row is not None and col is not None:
+            return row, col
+        if row is None and col is None:
+            raise cell_error(
+                "square", "missing", "a move names its cell: row and col, or square", None
+            )
+        absent = "col" if col is None else "row"
+        raise cell_error(absent, "missing", f"{absent} is required with {_other(absent)}", None)
+    if row is not None or col is not None:
+        raise cell_error(
+            "square", "square_and_cell", "give row and col, or square, not both", square
+        )
+    if board is None:
+        raise cell_error(
+            "square", "no_square_names",
+            "this board has no square names (it is wider than 26 columns): give row and col",
+            square,
+        )  # fmt: skip
+    try:
+        return board.parse(square)
+    except squares.SquareError as error:
+        raise cell_error("square", error.type, str(error), square) from None
+
+
+def _other(field: str) -> str:
+    return "row" if field == "col" else "col"

@@ -14,18 +14,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
-from app.contract.fields import INTEGRAL, Body, JsonInt
+from app.contract.fields import INTEGRAL, SQUARES, Body, JsonInt, Square, cell_of
 from app.contract.problems import Refusal
+from app.contract.squares import RowOne, Squares
 from app.sessions.clock import MAX_INCREMENT_SECONDS, MAX_INITIAL_SECONDS, TimeControl
 from app.sessions.kind import Pass, Placement, Played, Player, Reason, Status, Winner
 
 Example = Mapping[str, Any]  # an OpenAPI example: {"summary": …, "value": …}
 
 # --- answers ----------------------------------------------------------------------------------
+
+SQUARE_DOC = (
+    "The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from "
+    "the top, tic-tac-toe from the bottom). Present where the board has names (at most 26 "
+    "columns), absent otherwise."
+)
 
 
 class MoveOut(TypedDict):
@@ -36,6 +43,7 @@ class MoveOut(TypedDict):
     ]
     row: int
     col: int
+    square: NotRequired[Annotated[str, Field(description=SQUARE_DOC)]]
     player: Player
 
 
@@ -44,6 +52,7 @@ class CellOut(TypedDict):
 
     row: int
     col: int
+    square: NotRequired[Annotated[str, Field(description=SQUARE_DOC)]]
 
 
 PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
@@ -159,11 +168,12 @@ class ActionIn(Body):
 
 
 class MoveBody(Body):
-    """A move's body of one shape; ``key`` is the member that tells the shape apart (a body
-    that names none of the shapes' keys is read as the first shape, whose errors say what is
-    missing)."""
+    """A move's body of one shape; ``key`` names the shape, and ``keys`` are the members that
+    tell it apart (a body that has none of the shapes' keys is read as the first shape, whose
+    errors say what is missing)."""
 
     key: ClassVar[str]
+    keys: ClassVar[tuple[str, ...]] = ()  # ``(key,)`` unless a shape says more
     examples: ClassVar[Mapping[str, Example]]  # for the docs, by name
     player: PlayerIn | None = Field(None, description=PLAYER_DOC)
 
@@ -173,22 +183,46 @@ class MoveBody(Body):
 
 
 class MoveIn(MoveBody):
-    """A move on a cell."""
+    """A move on a cell: its `row` and `col`, or its `square` name (where the board has names:
+    at most 26 columns), not both."""
 
     key: ClassVar[str] = "row"
+    keys: ClassVar[tuple[str, ...]] = ("row", "col", "square")
     examples: ClassVar[Mapping[str, Example]] = {
-        "centre": {"summary": "Centre of a 3 × 3 board", "value": {"row": 1, "col": 1}}
+        "centre": {"summary": "Centre of a 3 × 3 board", "value": {"row": 1, "col": 1}},
+        "centre-by-square": {
+            "summary": "The same cell by its square name (b2: column b, row 2 from the bottom)",
+            "value": {"square": "b2"},
+        },
     }
-    row: JsonInt = Field(
+    row: JsonInt | None = Field(
+        None,
         description="0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 "
-        "`out_of_bounds`."
+        "`out_of_bounds`. With `col`, unless `square` is given.",
     )
-    col: JsonInt = Field(
+    col: JsonInt | None = Field(
+        None,
         description="0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside "
-        "is 422 `out_of_bounds`."
+        "is 422 `out_of_bounds`. With `row`, unless `square` is given.",
+    )
+    square: Square | None = Field(
+        None,
+        description="The cell by its square name instead of `row` and `col` (not with them), "
+        "on a board of at most 26 columns: a column letter (`a` the left column) and a row "
+        "number from 1 — counted from the top row in Reversi (`f5` is row 4, col 5), from the "
+        "bottom row in tic-tac-toe (`a1` is the bottom-left cell). Case-insensitive. A name "
+        "the board does not have, or a board wider than 26 columns, is 422 `validation_error`.",
     )
 
+    @model_validator(mode="after")
+    def _one_cell(self, info: ValidationInfo) -> MoveIn:
+        board = (info.context or {}).get(SQUARES)  # the game's names, if its board has them
+        self.row, self.col = cell_of(self.row, self.col, self.square, board)
+        return self
+
     def played(self) -> Placement:
+        assert self.row is not None, "resolved by _one_cell"
+        assert self.col is not None, "resolved by _one_cell"
         return Placement(self.row, self.col)
 
 
@@ -203,6 +237,7 @@ class PassIn(MoveBody):
     """A pass: the mover places nothing and gives the turn away."""
 
     key: ClassVar[str] = "pass"
+    keys: ClassVar[tuple[str, ...]] = ("pass",)
     examples: ClassVar[Mapping[str, Example]] = {
         "pass": {"summary": "A pass", "value": {"pass": True}}
     }
@@ -229,6 +264,13 @@ class Face:
     the marks its board answer writes (``marks`` of each player, ``empty``) and what it calls
     each player (``names``); its page module is ``/web/kinds/<name>.js`` unless ``page`` names
     another (``module``).
+
+    ``row_one`` is the row its players number 1 in square names (``app.contract.squares``):
+    ``"top"`` (Othello) or ``"bottom"`` (tic-tac-toe, gomoku, renju) — every kind says which.
+    The edge reads a move's ``square`` and writes the ``square`` of its cells by it.
+    ``cell_lists`` names the kind's fields of a move record or a legal move that are lists of
+    ``[row, col]`` cells, each with the name of the list of their square names that answers
+    carry beside it, in the same order (Reversi: ``{"flips": "flip_squares"}``).
     """
 
     title: str
@@ -238,10 +280,16 @@ class Face:
     created: type
     record: type
     board: type
+    row_one: RowOne
     moves: tuple[type[MoveBody], ...] = (MoveIn,)
     legal_move: type = CellOut
     refusals: tuple[Refusal, ...] = ()
     page: Mapping[str, object] = field(default_factory=dict)
+    cell_lists: Mapping[str, str] = field(default_factory=dict)
+
+    def squares(self, height: int, width: int) -> Squares | None:
+        """The square names of a board of this kind and size; None if it has none."""
+        return Squares.of(height, width, self.row_one)
 
 
 def body_of(model: type[BaseModel]) -> str:

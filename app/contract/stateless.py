@@ -4,7 +4,7 @@ Python client's types are generated) declares them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired
 
 from pydantic import Field, WithJsonSchema
 from typing_extensions import TypedDict
@@ -21,6 +21,18 @@ Cell = Annotated[
 ]  # fmt: skip
 
 
+FLIP_SQUARES_DOC = (
+    "The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a "
+    "name; rows counted from the top, as Othello players write them: `a1` is row 0, col 0). "
+    "Present where the board has names (at most 26 columns), absent otherwise."
+)
+SQUARE_DOC = (
+    "The cell's square name (`d3` is row 2, col 3: rows counted from the top, as Othello "
+    "players write them). Present where the board has names (at most 26 columns), absent "
+    "otherwise."
+)
+
+
 class CheckMoveResponse(TypedDict):
     legal: bool
     reason: Annotated[
@@ -30,11 +42,13 @@ class CheckMoveResponse(TypedDict):
     flips: Annotated[
         list[Cell], Field(description="Stones that flip, sorted by (row, col); [] if illegal.")
     ]
+    flip_squares: NotRequired[Annotated[list[str], Field(description=FLIP_SQUARES_DOC)]]
 
 
 class LegalMove(TypedDict):
     row: int
     col: int
+    square: NotRequired[Annotated[str, Field(description=SQUARE_DOC)]]
     flips: Annotated[int, Field(description="How many stones this move flips.")]
 
 
@@ -59,6 +73,7 @@ class CheckMovesResponse(TypedDict):
 class ApplyMoveResponse(TypedDict):
     board: Annotated[list[str], Field(description="The board after the move, as strings.")]
     flips: list[Cell]
+    flip_squares: NotRequired[Annotated[list[str], Field(description=FLIP_SQUARES_DOC)]]
     next: Annotated[
         Color | None,
         Field(

@@ -225,6 +225,16 @@ class Position(Protocol):
         ...
 
 
+def board_size(kind: GameKind, facts: Mapping[str, object]) -> tuple[int, int]:
+    """The board's rows and columns, from a game's facts (``GameKind.dimensions``): what its
+    cells' square names depend on, with the kind's direction (``Face.row_one``)."""
+    sides = [facts[name] for name in kind.dimensions]
+    rows, cols = sides[0], sides[-1]
+    if not isinstance(rows, int) or not isinstance(cols, int):
+        raise TypeError(f"{kind.name}'s dimensions {kind.dimensions} must be integer facts")
+    return rows, cols
+
+
 class GameKind(Protocol):
     """One kind of game: how its positions are made, and how a store keeps them as text."""
 
@@ -240,7 +250,8 @@ class GameKind(Protocol):
 
     @property
     def dimensions(self) -> tuple[str, ...]:
-        """The names of the facts that give the board's size: ``("n",)``."""
+        """The names of the facts that give the board's size: its rows', then its columns'
+        (``("height", "width")``), or one name for a square board (``("n",)``)."""
         ...
 
     def new(self, params: Mapping[str, object]) -> Position:

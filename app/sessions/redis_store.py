@@ -55,7 +55,15 @@ from app.sessions.errors import (
     MoveNotFound,
     StoreUnavailable,
 )
-from app.sessions.kind import LegalMove, LegalMoves, Move, Placement, Player, Reason
+from app.sessions.kind import (
+    LegalMove,
+    LegalMoves,
+    Move,
+    Placement,
+    Player,
+    Reason,
+    board_size,
+)
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_accounts import MoveAccounts, seconds
@@ -113,7 +121,15 @@ from app.sessions.session import (
     receipt_key,
     result_at,
 )
-from app.sessions.store import CLIENT_GAMES, CLIENT_MOVES, Changes, CreatedGame, Seat, client_part
+from app.sessions.store import (
+    CLIENT_GAMES,
+    CLIENT_MOVES,
+    BoardShape,
+    Changes,
+    CreatedGame,
+    Seat,
+    client_part,
+)
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
 
 
@@ -142,12 +158,13 @@ GENERIC = "generic"
 @dataclass(frozen=True, slots=True)
 class Known:
     """What never changes of a game, once read: its kind and engine, its players' token hashes,
-    and the client that created it (whose share of the store it holds)."""
+    the client that created it (whose share of the store it holds), and its board's size."""
 
     kind: str
     engine: str
     hashes: tuple[str, str]
     owner: str
+    size: tuple[int, int]  # rows, columns
 
 
 # The hash slots of a Redis Cluster.
@@ -304,7 +321,8 @@ class RedisGameStore:
         fields["owner"] = owner
         args = CreateArgs(ttl_ms=self.unstarted_ms, fields=meta_fields(fields))
         await self._run(Call("create", [game_keys(game_id).meta], args))
-        self._know(game_id, Known(kind, engine, hashes, owner))
+        size = board_size(game_kind, state.facts)
+        self._know(game_id, Known(kind, engine, hashes, owner, size))
         return CreatedGame(state, secrets)
 
     async def state(self, game_id: str) -> GameState:
@@ -462,22 +480,29 @@ class RedisGameStore:
             self._known.popitem(last=False)
 
     async def _known_game(self, game_id: str) -> Known:
-        """The game's engine and token hashes: as this process knows them, else read (one
-        round trip, once); GameNotFound for a game that does not exist."""
+        """The game's engine, token hashes and size: as this process knows them, else read
+        (one round trip, once); GameNotFound for a game that does not exist."""
         known = self._known.get(game_id)
         if known is None:
-            fields = ["kind", "engine", "h1", "h2", "owner"]
+            fields = ["kind", "engine", "h1", "h2", "owner", "facts"]
             read = self.client.hmget(game_keys(game_id).meta, fields)
-            kind, engine, first, second, owner = await self.scripts.guard(read, self.client)
+            kind, engine, first, second, owner, facts = await self.scripts.guard(read, self.client)
             if engine is None:
                 raise GameNotFound(game_id)
-            known = Known(str(kind), str(engine), (str(first), str(second)), str(owner or ""))
+            # The facts change with the moves (a Reversi score), the board's size never.
+            size = board_size(self.kinds.find(str(kind)), json.loads(str(facts)))
+            hashes = (str(first), str(second))
+            known = Known(str(kind), str(engine), hashes, str(owner or ""), size)
         self._know(game_id, known)
         return known
 
     async def seat(self, game_id: str, token: str) -> Seat:
         known = await self._known_game(game_id)
-        return Seat(player_by_hash(known.hashes, token), known.kind)
+        return Seat(player_by_hash(known.hashes, token), known.kind, known.size)
+
+    async def board_shape(self, game_id: str) -> BoardShape:
+        known = await self._known_game(game_id)
+        return BoardShape(known.kind, known.size)
 
     # --- moves ------------------------------------------------------------------------------
 

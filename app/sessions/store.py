@@ -45,10 +45,20 @@ class Changes(NamedTuple):
 
 
 class Seat(NamedTuple):
-    """Whose token a request carries: its player, in a game of this kind (named)."""
+    """Whose token a request carries: its player, in a game of this kind (named), whose board
+    has this size (rows, columns; it never changes), by which a move's square is read."""
 
     player: Player
     kind: str
+    size: tuple[int, int]
+
+
+class BoardShape(NamedTuple):
+    """What never changes of a game's board: its kind (named) and its size (rows, columns:
+    ``kind.board_size``), by which its cells are named."""
+
+    kind: str
+    size: tuple[int, int]
 
 
 # What a client's share of the store is counted in, as a refusal says it.
@@ -95,10 +105,16 @@ class GameStore(Protocol):
         ...
 
     async def seat(self, game_id: str, token: str) -> Seat:
-        """The player whose token this is, and the game's kind (so that a request is
-        authenticated before its body is read, and the body read as the kind's); raises
-        GameNotFound or Unauthorized. ``play`` and ``act`` authenticate again,
-        atomically: a store may answer this from what never changes of a game (its tokens)."""
+        """The player whose token this is, the game's kind and its board's size (so that a
+        request is authenticated before its body is read, and the body read as the kind's, its
+        square names as the board's); raises GameNotFound or Unauthorized. ``play`` and ``act``
+        authenticate again, atomically: a store may answer this from what never changes of a
+        game (its tokens, its kind, its size)."""
+        ...
+
+    async def board_shape(self, game_id: str) -> BoardShape:
+        """The game's kind and its board's size, which never change: what the names of its
+        cells depend on. Raises GameNotFound."""
         ...
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:

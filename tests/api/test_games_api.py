@@ -83,13 +83,19 @@ def test_create_answers_201_state_location_and_two_tokens(client: TestClient) ->
 
 def test_classic_game_through_http(client: TestClient) -> None:
     game_id, first, second = create(client)
-    script = [(0, 0, 1), (0, 2, 2), (2, 2, 1), (1, 1, 2), (2, 0, 1), (1, 0, 2), (2, 1, 1)]
+    # Each move with its square name: on tic-tac-toe boards, row 1 is the bottom row.
+    script = [
+        (0, 0, "a3", 1), (0, 2, "c3", 2), (2, 2, "c1", 1), (1, 1, "b2", 2), (2, 0, "a1", 1),
+        (1, 0, "a2", 2), (2, 1, "b1", 1),
+    ]  # fmt: skip
     winners = []
-    for seq, (row, col, player) in enumerate(script, start=1):
+    for seq, (row, col, square, player) in enumerate(script, start=1):
         response = move(client, game_id, (first, second)[player - 1], row, col, player=player)
         assert response.status_code == 201
         body = response.json()
-        assert body["move"] == {"seq": seq, "row": row, "col": col, "player": player}
+        assert body["move"] == {
+            "seq": seq, "row": row, "col": col, "square": square, "player": player,
+        }  # fmt: skip
         assert response.headers["location"] == f"/v1/games/{game_id}/moves/{seq}"
         assert body["state"]["version"] == seq
         assert body["state"]["last_move"] == body["move"]
@@ -322,7 +328,7 @@ class TestPolling:
             "version": 5,
         }
         single = client.get(f"/v1/games/{game_id}/moves/3").json()
-        assert single == {"seq": 3, "row": 2, "col": 2, "player": 1}
+        assert single == {"seq": 3, "row": 2, "col": 2, "square": "c3", "player": 1}
         assert_problem(client.get(f"/v1/games/{game_id}/moves/6"), 404, "move_not_found")
         assert_problem(client.get(f"/v1/games/{game_id}/moves/0"), 404, "move_not_found")
 

@@ -18,7 +18,14 @@ from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.rules import reference
 
-ALL_OF_3X3 = [{"row": r, "col": c} for r in range(3) for c in range(3)]
+# Every cell of 3 × 3, row-major, with its square name (tic-tac-toe: row 1 is the bottom row).
+ALL_OF_3X3 = [
+    {"row": 0, "col": 0, "square": "a3"}, {"row": 0, "col": 1, "square": "b3"},
+    {"row": 0, "col": 2, "square": "c3"}, {"row": 1, "col": 0, "square": "a2"},
+    {"row": 1, "col": 1, "square": "b2"}, {"row": 1, "col": 2, "square": "c2"},
+    {"row": 2, "col": 0, "square": "a1"}, {"row": 2, "col": 1, "square": "b1"},
+    {"row": 2, "col": 2, "square": "c1"},
+]  # fmt: skip
 COLOR = {1: "B", 2: "W"}
 
 
@@ -82,7 +89,7 @@ def test_occupied_cells_are_not_listed(client: TestClient) -> None:
     assert play(client, game, 1, 1, 1).status_code == 201
     assert play(client, game, 2, 0, 2).status_code == 201
     answer = legal(client, game)
-    free = [cell for cell in ALL_OF_3X3 if cell not in ({"row": 1, "col": 1}, {"row": 0, "col": 2})]
+    free = [cell for cell in ALL_OF_3X3 if cell["square"] not in ("b2", "c3")]
     assert (answer["version"], answer["player"], answer["count"]) == (2, 1, 7)
     assert answer["moves"] == free
 
@@ -93,7 +100,7 @@ def test_pages_join_to_every_legal_move_once(client: TestClient, limit: int) -> 
     for player, (row, col) in zip([1, 2, 1], [(0, 0), (1, 3), (3, 3)], strict=True):
         assert play(client, game, player, row, col).status_code == 201
     expected = [
-        {"row": r, "col": c}
+        {"row": r, "col": c, "square": f"{'abcd'[c]}{4 - r}"}  # row 1 at the bottom
         for r in range(4)
         for c in range(4)
         if (r, c) not in {(0, 0), (1, 3), (3, 3)}
@@ -105,7 +112,7 @@ def test_a_cursor_on_an_occupied_cell_or_past_the_board(client: TestClient) -> N
     game = create(client, n=3)
     assert play(client, game, 1, 0, 2).status_code == 201
     page = legal(client, game, "?after=1&limit=2")  # (0, 2) taken: the page starts at (1, 0)
-    assert (page["moves"], page["next_after"]) == ([{"row": 1, "col": 0}, {"row": 1, "col": 1}], 4)
+    assert (page["moves"], page["next_after"]) == (ALL_OF_3X3[3:5], 4)
     page = legal(client, game, "?after=2")
     assert page["moves"] == ALL_OF_3X3[3:]
     past = legal(client, game, f"?after={2**53 - 1}")
@@ -223,10 +230,19 @@ def check_against_the_reference(
     for move in moves:
         flips = reference.reversi_flips(grid, move["row"], move["col"], color)
         assert move["flips"] == [list(cell) for cell in flips]
+        assert move["square"] == reference.othello_square(move["row"], move["col"])
+        assert move["flip_squares"] == [reference.othello_square(*cell) for cell in flips]
+        # Played by its square name, on a game started from this position.
         trial = create(client, game="reversi", board=grid, next=color)
-        accepted = play(client, trial, trial["next_player"], move["row"], move["col"])
+        accepted = client.post(
+            f"/v1/games/{trial['id']}/moves", json={"square": move["square"]},
+            headers={"Authorization": f"Bearer {trial['tokens'][str(trial['next_player'])]}"},
+        )  # fmt: skip
         assert accepted.status_code == 201, accepted.text
-        assert accepted.json()["move"]["flips"] == move["flips"]
+        record = accepted.json()["move"]
+        assert (record["row"], record["col"], record["square"]) == (
+            move["row"], move["col"], move["square"])  # fmt: skip
+        assert (record["flips"], record["flip_squares"]) == (move["flips"], move["flip_squares"])
         assert client.delete(
             f"/v1/games/{trial['id']}",
             headers={"Authorization": f"Bearer {trial['tokens']['1']}"},

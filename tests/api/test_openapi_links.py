@@ -101,7 +101,7 @@ def test_following_the_links_plays_a_game(client: TestClient) -> None:
     assert step("GetGame").status_code == 200
     assert step("GetGameIfChanged").status_code == 304
     assert step("ListMoves").json()["moves"] == []
-    assert step("LegalMoves").json()["moves"] == [{"row": 0, "col": 0}]
+    assert step("LegalMoves").json()["moves"] == [{"row": 0, "col": 0, "square": "a1"}]
     assert step("MoveAsPlayer2", {"row": 0, "col": 0}).json()["code"] == "not_your_turn"
     moved = step("MoveAsPlayer1IfUnchanged")
     assert moved.status_code == 201

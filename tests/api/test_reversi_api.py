@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from app.api.reversi import CLASSIC_BOARD
 from app.rules.reversi import OPENING
 from tests.api.problems import assert_problem, assert_validation_error
-from tests.rules.reference import reversi_flips, reversi_moves, reversi_play
+from tests.rules.reference import othello_square, reversi_flips, reversi_moves, reversi_play
 
 
 def test_classic_board_as_lists_of_cells_is_legal(client: TestClient) -> None:
@@ -19,8 +19,12 @@ def test_classic_board_as_lists_of_cells_is_legal(client: TestClient) -> None:
     )
     assert response.status_code == 200
     grid = ["".join(row) for row in CLASSIC_BOARD]
-    expected = [list(cell) for cell in reversi_flips(grid, 4, 3, "B")]
-    assert response.json() == {"legal": True, "reason": None, "flips": expected}
+    flips = reversi_flips(grid, 4, 3, "B")
+    expected = [list(cell) for cell in flips]
+    assert response.json() == {
+        "legal": True, "reason": None, "flips": expected,
+        "flip_squares": [othello_square(*cell) for cell in flips],
+    }  # fmt: skip
 
 
 def test_both_board_forms_give_the_same_answer(client: TestClient) -> None:
@@ -39,7 +43,7 @@ def test_both_board_forms_give_the_same_answer(client: TestClient) -> None:
 def test_illegal_check_move_says_why(client: TestClient, row: int, col: int, reason: str) -> None:
     body = {"board": list(OPENING), "row": row, "col": col, "color": "B"}
     response = client.post("/v1/reversi/check-move", json=body)
-    assert response.json() == {"legal": False, "reason": reason, "flips": []}
+    assert response.json() == {"legal": False, "reason": reason, "flips": [], "flip_squares": []}
 
 
 def test_legal_moves_match_reference_on_random_positions(client: TestClient) -> None:
@@ -51,8 +55,9 @@ def test_legal_moves_match_reference_on_random_positions(client: TestClient) -> 
             response = client.post("/v1/reversi/legal-moves", json={"board": grid, "color": color})
             assert response.status_code == 200
             expected = [
-                {"row": r, "col": c, "flips": len(reversi_flips(grid, r, c, color))}
+                {"row": r, "col": c, "square": othello_square(r, c), "flips": len(flips)}
                 for r, c in reversi_moves(grid, color)
+                if (flips := reversi_flips(grid, r, c, color))
             ]
             assert response.json() == {
                 "color": color,
@@ -71,6 +76,7 @@ def test_apply_move_returns_board_flips_next_and_score(client: TestClient) -> No
     assert response.json() == {
         "board": after,
         "flips": [[3, 3]],
+        "flip_squares": ["d4"],
         "next": "W",
         "passed": False,
         "game_over": False,
@@ -101,6 +107,7 @@ def test_apply_move_that_ends_the_game_names_the_winner(client: TestClient) -> N
     assert response.json() == {
         "board": ["BBB"],
         "flips": [[0, 1]],
+        "flip_squares": ["b1"],
         "next": None,
         "passed": False,
         "game_over": True,

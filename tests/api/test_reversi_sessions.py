@@ -56,7 +56,10 @@ def test_the_standard_game_and_its_state(client: TestClient) -> None:
     moved = play(client, game, 1, 2, 3)
     assert moved.status_code == 201, moved.text
     answer = moved.json()
-    record = {"seq": 1, "row": 2, "col": 3, "player": 1, "flips": [[3, 3]], "passed": False}
+    record = {
+        "seq": 1, "row": 2, "col": 3, "square": "d3", "player": 1, "flips": [[3, 3]],
+        "flip_squares": ["d4"], "passed": False,
+    }  # fmt: skip
     assert answer["move"] == record
     assert answer["state"]["score"] == {"1": 4, "2": 1}
     assert answer["state"]["last_move"] == record

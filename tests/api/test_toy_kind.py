@@ -84,6 +84,7 @@ CornersMoveOut = TypedDict(
         "seq": int,
         "row": NotRequired[int],
         "col": NotRequired[int],
+        "square": NotRequired[str],
         "pass": NotRequired[bool],
         "player": Player,
     },
@@ -231,6 +232,7 @@ class CornersKind:
         created=CreatedCornersOut,
         record=CornersMoveOut,
         board=CornersBoardOut,
+        row_one="top",  # its own direction: a1 is the top-left corner
         moves=(MoveIn, PassIn),
         refusals=(*CELL_REFUSALS, CORNER_REFUSED),
         page={"marks": {"1": "A", "2": "B"}, "empty": ".", "names": {"1": "A", "2": "B"}},
@@ -316,13 +318,21 @@ def test_a_kind_declared_outside_the_app_is_played_refused_and_streamed(api: Cli
     with pytest.raises(ProblemError) as corner:
         api.make_move(game_id, first, 0, 0)
     assert (corner.value.status, corner.value.code) == (409, "corner_refused")
-    moved = api.make_move(game_id, first, 1, 1)
-    assert moved["move"] == {"seq": 1, "row": 1, "col": 1, "player": 1}
+    moved = api.make_move(game_id, first, square="B2")  # named as its face says: from the top
+    assert moved["move"] == {"seq": 1, "row": 1, "col": 1, "square": "b2", "player": 1}
     # Its legal moves: in its own shape (cells; its passes are not listed), a page at a time.
     legal = api.http.get(f"/v1/games/{game_id}/legal-moves", params={"limit": 3}).json()
     assert (legal["game"], legal["player"], legal["count"], legal["next_after"]) == (
         "corners", 2, 4, 5)  # fmt: skip
-    assert legal["moves"] == [{"row": 0, "col": 1}, {"row": 1, "col": 0}, {"row": 1, "col": 2}]
+    assert legal["moves"] == [
+        {"row": 0, "col": 1, "square": "b1"},
+        {"row": 1, "col": 0, "square": "a2"},
+        {"row": 1, "col": 2, "square": "c2"},
+    ]
+    with pytest.raises(ProblemError) as outside:  # a square this board does not have
+        api.make_move(game_id, second, square="d1")
+    assert (outside.value.status, outside.value.code) == (422, "validation_error")
+    assert outside.value.body["errors"][0]["loc"] == ["body", "square"]
     passed = api.make_move(game_id, second, move={"pass": True})
     assert passed["move"] == {"seq": 2, "pass": True, "player": 2}  # type: ignore[comparison-overlap]
     with pytest.raises(ProblemError) as occupied:
@@ -385,3 +395,31 @@ def test_garbage_moves_of_a_kind_with_passes_are_refused_422(
     assert answer.headers["content-type"] == "application/problem+json"
     assert answer.json()["code"] == code
     assert api.get_game(game["id"])["version"] == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "loc"),
+    [
+        ('{"row": "x", "col": 0}', ["body", "row"]),
+        ('{"row": 0}', ["body", "col"]),
+        ('{"pass": false}', ["body", "pass"]),
+        ('{"pass": true, "row": 1}', ["body", "pass"]),  # read as a cell: pass is extra
+        ("[true]", ["body"]),
+    ],
+)
+def test_an_error_of_a_move_of_either_shape_names_its_member(
+    api: Client, body: str, loc: list[str]
+) -> None:
+    """A kind that takes moves of two shapes (a cell, a pass) names the member at fault as a
+    kind of one shape does, not under the name of the shape it was read as."""
+    game = api.create_game(game="corners")
+    answer = api.http.post(
+        f"/v1/games/{game['id']}/moves",
+        content=body.encode(),
+        headers={
+            "Authorization": f"Bearer {game['tokens']['1']}",
+            "Content-Type": "application/json",
+        },
+    )
+    assert answer.status_code == 422, answer.text
+    assert loc in [error["loc"] for error in answer.json()["errors"]], answer.text

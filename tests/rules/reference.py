@@ -7,6 +7,14 @@ from collections.abc import Iterator
 DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 
 
+# --- square names, as the contract writes them ---------------------------------------------------
+
+
+def othello_square(row: int, col: int) -> str:
+    """Othello's name of a cell: its column's letter, its row counted from 1 at the top."""
+    return "abcdefghijklmnopqrstuvwxyz"[col] + str(row + 1)
+
+
 # --- Reversi: walk each of the 8 directions from the cell, cell by cell -------------------------
 
 

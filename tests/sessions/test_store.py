@@ -155,6 +155,26 @@ async def test_a_token_is_checked_apart_from_a_move(store: GameStore) -> None:
     assert (await store.state(game_id)).version == 0  # nothing changed
 
 
+async def test_a_seat_and_a_board_shape_say_the_kind_and_the_size(store: GameStore) -> None:
+    """What a move's square is read by (the board's size, with its kind's direction) is known
+    before the move reaches the store, and never changes: a Reversi score does, its size not."""
+    for kind, params, size in (
+        ("tictactoe", {"n": 15, "k": 5}, (15, 15)),
+        ("reversi", {"height": 6, "width": 10}, (6, 10)),
+        ("reversi", {"board": ["BW..", "....", "...."], "next": "B"}, (3, 4)),
+    ):
+        created = await store.create(kind, params)
+        game_id, (first, second) = created.state.id, created.tokens
+        assert await store.seat(game_id, second) == (2, kind, size)
+        assert await store.board_shape(game_id) == (kind, size)
+        if kind == "reversi":  # a move changes the facts the size is read from, not the size
+            legal = (await store.legal_moves(game_id, -1, 1)).legal.moves[0]
+            await store.play(game_id, first, MoveRequest(legal.played))
+            assert await store.board_shape(game_id) == (kind, size)
+    with pytest.raises(GameNotFound):
+        await store.board_shape("no-such-game")
+
+
 async def test_redis_knows_a_game_it_did_not_create_by_its_tokens(redis_store_url: str) -> None:
     creator, other = (
         RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
@@ -162,7 +182,8 @@ async def test_redis_knows_a_game_it_did_not_create_by_its_tokens(redis_store_ur
     )
     created = await creator.create(*tictactoe(3))
     game_id, (first, second) = created.state.id, created.tokens
-    assert (await other.seat(game_id, second)).player == 2  # read once, then known
+    assert await other.seat(game_id, second) == (2, "tictactoe", (3, 3))  # read once, known
+    assert await other.board_shape(game_id) == ("tictactoe", (3, 3))
     with pytest.raises(Unauthorized):
         await other.seat(game_id, "not-a-token")
     await creator.delete(game_id, first)

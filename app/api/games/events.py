@@ -24,7 +24,7 @@ from typing import Any
 from fastapi.sse import format_sse_event
 from pydantic_core import to_json
 
-from app.api.games.render import move_result_json, state_json
+from app.api.games.render import move_result_json, state_json, state_names
 from app.api.games.streams import RETRY_AFTER_SECONDS
 from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNECT_MS
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
@@ -95,9 +95,10 @@ async def _events(
         read = first or await store.changes(game_id, sent, PAGE)
         first = None
         moves, now = read.moves, read.state
+        names = state_names(kinds, now)  # the board's size never changes: nor its names
         for move in moves:
             result = result_at(move, now, kinds.find(now.kind))
-            data = to_json(move_result_json(result)).decode()
+            data = to_json(move_result_json(result, names)).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.changed))
             sent = move.changed
         if moves and moves[-1].seq < now.move_count:
@@ -108,12 +109,12 @@ async def _events(
             # The end is a change of its own (a flag fall, a resignation, an agreed draw), with
             # its version as id, unless the last move ended the game (its event has that id).
             ending = str(now.version) if now.version > sent else None
-            data = to_json(state_json(now)).decode()
+            data = to_json(state_json(now, names)).decode()
             yield format_sse_event(data_str=data, event="end", id=ending)
             return
         if now.version > sent:  # no move came after the last change: a standing offer
             if now.draw_offer is not None:
-                data = to_json(state_json(now)).decode()
+                data = to_json(state_json(now, names)).decode()
                 yield format_sse_event(data_str=data, event="offer", id=str(now.version))
             sent = now.version
             idle = False

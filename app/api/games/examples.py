@@ -28,11 +28,14 @@ from app.api.games.render import (
     move_json,
     move_result_json,
     state_json,
+    state_names,
 )
 from app.api.games.schemas import GameShapes, played_by
+from app.contract.fields import SQUARES
 from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import Clocks
+from app.sessions.kind import board_size
 from app.sessions.session import ActionRequest, GameState, MoveRequest, MoveResult, Session
 from app.settings import DEFAULT_MAX_MOVES
 
@@ -70,7 +73,7 @@ class AnswerExamples:
     def of(cls, shapes: GameShapes) -> AnswerExamples:
         creations = shapes.create.examples
         created = {
-            name: _example(example["summary"], _created(_new_game(shapes, example["value"])))
+            name: _example(example["summary"], _created(shapes, example["value"]))
             for name, example in creations.items()
         }
         creation = next(iter(creations.values()))
@@ -81,14 +84,15 @@ class AnswerExamples:
             return cls(created)
         result, game = played
         after = f"{creation['summary']}, after player 1's first move ({move['summary']})"
-        record = move_json(game.move(1))
+        names = state_names(shapes.kinds, result.state)
+        record = move_json(game.move(1), names)
         board = board_json(board_dimensions(result.state, game.kind), game.position.rows())
         offered = game.act(ActionRequest("offer"), TOKENS["2"]).state
         resigned = _resigned(shapes, first, move["value"])
         return cls(
             created,
-            move={move_name: _example(after, move_result_json(result))},
-            state={"after_a_move": _example(after, state_json(result.state))},
+            move={move_name: _example(after, move_result_json(result, names))},
+            state={"after_a_move": _example(after, state_json(result.state, names))},
             moves={
                 "after_a_move": _example(
                     after, {"moves": [record], "version": result.state.version}
@@ -96,8 +100,12 @@ class AnswerExamples:
             },
             record={"first": _example(after, record)},
             board={"after_a_move": _example(after, board)},
-            offered={"offer": _example(f"{after}; player 2 offers a draw", state_json(offered))},
-            resigned={"resign": _example(f"{after}; player 2 resigns", state_json(resigned))},
+            offered={
+                "offer": _example(f"{after}; player 2 offers a draw", state_json(offered, names))
+            },
+            resigned={
+                "resign": _example(f"{after}; player 2 resigns", state_json(resigned, names))
+            },
         )
 
 
@@ -113,16 +121,19 @@ def _new_game(shapes: GameShapes, body: object) -> Session:
     return game
 
 
-def _created(game: Session) -> dict[str, Any]:
-    return {**state_json(game.state()), "tokens": TOKENS}
+def _created(shapes: GameShapes, body: object) -> dict[str, Any]:
+    """The answer to the creation ``body``."""
+    state = _new_game(shapes, body).state()
+    return {**state_json(state, state_names(shapes.kinds, state)), "tokens": TOKENS}
 
 
 def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, Session] | None:
     """A new game of ``body`` and player 1's ``move`` in it: the move's answer and the game;
     None if the game's kind does not take that move."""
     game = _new_game(shapes, body)
+    squares = game.kind.face.squares(*board_size(game.kind, game.state().facts))
     try:
-        parsed = shapes.moves_of[game.kind.name].body.validate(to_json(move), {})
+        parsed = shapes.moves_of[game.kind.name].body.validate(to_json(move), {SQUARES: squares})
         played, player = played_by(parsed)
         claimed = MoveRequest(played, player=1 if player == 1 else 2 if player == 2 else None)
         result = game.play(claimed, TOKENS["1"])

@@ -1,16 +1,25 @@
 """Session values -> the answers of the game routes (the shapes ``schemas.GameShapes`` documents).
 
 The common fields are type-checked here against ``GameCommon`` and ``ClockOut``; a kind's own
-fields (its state's facts, a move's record) are checked by its module."""
+fields (its state's facts, a move's record) are checked by its module.
+
+Square names are written here, at render time, from a cell's row and col, the board's size and
+the kind's direction (``Names``): the stores keep cells as they always have, so a game stored
+before names existed reads with them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from app.contract.games import ClockOut, GameCommon
+from app.contract.squares import Squares
 from app.sessions.clock import ClockState
-from app.sessions.kind import GameKind, LegalMove, Move
+from app.sessions.kind import GameKind, LegalMove, Move, Placement, Played, board_size
+from app.sessions.kinds import Kinds
 from app.sessions.session import GameState, LegalMovesPage, MoveResult
 
 Json = dict[str, Any]
@@ -22,16 +31,59 @@ class _State(GameCommon):
     last_move: Json | None
 
 
-def move_json(move: Move) -> Json:
-    """The move record: its number, what it played (a cell's ``row`` and ``col``, …) and its
-    player, then the kind's own fields (a Reversi move's ``flips`` and ``passed``)."""
-    record = {"seq": move.seq, **move.played.record(), "player": move.player}
+@dataclass(frozen=True, slots=True)
+class Names:
+    """How the answers of one game name its cells: a cell's ``square`` beside its ``row`` and
+    ``col``, and beside each of the kind's lists of cells (``Face.cell_lists``: a Reversi
+    move's ``flips``) the list of their names (``flip_squares``)."""
+
+    squares: Squares
+    cell_lists: Mapping[str, str]
+
+    def cell(self, played: Played) -> Json:
+        """What a move plays, as its record or legal-move item says it, with its square."""
+        fields = dict(played.record())
+        if isinstance(played, Placement):
+            fields["square"] = self.squares.name(played.row, played.col)
+        return fields
+
+    def lists(self, facts: Mapping[str, object]) -> Json:
+        """The kind's own fields of a move, each list of cells followed by their names."""
+        fields: Json = {}
+        for name, value in facts.items():
+            fields[name] = value
+            named = self.cell_lists.get(name)
+            if named is not None:
+                fields[named] = self.squares.names(cast(list[list[int]], value))
+        return fields
+
+
+def names_of(kind: GameKind, size: tuple[int, int]) -> Names | None:
+    """The names of the cells of a game of ``kind`` whose board has ``size`` (rows, columns);
+    None where the board has none (wider than 26 columns)."""
+    face = kind.face
+    squares = face.squares(*size)
+    return None if squares is None else Names(squares, face.cell_lists)
+
+
+def state_names(kinds: Kinds, state: GameState) -> Names | None:
+    """The names of the cells of the game ``state`` is of."""
+    kind = kinds.find(state.kind)
+    return names_of(kind, board_size(kind, state.facts))
+
+
+def move_json(move: Move, names: Names | None) -> Json:
+    """The move record: its number, what it played (a cell's ``row``, ``col`` and ``square``,
+    …) and its player, then the kind's own fields (a Reversi move's ``flips`` and
+    ``flip_squares``, and ``passed``)."""
+    played = move.played.record() if names is None else names.cell(move.played)
+    record = {"seq": move.seq, **played, "player": move.player}
     if move.facts:
-        record.update(move.facts)
+        record.update(move.facts if names is None else names.lists(move.facts))
     return record
 
 
-def state_json(state: GameState) -> Json:
+def state_json(state: GameState, names: Names | None) -> Json:
     """The common fields, checked here, joined with the kind's facts, checked by its module
     (``Position.facts``); each kind's state shape is exactly that join (``schemas.py``)."""
     last = state.last_move
@@ -43,7 +95,7 @@ def state_json(state: GameState) -> Json:
         "next_player": state.next_player,
         "version": state.version,
         "move_count": state.move_count,
-        "last_move": move_json(last) if last else None,
+        "last_move": move_json(last, names) if last else None,
         "draw_offer": state.draw_offer,
     }
     if state.clock is not None:
@@ -80,24 +132,24 @@ def board_json(dimensions: dict[str, int], rows: list[str]) -> Json:
     return {**dimensions, "rows": rows}
 
 
-def move_result_json(result: MoveResult) -> Json:
+def move_result_json(result: MoveResult, names: Names | None) -> Json:
     return {
         "winner": result.winner,
-        "move": move_json(result.move),
-        "state": state_json(result.state),
+        "move": move_json(result.move, names),
+        "state": state_json(result.state, names),
     }
 
 
-def legal_move_json(move: LegalMove) -> Json:
-    """A legal move: what it would play (a cell's ``row`` and ``col``), then the kind's own
-    fields of it (the stones a Reversi move would flip)."""
-    item = dict(move.played.record())
+def legal_move_json(move: LegalMove, names: Names | None) -> Json:
+    """A legal move: what it would play (a cell's ``row``, ``col`` and ``square``), then the
+    kind's own fields of it (the stones a Reversi move would flip, and their names)."""
+    item = dict(move.played.record()) if names is None else names.cell(move.played)
     if move.facts:
-        item.update(move.facts)
+        item.update(move.facts if names is None else names.lists(move.facts))
     return item
 
 
-def legal_moves_json(page: LegalMovesPage) -> Json:
+def legal_moves_json(page: LegalMovesPage, names: Names | None) -> Json:
     legal = page.legal
     return {
         "id": page.id,
@@ -105,6 +157,6 @@ def legal_moves_json(page: LegalMovesPage) -> Json:
         "version": page.version,
         "player": page.player,
         "count": legal.count,
-        "moves": [legal_move_json(move) for move in legal.moves],
+        "moves": [legal_move_json(move, names) for move in legal.moves],
         "next_after": legal.next_after,
     }

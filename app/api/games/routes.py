@@ -22,18 +22,22 @@ from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_
 from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.render import (
+    Names,
     board_dimensions,
     board_json,
     legal_moves_json,
     move_json,
     move_result_json,
+    names_of,
     state_json,
+    state_names,
 )
 from app.api.games.schemas import ACTION_BODY, GameShapes, played_by
 from app.api.games.streams import StreamSlots
 from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter, client_of
 from app.api.routing import api_router
+from app.contract.fields import SQUARES
 from app.contract.games import etag
 from app.contract.problems import BODY_ERRORS, RATE_LIMITED, VALIDATION_ERROR, ProblemType, Refusal
 from app.rules.errors import DomainError
@@ -151,7 +155,12 @@ async def make_move(request: Request) -> Response:
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
     token, seat = await authenticated(request, game_id)  # before the body is read
-    body = await shapes_of(request).moves_of[seat.kind].body.parse(request)
+    shapes = shapes_of(request)
+    kind = shapes.kinds.find(seat.kind)
+    # A square is read as a cell of the game's board, before the move reaches the store: one
+    # the board does not have is the body's error (422 validation_error), as a stateless one is.
+    squares = {SQUARES: kind.face.squares(*seat.size)}
+    body = await shapes.moves_of[seat.kind].body.parse(request, context=squares)
     played, player = played_by(body)  # a shape the game's kind takes: its own bodies only
     move = MoveRequest(
         played,
@@ -169,7 +178,8 @@ async def make_move(request: Request) -> Response:
         headers["Idempotent-Replayed"] = "true"
     else:
         request.app.state.metrics.moves.inc()
-    return json_response(move_result_json(result), 201, headers)
+    answer = move_result_json(result, names_of(kind, seat.size))
+    return json_response(answer, 201, headers)
 
 
 async def get_game(request: Request) -> Response:
@@ -178,7 +188,8 @@ async def get_game(request: Request) -> Response:
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if params.etag_matches(request, tag):
         return Response(status_code=304, headers=headers)
-    return json_response(state_json(state), headers=headers)
+    names = state_names(shapes_of(request).kinds, state)
+    return json_response(state_json(state, names), headers=headers)
 
 
 async def create_game(request: Request) -> Response:
@@ -189,7 +200,7 @@ async def create_game(request: Request) -> Response:
     created = await store_of(request).create(body.kind, body.params(), body.control(), owner)
     state = created.state
     tokens = {"1": created.tokens[0], "2": created.tokens[1]}
-    answer = {**state_json(state), "tokens": tokens}
+    answer = {**state_json(state, state_names(shapes.kinds, state)), "tokens": tokens}
     headers = {"Location": _game_path(state.id), "ETag": etag(state.id, state.version)}
     return json_response(answer, 201, headers | SECRET)
 
@@ -211,7 +222,8 @@ async def _act(request: Request, action: Action) -> Response:
     headers = {"ETag": etag(game_id, result.state.version)}
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
-    return json_response(state_json(result.state), headers=headers)
+    names = state_names(shapes_of(request).kinds, result.state)
+    return json_response(state_json(result.state, names), headers=headers)
 
 
 async def resign(request: Request) -> Response:
@@ -253,6 +265,8 @@ async def list_moves(request: Request) -> Response:
     reads: RateLimiter = request.app.state.history_reads
     client = client_of(request)
     store, moves = store_of(request), list[dict[str, Any]]()
+    names: Names | None = None
+    named = False  # the names are read with the first page that has moves
     while True:  # in pages, other requests served between them
         # The page's moves are taken from the client's share before they are read (so reads
         # at once cannot pass it): none left, a first page is 429, a later one ends the list.
@@ -261,7 +275,9 @@ async def list_moves(request: Request) -> Response:
         if not granted:
             break
         page, version = await store.moves(game_id, since + len(moves), granted)
-        moves.extend(move_json(m) for m in page)
+        if page and not named:
+            names, named = await names_in(request, game_id), True
+        moves.extend(move_json(m, names) for m in page)
         reads.refund(client, granted - len(page))
         if len(page) < granted or len(moves) >= limit:
             break
@@ -269,10 +285,19 @@ async def list_moves(request: Request) -> Response:
     return json_response({"moves": moves, "version": version})
 
 
+async def names_in(request: Request, game_id: str) -> Names | None:
+    """The names of a game's cells (None where its board has none), for the answers that show
+    its moves without its state. The Redis store keeps a board's shape, which never changes,
+    with what it knows of the game: a round trip the first time a process is asked only."""
+    shape = await store_of(request).board_shape(game_id)
+    return names_of(shapes_of(request).kinds.find(shape.kind), shape.size)
+
+
 async def get_move(request: Request) -> Response:
     game_id = params.game_id(request)
     seq = params.SEQ.read(request)
-    return json_response(move_json(await store_of(request).move(game_id, seq)))
+    move = await store_of(request).move(game_id, seq)
+    return json_response(move_json(move, await names_in(request, game_id)))
 
 
 async def list_legal_moves(request: Request) -> Response:
@@ -284,7 +309,8 @@ async def list_legal_moves(request: Request) -> Response:
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if params.etag_matches(request, tag):
         return Response(status_code=304, headers=headers)
-    return json_response(legal_moves_json(page), headers=headers)
+    names = await names_in(request, game_id) if page.legal.moves else None
+    return json_response(legal_moves_json(page, names), headers=headers)
 
 
 async def get_board(request: Request) -> Response:
@@ -321,7 +347,10 @@ def game_router(shapes: GameShapes) -> APIRouter:
         summary="Make a move",
         description="The token says who moves; `player`, if sent, must agree (else 403 "
         "`wrong_player`). A move is a body of a shape the game's kind takes (a cell's `row` "
-        "and `col`; another shape is 422 `validation_error`). Tic-tac-toe moves are "
+        "and `col`, or its `square` name instead — `f5`, where the board has at most 26 "
+        "columns: Reversi counts rows from the top, tic-tac-toe from the bottom; another shape, "
+        "both, or a square the board does not have is 422 `validation_error`). The move "
+        "record carries the cell's `square` where the board has names. Tic-tac-toe moves are "
         "adjudicated in O(1) whatever n and k; a Reversi move must bracket (else 409 "
         "`illegal_move`), its record carries the `flips` and whether the opponent had to pass "
         "(`passed`: the mover moves again). `winner` is 0 while nobody has won. A refused move "
@@ -470,8 +499,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "/{game_id}/legal-moves",
         summary="The moves the player to move may make now, a page at a time",
         description="Every legal move of the player to move (`player`), in row-major order "
-        "of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`: "
-        "every empty cell), a Reversi move adds the `flips` it would make (a live Reversi "
+        "of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`, and "
+        "`square` where the board has names: every empty cell), a Reversi move adds the "
+        "`flips` it would make (and their `flip_squares`; a live Reversi "
         "game's player to move always has one: passes are never listed, they happen by "
         "themselves). Once the game is over, however it ended, `player` is null and there are "
         "none. `count` is how many there are in all; a page lists at most `limit` of them, "

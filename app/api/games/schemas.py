@@ -125,12 +125,20 @@ def _game_of(default: str | None) -> Callable[[object], str | None]:
     return game_of
 
 
+def _keys(shape: type[MoveBody]) -> tuple[str, ...]:
+    """The members that tell a move's shape apart (its ``key``, unless it names more)."""
+    return shape.keys or (shape.key,)
+
+
 def _shape_of(shapes: tuple[type[MoveBody], ...]) -> Callable[[object], str | None]:
     def shape_of(body: object) -> str | None:
         """The move shape a body is: the first whose key it has (else the first shape, whose
         errors say what is missing)."""
         if isinstance(body, dict):
-            return next((shape.key for shape in shapes if shape.key in body), shapes[0].key)
+            return next(
+                (shape.key for shape in shapes if any(k in body for k in _keys(shape))),
+                shapes[0].key,
+            )
         return next((shape.key for shape in shapes if isinstance(body, shape)), None)
 
     return shape_of
@@ -152,7 +160,8 @@ class MoveBodies:
                 (shape.__doc__ or shape.__name__).strip().rstrip(".").lower() for shape in shapes
             )
         examples = {name: example for shape in shapes for name, example in shape.examples.items()}
-        self.body = JsonBody(model, examples, components=components)
+        # A shape's errors are located where its members are in the body, not under its tag.
+        self.body = JsonBody(model, examples, tagged=len(shapes) > 1, components=components)
 
 
 def move_of(body: BaseModel) -> MoveBody:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, NotRequired
 
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -76,9 +76,17 @@ class ReversiMoveFacts(TypedDict):
     passed: bool
 
 
+FLIP_SQUARES_DOC = (
+    "The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a "
+    "name): present where the board has names (at most 26 columns), absent otherwise."
+)
+
+
 class ReversiMoveOut(MoveOut, ReversiMoveFacts):
     """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the
     opponent had to pass (`passed`: the mover moves again)."""
+
+    flip_squares: NotRequired[Annotated[list[str], Field(description=FLIP_SQUARES_DOC)]]
 
 
 class ReversiLegalMoveOut(CellOut):
@@ -91,6 +99,7 @@ class ReversiLegalMoveOut(CellOut):
             "exactly the `flips` of its record if it is played."
         ),
     ]
+    flip_squares: NotRequired[Annotated[list[str], Field(description=FLIP_SQUARES_DOC)]]
 
 
 class ReversiGameOut(GameCommon, ReversiFacts):
@@ -338,9 +347,11 @@ class ReversiKind:
         created=CreatedReversiOut,
         record=ReversiMoveOut,
         board=ReversiBoardOut,
+        row_one="top",  # Othello's a1 is the top-left corner (WTHOR, GGF, transcripts)
         legal_move=ReversiLegalMoveOut,
         refusals=(*CELL_REFUSALS, NO_BRACKET),
         page={"marks": {"1": "B", "2": "W"}, "empty": ".", "names": {"1": "Black", "2": "White"}},
+        cell_lists={"flips": "flip_squares"},
     )
 
     def new(self, params: Mapping[str, object]) -> Reversi:

@@ -244,6 +244,7 @@ class TicTacToeKind:
         created=CreatedTicTacToeOut,
         record=MoveOut,
         board=TicTacToeBoardOut,
+        row_one="bottom",  # as gomoku's and renju's players write it (RIF): a1 bottom left
         refusals=CELL_REFUSALS,
         page={"marks": {"1": "X", "2": "O"}, "empty": ".", "names": {"1": "X", "2": "O"}},
     )

@@ -79,11 +79,39 @@ def test_each_kind_is_created_with_its_own_state_and_tokens(api: Client) -> None
     with pytest.raises(ValueError, match="players 1 and 2"):
         token_for(gomoku, 3)  # type: ignore[arg-type]
     moved = api.make_move(reversi["id"], token_for(reversi, 1), 1, 2)
-    assert moved["move"] == {"seq": 1, "row": 1, "col": 2, "player": 1, "flips": [[2, 2]],
-                             "passed": False}  # fmt: skip
+    assert moved["move"] == {
+        "seq": 1, "row": 1, "col": 2, "square": "c2", "player": 1, "flips": [[2, 2]],
+        "flip_squares": ["c3"], "passed": False,
+    }  # fmt: skip
     state = moved["state"]
     assert state["game"] == "reversi"
     assert state["score"] == {"1": 4, "2": 1}  # a Reversi state, to the type checker too
+
+
+def test_moves_by_square(api: Client) -> None:
+    """A cell by its square name: Othello's rows from the top, tic-tac-toe's from the bottom;
+    the answers name every cell they hold."""
+    reversi = api.create_game(game="reversi")
+    moved = api.make_move(reversi["id"], token_for(reversi, 1), square="F5")
+    move = moved["move"]
+    assert (move["row"], move["col"], move.get("square")) == (4, 5, "f5")
+    assert move.get("flip_squares") == ["e5"]  # a Reversi record
+    legal = api.list_legal_moves(reversi["id"])  # White's three answers, row by row
+    assert [m.get("square") for m in legal["moves"]] == ["f4", "d6", "f6"]
+    gomoku = api.create_game(game="tictactoe", n=15, k=5)
+    centre = api.make_move(gomoku["id"], token_for(gomoku, 1), square="h8")["move"]
+    assert (centre["row"], centre["col"]) == (7, 7)
+    corner = api.make_move(gomoku["id"], token_for(gomoku, 2), square="a1")["move"]
+    assert (corner["row"], corner["col"], corner.get("square")) == (14, 0, "a1")
+    with pytest.raises(client_module.ValidationError) as refused:
+        api.make_move(gomoku["id"], token_for(gomoku, 1), square="p1")  # 15 columns: a to o
+    assert refused.value.body["errors"][0]["loc"] == ["body", "square"]
+    with pytest.raises(client_module.ValidationError):
+        api.make_move(gomoku["id"], token_for(gomoku, 1), 0, 0, square="a15")  # not both
+    assert api.get_game(gomoku["id"])["version"] == 2  # refused: nothing changed
+    opening = ["....", ".WB.", ".BW.", "...."]
+    checked = api.check_moves(opening, [{"square": "b1", "color": "B"}])["results"][0]
+    assert (checked["legal"], checked.get("flip_squares")) == (True, ["b2"])
 
 
 def test_the_stateless_questions(api: Client) -> None:

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Is a move legal, and which stones would it flip?
-         * @description A move is legal when, in at least one of the 8 directions, the cells next to it are one or more opponent stones followed directly by a stone of `color`. Answers `legal`, the `reason` when not (`occupied`, `no_bracket`) and the `flips`. A cell outside the board is a 422 `validation_error`.
+         * @description A move is legal when, in at least one of the 8 directions, the cells next to it are one or more opponent stones followed directly by a stone of `color`. The cell is `row` and `col`, or its `square` name instead (`f5`: rows counted from the top, on boards of at most 26 columns). Answers `legal`, the `reason` when not (`occupied`, `no_bracket`) and the `flips` (with their names, `flip_squares`, where the board has them). A cell outside the board, a square it does not have, or both a cell and a square is a 422 `validation_error`.
          */
         post: operations["checkMove"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Batch: many check-move questions about one board
-         * @description Answers each `{row, col, color}` query like `check-move`, in request order. 1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 whose `errors[].loc` names its index, e.g. `["body", "queries", 3, "row"]`.
+         * @description Answers each `{row, col, color}` (or `{square, color}`) query like `check-move`, in request order. 1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 whose `errors[].loc` names its index, e.g. `["body", "queries", 3, "row"]` or `["body", "queries", 3, "square"]`.
          */
         post: operations["checkMoves"];
         delete?: never;
@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * All legal moves of a colour
-         * @description Every legal move of `color`, sorted by (row, col), with how many stones each flips. `must_pass` is true when there is none.
+         * @description Every legal move of `color`, sorted by (row, col), with its `square` name (where the board has at most 26 columns) and how many stones it flips. `must_pass` is true when there is none.
          */
         post: operations["legalMoves"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Play a move: the board after it, who moves next, and the end of the game
-         * @description Plays a legal move. `next` is the opponent if it has a legal move, else `color` again with `passed: true`, else null with `game_over: true` and the `winner` by stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.
+         * @description Plays a legal move (a cell's `row` and `col`, or its `square`, as for `check-move`). `next` is the opponent if it has a legal move, else `color` again with `passed: true`, else null with `game_over: true` and the `winner` by stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.
          */
         post: operations["applyMove"];
         delete?: never;
@@ -139,7 +139,7 @@ export interface paths {
         put?: never;
         /**
          * Make a move
-         * @description The token says who moves; `player`, if sent, must agree (else 403 `wrong_player`). A move is a body of a shape the game's kind takes (a cell's `row` and `col`; another shape is 422 `validation_error`). Tic-tac-toe moves are adjudicated in O(1) whatever n and k; a Reversi move must bracket (else 409 `illegal_move`), its record carries the `flips` and whether the opponent had to pass (`passed`: the mover moves again). `winner` is 0 while nobody has won. A refused move changes nothing. Retry-safe with `Idempotency-Key`; optimistic concurrency with `If-Match`.
+         * @description The token says who moves; `player`, if sent, must agree (else 403 `wrong_player`). A move is a body of a shape the game's kind takes (a cell's `row` and `col`, or its `square` name instead — `f5`, where the board has at most 26 columns: Reversi counts rows from the top, tic-tac-toe from the bottom; another shape, both, or a square the board does not have is 422 `validation_error`). The move record carries the cell's `square` where the board has names. Tic-tac-toe moves are adjudicated in O(1) whatever n and k; a Reversi move must bracket (else 409 `illegal_move`), its record carries the `flips` and whether the opponent had to pass (`passed`: the mover moves again). `winner` is 0 while nobody has won. A refused move changes nothing. Retry-safe with `Idempotency-Key`; optimistic concurrency with `If-Match`.
          */
         post: operations["makeMove"];
         delete?: never;
@@ -281,7 +281,7 @@ export interface paths {
         };
         /**
          * The moves the player to move may make now, a page at a time
-         * @description Every legal move of the player to move (`player`), in row-major order of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`: every empty cell), a Reversi move adds the `flips` it would make (a live Reversi game's player to move always has one: passes are never listed, they happen by themselves). Once the game is over, however it ended, `player` is null and there are none. `count` is how many there are in all; a page lists at most `limit` of them, those whose cell comes after `after` (a cell index, `row × width + col`); `next_after` is the `after` of the next page, null on the last. A page costs what it lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 board's first page is its first row's first cells. Carries the game's `ETag` (the state's, at the same version); send it back in `If-None-Match` and an unchanged game answers 304 with no body. Nobody needs a token to read it.
+         * @description Every legal move of the player to move (`player`), in row-major order of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`, and `square` where the board has names: every empty cell), a Reversi move adds the `flips` it would make (and their `flip_squares`; a live Reversi game's player to move always has one: passes are never listed, they happen by themselves). Once the game is over, however it ended, `player` is null and there are none. `count` is how many there are in all; a page lists at most `limit` of them, those whose cell comes after `after` (a cell index, `row × width + col`); `next_after` is the `after` of the next page, null on the last. A page costs what it lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 board's first page is its first row's first cells. Carries the game's `ETag` (the state's, at the same version); send it back in `If-None-Match` and an unchanged game answers 304 with no body. Nobody needs a token to read it.
          */
         get: operations["listLegalMoves"];
         put?: never;
@@ -434,6 +434,11 @@ export interface components {
             /** Flips */
             flips: number[][];
             /**
+             * Flip Squares
+             * @description The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name; rows counted from the top, as Othello players write them: `a1` is row 0, col 0). Present where the board has names (at most 26 columns), absent otherwise.
+             */
+            flip_squares?: string[];
+            /**
              * Next
              * @description Who moves next: the opponent if it can, else `color` again (the opponent passes), else null (game over).
              */
@@ -461,6 +466,11 @@ export interface components {
             row: number;
             /** Col */
             col: number;
+            /**
+             * Square
+             * @description The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns), absent otherwise.
+             */
+            square?: string;
         };
         /** CheckMoveResponse */
         CheckMoveResponse: {
@@ -476,6 +486,11 @@ export interface components {
              * @description Stones that flip, sorted by (row, col); [] if illegal.
              */
             flips: number[][];
+            /**
+             * Flip Squares
+             * @description The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name; rows counted from the top, as Othello players write them: `a1` is row 0, col 0). Present where the board has names (at most 26 columns), absent otherwise.
+             */
+            flip_squares?: string[];
         };
         /**
          * CheckMovesRequest
@@ -811,6 +826,11 @@ export interface components {
             /** Col */
             col: number;
             /**
+             * Square
+             * @description The cell's square name (`d3` is row 2, col 3: rows counted from the top, as Othello players write them). Present where the board has names (at most 26 columns), absent otherwise.
+             */
+            square?: string;
+            /**
              * Flips
              * @description How many stones this move flips.
              */
@@ -872,7 +892,8 @@ export interface components {
         };
         /**
          * MoveIn
-         * @description A move on a cell.
+         * @description A move on a cell: its `row` and `col`, or its `square` name (where the board has names:
+         *     at most 26 columns), not both.
          */
         MoveIn: {
             /**
@@ -882,14 +903,19 @@ export interface components {
             player?: number | null;
             /**
              * Row
-             * @description 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`.
+             * @description 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`. With `col`, unless `square` is given.
              */
-            row: number;
+            row?: number | null;
             /**
              * Col
-             * @description 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422 `out_of_bounds`.
+             * @description 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422 `out_of_bounds`. With `row`, unless `square` is given.
              */
-            col: number;
+            col?: number | null;
+            /**
+             * Square
+             * @description The cell by its square name instead of `row` and `col` (not with them), on a board of at most 26 columns: a column letter (`a` the left column) and a row number from 1 — counted from the top row in Reversi (`f5` is row 4, col 5), from the bottom row in tic-tac-toe (`a1` is the bottom-left cell). Case-insensitive. A name the board does not have, or a board wider than 26 columns, is 422 `validation_error`.
+             */
+            square?: string | null;
         };
         /**
          * MoveOut
@@ -906,6 +932,11 @@ export interface components {
             /** Col */
             col: number;
             /**
+             * Square
+             * @description The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns), absent otherwise.
+             */
+            square?: string;
+            /**
              * Player
              * @enum {integer}
              */
@@ -913,19 +944,25 @@ export interface components {
         };
         /**
          * MoveQuery
-         * @description One question of a batch: may ``color`` play at (row, col)?
+         * @description One question of a batch: may ``color`` play at (row, col), or at ``square``? Which
+         *     cell it asks about, the batch reads on its board (``CheckMovesRequest.cells``).
          */
         MoveQuery: {
             /**
              * Row
-             * @description 0-based; row 0 is the top row.
+             * @description 0-based; row 0 is the top row. With `col`, unless `square` is given.
              */
-            row: number;
+            row?: number | null;
             /**
              * Col
-             * @description 0-based; column 0 is the left column.
+             * @description 0-based; column 0 is the left column. With `row`, unless `square` is given.
              */
-            col: number;
+            col?: number | null;
+            /**
+             * Square
+             * @description The cell by its square name instead of `row` and `col` (not with them): a column letter (`a` the left column) and a row number from 1, counted from the top row as Othello players write it (`f5` is row 4, col 5). Case-insensitive. Only on boards of at most 26 columns; a name the board does not have is 422 `validation_error`.
+             */
+            square?: string | null;
             /**
              * Color
              * @enum {string}
@@ -1133,10 +1170,20 @@ export interface components {
             /** Col */
             col: number;
             /**
+             * Square
+             * @description The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns), absent otherwise.
+             */
+            square?: string;
+            /**
              * Flips
              * @description The opponent stones the move would flip, sorted by (row, col): exactly the `flips` of its record if it is played.
              */
             flips: number[][];
+            /**
+             * Flip Squares
+             * @description The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name): present where the board has names (at most 26 columns), absent otherwise.
+             */
+            flip_squares?: string[];
         };
         /**
          * ReversiLegalMovesOut
@@ -1192,6 +1239,11 @@ export interface components {
             /** Col */
             col: number;
             /**
+             * Square
+             * @description The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns), absent otherwise.
+             */
+            square?: string;
+            /**
              * Player
              * @enum {integer}
              */
@@ -1200,10 +1252,15 @@ export interface components {
             flips: number[][];
             /** Passed */
             passed: boolean;
+            /**
+             * Flip Squares
+             * @description The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name): present where the board has names (at most 26 columns), absent otherwise.
+             */
+            flip_squares?: string[];
         };
         /**
          * ReversiMoveRequest
-         * @description A board, a cell and the colour that would play there.
+         * @description A board, a cell (`row` and `col`, or `square`) and the colour that would play there.
          */
         ReversiMoveRequest: {
             /**
@@ -1223,14 +1280,19 @@ export interface components {
             board: (string | ("." | "B" | "W")[])[];
             /**
              * Row
-             * @description 0-based; row 0 is the top row.
+             * @description 0-based; row 0 is the top row. With `col`, unless `square` is given.
              */
-            row: number;
+            row?: number | null;
             /**
              * Col
-             * @description 0-based; column 0 is the left column.
+             * @description 0-based; column 0 is the left column. With `row`, unless `square` is given.
              */
-            col: number;
+            col?: number | null;
+            /**
+             * Square
+             * @description The cell by its square name instead of `row` and `col` (not with them): a column letter (`a` the left column) and a row number from 1, counted from the top row as Othello players write it (`f5` is row 4, col 5). Case-insensitive. Only on boards of at most 26 columns; a name the board does not have is 422 `validation_error`.
+             */
+            square?: string | null;
             /**
              * Color
              * @enum {string}

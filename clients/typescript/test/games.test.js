@@ -51,7 +51,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     await api.makeMove(game.id, o, { row: 1, col: 1 });
     const won = await api.makeMove(game.id, x, { row: 0, col: 2 });
     assert.equal(won.winner, 1);
-    assert.deepEqual(won.move, { seq: 5, row: 0, col: 2, player: 1 });
+    assert.deepEqual(won.move, { seq: 5, row: 0, col: 2, square: "c3", player: 1 });
     assert.deepEqual(
       [won.state.status, won.state.reason, won.state.next_player],
       ["won", "line", null],
@@ -108,6 +108,43 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
       [[2, 3, 1], [3, 2, 1], [4, 5, 1], [5, 4, 1]],
     );
     await refused(api.listLegalMoves("nope"), "game_not_found", 404);
+  });
+
+  test("moves by square name: Othello's rows from the top, tic-tac-toe's from the bottom", async () => {
+    const api = client();
+    const reversi = await api.createGame({ game: "reversi" });
+    const first = await api.listLegalMoves(reversi.id);
+    assert.deepEqual(first.moves.map((m) => m.square).sort(), ["c4", "d3", "e6", "f5"]);
+    // A transcript of ten moves from the standard start, each sent by its name.
+    const transcript = "f5d6c3d3c4f4f6f3e6e7";
+    for (const [index, square] of (transcript.match(/[a-h][1-8]/g) ?? []).entries()) {
+      const token = reversi.tokens[index % 2 === 0 ? "1" : "2"];
+      const moved = await api.makeMove(reversi.id, token, { square: index % 2 ? square.toUpperCase() : square });
+      assert.equal(moved.move.square, square);
+    }
+    const { moves } = await api.listMoves(reversi.id);
+    assert.equal(moves.map((m) => m.square).join(""), transcript);
+    const f5 = moves[0];
+    assert.ok("flips" in f5);
+    assert.deepEqual([f5.row, f5.col, f5.flips, f5.flip_squares], [4, 5, [[4, 4]], ["e5"]]);
+
+    const gomoku = await api.createGame({ game: "tictactoe", n: 15, k: 5 });
+    const centre = await api.makeMove(gomoku.id, gomoku.tokens["1"], { square: "h8" });
+    assert.deepEqual([centre.move.row, centre.move.col, centre.move.square], [7, 7, "h8"]);
+    const corner = await api.makeMove(gomoku.id, gomoku.tokens["2"], { square: "a1" });
+    assert.deepEqual([corner.move.row, corner.move.col], [14, 0]);
+    const outside = await refused(
+      api.makeMove(gomoku.id, gomoku.tokens["1"], { square: "p1" }),
+      "validation_error",
+      422,
+    );
+    assert.deepEqual(outside.body.errors?.[0]?.loc, ["body", "square"]);
+    await refused(
+      api.makeMove(gomoku.id, gomoku.tokens["1"], { row: 0, col: 0, square: "a15" }),
+      "validation_error",
+      422,
+    );
+    assert.equal((await api.getGame(gomoku.id)).version, 2);
   });
 
   test("Reversi to its end, each move one of the stateless legal moves", async () => {

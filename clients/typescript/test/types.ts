@@ -57,8 +57,13 @@ export const classicBodies: Same<CreatedFor<{ n: 3 }>, Schemas["CreatedTicTacToe
 export async function movesAndEvents(id: string, token: string): Promise<void> {
   const moved = await api.makeMove(id, token, { row: 7, col: 7 });
   if (moved.state.game === "reversi") moved.state.score satisfies Schemas["PlayerScores"];
-  // @ts-expect-error a move is a cell
-  await api.makeMove(id, token, { row: 7 });
+  // A cell by its square name: row and col, or square (the service refuses both, or neither).
+  const bySquare = await api.makeMove(id, token, { square: "h8" });
+  bySquare.move.square satisfies string | undefined; // absent where the board has no names
+  // @ts-expect-error a row is a number
+  await api.makeMove(id, token, { row: "7", col: 7 });
+  // @ts-expect-error a square is a string
+  await api.makeMove(id, token, { square: 88 });
   // @ts-expect-error `player` is 1 or 2
   await api.resign(id, token, { player: 3 });
   for await (const event of api.events(id, { since: 3 })) {

@@ -262,16 +262,18 @@ def make_move(
     row: int | None = None,
     col: int | None = None,
     *,
+    square: str | None = None,
     move: Mapping[str, Any] | None = None,
     player: int | None = None,
     if_match: int | None = None,
     idempotency_key: str | None = None,
 ) -> Call[MakeMoveAnswer]:
-    """A move of the token's player: on the cell (``row``, ``col``), or a ``move`` of another
-    shape the game's kind takes (``{"pass": True}``); ``if_match``: only if the game is still at
-    that version."""
+    """A move of the token's player: on the cell (``row``, ``col``), or on the cell named
+    ``square`` (``"f5"``, where the board has names: Reversi counts rows from the top,
+    tic-tac-toe from the bottom), or a ``move`` of another shape the game's kind takes
+    (``{"pass": True}``); ``if_match``: only if the game is still at that version."""
     headers = _acting(game_id, token, if_match, idempotency_key)
-    body = _omit_none(row=row, col=col, player=player, **(move or {}))
+    body = _omit_none(row=row, col=col, square=square, player=player, **(move or {}))
     return call("make_move", _json, body, path={"game_id": game_id}, headers=headers)
 
 

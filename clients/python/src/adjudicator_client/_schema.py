@@ -124,6 +124,10 @@ class ApplyMoveResponse(TypedDict):
     # The board after the move, as strings.
     board: list[str]
     flips: list[list[int]]
+    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name;
+    # rows counted from the top, as Othello players write them: `a1` is row 0, col 0). Present where
+    # the board has names (at most 26 columns), absent otherwise.
+    flip_squares: NotRequired[list[str]]
     # Who moves next: the opponent if it can, else `color` again (the opponent passes), else null
     # (game over).
     next: Literal["B", "W"] | None
@@ -145,6 +149,10 @@ class CellOut(TypedDict):
 
     row: int
     col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
 
 
 class CheckMoveResponse(TypedDict):
@@ -153,6 +161,10 @@ class CheckMoveResponse(TypedDict):
     reason: Literal["occupied", "no_bracket"] | None
     # Stones that flip, sorted by (row, col); [] if illegal.
     flips: list[list[int]]
+    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name;
+    # rows counted from the top, as Othello players write them: `a1` is row 0, col 0). Present where
+    # the board has names (at most 26 columns), absent otherwise.
+    flip_squares: NotRequired[list[str]]
 
 
 class CheckMovesRequest(TypedDict):
@@ -166,12 +178,19 @@ class CheckMovesRequest(TypedDict):
 
 
 class MoveQuery(TypedDict):
-    """One question of a batch: may ``color`` play at (row, col)?"""
+    """One question of a batch: may ``color`` play at (row, col), or at ``square``? Which cell it
+    asks about, the batch reads on its board (``CheckMovesRequest.cells``).
+    """
 
-    # 0-based; row 0 is the top row.
-    row: int
-    # 0-based; column 0 is the left column.
-    col: int
+    # 0-based; row 0 is the top row. With `col`, unless `square` is given.
+    row: NotRequired[int | None]
+    # 0-based; column 0 is the left column. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them): a column letter (`a`
+    # the left column) and a row number from 1, counted from the top row as Othello players write it
+    # (`f5` is row 4, col 5). Case-insensitive. Only on boards of at most 26 columns; a name the
+    # board does not have is 422 `validation_error`.
+    square: NotRequired[str | None]
     color: Literal["B", "W"]
 
 
@@ -301,9 +320,16 @@ class ReversiMoveOut(TypedDict):
     seq: int
     row: int
     col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
     player: Literal[1, 2]
     flips: list[list[int]]
     passed: bool
+    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name):
+    # present where the board has names (at most 26 columns), absent otherwise.
+    flip_squares: NotRequired[list[str]]
 
 
 Tokens = TypedDict("Tokens", {"1": str, "2": str})
@@ -352,6 +378,10 @@ class MoveOut(TypedDict):
     seq: int
     row: int
     col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
     player: Literal[1, 2]
 
 
@@ -530,6 +560,9 @@ class Keys(TypedDict):
 class LegalMove(TypedDict):
     row: int
     col: int
+    # The cell's square name (`d3` is row 2, col 3: rows counted from the top, as Othello players
+    # write them). Present where the board has names (at most 26 columns), absent otherwise.
+    square: NotRequired[str]
     # How many stones this move flips.
     flips: int
 
@@ -551,15 +584,24 @@ class LegalMovesResponse(TypedDict):
 
 
 class MoveIn(TypedDict):
-    """A move on a cell."""
+    """A move on a cell: its `row` and `col`, or its `square` name (where the board has names: at
+    most 26 columns), not both.
+    """
 
     # Optional; must be the token's player (else 403).
     player: NotRequired[int | None]
     # 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`.
-    row: int
+    # With `col`, unless `square` is given.
+    row: NotRequired[int | None]
     # 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422
-    # `out_of_bounds`.
-    col: int
+    # `out_of_bounds`. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them), on a board of at most
+    # 26 columns: a column letter (`a` the left column) and a row number from 1 — counted from the
+    # top row in Reversi (`f5` is row 4, col 5), from the bottom row in tic-tac-toe (`a1` is the
+    # bottom-left cell). Case-insensitive. A name the board does not have, or a board wider than 26
+    # columns, is 422 `validation_error`.
+    square: NotRequired[str | None]
 
 
 class MovesPage(TypedDict):
@@ -600,9 +642,16 @@ class ReversiLegalMoveOut(TypedDict):
 
     row: int
     col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
     # The opponent stones the move would flip, sorted by (row, col): exactly the `flips` of its
     # record if it is played.
     flips: list[list[int]]
+    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name):
+    # present where the board has names (at most 26 columns), absent otherwise.
+    flip_squares: NotRequired[list[str]]
 
 
 class ReversiLegalMovesOut(TypedDict):
@@ -625,15 +674,20 @@ class ReversiLegalMovesOut(TypedDict):
 
 
 class ReversiMoveRequest(TypedDict):
-    """A board, a cell and the colour that would play there."""
+    """A board, a cell (`row` and `col`, or `square`) and the colour that would play there."""
 
     # Rectangular board, 1 to 32 cells a side, row 0 on top. Each row is a string, or a list of
     # one-character strings. Cells: '.', 'B', 'W'.
     board: list[str | list[Literal[".", "B", "W"]]]
-    # 0-based; row 0 is the top row.
-    row: int
-    # 0-based; column 0 is the left column.
-    col: int
+    # 0-based; row 0 is the top row. With `col`, unless `square` is given.
+    row: NotRequired[int | None]
+    # 0-based; column 0 is the left column. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them): a column letter (`a`
+    # the left column) and a row number from 1, counted from the top row as Othello players write it
+    # (`f5` is row 4, col 5). Case-insensitive. Only on boards of at most 26 columns; a name the
+    # board does not have is 422 `validation_error`.
+    square: NotRequired[str | None]
     color: Literal["B", "W"]
 
 
