@@ -265,6 +265,12 @@ def test_generated_client_calls_every_operation(
     assert gone.status_code == 404
     assert gone.parsed.code == "game_not_found"
 
+    # Records: the keys that verify what the service signs.
+    keys = call("getKeys", client=client)
+    assert keys.status_code == 200
+    (key,) = keys.parsed.keys  # one process, no older keys configured
+    assert (key.kty, key.crv, len(key.x), len(key.kid)) == ("OKP", "Ed25519", 43, 43)
+
     # Operations.
     health = call("getHealth", client=client)
     assert health.status_code == 200
