@@ -67,7 +67,7 @@ def name(row: int, col: int, height: int, width: int, from_bottom: bool) -> str:
         raise ValueError(f"a board {width} columns wide has no square names")
     if not (0 <= row < height and 0 <= col < width):
         raise ValueError(f"({row}, {col}) is not a cell of a {height} × {width} board")
-    return f"{LETTERS[col]}{height - row if from_bottom else row + 1}"
+    return Squares(height, width, from_bottom).name(row, col)
 
 
 def parse(text: str, height: int, width: int, from_bottom: bool) -> tuple[int, int]:
