@@ -15,9 +15,18 @@ BOM = "\ufeff"
 
 
 def decode(data: str | bytes) -> str:
-    """``data`` as text: ``str`` as it is, ``bytes`` as UTF-8 (RecordError naming the line,
+    """``data`` as text: ``str`` as it is (RecordError, by line and column, for a lone
+    surrogate, which no UTF-8 text holds), ``bytes`` as UTF-8 (RecordError naming the line,
     column and byte of the first byte that is not), without a leading byte-order mark."""
     if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError as error:  # a lone surrogate: no UTF-8 text holds one
+            raise RecordError(
+                f"character {error.start} (U+{ord(data[error.start]):04X}) is half of a UTF-16 "
+                "pair: a record is Unicode text",
+                **place(data, error.start),
+            ) from None
         return data.removeprefix(BOM)
     try:
         text = data.decode("utf-8")

@@ -73,6 +73,12 @@ def test_bytes_that_are_not_utf8_are_refused_by_line_column_and_byte() -> None:
     assert refused.value.where == {"line": 2, "column": 3, "byte": 7}
 
 
+def test_a_lone_surrogate_is_refused_as_text_no_utf8_holds() -> None:
+    with pytest.raises(RecordError) as refused:
+        read_transcript("f5\nd6\ud800", MAX)
+    assert refused.value.where == {"line": 2, "column": 3}
+
+
 def test_a_million_moves_are_refused_at_the_first_move_over_the_bound() -> None:
     with pytest.raises(RecordError) as refused:
         read_transcript("f5" * 1_000_000, MAX)
