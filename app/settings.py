@@ -16,6 +16,8 @@ from app.records.signing import load_private_key, load_public_key
 # The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
 LARGEST_N = 1_000_000
 DEFAULT_MAX_BATCH = 1000  # the most items of one batch request
+# Moves one audited record may hold by default (ADJUDICATOR_MAX_RECORD_MOVES).
+DEFAULT_MAX_RECORD_MOVES = 10_000
 # Moves a game may have by default (ADJUDICATOR_MAX_MOVES_PER_GAME): its last is a draw.
 DEFAULT_MAX_MOVES = 10_000
 # Moves the store holds in all its games by default (ADJUDICATOR_MAX_TOTAL_MOVES).
@@ -265,6 +267,13 @@ class Settings(BaseSettings):
     )
     max_n: int = Field(
         LARGEST_N, ge=1, le=LARGEST_N, description="Largest board side a new game may have."
+    )
+    max_record_moves: int = Field(
+        DEFAULT_MAX_RECORD_MOVES,
+        ge=1,
+        description="Most moves one record may hold in an audit (`POST /v1/records/audit`, "
+        "each record of a batch, `adjudicator audit`); more is 422 naming the first move "
+        "beyond, found before the rest is read.",
     )
     signing_key_file: Path | None = Field(
         None,

@@ -271,6 +271,11 @@ class Face:
     ``cell_lists`` names the kind's fields of a move record or a legal move that are lists of
     ``[row, col]`` cells, each with the name of the list of their square names that answers
     carry beside it, in the same order (Reversi: ``{"flips": "flip_squares"}``).
+    ``inferred_pass`` is, for a kind whose passes are nobody's move (Othello: a player without
+    a legal move is skipped), the move record's fact that says the next player was skipped
+    (Reversi: ``passed``); a record that writes such a pass is checked against it
+    (``app.records.audit``). ``formats`` are the community formats its games are read and
+    written in besides transcripts (``app.records.formats``: Othello's ``ggf``).
     """
 
     title: str
@@ -286,6 +291,8 @@ class Face:
     refusals: tuple[Refusal, ...] = ()
     page: Mapping[str, object] = field(default_factory=dict)
     cell_lists: Mapping[str, str] = field(default_factory=dict)
+    inferred_pass: str | None = None
+    formats: tuple[str, ...] = ()
 
     def squares(self, height: int, width: int) -> Squares | None:
         """The square names of a board of this kind and size; None if it has none."""

@@ -77,6 +77,20 @@ class GameOver(RuleError):
         return found
 
 
+class PassRefused(RuleError):
+    """An explicit pass in a record of a kind whose passes are inferred (Othello): a player may
+    pass only when it has no legal move, which the move before says (its ``passed``)."""
+
+    code = "illegal_move"
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        super().__init__(f"player {player} has a legal move and may not pass")
+
+    def details(self) -> dict[str, object]:
+        return {"reason": "pass_with_moves"}
+
+
 class AccessDenied(DomainError):
     """The request does not prove it may act for this player of this game."""
 

@@ -36,11 +36,11 @@ from app.contract.games import (
     MoveOut,
     Tokens,
 )
-from app.contract.problems import CELL_REFUSALS, refusal
+from app.contract.problems import CELL_REFUSALS, Refusal, refusal
 from app.rules import reversi
 from app.rules.errors import RuleError
 from app.rules.reversi import BLACK, WHITE, Board, Color
-from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
+from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds, PassRefused
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
     LegalMove,
@@ -135,9 +135,13 @@ class NoBracket(RuleError):
 
 NO_BRACKET = refusal(
     NoBracket(0, 0), 409, "Illegal move",
-    "a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`)",
+    "a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`); in an "
+    "audited record, also a written pass where the player has a legal move (`reason`: "
+    "`pass_with_moves`: Othello passes are inferred)",
     "play a cell that brackets an opponent stone (`legal-moves` on the game's board)",
 )  # fmt: skip
+# A written pass in an audited record, where the player to move has a move: the same problem.
+PASS_REFUSED = Refusal(PassRefused, NO_BRACKET.problem)
 
 
 EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGRAL]
@@ -201,6 +205,20 @@ def first_to_move(board: Board, wanted: Color) -> Color | None:
 def score_of(board: Board) -> PlayerScores:
     counts = board.score()
     return {"1": counts[BLACK], "2": counts[WHITE]}
+
+
+def federation_score(score: PlayerScores, squares: int, winner: int) -> PlayerScores:
+    """A finished game's score as the World Othello Federation counts it (and the WTHOR
+    database stores it): each player's stones, and the empty squares to the winner; on a draw
+    split equally, an odd one left over given to nobody. ``score`` is the stones (``"1"``,
+    ``"2"``), ``squares`` the board's, ``winner`` 1, 2 or 0 (a draw)."""
+    black, white = score["1"], score["2"]
+    empty = squares - black - white
+    if winner == 1:
+        return {"1": black + empty, "2": white}
+    if winner == 2:
+        return {"1": black, "2": white + empty}
+    return {"1": black + empty // 2, "2": white + empty // 2}
 
 
 class Reversi:
@@ -349,9 +367,11 @@ class ReversiKind:
         board=ReversiBoardOut,
         row_one="top",  # Othello's a1 is the top-left corner (WTHOR, GGF, transcripts)
         legal_move=ReversiLegalMoveOut,
-        refusals=(*CELL_REFUSALS, NO_BRACKET),
+        refusals=(*CELL_REFUSALS, NO_BRACKET, PASS_REFUSED),
         page={"marks": {"1": "B", "2": "W"}, "empty": ".", "names": {"1": "Black", "2": "White"}},
         cell_lists={"flips": "flip_squares"},
+        inferred_pass="passed",
+        formats=("ggf",),
     )
 
     def new(self, params: Mapping[str, object]) -> Reversi:

@@ -1,0 +1,118 @@
+"""The audit of a whole game: a record's moves replayed through the kind's own ``Position``.
+
+Every move goes through ``Position.play``, the code every move of a live session goes through,
+played by the player to move, in the order written: the same rules, once. A record says what
+was played, not who played it (transcripts, GGF and WTHOR files name colours at most, and a
+colour follows from the moves before), so the player is always the one to move, and the only
+refusals an audit meets are those of the rules: a cell outside the board, an occupied one, a
+stone that brackets nothing, a move after the end (``game_over``, as a session says it first).
+
+Passes. A kind whose moves include a pass (``Pass``) plays it like any move. A kind whose passes
+are nobody's move (Othello: a player without a legal move is skipped, and the move that skipped
+it says so, ``Face.inferred_pass``) never needs one written: transcripts and records leave them
+out, and the replay infers them. Where a record does write one (GGF writes ``PA``), it is
+checked: it stands for the skip the move before it made, once, and anywhere else it is
+``PassRefused``.
+
+Time is linear in the moves: each is one ``play``, which costs the kind's move (O(1) for
+tic-tac-toe, a bitboard walk for Reversi) and nothing that grows with the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from app.rules.errors import RuleError
+from app.sessions.errors import GameOver, PassRefused
+from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position
+
+Verdict = Literal["finished", "unfinished", "illegal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """One move of a record: what it plays (a cell, ``Pass``), how it was written there
+    (``"f5"``, ``[4, 5]``, ``"pass"``), for the answer to quote a refused one as submitted, and
+    the player it was written for where the record names one (GGF's ``B[f5]``): a move
+    written for the player not to move is refused as a session refuses it (``not_your_turn``)."""
+
+    played: Played
+    given: object
+    player: Player | None = None  # the player the record wrote it for, where it names one
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The first move the rules refused: its 1-based index in what was submitted, as it was
+    written, and the refusal a session's move would get."""
+
+    ply: int
+    given: object
+    error: RuleError
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """A replayed record: the position after the moves it accepted (``position``), their move
+    records (``moves``, as a session records them), how many of the submitted moves were
+    accepted (``plies``: written passes count, inferred ones do not), and the first refused
+    move (``refused``), if any."""
+
+    kind: GameKind
+    params: Mapping[str, object]
+    position: Position
+    moves: tuple[Move, ...]
+    plies: int
+    refused: Refused | None
+
+    @property
+    def verdict(self) -> Verdict:
+        if self.refused is not None:
+            return "illegal"
+        return "unfinished" if self.position.next_player is not None else "finished"
+
+
+def replay(kind: GameKind, params: Mapping[str, object], moves: Iterable[Submitted]) -> Audit:
+    """The audit of ``moves`` played in order from a new game of ``kind`` made from ``params``
+    (validated creation parameters, as a session's store takes them), stopping at the first
+    move the rules refuse."""
+    position = kind.new(params)
+    inferred = kind.face.inferred_pass
+    accepted: list[Move] = []
+    skipped = False  # the last move skipped a player, whose pass a record may write
+    plies = 0
+    for ply, move in enumerate(moves, 1):
+        try:
+            if inferred is not None and isinstance(move.played, Pass):
+                _written_pass(position, skipped)
+                skipped = False
+            else:
+                played = _play(position, move.played, move.player)
+                accepted.append(played)
+                skipped = inferred is not None and bool((played.facts or {}).get(inferred))
+        except RuleError as error:
+            return Audit(
+                kind, params, position, tuple(accepted), plies, Refused(ply, move.given, error)
+            )
+        plies = ply
+    return Audit(kind, params, position, tuple(accepted), plies, None)
+
+
+def _play(position: Position, played: Played, written: Player | None) -> Move:
+    player = position.next_player
+    if player is None:  # a session refuses a move after the end before it looks at the move
+        raise GameOver(position.status, position.winner, position.reason)
+    return position.play(played, player if written is None else written)
+
+
+def _written_pass(position: Position, skipped: bool) -> None:
+    """A pass a record writes, in a kind whose passes are inferred: the skip the last move made
+    (once), or a refusal."""
+    if skipped:
+        return
+    player = position.next_player
+    if player is None:
+        raise GameOver(position.status, position.winner, position.reason)
+    raise PassRefused(player)
