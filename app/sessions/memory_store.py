@@ -33,6 +33,7 @@ from app.sessions.store import (
     BoardShape,
     Changes,
     CreatedGame,
+    History,
     Seat,
     client_part,
 )
@@ -244,6 +245,11 @@ class MemoryGameStore:
 
     async def rows(self, game_id: str) -> list[str]:
         return self._session(game_id).position.rows()
+
+    async def history(self, game_id: str) -> History:
+        session = self._session(game_id)
+        count = session.position.move_count
+        return History(session.kind.name, session.params, session.moves(0, count))
 
     async def delete(self, game_id: str, token: str) -> None:
         entry = self._entry(game_id)

@@ -127,6 +127,7 @@ from app.sessions.store import (
     BoardShape,
     Changes,
     CreatedGame,
+    History,
     Seat,
     client_part,
 )
@@ -401,17 +402,21 @@ class RedisGameStore:
 
     async def rows(self, game_id: str) -> list[str]:
         """The board, rebuilt by replaying the moves (the caller bounds the board's size)."""
+        history = await self.history(game_id)
+        position = self.kinds.find(history.kind).new(history.params)
+        for move in history.moves:
+            position.play(move.played, move.player)
+        return position.rows()
+
+    async def history(self, game_id: str) -> History:
         keys = game_keys(game_id)
         found = await self._run(Call("replay", [keys.meta, keys.moves], NoArgs()))
         if not found:
             raise GameNotFound(game_id)
-        history = HistoryReply(*found)
-        game_kind = self.kinds.find(history.kind)
-        position = game_kind.new(json.loads(history.params))
-        for seq, record in enumerate(history.records, start=1):
-            move = record_read(game_kind, seq, record)
-            position.play(move.played, move.player)
-        return position.rows()
+        read = HistoryReply(*found)
+        game_kind = self.kinds.find(read.kind)
+        moves = [record_read(game_kind, seq, text) for seq, text in enumerate(read.records, 1)]
+        return History(read.kind, json.loads(read.params), moves)
 
     async def delete(self, game_id: str, token: str) -> None:
         args = DeleteArgs(token_hash=tokens.token_hash(token), channel=channel(game_id))

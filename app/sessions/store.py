@@ -53,6 +53,15 @@ class Seat(NamedTuple):
     size: tuple[int, int]
 
 
+class History(NamedTuple):
+    """A game from its start: its kind's name, its creation parameters (as the kind's
+    ``GameKind.new`` takes them) and its move records in order — what a record of it holds."""
+
+    kind: str
+    params: Mapping[str, object]
+    moves: list[Move]
+
+
 class BoardShape(NamedTuple):
     """What never changes of a game's board: its kind (named) and its size (rows, columns:
     ``kind.board_size``), by which its cells are named."""
@@ -155,6 +164,11 @@ class GameStore(Protocol):
 
     async def rows(self, game_id: str) -> list[str]:
         """The board as strings (the caller bounds its size)."""
+        ...
+
+    async def history(self, game_id: str) -> History:
+        """The game's kind, its creation parameters and every move record, in order (a game
+        has at most ``max_moves_per_game`` of them); raises GameNotFound."""
         ...
 
     async def delete(self, game_id: str, token: str) -> None:
