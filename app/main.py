@@ -14,7 +14,7 @@ from fastapi import APIRouter, FastAPI
 from starlette.types import Lifespan
 
 from app import __doc__ as summary
-from app.api import operations, records, reversi, tictactoe
+from app.api import operations, reversi, tictactoe
 from app.api.cors import allow_origins
 from app.api.docs import build_openapi, mount_docs
 from app.api.games.routes import game_router
@@ -23,6 +23,7 @@ from app.api.games.streams import StreamSlots
 from app.api.head import HeadAsGet
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
+from app.api.records import AuditShapes, records_router
 from app.api.shutdown import watching_for_stop
 from app.api.web import mount_web
 from app.api.work import WorkBudget
@@ -85,7 +86,8 @@ def tags_of(kinds: Kinds) -> list[dict[str, str]]:
         },
         {
             "name": "Records",
-            "description": "Game records: the keys that verify what the service signs.",
+            "description": "Game records: the audit of a whole game, and the keys that verify "
+            "what the service signs.",
         },
         {"name": "Operations", "description": "Health, readiness and error-type descriptions."},
     ]
@@ -163,6 +165,7 @@ def create_app(
     app.state.store = store
     app.state.validation_context = {"settings": settings}
     app.state.games = GameShapes.of(served)
+    app.state.audits = AuditShapes.of(app.state.games)
     app.state.problems = ProblemTable.of(kind.face for kind in served)
     app.state.keys = KeyRing.load(settings.signing_key_file, settings.signing_previous_key_files)
     tracked = settings.max_tracked_clients
@@ -193,7 +196,8 @@ def create_app(
     allow_origins(app, settings.cors_origins)
     configure_logging(settings)
     games = game_router(app.state.games)
-    for router in (reversi.router, tictactoe.router, games, records.router, operations.router):
+    records = records_router(app.state.audits)
+    for router in (reversi.router, tictactoe.router, games, records, operations.router):
         add_routes_flat(app, router)
     mount_docs(app)
     mount_web(app)

@@ -211,6 +211,19 @@ class JsonBody(Generic[ModelT]):
         unknown = unknown_names(body, self._unknown_member)
         raise RequestValidationError([surplus_error(surplus_count, unknown)])
 
+    def validate_value(self, value: Any, context: dict[str, Any]) -> ModelT:
+        """The model of a value already read from JSON (an item of a batch whose items are
+        validated one by one), or a RequestValidationError as ``validate``'s."""
+        try:
+            return self._adapter.validate_python(value, context=context)
+        except ValidationError as error:
+            errors = error.errors(include_url=False, include_input=False)
+            if self._tagged:
+                errors = [self._untagged(e) for e in errors]
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in errors]
+            ) from None
+
     def _most_members(self, context: dict[str, Any]) -> int | None:
         settings = context.get("settings")
         max_batch = DEFAULT_MAX_BATCH if settings is None else settings.max_batch

@@ -1,14 +1,532 @@
-"""Game records: the keys that verify what the service signs."""
+"""Game records at the edge: the audit of a whole game, and the keys that verify what is signed.
+
+An audit body is a kind's creation body (the same model, so the same parameters and the same
+checks; no clock) plus the moves, written one of three ways: a list (``moves``), a transcript
+(``transcript``) or a record in a community format (``record`` and ``format``). ``AuditShapes``
+derives the bodies from the kinds a service serves, as ``GameShapes`` does the game routes';
+``audit_answer`` turns a parsed body into the signed answer, here and in ``adjudicator audit``.
+"""
 
 from __future__ import annotations
 
-from fastapi import Request, Response
-from pydantic import BaseModel, Field
+import time
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal, cast
 
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.exceptions import RequestValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    RootModel,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError, from_json, to_json
+from starlette.responses import StreamingResponse
+from typing_extensions import TypedDict
+
+from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.games import params as game_params
+from app.api.games.render import Json, move_json, names_of, state_json
+from app.api.games.schemas import GameShapes, game_of_body, root_model, tagged_union, typed_dict
+from app.api.params import Malformed, Param
+from app.api.problems import problem_responses, validation_problem
+from app.api.ratelimit import client_of
 from app.api.routing import api_router
-from app.records.signing import KeyRing
+from app.api.work import SLICE_SECONDS, Meter, WorkBudget, answered_in_slices, meter_of
+from app.contract.fields import Body, JsonInt
+from app.contract.games import CreateIn, PassIn, etag
+from app.contract.problems import (
+    BODY_ERRORS,
+    GAME_NOT_FOUND,
+    RATE_LIMITED,
+    VALIDATION_ERROR,
+    ProblemTable,
+    problem_body,
+)
+from app.contract.squares import SquareError, Squares, check_syntax
+from app.records.audit import Audit, Submitted, replay
+from app.records.canonical import chain
+from app.records.errors import RecordError
+from app.records.formats import FORMATS, read_record, write_record
+from app.records.signing import KeyRing, SigningKey
+from app.records.transcript import read_transcript, write_transcript
+from app.records.wthor import WthorGame, read_wthor
+from app.sessions.kind import GameKind, Pass, Placement, Player, board_size
+from app.sessions.kinds import Kinds
+from app.sessions.kinds.reversi import PlayerScores, federation_score
+from app.sessions.session import GameState
+from app.sessions.store import GameStore, History
+from app.settings import DEFAULT_MAX_RECORD_MOVES
 
-router = api_router("/v1", ["Records"])
+# --- the moves of a record, as a body writes them --------------------------------------------
+
+PASS = "pass"
+
+
+def _square_or_pass(text: str) -> str:
+    """A square's name (``f5``, any case) or ``pass``, in lower case."""
+    if text.lower() == PASS:
+        return PASS
+    try:
+        return check_syntax(text)
+    except SquareError as error:
+        raise PydanticCustomError(
+            error.type, "{message}, or pass", {"message": str(error)}
+        ) from None
+
+
+def record_moves_limit(moves: Any, info: ValidationInfo) -> Any:
+    """Before-validator of a record's move list: more than ``max_record_moves`` is refused
+    before any move is looked at."""
+    settings = (info.context or {}).get("settings")
+    limit = DEFAULT_MAX_RECORD_MOVES if settings is None else settings.max_record_moves
+    if isinstance(moves, list) and len(moves) > limit:
+        raise PydanticCustomError(
+            "too_long",
+            "a record has at most {max} moves, this one has {length}: move {beyond} is beyond",
+            {"max": limit, "length": len(moves), "beyond": limit + 1},
+        )
+    return moves
+
+
+WrittenMove = Annotated[
+    Annotated[str, Field(max_length=8), AfterValidator(_square_or_pass)] | tuple[JsonInt, JsonInt],
+    Field(description="A square (`f5`), a `[row, col]` pair (0-based, row 0 the top row), or "
+          "`pass`."),
+]  # fmt: skip
+
+
+class RecordSource(BaseModel):
+    """What an audit body adds to a kind's creation body: the moves, one of three ways."""
+
+    formats: ClassVar[tuple[str, ...]] = ()  # the kind's (``Face.formats``)
+    title: ClassVar[str] = ""  # the kind's (``Face.title``)
+
+    moves: Annotated[list[WrittenMove], BeforeValidator(record_moves_limit)] | None = Field(
+        None,
+        description="The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where "
+        "the kind has passes (Othello's are inferred: a written one is checked). At most "
+        "`max_record_moves` (default 10,000).",
+    )
+    transcript: str | None = Field(
+        None,
+        description="The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows "
+        "have two digits), case-insensitive, spaces and line breaks allowed between them; no "
+        "passes (Othello's are inferred).",
+    )
+    record: str | None = Field(
+        None,
+        description="A game in a community format, named by `format`: its text. The game's "
+        "parameters come from the record.",
+    )
+    format: str | None = Field(
+        None, description="The format of `record`: `ggf` (Othello, as GGS writes it)."
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> RecordSource:
+        given = [
+            name for name in ("moves", "transcript", "record") if getattr(self, name) is not None
+        ]
+        if len(given) != 1:
+            raise PydanticCustomError(
+                "one_source",
+                "give the moves one way: moves, transcript, or record with its format",
+            )
+        if (self.record is None) != (self.format is None):
+            raise PydanticCustomError("record_and_format", "record and format go together")
+        if self.format is not None and self.format not in self.formats:
+            known = ", ".join(self.formats) or "none"
+            raise PydanticCustomError(
+                "unknown_format",
+                "{kind} records come in these formats: {known}",
+                {"kind": self.title, "known": known},
+            )
+        if self.record is not None:
+            others = self.model_fields_set - {"game", "record", "format"}
+            if others:
+                raise PydanticCustomError(
+                    "record_and_parameters",
+                    "a record gives the game's parameters: give no {names} with it",
+                    {"names": ", ".join(sorted(others))},
+                )
+        return self
+
+
+def _no_clock(value: object) -> None:
+    if value is not None:
+        raise PydanticCustomError("no_clock", "an audit replays moves without time: no clock")
+    return
+
+
+# A creation body's ``clock``, which an audit body does not take: not in its schema, refused.
+NO_CLOCK: Any = (cast(Any, SkipJsonSchema)[Annotated[None, BeforeValidator(_no_clock)]], None)
+
+
+def audit_model(kind: GameKind) -> type[BaseModel]:
+    """The audit body of ``kind``: its creation body (``Create…In``) with the moves, as
+    ``Audit…In``."""
+    create = kind.face.create
+    name = "Audit" + create.__name__.removeprefix("Create")
+    fields: dict[str, Any] = {"clock": NO_CLOCK}
+    if kind.face.formats:  # a record in the kind's format names the kind: `game` may be left out
+        game = create.model_fields["game"]
+        fields["game"] = (game.annotation, Field(kind.name, description=game.description))
+    bases: tuple[type[BaseModel], ...] = (create, RecordSource)
+    made = create_model(name, __base__=bases, __module__=__name__, **fields)
+    model = cast(type[RecordSource], made)
+    model.formats = kind.face.formats
+    model.title = kind.face.title
+    model.__doc__ = (create.__doc__ or "").strip() + " With the moves of the game to audit."
+    return model
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+
+class SignatureOut(TypedDict):
+    alg: Annotated[Literal["Ed25519"], Field(description="Always `Ed25519`.")]
+    kid: Annotated[str, Field(description="The key's id: one of `GET /v1/keys`.")]
+    value: Annotated[
+        str,
+        Field(
+            description="base64url of the signature of the canonical JSON (RFC 8785) of the "
+            "whole answer without `signature`."
+        ),
+    ]
+
+
+class IllegalOut(TypedDict, total=False):
+    """The first refused move: where it is in what was submitted, as it was written, and the
+    refusal a session's move would get (its problem's members: `code`, `detail`, …)."""
+
+    ply: int
+    move: Any
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
+    """The answer to an audit, unsigned: the verdict, the moves as a session records them, the
+    state after them, and the record's hash chain."""
+    kind, position = audit.kind, audit.position
+    names = names_of(kind, board_size(kind, position.facts()))
+    moves = [move_json(move, names) for move in audit.moves]
+    count = position.move_count
+    state = GameState(
+        id="",
+        kind=kind.name,
+        facts=position.facts(),
+        status=position.status,
+        winner=position.winner,
+        reason=position.reason,
+        next_player=position.next_player,
+        version=0,
+        move_count=count,
+        last_move=audit.moves[-1] if audit.moves else (position.move(count) if count else None),
+    )
+    shown = state_json(state, names)
+    del shown["id"], shown["version"]
+    illegal: Json | None = None
+    if audit.refused is not None:
+        error = audit.refused.error
+        problem = problems.problem_of(type(error))
+        refusal = problem_body(problem, str(error), error.details())
+        illegal = {"ply": audit.refused.ply, "move": audit.refused.given, **refusal}
+    return {
+        "verdict": audit.verdict,
+        "plies": audit.plies,
+        "illegal": illegal,
+        "moves": moves,
+        "state": shown,
+        "chain": chain({"game": kind.name, **audit.params}, moves),
+    }
+
+
+# --- from a parsed body to an audit ----------------------------------------------------------
+
+
+def submitted(
+    written: Sequence[object],
+    squares: Squares | None,
+    has_pass: bool,
+    players: Sequence[Player | None] = (),
+) -> list[Submitted]:
+    """The moves a record wrote (squares, ``[row, col]`` pairs, ``pass``; for the ``players``
+    it names, if it does) as the kind plays them; a RecordError naming the first that is none
+    of the board's."""
+    moves = []
+    for index, given in enumerate(written, 1):
+        player = players[index - 1] if players else None
+        if isinstance(given, tuple | list):
+            moves.append(Submitted(Placement(*given), list(given), player))
+        elif given == PASS:
+            if not has_pass:
+                raise RecordError("this game has no passes", move=index)
+            moves.append(Submitted(Pass(), given, player))
+        else:
+            assert isinstance(given, str)
+            if squares is None:
+                raise RecordError(
+                    "this board is wider than 26 columns and has no square names: write "
+                    "[row, col] pairs",
+                    move=index,
+                )
+            try:
+                moves.append(Submitted(Placement(*squares.parse(given)), given, player))
+            except SquareError as error:
+                raise RecordError(str(error), move=index) from None
+    return moves
+
+
+def record_problem(field: str, error: RecordError) -> RequestValidationError:
+    """A record that cannot be read, as the 422 that names where it broke."""
+    loc: tuple[str | int, ...] = ("body", field)
+    if "move" in error.where and field == "moves":
+        loc = (*loc, error.where["move"] - 1)
+    return RequestValidationError([{"loc": loc, "type": "record", "msg": str(error)}])
+
+
+CHAIN_DOC = (
+    "The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical JSON of the "
+    "creation parameters, with game)`, `h_i = SHA-256(h_{i-1} ‖ canonical JSON of move record "
+    "i)`, the last hash (RFC 8785 canonical JSON)."
+)
+
+
+def _audit_out(games: GameShapes) -> type:
+    """The answer to an audit, over the records and states of an app's kinds."""
+    answer = typed_dict(
+        "AuditOut",
+        {
+            "verdict": Annotated[
+                Literal["finished", "unfinished", "illegal"],
+                Field(
+                    description="`finished`: a legal game, over; `unfinished`: legal so far, "
+                    "the record stops before the end; `illegal`: a move was refused."
+                ),
+            ],
+            "plies": Annotated[
+                int,
+                Field(
+                    description="The submitted moves accepted: all of them, or those before "
+                    "the refused one (written passes count; inferred ones are no submitted move)."
+                ),
+            ],
+            "illegal": Annotated[
+                IllegalOut | None, Field(description="The first refused move; null if none.")
+            ],
+            "moves": Annotated[
+                list[games.record],  # type: ignore[name-defined]
+                Field(
+                    description="The accepted moves, as a session records them (Othello's "
+                    "inferred passes are their moves' `passed`)."
+                ),
+            ],
+            "state": Annotated[
+                dict[str, Any],
+                Field(
+                    description="The game after the accepted moves, as `GET /v1/games/{id}` "
+                    "shows it, without `id`, `version` and `clock`."
+                ),
+            ],
+            "chain": Annotated[
+                str,
+                Field(
+                    description="The record's SHA-256 hash chain, lower-case hex: "
+                    "`h0 = SHA-256(canonical creation parameters, with game)`, "
+                    "`h_i = SHA-256(h_{i-1} ‖ canonical move record i)`."
+                ),
+            ],
+            "signature": Annotated[
+                SignatureOut, Field(description="The service's signature of the answer.")
+            ],
+        },
+    )
+    answer.__doc__ = "A whole game, audited."
+    return answer
+
+
+def _record_out(games: GameShapes) -> type:
+    record = typed_dict(
+        "RecordOut",
+        {
+            "game": Annotated[str, Field(description="The game's kind.")],
+            "moves": Annotated[
+                list[str | tuple[int, int]],
+                Field(
+                    description="The moves in order: squares (`f5`), or `[row, col]` pairs on "
+                    "a board wider than 26 columns."
+                ),
+            ],
+            "state": Annotated[
+                dict[str, Any],
+                Field(
+                    description="The game now, as `GET /v1/games/{id}` shows it, without "
+                    "`id`, `version` and `clock`."
+                ),
+            ],
+            "chain": Annotated[str, Field(description=CHAIN_DOC)],
+            "signature": Annotated[
+                SignatureOut | None,
+                Field(
+                    description="The service's signature of the record once the game is "
+                    "over; null before."
+                ),
+            ],
+        },
+    )
+    record.__doc__ = (
+        "A game as a record: its kind, its creation parameters (as `POST /v1/games` takes them: "
+        "`n` and `k`, `height` and `width`, or `board` and `next`), its moves, its state and "
+        "its hash chain."
+    )
+    return record
+
+
+@dataclass(frozen=True)
+class AuditShapes:
+    """An app's audit bodies: one per kind it serves, told apart by ``game`` (or by the
+    record's ``format``), and the shape of the answer."""
+
+    kinds: Kinds
+    body: JsonBody[Any]
+    answer: type
+    record: type
+    batch: JsonBody[Any]
+    batch_answer: type
+    examples: dict[str, Any]
+
+    @classmethod
+    def of(cls, games: GameShapes) -> AuditShapes:
+        kinds = games.kinds
+        models = {kind.name: audit_model(kind) for kind in kinds}
+        by_format = {f: kind.name for kind in kinds for f in kind.face.formats}
+        union = tagged_union(game_of_body(games.default, by_format), models, "game")
+        body = root_model("AuditIn", union)
+        body.__doc__ = "A game to audit: its kind's creation parameters and its moves."
+        parsed = JsonBody(body, AUDIT_EXAMPLES, tag="game", components=games.components)
+        answer = _audit_out(games)
+        batch_model = create_model(
+            "AuditBatchIn",
+            __base__=Body,
+            __module__=__name__,
+            records=(
+                Annotated[list[Any], Field(min_length=1), BeforeValidator(batch_limit)],
+                Field(
+                    description="The games to audit: each an audit body (`AuditIn`), 1 to "
+                    "`max_batch`.",
+                    json_schema_extra={"items": {"$ref": "#/components/schemas/AuditIn"}},
+                ),
+            ),
+        )
+        batch_model.__doc__ = "Games to audit, each as `POST /v1/records/audit` takes one."
+        batch = JsonBody(
+            batch_model,
+            {
+                "two": {
+                    "summary": "Two records",
+                    "value": {
+                        "records": [
+                            AUDIT_EXAMPLES["othello-list"]["value"],
+                            AUDIT_EXAMPLES["tictactoe-illegal"]["value"],
+                        ]
+                    },
+                }
+            },
+            components=games.components,
+        )
+        batch_answer = typed_dict(
+            "AuditBatchOut",
+            {"results": Annotated[list[answer | dict[str, Any]],  # type: ignore[valid-type]
+                                  Field(description="Each record's answer, or `{\"problem\"}`.")]},
+        )  # fmt: skip
+        shapes = cls(kinds, parsed, answer, _record_out(games), batch, batch_answer, {})
+        problems = ProblemTable.of(kind.face for kind in kinds)
+        example = EXAMPLE_KEY.signed
+        shapes.examples.update(
+            parsed.answers(
+                lambda b: example(audit_answer(shapes.audit(b, DEFAULT_MAX_RECORD_MOVES), problems))
+            )
+        )
+        return shapes
+
+    def audit(self, parsed: BaseModel, max_moves: int) -> Audit:
+        """The audit of a parsed body; a RequestValidationError for moves it cannot read."""
+        body = parsed.root if isinstance(parsed, RootModel) else parsed
+        assert isinstance(body, CreateIn)
+        assert isinstance(body, RecordSource)
+        kind = self.kinds.find(body.kind)
+        field = "moves" if body.moves is not None else "transcript" if body.transcript else "record"
+        try:
+            if body.record is not None:
+                assert body.format is not None, "checked by the body's model"
+                recorded = read_record(body.format, body.record, max_moves)
+                params = _params_of(kind, recorded.params)
+                written: Sequence[object] = recorded.moves
+                players: Sequence[Player | None] = recorded.players
+            else:
+                params = body.params()
+                written = body.moves or read_transcript(body.transcript or "", max_moves)
+                players = ()
+            squares = kind.face.squares(*board_size(kind, kind.new(params).facts()))
+            has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
+            moves = submitted(written, squares, has_pass, players)
+        except RecordError as error:
+            raise record_problem(field, error) from None
+        return replay(kind, params, moves)
+
+
+def _params_of(kind: GameKind, read: Mapping[str, object]) -> dict[str, object]:
+    """The creation parameters a record gives, checked by the kind's creation body as a
+    client's would be; a RecordError saying what the body refused."""
+    try:
+        create = kind.face.create.model_validate({"game": kind.name, **read})
+    except ValidationError as error:
+        first = error.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the game"
+        raise RecordError(
+            f"the record's game is not one this service plays: {where}: {first['msg']}"
+        ) from None
+    return create.params()
+
+
+# The examples' answers are signed by this key, made from a published seed: real signatures,
+# that no service's key makes (its own are at GET /v1/keys).
+EXAMPLE_KEY = SigningKey.from_seed(bytes(range(32)))
+
+AUDIT_EXAMPLES: dict[str, Any] = {
+    "othello-transcript": {
+        "summary": "An Othello game as a transcript",
+        "value": {"game": "reversi", "transcript": "f5d6c3d3c4f4f6f3e6e7d7"},
+    },
+    "othello-list": {
+        "summary": "The same opening as a list of squares",
+        "value": {"game": "reversi", "moves": ["f5", "d6", "c3", "d3", "c4"]},
+    },
+    "tictactoe-pairs": {
+        "summary": "Tic-tac-toe as [row, col] pairs: X wins on the diagonal",
+        "value": {"n": 3, "moves": [[1, 1], [0, 1], [0, 0], [2, 1], [2, 2]]},
+    },
+    "tictactoe-illegal": {
+        "summary": "A tic-tac-toe record whose fourth move plays an occupied square",
+        "value": {"n": 3, "transcript": "b2a1c3b2"},
+    },
+}
+
+
+# --- routes ----------------------------------------------------------------------------------
 
 # The keys change only when the service restarts with another key file: a cache may keep them a
 # while, and must look again before it refuses a signature of a key it does not know.
@@ -30,17 +548,335 @@ class Keys(BaseModel):
     keys: list[Jwk] = Field(description="The current key, then older ones still published.")
 
 
-@router.get(
-    "/keys",
-    summary="The keys that verify signed records",
-    description="Ed25519 public keys as JWKs (RFC 8037): the key the service signs finished "
-    "games' records and audit answers with, then older keys whose signatures still verify. A "
-    'signature is `{"alg": "Ed25519", "kid", "value"}` over the canonical JSON (RFC '
-    "8785) of the signed document without its `signature`; verify it with the key of its "
-    "`kid`.",
-    response_model=Keys,
-)
 async def get_keys(request: Request) -> Response:
     keys: KeyRing = request.app.state.keys
     body = Keys.model_validate(keys.jwks()).model_dump_json()
     return Response(body, media_type="application/json", headers={"Cache-Control": KEYS_CACHE})
+
+
+def _shapes(request: Request) -> AuditShapes:
+    return cast(AuditShapes, request.app.state.audits)
+
+
+async def audit_record(request: Request) -> Response:
+    shapes = _shapes(request)
+    parsed = await shapes.body.parse(request)
+    audit = shapes.audit(parsed, request.app.state.settings.max_record_moves)
+    answer = audit_answer(audit, request.app.state.problems)
+    keys: KeyRing = request.app.state.keys
+    return json_response(keys.current.signed(answer))
+
+
+# What ``?format=`` names: the JSON record, a transcript, or a community format of the kind's.
+JSON_RECORD, TRANSCRIPT = "json", "transcript"
+
+
+def _format_of(text: str) -> str:
+    if not (text.isascii() and text.isalpha() and text.islower() and len(text) <= 16):
+        raise Malformed("format", "must be json, transcript, or the game's own format")
+    return text
+
+
+RECORD_FORMAT = Param(
+    "format",
+    "query",
+    {"type": "string", "enum": [JSON_RECORD, TRANSCRIPT, *FORMATS], "maxLength": 16},
+    "How the game is written: `json` (the default: the creation parameters, the moves, the "
+    "state, the hash chain and, once the game is over, the signature), `transcript` (its "
+    "squares, one after another, as `text/plain`), or the kind's community format: `ggf` "
+    "(Othello, as GGS writes it).",
+    _format_of,
+    JSON_RECORD,
+)
+
+
+def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Json, list[Json]]:
+    """A session's game as a record, unsigned: its creation parameters, its moves as squares
+    (``[row, col]`` pairs on a board without names), its state now, and the hash chain of its
+    move records (the audit's, for the same moves); and those move records."""
+    names = names_of(kind, board_size(kind, state.facts))
+    moves = history.moves[: state.move_count]  # a move that landed between the two reads waits
+    written: list[object] = []
+    for move in moves:
+        cell = Placement.of(move.played)
+        written.append(
+            [cell.row, cell.col] if names is None else names.squares.name(cell.row, cell.col)
+        )
+    shown = state_json(state, names)
+    for private in ("id", "version", "clock"):
+        shown.pop(private, None)
+    records = [move_json(move, names) for move in moves]
+    params = {"game": kind.name, **history.params}
+    record = {**params, "moves": written, "state": shown, "chain": chain(params, records)}
+    return record, records
+
+
+async def get_record(request: Request) -> Response:
+    game_id = game_params.game_id(request)
+    wanted = RECORD_FORMAT.read(request)
+    store: GameStore = request.app.state.store
+    state = await store.state(game_id)
+    tag = etag(state.id, state.version)
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    kind = _shapes(request).kinds.find(state.kind)
+    if wanted not in (JSON_RECORD, TRANSCRIPT, *kind.face.formats):
+        formats = ", ".join((JSON_RECORD, TRANSCRIPT, *kind.face.formats))
+        raise RequestValidationError(
+            [{"loc": ("query", "format"), "type": "format",
+              "msg": f"a {kind.face.title} game is written as {formats}"}]
+        )  # fmt: skip
+    if game_params.etag_matches(request, tag):
+        return Response(status_code=304, headers=headers)
+    record, records = record_json(kind, await store.history(game_id), state)
+    if wanted == JSON_RECORD:
+        keys: KeyRing = request.app.state.keys
+        over = state.status != "in_progress"
+        signed = keys.current.signed(record) if over else {**record, "signature": None}
+        return json_response(signed, headers=headers)
+    moves = cast(list[object], record["moves"])
+    if wanted == TRANSCRIPT:
+        if not all(isinstance(move, str) for move in moves):
+            raise RequestValidationError(
+                [{"loc": ("query", "format"), "type": "format",
+                  "msg": "this board is wider than 26 columns: its squares have no names"}]
+            )  # fmt: skip
+        text = write_transcript(cast(list[str], moves))
+        return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
+    try:
+        text = write_record(wanted, {**record, "records": records})
+    except RecordError as error:
+        raise RequestValidationError(
+            [{"loc": ("query", "format"), "type": "format", "msg": str(error)}]
+        ) from None
+    return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
+
+
+# --- batches: JSON, and WTHOR files streamed back as NDJSON -----------------------------------
+
+WTHOR_MEDIA_TYPE = "application/octet-stream"
+NDJSON_MEDIA_TYPE = "application/x-ndjson"
+WTHOR_SQUARES = Squares(8, 8, from_bottom=False)  # a WTHOR game is Othello on 8 × 8
+
+
+def _batch_problem(errors: Sequence[Mapping[str, Any]]) -> Json:
+    """One record's problem in a batch: the 422 it would get on its own."""
+    return cast(Json, from_json(bytes(validation_problem(errors).body)))
+
+
+def _audit_batch_item(
+    shapes: AuditShapes,
+    item: object,
+    index: int,
+    context: dict[str, Any],
+    keys: KeyRing,
+    problems: ProblemTable,
+) -> Json:
+    settings = context["settings"]
+    try:
+        parsed = shapes.body.validate_value(item, context)
+        answer = audit_answer(shapes.audit(parsed, settings.max_record_moves), problems)
+    except RequestValidationError as refused:
+        errors = refused.errors()
+        located = [{**e, "loc": ("body", "records", index, *e["loc"][1:])} for e in errors]
+        return {"problem": _batch_problem(located)}
+    return keys.current.signed(answer)
+
+
+async def _audit_json_batch(request: Request) -> Response:
+    shapes = _shapes(request)
+    meter = meter_of(request)
+    batch = await shapes.batch.parse(request, meter)
+    context: dict[str, Any] = request.app.state.validation_context
+    keys: KeyRing = request.app.state.keys
+    problems: ProblemTable = request.app.state.problems
+    records = list(enumerate(batch.records))
+    results = await answered_in_slices(
+        records,
+        lambda pair: _audit_batch_item(shapes, pair[1], pair[0], context, keys, problems),
+        meter,
+    )
+    return json_response({"results": results})
+
+
+def wthor_line(game: WthorGame, kind: GameKind) -> Json:
+    """One game of a WTHOR file, audited: the file's own facts, the verdict, and whether the
+    score the file stores for Black is the federation's score of the game as replayed."""
+    facts = {
+        "index": game.index,
+        "tournament": game.tournament,
+        "black": game.black,
+        "white": game.white,
+        "stored_score": game.stored_score,
+    }
+    moves = [Submitted(Placement(*WTHOR_SQUARES.parse(s)), s) for s in game.moves]
+    audit = replay(kind, {"height": 8, "width": 8}, moves)
+    position = audit.position
+    final: PlayerScores | None = None
+    if audit.verdict == "finished":
+        final = federation_score(cast(PlayerScores, position.facts()["score"]), 64, position.winner)
+    illegal = None
+    if audit.refused is not None:
+        error = audit.refused.error
+        illegal = {"ply": audit.refused.ply, "move": audit.refused.given, "code": error.code,
+                   "detail": str(error), **error.details()}  # fmt: skip
+    return {
+        **facts,
+        "verdict": audit.verdict,
+        "plies": audit.plies,
+        "illegal": illegal,
+        "final_score": None if final is None else {"B": final["1"], "W": final["2"]},
+        "agrees": final is not None and final["1"] == game.stored_score,
+    }
+
+
+async def _wthor_lines(
+    games: Iterator[WthorGame], kind: GameKind, meter: Meter, client: str, budget: WorkBudget
+) -> AsyncIterator[bytes]:
+    """The NDJSON lines of a WTHOR file's games, a slice at a time; a game that cannot be read
+    is a line of its problem, and the stream ends early (with a line of the 429) once the client
+    has used its share of CPU time."""
+    index = 0
+    while True:
+        lines: list[bytes] = []
+        with meter:
+            ends = time.perf_counter() + SLICE_SECONDS
+            try:
+                for game in games:
+                    index = game.index
+                    lines.append(to_json(wthor_line(game, kind)) + b"\n")
+                    if time.perf_counter() >= ends:
+                        break
+                else:
+                    yield b"".join(lines)
+                    return
+            except RecordError as error:  # the rest of the file is not read
+                problem = _batch_problem([{"loc": ("body",), "type": "record", "msg": str(error)}])
+                lines.append(to_json({"index": index + 1, "problem": problem}) + b"\n")
+                yield b"".join(lines)
+                return
+        yield b"".join(lines)
+        try:
+            budget.limiter.admit(client)
+        except HTTPException as refused:
+            body = problem_body(RATE_LIMITED, str(refused.detail))
+            yield to_json({"index": index + 1, "problem": body}) + b"\n"
+            return
+
+
+async def _audit_wthor(request: Request) -> Response:
+    shapes = _shapes(request)
+    meter = meter_of(request)
+    data = await request.body()
+    meter.admit()
+    try:
+        _, games = read_wthor(data, request.app.state.settings.max_record_moves)
+    except RecordError as error:
+        raise RequestValidationError(
+            [{"loc": ("body",), "type": "record", "msg": str(error)}]
+        ) from None
+    kind = shapes.kinds.find("reversi")
+    budget: WorkBudget = request.app.state.work_budget
+    lines = _wthor_lines(games, kind, meter, client_of(request), budget)
+    return StreamingResponse(lines, media_type=NDJSON_MEDIA_TYPE)
+
+
+async def audit_batch(request: Request) -> Response:
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media == WTHOR_MEDIA_TYPE:
+        return await _audit_wthor(request)
+    return await _audit_json_batch(request)
+
+
+def records_router(shapes: AuditShapes) -> APIRouter:
+    router = api_router("/v1", ["Records"])
+    router.get(
+        "/keys",
+        summary="The keys that verify signed records",
+        description="Ed25519 public keys as JWKs (RFC 8037): the key the service signs "
+        "finished games' records and audit answers with, then older keys whose signatures "
+        'still verify. A signature is `{"alg": "Ed25519", "kid", "value"}` over the canonical '
+        "JSON (RFC 8785) of the signed document without its `signature`; verify it with the "
+        "key of its `kid`.",
+        response_model=Keys,
+    )(get_keys)
+    router.get(
+        "/games/{game_id}/record",
+        summary="A game's record",
+        description="The game as a record: by default JSON with its creation parameters (as "
+        "`POST /v1/games` takes them), its moves as squares (`[row, col]` pairs on a board "
+        "wider than 26 columns), its state (as `GET /v1/games/{id}` shows it, without `id`, "
+        "`version` and `clock`), the SHA-256 hash chain of its move records and, once the "
+        "game is over, the service's Ed25519 signature (`GET /v1/keys`); null before. `POST "
+        "/v1/records/audit` of it (without `state`, `chain` and `signature`) replays the same "
+        "moves to the same state, unless the game ended off the board (a resignation, a flag "
+        "fall, an agreed draw, the move limit). `?format=transcript` gives the squares as "
+        "`text/plain`; `?format=ggf` an Othello game as GGS writes it. ETag / "
+        "`If-None-Match` as for the game.",
+        response_model=shapes.record,
+        responses={
+            200: {
+                "headers": {"ETag": {"description": "The game's.", "schema": {"type": "string"}}},
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            },
+            304: {"description": "Unchanged since the ETag in `If-None-Match`."},
+            **problem_responses(VALIDATION_ERROR, GAME_NOT_FOUND),
+        },
+        openapi_extra={
+            "parameters": [
+                game_params.GAME_ID.openapi,
+                RECORD_FORMAT.openapi,
+                game_params.IF_NONE_MATCH.openapi,
+            ]
+        },
+    )(get_record)
+    router.post(
+        "/records/audit",
+        summary="Audit a whole game",
+        description="Replays a game move by move with the rules every session plays by, and "
+        "says whether it is a legal game and how it stands: `finished`, `unfinished` (the "
+        "record stops before the end) or `illegal` (the first refused move, with the refusal "
+        "a session's move would get). The body is the kind's creation body (as `POST "
+        "/v1/games` takes it, without a clock) and the moves: a list, a transcript, or a "
+        "record in the kind's community format. Othello passes are inferred. The answer "
+        "holds the accepted move records, the state after them, the record's SHA-256 hash "
+        "chain and the service's Ed25519 signature (`GET /v1/keys`). A record that cannot be "
+        "read, or of more than `max_record_moves` moves, is 422 naming where it broke.",
+        response_model=shapes.answer,
+        responses={200: shapes.examples, **problem_responses(*BODY_ERRORS)},
+        openapi_extra=shapes.body.openapi,
+    )(audit_record)
+    router.post(
+        "/records/audit-batch",
+        summary="Audit many games",
+        description='`application/json`: `{"records": [<audit body>, …]}` (1 to '
+        '`max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be '
+        'read is its own result, `{"problem": <its 422>}`, never the batch\'s failure. '
+        "`application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello "
+        "Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line "
+        "a game in file order, streamed as it is audited: `index`, `tournament`, `black`, "
+        "`white` (the file's numbers), `stored_score` (Black's, as the file stores it), "
+        "`verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to "
+        "the winner; null unless the game is finished) and `agrees` (`stored_score` is "
+        '`final_score.B`). A game record that cannot be read is a line `{"index", '
+        '"problem"}` and ends the stream. A file whose header does not match its length is '
+        "422.",
+        response_model=shapes.batch_answer,
+        responses={
+            200: {"content": {NDJSON_MEDIA_TYPE: {"schema": {"type": "string"}}}},
+            **problem_responses(*BODY_ERRORS),
+        },
+        openapi_extra=_batch_openapi(shapes),
+    )(audit_batch)
+    return router
+
+
+def _batch_openapi(shapes: AuditShapes) -> dict[str, Any]:
+    extra = shapes.batch.openapi
+    content = extra["requestBody"]["content"]
+    wthor = {
+        "schema": {"type": "string", "format": "binary"},
+        "example": "(a WTHOR .wtb file's bytes)",
+    }
+    return {
+        "requestBody": {**extra["requestBody"], "content": {**content, WTHOR_MEDIA_TYPE: wthor}}
+    }

@@ -549,6 +549,9 @@ def _result(value: str, text: str = "", at: int = 0) -> GgfResult | None:
 
 
 def _writable(text: str) -> str:
+    # A lone surrogate (half a UTF-16 pair) is no Unicode text: a reader refuses it, so it is
+    # written as U+FFFD.
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
     return text.translate(_UNWRITABLE)[:MAX_VALUE]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -71,7 +72,12 @@ class SigningKey:
     def generate(cls) -> SigningKey:
         return cls(Ed25519PrivateKey.generate(), ephemeral=True)
 
-    @property
+    @classmethod
+    def from_seed(cls, seed: bytes) -> SigningKey:
+        """The key of a 32-byte seed (RFC 8032's private key): for examples and tests."""
+        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+
+    @functools.cached_property
     def jwk(self) -> dict[str, str]:
         return jwk_of(self.private.public_key())
 

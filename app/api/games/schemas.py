@@ -44,7 +44,7 @@ def _by_game(members: Iterable[Any]) -> Any:
     return Annotated[Union[unique], Field(discriminator="game")]  # noqa: UP007
 
 
-def _tagged(
+def tagged_union(
     tag_of: Callable[[object], str | None], members: Mapping[str, type[BaseModel]], what: str
 ) -> Any:
     """A union of body models told apart by ``tag_of``; a tag none has is an error of ``what``."""
@@ -61,7 +61,7 @@ def _tagged(
     ]
 
 
-def _typed_dict(name: str, fields: dict[str, Any]) -> type:
+def typed_dict(name: str, fields: dict[str, Any]) -> type:
     """A ``TypedDict`` of run-time types (the kinds' shapes), for FastAPI to document."""
     made: type = TypedDict(name, fields)  # type: ignore[misc]
     return made
@@ -72,7 +72,7 @@ def _legal_moves_page(kind: GameKind) -> type:
     ``Face.legal_move``, and its ``game`` tells it apart from the other kinds' pages."""
     face = kind.face
     title = "".join(word.capitalize() for word in re.split(r"[^A-Za-z0-9]+", face.title))
-    page = _typed_dict(
+    page = typed_dict(
         f"{title}LegalMovesOut",
         {
             "id": str,
@@ -107,18 +107,23 @@ def _legal_moves_page(kind: GameKind) -> type:
     return page
 
 
-def _root_model(name: str, root: Any) -> type[BaseModel]:
+def root_model(name: str, root: Any) -> type[BaseModel]:
     """A root model over a run-time type (a union of the kinds' bodies)."""
     base: type[BaseModel] = cast(Any, RootModel)[root]
     return create_model(name, __base__=base, __module__=__name__)
 
 
-def _game_of(default: str | None) -> Callable[[object], str | None]:
+def game_of_body(
+    default: str | None, by_format: Mapping[str, str] | None = None
+) -> Callable[[object], str | None]:
     def game_of(body: object) -> str | None:
-        """The kind a creation body names (the default kind when it names none, or is no
-        object: its schema then says what is wrong)."""
+        """The kind a creation body names (without ``game``: the kind of the record format it
+        names, in an audit, else the default kind; a body that is no object: the default,
+        whose schema then says what is wrong)."""
         if isinstance(body, dict):
-            game = body.get("game", default)
+            written = body.get("format")
+            implied = (by_format or {}).get(written) if isinstance(written, str) else None
+            game = body.get("game", implied or default)
             return game if isinstance(game, str) else None
         return cast(str | None, getattr(body, "game", default))
 
@@ -154,8 +159,10 @@ class MoveBodies:
         if len(shapes) == 1:
             model: type[BaseModel] = shapes[0]
         else:
-            union = _tagged(_shape_of(shapes), {shape.key: shape for shape in shapes}, "a move")
-            model = _root_model(name, union)
+            union = tagged_union(
+                _shape_of(shapes), {shape.key: shape for shape in shapes}, "a move"
+            )
+            model = root_model(name, union)
             model.__doc__ = "A move: " + ", or ".join(
                 (shape.__doc__ or shape.__name__).strip().rstrip(".").lower() for shape in shapes
             )
@@ -203,7 +210,7 @@ class GameShapes:
         faces = [kind.face for kind in kinds]
         components: list[type[BaseModel]] = []
         game, record = _by_game(f.state for f in faces), _union(f.record for f in faces)
-        move_result = _typed_dict(
+        move_result = typed_dict(
             "MoveResultOut",
             {
                 "winner": Annotated[
@@ -213,7 +220,7 @@ class GameShapes:
                 "state": game,
             },
         )
-        moves_page = _typed_dict(
+        moves_page = typed_dict(
             "MovesPage",
             {
                 "moves": cast(Any, list)[record],
@@ -230,7 +237,7 @@ class GameShapes:
         creates = {kind.name: kind.face.create for kind in kinds}
         default = next((n for n, m in creates.items() if not m.model_fields["game"].is_required()),
                        None)  # fmt: skip
-        create = _root_model("CreateGameIn", _tagged(_game_of(default), creates, "game"))
+        create = root_model("CreateGameIn", tagged_union(game_of_body(default), creates, "game"))
         create.__doc__ = "A new game of one kind, named by `game`" + (
             f" ({kinds.find(default).face.title.lower()} without it)." if default else "."
         )

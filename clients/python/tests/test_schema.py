@@ -25,7 +25,7 @@ CLIENT = Path(__file__).resolve().parents[1]
 SPEC_PATH = CLIENT.parents[1] / "openapi" / "openapi.json"
 MODULE = CLIENT / "src" / "adjudicator_client" / "_schema.py"
 # Public methods of the clients that are not an operation of their own.
-NOT_OPERATIONS = {"send", "close", "aclose", "poll_game"}
+NOT_OPERATIONS = {"send", "close", "aclose", "poll_game", "get_record_text"}
 
 
 def load_generator() -> ModuleType:

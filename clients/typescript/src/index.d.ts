@@ -253,6 +253,26 @@ export declare class Client {
   /** `gameEvents`, by a shorter name. */
   events(gameId: string, options?: EventsOptions): AsyncGenerator<GameEvent, void, undefined>;
 
+  // Records.
+  /** The game as a record: creation parameters, moves as squares, state, hash chain, signature. */
+  getRecord(gameId: string, options?: RequestOptions): Promise<Answer<"getRecord", 200>>;
+  /** The game as a transcript (`f5d6c3`) or in its kind's community format (`ggf`), as text. */
+  getRecordText(
+    gameId: string,
+    format: "transcript" | "ggf",
+    options?: RequestOptions,
+  ): Promise<string>;
+  /** Replays a whole game: is it legal, how did it end; the answer is signed. */
+  auditRecord(
+    body: RequestBody<"auditRecord">,
+    options?: RequestOptions,
+  ): Promise<Answer<"auditRecord", 200>>;
+  /** Many games at once (JSON), answered in order; a bad record is its own `{ problem }`. */
+  auditBatch(
+    body: RequestBody<"auditBatch">,
+    options?: RequestOptions,
+  ): Promise<Answer<"auditBatch", 200>>;
+
   // Operations.
   /** The Ed25519 public keys (JWKs) that verify what the service signs, the current first. */
   getKeys(options?: RequestOptions): Promise<Answer<"getKeys", 200>>;

@@ -543,6 +543,46 @@ export class Client {
 
   // --- records -----------------------------------------------------------------------------
 
+  /** @param {string} gameId @param {{ signal?: AbortSignal }} [options] */
+  getRecord(gameId, options = {}) {
+    return this.#call({ method: "GET", path: game(gameId, "/record"), signal: options.signal });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {"transcript" | "ggf"} format
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  getRecordText(gameId, format, options = {}) {
+    return this.#call({
+      method: "GET",
+      path: game(gameId, "/record"),
+      query: { format },
+      read: text,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  auditRecord(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/records/audit",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  auditBatch(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/records/audit-batch",
+      body,
+      signal: options.signal,
+    });
+  }
+
   /** @param {{ signal?: AbortSignal }} [options] */
   getKeys(options = {}) {
     return this.#call({ method: "GET", path: "/v1/keys", signal: options.signal });

@@ -26,6 +26,9 @@ export interface OperationProblemCodes {
     listLegalMoves: "game_not_found" | "store_unavailable" | "validation_error";
     getBoard: "board_too_large" | "game_not_found" | "store_unavailable";
     getKeys: never;
+    getRecord: "game_not_found" | "validation_error";
+    auditRecord: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
+    auditBatch: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     getHealth: never;
     getReadiness: "store_unavailable";
     getMetrics: never;

@@ -332,6 +332,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's record
+         * @description The game as a record: by default JSON with its creation parameters (as `POST /v1/games` takes them), its moves as squares (`[row, col]` pairs on a board wider than 26 columns), its state (as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`), the SHA-256 hash chain of its move records and, once the game is over, the service's Ed25519 signature (`GET /v1/keys`); null before. `POST /v1/records/audit` of it (without `state`, `chain` and `signature`) replays the same moves to the same state, unless the game ended off the board (a resignation, a flag fall, an agreed draw, the move limit). `?format=transcript` gives the squares as `text/plain`; `?format=ggf` an Othello game as GGS writes it. ETag / `If-None-Match` as for the game.
+         */
+        get: operations["getRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/records/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audit a whole game
+         * @description Replays a game move by move with the rules every session plays by, and says whether it is a legal game and how it stands: `finished`, `unfinished` (the record stops before the end) or `illegal` (the first refused move, with the refusal a session's move would get). The body is the kind's creation body (as `POST /v1/games` takes it, without a clock) and the moves: a list, a transcript, or a record in the kind's community format. Othello passes are inferred. The answer holds the accepted move records, the state after them, the record's SHA-256 hash chain and the service's Ed25519 signature (`GET /v1/keys`). A record that cannot be read, or of more than `max_record_moves` moves, is 422 naming where it broke.
+         */
+        post: operations["auditRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/records/audit-batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audit many games
+         * @description `application/json`: `{"records": [<audit body>, …]}` (1 to `max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be read is its own result, `{"problem": <its 422>}`, never the batch's failure. `application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line a game in file order, streamed as it is audited: `index`, `tournament`, `black`, `white` (the file's numbers), `stored_score` (Black's, as the file stores it), `verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to the winner; null unless the game is finished) and `agrees` (`stored_score` is `final_score.B`). A game record that cannot be read is a line `{"index", "problem"}` and ends the stream. A file whose header does not match its length is 422.
+         */
+        post: operations["auditBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -456,6 +516,171 @@ export interface components {
              * @description Set only when the game is over.
              */
             winner: ("B" | "W" | "draw") | null;
+        };
+        /**
+         * AuditBatchIn
+         * @description Games to audit, each as `POST /v1/records/audit` takes one.
+         */
+        AuditBatchIn: {
+            /**
+             * Records
+             * @description The games to audit: each an audit body (`AuditIn`), 1 to `max_batch`.
+             */
+            records: components["schemas"]["AuditIn"][];
+        };
+        /** AuditBatchOut */
+        AuditBatchOut: {
+            /**
+             * Results
+             * @description Each record's answer, or `{"problem"}`.
+             */
+            results: (components["schemas"]["AuditOut"] | {
+                [key: string]: unknown;
+            })[];
+        };
+        /**
+         * AuditIn
+         * @description A game to audit: its kind's creation parameters and its moves.
+         */
+        AuditIn: components["schemas"]["AuditTicTacToeIn"] | components["schemas"]["AuditReversiIn"];
+        /**
+         * AuditOut
+         * @description A whole game, audited.
+         */
+        AuditOut: {
+            /**
+             * Verdict
+             * @description `finished`: a legal game, over; `unfinished`: legal so far, the record stops before the end; `illegal`: a move was refused.
+             * @enum {string}
+             */
+            verdict: "finished" | "unfinished" | "illegal";
+            /**
+             * Plies
+             * @description The submitted moves accepted: all of them, or those before the refused one (written passes count; inferred ones are no submitted move).
+             */
+            plies: number;
+            /** @description The first refused move; null if none. */
+            illegal: components["schemas"]["IllegalOut"] | null;
+            /**
+             * Moves
+             * @description The accepted moves, as a session records them (Othello's inferred passes are their moves' `passed`).
+             */
+            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"])[];
+            /**
+             * State
+             * @description The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
+             */
+            state: {
+                [key: string]: unknown;
+            };
+            /**
+             * Chain
+             * @description The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical creation parameters, with game)`, `h_i = SHA-256(h_{i-1} ‖ canonical move record i)`.
+             */
+            chain: string;
+            /** @description The service's signature of the answer. */
+            signature: components["schemas"]["SignatureOut"];
+        };
+        /**
+         * AuditReversiIn
+         * @description Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
+         *     posted position (with the colour to move). Black (player 1) moves first by default. With the moves of the game to audit.
+         */
+        AuditReversiIn: {
+            /**
+             * Moves
+             * @description The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes (Othello's are inferred: a written one is checked). At most `max_record_moves` (default 10,000).
+             */
+            moves?: (string | [
+                number,
+                number
+            ])[] | null;
+            /**
+             * Transcript
+             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
+             */
+            transcript?: string | null;
+            /**
+             * Record
+             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record.
+             */
+            record?: string | null;
+            /**
+             * Format
+             * @description The format of `record`: `ggf` (Othello, as GGS writes it).
+             */
+            format?: string | null;
+            /**
+             * Game
+             * @description The game's kind. Default: `"reversi"`.
+             * @constant
+             */
+            game?: "reversi";
+            /**
+             * Height
+             * @description Rows: even, 4 to 32; 8 if not given.
+             */
+            height?: number | null;
+            /**
+             * Width
+             * @description Columns: even, 4 to 32; 8 if not given.
+             */
+            width?: number | null;
+            /**
+             * Board
+             * @description A start position instead of the standard one (not with a size).
+             */
+            board?: (string | ("." | "B" | "W")[])[] | null;
+            /**
+             * Next
+             * @description Who moves first on a posted board (`B` if not given); if that colour cannot move, the other starts.
+             */
+            next?: ("B" | "W") | null;
+        };
+        /**
+         * AuditTicTacToeIn
+         * @description An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the moves of the game to audit.
+         */
+        AuditTicTacToeIn: {
+            /**
+             * Moves
+             * @description The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes (Othello's are inferred: a written one is checked). At most `max_record_moves` (default 10,000).
+             */
+            moves?: (string | [
+                number,
+                number
+            ])[] | null;
+            /**
+             * Transcript
+             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
+             */
+            transcript?: string | null;
+            /**
+             * Record
+             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record.
+             */
+            record?: string | null;
+            /**
+             * Format
+             * @description The format of `record`: `ggf` (Othello, as GGS writes it).
+             */
+            format?: string | null;
+            /**
+             * Game
+             * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
+             * @constant
+             */
+            game?: "tictactoe";
+            /**
+             * N
+             * @description Board side.
+             */
+            n: number;
+            /**
+             * K
+             * @description Stones in a row that win, at most n; n if not given (gomoku: 5).
+             */
+            k?: number | null;
         };
         /**
          * CellOut
@@ -781,6 +1006,27 @@ export interface components {
             status: "ok";
         };
         /**
+         * IllegalOut
+         * @description The first refused move: where it is in what was submitted, as it was written, and the
+         *     refusal a session's move would get (its problem's members: `code`, `detail`, …).
+         */
+        IllegalOut: {
+            /** Ply */
+            ply?: number;
+            /** Move */
+            move?: unknown;
+            /** Type */
+            type?: string;
+            /** Title */
+            title?: string;
+            /** Status */
+            status?: number;
+            /** Detail */
+            detail?: string;
+            /** Code */
+            code?: string;
+        };
+        /**
          * Jwk
          * @description An Ed25519 public key as a JWK (RFC 8037); `kid` is its RFC 7638 thumbprint.
          */
@@ -1090,6 +1336,39 @@ export interface components {
              */
             status: "ready";
         };
+        /**
+         * RecordOut
+         * @description A game as a record: its kind, its creation parameters (as `POST /v1/games` takes them: `n` and `k`, `height` and `width`, or `board` and `next`), its moves, its state and its hash chain.
+         */
+        RecordOut: {
+            /**
+             * Game
+             * @description The game's kind.
+             */
+            game: string;
+            /**
+             * Moves
+             * @description The moves in order: squares (`f5`), or `[row, col]` pairs on a board wider than 26 columns.
+             */
+            moves: (string | [
+                number,
+                number
+            ])[];
+            /**
+             * State
+             * @description The game now, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
+             */
+            state: {
+                [key: string]: unknown;
+            };
+            /**
+             * Chain
+             * @description The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical JSON of the creation parameters, with game)`, `h_i = SHA-256(h_{i-1} ‖ canonical JSON of move record i)`, the last hash (RFC 8785 canonical JSON).
+             */
+            chain: string;
+            /** @description The service's signature of the record once the game is over; null before. */
+            signature: components["schemas"]["SignatureOut"] | null;
+        };
         /** ReversiBoardOut */
         ReversiBoardOut: {
             /** Height */
@@ -1305,6 +1584,25 @@ export interface components {
             B: number;
             /** W */
             W: number;
+        };
+        /** SignatureOut */
+        SignatureOut: {
+            /**
+             * Alg
+             * @description Always `Ed25519`.
+             * @constant
+             */
+            alg: "Ed25519";
+            /**
+             * Kid
+             * @description The key's id: one of `GET /v1/keys`.
+             */
+            kid: string;
+            /**
+             * Value
+             * @description base64url of the signature of the canonical JSON (RFC 8785) of the whole answer without `signature`.
+             */
+            value: string;
         };
         /** TicTacToeBoardOut */
         TicTacToeBoardOut: {
@@ -1994,7 +2292,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `not_your_turn`: the other player moves next (`next_player`). `cell_occupied`: the cell already holds a mark. `illegal_move`: a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`). */
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `not_your_turn`: the other player moves next (`next_player`). `cell_occupied`: the cell already holds a mark. `illegal_move`: a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`); in an audited record, also a written pass where the player has a legal move (`reason`: `pass_with_moves`: Othello passes are inferred). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2742,6 +3040,186 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Keys"];
+                };
+            };
+        };
+    };
+    getRecord: {
+        parameters: {
+            query?: {
+                /** @description How the game is written: `json` (the default: the creation parameters, the moves, the state, the hash chain and, once the game is over, the signature), `transcript` (its squares, one after another, as `text/plain`), or the kind's community format: `ggf` (Othello, as GGS writes it). */
+                format?: "json" | "transcript" | "ggf";
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 while the game is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The game's. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordOut"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Unchanged since the ETag in `If-None-Match`. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    auditRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditOut"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    auditBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditBatchIn"];
+                /** @example (a WTHOR .wtb file's bytes) */
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditBatchOut"];
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -22,6 +22,8 @@ from adjudicator_client._schema import (
     OPERATIONS,
     PROBLEMS,
     ApplyMoveAnswer,
+    AuditBatchAnswer,
+    AuditRecordAnswer,
     CheckMoveAnswer,
     CheckMovesAnswer,
     CreateGameAnswer,
@@ -34,6 +36,7 @@ from adjudicator_client._schema import (
     GetMoveAnswer,
     GetProblemTypeAnswer,
     GetReadinessAnswer,
+    GetRecordAnswer,
     LegalMovesAnswer,
     ListLegalMovesAnswer,
     ListMovesAnswer,
@@ -336,6 +339,49 @@ def delete_game(game_id: str, token: str) -> Call[DeleteGameAnswer]:
         "delete_game", _nothing, path={"game_id": game_id}, headers=_bearer(token),
         resend="unsent",
     )  # fmt: skip
+
+
+def get_record(game_id: str) -> Call[GetRecordAnswer]:
+    """The game as a record: its creation parameters, its moves as squares, its state, its hash
+    chain and (once it is over) the service's signature."""
+    return call("get_record", _json, path={"game_id": game_id})
+
+
+def get_record_text(game_id: str, format: Literal["transcript", "ggf"]) -> Call[str]:
+    """The game written as a transcript (``f5d6c3``) or in its kind's community format (``ggf``
+    for Othello), as text."""
+    return call("get_record", _text, path={"game_id": game_id}, params={"format": format})
+
+
+def audit_record(
+    *,
+    game: str | None = None,
+    moves: Sequence[str | tuple[int, int]] | None = None,
+    transcript: str | None = None,
+    record: str | None = None,
+    format: str | None = None,
+    board: Board | None = None,
+    **params: Any,
+) -> Call[AuditRecordAnswer]:
+    """Replay a whole game (the kind's creation parameters, and its moves as a list of squares,
+    ``(row, col)`` pairs or ``"pass"``, a ``transcript``, or a ``record`` in a ``format``): is
+    it legal, how did it end; the answer is signed."""
+    body = _omit_none(
+        game=game,
+        moves=None if moves is None else [m if isinstance(m, str) else list(m) for m in moves],
+        transcript=transcript,
+        record=record,
+        format=format,
+        board=None if board is None else _board(board),
+        **params,
+    )
+    return call("audit_record", _json, body)
+
+
+def audit_batch(records: Sequence[Mapping[str, Any]]) -> Call[AuditBatchAnswer]:
+    """Many games at once (``records``: each a body of ``audit_record``), answered in order; a
+    record that cannot be read is its own ``{"problem": …}``."""
+    return call("audit_batch", _json, {"records": list(records)})
 
 
 def get_keys() -> Call[GetKeysAnswer]:

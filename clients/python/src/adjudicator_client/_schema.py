@@ -16,6 +16,14 @@ __all__ = [
     "ActionIn",
     "ApplyMoveAnswer",
     "ApplyMoveResponse",
+    "AuditBatchAnswer",
+    "AuditBatchIn",
+    "AuditBatchOut",
+    "AuditIn",
+    "AuditOut",
+    "AuditRecordAnswer",
+    "AuditReversiIn",
+    "AuditTicTacToeIn",
     "BoardTooLarge",
     "CapacityExhausted",
     "CellOccupied",
@@ -47,10 +55,12 @@ __all__ = [
     "GetMoveAnswer",
     "GetProblemTypeAnswer",
     "GetReadinessAnswer",
+    "GetRecordAnswer",
     "HeadersTooLarge",
     "Health",
     "IdempotencyKeyReused",
     "IllegalMove",
+    "IllegalOut",
     "InternalError",
     "Jwk",
     "Keys",
@@ -81,6 +91,7 @@ __all__ = [
     "ProblemDescription",
     "RateLimited",
     "Readiness",
+    "RecordOut",
     "RequestTimeout",
     "ResignAnswer",
     "ReversiBoardOut",
@@ -90,6 +101,7 @@ __all__ = [
     "ReversiMoveOut",
     "ReversiMoveRequest",
     "Score",
+    "SignatureOut",
     "StoreUnavailable",
     "TicTacToeBoardOut",
     "TicTacToeGameOut",
@@ -142,6 +154,163 @@ class ApplyMoveResponse(TypedDict):
 class Score(TypedDict):
     B: int
     W: int
+
+
+class AuditBatchIn(TypedDict):
+    """Games to audit, each as `POST /v1/records/audit` takes one."""
+
+    # The games to audit: each an audit body (`AuditIn`), 1 to `max_batch`.
+    records: list[AuditIn]
+
+
+class AuditReversiIn(TypedDict):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
+    position (with the colour to move). Black (player 1) moves first by default. With the moves
+    of the game to audit.
+    """
+
+    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # 10,000).
+    moves: NotRequired[list[str | list[Any]] | None]
+    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
+    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
+    # inferred).
+    transcript: NotRequired[str | None]
+    # A game in a community format, named by `format`: its text. The game's parameters come from the
+    # record.
+    record: NotRequired[str | None]
+    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    format: NotRequired[str | None]
+    # The game's kind. Default: `"reversi"`.
+    game: NotRequired[Literal["reversi"]]
+    # Rows: even, 4 to 32; 8 if not given.
+    height: NotRequired[int | None]
+    # Columns: even, 4 to 32; 8 if not given.
+    width: NotRequired[int | None]
+    # A start position instead of the standard one (not with a size).
+    board: NotRequired[list[str | list[Literal[".", "B", "W"]]] | None]
+    # Who moves first on a posted board (`B` if not given); if that colour cannot move, the other
+    # starts.
+    next: NotRequired[Literal["B", "W"] | None]
+
+
+class AuditTicTacToeIn(TypedDict):
+    """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the
+    moves of the game to audit.
+    """
+
+    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # 10,000).
+    moves: NotRequired[list[str | list[Any]] | None]
+    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
+    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
+    # inferred).
+    transcript: NotRequired[str | None]
+    # A game in a community format, named by `format`: its text. The game's parameters come from the
+    # record.
+    record: NotRequired[str | None]
+    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    format: NotRequired[str | None]
+    # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
+    game: NotRequired[Literal["tictactoe"]]
+    # Board side.
+    n: int
+    # Stones in a row that win, at most n; n if not given (gomoku: 5).
+    k: NotRequired[int | None]
+
+
+# A game to audit: its kind's creation parameters and its moves.
+AuditIn: TypeAlias = AuditTicTacToeIn | AuditReversiIn
+
+
+class AuditBatchOut(TypedDict):
+    # Each record's answer, or `{"problem"}`.
+    results: list[AuditOut | dict[str, Any]]
+
+
+class AuditOut(TypedDict):
+    """A whole game, audited."""
+
+    # `finished`: a legal game, over; `unfinished`: legal so far, the record stops before the end;
+    # `illegal`: a move was refused.
+    verdict: Literal["finished", "unfinished", "illegal"]
+    # The submitted moves accepted: all of them, or those before the refused one (written passes
+    # count; inferred ones are no submitted move).
+    plies: int
+    # The first refused move; null if none.
+    illegal: IllegalOut | None
+    # The accepted moves, as a session records them (Othello's inferred passes are their moves'
+    # `passed`).
+    moves: list[MoveOut | ReversiMoveOut]
+    # The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version`
+    # and `clock`.
+    state: dict[str, Any]
+    # The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical creation parameters,
+    # with game)`, `h_i = SHA-256(h_{i-1} ‖ canonical move record i)`.
+    chain: str
+    # The service's signature of the answer.
+    signature: SignatureOut
+
+
+class IllegalOut(TypedDict):
+    """The first refused move: where it is in what was submitted, as it was written, and the refusal
+    a session's move would get (its problem's members: `code`, `detail`, …).
+    """
+
+    ply: NotRequired[int]
+    move: NotRequired[Any]
+    type: NotRequired[str]
+    title: NotRequired[str]
+    status: NotRequired[int]
+    detail: NotRequired[str]
+    code: NotRequired[str]
+
+
+class MoveOut(TypedDict):
+    """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
+
+    # 1 for the first move; equals the game's version after it.
+    seq: int
+    row: int
+    col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
+    player: Literal[1, 2]
+
+
+class ReversiMoveOut(TypedDict):
+    """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the opponent
+    had to pass (`passed`: the mover moves again).
+    """
+
+    # 1 for the first move; equals the game's version after it.
+    seq: int
+    row: int
+    col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
+    player: Literal[1, 2]
+    flips: list[list[int]]
+    passed: bool
+    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name):
+    # present where the board has names (at most 26 columns), absent otherwise.
+    flip_squares: NotRequired[list[str]]
+
+
+class SignatureOut(TypedDict):
+    # Always `Ed25519`.
+    alg: Literal["Ed25519"]
+    # The key's id: one of `GET /v1/keys`.
+    kid: str
+    # base64url of the signature of the canonical JSON (RFC 8785) of the whole answer without
+    # `signature`.
+    value: str
 
 
 class CellOut(TypedDict):
@@ -311,27 +480,6 @@ class CreatedReversiOut(TypedDict):
 PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
 
 
-class ReversiMoveOut(TypedDict):
-    """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the opponent
-    had to pass (`passed`: the mover moves again).
-    """
-
-    # 1 for the first move; equals the game's version after it.
-    seq: int
-    row: int
-    col: int
-    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
-    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
-    # absent otherwise.
-    square: NotRequired[str]
-    player: Literal[1, 2]
-    flips: list[list[int]]
-    passed: bool
-    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name):
-    # present where the board has names (at most 26 columns), absent otherwise.
-    flip_squares: NotRequired[list[str]]
-
-
 Tokens = TypedDict("Tokens", {"1": str, "2": str})
 
 
@@ -369,20 +517,6 @@ class CreatedTicTacToeOut(TypedDict):
     last_move: MoveOut | None
     # Each player's bearer token. Shown only in this answer.
     tokens: Tokens
-
-
-class MoveOut(TypedDict):
-    """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
-
-    # 1 for the first move; equals the game's version after it.
-    seq: int
-    row: int
-    col: int
-    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
-    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
-    # absent otherwise.
-    square: NotRequired[str]
-    player: Literal[1, 2]
 
 
 class EndEvent(TypedDict):
@@ -630,6 +764,26 @@ class Readiness(TypedDict):
     status: Literal["ready"]
 
 
+class RecordOut(TypedDict):
+    """A game as a record: its kind, its creation parameters (as `POST /v1/games` takes them: `n`
+    and `k`, `height` and `width`, or `board` and `next`), its moves, its state and its hash
+    chain.
+    """
+
+    # The game's kind.
+    game: str
+    # The moves in order: squares (`f5`), or `[row, col]` pairs on a board wider than 26 columns.
+    moves: list[str | list[Any]]
+    # The game now, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
+    state: dict[str, Any]
+    # The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical JSON of the creation
+    # parameters, with game)`, `h_i = SHA-256(h_{i-1} ‖ canonical JSON of move record i)`, the last
+    # hash (RFC 8785 canonical JSON).
+    chain: str
+    # The service's signature of the record once the game is over; null before.
+    signature: SignatureOut | None
+
+
 class ReversiBoardOut(TypedDict):
     height: int
     width: int
@@ -788,6 +942,12 @@ GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut
 
 GetKeysAnswer: TypeAlias = Keys
 
+GetRecordAnswer: TypeAlias = RecordOut
+
+AuditRecordAnswer: TypeAlias = AuditOut
+
+AuditBatchAnswer: TypeAlias = AuditBatchOut
+
 GetHealthAnswer: TypeAlias = Health
 
 GetReadinessAnswer: TypeAlias = Readiness
@@ -833,6 +993,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
     ),
     "get_board": Operation("getBoard", "GET", "/v1/games/{game_id}/board", (200,)),
     "get_keys": Operation("getKeys", "GET", "/v1/keys", (200,)),
+    "get_record": Operation("getRecord", "GET", "/v1/games/{game_id}/record", (200, 304)),
+    "audit_record": Operation("auditRecord", "POST", "/v1/records/audit", (200,)),
+    "audit_batch": Operation("auditBatch", "POST", "/v1/records/audit-batch", (200,)),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,)),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,)),
     "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,)),
@@ -989,8 +1152,10 @@ class TooManyConnections(ProblemError):
 class IllegalMove(ProblemError):
     """Illegal move (422, 409 ``illegal_move``). When: 422: `apply-move` of an illegal move;
     `reason` says why. 409: a Reversi session's move that brackets no opponent stone (`reason`:
-    `no_bracket`). To do: 422: play one of the moves `legal-moves` lists. 409: play a cell that
-    brackets an opponent stone (`legal-moves` on the game's board).
+    `no_bracket`); in an audited record, also a written pass where the player has a legal move
+    (`reason`: `pass_with_moves`: Othello passes are inferred). To do: 422: play one of the moves
+    `legal-moves` lists. 409: play a cell that brackets an opponent stone (`legal-moves` on the
+    game's board).
     """
 
     code = "illegal_move"
