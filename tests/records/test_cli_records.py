@@ -1,0 +1,125 @@
+"""``adjudicator audit`` and ``adjudicator verify``: the records endpoints offline, with the same
+answers and signatures, checked by click's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi.testclient import TestClient
+
+from app.cli import main
+from app.main import create_app
+from app.settings import Settings
+from tests.records.test_wthor import YEAR_1988
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture
+def key_file(tmp_path: Path) -> Path:
+    path = tmp_path / "key.pem"
+    pem = Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )  # fmt: skip
+    path.write_bytes(pem)
+    return path
+
+
+def run(args: list[str], key: Path | None = None, stdin: str | None = None) -> tuple[int, str, str]:
+    env = {"ADJUDICATOR_SIGNING_KEY_FILE": str(key)} if key else {}
+    result = CliRunner().invoke(main, args, env=env, input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_audit_answers_as_the_endpoint_does(tmp_path: Path, key_file: Path) -> None:
+    game = tmp_path / "game.txt"
+    game.write_text("f5d6c3\nd3c4")
+    status, out, _ = run(["audit", str(game)], key_file)
+    assert status == 0
+    offline = json.loads(out)
+    with TestClient(create_app(Settings(signing_key_file=key_file))) as client:
+        online = client.post(
+            "/v1/records/audit", json={"game": "reversi", "transcript": "f5d6c3\nd3c4"}
+        ).json()
+    assert offline == online  # Ed25519 signatures are deterministic: the same bytes
+
+
+def test_an_illegal_game_exits_1_and_an_unreadable_file_says_why(tmp_path: Path) -> None:
+    illegal, unreadable = tmp_path / "illegal.txt", tmp_path / "bad.txt"
+    illegal.write_text("b2a1b2")
+    unreadable.write_text("b2 ?")
+    status, out, err = run(["audit", "--params", '{"n": 3}', str(illegal), str(unreadable)])
+    assert status == 1
+    assert json.loads(out)["illegal"]["code"] == "cell_occupied"
+    assert "bad.txt" in err
+    assert "line 1, column 4" in err
+
+
+def test_a_ggf_file_and_a_wthor_file_are_audited(tmp_path: Path) -> None:
+    status, out, _ = run(["audit", str(DATA / "ggs-2003-saio.ggf")])
+    assert (status, json.loads(out)["verdict"]) == (0, "finished")
+    wtb = tmp_path / "1988.wtb"
+    wtb.write_bytes(YEAR_1988)
+    status, out, _ = run(["audit", str(wtb)])
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 0
+    assert len(lines) == 1823
+    assert sum(line["agrees"] for line in lines) == 1815
+
+
+def test_verify_says_verified_and_a_changed_answer_is_not(tmp_path: Path, key_file: Path) -> None:
+    game = tmp_path / "game.txt"
+    game.write_text("f5d6c3")
+    answer = tmp_path / "answer.json"
+    answer.write_text(run(["audit", str(game)], key_file)[1])
+    status, out, _ = run(["verify", str(answer)], key_file)
+    assert (status, out.startswith("verified")) == (0, True)
+    changed = json.loads(answer.read_text())
+    changed["state"]["next_player"] = 1
+    answer.write_text(json.dumps(changed))
+    status, out, _ = run(["verify", str(answer)], key_file)
+    assert status == 1
+    assert out.startswith("not verified: the signature does not match")
+
+
+def test_verify_a_finished_sessions_record_with_the_published_keys(
+    tmp_path: Path, key_file: Path
+) -> None:
+    with TestClient(create_app(Settings(signing_key_file=key_file))) as client:
+        created = client.post("/v1/games", json={"n": 3}).json()
+        for i, square in enumerate(["b2", "a1", "a3", "c1", "c3"]):
+            token = created["tokens"]["1" if i % 2 == 0 else "2"]
+            client.post(f"/v1/games/{created['id']}/moves", json={"square": square},
+                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+        client.post(f"/v1/games/{created['id']}/moves", json={"square": "b1"},
+                    headers={"Authorization": f"Bearer {created['tokens']['2']}"})  # fmt: skip
+        record = client.get(f"/v1/games/{created['id']}/record").json()
+        keys = client.get("/v1/keys").text
+    assert record["state"]["status"] == "won"
+    (tmp_path / "keys.json").write_text(keys)
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    status, out, _ = run(["verify", str(tmp_path / "record.json"), "--keys",
+                          str(tmp_path / "keys.json")])  # fmt: skip
+    assert status == 0
+    assert "chain recomputed from its 6 moves" in out  # O: a1, c1, b1
+    other = Ed25519PrivateKey.generate()
+    (tmp_path / "other.pem").write_bytes(other.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ))  # fmt: skip
+    status, out, _ = run(["verify", str(tmp_path / "record.json")], tmp_path / "other.pem")
+    assert status == 1
+    assert "no published key" in out
+
+
+def test_verify_without_keys_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "x.json").write_text("{}")
+    status, _, err = run(["verify", str(tmp_path / "x.json")])
+    assert status == 2
+    assert "--keys" in err
