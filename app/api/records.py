@@ -515,6 +515,16 @@ AUDIT_EXAMPLES: dict[str, Any] = {
         "summary": "The same opening as a list of squares",
         "value": {"game": "reversi", "moves": ["f5", "d6", "c3", "d3", "c4"]},
     },
+    "othello-ggf": {
+        "summary": "The opening of a real GGS game (Saio1200–Saio3000, 2003) as GGF",
+        "value": {
+            "record": "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[Saio1200]"
+            "PW[Saio3000]TI[05:00//02:00]TY[8]BO[8 -------- -------- -------- ---O*--- "
+            "---*O--- -------- -------- -------- *]B[d3//0.01]W[c5//0.01]B[e6//0.01]"
+            "W[d2//0.01];)",
+            "format": "ggf",
+        },
+    },
     "tictactoe-pairs": {
         "summary": "Tic-tac-toe as [row, col] pairs: X wins on the diagonal",
         "value": {"n": 3, "moves": [[1, 1], [0, 1], [0, 0], [2, 1], [2, 2]]},

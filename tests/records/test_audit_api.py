@@ -487,3 +487,35 @@ def test_a_ggf_text_that_is_not_a_game_is_422_naming_the_line(client: TestClient
     )
     detail = assert_problem(response, 422, "validation_error")["detail"]
     assert "line 2" in detail
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(1, 30), k=st.integers(1, 30), seed=st.integers(0, 2**32), cut=st.integers(0, 40)
+)
+def test_a_tictactoe_session_exported_audits_back_on_any_board(
+    n: int, k: int, seed: int, cut: int
+) -> None:
+    k = min(k, n)
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    with TestClient(create_app(Settings(create_rate_per_minute=0))) as client:
+        created = create(client, n=n, k=k)
+        for i, (row, col) in enumerate(cells[:cut]):
+            response = client.post(
+                f"/v1/games/{created['id']}/moves", json={"row": row, "col": col},
+                headers={"Authorization": f"Bearer {created['tokens'][str(1 + i % 2)]}"},
+            )  # fmt: skip
+            if response.status_code != 201:  # the game is over
+                assert response.json()["code"] == "game_over"
+                break
+        exported = record(client, created["id"])
+        body = {k: v for k, v in exported.items() if k not in ("state", "chain", "signature")}
+        again = audit(client, **body)
+        assert (again["state"], again["chain"]) == (exported["state"], exported["chain"])
+        assert again["verdict"] == ("unfinished" if exported["signature"] is None else "finished")
+        if n <= 26:
+            text = record(client, created["id"], "transcript")
+            from_text = audit(client, n=n, k=k, transcript=text)
+            assert from_text["chain"] == exported["chain"]
