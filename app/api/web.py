@@ -25,8 +25,10 @@ router = APIRouter(include_in_schema=False)
 
 def page_kinds(shapes: GameShapes) -> list[dict[str, object]]:
     """Every kind the app serves, in its order, as the page loads it: its name (``game``) and
-    title, its page facts (``Face.page``), its page module, and whether a creation body without
-    ``game`` makes it (``default``)."""
+    title, its page facts (``Face.page``), its page module, whether a creation body without
+    ``game`` makes it (``default``), the row its square names number 1 (``row_one``: the page
+    finds a refused move's square by it) and the community formats its records are read and
+    written in (``formats``: the page offers them for download and for checking)."""
     return [
         {
             "game": kind.name,
@@ -34,6 +36,8 @@ def page_kinds(shapes: GameShapes) -> list[dict[str, object]]:
             "module": f"/web/kinds/{kind.name}.js",
             **kind.face.page,
             "default": kind.name == shapes.default,
+            "row_one": kind.face.row_one,
+            "formats": list(kind.face.formats),
         }
         for kind in shapes.kinds
     ]

@@ -1,43 +1,45 @@
-// The live board: a grid of cell buttons (clicked, or played from the keyboard with the arrow
-// keys and Enter), each drawn by the game's kind, with the last move and the kind's highlights
+// A board on the page: a grid of cells (the live game's are buttons, clicked, or played from
+// the keyboard with the arrow keys and Enter; a checked game's are read only, explored with the
+// arrow keys), each drawn by the game's kind, with the last move and the kind's highlights
 // marked and said in its label.
-import { $ } from "./elements.js";
 
 const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
-// A new grid for the game's board; play(row, col) is a cell's click.
-export function buildBoard(game, play) {
-  const board = $("board");
-  board.replaceChildren();
-  board.dataset.game = game.kind;
-  board.style.setProperty("--n", game.width);
+// A new grid in `grid` (a role="grid" element) for the game's board; play(row, col) is a cell's
+// click, and without it the board is read only.
+export function buildBoard(grid, game, play = null) {
+  grid.replaceChildren();
+  grid.dataset.game = game.kind;
+  grid.style.setProperty("--n", game.width);
   for (let row = 0; row < game.height; row++) {
     const line = document.createElement("div");
     line.setAttribute("role", "row");
     for (let col = 0; col < game.width; col++) {
-      const cell = document.createElement("button");
-      cell.type = "button";
+      const cell = document.createElement(play ? "button" : "div");
+      if (play) {
+        cell.type = "button";
+        cell.addEventListener("click", () => play(row, col));
+      }
       cell.className = "cell";
       cell.dataset.row = row;
       cell.dataset.col = col;
       cell.setAttribute("role", "gridcell");
       cell.tabIndex = row === 0 && col === 0 ? 0 : -1;
-      cell.addEventListener("click", () => play(row, col));
-      cell.addEventListener("keydown", (event) => moveFocus(event, game));
+      cell.addEventListener("keydown", (event) => moveFocus(event, grid, game));
       line.append(cell);
     }
-    board.append(line);
+    grid.append(line);
   }
 }
 
-function moveFocus(event, game) {
+function moveFocus(event, grid, game) {
   if (!(event.key in STEPS)) return;
   event.preventDefault();
   const [down, right] = STEPS[event.key];
   const row = Number(event.target.dataset.row) + down;
   const col = Number(event.target.dataset.col) + right;
   if (row < 0 || row >= game.height || col < 0 || col >= game.width) return;
-  const cells = $("board").querySelectorAll(".cell");
+  const cells = grid.querySelectorAll(".cell");
   const here = Number(event.target.dataset.row) * game.width + Number(event.target.dataset.col);
   const there = row * game.width + col;
   cells[here].tabIndex = -1;
@@ -45,11 +47,13 @@ function moveFocus(event, game) {
   cells[there].focus();
 }
 
-export function renderCells(game, kind) {
-  const highlights = kind.highlights(game);
+// Draws every cell of `grid`; `marks` are highlights of the page's own beside the kind's (a
+// refused move), of the same shape: [{className, note, cells: Set of indexes}].
+export function renderCells(grid, game, kind, marks = []) {
+  const highlights = [...kind.highlights(game), ...marks];
   const last = game.lastMove;
   const lastIndex = last ? last.row * game.width + last.col : -1;
-  $("board").querySelectorAll(".cell").forEach((cell, index) => {
+  grid.querySelectorAll(".cell").forEach((cell, index) => {
     const owner = game.cells[index];
     cell.dataset.mark = kind.marks[owner] || "";
     const what = kind.showCell(cell, owner);
@@ -65,4 +69,10 @@ export function renderCells(game, kind) {
 export function shownRows(game, kind) {
   return Array.from({ length: game.height }, (_, row) =>
     game.cells.slice(row * game.width, (row + 1) * game.width).map((owner) => kind.marks[owner] || kind.empty).join(""));
+}
+
+// A board given as rows of marks (the service's board answer, or a start position), as the
+// page keeps cells: 0 empty, else the player whose mark is there.
+export function cellsOf(rows, kind) {
+  return rows.flatMap((line) => [...line].map((mark) => kind.owners.get(mark) || 0));
 }

@@ -6,14 +6,22 @@
 // A page module exports pageKind(facts), which answers what is particular to its kind (facts:
 // the list's entry, and owners, a mark's player):
 //   hint                  a sentence on how the game is played, under the picker
-//   fields(box)           puts the kind's creation fields into box; answers a function that gives
-//                         the creation body they describe (the picker adds the clock)
+//   fields(box, prefix)   puts the kind's creation fields into box, their ids prefixed (the new-
+//                         game picker's have none, the game checker's "audit-"); answers a
+//                         function that gives the creation body they describe (the picker adds
+//                         the clock)
+//   start(params, state)  the rows a game of these creation parameters starts from (state: its
+//                         state, which says the board's size), for the game checker's board
 //   cellsTaken(move)      the cells a move makes the mover's: its own, and any it turns
-//   showCell(cell, owner) draws a cell of the live board (its data-mark is already set); answers
+//   showCell(cell, owner) draws a cell of a board (its data-mark is already set); answers
 //                         what the cell holds, in words
 //   result(state, who)    the result of a game its rules ended (who(player): "X (player 1)")
 // and, where the kind has them:
-//   highlights(game)      cells of the live board to mark: [{className, note, cells: Set of
+//   recordParams(format, text)  the creation parameters start() needs that a record in one of
+//                         the kind's formats (facts.formats) gives: {} where it gives none
+//   writes(format, game)  whether a format of the kind's can write the game's board (else no
+//                         download is offered in it)
+//   highlights(game)      cells of a board to mark: [{className, note, cells: Set of
 //                         indexes}] (a winning line, stones just turned, legal moves)
 //   hints(game, redraw)   fetches what highlights shows that the page cannot tell, then redraws
 //   turnNote(state)       a sentence said before whose turn it is (a pass)
@@ -23,6 +31,8 @@
 import { api } from "./transport.js";
 
 const OPTIONAL = {
+  recordParams: () => ({}),
+  writes: () => true,
   highlights: () => [],
   hints: async () => {},
   turnNote: () => "",
@@ -33,7 +43,7 @@ const OPTIONAL = {
 const loaded = new Map();
 
 // Every kind, in the service's order: its facts (game, title, module, default, marks, empty,
-// names; owners) and what its page module answers.
+// names, row_one, formats; owners) and what its page module answers.
 export async function loadKinds() {
   const answer = await api("GET", "/web/kinds.json");
   if (!answer.ok) throw new Error("the service did not list its kinds");

@@ -1,11 +1,13 @@
 // The live game this page shows: its board as the page knows it, opened at a known version and
 // kept up to date by the game's event stream or, where there is none, by polling with
-// If-None-Match; the viewer's moves and other changes (draw offers, resignation) sent from it.
+// If-None-Match; the viewer's moves and other changes (draw offers, resignation) sent from it;
+// its record offered for download.
 import { cancelResignation, renderActions } from "./actions.js";
-import { buildBoard, renderCells } from "./board.js";
+import { buildBoard, cellsOf, renderCells } from "./board.js";
 import { renderClocks } from "./clocks.js";
 import { $ } from "./elements.js";
 import { kindOf } from "./kinds.js";
+import { showDownloads } from "./records.js";
 import { renderStatus, showMessage } from "./status.js";
 import { api, openEventStream, poller, problemText } from "./transport.js";
 
@@ -32,13 +34,13 @@ export async function openGame({ id, token, player }) {
     return showMessage(problemText(current.problem));
   }
   const { state, etag, rows } = current;
-  const { owners } = kindOf(state.game);
+  const kind = kindOf(state.game);
   Object.assign(game, {
     kind: state.game, height: rows.length, width: rows[0].length, etag, state,
-    cells: rows.flatMap((line) => [...line].map((mark) => owners.get(mark) || 0)),
-    moves: state.move_count, lastMove: state.last_move,
+    cells: cellsOf(rows, kind), moves: state.move_count, lastMove: state.last_move,
   });
-  buildBoard(game, play);
+  buildBoard($("board"), game, play);
+  showDownloads(game, kind);
   $("game").hidden = false;
   showMessage("");
   render();
@@ -169,9 +171,9 @@ export async function act(action) {
 
 function render() {
   const kind = kindOf(game.kind);
-  renderCells(game, kind);
+  renderCells($("board"), game, kind);
   renderStatus(game, kind);
   renderClocks(game, kind);
   renderActions(game, kind);
-  kind.hints(game, () => renderCells(game, kind));
+  kind.hints(game, () => renderCells($("board"), game, kind));
 }

@@ -1,12 +1,13 @@
-// The play page, started: live games of every kind the service offers over its public API, and
-// a position checker. Loads the kinds first (the picker and the checker are built from them),
-// then opens the game the address bar names, and the one it names next.
+// The play page, started: live games of every kind the service offers over its public API, a
+// position checker and a game checker. Loads the kinds first (the picker and the checkers are
+// built from them), then opens the game the address bar names, and the one it names next.
 import { wireActions } from "./actions.js";
 import { startChecker } from "./checker.js";
 import { $ } from "./elements.js";
 import { loadKinds } from "./kinds.js";
 import { act, game, openGame } from "./live.js";
 import { startPicker } from "./picker.js";
+import { startAudit } from "./records.js";
 import { arrival, wireInvite } from "./seats.js";
 
 async function start() {
@@ -19,6 +20,7 @@ async function start() {
   }
   startPicker(kinds);
   startChecker(kinds);
+  startAudit(kinds);
   wireActions(act);
   wireInvite();
   const target = arrival();

@@ -1,7 +1,8 @@
 // Talking to the service: api(), the one fetch of the page (JSON bodies, a bearer token,
-// If-None-Match for polling with ETags); the service's time, estimated from the answers' Date
-// headers; a game's Server-Sent Events stream; and the poller that stands in for the stream
-// where there is none (about once a second, never while the tab is hidden).
+// If-None-Match for polling with ETags; answers parsed where they are JSON, and their text as it
+// came, for what is saved as it came: a game's record); the service's time, estimated from the
+// answers' Date headers; a game's Server-Sent Events stream; and the poller that stands in for
+// the stream where there is none (about once a second, never while the tab is hidden).
 
 const POLL_MS = 1000;
 
@@ -44,8 +45,9 @@ export async function api(method, path, { body, token, etag } = {}) {
   });
   serverTime.sample(response.headers.get("Date"), sent, Date.now());
   const text = response.status === 304 ? "" : await response.text();
-  const data = text ? JSON.parse(text) : null;
-  return { status: response.status, ok: response.ok, etag: response.headers.get("ETag"), data };
+  const json = /\bjson\b/.test(response.headers.get("Content-Type") || "");
+  const data = text && json ? JSON.parse(text) : text || null;
+  return { status: response.status, ok: response.ok, etag: response.headers.get("ETag"), data, text };
 }
 
 export function problemText(problem) {

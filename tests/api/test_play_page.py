@@ -63,6 +63,21 @@ def test_the_marks_are_those_the_board_answer_writes(client: TestClient, game: s
     assert set("".join(rows)) == {marks["1"], marks["2"], facts["empty"]}
 
 
+def test_each_kind_tells_the_page_its_square_names_and_record_formats(client: TestClient) -> None:
+    """The game checker finds a refused move's square by ``row_one``; the downloads and the
+    checker offer the kind's ``formats``, each of which its game record is written in."""
+    entries = page_kinds(client)
+    for kind in KINDS:
+        assert entries[kind.name]["row_one"] == kind.face.row_one
+        assert entries[kind.name]["formats"] == list(kind.face.formats)
+    assert entries["reversi"]["formats"] == ["ggf"]
+    created = client.post("/v1/games", json={"game": "reversi"}).json()
+    for format in entries["reversi"]["formats"]:
+        assert isinstance(format, str)
+        written = client.get(f"/v1/games/{created['id']}/record", params={"format": format})
+        assert written.status_code == 200, format
+
+
 def test_the_default_kind_is_the_one_a_body_without_game_makes(client: TestClient) -> None:
     defaults = [game for game, entry in page_kinds(client).items() if entry["default"]]
     assert [client.post("/v1/games", json={"n": 3}).json()["game"]] == defaults

@@ -7,6 +7,7 @@ download is not used. Without Chromium the tests skip locally and fail under CI=
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -17,7 +18,10 @@ import httpx
 import playwright.sync_api as playwright
 import pytest
 
-from tests.rules.reference import reversi_flips, reversi_moves, reversi_play
+from app.records.ggf import read_ggf
+from tests.records.test_ggf import WHITE_STARTS
+from tests.records.test_ggf import final_board as ggf_final_board
+from tests.rules.reference import othello_square, reversi_flips, reversi_moves, reversi_play
 from tests.servers import uvicorn_server
 
 Browser = playwright.Browser
@@ -170,7 +174,7 @@ def test_position_checker(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
     page.goto(f"{server}/")
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     result = page.locator("#check-result")
     expect(result).to_contain_text("B has 4 legal moves: (2, 3) flips 1; (3, 2) flips 1")
     page.get_by_role("button", name="legal move at row 2, column 3: flips 1").click()
@@ -179,10 +183,10 @@ def test_position_checker(browser: Browser, server: str) -> None:
 
     page.get_by_role("radio", name="Tic-tac-toe").check()
     page.locator("#rows").fill("XXX\nOO.\nO..")
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     expect(result).to_contain_text("Not reachable: X has won, but O moved after that")
     page.locator("#rows").fill("XO\nX")
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     expect(result).to_contain_text("Request does not match the schema")
     assert not left_the_machine(page, outside)
 
@@ -672,4 +676,160 @@ def test_the_docs_never_scroll_sideways_on_a_phone(browser: Browser, server: str
     page.goto(f"{server}/redoc")
     expect(page.get_by_text("Move adjudication API").first).to_be_visible(timeout=10_000)
     assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
+    assert not left_the_machine(page, outside)
+
+
+# --- game records: download a game, check a game ----------------------------------------------
+
+
+def downloaded(page: Page, button: str) -> tuple[str, str]:
+    """The file name and text of what the button downloads."""
+    with page.expect_download() as download:
+        page.get_by_role("button", name=button, exact=True).click()
+    return download.value.suggested_filename, Path(download.value.path()).read_text()
+
+
+def download_buttons(page: Page) -> list[str]:
+    return page.locator("#downloads").get_by_role("button").all_inner_texts()
+
+
+def test_a_played_game_downloads_as_its_record(browser: Browser, server: str) -> None:
+    """A short game, played to its end, downloaded as a transcript and as JSON: each file is
+    what GET …/record answers, under the game's id; the JSON record, pasted into the game
+    checker, audits to the same end."""
+    outside: list[playwright.Request] = []
+    first, second = start_game(browser, server, 3, outside)
+    assert download_buttons(first) == ["Download JSON", "Download transcript"]  # no GGF
+    play((first, second), [(2, 0), (0, 0), (1, 1), (0, 1), (0, 2)])  # X: a1, b2, c3
+    expect(first.locator("#status")).to_have_text("X (player 1) wins!")
+    record = f"{server}/v1/games/{game_id(first)}/record"
+    name, text = downloaded(second, "Download transcript")  # a player's, or anybody's
+    assert (name, text) == (f"{game_id(first)}.txt", httpx.get(f"{record}?format=transcript").text)
+    assert text == "a1a3b2b3c3"  # tic-tac-toe counts rows from the bottom
+    name, text = downloaded(first, "Download JSON")
+    assert name == f"{game_id(first)}.json"
+    assert json.loads(text) == httpx.get(record).json()
+    assert json.loads(text)["signature"] is not None  # the game is over: signed
+
+    first.select_option("#audit-kind", "tictactoe")
+    first.select_option("#audit-format", "json")
+    expect(first.locator("#audit-fields")).to_be_hidden()  # the record gives its parameters
+    first.locator("#audit-text").fill(text)
+    first.get_by_role("button", name="Check game").click()
+    verdict = first.locator("#audit-verdict")
+    expect(verdict).to_have_text("Finished after 5 plies: X (player 1) wins!")
+    assert audit_rows(first) == ["OOX", ".X.", "X.."]
+    expect(first.locator("#audit-board .cell.win")).to_have_count(3)
+    assert not left_the_machine(first, outside)
+
+
+def test_a_reversi_game_downloads_as_ggf_where_its_board_is_square(
+    browser: Browser, server: str
+) -> None:
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    page.select_option("#game-kind", "reversi")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#status")).to_have_text("You are Black (player 1). Your turn.")
+    cell(page, 4, 5).click()  # f5
+    expect(page.locator("#score")).to_have_text("Black 4 – White 1")
+    assert download_buttons(page) == ["Download JSON", "Download transcript", "Download GGF"]
+    name, text = downloaded(page, "Download GGF")
+    record = f"{server}/v1/games/{game_id(page)}/record"
+    assert (name, text) == (f"{game_id(page)}.ggf", httpx.get(f"{record}?format=ggf").text)
+    assert "B[f5]" in text
+
+    page.select_option("#reversi-size", "6x10")  # GGF has no rectangular boards
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board [role=row]")).to_have_count(6)
+    expect(page.locator("#downloads").get_by_role("button")).to_have_count(2)
+    assert download_buttons(page) == ["Download JSON", "Download transcript"]
+    assert not left_the_machine(page, outside)
+
+
+# The board the game checker shows, one string a row: B, W (or X, O) and . for empty.
+AUDIT_ROWS = """() => [...document.querySelectorAll('#audit-board [role=row]')]
+    .map(row => [...row.children].map(cell => cell.dataset.mark || '.').join(''))"""
+
+
+def audit_rows(page: Page) -> list[str]:
+    rows: list[str] = page.evaluate(AUDIT_ROWS)
+    return rows
+
+
+def check_game(page: Page, game: str, written: str, text: str) -> playwright.Locator:
+    """Paste ``text`` into the game checker for a game of kind ``game``; answers the verdict."""
+    page.select_option("#audit-kind", game)
+    page.select_option("#audit-format", written)
+    page.locator("#audit-text").fill(text)
+    page.get_by_role("button", name="Check game").click()
+    return page.locator("#audit-verdict")
+
+
+def refused_cell(page: Page) -> tuple[int, int]:
+    ringed = page.locator("#audit-board .cell.refused")
+    expect(ringed).to_have_count(1)
+    return int(ringed.get_attribute("data-row") or -1), int(ringed.get_attribute("data-col") or -1)
+
+
+def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, server: str) -> None:
+    """Tic-tac-toe counts rows from the bottom, Othello from the top: the ring is on the square
+    the transcript names, over the position after the accepted moves."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    page.select_option("#audit-kind", "tictactoe")
+    page.select_option("#audit-size", "3")
+    verdict = check_game(page, "tictactoe", "transcript", "a1c3b2a1c1")
+    expect(verdict).to_have_text(
+        "Illegal at ply 4, a1: Cell occupied: cell (2, 0) already holds a mark. The 3 plies "
+        "before it are legal; the board shows the position after them."
+    )
+    assert refused_cell(page) == (2, 0)
+    assert audit_rows(page) == ["..O", ".X.", "X.."]
+    expect(page.locator("#audit-board .cell.refused")).to_have_attribute(
+        "aria-label", "row 3, column 1: X, refused move: cell (2, 0) already holds a mark"
+    )
+
+    verdict = check_game(page, "reversi", "transcript", "f5 d6 a8")  # 8 × 8 is the default
+    expect(verdict).to_contain_text("Illegal at ply 3, a8: Illegal move: (7, 0) brackets no")
+    assert refused_cell(page) == (7, 0)
+    start = ["........"] * 3 + ["...WB...", "...BW..."] + ["........"] * 3
+    assert audit_rows(page) == reversi_play(reversi_play(start, 4, 5, "B"), 5, 3, "W")
+
+    not_a_record = check_game(page, "reversi", "transcript", "f5 zz")
+    body = {"game": "reversi", "transcript": "f5 zz"}
+    problem = httpx.post(f"{server}/v1/records/audit", json=body).json()
+    expect(not_a_record).to_have_text(problem["detail"])
+    expect(page.locator("#audit-board-box")).to_be_hidden()
+    assert not left_the_machine(page, outside)
+
+
+def test_a_finished_othello_game_checks_as_finished(browser: Browser, server: str) -> None:
+    """A whole game of random legal moves as a transcript, and a real GGS game from a random
+    start: finished, with their results, and the final position drawn. On a phone's screen."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{server}/")
+    start = ["........"] * 3 + ["...WB...", "...BW..."] + ["........"] * 3
+    plan = reversi_playout(start, "B", random.Random(7))
+    transcript = "".join(othello_square(move.row, move.col) for move in plan)
+    final = plan[-1].after
+    black, white = ("".join(final).count(color) for color in "BW")
+    result = f"Black wins {black}–{white}" if black > white else f"White wins {white}–{black}"
+    verdict = check_game(page, "reversi", "transcript", transcript)
+    expect(verdict).to_have_text(f"Finished after {len(plan)} plies: {result}")
+    assert audit_rows(page) == final
+    expect(page.locator("#audit-board .cell.refused")).to_have_count(0)
+    assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
+
+    ggs = read_ggf(WHITE_STARTS, 100)
+    verdict = check_game(page, "reversi", "ggf", WHITE_STARTS)
+    expect(verdict).to_have_text(f"Finished after {len(ggs.moves)} plies: Black wins 36–28")
+    assert audit_rows(page) == ggf_final_board(ggs)
+    assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "check-a-game-390x844.png"), full_page=True)
     assert not left_the_machine(page, outside)

@@ -1,17 +1,17 @@
-// Reversi on the play page: the board sizes offered, stones drawn as discs, the stones the last
-// move turned, the legal moves of the player to move (asked of /v1/reversi/legal-moves), passes,
-// the score and results, and the position check (a colour's legal moves and the flips of each,
-// on a board of its own).
+// Reversi on the play page: the board sizes offered, the start (the four centre stones, a posted
+// board, or a GGF record's), stones drawn as discs, the stones the last move turned, the legal
+// moves of the player to move (asked of /v1/reversi/legal-moves), passes, the score and results,
+// and the position check (a colour's legal moves and the flips of each, on a board of its own).
 import { shownRows } from "../board.js";
 import { api, problemText } from "../transport.js";
 
 const HINT = "Place a stone so that it brackets a line of the other colour's stones: they turn to " +
   "yours. Whoever has no such move passes; when neither can move, more stones wins. Player 1 " +
   "plays Black and moves first. Share the invite link with the second player.";
-const FIELDS = `
+const FIELDS = (prefix) => `
   <div class="field">
-    <label for="reversi-size">Board size</label>
-    <select id="reversi-size" name="size">
+    <label for="${prefix}reversi-size">Board size</label>
+    <select id="${prefix}reversi-size" name="size">
       <option value="4x4">4 × 4</option>
       <option value="6x6">6 × 6</option>
       <option value="8x8" selected>8 × 8 (standard)</option>
@@ -30,6 +30,9 @@ export function pageKind(facts) {
   return {
     hint: HINT,
     fields,
+    start: (params, state) => params.board || centreStart(state.height, state.width, facts),
+    recordParams: (format, text) => recordParams(format, text, facts),
+    writes: (format, game) => format !== "ggf" || game.height === game.width, // GGF boards are square
     cellsTaken: (move) => [[move.row, move.col], ...(move.flips || [])],
     showCell(cell, owner) {
       cell.textContent = "";
@@ -45,13 +48,37 @@ export function pageKind(facts) {
 }
 
 // The creation body's height and width, from the size picked.
-function fields(box) {
-  box.innerHTML = FIELDS;
-  const size = box.querySelector("#reversi-size");
+function fields(box, prefix = "") {
+  box.innerHTML = FIELDS(prefix);
+  const size = box.querySelector(`#${prefix}reversi-size`);
   return () => {
     const [height, width] = size.value.split("x").map(Number);
     return { game: "reversi", height, width };
   };
+}
+
+// The start of a game created without a board: White and Black on the top centre squares,
+// Black and White below them.
+function centreStart(height, width, { marks, empty }) {
+  const [top, left] = [Math.floor(height / 2) - 1, Math.floor(width / 2) - 1];
+  const pair = { [top]: marks[2] + marks[1], [top + 1]: marks[1] + marks[2] };
+  return Array.from({ length: height }, (_, row) =>
+    row in pair ? empty.repeat(left) + pair[row] + empty.repeat(width - left - 2) : empty.repeat(width));
+}
+
+// The creation parameters a record gives that start() needs: a GGF record's board, BO[size
+// rows… colour] (rows from the top, * Black, O White, - empty; spaces between rows or not; a
+// property after "(;" or another's "]"), read only once the service has read the record. {}
+// for a record without one: the game starts from the four centre stones.
+function recordParams(format, text, { marks, empty }) {
+  const board = format === "ggf" && /[;\]]\s*BO\[\s*(\d+)\s([^\]]*)\]/.exec(text);
+  if (!board) return {};
+  const size = Number(board[1]);
+  const squares = board[2].replace(/\s/g, "").slice(0, size * size);
+  const mark = { "*": marks[1], O: marks[2], "-": empty };
+  const rows = Array.from({ length: size }, (_, row) =>
+    [...squares.slice(row * size, (row + 1) * size)].map((square) => mark[square]).join(""));
+  return { board: rows };
 }
 
 // A player's stone in words ("black"), or "empty" for nobody's.

@@ -1,6 +1,6 @@
 // Tic-tac-toe on the play page: n × n, k in a row (gomoku is 15 × 15, five in a row). Its
-// creation fields, its marks drawn as letters, the winning run highlighted, its results, and the
-// position check (/v1/tictactoe/validate).
+// creation fields, its start (an empty board), its marks drawn as letters, the winning run
+// highlighted, its results, and the position check (/v1/tictactoe/validate).
 import { api, problemText } from "../transport.js";
 
 const HINT = "k in a row wins: across, down or diagonally. Player 1 plays X and moves first. " +
@@ -8,16 +8,16 @@ const HINT = "k in a row wins: across, down or diagonally. Player 1 plays X and 
 const SMALLEST = 3; // the smallest board side, and the shortest winning run, offered
 const LARGEST = 19;
 const GOMOKU = { n: 15, k: 5 };
-const FIELDS = `
+const FIELDS = (prefix) => `
   <div class="field">
-    <label for="size">Board size</label>
-    <select id="size" name="n"></select>
+    <label for="${prefix}size">Board size</label>
+    <select id="${prefix}size" name="n"></select>
   </div>
   <div class="field">
-    <label for="in-a-row">In a row to win</label>
-    <select id="in-a-row" name="k"></select>
+    <label for="${prefix}in-a-row">In a row to win</label>
+    <select id="${prefix}in-a-row" name="k"></select>
   </div>
-  <button id="gomoku" type="button" class="secondary">Gomoku: 15 × 15, five in a row</button>`;
+  <button id="${prefix}gomoku" type="button" class="secondary">Gomoku: 15 × 15, five in a row</button>`;
 const CHECK_OPTIONS = `
   <label for="k">In a row to win (k; empty means n)</label>
   <input id="k" type="number" min="1" max="100" inputmode="numeric">`;
@@ -30,10 +30,11 @@ const REASONS = {
 };
 const DIRECTIONS = [[0, 1], [1, 0], [1, 1], [1, -1]];
 
-export function pageKind({ marks }) {
+export function pageKind({ marks, empty }) {
   return {
     hint: HINT,
     fields,
+    start: (params, state) => Array(state.n).fill(empty.repeat(state.n)),
     cellsTaken: (move) => [[move.row, move.col]],
     showCell(cell, owner) {
       cell.textContent = marks[owner] || "";
@@ -49,14 +50,14 @@ export function pageKind({ marks }) {
 }
 
 // Board size n and k in a row; the creation body is {"n"} for the classic game (k = n).
-function fields(box) {
-  box.innerHTML = FIELDS;
-  const size = box.querySelector("#size");
-  const inARow = box.querySelector("#in-a-row");
+function fields(box, prefix = "") {
+  box.innerHTML = FIELDS(prefix);
+  const size = box.querySelector(`#${prefix}size`);
+  const inARow = box.querySelector(`#${prefix}in-a-row`);
   for (let n = SMALLEST; n <= LARGEST; n++) size.append(new Option(`${n} × ${n}`, String(n)));
   fillInARow(size, inARow);
   size.addEventListener("change", () => fillInARow(size, inARow));
-  box.querySelector("#gomoku").addEventListener("click", () => {
+  box.querySelector(`#${prefix}gomoku`).addEventListener("click", () => {
     size.value = String(GOMOKU.n);
     fillInARow(size, inARow);
     inARow.value = String(GOMOKU.k);

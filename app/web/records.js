@@ -1,0 +1,207 @@
+// Game records on the page. A game's record downloaded (GET /v1/games/{id}/record): as JSON,
+// as a transcript where its squares have names, and in each community format of its kind that
+// can write its board. A game checked (POST /v1/records/audit): a transcript or a record pasted
+// and replayed by the service, its verdict said in words and the position after its accepted
+// moves drawn on a board of its own, the first refused move ringed.
+import { buildBoard, cellsOf, renderCells } from "./board.js";
+import { $ } from "./elements.js";
+import { kindOf } from "./kinds.js";
+import { showMessage } from "./status.js";
+import { api, problemText } from "./transport.js";
+
+const JSON_RECORD = "json";
+const TRANSCRIPT = "transcript";
+const MAX_NAMED_COLUMNS = 26; // a wider board has no square names, so no transcript
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+const NAMES = { [JSON_RECORD]: "JSON", [TRANSCRIPT]: "transcript" }; // a kind's own: "GGF"
+// A download's file: its extension and type (a kind's own format: .<format>, text).
+const FILES = { [JSON_RECORD]: [".json", "application/json"], [TRANSCRIPT]: [".txt", "text/plain"] };
+// What the text box takes, by how the game is written.
+const HELP = {
+  [TRANSCRIPT]: "its squares one after another, such as f5d6c3d3c4",
+  [JSON_RECORD]: "a record as this page downloads it: the game and its parameters come from it",
+};
+
+const nameOf = (format) => NAMES[format] || format.toUpperCase();
+
+// --- download the game -------------------------------------------------------------------------
+
+// One button for each way the game's record can be written, for players and watchers alike.
+export function showDownloads(game, kind) {
+  const { id } = game; // the game shown now, whichever the page shows later
+  const formats = [JSON_RECORD];
+  if (game.width <= MAX_NAMED_COLUMNS) formats.push(TRANSCRIPT);
+  formats.push(...kind.formats.filter((format) => kind.writes(format, game)));
+  $("download-buttons").replaceChildren(...formats.map((format) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary";
+    button.textContent = `Download ${nameOf(format)}`;
+    button.addEventListener("click", () => download(id, format));
+    return button;
+  }));
+  $("downloads").hidden = false;
+}
+
+// The record as the service writes it now (the game may go on), saved as <game id>.<extension>.
+async function download(id, format) {
+  const query = format === JSON_RECORD ? "" : `?format=${format}`;
+  const answer = await api("GET", `/v1/games/${encodeURIComponent(id)}/record${query}`);
+  if (!answer.ok) return showMessage(problemText(answer.data));
+  const [extension, type] = FILES[format] || [`.${format}`, "text/plain"];
+  const url = URL.createObjectURL(new Blob([answer.text], { type }));
+  const link = document.createElement("a");
+  Object.assign(link, { href: url, download: `${id}${extension}` });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url)); // the download has taken the blob by then
+}
+
+// --- check a game --------------------------------------------------------------------------
+
+const bodies = new Map(); // a kind's name -> the creation body its fields in this form describe
+let asked = 0; // checks sent: only the last one's answer is shown
+
+// By title, as the position checker orders its kinds: Reversi's first.
+export function startAudit(kinds) {
+  const picker = $("audit-kind");
+  for (const kind of [...kinds].sort((a, b) => a.title.localeCompare(b.title))) {
+    picker.append(new Option(kind.title, kind.game));
+    const box = document.createElement("div");
+    box.id = `audit-${kind.game}-fields`;
+    box.className = "picker";
+    bodies.set(kind.game, kind.fields(box, "audit-"));
+    $("audit-fields").append(box);
+  }
+  pickKind();
+  picker.addEventListener("change", pickKind);
+  $("audit-format").addEventListener("change", pickFormat);
+  $("audit-form").addEventListener("submit", check);
+  $("audit-submit").disabled = false;
+}
+
+// The ways a game of the kind picked can be written: a transcript, a JSON record, its formats.
+function pickKind() {
+  const kind = kindOf($("audit-kind").value);
+  const kept = $("audit-format").value;
+  const formats = [TRANSCRIPT, JSON_RECORD, ...kind.formats];
+  $("audit-format").replaceChildren(...formats.map((format) =>
+    new Option(format === TRANSCRIPT ? "Transcript" : `${nameOf(format)} record`, format)));
+  $("audit-format").value = formats.includes(kept) ? kept : TRANSCRIPT;
+  pickFormat();
+}
+
+// A transcript needs the game's parameters; a record gives its own.
+function pickFormat() {
+  const picked = $("audit-kind").value;
+  const format = $("audit-format").value;
+  $("audit-fields").hidden = format !== TRANSCRIPT;
+  for (const [game] of bodies) $(`audit-${game}-fields`).hidden = game !== picked;
+  $("audit-help").textContent = HELP[format] || `the game as ${nameOf(format)} text`;
+}
+
+async function check(event) {
+  event.preventDefault();
+  const kind = kindOf($("audit-kind").value);
+  const mine = ++asked;
+  let sent;
+  try {
+    sent = request(kind, $("audit-format").value, $("audit-text").value);
+  } catch (error) {
+    return showVerdict(error.message);
+  }
+  const answer = await api("POST", "/v1/records/audit", { body: sent.body });
+  if (mine !== asked) return;
+  if (!answer.ok) {
+    const problem = answer.data; // a 422 is a text that is no record: its detail says where
+    const unread = answer.status === 422 && problem && problem.detail;
+    return showVerdict(unread ? problem.detail : problemText(problem));
+  }
+  const audit = answer.data;
+  const audited = kindOf(audit.state.game); // a JSON record names its own kind
+  showVerdict(verdict(audit, audited), position(audit, audited, sent.params));
+}
+
+// The audit body for the text as written, and the creation parameters the page knows the
+// game's start from (start() of the kind).
+function request(kind, format, text) {
+  if (format === TRANSCRIPT) {
+    const params = { game: kind.game, ...bodies.get(kind.game)() };
+    return { body: { ...params, transcript: text }, params };
+  }
+  if (format === JSON_RECORD) {
+    let record;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`This is not JSON: ${error.message}`);
+    }
+    if (!record || typeof record !== "object" || Array.isArray(record)) {
+      throw new Error('A JSON record is an object: {"game": …, its parameters, "moves": […]}.');
+    }
+    const { state, chain, signature, ...body } = record; // what the audit answers, not asks
+    return { body, params: body };
+  }
+  return { body: { game: kind.game, record: text, format }, params: kind.recordParams(format, text) };
+}
+
+// The verdict in words: how the game stands after the plies the service accepted.
+function verdict(audit, kind) {
+  const { state, illegal } = audit;
+  const who = (player) => `${kind.names[player]} (player ${player})`;
+  const score = kind.score(state) ? ` ${kind.score(state)}.` : "";
+  if (audit.verdict === "finished") return `Finished after ${plies(audit.plies)}: ${kind.result(state, who)}`;
+  if (audit.verdict === "unfinished") {
+    return `Unfinished: ${plies(audit.plies)}, all legal; ${who(state.next_player)} is to move.${score}`;
+  }
+  const move = Array.isArray(illegal.move) ? `(${illegal.move.join(", ")})` : illegal.move;
+  const before = audit.plies
+    ? ` The ${plies(audit.plies)} before it are legal; the board shows the position after them.` : "";
+  return `Illegal at ply ${illegal.ply}, ${move}: ${problemText(illegal)}.${before}${score}`;
+}
+
+const plies = (count) => `${count} ${count === 1 ? "ply" : "plies"}`;
+
+// The board after the accepted moves: the kind's start, each move record's cells taken (as the
+// live board takes them), the last move marked and the refused one ringed.
+function position(audit, kind, params) {
+  const rows = kind.start(params, audit.state);
+  const game = {
+    id: null, player: null, kind: kind.game, height: rows.length, width: rows[0].length,
+    cells: cellsOf(rows, kind), moves: audit.moves.length, lastMove: audit.moves.at(-1) || null,
+    state: audit.state,
+  };
+  for (const move of audit.moves) {
+    for (const [row, col] of kind.cellsTaken(move)) game.cells[row * game.width + col] = move.player;
+  }
+  const refused = audit.illegal ? cellOf(audit.illegal.move, game, kind) : null;
+  const marks = refused === null ? [] : [
+    { className: "refused", note: `refused move: ${audit.illegal.detail}`, cells: new Set([refused]) },
+  ];
+  return { game, kind, marks };
+}
+
+// The index of the cell a move was written as (a square, or [row, col]); null for a pass or a
+// cell the board does not have.
+function cellOf(move, game, kind) {
+  let row, col;
+  if (Array.isArray(move)) {
+    [row, col] = move;
+  } else {
+    const named = /^([a-z])([1-9][0-9]*)$/i.exec(String(move));
+    if (!named) return null;
+    col = LETTERS.indexOf(named[1].toLowerCase());
+    const number = Number(named[2]);
+    row = kind.row_one === "top" ? number - 1 : game.height - number;
+  }
+  const inside = (value, length) => Number.isInteger(value) && value >= 0 && value < length;
+  return inside(row, game.height) && inside(col, game.width) ? row * game.width + col : null;
+}
+
+function showVerdict(text, shown = null) {
+  $("audit-verdict").textContent = text;
+  const grid = $("audit-board");
+  $("audit-board-box").hidden = !shown;
+  if (!shown) return grid.replaceChildren();
+  buildBoard(grid, shown.game);
+  renderCells(grid, shown.game, shown.kind, shown.marks);
+}
