@@ -227,7 +227,7 @@ def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
     state = GameState(
         id="",
         kind=kind.name,
-        facts=position.facts(),
+        facts=kind.ended(position.facts(), position.status, position.winner, position.reason),
         status=position.status,
         winner=position.winner,
         reason=position.reason,

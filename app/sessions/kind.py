@@ -277,3 +277,11 @@ class GameKind(Protocol):
         facts at that moment, given its facts now (to answer that move again, or replay it
         on an event stream)."""
         ...
+
+    def ended(
+        self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
+    ) -> Mapping[str, object]:
+        """The kind's facts of a state (``Position.facts``) with those the game's outcome
+        decides, whoever decided it — the rules, a clock, a resignation, an agreement (Reversi:
+        the federation's ``final_score``). Every state a client sees goes through it."""
+        ...

@@ -557,10 +557,11 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
         deadline = None if runs is None else int(s.since) + left[runs - 1]
         clock = ClockState(TimeControl.decode(s.control), left, runs, deadline)
     last = record_read(kind, moves, s.last) if s.last else None
+    status, winner, reason = status_of(s.status), winner_of(s.winner), reason_of(s.reason)
+    facts = kind.ended(json.loads(s.facts), status, winner, reason)
     return GameState(
-        game_id, s.kind, json.loads(s.facts), status_of(s.status), winner_of(s.winner),
-        reason_of(s.reason), player_or_none(s.next_player), int(s.version), moves, last,
-        player_or_none(s.offer), clock,
+        game_id, s.kind, facts, status, winner, reason, player_or_none(s.next_player),
+        int(s.version), moves, last, player_or_none(s.offer), clock,
     )  # fmt: skip
 
 

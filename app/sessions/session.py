@@ -153,7 +153,8 @@ def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
     if move.changed == now.version:
         state = replace(now, last_move=move)
     else:
-        next_player, facts = kind.after(move, now.facts)
+        next_player, then = kind.after(move, now.facts)
+        facts = kind.ended(then, "in_progress", 0, None)
         clock = now.clock
         if clock is not None and move.clock is not None:
             clock = ClockState.of(clock.control, move.clock)
@@ -240,7 +241,7 @@ class Session:
         self._snapshot = GameState(
             id=self.id,
             kind=self.kind.name,
-            facts=position.facts(),
+            facts=self.kind.ended(position.facts(), status, winner, reason),
             status=status,
             winner=winner,
             reason=reason,

@@ -260,6 +260,11 @@ class CornersKind:
     ) -> tuple[Player, Mapping[str, object]]:
         return other(move.player), facts_now
 
+    def ended(
+        self, facts: Mapping[str, object], status: str, winner: int, reason: str | None
+    ) -> Mapping[str, object]:
+        return facts
+
 
 CORNERS = CornersKind()
 

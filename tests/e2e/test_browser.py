@@ -19,8 +19,10 @@ import playwright.sync_api as playwright
 import pytest
 
 from app.records.ggf import read_ggf
+from app.records.wthor import read_wthor
 from tests.records.test_ggf import WHITE_STARTS
 from tests.records.test_ggf import final_board as ggf_final_board
+from tests.records.test_wthor import replay
 from tests.rules.reference import othello_square, reversi_flips, reversi_moves, reversi_play
 from tests.servers import uvicorn_server
 
@@ -806,6 +808,40 @@ def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, ser
     assert not left_the_machine(page, outside)
 
 
+def federation_result(final: list[str]) -> str:
+    """How the page says a finished Othello game's result: the empty squares to the winner,
+    and the discs beside it where they differ (``Black wins 36–28, discs 33–28``)."""
+    black, white = ("".join(final).count(color) for color in "BW")
+    empty = len("".join(final)) - black - white
+    if black == white:
+        return f"Draw {black + empty // 2}–{white + empty // 2}" + (
+            f", discs {black}–{white}" if empty else ""
+        )
+    win, lose, name = (black, white, "Black") if black > white else (white, black, "White")
+    return f"{name} wins {win + empty}–{lose}" + (f", discs {win}–{lose}" if empty else "")
+
+
+def test_a_finished_game_ended_with_empty_squares_gives_them_to_the_winner(
+    browser: Browser, server: str
+) -> None:
+    """A real 1988 tournament game that ended with empty squares: the page says the result as
+    the federation counts it, with the discs beside it."""
+    _, games = read_wthor((Path(__file__).parents[1] / "data" / "WTH_1988.wtb").read_bytes(), 100)
+    game = next(
+        g for g in games
+        if len(g.moves) < 60 and (grid := replay(g.moves)) is not None
+        and not (reversi_moves(grid, "B") or reversi_moves(grid, "W"))
+    )  # fmt: skip
+    page = new_page(browser, server, [])
+    page.goto(f"{server}/")
+    verdict = check_game(page, "reversi", "transcript", "".join(game.moves))
+    expect(verdict).to_contain_text(f"Finished after {len(game.moves)} plies:")
+    final = audit_rows(page)
+    expect(verdict).to_contain_text(federation_result(final))
+    if "." in "".join(final):
+        expect(verdict).to_contain_text(", discs ")
+
+
 def test_a_finished_othello_game_checks_as_finished(browser: Browser, server: str) -> None:
     """A whole game of random legal moves as a transcript, and a real GGS game from a random
     start: finished, with their results, and the final position drawn. On a phone's screen."""
@@ -817,10 +853,8 @@ def test_a_finished_othello_game_checks_as_finished(browser: Browser, server: st
     plan = reversi_playout(start, "B", random.Random(7))
     transcript = "".join(othello_square(move.row, move.col) for move in plan)
     final = plan[-1].after
-    black, white = ("".join(final).count(color) for color in "BW")
-    result = f"Black wins {black}–{white}" if black > white else f"White wins {white}–{black}"
     verdict = check_game(page, "reversi", "transcript", transcript)
-    expect(verdict).to_have_text(f"Finished after {len(plan)} plies: {result}")
+    expect(verdict).to_have_text(f"Finished after {len(plan)} plies: {federation_result(final)}")
     assert audit_rows(page) == final
     expect(page.locator("#audit-board .cell.refused")).to_have_count(0)
     assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)

@@ -983,7 +983,9 @@ async def test_reversi_from_a_posted_position_with_passes_and_a_wipe_out(store: 
 async def test_reversi_refusals_change_nothing(store: GameStore) -> None:
     created = await store.create("reversi", {})
     game_id, (black, white) = created.state.id, created.tokens
-    assert dict(created.state.facts) == {"height": 8, "width": 8, "score": {"1": 2, "2": 2}}
+    assert dict(created.state.facts) == {
+        "height": 8, "width": 8, "score": {"1": 2, "2": 2}, "final_score": None,
+    }  # fmt: skip
     for token, cell, error in [
         (black, (8, 0), OutOfBounds),
         (white, (2, 4), NotYourTurn),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Annotated, ClassVar, Literal, NotRequired
+from typing import Annotated, ClassVar, Literal, NotRequired, cast
 
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -102,10 +102,20 @@ class ReversiLegalMoveOut(CellOut):
     flip_squares: NotRequired[Annotated[list[str], Field(description=FLIP_SQUARES_DOC)]]
 
 
+FINAL_SCORE_DOC = (
+    "The game's result as the World Othello Federation scores it: null while it goes on; at "
+    "the end by no moves, each player's stones with the empty squares added to the winner "
+    "(split equally on a draw); all the squares to the winner of a flag fall or a resignation "
+    "(64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit."
+)
+
+
 class ReversiGameOut(GameCommon, ReversiFacts):
-    """A Reversi game: `score` counts each player's stones (1 Black, 2 White)."""
+    """A Reversi game: `score` counts each player's stones (1 Black, 2 White), and
+    `final_score` is the result as Othello tournaments count it once the game is over."""
 
     game: Annotated[Literal["reversi"], Field(description=KIND_DOC)]
+    final_score: Annotated[PlayerScores | None, Field(description=FINAL_SCORE_DOC)]
     last_move: Annotated[ReversiMoveOut | None, LAST_MOVE]
 
 
@@ -205,6 +215,21 @@ def first_to_move(board: Board, wanted: Color) -> Color | None:
 def score_of(board: Board) -> PlayerScores:
     counts = board.score()
     return {"1": counts[BLACK], "2": counts[WHITE]}
+
+
+def final_score(
+    score: PlayerScores, squares: int, winner: int, reason: str | None
+) -> PlayerScores | None:
+    """The result of a game that ended for ``reason`` (None: it goes on), as the federation
+    counts it: a game played out (``no_moves``) by ``federation_score``; a flag fall or a
+    resignation gives the winner every square; an agreed draw or the move limit splits them."""
+    if reason is None:
+        return None
+    if reason == "no_moves":
+        return federation_score(score, squares, winner)
+    if reason in ("timeout", "resignation"):
+        return {"1": squares, "2": 0} if winner == 1 else {"1": 0, "2": squares}
+    return {"1": squares // 2, "2": squares // 2}
 
 
 def federation_score(score: PlayerScores, squares: int, winner: int) -> PlayerScores:
@@ -426,6 +451,13 @@ class ReversiKind:
         facts = move.facts or {}
         next_player = move.player if facts.get("passed") else other(move.player)
         return next_player, {**facts_now, "score": (move.state_facts or {})["score"]}
+
+    def ended(
+        self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
+    ) -> Mapping[str, object]:
+        score = cast(PlayerScores, facts["score"])
+        squares = cast(int, facts["height"]) * cast(int, facts["width"])
+        return {**facts, "final_score": final_score(score, squares, winner, reason)}
 
 
 def _start_rows(params: Mapping[str, object]) -> Sequence[str]:

@@ -272,6 +272,11 @@ class TicTacToeKind:
     ) -> tuple[Player, Mapping[str, object]]:
         return other(move.player), facts_now  # players alternate; the board's size is fixed
 
+    def ended(
+        self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
+    ) -> Mapping[str, object]:
+        return facts  # a tic-tac-toe result is its winner: nothing to count
+
 
 def _integer(params: Mapping[str, object], name: str) -> int:
     value = params[name]

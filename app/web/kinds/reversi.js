@@ -128,12 +128,17 @@ function score(state, { names }) {
   return state.score ? `${names[1]} ${state.score["1"]} – ${names[2]} ${state.score["2"]}` : "";
 }
 
+// A result as Othello tournaments count it (`final_score`: the empty squares to the winner),
+// with the stones on the board beside it where they differ ("Black wins 36–28, discs 33–28").
 function result(state, facts) {
   const stones = state.score;
-  const { winner } = state;
-  if (state.status === "won") return `${facts.names[winner]} wins ${stones[winner]}–${stones[3 - winner]}`;
+  const final = state.final_score ?? stones;
+  const first = state.winner || 1;
+  const same = final["1"] === stones["1"] && final["2"] === stones["2"];
+  const discs = same ? "" : `, discs ${stones[first]}–${stones[3 - first]}`;
+  if (state.status === "won") return `${facts.names[first]} wins ${final[first]}–${final[3 - first]}${discs}`;
   if (state.reason === "move_limit") return `Draw: the move limit was reached (${score(state, facts)}).`;
-  return `Draw ${stones["1"]}–${stones["2"]}`;
+  return `Draw ${final["1"]}–${final["2"]}${discs}`;
 }
 
 // The position checker's part: a colour's legal moves, each a button that shows its flips.

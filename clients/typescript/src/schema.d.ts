@@ -914,6 +914,8 @@ export interface components {
              * @enum {string}
              */
             game: "reversi";
+            /** @description The game's result as the World Othello Federation scores it: null while it goes on; at the end by no moves, each player's stones with the empty squares added to the winner (split equally on a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit. */
+            final_score: components["schemas"]["PlayerScores"] | null;
             /** @description The last accepted move's record; null before the first. */
             last_move: components["schemas"]["ReversiMoveOut"] | null;
             /** @description Each player's bearer token. Shown only in this answer. */
@@ -1383,7 +1385,8 @@ export interface components {
         };
         /**
          * ReversiGameOut
-         * @description A Reversi game: `score` counts each player's stones (1 Black, 2 White).
+         * @description A Reversi game: `score` counts each player's stones (1 Black, 2 White), and
+         *     `final_score` is the result as Othello tournaments count it once the game is over.
          */
         ReversiGameOut: {
             /** Id */
@@ -1436,6 +1439,8 @@ export interface components {
              * @enum {string}
              */
             game: "reversi";
+            /** @description The game's result as the World Othello Federation scores it: null while it goes on; at the end by no moves, each player's stones with the empty squares added to the winner (split equally on a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit. */
+            final_score: components["schemas"]["PlayerScores"] | null;
             /** @description The last accepted move's record; null before the first. */
             last_move: components["schemas"]["ReversiMoveOut"] | null;
         };

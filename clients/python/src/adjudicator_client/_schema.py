@@ -471,6 +471,11 @@ class CreatedReversiOut(TypedDict):
     score: PlayerScores
     # The game's kind, as it was created.
     game: Literal["reversi"]
+    # The game's result as the World Othello Federation scores it: null while it goes on; at the end
+    # by no moves, each player's stones with the empty squares added to the winner (split equally on
+    # a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the
+    # squares split equally for an agreed draw or the move limit.
+    final_score: PlayerScores | None
     # The last accepted move's record; null before the first.
     last_move: ReversiMoveOut | None
     # Each player's bearer token. Shown only in this answer.
@@ -568,7 +573,9 @@ class TicTacToeGameOut(TypedDict):
 
 
 class ReversiGameOut(TypedDict):
-    """A Reversi game: `score` counts each player's stones (1 Black, 2 White)."""
+    """A Reversi game: `score` counts each player's stones (1 Black, 2 White), and `final_score` is
+    the result as Othello tournaments count it once the game is over.
+    """
 
     id: str
     status: Literal["in_progress", "won", "draw"]
@@ -600,6 +607,11 @@ class ReversiGameOut(TypedDict):
     score: PlayerScores
     # The game's kind, as it was created.
     game: Literal["reversi"]
+    # The game's result as the World Othello Federation scores it: null while it goes on; at the end
+    # by no moves, each player's stones with the empty squares added to the winner (split equally on
+    # a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the
+    # squares split equally for an agreed draw or the move limit.
+    final_score: PlayerScores | None
     # The last accepted move's record; null before the first.
     last_move: ReversiMoveOut | None
 

@@ -1,0 +1,142 @@
+"""Othello as the federation plays it, in live sessions: real tournament games of the WTHOR
+database (1988, ``tests/data/``) played move by move in square notation on every store, each
+state compared with the independent replay of ``tests/records/test_wthor.py`` — the board, the
+score, who moves, the passes, the end — and the final score with the one the federation stored;
+and the final score of the endings a referee decides."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from itertools import islice
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.records.wthor import WthorGame, read_wthor
+from app.settings import Settings
+from tests.records.test_wthor import MAX, START, YEAR_1988, cell, federation_score
+from tests.rules.reference import reversi_moves, reversi_play
+
+OTHER = {"B": "W", "W": "B"}
+PLAYER = {"B": 1, "W": 2}
+
+
+@pytest.fixture
+def client(store_url: str) -> Iterator[TestClient]:
+    settings = Settings(store_url=store_url, create_rate_per_minute=0)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def sample(count: int, seed: int) -> list[WthorGame]:
+    """``count`` games of 1988, picked at random, with the unfinished ones among them."""
+    _, games = read_wthor(YEAR_1988, MAX)
+    every = list(games)
+    rng = random.Random(seed)
+    return rng.sample(every, count)
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def move(client: TestClient, game: dict[str, Any], player: int, square: str) -> dict[str, Any]:
+    response = client.post(
+        f"/v1/games/{game['id']}/moves", json={"square": square},
+        headers={"Authorization": f"Bearer {game['tokens'][str(player)]}"},
+    )  # fmt: skip
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def play_through(client: TestClient, game: WthorGame) -> None:
+    """Play a real game in a session, checking every state against the reference replay."""
+    created = create(client, game="reversi")
+    grid, color = list(START), "B"
+    for square in game.moves:
+        row, col = cell(square)
+        answer = move(client, created, PLAYER[color], square)
+        grid = reversi_play(grid, row, col, color)
+        if reversi_moves(grid, OTHER[color]):
+            passed, color_next = False, OTHER[color]
+        elif reversi_moves(grid, color):
+            passed, color_next = True, color
+        else:
+            passed, color_next = False, None
+        state = answer["state"]
+        assert answer["move"]["square"] == square
+        assert answer["move"]["passed"] is passed
+        text = "".join(grid)
+        assert state["score"] == {"1": text.count("B"), "2": text.count("W")}
+        assert state["next_player"] == (None if color_next is None else PLAYER[color_next])
+        if color_next is None:
+            assert state["status"] in ("won", "draw")
+            assert state["reason"] == "no_moves"
+            assert state["final_score"]["1"] == federation_score(grid) == game.stored_score
+            assert sum(state["final_score"].values()) in (63, 64)  # a draw's odd square: nobody's
+        else:
+            assert (state["status"], state["final_score"]) == ("in_progress", None)
+            color = color_next
+    board = client.get(f"/v1/games/{created['id']}/board").json()["rows"]
+    assert board == grid
+
+
+def test_real_tournament_games_play_through_live_sessions(
+    client: TestClient, store_url: str
+) -> None:
+    count = 12 if store_url == "memory://" else 4
+    for game in sample(count, seed=len(store_url)):
+        play_through(client, game)
+
+
+def test_the_games_ending_with_empty_squares_score_them_to_the_winner(client: TestClient) -> None:
+    _, games = read_wthor(YEAR_1988, MAX)
+    ended_early = [
+        game for game in games
+        if "." in "".join(grid := _replayed(game))
+        and not (reversi_moves(grid, "B") or reversi_moves(grid, "W"))
+    ]  # fmt: skip
+    assert ended_early  # 96 of the 1988 games
+    for game in islice(ended_early, 3):
+        play_through(client, game)
+
+
+def _replayed(game: WthorGame) -> list[str]:
+    grid, color = list(START), "B"
+    for square in game.moves:
+        row, col = cell(square)
+        if not reversi_moves(grid, color):
+            color = OTHER[color]
+        grid = reversi_play(grid, row, col, color)
+        color = OTHER[color]
+    return grid
+
+
+def test_a_resignation_gives_the_winner_every_square_and_an_agreed_draw_splits_them(
+    client: TestClient,
+) -> None:
+    resigned = create(client, game="reversi", height=6, width=10)
+    response = client.post(
+        f"/v1/games/{resigned['id']}/resign",
+        headers={"Authorization": f"Bearer {resigned['tokens']['1']}"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["final_score"] == {"1": 0, "2": 60}
+
+    agreed = create(client, game="reversi")
+    move(client, agreed, 1, "f5")
+    for player in (2, 1):  # an offer, then the other player's: a draw by agreement
+        offered = client.post(
+            f"/v1/games/{agreed['id']}/draw-offer",
+            headers={"Authorization": f"Bearer {agreed['tokens'][str(player)]}"},
+        )
+        assert offered.status_code == 200, offered.text
+    state = client.get(f"/v1/games/{agreed['id']}").json()
+    assert (state["reason"], state["final_score"]) == ("agreement", {"1": 32, "2": 32})
