@@ -485,7 +485,8 @@ class AuditShapes:
             moves = submitted(written, squares, has_pass, players)
         except RecordError as error:
             raise record_problem(field, error) from None
-        return replay(kind, params, moves)
+        opening = [] if body.record is not None else body.opening_moves()
+        return replay(kind, params, moves, opening)
 
 
 def _params_of(kind: GameKind, read: Mapping[str, object]) -> dict[str, object]:

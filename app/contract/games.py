@@ -162,6 +162,11 @@ class CreateIn(Body):
         """The kind's parameters, as the store takes them."""
         raise NotImplementedError
 
+    def opening_moves(self) -> list[Played]:
+        """Moves played on the new game before it is handed to the players (an Othello opening,
+        checked legal by the body): the game's first move records, untimed."""
+        return []
+
 
 class ActionIn(Body):
     player: PlayerIn | None = Field(None, description=PLAYER_DOC)

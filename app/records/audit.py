@@ -20,13 +20,14 @@ tic-tac-toe, a bitboard walk for Reversi) and nothing that grows with the record
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from app.rules.errors import RuleError
 from app.sessions.errors import GameOver, PassRefused
 from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position
+from app.sessions.store import opened
 
 Verdict = Literal["finished", "unfinished", "illegal"]
 
@@ -74,13 +75,19 @@ class Audit:
         return "unfinished" if self.position.next_player is not None else "finished"
 
 
-def replay(kind: GameKind, params: Mapping[str, object], moves: Iterable[Submitted]) -> Audit:
+def replay(
+    kind: GameKind,
+    params: Mapping[str, object],
+    moves: Iterable[Submitted],
+    opening: Sequence[Played] = (),
+) -> Audit:
     """The audit of ``moves`` played in order from a new game of ``kind`` made from ``params``
-    (validated creation parameters, as a session's store takes them), stopping at the first
+    (validated creation parameters, as a session's store takes them) and its ``opening`` (moves
+    its creation body checked: the first move records, as a session's), stopping at the first
     move the rules refuse."""
-    position = kind.new(params)
+    position = opened(kind, params, opening)
     inferred = kind.face.inferred_pass
-    accepted: list[Move] = []
+    accepted: list[Move] = position.moves(0, position.move_count)
     skipped = False  # the last move skipped a player, whose pass a record may write
     plies = 0
     for ply, move in enumerate(moves, 1):

@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import Move, board_size
+from app.sessions.kind import Move, Played, board_size
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.session import (
     ActionRequest,
@@ -36,6 +36,7 @@ from app.sessions.store import (
     History,
     Seat,
     client_part,
+    opened,
 )
 from app.sessions.watchers import Watchers
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS
@@ -170,6 +171,7 @@ class MemoryGameStore:
         params: Mapping[str, object],
         control: TimeControl | None = None,
         owner: str = "",
+        opening: Sequence[Played] = (),
     ) -> CreatedGame:
         self._expire()
         if len(self._unstarted) + len(self._started) >= self.max_games:
@@ -180,10 +182,13 @@ class MemoryGameStore:
         game_kind = self.kinds.find(kind)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
+        position = opened(game_kind, params, opening)
         session = Session(
-            tokens.new_game_id(), game_kind, params, hashes, game_kind.new(params), self.max_moves,
-            self.max_refusals,
+            tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
+            self.max_refusals, version=position.move_count,  # an opening's moves: played
         )  # fmt: skip
+        self._moves += position.move_count
+        self._owned_moves[owner] += position.move_count
         if control is not None:
             session.clocks = Clocks.start(control, self._now_ms())
         self._unstarted[session.id] = _Entry(session, owner, self.clock() + self.unstarted_seconds)

@@ -35,7 +35,7 @@ import json
 import random
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, cast
@@ -60,6 +60,7 @@ from app.sessions.kind import (
     LegalMoves,
     Move,
     Placement,
+    Played,
     Player,
     Reason,
     board_size,
@@ -130,6 +131,7 @@ from app.sessions.store import (
     History,
     Seat,
     client_part,
+    opened,
 )
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
 
@@ -284,6 +286,7 @@ class RedisGameStore:
         params: Mapping[str, object],
         control: TimeControl | None = None,
         owner: str = "",
+        opening: Sequence[Played] = (),
     ) -> CreatedGame:
         game_kind = self.kinds.find(kind)
         game_id = tokens.new_game_id()
@@ -297,7 +300,11 @@ class RedisGameStore:
             raise CapacityExhausted(limit, seconds(reserved.wait_ms), what)
         secrets = (tokens.new_token(), tokens.new_token())
         hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
-        session = Session(game_id, game_kind, params, hashes, game_kind.new(params), self.max_moves)
+        position = opened(game_kind, params, opening)
+        session = Session(
+            game_id, game_kind, params, hashes, position, self.max_moves,
+            version=position.move_count,  # an opening's moves, as if they had been played
+        )  # fmt: skip
         state = session.state()
         if control is not None:  # the clocks, stopped until each player has moved (game.lua)
             initial = control.initial_ms
@@ -306,7 +313,7 @@ class RedisGameStore:
         fields: dict[str, object] = {
             "kind": kind, "engine": engine, "params": json.dumps(dict(params)),
             "h1": hashes[0], "h2": hashes[1], "status": state.status, "winner": state.winner,
-            "next": state.next_player or 0, "version": 0, "refusals": 0,
+            "next": state.next_player or 0, "version": state.version, "refusals": 0,
             "facts": json.dumps(dict(state.facts)), "reason": state.reason or "",
             "max_moves": self.max_moves, "offer": 0,
         }  # fmt: skip
@@ -320,8 +327,14 @@ class RedisGameStore:
         else:
             fields |= FAST_PATHS[kind].fields(params)
         fields["owner"] = owner
-        args = CreateArgs(ttl_ms=self.unstarted_ms, fields=meta_fields(fields))
-        await self._run(Call("create", [game_keys(game_id).meta], args))
+        records = [game_kind.encode_move(move) for move in session.moves(0, state.move_count)]
+        args = CreateArgs(
+            ttl_ms=self.unstarted_ms, fields=meta_fields(fields), records=json.dumps(records)
+        )
+        keys = game_keys(game_id)
+        await self._run(Call("create", [keys.meta, keys.moves], args))
+        for _ in records:  # moves the store holds, as accepted ones are counted
+            self.accounts.accepted(game_id, owner)
         size = board_size(game_kind, state.facts)
         self._know(game_id, Known(kind, engine, hashes, owner, size))
         return CreatedGame(state, secrets)

@@ -63,6 +63,7 @@ Wire = str | int  # what a script's argument is sent as
 class CreateArgs(NamedTuple):
     ttl_ms: Wire  # until the first move
     fields: Wire  # the meta hash, as one JSON object of texts (one argument, not two a field)
+    records: Wire  # the move records a game starts with (an opening), as one JSON list
 
 
 class GameArgs(NamedTuple):

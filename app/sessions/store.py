@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from app.sessions.clock import TimeControl
-from app.sessions.kind import Move, Player
+from app.sessions.kind import GameKind, Move, Played, Player, Position
 from app.sessions.session import (
     ActionRequest,
     ActionResult,
@@ -102,16 +102,17 @@ class GameStore(Protocol):
         params: Mapping[str, object],
         control: TimeControl | None = None,
         owner: str = "",
+        opening: Sequence[Played] = (),
     ) -> CreatedGame:
         """A new game of the kind named ``kind`` (one of the store's ``kinds``) with these
         (validated) parameters, and clocks if a time ``control`` is given, held by the client
-        ``owner``; raises CapacityExhausted when the store is full, or the owner holds its
-        share."""
+        ``owner``, its ``opening`` moves (checked legal by the creation body) played first, as
+        its first move records, untimed; raises CapacityExhausted when the store is full, or
+        the owner holds its share."""
         ...
 
     async def state(self, game_id: str) -> GameState:
         """Raises GameNotFound."""
-        ...
 
     async def seat(self, game_id: str, token: str) -> Seat:
         """The player whose token this is, the game's kind and its board's size (so that a
@@ -119,12 +120,10 @@ class GameStore(Protocol):
         square names as the board's); raises GameNotFound or Unauthorized. ``play`` and ``act``
         authenticate again, atomically: a store may answer this from what never changes of a
         game (its tokens, its kind, its size)."""
-        ...
 
     async def board_shape(self, game_id: str) -> BoardShape:
         """The game's kind and its board's size, which never change: what the names of its
         cells depend on. Raises GameNotFound."""
-        ...
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
         """Authenticate ``token``, check the move for its player, apply it — or change nothing.
@@ -135,45 +134,36 @@ class GameStore(Protocol):
         only at that version (else PreconditionFailed). Raises GameNotFound, Unauthorized,
         WrongPlayer (``player`` given and not the token's), or the kind's rule errors.
         """
-        ...
 
     async def act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
         """A resignation or a draw offer, authenticated, conditioned and remembered as a move
         is (``play``); raises GameOver after the end."""
-        ...
 
     async def moves(self, game_id: str, since: int, limit: int) -> tuple[list[Move], int]:
         """Moves with ``seq > since`` (at most ``limit``), and the game's version."""
-        ...
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         """For push streams: the moves made after version ``since`` (at most ``limit`` ≥ 1) and
         the game's state, read together. Readers asking the same at once may share one read."""
-        ...
 
     async def move(self, game_id: str, seq: int) -> Move:
         """Raises GameNotFound or MoveNotFound."""
-        ...
 
     async def legal_moves(self, game_id: str, after: int, limit: int) -> LegalMovesPage:
         """The legal moves of the player to move whose cells come after the cell index
         ``after`` (-1: from the first), at most ``limit``, with the game's version they were
         read at; raises GameNotFound. A page costs what it lists and the occupied cells it
         skips, never the board's n² cells."""
-        ...
 
     async def rows(self, game_id: str) -> list[str]:
         """The board as strings (the caller bounds its size)."""
-        ...
 
     async def history(self, game_id: str) -> History:
         """The game's kind, its creation parameters and every move record, in order (a game
         has at most ``max_moves_per_game`` of them); raises GameNotFound."""
-        ...
 
     async def delete(self, game_id: str, token: str) -> None:
         """Either player's token; raises GameNotFound or Unauthorized."""
-        ...
 
     async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
         """Return once the game is past ``version`` (or gone), or after ``timeout`` seconds
@@ -183,16 +173,23 @@ class GameStore(Protocol):
         Neither this nor ``changes`` may take what moves need (a networked store reads for
         streams on connections of their own).
         """
-        ...
 
     async def ready(self) -> bool:
         """True while the store can serve requests."""
-        ...
 
     async def live_games(self) -> int:
         """How many games the store holds now."""
-        ...
 
     async def close(self) -> None:
         """Release connections (at shutdown)."""
-        ...
+
+
+def opened(kind: GameKind, params: Mapping[str, object], opening: Sequence[Played]) -> Position:
+    """A new position of ``kind`` with its opening's moves played, each by the player to move
+    (an opening is legal: its creation body checked it)."""
+    position = kind.new(params)
+    for played in opening:
+        player = position.next_player
+        assert player is not None, "an opening ends before the game does"
+        position.play(played, player)
+    return position

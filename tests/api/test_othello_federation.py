@@ -140,3 +140,87 @@ def test_a_resignation_gives_the_winner_every_square_and_an_agreed_draw_splits_t
         assert offered.status_code == 200, offered.text
     state = client.get(f"/v1/games/{agreed['id']}").json()
     assert (state["reason"], state["final_score"]) == ("agreement", {"1": 32, "2": 32})
+
+
+# --- openings as moves ------------------------------------------------------------------------
+
+
+def reference_game(squares: list[str]) -> tuple[list[str], str | None, list[bool]]:
+    """The board after ``squares`` from the standard start, who moves next, and which moves
+    made the opponent pass: the reference replay."""
+    grid, color, passes = list(START), "B", []
+    for square in squares:
+        assert color is not None
+        grid = reversi_play(grid, *cell(square), color)
+        if reversi_moves(grid, OTHER[color]):
+            color, passed = OTHER[color], False
+        elif reversi_moves(grid, color):
+            passed = True
+        else:
+            color, passed = None, False  # type: ignore[assignment]
+        passes.append(passed)
+    return grid, color, passes
+
+
+def with_a_pass() -> list[str]:
+    """The moves of a real 1988 game up to and including the first move after which the
+    opponent had to pass, and one more."""
+    _, games = read_wthor(YEAR_1988, MAX)
+    for game in games:
+        _, _, passes = reference_game(list(game.moves))
+        if True in passes[:-2]:
+            return list(game.moves[: passes.index(True) + 2])
+    raise AssertionError("no 1988 game has a pass")
+
+
+@pytest.mark.parametrize("written", ["transcript", "list"])
+def test_an_opening_is_the_games_first_moves(client: TestClient, written: str) -> None:
+    squares = with_a_pass()
+    opening: Any = "".join(squares) if written == "transcript" else [s.upper() for s in squares]
+    created = create(client, game="reversi", opening=opening)
+    grid, color, passes = reference_game(squares)
+    assert (created["version"], created["move_count"]) == (len(squares), len(squares))
+    assert created["next_player"] == PLAYER[color or "B"]
+    assert created["last_move"]["square"] == squares[-1]
+    assert client.get(f"/v1/games/{created['id']}/board").json()["rows"] == grid
+    listed = client.get(f"/v1/games/{created['id']}/moves").json()
+    assert [m["square"] for m in listed["moves"]] == squares
+    assert [m["passed"] for m in listed["moves"]] == passes
+    assert listed["version"] == len(squares)
+    legal = client.get(f"/v1/games/{created['id']}/legal-moves").json()["moves"][0]
+    assert color is not None
+    moved = move(client, created, PLAYER[color], legal["square"])
+    assert moved["move"]["seq"] == len(squares) + 1
+    exported = client.get(f"/v1/games/{created['id']}/record").json()
+    assert "opening" not in exported  # its moves are the record's first moves
+    assert exported["moves"] == [*squares, legal["square"]]
+    audited = client.post("/v1/records/audit", json={
+        "game": "reversi", "opening": opening, "moves": [legal["square"]],
+    }).json()  # fmt: skip
+    assert (audited["chain"], audited["plies"]) == (exported["chain"], 1)
+
+
+def test_an_opening_is_untimed(client: TestClient) -> None:
+    created = create(client, game="reversi", opening="f5d6c3", clock={"initial_seconds": 60})
+    assert created["clock"]["running"] is None
+    assert created["clock"]["remaining_ms"] == {"1": 60_000, "2": 60_000}
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"opening": "f5d6a1"}, "move 3 of the opening, a1"),
+        ({"opening": ["f5", "f5"]}, "move 2 of the opening, f5"),
+        ({"opening": "f5 z9"}, "move 2 of the opening, z9"),
+        ({"opening": "f5,d6"}, "opening"),
+        ({"opening": ["f5", 7]}, "opening"),
+        ({"opening": "f5", "board": ["BW..", "....", "....", "...."]}, "standard start"),
+    ],
+)
+def test_an_opening_that_cannot_be_played_is_422_naming_the_move(
+    client: TestClient, body: dict[str, Any], said: str
+) -> None:
+    response = client.post("/v1/games", json={"game": "reversi", **body})
+    assert response.status_code == 422, response.text
+    assert response.json()["code"] == "validation_error"
+    assert said in response.json()["detail"]

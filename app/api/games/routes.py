@@ -197,7 +197,9 @@ async def create_game(request: Request) -> Response:
     shapes = shapes_of(request)
     body = shapes.create_body(await shapes.create.parse(request))
     owner = client_of(request)
-    created = await store_of(request).create(body.kind, body.params(), body.control(), owner)
+    created = await store_of(request).create(
+        body.kind, body.params(), body.control(), owner, body.opening_moves()
+    )
     state = created.state
     tokens = {"1": created.tokens[0], "2": created.tokens[1]}
     answer = {**state_json(state, state_names(shapes.kinds, state)), "tokens": tokens}

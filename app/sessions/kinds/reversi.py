@@ -37,6 +37,9 @@ from app.contract.games import (
     Tokens,
 )
 from app.contract.problems import CELL_REFUSALS, Refusal, refusal
+from app.contract.squares import SquareError, Squares, check_syntax
+from app.records.errors import RecordError
+from app.records.transcript import read_transcript
 from app.rules import reversi
 from app.rules.errors import RuleError
 from app.rules.reversi import BLACK, WHITE, Board, Color
@@ -155,6 +158,10 @@ PASS_REFUSED = Refusal(PassRefused, NO_BRACKET.problem)
 
 
 EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGRAL]
+# An opening is at most every square of the largest board with names (26 × 32 cells, 4 letters
+# a square at most), as a transcript or a list.
+OPENING_TEXT = 26 * 32 * 4
+Opening = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=26 * 32)]
 
 
 class CreateReversiIn(CreateIn):
@@ -173,9 +180,23 @@ class CreateReversiIn(CreateIn):
         description="Who moves first on a posted board (`B` if not given); if that colour "
         "cannot move, the other starts.",
     )
+    opening: Annotated[str, Field(max_length=OPENING_TEXT)] | Opening | None = Field(
+        None,
+        description="Moves played from the standard start before the game is handed to the "
+        'players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-'
+        "book start. Passes are inferred. They are the game's first move records, untimed; "
+        "the player to move after them moves next. An illegal one is 422 naming it. Not with "
+        "a posted board.",
+    )
 
     @model_validator(mode="after")
     def _a_playable_start(self) -> CreateReversiIn:
+        if self.opening is not None:
+            if self.board is not None:
+                raise PydanticCustomError(
+                    "opening_and_board", "an opening is played from the standard start: no board"
+                )
+            opening_of(self.height or 8, self.width or 8, self.opening)  # refuses an illegal one
         if self.board is None:
             if self.next is not None:
                 raise PydanticCustomError("next_without_board", "next is only for a posted board")
@@ -193,6 +214,46 @@ class CreateReversiIn(CreateIn):
         if self.board is not None:
             return {"board": self.board.to_rows(), "next": self.next or "B"}
         return {"height": self.height or 8, "width": self.width or 8}
+
+    def opening_moves(self) -> list[Played]:
+        """The opening's moves, played on the new game before anything else."""
+        if not self.opening:
+            return []
+        height, width = self.height or 8, self.width or 8
+        names = Squares(height, width, from_bottom=False)
+        return [Placement(*names.parse(s)) for s in opening_of(height, width, self.opening)]
+
+
+def opening_of(height: int, width: int, written: str | Sequence[str]) -> list[str]:
+    """The squares of an opening (a transcript or a list of squares) played from the standard
+    start of a board of this size, in lower case; a PydanticCustomError naming the move that
+    is not a square of the board or not legal there."""
+    try:
+        squares = (
+            read_transcript(written, height * width)
+            if isinstance(written, str)
+            else [check_syntax(square) for square in written]
+        )
+    except (RecordError, SquareError) as error:
+        raise PydanticCustomError("opening", "opening: {error}", {"error": str(error)}) from None
+    names = Squares.of(height, width, "top")
+    if names is None:
+        raise PydanticCustomError("opening", "a board wider than 26 columns has no square names")
+    position = KIND.new({"height": height, "width": width})
+    for index, square in enumerate(squares, 1):
+        try:
+            cell = Placement(*names.parse(square))
+            player = position.next_player
+            if player is None:
+                raise GameOver(position.status, position.winner, position.reason)
+            position.play(cell, player)
+        except (SquareError, RuleError) as error:
+            raise PydanticCustomError(
+                "illegal_opening",
+                "move {index} of the opening, {square}, is refused: {error}",
+                {"index": index, "square": square, "error": str(error)},
+            ) from None
+    return squares
 
 
 def standard_start(height: int, width: int) -> list[str]:
@@ -367,6 +428,10 @@ class ReversiKind:
             "reversi-6x10": {
                 "summary": "Reversi, 6 × 10",
                 "value": {"game": "reversi", "height": 6, "width": 10},
+            },
+            "reversi-opening": {
+                "summary": "Othello from an opening (the first five moves of a tiger)",
+                "value": {"game": "reversi", "opening": "f5d6c3d3c4"},
             },
             "reversi-posted": {
                 "summary": "Reversi from a posted position, White to move",

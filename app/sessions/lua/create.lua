@@ -1,4 +1,5 @@
--- A new game's meta hash (the caller reserved its place first: reserve.lua). KEYS: meta.
+-- A new game's meta hash, and the move records it starts with (an opening), if any (the caller
+-- reserved its place first: reserve.lua). KEYS: meta, moves.
 local fields, flat = cjson.decode(ARG.fields), {}
 for name, value in pairs(fields) do
   flat[#flat + 1] = name
@@ -6,4 +7,9 @@ for name, value in pairs(fields) do
 end
 redis.call('HSET', KEYS[1], unpack(flat))
 redis.call('PEXPIRE', KEYS[1], ARG.ttl_ms)
+local records = cjson.decode(ARG.records)
+if #records > 0 then
+  redis.call('RPUSH', KEYS[2], unpack(records))
+  redis.call('PEXPIRE', KEYS[2], ARG.ttl_ms)
+end
 return 1

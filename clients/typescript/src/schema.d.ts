@@ -636,6 +636,11 @@ export interface components {
              * @description Who moves first on a posted board (`B` if not given); if that colour cannot move, the other starts.
              */
             next?: ("B" | "W") | null;
+            /**
+             * Opening
+             * @description Moves played from the standard start before the game is handed to the players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They are the game's first move records, untimed; the player to move after them moves next. An illegal one is 422 naming it. Not with a posted board.
+             */
+            opening?: string | string[] | null;
         };
         /**
          * AuditTicTacToeIn
@@ -837,6 +842,11 @@ export interface components {
              * @description Who moves first on a posted board (`B` if not given); if that colour cannot move, the other starts.
              */
             next?: ("B" | "W") | null;
+            /**
+             * Opening
+             * @description Moves played from the standard start before the game is handed to the players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They are the game's first move records, untimed; the player to move after them moves next. An illegal one is 422 naming it. Not with a posted board.
+             */
+            opening?: string | string[] | null;
         };
         /**
          * CreateTicTacToeIn
