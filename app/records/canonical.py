@@ -20,8 +20,34 @@ from typing import Any
 
 def canonical_json(value: Any) -> bytes:
     """``value`` (JSON types only: dict with str keys, list/tuple, str, int, float, bool, None)
-    as canonical JSON bytes; anything else, or a non-finite number, is a ``ValueError``."""
+    as canonical JSON bytes; anything else, or a non-finite number, is a ``ValueError``.
+
+    A value without floats whose object members are named in ASCII (every record the service
+    writes) is written by the standard library's encoder, in C: for it, sorting names by code
+    points is sorting them by UTF-16 code units, and integers, strings, booleans and null are
+    written as RFC 8785 writes them. Anything else goes the slow, general way (``_write``)."""
+    if _plain(value):
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return text.encode("utf-8")
     return "".join(_write(value)).encode("utf-8")
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` holds only dicts named in ASCII, lists, tuples, strings, integers,
+    booleans and null."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is dict:
+            if not all(type(name) is str and name.isascii() for name in item):
+                return False
+            pending.extend(item.values())
+        elif kind is list or kind is tuple:
+            pending.extend(item)
+        elif not (kind is str or kind is int or kind is bool or item is None):
+            return False  # a float, a subclass, anything else: the general writer decides
+    return True
 
 
 def _write(value: Any) -> Iterable[str]:

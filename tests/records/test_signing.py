@@ -242,3 +242,25 @@ def test_a_key_file_that_cannot_sign_is_refused_at_start(
         load_private_key(path)
     with pytest.raises(ValidationError, match=why):
         Settings(signing_key_file=path)
+
+
+PLAIN = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(PLAIN)
+def test_the_fast_writer_writes_what_the_general_one_does(value: object) -> None:
+    from app.records.canonical import _write
+
+    try:
+        general = "".join(_write(value)).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: neither writes it
+        with pytest.raises(UnicodeEncodeError):
+            canonical_json(value)
+        return
+    assert canonical_json(value) == general
