@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -74,3 +75,26 @@ def store_url(request: pytest.FixtureRequest) -> str:
     """Each session test runs against every store: the memory store, one Redis and a Redis
     Cluster of three primaries; a networked store starts empty for every test."""
     return empty_store(request, request.param)
+
+
+@pytest.fixture(scope="module", params=["memory", "redis", "cluster"])
+def module_store_url(request: pytest.FixtureRequest) -> str:
+    """``store_url`` for an app that a module's tests share (``shared_settings``): every store,
+    a networked one emptied before the module's first test on it. For tests that read only
+    the games they make, or compare what they read before and after."""
+    return empty_store(request, request.param)
+
+
+def shared_settings(**settings: Any) -> Settings:
+    """Settings for an app that serves many tests of a module, rather than one app per test:
+    building an app takes longer than most of those tests. Their requests all come from one
+    address and would add up to that client's limits, so the per-client limits are off
+    (test_rate_limit.py, test_tokens_first.py, test_history_reads.py and test_games_api.py in
+    tests/api check them)."""
+    return Settings(**SHARED_APP_LIMITS, **settings)
+
+
+SHARED_APP_LIMITS: dict[str, Any] = {
+    "create_rate_per_minute": 0, "auth_failures_per_minute": 0, "client_cpu_ms_per_minute": 0,
+    "history_moves_per_minute": 0, "client_share": 1,
+}  # fmt: skip
