@@ -18,13 +18,16 @@ from app.sessions.errors import StoreUnavailable
 from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
+from tests.conftest import shared_settings
 from tests.servers import wait_for
 
 
-@pytest.fixture
-def client(store_url: str) -> Iterator[TestClient]:
-    """Every test in this module runs against the memory store and against Redis."""
-    app = create_app(Settings(store_url=store_url))
+@pytest.fixture(scope="module")
+def client(module_store_url: str) -> Iterator[TestClient]:
+    """Every test in this module runs against the memory store, one Redis and a cluster: one
+    app per store, as each reads only the games it creates (an app per test took most of the
+    module's time)."""
+    app = create_app(shared_settings(store_url=module_store_url))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 
