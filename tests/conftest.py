@@ -31,6 +31,14 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture(scope="module")
+def module_client() -> Iterator[TestClient]:
+    """One app (memory store, ``shared_settings``) for a module whose tests each read only
+    what they make: building an app per test took most of such a module's time."""
+    with TestClient(create_app(shared_settings()), raise_server_exceptions=False) as shared:
+        yield shared
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
