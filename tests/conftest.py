@@ -16,8 +16,44 @@ from app.settings import Settings
 from tests.servers import redis_cluster, redis_server
 
 # The suite writes into the checkout only under test-artifacts/ (ignored by git).
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
 set_hypothesis_home_dir(str(ARTIFACTS / "hypothesis"))  # its example database and caches
+
+# The tests that take seconds each (real servers, clusters, browsers, node, builds, mypy), the
+# longest first: schema fuzzing alone takes over a minute.
+LONG = [
+    ROOT / path
+    for path in (
+        "tests/e2e/test_schema_fuzzing.py",
+        "tests/e2e/test_browser.py",
+        "tests/e2e/test_cluster.py",
+        "tests/e2e/test_typescript_client.py",
+        "clients/python/tests",
+        "tests/e2e",
+        "tests/sessions/test_stores_agree.py",
+        "tests/test_code_quality.py",
+        "tests/test_cli.py",
+    )
+]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In pytest-xdist's workers (the README's command), the long tests start first, longest
+    first, and the thousands of short ones follow, so that the workers finish together rather
+    than one running a minute-long test alone at the end. That takes ``--dist worksteal``
+    (pyproject's addopts): a worker with nothing left takes the far end of another's queue.
+    (With ``--dist load`` the head of the queue, all long tests, would go to one worker in one
+    block and stay there.) In one process the order is pytest's. A stable sort: the order within
+    each module, and so its fixtures' lifetimes, are unchanged."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: started(item.path))
+
+
+def started(path: Path) -> int:
+    """Where tests of ``path`` start: the place of the first part of LONG it is in, or after."""
+    return next((i for i, part in enumerate(LONG) if path.is_relative_to(part)), len(LONG))
 
 
 @pytest.fixture
