@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -15,8 +16,44 @@ from app.settings import Settings
 from tests.servers import redis_cluster, redis_server
 
 # The suite writes into the checkout only under test-artifacts/ (ignored by git).
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
 set_hypothesis_home_dir(str(ARTIFACTS / "hypothesis"))  # its example database and caches
+
+# The tests that take seconds each (real servers, clusters, browsers, node, builds, mypy), the
+# longest first: schema fuzzing alone takes over a minute.
+LONG = [
+    ROOT / path
+    for path in (
+        "tests/e2e/test_schema_fuzzing.py",
+        "tests/e2e/test_browser.py",
+        "tests/e2e/test_cluster.py",
+        "tests/e2e/test_typescript_client.py",
+        "clients/python/tests",
+        "tests/e2e",
+        "tests/sessions/test_stores_agree.py",
+        "tests/test_code_quality.py",
+        "tests/test_cli.py",
+    )
+]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In pytest-xdist's workers (the README's command), the long tests start first, longest
+    first, and the thousands of short ones follow, so that the workers finish together rather
+    than one running a minute-long test alone at the end. That takes ``--dist worksteal``
+    (pyproject's addopts): a worker with nothing left takes the far end of another's queue.
+    (With ``--dist load`` the head of the queue, all long tests, would go to one worker in one
+    block and stay there.) In one process the order is pytest's. A stable sort: the order within
+    each module, and so its fixtures' lifetimes, are unchanged."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: started(item.path))
+
+
+def started(path: Path) -> int:
+    """Where tests of ``path`` start: the place of the first part of LONG it is in, or after."""
+    return next((i for i, part in enumerate(LONG) if path.is_relative_to(part)), len(LONG))
 
 
 @pytest.fixture
@@ -28,6 +65,14 @@ def settings() -> Settings:
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="module")
+def module_client() -> Iterator[TestClient]:
+    """One app (memory store, ``shared_settings``) for a module whose tests each read only
+    what they make: building an app per test took most of such a module's time."""
+    with TestClient(create_app(shared_settings()), raise_server_exceptions=False) as shared:
+        yield shared
 
 
 @pytest.fixture
@@ -49,24 +94,34 @@ def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         yield cluster.url
 
 
+@pytest.fixture(scope="session")
+def redis_flusher(redis_url: str) -> Iterator[redis.Redis]:
+    """One connection that empties the run's Redis before each test that asks for it."""
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def cluster_flusher(redis_cluster_url: str) -> Iterator[redis.RedisCluster]:
+    """One cluster client that empties the run's cluster before each test that asks for it
+    (a new one, which first discovers the cluster's nodes and slots, took ~10 ms a test)."""
+    host, _, port = redis_cluster_url.removeprefix("redis+cluster://").split(",")[0].rpartition(":")
+    client = redis.RedisCluster(host=host, port=int(port))
+    yield client
+    client.close()
+
+
 def empty_store(request: pytest.FixtureRequest, store: str) -> str:
     """The URL of the store named ``store`` (memory, redis, cluster), emptied."""
     if store == "memory":
         return "memory://"
     if store == "cluster":
-        url: str = request.getfixturevalue("redis_cluster_url")
-        flush_cluster(url)
-        return url
-    url = request.getfixturevalue("redis_url")
-    redis.Redis.from_url(url).flushdb()
-    return url
-
-
-def flush_cluster(url: str) -> None:
-    host, _, port = url.removeprefix("redis+cluster://").split(",")[0].rpartition(":")
-    cluster = redis.RedisCluster(host=host, port=int(port))
-    cluster.flushall(target_nodes=redis.RedisCluster.PRIMARIES)
-    cluster.close()
+        cluster: redis.RedisCluster = request.getfixturevalue("cluster_flusher")
+        cluster.flushall(target_nodes=redis.RedisCluster.PRIMARIES)
+        return str(request.getfixturevalue("redis_cluster_url"))
+    request.getfixturevalue("redis_flusher").flushdb()
+    return str(request.getfixturevalue("redis_url"))
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -74,3 +129,26 @@ def store_url(request: pytest.FixtureRequest) -> str:
     """Each session test runs against every store: the memory store, one Redis and a Redis
     Cluster of three primaries; a networked store starts empty for every test."""
     return empty_store(request, request.param)
+
+
+@pytest.fixture(scope="module", params=["memory", "redis", "cluster"])
+def module_store_url(request: pytest.FixtureRequest) -> str:
+    """``store_url`` for an app that a module's tests share (``shared_settings``): every store,
+    a networked one emptied before the module's first test on it. For tests that read only
+    the games they make, or compare what they read before and after."""
+    return empty_store(request, request.param)
+
+
+def shared_settings(**settings: Any) -> Settings:
+    """Settings for an app that serves many tests of a module, rather than one app per test:
+    building an app takes longer than most of those tests. Their requests all come from one
+    address and would add up to that client's limits, so the per-client limits are off
+    (test_rate_limit.py, test_tokens_first.py, test_history_reads.py and test_games_api.py in
+    tests/api check them)."""
+    return Settings(**SHARED_APP_LIMITS, **settings)
+
+
+SHARED_APP_LIMITS: dict[str, Any] = {
+    "create_rate_per_minute": 0, "auth_failures_per_minute": 0, "client_cpu_ms_per_minute": 0,
+    "history_moves_per_minute": 0, "client_share": 1,
+}  # fmt: skip

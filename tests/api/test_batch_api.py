@@ -14,6 +14,12 @@ from tests.api.problems import assert_validation_error
 from tests.rules.reference import reversi_flips
 
 
+@pytest.fixture(scope="module")
+def client(module_client: TestClient) -> TestClient:
+    """One app for the module's tests (conftest's ``module_client``)."""
+    return module_client
+
+
 def test_check_moves_answers_each_query_in_order_like_check_move(client: TestClient) -> None:
     rng = random.Random(2)
     board = ["".join(rng.choices(".BW", k=9)) for _ in range(7)]

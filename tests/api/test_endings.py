@@ -25,7 +25,9 @@ from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
+from tests.api.test_hostile_params import live_games
 from tests.api.test_session_kinds import KINDS, Kind
+from tests.conftest import shared_settings
 
 LONG_CLOCK = {"initial_seconds": 600, "increment_seconds": 5}  # never falls during a test
 
@@ -41,10 +43,13 @@ def clocked(request: pytest.FixtureRequest) -> bool:
     return bool(request.param)
 
 
-@pytest.fixture
-def client(store_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(store_url=store_url)), raise_server_exceptions=False) as c:
-        yield c
+@pytest.fixture(scope="module")
+def client(module_store_url: str) -> Iterator[TestClient]:
+    """One app per store for the module (an app per test took most of its time): each test
+    reads the games it creates, and what the games-ended counter gained meanwhile."""
+    settings = shared_settings(store_url=module_store_url)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as shared:
+        yield shared
 
 
 def create(client: TestClient, kind: Kind, clock: dict[str, int] | None = None) -> dict[str, Any]:
@@ -94,9 +99,17 @@ def ended_metric(client: TestClient) -> dict[str, float]:
     }
 
 
+def ended_since(client: TestClient, before: dict[str, float]) -> dict[str, float]:
+    """What the games-ended counter gained, by reason, since it read ``before``."""
+    now = ended_metric(client)
+    return {reason: now[reason] - before.get(reason, 0) for reason in now
+            if now[reason] != before.get(reason, 0)}  # fmt: skip
+
+
 def test_a_resignation_wins_the_game_for_the_other_player(
     client: TestClient, kind: Kind, clocked: bool
 ) -> None:
+    counted = ended_metric(client)
     game = create(client, kind, LONG_CLOCK if clocked else None)
     player, row, col = kind.script[0]
     move(client, game, player, row, col)
@@ -134,12 +147,13 @@ def test_a_resignation_wins_the_game_for_the_other_player(
     stream = events(client, game)
     assert [(e["event"], e.get("id")) for e in stream] == [("move", "1"), ("end", "2")]
     assert json.loads(stream[1]["data"]) == ended
-    assert ended_metric(client) == {"resignation": 1.0}
+    assert ended_since(client, counted) == {"resignation": 1.0}
 
 
 def test_draw_offers_stand_until_a_move_and_two_make_a_draw(
     client: TestClient, kind: Kind, clocked: bool
 ) -> None:
+    counted = ended_metric(client)
     game = create(client, kind, LONG_CLOCK if clocked else None)
     (p1, r1, c1), (p2, r2, c2) = kind.script[:2]
 
@@ -180,7 +194,7 @@ def test_draw_offers_stand_until_a_move_and_two_make_a_draw(
     resumed = events(client, game, since=3)
     assert [(e["event"], e.get("id")) for e in resumed] == [("end", "5")]
     assert assert_problem(act(client, game, p2, "draw-offer"), 409, "game_over")
-    assert ended_metric(client) == {"agreement": 1.0}
+    assert ended_since(client, counted) == {"agreement": 1.0}
 
 
 def events_until_quiet(client: TestClient, game: dict[str, Any]) -> list[dict[str, str]]:
@@ -289,11 +303,11 @@ def test_a_clocked_game_shows_its_clocks_start_with_the_second_players_first_mov
 def test_a_bad_clock_is_refused_and_creates_nothing(
     client: TestClient, clock: Any, kind: Kind
 ) -> None:
-    before = client.get("/metrics").text.count("adjudicator_live_games 1")
+    before = live_games(client)
     answer = client.post("/v1/games", json={**kind.body, "clock": clock})
     problem = assert_problem(answer, 422, "validation_error")
     assert any(error["loc"][:2] == ["body", "clock"] for error in problem["errors"]), problem
-    assert client.get("/metrics").text.count("adjudicator_live_games 1") == before
+    assert live_games(client) == before
 
 
 class Time:

@@ -6,6 +6,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 
+@pytest.fixture(scope="module")
+def client(module_client: TestClient) -> TestClient:
+    """One app for the module's tests (conftest's ``module_client``)."""
+    return module_client
+
+
 @pytest.fixture
 def finished(client: TestClient) -> str:
     game = client.post("/v1/games", json={"n": 1}).json()

@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.settings import Settings
 from tests.api.problems import assert_problem
+from tests.conftest import shared_settings
 from tests.rules import reference
 
 # Every cell of 3 × 3, row-major, with its square name (tic-tac-toe: row 1 is the bottom row).
@@ -29,10 +29,11 @@ ALL_OF_3X3 = [
 COLOR = {1: "B", 2: "W"}
 
 
-@pytest.fixture
-def client(store_url: str) -> Iterator[TestClient]:
-    # The Reversi checks create a game for every listed move: creation is not throttled here.
-    settings = Settings(store_url=store_url, create_rate_per_minute=0)
+@pytest.fixture(scope="module")
+def client(module_store_url: str) -> Iterator[TestClient]:
+    """One app per store for the module: each test reads only the games it creates. (The
+    Reversi checks create a game for every listed move: creation is not throttled here.)"""
+    settings = shared_settings(store_url=module_store_url)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 

@@ -17,6 +17,12 @@ from app.sessions.kinds import KINDS
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
+@pytest.fixture(scope="module")
+def client(module_client: TestClient) -> TestClient:
+    """One app for the module's tests (conftest's ``module_client``)."""
+    return module_client
+
+
 @pytest.fixture
 def spec(client: TestClient) -> dict[str, Any]:
     response = client.get("/openapi.json")

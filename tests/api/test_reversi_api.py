@@ -13,6 +13,12 @@ from tests.api.problems import assert_problem, assert_validation_error
 from tests.rules.reference import othello_square, reversi_flips, reversi_moves, reversi_play
 
 
+@pytest.fixture(scope="module")
+def client(module_client: TestClient) -> TestClient:
+    """One app for the module's tests (conftest's ``module_client``)."""
+    return module_client
+
+
 def test_classic_board_as_lists_of_cells_is_legal(client: TestClient) -> None:
     response = client.post(
         "/v1/reversi/check-move", json={"board": CLASSIC_BOARD, "row": 4, "col": 3, "color": "B"}

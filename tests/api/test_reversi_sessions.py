@@ -17,6 +17,7 @@ from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.api.test_games_api import parse_events
 from tests.api.test_hostile_params import live_games
+from tests.conftest import shared_settings
 from tests.rules import reference
 
 STANDARD = ["........", "........", "........", "...WB...", "...BW...", "........",
@@ -27,6 +28,15 @@ STANDARD = ["........", "........", "........", "...WB...", "...BW...", ".......
 def client(store_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(store_url=store_url)), raise_server_exceptions=False) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def refusing(module_store_url: str) -> Iterator[TestClient]:
+    """One app per store for the refused creations below (hundreds of cases, each of which
+    would otherwise build an app of its own)."""
+    settings = shared_settings(store_url=module_store_url)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as shared:
+        yield shared
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -103,8 +113,10 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         ({"n": 8}, ("body", "n")),
     ],
 )
-def test_bad_creations_are_422(client: TestClient, body: dict[str, Any], where: tuple) -> None:
-    assert_validation_error(client.post("/v1/games", json={"game": "reversi", **body}), *where)
+def test_bad_creations_are_422(refusing: TestClient, body: dict[str, Any], where: tuple) -> None:
+    before = live_games(refusing)
+    assert_validation_error(refusing.post("/v1/games", json={"game": "reversi", **body}), *where)
+    assert live_games(refusing) == before
 
 
 def random_game(client: TestClient, size: tuple[int, int], seed: int) -> int:
@@ -189,8 +201,9 @@ CASES = [
 
 @pytest.mark.parametrize(("base", "field", "value"), CASES, ids=repr)
 def test_garbage_in_a_creation_field_is_a_422_and_creates_nothing(
-    client: TestClient, base: dict[str, Any], field: str, value: object
+    refusing: TestClient, base: dict[str, Any], field: str, value: object
 ) -> None:
-    response = client.post("/v1/games", json={**base, field: value})
+    before = live_games(refusing)
+    response = refusing.post("/v1/games", json={**base, field: value})
     assert_problem(response, 422, "validation_error")
-    assert live_games(client) == 0
+    assert live_games(refusing) == before

@@ -24,6 +24,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
+from tests.conftest import shared_settings
 from tests.rules import reference
 
 Script = list[tuple[int, int, int]]  # (player, row, col) of each move, to the game's end
@@ -84,9 +85,12 @@ def kind(request: pytest.FixtureRequest) -> Kind:
     return chosen
 
 
-@pytest.fixture
-def client(store_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(store_url=store_url)), raise_server_exceptions=False) as c:
+@pytest.fixture(scope="module")
+def client(module_store_url: str) -> Iterator[TestClient]:
+    """One app per store for the tests that read only the games they create; those that need
+    settings of their own, or count games, build theirs."""
+    settings = shared_settings(store_url=module_store_url)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as c:
         yield c
 
 

@@ -19,6 +19,7 @@ from app.rules.reversi import OPENING
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.api.test_games_api import parse_events
+from tests.conftest import shared_settings
 from tests.rules.reference import othello_square
 
 # Ten legal moves from the standard start (Black, White, Black, …; no pass among them).
@@ -26,14 +27,16 @@ TRANSCRIPT = "f5d6c3d3c4f4f6f3e6e7"
 FIRST_MOVES = ["d3", "c4", "f5", "e6"]  # the standard game's four legal first moves
 
 
-@pytest.fixture
-def client(store_url: str) -> Iterator[TestClient]:
-    settings = Settings(store_url=store_url, create_rate_per_minute=0)
+@pytest.fixture(scope="module")
+def client(module_store_url: str) -> Iterator[TestClient]:
+    """One app per store for the module: each test reads only the games it creates (an app
+    per test took most of the module's time)."""
+    settings = shared_settings(store_url=module_store_url)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def stateless() -> Iterator[TestClient]:
     with TestClient(create_app(Settings()), raise_server_exceptions=False) as test_client:
         yield test_client

@@ -11,6 +11,12 @@ from tests.api.problems import assert_validation_error
 from tests.rules.reference import reachable_backward
 
 
+@pytest.fixture(scope="module")
+def client(module_client: TestClient) -> TestClient:
+    """One app for the module's tests (conftest's ``module_client``)."""
+    return module_client
+
+
 def test_classic_board_with_spaces_is_valid_and_x_to_move(client: TestClient) -> None:
     response = client.post("/v1/tictactoe/validate", json={"board": ["XOX", "O O", "XOX"]})
     assert response.status_code == 200

@@ -55,8 +55,7 @@ from app.sessions.kind import (
     other,
 )
 from app.sessions.kinds import KINDS
-from app.settings import Settings
-from tests.conftest import empty_store
+from tests.conftest import shared_settings
 
 # --- the kind ---------------------------------------------------------------------------------
 
@@ -291,9 +290,11 @@ def served(app: FastAPI) -> Iterator[str]:
         thread.join(10)
 
 
-@pytest.fixture(params=["memory", "redis", "cluster"])
-def api(request: pytest.FixtureRequest) -> Iterator[Client]:
-    settings = Settings(store_url=empty_store(request, request.param), create_rate_per_minute=0)
+@pytest.fixture(scope="module")
+def api(module_store_url: str) -> Iterator[Client]:
+    """One server per store for the module: each test reads only the games it creates (a
+    server per test, started and stopped, took most of the module's time)."""
+    settings = shared_settings(store_url=module_store_url)
     with served(create_app(settings, kinds=(*KINDS, CORNERS))) as url, Client(url) as client:
         yield client
 

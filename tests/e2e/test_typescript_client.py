@@ -22,6 +22,7 @@ the reason, and fail under CI=true. ``npm ci`` installs the package's pinned too
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import json
 import os
@@ -42,6 +43,10 @@ from tests.servers import require_binary, uvicorn_server
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "typescript"
+# Held while a process checks and installs PACKAGE's node_modules: under pytest-xdist every
+# worker that runs a test of this module asks for them, and two `npm ci` in one directory
+# would delete each other's files.
+INSTALL_LOCK = ROOT / "test-artifacts" / "npm-ci.lock"
 # A short keep-alive interval, so that a test can outwait a stream's silence limit quickly.
 KEEP_ALIVE_SECONDS = 0.2
 
@@ -64,8 +69,11 @@ def node() -> str:
     npm = require_binary("npm")
     installed = PACKAGE / "node_modules" / ".package-lock.json"
     lock = PACKAGE / "package-lock.json"
-    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-        run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], PACKAGE)
+    INSTALL_LOCK.parent.mkdir(exist_ok=True)
+    with INSTALL_LOCK.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # released when the file is closed
+        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+            run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], PACKAGE)
     return binary
 
 
