@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -182,12 +182,12 @@ class LegalMovesRequest(Body):
 
 
 def check_json(check: reversi.MoveCheck, squares: Squares | None) -> CheckMoveResponse:
-    flips = check.flips
+    flips: list[Any] = check.flips
     if squares is None:
         return {"legal": check.legal, "reason": check.reason, "flips": flips}
     # Most questions of a batch flip nothing: no names to write, and the empty list of flips
     # is written again (a thousand lists fewer for the garbage collector to walk).
-    named = squares.names(flips) if flips else cast(list[str], flips)
+    named = squares.names(flips) if flips else flips
     return {"legal": check.legal, "reason": check.reason, "flips": flips, "flip_squares": named}
 
 

@@ -114,11 +114,15 @@ class Squares:
         """The names of a board of this size whose row 1 is ``row_one``; None for a board
         without names (wider than 26 columns). The same value for the same board, made once:
         every request and answer of a game asks for it."""
-        return _named(height, width, row_one == "bottom") if has_names(width) else None
+        # ``has_names(width)``, inline: every request on a board with names asks.
+        return _named(height, width, row_one == "bottom") if width <= MAX_COLUMNS else None
 
     def name(self, row: int, col: int) -> str:
         # The hot path of rendering: no checks beyond the letter's index (the cell is the
         # board's, as the rules accepted it).
+        table = self.table
+        if table:
+            return table[row][col]
         return f"{LETTERS[col]}{self.height - row if self.from_bottom else row + 1}"
 
     def names(self, cells: Iterable[Sequence[int]]) -> list[str]:
@@ -138,7 +142,7 @@ class Squares:
 # tables of at most TABLE_CELLS names: a few MB).
 @lru_cache(maxsize=64)
 def _named(height: int, width: int, from_bottom: bool) -> Squares:
-    board = Squares(height, width, from_bottom)
+    board = Squares(height, width, from_bottom)  # no table: its names are the formula's
     if height * width > TABLE_CELLS:
         return board
     table = tuple(tuple(board.name(row, col) for col in range(width)) for row in range(height))
