@@ -55,11 +55,12 @@ class Names:
             into.update(facts)
             return
         names = self.squares.names
+        value: Any  # a list of [row, col] cells where ``cell_lists`` names it
         for name, value in facts.items():
             into[name] = value
             named = cell_lists.get(name)
             if named is not None:
-                into[named] = names(cast(list[list[int]], value))
+                into[named] = names(value)
 
 
 # The names made so far, by kind and board size (rows, columns). A kind is known by its
