@@ -96,14 +96,10 @@ class ReversiMoveRequest(Body):
 
     @model_validator(mode="after")
     def _one_cell(self) -> ReversiMoveRequest:
+        if self.square is None and self.row is not None and self.col is not None:
+            return self  # the usual body, a row and a col: nothing to read (nor to assign)
         self.row, self.col = cell_of(self.row, self.col, self.square, squares_of(self.board))
         return self
-
-    @property
-    def cell(self) -> tuple[int, int]:
-        assert self.row is not None, "resolved by _one_cell"
-        assert self.col is not None, "resolved by _one_cell"
-        return self.row, self.col
 
     @field_validator("row", "col")
     @classmethod
@@ -142,20 +138,22 @@ class CheckMovesRequest(Body):
         min_length=1, description="1 to `max_batch` (default 1000) questions."
     )
 
-    def cells(self) -> list[tuple[int, int]]:
-        """Each query's cell, its square read on the board; a RequestValidationError naming
-        every query whose cell is not one (its index and member: both a square and a cell,
-        neither, a square the board does not have, a row or col outside it). One loop over the
-        queries, in the route, rather than a validator of each: a thousand queries are parsed
-        by pydantic-core alone."""
+    def read_cells(self) -> None:
+        """Each query's cell: a square is read on the board and the query rewritten as the
+        ``row`` and ``col`` it names (as if sent so: reading again changes nothing); a
+        RequestValidationError names every query whose cell is not one (its index and member:
+        both a square and a cell, neither, a square the board does not have, a row or col
+        outside it). One loop over the queries, in the route, rather than a validator of each:
+        a thousand queries are parsed by pydantic-core alone, a query that gives its row and
+        col costs two comparisons here, and answering them makes nothing new of them."""
         errors: list[dict[str, Any]] = []
-        cells: list[tuple[int, int]] = []
         rows, cols = self.board.rows, self.board.cols
         squares = squares_of(self.board)
         for index, query in enumerate(self.queries):
             row, col = query.row, query.col
             if query.square is None and row is not None and col is not None:
-                cells.append((row, col))
+                if row < rows and col < cols:
+                    continue
                 for field, value, size in (("row", row, rows), ("col", col, cols)):
                     if value >= size:
                         errors.append(
@@ -167,7 +165,8 @@ class CheckMovesRequest(Body):
                         )
                 continue
             try:  # a square, or a query that names its cell wrongly
-                cells.append(cell_of(row, col, query.square, squares))
+                query.row, query.col = cell_of(row, col, query.square, squares)
+                query.square = None
             except ValidationError as error:
                 errors += [
                     {**e, "loc": ("body", "queries", index, *e["loc"])}
@@ -175,7 +174,6 @@ class CheckMovesRequest(Body):
                 ]
         if errors:
             raise RequestValidationError(errors)
-        return cells
 
 
 class LegalMovesRequest(Body):
@@ -184,51 +182,56 @@ class LegalMovesRequest(Body):
 
 
 def check_json(check: reversi.MoveCheck, squares: Squares | None) -> CheckMoveResponse:
-    answer: CheckMoveResponse = {"legal": check.legal, "reason": check.reason, "flips": check.flips}
-    if squares is not None:
-        answer["flip_squares"] = squares.names(check.flips)
-    return answer
+    flips: list[Any] = check.flips
+    if squares is None:
+        return {"legal": check.legal, "reason": check.reason, "flips": flips}
+    # Most questions of a batch flip nothing: no names to write, and the empty list of flips
+    # is written again (a thousand lists fewer for the garbage collector to walk).
+    named = squares.names(flips) if flips else flips
+    return {"legal": check.legal, "reason": check.reason, "flips": flips, "flip_squares": named}
 
 
 def check_move_answer(move: ReversiMoveRequest) -> CheckMoveResponse:
     """The answer of ``check-move`` (and of ``adjudicator check reversi`` given a cell)."""
-    check = reversi.check_move(move.board, *move.cell, move.color)
-    return check_json(check, squares_of(move.board))
+    row, col = move.row, move.col
+    assert row is not None, "resolved by _one_cell"
+    assert col is not None, "resolved by _one_cell"
+    return check_json(reversi.check_move(move.board, row, col, move.color), squares_of(move.board))
 
 
 def query_answer(
-    board: reversi.Board, squares: Squares | None, query: tuple[tuple[int, int], Color]
+    board: reversi.Board, squares: Squares | None, query: MoveQuery
 ) -> CheckMoveResponse:
-    """The answer to one query of ``check-moves``: its cell (read), and its colour."""
-    (row, col), color = query
-    return check_json(reversi.check_move(board, row, col, color), squares)
+    """The answer to one query of ``check-moves`` whose cell was read (``read_cells``)."""
+    row, col = query.row, query.col
+    assert row is not None, "resolved by read_cells"
+    assert col is not None, "resolved by read_cells"
+    return check_json(reversi.check_move(board, row, col, query.color), squares)
 
 
 def check_moves_answer(batch: CheckMovesRequest) -> CheckMovesResponse:
     """The answer of ``check-moves``, at once (the route answers in slices)."""
+    batch.read_cells()
     board, squares = batch.board, squares_of(batch.board)
-    questions = zip(batch.cells(), (query.color for query in batch.queries), strict=True)
-    return {"results": [query_answer(board, squares, question) for question in questions]}
+    return {"results": [query_answer(board, squares, query) for query in batch.queries]}
 
 
 def legal_moves_answer(query: LegalMovesRequest) -> LegalMovesResponse:
     """The answer of ``legal-moves`` (and of ``adjudicator check reversi`` without a cell)."""
     moves = reversi.legal_moves(query.board, query.color)
     squares = squares_of(query.board)
-    return {
-        "color": query.color,
-        "moves": [legal_move_item(move, squares) for move in moves],
-        "count": len(moves),
-        "must_pass": not moves,
-    }
-
-
-def legal_move_item(move: reversi.LegalMove, squares: Squares | None) -> LegalMove:
-    """One legal move: its cell (and square, where the board has names) and its flips."""
+    # Each move's cell (and square, where the board has names) and its flips: one loop, no
+    # call a move but the name's.
+    listed: list[LegalMove]
     if squares is None:
-        return {"row": move.row, "col": move.col, "flips": move.flips}
-    square = squares.name(move.row, move.col)
-    return {"row": move.row, "col": move.col, "square": square, "flips": move.flips}
+        listed = [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves]
+    else:
+        name = squares.name
+        listed = [
+            {"row": m.row, "col": m.col, "square": name(m.row, m.col), "flips": m.flips}
+            for m in moves
+        ]
+    return {"color": query.color, "moves": listed, "count": len(moves), "must_pass": not moves}
 
 
 MOVE_BODY = JsonBody(ReversiMoveRequest, MOVE_EXAMPLES)
@@ -303,9 +306,9 @@ async def check_moves(request: Request) -> Response:
     meter = meter_of(request)
     batch = await CHECK_MOVES_BODY.parse(request, meter)
     with meter:
-        questions = list(zip(batch.cells(), (q.color for q in batch.queries), strict=True))
+        batch.read_cells()
     answer = functools.partial(query_answer, batch.board, squares_of(batch.board))
-    results = await answered_in_slices(questions, answer, meter)
+    results = await answered_in_slices(batch.queries, answer, meter)
     with meter:
         return json_response({"results": results})
 
@@ -336,7 +339,10 @@ class FlipSquares(TypedDict, total=False):
 
 def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
     """The answer of ``apply-move``; IllegalMove for an illegal move."""
-    outcome = reversi.apply_move(move.board, *move.cell, move.color)
+    row, col = move.row, move.col
+    assert row is not None, "resolved by _one_cell"
+    assert col is not None, "resolved by _one_cell"
+    outcome = reversi.apply_move(move.board, row, col, move.color)
     squares = squares_of(move.board)
     named: FlipSquares = {} if squares is None else {"flip_squares": squares.names(outcome.flips)}
     return {

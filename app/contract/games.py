@@ -221,6 +221,8 @@ class MoveIn(MoveBody):
 
     @model_validator(mode="after")
     def _one_cell(self, info: ValidationInfo) -> MoveIn:
+        if self.square is None and self.row is not None and self.col is not None:
+            return self  # the usual body, a row and a col: nothing to read (nor to assign)
         board = (info.context or {}).get(SQUARES)  # the game's names, if its board has them
         self.row, self.col = cell_of(self.row, self.col, self.square, board)
         return self

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 # Which row a kind numbers 1: the top row (Othello) or the bottom row (tic-tac-toe, gomoku).
@@ -32,6 +33,10 @@ _NAME = re.compile("[A-Za-z][1-9][0-9]*")
 # No board has a row number of more than 7 digits (sides are at most 1,000,000): a longer text
 # is refused before it is looked at.
 MAX_LENGTH = 8
+# A board of ``Squares.of`` with at most this many cells keeps every cell's name, written once
+# (every board that has names today: 26 × 26 tic-tac-toe, 32 × 26 Reversi); a larger one writes
+# each name when it is asked.
+TABLE_CELLS = 1024
 
 
 class SquareError(ValueError):
@@ -100,21 +105,45 @@ class Squares:
     height: int
     width: int
     from_bottom: bool
+    # Every cell's name, ``table[row][col]``, where the board keeps them (``of``): what
+    # ``names`` reads. Empty: each name is written when it is asked.
+    table: tuple[tuple[str, ...], ...] = field(default=(), repr=False, compare=False)
 
     @staticmethod
     def of(height: int, width: int, row_one: RowOne) -> Squares | None:
         """The names of a board of this size whose row 1 is ``row_one``; None for a board
-        without names (wider than 26 columns)."""
-        return Squares(height, width, row_one == "bottom") if has_names(width) else None
+        without names (wider than 26 columns). The same value for the same board, made once:
+        every request and answer of a game asks for it."""
+        # ``has_names(width)``, inline: every request on a board with names asks.
+        return _named(height, width, row_one == "bottom") if width <= MAX_COLUMNS else None
 
     def name(self, row: int, col: int) -> str:
         # The hot path of rendering: no checks beyond the letter's index (the cell is the
         # board's, as the rules accepted it).
+        table = self.table
+        if table:
+            return table[row][col]
         return f"{LETTERS[col]}{self.height - row if self.from_bottom else row + 1}"
 
     def names(self, cells: Iterable[Sequence[int]]) -> list[str]:
-        """The names of ``[row, col]`` pairs, in their order (a move's ``flips``)."""
+        """The names of ``[row, col]`` pairs, in their order (a move's ``flips``; cells of the
+        board, as the rules gave them)."""
+        table = self.table
+        if table:
+            return [table[row][col] for row, col in cells]
         return [self.name(row, col) for row, col in cells]
 
     def parse(self, text: str) -> tuple[int, int]:
         return parse(text, self.height, self.width, self.from_bottom)
+
+
+# The boards with names are at most 26 columns wide and few in practice (a kind's sizes); the
+# bound keeps a client that posts boards of every size from growing the cache (at most 64
+# tables of at most TABLE_CELLS names: a few MB).
+@lru_cache(maxsize=64)
+def _named(height: int, width: int, from_bottom: bool) -> Squares:
+    board = Squares(height, width, from_bottom)  # no table: its names are the formula's
+    if height * width > TABLE_CELLS:
+        return board
+    table = tuple(tuple(board.name(row, col) for col in range(width)) for row in range(height))
+    return Squares(height, width, from_bottom, table)

@@ -228,8 +228,8 @@ class Position(Protocol):
 def board_size(kind: GameKind, facts: Mapping[str, object]) -> tuple[int, int]:
     """The board's rows and columns, from a game's facts (``GameKind.dimensions``): what its
     cells' square names depend on, with the kind's direction (``Face.row_one``)."""
-    sides = [facts[name] for name in kind.dimensions]
-    rows, cols = sides[0], sides[-1]
+    dimensions = kind.dimensions
+    rows, cols = facts[dimensions[0]], facts[dimensions[-1]]
     if not isinstance(rows, int) or not isinstance(cols, int):
         raise TypeError(f"{kind.name}'s dimensions {kind.dimensions} must be integer facts")
     return rows, cols

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import Move, Played, board_size
+from app.sessions.kind import Move, Played
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.session import (
     ActionRequest,
@@ -200,11 +200,11 @@ class MemoryGameStore:
 
     async def seat(self, game_id: str, token: str) -> Seat:
         session = self._session(game_id)
-        return Seat(session.player_of(token), session.kind.name, _size(session))
+        return Seat(session.player_of(token), session.kind.name, session.board_size())
 
     async def board_shape(self, game_id: str) -> BoardShape:
         session = self._session(game_id)
-        return BoardShape(session.kind.name, _size(session))
+        return BoardShape(session.kind.name, session.board_size())
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
         session = self._session(game_id)
@@ -276,7 +276,3 @@ class MemoryGameStore:
 
     async def close(self) -> None:
         return None
-
-
-def _size(session: Session) -> tuple[int, int]:
-    return board_size(session.kind, session.state().facts)  # the state is kept between changes

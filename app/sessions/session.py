@@ -43,6 +43,7 @@ from app.sessions.kind import (
     Reason,
     Status,
     Winner,
+    board_size,
     other,
 )
 from app.settings import DEFAULT_MAX_REFUSALS
@@ -208,6 +209,8 @@ class Session:
     _readings: array[int] = field(default_factory=lambda: array("q"), repr=False)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
+    # The board's rows and columns, read once (``board_size``): they never change.
+    _size: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def at_move_limit(self) -> bool:
@@ -220,6 +223,14 @@ class Session:
         return (
             self.ending is not None or self.at_move_limit or self.position.status != "in_progress"
         )
+
+    def board_size(self) -> tuple[int, int]:
+        """The board's rows and columns (``kind.board_size``), which never change: what its
+        cells' square names depend on. Asked with every move: read from the facts once."""
+        size = self._size
+        if size is None:
+            size = self._size = board_size(self.kind, self.state().facts)
+        return size
 
     def player_of(self, token: str) -> Player:
         """The player whose token this is, or Unauthorized."""

@@ -35,35 +35,57 @@ class _State(GameCommon):
 class Names:
     """How the answers of one game name its cells: a cell's ``square`` beside its ``row`` and
     ``col``, and beside each of the kind's lists of cells (``Face.cell_lists``: a Reversi
-    move's ``flips``) the list of their names (``flip_squares``)."""
+    move's ``flips``) the list of their names (``flip_squares``). One per kind and board size
+    (``names_of``), made once."""
 
     squares: Squares
     cell_lists: Mapping[str, str]
 
     def cell(self, played: Played) -> Json:
         """What a move plays, as its record or legal-move item says it, with its square."""
-        fields = dict(played.record())
         if isinstance(played, Placement):
-            fields["square"] = self.squares.name(played.row, played.col)
-        return fields
+            return {**played.record(), "square": self.squares.name(played.row, played.col)}
+        return dict(played.record())
 
-    def lists(self, facts: Mapping[str, object]) -> Json:
-        """The kind's own fields of a move, each list of cells followed by their names."""
-        fields: Json = {}
+    def add_facts(self, into: Json, facts: Mapping[str, object]) -> None:
+        """The kind's own fields of a move, added to ``into``, each list of cells followed by
+        their names."""
+        cell_lists = self.cell_lists
+        if not cell_lists:
+            into.update(facts)
+            return
+        names = self.squares.names
+        value: Any  # a list of [row, col] cells where ``cell_lists`` names it
         for name, value in facts.items():
-            fields[name] = value
-            named = self.cell_lists.get(name)
+            into[name] = value
+            named = cell_lists.get(name)
             if named is not None:
-                fields[named] = self.squares.names(cast(list[list[int]], value))
-        return fields
+                into[named] = names(value)
+
+
+# The names made so far, by kind and board size (rows, columns). A kind is known by its
+# identity: the entry holds the kind, so no other object can take its id while it is there.
+# Bounded: kinds are few, and so are the sizes that have names, but a client may make games of
+# many sizes without them.
+_NAMES: dict[tuple[int, tuple[int, int]], tuple[GameKind, Names | None]] = {}
+NAMES_KEPT = 256
 
 
 def names_of(kind: GameKind, size: tuple[int, int]) -> Names | None:
     """The names of the cells of a game of ``kind`` whose board has ``size`` (rows, columns);
-    None where the board has none (wider than 26 columns)."""
+    None where the board has none (wider than 26 columns). Made once per kind and size: every
+    answer of a game asks for them."""
+    key = (id(kind), size)
+    made = _NAMES.get(key)
+    if made is not None and made[0] is kind:
+        return made[1]
     face = kind.face
     squares = face.squares(*size)
-    return None if squares is None else Names(squares, face.cell_lists)
+    names = None if squares is None else Names(squares, face.cell_lists)
+    if len(_NAMES) >= NAMES_KEPT:
+        _NAMES.clear()
+    _NAMES[key] = (kind, names)
+    return names
 
 
 def state_names(kinds: Kinds, state: GameState) -> Names | None:
@@ -76,16 +98,24 @@ def move_json(move: Move, names: Names | None) -> Json:
     """The move record: its number, what it played (a cell's ``row``, ``col`` and ``square``,
     …) and its player, then the kind's own fields (a Reversi move's ``flips`` and
     ``flip_squares``, and ``passed``)."""
-    played = move.played.record() if names is None else names.cell(move.played)
-    record = {"seq": move.seq, **played, "player": move.player}
-    if move.facts:
-        record.update(move.facts if names is None else names.lists(move.facts))
+    played = move.played
+    record = {"seq": move.seq, **played.record()}
+    if names is not None and isinstance(played, Placement):
+        record["square"] = names.squares.name(played.row, played.col)
+    record["player"] = move.player
+    facts = move.facts
+    if facts:
+        if names is None:
+            record.update(facts)
+        else:
+            names.add_facts(record, facts)
     return record
 
 
-def state_json(state: GameState, names: Names | None) -> Json:
+def state_json(state: GameState, names: Names | None, last_json: Json | None = None) -> Json:
     """The common fields, checked here, joined with the kind's facts, checked by its module
-    (``Position.facts``); each kind's state shape is exactly that join (``schemas.py``)."""
+    (``Position.facts``); each kind's state shape is exactly that join (``schemas.py``).
+    ``last_json``: the last move's record, where the caller has rendered it already."""
     last = state.last_move
     common: _State = {
         "id": state.id,
@@ -95,7 +125,7 @@ def state_json(state: GameState, names: Names | None) -> Json:
         "next_player": state.next_player,
         "version": state.version,
         "move_count": state.move_count,
-        "last_move": move_json(last, names) if last else None,
+        "last_move": last_json or (move_json(last, names) if last else None),
         "draw_offer": state.draw_offer,
     }
     if state.clock is not None:
@@ -133,19 +163,23 @@ def board_json(dimensions: dict[str, int], rows: list[str]) -> Json:
 
 
 def move_result_json(result: MoveResult, names: Names | None) -> Json:
-    return {
-        "winner": result.winner,
-        "move": move_json(result.move, names),
-        "state": state_json(result.state, names),
-    }
+    move = move_json(result.move, names)
+    # The state's last move is most often this very move (the stores answer so): its record
+    # is rendered once, and written twice.
+    last = move if result.state.last_move is result.move else None
+    return {"winner": result.winner, "move": move, "state": state_json(result.state, names, last)}
 
 
 def legal_move_json(move: LegalMove, names: Names | None) -> Json:
     """A legal move: what it would play (a cell's ``row``, ``col`` and ``square``), then the
     kind's own fields of it (the stones a Reversi move would flip, and their names)."""
     item = dict(move.played.record()) if names is None else names.cell(move.played)
-    if move.facts:
-        item.update(move.facts if names is None else names.lists(move.facts))
+    facts = move.facts
+    if facts:
+        if names is None:
+            item.update(facts)
+        else:
+            names.add_facts(item, facts)
     return item
 
 

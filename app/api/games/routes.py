@@ -54,7 +54,7 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
-from app.sessions.session import Action, ActionRequest, MoveRequest
+from app.sessions.session import Action, ActionRequest, GameState, MoveRequest
 from app.sessions.store import GameStore, Seat
 
 PREFIX = "/v1/games"
@@ -156,10 +156,10 @@ async def make_move(request: Request) -> Response:
     key = params.IDEMPOTENCY_KEY.read(request)
     token, seat = await authenticated(request, game_id)  # before the body is read
     shapes = shapes_of(request)
-    kind = shapes.kinds.find(seat.kind)
+    names = names_of(shapes.kinds.find(seat.kind), seat.size)  # made once per kind and size
     # A square is read as a cell of the game's board, before the move reaches the store: one
     # the board does not have is the body's error (422 validation_error), as a stateless one is.
-    squares = {SQUARES: kind.face.squares(*seat.size)}
+    squares = {SQUARES: None if names is None else names.squares}
     body = await shapes.moves_of[seat.kind].body.parse(request, context=squares)
     played, player = played_by(body)  # a shape the game's kind takes: its own bodies only
     move = MoveRequest(
@@ -178,8 +178,7 @@ async def make_move(request: Request) -> Response:
         headers["Idempotent-Replayed"] = "true"
     else:
         request.app.state.metrics.moves.inc()
-    answer = move_result_json(result, names_of(kind, seat.size))
-    return json_response(answer, 201, headers)
+    return json_response(move_result_json(result, names), 201, headers)
 
 
 async def get_game(request: Request) -> Response:
@@ -188,8 +187,7 @@ async def get_game(request: Request) -> Response:
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if params.etag_matches(request, tag):
         return Response(status_code=304, headers=headers)
-    names = state_names(shapes_of(request).kinds, state)
-    return json_response(state_json(state, names), headers=headers)
+    return json_response(state_json(state, names_of_state(request, state)), headers=headers)
 
 
 async def create_game(request: Request) -> Response:
@@ -224,7 +222,7 @@ async def _act(request: Request, action: Action) -> Response:
     headers = {"ETag": etag(game_id, result.state.version)}
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
-    names = state_names(shapes_of(request).kinds, result.state)
+    names = names_of_state(request, result.state)
     return json_response(state_json(result.state, names), headers=headers)
 
 
@@ -287,12 +285,38 @@ async def list_moves(request: Request) -> Response:
     return json_response({"moves": moves, "version": version})
 
 
+# The names of the cells of the games read lately, by game id. A game's board never changes,
+# nor do its names: the reads that show a game's moves without its state (its moves, one
+# move, its legal moves) need not ask the store for its board's shape again, nor a poll of
+# its state the kinds. Game ids are random and never reused, and a game that is gone is
+# answered GameNotFound by the read that comes before its names. Bounded: the oldest go first.
+_NAMES_BY_GAME: dict[str, Names | None] = {}
+NAMES_BY_GAME_KEPT = 4096
+
+
+def _remember(game_id: str, names: Names | None) -> Names | None:
+    known = _NAMES_BY_GAME
+    if len(known) >= NAMES_BY_GAME_KEPT:
+        del known[next(iter(known))]
+    known[game_id] = names
+    return names
+
+
 async def names_in(request: Request, game_id: str) -> Names | None:
     """The names of a game's cells (None where its board has none), for the answers that show
-    its moves without its state. The Redis store keeps a board's shape, which never changes,
-    with what it knows of the game: a round trip the first time a process is asked only."""
+    its moves without its state: its board's shape is asked of the store the first time only
+    (the Redis store keeps it too, with what it knows of the game)."""
+    if game_id in _NAMES_BY_GAME:
+        return _NAMES_BY_GAME[game_id]
     shape = await store_of(request).board_shape(game_id)
-    return names_of(shapes_of(request).kinds.find(shape.kind), shape.size)
+    return _remember(game_id, names_of(shapes_of(request).kinds.find(shape.kind), shape.size))
+
+
+def names_of_state(request: Request, state: GameState) -> Names | None:
+    """The names of the cells of the game ``state`` is of (``state_names``, kept by game id)."""
+    if state.id in _NAMES_BY_GAME:
+        return _NAMES_BY_GAME[state.id]
+    return _remember(state.id, state_names(shapes_of(request).kinds, state))
 
 
 async def get_move(request: Request) -> Response:
