@@ -56,7 +56,6 @@ from app.sessions.kind import (
     other,
 )
 
-COLORS: dict[Player, Color] = {1: BLACK, 2: WHITE}
 PLAYERS: dict[str, Player] = {BLACK: 1, WHITE: 2}
 PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
 
@@ -197,14 +196,14 @@ def standard_start(height: int, width: int) -> list[str]:
 def first_to_move(board: Board, wanted: Color) -> Color | None:
     """``wanted`` if it has a legal move, else the other colour if it has one, else None."""
     for color in (wanted, reversi.opponent(wanted)):
-        if reversi.legal_moves_mask(board, color):
+        if reversi.has_legal_move(board, color):
             return color
     return None
 
 
 def score_of(board: Board) -> PlayerScores:
-    counts = board.score()
-    return {"1": counts[BLACK], "2": counts[WHITE]}
+    black, white = board.counts()
+    return {"1": black, "2": white}
 
 
 def federation_score(score: PlayerScores, squares: int, winner: int) -> PlayerScores:
@@ -247,15 +246,15 @@ class Reversi:
     def status(self) -> Status:
         if self.next_color is not None:
             return "in_progress"
-        score = self.board.score()
-        return "draw" if score[BLACK] == score[WHITE] else "won"
+        black, white = self.board.counts()
+        return "draw" if black == white else "won"
 
     @property
     def winner(self) -> Winner:
         if self.next_color is not None:
             return 0
-        score = self.board.score()
-        return 1 if score[BLACK] > score[WHITE] else 2 if score[WHITE] > score[BLACK] else 0
+        black, white = self.board.counts()
+        return 1 if black > white else 2 if white > black else 0
 
     @property
     def reason(self) -> Reason | None:
@@ -283,9 +282,9 @@ class Reversi:
         page, next_after = cell_page((i for i in cells if i > after), board.cols, limit)
         moves = []
         for cell in page:
-            flips = reversi.walk_flips(board, cell.row, cell.col, color)
+            flips = reversi.move_flips(board, cell.row, cell.col, color)
             assert flips, "every cell of the legal-move mask flips something"
-            moves.append(LegalMove(cell, {"flips": [[r, c] for r, c in flips]}))
+            moves.append(LegalMove(cell, {"flips": [[r, c] for r, c in board.cells(flips)]}))
         return LegalMoves(len(cells), tuple(moves), next_after)
 
     def play(self, played: Played, player: Player) -> Move:
@@ -294,20 +293,22 @@ class Reversi:
         board = self.board
         if not (0 <= row < board.rows and 0 <= col < board.cols):
             raise OutOfBounds(row, col, board.rows, board.cols)
-        if self.next_color is None:
+        color = self.next_color
+        if color is None:
             raise GameOver(self.status, self.winner, self.reason)
-        if player != self.next_player:
-            raise NotYourTurn(player, PLAYERS[self.next_color])
-        flips = reversi.walk_flips(board, row, col, COLORS[player])
+        if player != PLAYERS[color]:
+            raise NotYourTurn(player, PLAYERS[color])
+        # The flips are found once, on the bitboards the last move left: they decide legality,
+        # then they are played.
+        flips = reversi.move_flips(board, row, col, color)
         if flips is None:
             raise CellOccupied(row, col)
         if not flips:
             raise NoBracket(row, col)
-        outcome = reversi.apply_move(board, row, col, COLORS[player])
-        self.board, self.next_color = outcome.board, outcome.next
+        self.board, self.next_color, passed = reversi.after_move(board, row, col, color, flips)
         facts: ReversiMoveFacts = {
-            "flips": [[r, c] for r, c in sorted(outcome.flips)],
-            "passed": outcome.passed,
+            "flips": [[r, c] for r, c in board.cells(flips)],  # in (row, col) order
+            "passed": passed,
         }
         move = Move(self.move_count + 1, cell, player, facts, {"score": score_of(self.board)})
         self.records.append(KIND.encode_move(move))
