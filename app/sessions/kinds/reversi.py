@@ -10,7 +10,11 @@ score right after it (``Move.state_facts``), from which its answer is rebuilt la
 idempotent replay, an event stream's history). A board has at most 32 × 32 cells, so a game has
 at most 1,020 moves. Records are kept as their text (``ReversiKind.encode_move``), one string a
 move: nothing for Python's cycle collector to walk, as tic-tac-toe keeps a flat array (with an
-object graph per move, thousands of games made every full collection show in the p99).
+object graph per move, thousands of games made every full collection show in the p99). The
+text is written when the records are first read, not when the move is played: a session reads
+its last move right after playing it (for its state), so its moves are written one at a time,
+and that last one is answered as played rather than decoded; an audit, which replays a whole
+game and reads only its end, never writes them.
 """
 
 from __future__ import annotations
@@ -226,17 +230,25 @@ class Reversi:
     keeps the moves in its move list, and the position's text holds only the last one, so a
     move costs the same at move 60 as at move 2."""
 
-    __slots__ = ("board", "first", "next_color", "records")
+    __slots__ = ("board", "first", "next_color", "records", "unwritten")
 
     def __init__(self, board: Board, next_color: Color | None, first: int = 1) -> None:
         self.board = board
         self.next_color = next_color
         self.first = first  # the number of records[0]
         self.records: list[str] = []  # each move's record, as ReversiKind.encode_move writes it
+        self.unwritten: list[Move] = []  # moves played after those of records, until a read
 
     @property
     def move_count(self) -> int:
-        return self.first - 1 + len(self.records)
+        return self.first - 1 + len(self.records) + len(self.unwritten)
+
+    def written(self) -> list[str]:
+        """``records``, with the moves played since the last read written into it first."""
+        if self.unwritten:
+            self.records += [KIND.encode_move(move) for move in self.unwritten]
+            self.unwritten = []
+        return self.records
 
     @property
     def next_player(self) -> Player | None:
@@ -263,7 +275,11 @@ class Reversi:
     def move(self, seq: int) -> Move:
         if seq < self.first:
             raise LookupError(f"move {seq} is in the store's move list, not in this position")
-        return KIND.decode_move(seq, self.records[seq - self.first])
+        if self.unwritten and seq == self.move_count:  # the last move, as it was played
+            last = self.unwritten[-1]
+            self.written()
+            return last
+        return KIND.decode_move(seq, self.written()[seq - self.first])
 
     def moves(self, since: int, limit: int) -> list[Move]:
         last = min(self.move_count, max(since, 0) + limit)
@@ -311,7 +327,7 @@ class Reversi:
             "passed": passed,
         }
         move = Move(self.move_count + 1, cell, player, facts, {"score": score_of(self.board)})
-        self.records.append(KIND.encode_move(move))
+        self.unwritten.append(move)
         return move
 
     def facts(self) -> ReversiFacts:
@@ -326,7 +342,7 @@ class Reversi:
         size at every move (the store keeps the others in its move list)."""
         kept: dict[str, object] = {"rows": self.board.to_rows(), "next": self.next_color}
         if self.move_count:
-            kept |= {"count": self.move_count, "last": self.records[-1]}
+            kept |= {"count": self.move_count, "last": self.written()[-1]}
         return json.dumps(kept, separators=(",", ":"))
 
 
