@@ -26,12 +26,12 @@ from typing import Literal
 
 from app.rules.errors import RuleError
 from app.sessions.errors import GameOver, PassRefused
-from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position
+from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position, immutable
 
 Verdict = Literal["finished", "unfinished", "illegal"]
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Submitted:
     """One move of a record: what it plays (a cell, ``Pass``), how it was written there
     (``"f5"``, ``[4, 5]``, ``"pass"``), for the answer to quote a refused one as submitted, and
