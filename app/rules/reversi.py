@@ -171,6 +171,15 @@ class Board:
     def from_bitboards(cls, rows: int, cols: int, black: int, white: int) -> Board:
         return cls(rows, cols, bits=(black, white))
 
+    @classmethod
+    def _played(cls, geo: Geometry, black: int, white: int) -> Board:
+        """A board a move made: its bitboards only. Built without ``__init__`` (its keywords
+        and checks cost as much as playing the move's bits did)."""
+        board = object.__new__(cls)
+        board.rows, board.cols, board.geometry = geo.rows, geo.cols, geo
+        board._bits, board._text, board._lanes = (black, white), None, None
+        return board
+
     def bits(self) -> tuple[int, int]:
         """(black, white) as one-lane bitboards."""
         if self._bits is None:
@@ -221,7 +230,7 @@ class Board:
 
     def bit(self, row: int, col: int) -> int:
         if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IndexError(f"({row}, {col}) is outside the {self.rows} × {self.cols} board")
+            raise _outside(self, row, col)
         return 1 << (row * (self.cols + 1) + col)
 
     def cells(self, mask: int) -> list[tuple[int, int]]:
@@ -232,6 +241,18 @@ class Board:
         while mask:
             low = mask & -mask
             cells.append(divmod(low.bit_length() - 1, width))
+            mask ^= low
+        return cells
+
+    def cell_lists(self, mask: int) -> list[list[int]]:
+        """``cells(mask)`` as ``[row, col]`` lists, the shape move records carry them in, made
+        in the same pass (a list a cell, no tuple between)."""
+        width = self.cols + 1
+        cells = []
+        while mask:
+            low = mask & -mask
+            index = low.bit_length() - 1
+            cells.append([index // width, index % width])
             mask ^= low
         return cells
 
@@ -252,6 +273,10 @@ class Board:
     def score(self) -> dict[Color, int]:
         black, white = self.counts()
         return {BLACK: black, WHITE: white}
+
+
+def _outside(board: Board, row: int, col: int) -> IndexError:
+    return IndexError(f"({row}, {col}) is outside the {board.rows} × {board.cols} board")
 
 
 def _rows_of(rows: int, cols: int, black: int, white: int) -> tuple[str, ...]:
@@ -291,18 +316,16 @@ def has_legal_move(board: Board, color: Color) -> bool:
     """Whether ``color`` may play anywhere: ``legal_moves_mask(board, color) != 0``, answered
     on the one-lane bitboards and stopping at the first move found."""
     own, opp = board.stones(color)
-    return _can_move(own, opp, board.geometry)
+    return _can_move(own, opp, board.geometry.full & ~(own | opp), board.geometry.shifts)
 
 
-def _can_move(own: int, opp: int, geo: Geometry) -> bool:
+def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
     """Whether the player of ``own`` has a move against ``opp``.
 
     First every direction one step deep (an empty cell right behind one opponent stone next to
     one of ours: most positions have such a move, found in a few operations); only if none is,
     the full flood, direction by direction, each one's runs followed to their ends.
     """
-    empty = geo.full & ~(own | opp)
-    shifts = geo.shifts
     for s in shifts:
         if ((((own << s) & opp) << s) | (((own >> s) & opp) >> s)) & empty:
             return True
@@ -364,11 +387,16 @@ def move_flips(board: Board, row: int, col: int, color: Color) -> int | None:
 
     The bitboard twin of ``walk_flips``, for a board a move made (its bitboards are at hand).
     """
-    own, opp = board.stones(color)
-    move = board.bit(row, col)
-    if (own | opp) & move:
+    if not (0 <= row < board.rows and 0 <= col < board.cols):
+        raise _outside(board, row, col)
+    geo = board.geometry
+    black, white = board.bits()
+    move = 1 << (row * geo.width + col)
+    if (black | white) & move:
         return None
-    return _flips(own, opp, move, board.geometry.shifts)
+    if color == BLACK:
+        return _flips(black, white, move, geo.shifts)
+    return _flips(white, black, move, geo.shifts)
 
 
 @lru_cache(maxsize=4096)
@@ -395,7 +423,7 @@ def walk_flips(board: Board, row: int, col: int, color: Color) -> list[tuple[int
     bounds checks). A board a move made has bitboards and no rows yet: see ``move_flips``.
     """
     if not (0 <= row < board.rows and 0 <= col < board.cols):
-        raise IndexError(f"({row}, {col}) is outside the {board.rows} × {board.cols} board")
+        raise _outside(board, row, col)
     grid = board.text()
     if grid[row][col] != EMPTY:
         return None
@@ -449,13 +477,10 @@ def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     return moves
 
 
-class Turn(NamedTuple):
-    """The position after a move, and who moves next: the opponent, or (``passed``: the
-    opponent has no move) the mover again, or nobody (None: the game is over)."""
-
-    board: Board
-    next: Color | None
-    passed: bool
+# The position after a move, who moves next -- the opponent, or (``passed``: the opponent has
+# no move) the mover again, or nobody (None: the game is over) -- and ``passed``. A plain
+# tuple: a NamedTuple's ``__new__`` is a Python function, called once a move.
+Turn = tuple[Board, Color | None, bool]
 
 
 def after_move(board: Board, row: int, col: int, color: Color, flips: int) -> Turn:
@@ -463,23 +488,24 @@ def after_move(board: Board, row: int, col: int, color: Color, flips: int) -> Tu
     moves next: the opponent if it has a legal move; otherwise it must pass and ``color`` moves
     again; if neither side can move the game is over.
 
-    Only the bitboards are built (the move's bit and the flips set for the mover, cleared for
-    the opponent); the rows follow when asked for.
+    Only the bitboards are built (the move's bit and the flips set for the mover, the flips
+    cleared for the opponent: ``^``, as they are all its stones); the rows follow when read.
     """
     geo = board.geometry
     black, white = board.bits()
-    placed = flips | (1 << (row * geo.width + col))
+    move = 1 << (row * geo.width + col)
+    empty = geo.full & ~(black | white | move)  # the same for both colours' question
     if color == BLACK:
-        own, opp = black | placed, white & ~placed
-        after = Board(board.rows, board.cols, bits=(own, opp), geo=geo)
+        own, opp = black | flips | move, white ^ flips
+        after = Board._played(geo, own, opp)
     else:
-        own, opp = white | placed, black & ~placed
-        after = Board(board.rows, board.cols, bits=(opp, own), geo=geo)
-    if _can_move(opp, own, geo):
-        return Turn(after, WHITE if color == BLACK else BLACK, False)
-    if _can_move(own, opp, geo):
-        return Turn(after, color, True)
-    return Turn(after, None, False)
+        own, opp = white | flips | move, black ^ flips
+        after = Board._played(geo, opp, own)
+    if _can_move(opp, own, empty, geo.shifts):
+        return after, WHITE if color == BLACK else BLACK, False
+    if _can_move(own, opp, empty, geo.shifts):
+        return after, color, True
+    return after, None, False
 
 
 @dataclass(frozen=True, slots=True)

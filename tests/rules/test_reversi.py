@@ -69,6 +69,7 @@ def assert_board_matches_reference(board: Board, grid: list[str]) -> None:
                 else:
                     assert flips is not None
                     assert board.cells(flips) == expected
+                    assert board.cell_lists(flips) == [list(cell) for cell in expected]
                 assert check.legal == bool(expected)
                 if grid[r][c] != ".":
                     assert check.reason == "occupied"

@@ -300,7 +300,7 @@ class Reversi:
         for cell in page:
             flips = reversi.move_flips(board, cell.row, cell.col, color)
             assert flips, "every cell of the legal-move mask flips something"
-            moves.append(LegalMove(cell, {"flips": [[r, c] for r, c in board.cells(flips)]}))
+            moves.append(LegalMove(cell, {"flips": board.cell_lists(flips)}))
         return LegalMoves(len(cells), tuple(moves), next_after)
 
     def play(self, played: Played, player: Player) -> Move:
@@ -321,12 +321,15 @@ class Reversi:
             raise CellOccupied(row, col)
         if not flips:
             raise NoBracket(row, col)
-        self.board, self.next_color, passed = reversi.after_move(board, row, col, color, flips)
+        after, self.next_color, passed = reversi.after_move(board, row, col, color, flips)
+        self.board = after
+        black, white = after.counts()
         facts: ReversiMoveFacts = {
-            "flips": [[r, c] for r, c in board.cells(flips)],  # in (row, col) order
+            "flips": board.cell_lists(flips),  # in (row, col) order
             "passed": passed,
         }
-        move = Move(self.move_count + 1, cell, player, facts, {"score": score_of(self.board)})
+        seq = self.first + len(self.records) + len(self.unwritten)
+        move = Move(seq, cell, player, facts, {"score": {"1": black, "2": white}})
         self.unwritten.append(move)
         return move
 
