@@ -89,7 +89,10 @@ def replay(kind: GameKind, params: Mapping[str, object], moves: Iterable[Submitt
                 _written_pass(position, skipped)
                 skipped = False
             else:
-                played = _play(position, move.played, move.player)
+                player = position.next_player
+                if player is None:  # a session refuses a move after the end before the move
+                    raise GameOver(position.status, position.winner, position.reason)
+                played = position.play(move.played, player if move.player is None else move.player)
                 accepted.append(played)
                 skipped = inferred is not None and bool((played.facts or {}).get(inferred))
         except RuleError as error:
@@ -98,13 +101,6 @@ def replay(kind: GameKind, params: Mapping[str, object], moves: Iterable[Submitt
             )
         plies = ply
     return Audit(kind, params, position, tuple(accepted), plies, None)
-
-
-def _play(position: Position, played: Played, written: Player | None) -> Move:
-    player = position.next_player
-    if player is None:  # a session refuses a move after the end before it looks at the move
-        raise GameOver(position.status, position.winner, position.reason)
-    return position.play(played, player if written is None else written)
 
 
 def _written_pass(position: Position, skipped: bool) -> None:
