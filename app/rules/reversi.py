@@ -228,11 +228,6 @@ class Board:
         black, white = self.bits()
         return (black, white) if color == BLACK else (white, black)
 
-    def bit(self, row: int, col: int) -> int:
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise _outside(self, row, col)
-        return 1 << (row * (self.cols + 1) + col)
-
     def cells(self, mask: int) -> list[tuple[int, int]]:
         """The (row, col) of every set bit of a one-lane ``mask``, in (row, col) order (a bit's
         index grows with its row, then its column)."""
@@ -344,15 +339,6 @@ def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
         if reached & empty:
             return True
     return False
-
-
-def flips_mask(board: Board, row: int, col: int, color: Color) -> int:
-    """The opponent stones a move by ``color`` at (row, col) would flip (0 if none).
-
-    Occupancy is not checked here; see ``move_flips``.
-    """
-    own, opp = board.stones(color)
-    return _flips(own, opp, board.bit(row, col), board.geometry.shifts)
 
 
 def _flips(own: int, opp: int, move: int, shifts: tuple[int, ...]) -> int:
@@ -467,10 +453,11 @@ class LegalMove(NamedTuple):
 
 def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     """All legal moves of ``color`` in (row, col) order, each with how many stones it flips."""
+    mask = legal_moves_mask(board, color)  # first: the lanes give the bitboards too
     own, opp = board.stones(color)
     shifts, width = board.geometry.shifts, board.cols + 1
     moves = []
-    for row, col in board.cells(legal_moves_mask(board, color)):
+    for row, col in board.cells(mask):
         flips = _flips(own, opp, 1 << (row * width + col), shifts)
         assert flips  # every cell of the legal-move mask flips something
         moves.append(LegalMove(row, col, flips.bit_count()))
