@@ -26,13 +26,13 @@ from typing import Literal
 
 from app.rules.errors import RuleError
 from app.sessions.errors import GameOver, PassRefused
-from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position
+from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position, immutable
 from app.sessions.store import opened
 
 Verdict = Literal["finished", "unfinished", "illegal"]
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Submitted:
     """One move of a record: what it plays (a cell, ``Pass``), how it was written there
     (``"f5"``, ``[4, 5]``, ``"pass"``), for the answer to quote a refused one as submitted, and
@@ -96,7 +96,10 @@ def replay(
                 _written_pass(position, skipped)
                 skipped = False
             else:
-                played = _play(position, move.played, move.player)
+                player = position.next_player
+                if player is None:  # a session refuses a move after the end before the move
+                    raise GameOver(position.status, position.winner, position.reason)
+                played = position.play(move.played, player if move.player is None else move.player)
                 accepted.append(played)
                 skipped = inferred is not None and bool((played.facts or {}).get(inferred))
         except RuleError as error:
@@ -105,13 +108,6 @@ def replay(
             )
         plies = ply
     return Audit(kind, params, position, tuple(accepted), plies, None)
-
-
-def _play(position: Position, played: Played, written: Player | None) -> Move:
-    player = position.next_player
-    if player is None:  # a session refuses a move after the end before it looks at the move
-        raise GameOver(position.status, position.winner, position.reason)
-    return position.play(played, player if written is None else written)
 
 
 def _written_pass(position: Position, skipped: bool) -> None:

@@ -3,27 +3,30 @@
 A move is legal when, in at least one of the 8 directions, the cells next to it are one or more
 opponent stones followed directly by a stone of the mover's colour; those stones flip.
 
-Two representations of a position, each computed from the other when first needed:
+Three representations of a position, each computed from another when first needed:
 
 * **Rows** (strings over ``.BW``), as clients post them. One question about one cell is
   answered by walking the 8 directions from that cell: it touches a few cells and needs no
   conversion of the whole board.
-* **Bitboards**, for questions about the whole board. Cell (r, c) is bit ``r * W + c`` with
-  ``W = cols + 1``: every row carries one padding bit that is never set. A step in a direction
-  is one shift by ``dr * W + dc``; a step off the left or right edge lands on padding (or off
-  the int), and masking with the opponent's stones, which never include padding, discards it.
-  No edge masks are needed, and Python's unbounded ints serve 8 × 8 and 32 × 32 alike.
-
-  For all legal moves each colour is one int holding two *lanes*: the board in the low bits
-  and, above a gap of zeros, the board rotated by 180°. Rotation turns a direction into its
-  opposite, so one loop of left shifts floods a direction in the low lane and its opposite in
-  the high lane: 4 loops instead of 8. The gap is wider than any step, so nothing crosses from
-  one lane to the other, and the rotated lane's padding column is simply its first column.
+* **Bitboards**, one int per colour. Cell (r, c) is bit ``r * W + c`` with ``W = cols + 1``:
+  every row carries one padding bit that is never set. A step in a direction is one shift by
+  ``dr * W + dc``; a step off the left or right edge lands on padding (or off the int), and
+  masking with the opponent's stones, which never include padding, discards it. No edge masks
+  are needed, and Python's unbounded ints serve 8 × 8 and 32 × 32 alike. A move is played on
+  these: its flips are walked out from its bit, the board after it is two ``|`` and ``&``, and
+  whether a colour can move stops at the first direction that finds a move — so a game played
+  move after move (a session, an audit) never converts a board, and its rows are written only
+  when someone reads them.
+* **Lanes**, for all legal moves at once: each colour is one int holding the board in the low
+  bits and, above a gap of zeros, the board rotated by 180°. Rotation turns a direction into
+  its opposite, so one loop of left shifts floods a direction in the low lane and its opposite
+  in the high lane: 4 loops instead of 8. The gap is wider than any step, so nothing crosses
+  from one lane to the other, and the rotated lane's padding column is simply its first column.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -54,6 +57,8 @@ OPENING: tuple[str, ...] = (
 # str.translate tables: a board string -> one binary digit per cell for one colour.
 _BLACK_DIGITS = str.maketrans({"B": "1", "W": "0", ".": "0"})
 _WHITE_DIGITS = str.maketrans({"B": "0", "W": "1", ".": "0"})
+# And back: one hex digit per cell, 1 for Black and 2 for White (see ``_rows_of``).
+_CELL_OF_DIGIT = str.maketrans({"0": EMPTY, "1": BLACK, "2": WHITE})
 
 
 def opponent(color: Color) -> Color:
@@ -131,13 +136,13 @@ def geometry(rows: int, cols: int) -> Geometry:
 
 
 class Board:
-    """One Reversi position, readable as rows of text or as bitboards.
+    """One Reversi position, readable as rows of text, as bitboards or as lanes.
 
-    Built from either form; the other is computed on first use and kept. Treat it as an
-    immutable value: nothing changes a Board after it is built.
+    Built from rows or from bitboards; the other forms are computed on first use and kept.
+    Treat it as an immutable value: nothing changes a Board after it is built.
     """
 
-    __slots__ = ("_lanes", "_text", "cols", "rows")
+    __slots__ = ("_bits", "_lanes", "_text", "cols", "geometry", "rows")
 
     def __init__(
         self,
@@ -146,11 +151,14 @@ class Board:
         *,
         text: tuple[str, ...] | None = None,
         lanes: tuple[int, int] | None = None,
+        bits: tuple[int, int] | None = None,
+        geo: Geometry | None = None,
     ) -> None:
-        if text is None and lanes is None:
+        if text is None and lanes is None and bits is None:
             raise ValueError("a Board needs its rows or its bitboards")
         self.rows, self.cols = rows, cols
-        self._text, self._lanes = text, lanes
+        self._text, self._lanes, self._bits = text, lanes, bits
+        self.geometry: Geometry = geometry(rows, cols) if geo is None else geo
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> Board:
@@ -161,74 +169,120 @@ class Board:
 
     @classmethod
     def from_bitboards(cls, rows: int, cols: int, black: int, white: int) -> Board:
-        geo = geometry(rows, cols)
-        return cls(rows, cols, lanes=(geo.with_rotation(black), geo.with_rotation(white)))
+        return cls(rows, cols, bits=(black, white))
 
-    @property
-    def geometry(self) -> Geometry:
-        return geometry(self.rows, self.cols)
+    @classmethod
+    def _played(cls, geo: Geometry, black: int, white: int) -> Board:
+        """A board a move made: its bitboards only. Built without ``__init__`` (its keywords
+        and checks cost as much as playing the move's bits did)."""
+        board = object.__new__(cls)
+        board.rows, board.cols, board.geometry = geo.rows, geo.cols, geo
+        board._bits, board._text, board._lanes = (black, white), None, None
+        return board
+
+    def bits(self) -> tuple[int, int]:
+        """(black, white) as one-lane bitboards."""
+        if self._bits is None:
+            if self._lanes is not None:
+                full = self.geometry.full
+                self._bits = (self._lanes[0] & full, self._lanes[1] & full)
+            else:
+                assert self._text is not None
+                # Cell i at bit i: the digits of the rows (and padding) are written reversed.
+                digits = (EMPTY.join(self._text) + EMPTY)[::-1]
+                self._bits = (
+                    int(digits.translate(_BLACK_DIGITS), 2),
+                    int(digits.translate(_WHITE_DIGITS), 2),
+                )
+        return self._bits
 
     def lanes(self) -> tuple[int, int]:
         """(black, white), each with the rotated board in its high lane."""
         if self._lanes is None:
-            assert self._text is not None
-            # Low lane: cell i at bit i, so its digits are written last and reversed. High
-            # lane: the rotation puts cell i at its top minus i, so its digits read forwards.
-            forward = EMPTY.join(self._text) + EMPTY
-            both = forward + self.geometry.gap + forward[::-1]
-            self._lanes = (
-                int(both.translate(_BLACK_DIGITS), 2),
-                int(both.translate(_WHITE_DIGITS), 2),
-            )
+            geo = self.geometry
+            if self._bits is not None:
+                black, white = self._bits
+                self._lanes = (geo.with_rotation(black), geo.with_rotation(white))
+            else:
+                assert self._text is not None
+                # Low lane: cell i at bit i, so its digits are written last and reversed. High
+                # lane: the rotation puts cell i at its top minus i, so its digits read forwards.
+                forward = EMPTY.join(self._text) + EMPTY
+                both = forward + geo.gap + forward[::-1]
+                self._lanes = (
+                    int(both.translate(_BLACK_DIGITS), 2),
+                    int(both.translate(_WHITE_DIGITS), 2),
+                )
         return self._lanes
 
     @property
     def black(self) -> int:
-        return self.lanes()[0] & self.geometry.full
+        return self.bits()[0]
 
     @property
     def white(self) -> int:
-        return self.lanes()[1] & self.geometry.full
+        return self.bits()[1]
 
     def stones(self, color: Color) -> tuple[int, int]:
         """(own, opponent) one-lane bitboards from ``color``'s point of view."""
-        return (self.black, self.white) if color == BLACK else (self.white, self.black)
-
-    def bit(self, row: int, col: int) -> int:
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IndexError(f"({row}, {col}) is outside the {self.rows} × {self.cols} board")
-        return 1 << (row * (self.cols + 1) + col)
+        black, white = self.bits()
+        return (black, white) if color == BLACK else (white, black)
 
     def cells(self, mask: int) -> list[tuple[int, int]]:
-        """The (row, col) of every set bit of a one-lane ``mask``, in (row, col) order."""
-        return [divmod(i, self.cols + 1) for i in _bit_indices(mask)]
+        """The (row, col) of every set bit of a one-lane ``mask``, in (row, col) order (a bit's
+        index grows with its row, then its column)."""
+        width = self.cols + 1
+        cells = []
+        while mask:
+            low = mask & -mask
+            cells.append(divmod(low.bit_length() - 1, width))
+            mask ^= low
+        return cells
+
+    def cell_lists(self, mask: int) -> list[list[int]]:
+        """``cells(mask)`` as ``[row, col]`` lists, the shape move records carry them in, made
+        in the same pass (a list a cell, no tuple between)."""
+        width = self.cols + 1
+        cells = []
+        while mask:
+            low = mask & -mask
+            index = low.bit_length() - 1
+            cells.append([index // width, index % width])
+            mask ^= low
+        return cells
 
     def text(self) -> tuple[str, ...]:
         """The rows as strings."""
         if self._text is None:
-            width = self.cols + 1
-            cells = bytearray(EMPTY.encode() * (self.rows * width))
-            for i in _bit_indices(self.black):
-                cells[i] = ord(BLACK)
-            for i in _bit_indices(self.white):
-                cells[i] = ord(WHITE)
-            text = cells.decode()
-            self._text = tuple(text[r * width : r * width + self.cols] for r in range(self.rows))
+            self._text = _rows_of(self.rows, self.cols, *self.bits())
         return self._text
 
     def to_rows(self) -> list[str]:
         return list(self.text())
 
+    def counts(self) -> tuple[int, int]:
+        """(black, white): each colour's stones."""
+        black, white = self.bits()
+        return black.bit_count(), white.bit_count()
+
     def score(self) -> dict[Color, int]:
-        return {BLACK: self.black.bit_count(), WHITE: self.white.bit_count()}
+        black, white = self.counts()
+        return {BLACK: black, WHITE: white}
 
 
-def _bit_indices(mask: int) -> Iterator[int]:
-    """Indices of the set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+def _outside(board: Board, row: int, col: int) -> IndexError:
+    return IndexError(f"({row}, {col}) is outside the {board.rows} × {board.cols} board")
+
+
+def _rows_of(rows: int, cols: int, black: int, white: int) -> tuple[str, ...]:
+    """The rows of one-lane bitboards, without a loop over cells: the binary digits of ``black``
+    read as hex give one hex digit per cell, 1 where Black has a stone; ``white``'s, doubled,
+    2 where White has one. The colours never share a cell, so their sum has one digit per cell,
+    0, 1 or 2 (highest cell first), and ``str.translate`` makes them ``.BW``."""
+    width = cols + 1
+    digits = int(f"{black:b}", 16) + 2 * int(f"{white:b}", 16)
+    text = f"{digits:0{rows * width}x}"[::-1].translate(_CELL_OF_DIGIT)
+    return tuple(text[r * width : r * width + cols] for r in range(rows))
 
 
 def legal_moves_mask(board: Board, color: Color) -> int:
@@ -253,28 +307,82 @@ def legal_moves_mask(board: Board, color: Color) -> int:
     return (moves & geo.full) | _reverse_bits(moves >> geo.offset, geo.cells)
 
 
-def flips_mask(board: Board, row: int, col: int, color: Color) -> int:
-    """The opponent stones a move by ``color`` at (row, col) would flip (0 if none).
-
-    Occupancy is not checked here; see ``check_move``.
-    """
+def has_legal_move(board: Board, color: Color) -> bool:
+    """Whether ``color`` may play anywhere: ``legal_moves_mask(board, color) != 0``, answered
+    on the one-lane bitboards and stopping at the first move found."""
     own, opp = board.stones(color)
-    move = board.bit(row, col)
+    return _can_move(own, opp, board.geometry.full & ~(own | opp), board.geometry.shifts)
+
+
+def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
+    """Whether the player of ``own`` has a move against ``opp``.
+
+    First every direction one step deep (an empty cell right behind one opponent stone next to
+    one of ours: most positions have such a move, found in a few operations); only if none is,
+    the full flood, direction by direction, each one's runs followed to their ends.
+    """
+    for s in shifts:
+        if ((((own << s) & opp) << s) | (((own >> s) & opp) >> s)) & empty:
+            return True
+    for s in shifts:
+        reached = 0
+        run = (own << s) & opp
+        while run:
+            run <<= s
+            reached |= run
+            run &= opp
+        run = (own >> s) & opp
+        while run:
+            run >>= s
+            reached |= run
+            run &= opp
+        if reached & empty:
+            return True
+    return False
+
+
+def _flips(own: int, opp: int, move: int, shifts: tuple[int, ...]) -> int:
+    """The stones of ``opp`` bracketed by the stone ``move`` and ``own``: in each of the 8
+    directions, the run of ``opp`` right next to ``move`` if ``own`` closes it."""
     flips = 0
-    for s in board.geometry.shifts:
-        line, x = 0, move << s
-        while x & opp:
-            line |= x
+    for s in shifts:
+        x = (move << s) & opp
+        if x:  # most directions stop here: no opponent stone next to the move
+            line = x
             x <<= s
-        if x & own:
-            flips |= line
-        line, x = 0, move >> s
-        while x & opp:
-            line |= x
+            while x & opp:
+                line |= x
+                x <<= s
+            if x & own:
+                flips |= line
+        x = (move >> s) & opp
+        if x:
+            line = x
             x >>= s
-        if x & own:
-            flips |= line
+            while x & opp:
+                line |= x
+                x >>= s
+            if x & own:
+                flips |= line
     return flips
+
+
+def move_flips(board: Board, row: int, col: int, color: Color) -> int | None:
+    """The stones a move by ``color`` at (row, col) flips, as a one-lane bitboard: None if the
+    cell is occupied, 0 if the move brackets nothing (it is illegal), else the move is legal.
+
+    The bitboard twin of ``walk_flips``, for a board a move made (its bitboards are at hand).
+    """
+    if not (0 <= row < board.rows and 0 <= col < board.cols):
+        raise _outside(board, row, col)
+    geo = board.geometry
+    black, white = board.bits()
+    move = 1 << (row * geo.width + col)
+    if (black | white) & move:
+        return None
+    if color == BLACK:
+        return _flips(black, white, move, geo.shifts)
+    return _flips(white, black, move, geo.shifts)
 
 
 @lru_cache(maxsize=4096)
@@ -296,11 +404,12 @@ def _rays(rows: int, cols: int, row: int, col: int) -> tuple[tuple[tuple[int, in
 def walk_flips(board: Board, row: int, col: int, color: Color) -> list[tuple[int, int]] | None:
     """The stones a move at (row, col) flips, walking out from that cell; None if occupied.
 
-    For one cell this beats converting the whole board to bitboards: it reads only the cells
-    next to the move and the runs behind them, along precomputed rays (no bounds checks).
+    For one cell of a posted board this beats converting the whole board to bitboards: it
+    reads only the cells next to the move and the runs behind them, along precomputed rays (no
+    bounds checks). A board a move made has bitboards and no rows yet: see ``move_flips``.
     """
     if not (0 <= row < board.rows and 0 <= col < board.cols):
-        raise IndexError(f"({row}, {col}) is outside the {board.rows} × {board.cols} board")
+        raise _outside(board, row, col)
     grid = board.text()
     if grid[row][col] != EMPTY:
         return None
@@ -344,12 +453,46 @@ class LegalMove(NamedTuple):
 
 def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     """All legal moves of ``color`` in (row, col) order, each with how many stones it flips."""
+    mask = legal_moves_mask(board, color)  # first: the lanes give the bitboards too
+    own, opp = board.stones(color)
+    shifts, width = board.geometry.shifts, board.cols + 1
     moves = []
-    for row, col in board.cells(legal_moves_mask(board, color)):
-        flips = walk_flips(board, row, col, color)
+    for row, col in board.cells(mask):
+        flips = _flips(own, opp, 1 << (row * width + col), shifts)
         assert flips  # every cell of the legal-move mask flips something
-        moves.append(LegalMove(row, col, len(flips)))
+        moves.append(LegalMove(row, col, flips.bit_count()))
     return moves
+
+
+# The position after a move, who moves next -- the opponent, or (``passed``: the opponent has
+# no move) the mover again, or nobody (None: the game is over) -- and ``passed``. A plain
+# tuple: a NamedTuple's ``__new__`` is a Python function, called once a move.
+Turn = tuple[Board, Color | None, bool]
+
+
+def after_move(board: Board, row: int, col: int, color: Color, flips: int) -> Turn:
+    """Play a legal move whose flips are known (``move_flips``'s answer, not 0) and say who
+    moves next: the opponent if it has a legal move; otherwise it must pass and ``color`` moves
+    again; if neither side can move the game is over.
+
+    Only the bitboards are built (the move's bit and the flips set for the mover, the flips
+    cleared for the opponent: ``^``, as they are all its stones); the rows follow when read.
+    """
+    geo = board.geometry
+    black, white = board.bits()
+    move = 1 << (row * geo.width + col)
+    empty = geo.full & ~(black | white | move)  # the same for both colours' question
+    if color == BLACK:
+        own, opp = black | flips | move, white ^ flips
+        after = Board._played(geo, own, opp)
+    else:
+        own, opp = white | flips | move, black ^ flips
+        after = Board._played(geo, opp, own)
+    if _can_move(opp, own, empty, geo.shifts):
+        return after, WHITE if color == BLACK else BLACK, False
+    if _can_move(own, opp, empty, geo.shifts):
+        return after, color, True
+    return after, None, False
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,59 +506,26 @@ class MoveOutcome:
     winner: Winner | None
 
 
-def _played(board: Board, row: int, col: int, color: Color, flips: list[tuple[int, int]]) -> Board:
-    """The position after a legal move, built in both forms from what changed.
-
-    Rows: only the rows holding the move or a flipped stone are rewritten. Bitboards: the
-    move's bit and the flipped bits are set for the mover and cleared for the opponent, in both
-    lanes (one bit reversal, of the changed cells only).
-    """
-    geo = board.geometry
-    text = list(board.text())
-    for r in {row} | {r for r, _ in flips}:
-        cells = list(text[r])
-        for fr, fc in flips:
-            if fr == r:
-                cells[fc] = color
-        if r == row:
-            cells[col] = color
-        text[r] = "".join(cells)
-    changed = 1 << (row * geo.width + col)
-    for r, c in flips:
-        changed |= 1 << (r * geo.width + c)
-    changed = geo.with_rotation(changed)
-    black, white = board.lanes()
-    if color == BLACK:
-        black, white = black | changed, white & ~changed
-    else:
-        black, white = black & ~changed, white | changed
-    return Board(board.rows, board.cols, text=tuple(text), lanes=(black, white))
-
-
 def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
-    """Play a legal move and say who moves next.
+    """Play a legal move and say who moves next (``after_move``), which stones flipped, the
+    score, and the winner once the game is over: the side with more stones.
 
-    The opponent moves next if it has a legal move; otherwise it must pass and ``color`` moves
-    again; if neither side can move the game is over and the side with more stones wins.
     Raises ``IllegalMove`` for an illegal move.
     """
-    flips = walk_flips(board, row, col, color)
+    flips = move_flips(board, row, col, color)
     if not flips:
         raise IllegalMove(row, col, color, "occupied" if flips is None else "no_bracket")
-    after = _played(board, row, col, color, flips)
-    other = opponent(color)
-    next_color: Color | None
-    if legal_moves_mask(after, other):
-        next_color, passed = other, False
-    elif legal_moves_mask(after, color):
-        next_color, passed = color, True
-    else:
-        next_color, passed = None, False
-    score = after.score()
+    after, next_color, passed = after_move(board, row, col, color, flips)
+    black, white = after.counts()
     winner: Winner | None = None
     if next_color is None:
-        black_count, white_count = score[BLACK], score[WHITE]
-        winner = (
-            BLACK if black_count > white_count else WHITE if white_count > black_count else "draw"
-        )
-    return MoveOutcome(after, flips, next_color, passed, next_color is None, score, winner)
+        winner = BLACK if black > white else WHITE if white > black else "draw"
+    return MoveOutcome(
+        after,
+        board.cells(flips),
+        next_color,
+        passed,
+        next_color is None,
+        {BLACK: black, WHITE: white},
+        winner,
+    )

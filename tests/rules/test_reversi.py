@@ -53,6 +53,7 @@ def assert_board_matches_reference(board: Board, grid: list[str]) -> None:
         expected_moves = reversi_moves(grid, color)
         moves = reversi.legal_moves(board, color)
         assert [(m.row, m.col) for m in moves] == expected_moves
+        assert reversi.has_legal_move(board, color) == bool(expected_moves)
         for move in moves:
             assert move.flips == len(reversi_flips(grid, move.row, move.col, color))
         for r in range(len(grid)):
@@ -60,8 +61,13 @@ def assert_board_matches_reference(board: Board, grid: list[str]) -> None:
                 check = reversi.check_move(board, r, c, color)
                 expected = reversi_flips(grid, r, c, color)
                 assert check.flips == expected
-                if grid[r][c] == ".":  # the bitboard path used by apply and legal-moves
-                    assert board.cells(reversi.flips_mask(board, r, c, color)) == expected
+                flips = reversi.move_flips(board, r, c, color)  # the bitboard path of a move
+                if grid[r][c] != ".":
+                    assert flips is None
+                else:
+                    assert flips is not None
+                    assert board.cells(flips) == expected
+                    assert board.cell_lists(flips) == [list(cell) for cell in expected]
                 assert check.legal == bool(expected)
                 if grid[r][c] != ".":
                     assert check.reason == "occupied"
@@ -99,6 +105,66 @@ def test_any_board_up_to_32x32_matches_reference(grid: list[str]) -> None:
         assert [(m.row, m.col) for m in reversi.legal_moves(board, color)] == reversi_moves(
             grid, color
         )
+
+
+def assert_turn_matches_reference(grid: list[str], row: int, col: int, color: str) -> None:
+    """``after_move`` of a legal move against the reference: the rows after it (written from
+    the bitboards), the bitboards and lanes, and who moves next."""
+    board = Board.from_rows(grid)
+    flips = reversi.move_flips(board, row, col, color)
+    assert flips
+    after, next_color, passed = reversi.after_move(board, row, col, color, flips)
+    expected = reversi_play(grid, row, col, color)
+    assert after.to_rows() == expected
+    assert after.bits() == Board.from_rows(expected).bits()
+    assert after.lanes() == Board.from_rows(expected).lanes()
+    other = "W" if color == "B" else "B"
+    if reversi_moves(expected, other):
+        assert (next_color, passed) == (other, False)
+    elif reversi_moves(expected, color):
+        assert (next_color, passed) == (color, True)
+    else:
+        assert (next_color, passed) == (None, False)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_moves_on_random_boards_of_every_shape_up_to_10x10_match_reference(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for rows in range(1, 11):
+        for cols in range(1, 11):
+            grid = random_board(rng, rows, cols)
+            for color in ("B", "W"):
+                for row, col in reversi_moves(grid, color):
+                    assert_turn_matches_reference(grid, row, col, color)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 32).flatmap(
+        lambda cols: st.lists(
+            st.text(alphabet=".BW", min_size=cols, max_size=cols), min_size=1, max_size=32
+        )
+    ),
+    st.sampled_from(["B", "W"]),
+    st.randoms(use_true_random=False),
+)
+def test_any_move_on_any_board_up_to_32x32_matches_reference(
+    grid: list[str], color: str, rng: random.Random
+) -> None:
+    board = Board.from_rows(grid)
+    black, white = board.bits()
+    assert Board.from_bitboards(len(grid), len(grid[0]), black, white).to_rows() == grid
+    moves = reversi_moves(grid, color)
+    assert reversi.has_legal_move(board, color) == bool(moves)
+    row, col = rng.randrange(len(grid)), rng.randrange(len(grid[0]))
+    flips = reversi.move_flips(board, row, col, color)
+    if grid[row][col] != ".":
+        assert flips is None
+    else:
+        assert flips is not None
+        assert board.cells(flips) == reversi_flips(grid, row, col, color)
+    for row, col in rng.sample(moves, min(3, len(moves))):
+        assert_turn_matches_reference(grid, row, col, color)
 
 
 def test_apply_move_matches_reference_and_reports_turns_through_whole_games() -> None:

@@ -10,7 +10,11 @@ score right after it (``Move.state_facts``), from which its answer is rebuilt la
 idempotent replay, an event stream's history). A board has at most 32 × 32 cells, so a game has
 at most 1,020 moves. Records are kept as their text (``ReversiKind.encode_move``), one string a
 move: nothing for Python's cycle collector to walk, as tic-tac-toe keeps a flat array (with an
-object graph per move, thousands of games made every full collection show in the p99).
+object graph per move, thousands of games made every full collection show in the p99). The
+text is written when the records are first read, not when the move is played: a session reads
+its last move right after playing it (for its state), so its moves are written one at a time,
+and that last one is answered as played rather than decoded; an audit, which replays a whole
+game and reads only its end, never writes them.
 """
 
 from __future__ import annotations
@@ -59,7 +63,6 @@ from app.sessions.kind import (
     other,
 )
 
-COLORS: dict[Player, Color] = {1: BLACK, 2: WHITE}
 PLAYERS: dict[str, Player] = {BLACK: 1, WHITE: 2}
 PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
 
@@ -268,14 +271,14 @@ def standard_start(height: int, width: int) -> list[str]:
 def first_to_move(board: Board, wanted: Color) -> Color | None:
     """``wanted`` if it has a legal move, else the other colour if it has one, else None."""
     for color in (wanted, reversi.opponent(wanted)):
-        if reversi.legal_moves_mask(board, color):
+        if reversi.has_legal_move(board, color):
             return color
     return None
 
 
 def score_of(board: Board) -> PlayerScores:
-    counts = board.score()
-    return {"1": counts[BLACK], "2": counts[WHITE]}
+    black, white = board.counts()
+    return {"1": black, "2": white}
 
 
 def final_score(
@@ -313,17 +316,25 @@ class Reversi:
     keeps the moves in its move list, and the position's text holds only the last one, so a
     move costs the same at move 60 as at move 2."""
 
-    __slots__ = ("board", "first", "next_color", "records")
+    __slots__ = ("board", "first", "next_color", "records", "unwritten")
 
     def __init__(self, board: Board, next_color: Color | None, first: int = 1) -> None:
         self.board = board
         self.next_color = next_color
         self.first = first  # the number of records[0]
         self.records: list[str] = []  # each move's record, as ReversiKind.encode_move writes it
+        self.unwritten: list[Move] = []  # moves played after those of records, until a read
 
     @property
     def move_count(self) -> int:
-        return self.first - 1 + len(self.records)
+        return self.first - 1 + len(self.records) + len(self.unwritten)
+
+    def written(self) -> list[str]:
+        """``records``, with the moves played since the last read written into it first."""
+        if self.unwritten:
+            self.records += [KIND.encode_move(move) for move in self.unwritten]
+            self.unwritten = []
+        return self.records
 
     @property
     def next_player(self) -> Player | None:
@@ -333,15 +344,15 @@ class Reversi:
     def status(self) -> Status:
         if self.next_color is not None:
             return "in_progress"
-        score = self.board.score()
-        return "draw" if score[BLACK] == score[WHITE] else "won"
+        black, white = self.board.counts()
+        return "draw" if black == white else "won"
 
     @property
     def winner(self) -> Winner:
         if self.next_color is not None:
             return 0
-        score = self.board.score()
-        return 1 if score[BLACK] > score[WHITE] else 2 if score[WHITE] > score[BLACK] else 0
+        black, white = self.board.counts()
+        return 1 if black > white else 2 if white > black else 0
 
     @property
     def reason(self) -> Reason | None:
@@ -350,7 +361,11 @@ class Reversi:
     def move(self, seq: int) -> Move:
         if seq < self.first:
             raise LookupError(f"move {seq} is in the store's move list, not in this position")
-        return KIND.decode_move(seq, self.records[seq - self.first])
+        if self.unwritten and seq == self.move_count:  # the last move, as it was played
+            last = self.unwritten[-1]
+            self.written()
+            return last
+        return KIND.decode_move(seq, self.written()[seq - self.first])
 
     def moves(self, since: int, limit: int) -> list[Move]:
         last = min(self.move_count, max(since, 0) + limit)
@@ -369,9 +384,9 @@ class Reversi:
         page, next_after = cell_page((i for i in cells if i > after), board.cols, limit)
         moves = []
         for cell in page:
-            flips = reversi.walk_flips(board, cell.row, cell.col, color)
+            flips = reversi.move_flips(board, cell.row, cell.col, color)
             assert flips, "every cell of the legal-move mask flips something"
-            moves.append(LegalMove(cell, {"flips": [[r, c] for r, c in flips]}))
+            moves.append(LegalMove(cell, {"flips": board.cell_lists(flips)}))
         return LegalMoves(len(cells), tuple(moves), next_after)
 
     def play(self, played: Played, player: Player) -> Move:
@@ -380,23 +395,28 @@ class Reversi:
         board = self.board
         if not (0 <= row < board.rows and 0 <= col < board.cols):
             raise OutOfBounds(row, col, board.rows, board.cols)
-        if self.next_color is None:
+        color = self.next_color
+        if color is None:
             raise GameOver(self.status, self.winner, self.reason)
-        if player != self.next_player:
-            raise NotYourTurn(player, PLAYERS[self.next_color])
-        flips = reversi.walk_flips(board, row, col, COLORS[player])
+        if player != PLAYERS[color]:
+            raise NotYourTurn(player, PLAYERS[color])
+        # The flips are found once, on the bitboards the last move left: they decide legality,
+        # then they are played.
+        flips = reversi.move_flips(board, row, col, color)
         if flips is None:
             raise CellOccupied(row, col)
         if not flips:
             raise NoBracket(row, col)
-        outcome = reversi.apply_move(board, row, col, COLORS[player])
-        self.board, self.next_color = outcome.board, outcome.next
+        after, self.next_color, passed = reversi.after_move(board, row, col, color, flips)
+        self.board = after
+        black, white = after.counts()
         facts: ReversiMoveFacts = {
-            "flips": [[r, c] for r, c in sorted(outcome.flips)],
-            "passed": outcome.passed,
+            "flips": board.cell_lists(flips),  # in (row, col) order
+            "passed": passed,
         }
-        move = Move(self.move_count + 1, cell, player, facts, {"score": score_of(self.board)})
-        self.records.append(KIND.encode_move(move))
+        seq = self.first + len(self.records) + len(self.unwritten)
+        move = Move(seq, cell, player, facts, {"score": {"1": black, "2": white}})
+        self.unwritten.append(move)
         return move
 
     def facts(self) -> ReversiFacts:
@@ -411,7 +431,7 @@ class Reversi:
         size at every move (the store keeps the others in its move list)."""
         kept: dict[str, object] = {"rows": self.board.to_rows(), "next": self.next_color}
         if self.move_count:
-            kept |= {"count": self.move_count, "last": self.records[-1]}
+            kept |= {"count": self.move_count, "last": self.written()[-1]}
         return json.dumps(kept, separators=(",", ":"))
 
 

@@ -1,0 +1,244 @@
+"""Audit throughput: real Othello games through the engine and through HTTP, against a baseline.
+
+    python -m bench.audit [--baseline REV] [--rounds 7] [--only TEXT]
+
+Three measurements, each a median over ``--rounds`` rounds:
+
+* **engine**: every game of ``tests/data/WTH_1988.wtb`` (1,823 games, ~110,000 moves) replayed
+  by ``app.records.audit.replay`` — ``Position.play`` for each move, the code a live session's
+  move goes through — in games/s. The moves are read and made ``Submitted`` before the clock
+  starts, so the figure is the replay's alone.
+* **HTTP, WTHOR file**: the same file as the raw body of ``POST /v1/records/audit-batch``
+  (``application/octet-stream``), answered as NDJSON, one line a game, in games/s: the edge,
+  the replay, the federation's score and a JSON line per game.
+* **HTTP, 1,000-move record**: ``POST /v1/records/audit`` of one k-in-a-row game (tic-tac-toe,
+  n = 40, k = 5: five in a row wins, ``app.rules.runs``) of 1,000 moves that never makes five, as
+  ``[row, col]`` pairs, in moves/s: the per-move cost of an audit answer (move records, the hash
+  chain, the signature) where the rules cost O(1) a move.
+
+The ASGI app is driven directly in this process (no server, no sockets; ``bench.inprocess``'s
+caller): for one request of 1,823 games the HTTP exchange itself is noise. ``--baseline REV``
+loads REV's ``app`` too (as ``app_baseline``, ``bench.inprocess.export``) and runs every
+measurement on both versions in ten pieces (a tenth of the games, one request), each piece
+on both back to back, who goes first alternating: on a shared machine both see the same
+seconds. The table adds the baseline's median and ``vs baseline``, the median over rounds of
+the paired ratios (above 1: this code is faster). Both versions must answer the same: the
+NDJSON bodies are compared byte for byte, the 1,000-move audits by verdict, plies and chain.
+The last line says how much of a core the process had (CPU time ÷ wall time): the goal of
+2,000 games/s is for a core of one's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from app.records.wthor import GAME_SIZE, HEADER_SIZE
+from bench.inprocess import caller, export
+from tests.servers import NO_CLIENT_LIMITS
+
+ROOT = Path(__file__).resolve().parents[1]
+WTHOR_FILE = ROOT / "tests" / "data" / "WTH_1988.wtb"
+GOAL_GAMES_PER_SECOND = 2_000  # the issue's goal for the engine, one process
+LINE_SIDE, LINE_K, LINE_MOVES = 40, 5, 1_000
+SLICES = 10  # pieces of a measure in a round, each run by both versions back to back
+
+
+def line_game(n: int = LINE_SIDE, k: int = LINE_K, moves: int = LINE_MOVES) -> list[list[int]]:
+    """``moves`` moves of an n × n, k-in-a-row game that no move wins: X on the cells where
+    ``c // 2 + r`` is even, O on the others (runs of at most two along rows and diagonals, one
+    down columns), taken in row-major order and played alternately, X first."""
+    x = [[r, c] for r in range(n) for c in range(n) if (c // 2 + r) % 2 == 0]
+    o = [[r, c] for r in range(n) for c in range(n) if (c // 2 + r) % 2 == 1]
+    assert k > 2, "runs of two are made"
+    assert len(x) >= (moves + 1) // 2
+    assert len(o) >= moves // 2
+    return [(x if i % 2 == 0 else o)[i // 2] for i in range(moves)]
+
+
+class Side:
+    """One version of the code (``package``: ``app`` or ``app_baseline``): the WTHOR games made
+    ready for its replay, its ASGI app and caller, and what it answered (for the comparison)."""
+
+    def __init__(self, name: str, package: str) -> None:
+        self.name, self.package = name, package
+        self.answers: dict[tuple[str, int], object] = {}
+        audit = importlib.import_module(f"{package}.records.audit")
+        wthor = importlib.import_module(f"{package}.records.wthor")
+        placement = importlib.import_module(f"{package}.sessions.kind").Placement
+        squares = importlib.import_module(f"{package}.api.records").WTHOR_SQUARES
+        _, games = wthor.read_wthor(WTHOR_FILE.read_bytes(), 60)
+        self.records = [
+            [audit.Submitted(placement(*squares.parse(square)), square) for square in game.moves]
+            for game in games
+        ]
+        self.kind = importlib.import_module(f"{package}.sessions.kinds.reversi").KIND
+        self.replay = audit.replay
+        self.app: Any = importlib.import_module(f"{package}.main").app
+        self.call: Callable[..., Awaitable[dict[str, Any]]] = caller(self.app)
+
+    def answered(self, key: tuple[str, int], answer: object) -> None:
+        """Keep the first answer to ``key``; any later one must be the same."""
+        assert self.answers.setdefault(key, answer) == answer, f"{self.name}: {key} changed"
+
+
+Piece = Callable[[Side, int], Awaitable[tuple[float, int]]]  # (seconds, games or moves)
+
+
+async def replayed(side: Side, piece: int) -> tuple[float, int]:
+    """One slice of the file's games replayed by ``audit.replay``."""
+    games = side.records[
+        piece * len(side.records) // SLICES : (piece + 1) * len(side.records) // SLICES
+    ]
+    kind, params, replay = side.kind, {"height": 8, "width": 8}, side.replay
+    finished = 0
+    started = time.perf_counter()
+    for moves in games:
+        finished += replay(kind, params, moves).verdict == "finished"
+    elapsed = time.perf_counter() - started
+    side.answered(("finished", piece), finished)
+    return elapsed, len(games)
+
+
+def wthor_slices(data: bytes, parts: int) -> list[bytes]:
+    """The WTHOR file ``data`` as ``parts`` files of consecutive games (each its own header,
+    the game count rewritten)."""
+    games = (len(data) - HEADER_SIZE) // GAME_SIZE
+    cuts = [piece * games // parts for piece in range(parts + 1)]
+    return [
+        data[:4]
+        + (cuts[i + 1] - cuts[i]).to_bytes(4, "little")
+        + data[8:HEADER_SIZE]
+        + data[HEADER_SIZE + cuts[i] * GAME_SIZE : HEADER_SIZE + cuts[i + 1] * GAME_SIZE]
+        for i in range(parts)
+    ]
+
+
+WTHOR_BODIES = wthor_slices(WTHOR_FILE.read_bytes(), SLICES)
+LINE_BODY = json.dumps(
+    {"game": "tictactoe", "n": LINE_SIDE, "k": LINE_K, "moves": line_game()}
+).encode()
+
+
+async def wthor_audited(side: Side, piece: int) -> tuple[float, int]:
+    """One slice of the file through ``audit-batch``, its NDJSON read to the end."""
+    headers = ((b"content-type", b"application/octet-stream"),)
+    started = time.perf_counter()
+    answer = await side.call("POST", "/v1/records/audit-batch", WTHOR_BODIES[piece], headers)
+    elapsed = time.perf_counter() - started
+    assert answer["status"] == 200, answer["body"][:300]
+    side.answered(("wthor", piece), answer["body"])
+    return elapsed, len(answer["body"].splitlines())
+
+
+async def line_audited(side: Side, piece: int) -> tuple[float, int]:
+    """The 1,000-move k-in-a-row record through ``audit`` (the same record every piece)."""
+    started = time.perf_counter()
+    answer = await side.call("POST", "/v1/records/audit", LINE_BODY)
+    elapsed = time.perf_counter() - started
+    assert answer["status"] == 200, answer["body"][:300]
+    audited = json.loads(answer["body"])
+    assert (audited["verdict"], audited["plies"]) == ("unfinished", LINE_MOVES), audited["verdict"]
+    side.answered(("line", 0), audited["chain"])
+    return elapsed, LINE_MOVES
+
+
+MEASURES: dict[str, tuple[Piece, str]] = {
+    "engine: WTHOR 1988, replay": (replayed, "games/s"),
+    "HTTP: WTHOR 1988, audit-batch": (wthor_audited, "games/s"),
+    "HTTP: 1,000-move k-in-a-row record, audit": (line_audited, "moves/s"),
+}
+
+
+async def measure(
+    sides: list[Side], rounds: int, chosen: list[str]
+) -> dict[str, dict[str, list[float]]]:
+    """Each side's figure of each measure in each round. A round runs a measure in ``SLICES``
+    pieces, the sides back to back on each piece, who goes first alternating: both see the
+    same seconds of a noisy machine."""
+    figures: dict[str, dict[str, list[float]]] = {s.name: {m: [] for m in chosen} for s in sides}
+    async with contextlib.AsyncExitStack() as stack:
+        for side in sides:  # each app makes its signing key and store in its lifespan
+            await stack.enter_async_context(side.app.router.lifespan_context(side.app))
+        for round_ in range(rounds):
+            for name in chosen:
+                piece_of = MEASURES[name][0]
+                spent = {side.name: [0.0, 0] for side in sides}
+                for piece in range(SLICES):
+                    order = sides if (round_ + piece) % 2 == 0 else sides[::-1]
+                    for side in order:
+                        elapsed, count = await piece_of(side, piece)
+                        spent[side.name][0] += elapsed
+                        spent[side.name][1] += count
+                for side in sides:
+                    elapsed, count = spent[side.name]
+                    figures[side.name][name].append(count / elapsed)
+            print(f"round {round_ + 1}/{rounds} done", file=sys.stderr, flush=True)
+    if len(sides) == 2:
+        assert sides[0].answers == sides[1].answers, "the two versions answer differently"
+    return figures
+
+
+def report(figures: dict[str, dict[str, list[float]]], rounds: int, baseline: str | None) -> None:
+    service = figures["service"]
+    print(
+        f"median of {rounds} rounds"
+        + (f", paired with baseline {baseline} (order alternating)" if baseline else "")
+        + "; vs baseline: the median of the rounds' service ÷ baseline\n"
+    )
+    columns = "| measure | unit | service |"
+    if baseline:
+        columns += " baseline | vs baseline |"
+    print(columns)
+    print("|---|---|" + "---:|" * (columns.count("|") - 3))
+    for name, runs in service.items():
+        unit = MEASURES[name][1]
+        row = f"| {name} | {unit} | {statistics.median(runs):,.0f} |"
+        if baseline:
+            base = figures["baseline"][name]
+            ratios = [s / b for s, b in zip(runs, base, strict=True)]
+            row += f" {statistics.median(base):,.0f} | {statistics.median(ratios):.2f} × |"
+        print(row)
+    engine = service.get(next(iter(MEASURES)))
+    if engine:
+        verdict = "met" if statistics.median(engine) >= GOAL_GAMES_PER_SECOND else "not met"
+        print(f"\ngoal: ≥ {GOAL_GAMES_PER_SECOND:,} games/s through the engine — {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", metavar="REV", help="a git revision to compare with")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", default="", help="run the measures whose name contains this")
+    args = parser.parse_args()
+    os.environ.update(NO_CLIENT_LIMITS)
+    os.environ["ADJUDICATOR_STORE_URL"] = "memory://"
+    logging.disable(logging.CRITICAL)
+    with tempfile.TemporaryDirectory() as tmp:
+        sides = [Side("service", "app")]
+        if args.baseline:
+            export(args.baseline, Path(tmp))
+            sys.path.insert(0, tmp)
+            sides.insert(0, Side("baseline", "app_baseline"))
+        wall, cpu = time.perf_counter(), time.process_time()
+        chosen = [name for name in MEASURES if args.only in name]
+        figures = asyncio.run(measure(sides, args.rounds, chosen))
+        share = (time.process_time() - cpu) / (time.perf_counter() - wall)
+    report(figures, args.rounds, args.baseline)
+    print(f"this process had {share:.0%} of a core (CPU time ÷ wall time of the rounds)")
+
+
+if __name__ == "__main__":
+    main()
