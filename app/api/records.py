@@ -425,9 +425,10 @@ class AuditShapes:
             records=(
                 Annotated[list[Any], Field(min_length=1), BeforeValidator(batch_limit)],
                 Field(
-                    description="The games to audit: each an audit body (`AuditIn`), 1 to "
-                    "`max_batch`.",
-                    json_schema_extra={"items": {"$ref": "#/components/schemas/AuditIn"}},
+                    description="The games to audit, 1 to `max_batch`: each an audit body as "
+                    "`POST /v1/records/audit` takes it (`AuditIn`). Each is read on its own: one "
+                    "that is not an audit body is its result's problem, not the batch's.",
+                    json_schema_extra={"items": {}},
                 ),
             ),
         )
@@ -877,24 +878,13 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         "the winner; null unless the game is finished) and `agrees` (`stored_score` is "
         '`final_score.B`). A game record that cannot be read is a line `{"index", '
         '"problem"}` and ends the stream. A file whose header does not match its length is '
-        "422.",
+        "422. (The WTHOR form is said here rather than as a second request media type, which "
+        "the common client generators cannot yet read.)",
         response_model=shapes.batch_answer,
         responses={
             200: {"content": {NDJSON_MEDIA_TYPE: {"schema": {"type": "string"}}}},
             **problem_responses(*BODY_ERRORS),
         },
-        openapi_extra=_batch_openapi(shapes),
+        openapi_extra=shapes.batch.openapi,
     )(audit_batch)
     return router
-
-
-def _batch_openapi(shapes: AuditShapes) -> dict[str, Any]:
-    extra = shapes.batch.openapi
-    content = extra["requestBody"]["content"]
-    wthor = {
-        "schema": {"type": "string", "format": "binary"},
-        "example": "(a WTHOR .wtb file's bytes)",
-    }
-    return {
-        "requestBody": {**extra["requestBody"], "content": {**content, WTHOR_MEDIA_TYPE: wthor}}
-    }

@@ -72,7 +72,7 @@ KINDS = [
     ),
     Kind(
         "reversi", {"game": "reversi", "height": 4, "width": 4}, reversi_script(4, seed=5),
-        frozenset({"height", "width", "score"}),
+        frozenset({"height", "width", "score", "final_score"}),
     ),
 ]  # fmt: skip
 COMMON = {"id", "game", "status", "winner", "reason", "next_player", "version", "move_count",

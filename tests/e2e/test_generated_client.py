@@ -265,7 +265,20 @@ def test_generated_client_calls_every_operation(
     assert gone.status_code == 404
     assert gone.parsed.code == "game_not_found"
 
-    # Records: the keys that verify what the service signs.
+    # Records: a game audited, alone and in a batch, a game's record, and the keys that verify
+    # what the service signs.
+    audited = call("auditRecord", client=client, body=models.AuditReversiIn.from_dict(
+        {"game": "reversi", "transcript": "f5d6c3"}))  # fmt: skip
+    assert audited.status_code == 200
+    assert (audited.parsed.verdict, audited.parsed.plies) == ("unfinished", 3)
+    batch_audited = call("auditBatch", client=client, body=models.AuditBatchIn.from_dict(
+        {"records": [{"game": "reversi", "transcript": "f5d6c3"}]}))  # fmt: skip
+    assert batch_audited.status_code == 200
+    recorded_game = call("createGame", client=client,
+                         body=models.CreateTicTacToeIn.from_dict({"n": 3}))  # fmt: skip
+    record = call("getRecord", game_id=recorded_game.parsed.id, client=client)
+    assert record.status_code == 200
+    assert (record.parsed.game, record.parsed.moves) == ("tictactoe", [])
     keys = call("getKeys", client=client)
     assert keys.status_code == 200
     (key,) = keys.parsed.keys  # one process, no older keys configured

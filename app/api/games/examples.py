@@ -37,6 +37,7 @@ from app.sessions import tokens
 from app.sessions.clock import Clocks
 from app.sessions.kind import board_size
 from app.sessions.session import ActionRequest, GameState, MoveRequest, MoveResult, Session
+from app.sessions.store import opened
 from app.settings import DEFAULT_MAX_MOVES
 
 GAME_ID = "mdT8FSRnQMzoiJ3U"
@@ -114,7 +115,10 @@ def _new_game(shapes: GameShapes, body: object) -> Session:
     created = shapes.create_body(shapes.create.validate(to_json(body), {}))
     kind = shapes.kinds.find(created.kind)
     params = created.params()
-    game = Session(GAME_ID, kind, params, _HASHES, kind.new(params), DEFAULT_MAX_MOVES)
+    position = opened(kind, params, created.opening_moves())
+    game = Session(
+        GAME_ID, kind, params, _HASHES, position, DEFAULT_MAX_MOVES, version=position.move_count
+    )
     control = created.control()
     if control is not None:
         game.clocks = Clocks.start(control, 0)

@@ -164,7 +164,19 @@ EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGR
 # An opening is at most every square of the largest board with names (26 × 32 cells, 4 letters
 # a square at most), as a transcript or a list.
 OPENING_TEXT = 26 * 32 * 4
-Opening = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=26 * 32)]
+
+
+class NoMembers:
+    """Marks a text that never holds a colon (squares), so no JSON object member either
+    (``app.api.bodies.most_members``): a body's members stay countable."""
+
+    members: ClassVar[int] = 0
+
+
+Transcript = Annotated[str, Field(max_length=OPENING_TEXT), NoMembers()]
+Opening = Annotated[
+    list[Annotated[str, Field(max_length=8), NoMembers()]], Field(max_length=26 * 32)
+]
 
 
 class CreateReversiIn(CreateIn):
@@ -183,7 +195,7 @@ class CreateReversiIn(CreateIn):
         description="Who moves first on a posted board (`B` if not given); if that colour "
         "cannot move, the other starts.",
     )
-    opening: Annotated[str, Field(max_length=OPENING_TEXT)] | Opening | None = Field(
+    opening: Transcript | Opening | None = Field(
         None,
         description="Moves played from the standard start before the game is handed to the "
         'players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-'

@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Audit many games
-         * @description `application/json`: `{"records": [<audit body>, …]}` (1 to `max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be read is its own result, `{"problem": <its 422>}`, never the batch's failure. `application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line a game in file order, streamed as it is audited: `index`, `tournament`, `black`, `white` (the file's numbers), `stored_score` (Black's, as the file stores it), `verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to the winner; null unless the game is finished) and `agrees` (`stored_score` is `final_score.B`). A game record that cannot be read is a line `{"index", "problem"}` and ends the stream. A file whose header does not match its length is 422.
+         * @description `application/json`: `{"records": [<audit body>, …]}` (1 to `max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be read is its own result, `{"problem": <its 422>}`, never the batch's failure. `application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line a game in file order, streamed as it is audited: `index`, `tournament`, `black`, `white` (the file's numbers), `stored_score` (Black's, as the file stores it), `verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to the winner; null unless the game is finished) and `agrees` (`stored_score` is `final_score.B`). A game record that cannot be read is a line `{"index", "problem"}` and ends the stream. A file whose header does not match its length is 422. (The WTHOR form is said here rather than as a second request media type, which the common client generators cannot yet read.)
          */
         post: operations["auditBatch"];
         delete?: never;
@@ -524,9 +524,9 @@ export interface components {
         AuditBatchIn: {
             /**
              * Records
-             * @description The games to audit: each an audit body (`AuditIn`), 1 to `max_batch`.
+             * @description The games to audit, 1 to `max_batch`: each an audit body as `POST /v1/records/audit` takes it (`AuditIn`). Each is read on its own: one that is not an audit body is its result's problem, not the batch's.
              */
-            records: components["schemas"]["AuditIn"][];
+            records: unknown[];
         };
         /** AuditBatchOut */
         AuditBatchOut: {
@@ -3186,8 +3186,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AuditBatchIn"];
-                /** @example (a WTHOR .wtb file's bytes) */
-                "application/octet-stream": string;
             };
         };
         responses: {

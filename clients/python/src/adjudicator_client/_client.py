@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Sequence
 from typing import Any, Concatenate, Generic, Literal, ParamSpec, TypeVar, overload
 
 import httpx
@@ -153,6 +153,7 @@ class Client:
         width: int | None = None,
         board: Board | None = None,
         next: Color | None = None,
+        opening: str | Sequence[str] | None = None,
         clock: tuple[int, int] | None = None,
     ) -> CreatedReversiOut: ...
     @overload
@@ -168,9 +169,9 @@ class Client:
     def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
     def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
-        ``next``), or tic-tac-toe (``n``, ``k``); ``clock`` is (initial seconds, increment
-        seconds). A kind this client was not made for takes its creation body's members as
-        keywords."""
+        ``next``; an ``opening``, ``"f5d6c3"``, played first), or tic-tac-toe (``n``, ``k``);
+        ``clock`` is (initial seconds, increment seconds). A kind this client was not made for
+        takes its creation body's members as keywords."""
         return self.send(operations.create_game(game=game, **params))
 
     def poll_game(self, game_id: str, etag: str | None = None) -> Polled:
@@ -286,6 +287,7 @@ class AsyncClient:
         width: int | None = None,
         board: Board | None = None,
         next: Color | None = None,
+        opening: str | Sequence[str] | None = None,
         clock: tuple[int, int] | None = None,
     ) -> CreatedReversiOut: ...
     @overload

@@ -159,75 +159,10 @@ class Score(TypedDict):
 class AuditBatchIn(TypedDict):
     """Games to audit, each as `POST /v1/records/audit` takes one."""
 
-    # The games to audit: each an audit body (`AuditIn`), 1 to `max_batch`.
-    records: list[AuditIn]
-
-
-class AuditReversiIn(TypedDict):
-    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
-    position (with the colour to move). Black (player 1) moves first by default. With the moves
-    of the game to audit.
-    """
-
-    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
-    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
-    # 10,000).
-    moves: NotRequired[list[str | list[Any]] | None]
-    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
-    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
-    # inferred).
-    transcript: NotRequired[str | None]
-    # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record.
-    record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it).
-    format: NotRequired[str | None]
-    # The game's kind. Default: `"reversi"`.
-    game: NotRequired[Literal["reversi"]]
-    # Rows: even, 4 to 32; 8 if not given.
-    height: NotRequired[int | None]
-    # Columns: even, 4 to 32; 8 if not given.
-    width: NotRequired[int | None]
-    # A start position instead of the standard one (not with a size).
-    board: NotRequired[list[str | list[Literal[".", "B", "W"]]] | None]
-    # Who moves first on a posted board (`B` if not given); if that colour cannot move, the other
-    # starts.
-    next: NotRequired[Literal["B", "W"] | None]
-    # Moves played from the standard start before the game is handed to the players, as a transcript
-    # (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They
-    # are the game's first move records, untimed; the player to move after them moves next. An
-    # illegal one is 422 naming it. Not with a posted board.
-    opening: NotRequired[str | list[str] | None]
-
-
-class AuditTicTacToeIn(TypedDict):
-    """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the
-    moves of the game to audit.
-    """
-
-    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
-    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
-    # 10,000).
-    moves: NotRequired[list[str | list[Any]] | None]
-    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
-    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
-    # inferred).
-    transcript: NotRequired[str | None]
-    # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record.
-    record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it).
-    format: NotRequired[str | None]
-    # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
-    game: NotRequired[Literal["tictactoe"]]
-    # Board side.
-    n: int
-    # Stones in a row that win, at most n; n if not given (gomoku: 5).
-    k: NotRequired[int | None]
-
-
-# A game to audit: its kind's creation parameters and its moves.
-AuditIn: TypeAlias = AuditTicTacToeIn | AuditReversiIn
+    # The games to audit, 1 to `max_batch`: each an audit body as `POST /v1/records/audit` takes it
+    # (`AuditIn`). Each is read on its own: one that is not an audit body is its result's problem,
+    # not the batch's.
+    records: list[Any]
 
 
 class AuditBatchOut(TypedDict):
@@ -316,6 +251,73 @@ class SignatureOut(TypedDict):
     # base64url of the signature of the canonical JSON (RFC 8785) of the whole answer without
     # `signature`.
     value: str
+
+
+class AuditReversiIn(TypedDict):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
+    position (with the colour to move). Black (player 1) moves first by default. With the moves
+    of the game to audit.
+    """
+
+    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # 10,000).
+    moves: NotRequired[list[str | list[Any]] | None]
+    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
+    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
+    # inferred).
+    transcript: NotRequired[str | None]
+    # A game in a community format, named by `format`: its text. The game's parameters come from the
+    # record.
+    record: NotRequired[str | None]
+    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    format: NotRequired[str | None]
+    # The game's kind. Default: `"reversi"`.
+    game: NotRequired[Literal["reversi"]]
+    # Rows: even, 4 to 32; 8 if not given.
+    height: NotRequired[int | None]
+    # Columns: even, 4 to 32; 8 if not given.
+    width: NotRequired[int | None]
+    # A start position instead of the standard one (not with a size).
+    board: NotRequired[list[str | list[Literal[".", "B", "W"]]] | None]
+    # Who moves first on a posted board (`B` if not given); if that colour cannot move, the other
+    # starts.
+    next: NotRequired[Literal["B", "W"] | None]
+    # Moves played from the standard start before the game is handed to the players, as a transcript
+    # (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They
+    # are the game's first move records, untimed; the player to move after them moves next. An
+    # illegal one is 422 naming it. Not with a posted board.
+    opening: NotRequired[str | list[str] | None]
+
+
+class AuditTicTacToeIn(TypedDict):
+    """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the
+    moves of the game to audit.
+    """
+
+    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # 10,000).
+    moves: NotRequired[list[str | list[Any]] | None]
+    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
+    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
+    # inferred).
+    transcript: NotRequired[str | None]
+    # A game in a community format, named by `format`: its text. The game's parameters come from the
+    # record.
+    record: NotRequired[str | None]
+    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    format: NotRequired[str | None]
+    # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
+    game: NotRequired[Literal["tictactoe"]]
+    # Board side.
+    n: int
+    # Stones in a row that win, at most n; n if not given (gomoku: 5).
+    k: NotRequired[int | None]
+
+
+# A game to audit: its kind's creation parameters and its moves.
+AuditIn: TypeAlias = AuditTicTacToeIn | AuditReversiIn
 
 
 class CellOut(TypedDict):
