@@ -217,12 +217,7 @@ class JsonBody(Generic[ModelT]):
         try:
             return self._adapter.validate_python(value, context=context)
         except ValidationError as error:
-            errors = error.errors(include_url=False, include_input=False)
-            if self._tagged:
-                errors = [self._untagged(e) for e in errors]
-            raise RequestValidationError(
-                [{**e, "loc": ("body", *e["loc"])} for e in errors]
-            ) from None
+            raise self._refused(error) from None
 
     def _most_members(self, context: dict[str, Any]) -> int | None:
         settings = context.get("settings")
@@ -235,12 +230,14 @@ class JsonBody(Generic[ModelT]):
         try:
             return self._adapter.validate_json(body, context=context, extra=extra)
         except ValidationError as error:
-            errors = error.errors(include_url=False, include_input=False)
-            if self._tagged:
-                errors = [self._untagged(e) for e in errors]
-            raise RequestValidationError(
-                [{**e, "loc": ("body", *e["loc"])} for e in errors]
-            ) from None
+            raise self._refused(error) from None
+
+    def _refused(self, error: ValidationError) -> RequestValidationError:
+        """The body's errors, each located where it is in the body."""
+        errors = error.errors(include_url=False, include_input=False)
+        if self._tagged:
+            errors = [self._untagged(e) for e in errors]
+        return RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in errors])
 
 
 def members_taken(value: Any) -> int:
