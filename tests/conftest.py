@@ -139,13 +139,22 @@ def module_store_url(request: pytest.FixtureRequest) -> str:
     return empty_store(request, request.param)
 
 
+def app_settings(**settings: Any) -> Settings:
+    """Settings for an app a test builds on a networked store, whose timeout (unless the test
+    sets one) is 10 s: the default second can pass on a machine busy with the suite's other
+    workers, and the test would see 503 store_unavailable instead of what it checks (seen on
+    the cluster, under two workers and other load). tests/api/test_store_outage.py sets its own
+    short ones."""
+    return Settings(**{"store_timeout_seconds": 10, **settings})
+
+
 def shared_settings(**settings: Any) -> Settings:
-    """Settings for an app that serves many tests of a module, rather than one app per test:
-    building an app takes longer than most of those tests. Their requests all come from one
-    address and would add up to that client's limits, so the per-client limits are off
+    """Settings (``app_settings``) for an app that serves many tests of a module, rather than one
+    app per test: building an app takes longer than most of those tests. Their requests all come
+    from one address and would add up to that client's limits, so the per-client limits are off
     (test_rate_limit.py, test_tokens_first.py, test_history_reads.py and test_games_api.py in
     tests/api check them)."""
-    return Settings(**SHARED_APP_LIMITS, **settings)
+    return app_settings(**SHARED_APP_LIMITS, **settings)
 
 
 SHARED_APP_LIMITS: dict[str, Any] = {

@@ -27,7 +27,7 @@ from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
 from tests.api.test_hostile_params import live_games
 from tests.api.test_session_kinds import KINDS, Kind
-from tests.conftest import shared_settings
+from tests.conftest import app_settings, shared_settings
 
 LONG_CLOCK = {"initial_seconds": 600, "increment_seconds": 5}  # never falls during a test
 
@@ -360,7 +360,7 @@ def test_a_flag_falls_at_its_deadline_with_nobody_looking(kind: Kind) -> None:
 async def test_an_action_racing_a_move_has_one_outcome(
     store_url: str, kind: Kind, action: str
 ) -> None:
-    app = create_app(Settings(store_url=store_url))
+    app = create_app(app_settings(store_url=store_url))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as racer:
         for _ in range(5):

@@ -18,7 +18,7 @@ from app.sessions.errors import StoreUnavailable
 from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
-from tests.conftest import shared_settings
+from tests.conftest import app_settings, shared_settings
 from tests.servers import wait_for
 
 
@@ -265,7 +265,7 @@ def test_max_n_comes_from_settings() -> None:
 
 
 def test_capacity_exhausted_is_503_with_retry_after(store_url: str) -> None:
-    settings = Settings(max_games=2, store_url=store_url, client_share=1)
+    settings = app_settings(max_games=2, store_url=store_url, client_share=1)
     with TestClient(create_app(settings)) as client:
         create(client)
         create(client)
@@ -387,7 +387,7 @@ async def test_concurrent_clients_never_lose_or_double_apply_a_move(store_url: s
     # 144 requests at once queue for the networked store's 50 connections: on a busy machine
     # (the suite's other workers) one may wait longer than the default second, and be answered
     # store_unavailable. What is checked here is what the answers are, not how fast.
-    app = create_app(Settings(store_url=store_url, store_timeout_seconds=30))
+    app = create_app(app_settings(store_url=store_url, store_timeout_seconds=30))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         created = (await client.post("/v1/games", json={"n": 6})).json()
@@ -586,7 +586,7 @@ def test_405_lists_every_method_of_the_path(client: TestClient) -> None:
 
 
 def test_a_game_ends_in_a_draw_at_the_configured_move_limit(store_url: str) -> None:
-    settings = Settings(store_url=store_url, max_moves_per_game=2)
+    settings = app_settings(store_url=store_url, max_moves_per_game=2)
     with TestClient(create_app(settings)) as client:
         game_id, first, second = create(client)
         move(client, game_id, first, 0, 0)

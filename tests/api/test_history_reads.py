@@ -11,15 +11,14 @@ from fastapi.testclient import TestClient
 
 from app.api.games import routes
 from app.main import create_app
-from app.settings import Settings
 from tests.api.problems import assert_problem
-from tests.conftest import empty_store
+from tests.conftest import app_settings, empty_store
 from tests.fakes import FakeClock
 
 
 @pytest.fixture(params=["memory", "redis"])
 def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    settings = Settings(
+    settings = app_settings(
         store_url=empty_store(request, request.param),
         create_rate_per_minute=0,
         history_moves_per_minute=60,  # a move a second

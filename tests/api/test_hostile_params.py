@@ -42,6 +42,7 @@ from app.api.params import MAX_NUMBER
 from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
+from tests.conftest import app_settings
 from tests.servers import uvicorn_server
 
 # --- fixtures and helpers ----------------------------------------------------------------------
@@ -53,7 +54,7 @@ def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
     whole module (building one per test would be most of the run), each test with new games."""
     url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
     # Many of its requests carry malformed tokens on purpose: their throttle is off here.
-    settings = Settings(store_url=url, create_rate_per_minute=0, auth_failures_per_minute=0)
+    settings = app_settings(store_url=url, create_rate_per_minute=0, auth_failures_per_minute=0)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 

@@ -13,11 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.api.test_games_api import parse_events
 from tests.api.test_hostile_params import live_games
-from tests.conftest import shared_settings
+from tests.conftest import app_settings, shared_settings
 from tests.rules import reference
 
 STANDARD = ["........", "........", "........", "...WB...", "...BW...", "........",
@@ -26,7 +25,9 @@ STANDARD = ["........", "........", "........", "...WB...", "...BW...", ".......
 
 @pytest.fixture
 def client(store_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(store_url=store_url)), raise_server_exceptions=False) as c:
+    with TestClient(
+        create_app(app_settings(store_url=store_url)), raise_server_exceptions=False
+    ) as c:
         yield c
 
 

@@ -21,10 +21,9 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
-from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
-from tests.conftest import shared_settings
+from tests.conftest import app_settings, shared_settings
 from tests.rules import reference
 
 Script = list[tuple[int, int, int]]  # (player, row, col) of each move, to the game's end
@@ -175,7 +174,7 @@ def test_if_match_applies_only_at_that_version(client: TestClient, kind: Kind) -
 
 @pytest.mark.anyio
 async def test_racing_clients_get_one_acceptance(store_url: str, kind: Kind) -> None:
-    app = create_app(Settings(store_url=store_url))
+    app = create_app(app_settings(store_url=store_url))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as racer:
         game = (await racer.post("/v1/games", json=kind.body)).json()
@@ -194,7 +193,9 @@ async def test_racing_clients_get_one_acceptance(store_url: str, kind: Kind) -> 
 
 
 def test_delete_capacity_and_metrics(store_url: str, kind: Kind) -> None:
-    settings = Settings(store_url=store_url, max_games=2, create_rate_per_minute=0, client_share=1)
+    settings = app_settings(
+        store_url=store_url, max_games=2, create_rate_per_minute=0, client_share=1
+    )
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         game = create(client, kind)
         create(client, kind)

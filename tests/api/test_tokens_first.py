@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from tests.api.problems import assert_problem
-from tests.conftest import empty_store
+from tests.conftest import app_settings, empty_store
 from tests.fakes import FakeClock
 
 JSON = {"content-type": "application/json"}
@@ -22,7 +22,7 @@ GARBAGE = b'{"row": ' + b"[" * 100_000  # not JSON, and costly to read were it r
 
 @pytest.fixture(params=["memory", "redis"])
 def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    settings = Settings(
+    settings = app_settings(
         store_url=empty_store(request, request.param),
         create_rate_per_minute=0,
         auth_failures_per_minute=6,  # one a 10 s

@@ -245,7 +245,7 @@ def test_a_failover_to_a_replica(tmp_path: Path) -> None:
             promoted[:] = [cluster.primary_of(game_keys(moved[0].id).meta)]
             return promoted[0] is not victim
 
-        wait_for(taken_over, "a replica promoted", seconds=30)
+        wait_for(taken_over, "a replica promoted")
 
         # 503 until the service has learned where the slot went
         wait_for(lambda: client.get_game(moved[0].id), "the game served by the promoted replica")

@@ -339,6 +339,10 @@ def test_streams_on_redis_never_take_the_connections_moves_need(tmp_path: Path) 
         "ADJUDICATOR_MAX_STREAMS": str(streams),
         "ADJUDICATOR_MAX_STREAMS_PER_GAME": str(streams),
         "ADJUDICATOR_MAX_STREAMS_PER_CLIENT": str(streams),  # all come from 127.0.0.1
+        # The 300 streams' first reads queue for the one stream connection: on a loaded machine
+        # the last waited more than the default second (503). Moves starved by the streams
+        # would still fail: they would wait as long, then 503, within WAIT.
+        "ADJUDICATOR_STORE_TIMEOUT_SECONDS": "10",
     }
     with (
         redis_server(tmp_path) as url,
