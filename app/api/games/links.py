@@ -62,6 +62,7 @@ CREATED_GAME_LINKS = {
     ),
     "GetBoard": _link("get_board", "The board as text.", GAME_OF_CREATED),
     "Events": _link("game_events", "Follow the game's moves as they happen.", GAME_OF_CREATED),
+    "GetRecord": _link("get_record", "The game's record so far.", GAME_OF_CREATED),
     "OfferDraw": _link(
         "offer_draw",
         "Player 1 offers a draw: it stands until the next accepted move.",
@@ -94,6 +95,7 @@ MOVE_LINKS = {
         "The moves after this one (none until the next move).",
         {**GAME_OF_MOVE, "query.since": "$response.body#/move/seq"},
     ),
+    "GetRecord": _link("get_record", "The game's record, this move included.", GAME_OF_MOVE),
     "EventsSince": _link(
         "game_events",
         "Follow the moves after this one.",
