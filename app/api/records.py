@@ -655,7 +655,14 @@ async def get_record(request: Request) -> Response:
         text = write_transcript(cast(list[str], moves))
         return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
     try:
-        text = write_record(wanted, {**record, "records": records})
+        # What a format writes beyond the JSON record: the move records, and the clock (a
+        # creation parameter the JSON record leaves out, as an audit replays without time).
+        control = None if state.clock is None else state.clock.control
+        clock = None if control is None else {
+            "initial_seconds": control.initial_seconds,
+            "increment_seconds": control.increment_seconds,
+        }  # fmt: skip
+        text = write_record(wanted, {**record, "records": records, "clock": clock})
     except RecordError as error:
         raise RequestValidationError(
             [{"loc": ("query", "format"), "type": "format", "msg": str(error)}]
@@ -732,7 +739,7 @@ def wthor_line(game: WthorGame, kind: GameKind) -> Json:
     position = audit.position
     final: PlayerScores | None = None
     if audit.verdict == "finished":
-        final = federation_score(cast(PlayerScores, position.facts()["score"]), 64, position.winner)
+        final = federation_score(cast(PlayerScores, position.facts()["score"]), 64)
     illegal = None
     if audit.refused is not None:
         error = audit.refused.error

@@ -10,12 +10,13 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import (
     BeforeValidator,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody, batch_limit, json_response
@@ -23,9 +24,9 @@ from app.api.problems import problem_responses
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import ReversiBoard
-from app.contract.fields import INTEGRAL, Body, Square, cell_of
+from app.contract.fields import INTEGRAL, Body, Square, cell_error, cell_of
 from app.contract.problems import BODY_ERRORS
-from app.contract.squares import Squares
+from app.contract.squares import SquareError, Squares, check_syntax
 from app.contract.stateless import (
     ApplyMoveResponse,
     CheckMoveResponse,
@@ -34,8 +35,11 @@ from app.contract.stateless import (
     LegalMove,
     LegalMovesResponse,
 )
+from app.records.errors import RecordError
+from app.records.transcript import read_transcript
 from app.rules import reversi
 from app.sessions.kinds.reversi import KIND as REVERSI
+from app.sessions.kinds.reversi import Opening, Transcript
 
 router = api_router("/v1/reversi", ["Reversi"])
 
@@ -96,10 +100,14 @@ class ReversiMoveRequest(Body):
 
     @model_validator(mode="after")
     def _one_cell(self) -> ReversiMoveRequest:
-        if self.square is None and self.row is not None and self.col is not None:
-            return self  # the usual body, a row and a col: nothing to read (nor to assign)
-        self.row, self.col = cell_of(self.row, self.col, self.square, squares_of(self.board))
+        self.read_cell()
         return self
+
+    def read_cell(self) -> None:
+        """The cell the body names, as ``row`` and ``col`` (a square read on the board)."""
+        if self.square is None and self.row is not None and self.col is not None:
+            return  # the usual body, a row and a col: nothing to read (nor to assign)
+        self.row, self.col = cell_of(self.row, self.col, self.square, squares_of(self.board))
 
     @field_validator("row", "col")
     @classmethod
@@ -337,14 +345,126 @@ class FlipSquares(TypedDict, total=False):
     flip_squares: list[str]
 
 
-def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
-    """The answer of ``apply-move``; IllegalMove for an illegal move."""
-    row, col = move.row, move.col
-    assert row is not None, "resolved by _one_cell"
-    assert col is not None, "resolved by _one_cell"
-    outcome = reversi.apply_move(move.board, row, col, move.color)
-    squares = squares_of(move.board)
+MOVES_DOC = (
+    'A game\'s moves instead of one move: a transcript (`"f5d6c3"`) or a list of squares '
+    '(`["f5", "d6"]`), played one after another from `board` (the standard 8 × 8 start if '
+    "not given), `color` first (`B` if not given), with passes inferred: a colour that has no "
+    "legal move passes. The answer is the position after the last of them, as for one move. "
+    "Not with `row`, `col` or `square`."
+)
+
+
+class ApplyMoveRequest(ReversiMoveRequest):
+    """One move (`row` and `col`, or `square`, on a posted `board`, by `color`), or a game's
+    `moves` played from a posted or the standard start."""
+
+    board: ReversiBoard | None = Field(  # type: ignore[assignment]
+        None, description="Required with one move; with `moves`, the standard start if not given."
+    )
+    color: Color | None = Field(  # type: ignore[assignment]
+        None, description="Who plays the move; with `moves`, who moves first (`B` if not given)."
+    )
+    moves: Transcript | Opening | None = Field(None, description=MOVES_DOC)
+    # The cells of ``moves`` on the board, and their names as written (in lower case).
+    _cells: list[tuple[int, int]] = PrivateAttr(default_factory=list)
+    _names: list[str] = PrivateAttr(default_factory=list)
+
+    def read_cell(self) -> None:
+        """One move's cell, as ``check-move`` reads it; or the cells of ``moves``, on the
+        posted or the standard start."""
+        if self.moves is None:
+            missing = [field for field in ("board", "color") if getattr(self, field) is None]
+            if missing:
+                raise ValidationError.from_exception_data(
+                    "cell",
+                    [
+                        InitErrorDetails(
+                            type=PydanticCustomError(
+                                "missing", f"{field} is required with one move (not moves)"
+                            ),
+                            loc=(field,),
+                            input=None,
+                        )
+                        for field in missing
+                    ],
+                )
+            super().read_cell()
+            return
+        given = [name for name in ("row", "col", "square") if getattr(self, name) is not None]
+        if given:
+            raise cell_error(
+                given[0], "moves_and_cell", "give moves, or one move's cell, not both",
+                getattr(self, given[0]),
+            )  # fmt: skip
+        if self.board is None:
+            self.board = reversi.Board.from_rows(reversi.OPENING)
+        if self.color is None:
+            self.color = reversi.BLACK
+        self._names, self._cells = _cells_of(self.moves, self.board)
+
+    def cells(self) -> tuple[list[tuple[int, int]], list[str]]:
+        """The cells of ``moves`` and their names (empty for one move)."""
+        return self._cells, self._names
+
+
+def _cells_of(
+    moves: str | list[str], board: reversi.Board
+) -> tuple[list[str], list[tuple[int, int]]]:
+    """The squares ``moves`` writes (lower case) and their cells on ``board``; the
+    ValidationError naming the member (``moves``, or its item) that is not a square of it."""
+    squares = squares_of(board)
+    if squares is None:
+        raise cell_error(
+            "moves", "no_square_names",
+            "this board has no square names (it is wider than 26 columns): play one move at a "
+            "time by row and col",
+            None,
+        )  # fmt: skip
+    bound = board.rows * board.cols  # every move fills a square
+    if isinstance(moves, str):
+        try:
+            names = read_transcript(moves, bound)
+        except RecordError as error:
+            raise cell_error("moves", "transcript", str(error), None) from None
+        if not names:
+            raise cell_error("moves", "too_short", "the transcript names no move", None)
+        cells = []
+        for index, name in enumerate(names):
+            try:
+                cells.append(squares.parse(name))
+            except SquareError as error:
+                raise cell_error("moves", error.type, f"moves[{index}]: {error}", None) from None
+        return names, cells
+    if not moves:
+        raise cell_error("moves", "too_short", "the list names no move", None)
+    names, cells = [], []
+    for index, written in enumerate(moves):
+        try:
+            name = check_syntax(written)
+            names.append(name)
+            cells.append(squares.parse(name))
+        except SquareError as error:
+            raise cell_error(("moves", index), error.type, str(error), written) from None
+    return names, cells
+
+
+def apply_move_answer(move: ApplyMoveRequest) -> ApplyMoveResponse:
+    """The answer of ``apply-move``: the position after one move, or after a game's moves;
+    IllegalMove for an illegal move (naming its index among the moves)."""
+    board, color = move.board, move.color
+    assert board is not None, "resolved by _one_cell"
+    assert color is not None, "resolved by _one_cell"
+    cells, names = move.cells()
+    if cells:
+        outcome = reversi.apply_moves(board, color, cells, names)
+    else:
+        row, col = move.row, move.col
+        assert row is not None, "resolved by _one_cell"
+        assert col is not None, "resolved by _one_cell"
+        outcome = reversi.apply_move(board, row, col, color)
+    squares = squares_of(board)
     named: FlipSquares = {} if squares is None else {"flip_squares": squares.names(outcome.flips)}
+    final = outcome.final_score
     return {
         "board": outcome.board.to_rows(),
         "flips": outcome.flips,
@@ -354,25 +474,48 @@ def apply_move_answer(move: ReversiMoveRequest) -> ApplyMoveResponse:
         "game_over": outcome.game_over,
         "score": {"B": outcome.score["B"], "W": outcome.score["W"]},
         "winner": outcome.winner,
+        "final_score": None if final is None else {"B": final["B"], "W": final["W"]},
     }
+
+
+APPLY_MOVE_BODY = JsonBody(
+    ApplyMoveRequest,
+    {
+        **MOVE_EXAMPLES,
+        "transcript": {
+            "summary": "A game's moves as a transcript, from the standard start",
+            "value": {"moves": "f5d6c3d3c4f4f6f3e6e7"},
+        },
+        "list": {
+            "summary": "A game's moves as a list of squares, from a posted board, White first",
+            "value": {"board": list(reversi.OPENING), "color": "W", "moves": ["f4", "f3"]},
+        },
+    },
+)
 
 
 @router.post(
     "/apply-move",
-    summary="Play a move: the board after it, who moves next, and the end of the game",
+    summary="Play a move, or a game's moves: the board after it, who moves next, the end",
     description="Plays a legal move (a cell's `row` and `col`, or its `square`, as for "
     "`check-move`). `next` is the opponent if it has a legal move, else "
-    "`color` again with `passed: true`, else null with `game_over: true` and the `winner` by "
-    "stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.",
+    "`color` again with `passed: true`, else null with `game_over: true`, the `winner` by "
+    "stone count and the `final_score` as the federation counts it (the empty squares to the "
+    "winner). An illegal move is a 422 `illegal_move` whose body carries the `reason`.\n\n"
+    "Or `moves`, a transcript or a list of squares, played from `board` (the standard start "
+    "if not given), `color` first (`B` if not given), with passes inferred: the answer is the "
+    "position after the last of them. The first illegal one is a 422 `illegal_move` naming its "
+    "`index` (from 0) and `square`; a move after the end has `reason` `game_over`. A text that "
+    "is not a transcript, or a square the board does not have, is a 422 `validation_error`.",
     response_model=ApplyMoveResponse,
     responses={
-        200: MOVE_BODY.answers(apply_move_answer),
+        200: APPLY_MOVE_BODY.answers(apply_move_answer),
         **problem_responses(*BODY_ERRORS, reversi.IllegalMove),
     },
-    openapi_extra=MOVE_BODY.openapi,
+    openapi_extra=APPLY_MOVE_BODY.openapi,
 )
 async def apply_move(request: Request) -> Response:
     meter = meter_of(request)
-    move = await MOVE_BODY.parse(request, meter)
+    move = await APPLY_MOVE_BODY.parse(request, meter)
     with meter:
         return json_response(apply_move_answer(move))

@@ -91,12 +91,16 @@ class SquareField:
 Square = Annotated[str, SquareField()]
 
 
-def cell_error(field: str, type: str, message: str, value: object) -> ValidationError:
-    """An error of the body's member ``field`` (its ``loc``), raised from a model's validator
-    that checks several members together: the error names the member, not the model."""
+def cell_error(
+    field: str | tuple[str | int, ...], type: str, message: str, value: object
+) -> ValidationError:
+    """An error of the body's member ``field`` (or of the item at this path: its ``loc``),
+    raised from a model's validator that checks several members together: the error names the
+    member, not the model."""
     error = PydanticCustomError(type, message)
+    loc = (field,) if isinstance(field, str) else field
     return ValidationError.from_exception_data(
-        "cell", [InitErrorDetails(type=error, loc=(field,), input=value)]
+        "cell", [InitErrorDetails(type=error, loc=loc, input=value)]
     )
 
 

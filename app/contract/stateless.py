@@ -87,6 +87,14 @@ class ApplyMoveResponse(TypedDict):
     winner: Annotated[
         Literal["B", "W", "draw"] | None, Field(description="Set only when the game is over.")
     ]
+    final_score: Annotated[
+        Score | None,
+        Field(
+            description="Set only when the game is over: the score as the World Othello "
+            "Federation counts it, each colour's stones and the empty squares to the winner "
+            "(split equally on a draw, an odd one left over given to nobody)."
+        ),
+    ]
 
 
 class Counts(TypedDict):

@@ -68,22 +68,34 @@ def _write_ggf(record: Mapping[str, Any]) -> str:
             size=height,
             start_rows=board,
             to_move=record.get("next", "B"),
-            result=_result(state, height * width),
+            result=_result(state),
+            time_control=_time_control(record.get("clock")),
         )
     except ValueError as error:
         raise RecordError(f"this game cannot be written as GGF: {error}") from None
     return ggf.write_ggf(game)
 
 
-def _result(state: Mapping[str, Any], squares: int) -> ggf.GgfResult | None:
+# How GGF's ``RE`` says a game ended (a played-out one, or one at the move limit, says nothing).
+GGF_ENDINGS: Mapping[str, ggf.Ending] = {"resignation": "r", "timeout": "t", "agreement": "s"}
+
+
+def _result(state: Mapping[str, Any]) -> ggf.GgfResult | None:
+    """``RE`` of a session's state: None while it goes on; else Black's final score less
+    White's, as the federation counts it (``final_score``: a played-out game's empty squares
+    to the winner, every square to the winner of a resignation ``:r`` or a flag fall ``:t``,
+    an agreed draw ``:s`` and the move limit split equally)."""
     if state["status"] == "in_progress":
         return None
-    winner, reason = state["winner"], state["reason"]
-    sign = 1 if winner == 1 else -1
-    if reason in ("resignation", "timeout"):
-        return ggf.GgfResult(sign * squares, "r" if reason == "resignation" else "t")
-    score = state["score"]
-    return ggf.GgfResult(score["1"] - score["2"] if reason == "no_moves" else 0)
+    final, reason = state["final_score"], state["reason"]
+    return ggf.GgfResult(final["1"] - final["2"], GGF_ENDINGS.get(reason, ""))
+
+
+def _time_control(clock: Mapping[str, int] | None) -> str | None:
+    """``TI`` of a clocked game (its creation's ``clock``); None for an untimed one."""
+    if clock is None:
+        return None
+    return ggf.ggs_clock(clock["initial_seconds"], clock["increment_seconds"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -548,6 +548,23 @@ def _result(value: str, text: str = "", at: int = 0) -> GgfResult | None:
 # --- writing --------------------------------------------------------------------------------
 
 
+def ggs_clock(initial_seconds: int, increment_seconds: int) -> str:
+    """A Fischer clock as GGS writes a clock (``TI``): ``initial/increment/extension``, each
+    a time ``[[HH:]MM:]SS`` (``05:00/00:05/00:00``: five minutes, five seconds a move, no
+    extension: a fallen flag loses the game). GGS's page on clocks (https://www.skatgame.net/
+    mburo/ggsa/clock) gives the form; every part is written, zeros too, so no reader has a
+    default to guess."""
+    if initial_seconds < 0 or increment_seconds < 0:
+        raise ValueError("a clock's times are not negative")
+    return f"{_clock_time(initial_seconds)}/{_clock_time(increment_seconds)}/00:00"
+
+
+def _clock_time(seconds: int) -> str:
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes:02}:{seconds:02}"
+
+
 def _writable(text: str) -> str:
     # A lone surrogate (half a UTF-16 pair) is no Unicode text: a reader refuses it, so it is
     # written as U+FFFD.

@@ -35,6 +35,9 @@ from app.rules.errors import RuleError
 
 Color = Literal["B", "W"]
 Reason = Literal["occupied", "no_bracket"]
+# Why a move of a game (a list of moves played one after another) is refused: a reason a cell
+# is not a move, or the game having ended before it.
+Refused = Reason | Literal["game_over"]
 Winner = Literal["B", "W", "draw"]
 
 MAX_SIDE = 32
@@ -67,17 +70,42 @@ def opponent(color: Color) -> Color:
 
 
 class IllegalMove(RuleError):
-    """A move that is not legal for its colour on the posted board."""
+    """A move that is not legal for its colour on the posted board; in a list of moves played
+    one after another (``apply_moves``), also its ``index`` and (where the caller names squares)
+    its ``square``, and ``game_over`` for a move after the end (``color`` then null)."""
 
     code = "illegal_move"
 
-    def __init__(self, row: int, col: int, color: Color, reason: Reason) -> None:
+    def __init__(
+        self,
+        row: int,
+        col: int,
+        color: Color | None,
+        reason: Refused,
+        index: int | None = None,
+        square: str | None = None,
+    ) -> None:
         self.row, self.col, self.color, self.reason = row, col, color, reason
-        why = "the cell is occupied" if reason == "occupied" else "it brackets no opponent stone"
-        super().__init__(f"{color} cannot play ({row}, {col}): {why}")
+        self.index, self.square = index, square
+        why = {
+            "occupied": "the cell is occupied",
+            "no_bracket": "it brackets no opponent stone",
+            "game_over": "the game is over: neither colour has a move",
+        }[reason]
+        move = f"({row}, {col})" if square is None else f"{square} ({row}, {col})"
+        where = "" if index is None else f"moves[{index}]: "
+        who = f"{move} cannot be played" if color is None else f"{color} cannot play {move}"
+        super().__init__(f"{where}{who}: {why}")
 
     def details(self) -> dict[str, object]:
-        return {"reason": self.reason, "row": self.row, "col": self.col, "color": self.color}
+        details: dict[str, object] = {
+            "reason": self.reason, "row": self.row, "col": self.col, "color": self.color
+        }  # fmt: skip
+        if self.index is not None:
+            details["index"] = self.index
+        if self.square is not None:
+            details["square"] = self.square
+        return details
 
 
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -504,22 +532,44 @@ class MoveOutcome:
     game_over: bool
     score: dict[Color, int]
     winner: Winner | None
+    final_score: dict[Color, int] | None  # once the game is over: ``federation_score``
+
+
+def federation_score(black: int, white: int, squares: int) -> tuple[int, int]:
+    """Black's and White's score of a game played out (neither colour can move) as the World
+    Othello Federation counts it, and the WTHOR database stores it: each colour's stones, and
+    the empty squares to the winner (the colour with more stones); on a draw they are split
+    equally, an odd one left over given to nobody."""
+    empty = squares - black - white
+    if black > white:
+        return black + empty, white
+    if white > black:
+        return black, white + empty
+    return black + empty // 2, white + empty // 2
 
 
 def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
     """Play a legal move and say who moves next (``after_move``), which stones flipped, the
-    score, and the winner once the game is over: the side with more stones.
+    score, and once the game is over the winner (the side with more stones) and the final score
+    (``federation_score``).
 
     Raises ``IllegalMove`` for an illegal move.
     """
     flips = move_flips(board, row, col, color)
     if not flips:
         raise IllegalMove(row, col, color, "occupied" if flips is None else "no_bracket")
+    return _outcome(board, row, col, color, flips)
+
+
+def _outcome(board: Board, row: int, col: int, color: Color, flips: int) -> MoveOutcome:
     after, next_color, passed = after_move(board, row, col, color, flips)
     black, white = after.counts()
     winner: Winner | None = None
+    final: dict[Color, int] | None = None
     if next_color is None:
         winner = BLACK if black > white else WHITE if white > black else "draw"
+        final_black, final_white = federation_score(black, white, board.rows * board.cols)
+        final = {BLACK: final_black, WHITE: final_white}
     return MoveOutcome(
         after,
         board.cells(flips),
@@ -528,4 +578,36 @@ def apply_move(board: Board, row: int, col: int, color: Color) -> MoveOutcome:
         next_color is None,
         {BLACK: black, WHITE: white},
         winner,
+        final,
     )
+
+
+def apply_moves(
+    board: Board, color: Color, cells: Sequence[tuple[int, int]], names: Sequence[str] = ()
+) -> MoveOutcome:
+    """Play ``cells`` one after another from ``board``, ``color`` first, with passes inferred:
+    a colour that has no legal move passes, so each move is played by the colour ``after_move``
+    names (and the first by ``color``, or by its opponent if ``color`` has no move). The
+    outcome is the last move's, as ``apply_move`` gives it.
+
+    Raises ``IllegalMove`` for the first move that is not legal, with its index in ``cells``
+    (and its name in ``names``, if given): ``game_over`` for a move after the end.
+    """
+    if not cells:
+        raise ValueError("no moves to play")
+    to_move: Color | None = color
+    if not has_legal_move(board, color):
+        to_move = opponent(color) if has_legal_move(board, opponent(color)) else None
+    last = len(cells) - 1
+    for index, (row, col) in enumerate(cells):
+        name = names[index] if names else None
+        if to_move is None:
+            raise IllegalMove(row, col, None, "game_over", index, name)
+        flips = move_flips(board, row, col, to_move)
+        if not flips:
+            why: Reason = "occupied" if flips is None else "no_bracket"
+            raise IllegalMove(row, col, to_move, why, index, name)
+        if index == last:
+            return _outcome(board, row, col, to_move, flips)
+        board, to_move, _ = after_move(board, row, col, to_move, flips)
+    raise AssertionError("unreachable: the last move returns")

@@ -56,8 +56,9 @@ def move(client: TestClient, game: dict[str, Any], player: int, square: str) -> 
     return answer
 
 
-def play_through(client: TestClient, game: WthorGame) -> None:
-    """Play a real game in a session, checking every state against the reference replay."""
+def play_through(client: TestClient, game: WthorGame) -> dict[str, Any]:
+    """Play a real game in a session, checking every state against the reference replay; the
+    game's creation answer."""
     created = create(client, game="reversi")
     grid, color = list(START), "B"
     for square in game.moves:
@@ -86,6 +87,7 @@ def play_through(client: TestClient, game: WthorGame) -> None:
             color = color_next
     board = client.get(f"/v1/games/{created['id']}/board").json()["rows"]
     assert board == grid
+    return created
 
 
 def test_real_tournament_games_play_through_live_sessions(
@@ -105,7 +107,19 @@ def test_the_games_ending_with_empty_squares_score_them_to_the_winner(client: Te
     ]  # fmt: skip
     assert ended_early  # 96 of the 1988 games
     for game in islice(ended_early, 3):
-        play_through(client, game)
+        created = play_through(client, game)
+        # Its GGF states the federation's result (Black's score less White's, the empty
+        # squares the winner's) and audits back to the session's state.
+        text = client.get(f"/v1/games/{created['id']}/record", params={"format": "ggf"}).text
+        cells = "".join(_replayed(game))
+        black, white, empty = cells.count("B"), cells.count("W"), cells.count(".")
+        difference = black - white + (empty if black > white else -empty if white > black else 0)
+        assert f"RE[{difference:+.3f}]" in text
+        audited = client.post("/v1/records/audit", json={"record": text, "format": "ggf"})
+        state = client.get(f"/v1/games/{created['id']}").json()
+        for private in ("id", "version"):
+            state.pop(private)
+        assert audited.json()["state"] == state
 
 
 def _replayed(game: WthorGame) -> list[str]:

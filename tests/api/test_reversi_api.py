@@ -88,6 +88,7 @@ def test_apply_move_returns_board_flips_next_and_score(client: TestClient) -> No
         "game_over": False,
         "score": {"B": 4, "W": 1},
         "winner": None,
+        "final_score": None,
     }
 
 
@@ -119,7 +120,18 @@ def test_apply_move_that_ends_the_game_names_the_winner(client: TestClient) -> N
         "game_over": True,
         "score": {"B": 3, "W": 0},
         "winner": "B",
+        "final_score": {"B": 3, "W": 0},
     }
+
+
+def test_a_game_that_ends_with_empty_squares_gives_them_to_the_winner(client: TestClient) -> None:
+    # White has no stone left: neither colour can move, and the two empty squares are Black's.
+    response = client.post(
+        "/v1/reversi/apply-move", json={"board": ["BW..."], "row": 0, "col": 2, "color": "B"}
+    )
+    body = response.json()
+    assert (body["score"], body["winner"]) == ({"B": 3, "W": 0}, "B")
+    assert body["final_score"] == {"B": 5, "W": 0}
 
 
 def test_game_over_on_equal_stones_is_a_draw(client: TestClient) -> None:
@@ -129,7 +141,7 @@ def test_game_over_on_equal_stones_is_a_draw(client: TestClient) -> None:
     )
     body = response.json()
     assert body["board"] == ["BBBW", "WWBW"]
-    assert body["score"] == {"B": 4, "W": 4}
+    assert body["score"] == body["final_score"] == {"B": 4, "W": 4}
     assert (body["next"], body["game_over"], body["winner"]) == (None, True, "draw")
 
 

@@ -475,6 +475,39 @@ def test_a_posted_reversi_start_round_trips_through_ggf(client: TestClient) -> N
     assert again["state"] == exported["state"]
 
 
+@pytest.mark.parametrize(
+    ("initial", "increment", "written"),
+    [
+        (300, 5, "05:00/00:05/00:00"),
+        (5400, 0, "1:30:00/00:00/00:00"),
+        (59, 61, "00:59/01:01/00:00"),
+    ],
+)
+def test_a_clocked_games_ggf_states_its_clock_as_ggs_writes_one(
+    client: TestClient, initial: int, increment: int, written: str
+) -> None:
+    # GGS's clock: initial/increment/extension, each [[HH:]MM:]SS; no extension (a flag fall
+    # loses), and every part written.
+    clock = {"initial_seconds": initial, "increment_seconds": increment}
+    created = create(client, game="reversi", clock=clock)
+    text = record(client, created["id"], "ggf")
+    assert f"TI[{written}]" in text
+    assert "TI[" not in record(client, create(client, game="reversi")["id"], "ggf")
+
+
+@pytest.mark.parametrize(("player", "result"), [(1, "RE[-64.000:r]"), (2, "RE[+64.000:r]")])
+def test_a_resigned_games_ggf_gives_the_winner_every_square(
+    client: TestClient, player: int, result: str
+) -> None:
+    created = create(client, game="reversi")
+    response = client.post(
+        f"/v1/games/{created['id']}/resign",
+        headers={"Authorization": f"Bearer {created['tokens'][str(player)]}"},
+    )
+    assert response.status_code == 200, response.text
+    assert result in record(client, created["id"], "ggf")
+
+
 def test_a_rectangular_board_has_no_ggf(client: TestClient) -> None:
     created = create(client, game="reversi", height=6, width=10)
     response = client.get(f"/v1/games/{created['id']}/record?format=ggf")

@@ -302,24 +302,17 @@ def final_score(
     if reason is None:
         return None
     if reason == "no_moves":
-        return federation_score(score, squares, winner)
+        return federation_score(score, squares)
     if reason in ("timeout", "resignation"):
         return {"1": squares, "2": 0} if winner == 1 else {"1": 0, "2": squares}
     return {"1": squares // 2, "2": squares // 2}
 
 
-def federation_score(score: PlayerScores, squares: int, winner: int) -> PlayerScores:
-    """A finished game's score as the World Othello Federation counts it (and the WTHOR
-    database stores it): each player's stones, and the empty squares to the winner; on a draw
-    split equally, an odd one left over given to nobody. ``score`` is the stones (``"1"``,
-    ``"2"``), ``squares`` the board's, ``winner`` 1, 2 or 0 (a draw)."""
-    black, white = score["1"], score["2"]
-    empty = squares - black - white
-    if winner == 1:
-        return {"1": black + empty, "2": white}
-    if winner == 2:
-        return {"1": black, "2": white + empty}
-    return {"1": black + empty // 2, "2": white + empty // 2}
+def federation_score(score: PlayerScores, squares: int) -> PlayerScores:
+    """A played-out game's score (``score``: its stones, ``"1"`` Black's and ``"2"``
+    White's) as the federation counts it: ``rules.reversi.federation_score``."""
+    black, white = reversi.federation_score(score["1"], score["2"], squares)
+    return {"1": black, "2": white}
 
 
 class Reversi:

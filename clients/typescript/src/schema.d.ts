@@ -74,8 +74,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Play a move: the board after it, who moves next, and the end of the game
-         * @description Plays a legal move (a cell's `row` and `col`, or its `square`, as for `check-move`). `next` is the opponent if it has a legal move, else `color` again with `passed: true`, else null with `game_over: true` and the `winner` by stone count. An illegal move is a 422 `illegal_move` whose body carries the `reason`.
+         * Play a move, or a game's moves: the board after it, who moves next, the end
+         * @description Plays a legal move (a cell's `row` and `col`, or its `square`, as for `check-move`). `next` is the opponent if it has a legal move, else `color` again with `passed: true`, else null with `game_over: true`, the `winner` by stone count and the `final_score` as the federation counts it (the empty squares to the winner). An illegal move is a 422 `illegal_move` whose body carries the `reason`.
+         *
+         *     Or `moves`, a transcript or a list of squares, played from `board` (the standard start if not given), `color` first (`B` if not given), with passes inferred: the answer is the position after the last of them. The first illegal one is a 422 `illegal_move` naming its `index` (from 0) and `square`; a move after the end has `reason` `game_over`. A text that is not a transcript, or a square the board does not have, is a 422 `validation_error`.
          */
         post: operations["applyMove"];
         delete?: never;
@@ -484,6 +486,43 @@ export interface components {
              */
             player?: number | null;
         };
+        /**
+         * ApplyMoveRequest
+         * @description One move (`row` and `col`, or `square`, on a posted `board`, by `color`), or a game's
+         *     `moves` played from a posted or the standard start.
+         */
+        ApplyMoveRequest: {
+            /**
+             * Board
+             * @description Required with one move; with `moves`, the standard start if not given.
+             */
+            board?: (string | ("." | "B" | "W")[])[] | null;
+            /**
+             * Row
+             * @description 0-based; row 0 is the top row. With `col`, unless `square` is given.
+             */
+            row?: number | null;
+            /**
+             * Col
+             * @description 0-based; column 0 is the left column. With `row`, unless `square` is given.
+             */
+            col?: number | null;
+            /**
+             * Square
+             * @description The cell by its square name instead of `row` and `col` (not with them): a column letter (`a` the left column) and a row number from 1, counted from the top row as Othello players write it (`f5` is row 4, col 5). Case-insensitive. Only on boards of at most 26 columns; a name the board does not have is 422 `validation_error`.
+             */
+            square?: string | null;
+            /**
+             * Color
+             * @description Who plays the move; with `moves`, who moves first (`B` if not given).
+             */
+            color?: ("B" | "W") | null;
+            /**
+             * Moves
+             * @description A game's moves instead of one move: a transcript (`"f5d6c3"`) or a list of squares (`["f5", "d6"]`), played one after another from `board` (the standard 8 × 8 start if not given), `color` first (`B` if not given), with passes inferred: a colour that has no legal move passes. The answer is the position after the last of them, as for one move. Not with `row`, `col` or `square`.
+             */
+            moves?: string | string[] | null;
+        };
         /** ApplyMoveResponse */
         ApplyMoveResponse: {
             /**
@@ -516,6 +555,8 @@ export interface components {
              * @description Set only when the game is over.
              */
             winner: ("B" | "W" | "draw") | null;
+            /** @description Set only when the game is over: the score as the World Othello Federation counts it, each colour's stones and the empty squares to the winner (split equally on a draw, an odd one left over given to nobody). */
+            final_score: components["schemas"]["Score"] | null;
         };
         /**
          * AuditBatchIn
@@ -2011,7 +2052,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReversiMoveRequest"];
+                "application/json": components["schemas"]["ApplyMoveRequest"];
             };
         };
         responses: {

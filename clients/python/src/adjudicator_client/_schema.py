@@ -15,6 +15,7 @@ from adjudicator_client._problem import ProblemError
 __all__ = [
     "ActionIn",
     "ApplyMoveAnswer",
+    "ApplyMoveRequest",
     "ApplyMoveResponse",
     "AuditBatchAnswer",
     "AuditBatchIn",
@@ -132,6 +133,32 @@ class ActionIn(TypedDict):
     player: NotRequired[int | None]
 
 
+class ApplyMoveRequest(TypedDict):
+    """One move (`row` and `col`, or `square`, on a posted `board`, by `color`), or a game's `moves`
+    played from a posted or the standard start.
+    """
+
+    # Required with one move; with `moves`, the standard start if not given.
+    board: NotRequired[list[str | list[Literal[".", "B", "W"]]] | None]
+    # 0-based; row 0 is the top row. With `col`, unless `square` is given.
+    row: NotRequired[int | None]
+    # 0-based; column 0 is the left column. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them): a column letter (`a`
+    # the left column) and a row number from 1, counted from the top row as Othello players write it
+    # (`f5` is row 4, col 5). Case-insensitive. Only on boards of at most 26 columns; a name the
+    # board does not have is 422 `validation_error`.
+    square: NotRequired[str | None]
+    # Who plays the move; with `moves`, who moves first (`B` if not given).
+    color: NotRequired[Literal["B", "W"] | None]
+    # A game's moves instead of one move: a transcript (`"f5d6c3"`) or a list of squares (`["f5",
+    # "d6"]`), played one after another from `board` (the standard 8 × 8 start if not given),
+    # `color` first (`B` if not given), with passes inferred: a colour that has no legal move
+    # passes. The answer is the position after the last of them, as for one move. Not with `row`,
+    # `col` or `square`.
+    moves: NotRequired[str | list[str] | None]
+
+
 class ApplyMoveResponse(TypedDict):
     # The board after the move, as strings.
     board: list[str]
@@ -149,6 +176,10 @@ class ApplyMoveResponse(TypedDict):
     score: Score
     # Set only when the game is over.
     winner: Literal["B", "W", "draw"] | None
+    # Set only when the game is over: the score as the World Othello Federation counts it, each
+    # colour's stones and the empty squares to the winner (split equally on a draw, an odd one left
+    # over given to nobody).
+    final_score: Score | None
 
 
 class Score(TypedDict):
