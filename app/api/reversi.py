@@ -10,7 +10,6 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import (
     BeforeValidator,
     Field,
-    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -365,16 +364,14 @@ class ApplyMoveRequest(ReversiMoveRequest):
         None, description="Who plays the move; with `moves`, who moves first (`B` if not given)."
     )
     moves: Transcript | Opening | None = Field(None, description=MOVES_DOC)
-    # The cells of ``moves`` on the board, and their names as written (in lower case).
-    _cells: list[tuple[int, int]] = PrivateAttr(default_factory=list)
-    _names: list[str] = PrivateAttr(default_factory=list)
 
     def read_cell(self) -> None:
-        """One move's cell, as ``check-move`` reads it; or the cells of ``moves``, on the
-        posted or the standard start."""
+        """One move's cell, as ``check-move`` reads it; or, for ``moves``, no cell and the
+        standard start's board and first colour where none is posted (the moves are read on
+        the board by ``read_moves``)."""
         if self.moves is None:
-            missing = [field for field in ("board", "color") if getattr(self, field) is None]
-            if missing:
+            if self.board is None or self.color is None:
+                missing = [field for field in ("board", "color") if getattr(self, field) is None]
                 raise ValidationError.from_exception_data(
                     "cell",
                     [
@@ -400,11 +397,22 @@ class ApplyMoveRequest(ReversiMoveRequest):
             self.board = reversi.Board.from_rows(reversi.OPENING)
         if self.color is None:
             self.color = reversi.BLACK
-        self._names, self._cells = _cells_of(self.moves, self.board)
 
-    def cells(self) -> tuple[list[tuple[int, int]], list[str]]:
-        """The cells of ``moves`` and their names (empty for one move)."""
-        return self._cells, self._names
+    def read_moves(self, board: reversi.Board) -> tuple[list[str], list[tuple[int, int]]]:
+        """The squares of ``moves`` (lower case) and their cells on ``board``; a
+        RequestValidationError naming ``moves`` (or its item) where one is not a square of it.
+        In the route, as ``CheckMovesRequest.read_cells``: a body of one move pays nothing for
+        the moves it does not have."""
+        assert self.moves is not None
+        try:
+            return _cells_of(self.moves, board)
+        except ValidationError as error:
+            raise RequestValidationError(
+                [
+                    {**e, "loc": ("body", *e["loc"])}
+                    for e in error.errors(include_url=False, include_input=False)
+                ]
+            ) from None
 
 
 def _cells_of(
@@ -454,8 +462,8 @@ def apply_move_answer(move: ApplyMoveRequest) -> ApplyMoveResponse:
     board, color = move.board, move.color
     assert board is not None, "resolved by _one_cell"
     assert color is not None, "resolved by _one_cell"
-    cells, names = move.cells()
-    if cells:
+    if move.moves is not None:
+        names, cells = move.read_moves(board)
         outcome = reversi.apply_moves(board, color, cells, names)
     else:
         row, col = move.row, move.col
