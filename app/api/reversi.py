@@ -19,6 +19,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.cells import read_query_cells
 from app.api.problems import problem_responses
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
@@ -146,41 +147,8 @@ class CheckMovesRequest(Body):
     )
 
     def read_cells(self) -> None:
-        """Each query's cell: a square is read on the board and the query rewritten as the
-        ``row`` and ``col`` it names (as if sent so: reading again changes nothing); a
-        RequestValidationError names every query whose cell is not one (its index and member:
-        both a square and a cell, neither, a square the board does not have, a row or col
-        outside it). One loop over the queries, in the route, rather than a validator of each:
-        a thousand queries are parsed by pydantic-core alone, a query that gives its row and
-        col costs two comparisons here, and answering them makes nothing new of them."""
-        errors: list[dict[str, Any]] = []
-        rows, cols = self.board.rows, self.board.cols
-        squares = squares_of(self.board)
-        for index, query in enumerate(self.queries):
-            row, col = query.row, query.col
-            if query.square is None and row is not None and col is not None:
-                if row < rows and col < cols:
-                    continue
-                for field, value, size in (("row", row, rows), ("col", col, cols)):
-                    if value >= size:
-                        errors.append(
-                            {
-                                "loc": ("body", "queries", index, field),
-                                "msg": f"{field} must be less than {size}",
-                                "type": "outside_board",
-                            }
-                        )
-                continue
-            try:  # a square, or a query that names its cell wrongly
-                query.row, query.col = cell_of(row, col, query.square, squares)
-                query.square = None
-            except ValidationError as error:
-                errors += [
-                    {**e, "loc": ("body", "queries", index, *e["loc"])}
-                    for e in error.errors(include_url=False, include_input=False)
-                ]
-        if errors:
-            raise RequestValidationError(errors)
+        """Each query's cell, read on the board (``app.api.cells.read_query_cells``)."""
+        read_query_cells(self.queries, self.board.rows, self.board.cols, squares_of(self.board))
 
 
 class LegalMovesRequest(Body):
