@@ -14,7 +14,7 @@ from fastapi import APIRouter, FastAPI
 from starlette.types import Lifespan
 
 from app import __doc__ as summary
-from app.api import operations, reversi, tictactoe
+from app.api import gomoku, operations, reversi, tictactoe
 from app.api.cors import allow_origins
 from app.api.docs import build_openapi, mount_docs
 from app.api.games.routes import game_router
@@ -56,6 +56,9 @@ Referees board-game moves so that frontends and other programs need not implemen
 * **Reversi/Othello** (stateless): legality, flips, all legal moves, the board after a move.
 * **Tic-tac-toe position check** (stateless): can an n × n position with k in a row occur in a
   legal game, and whose turn is it?
+* **Gomoku and renju** (stateless): may a stone be played under a rule (`freestyle`,
+  `standard`, `renju`, `caro`) and does it win; renju's forbidden points (overline,
+  double-four, double-three, real threes only).
 * **Live game sessions** of every kind ({titles_of(kinds)}): create a game, move with a player's
   bearer token (every move adjudicated by the service), poll cheaply with `ETag` /
   `If-None-Match`, fetch moves since a version, or stream the changes. Every kind has optional
@@ -79,6 +82,11 @@ def tags_of(kinds: Kinds) -> list[dict[str, str]]:
             "description": "Stateless Reversi/Othello adjudication, boards 1×1 to 32×32.",
         },
         {"name": "Tic-tac-toe", "description": "Stateless n × n tic-tac-toe position check."},
+        {
+            "name": "Gomoku",
+            "description": "Stateless five in a row under freestyle, standard, renju and caro "
+            "rules: a move's legality and win, renju's forbidden points.",
+        },
         {
             "name": "Game sessions",
             "description": f"Live games of every kind ({titles_of(kinds)}), with optional "
@@ -197,7 +205,8 @@ def create_app(
     configure_logging(settings)
     games = game_router(app.state.games)
     records = records_router(app.state.audits)
-    for router in (reversi.router, tictactoe.router, games, records, operations.router):
+    routers = (reversi.router, tictactoe.router, gomoku.router, games, records, operations.router)
+    for router in routers:
         add_routes_flat(app, router)
     mount_docs(app)
     mount_web(app)

@@ -169,6 +169,20 @@ GAME_1988 = (
 )
 
 
+def renju_position(stones: int, seed: int = 15) -> list[str]:
+    """A 15 × 15 position of ``stones`` stones, alternately black and white, on random points
+    of the centre 11 × 11 (where games are played), h8 left empty."""
+    rng = random.Random(seed)
+    points = [(r, c) for r in range(2, 13) for c in range(2, 13) if (r, c) != (7, 7)]
+    grid = [["."] * 15 for _ in range(15)]
+    for index, (row, col) in enumerate(rng.sample(points, stones)):
+        grid[row][col] = "BW"[index % 2]
+    return ["".join(line) for line in grid]
+
+
+RENJU_40 = renju_position(40)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -379,6 +393,27 @@ def service_scenarios(server: str, service: str) -> list[Scenario]:
             "/v1/reversi/apply-move",
             "POST",
             {"moves": GAME_1988},
+        ),
+        Scenario(
+            "POST gomoku/check-move (15×15 renju, 40 stones)",
+            server,
+            "/v1/gomoku/check-move",
+            "POST",
+            {"board": RENJU_40, "square": "h8", "color": "B", "rule": "renju"},
+        ),
+        Scenario(
+            "POST gomoku/check-move (15×15 freestyle, 40 stones)",
+            server,
+            "/v1/gomoku/check-move",
+            "POST",
+            {"board": RENJU_40, "square": "h8", "color": "B", "rule": "freestyle"},
+        ),
+        Scenario(
+            "POST gomoku/forbidden-points (15×15, 40 stones)",
+            server,
+            "/v1/gomoku/forbidden-points",
+            "POST",
+            {"board": RENJU_40},
         ),
         Scenario(
             "POST tictactoe/validate (3×3)",

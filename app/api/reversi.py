@@ -130,7 +130,7 @@ class ReversiMoveRequest(Body):
 
 class MoveQuery(Body):
     """One question of a batch: may ``color`` play at (row, col), or at ``square``? Which
-    cell it asks about, the batch reads on its board (``CheckMovesRequest.cells``)."""
+    cell it asks about, the batch reads on its board (``CheckMovesRequest.read_cells``)."""
 
     row: Row | None = Field(None, description=ROW_DOC)
     col: Col | None = Field(None, description=COL_DOC)

@@ -17,7 +17,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from app.rules import reversi, tictactoe
+from app.rules import gomoku, reversi, tictactoe
 
 BoardT = TypeVar("BoardT")
 
@@ -205,5 +205,21 @@ TicTacToeBoard = Annotated[
         square=True,
         build=tuple,
         example=["XOX", "O O", "XOX"],
+    ),
+]
+
+
+# A posted gomoku or renju board: square, ``B``, ``W`` and ``.``; at most the tic-tac-toe check's
+# side (a position a client posts whole; sessions go far larger, keeping only their stones). A
+# rule's own sizes (renju 15 × 15, five cells at least) are its body's to check.
+GomokuBoard = Annotated[
+    gomoku.GomokuBoard,
+    BoardField(
+        name="GomokuBoard",
+        cells={".": ".", "B": "B", "W": "W"},
+        max_side=tictactoe.MAX_SIDE,
+        square=True,
+        build=gomoku.GomokuBoard.from_rows,
+        example=["." * 15] * 7 + ["." * 7 + "B" + "." * 7] + ["." * 15] * 7,
     ),
 ]

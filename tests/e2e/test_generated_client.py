@@ -127,7 +127,7 @@ def test_generated_client_calls_every_operation(
     assert legal.parsed.count == 4
     assert legal.parsed.must_pass is False
 
-    applied = call("applyMove", client=client, body=models.ReversiMoveRequest.from_dict(
+    applied = call("applyMove", client=client, body=models.ApplyMoveRequest.from_dict(
         {"board": [".WBW."], "row": 0, "col": 0, "color": "B"}))  # fmt: skip
     assert applied.status_code == 200
     assert applied.parsed.board == ["BBBW."]
@@ -138,7 +138,7 @@ def test_generated_client_calls_every_operation(
     assert (applied.parsed.score.b, applied.parsed.score.w) == (3, 1)
     assert applied.parsed.winner is None
 
-    illegal = call("applyMove", client=client, body=models.ReversiMoveRequest.from_dict(
+    illegal = call("applyMove", client=client, body=models.ApplyMoveRequest.from_dict(
         {"board": [".WBW."], "row": 0, "col": 4, "color": "W"}))  # fmt: skip
     assert illegal.status_code == 422
     assert illegal.parsed.code == "illegal_move"
@@ -150,6 +150,34 @@ def test_generated_client_calls_every_operation(
     assert batch.status_code == 200
     assert [(result.legal, result.reason) for result in batch.parsed.results] == [
         (True, None), (False, "occupied"), (False, "no_bracket")]  # fmt: skip
+
+    played = call("applyMove", client=client, body=models.ApplyMoveRequest.from_dict(
+        {"moves": "f5d6c3d3c4"}))  # fmt: skip
+    assert played.status_code == 200
+    assert (played.parsed.score.b, played.parsed.score.w) == (6, 3)
+    assert played.parsed.final_score is None
+
+    # Gomoku and renju (stateless).
+    row_of_four = ["." * 15] * 7 + ["...BBBB........"] + ["." * 15] * 7
+    five = call("gomokuCheckMove", client=client, body=models.GomokuMoveRequest.from_dict(
+        {"board": row_of_four, "square": "h8", "color": "B", "rule": "standard"}))  # fmt: skip
+    assert five.status_code == 200
+    assert (five.parsed.legal, five.parsed.wins) == (True, True)
+    assert [line.shape for line in five.parsed.lines] == ["five"]
+
+    checks = call("gomokuCheckMoves", client=client,
+                  body=models.GomokuCheckMovesRequest.from_dict(
+                      {"board": row_of_four, "rule": "renju",
+                       "queries": [{"square": "h8", "color": "B"},
+                                   {"square": "d8", "color": "W"}]}))  # fmt: skip
+    assert checks.status_code == 200
+    assert [(r.legal, r.reason) for r in checks.parsed.results] == [
+        (True, None), (False, "occupied")]  # fmt: skip
+
+    points = call("gomokuForbiddenPoints", client=client,
+                  body=models.ForbiddenPointsRequest.from_dict({"board": row_of_four}))  # fmt: skip
+    assert points.status_code == 200
+    assert points.parsed.count == len(points.parsed.points)
 
     # Tic-tac-toe position check (stateless).
     position = call("validatePosition", client=client, body=models.ValidateRequest.from_dict(

@@ -120,6 +120,16 @@ def test_the_stateless_questions(api: Client) -> None:
     assert api.legal_moves(opening, "B")["count"] == 4
     assert api.apply_move(opening, 0, 1, "B")["board"][1] == ".BB."
     assert len(api.check_moves(opening, [{"row": 0, "col": 0, "color": "B"}])["results"]) == 1
+    played = api.apply_moves("f5 d6 c3")
+    assert (played["next"], played["score"]) == ("W", {"B": 5, "W": 2})
+    assert api.apply_moves(["b1"], board=opening, color="B")["board"][1] == ".BB."
+    four = ["." * 15] * 7 + ["...BBBB........"] + ["." * 15] * 7
+    assert api.gomoku_check_move(four, 7, 7, "B", "renju")["wins"]
+    assert (
+        api.gomoku_check_moves(four, [{"square": "d8", "color": "W"}])["results"][0]["reason"]
+        == "occupied"
+    )
+    assert api.gomoku_forbidden_points(four)["count"] == 0
     assert api.validate_position(["XO.", "...", "..."])["next"] == "X"
     assert api.validate_positions([{"board": ["X"]}])["results"][0]["winner"] == "X"
     with pytest.raises(client_module.ValidationError) as refused:

@@ -25,7 +25,9 @@ CLIENT = Path(__file__).resolve().parents[1]
 SPEC_PATH = CLIENT.parents[1] / "openapi" / "openapi.json"
 MODULE = CLIENT / "src" / "adjudicator_client" / "_schema.py"
 # Public methods of the clients that are not an operation of their own.
-NOT_OPERATIONS = {"send", "close", "aclose", "poll_game", "get_record_text"}
+# Methods that are not one operation each: the client's own, and second forms of an operation
+# (a record as text, a whole game's moves played by apply-move).
+NOT_OPERATIONS = {"send", "close", "aclose", "poll_game", "get_record_text", "apply_moves"}
 
 
 def load_generator() -> ModuleType:

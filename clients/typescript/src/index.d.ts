@@ -178,7 +178,7 @@ export declare class Client {
   constructor(options: ClientOptions);
   readonly baseUrl: string;
 
-  // Reversi and tic-tac-toe, stateless.
+  // Reversi, tic-tac-toe and gomoku, stateless.
   checkMove(
     body: RequestBody<"checkMove">,
     options?: RequestOptions,
@@ -195,6 +195,18 @@ export declare class Client {
     body: RequestBody<"applyMove">,
     options?: RequestOptions,
   ): Promise<Answer<"applyMove", 200>>;
+  gomokuCheckMove(
+    body: RequestBody<"gomokuCheckMove">,
+    options?: RequestOptions,
+  ): Promise<Answer<"gomokuCheckMove", 200>>;
+  gomokuCheckMoves(
+    body: RequestBody<"gomokuCheckMoves">,
+    options?: RequestOptions,
+  ): Promise<Answer<"gomokuCheckMoves", 200>>;
+  gomokuForbiddenPoints(
+    body: RequestBody<"gomokuForbiddenPoints">,
+    options?: RequestOptions,
+  ): Promise<Answer<"gomokuForbiddenPoints", 200>>;
   validatePosition(
     body: RequestBody<"validatePosition">,
     options?: RequestOptions,

@@ -290,6 +290,36 @@ export class Client {
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  gomokuCheckMove(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/gomoku/check-move",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  gomokuCheckMoves(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/gomoku/check-moves",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  gomokuForbiddenPoints(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/gomoku/forbidden-points",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   validatePosition(body, options = {}) {
     return this.#call({
       method: "POST",

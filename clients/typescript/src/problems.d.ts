@@ -14,6 +14,9 @@ export interface OperationProblemCodes {
     applyMove: "illegal_move" | "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     validatePosition: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     validatePositions: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
+    gomokuCheckMove: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
+    gomokuCheckMoves: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
+    gomokuForbiddenPoints: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     listMoves: "game_not_found" | "rate_limited" | "store_unavailable" | "validation_error";
     makeMove: "cell_occupied" | "game_not_found" | "game_over" | "idempotency_key_reused" | "illegal_move" | "not_your_turn" | "out_of_bounds" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "wrong_player";
     getGame: "game_not_found" | "store_unavailable";

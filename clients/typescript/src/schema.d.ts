@@ -126,6 +126,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gomoku/check-move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * May this stone be played under this rule, and does it win?
+         * @description Answers `legal`, the `reason` when not (`occupied`, or `forbidden` with the `forbidden` kind: renju's `overline`, `double_four`, `double_three`, for Black only), whether the move `wins`, and the `lines` that decide it (the five, or the shapes that make it forbidden). A five that is exactly five wins even where it also makes a forbidden shape. The board is square: renju 15 × 15, the other rules 5 × 5 up to the board limit.
+         */
+        post: operations["gomokuCheckMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gomoku/check-moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch: many check-move questions about one board under one rule
+         * @description Answers each `{row, col, color}` (or `{square, color}`) query like `check-move`, in request order. 1 to `max_batch` (default 1000) queries; one bad query makes the whole request a 422 whose `errors[].loc` names its index.
+         */
+        post: operations["gomokuCheckMoves"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gomoku/forbidden-points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renju: every point where Black may not play
+         * @description Every empty point of a 15 × 15 renju position where a black stone would be forbidden (`overline`, `double_four`, `double_three`; a point where Black makes exactly five is never forbidden), sorted by (row, col), with its square name.
+         */
+        post: operations["gomokuForbiddenPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/moves": {
         parameters: {
             query?: never;
@@ -1048,8 +1108,221 @@ export interface components {
             event: "error";
             data: components["schemas"]["Problem"];
         };
+        /** ForbiddenPointOut */
+        ForbiddenPointOut: {
+            /** Row */
+            row: number;
+            /** Col */
+            col: number;
+            /**
+             * Square
+             * @description Null on a board without names.
+             */
+            square: string | null;
+            /**
+             * Forbidden
+             * @enum {string}
+             */
+            forbidden: "overline" | "double_four" | "double_three";
+        };
+        /** ForbiddenPointsOut */
+        ForbiddenPointsOut: {
+            /**
+             * Points
+             * @description Every point Black may not play, by (row, col).
+             */
+            points: components["schemas"]["ForbiddenPointOut"][];
+            /** Count */
+            count: number;
+        };
+        /**
+         * ForbiddenPointsRequest
+         * @description A renju position: where may Black not play?
+         */
+        ForbiddenPointsRequest: {
+            /**
+             * GomokuBoard
+             * @description n × n board, 1 to 100 cells a side, row 0 on top. Each row is a string, or a list of one-character strings. Cells: '.', 'B', 'W'.
+             * @example [
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       ".......B.......",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "..............."
+             *     ]
+             */
+            board: (string | ("." | "B" | "W")[])[];
+            /**
+             * Rule
+             * @description `renju`: the only rule with forbidden points. Default: `"renju"`.
+             * @constant
+             */
+            rule?: "renju";
+        };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
         GameEvent: components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        /** GomokuCheckMovesOut */
+        GomokuCheckMovesOut: {
+            /**
+             * Results
+             * @description One answer per query, in order.
+             */
+            results: components["schemas"]["GomokuCheckOut"][];
+        };
+        /**
+         * GomokuCheckMovesRequest
+         * @description One board, one rule and many questions about it.
+         */
+        GomokuCheckMovesRequest: {
+            /**
+             * GomokuBoard
+             * @description n × n board, 1 to 100 cells a side, row 0 on top. Each row is a string, or a list of one-character strings. Cells: '.', 'B', 'W'.
+             * @example [
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       ".......B.......",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "..............."
+             *     ]
+             */
+            board: (string | ("." | "B" | "W")[])[];
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
+             * @enum {string}
+             */
+            rule?: "freestyle" | "standard" | "renju" | "caro";
+            /**
+             * Queries
+             * @description 1 to `max_batch` (default 1000) questions.
+             */
+            queries: components["schemas"]["GomokuQuery"][];
+        };
+        /** GomokuCheckOut */
+        GomokuCheckOut: {
+            /** Legal */
+            legal: boolean;
+            /**
+             * Reason
+             * @description Why not, when illegal.
+             */
+            reason: ("occupied" | "forbidden") | null;
+            /**
+             * Forbidden
+             * @description Renju, Black: `overline`, `double_four` or `double_three`.
+             */
+            forbidden: ("overline" | "double_four" | "double_three") | null;
+            /**
+             * Wins
+             * @description The move wins under the rule.
+             */
+            wins: boolean;
+            /**
+             * Lines
+             * @description The shapes that decide the answer: the five (or overline) that wins, or the fours, threes or overline that make the move forbidden.
+             */
+            lines: components["schemas"]["LineOut"][];
+        };
+        /**
+         * GomokuMoveRequest
+         * @description A board, a rule, a cell (`row` and `col`, or `square`) and the colour that would play.
+         */
+        GomokuMoveRequest: {
+            /**
+             * GomokuBoard
+             * @description n × n board, 1 to 100 cells a side, row 0 on top. Each row is a string, or a list of one-character strings. Cells: '.', 'B', 'W'.
+             * @example [
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       ".......B.......",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "...............",
+             *       "..............."
+             *     ]
+             */
+            board: (string | ("." | "B" | "W")[])[];
+            /**
+             * Row
+             * @description 0-based; row 0 is the top row. With `col`, unless `square` is given.
+             */
+            row?: number | null;
+            /**
+             * Col
+             * @description 0-based; column 0 is the left column. With `row`, unless `square` is given.
+             */
+            col?: number | null;
+            /**
+             * Square
+             * @description The cell by its square name instead of `row` and `col` (not with them): a column letter (`a` the left column) and a row number from 1, counted from the bottom row as gomoku and renju players write it (`h8` is the centre of 15 × 15). Case-insensitive; on boards of at most 26 columns.
+             */
+            square?: string | null;
+            /**
+             * Color
+             * @enum {string}
+             */
+            color: "B" | "W";
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
+             * @enum {string}
+             */
+            rule?: "freestyle" | "standard" | "renju" | "caro";
+        };
+        /**
+         * GomokuQuery
+         * @description One question of a batch: may ``color`` play at (row, col), or at ``square``?
+         */
+        GomokuQuery: {
+            /**
+             * Row
+             * @description 0-based; row 0 is the top row. With `col`, unless `square` is given.
+             */
+            row?: number | null;
+            /**
+             * Col
+             * @description 0-based; column 0 is the left column. With `row`, unless `square` is given.
+             */
+            col?: number | null;
+            /**
+             * Square
+             * @description The cell by its square name instead of `row` and `col` (not with them): a column letter (`a` the left column) and a row number from 1, counted from the bottom row as gomoku and renju players write it (`h8` is the centre of 15 × 15). Case-insensitive; on boards of at most 26 columns.
+             */
+            square?: string | null;
+            /**
+             * Color
+             * @enum {string}
+             */
+            color: "B" | "W";
+        };
         /** Health */
         Health: {
             /**
@@ -1178,6 +1451,28 @@ export interface components {
              */
             must_pass: boolean;
         };
+        /** LineOut */
+        LineOut: {
+            /**
+             * Shape
+             * @description `five`, `overline`, `four` or `three`.
+             * @enum {string}
+             */
+            shape: "five" | "overline" | "four" | "three";
+            /**
+             * Cells
+             * @description The stones that form it, the move's included.
+             */
+            cells: [
+                number,
+                number
+            ][];
+            /**
+             * Squares
+             * @description The same cells' square names (boards of ≤ 26 columns).
+             */
+            squares: string[];
+        };
         /** @description A move was accepted: `data` is the move's answer. */
         MoveEvent: {
             /**
@@ -1244,7 +1539,7 @@ export interface components {
         /**
          * MoveQuery
          * @description One question of a batch: may ``color`` play at (row, col), or at ``square``? Which
-         *     cell it asks about, the batch reads on its board (``CheckMovesRequest.cells``).
+         *     cell it asks about, the batch reads on its board (``CheckMovesRequest.read_cells``).
          */
         MoveQuery: {
             /**
@@ -2183,6 +2478,186 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidateBatchResponse"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    gomokuCheckMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GomokuMoveRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GomokuCheckOut"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    gomokuCheckMoves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GomokuCheckMovesRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GomokuCheckMovesOut"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    gomokuForbiddenPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForbiddenPointsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenPointsOut"];
                 };
             };
             /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */

@@ -37,6 +37,9 @@ from adjudicator_client._schema import (
     GetProblemTypeAnswer,
     GetReadinessAnswer,
     GetRecordAnswer,
+    GomokuCheckMoveAnswer,
+    GomokuCheckMovesAnswer,
+    GomokuForbiddenPointsAnswer,
     LegalMovesAnswer,
     ListLegalMovesAnswer,
     ListMovesAnswer,
@@ -52,6 +55,7 @@ T = TypeVar("T")
 
 # The shapes requests take.
 Color = Literal["B", "W"]
+GomokuRule = Literal["freestyle", "standard", "renju", "caro"]
 Player = Literal[1, 2]
 # A board as rows of text (``["..B", …]``) or of one-character strings (``[[".", ".", "B"], …]``).
 Board = Sequence[str] | Sequence[Sequence[str]]
@@ -216,6 +220,39 @@ def apply_move(board: Board, row: int, col: int, color: Color) -> Call[ApplyMove
     """The board after a legal move, who moves next, and whether the game is over."""
     body = {"board": _board(board), "row": row, "col": col, "color": color}
     return call("apply_move", _json, body)
+
+
+def apply_moves(
+    moves: str | Sequence[str], board: Board | None = None, color: Color | None = None
+) -> Call[ApplyMoveAnswer]:
+    """The position after a game's ``moves`` (a transcript, ``"f5d6c3"``, or a list of
+    squares) played from ``board`` (the standard start if not given), ``color`` first (Black
+    if not given), passes inferred: as ``apply_move`` answers the last of them."""
+    written = moves if isinstance(moves, str) else list(moves)
+    body = _omit_none(moves=written, board=None if board is None else _board(board), color=color)
+    return call("apply_move", _json, body)
+
+
+def gomoku_check_move(
+    board: Board, row: int, col: int, color: Color, rule: GomokuRule = "freestyle"
+) -> Call[GomokuCheckMoveAnswer]:
+    """May ``color`` play (row, col) under ``rule``, does it win, and the lines that say so
+    (gomoku and renju: renju's forbidden points for Black)."""
+    body = {"board": _board(board), "row": row, "col": col, "color": color, "rule": rule}
+    return call("gomoku_check_move", _json, body)
+
+
+def gomoku_check_moves(
+    board: Board, queries: Sequence[MoveQuery], rule: GomokuRule = "freestyle"
+) -> Call[GomokuCheckMovesAnswer]:
+    """Many gomoku moves on one board (``queries``: ``{"row", "col", "color"}`` each)."""
+    body = {"board": _board(board), "rule": rule, "queries": list(queries)}
+    return call("gomoku_check_moves", _json, body)
+
+
+def gomoku_forbidden_points(board: Board) -> Call[GomokuForbiddenPointsAnswer]:
+    """Every point of a 15 × 15 renju position where Black may not play, and why."""
+    return call("gomoku_forbidden_points", _json, {"board": _board(board), "rule": "renju"})
 
 
 def validate_position(board: Board, k: int | None = None) -> Call[ValidatePositionAnswer]:

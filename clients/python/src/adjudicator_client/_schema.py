@@ -45,6 +45,9 @@ __all__ = [
     "CreatedReversiOut",
     "CreatedTicTacToeOut",
     "DeleteGameAnswer",
+    "ForbiddenPointOut",
+    "ForbiddenPointsOut",
+    "ForbiddenPointsRequest",
     "GameEventsAnswer",
     "GameNotFound",
     "GameOver",
@@ -57,6 +60,14 @@ __all__ = [
     "GetProblemTypeAnswer",
     "GetReadinessAnswer",
     "GetRecordAnswer",
+    "GomokuCheckMoveAnswer",
+    "GomokuCheckMovesAnswer",
+    "GomokuCheckMovesOut",
+    "GomokuCheckMovesRequest",
+    "GomokuCheckOut",
+    "GomokuForbiddenPointsAnswer",
+    "GomokuMoveRequest",
+    "GomokuQuery",
     "HeadersTooLarge",
     "Health",
     "IdempotencyKeyReused",
@@ -69,6 +80,7 @@ __all__ = [
     "LegalMovesAnswer",
     "LegalMovesRequest",
     "LegalMovesResponse",
+    "LineOut",
     "ListLegalMovesAnswer",
     "ListMovesAnswer",
     "MakeMoveAnswer",
@@ -386,7 +398,7 @@ class CheckMovesRequest(TypedDict):
 
 class MoveQuery(TypedDict):
     """One question of a batch: may ``color`` play at (row, col), or at ``square``? Which cell it
-    asks about, the batch reads on its board (``CheckMovesRequest.cells``).
+    asks about, the batch reads on its board (``CheckMovesRequest.read_cells``).
     """
 
     # 0-based; row 0 is the top row. With `col`, unless `square` is given.
@@ -692,6 +704,30 @@ class ValidationIssue(TypedDict):
     type: str
 
 
+class ForbiddenPointOut(TypedDict):
+    row: int
+    col: int
+    # Null on a board without names.
+    square: str | None
+    forbidden: Literal["overline", "double_four", "double_three"]
+
+
+class ForbiddenPointsOut(TypedDict):
+    # Every point Black may not play, by (row, col).
+    points: list[ForbiddenPointOut]
+    count: int
+
+
+class ForbiddenPointsRequest(TypedDict):
+    """A renju position: where may Black not play?"""
+
+    # n × n board, 1 to 100 cells a side, row 0 on top. Each row is a string, or a list of
+    # one-character strings. Cells: '.', 'B', 'W'.
+    board: list[str | list[Literal[".", "B", "W"]]]
+    # `renju`: the only rule with forbidden points. Default: `"renju"`.
+    rule: NotRequired[Literal["renju"]]
+
+
 class MoveEvent(TypedDict):
     """A move was accepted: `data` is the move's answer."""
 
@@ -720,6 +756,86 @@ class MoveResultOut(TypedDict):
     winner: Literal[0, 1, 2]
     move: MoveOut | ReversiMoveOut
     state: TicTacToeGameOut | ReversiGameOut
+
+
+class GomokuCheckMovesOut(TypedDict):
+    # One answer per query, in order.
+    results: list[GomokuCheckOut]
+
+
+class GomokuCheckOut(TypedDict):
+    legal: bool
+    # Why not, when illegal.
+    reason: Literal["occupied", "forbidden"] | None
+    # Renju, Black: `overline`, `double_four` or `double_three`.
+    forbidden: Literal["overline", "double_four", "double_three"] | None
+    # The move wins under the rule.
+    wins: bool
+    # The shapes that decide the answer: the five (or overline) that wins, or the fours, threes or
+    # overline that make the move forbidden.
+    lines: list[LineOut]
+
+
+class LineOut(TypedDict):
+    # `five`, `overline`, `four` or `three`.
+    shape: Literal["five", "overline", "four", "three"]
+    # The stones that form it, the move's included.
+    cells: list[list[Any]]
+    # The same cells' square names (boards of ≤ 26 columns).
+    squares: list[str]
+
+
+class GomokuCheckMovesRequest(TypedDict):
+    """One board, one rule and many questions about it."""
+
+    # n × n board, 1 to 100 cells a side, row 0 on top. Each row is a string, or a list of
+    # one-character strings. Cells: '.', 'B', 'W'.
+    board: list[str | list[Literal[".", "B", "W"]]]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
+    # `"freestyle"`.
+    rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
+    # 1 to `max_batch` (default 1000) questions.
+    queries: list[GomokuQuery]
+
+
+class GomokuQuery(TypedDict):
+    """One question of a batch: may ``color`` play at (row, col), or at ``square``?"""
+
+    # 0-based; row 0 is the top row. With `col`, unless `square` is given.
+    row: NotRequired[int | None]
+    # 0-based; column 0 is the left column. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them): a column letter (`a`
+    # the left column) and a row number from 1, counted from the bottom row as gomoku and renju
+    # players write it (`h8` is the centre of 15 × 15). Case-insensitive; on boards of at most 26
+    # columns.
+    square: NotRequired[str | None]
+    color: Literal["B", "W"]
+
+
+class GomokuMoveRequest(TypedDict):
+    """A board, a rule, a cell (`row` and `col`, or `square`) and the colour that would play."""
+
+    # n × n board, 1 to 100 cells a side, row 0 on top. Each row is a string, or a list of
+    # one-character strings. Cells: '.', 'B', 'W'.
+    board: list[str | list[Literal[".", "B", "W"]]]
+    # 0-based; row 0 is the top row. With `col`, unless `square` is given.
+    row: NotRequired[int | None]
+    # 0-based; column 0 is the left column. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them): a column letter (`a`
+    # the left column) and a row number from 1, counted from the bottom row as gomoku and renju
+    # players write it (`h8` is the centre of 15 × 15). Case-insensitive; on boards of at most 26
+    # columns.
+    square: NotRequired[str | None]
+    color: Literal["B", "W"]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
+    # `"freestyle"`.
+    rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
 
 
 class Health(TypedDict):
@@ -973,6 +1089,12 @@ ValidatePositionAnswer: TypeAlias = ValidateResponse
 
 ValidatePositionsAnswer: TypeAlias = ValidateBatchResponse
 
+GomokuCheckMoveAnswer: TypeAlias = GomokuCheckOut
+
+GomokuCheckMovesAnswer: TypeAlias = GomokuCheckMovesOut
+
+GomokuForbiddenPointsAnswer: TypeAlias = ForbiddenPointsOut
+
 MakeMoveAnswer: TypeAlias = MoveResultOut
 
 ListMovesAnswer: TypeAlias = MovesPage
@@ -1033,6 +1155,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "validate_position": Operation("validatePosition", "POST", "/v1/tictactoe/validate", (200,)),
     "validate_positions": Operation(
         "validatePositions", "POST", "/v1/tictactoe/validate-batch", (200,)
+    ),
+    "gomoku_check_move": Operation("gomokuCheckMove", "POST", "/v1/gomoku/check-move", (200,)),
+    "gomoku_check_moves": Operation("gomokuCheckMoves", "POST", "/v1/gomoku/check-moves", (200,)),
+    "gomoku_forbidden_points": Operation(
+        "gomokuForbiddenPoints", "POST", "/v1/gomoku/forbidden-points", (200,)
     ),
     "make_move": Operation("makeMove", "POST", "/v1/games/{game_id}/moves", (201,)),
     "list_moves": Operation("listMoves", "GET", "/v1/games/{game_id}/moves", (200,)),
