@@ -10,7 +10,7 @@ players write them (``h8`` is the centre of 15 × 15).
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired
 
 from fastapi import Request, Response
 from pydantic import BeforeValidator, Field, model_validator
@@ -145,8 +145,11 @@ class LineOut(TypedDict):
     cells: Annotated[
         list[tuple[int, int]], Field(description="The stones that form it, the move's included.")
     ]
-    squares: Annotated[
-        list[str], Field(description="The same cells' square names (boards of ≤ 26 columns).")
+    squares: NotRequired[
+        Annotated[
+            list[str],
+            Field(description="The same cells' square names (only on boards of ≤ 26 columns)."),
+        ]
     ]
 
 
@@ -176,7 +179,7 @@ class GomokuCheckMovesOut(TypedDict):
 class ForbiddenPointOut(TypedDict):
     row: int
     col: int
-    square: Annotated[str | None, Field(description="Null on a board without names.")]
+    square: str
     forbidden: gomoku.Forbidden
 
 
@@ -191,8 +194,10 @@ def check_json(check: gomoku.MoveCheck, squares: Squares | None) -> GomokuCheckO
     lines: list[LineOut] = []
     for line in check.lines:
         cells = list(line.cells)
-        named = squares.names(cells) if squares is not None else []
-        lines.append({"shape": line.shape, "cells": cells, "squares": named})
+        shown: LineOut = {"shape": line.shape, "cells": cells}
+        if squares is not None:  # beside the cells they name, where the board has names
+            shown["squares"] = squares.names(cells)
+        lines.append(shown)
     return {
         "legal": check.legal,
         "reason": check.reason,
@@ -229,11 +234,12 @@ def check_moves_answer(batch: GomokuCheckMovesRequest) -> GomokuCheckMovesOut:
 def forbidden_points_answer(query: ForbiddenPointsRequest) -> ForbiddenPointsOut:
     board = query.board
     squares = squares_of(board)
+    assert squares is not None, "a renju board is 15 × 15: it has names"
     points: list[ForbiddenPointOut] = [
         {
             "row": row,
             "col": col,
-            "square": None if squares is None else squares.name(row, col),
+            "square": squares.name(row, col),
             "forbidden": kind,
         }
         for row, col, kind in gomoku.forbidden_points(board, board.size)

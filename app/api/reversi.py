@@ -39,7 +39,7 @@ from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
 from app.sessions.kinds.reversi import KIND as REVERSI
-from app.sessions.kinds.reversi import Opening, Transcript
+from app.sessions.kinds.reversi import WrittenMoves
 
 router = api_router("/v1/reversi", ["Reversi"])
 
@@ -331,7 +331,7 @@ class ApplyMoveRequest(ReversiMoveRequest):
     color: Color | None = Field(  # type: ignore[assignment]
         None, description="Who plays the move; with `moves`, who moves first (`B` if not given)."
     )
-    moves: Transcript | Opening | None = Field(None, description=MOVES_DOC)
+    moves: WrittenMoves | None = Field(None, description=MOVES_DOC)
 
     def read_cell(self) -> None:
         """One move's cell, as ``check-move`` reads it; or, for ``moves``, no cell and the
@@ -413,6 +413,12 @@ def _cells_of(
         return names, cells
     if not moves:
         raise cell_error("moves", "too_short", "the list names no move", None)
+    if len(moves) > bound:
+        raise cell_error(
+            "moves", "too_long",
+            f"a game on this board has at most {bound} moves (one a square), not {len(moves)}",
+            None,
+        )  # fmt: skip
     names, cells = [], []
     for index, written in enumerate(moves):
         try:

@@ -184,3 +184,13 @@ def test_a_bad_query_of_a_batch_is_named_by_its_index(client: TestClient) -> Non
     queries = [{"square": "h8", "color": "B"}, {"square": "z99", "color": "B"}]
     response = client.post("/v1/gomoku/check-moves", json={"board": EMPTY_15, "queries": queries})
     assert_validation_error(response, "body", "queries", 1, "square")
+
+
+def test_a_board_wider_than_26_columns_answers_cells_without_names(client: TestClient) -> None:
+    rows = ["." * 27] * 27
+    rows[13] = "." * 10 + "BBBB" + "." * 13
+    response = client.post(
+        "/v1/gomoku/check-move", json={"board": rows, "row": 13, "col": 14, "color": "B"}
+    )
+    (line,) = response.json()["lines"]
+    assert line == {"shape": "five", "cells": [[13, col] for col in range(10, 15)]}

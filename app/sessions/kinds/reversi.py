@@ -23,8 +23,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Annotated, ClassVar, Literal, NotRequired, cast
 
-from pydantic import Field, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import Field, PlainValidator, ValidationError, WithJsonSchema, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.contract.boards import ReversiBoard
@@ -173,9 +173,65 @@ class NoMembers:
     members: ClassVar[int] = 0
 
 
-Transcript = Annotated[str, Field(max_length=OPENING_TEXT), NoMembers()]
-Opening = Annotated[
-    list[Annotated[str, Field(max_length=8), NoMembers()]], Field(max_length=26 * 32)
+MOST_SQUARES = 26 * 32  # the squares of the largest board with names
+SQUARE_TEXT = 8  # characters of a square name at most (a letter and a row number)
+
+
+def _written_moves(value: object) -> str | list[str]:
+    """A game's moves as a body writes them: a transcript (a string of at most
+    ``OPENING_TEXT`` characters) or a list of at most ``MOST_SQUARES`` strings; a
+    ValidationError naming the item that is not one (``loc`` its index), else the member."""
+    if isinstance(value, str):
+        if len(value) > OPENING_TEXT:
+            raise PydanticCustomError(
+                "string_too_long",
+                "a transcript has at most {max} characters",
+                {"max": OPENING_TEXT},
+            )
+        return value
+    if not isinstance(value, list):
+        raise PydanticCustomError(
+            "moves_type", "moves are a transcript (a string, f5d6c3) or a list of squares"
+        )
+    if len(value) > MOST_SQUARES:
+        raise PydanticCustomError(
+            "too_long", "a list of moves has at most {max} squares", {"max": MOST_SQUARES}
+        )
+    for index, item in enumerate(value):
+        if not isinstance(item, str) or len(item) > SQUARE_TEXT:
+            raise ValidationError.from_exception_data(
+                "moves",
+                [
+                    InitErrorDetails(
+                        type=PydanticCustomError(
+                            "square_syntax", "a square is a string such as f5 or h10"
+                        ),
+                        loc=(index,),
+                        input=item,
+                    )
+                ],
+            )
+    return value
+
+
+# A game's moves, written one of the two ways players write them: one schema, one validator,
+# errors located in the body (``moves``, or its item), not in a union's branches.
+WrittenMoves = Annotated[
+    str | list[str],
+    PlainValidator(_written_moves),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "maxLength": OPENING_TEXT, "examples": ["f5d6c3d3c4"]},
+                {
+                    "type": "array",
+                    "items": {"type": "string", "maxLength": SQUARE_TEXT},
+                    "maxItems": MOST_SQUARES,
+                },
+            ]
+        }
+    ),
+    NoMembers(),
 ]
 
 
@@ -195,7 +251,7 @@ class CreateReversiIn(CreateIn):
         description="Who moves first on a posted board (`B` if not given); if that colour "
         "cannot move, the other starts.",
     )
-    opening: Transcript | Opening | None = Field(
+    opening: WrittenMoves | None = Field(
         None,
         description="Moves played from the standard start before the game is handed to the "
         'players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-'

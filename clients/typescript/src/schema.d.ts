@@ -1114,11 +1114,8 @@ export interface components {
             row: number;
             /** Col */
             col: number;
-            /**
-             * Square
-             * @description Null on a board without names.
-             */
-            square: string | null;
+            /** Square */
+            square: string;
             /**
              * Forbidden
              * @enum {string}
@@ -1469,9 +1466,9 @@ export interface components {
             ][];
             /**
              * Squares
-             * @description The same cells' square names (boards of ≤ 26 columns).
+             * @description The same cells' square names (only on boards of ≤ 26 columns).
              */
-            squares: string[];
+            squares?: string[];
         };
         /** @description A move was accepted: `data` is the move's answer. */
         MoveEvent: {

@@ -707,8 +707,7 @@ class ValidationIssue(TypedDict):
 class ForbiddenPointOut(TypedDict):
     row: int
     col: int
-    # Null on a board without names.
-    square: str | None
+    square: str
     forbidden: Literal["overline", "double_four", "double_three"]
 
 
@@ -781,8 +780,8 @@ class LineOut(TypedDict):
     shape: Literal["five", "overline", "four", "three"]
     # The stones that form it, the move's included.
     cells: list[list[Any]]
-    # The same cells' square names (boards of ≤ 26 columns).
-    squares: list[str]
+    # The same cells' square names (only on boards of ≤ 26 columns).
+    squares: NotRequired[list[str]]
 
 
 class GomokuCheckMovesRequest(TypedDict):
