@@ -159,6 +159,17 @@ EMPTY_15 = ["." * 15] * 15
         ({"board": EMPTY_15, "square": "h8", "color": "X"}, ("body", "color")),
         ({"board": EMPTY_15, "square": "h8", "color": "B", "rule": "pro"}, ("body", "rule")),
         ({"board": ["X" * 15] * 15, "square": "h8", "color": "B"}, ("body", "board", 0)),
+        ({"board": EMPTY_15, "square": "h\u0668", "color": "B"}, ("body", "square")),  # ٨
+        ({"board": EMPTY_15, "square": "h\x008", "color": "B"}, ("body", "square")),
+        ({"board": EMPTY_15, "row": 10**40, "col": 0, "color": "B"}, ("body", "row")),
+        (
+            {
+                "board": ["." * 15] * 7 + ["\x07" * 15] + ["." * 15] * 7,
+                "square": "h8",
+                "color": "B",
+            },
+            ("body", "board", 7),
+        ),
     ],
 )
 def test_a_bad_check_is_a_validation_error(

@@ -188,6 +188,9 @@ def test_a_move_after_the_end_is_refused_as_game_over(client: TestClient) -> Non
         ({"moves": ["f5"] * 833}, ("body", "moves")),
         ({"moves": ["f5", "f55555555555555555555"]}, ("body", "moves", 1)),
         ({"moves": 5}, ("body", "moves")),
+        ({"moves": "f\u0665d6"}, ("body", "moves")),  # a non-ASCII digit
+        ({"moves": "f5\x00d6"}, ("body", "moves")),  # a control character
+        ({"moves": ["f\uff15"]}, ("body", "moves", 0)),  # a full-width digit
         ({"moves": "f5" * 400_000}, ("body", "moves")),  # under the body limit
         ({"row": 2, "col": 3}, ("body", "board")),
         ({"moves": "f5", "color": "X"}, ("body", "color")),
