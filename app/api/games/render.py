@@ -103,13 +103,7 @@ def move_json(move: Move, names: Names | None) -> Json:
     if names is not None and isinstance(played, Placement):
         record["square"] = names.squares.name(played.row, played.col)
     record["player"] = move.player
-    facts = move.facts
-    if facts:
-        if names is None:
-            record.update(facts)
-        else:
-            names.add_facts(record, facts)
-    return record
+    return _with_facts(record, move.facts, names)
 
 
 def state_json(state: GameState, names: Names | None, last_json: Json | None = None) -> Json:
@@ -174,7 +168,12 @@ def legal_move_json(move: LegalMove, names: Names | None) -> Json:
     """A legal move: what it would play (a cell's ``row``, ``col`` and ``square``), then the
     kind's own fields of it (the stones a Reversi move would flip, and their names)."""
     item = dict(move.played.record()) if names is None else names.cell(move.played)
-    facts = move.facts
+    return _with_facts(item, move.facts, names)
+
+
+def _with_facts(item: Json, facts: Mapping[str, object] | None, names: Names | None) -> Json:
+    """``item`` with the kind's own fields of a move (its flips, and their names where the
+    board has them)."""
     if facts:
         if names is None:
             item.update(facts)
