@@ -10,7 +10,7 @@ players write them (``h8`` is the centre of 15 × 15).
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Literal
 
 from fastapi import Request, Response
 from pydantic import BeforeValidator, Field, model_validator
@@ -25,11 +25,12 @@ from app.contract.boards import GomokuBoard
 from app.contract.fields import INTEGRAL, Body, Square, cell_error, cell_of
 from app.contract.problems import BODY_ERRORS
 from app.contract.squares import Squares
+from app.contract.stateless import LineOut, lines_out
 from app.rules import gomoku
+from app.sessions.kinds.gomoku import RULE_DOC
 
 router = api_router("/v1/gomoku", ["Gomoku"])
 
-MIN_SIDE = 5  # five in a row needs five cells
 Row = Annotated[int, Field(strict=True, ge=0), INTEGRAL]
 Col = Annotated[int, Field(strict=True, ge=0), INTEGRAL]
 Color = Literal["B", "W"]
@@ -40,12 +41,6 @@ SQUARE_DOC = (
     "(`a` the left column) and a row number from 1, counted from the bottom row as gomoku and "
     "renju players write it (`h8` is the centre of 15 × 15). Case-insensitive; on boards of at "
     "most 26 columns."
-)
-RULE_DOC = (
-    "`freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black "
-    "exactly five and never on a forbidden point: overline, double-four, double-three; White "
-    "five or more) or `caro` (six or more, or exactly five not blocked at both ends by the "
-    "opponent)."
 )
 RENJU: Literal["renju"] = "renju"
 
@@ -64,11 +59,11 @@ def _board_fits_rule(board: gomoku.GomokuBoard | None, rule: gomoku.Rule) -> Non
             "board", "board_size",
             f"renju is played on 15 × 15; this board is {board.size} × {board.size}", None,
         )  # fmt: skip
-    if board.size < MIN_SIDE:
+    if board.size < gomoku.MIN_SIZE:
         raise cell_error(
             "board", "board_size",
-            f"five in a row needs a board of at least {MIN_SIDE} × {MIN_SIDE}; this one is "
-            f"{board.size} × {board.size}",
+            f"five in a row needs a board of at least {gomoku.MIN_SIZE} × {gomoku.MIN_SIZE}; "
+            f"this one is {board.size} × {board.size}",
             None,
         )  # fmt: skip
 
@@ -140,19 +135,6 @@ class ForbiddenPointsRequest(Body):
         return self
 
 
-class LineOut(TypedDict):
-    shape: Annotated[gomoku.Shape, Field(description="`five`, `overline`, `four` or `three`.")]
-    cells: Annotated[
-        list[tuple[int, int]], Field(description="The stones that form it, the move's included.")
-    ]
-    squares: NotRequired[
-        Annotated[
-            list[str],
-            Field(description="The same cells' square names (only on boards of ≤ 26 columns)."),
-        ]
-    ]
-
-
 class GomokuCheckOut(TypedDict):
     legal: bool
     reason: Annotated[
@@ -191,19 +173,12 @@ class ForbiddenPointsOut(TypedDict):
 
 
 def check_json(check: gomoku.MoveCheck, squares: Squares | None) -> GomokuCheckOut:
-    lines: list[LineOut] = []
-    for line in check.lines:
-        cells = list(line.cells)
-        shown: LineOut = {"shape": line.shape, "cells": cells}
-        if squares is not None:  # beside the cells they name, where the board has names
-            shown["squares"] = squares.names(cells)
-        lines.append(shown)
     return {
         "legal": check.legal,
         "reason": check.reason,
         "forbidden": check.forbidden,
         "wins": check.wins,
-        "lines": lines,
+        "lines": lines_out(check.lines, squares),
     }
 
 

@@ -38,6 +38,13 @@ INTEGRAL = BeforeValidator(_integral)
 JsonInt = Annotated[int, Field(strict=True), INTEGRAL]
 
 
+class NoMembers:
+    """Marks a text that never holds a colon (squares), so no JSON object member either
+    (``app.api.bodies.most_members``): a body's members stay countable."""
+
+    members: ClassVar[int] = 0
+
+
 class Body(BaseModel):
     """Base of every request body: a field the schema does not know is refused (422 naming it),
     so that a client's typo is an error, not a silently different request. Errors never echo

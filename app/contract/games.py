@@ -93,8 +93,10 @@ class GameCommon(TypedDict):
     reason: Annotated[
         Reason | None,
         Field(
-            description="Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe "
-            "draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` "
+            description="Why the game ended: `line` (k in a row, five in gomoku), `board_full` "
+            "(a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; "
+            "stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, "
+            "White wins), `passes` (renju: two passes in a row, a draw), `move_limit` "
             "(the configured most moves per game: a draw), `timeout` (a flag fell: the other "
             "player wins), `resignation`, `agreement` (a draw offered by both); null while it "
             "goes on."
@@ -166,6 +168,18 @@ class CreateIn(Body):
         """Moves played on the new game before it is handed to the players (an Othello opening,
         checked legal by the body): the game's first move records, untimed."""
         return []
+
+
+def within_max_side(name: str, value: int | None, info: ValidationInfo) -> int | None:
+    """A board side no larger than the service's ``max_n`` setting (the validation context's
+    ``settings``, where the body is read for a service); a 422 naming ``name`` otherwise."""
+    if value is not None and info.context and value > info.context["settings"].max_n:
+        raise PydanticCustomError(
+            "less_than_equal",
+            "{name} must be at most {limit}",
+            {"name": name, "limit": info.context["settings"].max_n},
+        )
+    return value
 
 
 class ActionIn(Body):

@@ -211,6 +211,20 @@ ILLEGAL_MOVE = refusal(
 )  # fmt: skip
 
 
+# A move the game's rules refuse in a session (409; the stateless ``apply-move``'s is 422,
+# ``ILLEGAL_MOVE``): one row for every kind's rule of that code, told apart by ``reason``.
+ILLEGAL_SESSION_MOVE = ProblemType(
+    "illegal_move", 409, "Illegal move",
+    "a session's move (or an audited record's) that the game's rules refuse; `reason` names "
+    "the rule: `no_bracket` (Reversi: the stone brackets no opponent stone), "
+    "`pass_with_moves` (an audited Othello record's written pass where the player has a legal "
+    "move: Othello passes are inferred), `no_passes` (a pass in a gomoku game whose rule has "
+    "none: only renju has passes)",
+    "play a move the rules allow (`legal-moves` on the game lists them)",
+    "(0, 0) brackets no opponent stone", {"reason": "no_bracket"},
+)  # fmt: skip
+
+
 UNAUTHORIZED = refusal(
     Unauthorized(), 401, "Missing or invalid token",
     "no bearer token, or not one of this game's",

@@ -1,15 +1,17 @@
-"""The answers of the stateless questions (Reversi and the tic-tac-toe position check), as
+"""The answers of the stateless questions (Reversi, the tic-tac-toe position check, gomoku), as
 clients receive them: the routes return these shapes, and the OpenAPI document (from which the
 Python client's types are generated) declares them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Literal, NotRequired
 
 from pydantic import Field, WithJsonSchema
 from typing_extensions import TypedDict
 
-from app.rules import tictactoe
+from app.contract.squares import Squares
+from app.rules import gomoku, tictactoe
 
 Color = Literal["B", "W"]
 Cell = Annotated[
@@ -122,3 +124,29 @@ class ValidateResponse(TypedDict):
 
 class ValidateBatchResponse(TypedDict):
     results: Annotated[list[ValidateResponse], Field(description="One answer per item, in order.")]
+
+
+class LineOut(TypedDict):
+    shape: Annotated[gomoku.Shape, Field(description="`five`, `overline`, `four` or `three`.")]
+    cells: Annotated[
+        list[tuple[int, int]], Field(description="The stones that form it, the move's included.")
+    ]
+    squares: NotRequired[
+        Annotated[
+            list[str],
+            Field(description="The same cells' square names (only on boards of ≤ 26 columns)."),
+        ]
+    ]
+
+
+def lines_out(lines: Iterable[gomoku.Line], squares: Squares | None) -> list[LineOut]:
+    """The shapes a gomoku move makes, as answers show them: with their cells' square names
+    beside the cells, where the board has names."""
+    shown: list[LineOut] = []
+    for line in lines:
+        cells = list(line.cells)
+        out: LineOut = {"shape": line.shape, "cells": cells}
+        if squares is not None:
+            out["squares"] = squares.names(cells)
+        shown.append(out)
+    return shown

@@ -78,6 +78,7 @@ Reason = Literal["occupied", "forbidden"]
 
 RULES: tuple[Rule, ...] = ("freestyle", "standard", "renju", "caro")
 RENJU_SIZE = 15
+MIN_SIZE = 5  # five in a row needs five cells
 # (row step, column step) of the four lines through a cell.
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _STONE: dict[str, Color] = {"B": "B", "W": "W"}

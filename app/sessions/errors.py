@@ -60,6 +60,7 @@ class GameOver(RuleError):
     # How each reason reads after "player 1 won" or "it was drawn".
     HOW: ClassVar[dict[str, str]] = {
         "line": " (a line)", "board_full": " (the board is full)", "no_moves": " (no moves)",
+        "foul": " (a forbidden move by Black)", "passes": " (two passes in a row)",
         "move_limit": " (the move limit)", "timeout": " on time", "resignation": " by resignation",
         "agreement": " by agreement",
     }  # fmt: skip

@@ -21,7 +21,7 @@ as opaque: its fields in the move record (``record``) and its text (``text``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
@@ -34,11 +34,20 @@ if TYPE_CHECKING:
 Player = Literal[1, 2]
 Status = Literal["in_progress", "won", "draw"]
 Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
-# Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``), or by the
-# session's: ``move_limit`` (the configured most moves per game, a draw), ``timeout`` (a flag
-# fell), ``resignation``, ``agreement`` (a draw offered by both players).
+# Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``; gomoku's
+# ``foul``, Black's forbidden move in a renju game that loses by it, and ``passes``, two passes
+# in a row), or by the session's: ``move_limit`` (the configured most moves per game, a draw),
+# ``timeout`` (a flag fell), ``resignation``, ``agreement`` (a draw offered by both players).
 Reason = Literal[
-    "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+    "line",
+    "board_full",
+    "no_moves",
+    "foul",
+    "passes",
+    "move_limit",
+    "timeout",
+    "resignation",
+    "agreement",
 ]
 
 
@@ -178,6 +187,16 @@ def cell_page(cells: Iterator[int], width: int, limit: int) -> tuple[list[Placem
     more = next(cells, None) is not None
     page = [Placement(*divmod(index, width)) for index in taken]
     return page, taken[-1] if taken and more else None
+
+
+def free_cells(total: int, occupied: Container[int], start: int) -> Iterator[int]:
+    """The indices from ``start`` on (of ``total``) that are not ``occupied``, ascending: each
+    one taken costs it and the occupied cells just before it, never the board."""
+    index = max(start, 0)
+    while index < total:
+        if index not in occupied:
+            yield index
+        index += 1
 
 
 class Position(Protocol):

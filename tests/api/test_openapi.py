@@ -95,6 +95,8 @@ def test_every_operation_has_summary_description_tags_and_problem_errors(
 def test_every_body_has_examples_the_service_accepts(
     spec: dict[str, Any], client: TestClient
 ) -> None:
+    create = spec["paths"]["/v1/games"]["post"]["requestBody"]["content"]["application/json"]
+    creation_examples = [example["value"] for example in create["examples"].values()]
     checked = 0
     for path, method, operation in operations(spec):
         body = operation.get("requestBody")
@@ -103,13 +105,23 @@ def test_every_body_has_examples_the_service_accepts(
         examples = body["content"]["application/json"]["examples"]
         assert examples, path
         for example in examples.values():
-            url, headers = path, {}
-            if "{game_id}" in path:  # as in the docs: create a game, Authorize with its token
-                game = client.post("/v1/games", json={"n": 3}).json()
-                url = path.replace("{game_id}", game["id"])
-                headers = {"Authorization": f"Bearer {game['tokens']['1']}"}
-            response = client.request(method.upper(), url, json=example["value"], headers=headers)
-            assert response.status_code in (200, 201), (path, response.text)
+            if "{game_id}" not in path:
+                response = client.request(method.upper(), path, json=example["value"])
+                assert response.status_code in (200, 201), (path, response.text)
+            else:  # as in the docs: create a game, Authorize with its token; a game of a kind
+                # the example is for (a move's examples are every kind's: a pass is renju's)
+                answers = []
+                for created in creation_examples:
+                    game = client.post("/v1/games", json=created).json()
+                    url = path.replace("{game_id}", game["id"])
+                    headers = {"Authorization": f"Bearer {game['tokens']['1']}"}
+                    response = client.request(
+                        method.upper(), url, json=example["value"], headers=headers
+                    )
+                    answers.append(response)
+                    if response.status_code in (200, 201):
+                        break
+                assert answers[-1].status_code in (200, 201), (path, answers[0].text)
             checked += 1
     assert checked >= 4
 

@@ -23,6 +23,7 @@ CACHING = ("cache-control", "etag", "last-modified", "expires")
 BOTH_MARKS = {
     "tictactoe": ({"n": 3}, [(0, 0), (1, 1)]),
     "reversi": ({"game": "reversi"}, []),
+    "gomoku": ({"game": "gomoku"}, [(7, 7), (7, 8)]),
 }
 
 

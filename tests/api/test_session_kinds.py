@@ -1,7 +1,8 @@
 """The session API, for every game kind, on both stores: one finished game of each kind
-(classic tic-tac-toe, gomoku, Reversi) played through every session feature — ETag / 304
-polling, ``moves?since``, ``moves/{seq}``, events and their resumption, ``Idempotency-Key``
-replays and refusals, ``If-Match``, racing clients, delete, capacity and metrics.
+(classic tic-tac-toe, tic-tac-toe's five in a row, renju, Reversi) played through every session
+feature — ETag / 304 polling, ``moves?since``, ``moves/{seq}``, events and their resumption,
+``Idempotency-Key`` replays and refusals, ``If-Match``, racing clients, delete, capacity and
+metrics.
 
 The per-kind details (the board, the rules' refusals) are tested in their own modules; here a
 kind is a creation body and a scripted game to its end."""
@@ -68,6 +69,12 @@ KINDS = [
         [(p, 7 if p == 1 else 0, 3 + i if p == 1 else 2 * i) for i in range(4) for p in (1, 2)]
         + [(1, 7, 7)],
         frozenset({"n", "k"}),
+    ),
+    Kind(
+        "renju", {"game": "gomoku", "rule": "renju"},
+        [(p, 7 if p == 1 else 0, 3 + i if p == 1 else 2 * i) for i in range(4) for p in (1, 2)]
+        + [(1, 7, 7)],
+        frozenset({"rule", "size"}),
     ),
     Kind(
         "reversi", {"game": "reversi", "height": 4, "width": 4}, reversi_script(4, seed=5),

@@ -46,12 +46,14 @@ SINGLE_REQUESTS = [
 # The stateful run takes the operations the links join (the games'); the single-request phases
 # take every operation. Each run must test every operation it selects: with fewer examples the
 # state machine never follows the link to `getMove`, and schemathesis only reports it skipped;
-# with 60, since the links to resign and offer a draw, it made no move that was accepted.
+# with 60, since the links to resign and offer a draw, it made no move that was accepted; with
+# 90 (and 120), since gomoku's pass joined the move bodies (half the bodies it makes for a move
+# are now passes, merged with a link's cell: a 422), none either.
 STATEFUL = [
     "--phases", "stateful",
     "--include-path-regex", "^/v1/games",
     "--exclude-checks", "positive_data_acceptance,ignored_auth",
-    "--max-examples", "90",
+    "--max-examples", "150",
     "--workers", "2",
 ]  # fmt: skip
 

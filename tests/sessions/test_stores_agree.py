@@ -174,8 +174,19 @@ def test_python_and_lua_answer_the_same_requests_the_same(
         assert lua_saw == python_saw, (step, sequence[:step])
 
 
-# A game of one kind and size: tic-tac-toe with k ≤ n, or Reversi of a few sizes.
+# A game of one kind and size: tic-tac-toe with k ≤ n, Reversi of a few sizes, or gomoku under
+# each rule (renju's legal moves leave out Black's forbidden points).
 games = st.one_of(
+    st.tuples(
+        st.just("gomoku"),
+        st.one_of(
+            st.builds(
+                lambda rule, size: {"rule": rule, "size": size},
+                st.sampled_from(["freestyle", "standard", "caro"]), st.sampled_from([5, 6, 9]),
+            ),
+            st.just({"rule": "renju", "size": 15}),
+        ),
+    ),
     st.integers(1, 6).flatmap(
         lambda n: st.tuples(st.just("tictactoe"), st.builds(lambda k: {"n": n, "k": k},
                                                             st.integers(1, n)))

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator
 from typing import get_args, get_type_hints
 
 from app.sessions.kind import GameKind
-from app.sessions.kinds import reversi, tictactoe
+from app.sessions.kinds import gomoku, reversi, tictactoe
 
-KINDS: tuple[GameKind, ...] = (tictactoe.KIND, reversi.KIND)
+KINDS: tuple[GameKind, ...] = (tictactoe.KIND, reversi.KIND, gomoku.KIND)
 
 
 class Kinds:

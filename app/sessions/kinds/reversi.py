@@ -28,7 +28,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.contract.boards import ReversiBoard
-from app.contract.fields import INTEGRAL
+from app.contract.fields import INTEGRAL, NoMembers
 from app.contract.games import (
     KIND_DOC,
     LAST_MOVE,
@@ -40,7 +40,7 @@ from app.contract.games import (
     MoveOut,
     Tokens,
 )
-from app.contract.problems import CELL_REFUSALS, Refusal, refusal
+from app.contract.problems import CELL_REFUSALS, ILLEGAL_SESSION_MOVE, Refusal
 from app.contract.squares import SquareError, Squares, check_syntax
 from app.records.errors import RecordError
 from app.records.transcript import read_transcript
@@ -149,28 +149,15 @@ class NoBracket(RuleError):
         return {"reason": "no_bracket"}
 
 
-NO_BRACKET = refusal(
-    NoBracket(0, 0), 409, "Illegal move",
-    "a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`); in an "
-    "audited record, also a written pass where the player has a legal move (`reason`: "
-    "`pass_with_moves`: Othello passes are inferred)",
-    "play a cell that brackets an opponent stone (`legal-moves` on the game's board)",
-)  # fmt: skip
+NO_BRACKET = Refusal(NoBracket, ILLEGAL_SESSION_MOVE)
 # A written pass in an audited record, where the player to move has a move: the same problem.
-PASS_REFUSED = Refusal(PassRefused, NO_BRACKET.problem)
+PASS_REFUSED = Refusal(PassRefused, ILLEGAL_SESSION_MOVE)
 
 
 EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGRAL]
 # An opening is at most every square of the largest board with names (26 × 32 cells, 4 letters
 # a square at most), as a transcript or a list.
 OPENING_TEXT = 26 * 32 * 4
-
-
-class NoMembers:
-    """Marks a text that never holds a colon (squares), so no JSON object member either
-    (``app.api.bodies.most_members``): a body's members stay countable."""
-
-    members: ClassVar[int] = 0
 
 
 MOST_SQUARES = 26 * 32  # the squares of the largest board with names

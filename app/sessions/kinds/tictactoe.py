@@ -14,7 +14,7 @@ take ~35 ms, which showed up as the moves endpoint's p99 latency.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -31,6 +31,7 @@ from app.contract.games import (
     GameCommon,
     MoveOut,
     Tokens,
+    within_max_side,
 )
 from app.contract.problems import CELL_REFUSALS
 from app.rules.lines import LineCounters
@@ -48,6 +49,7 @@ from app.sessions.kind import (
     Status,
     Winner,
     cell_page,
+    free_cells,
     other,
 )
 from app.settings import LARGEST_N
@@ -90,14 +92,8 @@ class CreateTicTacToeIn(CreateIn):
 
     @field_validator("n")
     @classmethod
-    def _at_most_max_n(cls, value: int, info: ValidationInfo) -> int:
-        if info.context and value > info.context["settings"].max_n:
-            raise PydanticCustomError(
-                "less_than_equal",
-                "n must be at most {limit}",
-                {"limit": info.context["settings"].max_n},
-            )
-        return value
+    def _at_most_max_n(cls, value: int, info: ValidationInfo) -> int | None:
+        return within_max_side("n", value, info)
 
     @field_validator("k")
     @classmethod
@@ -114,16 +110,6 @@ class CreateTicTacToeIn(CreateIn):
 def player_of(seq: int) -> Player:
     """Player 1 (X) makes the odd-numbered moves."""
     return 1 if seq % 2 else 2
-
-
-def free_cells(total: int, occupied: Container[int], start: int) -> Iterator[int]:
-    """The indices from ``start`` on (of ``total``) that are not ``occupied``, ascending: each
-    one taken costs it and the occupied cells just before it, never the board."""
-    index = max(start, 0)
-    while index < total:
-        if index not in occupied:
-            yield index
-        index += 1
 
 
 class TicTacToe:

@@ -157,10 +157,12 @@ def test_the_kinds_unions_are_the_documents() -> None:
     assert get_args(adjudicator_client.GetGameAnswer) == (
         adjudicator_client.TicTacToeGameOut,
         adjudicator_client.ReversiGameOut,
+        adjudicator_client.GomokuGameOut,
     )
     assert set(get_args(adjudicator_client.CreateGameAnswer)) == {
         adjudicator_client.CreatedTicTacToeOut,
         adjudicator_client.CreatedReversiOut,
+        adjudicator_client.CreatedGomokuOut,
     }
 
 

@@ -15,6 +15,7 @@ import {
   offerDraw,
   resign,
   type GameEvent,
+  type GomokuGameOut,
   type LegalMovesResponse,
   type ReversiGameOut,
   type TicTacToeGameOut,
@@ -90,7 +91,8 @@ for (let col = 3; winner === 0; col++) {
 // Reversi: {"game": "reversi"}, each move the legal move that flips most, to the end.
 const reversi = ok(await createGame({ body: { game: "reversi" } }));
 if (reversi.game !== "reversi") throw new Error("not a Reversi game");
-let state: TicTacToeGameOut | ReversiGameOut = reversi;
+// A move's answer holds a state of any kind.
+let state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut = reversi;
 while (state.status === "in_progress" && state.next_player != null) {
   const player: 1 | 2 = state.next_player;
   const board = ok(await getBoard({ path: { game_id: reversi.id } }));

@@ -114,8 +114,8 @@ if (winner !== 1) throw new Error("black did not win the gomoku game");
 // Reversi: {"game": "reversi"}, each move the legal move that flips most, to the end.
 const reversi = ok(await api.POST("/v1/games", { body: { game: "reversi" } }));
 if (reversi.game !== "reversi") throw new Error("not a Reversi game");
-let state: components["schemas"]["ReversiGameOut"] | components["schemas"]["TicTacToeGameOut"] =
-  reversi;
+// A move's answer holds a state of any kind.
+let state: components["schemas"]["MoveResultOut"]["state"] = reversi;
 while (state.status === "in_progress" && state.next_player !== null) {
   const player: 1 | 2 = state.next_player;
   const board = ok(

@@ -245,7 +245,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi: `tictactoe`, `reversi`): n × n tic-tac-toe with k in a row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted position), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
+         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku: `tictactoe`, `reversi`, `gomoku`): n × n tic-tac-toe with k in a row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted position), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
          */
         post: operations["createGame"];
         delete?: never;
@@ -640,10 +640,65 @@ export interface components {
             })[];
         };
         /**
+         * AuditGomokuIn
+         * @description Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a
+         *     `size` × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the moves of the game to audit.
+         */
+        AuditGomokuIn: {
+            /**
+             * Moves
+             * @description The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes (Othello's are inferred: a written one is checked). At most `max_record_moves` (default 10,000).
+             */
+            moves?: (string | [
+                number,
+                number
+            ])[] | null;
+            /**
+             * Transcript
+             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
+             */
+            transcript?: string | null;
+            /**
+             * Record
+             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record.
+             */
+            record?: string | null;
+            /**
+             * Format
+             * @description The format of `record`: `ggf` (Othello, as GGS writes it).
+             */
+            format?: string | null;
+            /**
+             * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "gomoku";
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
+             * @enum {string}
+             */
+            rule?: "freestyle" | "standard" | "renju" | "caro";
+            /**
+             * Size
+             * @description Board side: 15 if not given; renju is played on 15 × 15 only.
+             */
+            size?: number | null;
+            /**
+             * Foul
+             * @description Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default: `"refuse"`.
+             * @enum {string}
+             */
+            foul?: "refuse" | "lose";
+            /** @description Stones placed before the players move; none if not given. */
+            opening?: components["schemas"]["StonesOpening"] | null;
+        };
+        /**
          * AuditIn
          * @description A game to audit: its kind's creation parameters and its moves.
          */
-        AuditIn: components["schemas"]["AuditTicTacToeIn"] | components["schemas"]["AuditReversiIn"];
+        AuditIn: components["schemas"]["AuditTicTacToeIn"] | components["schemas"]["AuditReversiIn"] | components["schemas"]["AuditGomokuIn"];
         /**
          * AuditOut
          * @description A whole game, audited.
@@ -666,7 +721,7 @@ export interface components {
              * Moves
              * @description The accepted moves, as a session records them (Othello's inferred passes are their moves' `passed`).
              */
-            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"])[];
+            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"])[];
             /**
              * State
              * @description The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
@@ -908,7 +963,41 @@ export interface components {
          * CreateGameIn
          * @description A new game of one kind, named by `game` (tic-tac-toe without it).
          */
-        CreateGameIn: components["schemas"]["CreateTicTacToeIn"] | components["schemas"]["CreateReversiIn"];
+        CreateGameIn: components["schemas"]["CreateTicTacToeIn"] | components["schemas"]["CreateReversiIn"] | components["schemas"]["CreateGomokuIn"];
+        /**
+         * CreateGomokuIn
+         * @description Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a
+         *     `size` × `size` board (15 unless given; renju only 15). Black (player 1) moves first.
+         */
+        CreateGomokuIn: {
+            /** @description Clocks; without them, no time limit. */
+            clock?: components["schemas"]["ClockIn"] | null;
+            /**
+             * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "gomoku";
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
+             * @enum {string}
+             */
+            rule?: "freestyle" | "standard" | "renju" | "caro";
+            /**
+             * Size
+             * @description Board side: 15 if not given; renju is played on 15 × 15 only.
+             */
+            size?: number | null;
+            /**
+             * Foul
+             * @description Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default: `"refuse"`.
+             * @enum {string}
+             */
+            foul?: "refuse" | "lose";
+            /** @description Stones placed before the players move; none if not given. */
+            opening?: components["schemas"]["StonesOpening"] | null;
+        };
         /**
          * CreateReversiIn
          * @description Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
@@ -973,6 +1062,69 @@ export interface components {
              */
             k?: number | null;
         };
+        /** CreatedGomokuOut */
+        CreatedGomokuOut: {
+            /** Id */
+            id: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "in_progress" | "won" | "draw";
+            /**
+             * Winner
+             * @description 0 while nobody has won.
+             * @enum {integer}
+             */
+            winner: 0 | 1 | 2;
+            /**
+             * Reason
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             */
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            /**
+             * Next Player
+             * @description null once the game is over.
+             */
+            next_player: (1 | 2) | null;
+            /**
+             * Version
+             * @description 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a resignation, an agreed draw).
+             */
+            version: number;
+            /**
+             * Move Count
+             * @description Accepted moves.
+             */
+            move_count: number;
+            /**
+             * Draw Offer
+             * @description The player whose draw offer stands (until the next accepted move).
+             */
+            draw_offer: (1 | 2) | null;
+            /** @description Only in a clocked game's state. */
+            clock?: components["schemas"]["ClockOut"];
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
+             * @enum {string}
+             */
+            rule: "freestyle" | "standard" | "renju" | "caro";
+            /**
+             * Size
+             * @description The board's side.
+             */
+            size: number;
+            /**
+             * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "gomoku";
+            /** @description The last accepted move's record; null before the first. */
+            last_move: components["schemas"]["GomokuMoveOut"] | null;
+            /** @description Each player's bearer token. Shown only in this answer. */
+            tokens: components["schemas"]["Tokens"];
+        };
         /** CreatedReversiOut */
         CreatedReversiOut: {
             /** Id */
@@ -990,9 +1142,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -1049,9 +1201,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -1097,7 +1249,7 @@ export interface components {
             event: "end";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id?: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
         };
         /** @description The store stopped answering: `data` is the problem. The stream ends; resume it with `Last-Event-ID`. */
         ErrorEvent: {
@@ -1168,6 +1320,16 @@ export interface components {
         };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
         GameEvent: components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        /** GomokuBoardOut */
+        GomokuBoardOut: {
+            /** Size */
+            size: number;
+            /**
+             * Rows
+             * @description `B` Black, `W` White, `.` empty; top row first.
+             */
+            rows: string[];
+        };
         /** GomokuCheckMovesOut */
         GomokuCheckMovesOut: {
             /**
@@ -1239,6 +1401,157 @@ export interface components {
              * @description The shapes that decide the answer: the five (or overline) that wins, or the fours, threes or overline that make the move forbidden.
              */
             lines: components["schemas"]["LineOut"][];
+        };
+        /**
+         * GomokuGameOut
+         * @description A gomoku game: five in a row under its `rule`, on a `size` × `size` board.
+         */
+        GomokuGameOut: {
+            /** Id */
+            id: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "in_progress" | "won" | "draw";
+            /**
+             * Winner
+             * @description 0 while nobody has won.
+             * @enum {integer}
+             */
+            winner: 0 | 1 | 2;
+            /**
+             * Reason
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             */
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            /**
+             * Next Player
+             * @description null once the game is over.
+             */
+            next_player: (1 | 2) | null;
+            /**
+             * Version
+             * @description 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a resignation, an agreed draw).
+             */
+            version: number;
+            /**
+             * Move Count
+             * @description Accepted moves.
+             */
+            move_count: number;
+            /**
+             * Draw Offer
+             * @description The player whose draw offer stands (until the next accepted move).
+             */
+            draw_offer: (1 | 2) | null;
+            /** @description Only in a clocked game's state. */
+            clock?: components["schemas"]["ClockOut"];
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
+             * @enum {string}
+             */
+            rule: "freestyle" | "standard" | "renju" | "caro";
+            /**
+             * Size
+             * @description The board's side.
+             */
+            size: number;
+            /**
+             * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "gomoku";
+            /** @description The last accepted move's record; null before the first. */
+            last_move: components["schemas"]["GomokuMoveOut"] | null;
+        };
+        /**
+         * GomokuLegalMovesOut
+         * @description A page of the legal moves of the player to move, in a game of Gomoku.
+         */
+        GomokuLegalMovesOut: {
+            /** Id */
+            id: string;
+            /**
+             * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "gomoku";
+            /**
+             * Version
+             * @description The game's version these moves are of (its `ETag` says it).
+             */
+            version: number;
+            /**
+             * Player
+             * @description Who moves now; null once the game is over (then no moves).
+             */
+            player: (1 | 2) | null;
+            /**
+             * Count
+             * @description How many legal moves the player has, on every page.
+             */
+            count: number;
+            /**
+             * Moves
+             * @description This page's legal moves, in row-major order (by row, then column).
+             */
+            moves: components["schemas"]["CellOut"][];
+            /**
+             * Next After
+             * @description The `after` of the next page (this page's last cell index); null when no legal move follows this page.
+             */
+            next_after: number | null;
+        };
+        /**
+         * GomokuMoveIn
+         * @description A move: a move on a cell: its `row` and `col`, or its `square` name (where the board has names:
+         *     at most 26 columns), not both, or a pass: the mover places nothing and gives the turn away
+         */
+        GomokuMoveIn: components["schemas"]["MoveIn"] | components["schemas"]["PassIn"];
+        /**
+         * GomokuMoveOut
+         * @description A gomoku move record: a stone (its cell) or a pass, and its colour.
+         */
+        GomokuMoveOut: {
+            /**
+             * Seq
+             * @description 1 for the first move; equals the game's version after it.
+             */
+            seq: number;
+            /**
+             * Row
+             * @description A stone's row (0: the top row).
+             */
+            row?: number;
+            /**
+             * Col
+             * @description A stone's column (0: the left column).
+             */
+            col?: number;
+            /**
+             * Square
+             * @description A stone's square name (`h8`: column letter, row number from 1 counted from the bottom row), where the board has names (at most 26 columns).
+             */
+            square?: string;
+            /**
+             * Pass
+             * @description A pass (renju).
+             * @constant
+             */
+            pass?: true;
+            /**
+             * Player
+             * @enum {integer}
+             */
+            player: 1 | 2;
+            /**
+             * Color
+             * @description The mover's colour: `B` or `W`.
+             * @enum {string}
+             */
+            color: "B" | "W";
         };
         /**
          * GomokuMoveRequest
@@ -1569,14 +1882,14 @@ export interface components {
              */
             winner: 0 | 1 | 2;
             /** Move */
-            move: components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"];
+            move: components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"];
             /** State */
-            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"];
+            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
         };
         /** MovesPage */
         MovesPage: {
             /** Moves */
-            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"])[];
+            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"])[];
             /**
              * Version
              * @description The game's version now: its number of moves too, unless changes other than moves were made (draw offers, an ending). Pass the last move's `seq` as `since` next time.
@@ -1592,7 +1905,24 @@ export interface components {
             event: "offer";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+        };
+        /**
+         * PassIn
+         * @description A pass: the mover places nothing and gives the turn away.
+         */
+        PassIn: {
+            /**
+             * Player
+             * @description Optional; must be the token's player (else 403).
+             */
+            player?: number | null;
+            /**
+             * Pass
+             * @description `true`: the mover passes.
+             * @constant
+             */
+            pass: true;
         };
         /** PlayerMs */
         PlayerMs: {
@@ -1747,9 +2077,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -1952,6 +2282,18 @@ export interface components {
              */
             value: string;
         };
+        /**
+         * StonesOpening
+         * @description Stones placed before play, alternately Black, White, Black, … (as Gomocup hands its
+         *     balanced openings to engines).
+         */
+        StonesOpening: {
+            /**
+             * Stones
+             * @description Each stone as `[row, col]` or a square name (`h8`, rows counted from the bottom; on boards of at most 26 columns). They are the game's first move records, untimed, by players 1, 2, 1, …; then the colour whose turn it is moves. A stone the rules refuse (an occupied or forbidden point), or stones that end the game, are 422 naming the stone.
+             */
+            stones: (number[] | string)[];
+        };
         /** TicTacToeBoardOut */
         TicTacToeBoardOut: {
             /** N */
@@ -1982,9 +2324,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves` (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -2776,7 +3118,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MoveIn"];
+                "application/json": components["schemas"]["GomokuMoveIn"];
             };
         };
         responses: {
@@ -2820,7 +3162,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `not_your_turn`: the other player moves next (`next_player`). `cell_occupied`: the cell already holds a mark. `illegal_move`: a Reversi session's move that brackets no opponent stone (`reason`: `no_bracket`); in an audited record, also a written pass where the player has a legal move (`reason`: `pass_with_moves`: Othello passes are inferred). */
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `not_your_turn`: the other player moves next (`next_player`). `cell_occupied`: the cell already holds a mark. `illegal_move`: a session's move (or an audited record's) that the game's rules refuse; `reason` names the rule: `no_bracket` (Reversi: the stone brackets no opponent stone), `pass_with_moves` (an audited Othello record's written pass where the player has a legal move: Othello passes are inferred), `no_passes` (a pass in a gomoku game whose rule has none: only renju has passes). `forbidden_move`: Black's move on a renju forbidden point (`forbidden`: `overline`, `double_four` or `double_three`; `lines`: the shapes that make it so), in a game created with `foul` `refuse` (the default). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2908,7 +3250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
                 };
             };
             /** @description Unchanged since the ETag in `If-None-Match`. */
@@ -3020,7 +3362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedTicTacToeOut"] | components["schemas"]["CreatedReversiOut"];
+                    "application/json": components["schemas"]["CreatedTicTacToeOut"] | components["schemas"]["CreatedReversiOut"] | components["schemas"]["CreatedGomokuOut"];
                 };
             };
             /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
@@ -3099,7 +3441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's. */
@@ -3223,7 +3565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's. */
@@ -3401,7 +3743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"];
+                    "application/json": components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"];
                 };
             };
             /** @description `game_not_found`: no such game: never created, deleted or expired. `move_not_found`: the game has no move with this number. */
@@ -3463,7 +3805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeLegalMovesOut"] | components["schemas"]["ReversiLegalMovesOut"];
+                    "application/json": components["schemas"]["TicTacToeLegalMovesOut"] | components["schemas"]["ReversiLegalMovesOut"] | components["schemas"]["GomokuLegalMovesOut"];
                 };
             };
             /** @description Unchanged since the ETag in `If-None-Match`. */
@@ -3520,7 +3862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeBoardOut"] | components["schemas"]["ReversiBoardOut"];
+                    "application/json": components["schemas"]["TicTacToeBoardOut"] | components["schemas"]["ReversiBoardOut"] | components["schemas"]["GomokuBoardOut"];
                 };
             };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */

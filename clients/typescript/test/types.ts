@@ -38,11 +38,12 @@ export async function createGameIsTypedPerKind(): Promise<void> {
   await api.createGame({ n: 3, kk: 3 });
   // @ts-expect-error a tic-tac-toe game is not a Reversi one
   const wrong: Schemas["CreatedReversiOut"] = classic;
-  // A body of either kind answers either kind's state.
+  // A body of either kind answers a state of any kind, told apart by its `game`.
   const body = Math.random() < 0.5 ? ({ n: 3 } as const) : ({ game: "reversi" } as const);
   const either = await api.createGame(body);
   if (either.game === "reversi") either.score satisfies Schemas["PlayerScores"];
-  else either.k satisfies number;
+  else if (either.game === "tictactoe") either.k satisfies number;
+  else either.rule satisfies "freestyle" | "standard" | "renju" | "caro";
   void [k, tokens, score, sized, wrong];
 }
 

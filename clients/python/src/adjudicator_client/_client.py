@@ -29,10 +29,14 @@ from adjudicator_client._operations import (
 )
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
+    CreatedGomokuOut,
     CreatedReversiOut,
     CreatedTicTacToeOut,
     CreateGameAnswer,
+    StonesOpening,
 )
+
+GomokuRule = Literal["freestyle", "standard", "renju", "caro"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -170,11 +174,24 @@ class Client:
         clock: tuple[int, int] | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
+    def create_game(
+        self,
+        *,
+        game: Literal["gomoku"],
+        rule: GomokuRule | None = None,
+        size: int | None = None,
+        foul: Literal["refuse", "lose"] | None = None,
+        opening: StonesOpening | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> CreatedGomokuOut: ...
+    @overload
     def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
     def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
-        ``next``; an ``opening``, ``"f5d6c3"``, played first), or tic-tac-toe (``n``, ``k``);
-        ``clock`` is (initial seconds, increment seconds). A kind this client was not made for
+        ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
+        ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
+        ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``); ``clock`` is (initial
+        seconds, increment seconds). A kind this client was not made for
         takes its creation body's members as keywords."""
         return self.send(operations.create_game(game=game, **params))
 
@@ -307,6 +324,17 @@ class AsyncClient:
         k: int | None = None,
         clock: tuple[int, int] | None = None,
     ) -> CreatedTicTacToeOut: ...
+    @overload
+    async def create_game(
+        self,
+        *,
+        game: Literal["gomoku"],
+        rule: GomokuRule | None = None,
+        size: int | None = None,
+        foul: Literal["refuse", "lose"] | None = None,
+        opening: StonesOpening | None = None,
+        clock: tuple[int, int] | None = None,
+    ) -> CreatedGomokuOut: ...
     @overload
     async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
     async def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:

@@ -20,6 +20,7 @@ __all__ = [
     "AuditBatchAnswer",
     "AuditBatchIn",
     "AuditBatchOut",
+    "AuditGomokuIn",
     "AuditIn",
     "AuditOut",
     "AuditRecordAnswer",
@@ -40,11 +41,14 @@ __all__ = [
     "Counts",
     "CreateGameAnswer",
     "CreateGameIn",
+    "CreateGomokuIn",
     "CreateReversiIn",
     "CreateTicTacToeIn",
+    "CreatedGomokuOut",
     "CreatedReversiOut",
     "CreatedTicTacToeOut",
     "DeleteGameAnswer",
+    "ForbiddenMove",
     "ForbiddenPointOut",
     "ForbiddenPointsOut",
     "ForbiddenPointsRequest",
@@ -60,12 +64,17 @@ __all__ = [
     "GetProblemTypeAnswer",
     "GetReadinessAnswer",
     "GetRecordAnswer",
+    "GomokuBoardOut",
     "GomokuCheckMoveAnswer",
     "GomokuCheckMovesAnswer",
     "GomokuCheckMovesOut",
     "GomokuCheckMovesRequest",
     "GomokuCheckOut",
     "GomokuForbiddenPointsAnswer",
+    "GomokuGameOut",
+    "GomokuLegalMovesOut",
+    "GomokuMoveIn",
+    "GomokuMoveOut",
     "GomokuMoveRequest",
     "GomokuQuery",
     "HeadersTooLarge",
@@ -96,6 +105,7 @@ __all__ = [
     "NotYourTurn",
     "OfferDrawAnswer",
     "OutOfBounds",
+    "PassIn",
     "PayloadTooLarge",
     "PlayerMs",
     "PlayerScores",
@@ -115,6 +125,7 @@ __all__ = [
     "ReversiMoveRequest",
     "Score",
     "SignatureOut",
+    "StonesOpening",
     "StoreUnavailable",
     "TicTacToeBoardOut",
     "TicTacToeGameOut",
@@ -226,7 +237,7 @@ class AuditOut(TypedDict):
     illegal: IllegalOut | None
     # The accepted moves, as a session records them (Othello's inferred passes are their moves'
     # `passed`).
-    moves: list[MoveOut | ReversiMoveOut]
+    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut]
     # The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version`
     # and `clock`.
     state: dict[str, Any]
@@ -286,6 +297,21 @@ class ReversiMoveOut(TypedDict):
     flip_squares: NotRequired[list[str]]
 
 
+# A gomoku move record: a stone (its cell) or a pass, and its colour.
+GomokuMoveOut = TypedDict(
+    "GomokuMoveOut",
+    {
+        "seq": int,
+        "row": NotRequired[int],
+        "col": NotRequired[int],
+        "square": NotRequired[str],
+        "pass": NotRequired[Literal[True]],
+        "player": Literal[1, 2],
+        "color": Literal["B", "W"],
+    },
+)
+
+
 class SignatureOut(TypedDict):
     # Always `Ed25519`.
     alg: Literal["Ed25519"]
@@ -294,6 +320,54 @@ class SignatureOut(TypedDict):
     # base64url of the signature of the canonical JSON (RFC 8785) of the whole answer without
     # `signature`.
     value: str
+
+
+class AuditGomokuIn(TypedDict):
+    """Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a `size`
+    × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the moves
+    of the game to audit.
+    """
+
+    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # 10,000).
+    moves: NotRequired[list[str | list[Any]] | None]
+    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
+    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
+    # inferred).
+    transcript: NotRequired[str | None]
+    # A game in a community format, named by `format`: its text. The game's parameters come from the
+    # record.
+    record: NotRequired[str | None]
+    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    format: NotRequired[str | None]
+    # The game's kind.
+    game: Literal["gomoku"]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
+    # `"freestyle"`.
+    rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
+    # Board side: 15 if not given; renju is played on 15 × 15 only.
+    size: NotRequired[int | None]
+    # Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`,
+    # the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default:
+    # `"refuse"`.
+    foul: NotRequired[Literal["refuse", "lose"]]
+    # Stones placed before the players move; none if not given.
+    opening: NotRequired[StonesOpening | None]
+
+
+class StonesOpening(TypedDict):
+    """Stones placed before play, alternately Black, White, Black, … (as Gomocup hands its balanced
+    openings to engines).
+    """
+
+    # Each stone as `[row, col]` or a square name (`h8`, rows counted from the bottom; on boards of
+    # at most 26 columns). They are the game's first move records, untimed, by players 1, 2, 1, …;
+    # then the colour whose turn it is moves. A stone the rules refuse (an occupied or forbidden
+    # point), or stones that end the game, are 422 naming the stone.
+    stones: list[list[int] | str]
 
 
 class AuditReversiIn(TypedDict):
@@ -360,7 +434,7 @@ class AuditTicTacToeIn(TypedDict):
 
 
 # A game to audit: its kind's creation parameters and its moves.
-AuditIn: TypeAlias = AuditTicTacToeIn | AuditReversiIn
+AuditIn: TypeAlias = AuditTicTacToeIn | AuditReversiIn | AuditGomokuIn
 
 
 class CellOut(TypedDict):
@@ -453,6 +527,30 @@ class Counts(TypedDict):
     O: int  # noqa: E741
 
 
+class CreateGomokuIn(TypedDict):
+    """Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a `size`
+    × `size` board (15 unless given; renju only 15). Black (player 1) moves first.
+    """
+
+    # Clocks; without them, no time limit.
+    clock: NotRequired[ClockIn | None]
+    # The game's kind.
+    game: Literal["gomoku"]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
+    # `"freestyle"`.
+    rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
+    # Board side: 15 if not given; renju is played on 15 × 15 only.
+    size: NotRequired[int | None]
+    # Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`,
+    # the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default:
+    # `"refuse"`.
+    foul: NotRequired[Literal["refuse", "lose"]]
+    # Stones placed before the players move; none if not given.
+    opening: NotRequired[StonesOpening | None]
+
+
 class CreateReversiIn(TypedDict):
     """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
     position (with the colour to move). Black (player 1) moves first by default.
@@ -492,7 +590,60 @@ class CreateTicTacToeIn(TypedDict):
 
 
 # A new game of one kind, named by `game` (tic-tac-toe without it).
-CreateGameIn: TypeAlias = CreateTicTacToeIn | CreateReversiIn
+CreateGameIn: TypeAlias = CreateTicTacToeIn | CreateReversiIn | CreateGomokuIn
+
+
+class CreatedGomokuOut(TypedDict):
+    id: str
+    status: Literal["in_progress", "won", "draw"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
+    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
+    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
+    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
+    # on.
+    reason: (
+        Literal[
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
+        ]
+        | None
+    )
+    # null once the game is over.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
+    rule: Literal["freestyle", "standard", "renju", "caro"]
+    # The board's side.
+    size: int
+    # The game's kind, as it was created.
+    game: Literal["gomoku"]
+    # The last accepted move's record; null before the first.
+    last_move: GomokuMoveOut | None
+    # Each player's bearer token. Shown only in this answer.
+    tokens: Tokens
+
+
+Tokens = TypedDict("Tokens", {"1": str, "2": str})
 
 
 class CreatedReversiOut(TypedDict):
@@ -500,13 +651,23 @@ class CreatedReversiOut(TypedDict):
     status: Literal["in_progress", "won", "draw"]
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
-    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
-    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
-    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
-    # draw offered by both); null while it goes on.
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
+    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
+    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
+    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
+    # on.
     reason: (
         Literal[
-            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
         ]
         | None
     )
@@ -540,21 +701,28 @@ class CreatedReversiOut(TypedDict):
 PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
 
 
-Tokens = TypedDict("Tokens", {"1": str, "2": str})
-
-
 class CreatedTicTacToeOut(TypedDict):
     id: str
     status: Literal["in_progress", "won", "draw"]
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
-    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
-    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
-    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
-    # draw offered by both); null while it goes on.
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
+    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
+    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
+    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
+    # on.
     reason: (
         Literal[
-            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
         ]
         | None
     )
@@ -588,7 +756,7 @@ class EndEvent(TypedDict):
     event: Literal["end"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: NotRequired[str]
-    data: TicTacToeGameOut | ReversiGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 
 class TicTacToeGameOut(TypedDict):
@@ -598,13 +766,23 @@ class TicTacToeGameOut(TypedDict):
     status: Literal["in_progress", "won", "draw"]
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
-    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
-    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
-    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
-    # draw offered by both); null while it goes on.
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
+    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
+    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
+    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
+    # on.
     reason: (
         Literal[
-            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
         ]
         | None
     )
@@ -636,13 +814,23 @@ class ReversiGameOut(TypedDict):
     status: Literal["in_progress", "won", "draw"]
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
-    # Why the game ended: `line` (k in a row), `board_full` (a tic-tac-toe draw), `no_moves`
-    # (Reversi: neither colour can move; stones decide), `move_limit` (the configured most moves per
-    # game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a
-    # draw offered by both); null while it goes on.
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
+    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
+    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
+    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
+    # on.
     reason: (
         Literal[
-            "line", "board_full", "no_moves", "move_limit", "timeout", "resignation", "agreement"
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
         ]
         | None
     )
@@ -669,6 +857,56 @@ class ReversiGameOut(TypedDict):
     final_score: PlayerScores | None
     # The last accepted move's record; null before the first.
     last_move: ReversiMoveOut | None
+
+
+class GomokuGameOut(TypedDict):
+    """A gomoku game: five in a row under its `rule`, on a `size` × `size` board."""
+
+    id: str
+    status: Literal["in_progress", "won", "draw"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
+    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
+    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
+    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
+    # on.
+    reason: (
+        Literal[
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
+        ]
+        | None
+    )
+    # null once the game is over.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
+    rule: Literal["freestyle", "standard", "renju", "caro"]
+    # The board's side.
+    size: int
+    # The game's kind, as it was created.
+    game: Literal["gomoku"]
+    # The last accepted move's record; null before the first.
+    last_move: GomokuMoveOut | None
 
 
 class ErrorEvent(TypedDict):
@@ -742,7 +980,7 @@ class OfferEvent(TypedDict):
     event: Literal["offer"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: str
-    data: TicTacToeGameOut | ReversiGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 
 # One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's
@@ -753,8 +991,14 @@ GameEvent: TypeAlias = MoveEvent | OfferEvent | EndEvent | ErrorEvent
 class MoveResultOut(TypedDict):
     # 0 while nobody has won, else the winner.
     winner: Literal[0, 1, 2]
-    move: MoveOut | ReversiMoveOut
-    state: TicTacToeGameOut | ReversiGameOut
+    move: MoveOut | ReversiMoveOut | GomokuMoveOut
+    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
+class GomokuBoardOut(TypedDict):
+    size: int
+    # `B` Black, `W` White, `.` empty; top row first.
+    rows: list[str]
 
 
 class GomokuCheckMovesOut(TypedDict):
@@ -812,6 +1056,55 @@ class GomokuQuery(TypedDict):
     # columns.
     square: NotRequired[str | None]
     color: Literal["B", "W"]
+
+
+class GomokuLegalMovesOut(TypedDict):
+    """A page of the legal moves of the player to move, in a game of Gomoku."""
+
+    id: str
+    # The game's kind, as it was created.
+    game: Literal["gomoku"]
+    # The game's version these moves are of (its `ETag` says it).
+    version: int
+    # Who moves now; null once the game is over (then no moves).
+    player: Literal[1, 2] | None
+    # How many legal moves the player has, on every page.
+    count: int
+    # This page's legal moves, in row-major order (by row, then column).
+    moves: list[CellOut]
+    # The `after` of the next page (this page's last cell index); null when no legal move follows
+    # this page.
+    next_after: int | None
+
+
+class MoveIn(TypedDict):
+    """A move on a cell: its `row` and `col`, or its `square` name (where the board has names: at
+    most 26 columns), not both.
+    """
+
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+    # 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`.
+    # With `col`, unless `square` is given.
+    row: NotRequired[int | None]
+    # 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422
+    # `out_of_bounds`. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them), on a board of at most
+    # 26 columns: a column letter (`a` the left column) and a row number from 1 — counted from the
+    # top row in Reversi (`f5` is row 4, col 5), from the bottom row in tic-tac-toe (`a1` is the
+    # bottom-left cell). Case-insensitive. A name the board does not have, or a board wider than 26
+    # columns, is 422 `validation_error`.
+    square: NotRequired[str | None]
+
+
+# A pass: the mover places nothing and gives the turn away.
+PassIn = TypedDict("PassIn", {"player": NotRequired[int | None], "pass": Literal[True]})
+
+
+# A move: a move on a cell: its `row` and `col`, or its `square` name (where the board has names:
+# at most 26 columns), not both, or a pass: the mover places nothing and gives the turn away
+GomokuMoveIn: TypeAlias = MoveIn | PassIn
 
 
 class GomokuMoveRequest(TypedDict):
@@ -887,29 +1180,8 @@ class LegalMovesResponse(TypedDict):
     must_pass: bool
 
 
-class MoveIn(TypedDict):
-    """A move on a cell: its `row` and `col`, or its `square` name (where the board has names: at
-    most 26 columns), not both.
-    """
-
-    # Optional; must be the token's player (else 403).
-    player: NotRequired[int | None]
-    # 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`.
-    # With `col`, unless `square` is given.
-    row: NotRequired[int | None]
-    # 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422
-    # `out_of_bounds`. With `row`, unless `square` is given.
-    col: NotRequired[int | None]
-    # The cell by its square name instead of `row` and `col` (not with them), on a board of at most
-    # 26 columns: a column letter (`a` the left column) and a row number from 1 — counted from the
-    # top row in Reversi (`f5` is row 4, col 5), from the bottom row in tic-tac-toe (`a1` is the
-    # bottom-left cell). Case-insensitive. A name the board does not have, or a board wider than 26
-    # columns, is 422 `validation_error`.
-    square: NotRequired[str | None]
-
-
 class MovesPage(TypedDict):
-    moves: list[MoveOut | ReversiMoveOut]
+    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut]
     # The game's version now: its number of moves too, unless changes other than moves were made
     # (draw offers, an ending). Pass the last move's `seq` as `since` next time.
     version: int
@@ -1098,23 +1370,25 @@ MakeMoveAnswer: TypeAlias = MoveResultOut
 
 ListMovesAnswer: TypeAlias = MovesPage
 
-GetGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
+GetGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 DeleteGameAnswer: TypeAlias = None
 
-CreateGameAnswer: TypeAlias = CreatedTicTacToeOut | CreatedReversiOut
+CreateGameAnswer: TypeAlias = CreatedTicTacToeOut | CreatedReversiOut | CreatedGomokuOut
 
-ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
+ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
-OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut
+OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 GameEventsAnswer: TypeAlias = GameEvent
 
-GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut
+GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut | GomokuMoveOut
 
-ListLegalMovesAnswer: TypeAlias = TicTacToeLegalMovesOut | ReversiLegalMovesOut
+ListLegalMovesAnswer: TypeAlias = (
+    TicTacToeLegalMovesOut | ReversiLegalMovesOut | GomokuLegalMovesOut
+)
 
-GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut
+GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut | GomokuBoardOut
 
 GetKeysAnswer: TypeAlias = Keys
 
@@ -1332,11 +1606,12 @@ class TooManyConnections(ProblemError):
 
 class IllegalMove(ProblemError):
     """Illegal move (422, 409 ``illegal_move``). When: 422: `apply-move` of an illegal move;
-    `reason` says why. 409: a Reversi session's move that brackets no opponent stone (`reason`:
-    `no_bracket`); in an audited record, also a written pass where the player has a legal move
-    (`reason`: `pass_with_moves`: Othello passes are inferred). To do: 422: play one of the moves
-    `legal-moves` lists. 409: play a cell that brackets an opponent stone (`legal-moves` on the
-    game's board).
+    `reason` says why. 409: a session's move (or an audited record's) that the game's rules
+    refuse; `reason` names the rule: `no_bracket` (Reversi: the stone brackets no opponent
+    stone), `pass_with_moves` (an audited Othello record's written pass where the player has a
+    legal move: Othello passes are inferred), `no_passes` (a pass in a gomoku game whose rule has
+    none: only renju has passes). To do: 422: play one of the moves `legal-moves` lists. 409:
+    play a move the rules allow (`legal-moves` on the game lists them).
     """
 
     code = "illegal_move"
@@ -1480,6 +1755,17 @@ class CellOccupied(ProblemError):
     statuses = (409,)
 
 
+class ForbiddenMove(ProblemError):
+    """Forbidden move (409 ``forbidden_move``). When: Black's move on a renju forbidden point
+    (`forbidden`: `overline`, `double_four` or `double_three`; `lines`: the shapes that make it
+    so), in a game created with `foul` `refuse` (the default). To do: play another point (`POST
+    /v1/gomoku/forbidden-points` lists them all), or pass.
+    """
+
+    code = "forbidden_move"
+    statuses = (409,)
+
+
 # Every problem code the service answers with, and its class.
 PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "validation_error": ValidationError,
@@ -1511,6 +1797,7 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "out_of_bounds": OutOfBounds,
     "not_your_turn": NotYourTurn,
     "cell_occupied": CellOccupied,
+    "forbidden_move": ForbiddenMove,
 }
 
 

@@ -1,0 +1,604 @@
+"""Gomoku and renju sessions: five in a row under the rule a game was created with.
+
+The rules are ``app/rules/gomoku.py``'s, the stateless endpoints' own engine: ``freestyle``
+(five or more), ``standard`` (exactly five), ``renju`` (15 × 15; Black exactly five and never on
+a forbidden point, White five or more; a player may pass, two passes in a row draw) and
+``caro`` (six or more, or exactly five not blocked at both ends). Player 1 plays Black and moves
+first. A move is adjudicated by reading at most five cells each way from it (renju's forbidden
+check reads the windows of the points it asks about, and asks again only one stone later), so
+it costs the same on a 15 × 15 board as on a board of a million a side.
+
+A refused move changes nothing: ``Gomoku.play`` checks the cell, the turn and the rule before it
+places anything. Black's forbidden move is refused (409 ``forbidden_move``, with the shapes that
+make it so), or, in a game created with ``"foul": "lose"``, accepted and lost (``reason``
+``foul``).
+
+The moves are a flat ``array`` of (row, col, player, colour) — a pass's row and col are
+``PASS`` — as tic-tac-toe keeps its moves: 16 bytes a move and nothing for Python's cycle
+collector to walk. A position a store rebuilt from ``encode``'s text holds the stones, the
+counters and the last move only (its move list holds the others).
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Mapping, Sequence
+from typing import Annotated, ClassVar, Literal, NotRequired
+
+from pydantic import (
+    Field,
+    PlainValidator,
+    ValidationError,
+    ValidationInfo,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+from typing_extensions import TypedDict
+
+from app.contract.fields import INTEGRAL, Body, NoMembers
+from app.contract.games import (
+    KIND_DOC,
+    LAST_MOVE,
+    TOKENS_DOC,
+    CreateIn,
+    Face,
+    GameCommon,
+    MoveIn,
+    PassIn,
+    Tokens,
+    within_max_side,
+)
+from app.contract.problems import CELL_REFUSALS, ILLEGAL_SESSION_MOVE, Refusal, refusal
+from app.contract.squares import SquareError, Squares, check_syntax
+from app.contract.stateless import LineOut, lines_out
+from app.rules import gomoku
+from app.rules.errors import RuleError
+from app.rules.gomoku import MIN_SIZE, RENJU_SIZE, Color, GomokuBoard, Rule
+from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
+from app.sessions.kind import (
+    NO_LEGAL_MOVES,
+    LegalMove,
+    LegalMoves,
+    Move,
+    Pass,
+    Placement,
+    Played,
+    Player,
+    Reason,
+    Status,
+    Winner,
+    cell_page,
+    free_cells,
+    other,
+)
+from app.settings import LARGEST_N
+
+DEFAULT_SIZE = 15
+Foul = Literal["refuse", "lose"]
+COLORS: tuple[Color, Color] = ("B", "W")  # a colour's code in the move array is its index
+PASS = -1  # the row and col of a pass in the move array
+MOST_STONES = RENJU_SIZE * RENJU_SIZE  # an opening's stones at most: a whole 15 × 15 board
+RULE_DOC = (
+    "`freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black "
+    "exactly five and never on a forbidden point: overline, double-four, double-three; White "
+    "five or more) or `caro` (six or more, or exactly five not blocked at both ends by the "
+    "opponent)."
+)
+FORBIDDEN_WORDS: dict[gomoku.Forbidden, str] = {
+    "overline": "an overline", "double_four": "a double-four", "double_three": "a double-three",
+}  # fmt: skip
+SQUARES = Squares.of(RENJU_SIZE, RENJU_SIZE, "bottom")  # renju's board: the one with fouls
+
+
+class GomokuFacts(TypedDict):
+    """What a gomoku game's state says of its kind."""
+
+    rule: Annotated[Rule, Field(description=RULE_DOC)]
+    size: Annotated[int, Field(description="The board's side.")]
+
+
+GomokuMoveOut = TypedDict(
+    "GomokuMoveOut",
+    {
+        "seq": Annotated[
+            int, Field(description="1 for the first move; equals the game's version after it.")
+        ],
+        "row": NotRequired[Annotated[int, Field(description="A stone's row (0: the top row).")]],
+        "col": NotRequired[
+            Annotated[int, Field(description="A stone's column (0: the left column).")]
+        ],
+        "square": NotRequired[
+            Annotated[
+                str,
+                Field(
+                    description="A stone's square name (`h8`: column letter, row number from 1 "
+                    "counted from the bottom row), where the board has names (at most 26 "
+                    "columns)."
+                ),
+            ]
+        ],
+        "pass": NotRequired[Annotated[Literal[True], Field(description="A pass (renju).")]],
+        "player": Player,
+        "color": Annotated[Color, Field(description="The mover's colour: `B` or `W`.")],
+    },
+)
+GomokuMoveOut.__doc__ = "A gomoku move record: a stone (its cell) or a pass, and its colour."
+
+
+class GomokuGameOut(GameCommon, GomokuFacts):
+    """A gomoku game: five in a row under its `rule`, on a `size` × `size` board."""
+
+    game: Annotated[Literal["gomoku"], Field(description=KIND_DOC)]
+    last_move: Annotated[GomokuMoveOut | None, LAST_MOVE]
+
+
+class CreatedGomokuOut(GomokuGameOut):
+    tokens: Annotated[Tokens, Field(description=TOKENS_DOC)]
+
+
+class GomokuBoardOut(TypedDict):
+    size: int
+    rows: Annotated[list[str], Field(description="`B` Black, `W` White, `.` empty; top row first.")]
+
+
+# --- refusals of the rules --------------------------------------------------------------------
+
+
+class ForbiddenMove(RuleError):
+    """Black's move on a renju forbidden point: an overline, a double-four or a double-three."""
+
+    code = "forbidden_move"
+
+    def __init__(
+        self, row: int, col: int, forbidden: gomoku.Forbidden, lines: Sequence[LineOut]
+    ) -> None:
+        self.row, self.col, self.forbidden, self.lines = row, col, forbidden, list(lines)
+        shapes = " and ".join(
+            f"{line['squares'][0]}–{line['squares'][-1]}" if "squares" in line else "?"
+            for line in self.lines
+        )
+        square = SQUARES.name(row, col) if SQUARES is not None else f"({row}, {col})"
+        super().__init__(f"{square} is forbidden to Black: {FORBIDDEN_WORDS[forbidden]} ({shapes})")
+
+    def details(self) -> dict[str, object]:
+        return {"forbidden": self.forbidden, "lines": self.lines}
+
+
+class PassNotAllowed(RuleError):
+    """A pass in a gomoku game whose rule has none: only renju lets a player pass."""
+
+    code = "illegal_move"
+
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
+        super().__init__(f"{rule} has no passes (only renju lets a player pass): place a stone")
+
+    def details(self) -> dict[str, object]:
+        return {"reason": "no_passes"}
+
+
+def _example_foul() -> ForbiddenMove:
+    """A real double-three, as the rules find it: Black at h8 with h9, h10 and i8, j8."""
+    board = GomokuBoard(RENJU_SIZE, {(6, 7): "B", (5, 7): "B", (7, 8): "B", (7, 9): "B"})
+    check = gomoku.check_move(board, RENJU_SIZE, 7, 7, "B", "renju")
+    assert check.forbidden == "double_three", check
+    return ForbiddenMove(7, 7, check.forbidden, lines_out(check.lines, SQUARES))
+
+
+FORBIDDEN_MOVE = refusal(
+    _example_foul(), 409, "Forbidden move",
+    "Black's move on a renju forbidden point (`forbidden`: `overline`, `double_four` or "
+    "`double_three`; `lines`: the shapes that make it so), in a game created with `foul` "
+    "`refuse` (the default)",
+    "play another point (`POST /v1/gomoku/forbidden-points` lists them all), or pass",
+)  # fmt: skip
+NO_PASSES = Refusal(PassNotAllowed, ILLEGAL_SESSION_MOVE)
+
+
+# --- creation ---------------------------------------------------------------------------------
+
+
+def _stone(value: object) -> tuple[int, int] | str:
+    """A stone of an opening as a body writes it: ``[row, col]`` or a square name."""
+    if isinstance(value, str):
+        try:
+            return check_syntax(value)
+        except SquareError as error:
+            raise PydanticCustomError(error.type, str(error)) from None
+    if isinstance(value, list) and len(value) == 2:
+        cell = [int(v) if type(v) is float and v.is_integer() else v for v in value]
+        if all(type(v) is int and v >= 0 for v in cell):
+            return cell[0], cell[1]
+    raise PydanticCustomError("stone", "a stone is [row, col] (0-based) or a square such as h8")
+
+
+StoneIn = Annotated[
+    tuple[int, int] | str,
+    PlainValidator(_stone),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 0},
+                    "minItems": 2,
+                    "maxItems": 2,
+                    "examples": [[7, 7]],
+                },
+                {"type": "string", "maxLength": 8, "examples": ["h8"]},
+            ]
+        }
+    ),
+    NoMembers(),
+]
+
+
+class StonesOpening(Body):
+    """Stones placed before play, alternately Black, White, Black, … (as Gomocup hands its
+    balanced openings to engines)."""
+
+    stones: list[StoneIn] = Field(
+        min_length=1,
+        max_length=MOST_STONES,
+        description="Each stone as `[row, col]` or a square name (`h8`, rows counted from the "
+        "bottom; on boards of at most 26 columns). They are the game's first move records, "
+        "untimed, by players 1, 2, 1, …; then the colour whose turn it is moves. A stone the "
+        "rules refuse (an occupied or forbidden point), or stones that end the game, are 422 "
+        "naming the stone.",
+    )
+
+
+class CreateGomokuIn(CreateIn):
+    """Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a
+    `size` × `size` board (15 unless given; renju only 15). Black (player 1) moves first."""
+
+    kind: ClassVar[str] = "gomoku"
+    game: Literal["gomoku"] = Field(description="The game's kind.")
+    rule: Rule = Field("freestyle", description=RULE_DOC)
+    size: Annotated[int, Field(strict=True, ge=MIN_SIZE, le=LARGEST_N), INTEGRAL] | None = Field(
+        None, description="Board side: 15 if not given; renju is played on 15 × 15 only."
+    )
+    foul: Foul = Field(
+        "refuse",
+        description="Renju only: what Black's move on a forbidden point does — `refuse` it "
+        "(409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins "
+        "(`reason` `foul`).",
+    )
+    opening: StonesOpening | None = Field(
+        None, description="Stones placed before the players move; none if not given."
+    )
+
+    @field_validator("size")
+    @classmethod
+    def _the_rule_s_size(cls, size: int | None, info: ValidationInfo) -> int | None:
+        if size is not None and info.data.get("rule") == "renju" and size != RENJU_SIZE:
+            raise PydanticCustomError(
+                "renju_size",
+                "renju is played on {side} × {side}, not {size} × {size}",
+                {"side": RENJU_SIZE, "size": size},
+            )
+        return within_max_side("size", size, info)
+
+    @field_validator("foul")
+    @classmethod
+    def _a_foul_is_renju_s(cls, foul: Foul, info: ValidationInfo) -> Foul:
+        if foul == "lose" and info.data.get("rule", "renju") != "renju":
+            raise PydanticCustomError(
+                "foul_without_forbidden_points",
+                "foul is for renju games: no other rule has forbidden points",
+            )
+        return foul
+
+    @model_validator(mode="after")
+    def _a_playable_opening(self) -> CreateGomokuIn:
+        if self.opening is not None:
+            self.opening_moves()  # refuses a stone that is no cell of the board or not playable
+        return self
+
+    @property
+    def side(self) -> int:
+        return DEFAULT_SIZE if self.size is None else self.size
+
+    def params(self) -> dict[str, object]:
+        params: dict[str, object] = {"rule": self.rule, "size": self.side}
+        if self.foul != "refuse":
+            params["foul"] = self.foul
+        return params
+
+    def opening_moves(self) -> list[Played]:
+        """The opening's stones, each checked playable after those before it; a ValidationError
+        naming the first that is not."""
+        if self.opening is None:
+            return []
+        position = KIND.new(self.params())
+        names = Squares.of(self.side, self.side, "bottom")
+        moves: list[Played] = []
+        for index, stone in enumerate(self.opening.stones):
+            try:
+                if isinstance(stone, str):
+                    if names is None:
+                        raise SquareError(
+                            "no_square_names",
+                            "a board wider than 26 columns has no square names: give [row, col]",
+                        )
+                    cell = Placement(*names.parse(stone))
+                else:
+                    cell = Placement(*stone)
+                player = position.next_player
+                if player is None:
+                    raise GameOver(position.status, position.winner, position.reason)
+                position.play(cell, player)
+                if position.status != "in_progress":
+                    raise GameOver(position.status, position.winner, position.reason)
+            except (SquareError, RuleError) as error:
+                raise _stone_refused(index, stone, str(error)) from None
+            moves.append(cell)
+        return moves
+
+
+def _stone_refused(index: int, stone: object, why: str) -> ValidationError:
+    return ValidationError.from_exception_data(
+        "opening",
+        [
+            InitErrorDetails(
+                type=PydanticCustomError(
+                    "opening_stone", "stone {index} of the opening is refused: {why}",
+                    {"index": index + 1, "why": why},
+                ),
+                loc=("opening", "stones", index),
+                input=stone,
+            )
+        ],
+    )  # fmt: skip
+
+
+# --- the position -----------------------------------------------------------------------------
+
+
+class _Occupied:
+    """The cells of a board that hold a stone, or that Black may not take, by cell index
+    (``row * size + col``), as ``free_cells`` asks."""
+
+    __slots__ = ("barred", "cells", "size")
+
+    def __init__(self, board: GomokuBoard, barred: frozenset[int] = frozenset()) -> None:
+        self.cells, self.size, self.barred = board.cells, board.size, barred
+
+    def __contains__(self, index: object) -> bool:
+        assert isinstance(index, int)
+        return index in self.barred or divmod(index, self.size) in self.cells
+
+
+class Gomoku:
+    """One gomoku game: its stones, who moves, how it stands, and its moves in order — all of
+    them, or (a position a store rebuilt from ``encode``'s text) those from move ``first`` on."""
+
+    __slots__ = ("board", "ended", "first", "foul", "passes", "played", "rule", "status", "winner")
+
+    def __init__(self, size: int, rule: Rule, foul: Foul = "refuse", first: int = 1) -> None:
+        self.board = GomokuBoard(size)
+        self.rule: Rule = rule
+        self.foul: Foul = foul
+        self.first = first  # the number of the first move in ``played``
+        self.played: array[int] = array("i")  # row, col, player, colour of each move
+        self.status: Status = "in_progress"
+        self.winner: Winner = 0
+        self.ended: Reason | None = None
+        self.passes = 0  # passes in a row, up to now
+
+    @property
+    def size(self) -> int:
+        return self.board.size
+
+    @property
+    def move_count(self) -> int:
+        return self.first - 1 + len(self.played) // 4
+
+    @property
+    def reason(self) -> Reason | None:
+        return self.ended
+
+    @property
+    def next_player(self) -> Player | None:
+        if self.status != "in_progress":
+            return None
+        return 2 if self.move_count % 2 else 1
+
+    @staticmethod
+    def color_of(player: Player) -> Color:
+        return "B" if player == 1 else "W"
+
+    def move(self, seq: int) -> Move:
+        if seq < self.first:
+            raise LookupError(f"move {seq} is in the store's move list, not in this position")
+        at = 4 * (seq - self.first)
+        row, col, player, color = self.played[at : at + 4]
+        played: Played = Pass() if row == PASS else Placement(row, col)
+        mover: Player = 1 if player == 1 else 2
+        return Move(seq, played, mover, {"color": COLORS[color]})
+
+    def moves(self, since: int, limit: int) -> list[Move]:
+        last = min(self.move_count, max(since, 0) + limit)
+        return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
+
+    def legal_moves(self, after: int, limit: int) -> LegalMoves:
+        """Every empty cell, row-major; in renju, none of Black's forbidden points (found on the
+        15 × 15 board at once: the count needs them all). A page costs its cells and the stones
+        it skips, never the whole of a large board."""
+        player = self.next_player
+        if player is None:
+            return NO_LEGAL_MOVES
+        board, size = self.board, self.size
+        barred: frozenset[int] = frozenset()
+        if self.rule == "renju" and self.color_of(player) == "B":
+            points = gomoku.forbidden_points(board, size)
+            barred = frozenset(row * size + col for row, col, _ in points)
+        total = size * size
+        taken = _Occupied(board, barred)
+        page, next_after = cell_page(free_cells(total, taken, after + 1), size, limit)
+        count = total - len(board.cells) - len(barred)
+        return LegalMoves(count, tuple(LegalMove(cell) for cell in page), next_after)
+
+    def _mover(self, player: Player) -> None:
+        """Refuse a move of ``player`` now: the game is over, or it is the other's turn."""
+        next_player = self.next_player
+        if next_player is None:
+            raise GameOver(self.status, self.winner, self.reason)
+        if player != next_player:
+            raise NotYourTurn(player, next_player)
+
+    def play(self, played: Played, player: Player) -> Move:
+        color = self.color_of(player)
+        if isinstance(played, Pass):
+            self._mover(player)
+            if self.rule != "renju":
+                raise PassNotAllowed(self.rule)
+            self.played.extend((PASS, PASS, player, COLORS.index(color)))
+            self.passes += 1
+            if self.passes == 2:
+                self.status, self.ended = "draw", "passes"
+            return self.move(self.move_count)
+        cell = Placement.of(played)
+        row, col, size = cell.row, cell.col, self.size
+        if not (0 <= row < size and 0 <= col < size):
+            raise OutOfBounds(row, col, size)
+        self._mover(player)
+        board = self.board
+        if (row, col) in board.cells:
+            raise CellOccupied(row, col)
+        check = gomoku.check_move(board, size, row, col, color, self.rule)
+        if check.forbidden is not None and self.foul == "refuse":
+            lines = lines_out(check.lines, Squares.of(size, size, "bottom"))
+            raise ForbiddenMove(row, col, check.forbidden, lines)
+        board.cells[row, col] = color
+        self.played.extend((row, col, player, COLORS.index(color)))
+        self.passes = 0
+        if check.forbidden is not None:  # "foul": "lose"
+            self.status, self.winner, self.ended = "won", other(player), "foul"
+        elif check.wins:
+            self.status, self.winner, self.ended = "won", player, "line"
+        elif len(board.cells) == size * size:
+            self.status, self.ended = "draw", "board_full"
+        return Move(self.move_count, cell, player, {"color": color})
+
+    def facts(self) -> GomokuFacts:
+        return {"rule": self.rule, "size": self.size}
+
+    def rows(self) -> list[str]:
+        """The board as strings of ``B``, ``W``, ``.`` (O(size²): only for small boards)."""
+        return self.board.rows()
+
+    def encode(self) -> str:
+        """The stones, how the game stands and its last move: the move list keeps the others."""
+        kept: dict[str, object] = {
+            "stones": ",".join(f"{r}.{c}{color}" for (r, c), color in self.board.cells.items()),
+            "passes": self.passes,
+            "status": self.status,
+            "winner": self.winner,
+            "reason": self.ended,
+        }
+        if self.move_count:
+            kept |= {"count": self.move_count, "last": KIND.encode_move(self.move(self.move_count))}
+        return json.dumps(kept, separators=(",", ":"))
+
+
+class GomokuKind:
+    """The kind: makes positions, and encodes them and their moves for stores."""
+
+    name = "gomoku"
+    dimensions = ("size",)
+    face = Face(
+        title="Gomoku",
+        create=CreateGomokuIn,
+        examples={
+            "gomoku": {"summary": "Gomoku, freestyle, 15 × 15", "value": {"game": "gomoku"}},
+            "renju": {
+                "summary": "Renju: Black's forbidden points refused",
+                "value": {"game": "gomoku", "rule": "renju"},
+            },
+            "renju-foul-loses": {
+                "summary": "Renju where Black's forbidden move loses the game",
+                "value": {"game": "gomoku", "rule": "renju", "foul": "lose"},
+            },
+            "standard-19": {
+                "summary": "Standard gomoku (exactly five) on 19 × 19, with clocks",
+                "value": {
+                    "game": "gomoku",
+                    "rule": "standard",
+                    "size": 19,
+                    "clock": {"initial_seconds": 300, "increment_seconds": 5},
+                },
+            },
+            "caro-opening": {
+                "summary": "Caro from a three-stone opening",
+                "value": {
+                    "game": "gomoku",
+                    "rule": "caro",
+                    "opening": {"stones": ["h8", "i9", "g9"]},
+                },
+            },
+        },
+        state=GomokuGameOut,
+        created=CreatedGomokuOut,
+        record=GomokuMoveOut,
+        board=GomokuBoardOut,
+        row_one="bottom",  # as gomoku's and renju's players write it (RIF): h8 is the centre
+        moves=(MoveIn, PassIn),
+        refusals=(*CELL_REFUSALS, FORBIDDEN_MOVE, NO_PASSES),
+        page={"marks": {"1": "B", "2": "W"}, "empty": ".", "names": {"1": "Black", "2": "White"}},
+    )
+
+    def new(self, params: Mapping[str, object]) -> Gomoku:
+        rule, size, foul = params["rule"], params["size"], params.get("foul", "refuse")
+        assert rule in gomoku.RULES, rule
+        assert isinstance(size, int), size
+        assert foul in ("refuse", "lose"), foul
+        return Gomoku(size, rule, foul)
+
+    def decode(self, params: Mapping[str, object], text: str) -> Gomoku:
+        position = self.new(params)
+        if not text:
+            return position
+        kept = json.loads(text)
+        cells = position.board.cells
+        for stone in filter(None, kept["stones"].split(",")):
+            row, col = stone[:-1].split(".")
+            cells[int(row), int(col)] = "B" if stone[-1] == "B" else "W"
+        position.passes = int(kept["passes"])
+        position.status, position.winner = kept["status"], kept["winner"]
+        position.ended = kept["reason"]
+        if "last" in kept:
+            count = int(kept["count"])
+            last = self.decode_move(count, kept["last"])
+            position.first = count
+            played = last.played
+            row, col = (played.row, played.col) if isinstance(played, Placement) else (PASS, PASS)
+            color = (last.facts or {})["color"]
+            position.played.extend((row, col, last.player, 0 if color == "B" else 1))
+        return position
+
+    def encode_move(self, move: Move) -> str:
+        """``row:col:player:colour`` or ``pass:player:colour``, e.g. ``7:7:1:B``."""
+        return f"{move.played.text()}:{move.player}:{(move.facts or {})['color']}"
+
+    def decode_move(self, seq: int, text: str) -> Move:
+        *cell, player, color = text.split(":")
+        played: Played = Pass() if cell == ["pass"] else Placement(int(cell[0]), int(cell[1]))
+        mover: Player = 1 if player == "1" else 2
+        return Move(seq, played, mover, {"color": "B" if color == "B" else "W"})
+
+    def after(
+        self, move: Move, facts_now: Mapping[str, object]
+    ) -> tuple[Player, Mapping[str, object]]:
+        return other(move.player), facts_now  # players alternate; rule and size are fixed
+
+    def ended(
+        self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
+    ) -> Mapping[str, object]:
+        return facts  # a gomoku result is its winner: nothing to count
+
+
+KIND = GomokuKind()

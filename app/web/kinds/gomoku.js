@@ -1,0 +1,137 @@
+// Gomoku on the play page: the four rules (freestyle, standard, renju, caro), the board sizes
+// offered, stones drawn as discs on a wooden board, the winning line, and in renju Black's
+// forbidden points marked with a small cross (asked of /v1/gomoku/forbidden-points when Black
+// is to move). A refused move's explanation is the service's own ("h8 is forbidden to Black: a
+// double-three (h8–j8 and h10–h8)").
+import { shownRows } from "../board.js";
+import { api } from "../transport.js";
+
+const HINTS = {
+  freestyle: "Five or more in a row wins, across, down or diagonally.",
+  standard: "Exactly five in a row wins: a longer run does not.",
+  renju: "Renju: Black wins with exactly five, White with five or more. Black may not make an " +
+    "overline, a double-four or a double-three: those points are crossed on the board.",
+  caro: "Six or more in a row wins, or exactly five not blocked at both ends by the other colour.",
+};
+const HINT = "Player 1 plays Black and moves first. Share the invite link with the second player.";
+const RULES = [
+  ["freestyle", "Freestyle (five or more)"],
+  ["standard", "Standard (exactly five)"],
+  ["renju", "Renju (forbidden points for Black)"],
+  ["caro", "Caro (five unblocked, or six)"],
+];
+const SIZES = [15, 19];
+const RENJU_SIZE = 15;
+const DIRECTIONS = [[0, 1], [1, 0], [1, 1], [1, -1]];
+const NO_CELLS = new Set();
+const FIELDS = (prefix) => `
+  <div class="field">
+    <label for="${prefix}gomoku-rule">Rule</label>
+    <select id="${prefix}gomoku-rule" name="rule"></select>
+  </div>
+  <div class="field">
+    <label for="${prefix}gomoku-size">Board size</label>
+    <select id="${prefix}gomoku-size" name="size"></select>
+  </div>
+  <div class="field">
+    <label><input id="${prefix}gomoku-foul" type="checkbox" name="foul"> A forbidden move loses (renju)</label>
+  </div>`;
+
+export function pageKind(facts) {
+  // Black's forbidden points last asked for, and the board they were asked for (boardKey).
+  const hinted = { board: null, cells: NO_CELLS };
+  return {
+    hint: `${HINTS.freestyle} ${HINT}`,
+    fields,
+    start: (params, state) => Array(state.size).fill(facts.empty.repeat(state.size)),
+    cellsTaken: (move) => ("row" in move ? [[move.row, move.col]] : []),
+    showCell(cell, owner) {
+      cell.textContent = "";
+      return owner ? facts.names[owner].toLowerCase() : "empty";
+    },
+    highlights: (game) => [
+      { className: "win", note: "winning line", cells: winningCells(game) },
+      { className: "forbidden", note: "forbidden to Black", cells: hinted.board === boardKey(game) ? hinted.cells : NO_CELLS },
+    ],
+    hints: (game, redraw) => hints(game, redraw, hinted, facts),
+    turnNote: (state) => passNote(state, facts),
+    result: (state, who) => result(state, who),
+  };
+}
+
+// The rule, the size (renju: 15 only) and, for renju, whether a forbidden move loses.
+function fields(box, prefix = "") {
+  box.innerHTML = FIELDS(prefix);
+  const rule = box.querySelector(`#${prefix}gomoku-rule`);
+  const size = box.querySelector(`#${prefix}gomoku-size`);
+  const foul = box.querySelector(`#${prefix}gomoku-foul`);
+  for (const [value, label] of RULES) rule.append(new Option(label, value));
+  const fillSizes = () => {
+    const sizes = rule.value === "renju" ? [RENJU_SIZE] : SIZES;
+    const chosen = Number(size.value) || RENJU_SIZE;
+    size.replaceChildren(...sizes.map((n) => new Option(`${n} × ${n}`, String(n))));
+    size.value = String(sizes.includes(chosen) ? chosen : RENJU_SIZE);
+    foul.disabled = rule.value !== "renju";
+    if (foul.disabled) foul.checked = false;
+  };
+  fillSizes();
+  rule.addEventListener("change", fillSizes);
+  return () => {
+    const body = { game: "gomoku", rule: rule.value, size: Number(size.value) };
+    if (foul.checked) body.foul = "lose";
+    return body;
+  };
+}
+
+// The run of the winner's stones through the last move, in each direction where it is five or
+// more (the service decided it wins: this only shows where).
+function winningCells(game) {
+  const state = game.state;
+  const won = new Set();
+  if (!state || state.status !== "won" || state.reason !== "line" || !state.last_move) return won;
+  const { row, col } = state.last_move;
+  const owner = (r, c) => (r >= 0 && r < game.height && c >= 0 && c < game.width ? game.cells[r * game.width + c] : 0);
+  if (owner(row, col) !== state.winner) return won; // the last move is not on the board yet
+  for (const [down, right] of DIRECTIONS) {
+    const run = [[row, col]];
+    for (const sign of [1, -1]) {
+      let [r, c] = [row + sign * down, col + sign * right];
+      for (; owner(r, c) === state.winner; r += sign * down, c += sign * right) run.push([r, c]);
+    }
+    if (run.length >= 5) run.forEach(([r, c]) => won.add(r * game.width + c));
+  }
+  return won;
+}
+
+// Black's forbidden points in a renju game, asked once for each board the page shows while
+// Black is to move.
+async function hints(game, redraw, hinted, facts) {
+  const state = game.state;
+  const board = boardKey(game);
+  if (hinted.board === board) return;
+  Object.assign(hinted, { board, cells: NO_CELLS });
+  if (state.rule !== "renju" || state.status !== "in_progress" || state.next_player !== 1) return;
+  if (state.move_count !== game.moves) return; // the board is not the game's yet
+  const answer = await api("POST", "/v1/gomoku/forbidden-points", { body: { board: shownRows(game, facts), rule: "renju" } });
+  if (!answer.ok || hinted.board !== board) return;
+  hinted.cells = new Set(answer.data.points.map(({ row, col }) => row * game.width + col));
+  redraw();
+}
+
+function boardKey(game) {
+  return `${game.id} ${game.moves} ${game.state.move_count} ${game.state.status}`;
+}
+
+function passNote(state, { names }) {
+  const move = state.last_move;
+  return move && move.pass ? `${names[move.player]} passed. ` : "";
+}
+
+function result(state, who) {
+  if (state.status === "won") {
+    const how = state.reason === "foul" ? " (Black played a forbidden point)" : "";
+    return `${who(state.winner)} wins${how}!`;
+  }
+  if (state.reason === "passes") return "Draw: both players passed.";
+  return state.reason === "move_limit" ? "Draw: the move limit was reached." : "Draw: the board is full.";
+}
