@@ -92,6 +92,19 @@ class PassRefused(RuleError):
         return {"reason": "pass_with_moves"}
 
 
+class PassNotAllowed(RuleError):
+    """A pass in a game whose rules have none (gomoku but renju): the mover must place a stone."""
+
+    code = "illegal_move"
+
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
+        super().__init__(f"a {rule} game has no passes (only renju lets a player pass)")
+
+    def details(self) -> dict[str, object]:
+        return {"reason": "no_passes"}
+
+
 class AccessDenied(DomainError):
     """The request does not prove it may act for this player of this game."""
 

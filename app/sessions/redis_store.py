@@ -13,8 +13,9 @@ decides what to run. A game's *engine* is chosen when it is created and kept in 
   moved in between) the move is read and decided again. Two round trips; one when this process
   wrote the game last (it keeps a copy: ``_decide_on_kept``). The position holds no history:
   the move list does, so a move costs the same at move 60 as at move 2.
-* **a fast path** (a kind that has one for these parameters: n × n tic-tac-toe): one script
-  checks and applies the move in O(1) on the server (``tictactoe_move.lua``), one round trip;
+* **a fast path** (a kind that has one for these parameters: n × n tic-tac-toe, and gomoku's
+  freestyle, standard and caro games without an opening): one script checks and applies the
+  move in O(1) on the server (``tictactoe_move.lua``), one round trip;
   the store contract suite runs on both engines.
 
 A page of legal moves is read as its engine keeps the game: a fast path's own script lists it
@@ -59,6 +60,7 @@ from app.sessions.kind import (
     LegalMove,
     LegalMoves,
     Move,
+    Pass,
     Placement,
     Played,
     Player,
@@ -135,6 +137,9 @@ from app.sessions.store import (
 )
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
 
+FAST_GOMOKU = ("freestyle", "standard", "caro")
+FIVE = 5
+
 
 @dataclass(frozen=True)
 class FastPath:
@@ -148,11 +153,17 @@ class FastPath:
     fields: Callable[[Mapping[str, object]], dict[str, object]]
 
 
-# Fast paths by kind name; every other game takes the generic engine.
+# Fast paths by kind name; every other game takes the generic engine. Gomoku takes tic-tac-toe's
+# script, k = 5, under the rules a run's length and its ends decide (not renju: Black's
+# forbidden points need the windows around a point, read in Python).
 FAST_PATHS = {
     "tictactoe": FastPath(
         "tictactoe_move", "tictactoe_legal", lambda params: True,
         lambda p: {"n": p["n"], "k": p.get("k", p["n"])},
+    ),
+    "gomoku": FastPath(
+        "tictactoe_move", "tictactoe_legal", lambda p: p["rule"] in FAST_GOMOKU,
+        lambda p: {"n": p["size"], "k": FIVE, "rule": p["rule"]},
     ),
 }  # fmt: skip
 GENERIC = "generic"
@@ -274,9 +285,11 @@ class RedisGameStore:
 
     # --- creating and reading ---------------------------------------------------------------
 
-    def _engine_for(self, kind: str, params: Mapping[str, object]) -> str:
+    def _engine_for(self, kind: str, params: Mapping[str, object], opened: bool) -> str:
+        """A fast path's script, if one applies to these parameters; the generic engine for an
+        opened game (a fast path keeps a board of its own, which only its moves make)."""
         path = FAST_PATHS.get(kind)
-        if self.fast_paths and path is not None and path.applies(params):
+        if self.fast_paths and path is not None and path.applies(params) and not opened:
             return path.script
         return GENERIC
 
@@ -309,7 +322,7 @@ class RedisGameStore:
         if control is not None:  # the clocks, stopped until each player has moved (game.lua)
             initial = control.initial_ms
             state = replace(state, clock=ClockState(control, (initial, initial), None, None))
-        engine = self._engine_for(kind, params)
+        engine = self._engine_for(kind, params, bool(opening))
         fields: dict[str, object] = {
             "kind": kind, "engine": engine, "params": json.dumps(dict(params)),
             "h1": hashes[0], "h2": hashes[1], "status": state.status, "winner": state.winner,
@@ -547,9 +560,16 @@ class RedisGameStore:
         self, game_id: str, script: str, token: str, request: MoveRequest,
         full: CapacityExhausted | None,
     ) -> MoveResult:  # fmt: skip
-        cell = Placement.of(request.played)
+        played = request.played
+        row: int | str
+        col: int | str
+        if isinstance(played, Pass):  # gomoku's: refused by the rules a fast path plays
+            row, col = "pass", ""
+        else:
+            cell = Placement.of(played)
+            row, col = cell.row, cell.col
         args = CellMoveArgs(
-            token_hash=tokens.token_hash(token), row=cell.row, col=cell.col,
+            token_hash=tokens.token_hash(token), row=row, col=col,
             claimed=request.player or "", ttl_ms=self.idle_ms,
             expected_version="" if request.expected_version is None else request.expected_version,
             key=request.idempotency_key or "", fingerprint=request.fingerprint(),

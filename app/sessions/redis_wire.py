@@ -37,6 +37,7 @@ from app.sessions.errors import (
     IdempotencyKeyReused,
     NotYourTurn,
     OutOfBounds,
+    PassNotAllowed,
     PreconditionFailed,
     StoreUnavailable,
     Unauthorized,
@@ -130,11 +131,11 @@ class ActArgs(NamedTuple):
 
 
 class CellMoveArgs(NamedTuple):
-    """A fast path's move of one cell (tictactoe_move.lua)."""
+    """A fast path's move of one cell, or a pass (tictactoe_move.lua)."""
 
     token_hash: Wire
-    row: Wire
-    col: Wire
+    row: Wire  # 'pass' for a pass
+    col: Wire  # '' for a pass
     claimed: Wire
     ttl_ms: Wire
     expected_version: Wire
@@ -379,6 +380,10 @@ class CellOccupiedReply(NamedTuple):
     pass
 
 
+class NoPassesReply(NamedTuple):
+    rule: str
+
+
 Record = type[tuple[Any, ...]]
 
 REPLIES: dict[str, Record] = {
@@ -391,6 +396,7 @@ REFUSALS: dict[str, Record] = {
     "wrong_player": WrongPlayerReply, "precondition_failed": PreconditionReply,
     "out_of_bounds": OutOfBoundsReply, "game_over": GameOverReply,
     "not_your_turn": NotYourTurnReply, "cell_occupied": CellOccupiedReply,
+    "no_passes": NoPassesReply,
 }  # fmt: skip
 TAGGED: dict[str, Record] = {
     "ok": Ok, "accepted": Accepted, "replay": Replay, "replay_state": ReplayState,
@@ -587,6 +593,7 @@ REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
     GameOverReply: lambda a, r: GameOver(a.status, int(a.winner), a.reason or None),
     NotYourTurnReply: lambda a, r: NotYourTurn(3 - int(a.next_player), int(a.next_player)),
     CellOccupiedReply: lambda a, r: CellOccupied(_cell(r).row, _cell(r).col),
+    NoPassesReply: lambda a, r: PassNotAllowed(a.rule),
 }
 # Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[Record, Callable[[str], DomainError]] = {

@@ -747,6 +747,28 @@ async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url:
     await store.close()
 
 
+@pytest.mark.parametrize(
+    ("params", "opening", "engine"),
+    [
+        ({"rule": "freestyle", "size": 15}, [], "tictactoe_move"),
+        ({"rule": "standard", "size": 1_000_000}, [], "tictactoe_move"),
+        ({"rule": "caro", "size": 19}, [], "tictactoe_move"),
+        ({"rule": "renju", "size": 15}, [], "generic"),
+        ({"rule": "freestyle", "size": 15}, [Placement(7, 7)], "generic"),
+    ],
+)
+async def test_a_gomoku_game_takes_the_fast_path_its_rule_and_start_allow(
+    redis_store_url: str, params: dict[str, object], opening: list[Placement], engine: str
+) -> None:
+    """Freestyle, standard and caro are decided by a run's length and ends (tic-tac-toe's
+    script); renju's forbidden points, and a board an opening laid, by the generic engine."""
+    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    created = await store.create("gomoku", params, opening=opening)
+    raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
+    assert raw.hget(game_keys(created.state.id)[0], "engine") == engine
+    await store.close()
+
+
 @pytest.mark.parametrize("fast_paths", [True, False], ids=["fast-path", "generic"])
 async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
     redis_store_url: str, fast_paths: bool

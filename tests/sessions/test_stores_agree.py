@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from app.rules.errors import DomainError
 from app.sessions.clock import TimeControl
-from app.sessions.kind import Placement
+from app.sessions.kind import Pass, Placement
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import ActionRequest, GameState, LegalMovesPage, MoveRequest
@@ -78,12 +78,13 @@ def _error(error: DomainError) -> tuple[Any, ...]:
 
 
 async def play(
-    store: GameStore, control: TimeControl | None, sequence: list[Step], now: list[int]
-) -> list[tuple[Any, ...]]:
+    store: GameStore, control: TimeControl | None, sequence: list[Step], now: list[int],
+    game: tuple[str, dict[str, object]] = ("tictactoe", {"n": 3, "k": 3}),
+) -> list[tuple[Any, ...]]:  # fmt: skip
     """What a store answered to each step of the sequence, and the game's state after it; the
     time is ``now[0]`` (ms), which the steps move on."""
     now[0] = START_MS
-    created = await store.create("tictactoe", {"n": 3, "k": 3}, control)
+    created = await store.create(*game, control)
     game_id, tokens = created.state.id, created.tokens
     seen: list[tuple[Any, ...]] = [_state(created.state)]
     state = created.state
@@ -97,10 +98,11 @@ async def play(
                 deadline = state.clock and state.clock.deadline_ms
                 now[0] = max(now[0], (deadline or now[0]) + step[1])
                 answer = ("waited",)
-            elif step[0] == "move":
+            elif step[0] in ("move", "pass"):
                 _, who, row, col, key, version, claimed = step
                 who = (state.next_player or 1) if who == "next" else who
-                request = MoveRequest(Placement(row, col), claimed, version, key)
+                played = Placement(row, col) if step[0] == "move" else Pass()
+                request = MoveRequest(played, claimed, version, key)
                 result = await store.play(game_id, tokens[who - 1], request)
                 answer = ("moved", result.winner, result.move,
                           _state(result.state), result.replayed)  # fmt: skip
@@ -172,6 +174,114 @@ def test_python_and_lua_answer_the_same_requests_the_same(
     in_python, in_lua = asyncio.run(both())
     for step, (python_saw, lua_saw) in enumerate(zip(in_python, in_lua, strict=True)):
         assert lua_saw == python_saw, (step, sequence[:step])
+
+
+# Gomoku under each rule on a small board, so that lines are made: stones near a corner (and
+# off the board), passes (renju's, refused elsewhere), actions, keys, versions, claims and time.
+gomoku_games = st.one_of(
+    st.builds(
+        lambda rule, size: ("gomoku", {"rule": rule, "size": size}),
+        st.sampled_from(["freestyle", "standard", "caro"]), st.sampled_from([5, 6, 7]),
+    ),
+    st.just(("gomoku", {"rule": "renju", "size": 15})),
+)  # fmt: skip
+gomoku_steps = st.lists(
+    st.one_of(
+        st.tuples(
+            st.sampled_from(["move"] * 6 + ["pass"]),
+            st.sampled_from(["next", "next", "next", 1, 2]),
+            st.sampled_from([-1, 0, 1, 2, 3, 4, 5]),
+            st.sampled_from([0, 1, 2, 3, 4, 7]),
+            st.sampled_from([None, None, "a", "b"]),
+            st.sampled_from([None] * 8 + [0, 3, 6]),
+            st.sampled_from([None] * 6 + [1, 2]),
+        ),
+        st.tuples(
+            st.sampled_from(["resign", "offer"]),
+            st.sampled_from([1, 2]),
+            st.sampled_from([None, "a", "c"]),
+            st.sampled_from([None, 0, 2, 5]),
+        ),
+        st.tuples(st.just("wait"), st.sampled_from([1, 999, 1000])),
+    ),
+    min_size=1,
+    max_size=40,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(game=gomoku_games, control=controls, sequence=gomoku_steps)
+@example(  # caro: an exactly-five that White closes at both ends does not win
+    game=("gomoku", {"rule": "caro", "size": 7}),
+    control=None,
+    sequence=[
+        move_at(*cell)
+        for cell in [(1, 0), (0, 0), (2, 0), (6, 0), (3, 0), (0, 3), (4, 0), (0, 4), (5, 0), (1, 3)]
+    ],
+)
+@example(  # caro: an exactly-five that White closes at one end only wins
+    game=("gomoku", {"rule": "caro", "size": 7}),
+    control=None,
+    sequence=[
+        move_at(*cell)
+        for cell in [(1, 0), (0, 0), (2, 0), (0, 3), (3, 0), (0, 4), (4, 0), (1, 4), (5, 0)]
+    ],
+)
+@example(  # standard: six in a row does not win
+    game=("gomoku", {"rule": "standard", "size": 7}),
+    control=None,
+    sequence=[
+        move_at(*cell)
+        for cell in [
+            (0, 0),
+            (0, 2),
+            (1, 0),
+            (0, 3),
+            (2, 0),
+            (0, 4),
+            (4, 0),
+            (1, 4),
+            (5, 0),
+            (2, 4),
+            (3, 0),
+            (3, 4),
+        ]
+    ],
+)
+def test_gomoku_is_answered_the_same_by_both_stores(
+    redis_store: tuple[pytest.FixtureRequest, str],
+    game: tuple[str, dict[str, object]],
+    control: TimeControl | None,
+    sequence: list[Step],
+) -> None:
+    """Gomoku's refusals and endings (a five, an exact five, caro's blocked five, renju's
+    forbidden points and passes), on the Redis store's fast path (freestyle, standard, caro:
+    ``tictactoe_move.lua``) or its generic engine, as the memory store answers them."""
+    request, path = redis_store
+    server, _, engine = path.partition("-")
+    now = [START_MS]
+
+    def clock() -> float:
+        return now[0] / 1000
+
+    async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        memory = MemoryGameStore(max_games=10, idle_seconds=60, wall_clock=clock)
+        redis = RedisGameStore(
+            empty_store(request, server), max_games=10, idle_seconds=60, timeout_seconds=2,
+            fast_paths=engine != "generic", clock=clock, caller_time=True,
+        )  # fmt: skip
+        try:
+            return await play(memory, control, sequence, now, game), await play(
+                redis, control, sequence, now, game
+            )
+        finally:
+            await redis.close()
+
+    in_python, in_redis = asyncio.run(both())
+    for step, (python_saw, redis_saw) in enumerate(zip(in_python, in_redis, strict=True)):
+        assert redis_saw == python_saw, (step, sequence[:step])
 
 
 # A game of one kind and size: tic-tac-toe with k ≤ n, Reversi of a few sizes, or gomoku under

@@ -57,7 +57,7 @@ from app.contract.stateless import LineOut, lines_out
 from app.rules import gomoku
 from app.rules.errors import RuleError
 from app.rules.gomoku import MIN_SIZE, RENJU_SIZE, Color, GomokuBoard, Rule
-from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
+from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds, PassNotAllowed
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
     LegalMove,
@@ -165,19 +165,6 @@ class ForbiddenMove(RuleError):
 
     def details(self) -> dict[str, object]:
         return {"forbidden": self.forbidden, "lines": self.lines}
-
-
-class PassNotAllowed(RuleError):
-    """A pass in a gomoku game whose rule has none: only renju lets a player pass."""
-
-    code = "illegal_move"
-
-    def __init__(self, rule: str) -> None:
-        self.rule = rule
-        super().__init__(f"{rule} has no passes (only renju lets a player pass): place a stone")
-
-    def details(self) -> dict[str, object]:
-        return {"reason": "no_passes"}
 
 
 def _example_foul() -> ForbiddenMove:

@@ -1,13 +1,19 @@
 -- The fast path of n × n tic-tac-toe, k in a row: check and apply one move in O(1), atomically,
 -- as app/sessions/kinds/tictactoe.py does (its detectors: app/rules/lines.py for k = n, counters
 -- of the four lines through the cell; app/rules/runs.py for k < n, run lengths at the runs' ends).
+-- Gomoku's freestyle, standard and caro games take it too (meta 'rule', k = 5), as
+-- app/sessions/kinds/gomoku.py plays them (app/rules/gomoku.py): a run's length decides
+-- freestyle (five or more) and standard (exactly five); caro's exactly five also asks whether
+-- the opponent's stones close both its ends (the board's edge closes nothing), six or more wins.
+-- A gomoku record adds the mover and its colour ('7:7:1:B'); a pass (ARG.row 'pass') is
+-- refused, after the turn, as no rule of these has passes.
 -- KEYS: meta, cells, lines, moves, receipts. Its arguments and answers: redis_wire.py.
 -- A game's version counts its changes, its moves list its moves: they differ once a draw
 -- offer was made (game.lua).
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
-                        'next', 'kind', 'reason', 'max_moves', 'k')
+                        'next', 'kind', 'reason', 'max_moves', 'k', 'rule')
 if not meta[1] then return REPLY.game_not_found{} end
 local n = tonumber(meta[1])
 local k = tonumber(meta[11] or meta[1])
@@ -16,6 +22,7 @@ if ARG.token_hash == meta[2] then player = 1 elseif ARG.token_hash == meta[3] th
 else return REPLY.unauthorized{} end
 local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
 local next_player, reason, max_moves = tonumber(meta[7]), meta[9], tonumber(meta[10])
+local rule = meta[12]  -- a gomoku game's; nil for tic-tac-toe
 
 -- A request already answered under this Idempotency-Key gets its first answer again.
 local receipt = nil
@@ -56,12 +63,16 @@ end
 if status ~= 'in_progress' and reason ~= 'line' and reason ~= 'board_full' then
   return refuse(REPLY.game_over{status = status, winner = winner, reason = reason})
 end
+local passing = ARG.row == 'pass'
 local row, col = tonumber(ARG.row), tonumber(ARG.col)
-if row < 0 or row >= n or col < 0 or col >= n then return refuse(REPLY.out_of_bounds{n = n}) end
+if not passing and (row < 0 or row >= n or col < 0 or col >= n) then
+  return refuse(REPLY.out_of_bounds{n = n})
+end
 if status ~= 'in_progress' then
   return refuse(REPLY.game_over{status = status, winner = winner, reason = reason})
 end
 if player ~= next_player then return refuse(REPLY.not_your_turn{next_player = next_player}) end
+if passing then return refuse(REPLY.no_passes{rule = rule}) end
 local cell = ARG.row .. ':' .. ARG.col
 if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse(REPLY.cell_occupied{}) end
 
@@ -96,7 +107,19 @@ else
     redis.call('HSET', KEYS[3],
                d .. ':' .. (row - before * dr) .. ':' .. (col - before * dc), length,
                d .. ':' .. (row + after * dr) .. ':' .. (col + after * dc), length)
-    if length >= k then won = true end
+    if rule == 'standard' then
+      if length == k then won = true end
+    elseif rule == 'caro' and length == k then
+      -- Exactly five: it wins unless the opponent's stones close both its ends.
+      local theirs = tostring(3 - player)
+      local first = redis.call('HGET', KEYS[2],
+                               (row - (before + 1) * dr) .. ':' .. (col - (before + 1) * dc))
+      local last = redis.call('HGET', KEYS[2],
+                              (row + (after + 1) * dr) .. ':' .. (col + (after + 1) * dc))
+      if first ~= theirs or last ~= theirs then won = true end
+    elseif length >= k then
+      won = true  -- five or more (caro: six or more)
+    end
   end
 end
 local seq = redis.call('LLEN', KEYS[4]) + 1
@@ -105,7 +128,9 @@ if won then status, winner, reason = 'won', player, 'line'
 elseif seq == n * n then status, reason = 'draw', 'board_full'
 elseif seq >= max_moves then status, reason = 'draw', 'move_limit' end
 next_player = (status == 'in_progress') and (3 - player) or 0
-redis.call('RPUSH', KEYS[4], cell .. moved(KEYS[1], player, next_player, version, seq, now))
+local record = cell
+if rule then record = cell .. ':' .. player .. ':' .. ((player == 1) and 'B' or 'W') end
+redis.call('RPUSH', KEYS[4], record .. moved(KEYS[1], player, next_player, version, seq, now))
 redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner,
            'reason', reason, 'next', next_player, 'offer', 0)
 if receipt then redis.call('HSET', KEYS[5], receipt, ARG.fingerprint .. '|ok|' .. seq) end
