@@ -5,10 +5,14 @@
 Starts the ``adjudicator`` command on a loopback port (the memory store, or a redis-server it
 starts) and plays, round after round, ``--moves`` moves of each kind one after another over one
 keep-alive connection: tic-tac-toe with n = 1,000,000 (k = n, the counters), k in a row with
-n = 1,000,000 and k = 5 (run lengths), and Reversi 8 × 8 (random games whose moves were chosen
-beforehand with the rules engine, so the client does no rules work while timed). Game creation
-is not timed. Reports each kind's median time a move and, per round, its ratio to the
-tic-tac-toe move (median over rounds). The goal for Reversi: at most 1.5 ×.
+n = 1,000,000 and k = 5 (run lengths), Reversi 8 × 8, and gomoku: freestyle on 15 × 15 and on
+1,000,000 × 1,000,000 and renju on 15 × 15, the same games on each (random games near the
+centre, no move of them forbidden to Black, each to its five; on the large board moved to its
+centre). The Reversi and gomoku games are chosen beforehand with the rules engines, so the
+client does no rules work while timed. Game creation is not timed. Reports each kind's median
+time a move and, per round, its ratio to the tic-tac-toe move (median over rounds), then the
+gomoku ratios the issue asks for: a renju move ÷ a freestyle move (goal ≤ 1.5), a freestyle move
+at 10⁶ ÷ at 15 (flat: goal ≤ 1.3). The goal for Reversi: at most 1.5 × tic-tac-toe.
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ from contextlib import nullcontext
 
 import httpx
 
-from app.rules import reversi
+from app.rules import gomoku, reversi
 from bench.hostile import adjudicator, redis_url
 from tests.servers import NO_CLIENT_LIMITS
 
 Script = list[tuple[int, int, int]]  # (player, row, col) of each move
+FREESTYLE = "gomoku freestyle 15 × 15"
+FREESTYLE_FAR = "gomoku freestyle 10⁶ × 10⁶"
+RENJU = "renju 15 × 15"
 
 
 def reversi_games(count: int, seed: int) -> Iterator[Script]:
@@ -41,6 +48,30 @@ def reversi_games(count: int, seed: int) -> Iterator[Script]:
             script.append((1 if color == reversi.BLACK else 2, move.row, move.col))
             outcome = reversi.apply_move(board, move.row, move.col, color)
             board, color = outcome.board, outcome.next
+        yield script
+
+
+def gomoku_games(count: int, seed: int) -> Iterator[Script]:
+    """Random renju games on 15 × 15 to a five (or 120 moves), moves drawn near the centre and
+    none of them forbidden to Black: games every rule plays the same way (no Black overline)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        board = gomoku.GomokuBoard(gomoku.RENJU_SIZE)
+        script: Script = []
+        player = 1
+        while len(script) < 120:
+            row, col = rng.randrange(3, 12), rng.randrange(3, 12)
+            if board.at(row, col) is not None:
+                continue
+            color: gomoku.Color = "B" if player == 1 else "W"
+            check = gomoku.check_move(board, gomoku.RENJU_SIZE, row, col, color, "renju")
+            if not check.legal:
+                continue
+            board.cells[row, col] = color
+            script.append((player, row, col))
+            if check.wins:
+                break
+            player = 3 - player
         yield script
 
 
@@ -94,6 +125,21 @@ def main() -> None:
             chosen.append(next(remaining))
         rounds_of_reversi.append(chosen)
     kinds["Reversi 8 × 8"] = ({"game": "reversi"}, rounds_of_reversi)
+    five = iter(gomoku_games(args.rounds * (args.moves // 20 + 2), seed=13))
+    rounds_of_gomoku: list[list[Script]] = []
+    for _ in range(args.rounds):
+        chosen = []
+        while sum(map(len, chosen)) < args.moves:
+            chosen.append(next(five))
+        rounds_of_gomoku.append(chosen)
+    middle = 500_000
+    far = [
+        [[(p, middle + r, middle + c) for p, r, c in g] for g in games]
+        for games in rounds_of_gomoku
+    ]
+    kinds[FREESTYLE] = ({"game": "gomoku"}, rounds_of_gomoku)
+    kinds[FREESTYLE_FAR] = ({"game": "gomoku", "size": 1_000_000}, far)
+    kinds[RENJU] = ({"game": "gomoku", "rule": "renju"}, rounds_of_gomoku)
 
     with redis_url() if args.store == "redis" else nullcontext(None) as url:
         env = {**NO_CLIENT_LIMITS, **({"ADJUDICATOR_STORE_URL": url} if url else {})}
@@ -112,6 +158,11 @@ def main() -> None:
     for name, values in medians.items():
         ratio = statistics.median(v / b for v, b in zip(values, baseline, strict=True))
         print(f"| {name} | {statistics.median(values) * 1e3:.3f} ms | {ratio:.2f} × |")
+    print()
+    for name, over, goal in ((RENJU, FREESTYLE, 1.5), (FREESTYLE_FAR, FREESTYLE, 1.3)):
+        pairs = zip(medians[name], medians[over], strict=True)
+        ratio = statistics.median(a / b for a, b in pairs)
+        print(f"{name} ÷ {over}: {ratio:.2f} × (goal ≤ {goal})")
 
 
 if __name__ == "__main__":
