@@ -151,6 +151,15 @@ def test_python_and_lua_answer_the_same_requests_the_same(
     control: TimeControl | None,
     sequence: list[Step],
 ) -> None:
+    both_answer_alike(redis_store, control, sequence)
+
+
+def both_answer_alike(
+    redis_store: tuple[pytest.FixtureRequest, str], control: TimeControl | None,
+    sequence: list[Step], game: tuple[str, dict[str, object]] = ("tictactoe", {"n": 3, "k": 3}),
+) -> None:  # fmt: skip
+    """The memory store and the Redis path of ``redis_store`` answer ``sequence`` (played on a
+    new game of ``game``) alike, step by step, on the same injected time."""
     request, path = redis_store
     server, _, engine = path.partition("-")
     now = [START_MS]
@@ -165,15 +174,15 @@ def test_python_and_lua_answer_the_same_requests_the_same(
             fast_paths=engine != "generic", clock=clock, caller_time=True,
         )  # fmt: skip
         try:
-            return await play(memory, control, sequence, now), await play(
-                redis, control, sequence, now
+            return await play(memory, control, sequence, now, game), await play(
+                redis, control, sequence, now, game
             )
         finally:
             await redis.close()
 
-    in_python, in_lua = asyncio.run(both())
-    for step, (python_saw, lua_saw) in enumerate(zip(in_python, in_lua, strict=True)):
-        assert lua_saw == python_saw, (step, sequence[:step])
+    in_python, in_redis = asyncio.run(both())
+    for step, (python_saw, redis_saw) in enumerate(zip(in_python, in_redis, strict=True)):
+        assert redis_saw == python_saw, (step, sequence[:step])
 
 
 # Gomoku under each rule on a small board, so that lines are made: stones near a corner (and
@@ -259,29 +268,7 @@ def test_gomoku_is_answered_the_same_by_both_stores(
     """Gomoku's refusals and endings (a five, an exact five, caro's blocked five, renju's
     forbidden points and passes), on the Redis store's fast path (freestyle, standard, caro:
     ``tictactoe_move.lua``) or its generic engine, as the memory store answers them."""
-    request, path = redis_store
-    server, _, engine = path.partition("-")
-    now = [START_MS]
-
-    def clock() -> float:
-        return now[0] / 1000
-
-    async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        memory = MemoryGameStore(max_games=10, idle_seconds=60, wall_clock=clock)
-        redis = RedisGameStore(
-            empty_store(request, server), max_games=10, idle_seconds=60, timeout_seconds=2,
-            fast_paths=engine != "generic", clock=clock, caller_time=True,
-        )  # fmt: skip
-        try:
-            return await play(memory, control, sequence, now, game), await play(
-                redis, control, sequence, now, game
-            )
-        finally:
-            await redis.close()
-
-    in_python, in_redis = asyncio.run(both())
-    for step, (python_saw, redis_saw) in enumerate(zip(in_python, in_redis, strict=True)):
-        assert redis_saw == python_saw, (step, sequence[:step])
+    both_answer_alike(redis_store, control, sequence, game)
 
 
 # A game of one kind and size: tic-tac-toe with k ≤ n, Reversi of a few sizes, or gomoku under
