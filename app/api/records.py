@@ -610,6 +610,9 @@ def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Jso
     moves = history.moves[: state.move_count]  # a move that landed between the two reads waits
     written: list[object] = []
     for move in moves:
+        if isinstance(move.played, Pass):  # a renju pass, written as the audit reads it
+            written.append(PASS)
+            continue
         cell = Placement.of(move.played)
         written.append(
             [cell.row, cell.col] if names is None else names.squares.name(cell.row, cell.col)
@@ -651,6 +654,12 @@ async def get_record(request: Request) -> Response:
             raise RequestValidationError(
                 [{"loc": ("query", "format"), "type": "format",
                   "msg": "this board is wider than 26 columns: its squares have no names"}]
+            )  # fmt: skip
+        if PASS in moves:
+            raise RequestValidationError(
+                [{"loc": ("query", "format"), "type": "format",
+                  "msg": "a transcript writes no pass, and this game has one: read its JSON "
+                         "record"}]
             )  # fmt: skip
         text = write_transcript(cast(list[str], moves))
         return Response(text, media_type="text/plain; charset=utf-8", headers=headers)

@@ -185,7 +185,8 @@ class MemoryGameStore:
         position = opened(game_kind, params, opening)
         session = Session(
             tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
-            self.max_refusals, version=position.move_count,  # an opening's moves: played
+            self.max_refusals, version=position.move_count,  # an opening's moves: played,
+            untimed=position.move_count,  # and untimed
         )  # fmt: skip
         self._moves += position.move_count
         self._owned_moves[owner] += position.move_count

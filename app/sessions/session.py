@@ -205,7 +205,11 @@ class Session:
     # The number of moves made at each change that was no move, in order: move m's version is
     # m plus the number of those made before it (fewer than m moves then).
     _others: list[int] = field(default_factory=list, repr=False)
-    # Each move's clock reading (clocked games): at, remaining 1, remaining 2, running (0: none).
+    # The moves made before the game was handed to the players (an opening's): untimed, they
+    # have no clock reading.
+    untimed: int = 0
+    # Each timed move's clock reading (clocked games), from move ``untimed + 1`` on: at,
+    # remaining 1, remaining 2, running (0: none).
     _readings: array[int] = field(default_factory=lambda: array("q"), repr=False)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
@@ -272,8 +276,9 @@ class Session:
         move = self.position.move(seq)
         others = bisect_left(self._others, seq)
         reading = None
-        if self._readings:
-            at, first, second, running = self._readings[4 * seq - 4 : 4 * seq]
+        timed = seq - self.untimed
+        if self._readings and timed > 0:
+            at, first, second, running = self._readings[4 * timed - 4 : 4 * timed]
             reading = ClockReading(
                 at, (first, second), 1 if running == 1 else 2 if running else None
             )

@@ -266,3 +266,51 @@ def test_a_creation_body_that_does_not_hold_together_is_refused(
     problem = assert_problem(client.post("/v1/games", json={"game": "gomoku", **body}), 422,
                              "validation_error")  # fmt: skip
     assert problem["errors"][0]["loc"] == where, problem
+
+
+def test_the_record_of_a_game_with_passes_writes_them_and_audits_back(client: TestClient) -> None:
+    game = create(client, rule="renju")
+    plays = [(1, {"square": "h8"}), (2, {"pass": True}), (1, {"square": "i9"}),
+             (2, {"pass": True}), (1, {"pass": True})]  # fmt: skip
+    for player, body in plays:
+        assert send(client, game, player, body).status_code == 201
+    record = client.get(f"/v1/games/{game['id']}/record")
+    assert record.status_code == 200, record.text
+    assert record.json()["moves"] == ["h8", "pass", "i9", "pass", "pass"]
+    body = {k: v for k, v in record.json().items() if k not in ("state", "chain", "signature")}
+    audited = client.post("/v1/records/audit", json=body).json()
+    assert (audited["verdict"], audited["state"], audited["chain"]) == (
+        "finished", record.json()["state"], record.json()["chain"],
+    )  # fmt: skip
+    problem = assert_problem(
+        client.get(f"/v1/games/{game['id']}/record", params={"format": "transcript"}),
+        422, "validation_error",
+    )  # fmt: skip
+    assert "pass" in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    ("body", "opening", "first"),
+    [
+        ({"game": "gomoku", "opening": {"stones": ["h8"]}}, 1, {"square": "a1"}),
+        ({"game": "reversi", "opening": "f5"}, 1, {"square": "d6"}),
+        ({"game": "gomoku", "rule": "renju", "opening": {"stones": ["h8", "i9"]}}, 2,
+         {"square": "a1"}),
+    ],
+)  # fmt: skip
+def test_an_opened_clocked_game_times_only_the_players_moves(
+    client: TestClient, body: dict[str, Any], opening: int, first: dict[str, Any]
+) -> None:
+    clock = {"initial_seconds": 100, "increment_seconds": 5}
+    game = client.post("/v1/games", json={**body, "clock": clock}).json()
+    assert game["move_count"] == opening
+    player = game["next_player"]
+    moved = send(client, game, player, first)
+    assert moved.status_code == 201, moved.text
+    path = f"/v1/games/{game['id']}"
+    for read in (path, f"{path}/moves", f"{path}/moves/{opening + 1}", f"{path}/record"):
+        assert client.get(read).status_code == 200, read
+    state = client.get(path).json()
+    assert state["move_count"] == opening + 1
+    assert state["clock"]["remaining_ms"] == {"1": 100_000, "2": 100_000}  # no clock ran yet
+    assert_problem(send(client, game, player, {"square": "a2"}), 409, "not_your_turn")

@@ -87,6 +87,10 @@ RULE_DOC = (
     "five or more) or `caro` (six or more, or exactly five not blocked at both ends by the "
     "opponent)."
 )
+FOUL_DOC = (
+    "What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the "
+    "default), or `lose`: the move is accepted and White wins (`reason` `foul`)."
+)
 FORBIDDEN_WORDS: dict[gomoku.Forbidden, str] = {
     "overline": "an overline", "double_four": "a double-four", "double_three": "a double-three",
 }  # fmt: skip
@@ -98,6 +102,7 @@ class GomokuFacts(TypedDict):
 
     rule: Annotated[Rule, Field(description=RULE_DOC)]
     size: Annotated[int, Field(description="The board's side.")]
+    foul: Annotated[Foul, Field(description=FOUL_DOC)]
 
 
 GomokuMoveOut = TypedDict(
@@ -248,12 +253,7 @@ class CreateGomokuIn(CreateIn):
     size: Annotated[int, Field(strict=True, ge=MIN_SIZE, le=LARGEST_N), INTEGRAL] | None = Field(
         None, description="Board side: 15 if not given; renju is played on 15 × 15 only."
     )
-    foul: Foul = Field(
-        "refuse",
-        description="Renju only: what Black's move on a forbidden point does — `refuse` it "
-        "(409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins "
-        "(`reason` `foul`).",
-    )
+    foul: Foul = Field("refuse", description=FOUL_DOC + " `lose` is for renju only.")
     opening: StonesOpening | None = Field(
         None, description="Stones placed before the players move; none if not given."
     )
@@ -472,7 +472,7 @@ class Gomoku:
         return Move(self.move_count, cell, player, {"color": color})
 
     def facts(self) -> GomokuFacts:
-        return {"rule": self.rule, "size": self.size}
+        return {"rule": self.rule, "size": self.size, "foul": self.foul}
 
     def rows(self) -> list[str]:
         """The board as strings of ``B``, ``W``, ``.`` (O(size²): only for small boards)."""

@@ -687,7 +687,7 @@ export interface components {
             size?: number | null;
             /**
              * Foul
-             * @description Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default: `"refuse"`.
+             * @description What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for renju only. Default: `"refuse"`.
              * @enum {string}
              */
             foul?: "refuse" | "lose";
@@ -991,7 +991,7 @@ export interface components {
             size?: number | null;
             /**
              * Foul
-             * @description Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default: `"refuse"`.
+             * @description What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for renju only. Default: `"refuse"`.
              * @enum {string}
              */
             foul?: "refuse" | "lose";
@@ -1115,6 +1115,12 @@ export interface components {
              * @description The board's side.
              */
             size: number;
+            /**
+             * Foul
+             * @description What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`).
+             * @enum {string}
+             */
+            foul: "refuse" | "lose";
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1458,6 +1464,12 @@ export interface components {
              * @description The board's side.
              */
             size: number;
+            /**
+             * Foul
+             * @description What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`).
+             * @enum {string}
+             */
+            foul: "refuse" | "lose";
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}

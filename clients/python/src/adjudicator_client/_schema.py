@@ -350,9 +350,9 @@ class AuditGomokuIn(TypedDict):
     rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
     # Board side: 15 if not given; renju is played on 15 × 15 only.
     size: NotRequired[int | None]
-    # Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`,
-    # the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default:
-    # `"refuse"`.
+    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
+    # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
+    # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
     # Stones placed before the players move; none if not given.
     opening: NotRequired[StonesOpening | None]
@@ -543,9 +543,9 @@ class CreateGomokuIn(TypedDict):
     rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
     # Board side: 15 if not given; renju is played on 15 × 15 only.
     size: NotRequired[int | None]
-    # Renju only: what Black's move on a forbidden point does — `refuse` it (409 `forbidden_move`,
-    # the default), or `lose`: the move is accepted and White wins (`reason` `foul`). Default:
-    # `"refuse"`.
+    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
+    # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
+    # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
     # Stones placed before the players move; none if not given.
     opening: NotRequired[StonesOpening | None]
@@ -635,6 +635,9 @@ class CreatedGomokuOut(TypedDict):
     rule: Literal["freestyle", "standard", "renju", "caro"]
     # The board's side.
     size: int
+    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
+    # default), or `lose`: the move is accepted and White wins (`reason` `foul`).
+    foul: Literal["refuse", "lose"]
     # The game's kind, as it was created.
     game: Literal["gomoku"]
     # The last accepted move's record; null before the first.
@@ -903,6 +906,9 @@ class GomokuGameOut(TypedDict):
     rule: Literal["freestyle", "standard", "renju", "caro"]
     # The board's side.
     size: int
+    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
+    # default), or `lose`: the move is accepted and White wins (`reason` `foul`).
+    foul: Literal["refuse", "lose"]
     # The game's kind, as it was created.
     game: Literal["gomoku"]
     # The last accepted move's record; null before the first.
