@@ -267,6 +267,47 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
     assert not left_the_machine(first, outside)
 
 
+def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
+    browser: Browser, server: str
+) -> None:
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.select_option("#game-kind", "gomoku")
+    first.select_option("#gomoku-rule", "renju")
+    expect(first.locator("#gomoku-size")).to_have_value("15")
+    expect(first.locator("#gomoku-size option")).to_have_count(1)  # renju is 15 × 15 only
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_have_text("You are Black (player 1). Your turn.")
+    second = join(browser, server, first, outside)
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
+    assert (state["game"], state["rule"], state["size"]) == ("gomoku", "renju", 15)
+
+    # Black: h10, h9, i8, j8 (rows from the top: h10 is row 5, col 7); White far away.
+    moves = [(5, 7), (14, 0), (6, 7), (13, 0), (7, 8), (12, 0), (7, 9), (10, 0)]
+    for i, (row, col) in enumerate(moves):
+        mover, watcher = (first, second) if i % 2 == 0 else (second, first)
+        cell(mover, row, col).click()
+        mark = "B" if i % 2 == 0 else "W"
+        expect(cell(mover, row, col)).to_have_attribute("data-mark", mark)
+        expect(cell(watcher, row, col)).to_have_attribute("data-mark", mark, timeout=5000)
+    # h8 (row 7, col 7) would make two open threes: crossed on Black's board, and refused.
+    expect(cell(first, 7, 7)).to_have_class(re.compile(r"\bforbidden\b"), timeout=5000)
+    expect(cell(first, 7, 7)).to_have_attribute("aria-label", re.compile("forbidden to Black"))
+    cell(first, 7, 7).click()
+    expect(first.locator("#message")).to_have_text(
+        "Forbidden move: h8 is forbidden to Black: a double-three (h8–j8 and h10–h8)"
+    )
+    expect(cell(first, 7, 7)).to_have_attribute("data-mark", "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    first.screenshot(path=str(ARTIFACTS / "renju-forbidden-point.png"), full_page=True)
+    # Elsewhere Black plays on; then White's turn shows no crosses.
+    cell(first, 8, 8).click()
+    expect(cell(second, 8, 8)).to_have_attribute("data-mark", "B", timeout=5000)
+    expect(second.locator("#board .cell.forbidden")).to_have_count(0)
+    assert not left_the_machine(first, outside)
+
+
 def test_picker_keeps_k_while_it_fits(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)

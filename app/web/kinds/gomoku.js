@@ -6,14 +6,10 @@
 import { shownRows } from "../board.js";
 import { api } from "../transport.js";
 
-const HINTS = {
-  freestyle: "Five or more in a row wins, across, down or diagonally.",
-  standard: "Exactly five in a row wins: a longer run does not.",
-  renju: "Renju: Black wins with exactly five, White with five or more. Black may not make an " +
-    "overline, a double-four or a double-three: those points are crossed on the board.",
-  caro: "Six or more in a row wins, or exactly five not blocked at both ends by the other colour.",
-};
-const HINT = "Player 1 plays Black and moves first. Share the invite link with the second player.";
+const HINT = "Five in a row wins, across, down or diagonally: five or more in freestyle, exactly " +
+  "five in standard; in renju Black may not make an overline, a double-four or a double-three " +
+  "(those points are crossed); in caro a five closed at both ends does not win. Player 1 plays " +
+  "Black and moves first. Share the invite link with the second player.";
 const RULES = [
   ["freestyle", "Freestyle (five or more)"],
   ["standard", "Standard (exactly five)"],
@@ -41,7 +37,7 @@ export function pageKind(facts) {
   // Black's forbidden points last asked for, and the board they were asked for (boardKey).
   const hinted = { board: null, cells: NO_CELLS };
   return {
-    hint: `${HINTS.freestyle} ${HINT}`,
+    hint: HINT,
     fields,
     start: (params, state) => Array(state.size).fill(facts.empty.repeat(state.size)),
     cellsTaken: (move) => ("row" in move ? [[move.row, move.col]] : []),
