@@ -25,6 +25,7 @@
 //                         indexes}] (a winning line, stones just turned, legal moves)
 //   hints(game, redraw)   fetches what highlights shows that the page cannot tell, then redraws
 //   turnNote(state)       a sentence said before whose turn it is (a pass)
+//   canPass(state)        whether the player to move may pass (a Pass button: renju's)
 //   score(state)          the score line
 //   checker               the position checker's part: {help, example, options(box),
 //                         check(rows, view)}, view.say(text) and view.show(element or null)
@@ -36,6 +37,7 @@ const OPTIONAL = {
   highlights: () => [],
   hints: async () => {},
   turnNote: () => "",
+  canPass: () => false,
   score: () => "",
   checker: null,
 };

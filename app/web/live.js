@@ -1,6 +1,7 @@
 // The live game this page shows: its board as the page knows it, opened at a known version and
 // kept up to date by the game's event stream or, where there is none, by polling with
-// If-None-Match; the viewer's moves and other changes (draw offers, resignation) sent from it;
+// If-None-Match; the viewer's moves (a pass too) and other changes (draw offers, resignation)
+// sent from it;
 // its record offered for download.
 import { cancelResignation, renderActions } from "./actions.js";
 import { buildBoard, cellsOf, renderCells } from "./board.js";
@@ -142,11 +143,20 @@ async function poll() {
   return inProgress();
 }
 
-async function play(row, col) {
+function play(row, col) {
+  return sendMove({ row, col });
+}
+
+// A pass (where the kind has passes: renju's), sent as a move is.
+export function pass() {
+  return sendMove({ pass: true });
+}
+
+async function sendMove(body) {
   if (!game.token) return showMessage("You are watching: only the players can move.");
   const id = game.id;
   const answer = await api("POST", gamePath("/moves"), {
-    body: { row, col, player: game.player }, token: game.token,
+    body: { ...body, player: game.player }, token: game.token,
   });
   if (game.id !== id) return;
   if (!answer.ok) return showMessage(problemText(answer.data));

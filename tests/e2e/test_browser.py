@@ -256,6 +256,7 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
     )
     state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
     assert (state["n"], state["k"]) == (15, 5)
+    expect(first.get_by_role("button", name="Pass")).to_be_hidden()  # no passes but renju's
 
     xs = [(7, col) for col in range(3, 8)]
     play((first, second), [xs[0], (0, 0), xs[1], (0, 1), xs[2], (0, 2), xs[3], (0, 3), xs[4]])
@@ -305,6 +306,14 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     cell(first, 8, 8).click()
     expect(cell(second, 8, 8)).to_have_attribute("data-mark", "B", timeout=5000)
     expect(second.locator("#board .cell.forbidden")).to_have_count(0)
+    # Renju has passes: two in a row draw the game.
+    expect(first.get_by_role("button", name="Pass")).to_be_disabled()  # not Black's turn
+    second.get_by_role("button", name="Pass").click()
+    expect(first.locator("#status")).to_contain_text("White passed.", timeout=5000)
+    first.get_by_role("button", name="Pass").click()
+    for page in (first, second):
+        expect(page.locator("#status")).to_have_text("Draw: both players passed.", timeout=5000)
+        expect(page.get_by_role("button", name="Pass")).to_be_hidden()
     assert not left_the_machine(first, outside)
 
 

@@ -51,6 +51,7 @@ export function pageKind(facts) {
     ],
     hints: (game, redraw) => hints(game, redraw, hinted, facts),
     turnNote: (state) => passNote(state, facts),
+    canPass: (state) => state.rule === "renju",
     result: (state, who) => result(state, who),
   };
 }
