@@ -75,8 +75,8 @@ def _why_not_a_square(text: str, at: int) -> str:
     head = text[at : at + 2]
     if head.lower() in ("pa", "--"):
         return (
-            "a transcript never writes a pass: a pass is inferred where the colour to move "
-            "has no legal move"
+            "a transcript never writes a pass (Othello's are inferred where the colour to "
+            "move has no legal move; a game with a renju pass is written as a list of moves)"
         )
     char = text[at]
     if char.isascii() and char.isalpha():

@@ -374,12 +374,15 @@ def game_router(shapes: GameShapes) -> APIRouter:
         description="The token says who moves; `player`, if sent, must agree (else 403 "
         "`wrong_player`). A move is a body of a shape the game's kind takes (a cell's `row` "
         "and `col`, or its `square` name instead — `f5`, where the board has at most 26 "
-        "columns: Reversi counts rows from the top, tic-tac-toe from the bottom; another shape, "
+        "columns: Reversi counts rows from the top, tic-tac-toe and gomoku from the bottom; a "
+        'gomoku game also takes `{"pass": true}`, renju\'s only; another shape, '
         "both, or a square the board does not have is 422 `validation_error`). The move "
         "record carries the cell's `square` where the board has names. Tic-tac-toe moves are "
         "adjudicated in O(1) whatever n and k; a Reversi move must bracket (else 409 "
         "`illegal_move`), its record carries the `flips` and whether the opponent had to pass "
-        "(`passed`: the mover moves again). `winner` is 0 while nobody has won. A refused move "
+        "(`passed`: the mover moves again); a renju Black move on a forbidden point is 409 "
+        "`forbidden_move` with the shapes that make it so (or, with `foul` `lose`, accepted and "
+        "lost). `winner` is 0 while nobody has won. A refused move "
         "changes nothing. Retry-safe with `Idempotency-Key`; optimistic concurrency with "
         "`If-Match`.",
         response_model=shapes.move_result,
@@ -417,14 +420,15 @@ def game_router(shapes: GameShapes) -> APIRouter:
         status_code=201,
         summary="Create a game",
         description=f"Creates a game of the kind named by `game` ({titles}: "
-        f"{', '.join(f'`{name}`' for name in shapes.kinds.names)}): n × n tic-tac-toe with k "
-        "in a row (without `game`: k = n), or Reversi (8 × 8, other even sizes, or a posted "
-        "position), with clocks if `clock` is given (Fischer timing; neither runs until each "
-        "player has moved once). Player 1 plays X or Black and moves first (on a posted "
-        "Reversi board: `next`). The answer holds both players' bearer tokens — shown only "
-        "here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with "
-        "`Retry-After` when the store is full, and 429 `rate_limited` when one address creates "
-        "games too fast.",
+        f"{', '.join(f'`{name}`' for name in shapes.kinds.names)}"
+        "): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other "
+        "even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or "
+        "caro; `size`; renju's `foul`; an opening of `stones`), with clocks if `clock` is "
+        "given (Fischer timing; neither runs until each player has moved once). Player 1 "
+        "plays X or Black and moves first (on a posted Reversi board: `next`). The answer "
+        "holds both players' bearer tokens — shown only here; hand token 2 to the other "
+        "player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "
+        "and 429 `rate_limited` when one address creates games too fast.",
         response_model=shapes.created,
         responses={
             201: {
@@ -526,7 +530,8 @@ def game_router(shapes: GameShapes) -> APIRouter:
         summary="The moves the player to move may make now, a page at a time",
         description="Every legal move of the player to move (`player`), in row-major order "
         "of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`, and "
-        "`square` where the board has names: every empty cell), a Reversi move adds the "
+        "`square` where the board has names: every empty cell; gomoku's too, but Black's "
+        "renju forbidden points), a Reversi move adds the "
         "`flips` it would make (and their `flip_squares`; a live Reversi "
         "game's player to move always has one: passes are never listed, they happen by "
         "themselves). Once the game is over, however it ended, `player` is null and there are "
@@ -560,8 +565,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
     router.get(
         "/{game_id}/board",
         summary=f"The board as text (n ≤ {MAX_RENDERED_SIDE})",
-        description="Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (Reversi, always "
-        "rendered: at most 32 × 32). Larger tic-tac-toe boards answer 422 `board_too_large`: "
+        description="Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (gomoku; Reversi, always "
+        "rendered: at most 32 × 32). Larger tic-tac-toe and gomoku boards answer 422 "
+        "`board_too_large`: "
         "follow the moves instead.",
         response_model=shapes.board,
         responses={

@@ -213,11 +213,11 @@ class TicTacToeKind:
         examples={
             "classic": {"summary": "Classic 3 × 3", "value": {"n": 3}},
             "gomoku": {
-                "summary": "Gomoku: 15 × 15, five in a row",
+                "summary": "15 × 15, five in a row (as freestyle gomoku)",
                 "value": {"game": "tictactoe", "n": 15, "k": 5},
             },
             "blitz": {
-                "summary": "Gomoku with clocks: 3 minutes each, 2 seconds a move",
+                "summary": "Five in a row with clocks: 3 minutes each, 2 seconds a move",
                 "value": {
                     "game": "tictactoe",
                     "n": 15,
