@@ -19,6 +19,7 @@ from typing_extensions import TypedDict
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.cells import read_query_cells
 from app.api.problems import problem_responses
+from app.api.questions import question
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import GomokuBoard
@@ -274,8 +275,12 @@ FORBIDDEN_BODY = JsonBody(
 )
 
 
-@router.post(
+question(
+    router,
     "/check-move",
+    "gomoku_check_move",
+    MOVE_BODY,
+    check_move_answer,
     summary="May this stone be played under this rule, and does it win?",
     description="Answers `legal`, the `reason` when not (`occupied`, or `forbidden` with the "
     "`forbidden` kind: renju's `overline`, `double_four`, `double_three`, for Black only), "
@@ -283,14 +288,7 @@ FORBIDDEN_BODY = JsonBody(
     "make it forbidden). A five that is exactly five wins even where it also makes a forbidden "
     "shape. The board is square: renju 15 × 15, the other rules 5 × 5 up to the board limit.",
     response_model=GomokuCheckOut,
-    responses={200: MOVE_BODY.answers(check_move_answer), **problem_responses(*BODY_ERRORS)},
-    openapi_extra=MOVE_BODY.openapi,
 )
-async def gomoku_check_move(request: Request) -> Response:
-    meter = meter_of(request)
-    move = await MOVE_BODY.parse(request, meter)
-    with meter:
-        return json_response(check_move_answer(move))
 
 
 @router.post(
@@ -318,21 +316,15 @@ async def gomoku_check_moves(request: Request) -> Response:
         return json_response({"results": results})
 
 
-@router.post(
+question(
+    router,
     "/forbidden-points",
+    "gomoku_forbidden_points",
+    FORBIDDEN_BODY,
+    forbidden_points_answer,
     summary="Renju: every point where Black may not play",
     description="Every empty point of a 15 × 15 renju position where a black stone would be "
     "forbidden (`overline`, `double_four`, `double_three`; a point where Black makes exactly "
     "five is never forbidden), sorted by (row, col), with its square name.",
     response_model=ForbiddenPointsOut,
-    responses={
-        200: FORBIDDEN_BODY.answers(forbidden_points_answer),
-        **problem_responses(*BODY_ERRORS),
-    },
-    openapi_extra=FORBIDDEN_BODY.openapi,
 )
-async def gomoku_forbidden_points(request: Request) -> Response:
-    meter = meter_of(request)
-    query = await FORBIDDEN_BODY.parse(request, meter)
-    with meter:
-        return json_response(forbidden_points_answer(query))

@@ -21,6 +21,7 @@ from typing_extensions import TypedDict
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.cells import read_query_cells
 from app.api.problems import problem_responses
+from app.api.questions import question
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import ReversiBoard
@@ -240,8 +241,12 @@ LEGAL_MOVES_BODY = JsonBody(
 )
 
 
-@router.post(
+question(
+    router,
     "/check-move",
+    "check_move",
+    MOVE_BODY,
+    check_move_answer,
     summary="Is a move legal, and which stones would it flip?",
     description=(
         "A move is legal when, in at least one of the 8 directions, the cells next to it are one "
@@ -253,14 +258,7 @@ LEGAL_MOVES_BODY = JsonBody(
         "`validation_error`."
     ),
     response_model=CheckMoveResponse,
-    responses={200: MOVE_BODY.answers(check_move_answer), **problem_responses(*BODY_ERRORS)},
-    openapi_extra=MOVE_BODY.openapi,
 )
-async def check_move(request: Request) -> Response:
-    meter = meter_of(request)
-    move = await MOVE_BODY.parse(request, meter)
-    with meter:
-        return json_response(check_move_answer(move))
 
 
 @router.post(
@@ -288,24 +286,18 @@ async def check_moves(request: Request) -> Response:
         return json_response({"results": results})
 
 
-@router.post(
+question(
+    router,
     "/legal-moves",
+    "legal_moves",
+    LEGAL_MOVES_BODY,
+    legal_moves_answer,
     summary="All legal moves of a colour",
     description="Every legal move of `color`, sorted by (row, col), with its `square` name "
     "(where the board has at most 26 columns) and how many stones it flips. `must_pass` is "
     "true when there is none.",
     response_model=LegalMovesResponse,
-    responses={
-        200: LEGAL_MOVES_BODY.answers(legal_moves_answer),
-        **problem_responses(*BODY_ERRORS),
-    },
-    openapi_extra=LEGAL_MOVES_BODY.openapi,
 )
-async def legal_moves(request: Request) -> Response:
-    meter = meter_of(request)
-    query = await LEGAL_MOVES_BODY.parse(request, meter)
-    with meter:
-        return json_response(legal_moves_answer(query))
 
 
 class FlipSquares(TypedDict, total=False):
@@ -476,8 +468,12 @@ APPLY_MOVE_BODY = JsonBody(
 )
 
 
-@router.post(
+question(
+    router,
     "/apply-move",
+    "apply_move",
+    APPLY_MOVE_BODY,
+    apply_move_answer,
     summary="Play a move, or a game's moves: the board after it, who moves next, the end",
     description="Plays a legal move (a cell's `row` and `col`, or its `square`, as for "
     "`check-move`). `next` is the opponent if it has a legal move, else "
@@ -490,14 +486,5 @@ APPLY_MOVE_BODY = JsonBody(
     "`index` (from 0) and `square`; a move after the end has `reason` `game_over`. A text that "
     "is not a transcript, or a square the board does not have, is a 422 `validation_error`.",
     response_model=ApplyMoveResponse,
-    responses={
-        200: APPLY_MOVE_BODY.answers(apply_move_answer),
-        **problem_responses(*BODY_ERRORS, reversi.IllegalMove),
-    },
-    openapi_extra=APPLY_MOVE_BODY.openapi,
+    refused=(reversi.IllegalMove,),
 )
-async def apply_move(request: Request) -> Response:
-    meter = meter_of(request)
-    move = await APPLY_MOVE_BODY.parse(request, meter)
-    with meter:
-        return json_response(apply_move_answer(move))

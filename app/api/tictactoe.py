@@ -10,6 +10,7 @@ from pydantic_core import PydanticCustomError
 
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.problems import problem_responses
+from app.api.questions import question
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import TicTacToeBoard
@@ -95,20 +96,17 @@ def validate_batch_answer(batch: ValidateBatchRequest) -> ValidateBatchResponse:
     return {"results": [validate_answer(item) for item in batch.items]}
 
 
-@router.post(
+question(
+    router,
     "/validate",
+    "validate_position",
+    VALIDATE_BODY,
+    validate_answer,
     summary="Can this position occur in a legal game? Whose turn is it?",
     description="X moves first, players alternate, play stops at the first k in a row (row, "
     "column or diagonal) or a full board. Closed-form check, no search: fine up to 100 × 100.",
     response_model=ValidateResponse,
-    responses={200: VALIDATE_BODY.answers(validate_answer), **problem_responses(*BODY_ERRORS)},
-    openapi_extra=VALIDATE_BODY.openapi,
 )
-async def validate_position(request: Request) -> Response:
-    meter = meter_of(request)
-    query = await VALIDATE_BODY.parse(request, meter)
-    with meter:
-        return json_response(validate_answer(query))
 
 
 @router.post(

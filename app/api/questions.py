@@ -1,0 +1,57 @@
+"""A stateless question's route, declared once: its body parsed and its one answer written under
+the client's CPU meter (``work.meter_of``), its OpenAPI answers those of its body's examples.
+
+A question with one answer per body (check-move, legal-moves, apply-move, validate,
+forbidden-points) is this and nothing more; batches answer in slices (``answered_in_slices``)
+and declare their own routes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel
+
+from app.api.bodies import JsonBody, json_response
+from app.api.problems import problem_responses
+from app.api.work import meter_of
+from app.contract.problems import BODY_ERRORS
+from app.rules.errors import DomainError
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def question(
+    router: APIRouter,
+    path: str,
+    name: str,
+    body: JsonBody[ModelT],
+    answer: Callable[[ModelT], object],
+    *,
+    summary: str,
+    description: str,
+    response_model: Any,
+    refused: Iterable[type[DomainError]] = (),
+) -> None:
+    """Declare ``POST path`` on ``router``: ``answer`` of the parsed ``body``. ``name`` is the
+    endpoint's, from which its operation id derives; ``refused`` are the domain errors the
+    answer may raise besides the body's own problems."""
+
+    async def endpoint(request: Request) -> Response:
+        meter = meter_of(request)
+        asked = await body.parse(request, meter)
+        with meter:
+            return json_response(answer(asked))
+
+    endpoint.__name__ = endpoint.__qualname__ = name
+    router.post(
+        path,
+        name=name,
+        summary=summary,
+        description=description,
+        response_model=response_model,
+        responses={200: body.answers(answer), **problem_responses(*BODY_ERRORS, *refused)},
+        openapi_extra=body.openapi,
+    )(endpoint)
