@@ -42,7 +42,7 @@ from app.api.ratelimit import client_of
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, answered_in_slices, meter_of
 from app.contract.fields import Body, JsonInt
-from app.contract.games import CreateIn, PassIn, etag
+from app.contract.games import CreateIn, MoveBody, PassIn, etag
 from app.contract.problems import (
     BODY_ERRORS,
     GAME_NOT_FOUND,
@@ -59,7 +59,7 @@ from app.records.formats import FORMATS, read_record, write_record
 from app.records.signing import KeyRing, SigningKey
 from app.records.transcript import read_transcript, write_transcript
 from app.records.wthor import WthorGame, read_wthor
-from app.sessions.kind import GameKind, Pass, Placement, Player, board_size
+from app.sessions.kind import Choice, GameKind, Pass, Placement, Played, Player, board_size
 from app.sessions.kinds import Kinds
 from app.sessions.kinds.reversi import PlayerScores, federation_score
 from app.sessions.session import GameState
@@ -98,9 +98,12 @@ def record_moves_limit(moves: Any, info: ValidationInfo) -> Any:
 
 
 WrittenMove = Annotated[
-    Annotated[str, Field(max_length=8), AfterValidator(_square_or_pass)] | tuple[JsonInt, JsonInt],
-    Field(description="A square (`f5`), a `[row, col]` pair (0-based, row 0 the top row), or "
-          "`pass`."),
+    Annotated[str, Field(max_length=8), AfterValidator(_square_or_pass)]
+    | tuple[JsonInt, JsonInt]
+    | Annotated[dict[str, Any], Field(max_length=2)],
+    Field(description="A square (`f5`), a `[row, col]` pair (0-based, row 0 the top row), "
+          "`pass`, or a choice as `POST /v1/games/{id}/choice` takes it (a swap2 opening's: "
+          '`{"color": "W"}`, `{"place_two": true}`).'),
 ]  # fmt: skip
 
 
@@ -112,9 +115,10 @@ class RecordSource(BaseModel):
 
     moves: Annotated[list[WrittenMove], BeforeValidator(record_moves_limit)] | None = Field(
         None,
-        description="The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where "
-        "the kind has passes (Othello's are inferred: a written one is checked). At most "
-        "`max_record_moves` (default 10,000).",
+        description="The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where "
+        "the kind has passes (Othello's are inferred: a written one is checked), and choices "
+        'where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": '
+        "true}`). At most `max_record_moves` (default 10,000).",
     )
     transcript: str | None = Field(
         None,
@@ -262,14 +266,17 @@ def submitted(
     squares: Squares | None,
     has_pass: bool,
     players: Sequence[Player | None] = (),
+    choices: tuple[type[MoveBody], ...] = (),
 ) -> list[Submitted]:
-    """The moves a record wrote (squares, ``[row, col]`` pairs, ``pass``; for the ``players``
-    it names, if it does) as the kind plays them; a RecordError naming the first that is none
-    of the board's."""
+    """The moves a record wrote (squares, ``[row, col]`` pairs, ``pass``, the kind's
+    ``choices``' bodies; for the ``players`` it names, if it does) as the kind plays them; a
+    RecordError naming the first that is none of the board's."""
     moves = []
     for index, given in enumerate(written, 1):
         player = players[index - 1] if players else None
-        if isinstance(given, tuple | list):
+        if isinstance(given, dict):
+            moves.append(Submitted(_chosen(given, choices, index), given, player))
+        elif isinstance(given, tuple | list):
             moves.append(Submitted(Placement(*given), list(given), player))
         elif given == PASS:
             if not has_pass:
@@ -288,6 +295,19 @@ def submitted(
             except SquareError as error:
                 raise RecordError(str(error), move=index) from None
     return moves
+
+
+def _chosen(given: dict[str, Any], choices: tuple[type[MoveBody], ...], index: int) -> Played:
+    """A choice a record wrote, read by the body of the kind's choice it names (its key)."""
+    if not choices:
+        raise RecordError("this game has no choices: a move is a square or a pair", move=index)
+    shape = next((c for c in choices if c.key in given), choices[0])
+    try:
+        return shape.model_validate(given).played()
+    except ValidationError as error:
+        first = error.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise RecordError(f"a choice: {where}: {first['msg']}", move=index) from None
 
 
 def record_problem(field: str, error: RecordError) -> RequestValidationError:
@@ -483,7 +503,7 @@ class AuditShapes:
                 players = ()
             squares = kind.face.squares(*board_size(kind, kind.new(params).facts()))
             has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
-            moves = submitted(written, squares, has_pass, players)
+            moves = submitted(written, squares, has_pass, players, kind.face.choices)
         except RecordError as error:
             raise record_problem(field, error) from None
         opening = [] if body.record is not None else body.opening_moves()
@@ -610,13 +630,14 @@ def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Jso
     moves = history.moves[: state.move_count]  # a move that landed between the two reads waits
     written: list[object] = []
     for move in moves:
-        if isinstance(move.played, Pass):  # a renju pass, written as the audit reads it
+        played = move.played
+        if isinstance(played, Pass):  # a renju pass, written as the audit reads it
             written.append(PASS)
-            continue
-        cell = Placement.of(move.played)
-        written.append(
-            [cell.row, cell.col] if names is None else names.squares.name(cell.row, cell.col)
-        )
+        elif isinstance(played, Placement):
+            row, col = played.row, played.col
+            written.append([row, col] if names is None else names.squares.name(row, col))
+        else:  # a choice (swap2's), written as the choice route takes it
+            written.append(dict(cast(Choice, played).body()))
     shown = state_json(state, names)
     for private in ("id", "version", "clock"):
         shown.pop(private, None)
@@ -650,6 +671,12 @@ async def get_record(request: Request) -> Response:
         return json_response(signed, headers=headers)
     moves = cast(list[object], record["moves"])
     if wanted == TRANSCRIPT:
+        if any(isinstance(move, dict) for move in moves):
+            raise RequestValidationError(
+                [{"loc": ("query", "format"), "type": "format",
+                  "msg": "a transcript writes no choice, and this game has its opening's: "
+                         "read its JSON record"}]
+            )  # fmt: skip
         if not all(isinstance(move, str) for move in moves):
             raise RequestValidationError(
                 [{"loc": ("query", "format"), "type": "format",

@@ -247,11 +247,15 @@ class MoveIn(MoveBody):
         return Placement(self.row, self.col)
 
 
-def _true_itself(value: object) -> object:
-    """JSON's ``true``, not ``1`` (which Python's ``True`` equals)."""
-    if value is not True:
-        raise PydanticCustomError("literal_error", "pass must be true")
-    return value
+def only_true(name: str) -> BeforeValidator:
+    """A member that is JSON's ``true`` itself, not ``1`` (which Python's ``True`` equals)."""
+
+    def true_itself(value: object) -> object:
+        if value is not True:
+            raise PydanticCustomError("literal_error", "{name} must be true", {"name": name})
+        return value
+
+    return BeforeValidator(true_itself)
 
 
 class PassIn(MoveBody):
@@ -262,7 +266,7 @@ class PassIn(MoveBody):
     examples: ClassVar[Mapping[str, Example]] = {
         "pass": {"summary": "A pass", "value": {"pass": True}}
     }
-    pass_: Annotated[Literal[True], BeforeValidator(_true_itself)] = Field(
+    pass_: Annotated[Literal[True], only_true("pass")] = Field(
         alias="pass", description="`true`: the mover passes."
     )
 
@@ -292,6 +296,10 @@ class Face:
     ``cell_lists`` names the kind's fields of a move record or a legal move that are lists of
     ``[row, col]`` cells, each with the name of the list of their square names that answers
     carry beside it, in the same order (Reversi: ``{"flips": "flip_squares"}``).
+    ``choices`` are the bodies of the choices its opening rules ask of a player (gomoku's
+    swap2: a colour, or two more stones), posted on ``POST /v1/games/{id}/choice``; a kind with
+    none refuses that route (409 ``wrong_step``). A choice is a move of the game (a ``Choice``):
+    its record, receipts and events are a move's.
     ``inferred_pass`` is, for a kind whose passes are nobody's move (Othello: a player without
     a legal move is skipped), the move record's fact that says the next player was skipped
     (Reversi: ``passed``); a record that writes such a pass is checked against it
@@ -308,6 +316,7 @@ class Face:
     board: type
     row_one: RowOne
     moves: tuple[type[MoveBody], ...] = (MoveIn,)
+    choices: tuple[type[MoveBody], ...] = ()
     legal_move: type = CellOut
     refusals: tuple[Refusal, ...] = ()
     page: Mapping[str, object] = field(default_factory=dict)

@@ -34,6 +34,7 @@ from app.sessions.errors import (
     TooManyStreams,
     Unauthorized,
     WrongPlayer,
+    WrongStep,
 )
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -264,6 +265,19 @@ NOT_YOUR_TURN = refusal(
 )  # fmt: skip
 
 
+WRONG_STEP = refusal(
+    WrongStep("player 2 chooses now (a colour, or to place two more stones), not a stone",
+              "choose"),
+    409, "Not this step",
+    "an opening rule's step takes another request (`step`: a swap2 opening's `place_three`, "
+    "`choose`, `place_two` or `choose_color`; null once the colours are fixed, or in a game "
+    "with no choices): a stone while a choice is due, a choice while stones are, or a choice "
+    "the step does not offer",
+    "read the game's `opening` (`step`, `to_act`) and send what it asks: stones on "
+    "`…/moves`, a choice on `…/choice`",
+)  # fmt: skip
+
+
 CELL_OCCUPIED = refusal(
     CellOccupied(1, 0), 409, "Cell occupied", "the cell already holds a mark",
     "play an empty cell (`…/board` shows them)",
@@ -331,7 +345,7 @@ CELL_REFUSALS = (OUT_OF_BOUNDS, NOT_YOUR_TURN, CELL_OCCUPIED)
 # (tokens, versions, receipts, availability) and the stateless questions'.
 SERVICE_REFUSALS = (
     ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, GAME_OVER,
-    BOARD_TOO_LARGE, PRECONDITION_FAILED, IDEMPOTENCY_KEY_REUSED, CAPACITY_EXHAUSTED,
+    BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, IDEMPOTENCY_KEY_REUSED, CAPACITY_EXHAUSTED,
     STORE_UNAVAILABLE, TOO_MANY_STREAMS,
 )  # fmt: skip
 FRAMEWORK_PROBLEMS = (

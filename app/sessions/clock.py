@@ -2,7 +2,9 @@
 
 Neither clock runs until each player has made one move, so the creator can wait for the invited
 player: those first moves are untimed and add no increment (in Reversi a player may move twice
-before the other's first move: both are untimed). From then on the clock of the player to move
+before the other's first move: both are untimed). A game whose kind says its clocks do not wait
+(``GameKind.clocks_wait``: a swap2 opening, whose clocks run from the first stone) starts them
+with its first move instead. From then on the clock of the player to move
 runs from the instant the previous change of the game was accepted; an accepted move stops it
 and adds the increment. When the running clock reaches zero — at its ``deadline``, exactly —
 the flag falls and the other player wins.
@@ -18,6 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.sessions.kind import ClockReading, Player, other
+
+# A game whose clocks do not wait for each player's first move counts player 2 as having moved
+# (player 1 moves first): its first move, untimed, starts the clock of whoever must act next.
+WAITED_FOR: Player = 2
 
 # The bounds of a time control, in seconds (the API's and the stores').
 MAX_INITIAL_SECONDS = 604_800  # a week
@@ -76,8 +82,11 @@ class Clocks:
     moved: set[int] = field(default_factory=set)  # the players who have made a move
 
     @classmethod
-    def start(cls, control: TimeControl, now_ms: int) -> Clocks:
-        return cls(control, [control.initial_ms, control.initial_ms], now_ms)
+    def start(cls, control: TimeControl, now_ms: int, wait: bool = True) -> Clocks:
+        """A new game's clocks, stopped. ``wait``: they start once each player has moved;
+        else (swap2) with the first move, which is untimed: it counts as the second mover's."""
+        moved: set[int] = set() if wait else {WAITED_FOR}
+        return cls(control, [control.initial_ms, control.initial_ms], now_ms, moved=moved)
 
     @property
     def deadline_ms(self) -> int | None:

@@ -105,6 +105,27 @@ class PassNotAllowed(RuleError):
         return {"reason": "no_passes"}
 
 
+# A choice in a game whose colours were fixed at creation (a gomoku game without swap2): the
+# refusal both the kind and the Redis fast path give.
+NO_OPENING_CHOICE = "this game has no swap2 opening: its colours were fixed at creation"
+
+
+class WrongStep(RuleError):
+    """A request the game's step does not take: a stone while an opening rule waits for a choice
+    (swap2's colour), a choice while it waits for stones or once the colours are fixed, or a
+    choice in a game whose kind has none. ``step`` is the step the game is at (None: no opening
+    step is pending)."""
+
+    code = "wrong_step"
+
+    def __init__(self, why: str, step: str | None = None) -> None:
+        self.why, self.step = why, step
+        super().__init__(why)
+
+    def details(self) -> dict[str, object]:
+        return {"step": self.step}
+
+
 class AccessDenied(DomainError):
     """The request does not prove it may act for this player of this game."""
 

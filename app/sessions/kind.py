@@ -113,6 +113,16 @@ class Pass:
         return "pass"
 
 
+class Choice(Played, Protocol):
+    """A move that is neither a cell nor a pass: a choice an opening rule asks of a player
+    (swap2's colour, or two more stones). A client posts its ``body`` on the game's choice route
+    (``Face.choices``), and a record writes it so (``{"color": "W"}``)."""
+
+    def body(self) -> Mapping[str, object]:
+        """The choice as a client posts it and a record writes it."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class ClockReading:
     """Both players' clocks right after a move of a clocked game: the instant it was accepted
@@ -302,6 +312,13 @@ class GameKind(Protocol):
 
     def decode_move(self, seq: int, text: str) -> Move:
         """Move number ``seq`` back from ``encode_move``'s text."""
+        ...
+
+    def clocks_wait(self, params: Mapping[str, object]) -> bool:
+        """Whether a clocked game of these parameters keeps both clocks stopped until each
+        player has moved once (the contract's clocks: the creator waits for the invited player)
+        or runs them from the first move (False: swap2, whose clocks run from the first stone,
+        each while its player must act)."""
         ...
 
     def after(

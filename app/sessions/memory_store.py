@@ -191,7 +191,8 @@ class MemoryGameStore:
         self._moves += position.move_count
         self._owned_moves[owner] += position.move_count
         if control is not None:
-            session.clocks = Clocks.start(control, self._now_ms())
+            wait = game_kind.clocks_wait(params)
+            session.clocks = Clocks.start(control, self._now_ms(), wait)
         self._unstarted[session.id] = _Entry(session, owner, self.clock() + self.unstarted_seconds)
         self._owned_games[owner] += 1
         return CreatedGame(session.state(), secrets)

@@ -48,7 +48,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.rules.errors import DomainError
 from app.sessions import tokens
-from app.sessions.clock import ClockState, TimeControl
+from app.sessions.clock import WAITED_FOR, ClockState, TimeControl
 from app.sessions.errors import (
     CapacityExhausted,
     GameNotFound,
@@ -68,6 +68,7 @@ from app.sessions.kind import (
     board_size,
 )
 from app.sessions.kinds import REGISTRY, Kinds
+from app.sessions.kinds.gomoku import SWAP2, Swap2Choice
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_accounts import MoveAccounts, seconds
 from app.sessions.redis_cluster import STORE_ERRORS, BoundedCluster, connect, is_cluster
@@ -162,7 +163,8 @@ FAST_PATHS = {
         lambda p: {"n": p["n"], "k": p.get("k", p["n"])},
     ),
     "gomoku": FastPath(
-        "tictactoe_move", "tictactoe_legal", lambda p: p["rule"] in FAST_GOMOKU,
+        "tictactoe_move", "tictactoe_legal",
+        lambda p: p["rule"] in FAST_GOMOKU and p.get("opening") != SWAP2,
         lambda p: {"n": p["size"], "k": FIVE, "rule": p["rule"]},
     ),
 }  # fmt: skip
@@ -319,7 +321,7 @@ class RedisGameStore:
             version=position.move_count,  # an opening's moves, as if they had been played
         )  # fmt: skip
         state = session.state()
-        if control is not None:  # the clocks, stopped until each player has moved (game.lua)
+        if control is not None:  # the clocks, stopped (game.lua): Clocks.start
             initial = control.initial_ms
             state = replace(state, clock=ClockState(control, (initial, initial), None, None))
         engine = self._engine_for(kind, params, bool(opening))
@@ -333,7 +335,8 @@ class RedisGameStore:
         if control is not None:
             fields |= {
                 "control": control.encode(), "r1": control.initial_ms, "r2": control.initial_ms,
-                "since": 0, "running": 0, "moved": 0,
+                "since": 0, "running": 0,
+                "moved": 0 if game_kind.clocks_wait(params) else WAITED_FOR,  # game.lua's bits
             }  # fmt: skip
         if engine == GENERIC:
             fields["position"] = session.position.encode()
@@ -565,6 +568,8 @@ class RedisGameStore:
         col: int | str
         if isinstance(played, Pass):  # gomoku's: refused by the rules a fast path plays
             row, col = "pass", ""
+        elif isinstance(played, Swap2Choice):  # refused: a swap2 game takes the generic engine
+            row, col = "choice", ""
         else:
             cell = Placement.of(played)
             row, col = cell.row, cell.col

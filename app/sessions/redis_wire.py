@@ -31,6 +31,7 @@ from typing import Any, NamedTuple, cast, get_args
 from app.rules.errors import DomainError
 from app.sessions.clock import ClockState, TimeControl
 from app.sessions.errors import (
+    NO_OPENING_CHOICE,
     CellOccupied,
     GameNotFound,
     GameOver,
@@ -42,6 +43,7 @@ from app.sessions.errors import (
     StoreUnavailable,
     Unauthorized,
     WrongPlayer,
+    WrongStep,
 )
 from app.sessions.kind import (
     ClockReading,
@@ -131,11 +133,11 @@ class ActArgs(NamedTuple):
 
 
 class CellMoveArgs(NamedTuple):
-    """A fast path's move of one cell, or a pass (tictactoe_move.lua)."""
+    """A fast path's move of one cell, a pass or a choice (tictactoe_move.lua)."""
 
     token_hash: Wire
-    row: Wire  # 'pass' for a pass
-    col: Wire  # '' for a pass
+    row: Wire  # 'pass' for a pass, 'choice' for a choice
+    col: Wire  # '' for a pass or a choice
     claimed: Wire
     ttl_ms: Wire
     expected_version: Wire
@@ -384,6 +386,10 @@ class NoPassesReply(NamedTuple):
     rule: str
 
 
+class WrongStepReply(NamedTuple):
+    pass
+
+
 Record = type[tuple[Any, ...]]
 
 REPLIES: dict[str, Record] = {
@@ -396,7 +402,7 @@ REFUSALS: dict[str, Record] = {
     "wrong_player": WrongPlayerReply, "precondition_failed": PreconditionReply,
     "out_of_bounds": OutOfBoundsReply, "game_over": GameOverReply,
     "not_your_turn": NotYourTurnReply, "cell_occupied": CellOccupiedReply,
-    "no_passes": NoPassesReply,
+    "no_passes": NoPassesReply, "wrong_step": WrongStepReply,
 }  # fmt: skip
 TAGGED: dict[str, Record] = {
     "ok": Ok, "accepted": Accepted, "replay": Replay, "replay_state": ReplayState,
@@ -594,6 +600,7 @@ REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
     NotYourTurnReply: lambda a, r: NotYourTurn(3 - int(a.next_player), int(a.next_player)),
     CellOccupiedReply: lambda a, r: CellOccupied(_cell(r).row, _cell(r).col),
     NoPassesReply: lambda a, r: PassNotAllowed(a.rule),
+    WrongStepReply: lambda a, r: WrongStep(NO_OPENING_CHOICE),
 }
 # Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[Record, Callable[[str], DomainError]] = {

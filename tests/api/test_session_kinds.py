@@ -74,7 +74,7 @@ KINDS = [
         "renju", {"game": "gomoku", "rule": "renju"},
         [(p, 7 if p == 1 else 0, 3 + i if p == 1 else 2 * i) for i in range(4) for p in (1, 2)]
         + [(1, 7, 7)],
-        frozenset({"rule", "size", "foul"}),
+        frozenset({"rule", "size", "foul", "colors", "opening"}),
     ),
     Kind(
         "reversi", {"game": "reversi", "height": 4, "width": 4}, reversi_script(4, seed=5),

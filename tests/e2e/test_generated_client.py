@@ -287,6 +287,22 @@ def test_generated_client_calls_every_operation(
         assert (ended.parsed.status, ended.parsed.winner) == (
             "draw" if winner == 0 else "won", winner)  # fmt: skip
 
+    # A swap2 opening: player 1's three stones, then player 2's choice of a colour.
+    swap2 = call("createGame", client=client, body=models.CreateGomokuIn.from_dict(
+        {"game": "gomoku", "opening": "swap2"})).parsed  # fmt: skip
+    seats = {1: authenticated(swap2.tokens.field_1), 2: authenticated(swap2.tokens.field_2)}
+    for square in ("h8", "h9", "i9"):
+        placed = call("makeMove", game_id=swap2.id, client=seats[1],
+                      body=models.MoveIn.from_dict({"square": square}))  # fmt: skip
+        assert placed.status_code == 201, placed.content
+    chosen = call("makeChoice", game_id=swap2.id, client=seats[2],
+                  body=models.ColorChoiceIn.from_dict({"color": "W"}))  # fmt: skip
+    assert chosen.status_code == 201, chosen.content
+    assert (chosen.parsed.move.seq, chosen.parsed.state.next_player) == (4, 2)
+    out_of_step = call("makeChoice", game_id=swap2.id, client=seats[2],
+                       body=models.PlaceTwoIn.from_dict({"place_two": True}))  # fmt: skip
+    assert (out_of_step.status_code, out_of_step.parsed.code) == (409, "wrong_step")
+
     deleted = call("deleteGame", game_id=game.id, client=players[2])
     assert deleted.status_code == 204
     gone = call("getGame", game_id=game.id, client=client)
@@ -326,7 +342,7 @@ def test_generated_client_calls_every_operation(
         for family in text_string_to_metric_families(metrics.parsed)
         for sample in family.samples
     }
-    assert samples["adjudicator_moves_adjudicated_total"] == len(moves)
+    assert samples["adjudicator_moves_adjudicated_total"] == len(moves) + 4  # and swap2's four
     problem = call("getProblemType", code="cell_occupied", client=client)
     assert problem.status_code == 200
     assert (problem.parsed.code, problem.parsed.status, problem.parsed.title) == (

@@ -56,6 +56,13 @@ CREATED_GAME_LINKS = {
         "Player 2 (O), with token 2: 409 `not_your_turn` before player 1 has moved.",
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
     ),
+    "ChooseAsPlayer2": _link(
+        "make_choice",
+        "Player 2's choice of a swap2 opening (gomoku): 409 `wrong_step` before player 1's "
+        "three stones, and in a game without one.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
+        {"color": "W"},
+    ),
     "ListMoves": _link("list_moves", "The moves so far.", GAME_OF_CREATED),
     "LegalMoves": _link(
         "list_legal_moves", "What player 1 may play first: every legal move.", GAME_OF_CREATED

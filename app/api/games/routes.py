@@ -32,14 +32,21 @@ from app.api.games.render import (
     state_json,
     state_names,
 )
-from app.api.games.schemas import ACTION_BODY, GameShapes, played_by
+from app.api.games.schemas import ACTION_BODY, GameShapes, MoveBodies, played_by
 from app.api.games.streams import StreamSlots
 from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter, client_of
 from app.api.routing import api_router
 from app.contract.fields import SQUARES
 from app.contract.games import etag
-from app.contract.problems import BODY_ERRORS, RATE_LIMITED, VALIDATION_ERROR, ProblemType, Refusal
+from app.contract.problems import (
+    BODY_ERRORS,
+    NOT_YOUR_TURN,
+    RATE_LIMITED,
+    VALIDATION_ERROR,
+    ProblemType,
+    Refusal,
+)
 from app.rules.errors import DomainError
 from app.sessions.errors import (
     BoardTooLarge,
@@ -53,6 +60,7 @@ from app.sessions.errors import (
     TooManyStreams,
     Unauthorized,
     WrongPlayer,
+    WrongStep,
 )
 from app.sessions.session import Action, ActionRequest, GameState, MoveRequest
 from app.sessions.store import GameStore, Seat
@@ -121,6 +129,11 @@ def _header(description: str) -> dict[str, object]:
     return {"description": description, "schema": {"type": "string"}}
 
 
+def _move_made(location: str) -> dict[str, Any]:
+    """The headers of the answer to an accepted move (or choice): where it is, and the ETag."""
+    return {"headers": {"Location": _header(location), "ETag": _header("The new ETag.")}}
+
+
 def _acting(body: JsonBody[Any]) -> dict[str, Any]:
     """What a player's request that changes the game takes: its body, the player's token, and
     the game id, an Idempotency-Key and If-Match."""
@@ -152,15 +165,33 @@ def shapes_of(request: Request) -> GameShapes:
 
 
 async def make_move(request: Request) -> Response:
+    return await _play(request, lambda shapes, kind: shapes.moves_of[kind])
+
+
+async def make_choice(request: Request) -> Response:
+    def choices(shapes: GameShapes, kind: str) -> MoveBodies:
+        bodies = shapes.choices_of.get(kind)
+        if bodies is None:
+            title = shapes.kinds.find(kind).face.title.lower()
+            raise WrongStep(f"a {title} game has no choices: post its moves on …/moves")
+        return bodies
+
+    return await _play(request, choices)
+
+
+async def _play(request: Request, bodies: Callable[[GameShapes, str], MoveBodies]) -> Response:
+    """A move, or a choice (``bodies``: those the game's kind takes on the route), parsed,
+    played and answered alike."""
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
     token, seat = await authenticated(request, game_id)  # before the body is read
     shapes = shapes_of(request)
+    taken = bodies(shapes, seat.kind)
     names = names_of(shapes.kinds.find(seat.kind), seat.size)  # made once per kind and size
     # A square is read as a cell of the game's board, before the move reaches the store: one
     # the board does not have is the body's error (422 validation_error), as a stateless one is.
     squares = {SQUARES: None if names is None else names.squares}
-    body = await shapes.moves_of[seat.kind].body.parse(request, context=squares)
+    body = await taken.body.parse(request, context=squares)
     played, player = played_by(body)  # a shape the game's kind takes: its own bodies only
     move = MoveRequest(
         played,
@@ -388,10 +419,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
         response_model=shapes.move_result,
         responses={
             201: {
-                "headers": {
-                    "Location": _header("The move's URL."),
-                    "ETag": _header("The new ETag."),
-                },
+                **_move_made("The move's URL."),
                 "links": MOVE_LINKS,
                 **answer_examples(examples.move),
             },
@@ -399,6 +427,29 @@ def game_router(shapes: GameShapes) -> APIRouter:
         },
         openapi_extra=_acting(shapes.move.body),
     )(make_move)
+    if shapes.choice is not None:
+        router.post(
+            "/{game_id}/choice",
+            status_code=201,
+            summary="Make a choice (a swap2 opening's)",
+            description="A choice an opening rule asks of the player who acts now (the state's "
+            "`opening`: its `step` and `to_act`): in a gomoku game with a swap2 opening, "
+            'player 2, after the first three stones, sends `{"color": "B"}`, `{"color": '
+            '"W"}` or `{"place_two": true}`; after two more stones player 1 sends a colour. '
+            "The chooser plays the colour chosen and the other player the other one; White "
+            "moves next. A choice is the game's next move: answered as a move is (its record "
+            '`{"seq", "choice": "color" | "place_two", "player", "color"}`, `Location`, '
+            "events, receipts). The other player is 409 `not_your_turn`; a choice out of step "
+            "(stones are due, the colours are fixed, `place_two` after two more stones, a "
+            "kind with no choices) is 409 `wrong_step`. Retry-safe with `Idempotency-Key`; "
+            "conditional with `If-Match`. A refusal changes nothing.",
+            response_model=shapes.move_result,
+            responses={
+                201: _move_made("The choice's move URL."),
+                **store_errors(*MOVE_REFUSALS, NOT_YOUR_TURN, WrongStep),
+            },
+            openapi_extra=_acting(shapes.choice.body),
+        )(make_choice)
     router.get(
         "/{game_id}",
         summary="Get a game's state (cheap polling with ETag)",
@@ -423,8 +474,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         f"{', '.join(f'`{name}`' for name in shapes.kinds.names)}"
         "): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other "
         "even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or "
-        "caro; `size`; renju's `foul`; an opening of `stones`), with clocks if `clock` is "
-        "given (Fischer timing; neither runs until each player has moved once). Player 1 "
+        "caro; `size`; renju's `foul`; an opening of `stones`, or `swap2`), with clocks if "
+        "`clock` is given (Fischer timing; neither runs until each player has moved once, "
+        "but a swap2 game's run from its first stone). Player 1 "
         "plays X or Black and moves first (on a posted Reversi board: `next`). The answer "
         "holds both players' bearer tokens — shown only here; hand token 2 to the other "
         "player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "

@@ -5,8 +5,9 @@ its state, move records, legal moves and board, the move bodies it takes, its re
 ``GameShapes.of`` joins the faces of an app's kinds into what the routes declare and parse: the
 unions of states, records, pages of legal moves and boards (told apart by ``game``), the
 creation body (by ``game``; a body without it is the kind whose ``game`` has a default,
-tic-tac-toe), the move body of each kind and the union of them all that the docs show, and the
-refusals the move route documents. Nothing here names a kind.
+tic-tac-toe), the move body of each kind and the union of them all that the docs show, the choice
+bodies of the kinds that have some (gomoku's swap2) likewise, and the refusals the move route
+documents. Nothing here names a kind.
 
 Response shapes are ``TypedDict``s: FastAPI documents them (``response_model``) at no cost per
 request; ``render.py`` builds the answers.
@@ -150,20 +151,23 @@ def _shape_of(shapes: tuple[type[MoveBody], ...]) -> Callable[[object], str | No
 
 
 class MoveBodies:
-    """A move body of one of ``shapes``, parsed into what it plays."""
+    """A move body of one of ``shapes`` (``what`` they are: a move, a choice), parsed into what
+    it plays."""
 
     def __init__(
-        self, shapes: tuple[type[MoveBody], ...], name: str, components: list[type[BaseModel]]
+        self,
+        shapes: tuple[type[MoveBody], ...],
+        name: str,
+        components: list[type[BaseModel]],
+        what: str = "a move",
     ) -> None:
         self.shapes = shapes
         if len(shapes) == 1:
             model: type[BaseModel] = shapes[0]
         else:
-            union = tagged_union(
-                _shape_of(shapes), {shape.key: shape for shape in shapes}, "a move"
-            )
+            union = tagged_union(_shape_of(shapes), {shape.key: shape for shape in shapes}, what)
             model = root_model(name, union)
-            model.__doc__ = "A move: " + ", or ".join(
+            model.__doc__ = f"{what.capitalize()}: " + ", or ".join(
                 (shape.__doc__ or shape.__name__).strip().rstrip(".").lower() for shape in shapes
             )
         examples = {name: example for shape in shapes for name, example in shape.examples.items()}
@@ -200,6 +204,8 @@ class GameShapes:
     create: JsonBody[Any]
     move: MoveBodies  # what the docs show: a move of any kind's shape
     moves_of: Mapping[str, MoveBodies]  # each kind's own move bodies, by its name
+    choice: MoveBodies | None  # what the docs show: a choice of any kind's (None: no kind has one)
+    choices_of: Mapping[str, MoveBodies]  # the choice bodies of each kind that has some
     refusals: tuple[Refusal, ...]  # the refusals of the kinds' rules, each once
     components: list[type[BaseModel]] = field(default_factory=list)  # the bodies, for OpenAPI
 
@@ -248,6 +254,14 @@ class GameShapes:
             if shapes not in by_shapes:
                 by_shapes[shapes] = MoveBodies(shapes, f"{kind.name.title()}MoveIn", components)
         every_shape = tuple(dict.fromkeys(s for f in faces for s in f.moves))
+        choosing = [kind for kind in kinds if kind.face.choices]
+        choices_of = {
+            kind.name: MoveBodies(
+                kind.face.choices, f"{kind.name.title()}ChoiceIn", components, "a choice"
+            )
+            for kind in choosing
+        }
+        every_choice = tuple(dict.fromkeys(s for f in faces for s in f.choices))
         refusals = {id(r): r for f in faces for r in f.refusals}
         return cls(
             kinds=kinds,
@@ -262,6 +276,14 @@ class GameShapes:
             create=JsonBody(create, examples, tag="game", components=components),
             move=by_shapes.get(every_shape) or MoveBodies(every_shape, "AnyMoveIn", components),
             moves_of={kind.name: by_shapes[kind.face.moves] for kind in kinds},
+            choice=(
+                None
+                if not every_choice
+                else choices_of[choosing[0].name]
+                if len(choosing) == 1
+                else MoveBodies(every_choice, "AnyChoiceIn", components, "a choice")
+            ),
+            choices_of=choices_of,
             refusals=tuple(refusals.values()),
             components=components,
         )

@@ -8,15 +8,23 @@ first. A move is adjudicated by reading at most five cells each way from it (ren
 check reads the windows of the points it asks about, and asks again only one stone later), so
 it costs the same on a 15 × 15 board as on a board of a million a side.
 
-A refused move changes nothing: ``Gomoku.play`` checks the cell, the turn and the rule before it
-places anything. Black's forbidden move is refused (409 ``forbidden_move``, with the shapes that
-make it so), or, in a game created with ``"foul": "lose"``, accepted and lost (``reason``
-``foul``).
+An opening is either stones placed before play (the game's first move records) or swap2: player 1
+places three stones (Black, White, Black); player 2 chooses a colour, or to place two more
+(White, Black) and let player 1 choose one. Until the colours are fixed the state says whose
+step it is (``opening``: ``step`` and ``to_act``) and the seats have no colour (``colors``); a
+choice is a move of the game (``Swap2Choice``, posted on the choice route), so its receipts,
+events and record are a move's. Stones alternate Black and White whoever places them; the
+player holding the colour to move moves.
+
+A refused move changes nothing: ``Gomoku.play`` checks the cell, the turn, the step and the rule
+before it places anything. Black's forbidden move is refused (409 ``forbidden_move``, with the
+shapes that make it so), or, in a game created with ``"foul": "lose"``, accepted and lost
+(``reason`` ``foul``).
 
 The moves are a flat ``array`` of (row, col, player, colour) — a pass's row and col are
-``PASS`` — as tic-tac-toe keeps its moves: 16 bytes a move and nothing for Python's cycle
-collector to walk. A position a store rebuilt from ``encode``'s text holds the stones, the
-counters and the last move only (its move list holds the others).
+``PASS``, a choice's row ``CHOICE`` — as tic-tac-toe keeps its moves: 16 bytes a move and
+nothing for Python's cycle collector to walk. A position a store rebuilt from ``encode``'s text
+holds the stones, the counters and the last move only (its move list holds the others).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from pydantic import (
     PlainValidator,
     ValidationError,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -46,9 +55,11 @@ from app.contract.games import (
     CreateIn,
     Face,
     GameCommon,
+    MoveBody,
     MoveIn,
     PassIn,
     Tokens,
+    only_true,
     within_max_side,
 )
 from app.contract.problems import CELL_REFUSALS, ILLEGAL_SESSION_MOVE, Refusal, refusal
@@ -57,7 +68,15 @@ from app.contract.stateless import LineOut, lines_out
 from app.rules import gomoku
 from app.rules.errors import RuleError
 from app.rules.gomoku import MIN_SIZE, RENJU_SIZE, Color, GomokuBoard, Rule
-from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds, PassNotAllowed
+from app.sessions.errors import (
+    NO_OPENING_CHOICE,
+    CellOccupied,
+    GameOver,
+    NotYourTurn,
+    OutOfBounds,
+    PassNotAllowed,
+    WrongStep,
+)
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
     LegalMove,
@@ -72,6 +91,7 @@ from app.sessions.kind import (
     Winner,
     cell_page,
     free_cells,
+    immutable,
     other,
 )
 from app.settings import LARGEST_N
@@ -80,6 +100,7 @@ DEFAULT_SIZE = 15
 Foul = Literal["refuse", "lose"]
 COLORS: tuple[Color, Color] = ("B", "W")  # a colour's code in the move array is its index
 PASS = -1  # the row and col of a pass in the move array
+CHOICE = -2  # the row of a choice in the move array (its col: 0 a colour, 1 place_two)
 MOST_STONES = RENJU_SIZE * RENJU_SIZE  # an opening's stones at most: a whole 15 × 15 board
 RULE_DOC = (
     "`freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black "
@@ -96,6 +117,115 @@ FORBIDDEN_WORDS: dict[gomoku.Forbidden, str] = {
 }  # fmt: skip
 SQUARES = Squares.of(RENJU_SIZE, RENJU_SIZE, "bottom")  # renju's board: the one with fouls
 
+# --- swap2 ------------------------------------------------------------------------------------
+
+SWAP2 = "swap2"
+Step = Literal["place_three", "choose", "place_two", "choose_color"]
+TO_ACT: dict[Step, Player] = {"place_three": 1, "choose": 2, "place_two": 2, "choose_color": 1}
+# A placing step ends when the board holds this many stones, and the step that follows it.
+PLACED_BY: dict[Step, tuple[int, Step]] = {
+    "place_three": (3, "choose"),
+    "place_two": (5, "choose_color"),
+}
+WANTED: dict[Step, str] = {
+    "place_three": "places the three opening stones (Black, White, Black)",
+    "choose": "chooses now: a colour, or to place two more stones",
+    "place_two": "places two more stones (White, Black)",
+    "choose_color": "chooses a colour now",
+}  # fmt: skip
+Option = Literal["B", "W", "place_two"]
+PLACE_TWO: Option = "place_two"
+STEP_DOC = (
+    "`place_three`: player 1 places three stones (Black, White, Black); `choose`: player 2 "
+    "chooses a colour, or to place two more stones; `place_two`: player 2 places them (White, "
+    "Black); `choose_color`: player 1 chooses a colour."
+)
+
+
+def flip(color: Color) -> Color:
+    return "W" if color == "B" else "B"
+
+
+class Swap2Out(TypedDict):
+    """A swap2 opening's step, while the colours are not fixed."""
+
+    rule: Literal["swap2"]
+    step: Annotated[Step, Field(description=STEP_DOC)]
+    to_act: Annotated[Player, Field(description="The player who acts now (`next_player`).")]
+
+
+ColorsOut = TypedDict(
+    "ColorsOut",
+    {
+        "1": Annotated[Color | None, Field(description="Player 1's colour; null until chosen.")],
+        "2": Annotated[Color | None, Field(description="Player 2's colour; null until chosen.")],
+    },
+)
+ColorsOut.__doc__ = "Each seat's colour: fixed at creation, or by a swap2 choice."
+
+
+@immutable
+class Swap2Choice:
+    """A swap2 choice: a colour (the chooser plays it, the other player the other one), or
+    ``place_two`` (the second player places two more stones and the first chooses)."""
+
+    option: Option
+
+    def record(self) -> Mapping[str, object]:
+        return {"choice": "place_two" if self.option == PLACE_TWO else "color"}
+
+    def text(self) -> str:
+        return f"choice:{self.option}"
+
+    def body(self) -> Mapping[str, object]:
+        return {"place_two": True} if self.option == PLACE_TWO else {"color": self.option}
+
+
+class ColorChoiceIn(MoveBody):
+    """A swap2 colour: the chooser plays it, the other player the other one."""
+
+    key: ClassVar[str] = "color"
+    examples: ClassVar[Mapping[str, Mapping[str, object]]] = {
+        "play-white": {"summary": "Play White (swap2)", "value": {"color": "W"}},
+    }
+    color: Color = Field(description="`B` or `W`: the colour the chooser plays.")
+
+    def played(self) -> Swap2Choice:
+        return Swap2Choice(self.color)
+
+
+class PlaceTwoIn(MoveBody):
+    """Swap2's third option: place two more stones (White, Black), then the other player
+    chooses a colour."""
+
+    key: ClassVar[str] = "place_two"
+    examples: ClassVar[Mapping[str, Mapping[str, object]]] = {
+        "place-two": {"summary": "Place two more stones (swap2)", "value": {"place_two": True}},
+    }
+    place_two: Annotated[Literal[True], only_true("place_two")] = Field(
+        description="`true`: the chooser places two more stones."
+    )
+
+    def played(self) -> Swap2Choice:
+        return Swap2Choice(PLACE_TWO)
+
+
+def opening_facts(step: Step | None, colors: tuple[Color, Color] | None) -> dict[str, object]:
+    """The facts a swap2 opening changes: its pending step (None once the colours are fixed)
+    and each seat's colour (None until then)."""
+    opening: Swap2Out | None = None
+    if step is not None:
+        opening = {"rule": "swap2", "step": step, "to_act": TO_ACT[step]}
+    shown: ColorsOut = {"1": None, "2": None}
+    if colors is not None:
+        shown = {"1": colors[0], "2": colors[1]}
+    return {"opening": opening, "colors": shown}
+
+
+def holder(colors: Mapping[str, object], color: object) -> Player:
+    """The seat whose colour is ``color`` (``colors`` as a state shows them)."""
+    return 1 if colors["1"] == color else 2
+
 
 class GomokuFacts(TypedDict):
     """What a gomoku game's state says of its kind."""
@@ -103,6 +233,18 @@ class GomokuFacts(TypedDict):
     rule: Annotated[Rule, Field(description=RULE_DOC)]
     size: Annotated[int, Field(description="The board's side.")]
     foul: Annotated[Foul, Field(description=FOUL_DOC)]
+    colors: Annotated[
+        ColorsOut,
+        Field(
+            description="Each seat's colour: player 1 Black, unless a swap2 opening decides "
+            "otherwise (null for both until its choice)."
+        ),
+    ]
+    opening: Annotated[
+        Swap2Out | None,
+        Field(description="A swap2 opening's pending step; null once the colours are fixed, "
+              "and in a game without one."),
+    ]  # fmt: skip
 
 
 GomokuMoveOut = TypedDict(
@@ -126,11 +268,29 @@ GomokuMoveOut = TypedDict(
             ]
         ],
         "pass": NotRequired[Annotated[Literal[True], Field(description="A pass (renju).")]],
+        "choice": NotRequired[
+            Annotated[
+                Literal["color", "place_two"],
+                Field(
+                    description="A swap2 choice: a colour (`color` says which), or two more stones."
+                ),
+            ]
+        ],
         "player": Player,
-        "color": Annotated[Color, Field(description="The mover's colour: `B` or `W`.")],
+        "color": NotRequired[
+            Annotated[
+                Color,
+                Field(
+                    description="The stone's colour (a pass: the passer's; a colour choice: "
+                    "the colour chosen). Absent from a `place_two` choice."
+                ),
+            ]
+        ],
     },
 )
-GomokuMoveOut.__doc__ = "A gomoku move record: a stone (its cell) or a pass, and its colour."
+GomokuMoveOut.__doc__ = (
+    "A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour."
+)
 
 
 class GomokuGameOut(GameCommon, GomokuFacts):
@@ -254,9 +414,29 @@ class CreateGomokuIn(CreateIn):
         None, description="Board side: 15 if not given; renju is played on 15 × 15 only."
     )
     foul: Foul = Field("refuse", description=FOUL_DOC + " `lose` is for renju only.")
-    opening: StonesOpening | None = Field(
-        None, description="Stones placed before the players move; none if not given."
+    opening: StonesOpening | Literal["swap2"] | None = Field(
+        None,
+        description='Stones placed before the players move (`{"stones": […]}`), or '
+        '`"swap2"`: player 1 places three stones (Black, White, Black), then player 2 '
+        "chooses a colour or to place two more (White, Black) and let player 1 choose "
+        "(`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.",
     )
+
+    @field_validator("opening", mode="wrap")
+    @classmethod
+    def _stones_or_swap2(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> StonesOpening | str | None:
+        """Stones or ``"swap2"``, each one's errors located where they are in the body (a
+        plain union would name its members in them)."""
+        if value is None or value == SWAP2:
+            return value
+        if isinstance(value, str):
+            raise PydanticCustomError(
+                "opening", "an opening is the string swap2 or an object of stones, not {value!r}",
+                {"value": value[:20]},
+            )  # fmt: skip
+        return StonesOpening.model_validate(value, context=info.context)
 
     @field_validator("size")
     @classmethod
@@ -281,7 +461,7 @@ class CreateGomokuIn(CreateIn):
 
     @model_validator(mode="after")
     def _a_playable_opening(self) -> CreateGomokuIn:
-        if self.opening is not None:
+        if isinstance(self.opening, StonesOpening):
             self.opening_moves()  # refuses a stone that is no cell of the board or not playable
         return self
 
@@ -293,13 +473,15 @@ class CreateGomokuIn(CreateIn):
         params: dict[str, object] = {"rule": self.rule, "size": self.side}
         if self.foul != "refuse":
             params["foul"] = self.foul
+        if self.opening == SWAP2:
+            params["opening"] = SWAP2
         return params
 
     def opening_moves(self) -> list[Played]:
         """The opening's stones, each checked playable after those before it; a ValidationError
         naming the first that is not."""
-        if self.opening is None:
-            return []
+        if not isinstance(self.opening, StonesOpening):
+            return []  # none, or swap2: the players place its stones
         position = KIND.new(self.params())
         names = Squares.of(self.side, self.side, "bottom")
         moves: list[Played] = []
@@ -361,11 +543,21 @@ class _Occupied:
 
 class Gomoku:
     """One gomoku game: its stones, who moves, how it stands, and its moves in order — all of
-    them, or (a position a store rebuilt from ``encode``'s text) those from move ``first`` on."""
+    them, or (a position a store rebuilt from ``encode``'s text) those from move ``first`` on.
 
-    __slots__ = ("board", "ended", "first", "foul", "passes", "played", "rule", "status", "winner")
+    ``turn`` is the colour to move; ``colors`` each seat's colour (None while a swap2 opening
+    has not fixed them); ``step`` the swap2 step pending (None: none). ``opened`` keeps, for
+    each move of a swap2 opening, the facts it left (``opening_facts``): who acts after it does
+    not follow from the colours as it does later."""
 
-    def __init__(self, size: int, rule: Rule, foul: Foul = "refuse", first: int = 1) -> None:
+    __slots__ = (
+        "board", "colors", "ended", "first", "foul", "opened", "passes", "played", "rule",
+        "status", "step", "swap2", "turn", "winner",
+    )  # fmt: skip
+
+    def __init__(
+        self, size: int, rule: Rule, foul: Foul = "refuse", first: int = 1, swap2: bool = False
+    ) -> None:
         self.board = GomokuBoard(size)
         self.rule: Rule = rule
         self.foul: Foul = foul
@@ -375,6 +567,11 @@ class Gomoku:
         self.winner: Winner = 0
         self.ended: Reason | None = None
         self.passes = 0  # passes in a row, up to now
+        self.turn: Color = "B"
+        self.swap2 = swap2
+        self.step: Step | None = "place_three" if swap2 else None
+        self.colors: tuple[Color, Color] | None = None if swap2 else ("B", "W")
+        self.opened: dict[int, Mapping[str, object]] = {}
 
     @property
     def size(self) -> int:
@@ -392,20 +589,30 @@ class Gomoku:
     def next_player(self) -> Player | None:
         if self.status != "in_progress":
             return None
-        return 2 if self.move_count % 2 else 1
-
-    @staticmethod
-    def color_of(player: Player) -> Color:
-        return "B" if player == 1 else "W"
+        step = self.step
+        if step is not None:
+            return TO_ACT[step]
+        colors = self.colors
+        assert colors is not None, "fixed once no step is pending"
+        return 1 if colors[0] == self.turn else 2
 
     def move(self, seq: int) -> Move:
         if seq < self.first:
             raise LookupError(f"move {seq} is in the store's move list, not in this position")
         at = 4 * (seq - self.first)
         row, col, player, color = self.played[at : at + 4]
-        played: Played = Pass() if row == PASS else Placement(row, col)
         mover: Player = 1 if player == 1 else 2
-        return Move(seq, played, mover, {"color": COLORS[color]})
+        played: Played
+        facts: dict[str, object] = {"color": COLORS[color]}
+        if row == PASS:
+            played = Pass()
+        elif row == CHOICE:
+            played = Swap2Choice(PLACE_TWO if col else COLORS[color])
+            if col:
+                facts = {}
+        else:
+            played = Placement(row, col)
+        return Move(seq, played, mover, facts, self.opened.get(seq))
 
     def moves(self, since: int, limit: int) -> list[Move]:
         last = min(self.move_count, max(since, 0) + limit)
@@ -413,14 +620,14 @@ class Gomoku:
 
     def legal_moves(self, after: int, limit: int) -> LegalMoves:
         """Every empty cell, row-major; in renju, none of Black's forbidden points (found on the
-        15 × 15 board at once: the count needs them all). A page costs its cells and the stones
-        it skips, never the whole of a large board."""
+        15 × 15 board at once: the count needs them all); none while a swap2 choice is due. A
+        page costs its cells and the stones it skips, never the whole of a large board."""
         player = self.next_player
-        if player is None:
+        if player is None or self.step in ("choose", "choose_color"):
             return NO_LEGAL_MOVES
         board, size = self.board, self.size
         barred: frozenset[int] = frozenset()
-        if self.rule == "renju" and self.color_of(player) == "B":
+        if self.rule == "renju" and self.turn == "B":
             points = gomoku.forbidden_points(board, size)
             barred = frozenset(row * size + col for row, col, _ in points)
         total = size * size
@@ -437,31 +644,46 @@ class Gomoku:
         if player != next_player:
             raise NotYourTurn(player, next_player)
 
+    def _no_choice_due(self, what: str) -> None:
+        """Refuse ``what`` (a stone, a pass) while a swap2 choice is due."""
+        step = self.step
+        if step == "choose" or step == "choose_color":
+            raise WrongStep(f"player {TO_ACT[step]} {WANTED[step]}, not {what}", step)
+
     def play(self, played: Played, player: Player) -> Move:
-        color = self.color_of(player)
         if isinstance(played, Pass):
             self._mover(player)
+            self._no_choice_due("a pass")
+            if self.step is not None:
+                raise WrongStep("a swap2 opening's stones are placed, never passed", self.step)
             if self.rule != "renju":
                 raise PassNotAllowed(self.rule)
+            color = self.turn
             self.played.extend((PASS, PASS, player, COLORS.index(color)))
+            self.turn = flip(color)
             self.passes += 1
             if self.passes == 2:
                 self.status, self.ended = "draw", "passes"
             return self.move(self.move_count)
+        if isinstance(played, Swap2Choice):
+            return self._choose(played, player)
         cell = Placement.of(played)
         row, col, size = cell.row, cell.col, self.size
         if not (0 <= row < size and 0 <= col < size):
             raise OutOfBounds(row, col, size)
         self._mover(player)
+        self._no_choice_due("a stone")
         board = self.board
         if (row, col) in board.cells:
             raise CellOccupied(row, col)
+        color = self.turn
         check = gomoku.check_move(board, size, row, col, color, self.rule)
         if check.forbidden is not None and self.foul == "refuse":
             lines = lines_out(check.lines, Squares.of(size, size, "bottom"))
             raise ForbiddenMove(row, col, check.forbidden, lines)
         board.cells[row, col] = color
         self.played.extend((row, col, player, COLORS.index(color)))
+        self.turn = flip(color)
         self.passes = 0
         if check.forbidden is not None:  # "foul": "lose"
             self.status, self.winner, self.ended = "won", other(player), "foul"
@@ -469,10 +691,54 @@ class Gomoku:
             self.status, self.winner, self.ended = "won", player, "line"
         elif len(board.cells) == size * size:
             self.status, self.ended = "draw", "board_full"
-        return Move(self.move_count, cell, player, {"color": color})
+        step = self.step
+        if step is None:
+            return Move(self.move_count, cell, player, {"color": color})
+        stones, then = PLACED_BY[step]
+        if len(board.cells) == stones:
+            self.step = then
+        return self._opening_move()
+
+    def _choose(self, choice: Swap2Choice, player: Player) -> Move:
+        self._mover(player)
+        step = self.step
+        if step is None:
+            why = (
+                "the swap2 opening is over: the colours are fixed"
+                if self.swap2
+                else NO_OPENING_CHOICE
+            )
+            raise WrongStep(why)
+        if step != "choose" and step != "choose_color":
+            raise WrongStep(f"player {TO_ACT[step]} {WANTED[step]}: a choice comes after", step)
+        option = choice.option
+        if option == "B" or option == "W":
+            self.colors = (option, flip(option)) if player == 1 else (flip(option), option)
+            self.step = None
+            self.played.extend((CHOICE, 0, player, COLORS.index(option)))
+        elif step == "choose":
+            self.step = "place_two"
+            self.played.extend((CHOICE, 1, player, 0))
+        else:
+            raise WrongStep(
+                "player 1 chooses a colour now: two more stones were placed already", step
+            )
+        return self._opening_move()
+
+    def _opening_move(self) -> Move:
+        """The move just made in a swap2 opening, with the facts it left."""
+        seq = self.move_count
+        self.opened[seq] = opening_facts(self.step, self.colors)
+        return self.move(seq)
 
     def facts(self) -> GomokuFacts:
-        return {"rule": self.rule, "size": self.size, "foul": self.foul}
+        facts: GomokuFacts = {
+            "rule": self.rule, "size": self.size, "foul": self.foul, "colors": FIXED_COLORS,
+            "opening": None,
+        }  # fmt: skip
+        if self.swap2:
+            facts.update(opening_facts(self.step, self.colors))  # type: ignore[typeddict-item]
+        return facts
 
     def rows(self) -> list[str]:
         """The board as strings of ``B``, ``W``, ``.`` (O(size²): only for small boards)."""
@@ -486,10 +752,17 @@ class Gomoku:
             "status": self.status,
             "winner": self.winner,
             "reason": self.ended,
+            "turn": self.turn,
         }
+        if self.swap2:
+            kept |= {"step": self.step, "colors": "".join(self.colors or ())}
         if self.move_count:
             kept |= {"count": self.move_count, "last": KIND.encode_move(self.move(self.move_count))}
         return json.dumps(kept, separators=(",", ":"))
+
+
+# The colours of a game without swap2 (a state's facts share this mapping: nobody changes it).
+FIXED_COLORS: ColorsOut = {"1": "B", "2": "W"}
 
 
 class GomokuKind:
@@ -527,6 +800,10 @@ class GomokuKind:
                     "opening": {"stones": ["h8", "i9", "g9"]},
                 },
             },
+            "swap2": {
+                "summary": "Freestyle with a swap2 opening",
+                "value": {"game": "gomoku", "opening": "swap2"},
+            },
         },
         state=GomokuGameOut,
         created=CreatedGomokuOut,
@@ -534,6 +811,7 @@ class GomokuKind:
         board=GomokuBoardOut,
         row_one="bottom",  # as gomoku's and renju's players write it (RIF): h8 is the centre
         moves=(MoveIn, PassIn),
+        choices=(ColorChoiceIn, PlaceTwoIn),
         refusals=(*CELL_REFUSALS, FORBIDDEN_MOVE, NO_PASSES),
         page={"marks": {"1": "B", "2": "W"}, "empty": ".", "names": {"1": "Black", "2": "White"}},
     )
@@ -543,7 +821,7 @@ class GomokuKind:
         assert rule in gomoku.RULES, rule
         assert isinstance(size, int), size
         assert foul in ("refuse", "lose"), foul
-        return Gomoku(size, rule, foul)
+        return Gomoku(size, rule, foul, swap2=params.get("opening") == SWAP2)
 
     def decode(self, params: Mapping[str, object], text: str) -> Gomoku:
         position = self.new(params)
@@ -557,35 +835,101 @@ class GomokuKind:
         position.passes = int(kept["passes"])
         position.status, position.winner = kept["status"], kept["winner"]
         position.ended = kept["reason"]
+        count = int(kept.get("count", 0))
+        # A text written before swap2 has no turn: Black's after an even number of moves.
+        position.turn = "W" if kept.get("turn", "BW"[count % 2]) == "W" else "B"
+        if "step" in kept:
+            position.step = kept["step"]
+            colors = kept["colors"]
+            position.colors = None if not colors else (colors[0], colors[1])
         if "last" in kept:
-            count = int(kept["count"])
             last = self.decode_move(count, kept["last"])
             position.first = count
-            played = last.played
-            row, col = (played.row, played.col) if isinstance(played, Placement) else (PASS, PASS)
-            color = (last.facts or {})["color"]
-            position.played.extend((row, col, last.player, 0 if color == "B" else 1))
+            position.played.extend(_array_row(last))
+            if last.state_facts is not None:
+                position.opened[count] = last.state_facts
         return position
 
     def encode_move(self, move: Move) -> str:
-        """``row:col:player:colour`` or ``pass:player:colour``, e.g. ``7:7:1:B``."""
-        return f"{move.played.text()}:{move.player}:{(move.facts or {})['color']}"
+        """``row:col:player:colour``, ``pass:player:colour`` or ``choice:option:player:colour``
+        (``-``: none), e.g. ``7:7:1:B``; a move of a swap2 opening adds the step it left and
+        the seats' colours (``;choose;`` after the third stone, ``;;WB`` after player 1 chose
+        White)."""
+        color = (move.facts or {}).get("color", "-")
+        text = f"{move.played.text()}:{move.player}:{color}"
+        opened = move.state_facts
+        if opened is None:
+            return text
+        opening, colors = opened["opening"], opened["colors"]
+        step = opening["step"] if isinstance(opening, dict) else ""
+        seats = "".join(colors.values()) if isinstance(colors, dict) and colors["1"] else ""
+        return f"{text};{step};{seats}"
 
     def decode_move(self, seq: int, text: str) -> Move:
-        *cell, player, color = text.split(":")
-        played: Played = Pass() if cell == ["pass"] else Placement(int(cell[0]), int(cell[1]))
+        text, _, opened = text.partition(";")
+        *played_text, player, color = text.split(":")
+        played: Played
+        if played_text == ["pass"]:
+            played = Pass()
+        elif played_text[0] == "choice":
+            option = played_text[1]
+            played = Swap2Choice("B" if option == "B" else "W" if option == "W" else PLACE_TWO)
+        else:
+            played = Placement(int(played_text[0]), int(played_text[1]))
         mover: Player = 1 if player == "1" else 2
-        return Move(seq, played, mover, {"color": "B" if color == "B" else "W"})
+        facts = {} if color == "-" else {"color": "B" if color == "B" else "W"}
+        state_facts = None
+        if opened:
+            step, _, seats = opened.partition(";")
+            colors = None if not seats else (_color(seats[0]), _color(seats[1]))
+            state_facts = opening_facts(_step(step), colors)
+        return Move(seq, played, mover, facts, state_facts)
+
+    def clocks_wait(self, params: Mapping[str, object]) -> bool:
+        return params.get("opening") != SWAP2  # swap2's clocks run from the first stone
 
     def after(
         self, move: Move, facts_now: Mapping[str, object]
     ) -> tuple[Player, Mapping[str, object]]:
-        return other(move.player), facts_now  # players alternate; rule and size are fixed
+        """The seat holding the other colour moves; in a swap2 opening, the move says who
+        acted next and how the opening stood (after the choice that fixed the colours, White
+        moves: three or five stones are down)."""
+        then = move.state_facts
+        if then is not None:
+            opening = then["opening"]
+            facts = {**facts_now, **then}
+            if isinstance(opening, dict):
+                return TO_ACT[opening["step"]], facts
+            colors = then["colors"]
+            assert isinstance(colors, dict)
+            return holder(colors, "W"), facts
+        colors = facts_now["colors"]
+        assert isinstance(colors, dict)
+        return holder(colors, flip((move.facts or {})["color"])), facts_now  # type: ignore[arg-type]
 
     def ended(
         self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
     ) -> Mapping[str, object]:
         return facts  # a gomoku result is its winner: nothing to count
+
+
+def _color(text: str) -> Color:
+    return "B" if text == "B" else "W"
+
+
+def _step(text: str) -> Step | None:
+    return next((step for step in TO_ACT if step == text), None)
+
+
+def _array_row(move: Move) -> tuple[int, int, int, int]:
+    """A move's row of the move array (``Gomoku.played``)."""
+    played, color = move.played, (move.facts or {}).get("color", "B")
+    code = COLORS.index("B" if color == "B" else "W")
+    if isinstance(played, Placement):
+        return played.row, played.col, move.player, code
+    if isinstance(played, Swap2Choice):
+        return CHOICE, int(played.option == PLACE_TWO), move.player, code
+    return PASS, PASS, move.player, code
 
 
 KIND = GomokuKind()

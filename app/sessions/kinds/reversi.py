@@ -578,6 +578,9 @@ class ReversiKind:
         mover: Player = 1 if player == "1" else 2
         return Move(seq, Placement(int(row), int(col)), mover, facts, {"score": score})
 
+    def clocks_wait(self, params: Mapping[str, object]) -> bool:
+        return True
+
     def after(
         self, move: Move, facts_now: Mapping[str, object]
     ) -> tuple[Player, Mapping[str, object]]:

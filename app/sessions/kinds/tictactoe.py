@@ -253,6 +253,9 @@ class TicTacToeKind:
         row, _, col = text.partition(":")
         return Move(seq, Placement(int(row), int(col)), player_of(seq))
 
+    def clocks_wait(self, params: Mapping[str, object]) -> bool:
+        return True
+
     def after(
         self, move: Move, facts_now: Mapping[str, object]
     ) -> tuple[Player, Mapping[str, object]]:

@@ -6,7 +6,8 @@
 -- freestyle (five or more) and standard (exactly five); caro's exactly five also asks whether
 -- the opponent's stones close both its ends (the board's edge closes nothing), six or more wins.
 -- A gomoku record adds the mover and its colour ('7:7:1:B'); a pass (ARG.row 'pass') is
--- refused, after the turn, as no rule of these has passes.
+-- refused, after the turn, as no rule of these has passes, and so is a choice (ARG.row
+-- 'choice'): a game with a swap2 opening takes the generic engine, so this one has none.
 -- KEYS: meta, cells, lines, moves, receipts. Its arguments and answers: redis_wire.py.
 -- A game's version counts its changes, its moves list its moves: they differ once a draw
 -- offer was made (game.lua).
@@ -63,9 +64,9 @@ end
 if status ~= 'in_progress' and reason ~= 'line' and reason ~= 'board_full' then
   return refuse(REPLY.game_over{status = status, winner = winner, reason = reason})
 end
-local passing = ARG.row == 'pass'
+local passing, choosing = ARG.row == 'pass', ARG.row == 'choice'
 local row, col = tonumber(ARG.row), tonumber(ARG.col)
-if not passing and (row < 0 or row >= n or col < 0 or col >= n) then
+if not passing and not choosing and (row < 0 or row >= n or col < 0 or col >= n) then
   return refuse(REPLY.out_of_bounds{n = n})
 end
 if status ~= 'in_progress' then
@@ -73,6 +74,7 @@ if status ~= 'in_progress' then
 end
 if player ~= next_player then return refuse(REPLY.not_your_turn{next_player = next_player}) end
 if passing then return refuse(REPLY.no_passes{rule = rule}) end
+if choosing then return refuse(REPLY.wrong_step{}) end
 local cell = ARG.row .. ':' .. ARG.col
 if redis.call('HSETNX', KEYS[2], cell, player) == 0 then return refuse(REPLY.cell_occupied{}) end
 

@@ -114,6 +114,33 @@ def test_moves_by_square(api: Client) -> None:
     assert (checked["legal"], checked.get("flip_squares")) == (True, ["b2"])
 
 
+def test_a_swap2_opening_to_its_colours(api: Client) -> None:
+    game = api.create_game(game="gomoku", opening="swap2")
+    assert game["game"] == "gomoku"
+    assert (game["colors"], game["opening"]) == (
+        {"1": None, "2": None}, {"rule": "swap2", "step": "place_three", "to_act": 1},
+    )  # fmt: skip
+    first, second = token_for(game, 1), token_for(game, 2)
+    for square in ("h8", "h9", "i9"):
+        api.make_move(game["id"], first, square=square)
+    with pytest.raises(client_module.WrongStep) as refused:
+        api.make_move(game["id"], second, square="a1")
+    assert refused.value.body["step"] == "choose"
+    with pytest.raises(client_module.NotYourTurn):
+        api.make_choice(game["id"], first, color="W")
+    chosen = api.make_choice(game["id"], second, color="B", idempotency_key="choice-1")
+    assert chosen["move"] == {"seq": 4, "choice": "color", "player": 2, "color": "B"}
+    state = chosen["state"]
+    assert state["game"] == "gomoku"
+    assert (state["colors"], state["opening"], state["next_player"]) == (
+        {"1": "W", "2": "B"}, None, 1,
+    )  # fmt: skip
+    again = api.make_choice(game["id"], second, color="B", idempotency_key="choice-1")
+    assert again == chosen
+    with pytest.raises(client_module.WrongStep):
+        api.make_choice(game["id"], first, place_two=True)
+
+
 def test_the_stateless_questions(api: Client) -> None:
     opening = ["....", ".WB.", ".BW.", "...."]
     assert api.check_move(opening, 0, 1, "B")["legal"]

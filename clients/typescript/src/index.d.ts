@@ -35,6 +35,9 @@ export type CreateGameBody = RequestBody<"createGame">;
 export type CreatedGame = Answer<"createGame", 201>;
 /** A move of `POST /v1/games/{id}/moves`. */
 export type MoveBody = RequestBody<"makeMove">;
+/** A choice of `POST /v1/games/{id}/choice` (a swap2 opening's: `{ color: "W" }`,
+ * `{ place_two: true }`). */
+export type ChoiceBody = RequestBody<"makeChoice">;
 /** The answer to a move: the winner so far, the move's record, the state after it. */
 export type MoveResult = Answer<"makeMove", 201>;
 /** A move's record (each kind's: a Reversi move adds `flips` and `passed`). */
@@ -230,6 +233,14 @@ export declare class Client {
     gameId: string,
     token: string,
     move: MoveBody,
+    options?: ActionOptions,
+  ): Promise<MoveResult>;
+  /** A choice the game's opening asks of the token's player (swap2's colour, or two more
+   * stones): answered as a move is. */
+  makeChoice(
+    gameId: string,
+    token: string,
+    choice: ChoiceBody,
     options?: ActionOptions,
   ): Promise<MoveResult>;
   /** The token's player resigns: the other player wins. */

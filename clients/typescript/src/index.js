@@ -399,6 +399,23 @@ export class Client {
   /**
    * @param {string} gameId
    * @param {string} token
+   * @param {unknown} choice
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string }} [options]
+   */
+  makeChoice(gameId, token, choice, { signal, ...options } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/choice"),
+      body: choice,
+      headers: acting(token, options),
+      ok: [201],
+      signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {string} token
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
    */
   resign(gameId, token, { signal, player, ...options } = {}) {

@@ -210,6 +210,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/choice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a choice (a swap2 opening's)
+         * @description A choice an opening rule asks of the player who acts now (the state's `opening`: its `step` and `to_act`): in a gomoku game with a swap2 opening, player 2, after the first three stones, sends `{"color": "B"}`, `{"color": "W"}` or `{"place_two": true}`; after two more stones player 1 sends a colour. The chooser plays the colour chosen and the other player the other one; White moves next. A choice is the game's next move: answered as a move is (its record `{"seq", "choice": "color" | "place_two", "player", "color"}`, `Location`, events, receipts). The other player is 409 `not_your_turn`; a choice out of step (stones are due, the colours are fixed, `place_two` after two more stones, a kind with no choices) is 409 `wrong_step`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
+         */
+        post: operations["makeChoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}": {
         parameters: {
             query?: never;
@@ -245,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku: `tictactoe`, `reversi`, `gomoku`): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or caro; `size`; renju's `foul`; an opening of `stones`), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
+         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku: `tictactoe`, `reversi`, `gomoku`): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or caro; `size`; renju's `foul`; an opening of `stones`, or `swap2`), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once, but a swap2 game's run from its first stone). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
          */
         post: operations["createGame"];
         delete?: never;
@@ -647,12 +667,14 @@ export interface components {
         AuditGomokuIn: {
             /**
              * Moves
-             * @description The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes (Othello's are inferred: a written one is checked). At most `max_record_moves` (default 10,000).
+             * @description The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes (Othello's are inferred: a written one is checked), and choices where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default 10,000).
              */
             moves?: (string | [
                 number,
                 number
-            ])[] | null;
+            ] | {
+                [key: string]: unknown;
+            })[] | null;
             /**
              * Transcript
              * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
@@ -691,8 +713,11 @@ export interface components {
              * @enum {string}
              */
             foul?: "refuse" | "lose";
-            /** @description Stones placed before the players move; none if not given. */
-            opening?: components["schemas"]["StonesOpening"] | null;
+            /**
+             * Opening
+             * @description Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three stones (Black, White, Black), then player 2 chooses a colour or to place two more (White, Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.
+             */
+            opening?: components["schemas"]["StonesOpening"] | "swap2" | null;
         };
         /**
          * AuditIn
@@ -745,12 +770,14 @@ export interface components {
         AuditReversiIn: {
             /**
              * Moves
-             * @description The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes (Othello's are inferred: a written one is checked). At most `max_record_moves` (default 10,000).
+             * @description The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes (Othello's are inferred: a written one is checked), and choices where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default 10,000).
              */
             moves?: (string | [
                 number,
                 number
-            ])[] | null;
+            ] | {
+                [key: string]: unknown;
+            })[] | null;
             /**
              * Transcript
              * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
@@ -805,12 +832,14 @@ export interface components {
         AuditTicTacToeIn: {
             /**
              * Moves
-             * @description The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes (Othello's are inferred: a written one is checked). At most `max_record_moves` (default 10,000).
+             * @description The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes (Othello's are inferred: a written one is checked), and choices where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default 10,000).
              */
             moves?: (string | [
                 number,
                 number
-            ])[] | null;
+            ] | {
+                [key: string]: unknown;
+            })[] | null;
             /**
              * Transcript
              * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
@@ -952,6 +981,39 @@ export interface components {
              */
             deadline: string | null;
         };
+        /**
+         * ColorChoiceIn
+         * @description A swap2 colour: the chooser plays it, the other player the other one.
+         */
+        ColorChoiceIn: {
+            /**
+             * Player
+             * @description Optional; must be the token's player (else 403).
+             */
+            player?: number | null;
+            /**
+             * Color
+             * @description `B` or `W`: the colour the chooser plays.
+             * @enum {string}
+             */
+            color: "B" | "W";
+        };
+        /**
+         * ColorsOut
+         * @description Each seat's colour: fixed at creation, or by a swap2 choice.
+         */
+        ColorsOut: {
+            /**
+             * 1
+             * @description Player 1's colour; null until chosen.
+             */
+            1: ("B" | "W") | null;
+            /**
+             * 2
+             * @description Player 2's colour; null until chosen.
+             */
+            2: ("B" | "W") | null;
+        };
         /** Counts */
         Counts: {
             /** X */
@@ -995,8 +1057,11 @@ export interface components {
              * @enum {string}
              */
             foul?: "refuse" | "lose";
-            /** @description Stones placed before the players move; none if not given. */
-            opening?: components["schemas"]["StonesOpening"] | null;
+            /**
+             * Opening
+             * @description Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three stones (Black, White, Black), then player 2 chooses a colour or to place two more (White, Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.
+             */
+            opening?: components["schemas"]["StonesOpening"] | "swap2" | null;
         };
         /**
          * CreateReversiIn
@@ -1121,6 +1186,10 @@ export interface components {
              * @enum {string}
              */
             foul: "refuse" | "lose";
+            /** @description Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both until its choice). */
+            colors: components["schemas"]["ColorsOut"];
+            /** @description A swap2 opening's pending step; null once the colours are fixed, and in a game without one. */
+            opening: components["schemas"]["Swap2Out"] | null;
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1409,6 +1478,12 @@ export interface components {
             lines: components["schemas"]["LineOut"][];
         };
         /**
+         * GomokuChoiceIn
+         * @description A choice: a swap2 colour: the chooser plays it, the other player the other one, or swap2's third option: place two more stones (white, black), then the other player
+         *     chooses a colour
+         */
+        GomokuChoiceIn: components["schemas"]["ColorChoiceIn"] | components["schemas"]["PlaceTwoIn"];
+        /**
          * GomokuGameOut
          * @description A gomoku game: five in a row under its `rule`, on a `size` × `size` board.
          */
@@ -1470,6 +1545,10 @@ export interface components {
              * @enum {string}
              */
             foul: "refuse" | "lose";
+            /** @description Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both until its choice). */
+            colors: components["schemas"]["ColorsOut"];
+            /** @description A swap2 opening's pending step; null once the colours are fixed, and in a game without one. */
+            opening: components["schemas"]["Swap2Out"] | null;
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1524,7 +1603,7 @@ export interface components {
         GomokuMoveIn: components["schemas"]["MoveIn"] | components["schemas"]["PassIn"];
         /**
          * GomokuMoveOut
-         * @description A gomoku move record: a stone (its cell) or a pass, and its colour.
+         * @description A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour.
          */
         GomokuMoveOut: {
             /**
@@ -1554,16 +1633,22 @@ export interface components {
              */
             pass?: true;
             /**
+             * Choice
+             * @description A swap2 choice: a colour (`color` says which), or two more stones.
+             * @enum {string}
+             */
+            choice?: "color" | "place_two";
+            /**
              * Player
              * @enum {integer}
              */
             player: 1 | 2;
             /**
              * Color
-             * @description The mover's colour: `B` or `W`.
+             * @description The stone's colour (a pass: the passer's; a colour choice: the colour chosen). Absent from a `place_two` choice.
              * @enum {string}
              */
-            color: "B" | "W";
+            color?: "B" | "W";
         };
         /**
          * GomokuMoveRequest
@@ -1936,6 +2021,24 @@ export interface components {
              */
             pass: true;
         };
+        /**
+         * PlaceTwoIn
+         * @description Swap2's third option: place two more stones (White, Black), then the other player
+         *     chooses a colour.
+         */
+        PlaceTwoIn: {
+            /**
+             * Player
+             * @description Optional; must be the token's player (else 403).
+             */
+            player?: number | null;
+            /**
+             * Place Two
+             * @description `true`: the chooser places two more stones.
+             * @constant
+             */
+            place_two: true;
+        };
         /** PlayerMs */
         PlayerMs: {
             /** 1 */
@@ -2305,6 +2408,29 @@ export interface components {
              * @description Each stone as `[row, col]` or a square name (`h8`, rows counted from the bottom; on boards of at most 26 columns). They are the game's first move records, untimed, by players 1, 2, 1, …; then the colour whose turn it is moves. A stone the rules refuse (an occupied or forbidden point), or stones that end the game, are 422 naming the stone.
              */
             stones: (number[] | string)[];
+        };
+        /**
+         * Swap2Out
+         * @description A swap2 opening's step, while the colours are not fixed.
+         */
+        Swap2Out: {
+            /**
+             * Rule
+             * @constant
+             */
+            rule: "swap2";
+            /**
+             * Step
+             * @description `place_three`: player 1 places three stones (Black, White, Black); `choose`: player 2 chooses a colour, or to place two more stones; `place_two`: player 2 places them (White, Black); `choose_color`: player 1 chooses a colour.
+             * @enum {string}
+             */
+            step: "place_three" | "choose" | "place_two" | "choose_color";
+            /**
+             * To Act
+             * @description The player who acts now (`next_player`).
+             * @enum {integer}
+             */
+            to_act: 1 | 2;
         };
         /** TicTacToeBoardOut */
         TicTacToeBoardOut: {
@@ -3211,6 +3337,132 @@ export interface operations {
                 };
             };
             /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. `idempotency_key_reused`: an `Idempotency-Key` sent again with a different move or action. `out_of_bounds`: `row` or `col` outside 0 … n−1. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    makeChoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any client-chosen string (1–255 visible ASCII characters). A retry with the same key and body gets the first answer again (header `Idempotent-Replayed: true`) and applies nothing; the same key with another body is 422 `idempotency_key_reused`. Keys live as long as the game. */
+                "Idempotency-Key"?: string;
+                /** @description The game's `ETag`: the request applies only if the game is still at that version, else 412 `precondition_failed` (also for a tag that names no version of this game). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GomokuChoiceIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    /** @description The choice's move URL. */
+                    Location?: string;
+                    /** @description The new ETag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveResultOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `not_your_turn`: the other player moves next (`next_player`). `wrong_step`: an opening rule's step takes another request (`step`: a swap2 opening's `place_three`, `choose`, `place_two` or `choose_color`; null once the colours are fixed, or in a game with no choices): a stone while a choice is due, a choice while stones are, or a choice the step does not offer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed`: `If-Match` names another version of the game (`version`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. `idempotency_key_reused`: an `Idempotency-Key` sent again with a different move or action. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -89,6 +89,28 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.equal(board.rows[7], "...XXXXX.......");
   });
 
+  test("a swap2 opening: three stones, two more, then player 1 takes White", async () => {
+    const api = client();
+    const game = await api.createGame({ game: "gomoku", opening: "swap2" });
+    assert.ok("colors" in game);
+    assert.deepEqual(game.opening, { rule: "swap2", step: "place_three", to_act: 1 });
+    const [first, second] = [game.tokens["1"], game.tokens["2"]];
+    for (const square of ["h8", "h9", "i9"]) await api.makeMove(game.id, first, { square });
+    await refused(api.makeMove(game.id, second, { square: "a1" }), "wrong_step", 409);
+    await refused(api.makeChoice(game.id, first, { color: "W" }), "not_your_turn", 409);
+    const placing = await api.makeChoice(game.id, second, { place_two: true });
+    assert.deepEqual(placing.move, { seq: 4, choice: "place_two", player: 2 });
+    for (const square of ["a1", "a3"]) await api.makeMove(game.id, second, { square });
+    const chosen = await api.makeChoice(game.id, first, { color: "W" });
+    assert.ok("colors" in chosen.state);
+    assert.deepEqual(
+      [chosen.state.colors, chosen.state.opening, chosen.state.next_player],
+      [{ 1: "W", 2: "B" }, null, 1],
+    );
+    const white = await api.makeMove(game.id, first, { square: "o15" });
+    assert.deepEqual(white.move, { seq: 8, row: 0, col: 14, square: "o15", player: 1, color: "W" });
+  });
+
   test("a live game's legal moves, a page at a time, Reversi's with their flips", async () => {
     const api = client();
     const game = await api.createGame({ n: 3 });

@@ -101,3 +101,11 @@ export function problemsAreToldApartByCode(error: unknown): string {
   error.body.title satisfies string;
   return error.status === 409 ? error.title : error.code;
 }
+
+export async function choicesAreTyped(): Promise<void> {
+  const answer = await api.makeChoice("id", "token", { color: "W" });
+  const seq: number = answer.move.seq;
+  await api.makeChoice("id", "token", { place_two: true }, { idempotencyKey: `k${seq}` });
+  // @ts-expect-error a colour is B or W
+  await api.makeChoice("id", "token", { color: "X" });
+}

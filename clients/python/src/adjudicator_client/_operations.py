@@ -43,6 +43,7 @@ from adjudicator_client._schema import (
     LegalMovesAnswer,
     ListLegalMovesAnswer,
     ListMovesAnswer,
+    MakeChoiceAnswer,
     MakeMoveAnswer,
     MoveQuery,
     OfferDrawAnswer,
@@ -315,6 +316,24 @@ def make_move(
     headers = _acting(game_id, token, if_match, idempotency_key)
     body = _omit_none(row=row, col=col, square=square, player=player, **(move or {}))
     return call("make_move", _json, body, path={"game_id": game_id}, headers=headers)
+
+
+def make_choice(
+    game_id: str,
+    token: str,
+    *,
+    color: Literal["B", "W"] | None = None,
+    place_two: bool = False,
+    player: int | None = None,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[MakeChoiceAnswer]:
+    """A choice of the token's player, where the game's opening asks for one (swap2: the
+    ``color`` it plays, ``"B"`` or ``"W"``, or ``place_two=True``: two more stones); answered
+    as a move is."""
+    headers = _acting(game_id, token, if_match, idempotency_key)
+    body = _omit_none(color=color, place_two=place_two or None, player=player)
+    return call("make_choice", _json, body, path={"game_id": game_id}, headers=headers)
 
 
 def resign(

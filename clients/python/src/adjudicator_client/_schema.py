@@ -37,6 +37,8 @@ __all__ = [
     "CheckMovesResponse",
     "ClockIn",
     "ClockOut",
+    "ColorChoiceIn",
+    "ColorsOut",
     "CorsRefused",
     "Counts",
     "CreateGameAnswer",
@@ -70,6 +72,7 @@ __all__ = [
     "GomokuCheckMovesOut",
     "GomokuCheckMovesRequest",
     "GomokuCheckOut",
+    "GomokuChoiceIn",
     "GomokuForbiddenPointsAnswer",
     "GomokuGameOut",
     "GomokuLegalMovesOut",
@@ -92,6 +95,7 @@ __all__ = [
     "LineOut",
     "ListLegalMovesAnswer",
     "ListMovesAnswer",
+    "MakeChoiceAnswer",
     "MakeMoveAnswer",
     "MalformedHttp",
     "MethodNotAllowed",
@@ -107,6 +111,7 @@ __all__ = [
     "OutOfBounds",
     "PassIn",
     "PayloadTooLarge",
+    "PlaceTwoIn",
     "PlayerMs",
     "PlayerScores",
     "PreconditionFailed",
@@ -127,6 +132,7 @@ __all__ = [
     "SignatureOut",
     "StonesOpening",
     "StoreUnavailable",
+    "Swap2Out",
     "TicTacToeBoardOut",
     "TicTacToeGameOut",
     "TicTacToeLegalMovesOut",
@@ -146,6 +152,7 @@ __all__ = [
     "ValidationError",
     "ValidationIssue",
     "WrongPlayer",
+    "WrongStep",
 ]
 
 # --- the schemas ----------------------------------------------------------------------------------
@@ -297,7 +304,7 @@ class ReversiMoveOut(TypedDict):
     flip_squares: NotRequired[list[str]]
 
 
-# A gomoku move record: a stone (its cell) or a pass, and its colour.
+# A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour.
 GomokuMoveOut = TypedDict(
     "GomokuMoveOut",
     {
@@ -306,8 +313,9 @@ GomokuMoveOut = TypedDict(
         "col": NotRequired[int],
         "square": NotRequired[str],
         "pass": NotRequired[Literal[True]],
+        "choice": NotRequired[Literal["color", "place_two"]],
         "player": Literal[1, 2],
-        "color": Literal["B", "W"],
+        "color": NotRequired[Literal["B", "W"]],
     },
 )
 
@@ -328,10 +336,11 @@ class AuditGomokuIn(TypedDict):
     of the game to audit.
     """
 
-    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
-    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked), and choices where an opening rule asks for
+    # them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default
     # 10,000).
-    moves: NotRequired[list[str | list[Any]] | None]
+    moves: NotRequired[list[str | list[Any] | dict[str, Any]] | None]
     # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
     # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
     # inferred).
@@ -354,8 +363,11 @@ class AuditGomokuIn(TypedDict):
     # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
-    # Stones placed before the players move; none if not given.
-    opening: NotRequired[StonesOpening | None]
+    # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
+    # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
+    # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
+    # stone. None if not given.
+    opening: NotRequired[StonesOpening | Literal["swap2"] | None]
 
 
 class StonesOpening(TypedDict):
@@ -376,10 +388,11 @@ class AuditReversiIn(TypedDict):
     of the game to audit.
     """
 
-    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
-    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked), and choices where an opening rule asks for
+    # them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default
     # 10,000).
-    moves: NotRequired[list[str | list[Any]] | None]
+    moves: NotRequired[list[str | list[Any] | dict[str, Any]] | None]
     # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
     # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
     # inferred).
@@ -412,10 +425,11 @@ class AuditTicTacToeIn(TypedDict):
     moves of the game to audit.
     """
 
-    # The moves in order: squares (`f5`), `[row, col]` pairs, or `pass` where the kind has passes
-    # (Othello's are inferred: a written one is checked). At most `max_record_moves` (default
+    # The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked), and choices where an opening rule asks for
+    # them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default
     # 10,000).
-    moves: NotRequired[list[str | list[Any]] | None]
+    moves: NotRequired[list[str | list[Any] | dict[str, Any]] | None]
     # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
     # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
     # inferred).
@@ -522,6 +536,19 @@ class ClockOut(TypedDict):
 PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
 
 
+class ColorChoiceIn(TypedDict):
+    """A swap2 colour: the chooser plays it, the other player the other one."""
+
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+    # `B` or `W`: the colour the chooser plays.
+    color: Literal["B", "W"]
+
+
+# Each seat's colour: fixed at creation, or by a swap2 choice.
+ColorsOut = TypedDict("ColorsOut", {"1": Literal["B", "W"] | None, "2": Literal["B", "W"] | None})
+
+
 class Counts(TypedDict):
     X: int
     O: int  # noqa: E741
@@ -547,8 +574,11 @@ class CreateGomokuIn(TypedDict):
     # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
-    # Stones placed before the players move; none if not given.
-    opening: NotRequired[StonesOpening | None]
+    # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
+    # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
+    # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
+    # stone. None if not given.
+    opening: NotRequired[StonesOpening | Literal["swap2"] | None]
 
 
 class CreateReversiIn(TypedDict):
@@ -638,12 +668,29 @@ class CreatedGomokuOut(TypedDict):
     # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
     # default), or `lose`: the move is accepted and White wins (`reason` `foul`).
     foul: Literal["refuse", "lose"]
+    # Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both
+    # until its choice).
+    colors: ColorsOut
+    # A swap2 opening's pending step; null once the colours are fixed, and in a game without one.
+    opening: Swap2Out | None
     # The game's kind, as it was created.
     game: Literal["gomoku"]
     # The last accepted move's record; null before the first.
     last_move: GomokuMoveOut | None
     # Each player's bearer token. Shown only in this answer.
     tokens: Tokens
+
+
+class Swap2Out(TypedDict):
+    """A swap2 opening's step, while the colours are not fixed."""
+
+    rule: Literal["swap2"]
+    # `place_three`: player 1 places three stones (Black, White, Black); `choose`: player 2 chooses
+    # a colour, or to place two more stones; `place_two`: player 2 places them (White, Black);
+    # `choose_color`: player 1 chooses a colour.
+    step: Literal["place_three", "choose", "place_two", "choose_color"]
+    # The player who acts now (`next_player`).
+    to_act: Literal[1, 2]
 
 
 Tokens = TypedDict("Tokens", {"1": str, "2": str})
@@ -909,6 +956,11 @@ class GomokuGameOut(TypedDict):
     # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
     # default), or `lose`: the move is accepted and White wins (`reason` `foul`).
     foul: Literal["refuse", "lose"]
+    # Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both
+    # until its choice).
+    colors: ColorsOut
+    # A swap2 opening's pending step; null once the colours are fixed, and in a game without one.
+    opening: Swap2Out | None
     # The game's kind, as it was created.
     game: Literal["gomoku"]
     # The last accepted move's record; null before the first.
@@ -1062,6 +1114,23 @@ class GomokuQuery(TypedDict):
     # columns.
     square: NotRequired[str | None]
     color: Literal["B", "W"]
+
+
+class PlaceTwoIn(TypedDict):
+    """Swap2's third option: place two more stones (White, Black), then the other player chooses a
+    colour.
+    """
+
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+    # `true`: the chooser places two more stones.
+    place_two: Literal[True]
+
+
+# A choice: a swap2 colour: the chooser plays it, the other player the other one, or swap2's third
+# option: place two more stones (white, black), then the other player
+# chooses a colour
+GomokuChoiceIn: TypeAlias = ColorChoiceIn | PlaceTwoIn
 
 
 class GomokuLegalMovesOut(TypedDict):
@@ -1376,6 +1445,8 @@ MakeMoveAnswer: TypeAlias = MoveResultOut
 
 ListMovesAnswer: TypeAlias = MovesPage
 
+MakeChoiceAnswer: TypeAlias = MoveResultOut
+
 GetGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 DeleteGameAnswer: TypeAlias = None
@@ -1442,6 +1513,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
     ),
     "make_move": Operation("makeMove", "POST", "/v1/games/{game_id}/moves", (201,)),
     "list_moves": Operation("listMoves", "GET", "/v1/games/{game_id}/moves", (200,)),
+    "make_choice": Operation("makeChoice", "POST", "/v1/games/{game_id}/choice", (201,)),
     "get_game": Operation("getGame", "GET", "/v1/games/{game_id}", (200, 304)),
     "delete_game": Operation("deleteGame", "DELETE", "/v1/games/{game_id}", (204,)),
     "create_game": Operation("createGame", "POST", "/v1/games", (201,)),
@@ -1689,6 +1761,18 @@ class PreconditionFailed(ProblemError):
     statuses = (412,)
 
 
+class WrongStep(ProblemError):
+    """Not this step (409 ``wrong_step``). When: an opening rule's step takes another request
+    (`step`: a swap2 opening's `place_three`, `choose`, `place_two` or `choose_color`; null once
+    the colours are fixed, or in a game with no choices): a stone while a choice is due, a choice
+    while stones are, or a choice the step does not offer. To do: read the game's `opening`
+    (`step`, `to_act`) and send what it asks: stones on `…/moves`, a choice on `…/choice`.
+    """
+
+    code = "wrong_step"
+    statuses = (409,)
+
+
 class IdempotencyKeyReused(ProblemError):
     """Idempotency-Key reused with a different body (422 ``idempotency_key_reused``). When: an
     `Idempotency-Key` sent again with a different move or action. To do: send a new
@@ -1796,6 +1880,7 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "game_over": GameOver,
     "board_too_large": BoardTooLarge,
     "precondition_failed": PreconditionFailed,
+    "wrong_step": WrongStep,
     "idempotency_key_reused": IdempotencyKeyReused,
     "capacity_exhausted": CapacityExhausted,
     "store_unavailable": StoreUnavailable,
