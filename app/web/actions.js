@@ -1,6 +1,7 @@
 // The players' changes of a game that are no move: offering (or accepting) a draw, and resigning,
 // which asks for a confirmation first. A standing offer is shown to both players. And a pass, a
-// move without a cell, offered where the game's kind says its player may pass (renju).
+// move without a cell, offered where the game's kind says its player may pass (renju), and the
+// choices the game's opening asks of the player to move (swap2's), a button each.
 import { $ } from "./elements.js";
 
 export function renderActions(game, kind) {
@@ -11,6 +12,19 @@ export function renderActions(game, kind) {
   $("pass").hidden = !seated || !kind.canPass(state);
   $("pass").disabled = !seated || state.next_player !== game.player;
   if (!seated) cancelResignation();
+  const choices = seated && state.next_player === game.player ? kind.choices(state) : [];
+  const labels = choices.map(([label]) => label).join("|");
+  if ($("choices").dataset.labels !== labels) { // redrawn only when they change: focus stays
+    $("choices").dataset.labels = labels;
+    $("choices").replaceChildren(...choices.map(([label, body]) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.addEventListener("click", () => choose(body));
+      return button;
+    }));
+  }
+  $("choices").hidden = choices.length === 0;
   const offer = state ? state.draw_offer : null;
   const theirs = seated && offer === 3 - game.player;
   const mine = seated && offer === game.player;
@@ -18,7 +32,7 @@ export function renderActions(game, kind) {
   $("offer-draw").hidden = theirs;
   $("offer-draw").disabled = !seated || mine;
   $("offer-note").textContent = theirs
-    ? `${kind.names[offer]} offers a draw. Accept it, or make a move to decline.`
+    ? `${kind.nameOf(state, offer) || `Player ${offer}`} offers a draw. Accept it, or make a move to decline.`
     : mine ? "You offered a draw; it stands until the next move." : "";
 }
 
@@ -26,8 +40,12 @@ export function cancelResignation() {
   $("confirm-resign").hidden = true;
 }
 
-// act(action) sends the change: "draw-offer" or "resign"; pass() sends a pass.
-export function wireActions(act, pass) {
+let choose = () => {};
+
+// act(action) sends the change: "draw-offer" or "resign"; pass() sends a pass; chosen(body) a
+// choice.
+export function wireActions(act, pass, chosen) {
+  choose = chosen;
   $("pass").addEventListener("click", () => pass());
   $("offer-draw").addEventListener("click", () => act("draw-offer"));
   $("accept-draw").addEventListener("click", () => act("draw-offer"));

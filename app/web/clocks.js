@@ -32,7 +32,7 @@ export function renderClocks(game, kind) {
   if (!clock) return;
   for (const player of [1, 2]) {
     const line = $(`clock-${player}`);
-    line.querySelector(".who").textContent = `${kind.names[player]}${player === game.player ? " (you)" : ""}`;
+    line.querySelector(".who").textContent = `${kind.nameOf(state, player) || `Player ${player}`}${player === game.player ? " (you)" : ""}`;
     line.classList.toggle("running", state.status === "in_progress" && clock.running === player);
   }
   const tick = () => {

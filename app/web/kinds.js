@@ -26,6 +26,12 @@
 //   hints(game, redraw)   fetches what highlights shows that the page cannot tell, then redraws
 //   turnNote(state)       a sentence said before whose turn it is (a pass)
 //   canPass(state)        whether the player to move may pass (a Pass button: renju's)
+//   choices(state)        the choices the player to move must make now, as [label, body] (a
+//                         button each, posted on /v1/games/{id}/choice: swap2's colours)
+//   ownerOf(move)         the owner a move's cells show (its player, unless the kind draws
+//                         colours that players do not own: a swap2 stone's colour)
+//   nameOf(state, player) what the player is called in this game ("Black"), or null while it
+//                         has no name yet (a swap2 seat before its colour is chosen)
 //   score(state)          the score line
 //   checker               the position checker's part: {help, example, options(box),
 //                         check(rows, view)}, view.say(text) and view.show(element or null)
@@ -38,6 +44,8 @@ const OPTIONAL = {
   hints: async () => {},
   turnNote: () => "",
   canPass: () => false,
+  choices: () => [],
+  ownerOf: (move) => move.player,
   score: () => "",
   checker: null,
 };
@@ -53,7 +61,8 @@ export async function loadKinds() {
   answer.data.forEach((listed, index) => {
     const owners = new Map(Object.entries(listed.marks).map(([player, mark]) => [mark, Number(player)]));
     const facts = { ...listed, owners };
-    loaded.set(facts.game, Object.freeze({ ...OPTIONAL, ...facts, ...modules[index].pageKind(facts) }));
+    const named = { nameOf: (state, player) => facts.names[player] };
+    loaded.set(facts.game, Object.freeze({ ...OPTIONAL, ...named, ...facts, ...modules[index].pageKind(facts) }));
   });
   return [...loaded.values()];
 }

@@ -98,8 +98,9 @@ function closeStream() {
 // in order, so a late copy of an old move cannot undo what a newer one turned.
 function applyMove(move) {
   if (move.seq !== game.moves + 1) return false;
-  for (const [row, col] of kindOf(game.kind).cellsTaken(move)) {
-    game.cells[row * game.width + col] = move.player;
+  const kind = kindOf(game.kind);
+  for (const [row, col] of kind.cellsTaken(move)) {
+    game.cells[row * game.width + col] = kind.ownerOf(move);
   }
   game.moves = move.seq;
   game.lastMove = move;
@@ -152,10 +153,15 @@ export function pass() {
   return sendMove({ pass: true });
 }
 
-async function sendMove(body) {
+// A choice the game's opening asks of the player (swap2's colour), answered as a move is.
+export function choose(body) {
+  return sendMove(body, "/choice");
+}
+
+async function sendMove(body, route = "/moves") {
   if (!game.token) return showMessage("You are watching: only the players can move.");
   const id = game.id;
-  const answer = await api("POST", gamePath("/moves"), {
+  const answer = await api("POST", gamePath(route), {
     body: { ...body, player: game.player }, token: game.token,
   });
   if (game.id !== id) return;

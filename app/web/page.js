@@ -5,7 +5,7 @@ import { wireActions } from "./actions.js";
 import { startChecker } from "./checker.js";
 import { $ } from "./elements.js";
 import { loadKinds } from "./kinds.js";
-import { act, game, openGame, pass } from "./live.js";
+import { act, choose, game, openGame, pass } from "./live.js";
 import { startPicker } from "./picker.js";
 import { startAudit } from "./records.js";
 import { arrival, wireInvite } from "./seats.js";
@@ -21,7 +21,7 @@ async function start() {
   startPicker(kinds);
   startChecker(kinds);
   startAudit(kinds);
-  wireActions(act, pass);
+  wireActions(act, pass, choose);
   wireInvite();
   const target = arrival();
   if (target) openGame(target);

@@ -55,7 +55,7 @@ async function newGame(event) {
     return showMessage(problemText(created.data));
   }
   const { id, tokens } = created.data;
-  showInvite(id, tokens["2"], kindOf(created.data.game).names[2]);
+  showInvite(id, tokens["2"], kindOf(created.data.game).nameOf(created.data, 2));
   rememberSeat(id, tokens["1"], 1);
   showGameInAddressBar(id);
   await openGame({ id, ...seatOf(id) });

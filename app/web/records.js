@@ -6,7 +6,7 @@
 import { buildBoard, cellsOf, renderCells } from "./board.js";
 import { $ } from "./elements.js";
 import { kindOf } from "./kinds.js";
-import { showMessage } from "./status.js";
+import { named, showMessage } from "./status.js";
 import { api, problemText } from "./transport.js";
 
 const JSON_RECORD = "json";
@@ -147,7 +147,7 @@ function request(kind, format, text) {
 // The verdict in words: how the game stands after the plies the service accepted.
 function verdict(audit, kind) {
   const { state, illegal } = audit;
-  const who = (player) => `${kind.names[player]} (player ${player})`;
+  const who = (player) => named(kind.nameOf(state, player), player);
   const score = kind.score(state) ? ` ${kind.score(state)}.` : "";
   if (audit.verdict === "finished") return `Finished after ${plies(audit.plies)}: ${kind.result(state, who)}`;
   if (audit.verdict === "unfinished") {
@@ -171,7 +171,7 @@ function position(audit, kind, params) {
     state: audit.state,
   };
   for (const move of audit.moves) {
-    for (const [row, col] of kind.cellsTaken(move)) game.cells[row * game.width + col] = move.player;
+    for (const [row, col] of kind.cellsTaken(move)) game.cells[row * game.width + col] = kind.ownerOf(move);
   }
   const refused = audit.illegal ? cellOf(audit.illegal.move, game, kind) : null;
   const marks = refused === null ? [] : [

@@ -38,12 +38,12 @@ export function showGameInAddressBar(id) {
 }
 
 // The invite link: player 2's seat, for the creator to hand over. `name` is what the game's kind
-// calls player 2.
+// calls player 2 (null: nothing yet, a swap2 seat).
 export function showInvite(id, token, name) {
   const invite = new URL(location.href);
   invite.hash = new URLSearchParams({ game: id, token, player: "2" }).toString();
   $("invite-link").value = invite.toString();
-  $("invite-label").textContent = `Invite link for player 2 (${name})`;
+  $("invite-label").textContent = name ? `Invite link for player 2 (${name})` : "Invite link for player 2";
   $("invite").hidden = false;
 }
 

@@ -5,7 +5,7 @@ import { $ } from "./elements.js";
 export function renderStatus(game, kind) {
   const state = game.state;
   if (!state) return;
-  const who = (player) => `${kind.names[player]} (player ${player})`;
+  const who = (player) => named(kind.nameOf(state, player), player);
   const you = game.player ? `You are ${who(game.player)}. ` : "Watching. ";
   let text;
   if (state.status !== "in_progress") {
@@ -22,11 +22,17 @@ export function renderStatus(game, kind) {
   $("game").dataset.status = state.status;
 }
 
+// "Black (player 1)", or "Player 1" while the player has no name (a swap2 seat before its
+// colour is chosen).
+export function named(name, player) {
+  return name ? `${name} (player ${player})` : `Player ${player}`;
+}
+
 // Endings the session decides are said alike for every kind; the kind says its own.
 function result(state, kind, who) {
-  const { names } = kind;
-  if (state.reason === "timeout") return `${names[state.winner]} wins on time: ${names[3 - state.winner]}'s clock ran out.`;
-  if (state.reason === "resignation") return `${names[3 - state.winner]} resigned: ${names[state.winner]} wins.`;
+  const name = (player) => kind.nameOf(state, player) || `Player ${player}`;
+  if (state.reason === "timeout") return `${name(state.winner)} wins on time: ${name(3 - state.winner)}'s clock ran out.`;
+  if (state.reason === "resignation") return `${name(3 - state.winner)} resigned: ${name(state.winner)} wins.`;
   if (state.reason === "agreement") return "Draw by agreement.";
   return kind.result(state, who);
 }

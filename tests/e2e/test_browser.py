@@ -317,6 +317,61 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     assert not left_the_machine(first, outside)
 
 
+def test_a_swap2_opening_between_two_pages_hands_out_the_colours(
+    browser: Browser, server: str
+) -> None:
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.select_option("#game-kind", "gomoku")
+    first.select_option("#gomoku-opening", "swap2")
+    first.select_option("#time-control", "600+5")
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_have_text(
+        "You are Player 1. Swap2: place three stones — Black, White, Black. Your turn."
+    )
+    expect(first.locator("#invite-label")).to_have_text("Invite link for player 2")
+    second = join(browser, server, first, outside)
+    expect(second.locator("#status")).to_have_text(
+        "You are Player 2. Swap2: place three stones — Black, White, Black. Waiting for Player 1."
+    )
+    # Player 1 places Black, White, Black; both boards show the colours, not the seats.
+    for index, ((row, col), color) in enumerate(zip([(7, 7), (6, 7), (6, 8)], "BWB", strict=True)):
+        cell(first, row, col).click()
+        for page in (first, second):
+            expect(cell(page, row, col)).to_have_attribute("data-mark", color, timeout=5000)
+        if index == 0:  # the clocks run from the first stone: player 1's, who places on
+            expect(first.locator("#clock-1")).to_have_class(re.compile(r"\brunning\b"))
+    expect(second.locator("#clock-2")).to_have_class(re.compile(r"\brunning\b"))  # to choose
+    # Player 2 chooses: a stone is refused with the service's reason, the choices are buttons.
+    expect(second.locator("#status")).to_contain_text("play Black, play White, or place two more")
+    expect(first.locator("#choices")).to_be_hidden()
+    cell(second, 0, 0).click()
+    expect(second.locator("#message")).to_contain_text("player 2 chooses now")
+    second.get_by_role("button", name="Place two more").click()
+    expect(second.locator("#choices")).to_be_hidden()
+    for (row, col), color in zip([(8, 8), (5, 5)], "WB", strict=True):
+        cell(second, row, col).click()
+        for page in (first, second):
+            expect(cell(page, row, col)).to_have_attribute("data-mark", color, timeout=5000)
+    # Player 1 takes White (place two more is not offered again) and moves: White's turn.
+    expect(first.get_by_role("button", name="Place two more")).to_have_count(0, timeout=5000)
+    first.get_by_role("button", name="Play White").click()
+    expect(first.locator("#status")).to_have_text("You are White (player 1). Your turn.")
+    expect(second.locator("#status")).to_have_text(
+        "You are Black (player 2). Waiting for White (player 1).", timeout=5000
+    )
+    expect(second.locator("#clock-2 .who")).to_have_text("Black (you)")
+    cell(first, 0, 14).click()
+    expect(cell(second, 0, 14)).to_have_attribute("data-mark", "W", timeout=5000)
+    expect(second.locator("#status")).to_have_text("You are Black (player 2). Your turn.")
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
+    assert (state["colors"], state["opening"], state["move_count"]) == (
+        {"1": "W", "2": "B"}, None, 8,
+    )  # fmt: skip
+    assert not left_the_machine(first, outside)
+
+
 def test_picker_keeps_k_while_it_fits(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)

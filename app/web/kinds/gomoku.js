@@ -1,15 +1,18 @@
 // Gomoku on the play page: the four rules (freestyle, standard, renju, caro), the board sizes
-// offered, stones drawn as discs on a wooden board, the winning line, and in renju Black's
-// forbidden points marked with a small cross (asked of /v1/gomoku/forbidden-points when Black
-// is to move). A refused move's explanation is the service's own ("h8 is forbidden to Black: a
-// double-three (h8–j8 and h10–h8)").
+// offered, a swap2 opening, stones drawn as discs on a wooden board, the winning line, and in
+// renju Black's forbidden points marked with a small cross (asked of
+// /v1/gomoku/forbidden-points when Black is to move). A refused move's explanation is the
+// service's own ("h8 is forbidden to Black: a double-three (h8–j8 and h10–h8)"). The board
+// shows colours, not seats: in a swap2 opening player 1 places a White stone too, and a seat is
+// called by its colour once it has one (the state's `colors`).
 import { shownRows } from "../board.js";
 import { api } from "../transport.js";
 
 const HINT = "Five in a row wins, across, down or diagonally: five or more in freestyle, exactly " +
   "five in standard; in renju Black may not make an overline, a double-four or a double-three " +
   "(those points are crossed); in caro a five closed at both ends does not win. Player 1 plays " +
-  "Black and moves first. Share the invite link with the second player.";
+  "Black and moves first; with swap2, player 1 places three stones and player 2 chooses a " +
+  "colour or to place two more. Share the invite link with the second player.";
 const RULES = [
   ["freestyle", "Freestyle (five or more)"],
   ["standard", "Standard (exactly five)"],
@@ -31,7 +34,23 @@ const FIELDS = (prefix) => `
   </div>
   <div class="field">
     <label><input id="${prefix}gomoku-foul" type="checkbox" name="foul"> A forbidden move loses (renju)</label>
+  </div>
+  <div class="field">
+    <label for="${prefix}gomoku-opening">Opening</label>
+    <select id="${prefix}gomoku-opening" name="opening">
+      <option value="">None</option>
+      <option value="swap2">Swap2</option>
+    </select>
   </div>`;
+// What each swap2 step asks of the player who acts, and the choices it offers.
+const STEPS = {
+  place_three: ["Swap2: place three stones — Black, White, Black. ", []],
+  choose: ["Swap2: play Black, play White, or place two more stones. ", [
+    ["Play Black", { color: "B" }], ["Play White", { color: "W" }], ["Place two more", { place_two: true }],
+  ]],
+  place_two: ["Swap2: place two more stones — White, then Black. ", []],
+  choose_color: ["Swap2: choose your colour. ", [["Play Black", { color: "B" }], ["Play White", { color: "W" }]]],
+};
 
 export function pageKind(facts) {
   // Black's forbidden points last asked for, and the board they were asked for (boardKey).
@@ -41,16 +60,22 @@ export function pageKind(facts) {
     fields,
     start: (params, state) => Array(state.size).fill(facts.empty.repeat(state.size)),
     cellsTaken: (move) => ("row" in move ? [[move.row, move.col]] : []),
+    ownerOf: (move) => facts.owners.get(move.color),
+    nameOf: (state, player) => {
+      const color = state.colors ? state.colors[String(player)] : facts.marks[player];
+      return color ? facts.names[facts.owners.get(color)] : null;
+    },
+    choices: (state) => (state.opening ? STEPS[state.opening.step][1] : []),
     showCell(cell, owner) {
       cell.textContent = "";
       return owner ? facts.names[owner].toLowerCase() : "empty";
     },
     highlights: (game) => [
-      { className: "win", note: "winning line", cells: winningCells(game) },
+      { className: "win", note: "winning line", cells: winningCells(game, facts) },
       { className: "forbidden", note: "forbidden to Black", cells: hinted.board === boardKey(game) ? hinted.cells : NO_CELLS },
     ],
     hints: (game, redraw) => hints(game, redraw, hinted, facts),
-    turnNote: (state) => passNote(state, facts),
+    turnNote: (state) => (state.opening ? STEPS[state.opening.step][0] : passNote(state, facts)),
     canPass: (state) => state.rule === "renju",
     result: (state, who) => result(state, who),
   };
@@ -62,6 +87,7 @@ function fields(box, prefix = "") {
   const rule = box.querySelector(`#${prefix}gomoku-rule`);
   const size = box.querySelector(`#${prefix}gomoku-size`);
   const foul = box.querySelector(`#${prefix}gomoku-foul`);
+  const opening = box.querySelector(`#${prefix}gomoku-opening`);
   for (const [value, label] of RULES) rule.append(new Option(label, value));
   const fillSizes = () => {
     const sizes = rule.value === "renju" ? [RENJU_SIZE] : SIZES;
@@ -76,24 +102,26 @@ function fields(box, prefix = "") {
   return () => {
     const body = { game: "gomoku", rule: rule.value, size: Number(size.value) };
     if (foul.checked) body.foul = "lose";
+    if (opening.value) body.opening = opening.value;
     return body;
   };
 }
 
 // The run of the winner's stones through the last move, in each direction where it is five or
 // more (the service decided it wins: this only shows where).
-function winningCells(game) {
+function winningCells(game, facts) {
   const state = game.state;
   const won = new Set();
   if (!state || state.status !== "won" || state.reason !== "line" || !state.last_move) return won;
-  const { row, col } = state.last_move;
+  const { row, col, color } = state.last_move;
+  const stone = facts.owners.get(color); // the winner's colour, as the board's cells hold it
   const owner = (r, c) => (r >= 0 && r < game.height && c >= 0 && c < game.width ? game.cells[r * game.width + c] : 0);
-  if (owner(row, col) !== state.winner) return won; // the last move is not on the board yet
+  if (owner(row, col) !== stone) return won; // the last move is not on the board yet
   for (const [down, right] of DIRECTIONS) {
     const run = [[row, col]];
     for (const sign of [1, -1]) {
       let [r, c] = [row + sign * down, col + sign * right];
-      for (; owner(r, c) === state.winner; r += sign * down, c += sign * right) run.push([r, c]);
+      for (; owner(r, c) === stone; r += sign * down, c += sign * right) run.push([r, c]);
     }
     if (run.length >= 5) run.forEach(([r, c]) => won.add(r * game.width + c));
   }
@@ -107,7 +135,8 @@ async function hints(game, redraw, hinted, facts) {
   const board = boardKey(game);
   if (hinted.board === board) return;
   Object.assign(hinted, { board, cells: NO_CELLS });
-  if (state.rule !== "renju" || state.status !== "in_progress" || state.next_player !== 1) return;
+  const blackToMove = state.colors && state.colors[String(state.next_player)] === "B";
+  if (state.rule !== "renju" || state.status !== "in_progress" || !blackToMove) return;
   if (state.move_count !== game.moves) return; // the board is not the game's yet
   const answer = await api("POST", "/v1/gomoku/forbidden-points", { body: { board: shownRows(game, facts), rule: "renju" } });
   if (!answer.ok || hinted.board !== board) return;
@@ -119,9 +148,9 @@ function boardKey(game) {
   return `${game.id} ${game.moves} ${game.state.move_count} ${game.state.status}`;
 }
 
-function passNote(state, { names }) {
+function passNote(state, { names, owners }) {
   const move = state.last_move;
-  return move && move.pass ? `${names[move.player]} passed. ` : "";
+  return move && move.pass ? `${names[owners.get(move.color)]} passed. ` : "";
 }
 
 function result(state, who) {
