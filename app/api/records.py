@@ -275,7 +275,8 @@ def submitted(
     for index, given in enumerate(written, 1):
         player = players[index - 1] if players else None
         if isinstance(given, dict):
-            moves.append(Submitted(_chosen(given, choices, index), given, player))
+            chosen, claimed = _chosen(given, choices, index)
+            moves.append(Submitted(chosen, given, claimed or player))
         elif isinstance(given, tuple | list):
             moves.append(Submitted(Placement(*given), list(given), player))
         elif given == PASS:
@@ -297,13 +298,19 @@ def submitted(
     return moves
 
 
-def _chosen(given: dict[str, Any], choices: tuple[type[MoveBody], ...], index: int) -> Played:
-    """A choice a record wrote, read by the body of the kind's choice it names (its key)."""
+def _chosen(
+    given: dict[str, Any], choices: tuple[type[MoveBody], ...], index: int
+) -> tuple[Played, Player | None]:
+    """A choice a record wrote, read by the body of the kind's choice it names (its key), and
+    the player it claims (``player``: a choice by the player not to act is ``not_your_turn``,
+    as a GGF move written for the colour not to move is)."""
     if not choices:
         raise RecordError("this game has no choices: a move is a square or a pair", move=index)
     shape = next((c for c in choices if c.key in given), choices[0])
     try:
-        return shape.model_validate(given).played()
+        body = shape.model_validate(given)
+        claimed: Player | None = 1 if body.player == 1 else 2 if body.player == 2 else None
+        return body.played(), claimed
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(part) for part in first["loc"])

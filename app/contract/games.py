@@ -94,12 +94,13 @@ class GameCommon(TypedDict):
         Reason | None,
         Field(
             description="Why the game ended: `line` (k in a row, five in gomoku), `board_full` "
-            "(a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; "
-            "stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, "
-            "White wins), `passes` (renju: two passes in a row, a draw), `move_limit` "
-            "(the configured most moves per game: a draw), `timeout` (a flag fell: the other "
-            "player wins), `resignation`, `agreement` (a draw offered by both); null while it "
-            "goes on."
+            "(a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: "
+            "neither player can still complete a line, a draw), `no_moves` (Reversi: neither "
+            "colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played "
+            "a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), "
+            "`move_limit` (the configured most moves per game: a draw), `timeout` (a flag "
+            "fell: the other player wins), `resignation`, `agreement` (a draw offered by both); "
+            "null while it goes on."
         ),
     ]
     next_player: Annotated[Player | None, Field(description="null once the game is over.")]
@@ -119,6 +120,11 @@ class GameCommon(TypedDict):
 
 
 KIND_DOC = "The game's kind, as it was created."
+EARLY_DRAW_DOC = (
+    "`true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can "
+    "still complete a line with the moves left; a move still costs O(k). In a state: present, "
+    "and true, only in such a game."
+)
 LAST_MOVE = Field(description="The last accepted move's record; null before the first.")
 Tokens = TypedDict("Tokens", {"1": str, "2": str})
 TOKENS_DOC = "Each player's bearer token. Shown only in this answer."

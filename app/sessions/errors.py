@@ -61,6 +61,7 @@ class GameOver(RuleError):
     HOW: ClassVar[dict[str, str]] = {
         "line": " (a line)", "board_full": " (the board is full)", "no_moves": " (no moves)",
         "foul": " (a forbidden move by Black)", "passes": " (two passes in a row)",
+        "dead_position": " (no line could still be completed)",
         "move_limit": " (the move limit)", "timeout": " on time", "resignation": " by resignation",
         "agreement": " by agreement",
     }  # fmt: skip

@@ -36,7 +36,8 @@ Status = Literal["in_progress", "won", "draw"]
 Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
 # Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``; gomoku's
 # ``foul``, Black's forbidden move in a renju game that loses by it, and ``passes``, two passes
-# in a row), or by the session's: ``move_limit`` (the configured most moves per game, a draw),
+# in a row; ``dead_position``, no line can still be completed, in a game created with
+# ``early_draw``), or by the session's: ``move_limit`` (the configured most moves per game, a draw),
 # ``timeout`` (a flag fell), ``resignation``, ``agreement`` (a draw offered by both players).
 Reason = Literal[
     "line",
@@ -44,6 +45,7 @@ Reason = Literal[
     "no_moves",
     "foul",
     "passes",
+    "dead_position",
     "move_limit",
     "timeout",
     "resignation",

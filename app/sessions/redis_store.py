@@ -139,6 +139,14 @@ from app.sessions.store import (
 from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
 
 FAST_GOMOKU = ("freestyle", "standard", "caro")
+
+
+def early_draw(params: Mapping[str, object]) -> dict[str, object]:
+    """The meta field that tells a fast path to keep the windows (``early``), if the game was
+    created with ``early_draw``."""
+    return {"early": 1} if params.get("early_draw") is True else {}
+
+
 FIVE = 5
 
 
@@ -160,12 +168,12 @@ class FastPath:
 FAST_PATHS = {
     "tictactoe": FastPath(
         "tictactoe_move", "tictactoe_legal", lambda params: True,
-        lambda p: {"n": p["n"], "k": p.get("k", p["n"])},
+        lambda p: {"n": p["n"], "k": p.get("k", p["n"]), **early_draw(p)},
     ),
     "gomoku": FastPath(
         "tictactoe_move", "tictactoe_legal",
         lambda p: p["rule"] in FAST_GOMOKU and p.get("opening") != SWAP2,
-        lambda p: {"n": p["size"], "k": FIVE, "rule": p["rule"]},
+        lambda p: {"n": p["size"], "k": FIVE, "rule": p["rule"], **early_draw(p)},
     ),
 }  # fmt: skip
 GENERIC = "generic"

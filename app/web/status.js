@@ -28,12 +28,14 @@ export function named(name, player) {
   return name ? `${name} (player ${player})` : `Player ${player}`;
 }
 
-// Endings the session decides are said alike for every kind; the kind says its own.
+// Endings the session decides (and a dead position, which every kind of lines has) are said
+// alike for every kind; the kind says its own.
 function result(state, kind, who) {
   const name = (player) => kind.nameOf(state, player) || `Player ${player}`;
   if (state.reason === "timeout") return `${name(state.winner)} wins on time: ${name(3 - state.winner)}'s clock ran out.`;
   if (state.reason === "resignation") return `${name(3 - state.winner)} resigned: ${name(state.winner)} wins.`;
   if (state.reason === "agreement") return "Draw by agreement.";
+  if (state.reason === "dead_position") return "Draw: no line can be completed any more.";
   return kind.result(state, who);
 }
 

@@ -338,6 +338,11 @@ def test_an_audit_reads_choices_and_refuses_one_out_of_step(client: TestClient) 
     assert answer["illegal"]["ply"] == 3
     assert answer["illegal"]["code"] == "wrong_step"
     assert answer["illegal"]["move"] == {"color": "W"}
+    claimed = [*stones[:3], {"color": "W", "player": 1}]  # player 2 chooses, not player 1
+    answer = client.post("/v1/records/audit", json={"game": "gomoku", "opening": "swap2",
+                                                     "moves": claimed}).json()  # fmt: skip
+    assert (answer["verdict"], answer["illegal"]["ply"]) == ("illegal", 4)
+    assert answer["illegal"]["code"] == "not_your_turn"
     no_swap2 = client.post("/v1/records/audit", json={"game": "gomoku", "moves": ["h8", {
         "color": "W"}]}).json()  # fmt: skip
     assert no_swap2["illegal"]["code"] == "wrong_step"
@@ -356,3 +361,13 @@ def test_a_transcript_of_a_swap2_game_says_why_it_is_none(client: TestClient) ->
     problem = assert_problem(client.get(f"/v1/games/{game['id']}/record?format=transcript"), 422,
                              "validation_error")  # fmt: skip
     assert "choice" in problem["detail"]
+
+
+def test_a_game_over_in_the_opening_has_no_step_pending(client: TestClient) -> None:
+    game = create(client)
+    post(client, game, 1, "moves", {"square": square(*CELLS[0])})
+    ended = post(client, game, 2, "resign", {}).json()
+    assert (ended["status"], ended["reason"], ended["next_player"]) == ("won", "resignation", None)
+    assert (ended["opening"], ended["colors"]) == (None, {"1": None, "2": None})
+    problem = assert_problem(post(client, game, 2, "choice", {"color": "W"}), 409, "game_over")
+    assert problem["reason"] == "resignation"

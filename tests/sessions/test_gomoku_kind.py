@@ -1,7 +1,8 @@
 """The gomoku kind as stores keep it: a position rebuilt from its text (``encode``, what the Redis
 store's generic engine keeps) is the position — its board, its counters, its last move, and the
 answers it gives to the next moves, its facts — at every point of random games under every rule,
-swap2 openings and their choices included; a move record's text gives the move back."""
+swap2 openings and their choices, and early draws, included; a move record's text gives the
+move back."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ def test_a_position_rebuilt_from_its_text_is_the_position(rule: str) -> None:
             params["foul"] = "lose"
         if rng.random() < 0.5:
             params["opening"] = "swap2"
+        if rule in ("freestyle", "standard") and rng.random() < 0.5:
+            params["early_draw"] = True  # its windows are rebuilt from the stones
         position = KIND.new(params)
         span = range(max(0, size // 2 - 3), min(size, size // 2 + 4))
         for _ in range(80):  # tries: most are moves, some refusals

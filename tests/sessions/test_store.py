@@ -755,6 +755,8 @@ async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url:
         ({"rule": "caro", "size": 19}, [], "tictactoe_move"),
         ({"rule": "renju", "size": 15}, [], "generic"),
         ({"rule": "freestyle", "size": 15}, [Placement(7, 7)], "generic"),
+        ({"rule": "freestyle", "size": 15, "opening": "swap2"}, [], "generic"),
+        ({"rule": "standard", "size": 15, "early_draw": True}, [], "tictactoe_move"),
     ],
 )
 async def test_a_gomoku_game_takes_the_fast_path_its_rule_and_start_allow(
@@ -766,6 +768,28 @@ async def test_a_gomoku_game_takes_the_fast_path_its_rule_and_start_allow(
     created = await store.create("gomoku", params, opening=opening)
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     assert raw.hget(game_keys(created.state.id)[0], "engine") == engine
+    await store.close()
+
+
+async def test_a_gomoku_game_kept_from_before_swap2_reads_and_replays(
+    redis_store_url: str,
+) -> None:
+    """A game an earlier release wrote keeps facts without ``colors`` and ``opening``: its
+    state gets those it was played with, and a keyed move answered again after the game went
+    on (rebuilt from the colours now) is the first answer."""
+    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    created = await store.create("gomoku", {"rule": "freestyle", "size": 15})
+    game_id, (black, white) = created.state.id, created.tokens
+    raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
+    raw.hset(game_keys(game_id)[0], "facts", '{"rule":"freestyle","size":15,"foul":"refuse"}')
+    first = await store.play(game_id, black, move(7, 7, idempotency_key="k"))
+    await store.play(game_id, white, move(6, 7))
+    again = await store.play(game_id, black, move(7, 7, idempotency_key="k"))
+    assert again.replayed
+    assert (again.move, again.state.next_player, again.state.facts) == (
+        first.move, 2, {**first.state.facts, "colors": {"1": "B", "2": "W"}, "opening": None},
+    )  # fmt: skip
+    assert (await store.state(game_id)).facts["colors"] == {"1": "B", "2": "W"}
     await store.close()
 
 

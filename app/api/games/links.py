@@ -58,8 +58,9 @@ CREATED_GAME_LINKS = {
     ),
     "ChooseAsPlayer2": _link(
         "make_choice",
-        "Player 2's choice of a swap2 opening (gomoku): 409 `wrong_step` before player 1's "
-        "three stones, and in a game without one.",
+        "Player 2's choice of a swap2 opening (gomoku), after player 1's three stones: before "
+        "them (and in a gomoku game without swap2) 409 `not_your_turn`, in a game of a kind "
+        "without choices 409 `wrong_step`.",
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
         {"color": "W"},
     ),

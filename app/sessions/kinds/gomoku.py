@@ -49,6 +49,7 @@ from typing_extensions import TypedDict
 
 from app.contract.fields import INTEGRAL, Body, NoMembers
 from app.contract.games import (
+    EARLY_DRAW_DOC,
     KIND_DOC,
     LAST_MOVE,
     TOKENS_DOC,
@@ -66,6 +67,7 @@ from app.contract.problems import CELL_REFUSALS, ILLEGAL_SESSION_MOVE, Refusal, 
 from app.contract.squares import SquareError, Squares, check_syntax
 from app.contract.stateless import LineOut, lines_out
 from app.rules import gomoku
+from app.rules.dead import Liveness
 from app.rules.errors import RuleError
 from app.rules.gomoku import MIN_SIZE, RENJU_SIZE, Color, GomokuBoard, Rule
 from app.sessions.errors import (
@@ -101,6 +103,9 @@ Foul = Literal["refuse", "lose"]
 COLORS: tuple[Color, Color] = ("B", "W")  # a colour's code in the move array is its index
 PASS = -1  # the row and col of a pass in the move array
 CHOICE = -2  # the row of a choice in the move array (its col: 0 a colour, 1 place_two)
+FIVE = 5
+STONE: dict[Color | None, Literal[1, 2]] = {"B": 1, "W": 2}  # a colour as rules/dead.py counts it
+EARLY_DRAW_RULES = ("freestyle", "standard")  # the rules a five's windows decide
 MOST_STONES = RENJU_SIZE * RENJU_SIZE  # an opening's stones at most: a whole 15 × 15 board
 RULE_DOC = (
     "`freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black "
@@ -243,8 +248,9 @@ class GomokuFacts(TypedDict):
     opening: Annotated[
         Swap2Out | None,
         Field(description="A swap2 opening's pending step; null once the colours are fixed, "
-              "and in a game without one."),
+              "in a game without one, and once the game is over."),
     ]  # fmt: skip
+    early_draw: NotRequired[Annotated[bool, Field(description=EARLY_DRAW_DOC)]]
 
 
 GomokuMoveOut = TypedDict(
@@ -414,6 +420,9 @@ class CreateGomokuIn(CreateIn):
         None, description="Board side: 15 if not given; renju is played on 15 × 15 only."
     )
     foul: Foul = Field("refuse", description=FOUL_DOC + " `lose` is for renju only.")
+    early_draw: bool = Field(
+        False, strict=True, description=EARLY_DRAW_DOC + " Freestyle and standard only."
+    )
     opening: StonesOpening | Literal["swap2"] | None = Field(
         None,
         description='Stones placed before the players move (`{"stones": […]}`), or '
@@ -459,6 +468,18 @@ class CreateGomokuIn(CreateIn):
             )
         return foul
 
+    @field_validator("early_draw")
+    @classmethod
+    def _early_draw_of_a_rule_of_lines(cls, early_draw: bool, info: ValidationInfo) -> bool:
+        rule = info.data.get("rule", "freestyle")
+        if early_draw and rule not in EARLY_DRAW_RULES:
+            raise PydanticCustomError(
+                "early_draw_rule",
+                "early_draw is for freestyle and standard games, not {rule}",
+                {"rule": rule},
+            )
+        return early_draw
+
     @model_validator(mode="after")
     def _a_playable_opening(self) -> CreateGomokuIn:
         if isinstance(self.opening, StonesOpening):
@@ -475,6 +496,8 @@ class CreateGomokuIn(CreateIn):
             params["foul"] = self.foul
         if self.opening == SWAP2:
             params["opening"] = SWAP2
+        if self.early_draw:
+            params["early_draw"] = True
         return params
 
     def opening_moves(self) -> list[Played]:
@@ -551,12 +574,18 @@ class Gomoku:
     not follow from the colours as it does later."""
 
     __slots__ = (
-        "board", "colors", "ended", "first", "foul", "opened", "passes", "played", "rule",
-        "status", "step", "swap2", "turn", "winner",
+        "board", "colors", "ended", "first", "foul", "liveness", "opened", "passes", "played",
+        "rule", "status", "step", "swap2", "turn", "winner",
     )  # fmt: skip
 
     def __init__(
-        self, size: int, rule: Rule, foul: Foul = "refuse", first: int = 1, swap2: bool = False
+        self,
+        size: int,
+        rule: Rule,
+        foul: Foul = "refuse",
+        first: int = 1,
+        swap2: bool = False,
+        early_draw: bool = False,
     ) -> None:
         self.board = GomokuBoard(size)
         self.rule: Rule = rule
@@ -572,6 +601,8 @@ class Gomoku:
         self.step: Step | None = "place_three" if swap2 else None
         self.colors: tuple[Color, Color] | None = None if swap2 else ("B", "W")
         self.opened: dict[int, Mapping[str, object]] = {}
+        # With early_draw, the windows each colour can still fill (``rules/dead.py``).
+        self.liveness = Liveness(size, FIVE, rule == "standard") if early_draw else None
 
     @property
     def size(self) -> int:
@@ -691,6 +722,12 @@ class Gomoku:
             self.status, self.winner, self.ended = "won", player, "line"
         elif len(board.cells) == size * size:
             self.status, self.ended = "draw", "board_full"
+        elif self.liveness is not None:
+            cells = board.cells
+            self.liveness.played(lambda r, c: STONE.get(cells.get((r, c)), 0), row, col,
+                                 STONE[color])  # fmt: skip
+            if self.liveness.dead(size * size - len(cells), STONE[self.turn]):
+                self.status, self.ended = "draw", "dead_position"
         step = self.step
         if step is None:
             return Move(self.move_count, cell, player, {"color": color})
@@ -738,6 +775,8 @@ class Gomoku:
         }  # fmt: skip
         if self.swap2:
             facts.update(opening_facts(self.step, self.colors))  # type: ignore[typeddict-item]
+        if self.liveness is not None:
+            facts["early_draw"] = True
         return facts
 
     def rows(self) -> list[str]:
@@ -821,7 +860,10 @@ class GomokuKind:
         assert rule in gomoku.RULES, rule
         assert isinstance(size, int), size
         assert foul in ("refuse", "lose"), foul
-        return Gomoku(size, rule, foul, swap2=params.get("opening") == SWAP2)
+        return Gomoku(
+            size, rule, foul, swap2=params.get("opening") == SWAP2,
+            early_draw=params.get("early_draw") is True,
+        )  # fmt: skip
 
     def decode(self, params: Mapping[str, object], text: str) -> Gomoku:
         position = self.new(params)
@@ -838,6 +880,11 @@ class GomokuKind:
         count = int(kept.get("count", 0))
         # A text written before swap2 has no turn: Black's after an even number of moves.
         position.turn = "W" if kept.get("turn", "BW"[count % 2]) == "W" else "B"
+        if position.liveness is not None:
+            stones = ((r, c, STONE[color]) for (r, c), color in cells.items())
+            position.liveness = Liveness.of(
+                position.size, FIVE, position.rule == "standard", stones
+            )
         if "step" in kept:
             position.step = kept["step"]
             colors = kept["colors"]
@@ -903,14 +950,21 @@ class GomokuKind:
             colors = then["colors"]
             assert isinstance(colors, dict)
             return holder(colors, "W"), facts
-        colors = facts_now["colors"]
+        colors = facts_now.get("colors", FIXED_COLORS)  # (a game kept from before swap2)
         assert isinstance(colors, dict)
         return holder(colors, flip((move.facts or {})["color"])), facts_now  # type: ignore[arg-type]
 
     def ended(
         self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
     ) -> Mapping[str, object]:
-        return facts  # a gomoku result is its winner: nothing to count
+        """The facts as they are (a gomoku result is its winner: nothing to count), but a game
+        over has no opening step pending, whoever ended it; and a game a store kept from before
+        swap2 gets the colours it was played with."""
+        if "colors" not in facts:
+            facts = {**facts, "colors": FIXED_COLORS, "opening": None}
+        if status != "in_progress" and facts["opening"] is not None:
+            facts = {**facts, "opening": None}
+        return facts
 
 
 def _color(text: str) -> Color:

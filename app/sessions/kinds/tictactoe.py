@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, NotRequired
 
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from app.contract.fields import INTEGRAL, JsonInt
 from app.contract.games import (
+    EARLY_DRAW_DOC,
     KIND_DOC,
     LAST_MOVE,
     TOKENS_DOC,
@@ -34,6 +35,7 @@ from app.contract.games import (
     within_max_side,
 )
 from app.contract.problems import CELL_REFUSALS
+from app.rules.dead import Liveness
 from app.rules.lines import LineCounters
 from app.rules.runs import RunLengths
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
@@ -60,6 +62,7 @@ class TicTacToeFacts(TypedDict):
 
     n: int
     k: int
+    early_draw: NotRequired[Annotated[bool, Field(description=EARLY_DRAW_DOC)]]
 
 
 class TicTacToeGameOut(GameCommon, TicTacToeFacts):
@@ -89,6 +92,7 @@ class CreateTicTacToeIn(CreateIn):
     k: Annotated[int, Field(strict=True, ge=1, le=LARGEST_N), INTEGRAL] | None = Field(
         None, description="Stones in a row that win, at most n; n if not given (gomoku: 5)."
     )
+    early_draw: bool = Field(False, strict=True, description=EARLY_DRAW_DOC)
 
     @field_validator("n")
     @classmethod
@@ -104,7 +108,10 @@ class CreateTicTacToeIn(CreateIn):
         return k
 
     def params(self) -> dict[str, object]:
-        return {"n": self.n, "k": self.n if self.k is None else self.k}
+        params: dict[str, object] = {"n": self.n, "k": self.n if self.k is None else self.k}
+        if self.early_draw:
+            params["early_draw"] = True
+        return params
 
 
 def player_of(seq: int) -> Player:
@@ -115,9 +122,9 @@ def player_of(seq: int) -> Player:
 class TicTacToe:
     """The board of one n × n, k-in-a-row game: its win detector and the moves in order."""
 
-    __slots__ = ("cells", "k", "lines", "n", "status", "winner")
+    __slots__ = ("cells", "ended", "k", "lines", "liveness", "n", "status", "winner")
 
-    def __init__(self, n: int, k: int | None = None) -> None:
+    def __init__(self, n: int, k: int | None = None, early_draw: bool = False) -> None:
         self.n = n
         self.k = n if k is None else k
         self.lines: LineCounters | RunLengths = (
@@ -126,6 +133,9 @@ class TicTacToe:
         self.cells: array[int] = array("i")  # row, col of each move
         self.status: Status = "in_progress"
         self.winner: Winner = 0
+        self.ended: Reason | None = None
+        # With early_draw, the windows each player can still fill (``rules/dead.py``).
+        self.liveness = Liveness(n, self.k) if early_draw else None
 
     @property
     def move_count(self) -> int:
@@ -133,9 +143,7 @@ class TicTacToe:
 
     @property
     def reason(self) -> Reason | None:
-        if self.status == "won":
-            return "line"
-        return "board_full" if self.status == "draw" else None
+        return self.ended
 
     @property
     def next_player(self) -> Player | None:
@@ -179,13 +187,20 @@ class TicTacToe:
         self.check(placement, player)
         row, col = placement.row, placement.col
         self.cells.extend((row, col))
-        if self.lines.play(row, col, player):
-            self.status, self.winner = "won", player
+        lines = self.lines
+        if lines.play(row, col, player):
+            self.status, self.winner, self.ended = "won", player, "line"
         elif self.move_count == self.n * self.n:
-            self.status = "draw"
+            self.status, self.ended = "draw", "board_full"
+        elif self.liveness is not None:
+            self.liveness.played(lambda r, c: lines.owner(r, c) or 0, row, col, player)
+            if self.liveness.dead(self.n * self.n - self.move_count, other(player)):
+                self.status, self.ended = "draw", "dead_position"
         return Move(self.move_count, placement, player)
 
     def facts(self) -> TicTacToeFacts:
+        if self.liveness is not None:
+            return {"n": self.n, "k": self.k, "early_draw": True}
         return {"n": self.n, "k": self.k}
 
     def rows(self) -> list[str]:
@@ -237,7 +252,8 @@ class TicTacToeKind:
 
     def new(self, params: Mapping[str, object]) -> TicTacToe:
         n = _integer(params, "n")
-        return self.position(n, _integer(params, "k") if "k" in params else n)
+        k = _integer(params, "k") if "k" in params else n
+        return self.position(n, k, early_draw=params.get("early_draw") is True)
 
     def decode(self, params: Mapping[str, object], text: str) -> TicTacToe:
         position = self.new(params)

@@ -714,6 +714,11 @@ export interface components {
              */
             foul?: "refuse" | "lose";
             /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             */
+            early_draw?: boolean;
+            /**
              * Opening
              * @description Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three stones (Black, White, Black), then player 2 chooses a colour or to place two more (White, Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.
              */
@@ -871,6 +876,11 @@ export interface components {
              * @description Stones in a row that win, at most n; n if not given (gomoku: 5).
              */
             k?: number | null;
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Default: `false`.
+             */
+            early_draw?: boolean;
         };
         /**
          * CellOut
@@ -1058,6 +1068,11 @@ export interface components {
              */
             foul?: "refuse" | "lose";
             /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             */
+            early_draw?: boolean;
+            /**
              * Opening
              * @description Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three stones (Black, White, Black), then player 2 chooses a colour or to place two more (White, Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.
              */
@@ -1126,6 +1141,11 @@ export interface components {
              * @description Stones in a row that win, at most n; n if not given (gomoku: 5).
              */
             k?: number | null;
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Default: `false`.
+             */
+            early_draw?: boolean;
         };
         /** CreatedGomokuOut */
         CreatedGomokuOut: {
@@ -1144,9 +1164,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -1188,8 +1208,13 @@ export interface components {
             foul: "refuse" | "lose";
             /** @description Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both until its choice). */
             colors: components["schemas"]["ColorsOut"];
-            /** @description A swap2 opening's pending step; null once the colours are fixed, and in a game without one. */
+            /** @description A swap2 opening's pending step; null once the colours are fixed, in a game without one, and once the game is over. */
             opening: components["schemas"]["Swap2Out"] | null;
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             */
+            early_draw?: boolean;
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1217,9 +1242,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -1276,9 +1301,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -1305,6 +1330,11 @@ export interface components {
             n: number;
             /** K */
             k: number;
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             */
+            early_draw?: boolean;
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1503,9 +1533,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -1547,8 +1577,13 @@ export interface components {
             foul: "refuse" | "lose";
             /** @description Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both until its choice). */
             colors: components["schemas"]["ColorsOut"];
-            /** @description A swap2 opening's pending step; null once the colours are fixed, and in a game without one. */
+            /** @description A swap2 opening's pending step; null once the colours are fixed, in a game without one, and once the game is over. */
             opening: components["schemas"]["Swap2Out"] | null;
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             */
+            early_draw?: boolean;
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2192,9 +2227,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -2462,9 +2497,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
              * @description null once the game is over.
@@ -2491,6 +2526,11 @@ export interface components {
             n: number;
             /** K */
             k: number;
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             */
+            early_draw?: boolean;
             /**
              * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
              * @enum {string}

@@ -172,6 +172,7 @@ class Client:
         game: Literal["tictactoe"] | None = None,
         n: int,
         k: int | None = None,
+        early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
@@ -182,7 +183,8 @@ class Client:
         rule: GomokuRule | None = None,
         size: int | None = None,
         foul: Literal["refuse", "lose"] | None = None,
-        opening: StonesOpening | None = None,
+        opening: StonesOpening | Literal["swap2"] | None = None,
+        early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
@@ -191,7 +193,8 @@ class Client:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
-        ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``); ``clock`` is (initial
+        ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``, or ``"swap2"``);
+        ``early_draw=True`` (tic-tac-toe, gomoku freestyle and standard); ``clock`` is (initial
         seconds, increment seconds). A kind this client was not made for
         takes its creation body's members as keywords."""
         return self.send(operations.create_game(game=game, **params))
@@ -324,6 +327,7 @@ class AsyncClient:
         game: Literal["tictactoe"] | None = None,
         n: int,
         k: int | None = None,
+        early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
@@ -334,7 +338,8 @@ class AsyncClient:
         rule: GomokuRule | None = None,
         size: int | None = None,
         foul: Literal["refuse", "lose"] | None = None,
-        opening: StonesOpening | None = None,
+        opening: StonesOpening | Literal["swap2"] | None = None,
+        early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
     ) -> CreatedGomokuOut: ...
     @overload

@@ -363,6 +363,10 @@ class AuditGomokuIn(TypedDict):
     # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game. Freestyle and standard only. Default: `false`.
+    early_draw: NotRequired[bool]
     # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
     # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
@@ -445,6 +449,10 @@ class AuditTicTacToeIn(TypedDict):
     n: int
     # Stones in a row that win, at most n; n if not given (gomoku: 5).
     k: NotRequired[int | None]
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game. Default: `false`.
+    early_draw: NotRequired[bool]
 
 
 # A game to audit: its kind's creation parameters and its moves.
@@ -574,6 +582,10 @@ class CreateGomokuIn(TypedDict):
     # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game. Freestyle and standard only. Default: `false`.
+    early_draw: NotRequired[bool]
     # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
     # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
@@ -617,6 +629,10 @@ class CreateTicTacToeIn(TypedDict):
     n: int
     # Stones in a row that win, at most n; n if not given (gomoku: 5).
     k: NotRequired[int | None]
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game. Default: `false`.
+    early_draw: NotRequired[bool]
 
 
 # A new game of one kind, named by `game` (tic-tac-toe without it).
@@ -629,11 +645,12 @@ class CreatedGomokuOut(TypedDict):
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
-    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
-    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
-    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
-    # on.
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
+    # while it goes on.
     reason: (
         Literal[
             "line",
@@ -641,6 +658,7 @@ class CreatedGomokuOut(TypedDict):
             "no_moves",
             "foul",
             "passes",
+            "dead_position",
             "move_limit",
             "timeout",
             "resignation",
@@ -671,8 +689,13 @@ class CreatedGomokuOut(TypedDict):
     # Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both
     # until its choice).
     colors: ColorsOut
-    # A swap2 opening's pending step; null once the colours are fixed, and in a game without one.
+    # A swap2 opening's pending step; null once the colours are fixed, in a game without one, and
+    # once the game is over.
     opening: Swap2Out | None
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game.
+    early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["gomoku"]
     # The last accepted move's record; null before the first.
@@ -702,11 +725,12 @@ class CreatedReversiOut(TypedDict):
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
-    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
-    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
-    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
-    # on.
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
+    # while it goes on.
     reason: (
         Literal[
             "line",
@@ -714,6 +738,7 @@ class CreatedReversiOut(TypedDict):
             "no_moves",
             "foul",
             "passes",
+            "dead_position",
             "move_limit",
             "timeout",
             "resignation",
@@ -757,11 +782,12 @@ class CreatedTicTacToeOut(TypedDict):
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
-    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
-    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
-    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
-    # on.
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
+    # while it goes on.
     reason: (
         Literal[
             "line",
@@ -769,6 +795,7 @@ class CreatedTicTacToeOut(TypedDict):
             "no_moves",
             "foul",
             "passes",
+            "dead_position",
             "move_limit",
             "timeout",
             "resignation",
@@ -789,6 +816,10 @@ class CreatedTicTacToeOut(TypedDict):
     clock: NotRequired[ClockOut]
     n: int
     k: int
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game.
+    early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["tictactoe"]
     # The last accepted move's record; null before the first.
@@ -817,11 +848,12 @@ class TicTacToeGameOut(TypedDict):
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
-    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
-    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
-    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
-    # on.
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
+    # while it goes on.
     reason: (
         Literal[
             "line",
@@ -829,6 +861,7 @@ class TicTacToeGameOut(TypedDict):
             "no_moves",
             "foul",
             "passes",
+            "dead_position",
             "move_limit",
             "timeout",
             "resignation",
@@ -849,6 +882,10 @@ class TicTacToeGameOut(TypedDict):
     clock: NotRequired[ClockOut]
     n: int
     k: int
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game.
+    early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["tictactoe"]
     # The last accepted move's record; null before the first.
@@ -865,11 +902,12 @@ class ReversiGameOut(TypedDict):
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
-    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
-    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
-    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
-    # on.
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
+    # while it goes on.
     reason: (
         Literal[
             "line",
@@ -877,6 +915,7 @@ class ReversiGameOut(TypedDict):
             "no_moves",
             "foul",
             "passes",
+            "dead_position",
             "move_limit",
             "timeout",
             "resignation",
@@ -917,11 +956,12 @@ class GomokuGameOut(TypedDict):
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul`
-    # `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a
-    # draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the
-    # other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes
-    # on.
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
+    # while it goes on.
     reason: (
         Literal[
             "line",
@@ -929,6 +969,7 @@ class GomokuGameOut(TypedDict):
             "no_moves",
             "foul",
             "passes",
+            "dead_position",
             "move_limit",
             "timeout",
             "resignation",
@@ -959,8 +1000,13 @@ class GomokuGameOut(TypedDict):
     # Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both
     # until its choice).
     colors: ColorsOut
-    # A swap2 opening's pending step; null once the colours are fixed, and in a game without one.
+    # A swap2 opening's pending step; null once the colours are fixed, in a game without one, and
+    # once the game is over.
     opening: Swap2Out | None
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game.
+    early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["gomoku"]
     # The last accepted move's record; null before the first.
