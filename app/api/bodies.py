@@ -241,18 +241,20 @@ class JsonBody(Generic[ModelT]):
 
 
 def members_taken(value: Any) -> int:
-    """The object members a validated body held that its models took (a field each), and the
-    colons inside the texts they took (which ``bytes.count`` counted too)."""
+    """The object members a validated body held that its models took (a field each, and each
+    member of a JSON object a model took as it is: the items of a batch validated one by one
+    later), and the colons inside the texts and names they took (which ``bytes.count`` counted
+    too)."""
     if isinstance(value, RootModel):
         return members_taken(value.root)
     if isinstance(value, BaseModel):
-        taken = 0
-        for name in value.model_fields_set:
-            field = getattr(value, name)
-            taken += 1 + (field.count(":") if isinstance(field, str) else members_taken(field))
-        return taken
-    if isinstance(value, list | tuple) and value and isinstance(value[0], BaseModel):
+        return sum(1 + members_taken(getattr(value, name)) for name in value.model_fields_set)
+    if isinstance(value, dict):  # a JSON object a model takes as it is (a batch's raw items)
+        return sum(1 + key.count(":") + members_taken(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
         return sum(members_taken(item) for item in value)
+    if isinstance(value, str):
+        return value.count(":")
     return 0
 
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.records.wthor import read_wthor
-from app.settings import Settings
+from app.settings import DEFAULT_MAX_BATCH, Settings
 from tests.api.problems import assert_problem
 from tests.records.test_wthor import MAX, YEAR_1988, federation_score, replay
 from tests.rules.reference import reversi_moves
@@ -119,3 +119,19 @@ def test_a_json_batch_answers_each_record_in_order_and_a_bad_one_alone(
 )
 def test_a_batch_that_is_not_one_is_422(client: TestClient, body: Any) -> None:
     assert_problem(client.post("/v1/records/audit-batch", json=body), 422, "validation_error")
+
+
+def test_a_full_json_batch_of_records_is_answered_whole() -> None:
+    """``max_batch`` records (the default: 1,000), each of several members (a swap2 game with
+    its choice): the members of records validated one by one are the body's own, not a surplus
+    to refuse (they were, from 1,024 members on)."""
+    record = {"game": "gomoku", "opening": "swap2", "moves": ["h8", "h9", "i9", {"color": "W"}]}
+    app = create_app(Settings(client_cpu_ms_per_minute=0))
+    with TestClient(app, raise_server_exceptions=False) as full:
+        answer = full.post(
+            "/v1/records/audit-batch", json={"records": [record] * DEFAULT_MAX_BATCH}
+        )
+    assert answer.status_code == 200, answer.text
+    results = answer.json()["results"]
+    assert len(results) == DEFAULT_MAX_BATCH
+    assert {(r["verdict"], r["plies"]) for r in results} == {("unfinished", 4)}
