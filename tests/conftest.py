@@ -68,6 +68,15 @@ def client(settings: Settings) -> Iterator[TestClient]:
 
 
 @pytest.fixture(scope="module")
+def module_store_client(module_store_url: str) -> Iterator[TestClient]:
+    """One app on each store (``module_store_url``, ``shared_settings``) for a module whose
+    tests each read only what they make."""
+    app = create_app(shared_settings(store_url=module_store_url))
+    with TestClient(app, raise_server_exceptions=False) as shared:
+        yield shared
+
+
+@pytest.fixture(scope="module")
 def module_client() -> Iterator[TestClient]:
     """One app (memory store, ``shared_settings``) for a module whose tests each read only
     what they make: building an app per test took most of such a module's time."""

@@ -7,15 +7,12 @@ counted; its rule checked there against an exhaustive search): a game ends drawn
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
 from tests.api.problems import assert_problem
-from tests.conftest import shared_settings
 from tests.rules.test_dead import reference_open, wins
 
 GAMES = [
@@ -31,11 +28,8 @@ GAMES = [
 
 
 @pytest.fixture(scope="module")
-def client(module_store_url: str) -> Iterator[TestClient]:
-    with TestClient(
-        create_app(shared_settings(store_url=module_store_url)), raise_server_exceptions=False
-    ) as c:
-        yield c
+def client(module_store_client: TestClient) -> TestClient:
+    return module_store_client
 
 
 def reference_dead(board: dict[tuple[int, int], int], n: int, k: int, exact: bool,

@@ -7,15 +7,12 @@ rule, size, foul and opening refused where they do not hold together."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
 from tests.api.problems import assert_problem
-from tests.conftest import shared_settings
 from tests.rules.gomoku_reference import Board, renju_black, renju_forbidden_points, winning_lines
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -23,11 +20,8 @@ RULES = ["freestyle", "standard", "renju", "caro"]
 
 
 @pytest.fixture(scope="module")
-def client(module_store_url: str) -> Iterator[TestClient]:
-    with TestClient(
-        create_app(shared_settings(store_url=module_store_url)), raise_server_exceptions=False
-    ) as c:
-        yield c
+def client(module_store_client: TestClient) -> TestClient:
+    return module_store_client
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
 from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
-from tests.conftest import shared_settings
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SIZE = 15
@@ -29,11 +26,8 @@ CELLS = [(row, col) for row in range(0, SIZE, 2) for col in range(0, SIZE, 2)]
 
 
 @pytest.fixture(scope="module")
-def client(module_store_url: str) -> Iterator[TestClient]:
-    with TestClient(
-        create_app(shared_settings(store_url=module_store_url)), raise_server_exceptions=False
-    ) as c:
-        yield c
+def client(module_store_client: TestClient) -> TestClient:
+    return module_store_client
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
