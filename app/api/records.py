@@ -35,7 +35,15 @@ from typing_extensions import TypedDict
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.games import params as game_params
 from app.api.games.render import Json, move_json, names_of, state_json
-from app.api.games.schemas import GameShapes, game_of_body, root_model, tagged_union, typed_dict
+from app.api.games.schemas import (
+    GameShapes,
+    game_of_body,
+    played_by,
+    root_model,
+    shape_for,
+    tagged_union,
+    typed_dict,
+)
 from app.api.params import Malformed, Param
 from app.api.problems import problem_responses, validation_problem
 from app.api.ratelimit import client_of
@@ -306,11 +314,8 @@ def _chosen(
     as a GGF move written for the colour not to move is)."""
     if not choices:
         raise RecordError("this game has no choices: a move is a square or a pair", move=index)
-    shape = next((c for c in choices if c.key in given), choices[0])
     try:
-        body = shape.model_validate(given)
-        claimed: Player | None = 1 if body.player == 1 else 2 if body.player == 2 else None
-        return body.played(), claimed
+        return played_by(shape_for(choices, given).model_validate(given))
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(part) for part in first["loc"])

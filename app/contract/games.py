@@ -141,6 +141,11 @@ PlayerIn = Annotated[int, Field(strict=True, ge=1, le=2), INTEGRAL]
 PLAYER_DOC = "Optional; must be the token's player (else 403)."
 
 
+def claimed(player: int | None) -> Player | None:
+    """The seat a body's optional ``player`` claims (``PlayerIn`` checked it is 1 or 2)."""
+    return None if player is None else 1 if player == 1 else 2
+
+
 class ClockIn(Body):
     """Fischer timing: each player's initial time, and the time added after each of their
     moves. Neither clock runs until each player has made one move."""

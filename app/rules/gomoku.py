@@ -78,7 +78,8 @@ Reason = Literal["occupied", "forbidden"]
 
 RULES: tuple[Rule, ...] = ("freestyle", "standard", "renju", "caro")
 RENJU_SIZE = 15
-MIN_SIZE = 5  # five in a row needs five cells
+FIVE = 5  # stones in a row that win (six or more too, under some rules)
+MIN_SIZE = FIVE  # five in a row needs five cells
 # (row step, column step) of the four lines through a cell.
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _STONE: dict[str, Color] = {"B": "B", "W": "W"}

@@ -47,6 +47,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.rules.errors import DomainError
+from app.rules.gomoku import FIVE
 from app.sessions import tokens
 from app.sessions.clock import WAITED_FOR, ClockState, TimeControl
 from app.sessions.errors import (
@@ -145,9 +146,6 @@ def early_draw(params: Mapping[str, object]) -> dict[str, object]:
     """The meta field that tells a fast path to keep the windows (``early``), if the game was
     created with ``early_draw``."""
     return {"early": 1} if params.get("early_draw") is True else {}
-
-
-FIVE = 5
 
 
 @dataclass(frozen=True)

@@ -139,8 +139,7 @@ def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, 
     try:
         parsed = shapes.moves_of[game.kind.name].body.validate(to_json(move), {SQUARES: squares})
         played, player = played_by(parsed)
-        claimed = MoveRequest(played, player=1 if player == 1 else 2 if player == 2 else None)
-        result = game.play(claimed, TOKENS["1"])
+        result = game.play(MoveRequest(played, player=player), TOKENS["1"])
     except (RequestValidationError, DomainError):
         return None
     return result, game

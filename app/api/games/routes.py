@@ -38,7 +38,7 @@ from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter, client_of
 from app.api.routing import api_router
 from app.contract.fields import SQUARES
-from app.contract.games import etag
+from app.contract.games import claimed, etag
 from app.contract.problems import (
     BODY_ERRORS,
     NOT_YOUR_TURN,
@@ -195,7 +195,7 @@ async def _play(request: Request, bodies: Callable[[GameShapes, str], MoveBodies
     played, player = played_by(body)  # a shape the game's kind takes: its own bodies only
     move = MoveRequest(
         played,
-        player=1 if player == 1 else 2 if player == 2 else None,
+        player=player,
         expected_version=params.expected_version(request, game_id),
         idempotency_key=key,
     )
@@ -244,7 +244,7 @@ async def _act(request: Request, action: Action) -> Response:
     body = await ACTION_BODY.parse(request)
     asked = ActionRequest(
         action,
-        player=1 if body.player == 1 else 2 if body.player == 2 else None,
+        player=claimed(body.player),
         expected_version=params.expected_version(request, game_id),
         idempotency_key=key,
     )

@@ -25,7 +25,7 @@ from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
 from app.contract.fields import UNKNOWN_TAG
-from app.contract.games import KIND_DOC, ActionIn, CreateIn, MoveBody
+from app.contract.games import KIND_DOC, ActionIn, CreateIn, MoveBody, claimed
 from app.contract.problems import Refusal
 from app.sessions.kind import GameKind, Played, Player, Winner
 from app.sessions.kinds import Kinds, check_face
@@ -136,15 +136,17 @@ def _keys(shape: type[MoveBody]) -> tuple[str, ...]:
     return shape.keys or (shape.key,)
 
 
+def shape_for(shapes: tuple[type[MoveBody], ...], body: Mapping[str, object]) -> type[MoveBody]:
+    """The move shape a JSON object is: the first whose key it has (else the first shape, whose
+    errors say what is missing)."""
+    return next((shape for shape in shapes if any(k in body for k in _keys(shape))), shapes[0])
+
+
 def _shape_of(shapes: tuple[type[MoveBody], ...]) -> Callable[[object], str | None]:
     def shape_of(body: object) -> str | None:
-        """The move shape a body is: the first whose key it has (else the first shape, whose
-        errors say what is missing)."""
+        """The move shape a body is (``shape_for``), or the shape a parsed one is of."""
         if isinstance(body, dict):
-            return next(
-                (shape.key for shape in shapes if any(k in body for k in _keys(shape))),
-                shapes[0].key,
-            )
+            return shape_for(shapes, body).key
         return next((shape.key for shape in shapes if isinstance(body, shape)), None)
 
     return shape_of
@@ -182,10 +184,10 @@ def move_of(body: BaseModel) -> MoveBody:
     return inner
 
 
-def played_by(body: BaseModel) -> tuple[Played, int | None]:
+def played_by(body: BaseModel) -> tuple[Played, Player | None]:
     """What a parsed move body plays, and the player it claims."""
     move = move_of(body)
-    return move.played(), move.player
+    return move.played(), claimed(move.player)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ from app.contract.stateless import LineOut, lines_out
 from app.rules import gomoku
 from app.rules.dead import Liveness
 from app.rules.errors import RuleError
-from app.rules.gomoku import MIN_SIZE, RENJU_SIZE, Color, GomokuBoard, Rule
+from app.rules.gomoku import FIVE, MIN_SIZE, RENJU_SIZE, Color, GomokuBoard, Rule
 from app.sessions.errors import (
     NO_OPENING_CHOICE,
     CellOccupied,
@@ -103,7 +103,6 @@ Foul = Literal["refuse", "lose"]
 COLORS: tuple[Color, Color] = ("B", "W")  # a colour's code in the move array is its index
 PASS = -1  # the row and col of a pass in the move array
 CHOICE = -2  # the row of a choice in the move array (its col: 0 a colour, 1 place_two)
-FIVE = 5
 STONE: dict[Color | None, Literal[1, 2]] = {"B": 1, "W": 2}  # a colour as rules/dead.py counts it
 EARLY_DRAW_RULES = ("freestyle", "standard")  # the rules a five's windows decide
 MOST_STONES = RENJU_SIZE * RENJU_SIZE  # an opening's stones at most: a whole 15 × 15 board
