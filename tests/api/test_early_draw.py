@@ -108,6 +108,9 @@ def test_every_kind_and_rule_meets_a_dead_position(client: TestClient) -> None:
         ({"n": 3, "early_draw": "true"}, ["body", "early_draw"]),
         ({"n": 3, "early_draw": 1}, ["body", "early_draw"]),
         ({"n": 3, "early_draw": None}, ["body", "early_draw"]),
+        ({"n": 3, "early_draw": 10**30}, ["body", "early_draw"]),
+        ({"n": 3, "early_draw": "true\u0000"}, ["body", "early_draw"]),
+        ({"n": 3, "early_draw": "\u0661"}, ["body", "early_draw"]),  # an Arabic-Indic 1
         ({"game": "gomoku", "rule": "renju", "early_draw": True}, ["body", "early_draw"]),
         ({"game": "gomoku", "rule": "caro", "early_draw": True}, ["body", "early_draw"]),
         ({"game": "gomoku", "early_draw": [True]}, ["body", "early_draw"]),

@@ -291,6 +291,11 @@ def test_a_kind_without_choices_refuses_one_before_reading_it(
         ({"color": "W", "extra": 1}, ["body", "extra"]),
         ({"color": "W", "place_two": True}, ["body", "place_two"]),
         ({"color": "W", "player": 3}, ["body", "player"]),
+        ({"color": "\uff37"}, ["body", "color"]),  # a full-width W
+        ({"color": "W", "player": 10**30}, ["body", "player"]),
+        ({"color": "W", "player": "\u0662"}, ["body", "player"]),  # an Arabic-Indic 2
+        ({"place_two": 1e300}, ["body", "place_two"]),
+        ({"color": "W" * 100_000}, ["body", "color"]),
     ],
 )  # fmt: skip
 def test_a_choice_body_that_is_no_choice_is_refused_and_changes_nothing(
@@ -305,7 +310,9 @@ def test_a_choice_body_that_is_no_choice_is_refused_and_changes_nothing(
     assert (state["version"], state["opening"]["step"]) == (3, "choose")
 
 
-@pytest.mark.parametrize("opening", ["swap3", "SWAP2", "", 2, True, ["swap2"]])
+@pytest.mark.parametrize(
+    "opening", ["swap3", "SWAP2", "", 2, True, ["swap2"], "swap\uff12", "swap2\u0000", 10**30]
+)
 def test_an_opening_that_is_neither_stones_nor_swap2_is_refused(
     client: TestClient, opening: Any
 ) -> None:
