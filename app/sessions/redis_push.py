@@ -16,7 +16,13 @@ from typing import TypeVar
 
 from redis.asyncio.cluster import RedisCluster
 
-from app.sessions.redis_cluster import CLOSED_UNDER, STORE_ERRORS, Client, ShardedListener
+from app.sessions.redis_cluster import (
+    CLOSED_UNDER,
+    STORE_ERRORS,
+    Client,
+    ShardedListener,
+    close_pubsub,
+)
 from app.sessions.redis_keys import CHANNELS, game_of
 from app.sessions.watchers import SharedReads, Watchers, until
 
@@ -109,5 +115,4 @@ class PushListener:
                 await asyncio.sleep(pause)
                 pause = 1.0
             finally:
-                with suppress(*STORE_ERRORS):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: untyped
+                await close_pubsub(pubsub)
