@@ -317,8 +317,10 @@ def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
                 document.pop(written, None)
         return json.dumps(document).encode()
     text = data.decode("utf-8", "surrogateescape")
-    if ending.removeprefix(".") in FORMATS:
-        return json.dumps({"record": text, "format": ending.removeprefix(".")}).encode()
+    written = ending.removeprefix(".")
+    if written in FORMATS:  # with what ``params`` gives that the format cannot carry (a rule)
+        beside = {name: params[name] for name in FORMATS[written].given if name in params}
+        return json.dumps({"record": text, "format": written, **beside}).encode()
     return json.dumps({**params, "transcript": text}).encode()
 
 
@@ -328,15 +330,17 @@ def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
     "--params",
     default='{"game": "reversi"}',
     show_default=True,
-    help="The creation parameters (JSON) of the games of transcript files.",
+    help="The creation parameters (JSON) of the games of transcript files; of PSQ and SGF "
+    "files, those the format does not carry (rule, foul, early_draw).",
 )
 def audit(files: tuple[str, ...], params: str) -> None:
     """Audit games offline with the service's code: each FILE is an audit body or a game's
-    record as JSON (.json), a record in a community format (.ggf), a WTHOR database (.wtb) or
-    a transcript (anything else; - is stdin). Prints POST /v1/records/audit's answer, signed
-    with ADJUDICATOR_SIGNING_KEY_FILE's key (else an ephemeral one, said on stderr), one JSON
-    document a line; a WTHOR file prints POST /v1/records/audit-batch's lines. Exit status 1
-    if a game is illegal or a file cannot be read (its problem on stderr)."""
+    record as JSON (.json), a record in a community format (.ggf; .psq and .sgf, whose rule
+    --params may give), a WTHOR database (.wtb) or a transcript (anything else; - is stdin).
+    Prints POST /v1/records/audit's answer, signed with ADJUDICATOR_SIGNING_KEY_FILE's key
+    (else an ephemeral one, said on stderr), one JSON document a line; a WTHOR file prints
+    POST /v1/records/audit-batch's lines. Exit status 1 if a game is illegal or a file cannot
+    be read (its problem on stderr)."""
     try:
         creation = json.loads(params)
         if not isinstance(creation, dict):

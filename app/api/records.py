@@ -21,6 +21,8 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
     RootModel,
     ValidationError,
     ValidationInfo,
@@ -139,8 +141,16 @@ class RecordSource(BaseModel):
         description="A game in a community format, named by `format`: its text. The game's "
         "parameters come from the record.",
     )
+    _beside: dict[str, Any] = PrivateAttr(default_factory=dict)  # given beside the record
+
     format: str | None = Field(
-        None, description="The format of `record`: `ggf` (Othello, as GGS writes it)."
+        None,
+        description="The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku "
+        "and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], "
+        "`GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament "
+        "name its last line writes, as Gomocup names its divisions, else freestyle); `foul` "
+        "and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF "
+        "one without `RU` (one that has it must agree).",
     )
 
     @model_validator(mode="after")
@@ -163,14 +173,34 @@ class RecordSource(BaseModel):
                 {"kind": self.title, "known": known},
             )
         if self.record is not None:
-            others = self.model_fields_set - {"game", "record", "format"}
+            assert self.format is not None
+            beside = FORMATS[self.format].given
+            others = self.model_fields_set - {"game", "record", "format"} - beside
             if others:
+                allowed = f" (only {', '.join(sorted(beside))})" if beside else ""
                 raise PydanticCustomError(
                     "record_and_parameters",
-                    "a record gives the game's parameters: give no {names} with it",
-                    {"names": ", ".join(sorted(others))},
+                    "a record gives the game's parameters: give no {names} with it{allowed}",
+                    {"names": ", ".join(sorted(others)), "allowed": allowed},
                 )
         return self
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _set_aside(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        """Beside a record, the parameters its format cannot carry (``Format.given``) are set
+        aside, unread: they are read with the record's own, as one game's (``foul`` beside a
+        record that says renju is renju's), once the record is read."""
+        beside: dict[str, Any] = {}
+        if isinstance(data, dict) and data.get("record") is not None:
+            written = data.get("format")
+            if isinstance(written, str) and written in FORMATS:
+                given = FORMATS[written].given
+                beside = {name: value for name, value in data.items() if name in given}
+                data = {name: value for name, value in data.items() if name not in given}
+        model = handler(data)
+        model._beside = beside
+        return model
 
 
 def _no_clock(value: object) -> None:
@@ -506,7 +536,7 @@ class AuditShapes:
             if body.record is not None:
                 assert body.format is not None, "checked by the body's model"
                 recorded = read_record(body.format, body.record, max_moves)
-                params = _params_of(kind, recorded.params)
+                params = _params_of(kind, recorded.params, body._beside)
                 written: Sequence[object] = recorded.moves
                 players: Sequence[Player | None] = recorded.players
             else:
@@ -522,13 +552,25 @@ class AuditShapes:
         return replay(kind, params, moves, opening)
 
 
-def _params_of(kind: GameKind, read: Mapping[str, object]) -> dict[str, object]:
-    """The creation parameters a record gives, checked by the kind's creation body as a
-    client's would be; a RecordError saying what the body refused."""
+def _params_of(
+    kind: GameKind, read: Mapping[str, object], beside: Mapping[str, object] = {}
+) -> dict[str, object]:
+    """The creation parameters a record gives, with those its body gives ``beside`` it, checked
+    together by the kind's creation body as a client's would be: a RecordError saying what the
+    body refused in the record's, or where both give one and differ (one game is not played
+    under both); a RequestValidationError naming a parameter given beside that is refused."""
+    for name, value in beside.items():
+        if name in read and read[name] != value:
+            raise RecordError(
+                f"the record says {name} {read[name]}, the body {name} {value!r}: give the "
+                "record's, or none"
+            )
     try:
-        create = kind.face.create.model_validate({"game": kind.name, **read})
+        create = kind.face.create.model_validate({"game": kind.name, **read, **beside})
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
+        if first["loc"] and first["loc"][0] in beside:
+            raise RequestValidationError([{**first, "loc": ("body", *first["loc"])}]) from None
         where = ".".join(str(part) for part in first["loc"]) or "the game"
         raise RecordError(
             f"the record's game is not one this service plays: {where}: {first['msg']}"
@@ -557,6 +599,23 @@ AUDIT_EXAMPLES: dict[str, Any] = {
             "---*O--- -------- -------- -------- *]B[d3//0.01]W[c5//0.01]B[e6//0.01]"
             "W[d2//0.01];)",
             "format": "ggf",
+        },
+    },
+    "gomoku-psq": {
+        "summary": "A freestyle gomoku game on 20 × 20 as Gomocup's manager writes it (PSQ)",
+        "value": {
+            "record": "Piskvorky 20x20, 11:11, 0\n10,10,0\n11,11,0\n11,10,812\n12,10,640\n"
+            "10,11,1210\n9,12,977\npbrain-one.zip\npbrain-two.zip\n-1\n",
+            "format": "psq",
+            "rule": "freestyle",
+        },
+    },
+    "renju-sgf": {
+        "summary": "A renju game as SGF (GM[4]): Black's ninth stone, h9, is a double three",
+        "value": {
+            "record": "(;FF[4]GM[4]SZ[15]RU[Renju];B[hh];W[ob];B[ig];W[mb];B[hf];W[kb];"
+            "B[jg];W[ib];B[hg])",
+            "format": "sgf",
         },
     },
     "tictactoe-pairs": {
@@ -628,7 +687,8 @@ RECORD_FORMAT = Param(
     "How the game is written: `json` (the default: the creation parameters, the moves, the "
     "state, the hash chain and, once the game is over, the signature), `transcript` (its "
     "squares, one after another, as `text/plain`), or the kind's community format: `ggf` "
-    "(Othello, as GGS writes it).",
+    "(Othello, as GGS writes it), `psq` (gomoku, as Gomocup's manager writes it) or `sgf` "
+    "(gomoku, SGF FF[4] with `GM[4]`).",
     _format_of,
     JSON_RECORD,
 )

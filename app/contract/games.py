@@ -315,7 +315,8 @@ class Face:
     a legal move is skipped), the move record's fact that says the next player was skipped
     (Reversi: ``passed``); a record that writes such a pass is checked against it
     (``app.records.audit``). ``formats`` are the community formats its games are read and
-    written in besides transcripts (``app.records.formats``: Othello's ``ggf``).
+    written in besides transcripts (``app.records.formats``: Othello's ``ggf``, gomoku's
+    ``psq`` and ``sgf``).
     """
 
     title: str

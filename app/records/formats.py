@@ -1,9 +1,13 @@
 """Community record formats by name: what a kind's ``Face.formats`` names, read and written.
 
-Each format is a small codec of its own module (``ggf``); this is the one table that maps a
-format's name to it, turning the codec's game into what the audit replays (``Recorded``: the
-creation parameters as ``POST /v1/games`` takes them, and the moves) and a session's record
-into the format's text (``write_record``).
+Each format is a small codec of its own module (``ggf`` for Othello, ``psq`` and ``sgf`` for
+gomoku and renju); this is the one table that maps a format's name to it, turning the codec's
+game into what the audit replays (``Recorded``: the creation parameters as ``POST /v1/games``
+takes them, and the moves) and a session's record into the format's text (``write_record``).
+
+A format gives the parameters it carries; those it cannot carry (PSQ has no rule; neither PSQ
+nor SGF says whether a renju foul loses or a dead position draws) an audit body may give beside
+the record (``Format.given``). A parameter both give must agree.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.records import ggf
+from app.records import ggf, psq, sgf
 from app.records.errors import RecordError
 from app.sessions.kinds.reversi import standard_start
 
@@ -20,11 +24,12 @@ from app.sessions.kinds.reversi import standard_start
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """A game read from a record: its kind's creation parameters (as ``POST /v1/games`` takes
-    them, without ``game``), its moves as squares or ``"pass"``, and the player (1 or 2) the
-    record wrote each for, where it names one (a GGF's ``B[…]`` / ``W[…]``)."""
+    them, without ``game``), its moves as squares, ``[row, col]`` pairs or ``"pass"``, and the
+    player (1 or 2) the record wrote each for, where it names one (a GGF's ``B[…]`` /
+    ``W[…]``)."""
 
     params: Mapping[str, object]
-    moves: list[str]
+    moves: list[str | list[int]]
     players: list[int | None]
 
 
@@ -40,7 +45,7 @@ def _read_ggf(text: str, max_moves: int) -> Recorded:
         params: dict[str, object] = {"height": game.height, "width": game.width}
     else:
         params = {"board": list(rows), "next": game.to_move}
-    moves = [move.square for move in game.moves]
+    moves: list[str | list[int]] = [move.square for move in game.moves]
     return Recorded(params, moves, [PLAYER_OF[move.color] for move in game.moves])
 
 
@@ -98,15 +103,125 @@ def _time_control(clock: Mapping[str, int] | None) -> str | None:
     return ggf.ggs_clock(clock["initial_seconds"], clock["increment_seconds"])
 
 
+# --- gomoku and renju: PSQ and SGF --------------------------------------------------------------
+
+# The parameters of a gomoku game that PSQ and SGF records may leave to the audit body.
+GOMOKU_GIVEN = frozenset({"rule", "foul", "early_draw"})
+
+
+def _read_psq(text: str, max_moves: int) -> Recorded:
+    game = psq.read_psq(text, max_moves)
+    params: dict[str, object] = {"size": game.size}
+    if game.rule is not None:
+        params["rule"] = game.rule
+    moves: list[str | list[int]] = [[row, col] for row, col in game.stones]
+    return Recorded(params, moves, [None] * len(moves))
+
+
+def _read_sgf(text: str, max_moves: int) -> Recorded:
+    game = sgf.read_sgf(text, max_moves)
+    params: dict[str, object] = {"size": game.size}
+    if game.rule is not None:
+        params["rule"] = game.rule
+    moves: list[str | list[int]] = [
+        "pass" if move.point is None else list(move.point) for move in game.moves
+    ]
+    return Recorded(params, moves, [PLAYER_OF[move.color] for move in game.moves])
+
+
+def _seat_colors(state: Mapping[str, Any]) -> dict[int, str | None]:
+    """Each seat's colour in a gomoku state (None for both before a swap2 choice fixes them)."""
+    colors = state.get("colors") or {}
+    return {seat: colors.get(str(seat)) for seat in (1, 2)}
+
+
+def _players(state: Mapping[str, Any]) -> tuple[str, str]:
+    """The two seats' names, Black's first (player 1 first while no colour is fixed)."""
+    colors = _seat_colors(state)
+    first = 2 if colors[2] == "B" else 1
+    return f"player {first}", f"player {3 - first}"
+
+
+def _stones_and_passes(record: Mapping[str, Any]) -> list[tuple[str, tuple[int, int] | None]]:
+    """A gomoku session's moves that put something on the record: each stone's colour and point
+    (``(row, col)``), and each pass's colour with None. A swap2 choice is no stone: the stones
+    alone say the game (colours alternate from Black whoever places them)."""
+    written: list[tuple[str, tuple[int, int] | None]] = []
+    for played in record["records"]:
+        if "row" in played:
+            written.append((played["color"], (played["row"], played["col"])))
+        elif played.get("pass"):
+            written.append((played["color"], None))
+    return written
+
+
+def _write_psq(record: Mapping[str, Any]) -> str:
+    """A session's gomoku record as Gomocup's manager writes a game: the board, the stones
+    (times 0: the service keeps no time per move yet), the two seats (Black's first), ``-1``
+    and, once the game is over, the result (0 a draw, 1 Black won, 2 White) with the rule."""
+    written = _stones_and_passes(record)
+    if any(point is None for _, point in written):
+        raise RecordError("PSQ has no pass, and this game has one: read its JSON or SGF record")
+    state = record["state"]
+    result: int | None = None
+    if state["status"] == "draw":
+        result = 0
+    elif state["status"] == "won":
+        winner = state["winner"]
+        color = _seat_colors(state)[winner] or ("B" if winner == 1 else "W")
+        result = 1 if color == "B" else 2
+    stones = tuple(point for _, point in written if point is not None)
+    game = psq.PsqGame(
+        record["size"], stones, (None,) * len(stones), record["rule"], result, _players(state)
+    )
+    return psq.write_psq(game)
+
+
+# How SGF's ``RE`` says a game was won beyond a line: resigned, lost on time, forfeited (a
+# renju foul that loses).
+SGF_ENDINGS: Mapping[str, str] = {"resignation": "R", "timeout": "T", "foul": "F"}
+
+
+def _write_sgf(record: Mapping[str, Any]) -> str:
+    """A session's gomoku record as SGF FF[4] (``GM[4]``): the board, the rule, the seats by
+    colour, the result once the game is over (``B+``, ``W+R``, ``0``…), a node a stone or pass."""
+    state = record["state"]
+    result: str | None = None
+    if state["status"] == "draw":
+        result = "0"
+    elif state["status"] == "won":
+        winner = state["winner"]
+        color = _seat_colors(state)[winner] or ("B" if winner == 1 else "W")
+        result = f"{color}+{SGF_ENDINGS.get(state['reason'], '')}"
+    moves = tuple(
+        sgf.SgfMove("B" if color == "B" else "W", point)
+        for color, point in _stones_and_passes(record)
+    )
+    black, white = _players(state)
+    try:
+        return sgf.write_sgf(
+            sgf.SgfGame(record["size"], record["rule"], moves, black, white, result)
+        )
+    except ValueError as error:
+        raise RecordError(f"this game cannot be written as SGF: {error}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class Format:
-    """A community format: how a record in it is read, and how a session's record is written."""
+    """A community format: how a record in it is read, how a session's record is written, and
+    the creation parameters an audit body may give beside a record in it (those the format
+    cannot carry)."""
 
     read: Callable[[str, int], Recorded]
     write: Callable[[Mapping[str, Any]], str]
+    given: frozenset[str] = frozenset()
 
 
-FORMATS: Mapping[str, Format] = {"ggf": Format(_read_ggf, _write_ggf)}
+FORMATS: Mapping[str, Format] = {
+    "ggf": Format(_read_ggf, _write_ggf),
+    "psq": Format(_read_psq, _write_psq, GOMOKU_GIVEN),
+    "sgf": Format(_read_sgf, _write_sgf, GOMOKU_GIVEN),
+}
 
 
 def read_record(format: str, text: str, max_moves: int) -> Recorded:

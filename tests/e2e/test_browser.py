@@ -314,6 +314,22 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     for page in (first, second):
         expect(page.locator("#status")).to_have_text("Draw: both players passed.", timeout=5000)
         expect(page.get_by_role("button", name="Pass")).to_be_hidden()
+
+    # Its SGF, downloaded and checked on the page: the same game, passes and all.
+    assert download_buttons(first) == [
+        "Download JSON", "Download transcript", "Download PSQ", "Download SGF",
+    ]  # fmt: skip
+    name, text = downloaded(first, "Download SGF")
+    record = f"{server}/v1/games/{game_id(first)}/record"
+    assert (name, text) == (f"{game_id(first)}.sgf", httpx.get(f"{record}?format=sgf").text)
+    verdict = check_game(first, "gomoku", "sgf", text)
+    expect(verdict).to_have_text("Finished after 11 plies: Draw: both players passed.")
+    expect(first.locator("#audit-board .cell[data-mark=B]")).to_have_count(5)
+    # The same stones with h8 played: the SGF's ninth move is refused, and ringed.
+    refused = text.replace(";B[ii]", ";B[hh]")
+    verdict = check_game(first, "gomoku", "sgf", refused)
+    expect(verdict).to_contain_text("Illegal at ply 9, (7, 7): Forbidden move: h8 is forbidden")
+    assert refused_cell(first) == (7, 7)
     assert not left_the_machine(first, outside)
 
 

@@ -73,6 +73,34 @@ def test_a_ggf_file_and_a_wthor_file_are_audited(tmp_path: Path) -> None:
     assert sum(line["agrees"] for line in lines) == 1815
 
 
+def test_psq_and_sgf_files_are_audited_under_the_rule_params_gives(
+    tmp_path: Path, key_file: Path
+) -> None:
+    # Black's h8-h9-h10 and i9-j9: h9 is a double three, forbidden in renju, fine in freestyle.
+    stones = [(8, 8), (1, 15), (9, 7), (1, 13), (8, 6), (1, 11), (10, 7), (1, 9), (8, 7)]
+    psq = tmp_path / "game.psq"
+    psq.write_text("Piskvorky 15x15, 11:11, 0\n" + "".join(f"{x},{y},0\n" for x, y in stones))
+    sgf = tmp_path / "game.sgf"
+    letters = "abcdefghijklmno"
+    sgf.write_text("(;FF[4]GM[4]SZ[15]" + "".join(
+        f";{'BW'[i % 2]}[{letters[x - 1]}{letters[y - 1]}]" for i, (x, y) in enumerate(stones)
+    ) + ")")  # fmt: skip
+    status, out, _ = run(["audit", str(psq), str(sgf)], key_file)
+    assert status == 0
+    assert [json.loads(line)["verdict"] for line in out.splitlines()] == ["unfinished"] * 2
+    status, out, _ = run(["audit", "--params", '{"rule": "renju"}', str(psq), str(sgf)], key_file)
+    assert status == 1
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [a["illegal"]["code"] for a in answers] == ["forbidden_move"] * 2
+    assert [a["illegal"]["ply"] for a in answers] == [9, 9]
+    with TestClient(create_app(Settings(signing_key_file=key_file))) as client:
+        online = client.post(
+            "/v1/records/audit",
+            json={"record": psq.read_text(), "format": "psq", "rule": "renju"},
+        ).json()
+    assert answers[0] == online
+
+
 def test_verify_says_verified_and_a_changed_answer_is_not(tmp_path: Path, key_file: Path) -> None:
     game = tmp_path / "game.txt"
     game.write_text("f5d6c3")

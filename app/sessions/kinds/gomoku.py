@@ -848,6 +848,7 @@ class GomokuKind:
         record=GomokuMoveOut,
         board=GomokuBoardOut,
         row_one="bottom",  # as gomoku's and renju's players write it (RIF): h8 is the centre
+        formats=("psq", "sgf"),  # Gomocup's and Piskvork's files; SGF FF[4] GM[4]
         moves=(MoveIn, PassIn),
         choices=(ColorChoiceIn, PlaceTwoIn),
         refusals=(*CELL_REFUSALS, FORBIDDEN_MOVE, NO_PASSES),

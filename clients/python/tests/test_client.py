@@ -139,6 +139,12 @@ def test_a_swap2_opening_to_its_colours(api: Client) -> None:
     assert again == chosen
     with pytest.raises(client_module.WrongStep):
         api.make_choice(game["id"], first, place_two=True)
+    sgf = api.get_record_text(game["id"], "sgf")
+    assert sgf.startswith("(;FF[4]GM[4]")
+    assert sgf.count(";B[") == 2  # the stones, not the choice
+    psq = api.get_record_text(game["id"], "psq")
+    audited = api.audit_record(record=psq, format="psq")
+    assert (audited["verdict"], audited["plies"]) == ("unfinished", 3)
 
 
 def test_the_stateless_questions(api: Client) -> None:

@@ -279,10 +279,11 @@ export declare class Client {
   // Records.
   /** The game as a record: creation parameters, moves as squares, state, hash chain, signature. */
   getRecord(gameId: string, options?: RequestOptions): Promise<Answer<"getRecord", 200>>;
-  /** The game as a transcript (`f5d6c3`) or in its kind's community format (`ggf`), as text. */
+  /** The game as a transcript (`f5d6c3`) or in its kind's community format (`ggf` for Othello;
+   * `psq`, `sgf` for gomoku), as text. */
   getRecordText(
     gameId: string,
-    format: "transcript" | "ggf",
+    format: "transcript" | "ggf" | "psq" | "sgf",
     options?: RequestOptions,
   ): Promise<string>;
   /** Replays a whole game: is it legal, how did it end; the answer is signed. */

@@ -597,7 +597,7 @@ export class Client {
 
   /**
    * @param {string} gameId
-   * @param {"transcript" | "ggf"} format
+   * @param {"transcript" | "ggf" | "psq" | "sgf"} format
    * @param {{ signal?: AbortSignal }} [options]
    */
   getRecordText(gameId, format, options = {}) {

@@ -687,15 +687,15 @@ export interface components {
             record?: string | null;
             /**
              * Format
-             * @description The format of `record`: `ggf` (Othello, as GGS writes it).
+             * @description The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF one without `RU` (one that has it must agree).
              */
             format?: string | null;
             /**
              * Game
-             * @description The game's kind.
+             * @description The game's kind. Default: `"gomoku"`.
              * @constant
              */
-            game: "gomoku";
+            game?: "gomoku";
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
@@ -795,7 +795,7 @@ export interface components {
             record?: string | null;
             /**
              * Format
-             * @description The format of `record`: `ggf` (Othello, as GGS writes it).
+             * @description The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF one without `RU` (one that has it must agree).
              */
             format?: string | null;
             /**
@@ -857,7 +857,7 @@ export interface components {
             record?: string | null;
             /**
              * Format
-             * @description The format of `record`: `ggf` (Othello, as GGS writes it).
+             * @description The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF one without `RU` (one that has it must agree).
              */
             format?: string | null;
             /**
@@ -4221,8 +4221,8 @@ export interface operations {
     getRecord: {
         parameters: {
             query?: {
-                /** @description How the game is written: `json` (the default: the creation parameters, the moves, the state, the hash chain and, once the game is over, the signature), `transcript` (its squares, one after another, as `text/plain`), or the kind's community format: `ggf` (Othello, as GGS writes it). */
-                format?: "json" | "transcript" | "ggf";
+                /** @description How the game is written: `json` (the default: the creation parameters, the moves, the state, the hash chain and, once the game is over, the signature), `transcript` (its squares, one after another, as `text/plain`), or the kind's community format: `ggf` (Othello, as GGS writes it), `psq` (gomoku, as Gomocup's manager writes it) or `sgf` (gomoku, SGF FF[4] with `GM[4]`). */
+                format?: "json" | "transcript" | "ggf" | "psq" | "sgf";
             };
             header?: {
                 /** @description An ETag from an earlier answer: 304 while the game is unchanged. */

@@ -109,6 +109,10 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     );
     const white = await api.makeMove(game.id, first, { square: "o15" });
     assert.deepEqual(white.move, { seq: 8, row: 0, col: 14, square: "o15", player: 1, color: "W" });
+    const sgf = await api.getRecordText(game.id, "sgf");
+    assert.equal((sgf.match(/;[BW]\[[a-z]{2}\]/g) ?? []).length, 6); // the stones, not the choices
+    const audited = await api.auditRecord({ record: await api.getRecordText(game.id, "psq"), format: "psq" });
+    assert.deepEqual([audited.verdict, audited.plies], ["unfinished", 6]);
   });
 
   test("a live game's legal moves, a page at a time, Reversi's with their flips", async () => {

@@ -403,9 +403,9 @@ def get_record(game_id: str) -> Call[GetRecordAnswer]:
     return call("get_record", _json, path={"game_id": game_id})
 
 
-def get_record_text(game_id: str, format: Literal["transcript", "ggf"]) -> Call[str]:
+def get_record_text(game_id: str, format: Literal["transcript", "ggf", "psq", "sgf"]) -> Call[str]:
     """The game written as a transcript (``f5d6c3``) or in its kind's community format (``ggf``
-    for Othello), as text."""
+    for Othello; ``psq`` and ``sgf`` for gomoku), as text."""
     return call("get_record", _text, path={"game_id": game_id}, params={"format": format})
 
 

@@ -348,10 +348,14 @@ class AuditGomokuIn(TypedDict):
     # A game in a community format, named by `format`: its text. The game's parameters come from the
     # record.
     record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    # The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as
+    # Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries
+    # no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup
+    # names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF
+    # record, and `rule` beside an SGF one without `RU` (one that has it must agree).
     format: NotRequired[str | None]
-    # The game's kind.
-    game: Literal["gomoku"]
+    # The game's kind. Default: `"gomoku"`.
+    game: NotRequired[Literal["gomoku"]]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
@@ -404,7 +408,11 @@ class AuditReversiIn(TypedDict):
     # A game in a community format, named by `format`: its text. The game's parameters come from the
     # record.
     record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    # The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as
+    # Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries
+    # no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup
+    # names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF
+    # record, and `rule` beside an SGF one without `RU` (one that has it must agree).
     format: NotRequired[str | None]
     # The game's kind. Default: `"reversi"`.
     game: NotRequired[Literal["reversi"]]
@@ -441,7 +449,11 @@ class AuditTicTacToeIn(TypedDict):
     # A game in a community format, named by `format`: its text. The game's parameters come from the
     # record.
     record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it).
+    # The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as
+    # Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries
+    # no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup
+    # names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF
+    # record, and `rule` beside an SGF one without `RU` (one that has it must agree).
     format: NotRequired[str | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
