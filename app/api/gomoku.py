@@ -46,12 +46,12 @@ SQUARE_DOC = (
 RENJU: Literal["renju"] = "renju"
 
 
-def squares_of(board: gomoku.GomokuBoard) -> Squares | None:
+def squares_of(board: gomoku.RowsBoard) -> Squares | None:
     """The square names of a posted board (None: wider than 26 columns)."""
     return Squares.of(board.size, board.size, "bottom")
 
 
-def _board_fits_rule(board: gomoku.GomokuBoard | None, rule: gomoku.Rule) -> None:
+def _board_fits_rule(board: gomoku.RowsBoard | None, rule: gomoku.Rule) -> None:
     """A ValidationError naming ``board`` if its size is not one the rule is played on."""
     if board is None:
         return
@@ -193,7 +193,7 @@ def check_move_answer(move: GomokuMoveRequest) -> GomokuCheckOut:
 
 
 def query_answer(
-    board: gomoku.GomokuBoard, rule: gomoku.Rule, squares: Squares | None, query: GomokuQuery
+    board: gomoku.RowsBoard, rule: gomoku.Rule, squares: Squares | None, query: GomokuQuery
 ) -> GomokuCheckOut:
     row, col = query.row, query.col
     assert row is not None, "resolved by read_cells"

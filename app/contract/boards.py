@@ -213,13 +213,13 @@ TicTacToeBoard = Annotated[
 # side (a position a client posts whole; sessions go far larger, keeping only their stones). A
 # rule's own sizes (renju 15 × 15, five cells at least) are its body's to check.
 GomokuBoard = Annotated[
-    gomoku.GomokuBoard,
+    gomoku.RowsBoard,
     BoardField(
         name="GomokuBoard",
         cells={".": ".", "B": "B", "W": "W"},
         max_side=tictactoe.MAX_SIDE,
         square=True,
-        build=gomoku.GomokuBoard.from_rows,
+        build=gomoku.RowsBoard,
         example=["." * 15] * 7 + ["." * 7 + "B" + "." * 7] + ["." * 15] * 7,
     ),
 ]

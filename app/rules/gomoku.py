@@ -65,6 +65,7 @@ Nabetani's *realcore* (``starpentagon/realcore``, MIT) and Renju Note's *quintet
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -83,6 +84,7 @@ MIN_SIZE = FIVE  # five in a row needs five cells
 # (row step, column step) of the four lines through a cell.
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _STONE: dict[str, Color] = {"B": "B", "W": "W"}
+_NOT_EMPTY = re.compile("[^.]")  # a stone, or a mark that is none
 REACH = 5  # cells read each way from a move, to decide every shape of a line (see above)
 Cell = tuple[int, int]
 
@@ -133,18 +135,24 @@ class GomokuBoard:
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> GomokuBoard:
-        """A board from its rows, top to bottom: ``B``, ``W`` or ``.`` a cell; square."""
+        """A board from its rows, top to bottom: ``B``, ``W`` or ``.`` a cell; square. Costs
+        what its stones cost: the empty cells are skipped by the regular expression (in C),
+        and the stones, placed here on checked cells, are not checked again."""
         size = len(rows)
+        if size < 1:
+            raise ValueError("a board has at least one row")
         cells: dict[Cell, Color] = {}
         for row, line in enumerate(rows):
             if len(line) != size:
                 raise ValueError(f"row {row} has {len(line)} cells, the board has {size} rows")
-            for col, mark in enumerate(line):
-                if mark in _STONE:
-                    cells[row, col] = _STONE[mark]
-                elif mark != ".":
+            for found in _NOT_EMPTY.finditer(line):
+                mark, col = found.group(), found.start()
+                if mark not in _STONE:
                     raise ValueError(f"row {row}, column {col}: {mark!r} is not B, W or .")
-        return cls(size, cells)
+                cells[row, col] = _STONE[mark]
+        board = cls.__new__(cls)
+        board.size, board.cells = size, cells
+        return board
 
     @classmethod
     def from_cells(cls, size: int, cells: Mapping[Cell, Color]) -> GomokuBoard:
@@ -160,6 +168,23 @@ class GomokuBoard:
             "".join(self.cells.get((row, col), ".") for col in range(self.size))
             for row in range(self.size)
         ]
+
+
+class RowsBoard:
+    """A posted board kept as its rows, top to bottom (``B``, ``W`` and ``.``, checked by the
+    body that posted it): reading a cell indexes a string, so taking a board in costs nothing
+    beyond its text, however many stones it holds."""
+
+    __slots__ = ("rows", "size")
+
+    def __init__(self, rows: Sequence[str]) -> None:
+        self.rows = tuple(rows)
+        self.size = len(self.rows)
+
+    def at(self, row: int, col: int) -> Color | None:
+        if 0 <= row < self.size and 0 <= col < self.size:
+            return _STONE.get(self.rows[row][col])
+        return None
 
 
 # --- every rule but Black's renju: the run through the move ------------------------------------
