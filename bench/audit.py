@@ -11,6 +11,10 @@ Three measurements, each a median over ``--rounds`` rounds:
 * **HTTP, WTHOR file**: the same file as the raw body of ``POST /v1/records/audit-batch``
   (``application/octet-stream``), answered as NDJSON, one line a game, in games/s: the edge,
   the replay, the federation's score and a JSON line per game.
+* **HTTP, renju SGF**: ``POST /v1/records/audit`` of a 200-move renju game written as SGF
+  (``GM[4]``, ``RU[Renju]``; the stones of ``line_game`` on 15 × 15: no three, so no move is
+  forbidden and none wins), in moves/s: reading the format, and Black's forbidden-point check
+  at every Black stone.
 * **HTTP, 1,000-move record**: ``POST /v1/records/audit`` of one k-in-a-row game (tic-tac-toe,
   n = 40, k = 5: five in a row wins, ``app.rules.runs``) of 1,000 moves that never makes five, as
   ``[row, col]`` pairs, in moves/s: the per-move cost of an audit answer (move records, the hash
@@ -155,10 +159,38 @@ async def line_audited(side: Side, piece: int) -> tuple[float, int]:
     return elapsed, LINE_MOVES
 
 
+RENJU_MOVES = 200
+_LETTERS = "abcdefghijklmno"
+RENJU_SGF_BODY = json.dumps(
+    {
+        "record": "(;FF[4]GM[4]SZ[15]RU[Renju]"
+        + "".join(
+            f";{'BW'[i % 2]}[{_LETTERS[c]}{_LETTERS[r]}]"
+            for i, (r, c) in enumerate(line_game(15, 5, RENJU_MOVES))
+        )
+        + ")",
+        "format": "sgf",
+    }
+).encode()
+
+
+async def renju_sgf_audited(side: Side, piece: int) -> tuple[float, int]:
+    """The 200-move renju game as SGF through ``audit`` (the same record every piece)."""
+    started = time.perf_counter()
+    answer = await side.call("POST", "/v1/records/audit", RENJU_SGF_BODY)
+    elapsed = time.perf_counter() - started
+    assert answer["status"] == 200, answer["body"][:300]
+    audited = json.loads(answer["body"])
+    assert (audited["verdict"], audited["plies"]) == ("unfinished", RENJU_MOVES), audited["illegal"]
+    side.answered(("renju", 0), audited["chain"])
+    return elapsed, RENJU_MOVES
+
+
 MEASURES: dict[str, tuple[Piece, str]] = {
     "engine: WTHOR 1988, replay": (replayed, "games/s"),
     "HTTP: WTHOR 1988, audit-batch": (wthor_audited, "games/s"),
     "HTTP: 1,000-move k-in-a-row record, audit": (line_audited, "moves/s"),
+    "HTTP: 200-move renju game as SGF, audit": (renju_sgf_audited, "moves/s"),
 }
 
 
