@@ -147,16 +147,21 @@ async def wthor_audited(side: Side, piece: int) -> tuple[float, int]:
     return elapsed, len(answer["body"].splitlines())
 
 
-async def line_audited(side: Side, piece: int) -> tuple[float, int]:
-    """The 1,000-move k-in-a-row record through ``audit`` (the same record every piece)."""
+async def record_audited(side: Side, name: str, body: bytes, moves: int) -> tuple[float, int]:
+    """One unfinished record of ``moves`` legal moves through ``audit`` (the same every piece)."""
     started = time.perf_counter()
-    answer = await side.call("POST", "/v1/records/audit", LINE_BODY)
+    answer = await side.call("POST", "/v1/records/audit", body)
     elapsed = time.perf_counter() - started
     assert answer["status"] == 200, answer["body"][:300]
     audited = json.loads(answer["body"])
-    assert (audited["verdict"], audited["plies"]) == ("unfinished", LINE_MOVES), audited["verdict"]
-    side.answered(("line", 0), audited["chain"])
-    return elapsed, LINE_MOVES
+    assert (audited["verdict"], audited["plies"]) == ("unfinished", moves), audited["illegal"]
+    side.answered((name, 0), audited["chain"])
+    return elapsed, moves
+
+
+async def line_audited(side: Side, piece: int) -> tuple[float, int]:
+    """The 1,000-move k-in-a-row record."""
+    return await record_audited(side, "line", LINE_BODY, LINE_MOVES)
 
 
 RENJU_MOVES = 200
@@ -175,15 +180,8 @@ RENJU_SGF_BODY = json.dumps(
 
 
 async def renju_sgf_audited(side: Side, piece: int) -> tuple[float, int]:
-    """The 200-move renju game as SGF through ``audit`` (the same record every piece)."""
-    started = time.perf_counter()
-    answer = await side.call("POST", "/v1/records/audit", RENJU_SGF_BODY)
-    elapsed = time.perf_counter() - started
-    assert answer["status"] == 200, answer["body"][:300]
-    audited = json.loads(answer["body"])
-    assert (audited["verdict"], audited["plies"]) == ("unfinished", RENJU_MOVES), audited["illegal"]
-    side.answered(("renju", 0), audited["chain"])
-    return elapsed, RENJU_MOVES
+    """The 200-move renju game as SGF."""
+    return await record_audited(side, "renju", RENJU_SGF_BODY, RENJU_MOVES)
 
 
 MEASURES: dict[str, tuple[Piece, str]] = {

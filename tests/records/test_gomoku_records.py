@@ -20,23 +20,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.problems import assert_problem
+from tests.api.test_gomoku_sessions import client, create
+
+__all__ = ["client"]  # the module's store client fixture, shared with the sessions' tests
 
 RULES = ["freestyle", "standard", "renju", "caro"]
 DIRECTIONS = [(0, 1), (1, 0), (1, 1), (1, -1)]
 DIVISION = {"freestyle": "Freestyle", "standard": "Standard", "renju": "Renju", "caro": "Caro"}
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-@pytest.fixture(scope="module")
-def client(module_store_client: TestClient) -> TestClient:
-    return module_store_client
-
-
-def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    response = client.post("/v1/games", json={"game": "gomoku", **body})
-    assert response.status_code == 201, response.text
-    game: dict[str, Any] = response.json()
-    return game
 
 
 def act(client: TestClient, game: dict[str, Any], player: int, path: str, body: Any) -> Any:
