@@ -43,13 +43,14 @@ from app.api import reversi, tictactoe
 from app.api.bodies import JsonBody, json_response
 from app.api.games.schemas import GameShapes
 from app.api.problems import validation_problem
-from app.api.records import AuditShapes, audit_answer, wthor_line
+from app.api.records import AuditShapes, audit_answer, record_problem, wthor_line
 from app.contract.problems import ProblemTable
 from app.main import create_app
 from app.records.errors import RecordError
 from app.records.formats import FORMATS
 from app.records.signing import KeyRing, NotVerified
 from app.records.signing import verify as verify_signature
+from app.records.text import decode
 from app.records.wthor import read_wthor
 from app.server import protocol_for
 from app.sessions.kinds import REGISTRY
@@ -305,7 +306,7 @@ def _problem_line(error: RequestValidationError) -> bytes:
 def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
     """The audit body a file stands for: a JSON body or record as it is (a record's state,
     chain and signature left out), a record in a format its name ends with, else a transcript
-    of a game of ``params``."""
+    of a game of ``params``; a RequestValidationError for a text that is not UTF-8."""
     ending = os.path.splitext(name)[1].lower()
     if ending == ".json":
         try:
@@ -316,8 +317,12 @@ def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
             for written in ("state", "chain", "signature"):
                 document.pop(written, None)
         return json.dumps(document).encode()
-    text = data.decode("utf-8", "surrogateescape")
     written = ending.removeprefix(".")
+    field = "record" if written in FORMATS else "transcript"
+    try:
+        text = decode(data)  # UTF-8, or the line, column and byte where it is not
+    except RecordError as error:
+        raise record_problem(field, error) from None
     if written in FORMATS:  # with what ``params`` gives that the format cannot carry (a rule)
         beside = {name: params[name] for name in FORMATS[written].given if name in params}
         return json.dumps({"record": text, "format": written, **beside}).encode()

@@ -139,18 +139,13 @@ class RecordSource(BaseModel):
     record: str | None = Field(
         None,
         description="A game in a community format, named by `format`: its text. The game's "
-        "parameters come from the record.",
+        "parameters come from the record, and those its format cannot carry from the body "
+        "(`format` says which).",
     )
     _beside: dict[str, Any] = PrivateAttr(default_factory=dict)  # given beside the record
 
     format: str | None = Field(
-        None,
-        description="The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku "
-        "and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], "
-        "`GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament "
-        "name its last line writes, as Gomocup names its divisions, else freestyle); `foul` "
-        "and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF "
-        "one without `RU` (one that has it must agree).",
+        None, description="The format of `record`: one of the game's community formats."
     )
 
     @model_validator(mode="after")
@@ -174,8 +169,8 @@ class RecordSource(BaseModel):
             )
         if self.record is not None:
             assert self.format is not None
-            beside = FORMATS[self.format].given
-            others = self.model_fields_set - {"game", "record", "format"} - beside
+            beside = FORMATS[self.format].given  # set aside already (``_set_aside``)
+            others = self.model_fields_set - {"game", "record", "format"}
             if others:
                 allowed = f" (only {', '.join(sorted(beside))})" if beside else ""
                 raise PydanticCustomError(
@@ -222,6 +217,9 @@ def audit_model(kind: GameKind) -> type[BaseModel]:
     if kind.face.formats:  # a record in the kind's format names the kind: `game` may be left out
         game = create.model_fields["game"]
         fields["game"] = (game.annotation, Field(kind.name, description=game.description))
+        formats = " ".join(FORMATS[written].doc for written in kind.face.formats)
+        doc = f"The format of `record`: {formats}"
+        fields["format"] = (str | None, Field(None, description=doc))
     bases: tuple[type[BaseModel], ...] = (create, RecordSource)
     made = create_model(name, __base__=bases, __module__=__name__, **fields)
     model = cast(type[RecordSource], made)
@@ -558,13 +556,8 @@ def _params_of(
     """The creation parameters a record gives, with those its body gives ``beside`` it, checked
     together by the kind's creation body as a client's would be: a RecordError saying what the
     body refused in the record's, or where both give one and differ (one game is not played
-    under both); a RequestValidationError naming a parameter given beside that is refused."""
-    for name, value in beside.items():
-        if name in read and read[name] != value:
-            raise RecordError(
-                f"the record says {name} {read[name]}, the body {name} {value!r}: give the "
-                "record's, or none"
-            )
+    under both); a RequestValidationError naming a parameter given beside that is refused (its
+    value checked before it is compared: a refusal never echoes it)."""
     try:
         create = kind.face.create.model_validate({"game": kind.name, **read, **beside})
     except ValidationError as error:
@@ -575,6 +568,12 @@ def _params_of(
         raise RecordError(
             f"the record's game is not one this service plays: {where}: {first['msg']}"
         ) from None
+    for name in beside:
+        if name in read and read[name] != getattr(create, name):
+            raise RecordError(
+                f"the record says {name} {read[name]}, the body {name} {getattr(create, name)}: "
+                "give the record's, or none"
+            )
     return create.params()
 
 

@@ -137,9 +137,22 @@ def _seat_colors(state: Mapping[str, Any]) -> dict[int, str | None]:
 
 def _players(state: Mapping[str, Any]) -> tuple[str, str]:
     """The two seats' names, Black's first (player 1 first while no colour is fixed)."""
-    colors = _seat_colors(state)
-    first = 2 if colors[2] == "B" else 1
+    first = _black_seat(state)
     return f"player {first}", f"player {3 - first}"
+
+
+def _black_seat(state: Mapping[str, Any]) -> int:
+    """The seat written as Black: the one holding Black, or player 1 while no colour is fixed
+    (a swap2 game that ended before its choice: its records name player 1 first)."""
+    return 2 if _seat_colors(state)[2] == "B" else 1
+
+
+def _winning_color(state: Mapping[str, Any]) -> str | None:
+    """``B`` or ``W`` for a won game, as the records write its seats (``_black_seat``); None
+    for a draw or a game that goes on."""
+    if state["status"] != "won":
+        return None
+    return "B" if state["winner"] == _black_seat(state) else "W"
 
 
 def _stones_and_passes(record: Mapping[str, Any]) -> list[tuple[str, tuple[int, int] | None]]:
@@ -163,18 +176,16 @@ def _write_psq(record: Mapping[str, Any]) -> str:
     if any(point is None for _, point in written):
         raise RecordError("PSQ has no pass, and this game has one: read its JSON or SGF record")
     state = record["state"]
-    result: int | None = None
-    if state["status"] == "draw":
-        result = 0
-    elif state["status"] == "won":
-        winner = state["winner"]
-        color = _seat_colors(state)[winner] or ("B" if winner == 1 else "W")
-        result = 1 if color == "B" else 2
+    color = _winning_color(state)
+    result = 0 if state["status"] == "draw" else None if color is None else "BW".index(color) + 1
     stones = tuple(point for _, point in written if point is not None)
     game = psq.PsqGame(
         record["size"], stones, (None,) * len(stones), record["rule"], result, _players(state)
     )
-    return psq.write_psq(game)
+    try:
+        return psq.write_psq(game)
+    except ValueError as error:
+        raise RecordError(f"this game cannot be written as PSQ: {error}") from None
 
 
 # How SGF's ``RE`` says a game was won beyond a line: resigned, lost on time, forfeited (a
@@ -186,12 +197,9 @@ def _write_sgf(record: Mapping[str, Any]) -> str:
     """A session's gomoku record as SGF FF[4] (``GM[4]``): the board, the rule, the seats by
     colour, the result once the game is over (``B+``, ``W+R``, ``0``…), a node a stone or pass."""
     state = record["state"]
-    result: str | None = None
-    if state["status"] == "draw":
-        result = "0"
-    elif state["status"] == "won":
-        winner = state["winner"]
-        color = _seat_colors(state)[winner] or ("B" if winner == 1 else "W")
+    color = _winning_color(state)
+    result = "0" if state["status"] == "draw" else None
+    if color is not None:
         result = f"{color}+{SGF_ENDINGS.get(state['reason'], '')}"
     moves = tuple(
         sgf.SgfMove("B" if color == "B" else "W", point)
@@ -214,14 +222,30 @@ class Format:
 
     read: Callable[[str, int], Recorded]
     write: Callable[[Mapping[str, Any]], str]
+    doc: str  # what an audit body's `format` says of it
     given: frozenset[str] = frozenset()
 
 
 FORMATS: Mapping[str, Format] = {
-    "ggf": Format(_read_ggf, _write_ggf),
-    "psq": Format(_read_psq, _write_psq, GOMOKU_GIVEN),
-    "sgf": Format(_read_sgf, _write_sgf, GOMOKU_GIVEN),
-}
+    "ggf": Format(
+        _read_ggf, _write_ggf, "`ggf`, an Othello game as GGS writes it (it gives every parameter)."
+    ),
+    "psq": Format(
+        _read_psq, _write_psq,
+        "`psq`, a gomoku game as Gomocup's manager and Piskvork write it. It carries the board's "
+        "size, not the rule: `rule` is the body's, else the division its tournament's name says "
+        "(`1,Renju`), else freestyle (both given must agree); `foul` and `early_draw` may be "
+        "given beside it.",
+        GOMOKU_GIVEN,
+    ),
+    "sgf": Format(
+        _read_sgf, _write_sgf,
+        "`sgf`, a gomoku game as SGF FF[4] writes it (`GM[4]`): its `RU` is the rule where it "
+        "says one; `rule` (the same, where `RU` says one), `foul` and `early_draw` may be "
+        "given beside it.",
+        GOMOKU_GIVEN,
+    ),
+}  # fmt: skip
 
 
 def read_record(format: str, text: str, max_moves: int) -> Recorded:

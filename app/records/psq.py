@@ -28,15 +28,19 @@ the tournament's name). Read for the format only; nothing is copied.
 
 What this reader decides, where the format or its writers leave it open:
 
-* **The board is square** (``15x15``, ``20x20``): a gomoku board of the service is.
+* **The board is square** (``15x15``, ``20x20``): a gomoku board of the service is; at most
+  ``MAX_SIDE`` (the header's three digits), for the writer too.
 * **A move line** is two or three integers separated by commas (the time may be left out; spaces
   around them are allowed); a position outside the header's board is refused by the move's index.
-  A pass has no PSQ line: a game with a renju pass is written as JSON.
+  The moves end at the first line that is not one; a line there that begins as a move does
+  (``9,9,0;``, ``8,8,0,1``), or a move further on before the ``-1`` (after a blank line), is
+  refused: a move read past would audit a shorter game than the one written.
+  A pass has no PSQ line: a game with a renju pass is written as JSON or SGF.
 * **The rule** is not in the format. The tail's tournament name may say it, as Gomocup names its
   divisions (``Freestyle``, ``Fastgame``, ``Standard``, ``Renju``, ``Caro``, with a board size or
   group after them: ``Freestyle15_1``); ``rule`` is that rule, or None where the tail names none.
-* Everything after the moves is otherwise free text, read only for that name, and bounded: at most
-  ``MAX_TAIL_LINES`` lines of ``MAX_LINE`` characters are looked at.
+* Everything else after the moves is free text (the engines' names), read only for that name
+  (at most ``MAX_LINE`` characters of the result's line are looked at).
 
 Every refusal is a RecordError naming the line and column, with the move's index for a move.
 """
@@ -49,27 +53,23 @@ from dataclasses import dataclass
 
 from app.records.errors import RecordError
 from app.records.text import decode, place
+from app.rules.gomoku import RULE_NAMES, Rule
 
-MAX_LINE = 256  # characters of a line of the tail that are looked at
-MAX_TAIL_LINES = 8  # lines after the moves that are looked at, for the tournament's name
-MAX_SIDE = 999  # the largest board side a header may name (three digits)
+MAX_LINE = 256  # characters of the tail's result line that are looked at
+MAX_SIDE = 999  # the largest board side a header names (three digits)
 
 _HEADER = re.compile(r"Piskvorky[ \t]+([0-9]{1,3})[ \t]*x[ \t]*([0-9]{1,3})\b", re.IGNORECASE)
 _MOVE = re.compile(
-    r"[ \t]*([0-9]{1,4})[ \t]*,[ \t]*([0-9]{1,4})[ \t]*(?:,[ \t]*(-?[0-9]{1,10})[ \t]*)?"
+    r"[ \t]*([0-9]{1,3})[ \t]*,[ \t]*([0-9]{1,3})[ \t]*(?:,[ \t]*(-?[0-9]{1,10})[ \t]*)?"
 )
+_LIKE_A_MOVE = re.compile(r"[ \t]*-?[0-9]+[ \t]*,")  # a line that begins as a move does
 _RESULT = re.compile(r"[ \t]*([0-2])[ \t]*,[ \t]*([A-Za-z]+)")
 
 # Gomocup's divisions by the word their names begin with (Fastgame is freestyle with less time).
-DIVISIONS = {
-    "freestyle": "freestyle",
+DIVISIONS: dict[str, Rule] = {
+    **{name.lower(): rule for rule, name in RULE_NAMES.items()},
     "fastgame": "freestyle",
-    "standard": "standard",
-    "renju": "renju",
-    "caro": "caro",
 }
-# The word the writer names a game's division by, for each rule.
-DIVISION_OF = {"freestyle": "Freestyle", "standard": "Standard", "renju": "Renju", "caro": "Caro"}
 
 Result = int  # 0 a draw, 1 the first-named engine (Black) won, 2 the second (White)
 
@@ -83,7 +83,7 @@ class PsqGame:
     size: int
     stones: tuple[tuple[int, int], ...]
     milliseconds: tuple[int | None, ...]
-    rule: str | None = None
+    rule: Rule | None = None
     result: Result | None = None
     players: tuple[str, str] | None = None
 
@@ -127,21 +127,38 @@ def read_psq(data: str | bytes, max_moves: int) -> PsqGame:
         times.append(None if found.group(3) is None else int(found.group(3)))
         at += len(lines[index]) + 1
         index += 1
-    tail = [line.rstrip("\r")[:MAX_LINE] for line in lines[index : index + MAX_TAIL_LINES]]
-    players, result, rule = _tail(tail)
+    players, result, rule = _tail(text, lines, index, at)
     return PsqGame(size, tuple(stones), tuple(times), rule, result, players)
 
 
-def _tail(lines: Sequence[str]) -> tuple[tuple[str, str] | None, Result | None, str | None]:
-    """The players, result and rule a tournament manager's tail writes: two names, ``-1``, then
-    ``result,tournament`` (a game that goes on has none yet); anything else is read as saying
-    none of them."""
-    try:
-        end = [line.strip() for line in lines].index("-1")
-    except ValueError:
+def _tail(
+    text: str, lines: Sequence[str], index: int, at: int
+) -> tuple[tuple[str, str] | None, Result | None, Rule | None]:
+    """The players, result and rule of the lines after the moves (``lines[index:]``, the first
+    at ``text[at]``), as a tournament manager writes them: two names, ``-1``, then
+    ``result,tournament`` (a game that goes on has none yet). A line before ``-1`` that is, or
+    begins as, a move is refused: the moves are one line each with nothing between them, and a
+    move read past would audit a shorter game than the one written."""
+    end = None
+    for number in range(index, len(lines)):
+        line = lines[number].rstrip("\r")
+        if line.strip() == "-1":
+            end = number
+            break
+        if _LIKE_A_MOVE.match(line):
+            why = (
+                "a move after the end of the moves: they are one line each, with nothing "
+                "between them"
+                if number > index
+                else "not a move: a move is x,y,ms (column and row from 1, milliseconds)"
+            )
+            raise RecordError(why, **place(text, at))
+        at += len(lines[number]) + 1
+    if end is None:
         return None, None, None
-    players = (lines[end - 2].strip(), lines[end - 1].strip()) if end >= 2 else None
-    found = _RESULT.match(lines[end + 1]) if end + 1 < len(lines) else None
+    players = (lines[end - 2].strip(), lines[end - 1].strip()) if end - index >= 2 else None
+    after = lines[end + 1][:MAX_LINE] if end + 1 < len(lines) else ""
+    found = _RESULT.match(after)
     if found is None:
         return players, None, None
     word = re.match("[a-z]+", found.group(2).lower())
@@ -156,6 +173,8 @@ def write_psq(game: PsqGame) -> str:
     writes a game in play). ValueError for a stone off the board or a name that is not one
     line."""
     size = game.size
+    if not 1 <= size <= MAX_SIDE:
+        raise ValueError(f"PSQ names boards 1 to {MAX_SIDE} wide, not {size}")
     lines = [f"Piskvorky {size}x{size}, 11:11, 0"]
     for (row, col), ms in zip(game.stones, game.milliseconds, strict=True):
         if not (0 <= row < size and 0 <= col < size):
@@ -168,5 +187,5 @@ def write_psq(game: PsqGame) -> str:
         lines.extend(game.players)
         lines.append("-1")
         if game.result is not None:
-            lines.append(f"{game.result},{DIVISION_OF.get(game.rule or '', 'Freestyle')}")
+            lines.append(f"{game.result},{RULE_NAMES[game.rule or 'freestyle']}")
     return "\n".join(lines) + "\n"

@@ -25,9 +25,14 @@ What this reader decides, where the format or its writers leave it open:
 
 * **One game, its main line.** A record holds exactly one game (a second tree is refused: a game
   silently dropped would be a false audit); where a tree branches, the first variation is the
-  game, as every SGF reader shows it, and the others are left unread.
+  game, as every SGF reader shows it, and the others are left unread. The grammar is held
+  everywhere: a tree begins with a node, and a node after a tree's variations is refused (a
+  reader that dropped it would audit a shorter game than the one written).
 * **The root** must say ``GM[4]`` (SGF's default game is Go) and ``SZ`` (a square board: ``SZ[15]``
-  or ``SZ[15:15]``); ``FF`` is 4, or 3 or less as older writers write it. ``RU`` is read as a rule
+  or ``SZ[15:15]``, at most ``MAX_SIDE``, the boards two letters can name); ``FF`` is 4, or 3 or
+  less as older writers write it (none: FF[1], the format's default). These and ``RU`` hold one
+  value each and stand in the first node only (elsewhere refused: a rule read past would audit
+  the game under another). ``RU`` is read as a rule
   where it names one: Gomocup's numbers (``0`` freestyle, ``1`` standard, ``4`` renju, ``8`` caro)
   or the rules' names in any case (``Renju``; ``Gomoku`` and ``Freestyle`` are freestyle); any
   other ``RU`` is refused, as a rule the service does not play.
@@ -36,8 +41,9 @@ What this reader decides, where the format or its writers leave it open:
   most one of ``B`` and ``W``. Setup (``AB``, ``AW``, ``AE``) is refused: a position set up is no
   game played.
 * Everything else (players, dates, comments, marks) is read past. Names are upper-case letters
-  (``MAX_NAME`` at most), a node's properties at most ``MAX_PROPERTIES``; a record's nodes are at
-  most ``max_moves`` + ``MAX_EXTRA_NODES`` on the main line and its size is the body's.
+  (``MAX_NAME`` at most), a node's properties at most ``MAX_PROPERTIES``, a value at most
+  ``MAX_VALUE`` characters (read in linear time, escapes and all); a record's nodes are at most
+  ``max_moves`` + ``MAX_EXTRA_NODES`` on the main line and its size is the body's.
 
 Every refusal is a RecordError naming the line and column, with the move's index for a move.
 """
@@ -51,6 +57,7 @@ from typing import Literal
 
 from app.records.errors import RecordError
 from app.records.text import decode, place
+from app.rules.gomoku import GOMOCUP_NUMBERS, RULE_NAMES, Rule
 
 Color = Literal["B", "W"]
 
@@ -58,29 +65,25 @@ MAX_NAME = 8  # letters in a property's name
 MAX_PROPERTIES = 64  # properties in one node
 MAX_EXTRA_NODES = 64  # nodes without a move on the main line, beyond the moves
 MAX_SIDE = 52  # the largest board two SGF letters can name
+MAX_VALUE = 65_536  # characters in one property's value (a comment's, at most)
 APPLICATION = "adjudicator"
 
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
+_VALUE_END = re.compile(r"[\\\]]")  # where a value's text stops: an escape or its end
 _NAME = re.compile(f"[A-Z]{{1,{MAX_NAME}}}")
 _SIZE = re.compile("([0-9]{1,2})(?::([0-9]{1,2}))?")
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _COORD = {letter: index for index, letter in enumerate(_LETTERS)}
 
-# ``RU`` as a rule: Gomocup's ``INFO rule`` numbers, and names.
-RULES = {
-    "0": "freestyle",
-    "1": "standard",
-    "4": "renju",
-    "8": "caro",
-    "freestyle": "freestyle",
+# ``RU`` as a rule: Gomocup's ``INFO rule`` numbers and the rules' names (any case; "Gomoku" is
+# freestyle); the writer writes the names.
+RULES: dict[str, Rule] = {
+    **{str(number): rule for rule, number in GOMOCUP_NUMBERS.items()},
+    **{name.lower(): rule for rule, name in RULE_NAMES.items()},
     "gomoku": "freestyle",
-    "standard": "standard",
-    "renju": "renju",
-    "caro": "caro",
 }
-# What the writer writes as ``RU``, each rule's name.
-RULE_NAMES = {"freestyle": "Freestyle", "standard": "Standard", "renju": "Renju", "caro": "Caro"}
 _SETUP = frozenset({"AB", "AW", "AE"})
+_ROOT = frozenset({"GM", "FF", "SZ", "RU"})  # read from the first node only, one value each
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +101,7 @@ class SgfGame:
     the main line, and, for a writer, its players and result (``RE``'s value)."""
 
     size: int
-    rule: str | None
+    rule: Rule | None
     moves: tuple[SgfMove, ...]
     black: str | None = None
     white: str | None = None
@@ -145,6 +148,7 @@ class _Reading:
         text = self.text
         depth = 0  # trees open, on the main line or in a variation passed over
         main = True  # still on the main line
+        closed = False  # a tree just closed: only another variation or the parent's ) follows
         while True:
             at = _skip(text, at)
             if at >= len(text):
@@ -154,19 +158,23 @@ class _Reading:
             char = text[at]
             if char == "(":
                 depth += 1
-                at += 1
-                if not main:
-                    continue
-                at = _skip(text, at)
+                at = _skip(text, at + 1)
                 if not text.startswith(";", at):
                     raise RecordError("a game tree begins with a node (;)", **place(text, at))
+                closed = False
             elif char == ")":
                 depth -= 1
                 at += 1
                 main = False  # the main line ended: what follows is its other variations
+                closed = True
                 if depth == 0:
                     return at
             elif char == ";":
+                if closed:
+                    raise RecordError(
+                        "a node after a variation: a tree's nodes come before its variations",
+                        **place(text, at),
+                    )
                 at = self.node(at + 1) if main else _pass_node(text, at + 1)
             else:
                 raise RecordError(
@@ -180,9 +188,10 @@ class _Reading:
         self.nodes += 1
         if self.nodes > self.max_moves + MAX_EXTRA_NODES:
             raise RecordError(
-                f"a record has at most {self.max_moves} moves", move=self.max_moves + 1,
+                f"a record has at most {self.max_moves} moves and {MAX_EXTRA_NODES} nodes "
+                "without one on its main line",
                 **place(text, at),
-            )  # fmt: skip
+            )
         seen: set[str] = set()
         while True:
             at = _skip(text, at)
@@ -221,10 +230,16 @@ class _Reading:
                     )  # fmt: skip
                 value, value_at = values[0]
                 self.moves.append(("B" if key == "B" else "W", value, value_at))
+            elif key in _ROOT:
+                if self.nodes != 1:
+                    raise RecordError(
+                        f"{key} belongs to the game's first node", **place(text, name_at)
+                    )
+                if len(values) != 1:
+                    raise RecordError(f"{key} holds one value", **place(text, name_at))
+                self.root[key] = values[0]
             elif self.nodes == 1:
                 self.root[key] = values[0]
-            elif key in ("GM", "SZ", "FF"):
-                raise RecordError(f"{key} belongs to the game's first node", **place(text, name_at))
 
     def game(self) -> SgfGame:
         text, root = self.text, self.root
@@ -235,7 +250,7 @@ class _Reading:
                 + ("" if "GM" not in root else f", not GM[{game[:20]}]"),
                 **place(text, game_at),
             )
-        version, version_at = root.get("FF", ("4", 0))
+        version, version_at = root.get("FF", ("1", 0))  # SGF's default: FF[1]
         if version.strip() not in ("1", "2", "3", "4"):
             raise RecordError(
                 f"FF[{version[:20]}] is no SGF version (1 to 4)", **place(text, version_at)
@@ -243,7 +258,7 @@ class _Reading:
         if "SZ" not in root:
             raise RecordError("an SGF gomoku game says its board's side: SZ[15]", **place(text, 0))
         size = _size(*root["SZ"], text)
-        rule: str | None = None
+        rule: Rule | None = None
         if "RU" in root:
             written, rule_at = root["RU"]
             rule = RULES.get(written.strip().lower())
@@ -290,26 +305,30 @@ def _values(text: str, at: int) -> tuple[list[tuple[str, int]], int]:
 
 
 def _value(text: str, at: int) -> tuple[str, int]:
-    """The value from ``text[at]`` to its closing ``]``, unescaped; and where it ends."""
+    """The value from ``text[at]`` to its closing ``]``, unescaped; and where it ends. Linear:
+    each escape and the end are found once, scanning on (at most ``MAX_VALUE`` characters)."""
     parts: list[str] = []
     start = at
     while True:
-        close = text.find("]", at)
-        escape = text.find("\\", at, close if close >= 0 else len(text))
-        if close < 0:
+        stop = _VALUE_END.search(text, at)
+        if stop is None:
             raise RecordError("a value is not closed: a ] is missing", **place(text, start - 1))
-        if escape < 0:
-            parts.append(text[at:close])
-            return "".join(parts), close + 1
-        parts.append(text[at:escape])
-        escaped = text[escape + 1 : escape + 2]
-        if escaped == "\r" and text.startswith("\n", escape + 2):
-            at = escape + 3  # an escaped \r\n: a soft line break, no character
+        where = stop.start()
+        if where - start > MAX_VALUE:
+            raise RecordError(
+                f"a value has at most {MAX_VALUE:,} characters", **place(text, start - 1)
+            )
+        parts.append(text[at:where])
+        if text[where] == "]":
+            return "".join(parts), where + 1
+        escaped = text[where + 1 : where + 2]
+        if escaped == "\r" and text.startswith("\n", where + 2):
+            at = where + 3  # an escaped \r\n: a soft line break, no character
         elif escaped in ("\n", "\r"):
-            at = escape + 2
+            at = where + 2
         else:
             parts.append(escaped)
-            at = escape + 2
+            at = where + 2
 
 
 def _pass_node(text: str, at: int) -> int:

@@ -65,7 +65,6 @@ Nabetani's *realcore* (``starpentagon/realcore``, MIT) and Renju Note's *quintet
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -78,13 +77,19 @@ Shape = Literal["five", "overline", "four", "three"]
 Reason = Literal["occupied", "forbidden"]
 
 RULES: tuple[Rule, ...] = ("freestyle", "standard", "renju", "caro")
+# How players and their programs name the rules: each rule's name in records (SGF's ``RU``,
+# Gomocup's division names), and its number in the Gomocup protocol's ``INFO rule`` (bits: 1
+# exactly five, 4 renju, 8 caro), which c-gomoku-cli writes as SGF's ``RU``.
+RULE_NAMES: dict[Rule, str] = {
+    "freestyle": "Freestyle", "standard": "Standard", "renju": "Renju", "caro": "Caro",
+}  # fmt: skip
+GOMOCUP_NUMBERS: dict[Rule, int] = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
 RENJU_SIZE = 15
 FIVE = 5  # stones in a row that win (six or more too, under some rules)
 MIN_SIZE = FIVE  # five in a row needs five cells
 # (row step, column step) of the four lines through a cell.
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _STONE: dict[str, Color] = {"B": "B", "W": "W"}
-_NOT_EMPTY = re.compile("[^.]")  # a stone, or a mark that is none
 REACH = 5  # cells read each way from a move, to decide every shape of a line (see above)
 Cell = tuple[int, int]
 
@@ -135,24 +140,18 @@ class GomokuBoard:
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> GomokuBoard:
-        """A board from its rows, top to bottom: ``B``, ``W`` or ``.`` a cell; square. Costs
-        what its stones cost: the empty cells are skipped by the regular expression (in C),
-        and the stones, placed here on checked cells, are not checked again."""
+        """A board from its rows, top to bottom: ``B``, ``W`` or ``.`` a cell; square."""
         size = len(rows)
-        if size < 1:
-            raise ValueError("a board has at least one row")
         cells: dict[Cell, Color] = {}
         for row, line in enumerate(rows):
             if len(line) != size:
                 raise ValueError(f"row {row} has {len(line)} cells, the board has {size} rows")
-            for found in _NOT_EMPTY.finditer(line):
-                mark, col = found.group(), found.start()
-                if mark not in _STONE:
+            for col, mark in enumerate(line):
+                if mark in _STONE:
+                    cells[row, col] = _STONE[mark]
+                elif mark != ".":
                     raise ValueError(f"row {row}, column {col}: {mark!r} is not B, W or .")
-                cells[row, col] = _STONE[mark]
-        board = cls.__new__(cls)
-        board.size, board.cells = size, cells
-        return board
+        return cls(size, cells)
 
     @classmethod
     def from_cells(cls, size: int, cells: Mapping[Cell, Color]) -> GomokuBoard:

@@ -319,6 +319,8 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     assert download_buttons(first) == [
         "Download JSON", "Download transcript", "Download PSQ", "Download SGF",
     ]  # fmt: skip
+    first.get_by_role("button", name="Download PSQ", exact=True).click()
+    expect(first.locator("#message")).to_contain_text("PSQ has no pass")  # the service's why
     name, text = downloaded(first, "Download SGF")
     record = f"{server}/v1/games/{game_id(first)}/record"
     assert (name, text) == (f"{game_id(first)}.sgf", httpx.get(f"{record}?format=sgf").text)

@@ -99,6 +99,11 @@ def test_psq_and_sgf_files_are_audited_under_the_rule_params_gives(
             json={"record": psq.read_text(), "format": "psq", "rule": "renju"},
         ).json()
     assert answers[0] == online
+    psq.write_bytes(b"Piskvorky 15x15, 11:11, 0\n8,8,0\n\xff\n")
+    status, _, err = run(["audit", str(psq)], key_file)
+    assert status == 1
+    assert "line 3, column 1" in err
+    assert "not UTF-8" in err
 
 
 def test_verify_says_verified_and_a_changed_answer_is_not(tmp_path: Path, key_file: Path) -> None:

@@ -42,24 +42,28 @@ def state(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def play(client: TestClient, game: dict[str, Any], rng: random.Random, plies: int) -> None:
-    """Random stones that tend to line up (each beside one of the mover's own, else anywhere),
-    a pass now and then in renju, until the game ends or ``plies`` moves were made."""
-    size, rule = game["size"], game["rule"]
+def play(
+    client: TestClient, game: dict[str, Any], rng: random.Random, plies: int,
+    pass_at: int | None = None, spread: bool = False,
+) -> None:  # fmt: skip
+    """Random stones that tend to line up (each beside one of the mover's own, else anywhere;
+    with ``spread``, anywhere), a pass as move ``pass_at`` (renju), until the game ends or
+    ``plies`` moves were made."""
+    size = game["size"]
     stones: dict[str, list[tuple[int, int]]] = {"B": [], "W": []}
     taken: set[tuple[int, int]] = set()
-    for _ in range(plies):
+    for ply in range(1, plies + 1):
         now = state(client, game)
         player = now["next_player"]
         if player is None:
             return
         color = now["colors"][str(player)]
-        if rule == "renju" and rng.random() < 0.03:
+        if ply == pass_at:
             assert act(client, game, player, "moves", {"pass": True}).status_code == 201
             continue
         refused: set[tuple[int, int]] = set()
         while True:
-            cell = _near(rng, stones[color], taken | refused, size)
+            cell = _near(rng, [] if spread else stones[color], taken | refused, size)
             answer = act(client, game, player, "moves", {"row": cell[0], "col": cell[1]})
             if answer.status_code == 201:
                 break
@@ -154,6 +158,12 @@ def check_exports(client: TestClient, game: dict[str, Any]) -> None:
     size, rule = game["size"], game["rule"]
     psq_result, sgf_result = expected_result(final)
     beside = {} if game["foul"] == "refuse" else {"foul": game["foul"]}
+    if game.get("early_draw"):
+        beside["early_draw"] = True
+    # A record writes the moves: an ending no move decides (a resignation, an agreed draw, a
+    # flag fall, the move limit) is not in it, and the audit finds the game unfinished there.
+    by_move = final["reason"] not in ("resignation", "agreement", "timeout", "move_limit")
+    verdict = "finished" if final["status"] != "in_progress" and by_move else "unfinished"
 
     sgf = record(client, game, "sgf")
     assert sgf.startswith("(;FF[4]GM[4]")
@@ -169,8 +179,8 @@ def check_exports(client: TestClient, game: dict[str, Any]) -> None:
     audited = audit(client, record=sgf, format="sgf", **beside)
     assert audited["moves"] == moves
     assert audited["chain"] == json_record["chain"]
-    assert audited["verdict"] == ("unfinished" if final["status"] == "in_progress" else "finished")
-    if final["reason"] not in ("resignation", "timeout"):  # an ending no move says
+    assert audited["verdict"] == verdict
+    if by_move:
         for name in ("status", "winner", "reason", "next_player", "move_count"):
             assert audited["state"][name] == final[name], name
 
@@ -196,17 +206,40 @@ def check_exports(client: TestClient, game: dict[str, Any]) -> None:
 # --- sessions ----------------------------------------------------------------------------------
 
 
+# How each game of a rule's random sessions goes on and ends.
+PLAYED_OUT, PASSED, RESIGNED, AGREED, UNFINISHED, EARLY_DRAW = range(6)
+EARLY_DRAW_RULES = ("freestyle", "standard")
+
+
 @pytest.mark.parametrize("rule", RULES)
 def test_random_sessions_export_psq_and_sgf_that_audit_back(client: TestClient, rule: str) -> None:
+    """Games played out to a line (or a foul, a full board, a dead position), a renju game with
+    a pass, one resigned, one drawn by agreement, one left unfinished: each one's PSQ and SGF."""
     rng = random.Random(f"records-{rule}")
-    for number in range(4):
+    endings = []
+    for how in (PLAYED_OUT, PASSED, RESIGNED, AGREED, UNFINISHED, EARLY_DRAW):
+        if how == EARLY_DRAW and rule not in EARLY_DRAW_RULES:
+            continue
         size = 15 if rule == "renju" else rng.choice([7, 9, 15, 19])
-        foul = "lose" if rule == "renju" and number % 2 else "refuse"
-        game = create(client, rule=rule, size=size, foul=foul)
-        play(client, game, rng, 200 if number < 3 else 12)
-        if number == 2 and state(client, game)["status"] == "in_progress":
-            assert act(client, game, 1, "resign", None).status_code in (200, 201)
+        params: dict[str, Any] = {"rule": rule, "size": size}
+        if rule == "renju" and how in (PLAYED_OUT, PASSED):
+            params["foul"] = "lose" if how == PASSED else "refuse"
+        if how == EARLY_DRAW:
+            params.update(size=5, early_draw=True)  # a five on 5 × 5 needs a whole line
+        game = create(client, **params)
+        long = how in (PLAYED_OUT, PASSED, EARLY_DRAW)
+        passing = 3 if how == PASSED and rule == "renju" else None
+        play(client, game, rng, 200 if long else 8, passing, spread=how == EARLY_DRAW)
+        if how == RESIGNED:
+            assert act(client, game, 2, "resign", None).status_code in (200, 201)
+        elif how == AGREED:
+            for player in (1, 2):
+                assert act(client, game, player, "draw-offer", None).status_code in (200, 201)
+        endings.append(state(client, game)["reason"])
         check_exports(client, game)
+    assert {"resignation", "agreement", None} <= set(endings)
+    if rule in EARLY_DRAW_RULES:
+        assert "dead_position" in endings
 
 
 def test_a_resigned_game_is_won_by_resignation_in_sgf(client: TestClient) -> None:

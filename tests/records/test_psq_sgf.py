@@ -11,6 +11,7 @@ file of either community is copied). Every refusal names its line and column.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -112,9 +113,34 @@ def test_psq_of_more_moves_than_the_bound_is_refused_at_the_first_beyond() -> No
     assert refused.value.where["line"] == 5
 
 
-def test_psq_stops_at_the_first_line_that_is_no_move() -> None:
-    game = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\nengine\n9,9,0\n", 10)
-    assert game.stones == ((7, 7),)
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("Piskvorky 15x15, 11:11, 0\n8,8,0\n\n9,9,0\n", 4, "after the end of the moves"),
+        ("Piskvorky 15x15, 11:11, 0\n8,8,0\nname\n9,9,0\n-1\n", 4, "after the end"),
+        ("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0;\n", 3, "not a move"),
+        ("Piskvorky 15x15, 11:11, 0\n8,8,0,1\n9,9,0\n", 2, "not a move"),
+        ("Piskvorky 15x15, 11:11, 0\n1000,1,0\n", 2, "not a move"),
+    ],
+)
+def test_psq_moves_are_not_read_past(text: str, line: int, words: str) -> None:
+    """The moves end at the first line that is none; a move further on, or a line that begins
+    as one, would be a move the audit reads past: refused."""
+    with pytest.raises(RecordError) as refused:
+        read_psq(text, 100)
+    assert refused.value.where["line"] == line
+    assert words in refused.value.message
+
+
+def test_psq_after_the_minus_one_is_free_text() -> None:
+    game = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\na\nb\n-1\n1,Caro\n9,9,0\n", 10)
+    assert (game.stones, game.result, game.rule) == (((7, 7),), 1, "caro")
+
+
+def test_psq_writes_the_boards_its_header_can_name() -> None:
+    assert read_psq(write_psq(PsqGame(999, ((998, 0),), (None,))), 10).stones == ((998, 0),)
+    with pytest.raises(ValueError, match="999"):
+        write_psq(PsqGame(1000, (), ()))
 
 
 # --- SGF ---------------------------------------------------------------------------------------
@@ -202,6 +228,39 @@ def test_sgf_that_is_not_one_gomoku_game_is_refused_where_it_broke(
     assert refused.value.where["line"] == line, refused.value
     assert refused.value.where["column"] == column, refused.value
     assert words in refused.value.message
+
+
+def test_sgf_without_ff_is_ff1_whose_tt_is_a_pass() -> None:
+    assert read_sgf("(;GM[4]SZ[15];B[hh];W[tt])", 10).moves[-1] == SgfMove("W", None)
+
+
+def test_sgf_escapes_are_read_in_one_pass_and_a_value_is_bounded() -> None:
+    many = "\\a" * 30_000  # 30,000 escapes: read once each
+    game = read_sgf(f"(;GM[4]SZ[15]PB[{many}];B[hh])", 10)
+    assert game.black == "a" * 30_000
+    with pytest.raises(RecordError, match="at most 65,536 characters"):
+        read_sgf(f"(;GM[4]SZ[15]C[{'x' * 70_000}])", 10)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("(;GM[4]SZ[15];B[hh](;W[ii]);B[jj];W[kk])", "a node after a variation"),
+        ("(;GM[4]SZ[15];B[hh](;W[ii])())", "begins with a node"),
+        ("(;GM[4]SZ[15];RU[Renju];B[hh])", "RU belongs to the game's first node"),
+        ("(;GM[4]SZ[15][19];B[hh])", "SZ holds one value"),
+        ("(;GM[4]SZ[15]RU[4][0];B[hh])", "RU holds one value"),
+    ],
+)
+def test_sgf_that_would_audit_another_game_than_written_is_refused(text: str, words: str) -> None:
+    with pytest.raises(RecordError, match=re.escape(words)):
+        read_sgf(text, 10)
+
+
+def test_sgf_of_more_nodes_than_the_bound_says_nodes() -> None:
+    with pytest.raises(RecordError, match="nodes without one") as refused:
+        read_sgf("(;GM[4]SZ[15]" + ";C[x]" * 80 + ")", 10)
+    assert "move" not in refused.value.where
 
 
 def test_sgf_of_more_moves_than_the_bound_is_refused_at_the_first_beyond() -> None:

@@ -52,6 +52,10 @@ const STEPS = {
   choose_color: ["Swap2: choose your colour. ", [["Play Black", { color: "B" }], ["Play White", { color: "W" }]]],
 };
 
+// The widest board each format of the kind's can write: SGF names points with two letters each
+// (a–z, A–Z), PSQ's header the board with three digits.
+const WIDEST = { sgf: 52, psq: 999 };
+
 export function pageKind(facts) {
   // Black's forbidden points last asked for, and the board they were asked for (boardKey).
   const hinted = { board: null, cells: NO_CELLS };
@@ -60,6 +64,7 @@ export function pageKind(facts) {
     fields,
     start: (params, state) => Array(state.size).fill(facts.empty.repeat(state.size)),
     cellsTaken: (move) => ("row" in move ? [[move.row, move.col]] : []),
+    writes: (format, game) => game.width <= (WIDEST[format] ?? Infinity),
     ownerOf: (move) => facts.owners.get(move.color),
     nameOf: (state, player) => {
       const color = state.colors ? state.colors[String(player)] : facts.marks[player];

@@ -682,12 +682,12 @@ export interface components {
             transcript?: string | null;
             /**
              * Record
-             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record.
+             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record, and those its format cannot carry from the body (`format` says which).
              */
             record?: string | null;
             /**
              * Format
-             * @description The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF one without `RU` (one that has it must agree).
+             * @description The format of `record`: `psq`, a gomoku game as Gomocup's manager and Piskvork write it. It carries the board's size, not the rule: `rule` is the body's, else the division its tournament's name says (`1,Renju`), else freestyle (both given must agree); `foul` and `early_draw` may be given beside it. `sgf`, a gomoku game as SGF FF[4] writes it (`GM[4]`): its `RU` is the rule where it says one; `rule` (the same, where `RU` says one), `foul` and `early_draw` may be given beside it.
              */
             format?: string | null;
             /**
@@ -790,12 +790,12 @@ export interface components {
             transcript?: string | null;
             /**
              * Record
-             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record.
+             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record, and those its format cannot carry from the body (`format` says which).
              */
             record?: string | null;
             /**
              * Format
-             * @description The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF one without `RU` (one that has it must agree).
+             * @description The format of `record`: `ggf`, an Othello game as GGS writes it (it gives every parameter).
              */
             format?: string | null;
             /**
@@ -852,12 +852,12 @@ export interface components {
             transcript?: string | null;
             /**
              * Record
-             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record.
+             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record, and those its format cannot carry from the body (`format` says which).
              */
             record?: string | null;
             /**
              * Format
-             * @description The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF record, and `rule` beside an SGF one without `RU` (one that has it must agree).
+             * @description The format of `record`: one of the game's community formats.
              */
             format?: string | null;
             /**

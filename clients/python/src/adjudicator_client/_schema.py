@@ -346,13 +346,14 @@ class AuditGomokuIn(TypedDict):
     # inferred).
     transcript: NotRequired[str | None]
     # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record.
+    # record, and those its format cannot carry from the body (`format` says which).
     record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as
-    # Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries
-    # no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup
-    # names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF
-    # record, and `rule` beside an SGF one without `RU` (one that has it must agree).
+    # The format of `record`: `psq`, a gomoku game as Gomocup's manager and Piskvork write it. It
+    # carries the board's size, not the rule: `rule` is the body's, else the division its
+    # tournament's name says (`1,Renju`), else freestyle (both given must agree); `foul` and
+    # `early_draw` may be given beside it. `sgf`, a gomoku game as SGF FF[4] writes it (`GM[4]`):
+    # its `RU` is the rule where it says one; `rule` (the same, where `RU` says one), `foul` and
+    # `early_draw` may be given beside it.
     format: NotRequired[str | None]
     # The game's kind. Default: `"gomoku"`.
     game: NotRequired[Literal["gomoku"]]
@@ -406,13 +407,9 @@ class AuditReversiIn(TypedDict):
     # inferred).
     transcript: NotRequired[str | None]
     # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record.
+    # record, and those its format cannot carry from the body (`format` says which).
     record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as
-    # Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries
-    # no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup
-    # names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF
-    # record, and `rule` beside an SGF one without `RU` (one that has it must agree).
+    # The format of `record`: `ggf`, an Othello game as GGS writes it (it gives every parameter).
     format: NotRequired[str | None]
     # The game's kind. Default: `"reversi"`.
     game: NotRequired[Literal["reversi"]]
@@ -447,13 +444,9 @@ class AuditTicTacToeIn(TypedDict):
     # inferred).
     transcript: NotRequired[str | None]
     # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record.
+    # record, and those its format cannot carry from the body (`format` says which).
     record: NotRequired[str | None]
-    # The format of `record`: `ggf` (Othello, as GGS writes it), `psq` (gomoku and renju, as
-    # Gomocup's manager and Piskvork write them) or `sgf` (SGF FF[4], `GM[4]`). A PSQ record carries
-    # no rule: give `rule` beside it (else the tournament name its last line writes, as Gomocup
-    # names its divisions, else freestyle); `foul` and `early_draw` may be given beside a PSQ or SGF
-    # record, and `rule` beside an SGF one without `RU` (one that has it must agree).
+    # The format of `record`: one of the game's community formats.
     format: NotRequired[str | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
