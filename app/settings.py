@@ -25,6 +25,7 @@ DEFAULT_MAX_TOTAL_MOVES = 1_000_000
 # Answers other than accepted moves a game remembers under their Idempotency-Key by default
 # (ADJUDICATOR_MAX_REFUSALS_PER_GAME).
 DEFAULT_MAX_REFUSALS = 32
+DEFAULT_CLIENT_OPEN_GAMES = 5
 # Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
 DEFAULT_TRACKED_CLIENTS = 50_000
 
@@ -183,6 +184,13 @@ class Settings(BaseSettings):
         description="The part of each store-wide bound one client address may hold: of "
         "max_games, the games it created; of max_total_moves, their moves. Past it, that "
         "client's new games and moves get 503 capacity_exhausted, everyone else's do not.",
+    )
+    client_open_games: int = Field(
+        DEFAULT_CLIENT_OPEN_GAMES,
+        ge=1,
+        description="Open games (created with `open`, waiting in the lobby for a second player) "
+        "one client address may hold at once; one more gets 503 capacity_exhausted, so that no "
+        "client fills the lobby for everyone.",
     )
     max_moves_per_game: int = Field(
         DEFAULT_MAX_MOVES,

@@ -168,5 +168,5 @@ def shared_settings(**settings: Any) -> Settings:
 
 SHARED_APP_LIMITS: dict[str, Any] = {
     "create_rate_per_minute": 0, "auth_failures_per_minute": 0, "client_cpu_ms_per_minute": 0,
-    "history_moves_per_minute": 0, "client_share": 1,
+    "history_moves_per_minute": 0, "client_share": 1, "client_open_games": 1_000_000,
 }  # fmt: skip

@@ -85,6 +85,8 @@ class Param(Generic[T]):
             if self.where == "query" and len(request.query_params.getlist(self.name)) > 1:
                 raise Malformed("repeated", "must be given at most once")
             value = self.raw(request)
+            if value is None and self.required and self.where == "query":
+                raise Malformed("missing", "is required")
             return self.default if value is None else self.parse(value)
         except Malformed as error:
             raise RequestValidationError(

@@ -103,7 +103,10 @@ class GameCommon(TypedDict):
             "null while it goes on."
         ),
     ]
-    next_player: Annotated[Player | None, Field(description="null once the game is over.")]
+    next_player: Annotated[
+        Player | None,
+        Field(description="null once the game is over, and while an open seat waits for a player."),
+    ]
     version: Annotated[
         int,
         Field(
@@ -117,6 +120,15 @@ class GameCommon(TypedDict):
         Field(description="The player whose draw offer stands (until the next accepted move)."),
     ]
     clock: NotRequired[Annotated[ClockOut, Field(description="Only in a clocked game's state.")]]
+    open_seat: NotRequired[
+        Annotated[
+            Player | None,
+            Field(
+                description="Only in a game created open: the seat nobody has taken yet (the "
+                "game waits: nobody moves), null once someone joined it or the game ended."
+            ),
+        ]
+    ]
 
 
 KIND_DOC = "The game's kind, as it was created."
@@ -126,8 +138,11 @@ EARLY_DRAW_DOC = (
     "and true, only in such a game."
 )
 LAST_MOVE = Field(description="The last accepted move's record; null before the first.")
-Tokens = TypedDict("Tokens", {"1": str, "2": str})
-TOKENS_DOC = "Each player's bearer token. Shown only in this answer."
+Tokens = TypedDict("Tokens", {"1": NotRequired[str], "2": NotRequired[str]})
+TOKENS_DOC = (
+    "Each player's bearer token, shown only in this answer; an open game's has only the "
+    "creator's (the other is made when someone joins)."
+)
 
 
 def etag(game_id: str, version: int) -> str:
@@ -167,6 +182,32 @@ class CreateIn(Body):
 
     kind: ClassVar[str]
     clock: ClockIn | None = Field(None, description="Clocks; without them, no time limit.")
+    open: bool = Field(
+        False,
+        strict=True,
+        description="`true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone "
+        "to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the "
+        "creator's token, and nobody moves until the seat is taken.",
+    )
+    creator: PlayerIn | None = Field(
+        None,
+        description="With `open`: the seat the creator takes (1 unless given; 2 lets the one "
+        "who joins move first).",
+    )
+
+    @model_validator(mode="after")
+    def _creator_of_an_open_game(self) -> CreateIn:
+        if self.creator is not None and not self.open:
+            raise PydanticCustomError(
+                "creator_without_open", "creator is for open games: give open true with it"
+            )
+        return self
+
+    def open_seat(self) -> Player | None:
+        """The seat an open game leaves free: the one the creator does not take."""
+        if not self.open:
+            return None
+        return 1 if self.creator == 2 else 2
 
     def control(self) -> TimeControl | None:
         return None if self.clock is None else self.clock.control()

@@ -30,9 +30,11 @@ from app.sessions.errors import (
     NotYourTurn,
     OutOfBounds,
     PreconditionFailed,
+    SeatTaken,
     StoreUnavailable,
     TooManyStreams,
     Unauthorized,
+    WaitingForOpponent,
     WrongPlayer,
     WrongStep,
 )
@@ -278,6 +280,21 @@ WRONG_STEP = refusal(
 )  # fmt: skip
 
 
+WAITING_FOR_OPPONENT = refusal(
+    WaitingForOpponent(2), 409, "Waiting for an opponent",
+    "the game is open (`open_seat`): nobody has taken the other seat yet, so nobody moves",
+    "wait until someone joins (`POST /v1/games/{id}/join`): poll the game or read its events "
+    "for `event: join`; delete the game to call it off",
+)  # fmt: skip
+
+
+SEAT_TAKEN = refusal(
+    SeatTaken(), 409, "No free seat",
+    "a join of a game whose seats are both taken (it was never open, or someone joined first)",
+    "list the open games (`GET /v1/games?open=true`) and join another, or create one",
+)  # fmt: skip
+
+
 CELL_OCCUPIED = refusal(
     CellOccupied(1, 0), 409, "Cell occupied", "the cell already holds a mark",
     "play an empty cell (`…/board` shows them)",
@@ -345,8 +362,8 @@ CELL_REFUSALS = (OUT_OF_BOUNDS, NOT_YOUR_TURN, CELL_OCCUPIED)
 # (tokens, versions, receipts, availability) and the stateless questions'.
 SERVICE_REFUSALS = (
     ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, GAME_OVER,
-    BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, IDEMPOTENCY_KEY_REUSED, CAPACITY_EXHAUSTED,
-    STORE_UNAVAILABLE, TOO_MANY_STREAMS,
+    BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, WAITING_FOR_OPPONENT, SEAT_TAKEN,
+    IDEMPOTENCY_KEY_REUSED, CAPACITY_EXHAUSTED, STORE_UNAVAILABLE, TOO_MANY_STREAMS,
 )  # fmt: skip
 FRAMEWORK_PROBLEMS = (
     VALIDATION_ERROR, PAYLOAD_TOO_LARGE, UNSUPPORTED_CONTENT_ENCODING, NOT_FOUND,

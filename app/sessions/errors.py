@@ -127,6 +127,31 @@ class WrongStep(RuleError):
         return {"step": self.step}
 
 
+class WaitingForOpponent(RuleError):
+    """A move or an action in an open game whose free seat nobody has taken yet: the game
+    begins when someone joins (``POST /v1/games/{id}/join``)."""
+
+    code = "waiting_for_opponent"
+
+    def __init__(self, open_seat: int) -> None:
+        self.open_seat = open_seat
+        super().__init__(
+            f"player {open_seat}'s seat is open: the game begins when someone joins it"
+        )
+
+    def details(self) -> dict[str, object]:
+        return {"open_seat": self.open_seat}
+
+
+class SeatTaken(RuleError):
+    """A join of a game that has no free seat (never open, or taken already)."""
+
+    code = "seat_taken"
+
+    def __init__(self) -> None:
+        super().__init__("this game has no free seat: both players are seated")
+
+
 class AccessDenied(DomainError):
     """The request does not prove it may act for this player of this game."""
 

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import Move, Played
+from app.sessions.kind import Move, Played, Player
 from app.sessions.kinds import REGISTRY, Kinds
+from app.sessions.lobby import Filter, Lobby, filters
 from app.sessions.session import (
     ActionRequest,
     ActionResult,
     GameState,
+    JoinResult,
     LegalMovesPage,
     MoveRequest,
     MoveResult,
@@ -30,16 +32,19 @@ from app.sessions.session import (
 from app.sessions.store import (
     CLIENT_GAMES,
     CLIENT_MOVES,
+    CLIENT_OPEN_GAMES,
     BoardShape,
     Changes,
     CreatedGame,
     History,
+    OpenGames,
     Seat,
     client_part,
     opened,
+    seats,
 )
 from app.sessions.watchers import Watchers
-from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS
+from app.settings import DEFAULT_CLIENT_OPEN_GAMES, DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS
 
 Clock = Callable[[], float]
 
@@ -49,6 +54,7 @@ class _Entry:
     session: Session
     owner: str  # the client that created it, whose share of the store it holds
     expires: float  # when it disappears (``clock``) unless a move comes first
+    listed: bool = False  # in the lobby: open, and counted in its owner's open games
 
 
 class MemoryGameStore:
@@ -82,9 +88,13 @@ class MemoryGameStore:
         max_refusals: int = DEFAULT_MAX_REFUSALS,
         unstarted_seconds: float | None = None,
         client_share: float = 1.0,
+        client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         kinds: Kinds = REGISTRY,
     ) -> None:
         self.kinds = kinds
+        self.client_open_games = client_open_games
+        self._lobby = Lobby()
+        self._open_owned: Counter[str] = Counter()  # by owner: its games in the lobby
         self.max_games = max_games
         self.max_refusals = max_refusals
         self.idle_seconds = idle_seconds
@@ -121,8 +131,18 @@ class MemoryGameStore:
                 self._forget(gone)
                 self._watchers.notify(game_id)
 
+    def _unlist(self, entry: _Entry) -> None:
+        """The game leaves the lobby (its seat taken, or the game gone)."""
+        if entry.listed:
+            entry.listed = False
+            self._lobby.remove(entry.session.id)
+            self._open_owned[entry.owner] -= 1
+            if self._open_owned[entry.owner] <= 0:
+                del self._open_owned[entry.owner]
+
     def _forget(self, entry: _Entry) -> None:
         """Give back what a game held of the store's bounds and of its owner's share."""
+        self._unlist(entry)
         moves = entry.session.position.move_count
         self._moves -= moves
         for counts, count in ((self._owned_games, 1), (self._owned_moves, moves)):
@@ -172,30 +192,53 @@ class MemoryGameStore:
         control: TimeControl | None = None,
         owner: str = "",
         opening: Sequence[Played] = (),
+        open_seat: Player | None = None,
     ) -> CreatedGame:
         self._expire()
         if len(self._unstarted) + len(self._started) >= self.max_games:
             raise CapacityExhausted(self.max_games, self._retry_after())
         if self._owned_games[owner] >= self.client_games:
             raise CapacityExhausted(self.client_games, self._retry_after(), CLIENT_GAMES)
+        if open_seat is not None and self._open_owned[owner] >= self.client_open_games:
+            raise CapacityExhausted(self.client_open_games, self._retry_after(), CLIENT_OPEN_GAMES)
         self._check_moves_room(owner)
         game_kind = self.kinds.find(kind)
-        secrets = (tokens.new_token(), tokens.new_token())
-        hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
+        secrets, hashes = seats(open_seat)
         position = opened(game_kind, params, opening)
         session = Session(
             tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
             self.max_refusals, version=position.move_count,  # an opening's moves: played,
             untimed=position.move_count,  # and untimed
+            lobby=open_seat is not None, open_seat=open_seat,
         )  # fmt: skip
         self._moves += position.move_count
         self._owned_moves[owner] += position.move_count
         if control is not None:
             wait = game_kind.clocks_wait(params)
             session.clocks = Clocks.start(control, self._now_ms(), wait)
-        self._unstarted[session.id] = _Entry(session, owner, self.clock() + self.unstarted_seconds)
+        entry = _Entry(session, owner, self.clock() + self.unstarted_seconds)
+        self._unstarted[session.id] = entry
         self._owned_games[owner] += 1
+        if open_seat is not None:
+            entry.listed = True
+            self._lobby.add(session.id, filters(kind, params))
+            self._open_owned[owner] += 1
         return CreatedGame(session.state(), secrets)
+
+    async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
+        entry = self._entry(game_id)
+        session = self._session(game_id)
+        result = session.join(idempotency_key)
+        if not result.replayed:
+            self._unlist(entry)
+            self._changed(session)
+        return result
+
+    async def open_games(self, where: Filter, after: int, limit: int) -> OpenGames:
+        self._expire()
+        listed, more = self._lobby.page(where, after, limit)
+        games = [self._session(game_id).state() for _, game_id in listed]
+        return OpenGames(games, listed[-1][0] if listed and more else None)
 
     async def state(self, game_id: str) -> GameState:
         return self._session(game_id).state()

@@ -43,6 +43,19 @@ OWNED_GAMES = "{adjudicator}:owned_games"
 OWNED_MOVES = "{adjudicator}:owned_moves"
 # The KEYS of the accounting scripts (accounts.lua), in this order.
 ACCOUNTS = [LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES, OWNERS, OWNED_GAMES, OWNED_MOVES]
+# The lobby, in a slot of its own (``{lobby}``; lobby_*.lua, never in one script with a game's
+# keys): each index a sorted set (game id -> the lobby's number of it: the order of creation),
+# the owner of each listed game and each owner's count of them, and the counter of numbers.
+LOBBY_OWNER_OF = "{lobby}:owner_of"
+LOBBY_OWNED = "{lobby}:owned"
+LOBBY_COUNTER = "{lobby}:counter"
+
+
+def lobby_index(where: tuple[str, ...]) -> str:
+    """The sorted set of the lobby's index ``where`` (``app.sessions.lobby.Filter``)."""
+    return "{lobby}:open" + "".join(f":{part}" for part in where)
+
+
 # What /readyz writes to learn that the store takes writes, and how long it is kept.
 READY = "{adjudicator}:ready"
 READY_MS = 10_000

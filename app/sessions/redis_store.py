@@ -55,7 +55,9 @@ from app.sessions.errors import (
     GameNotFound,
     IdempotencyKeyReused,
     MoveNotFound,
+    SeatTaken,
     StoreUnavailable,
+    Unauthorized,
 )
 from app.sessions.kind import (
     LegalMove,
@@ -70,10 +72,22 @@ from app.sessions.kind import (
 )
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.kinds.gomoku import SWAP2, Swap2Choice
+from app.sessions.lobby import STALE_READS, Filter, filters, kind_rules
 from app.sessions.receipts import receipt_from, receipt_text
 from app.sessions.redis_accounts import MoveAccounts, seconds
 from app.sessions.redis_cluster import STORE_ERRORS, BoundedCluster, connect, is_cluster
-from app.sessions.redis_keys import LIVE_GAMES, READY, READY_MS, channel, game_keys, ready_key
+from app.sessions.redis_keys import (
+    LIVE_GAMES,
+    LOBBY_COUNTER,
+    LOBBY_OWNED,
+    LOBBY_OWNER_OF,
+    READY,
+    READY_MS,
+    channel,
+    game_keys,
+    lobby_index,
+    ready_key,
+)
 from app.sessions.redis_push import PushListener
 from app.sessions.redis_scripts import Call, ScriptRunner, forget_connections
 from app.sessions.redis_wire import (
@@ -90,11 +104,19 @@ from app.sessions.redis_wire import (
     DeleteArgs,
     GameArgs,
     HistoryReply,
+    JoinArgs,
+    JoinedReply,
     LegalArgs,
     LegalReply,
+    LobbyAddArgs,
+    LobbyAdded,
+    LobbyPage,
+    LobbyPageArgs,
+    LobbyRemoveArgs,
     MovesArgs,
     MovesReply,
     NoArgs,
+    NotFound,
     Ok,
     ReadArgs,
     ReadReply,
@@ -102,6 +124,7 @@ from app.sessions.redis_wire import (
     Refused,
     Replay,
     ReplayState,
+    SeatTakenReply,
     decode,
     meta_fields,
     moves_read,
@@ -113,10 +136,12 @@ from app.sessions.redis_wire import (
     winner_of,
 )
 from app.sessions.session import (
+    JOIN,
     ActionRequest,
     ActionResult,
     Ending,
     GameState,
+    JoinResult,
     LegalMovesPage,
     MoveRequest,
     MoveResult,
@@ -129,15 +154,23 @@ from app.sessions.session import (
 from app.sessions.store import (
     CLIENT_GAMES,
     CLIENT_MOVES,
+    CLIENT_OPEN_GAMES,
     BoardShape,
     Changes,
     CreatedGame,
     History,
+    OpenGames,
     Seat,
     client_part,
     opened,
+    seats,
 )
-from app.settings import DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS, DEFAULT_MAX_TOTAL_MOVES
+from app.settings import (
+    DEFAULT_CLIENT_OPEN_GAMES,
+    DEFAULT_MAX_MOVES,
+    DEFAULT_MAX_REFUSALS,
+    DEFAULT_MAX_TOTAL_MOVES,
+)
 
 FAST_GOMOKU = ("freestyle", "standard", "caro")
 
@@ -232,11 +265,18 @@ class RedisGameStore:
         max_refusals: int = DEFAULT_MAX_REFUSALS,
         unstarted_seconds: float | None = None,
         client_share: float = 1.0,
+        client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         kinds: Kinds = REGISTRY,
     ) -> None:
         """``clock`` is this process's time (the accounting's); the games' clocks run on the
         store's time, or on ``clock``'s with ``caller_time`` (tests: see redis_scripts.py)."""
         self.kinds = kinds
+        self.client_open_games = client_open_games
+        # Every lobby index a game of the served kinds may be listed in (a game leaves them all).
+        self.lobby_indexes = sorted(
+            {lobby_index(where) for kind in kinds for where in filters(kind.name, {})}
+            | {lobby_index((kind.name, rule)) for kind in kinds for rule in kind_rules(kind)}
+        )
         self.max_games = max_games
         self.max_refusals = max_refusals
         self.max_moves = max_moves  # each game keeps the limit it was created with
@@ -308,6 +348,7 @@ class RedisGameStore:
         control: TimeControl | None = None,
         owner: str = "",
         opening: Sequence[Played] = (),
+        open_seat: Player | None = None,
     ) -> CreatedGame:
         game_kind = self.kinds.find(kind)
         game_id = tokens.new_game_id()
@@ -319,13 +360,19 @@ class RedisGameStore:
                 "client_moves": (self.accounts.client_moves, CLIENT_MOVES),
             }.get(reserved.why, (self.max_games, "live games"))
             raise CapacityExhausted(limit, seconds(reserved.wait_ms), what)
-        secrets = (tokens.new_token(), tokens.new_token())
-        hashes = (tokens.token_hash(secrets[0]), tokens.token_hash(secrets[1]))
+        secrets, hashes = seats(open_seat)
         position = opened(game_kind, params, opening)
         session = Session(
             game_id, game_kind, params, hashes, position, self.max_moves,
             version=position.move_count,  # an opening's moves, as if they had been played
+            lobby=open_seat is not None, open_seat=open_seat,
         )  # fmt: skip
+        if open_seat is not None:  # listed first: past its owner's most, no game is made
+            try:
+                await self._list(game_id, kind, params, owner)
+            except CapacityExhausted:
+                await self.accounts.forget(game_id)  # its reserved place given back
+                raise
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
             initial = control.initial_ms
@@ -349,17 +396,91 @@ class RedisGameStore:
         else:
             fields |= FAST_PATHS[kind].fields(params)
         fields["owner"] = owner
+        if open_seat is not None:  # nobody moves until the seat is taken (join.lua)
+            fields |= {"lobby": 1, "open": open_seat, "waits": position.next_player or 0}
         records = [game_kind.encode_move(move) for move in session.moves(0, state.move_count)]
         args = CreateArgs(
             ttl_ms=self.unstarted_ms, fields=meta_fields(fields), records=json.dumps(records)
         )
         keys = game_keys(game_id)
-        await self._run(Call("create", [keys.meta, keys.moves], args))
+        try:
+            await self._run(Call("create", [keys.meta, keys.moves], args))
+        except BaseException:
+            if open_seat is not None:  # no game: it leaves the lobby (else a listing drops it)
+                with suppress(StoreUnavailable):
+                    await self._unlist(game_id)
+            raise
         for _ in records:  # moves the store holds, as accepted ones are counted
             self.accounts.accepted(game_id, owner)
         size = board_size(game_kind, state.facts)
         self._know(game_id, Known(kind, engine, hashes, owner, size))
         return CreatedGame(state, secrets)
+
+    async def _list(
+        self, game_id: str, kind: str, params: Mapping[str, object], owner: str
+    ) -> None:
+        """List a new open game in the lobby, or CapacityExhausted: its owner holds its most."""
+        indexes = [lobby_index(where) for where in filters(kind, params)]
+        args = LobbyAddArgs(game_id=game_id, owner=owner, most=self.client_open_games)
+        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, LOBBY_COUNTER, *indexes]
+        added = LobbyAdded(*(await self._run(Call("lobby_add", keys, args))))
+        if not int(added.placed):
+            raise CapacityExhausted(self.client_open_games, 1, CLIENT_OPEN_GAMES)
+
+    async def _unlist(self, game_id: str) -> None:
+        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, *self.lobby_indexes]
+        await self._run(Call("lobby_remove", keys, LobbyRemoveArgs(game_id=game_id)))
+
+    async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
+        token = tokens.new_token()
+        key = "" if idempotency_key is None else receipt_key(JOIN, idempotency_key)
+        sealed = "" if idempotency_key is None else tokens.seal(token, idempotency_key)
+        args = JoinArgs(
+            token_hash=tokens.token_hash(token), sealed=sealed, key=key, channel=channel(game_id)
+        )
+        keys = game_keys(game_id)
+        found = decode(
+            await self._run(Call("join", [keys.meta, keys.moves, keys.receipts], args), change=True)
+        )
+        if isinstance(found, NotFound):
+            raise GameNotFound(game_id)
+        if isinstance(found, SeatTakenReply):
+            raise SeatTaken()
+        assert isinstance(found, JoinedReply)
+        state = state_read(self.kinds, game_id, found.state)
+        self._known.pop(game_id, None)  # its token hashes changed
+        if int(found.replayed):
+            assert idempotency_key is not None, "only a keyed join is replayed"
+            token = tokens.unseal(found.sealed, idempotency_key)
+            return JoinResult(player_or_none(found.player) or 1, token, state, replayed=True)
+        with suppress(StoreUnavailable):  # else a listing drops it, finding it taken
+            await self._unlist(game_id)
+        return JoinResult(player_or_none(found.player) or 1, token, state)
+
+    async def open_games(self, where: Filter, after: int, limit: int) -> OpenGames:
+        """A page of the lobby's index: each listed game's state read (a script a game: on a
+        cluster each is in its own slot), and a game no longer open dropped from the lobby;
+        at most ``STALE_READS`` entries read per game asked for."""
+        games: list[GameState] = []
+        cursor, more = after, True
+        budget = limit * STALE_READS
+        while len(games) < limit and more and budget > 0:
+            most = min(limit - len(games), budget)
+            args = LobbyPageArgs(after=cursor, most=most)
+            page = LobbyPage(*(await self._run(Call("lobby_page", [lobby_index(where)], args))))
+            budget -= len(page.ids)
+            more = len(page.ids) == most
+            for game_id, number in zip(page.ids, page.numbers, strict=True):
+                cursor = int(float(number))
+                try:
+                    state = await self.state(game_id)
+                except GameNotFound:
+                    state = None
+                if state is None or state.open_seat is None:
+                    await self._unlist(game_id)
+                else:
+                    games.append(state)
+        return OpenGames(games, cursor if more else None)
 
     async def state(self, game_id: str) -> GameState:
         keys = game_keys(game_id)
@@ -538,7 +659,15 @@ class RedisGameStore:
 
     async def seat(self, game_id: str, token: str) -> Seat:
         known = await self._known_game(game_id)
-        return Seat(player_by_hash(known.hashes, token), known.kind, known.size)
+        try:
+            player = player_by_hash(known.hashes, token)
+        except Unauthorized:
+            if "" not in known.hashes:  # an open seat known: it may have been taken since
+                raise
+            self._known.pop(game_id, None)
+            known = await self._known_game(game_id)
+            player = player_by_hash(known.hashes, token)
+        return Seat(player, known.kind, known.size)
 
     async def board_shape(self, game_id: str) -> BoardShape:
         known = await self._known_game(game_id)
@@ -686,7 +815,8 @@ class RedisGameStore:
         session = Session(
             game_id, kind, params, (read.h1, read.h2), kind.decode(params, read.position or ""),
             int(read.max_moves), self.max_refusals, int(read.version),
-            draw_offer=player_or_none(read.offer or 0),
+            draw_offer=player_or_none(read.offer or 0), lobby=read.lobby == "1",
+            open_seat=player_or_none(read.open), joined=int(read.joined) or None,
         )  # fmt: skip
         if read.reason in SESSION_ENDINGS:
             session.ending = Ending(

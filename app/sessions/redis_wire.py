@@ -42,6 +42,7 @@ from app.sessions.errors import (
     PreconditionFailed,
     StoreUnavailable,
     Unauthorized,
+    WaitingForOpponent,
     WrongPlayer,
     WrongStep,
 )
@@ -187,6 +188,31 @@ class NoArgs(NamedTuple):
     pass
 
 
+class JoinArgs(NamedTuple):
+    """join.lua: the joiner's new token's hash, the token sealed under the Idempotency-Key
+    (``tokens.seal``; '' without a key), and the key's digest ('' without one)."""
+
+    token_hash: Wire
+    sealed: Wire
+    key: Wire
+    channel: Wire
+
+
+class LobbyAddArgs(NamedTuple):
+    game_id: Wire
+    owner: Wire
+    most: Wire  # open games one owner may hold
+
+
+class LobbyRemoveArgs(NamedTuple):
+    game_id: Wire
+
+
+class LobbyPageArgs(NamedTuple):
+    after: Wire  # the number the page starts after
+    most: Wire
+
+
 # --- answers ---------------------------------------------------------------------------------
 
 
@@ -208,6 +234,9 @@ class StateReply(NamedTuple):
     r2: str
     since: str
     running: str
+    lobby: str = "0"  # '1': created open
+    open: str = "0"  # the seat nobody has taken yet, '0' for none
+    joined: str = "0"  # the version the open seat was taken at, '0' before
 
 
 class ReadReply(NamedTuple):
@@ -225,6 +254,9 @@ class ReadReply(NamedTuple):
     winner: str
     reason: str | None
     offer: str | None
+    lobby: str
+    open: str
+    joined: str
     receipts: list[str | None]  # for the fields asked, in their order
 
 
@@ -390,25 +422,55 @@ class WrongStepReply(NamedTuple):
     pass
 
 
+class WaitingReply(NamedTuple):
+    open_seat: str
+
+
+class JoinedReply(NamedTuple):
+    """join.lua's seat taken (or, ``replayed`` 1, taken before under the same key), the token
+    sealed under the key, and the game's state after it."""
+
+    player: str
+    sealed: str
+    replayed: int
+    state: list[Any]
+
+
+class SeatTakenReply(NamedTuple):
+    pass
+
+
+class LobbyAdded(NamedTuple):
+    placed: int  # 0: the owner holds its most open games
+
+
+class LobbyPage(NamedTuple):
+    ids: list[str]
+    numbers: list[str]
+
+
 Record = type[tuple[Any, ...]]
 
 REPLIES: dict[str, Record] = {
     "state": StateReply, "read": ReadReply, "moves": MovesReply, "history": HistoryReply,
     "legal": LegalReply,
     "changes": ChangesReply, "shares": Shares, "accounts": AccountsReply,
-    "reserve": ReserveReply, "settled": Settled,
+    "reserve": ReserveReply, "settled": Settled, "lobby_added": LobbyAdded,
+    "lobby_page": LobbyPage,
 }  # fmt: skip
 REFUSALS: dict[str, Record] = {
     "wrong_player": WrongPlayerReply, "precondition_failed": PreconditionReply,
     "out_of_bounds": OutOfBoundsReply, "game_over": GameOverReply,
     "not_your_turn": NotYourTurnReply, "cell_occupied": CellOccupiedReply,
     "no_passes": NoPassesReply, "wrong_step": WrongStepReply,
+    "waiting_for_opponent": WaitingReply,
 }  # fmt: skip
 TAGGED: dict[str, Record] = {
     "ok": Ok, "accepted": Accepted, "replay": Replay, "replay_state": ReplayState,
     "refused": Refused, "conflict": Conflict, "receipt": ReceiptFound, "replayed": Replayed,
     "capacity_exhausted": CapacityFull, "game_not_found": NotFound,
     "unauthorized": NotAuthorized, "idempotency_key_reused": KeyReused,
+    "joined": JoinedReply, "seat_taken": SeatTakenReply,
 } | REFUSALS  # fmt: skip
 
 
@@ -463,6 +525,10 @@ SCRIPTS: dict[str, Script] = {
         ),
         Script("touch", TouchArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True),
         Script("forget", ForgetArgs, replies=ACCOUNT_REPLIES, game=False, accounts=True),
+        Script("join", JoinArgs, replies=(*GAME_REPLIES, "joined", "seat_taken", "game_not_found")),
+        Script("lobby_add", LobbyAddArgs, replies=("lobby_added",), game=False),
+        Script("lobby_remove", LobbyRemoveArgs, game=False),
+        Script("lobby_page", LobbyPageArgs, replies=("lobby_page",), game=False),
     )
 }
 
@@ -575,6 +641,8 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
     return GameState(
         game_id, s.kind, facts, status, winner, reason, player_or_none(s.next_player),
         int(s.version), moves, last, player_or_none(s.offer), clock,
+        lobby=s.lobby == "1", open_seat=player_or_none(s.open),
+        joined=int(s.joined) or None,
     )  # fmt: skip
 
 
@@ -601,6 +669,7 @@ REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
     CellOccupiedReply: lambda a, r: CellOccupied(_cell(r).row, _cell(r).col),
     NoPassesReply: lambda a, r: PassNotAllowed(a.rule),
     WrongStepReply: lambda a, r: WrongStep(NO_OPENING_CHOICE),
+    WaitingReply: lambda a, r: WaitingForOpponent(int(a.open_seat)),
 }
 # Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[Record, Callable[[str], DomainError]] = {

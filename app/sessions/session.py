@@ -28,7 +28,9 @@ from app.sessions.errors import (
     GameOver,
     IdempotencyKeyReused,
     PreconditionFailed,
+    SeatTaken,
     Unauthorized,
+    WaitingForOpponent,
     WrongPlayer,
 )
 from app.sessions.kind import (
@@ -49,7 +51,7 @@ from app.sessions.kind import (
 from app.settings import DEFAULT_MAX_REFUSALS
 
 
-def receipt_key(player: Player, idempotency_key: str) -> str:
+def receipt_key(player: Player | Literal["join"], idempotency_key: str) -> str:
     """Where a game keeps the answer to a player's request under an ``Idempotency-Key``: the
     player and a 16-byte digest of the key (a key may be 255 characters, and a game keeps
     thousands of them)."""
@@ -115,6 +117,24 @@ class GameState:
     last_move: Move | None
     draw_offer: Player | None = None  # the player whose draw offer stands
     clock: ClockState | None = None
+    lobby: bool = False  # created open: its state says ``open_seat``
+    open_seat: Player | None = None  # the seat nobody has taken yet (an open game's)
+    joined: int | None = None  # the version the open seat was taken at
+
+
+@dataclass(frozen=True, slots=True)
+class JoinResult:
+    """A join's answer: the seat taken, its token (shown to the joiner alone), the game after
+    it, and whether this is the answer to a retry (the same ``Idempotency-Key``)."""
+
+    player: Player
+    token: str
+    state: GameState
+    replayed: bool = False
+
+
+# A join's receipt key begins with this, where a player's request's begins with its seat.
+JOIN: Literal["join"] = "join"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +193,8 @@ class Receipt:
     left, or the refusal."""
 
     fingerprint: str
-    outcome: int | GameState | DomainError  # the accepted move's seq, an action's state, a refusal
+    # The accepted move's seq, an action's state, a refusal, or a join's seat and sealed token.
+    outcome: int | GameState | DomainError | tuple[Player, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +236,9 @@ class Session:
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
     _size: tuple[int, int] | None = field(default=None, repr=False, compare=False)
+    lobby: bool = False  # created open (``"open": true``)
+    open_seat: Player | None = None  # the seat nobody has taken yet; its token hash is ""
+    joined: int | None = None  # the version at which the open seat was taken
 
     @property
     def at_move_limit(self) -> bool:
@@ -253,6 +277,8 @@ class Session:
             next_player = None
         elif self.at_move_limit:
             status, reason, next_player = "draw", "move_limit", None
+        elif self.open_seat is not None:
+            next_player = None  # nobody moves until the open seat is taken
         self._snapshot = GameState(
             id=self.id,
             kind=self.kind.name,
@@ -266,6 +292,9 @@ class Session:
             last_move=self.move(count) if count else None,
             draw_offer=self.draw_offer,
             clock=None if self.clocks is None else self.clocks.state(),
+            lobby=self.lobby,
+            open_seat=None if self.ending is not None else self.open_seat,
+            joined=self.joined,
         )
         return self._snapshot
 
@@ -353,16 +382,49 @@ class Session:
             return key, None
         if receipt.fingerprint != request.fingerprint():
             raise IdempotencyKeyReused()
-        if isinstance(receipt.outcome, DomainError):
-            raise receipt.outcome.copy(replayed=True)
-        return key, receipt.outcome
+        outcome = receipt.outcome
+        if isinstance(outcome, DomainError):
+            raise outcome.copy(replayed=True)
+        assert not isinstance(outcome, tuple), "a player's receipt holds no join"
+        return key, outcome
 
     def _check(self, request: MoveRequest | ActionRequest, player: Player) -> None:
-        """The conditions every request of a player sets or meets, before the rules."""
+        """The conditions every request of a player sets or meets, before the rules; and an
+        open game waits for its second player (nobody moves, resigns or offers a draw)."""
         if request.player is not None and request.player != player:
             raise WrongPlayer(player, request.player)
         if request.expected_version is not None and request.expected_version != self.version:
             raise PreconditionFailed(self.version)
+        if self.open_seat is not None and self.ending is None:
+            raise WaitingForOpponent(self.open_seat)
+
+    def join(self, idempotency_key: str | None) -> JoinResult:
+        """Take the open seat with a new token (the store keeps its hash); with an
+        ``idempotency_key``, a retry of the join that took it gets the same seat and token
+        (sealed under the key: ``tokens.seal``). SeatTaken if no seat is free, or the game is
+        over."""
+        key = None
+        if idempotency_key is not None:
+            key = receipt_key(JOIN, idempotency_key)
+            receipt = self.receipts.get(key)
+            if receipt is not None:
+                assert isinstance(receipt.outcome, tuple), "a join's receipt holds its seat"
+                player, sealed = receipt.outcome
+                token = tokens.unseal(sealed, idempotency_key)
+                return JoinResult(player, token, self.state(), replayed=True)
+        seat = self.open_seat
+        if seat is None or self.over:
+            raise SeatTaken()
+        token = tokens.new_token()
+        hashes = list(self.token_hashes)
+        hashes[seat - 1] = tokens.token_hash(token)
+        self.token_hashes = (hashes[0], hashes[1])
+        self.open_seat = None
+        self._changed_without_move()
+        self.joined = self.version
+        if key is not None and idempotency_key is not None:
+            self.receipts[key] = Receipt(JOIN, (seat, tokens.seal(token, idempotency_key)))
+        return JoinResult(seat, token, self.state())
 
     def _refused(self, key: str | None, body: str, refusal: DomainError) -> None:
         self._remember(key, Receipt(body, refusal.copy()))

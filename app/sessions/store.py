@@ -16,12 +16,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from app.sessions import tokens
 from app.sessions.clock import TimeControl
 from app.sessions.kind import GameKind, Move, Played, Player, Position
+from app.sessions.lobby import Filter
 from app.sessions.session import (
     ActionRequest,
     ActionResult,
     GameState,
+    JoinResult,
     LegalMovesPage,
     MoveRequest,
     MoveResult,
@@ -80,10 +83,24 @@ def client_part(bound: int, share: float) -> int:
     return max(1, math.floor(bound * share))
 
 
+# What a client's share of open games is counted in, as a refusal says it.
+CLIENT_OPEN_GAMES = "open games created by one client"
+
+
 @dataclass(frozen=True, slots=True)
 class CreatedGame:
     state: GameState
-    tokens: tuple[str, str]  # players 1 and 2, shown once; the store keeps hashes only
+    # Players 1 and 2, shown once (the store keeps hashes only); None for an open game's free
+    # seat, whose token is made when someone joins.
+    tokens: tuple[str | None, str | None]
+
+
+class OpenGames(NamedTuple):
+    """A page of the lobby: open games' states, oldest first, and the cursor to the next page
+    (None: no more when it was read)."""
+
+    games: list[GameState]
+    next_cursor: int | None
 
 
 class GameStore(Protocol):
@@ -103,12 +120,25 @@ class GameStore(Protocol):
         control: TimeControl | None = None,
         owner: str = "",
         opening: Sequence[Played] = (),
+        open_seat: Player | None = None,
     ) -> CreatedGame:
         """A new game of the kind named ``kind`` (one of the store's ``kinds``) with these
         (validated) parameters, and clocks if a time ``control`` is given, held by the client
         ``owner``, its ``opening`` moves (checked legal by the creation body) played first, as
-        its first move records, untimed; raises CapacityExhausted when the store is full, or
-        the owner holds its share."""
+        its first move records, untimed; with ``open_seat``, that seat is left free for anyone
+        to join and the game is listed in the lobby. Raises CapacityExhausted when the store is
+        full, or the owner holds its share (of games, or of open games)."""
+        ...
+
+    async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
+        """Take the open seat of the game (``Session.join``): one join wins however many race,
+        and a retry under the winner's ``idempotency_key`` gets its seat and token again; the
+        game leaves the lobby. Raises GameNotFound or SeatTaken."""
+        ...
+
+    async def open_games(self, where: Filter, after: int, limit: int) -> OpenGames:
+        """Open games of the lobby index ``where`` created after the cursor ``after`` (0: from
+        the oldest), at most ``limit``, oldest first."""
         ...
 
     async def state(self, game_id: str) -> GameState:
@@ -182,6 +212,18 @@ class GameStore(Protocol):
 
     async def close(self) -> None:
         """Release connections (at shutdown)."""
+
+
+def seats(open_seat: Player | None) -> tuple[tuple[str | None, str | None], tuple[str, str]]:
+    """A new game's tokens and their hashes: a token for each seat, but none for an open game's
+    free seat, whose hash is empty (no token's hash is: nobody holds that seat until a join
+    gives it one)."""
+    made = [tokens.new_token(), tokens.new_token()]
+    secrets: list[str | None] = list(made)
+    hashes = [tokens.token_hash(token) for token in made]
+    if open_seat is not None:
+        secrets[open_seat - 1], hashes[open_seat - 1] = None, ""
+    return (secrets[0], secrets[1]), (hashes[0], hashes[1])
 
 
 def opened(kind: GameKind, params: Mapping[str, object], opening: Sequence[Played]) -> Position:

@@ -26,6 +26,7 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
             max_refusals=settings.max_refusals_per_game,
             unstarted_seconds=settings.unstarted_game_seconds,
             client_share=settings.client_share,
+            client_open_games=settings.client_open_games,
             kinds=kinds,
         )
     return MemoryGameStore(
@@ -36,5 +37,6 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
         max_refusals=settings.max_refusals_per_game,
         unstarted_seconds=settings.unstarted_game_seconds,
         client_share=settings.client_share,
+        client_open_games=settings.client_open_games,
         kinds=kinds,
     )

@@ -25,7 +25,6 @@ POST_PATHS = [
     "/v1/reversi/apply-move",
     "/v1/tictactoe/validate",
     "/v1/tictactoe/validate-batch",
-    "/v1/games",
 ]
 
 
@@ -181,6 +180,14 @@ def test_wrong_method_is_405_with_allow(client: TestClient, path: str, method: s
     response = client.request(method, path)
     assert_problem(response, 405, "method_not_allowed")
     assert response.headers["allow"] == "POST"
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+def test_the_games_collection_takes_get_and_post(client: TestClient, method: str) -> None:
+    """``/v1/games``: POST creates a game, GET lists the open ones; nothing else."""
+    response = client.request(method, "/v1/games")
+    assert_problem(response, 405, "method_not_allowed")
+    assert response.headers["allow"] == "GET, POST"
 
 
 def test_text_plain_json_is_refused_as_not_an_object(client: TestClient) -> None:

@@ -303,6 +303,20 @@ def test_generated_client_calls_every_operation(
                        body=models.PlaceTwoIn.from_dict({"place_two": True}))  # fmt: skip
     assert (out_of_step.status_code, out_of_step.parsed.code) == (409, "wrong_step")
 
+    # An open game: listed, joined once (a retry under its key gets the same token), played.
+    lobby = call("createGame", client=client, body=models.CreateTicTacToeIn.from_dict(
+        {"n": 3, "open": True})).parsed  # fmt: skip
+    assert lobby.open_seat == 2
+    listed = call("listGames", client=client, open_=True, game="tictactoe", limit=100)
+    assert listed.status_code == 200, listed.content
+    assert lobby.id in [open_game.id for open_game in listed.parsed.games]
+    joined = call("joinGame", game_id=lobby.id, client=client, idempotency_key="join-1")
+    assert (joined.status_code, joined.parsed.player) == (200, 2)
+    again = call("joinGame", game_id=lobby.id, client=client, idempotency_key="join-1")
+    assert again.parsed.token == joined.parsed.token
+    taken = call("joinGame", game_id=lobby.id, client=client)
+    assert (taken.status_code, taken.parsed.code) == (409, "seat_taken")
+
     deleted = call("deleteGame", game_id=game.id, client=players[2])
     assert deleted.status_code == 204
     gone = call("getGame", game_id=game.id, client=client)

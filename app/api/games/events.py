@@ -1,8 +1,9 @@
 """The game's Server-Sent Events stream, and its declaration in OpenAPI.
 
-One event per change of the game, its ``id`` the game's version after it: ``move`` per accepted
-move (``data`` = the move's answer as ``POST …/moves`` gave it), ``offer`` while a draw offer
-stands (``data`` = the state), then one ``end`` (``data`` = the final state) when the game is
+One event per change of the game, its ``id`` the game's version after it: ``join`` when an open
+game's seat is taken (``data`` = the state), ``move`` per accepted move (``data`` = the move's
+answer as ``POST …/moves`` gave it), ``offer`` while a draw offer stands (``data`` = the
+state), then one ``end`` (``data`` = the final state) when the game is
 over. The stream reads the store (``GameStore.changes``: the moves since the last change sent,
 a page at a time, and the state), waits for the next change (``GameStore.wait_for_change``) —
 or for a running clock's deadline, so that a flag fall is sent when it falls — and reads again;
@@ -96,6 +97,10 @@ async def _events(
         first = None
         moves, now = read.moves, read.state
         names = state_names(kinds, now)  # the board's size never changes: nor its names
+        if now.joined is not None and sent < now.joined:  # before any move: none came earlier
+            data = to_json(state_json(now, names)).decode()
+            yield format_sse_event(data_str=data, event="join", id=str(now.joined))
+            sent = now.joined
         for move in moves:
             result = result_at(move, now, kinds.find(now.kind))
             data = to_json(move_result_json(result, names)).decode()
@@ -218,6 +223,13 @@ def event_components(move_result: type, states: Mapping[str, type]) -> dict[str,
         },
     }
     events = {
+        "JoinEvent": _event(
+            "join",
+            "An open game's free seat was taken (`POST …/join`): `data` is the game's state "
+            "as it is when the event is sent (moves may follow it). Before any move.",
+            state,
+            True,
+        ),
         "MoveEvent": _event(
             "move", "A move was accepted: `data` is the move's answer.", _ref(move_result), True
         ),

@@ -64,6 +64,17 @@ CREATED_GAME_LINKS = {
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
         {"color": "W"},
     ),
+    "Join": _link(
+        "join_game",
+        "Take the free seat of a game created open (`open`): its token; of a game created "
+        "whole, 409 `seat_taken`.",
+        GAME_OF_CREATED,
+    ),
+    "ListOpenGames": _link(
+        "list_games",
+        "The lobby, of the new game's kind: an open game is listed until its seat is taken.",
+        {"query.open": "true", "query.game": "$response.body#/game"},
+    ),
     "ListMoves": _link("list_moves", "The moves so far.", GAME_OF_CREATED),
     "LegalMoves": _link(
         "list_legal_moves", "What player 1 may play first: every legal move.", GAME_OF_CREATED

@@ -16,6 +16,7 @@ from app.api.params import (
 from app.contract.games import etag
 from app.rules.reversi import MAX_SIDE
 from app.sessions.errors import GameNotFound
+from app.sessions.lobby import DEFAULT_PAGE, MAX_PAGE
 
 # Game ids are made by the service (``tokens.new_game_id``: 16 URL-safe characters); anything
 # longer, or with other characters, names no game and never reaches the store.
@@ -46,6 +47,30 @@ SINCE_VERSION = Param(
     "since", "query", _MOVE_NUMBER,
     "After this version of the game (0: from its creation): the changes made since.",
     _move_number, 0,
+)  # fmt: skip
+# The lobby's listing: ``open=true`` (the only listing there is), its filters, its page.
+_TRUE, _true = matching("true", "open", "must be true: the listing is of open games", 4)
+OPEN_ONLY = Param(
+    "open", "query", _TRUE, "`true`: list the open games (the lobby).", _true, "", required=True
+)
+_NAME, _name = matching("[a-z][a-z0-9_]{0,31}", "name", "is not a name", max_length=32)
+GAME_FILTER = Param[str | None](
+    "game", "query", _NAME, "Only open games of this kind (`tictactoe`, `reversi`, `gomoku`).",
+    _name, None,
+)  # fmt: skip
+RULE_FILTER = Param[str | None](
+    "rule", "query", _NAME, "With `game`: only its games under this rule (gomoku's `renju`, …).",
+    _name, None,
+)  # fmt: skip
+_PAGE, _page = integer(1, MAX_PAGE)
+LOBBY_LIMIT = Param(
+    "limit", "query", _PAGE, f"At most this many games (1 to {MAX_PAGE}).", _page, DEFAULT_PAGE
+)
+_CURSOR, _cursor = matching("[0-9]{1,18}", "cursor", "is not a cursor of this listing", 18)
+CURSOR = Param[int | None](
+    "cursor", "query", _CURSOR,
+    "Where the page starts: the previous page's `next_cursor` (absent: the oldest open game).",
+    lambda text: int(_cursor(text)), None,
 )  # fmt: skip
 _LIMIT, _limit = integer(1, 10_000)
 LIMIT = Param("limit", "query", _LIMIT, "At most this many moves.", _limit, 1000)

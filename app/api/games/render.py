@@ -124,6 +124,8 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
     }
     if state.clock is not None:
         common["clock"] = clock_json(state.clock)
+    if state.lobby:
+        common["open_seat"] = state.open_seat
     # The id and the kind first, the kind's facts right after them.
     return {"id": state.id, "game": state.kind, **state.facts, **common}
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.sse import EventSourceResponse
+from pydantic import Field
 
 from app.api.bodies import Examples, JsonBody, answer_examples, json_response
 from app.api.games import params
@@ -32,7 +34,7 @@ from app.api.games.render import (
     state_json,
     state_names,
 )
-from app.api.games.schemas import ACTION_BODY, GameShapes, MoveBodies, played_by
+from app.api.games.schemas import ACTION_BODY, GameShapes, MoveBodies, played_by, typed_dict
 from app.api.games.streams import StreamSlots
 from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter, client_of
@@ -56,12 +58,15 @@ from app.sessions.errors import (
     IdempotencyKeyReused,
     MoveNotFound,
     PreconditionFailed,
+    SeatTaken,
     StoreUnavailable,
     TooManyStreams,
     Unauthorized,
     WrongPlayer,
     WrongStep,
 )
+from app.sessions.kind import Player
+from app.sessions.lobby import Filter, kind_rules, wanted
 from app.sessions.session import Action, ActionRequest, GameState, MoveRequest
 from app.sessions.store import GameStore, Seat
 
@@ -227,13 +232,69 @@ async def create_game(request: Request) -> Response:
     body = shapes.create_body(await shapes.create.parse(request))
     owner = client_of(request)
     created = await store_of(request).create(
-        body.kind, body.params(), body.control(), owner, body.opening_moves()
+        body.kind, body.params(), body.control(), owner, body.opening_moves(), body.open_seat()
     )
     state = created.state
-    tokens = {"1": created.tokens[0], "2": created.tokens[1]}
+    tokens = {str(seat): token for seat, token in enumerate(created.tokens, 1) if token}
     answer = {**state_json(state, state_names(shapes.kinds, state)), "tokens": tokens}
     headers = {"Location": _game_path(state.id), "ETag": etag(state.id, state.version)}
     return json_response(answer, 201, headers | SECRET)
+
+
+async def join_game(request: Request) -> Response:
+    """Take an open game's free seat: its token, shown to the joiner alone."""
+    request.app.state.creation_limiter.take(client_of(request))  # a seat is half a game
+    game_id = params.game_id(request)
+    key = params.IDEMPOTENCY_KEY.read(request)
+    with a_change():
+        joined = await store_of(request).join(game_id, key)
+    state = joined.state
+    headers = {"ETag": etag(game_id, state.version), **SECRET}
+    if joined.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    answer = {
+        "player": joined.player,
+        "token": joined.token,
+        "state": state_json(state, names_of_state(request, state)),
+    }
+    return json_response(answer, headers=headers)
+
+
+async def list_games(request: Request) -> Response:
+    """The lobby: open public games, oldest first, a page at a time."""
+    params.OPEN_ONLY.read(request)
+    shapes = shapes_of(request)
+    where = lobby_filter(request, shapes)
+    limit = params.LOBBY_LIMIT.read(request)
+    after = params.CURSOR.read(request) or 0
+    reads: RateLimiter = request.app.state.history_reads
+    reads.take(client_of(request), limit)  # a page reads up to ``limit`` games
+    page = await store_of(request).open_games(where, after, limit)
+    games = [state_json(state, state_names(shapes.kinds, state)) for state in page.games]
+    cursor = None if page.next_cursor is None else str(page.next_cursor)
+    return json_response({"games": games, "next_cursor": cursor})
+
+
+def lobby_filter(request: Request, shapes: GameShapes) -> Filter:
+    """The lobby index a listing asks for: every open game, a kind's (``game``), or a kind's
+    under one of its rules (``game`` and ``rule``); a 422 naming a kind or rule the service
+    does not have."""
+    game = params.GAME_FILTER.read(request)
+    rule = params.RULE_FILTER.read(request)
+    if game is not None and game not in shapes.kinds.names:
+        raise _query_problem("game", f"must be one of {', '.join(shapes.kinds.names)}")
+    if rule is not None:
+        if game is None:
+            raise _query_problem("rule", "goes with game: the kind whose rule it is")
+        rules = kind_rules(shapes.kinds.find(game))
+        if rule not in rules:
+            known = ", ".join(rules) or "none: this kind has no rules"
+            raise _query_problem("rule", f"must be one of the kind's rules ({known})")
+    return wanted(game, rule)
+
+
+def _query_problem(name: str, message: str) -> RequestValidationError:
+    return RequestValidationError([{"loc": ("query", name), "msg": message, "type": name}])
 
 
 async def _act(request: Request, action: Action) -> Response:
@@ -496,6 +557,65 @@ def game_router(shapes: GameShapes) -> APIRouter:
         },
         openapi_extra=shapes.create.openapi,
     )(create_game)
+    join_out = typed_dict(
+        "JoinOut",
+        {
+            "player": Annotated[Player, Field(description="The seat taken.")],
+            "token": Annotated[
+                str, Field(description="Its bearer token, shown only in this answer.")
+            ],
+            "state": Annotated[shapes.game, Field(description="The game after the join.")],
+        },
+    )
+    router.post(
+        "/{game_id}/join",
+        summary="Join an open game",
+        description="Takes the open seat of a game created with `open` (no token needed: the "
+        "answer holds the new seat's token, shown only here, and the game after it). One of "
+        "any number of racing joins wins; the others, and any join of a game without a free "
+        "seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again "
+        "with the same seat and token when retried (`Idempotent-Replayed: true`). The game's "
+        "streams get `event: join`; the game leaves the lobby.",
+        response_model=join_out,
+        responses={
+            200: {"headers": {"ETag": _header("The game's new ETag.")}},
+            **store_errors(GameNotFound, SeatTaken, VALIDATION_ERROR, RATE_LIMITED),
+        },
+        openapi_extra={"parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi]},
+    )(join_game)
+    lobby_out = typed_dict(
+        "OpenGamesOut",
+        {
+            "games": Annotated[
+                list[shapes.game],  # type: ignore[name-defined]
+                Field(description="Open games' states (`open_seat` set), oldest first."),
+            ],
+            "next_cursor": Annotated[
+                str | None,
+                Field(description="Send as `cursor` for the next page; null: no more."),
+            ],
+        },
+    )
+    router.get(
+        "",
+        summary="List the open games (the lobby)",
+        description="Open public games waiting for a second player, oldest first, a page at a "
+        "time (`limit`, at most 100; `cursor`: the previous page's `next_cursor`), of one kind "
+        "(`game`) and one of its rules (`rule`) if asked. A game leaves the list when its seat "
+        "is taken, it ends or it goes. Each listed game counts as a read against the client's "
+        "history limit (429 `rate_limited` past it).",
+        response_model=lobby_out,
+        responses={200: {}, **store_errors(VALIDATION_ERROR, RATE_LIMITED)},
+        openapi_extra={
+            "parameters": [
+                params.OPEN_ONLY.openapi,
+                params.GAME_FILTER.openapi,
+                params.RULE_FILTER.openapi,
+                params.LOBBY_LIMIT.openapi,
+                params.CURSOR.openapi,
+            ]
+        },
+    )(list_games)
     acted: dict[Callable[[Request], Awaitable[Response]], Examples] = {
         resign: examples.resigned,
         offer_draw: examples.offered,
@@ -519,7 +639,8 @@ def game_router(shapes: GameShapes) -> APIRouter:
     router.get(
         "/{game_id}/events",
         summary="Push: a stream of the game's changes (Server-Sent Events)",
-        description="One `move` event per accepted move (`data` = the move's answer as "
+        description="A `join` event when an open game's seat is taken (`data` = the state), "
+        "one `move` event per accepted move (`data` = the move's answer as "
         "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the "
         "state), then one `end` event (data: the final state) when the game is over — a flag "
         "fall included, at the instant it falls. Each event's `id` is the game's version after "

@@ -3,7 +3,7 @@
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
-                        'reason')
+                        'reason', 'open')
 if not meta[1] then return REPLY.game_not_found{} end
 local player
 if ARG.token_hash == meta[1] then player = 1 elseif ARG.token_hash == meta[2] then player = 2
@@ -32,6 +32,9 @@ if ARG.claimed ~= '' and tonumber(ARG.claimed) ~= player then
 end
 if ARG.expected_version ~= '' and tonumber(ARG.expected_version) ~= tonumber(meta[5]) then
   return refuse(REPLY.precondition_failed{version = meta[5]})
+end
+if (meta[8] or '0') ~= '0' then  -- an open game waits for its second player
+  return refuse(REPLY.waiting_for_opponent{open_seat = meta[8]})
 end
 if status ~= 'in_progress' then
   return refuse(REPLY.game_over{status = status, winner = meta[4], reason = meta[7]})

@@ -17,7 +17,7 @@
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'n', 'h1', 'h2', 'status', 'winner', 'version',
-                        'next', 'kind', 'reason', 'max_moves', 'k', 'rule', 'early')
+                        'next', 'kind', 'reason', 'max_moves', 'k', 'rule', 'early', 'open')
 if not meta[1] then return REPLY.game_not_found{} end
 local n = tonumber(meta[1])
 local k = tonumber(meta[11] or meta[1])
@@ -62,6 +62,10 @@ if ARG.claimed ~= '' and tonumber(ARG.claimed) ~= player then
 end
 if ARG.expected_version ~= '' and tonumber(ARG.expected_version) ~= version then
   return refuse(REPLY.precondition_failed{version = version})
+end
+-- An open game waits for its second player: nobody moves until the seat is taken.
+if (meta[14] or '0') ~= '0' then
+  return refuse(REPLY.waiting_for_opponent{open_seat = meta[14]})
 end
 -- A game the session ended (at its move limit, on time, by resignation or agreement) refuses
 -- every move first, as the sessions in Python do.

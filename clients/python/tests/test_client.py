@@ -147,6 +147,25 @@ def test_a_swap2_opening_to_its_colours(api: Client) -> None:
     assert (audited["verdict"], audited["plies"]) == ("unfinished", 3)
 
 
+def test_an_open_game_is_listed_joined_once_and_played(api: Client) -> None:
+    game = api.create_game(n=3, open=True)
+    assert list(game["tokens"]) == ["1"]
+    listed = api.list_games(game="tictactoe", limit=100)
+    assert game["id"] in [open_game["id"] for open_game in listed["games"]]
+    creator = client_module.token_for(game, 1)
+    with pytest.raises(client_module.ProblemError) as waiting:
+        api.make_move(game["id"], creator, 0, 0)
+    assert waiting.value.code == "waiting_for_opponent"
+    joined = api.join_game(game["id"], idempotency_key="join-1")
+    assert (joined["player"], joined["state"]["open_seat"]) == (2, None)
+    assert api.join_game(game["id"], idempotency_key="join-1")["token"] == joined["token"]
+    with pytest.raises(client_module.ProblemError) as taken:
+        api.join_game(game["id"])
+    assert taken.value.code == "seat_taken"
+    api.make_move(game["id"], creator, 0, 0)
+    assert api.make_move(game["id"], joined["token"], 1, 1)["state"]["move_count"] == 2
+
+
 def test_the_stateless_questions(api: Client) -> None:
     opening = ["....", ".WB.", ".BW.", "...."]
     assert api.check_move(opening, 0, 1, "B")["legal"]

@@ -35,6 +35,8 @@ function describe(event: GameEvent): string {
   switch (event.event) {
     case "move":
       return `move ${event.id}: (${event.data.move.row}, ${event.data.move.col}), winner ${event.data.winner}`;
+    case "join":
+      return `join ${event.id}: the open seat is taken`;
     case "offer":
       return `offer ${event.id}: player ${event.data.draw_offer} offers a draw`;
     case "end":
@@ -50,15 +52,15 @@ if (classic.game !== "tictactoe" || classic.k !== 3) throw new Error("not a 3 ×
 ok(
   await makeMove({
     path: { game_id: classic.id },
-    auth: classic.tokens["1"],
+    auth: classic.tokens["1"]!,
     body: { row: 0, col: 0 },
   }),
 );
-const resigned = ok(await resign({ path: { game_id: classic.id }, auth: classic.tokens["2"] }));
+const resigned = ok(await resign({ path: { game_id: classic.id }, auth: classic.tokens["2"]! }));
 if (resigned.reason !== "resignation") throw new Error("no resignation");
 const refused = await offerDraw({
   path: { game_id: classic.id },
-  auth: classic.tokens["1"],
+  auth: classic.tokens["1"]!,
   body: {},
 });
 if (refused.error?.code !== "game_over")
@@ -72,7 +74,7 @@ for (let col = 3; winner === 0; col++) {
   const black = ok(
     await makeMove({
       path: { game_id: gomoku.id },
-      auth: gomoku.tokens["1"],
+      auth: gomoku.tokens["1"]!,
       body: { row: 7, col },
     }),
   );
@@ -81,7 +83,7 @@ for (let col = 3; winner === 0; col++) {
     ok(
       await makeMove({
         path: { game_id: gomoku.id },
-        auth: gomoku.tokens["2"],
+        auth: gomoku.tokens["2"]!,
         body: { row: 6, col },
       }),
     );
@@ -100,7 +102,7 @@ while (state.status === "in_progress" && state.next_player != null) {
     await legalMoves({ body: { board: board.rows, color: player === 1 ? "B" : "W" } }),
   );
   const best = legal.moves.reduce((a, b) => (b.flips > a.flips ? b : a));
-  const token: string = reversi.tokens[player === 1 ? "1" : "2"];
+  const token: string = reversi.tokens[player === 1 ? "1" : "2"]!;
   state = ok(
     await makeMove({
       path: { game_id: reversi.id },

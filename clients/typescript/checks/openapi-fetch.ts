@@ -49,6 +49,8 @@ function describe(event: GameEvent): string {
       const { move, state, winner } = event.data;
       return `move ${event.id}: player ${move.player} at (${move.row}, ${move.col}), ${state.status}, winner ${winner}`;
     }
+    case "join":
+      return `join ${event.id}: the open seat is taken`;
     case "offer":
       return `offer ${event.id}: player ${event.data.draw_offer} offers a draw`;
     case "end": {
@@ -67,7 +69,7 @@ if (classic.game !== "tictactoe" || classic.k !== 3) throw new Error("not a 3 ×
 const first = ok(
   await api.POST("/v1/games/{game_id}/moves", {
     params: { path: { game_id: classic.id } },
-    headers: bearer(classic.tokens["1"]),
+    headers: bearer(classic.tokens["1"]!),
     body: { row: 0, col: 0 },
   }),
 );
@@ -76,14 +78,14 @@ if (first.move.seq !== 1) throw new Error("the first move is not number 1");
 const resigned = ok(
   await api.POST("/v1/games/{game_id}/resign", {
     params: { path: { game_id: classic.id } },
-    headers: bearer(classic.tokens["2"]),
+    headers: bearer(classic.tokens["2"]!),
   }),
 );
 if (resigned.reason !== "resignation" || resigned.winner !== 1) throw new Error("no resignation");
 // A problem answer is typed as the spec's Problem.
 const refused = await api.POST("/v1/games/{game_id}/draw-offer", {
   params: { path: { game_id: classic.id } },
-  headers: bearer(classic.tokens["1"]),
+  headers: bearer(classic.tokens["1"]!),
   body: {},
 });
 if (refused.error?.code !== "game_over")
@@ -102,7 +104,7 @@ for (let col = 3; winner === 0; col++) {
     const moved: components["schemas"]["MoveResultOut"] = ok(
       await api.POST("/v1/games/{game_id}/moves", {
         params: { path: { game_id: gomoku.id } },
-        headers: bearer(gomoku.tokens[player]),
+        headers: bearer(gomoku.tokens[player]!),
         body: { row, col },
       }),
     );
@@ -130,7 +132,7 @@ while (state.status === "in_progress" && state.next_player !== null) {
   const moved: components["schemas"]["MoveResultOut"] = ok(
     await api.POST("/v1/games/{game_id}/moves", {
       params: { path: { game_id: reversi.id } },
-      headers: bearer(reversi.tokens[player === 1 ? "1" : "2"]),
+      headers: bearer(reversi.tokens[player === 1 ? "1" : "2"]!),
       body: { row: best.row, col: best.col },
     }),
   );

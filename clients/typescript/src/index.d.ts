@@ -177,6 +177,13 @@ export type CreateGame = UnionToIntersection<
  * Moves, resignations and draw offers carry an Idempotency-Key and are sent again after a
  * network error or a 503 with a short Retry-After; so are reads and the stateless questions.
  */
+/** The bearer token of `player` in the answer that created a game (an open game's answer
+ * holds only its creator's: asking for the other seat's throws). */
+export declare function tokenFor(
+  created: { tokens: { "1"?: string; "2"?: string } },
+  player: 1 | 2,
+): string;
+
 export declare class Client {
   constructor(options: ClientOptions);
   readonly baseUrl: string;
@@ -224,6 +231,17 @@ export declare class Client {
    * answer is the state of the body's kind, with each player's token. Sent again only when the
    * request never left. */
   createGame: CreateGame;
+  /** Take an open game's free seat: its token (shown only here) and the game after it; a
+   * retry with the same `idempotencyKey` gets the same seat and token. */
+  joinGame(
+    gameId: string,
+    options?: RequestOptions & { idempotencyKey?: string },
+  ): Promise<Answer<"joinGame", 200>>;
+  /** A page of the lobby: open games, oldest first (`cursor`: the last page's `next_cursor`). */
+  listGames(
+    filter?: { game?: string; rule?: string; limit?: number; cursor?: string },
+    options?: RequestOptions,
+  ): Promise<Answer<"listGames", 200>>;
   /** The game's state now. */
   getGame(gameId: string, options?: RequestOptions): Promise<Game>;
   /** The game's state if it changed since `etag` (If-None-Match), else `state: null`. */

@@ -165,6 +165,19 @@ const nothing = async () => undefined;
  * @property {AbortSignal} [signal]
  */
 
+/**
+ * The bearer token of `player` in the answer that created a game. An open game's answer holds
+ * only its creator's: asking for the other seat's throws.
+ * @param {{ tokens: { "1"?: string, "2"?: string } }} created
+ * @param {1 | 2} player
+ * @returns {string}
+ */
+export function tokenFor(created, player) {
+  const token = created.tokens[player === 1 ? "1" : "2"];
+  if (token === undefined) throw new Error(`the answer holds no token for player ${player}`);
+  return token;
+}
+
 export class Client {
   #base;
   #fetch;
@@ -351,6 +364,33 @@ export class Client {
       resend: "unsent",
       signal: options.signal,
     });
+  }
+
+  /**
+   * Take an open game's free seat: `{player, token, state}` (a retry with the same
+   * `idempotencyKey` gets the same seat and token).
+   * @param {string} gameId
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string }} [options]
+   */
+  joinGame(gameId, { signal, idempotencyKey } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/join"),
+      headers: { "Idempotency-Key": idempotencyKey ?? randomKey() },
+      signal,
+    });
+  }
+
+  /**
+   * A page of the lobby: open games, oldest first.
+   * @param {{ game?: string, rule?: string, limit?: number, cursor?: string }} [filter]
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  listGames(filter = {}, options = {}) {
+    /** @type {Record<string, string | number>} */
+    const query = { open: "true" };
+    for (const [name, value] of Object.entries(filter)) if (value !== undefined) query[name] = value;
+    return this.#call({ method: "GET", path: "/v1/games", query, signal: options.signal });
   }
 
   /** @param {string} gameId @param {{ signal?: AbortSignal }} [options] */

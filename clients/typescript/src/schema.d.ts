@@ -261,13 +261,37 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the open games (the lobby)
+         * @description Open public games waiting for a second player, oldest first, a page at a time (`limit`, at most 100; `cursor`: the previous page's `next_cursor`), of one kind (`game`) and one of its rules (`rule`) if asked. A game leaves the list when its seat is taken, it ends or it goes. Each listed game counts as a read against the client's history limit (429 `rate_limited` past it).
+         */
+        get: operations["listGames"];
         put?: never;
         /**
          * Create a game
          * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku: `tictactoe`, `reversi`, `gomoku`): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or caro; `size`; renju's `foul`; an opening of `stones`, or `swap2`), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once, but a swap2 game's run from its first stone). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
          */
         post: operations["createGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an open game
+         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when retried (`Idempotent-Replayed: true`). The game's streams get `event: join`; the game leaves the lobby.
+         */
+        post: operations["joinGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -323,7 +347,7 @@ export interface paths {
         };
         /**
          * Push: a stream of the game's changes (Server-Sent Events)
-         * @description One `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), then one `end` event (data: the final state) when the game is over — a flag fall included, at the instant it falls. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
+         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), then one `end` event (data: the final state) when the game is over — a flag fall included, at the instant it falls. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
          */
         get: operations["gameEvents"];
         put?: never;
@@ -691,6 +715,16 @@ export interface components {
              */
             format?: string | null;
             /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
              * Game
              * @description The game's kind. Default: `"gomoku"`.
              * @constant
@@ -799,6 +833,16 @@ export interface components {
              */
             format?: string | null;
             /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
              * Game
              * @description The game's kind. Default: `"reversi"`.
              * @constant
@@ -860,6 +904,16 @@ export interface components {
              * @description The format of `record`: one of the game's community formats.
              */
             format?: string | null;
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1045,6 +1099,16 @@ export interface components {
             /** @description Clocks; without them, no time limit. */
             clock?: components["schemas"]["ClockIn"] | null;
             /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -1087,6 +1151,16 @@ export interface components {
             /** @description Clocks; without them, no time limit. */
             clock?: components["schemas"]["ClockIn"] | null;
             /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -1125,6 +1199,16 @@ export interface components {
         CreateTicTacToeIn: {
             /** @description Clocks; without them, no time limit. */
             clock?: components["schemas"]["ClockIn"] | null;
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1169,7 +1253,7 @@ export interface components {
             reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
-             * @description null once the game is over.
+             * @description null once the game is over, and while an open seat waits for a player.
              */
             next_player: (1 | 2) | null;
             /**
@@ -1189,6 +1273,11 @@ export interface components {
             draw_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1222,7 +1311,7 @@ export interface components {
             game: "gomoku";
             /** @description The last accepted move's record; null before the first. */
             last_move: components["schemas"]["GomokuMoveOut"] | null;
-            /** @description Each player's bearer token. Shown only in this answer. */
+            /** @description Each player's bearer token, shown only in this answer; an open game's has only the creator's (the other is made when someone joins). */
             tokens: components["schemas"]["Tokens"];
         };
         /** CreatedReversiOut */
@@ -1247,7 +1336,7 @@ export interface components {
             reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
-             * @description null once the game is over.
+             * @description null once the game is over, and while an open seat waits for a player.
              */
             next_player: (1 | 2) | null;
             /**
@@ -1267,6 +1356,11 @@ export interface components {
             draw_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
             /** Height */
             height: number;
             /** Width */
@@ -1281,7 +1375,7 @@ export interface components {
             final_score: components["schemas"]["PlayerScores"] | null;
             /** @description The last accepted move's record; null before the first. */
             last_move: components["schemas"]["ReversiMoveOut"] | null;
-            /** @description Each player's bearer token. Shown only in this answer. */
+            /** @description Each player's bearer token, shown only in this answer; an open game's has only the creator's (the other is made when someone joins). */
             tokens: components["schemas"]["Tokens"];
         };
         /** CreatedTicTacToeOut */
@@ -1306,7 +1400,7 @@ export interface components {
             reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
-             * @description null once the game is over.
+             * @description null once the game is over, and while an open seat waits for a player.
              */
             next_player: (1 | 2) | null;
             /**
@@ -1326,6 +1420,11 @@ export interface components {
             draw_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
             /** N */
             n: number;
             /** K */
@@ -1342,7 +1441,7 @@ export interface components {
             game: "tictactoe";
             /** @description The last accepted move's record; null before the first. */
             last_move: components["schemas"]["MoveOut"] | null;
-            /** @description Each player's bearer token. Shown only in this answer. */
+            /** @description Each player's bearer token, shown only in this answer; an open game's has only the creator's (the other is made when someone joins). */
             tokens: components["schemas"]["Tokens"];
         };
         /** @description The game is over: `data` is the final state. Its `id` is the version of the ending when the ending is a change of its own (a flag fall, a resignation, an agreed draw); without one when the last move ended the game. */
@@ -1424,7 +1523,7 @@ export interface components {
             rule?: "renju";
         };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
-        GameEvent: components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
         /** GomokuBoardOut */
         GomokuBoardOut: {
             /** Size */
@@ -1538,7 +1637,7 @@ export interface components {
             reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
-             * @description null once the game is over.
+             * @description null once the game is over, and while an open seat waits for a player.
              */
             next_player: (1 | 2) | null;
             /**
@@ -1558,6 +1657,11 @@ export interface components {
             draw_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1793,6 +1897,36 @@ export interface components {
             detail?: string;
             /** Code */
             code?: string;
+        };
+        /** @description An open game's free seat was taken (`POST …/join`): `data` is the game's state as it is when the event is sent (moves may follow it). Before any move. */
+        JoinEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "join";
+            /** @description The game's version after this change: resume after it with Last-Event-ID. */
+            id: string;
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+        };
+        /** JoinOut */
+        JoinOut: {
+            /**
+             * Player
+             * @description The seat taken.
+             * @enum {integer}
+             */
+            player: 1 | 2;
+            /**
+             * Token
+             * @description Its bearer token, shown only in this answer.
+             */
+            token: string;
+            /**
+             * State
+             * @description The game after the join.
+             */
+            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
         };
         /**
          * Jwk
@@ -2039,6 +2173,19 @@ export interface components {
             id: string;
             data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
         };
+        /** OpenGamesOut */
+        OpenGamesOut: {
+            /**
+             * Games
+             * @description Open games' states (`open_seat` set), oldest first.
+             */
+            games: (components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"])[];
+            /**
+             * Next Cursor
+             * @description Send as `cursor` for the next page; null: no more.
+             */
+            next_cursor: string | null;
+        };
         /**
          * PassIn
          * @description A pass: the mover places nothing and gives the turn away.
@@ -2232,7 +2379,7 @@ export interface components {
             reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
-             * @description null once the game is over.
+             * @description null once the game is over, and while an open seat waits for a player.
              */
             next_player: (1 | 2) | null;
             /**
@@ -2252,6 +2399,11 @@ export interface components {
             draw_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
             /** Height */
             height: number;
             /** Width */
@@ -2502,7 +2654,7 @@ export interface components {
             reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
             /**
              * Next Player
-             * @description null once the game is over.
+             * @description null once the game is over, and while an open seat waits for a player.
              */
             next_player: (1 | 2) | null;
             /**
@@ -2522,6 +2674,11 @@ export interface components {
             draw_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
             /** N */
             n: number;
             /** K */
@@ -2580,9 +2737,9 @@ export interface components {
         /** Tokens */
         Tokens: {
             /** 1 */
-            1: string;
+            1?: string;
             /** 2 */
-            2: string;
+            2?: string;
         };
         /** ValidateBatchRequest */
         ValidateBatchRequest: {
@@ -3641,6 +3798,64 @@ export interface operations {
             };
         };
     };
+    listGames: {
+        parameters: {
+            query: {
+                /** @description `true`: list the open games (the lobby). */
+                open: string;
+                /** @description Only open games of this kind (`tictactoe`, `reversi`, `gomoku`). */
+                game?: string;
+                /** @description With `game`: only its games under this rule (gomoku's `renju`, …). */
+                rule?: string;
+                /** @description At most this many games (1 to 100). */
+                limit?: number;
+                /** @description Where the page starts: the previous page's `next_cursor` (absent: the oldest open game). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenGamesOut"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     createGame: {
         parameters: {
             query?: never;
@@ -3706,6 +3921,79 @@ export interface operations {
                 };
             };
             /** @description `capacity_exhausted`: the store is full, or the client that created the game (for a new game: this one) holds its share of the store's games or moves (`ADJUDICATOR_CLIENT_SHARE`; see `Retry-After`). `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    joinGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any client-chosen string (1–255 visible ASCII characters). A retry with the same key and body gets the first answer again (header `Idempotent-Replayed: true`) and applies nothing; the same key with another body is 422 `idempotency_key_reused`. Keys live as long as the game. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The game's new ETag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinOut"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `seat_taken`: a join of a game whose seats are both taken (it was never open, or someone joined first). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
             503: {
                 headers: {
                     [name: string]: unknown;

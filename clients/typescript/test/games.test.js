@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { ProblemError } from "../src/index.js";
-import { KEEP_ALIVE_MS, NO_SERVICE, client, rejection, watchedFetch } from "./helpers.js";
+import { KEEP_ALIVE_MS, NO_SERVICE, client, rejection, watchedFetch, seat } from "./helpers.js";
 
 /**
  * The ProblemError a call is refused with; it must have this code and status.
@@ -33,7 +33,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
       [game.n, game.k, game.status, game.next_player, game.version],
       [3, 3, "in_progress", 1, 0],
     );
-    const [x, o] = [game.tokens["1"], game.tokens["2"]];
+    const [x, o] = [seat(game, "1"), seat(game, "2")];
 
     await api.makeMove(game.id, x, { row: 0, col: 0 });
     const notYourTurn = await refused(
@@ -79,8 +79,8 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.deepEqual([game.n, game.k], [15, 5]);
     let last;
     for (let col = 3; col <= 7; col++) {
-      last = await api.makeMove(game.id, game.tokens["1"], { row: 7, col });
-      if (col < 7) await api.makeMove(game.id, game.tokens["2"], { row: 6, col });
+      last = await api.makeMove(game.id, seat(game, "1"), { row: 7, col });
+      if (col < 7) await api.makeMove(game.id, seat(game, "2"), { row: 6, col });
     }
     assert.ok(last);
     assert.deepEqual([last.winner, last.state.status, last.state.move_count], [1, "won", 9]);
@@ -94,7 +94,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     const game = await api.createGame({ game: "gomoku", opening: "swap2" });
     assert.ok("colors" in game);
     assert.deepEqual(game.opening, { rule: "swap2", step: "place_three", to_act: 1 });
-    const [first, second] = [game.tokens["1"], game.tokens["2"]];
+    const [first, second] = [seat(game, "1"), seat(game, "2")];
     for (const square of ["h8", "h9", "i9"]) await api.makeMove(game.id, first, { square });
     await refused(api.makeMove(game.id, second, { square: "a1" }), "wrong_step", 409);
     await refused(api.makeChoice(game.id, first, { color: "W" }), "not_your_turn", 409);
@@ -115,10 +115,31 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.deepEqual([audited.verdict, audited.plies], ["unfinished", 6]);
   });
 
+  test("an open game: listed in the lobby, joined once, then played", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3, open: true });
+    assert.deepEqual(Object.keys(game.tokens), ["1"]);
+    assert.equal(game.open_seat, 2);
+    const listed = await api.listGames({ game: "tictactoe", limit: 100 });
+    assert.ok(listed.games.some((open) => open.id === game.id));
+    const creator = seat(game, "1");
+    await refused(api.makeMove(game.id, creator, { row: 0, col: 0 }), "waiting_for_opponent", 409);
+    const joined = await api.joinGame(game.id, { idempotencyKey: "join-1" });
+    assert.deepEqual([joined.player, joined.state.open_seat], [2, null]);
+    const again = await api.joinGame(game.id, { idempotencyKey: "join-1" });
+    assert.equal(again.token, joined.token);
+    await refused(api.joinGame(game.id), "seat_taken", 409);
+    await api.makeMove(game.id, creator, { row: 0, col: 0 });
+    const reply = await api.makeMove(game.id, joined.token, { row: 1, col: 1 });
+    assert.equal(reply.state.move_count, 2);
+    const after = await api.listGames({ game: "tictactoe", limit: 100 });
+    assert.ok(!after.games.some((open) => open.id === game.id));
+  });
+
   test("a live game's legal moves, a page at a time, Reversi's with their flips", async () => {
     const api = client();
     const game = await api.createGame({ n: 3 });
-    await api.makeMove(game.id, game.tokens["1"], { row: 1, col: 1 });
+    await api.makeMove(game.id, seat(game, "1"), { row: 1, col: 1 });
     const first = await api.listLegalMoves(game.id, { limit: 5 });
     assert.deepEqual([first.game, first.player, first.count, first.version], ["tictactoe", 2, 8, 1]);
     assert.notEqual(first.next_after, null);
@@ -144,7 +165,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     // A transcript of ten moves from the standard start, each sent by its name.
     const transcript = "f5d6c3d3c4f4f6f3e6e7";
     for (const [index, square] of (transcript.match(/[a-h][1-8]/g) ?? []).entries()) {
-      const token = reversi.tokens[index % 2 === 0 ? "1" : "2"];
+      const token = seat(reversi, index % 2 === 0 ? "1" : "2");
       const moved = await api.makeMove(reversi.id, token, { square: index % 2 ? square.toUpperCase() : square });
       assert.equal(moved.move.square, square);
     }
@@ -155,18 +176,18 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.deepEqual([f5.row, f5.col, f5.flips, f5.flip_squares], [4, 5, [[4, 4]], ["e5"]]);
 
     const gomoku = await api.createGame({ game: "tictactoe", n: 15, k: 5 });
-    const centre = await api.makeMove(gomoku.id, gomoku.tokens["1"], { square: "h8" });
+    const centre = await api.makeMove(gomoku.id, seat(gomoku, "1"), { square: "h8" });
     assert.deepEqual([centre.move.row, centre.move.col, centre.move.square], [7, 7, "h8"]);
-    const corner = await api.makeMove(gomoku.id, gomoku.tokens["2"], { square: "a1" });
+    const corner = await api.makeMove(gomoku.id, seat(gomoku, "2"), { square: "a1" });
     assert.deepEqual([corner.move.row, corner.move.col], [14, 0]);
     const outside = await refused(
-      api.makeMove(gomoku.id, gomoku.tokens["1"], { square: "p1" }),
+      api.makeMove(gomoku.id, seat(gomoku, "1"), { square: "p1" }),
       "validation_error",
       422,
     );
     assert.deepEqual(outside.body.errors?.[0]?.loc, ["body", "square"]);
     await refused(
-      api.makeMove(gomoku.id, gomoku.tokens["1"], { row: 0, col: 0, square: "a15" }),
+      api.makeMove(gomoku.id, seat(gomoku, "1"), { row: 0, col: 0, square: "a15" }),
       "validation_error",
       422,
     );
@@ -177,7 +198,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     const api = client();
     const game = await api.createGame({ game: "reversi" });
     assert.deepEqual([game.height, game.width, game.score], [8, 8, { 1: 2, 2: 2 }]);
-    await refused(api.makeMove(game.id, game.tokens["1"], { row: 0, col: 0 }), "illegal_move", 409);
+    await refused(api.makeMove(game.id, seat(game, "1"), { row: 0, col: 0 }), "illegal_move", 409);
     let state = await api.getGame(game.id);
     while (state.status === "in_progress" && state.next_player !== null) {
       const player = state.next_player;
@@ -188,7 +209,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
       });
       assert.equal(must_pass, false);
       const best = moves.reduce((a, b) => (b.flips > a.flips ? b : a));
-      const token = game.tokens[player === 1 ? "1" : "2"];
+      const token = seat(game, player === 1 ? "1" : "2");
       const moved = await api.makeMove(game.id, token, { row: best.row, col: best.col });
       assert.ok("flips" in moved.move && moved.move.flips.length === best.flips);
       state = moved.state;
@@ -207,16 +228,16 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
   test("a resignation and an agreed draw end a game; later actions are game_over", async () => {
     const api = client();
     const a = await api.createGame({ game: "reversi" });
-    await api.offerDraw(a.id, a.tokens["1"]);
-    const drawn = await api.offerDraw(a.id, a.tokens["2"], { player: 2 });
+    await api.offerDraw(a.id, seat(a, "1"));
+    const drawn = await api.offerDraw(a.id, seat(a, "2"), { player: 2 });
     assert.deepEqual([drawn.status, drawn.reason, drawn.winner], ["draw", "agreement", 0]);
     const b = await api.createGame({ n: 3 });
-    const resigned = await api.resign(b.id, b.tokens["2"]);
+    const resigned = await api.resign(b.id, seat(b, "2"));
     assert.deepEqual(
       [resigned.status, resigned.reason, resigned.winner],
       ["won", "resignation", 1],
     );
-    await refused(api.resign(b.id, b.tokens["1"]), "game_over", 409);
+    await refused(api.resign(b.id, seat(b, "1")), "game_over", 409);
   });
 
   test("polling: a null state while the ETag still matches", async () => {
@@ -227,16 +248,16 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.ok(first.etag);
     const unchanged = await api.pollGame(game.id, first.etag);
     assert.deepEqual(unchanged, { state: null, etag: first.etag });
-    await api.makeMove(game.id, game.tokens["1"], { row: 1, col: 1 });
+    await api.makeMove(game.id, seat(game, "1"), { row: 1, col: 1 });
     const changed = await api.pollGame(game.id, first.etag);
     assert.equal(changed.state?.version, 1);
     assert.notEqual(changed.etag, first.etag);
     await refused(
-      api.makeMove(game.id, game.tokens["2"], { row: 0, col: 0 }, { ifMatch: first.etag }),
+      api.makeMove(game.id, seat(game, "2"), { row: 0, col: 0 }, { ifMatch: first.etag }),
       "precondition_failed",
       412,
     );
-    await api.makeMove(game.id, game.tokens["2"], { row: 0, col: 0 }, { ifMatch: changed.etag });
+    await api.makeMove(game.id, seat(game, "2"), { row: 0, col: 0 }, { ifMatch: changed.etag });
   });
 
   test("the events of a game being played: a move made after the stream opened arrives", async () => {
@@ -250,7 +271,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     });
     const api = client({ fetch: watched.fetch });
     const game = await api.createGame({ n: 3 });
-    const [x, o] = [game.tokens["1"], game.tokens["2"]];
+    const [x, o] = [seat(game, "1"), seat(game, "2")];
     const stream = api.events(game.id);
     const first = stream.next(); // opens the stream
     await open;
@@ -318,7 +339,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
       ["2", 1, 1],
       ["1", 0, 2],
     ])) {
-      await api.makeMove(game.id, game.tokens[token], { row, col });
+      await api.makeMove(game.id, seat(game, token), { row, col });
     }
     const events = [];
     for await (const event of api.events(game.id)) events.push(event);
@@ -352,7 +373,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
       const first = stream.next();
       // Quiet for twice the time after which a silent stream is taken for dead.
       await new Promise((resolve) => setTimeout(resolve, 6 * KEEP_ALIVE_MS));
-      await api.makeMove(game.id, game.tokens["1"], { row: 2, col: 2 });
+      await api.makeMove(game.id, seat(game, "1"), { row: 2, col: 2 });
       const event = (await first).value;
       assert.ok(event?.event === "move" && event.data.move.seq === 1);
       await stream.return();

@@ -1,7 +1,7 @@
 // What the tests share: the service they play against, and fetches that watch or break what
 // goes through them.
 
-import { Client } from "../src/index.js";
+import { Client, tokenFor } from "../src/index.js";
 
 /** The service under test (tests/e2e/test_typescript_client.py starts one and sets this). */
 export const BASE = process.env.ADJUDICATOR_URL ?? "";
@@ -49,4 +49,14 @@ export async function rejection(promise) {
     return error;
   }
   throw new Error("expected a rejection");
+}
+
+/**
+ * The token of seat `player` in a created game's answer (``tokenFor``, the seat as text).
+ * @param {{ tokens: { "1"?: string, "2"?: string } }} created
+ * @param {"1" | "2"} player
+ * @returns {string}
+ */
+export function seat(created, player) {
+  return tokenFor(created, player === "1" ? 1 : 2);
 }

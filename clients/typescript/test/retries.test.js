@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { Client, ProblemError } from "../src/index.js";
-import { NO_SERVICE, client, rejection, watchedFetch } from "./helpers.js";
+import { NO_SERVICE, client, rejection, watchedFetch, seat } from "./helpers.js";
 
 /**
  * A problem answer as the service would give it.
@@ -42,7 +42,7 @@ describe("sending again, against the service", { skip: NO_SERVICE }, () => {
     });
     const api = client({ fetch: watched.fetch, retries: FAST });
     const game = await api.createGame({ n: 3 });
-    const moved = await api.makeMove(game.id, game.tokens["1"], { row: 1, col: 1 });
+    const moved = await api.makeMove(game.id, seat(game, "1"), { row: 1, col: 1 });
     assert.deepEqual([moved.move.seq, moved.state.version], [1, 1]);
     const sends = watched.sent.filter((sent) => sent.url.endsWith("/moves"));
     assert.equal(sends.length, 2);
@@ -55,7 +55,7 @@ describe("sending again, against the service", { skip: NO_SERVICE }, () => {
     assert.equal((await api.getGame(game.id)).move_count, 1);
 
     // A new call, a new key; a key given is the one sent.
-    await api.makeMove(game.id, game.tokens["2"], { row: 0, col: 0 }, { idempotencyKey: "mine-1" });
+    await api.makeMove(game.id, seat(game, "2"), { row: 0, col: 0 }, { idempotencyKey: "mine-1" });
     const last = watched.sent.at(-1);
     assert.notEqual(last?.headers.get("idempotency-key"), keys[0]);
     assert.equal(last?.headers.get("idempotency-key"), "mine-1");
@@ -69,7 +69,7 @@ describe("sending again, against the service", { skip: NO_SERVICE }, () => {
     });
     const api = client({ fetch: watched.fetch });
     const game = await api.createGame({ n: 3 });
-    const state = await api.resign(game.id, game.tokens["1"]);
+    const state = await api.resign(game.id, seat(game, "1"));
     assert.deepEqual([state.status, state.winner], ["won", 2]);
     const sends = watched.sent.filter((sent) => sent.url.endsWith("/resign"));
     assert.deepEqual(
@@ -87,7 +87,7 @@ describe("sending again, against the service", { skip: NO_SERVICE }, () => {
     );
     const api = client({ fetch: watched.fetch });
     const game = await api.createGame({ n: 3 });
-    const error = await rejection(api.offerDraw(game.id, game.tokens["1"]));
+    const error = await rejection(api.offerDraw(game.id, seat(game, "1")));
     assert.ok(error instanceof ProblemError);
     assert.deepEqual([error.status, error.code, error.retryAfter], [503, "store_unavailable", 60]);
     assert.equal(watched.sent.filter((sent) => sent.url.endsWith("/draw-offer")).length, 1);

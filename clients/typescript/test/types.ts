@@ -22,7 +22,7 @@ export async function createGameIsTypedPerKind(): Promise<void> {
   const classic = await api.createGame({ n: 3 });
   const k: number = classic.k;
   const gomoku = await api.createGame({ game: "tictactoe", n: 15, k: 5 });
-  const tokens: string[] = [gomoku.tokens["1"], gomoku.tokens["2"]];
+  const tokens: (string | undefined)[] = [gomoku.tokens["1"], gomoku.tokens["2"]];
   const reversi = await api.createGame({ game: "reversi" });
   const score: Schemas["PlayerScores"] = reversi.score;
   const sized: Schemas["CreatedReversiOut"] = await api.createGame({
@@ -70,6 +70,10 @@ export async function movesAndEvents(id: string, token: string): Promise<void> {
   for await (const event of api.events(id, { since: 3 })) {
     event satisfies GameEvent;
     switch (event.event) {
+      case "join":
+        event.data.open_seat satisfies 1 | 2 | null | undefined;
+        event.id satisfies string;
+        break;
       case "move":
         event.data.move.seq satisfies number;
         event.id satisfies string;

@@ -27,7 +27,7 @@
 """
 
 from adjudicator_client._client import AsyncClient, Client
-from adjudicator_client._events import EndEvent, GameEvent, MoveEvent, OfferEvent
+from adjudicator_client._events import EndEvent, GameEvent, JoinEvent, MoveEvent, OfferEvent
 from adjudicator_client._operations import Board, Color, Player, Polled, Retries, token_for
 from adjudicator_client._problem import ProblemError
 from adjudicator_client._schema import *  # noqa: F403 - the document's types and problems
@@ -42,6 +42,7 @@ __all__ = [
     "Color",
     "EndEvent",
     "GameEvent",
+    "JoinEvent",
     "MoveEvent",
     "OfferEvent",
     "Player",

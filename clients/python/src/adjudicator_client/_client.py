@@ -23,6 +23,7 @@ from adjudicator_client._operations import (
     Board,
     Call,
     Color,
+    Player,
     Polled,
     Retries,
     problem_error,
@@ -134,6 +135,8 @@ class Client:
     validate_position = _sync(operations.validate_position)
     validate_positions = _sync(operations.validate_positions)
     get_game = _sync(operations.get_game)
+    join_game = _sync(operations.join_game)
+    list_games = _sync(operations.list_games)
     make_move = _sync(operations.make_move)
     make_choice = _sync(operations.make_choice)
     resign = _sync(operations.resign)
@@ -164,6 +167,8 @@ class Client:
         next: Color | None = None,
         opening: str | Sequence[str] | None = None,
         clock: tuple[int, int] | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     def create_game(
@@ -174,6 +179,8 @@ class Client:
         k: int | None = None,
         early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     def create_game(
@@ -186,6 +193,8 @@ class Client:
         opening: StonesOpening | Literal["swap2"] | None = None,
         early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
@@ -195,8 +204,9 @@ class Client:
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
         ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``, or ``"swap2"``);
         ``early_draw=True`` (tic-tac-toe, gomoku freestyle and standard); ``clock`` is (initial
-        seconds, increment seconds). A kind this client was not made for
-        takes its creation body's members as keywords."""
+        seconds, increment seconds); ``open=True`` (and ``creator=2``) leaves the other seat
+        for anyone to join (``join_game``). A kind this client was not made for takes its
+        creation body's members as keywords."""
         return self.send(operations.create_game(game=game, **params))
 
     def poll_game(self, game_id: str, etag: str | None = None) -> Polled:
@@ -289,6 +299,8 @@ class AsyncClient:
     validate_position = _async(operations.validate_position)
     validate_positions = _async(operations.validate_positions)
     get_game = _async(operations.get_game)
+    join_game = _async(operations.join_game)
+    list_games = _async(operations.list_games)
     make_move = _async(operations.make_move)
     make_choice = _async(operations.make_choice)
     resign = _async(operations.resign)
@@ -319,6 +331,8 @@ class AsyncClient:
         next: Color | None = None,
         opening: str | Sequence[str] | None = None,
         clock: tuple[int, int] | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     async def create_game(
@@ -329,6 +343,8 @@ class AsyncClient:
         k: int | None = None,
         early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     async def create_game(
@@ -341,6 +357,8 @@ class AsyncClient:
         opening: StonesOpening | Literal["swap2"] | None = None,
         early_draw: bool | None = None,
         clock: tuple[int, int] | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...

@@ -29,6 +29,14 @@ def stream_read_timeout(keep_alive_seconds: float = KEEP_ALIVE_SECONDS) -> float
 
 
 @dataclass(frozen=True)
+class JoinEvent:
+    """An open game's free seat was taken (``event: join``): the state when it was sent."""
+
+    id: int
+    state: GetGameAnswer
+
+
+@dataclass(frozen=True)
 class MoveEvent:
     """A move was accepted (``event: move``): the move and the state after it."""
 
@@ -54,7 +62,7 @@ class EndEvent:
     state: GetGameAnswer
 
 
-GameEvent = MoveEvent | OfferEvent | EndEvent
+GameEvent = JoinEvent | MoveEvent | OfferEvent | EndEvent
 
 
 class _Sse:
@@ -90,6 +98,8 @@ class _Sse:
             return None
         body = json.loads(data)
         number = int(event_id) if event_id and event_id.isdigit() else None
+        if kind == "join":
+            return JoinEvent(number or 0, body)
         if kind == "move":
             return MoveEvent(number or 0, body["move"], body["state"])
         if kind == "offer":

@@ -40,7 +40,9 @@ from adjudicator_client._schema import (
     GomokuCheckMoveAnswer,
     GomokuCheckMovesAnswer,
     GomokuForbiddenPointsAnswer,
+    JoinGameAnswer,
     LegalMovesAnswer,
+    ListGamesAnswer,
     ListLegalMovesAnswer,
     ListMovesAnswer,
     MakeChoiceAnswer,
@@ -282,8 +284,29 @@ def create_game(
     return call("create_game", _json, body, resend="unsent")
 
 
+def join_game(game_id: str, idempotency_key: str | None = None) -> Call[JoinGameAnswer]:
+    """Take the free seat of an open game: ``{"player", "token", "state"}`` (a new
+    Idempotency-Key unless given: a retry gets the same seat and token)."""
+    headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
+    return call("join_game", _json, path={"game_id": game_id}, headers=headers)
+
+
+def list_games(
+    *,
+    game: str | None = None,
+    rule: str | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+) -> Call[ListGamesAnswer]:
+    """A page of the lobby: open games, oldest first (``cursor``: the last page's
+    ``next_cursor``), of one kind and rule if given."""
+    params = _omit_none(open="true", game=game, rule=rule, limit=limit, cursor=cursor)
+    return call("list_games", _json, params=params)
+
+
 def token_for(game: CreateGameAnswer, player: Player) -> str:
-    """The bearer token of ``player`` (1 or 2) in the answer that created ``game``."""
+    """The bearer token of ``player`` (1 or 2) in the answer that created ``game`` (an open
+    game's answer has only its creator's: KeyError for the other seat)."""
     tokens = game["tokens"]
     if player == 1:
         return tokens["1"]

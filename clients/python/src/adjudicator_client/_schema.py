@@ -86,6 +86,8 @@ __all__ = [
     "IllegalMove",
     "IllegalOut",
     "InternalError",
+    "JoinGameAnswer",
+    "JoinOut",
     "Jwk",
     "Keys",
     "LegalMove",
@@ -93,6 +95,7 @@ __all__ = [
     "LegalMovesRequest",
     "LegalMovesResponse",
     "LineOut",
+    "ListGamesAnswer",
     "ListLegalMovesAnswer",
     "ListMovesAnswer",
     "MakeChoiceAnswer",
@@ -108,6 +111,7 @@ __all__ = [
     "NotFound",
     "NotYourTurn",
     "OfferDrawAnswer",
+    "OpenGamesOut",
     "OutOfBounds",
     "PassIn",
     "PayloadTooLarge",
@@ -129,6 +133,7 @@ __all__ = [
     "ReversiMoveOut",
     "ReversiMoveRequest",
     "Score",
+    "SeatTaken",
     "SignatureOut",
     "StonesOpening",
     "StoreUnavailable",
@@ -151,6 +156,7 @@ __all__ = [
     "ValidateResponse",
     "ValidationError",
     "ValidationIssue",
+    "WaitingForOpponent",
     "WrongPlayer",
     "WrongStep",
 ]
@@ -355,6 +361,12 @@ class AuditGomokuIn(TypedDict):
     # its `RU` is the rule where it says one; `rule` (the same, where `RU` says one), `foul` and
     # `early_draw` may be given beside it.
     format: NotRequired[str | None]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
     # The game's kind. Default: `"gomoku"`.
     game: NotRequired[Literal["gomoku"]]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -411,6 +423,12 @@ class AuditReversiIn(TypedDict):
     record: NotRequired[str | None]
     # The format of `record`: `ggf`, an Othello game as GGS writes it (it gives every parameter).
     format: NotRequired[str | None]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
     # The game's kind. Default: `"reversi"`.
     game: NotRequired[Literal["reversi"]]
     # Rows: even, 4 to 32; 8 if not given.
@@ -448,6 +466,12 @@ class AuditTicTacToeIn(TypedDict):
     record: NotRequired[str | None]
     # The format of `record`: one of the game's community formats.
     format: NotRequired[str | None]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -574,6 +598,12 @@ class CreateGomokuIn(TypedDict):
 
     # Clocks; without them, no time limit.
     clock: NotRequired[ClockIn | None]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -605,6 +635,12 @@ class CreateReversiIn(TypedDict):
 
     # Clocks; without them, no time limit.
     clock: NotRequired[ClockIn | None]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -628,6 +664,12 @@ class CreateTicTacToeIn(TypedDict):
 
     # Clocks; without them, no time limit.
     clock: NotRequired[ClockIn | None]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -671,7 +713,7 @@ class CreatedGomokuOut(TypedDict):
         ]
         | None
     )
-    # null once the game is over.
+    # null once the game is over, and while an open seat waits for a player.
     next_player: Literal[1, 2] | None
     # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
     # resignation, an agreed draw).
@@ -682,6 +724,9 @@ class CreatedGomokuOut(TypedDict):
     draw_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -705,7 +750,8 @@ class CreatedGomokuOut(TypedDict):
     game: Literal["gomoku"]
     # The last accepted move's record; null before the first.
     last_move: GomokuMoveOut | None
-    # Each player's bearer token. Shown only in this answer.
+    # Each player's bearer token, shown only in this answer; an open game's has only the creator's
+    # (the other is made when someone joins).
     tokens: Tokens
 
 
@@ -721,7 +767,7 @@ class Swap2Out(TypedDict):
     to_act: Literal[1, 2]
 
 
-Tokens = TypedDict("Tokens", {"1": str, "2": str})
+Tokens = TypedDict("Tokens", {"1": NotRequired[str], "2": NotRequired[str]})
 
 
 class CreatedReversiOut(TypedDict):
@@ -751,7 +797,7 @@ class CreatedReversiOut(TypedDict):
         ]
         | None
     )
-    # null once the game is over.
+    # null once the game is over, and while an open seat waits for a player.
     next_player: Literal[1, 2] | None
     # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
     # resignation, an agreed draw).
@@ -762,6 +808,9 @@ class CreatedReversiOut(TypedDict):
     draw_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
     height: int
     width: int
     score: PlayerScores
@@ -774,7 +823,8 @@ class CreatedReversiOut(TypedDict):
     final_score: PlayerScores | None
     # The last accepted move's record; null before the first.
     last_move: ReversiMoveOut | None
-    # Each player's bearer token. Shown only in this answer.
+    # Each player's bearer token, shown only in this answer; an open game's has only the creator's
+    # (the other is made when someone joins).
     tokens: Tokens
 
 
@@ -808,7 +858,7 @@ class CreatedTicTacToeOut(TypedDict):
         ]
         | None
     )
-    # null once the game is over.
+    # null once the game is over, and while an open seat waits for a player.
     next_player: Literal[1, 2] | None
     # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
     # resignation, an agreed draw).
@@ -819,6 +869,9 @@ class CreatedTicTacToeOut(TypedDict):
     draw_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -829,7 +882,8 @@ class CreatedTicTacToeOut(TypedDict):
     game: Literal["tictactoe"]
     # The last accepted move's record; null before the first.
     last_move: MoveOut | None
-    # Each player's bearer token. Shown only in this answer.
+    # Each player's bearer token, shown only in this answer; an open game's has only the creator's
+    # (the other is made when someone joins).
     tokens: Tokens
 
 
@@ -874,7 +928,7 @@ class TicTacToeGameOut(TypedDict):
         ]
         | None
     )
-    # null once the game is over.
+    # null once the game is over, and while an open seat waits for a player.
     next_player: Literal[1, 2] | None
     # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
     # resignation, an agreed draw).
@@ -885,6 +939,9 @@ class TicTacToeGameOut(TypedDict):
     draw_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -928,7 +985,7 @@ class ReversiGameOut(TypedDict):
         ]
         | None
     )
-    # null once the game is over.
+    # null once the game is over, and while an open seat waits for a player.
     next_player: Literal[1, 2] | None
     # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
     # resignation, an agreed draw).
@@ -939,6 +996,9 @@ class ReversiGameOut(TypedDict):
     draw_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
     height: int
     width: int
     score: PlayerScores
@@ -982,7 +1042,7 @@ class GomokuGameOut(TypedDict):
         ]
         | None
     )
-    # null once the game is over.
+    # null once the game is over, and while an open seat waits for a player.
     next_player: Literal[1, 2] | None
     # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
     # resignation, an agreed draw).
@@ -993,6 +1053,9 @@ class GomokuGameOut(TypedDict):
     draw_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1074,6 +1137,17 @@ class ForbiddenPointsRequest(TypedDict):
     rule: NotRequired[Literal["renju"]]
 
 
+class JoinEvent(TypedDict):
+    """An open game's free seat was taken (`POST …/join`): `data` is the game's state as it is when
+    the event is sent (moves may follow it). Before any move.
+    """
+
+    event: Literal["join"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: str
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
 class MoveEvent(TypedDict):
     """A move was accepted: `data` is the move's answer."""
 
@@ -1094,7 +1168,7 @@ class OfferEvent(TypedDict):
 
 # One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's
 # name, its `id` and its `data` line parsed as JSON.
-GameEvent: TypeAlias = MoveEvent | OfferEvent | EndEvent | ErrorEvent
+GameEvent: TypeAlias = JoinEvent | MoveEvent | OfferEvent | EndEvent | ErrorEvent
 
 
 class MoveResultOut(TypedDict):
@@ -1260,6 +1334,15 @@ class Health(TypedDict):
     status: Literal["ok"]
 
 
+class JoinOut(TypedDict):
+    # The seat taken.
+    player: Literal[1, 2]
+    # Its bearer token, shown only in this answer.
+    token: str
+    # The game after the join.
+    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
 class Jwk(TypedDict):
     """An Ed25519 public key as a JWK (RFC 8037); `kid` is its RFC 7638 thumbprint."""
 
@@ -1311,6 +1394,13 @@ class MovesPage(TypedDict):
     # The game's version now: its number of moves too, unless changes other than moves were made
     # (draw offers, an ending). Pass the last move's `seq` as `since` next time.
     version: int
+
+
+class OpenGamesOut(TypedDict):
+    # Open games' states (`open_seat` set), oldest first.
+    games: list[TicTacToeGameOut | ReversiGameOut | GomokuGameOut]
+    # Send as `cursor` for the next page; null: no more.
+    next_cursor: str | None
 
 
 class ProblemDescription(TypedDict):
@@ -1504,6 +1594,10 @@ DeleteGameAnswer: TypeAlias = None
 
 CreateGameAnswer: TypeAlias = CreatedTicTacToeOut | CreatedReversiOut | CreatedGomokuOut
 
+ListGamesAnswer: TypeAlias = OpenGamesOut
+
+JoinGameAnswer: TypeAlias = JoinOut
+
 ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
@@ -1568,6 +1662,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "get_game": Operation("getGame", "GET", "/v1/games/{game_id}", (200, 304)),
     "delete_game": Operation("deleteGame", "DELETE", "/v1/games/{game_id}", (204,)),
     "create_game": Operation("createGame", "POST", "/v1/games", (201,)),
+    "list_games": Operation("listGames", "GET", "/v1/games", (200,)),
+    "join_game": Operation("joinGame", "POST", "/v1/games/{game_id}/join", (200,)),
     "resign": Operation("resign", "POST", "/v1/games/{game_id}/resign", (200,)),
     "offer_draw": Operation("offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,)),
     "game_events": Operation("gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204)),
@@ -1824,6 +1920,27 @@ class WrongStep(ProblemError):
     statuses = (409,)
 
 
+class WaitingForOpponent(ProblemError):
+    """Waiting for an opponent (409 ``waiting_for_opponent``). When: the game is open (`open_seat`):
+    nobody has taken the other seat yet, so nobody moves. To do: wait until someone joins (`POST
+    /v1/games/{id}/join`): poll the game or read its events for `event: join`; delete the game to
+    call it off.
+    """
+
+    code = "waiting_for_opponent"
+    statuses = (409,)
+
+
+class SeatTaken(ProblemError):
+    """No free seat (409 ``seat_taken``). When: a join of a game whose seats are both taken (it was
+    never open, or someone joined first). To do: list the open games (`GET /v1/games?open=true`)
+    and join another, or create one.
+    """
+
+    code = "seat_taken"
+    statuses = (409,)
+
+
 class IdempotencyKeyReused(ProblemError):
     """Idempotency-Key reused with a different body (422 ``idempotency_key_reused``). When: an
     `Idempotency-Key` sent again with a different move or action. To do: send a new
@@ -1932,6 +2049,8 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "board_too_large": BoardTooLarge,
     "precondition_failed": PreconditionFailed,
     "wrong_step": WrongStep,
+    "waiting_for_opponent": WaitingForOpponent,
+    "seat_taken": SeatTaken,
     "idempotency_key_reused": IdempotencyKeyReused,
     "capacity_exhausted": CapacityExhausted,
     "store_unavailable": StoreUnavailable,

@@ -1,0 +1,28 @@
+-- Take an open game's free seat, as session.py's Session.join decides it: one of any number of
+-- racing joins wins (a script runs alone); a retry under the winner's Idempotency-Key gets the
+-- same seat and its token again (sealed under the key: the store holds no token it can use).
+-- The seat's token hash is set, the game stops waiting ('open' 0) and the player who moves
+-- first is to move ('next' from 'waits'): a change of the game, announced. KEYS: meta, moves,
+-- receipts.
+settle(KEYS[1], ARG.channel, now_ms())
+local meta = redis.call('HMGET', KEYS[1], 'open', 'status', 'waits')
+if not meta[2] then return REPLY.game_not_found{} end
+if ARG.key ~= '' then
+  local seen = redis.call('HGET', KEYS[3], ARG.key)
+  if seen then
+    local seat, sealed = string.match(seen, '^join|(%d)|(.*)$')
+    return REPLY.joined{player = seat, sealed = sealed, replayed = 1,
+                        state = state_of(KEYS[1], KEYS[2])}
+  end
+end
+local seat = tonumber(meta[1] or 0)
+if seat == 0 or meta[2] ~= 'in_progress' then return REPLY.seat_taken{} end
+local version = changed(KEYS[1], ARG.channel, {'h' .. seat, ARG.token_hash, 'open', 0,
+                                               'next', meta[3] or 0})
+redis.call('HSET', KEYS[1], 'joined', version)
+if ARG.key ~= '' then
+  redis.call('HSET', KEYS[3], ARG.key, 'join|' .. seat .. '|' .. ARG.sealed)
+  redis.call('PEXPIRE', KEYS[3], redis.call('PTTL', KEYS[1]))
+end
+return REPLY.joined{player = seat, sealed = ARG.sealed, replayed = 0,
+                    state = state_of(KEYS[1], KEYS[2])}

@@ -1,0 +1,248 @@
+"""Open games and the lobby (API.md part 2, "The lobby, spectators and the game's lifecycle"), on
+the memory store, one Redis and a Redis Cluster: a game created open holds one token and waits
+(nobody moves, resigns or offers a draw) until someone takes the free seat; one of many racing
+joins wins and a retry under its key gets the same seat and token; the lobby lists open games
+oldest first, a page at a time, by kind and rule, and drops each one once it is taken or gone;
+a client holds a bounded number of them; every bad parameter is a 422 naming it."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.api.problems import assert_problem
+from tests.conftest import app_settings
+
+OPEN_GAMES = 3  # each client's most open games, here
+
+
+@pytest.fixture
+def client(store_url: str) -> Iterator[TestClient]:
+    settings = app_settings(
+        store_url=store_url, create_rate_per_minute=0, client_open_games=OPEN_GAMES,
+        history_moves_per_minute=0,
+    )  # fmt: skip
+    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/v1/games", json={"open": True, **body})
+    assert response.status_code == 201, response.text
+    game: dict[str, Any] = response.json()
+    return game
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def listed(client: TestClient, query: str = "") -> list[str]:
+    """Every open game's id the lobby lists for ``query``, page after page (two a page)."""
+    ids, cursor = [], ""
+    while True:
+        response = client.get(f"/v1/games?open=true&limit=2{query}{cursor}")
+        assert response.status_code == 200, response.text
+        page = response.json()
+        assert len(page["games"]) <= 2
+        assert all(game["open_seat"] in (1, 2) for game in page["games"])
+        ids += [game["id"] for game in page["games"]]
+        if page["next_cursor"] is None:
+            return ids
+        cursor = f"&cursor={page['next_cursor']}"
+
+
+@pytest.mark.parametrize("creator", [1, 2])
+def test_an_open_game_waits_for_its_second_player(client: TestClient, creator: int) -> None:
+    game = create(client, n=3, creator=creator)
+    free = 3 - creator
+    assert list(game["tokens"]) == [str(creator)]
+    assert (game["open_seat"], game["next_player"], game["version"]) == (free, None, 0)
+    token = game["tokens"][str(creator)]
+    path = f"/v1/games/{game['id']}"
+    for action, body in (("moves", {"row": 0, "col": 0}), ("resign", None), ("draw-offer", None)):
+        refused = client.post(f"{path}/{action}", json=body, headers=bearer(token))
+        assert_problem(refused, 409, "waiting_for_opponent")
+        assert refused.json()["open_seat"] == free
+    assert client.get(path).json()["version"] == 0  # nothing changed
+
+    joined = client.post(f"{path}/join")
+    assert joined.status_code == 200, joined.text
+    assert joined.headers["cache-control"] == "no-store"
+    answer = joined.json()
+    assert answer["player"] == free
+    state = answer["state"]
+    assert (state["open_seat"], state["next_player"], state["version"]) == (None, 1, 1)
+    first = token if creator == 1 else answer["token"]
+    second = answer["token"] if creator == 1 else token
+    assert (
+        client.post(f"{path}/moves", json={"row": 0, "col": 0}, headers=bearer(first)).status_code
+        == 201
+    )
+    wrong = client.post(f"{path}/moves", json={"row": 1, "col": 1}, headers=bearer(first))
+    assert_problem(wrong, 409, "not_your_turn")
+    assert (
+        client.post(f"{path}/moves", json={"row": 1, "col": 1}, headers=bearer(second)).status_code
+        == 201
+    )
+    assert_problem(client.post(f"{path}/join"), 409, "seat_taken")
+
+
+def test_a_game_created_whole_has_no_free_seat(client: TestClient) -> None:
+    game = client.post("/v1/games", json={"n": 3}).json()
+    assert "open_seat" not in game
+    assert set(game["tokens"]) == {"1", "2"}
+    assert_problem(client.post(f"/v1/games/{game['id']}/join"), 409, "seat_taken")
+    assert game["id"] not in listed(client)
+
+
+def test_a_join_retried_under_its_key_gets_the_same_seat_and_token(client: TestClient) -> None:
+    game = create(client, game="reversi")
+    path = f"/v1/games/{game['id']}/join"
+    first = client.post(path, headers={"Idempotency-Key": "join-once"})
+    again = client.post(path, headers={"Idempotency-Key": "join-once"})
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json()["token"] == first.json()["token"]
+    assert again.json()["player"] == first.json()["player"] == 2
+    assert_problem(client.post(path, headers={"Idempotency-Key": "another"}), 409, "seat_taken")
+    moved = client.post(
+        f"/v1/games/{game['id']}/moves", json={"square": "f5"},
+        headers=bearer(game["tokens"]["1"]),
+    )  # fmt: skip
+    assert moved.status_code == 201, moved.text
+    assert (
+        client.post(path, headers={"Idempotency-Key": "join-once"}).json()["token"]
+        == (first.json()["token"])
+    )  # a retry after the game went on still gets its seat
+
+
+def test_racing_joins_seat_exactly_one(client: TestClient) -> None:
+    """Fifty joins sent at once, each under its own key (and each retried under it): exactly
+    one seat is given, every other join is seat_taken, and each retry answers as its first."""
+    game = create(client, game="gomoku", rule="renju")
+    path = f"/v1/games/{game['id']}/join"
+
+    async def race() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            sent = [http.post(path, headers={"Idempotency-Key": f"racer-{i}"}) for i in range(50)]
+            return await asyncio.gather(*sent)
+
+    assert client.portal is not None  # the app's own event loop, where its store lives
+    answers = client.portal.call(race)
+    won = [i for i, answer in enumerate(answers) if answer.status_code == 200]
+    assert len(won) == 1
+    assert all(answers[i].json()["code"] == "seat_taken" for i in range(50) if i not in won)
+    winner = answers[won[0]].json()
+    retried = client.post(path, headers={"Idempotency-Key": f"racer-{won[0]}"})
+    assert retried.json()["token"] == winner["token"]
+    loser = next(i for i in range(50) if i not in won)
+    assert_problem(
+        client.post(path, headers={"Idempotency-Key": f"racer-{loser}"}), 409, "seat_taken"
+    )
+    moved = client.post(
+        f"/v1/games/{game['id']}/moves", json={"square": "h8"},
+        headers=bearer(game["tokens"]["1"]),
+    )  # fmt: skip
+    assert moved.status_code == 201, moved.text
+
+
+def test_the_lobby_lists_open_games_oldest_first_by_kind_and_rule(client: TestClient) -> None:
+    tictactoe = create(client, n=3)
+    renju = create(client, game="gomoku", rule="renju")
+    caro = create(client, game="gomoku", rule="caro")
+    assert listed(client) == [tictactoe["id"], renju["id"], caro["id"]]
+    assert listed(client, "&game=gomoku") == [renju["id"], caro["id"]]
+    assert listed(client, "&game=gomoku&rule=caro") == [caro["id"]]
+    assert listed(client, "&game=reversi") == []
+    # A joined game and a deleted one leave the lobby.
+    client.post(f"/v1/games/{renju['id']}/join")
+    client.delete(f"/v1/games/{tictactoe['id']}", headers=bearer(tictactoe["tokens"]["1"]))
+    assert listed(client) == [caro["id"]]
+    # Each listed state is the game's state.
+    page = client.get("/v1/games?open=true").json()
+    assert page["games"] == [client.get(f"/v1/games/{caro['id']}").json()]
+    assert page["next_cursor"] is None
+
+
+def test_a_client_holds_a_bounded_number_of_open_games(client: TestClient) -> None:
+    games = [create(client, n=3) for _ in range(OPEN_GAMES)]
+    refused = client.post("/v1/games", json={"n": 3, "open": True})
+    assert_problem(refused, 503, "capacity_exhausted")
+    assert "open games" in refused.json()["detail"]
+    assert client.post("/v1/games", json={"n": 3}).status_code == 201  # a whole game is fine
+    client.post(f"/v1/games/{games[0]['id']}/join")  # a seat taken frees a place
+    assert client.post("/v1/games", json={"n": 3, "open": True}).status_code == 201
+
+
+def test_a_join_is_announced_on_the_games_stream(client: TestClient) -> None:
+    game = create(client, n=3)
+    client.post(f"/v1/games/{game['id']}/join")
+    token = game["tokens"]["1"]
+    client.post(f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0}, headers=bearer(token))
+    client.post(f"/v1/games/{game['id']}/resign", headers=bearer(token))
+    with client.stream("GET", f"/v1/games/{game['id']}/events") as stream:
+        text = "".join(stream.iter_text())
+    events = re.findall(r"event: (\w+)\r?\n(?:data: .*\r?\n)?id: (\d+)", text)
+    assert [name for name, _ in events] == ["join", "move", "end"]
+    assert [int(version) for _, version in events] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("", "open"),
+        ("?open=false", "open"),
+        ("?open=1", "open"),
+        ("?open=true&open=true", "open"),
+        ("?open=true&game=chess", "game"),
+        ("?open=true&game=GOMOKU", "game"),
+        ("?open=true&game=" + "g" * 40, "game"),
+        ("?open=true&rule=renju", "rule"),
+        ("?open=true&game=reversi&rule=renju", "rule"),
+        ("?open=true&game=gomoku&rule=chess", "rule"),
+        ("?open=true&limit=0", "limit"),
+        ("?open=true&limit=101", "limit"),
+        ("?open=true&limit=%EF%BC%95", "limit"),
+        ("?open=true&cursor=-1", "cursor"),
+        ("?open=true&cursor=1e3", "cursor"),
+        ("?open=true&cursor=" + "9" * 19, "cursor"),
+        ("?open=true&cursor=%00", "cursor"),
+    ],
+)
+def test_a_bad_listing_is_422_naming_its_parameter(
+    client: TestClient, query: str, name: str
+) -> None:
+    response = client.get(f"/v1/games{query}")
+    assert_problem(response, 422, "validation_error")
+    assert response.json()["errors"][0]["loc"] == ["query", name]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"n": 3, "creator": 2}, "body"),
+        ({"n": 3, "open": "true"}, "open"),
+        ({"n": 3, "open": 1}, "open"),
+        ({"n": 3, "open": True, "creator": 3}, "creator"),
+        ({"n": 3, "open": True, "creator": "2"}, "creator"),
+    ],
+)
+def test_a_bad_open_game_is_422(client: TestClient, body: dict[str, Any], field: str) -> None:
+    response = client.post("/v1/games", json=body)
+    assert_problem(response, 422, "validation_error")
+    assert field in ".".join(str(part) for part in response.json()["errors"][0]["loc"])
+    assert client.get("/v1/games?open=true").json()["games"] == []
+
+
+def test_joining_no_game_is_404(client: TestClient) -> None:
+    assert_problem(client.post("/v1/games/nosuchgame123/join"), 404, "game_not_found")
+    assert_problem(client.post("/v1/games/" + "x" * 80 + "/join"), 404, "game_not_found")
