@@ -419,13 +419,28 @@ class RedisGameStore:
     async def _list(
         self, game_id: str, kind: str, params: Mapping[str, object], owner: str
     ) -> None:
-        """List a new open game in the lobby, or CapacityExhausted: its owner holds its most."""
+        """List a new open game in the lobby, or CapacityExhausted: its owner holds its most.
+        Before refusing, the owner's listed games that are no longer open (taken, over, or
+        expired: Redis forgets a game, not its entry in the lobby) leave it, and the game is
+        listed if that made room: an owner's count never outlives its games."""
         indexes = [lobby_index(where) for where in filters(kind, params)]
         args = LobbyAddArgs(game_id=game_id, owner=owner, most=self.client_open_games)
         keys = [LOBBY_OWNER_OF, LOBBY_OWNED, LOBBY_COUNTER, *indexes]
-        added = LobbyAdded(*(await self._run(Call("lobby_add", keys, args))))
-        if not int(added.placed):
-            raise CapacityExhausted(self.client_open_games, 1, CLIENT_OPEN_GAMES)
+        for attempt in range(2):
+            added = LobbyAdded(*(await self._run(Call("lobby_add", keys, args))))
+            if int(added.placed):
+                return
+            if attempt == 0:
+                for held in added.held:
+                    if not await self._still_open(held):
+                        await self._unlist(held)
+        raise CapacityExhausted(self.client_open_games, 1, CLIENT_OPEN_GAMES)
+
+    async def _still_open(self, game_id: str) -> bool:
+        try:
+            return (await self.state(game_id)).open_seat is not None
+        except GameNotFound:
+            return False
 
     async def _unlist(self, game_id: str) -> None:
         keys = [LOBBY_OWNER_OF, LOBBY_OWNED, *self.lobby_indexes]
@@ -473,7 +488,7 @@ class RedisGameStore:
             for game_id, number in zip(page.ids, page.numbers, strict=True):
                 cursor = int(float(number))
                 try:
-                    state = await self.state(game_id)
+                    state: GameState | None = await self.state(game_id)
                 except GameNotFound:
                     state = None
                 if state is None or state.open_seat is None:

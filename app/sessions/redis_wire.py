@@ -442,6 +442,7 @@ class SeatTakenReply(NamedTuple):
 
 class LobbyAdded(NamedTuple):
     placed: int  # 0: the owner holds its most open games
+    held: list[str]  # the owner's listed games (with the new one, if placed)
 
 
 class LobbyPage(NamedTuple):

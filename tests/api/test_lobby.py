@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -181,6 +182,24 @@ def test_a_client_holds_a_bounded_number_of_open_games(client: TestClient) -> No
     assert client.post("/v1/games", json={"n": 3}).status_code == 201  # a whole game is fine
     client.post(f"/v1/games/{games[0]['id']}/join")  # a seat taken frees a place
     assert client.post("/v1/games", json={"n": 3, "open": True}).status_code == 201
+
+
+def test_open_games_that_expire_give_their_places_back(store_url: str) -> None:
+    """A game nobody joined expires as any unstarted game does; its place among its owner's
+    open games comes back (on Redis the lobby outlives the game's keys: the owner's next open
+    game finds its listed games gone, and drops them), and it is no longer listed."""
+    settings = app_settings(
+        store_url=store_url, create_rate_per_minute=0, client_open_games=2,
+        unstarted_game_seconds=0.3, history_moves_per_minute=0,
+    )  # fmt: skip
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        for _ in range(2):
+            create(client, n=3)
+        assert_problem(client.post("/v1/games", json={"n": 3, "open": True}), 503,
+                       "capacity_exhausted")  # fmt: skip
+        time.sleep(0.5)  # past their lifetime: they expire (no answer's time is asserted)
+        fresh = create(client, n=3)
+        assert listed(client) == [fresh["id"]]
 
 
 def test_a_join_is_announced_on_the_games_stream(client: TestClient) -> None:
