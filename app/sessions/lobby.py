@@ -1,16 +1,17 @@
 """The lobby: open public games, oldest first, listed a page at a time by what a client looks for.
 
-A game created open (``"open": true``) is listed from its creation until its free seat is taken,
-it ends, or it goes (deleted, expired). A listing may ask for every open game, a kind's
-(``game``), or a kind's under one rule (``game`` and ``rule``, where the kind has rules): each of
-these is an index of its own (``filters``), so a page costs what it lists, never a scan of games
-that do not match. Pages follow the order of creation: each open game gets the next number of
-the lobby (``Lobby.add``), and a page's cursor is the number of the last game it holds.
+A game created open (``"open": true``) is listed from its creation until its free seat is taken
+or it goes (deleted, expired); a game its opening ended is never listed. A listing may ask for
+every open game, a kind's (``game``), or a kind's under one rule (``game`` and ``rule``, where
+the kind has rules): each of these is an index of its own (``filters``), so a page costs what it
+lists, never a scan of games that do not match. Pages follow the order of creation: each open
+game gets the next number of the lobby (``Lobby.add``), and a page's cursor is the number of the
+last game it holds.
 
 ``Lobby`` is the memory store's index; the Redis store keeps the same indexes as sorted sets
-(``redis_lobby``). Both read a listed game's state before showing it, and drop from the index a
-game that is no longer open (taken, over or gone), so the index may lag a change by one read
-but a page never shows a game that cannot be joined.
+(``redis_keys.lobby_index``, ``lua/lobby_*.lua``). Both read a listed game's state before
+showing it, and drop from the index a game that is no longer open (taken, over or gone), so the
+index may lag a change by one read but a page never shows a game that cannot be joined.
 """
 
 from __future__ import annotations
@@ -65,14 +66,16 @@ class OpenGamesPage(NamedTuple):
 
 class Lobby:
     """The memory store's lobby indexes: for each filter, the open games' numbers in order, and
-    each number's game. A game leaves them when it stops being open (``remove``); numbers of
-    removed games are dropped from a filter's list when they are more than half of it."""
+    each number's game. A game leaves them when it stops being open (``remove``); the numbers of
+    removed games are dropped from every list once they outnumber the listed games (amortised
+    O(1) a removal: the indexes hold at most about twice the games listed)."""
 
     def __init__(self) -> None:
         self._next = 0
         self._numbers: dict[Filter, list[int]] = {}
         self._games: dict[int, str] = {}  # a listed game's number -> its id
         self._listed: dict[str, int] = {}  # a listed game's id -> its number
+        self._removed = 0  # numbers of removed games still in the indexes (at most each once)
 
     def __len__(self) -> int:
         return len(self._listed)
@@ -86,15 +89,23 @@ class Lobby:
 
     def remove(self, game_id: str) -> None:
         number = self._listed.pop(game_id, None)
-        if number is not None:
-            del self._games[number]
+        if number is None:
+            return
+        del self._games[number]
+        self._removed += 1
+        if self._removed > len(self._games) + 64:  # mostly removed: every index compacted
+            for key, numbers in list(self._numbers.items()):
+                kept = [n for n in numbers if n in self._games]
+                if kept:
+                    self._numbers[key] = kept
+                else:
+                    del self._numbers[key]
+            self._removed = 0
 
     def page(self, key: Filter, after: int, limit: int) -> tuple[list[tuple[int, str]], bool]:
         """Up to ``limit`` listed games of the filter after the number ``after``, as (number,
         id), in order; and whether more may follow."""
         numbers = self._numbers.get(key, [])
-        if len(numbers) > 2 * len(self._games) + 64:  # mostly removed: compact
-            numbers[:] = [n for n in numbers if n in self._games]
         found: list[tuple[int, str]] = []
         at = bisect_right(numbers, after)
         while at < len(numbers) and len(found) < limit:

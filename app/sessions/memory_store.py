@@ -219,11 +219,12 @@ class MemoryGameStore:
         entry = _Entry(session, owner, self.clock() + self.unstarted_seconds)
         self._unstarted[session.id] = entry
         self._owned_games[owner] += 1
-        if open_seat is not None:
+        state = session.state()
+        if state.open_seat is not None:  # not a game its opening ended: nobody could join it
             entry.listed = True
             self._lobby.add(session.id, filters(kind, params))
             self._open_owned[owner] += 1
-        return CreatedGame(session.state(), secrets)
+        return CreatedGame(state, secrets)
 
     async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
         entry = self._entry(game_id)
@@ -231,6 +232,9 @@ class MemoryGameStore:
         result = session.join(idempotency_key)
         if not result.replayed:
             self._unlist(entry)
+            if game_id in self._unstarted:  # its players are seated now: its life starts again
+                entry.expires = self.clock() + self.unstarted_seconds
+                self._unstarted.move_to_end(game_id)
             self._changed(session)
         return result
 

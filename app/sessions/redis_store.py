@@ -367,12 +367,6 @@ class RedisGameStore:
             version=position.move_count,  # an opening's moves, as if they had been played
             lobby=open_seat is not None, open_seat=open_seat,
         )  # fmt: skip
-        if open_seat is not None:  # listed first: past its owner's most, no game is made
-            try:
-                await self._list(game_id, kind, params, owner)
-            except CapacityExhausted:
-                await self.accounts.forget(game_id)  # its reserved place given back
-                raise
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
             initial = control.initial_ms
@@ -403,13 +397,14 @@ class RedisGameStore:
             ttl_ms=self.unstarted_ms, fields=meta_fields(fields), records=json.dumps(records)
         )
         keys = game_keys(game_id)
-        try:
-            await self._run(Call("create", [keys.meta, keys.moves], args))
-        except BaseException:
-            if open_seat is not None:  # no game: it leaves the lobby (else a listing drops it)
-                with suppress(StoreUnavailable):
-                    await self._unlist(game_id)
-            raise
+        await self._run(Call("create", [keys.meta, keys.moves], args))
+        if state.open_seat is not None:  # listed once it exists (a listing reads it first)
+            try:
+                await self._list(game_id, kind, params, owner)
+            except CapacityExhausted:  # past its owner's most: no game after all
+                await self._run(Call("forget_game", list(keys), NoArgs()))
+                await self.accounts.forget(game_id)  # its reserved place given back
+                raise
         for _ in records:  # moves the store holds, as accepted ones are counted
             self.accounts.accepted(game_id, owner)
         size = board_size(game_kind, state.facts)
@@ -434,7 +429,9 @@ class RedisGameStore:
                 for held in added.held:
                     if not await self._still_open(held):
                         await self._unlist(held)
-        raise CapacityExhausted(self.client_open_games, 1, CLIENT_OPEN_GAMES)
+        # Its open games go when joined, deleted, or at the end of their unstarted lifetime.
+        wait = seconds(self.unstarted_ms)
+        raise CapacityExhausted(self.client_open_games, wait, CLIENT_OPEN_GAMES)
 
     async def _still_open(self, game_id: str) -> bool:
         try:
@@ -451,8 +448,9 @@ class RedisGameStore:
         key = "" if idempotency_key is None else receipt_key(JOIN, idempotency_key)
         sealed = "" if idempotency_key is None else tokens.seal(token, idempotency_key)
         args = JoinArgs(
-            token_hash=tokens.token_hash(token), sealed=sealed, key=key, channel=channel(game_id)
-        )
+            token_hash=tokens.token_hash(token), sealed=sealed, key=key, channel=channel(game_id),
+            ttl_ms=self.unstarted_ms,
+        )  # fmt: skip
         keys = game_keys(game_id)
         found = decode(
             await self._run(Call("join", [keys.meta, keys.moves, keys.receipts], args), change=True)
@@ -596,6 +594,8 @@ class RedisGameStore:
             raise NOT_MOVES[type(decode([outcome]))](game_id)
         self._known.pop(game_id, None)
         self._kept.pop(game_id, None)
+        with suppress(StoreUnavailable):  # an open game leaves the lobby (else a listing drops it)
+            await self._unlist(game_id)
         # The game is deleted (the answer is 204 whatever follows); were its accounts not told,
         # they give its place back when its expiry instant passes, as for a game that expired.
         with suppress(StoreUnavailable):

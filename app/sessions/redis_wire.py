@@ -196,6 +196,7 @@ class JoinArgs(NamedTuple):
     sealed: Wire
     key: Wire
     channel: Wire
+    ttl_ms: Wire  # the game's life from the join: its players are seated, nobody moved yet
 
 
 class LobbyAddArgs(NamedTuple):
@@ -528,6 +529,7 @@ SCRIPTS: dict[str, Script] = {
         Script("forget", ForgetArgs, replies=ACCOUNT_REPLIES, game=False, accounts=True),
         Script("join", JoinArgs, replies=(*GAME_REPLIES, "joined", "seat_taken", "game_not_found")),
         Script("lobby_add", LobbyAddArgs, replies=("lobby_added",), game=False),
+        Script("forget_game", NoArgs, game=False),
         Script("lobby_remove", LobbyRemoveArgs, game=False),
         Script("lobby_page", LobbyPageArgs, replies=("lobby_page",), game=False),
     )
@@ -642,7 +644,7 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
     return GameState(
         game_id, s.kind, facts, status, winner, reason, player_or_none(s.next_player),
         int(s.version), moves, last, player_or_none(s.offer), clock,
-        lobby=s.lobby == "1", open_seat=player_or_none(s.open),
+        lobby=s.lobby == "1", open_seat=player_or_none(s.open) if status == "in_progress" else None,
         joined=int(s.joined) or None,
     )  # fmt: skip
 

@@ -247,6 +247,11 @@ class Session:
         return position.status == "in_progress" and position.move_count >= self.max_moves
 
     @property
+    def waiting(self) -> bool:
+        """An open game whose free seat nobody has taken yet: nobody moves."""
+        return self.open_seat is not None and not self.over
+
+    @property
     def over(self) -> bool:
         return (
             self.ending is not None or self.at_move_limit or self.position.status != "in_progress"
@@ -277,7 +282,7 @@ class Session:
             next_player = None
         elif self.at_move_limit:
             status, reason, next_player = "draw", "move_limit", None
-        elif self.open_seat is not None:
+        elif self.open_seat is not None and status == "in_progress":
             next_player = None  # nobody moves until the open seat is taken
         self._snapshot = GameState(
             id=self.id,
@@ -293,7 +298,7 @@ class Session:
             draw_offer=self.draw_offer,
             clock=None if self.clocks is None else self.clocks.state(),
             lobby=self.lobby,
-            open_seat=None if self.ending is not None else self.open_seat,
+            open_seat=self.open_seat if status == "in_progress" else None,
             joined=self.joined,
         )
         return self._snapshot
@@ -324,7 +329,7 @@ class Session:
         """The moves the player to move may make now, a page at a time (``Position.legal_moves``):
         none once the game is over, by its kind's rules or the session's (an ending, the move
         limit)."""
-        player = None if self.over else self.position.next_player
+        player = None if self.over or self.waiting else self.position.next_player
         legal = NO_LEGAL_MOVES if player is None else self.position.legal_moves(after, limit)
         return LegalMovesPage(self.id, self.kind.name, self.version, player, legal)
 
@@ -389,13 +394,17 @@ class Session:
         return key, outcome
 
     def _check(self, request: MoveRequest | ActionRequest, player: Player) -> None:
-        """The conditions every request of a player sets or meets, before the rules; and an
-        open game waits for its second player (nobody moves, resigns or offers a draw)."""
+        """The conditions every request of a player sets or meets, before the rules."""
         if request.player is not None and request.player != player:
             raise WrongPlayer(player, request.player)
         if request.expected_version is not None and request.expected_version != self.version:
             raise PreconditionFailed(self.version)
-        if self.open_seat is not None and self.ending is None:
+
+    def _not_waiting(self) -> None:
+        """An open game waits for its second player: nobody moves, resigns or offers a draw.
+        Not remembered under the request's key: the same request is taken once the seat is."""
+        if self.waiting:
+            assert self.open_seat is not None
             raise WaitingForOpponent(self.open_seat)
 
     def join(self, idempotency_key: str | None) -> JoinResult:
@@ -450,6 +459,7 @@ class Session:
         if answered is not None:
             assert isinstance(answered, int)
             return result_at(self.move(answered), self.state(), self.kind)
+        self._not_waiting()
         try:
             self._check(request, player)
             if self.ending is not None or self.at_move_limit:
@@ -476,6 +486,7 @@ class Session:
         if answered is not None:
             assert isinstance(answered, GameState)
             return ActionResult(answered, replayed=True)
+        self._not_waiting()
         try:
             self._check(request, player)
             if self.over:

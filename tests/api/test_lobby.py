@@ -202,6 +202,83 @@ def test_open_games_that_expire_give_their_places_back(store_url: str) -> None:
         assert listed(client) == [fresh["id"]]
 
 
+def test_a_game_deleted_gives_its_place_back(client: TestClient) -> None:
+    games = [create(client, n=3) for _ in range(OPEN_GAMES)]
+    assert_problem(client.post("/v1/games", json={"n": 3, "open": True}), 503, "capacity_exhausted")
+    first = games[0]
+    client.delete(f"/v1/games/{first['id']}", headers=bearer(first["tokens"]["1"]))
+    assert create(client, n=3)["id"] not in [game["id"] for game in games]
+
+
+def test_nobody_has_legal_moves_while_the_game_waits(client: TestClient) -> None:
+    for body in ({"n": 3}, {"game": "reversi"}, {"game": "gomoku", "size": 9}):
+        game = create(client, **body)
+        page = client.get(f"/v1/games/{game['id']}/legal-moves").json()
+        assert (page["player"], page["count"], page["moves"]) == (None, 0, []), body
+        client.post(f"/v1/games/{game['id']}/join")
+        page = client.get(f"/v1/games/{game['id']}/legal-moves").json()
+        assert page["player"] == 1
+        assert page["count"] > 0
+
+
+def test_a_keyed_move_refused_while_waiting_is_taken_once_the_seat_is(client: TestClient) -> None:
+    """Waiting is no answer to remember: the same request, under the same key, is decided
+    again once someone joined (a refusal of the rules would be replayed)."""
+    for body, move in (({"n": 3}, {"row": 0, "col": 0}), ({"game": "reversi"}, {"square": "f5"})):
+        game = create(client, **body)
+        path, token = f"/v1/games/{game['id']}/moves", game["tokens"]["1"]
+        headers = {**bearer(token), "Idempotency-Key": "the-first-move"}
+        assert_problem(client.post(path, json=move, headers=headers), 409, "waiting_for_opponent")
+        client.post(f"/v1/games/{game['id']}/join")
+        moved = client.post(path, json=move, headers=headers)
+        assert moved.status_code == 201, moved.text
+        assert "idempotent-replayed" not in moved.headers
+
+
+def test_an_open_game_its_opening_ended_is_not_listed(store_url: str) -> None:
+    settings = app_settings(store_url=store_url, create_rate_per_minute=0, max_moves_per_game=2)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        game = create(client, game="reversi", opening="f5d6")  # the move limit: a draw
+        assert (game["status"], game["open_seat"]) == ("draw", None)
+        assert listed(client) == []
+        assert_problem(client.post(f"/v1/games/{game['id']}/join"), 409, "seat_taken")
+
+
+def test_a_joined_game_lives_an_unstarted_games_life_from_the_join(store_url: str) -> None:
+    settings = app_settings(
+        store_url=store_url, create_rate_per_minute=0, unstarted_game_seconds=0.6
+    )  # fmt: skip
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        game = create(client, n=3)
+        time.sleep(0.4)
+        client.post(f"/v1/games/{game['id']}/join")
+        time.sleep(0.4)  # past its creation's lifetime, not its join's
+        moved = client.post(
+            f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0},
+            headers=bearer(game["tokens"]["1"]),
+        )  # fmt: skip
+        assert moved.status_code == 201, moved.text
+
+
+def test_a_join_after_an_opening_is_sent_in_its_place(client: TestClient) -> None:
+    """The join comes after the opening's stones (moves 1 to 3, versions 1 to 3) and before the
+    first move of the players: a stream from the start, or resumed anywhere, sends each change
+    once, in the order of the versions."""
+    game = create(client, game="gomoku", size=9, opening={"stones": ["e5", "e6", "f5"]})
+    joined = client.post(f"/v1/games/{game['id']}/join").json()
+    white = joined["token"]
+    client.post(f"/v1/games/{game['id']}/moves", json={"square": "a1"}, headers=bearer(white))
+    client.post(f"/v1/games/{game['id']}/resign", headers=bearer(white))
+    from_start = ["move"] * 3 + ["join", "move", "end"]
+    for since, expected in ((0, from_start), (3, from_start[3:]), (4, from_start[4:])):
+        with client.stream("GET", f"/v1/games/{game['id']}/events?since={since}") as stream:
+            text = "".join(stream.iter_text())
+        events = re.findall(r"event: (\w+)\r?\n(?:data: .*\r?\n)?id: (\d+)", text)
+        assert [name for name, _ in events] == expected, since
+        versions = [int(version) for _, version in events]
+        assert versions == sorted(set(versions)), since
+
+
 def test_a_join_is_announced_on_the_games_stream(client: TestClient) -> None:
     game = create(client, n=3)
     client.post(f"/v1/games/{game['id']}/join")
@@ -248,7 +325,7 @@ def test_a_bad_listing_is_422_naming_its_parameter(
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({"n": 3, "creator": 2}, "body"),
+        ({"n": 3, "creator": 2}, "creator_without_open"),
         ({"n": 3, "open": "true"}, "open"),
         ({"n": 3, "open": 1}, "open"),
         ({"n": 3, "open": True, "creator": 3}, "creator"),
@@ -258,7 +335,8 @@ def test_a_bad_listing_is_422_naming_its_parameter(
 def test_a_bad_open_game_is_422(client: TestClient, body: dict[str, Any], field: str) -> None:
     response = client.post("/v1/games", json=body)
     assert_problem(response, 422, "validation_error")
-    assert field in ".".join(str(part) for part in response.json()["errors"][0]["loc"])
+    error = response.json()["errors"][0]
+    assert field in [*map(str, error["loc"]), error["type"]]
     assert client.get("/v1/games?open=true").json()["games"] == []
 
 

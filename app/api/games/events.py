@@ -25,13 +25,13 @@ from typing import Any
 from fastapi.sse import format_sse_event
 from pydantic_core import to_json
 
-from app.api.games.render import move_result_json, state_json, state_names
+from app.api.games.render import Names, move_result_json, state_json, state_names
 from app.api.games.streams import RETRY_AFTER_SECONDS
 from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNECT_MS
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
 from app.sessions.kinds import Kinds
-from app.sessions.session import result_at
+from app.sessions.session import GameState, result_at
 from app.sessions.store import Changes, GameStore
 
 PAGE = 50  # moves read at a time: a long history is sent in pages, other work between them
@@ -97,11 +97,11 @@ async def _events(
         first = None
         moves, now = read.moves, read.state
         names = state_names(kinds, now)  # the board's size never changes: nor its names
-        if now.joined is not None and sent < now.joined:  # before any move: none came earlier
-            data = to_json(state_json(now, names)).decode()
-            yield format_sse_event(data_str=data, event="join", id=str(now.joined))
-            sent = now.joined
+        joined = now.joined  # the version of a join, sent in its place among the moves
         for move in moves:
+            if joined is not None and sent < joined < move.changed:
+                yield _join_event(now, names, joined)
+                sent = joined
             result = result_at(move, now, kinds.find(now.kind))
             data = to_json(move_result_json(result, names)).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.changed))
@@ -110,6 +110,9 @@ async def _events(
             idle = False
             await asyncio.sleep(0)  # a long history: other requests are served between pages
             continue
+        if joined is not None and sent < joined:  # after every move read: the last change
+            yield _join_event(now, names, joined)
+            sent = joined
         if now.status != "in_progress":
             # The end is a change of its own (a flag fall, a resignation, an agreed draw), with
             # its version as id, unless the last move ended the game (its event has that id).
@@ -131,6 +134,12 @@ async def _events(
         wait = keep_alive if due is None else min(keep_alive, due + 0.001)
         await _change_or(store.wait_for_change(game_id, sent, wait), stopping, evicted)
         idle = due is None or due >= keep_alive
+
+
+def _join_event(now: GameState, names: Names | None, joined: int) -> bytes:
+    """The open seat was taken at version ``joined``: the state as it is now."""
+    data = to_json(state_json(now, names)).decode()
+    return format_sse_event(data_str=data, event="join", id=str(joined))
 
 
 async def _change_or(change: Awaitable[None], *ends: asyncio.Event) -> None:

@@ -27,14 +27,15 @@ local function refuse(answer)
   return answer
 end
 local status, offer = meta[3], tonumber(meta[6] or 0)
+-- An open game waits for its second player (not remembered: taken once the seat is).
+if (meta[8] or '0') ~= '0' and status == 'in_progress' then
+  return REPLY.waiting_for_opponent{open_seat = meta[8]}
+end
 if ARG.claimed ~= '' and tonumber(ARG.claimed) ~= player then
   return refuse(REPLY.wrong_player{player = player})
 end
 if ARG.expected_version ~= '' and tonumber(ARG.expected_version) ~= tonumber(meta[5]) then
   return refuse(REPLY.precondition_failed{version = meta[5]})
-end
-if (meta[8] or '0') ~= '0' then  -- an open game waits for its second player
-  return refuse(REPLY.waiting_for_opponent{open_seat = meta[8]})
 end
 if status ~= 'in_progress' then
   return refuse(REPLY.game_over{status = status, winner = meta[4], reason = meta[7]})

@@ -2,8 +2,8 @@
 -- racing joins wins (a script runs alone); a retry under the winner's Idempotency-Key gets the
 -- same seat and its token again (sealed under the key: the store holds no token it can use).
 -- The seat's token hash is set, the game stops waiting ('open' 0) and the player who moves
--- first is to move ('next' from 'waits'): a change of the game, announced. KEYS: meta, moves,
--- receipts.
+-- first is to move ('next' from 'waits'): a change of the game, announced, from which the game
+-- lives an unstarted game's life again. KEYS: meta, moves, receipts.
 settle(KEYS[1], ARG.channel, now_ms())
 local meta = redis.call('HMGET', KEYS[1], 'open', 'status', 'waits')
 if not meta[2] then return REPLY.game_not_found{} end
@@ -22,7 +22,8 @@ local version = changed(KEYS[1], ARG.channel, {'h' .. seat, ARG.token_hash, 'ope
 redis.call('HSET', KEYS[1], 'joined', version)
 if ARG.key ~= '' then
   redis.call('HSET', KEYS[3], ARG.key, 'join|' .. seat .. '|' .. ARG.sealed)
-  redis.call('PEXPIRE', KEYS[3], redis.call('PTTL', KEYS[1]))
 end
+-- Its players are seated: the game lives an unstarted game's life from now on.
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARG.ttl_ms) end
 return REPLY.joined{player = seat, sealed = ARG.sealed, replayed = 0,
                     state = state_of(KEYS[1], KEYS[2])}

@@ -8,7 +8,8 @@ settle(KEYS[1], ARG.channel, now_ms())
 local meta = redis.call('HMGET', KEYS[1], 'n', 'status', 'next', 'version')
 if not meta[1] then return false end
 local n, version = tonumber(meta[1]), meta[4]
-if meta[2] ~= 'in_progress' then  -- over, by its rules or the session's: nobody moves
+-- Over, by its rules or the session's, or an open game waiting for its player: nobody moves.
+if meta[2] ~= 'in_progress' or meta[3] == '0' then
   return REPLY.legal{version = version, player = 0, n = n, total = 0, cells = {}, more = 0}
 end
 -- Indices are below n² ≤ 10¹², exact in Lua's doubles; a cell's field is written as the move

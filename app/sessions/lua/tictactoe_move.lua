@@ -57,15 +57,16 @@ local function refuse(answer)
   return answer
 end
 
+-- An open game waits for its second player: nobody moves until the seat is taken (not
+-- remembered under the key: the same request is taken once it is).
+if (meta[14] or '0') ~= '0' and status == 'in_progress' then
+  return REPLY.waiting_for_opponent{open_seat = meta[14]}
+end
 if ARG.claimed ~= '' and tonumber(ARG.claimed) ~= player then
   return refuse(REPLY.wrong_player{player = player})
 end
 if ARG.expected_version ~= '' and tonumber(ARG.expected_version) ~= version then
   return refuse(REPLY.precondition_failed{version = version})
-end
--- An open game waits for its second player: nobody moves until the seat is taken.
-if (meta[14] or '0') ~= '0' then
-  return refuse(REPLY.waiting_for_opponent{open_seat = meta[14]})
 end
 -- A game the session ended (at its move limit, on time, by resignation or agreement) refuses
 -- every move first, as the sessions in Python do.
