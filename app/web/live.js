@@ -71,6 +71,10 @@ function listen() {
   if (!inProgress()) return false;
   const source = openEventStream(gamePath(`/events?since=${game.state.version}`), {
     move: ({ move, state }) => receive(move, state),
+    join: (state) => { // the open seat was taken: the game begins
+      adopt(state);
+      render();
+    },
     offer: (state) => {
       adopt(state);
       render();

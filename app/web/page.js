@@ -5,6 +5,7 @@ import { wireActions } from "./actions.js";
 import { startChecker } from "./checker.js";
 import { $ } from "./elements.js";
 import { loadKinds } from "./kinds.js";
+import { startLobby } from "./lobby.js";
 import { act, choose, game, openGame, pass } from "./live.js";
 import { startPicker } from "./picker.js";
 import { startAudit } from "./records.js";
@@ -21,6 +22,7 @@ async function start() {
   startPicker(kinds);
   startChecker(kinds);
   startAudit(kinds);
+  startLobby();
   wireActions(act, pass, choose);
   wireInvite();
   const target = arrival();

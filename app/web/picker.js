@@ -49,13 +49,15 @@ function withClock(body) {
 async function newGame(event) {
   event.preventDefault();
   const body = bodies.get($("game-kind").value)();
+  if ($("open-game").checked) body.open = true; // only the creator's token comes back
   const created = await api("POST", "/v1/games", { body: withClock(body) });
   if (!created.ok) {
     $("game").hidden = false;
     return showMessage(problemText(created.data));
   }
   const { id, tokens } = created.data;
-  showInvite(id, tokens["2"], kindOf(created.data.game).nameOf(created.data, 2));
+  if (tokens["2"]) showInvite(id, tokens["2"], kindOf(created.data.game).nameOf(created.data, 2));
+  else $("invite").hidden = true;
   rememberSeat(id, tokens["1"], 1);
   showGameInAddressBar(id);
   await openGame({ id, ...seatOf(id) });

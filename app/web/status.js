@@ -10,6 +10,8 @@ export function renderStatus(game, kind) {
   let text;
   if (state.status !== "in_progress") {
     text = result(state, kind, who);
+  } else if (state.open_seat) {
+    text = `${you}Waiting for someone to take ${who(state.open_seat)}'s seat (Find a game lists it).`;
   } else if (state.next_player === game.player) {
     text = `${you}${kind.turnNote(state)}Your turn.`;
   } else {

@@ -268,6 +268,38 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
     assert not left_the_machine(first, outside)
 
 
+def test_an_open_game_is_found_and_joined_from_the_lobby(browser: Browser, server: str) -> None:
+    """Player 1 creates an open game (no invite: only its own seat) and waits; player 2 finds it
+    under Find a game, joins with one click, and the two play it; the lobby lists it no more."""
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.select_option("#size", "3")
+    first.check("#open-game")
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_contain_text("You are X (player 1). Waiting for someone")
+    expect(first.locator("#invite")).to_be_hidden()
+    created = game_id(first)
+
+    second = new_page(browser, server, outside)
+    second.goto(f"{server}/")
+    entry = second.locator("#lobby-games li").filter(has_text="Tic-tac-toe (3 × 3)")
+    expect(entry.first).to_be_visible()
+    assert httpx.get(f"{server}/v1/games?open=true").json()["games"][-1]["id"] == created
+    entry.last.get_by_role("button", name="Join").click()
+    expect(second.locator("#status")).to_contain_text("You are O (player 2). Waiting for X")
+    assert game_id(second) == created
+    expect(first.locator("#status")).to_contain_text("Your turn.", timeout=5000)
+    cell(first, 1, 1).click()
+    expect(cell(second, 1, 1)).to_have_attribute("data-mark", "X", timeout=5000)
+    expect(second.locator("#status")).to_contain_text("Your turn.")
+    still_open = httpx.get(f"{server}/v1/games?open=true").json()["games"]
+    assert created not in [open_game["id"] for open_game in still_open]
+    second.get_by_role("button", name="Refresh").click()
+    expect(second.locator("#lobby-games li")).to_have_count(len(still_open))
+    assert not left_the_machine(first, outside)
+
+
 def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     browser: Browser, server: str
 ) -> None:
