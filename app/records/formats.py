@@ -109,20 +109,21 @@ def _time_control(clock: Mapping[str, int] | None) -> str | None:
 GOMOKU_GIVEN = frozenset({"rule", "foul", "early_draw"})
 
 
+def _gomoku_params(size: int, rule: str | None) -> dict[str, object]:
+    """A gomoku record's creation parameters: its board's side, and its rule where it says one."""
+    return {"size": size} if rule is None else {"size": size, "rule": rule}
+
+
 def _read_psq(text: str, max_moves: int) -> Recorded:
     game = psq.read_psq(text, max_moves)
-    params: dict[str, object] = {"size": game.size}
-    if game.rule is not None:
-        params["rule"] = game.rule
+    params = _gomoku_params(game.size, game.rule)
     moves: list[str | list[int]] = [[row, col] for row, col in game.stones]
     return Recorded(params, moves, [None] * len(moves))
 
 
 def _read_sgf(text: str, max_moves: int) -> Recorded:
     game = sgf.read_sgf(text, max_moves)
-    params: dict[str, object] = {"size": game.size}
-    if game.rule is not None:
-        params["rule"] = game.rule
+    params = _gomoku_params(game.size, game.rule)
     moves: list[str | list[int]] = [
         "pass" if move.point is None else list(move.point) for move in game.moves
     ]

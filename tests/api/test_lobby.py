@@ -330,6 +330,10 @@ def test_a_bad_listing_is_422_naming_its_parameter(
         ({"n": 3, "open": 1}, "open"),
         ({"n": 3, "open": True, "creator": 3}, "creator"),
         ({"n": 3, "open": True, "creator": "2"}, "creator"),
+        ({"n": 3, "open": True, "creator": "\uff12"}, "creator"),  # a full-width 2
+        ({"n": 3, "open": True, "creator": "\u0662"}, "creator"),  # an Arabic-Indic 2
+        ({"n": 3, "open": True, "creator": 10**30}, "creator"),
+        ({"n": 3, "open": "\u0000true"}, "open"),
     ],
 )
 def test_a_bad_open_game_is_422(client: TestClient, body: dict[str, Any], field: str) -> None:
@@ -338,6 +342,17 @@ def test_a_bad_open_game_is_422(client: TestClient, body: dict[str, Any], field:
     error = response.json()["errors"][0]
     assert field in [*map(str, error["loc"]), error["type"]]
     assert client.get("/v1/games?open=true").json()["games"] == []
+
+
+@pytest.mark.parametrize("key", [" ", "x" * 256, "\u0662\u0663", "a\u0000b", "k\u00e9y", "\t"])
+def test_a_join_with_a_bad_idempotency_key_is_4xx_and_takes_no_seat(
+    client: TestClient, key: str
+) -> None:
+    game = create(client, n=3)
+    raw = [(b"idempotency-key", key.encode("utf-8"))]
+    response = client.post(f"/v1/games/{game['id']}/join", headers=raw)
+    assert_problem(response, 422, "validation_error")  # a key is 1-255 visible ASCII characters
+    assert client.get(f"/v1/games/{game['id']}").json()["open_seat"] == 2  # nobody seated
 
 
 def test_joining_no_game_is_404(client: TestClient) -> None:

@@ -379,3 +379,18 @@ def test_othello_has_no_psq_and_gomoku_no_ggf(client: TestClient) -> None:
     assert_problem(response, 422, "validation_error")
     body = {"game": "reversi", "record": "(;GM[4]SZ[15])", "format": "sgf"}
     assert_problem(client.post("/v1/records/audit", json=body), 422, "validation_error")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("rule", "r\u0435nju"), ("rule", "renju\u0000"), ("rule", 10**30), ("rule", "x" * 100_000),
+     ("foul", "\uff4cose"), ("early_draw", "\u0661"), ("early_draw", 1)],
+)  # fmt: skip
+def test_garbage_beside_a_record_is_422_naming_it(
+    client: TestClient, name: str, value: object
+) -> None:
+    body = {"record": "(;FF[4]GM[4]SZ[15];B[hh])", "format": "sgf", name: value}
+    response = client.post("/v1/records/audit", json=body)
+    assert_problem(response, 422, "validation_error")
+    assert response.json()["errors"][0]["loc"][:2] == ["body", name]
+    assert len(response.text) < 2_000  # the value is not echoed back
