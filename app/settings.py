@@ -26,6 +26,7 @@ DEFAULT_MAX_TOTAL_MOVES = 1_000_000
 # (ADJUDICATOR_MAX_REFUSALS_PER_GAME).
 DEFAULT_MAX_REFUSALS = 32
 DEFAULT_CLIENT_OPEN_GAMES = 5
+DEFAULT_GAME_SPECTATORS = 50
 # Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
 DEFAULT_TRACKED_CLIENTS = 50_000
 
@@ -191,6 +192,12 @@ class Settings(BaseSettings):
         description="Open games (created with `open`, waiting in the lobby for a second player) "
         "one client address may hold at once; one more gets 503 capacity_exhausted, so that no "
         "client fills the lobby for everyone.",
+    )
+    game_spectators: int = Field(
+        DEFAULT_GAME_SPECTATORS,
+        ge=1,
+        description="Spectator tokens (`POST /v1/games/{id}/spectators`) one game may issue; "
+        "one more is 409 too_many_spectators.",
     )
     max_moves_per_game: int = Field(
         DEFAULT_MAX_MOVES,

@@ -140,6 +140,7 @@ class BearerToken:
 
     scheme: str
     description: str
+    optional: bool = False  # a request may come without it (OpenAPI: ``{}`` among the choices)
     openapi: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -148,11 +149,25 @@ class BearerToken:
             "scheme": "bearer",
             "description": self.description,
         }
-        object.__setattr__(self, "openapi", {"security": [{self.scheme: []}]})
+        choices: list[dict[str, list[str]]] = [{self.scheme: []}]
+        object.__setattr__(
+            self, "openapi", {"security": [{}, *choices] if self.optional else choices}
+        )
 
     def read(self, request: Request) -> str:
         """The token, or Unauthorized (401 with ``WWW-Authenticate: Bearer``)."""
-        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        token = self.read_if_sent(request)
+        if token is None:
+            raise Unauthorized()
+        return token
+
+    def read_if_sent(self, request: Request) -> str | None:
+        """The token, or None without an ``Authorization`` header; Unauthorized for a header
+        that is not a bearer token."""
+        header = request.headers.get("authorization")
+        if header is None:
+            return None
+        scheme, _, token = header.partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
             raise Unauthorized()

@@ -37,6 +37,7 @@ from typing_extensions import TypedDict
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.games import params as game_params
 from app.api.games.render import Json, move_json, names_of, state_json
+from app.api.games.routes import viewed
 from app.api.games.schemas import (
     GameShapes,
     game_of_body,
@@ -57,6 +58,7 @@ from app.contract.problems import (
     BODY_ERRORS,
     GAME_NOT_FOUND,
     RATE_LIMITED,
+    UNAUTHORIZED,
     VALIDATION_ERROR,
     ProblemTable,
     problem_body,
@@ -721,6 +723,7 @@ def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Jso
 async def get_record(request: Request) -> Response:
     game_id = game_params.game_id(request)
     wanted = RECORD_FORMAT.read(request)
+    await viewed(request, game_id)
     store: GameStore = request.app.state.store
     state = await store.state(game_id)
     tag = etag(state.id, state.version)
@@ -952,14 +955,15 @@ def records_router(shapes: AuditShapes) -> APIRouter:
                 "content": {"text/plain": {"schema": {"type": "string"}}},
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-            **problem_responses(VALIDATION_ERROR, GAME_NOT_FOUND),
+            **problem_responses(VALIDATION_ERROR, GAME_NOT_FOUND, UNAUTHORIZED),
         },
         openapi_extra={
+            **game_params.VIEWER_TOKEN.openapi,
             "parameters": [
                 game_params.GAME_ID.openapi,
                 RECORD_FORMAT.openapi,
                 game_params.IF_NONE_MATCH.openapi,
-            ]
+            ],
         },
     )(get_record)
     router.post(

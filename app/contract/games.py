@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    Field,
+    ValidationInfo,
+    create_model,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
@@ -22,7 +29,9 @@ from app.contract.fields import INTEGRAL, SQUARES, Body, JsonInt, Square, cell_o
 from app.contract.problems import Refusal
 from app.contract.squares import RowOne, Squares
 from app.sessions.clock import MAX_INCREMENT_SECONDS, MAX_INITIAL_SECONDS, TimeControl
+from app.sessions.errors import RULE_FLAGS
 from app.sessions.kind import Pass, Placement, Played, Player, Reason, Status, Winner
+from app.sessions.session import Terms
 
 Example = Mapping[str, Any]  # an OpenAPI example: {"summary": …, "value": …}
 
@@ -88,7 +97,13 @@ class GameCommon(TypedDict):
     and ``last_move`` as its move record (``Annotated[Record | None, LAST_MOVE]``)."""
 
     id: str
-    status: Status
+    status: Annotated[
+        Status,
+        Field(
+            description="`aborted`: ended with no result (`winner` 0), by a player before both "
+            "had moved or by a first move not made in time."
+        ),
+    ]
     winner: Annotated[Winner, Field(description="0 while nobody has won.")]
     reason: Annotated[
         Reason | None,
@@ -99,8 +114,9 @@ class GameCommon(TypedDict):
             "colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played "
             "a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), "
             "`move_limit` (the configured most moves per game: a draw), `timeout` (a flag "
-            "fell: the other player wins), `resignation`, `agreement` (a draw offered by both); "
-            "null while it goes on."
+            "fell: the other player wins), `resignation`, `agreement` (a draw offered by both), "
+            "`aborted` (by a player, before both had moved), `no_first_move` (a player's first "
+            "move not made within `first_move_seconds`); null while it goes on."
         ),
     ]
     next_player: Annotated[
@@ -128,6 +144,26 @@ class GameCommon(TypedDict):
                 "game waits: nobody moves), null once someone joined it or the game ended."
             ),
         ]
+    ]
+
+    first_move_deadline: NotRequired[
+        Annotated[
+            str,
+            Field(
+                description="Only while a first move is due in a game created with "
+                "`first_move_seconds`: when the game is aborted (`reason` `no_first_move`) "
+                "unless the player to move has moved (RFC 3339, UTC, milliseconds)."
+            ),
+        ]
+    ]
+    rules: NotRequired[
+        Annotated[
+            dict[str, bool],
+            Field(description="Only in a game created with an action left out: every rule flag."),
+        ]
+    ]
+    visibility: NotRequired[
+        Annotated[Literal["private"], Field(description="Only in a private game.")]
     ]
 
 
@@ -176,6 +212,28 @@ class ClockIn(Body):
         return TimeControl(self.initial_seconds, self.increment_seconds)
 
 
+# The most a first-move deadline may be, in seconds (a day).
+MAX_FIRST_MOVE_SECONDS = 86_400
+
+
+_FLAGS: dict[str, Any] = {
+    flag: (bool, Field(True, strict=True, description=f"`false`: no {words} in this game."))
+    for flag, words in RULE_FLAGS.items()
+}
+RulesIn = create_model("RulesIn", __base__=Body, **_FLAGS)
+RulesIn.__doc__ = (
+    "Which of a player's actions the game allows (each `true` unless set `false`); a disabled "
+    "one is 409 `action_not_allowed`."
+)
+
+
+def disabled_of(rules: BaseModel | None) -> frozenset[str]:
+    """The rule flags a ``RulesIn`` sets false."""
+    if rules is None:
+        return frozenset()
+    return frozenset(flag for flag in RULE_FLAGS if getattr(rules, flag) is False)
+
+
 class CreateIn(Body):
     """What a creation body of every kind may say; a kind's body adds ``game`` (a ``Literal``
     of its name) and its parameters, and says what the store keeps of them (``params``)."""
@@ -195,6 +253,25 @@ class CreateIn(Body):
         "who joins move first).",
     )
 
+    visibility: Literal["public", "private"] = Field(
+        "public",
+        description="`private`: every read of the game (state, moves, board, events, record) "
+        "needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else "
+        "401; it is never listed in the lobby. `public`: anyone who knows the id reads it.",
+    )
+    first_move_seconds: (
+        Annotated[int, Field(strict=True, ge=1, le=MAX_FIRST_MOVE_SECONDS), INTEGRAL] | None
+    ) = Field(
+        None,
+        description="A player whose first move is not made within this many seconds of it "
+        "becoming their turn (with both seats taken) loses nothing: the game is aborted at "
+        "that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody "
+        "looks. The state's `first_move_deadline` says when.",
+    )
+    rules: RulesIn | None = Field(
+        None, description="Actions the game leaves out (each allowed unless set `false`)."
+    )
+
     @model_validator(mode="after")
     def _creator_of_an_open_game(self) -> CreateIn:
         if self.creator is not None and not self.open:
@@ -211,6 +288,10 @@ class CreateIn(Body):
 
     def control(self) -> TimeControl | None:
         return None if self.clock is None else self.clock.control()
+
+    def terms(self) -> Terms:
+        """What the body says of the game's life beyond its kind's rules."""
+        return Terms(self.first_move_seconds, disabled_of(self.rules), self.visibility == "private")
 
     def params(self) -> dict[str, object]:
         """The kind's parameters, as the store takes them."""

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.rules.errors import DomainError
 from app.rules.reversi import IllegalMove
 from app.sessions.errors import (
+    ActionNotAllowed,
     BoardTooLarge,
     CapacityExhausted,
     CellOccupied,
@@ -32,6 +33,8 @@ from app.sessions.errors import (
     PreconditionFailed,
     SeatTaken,
     StoreUnavailable,
+    TooLateToAbort,
+    TooManySpectators,
     TooManyStreams,
     Unauthorized,
     WaitingForOpponent,
@@ -230,13 +233,15 @@ ILLEGAL_SESSION_MOVE = ProblemType(
 
 UNAUTHORIZED = refusal(
     Unauthorized(), 401, "Missing or invalid token",
-    "no bearer token, or not one of this game's",
+    "no bearer token, or not one of this game's (a private game's reads: neither a player's "
+    "nor a spectator's)",
     "send `Authorization: Bearer <token>` with your seat's token from `POST /v1/games`",
 )  # fmt: skip
 
 
 WRONG_PLAYER = refusal(
-    WrongPlayer(2, 1), 403, "Token is for the other player", "`player` contradicts the token",
+    WrongPlayer(2, 1), 403, "Token is for the other player",
+    "`player` contradicts the token, or the token is a spectator's (it never acts)",
     "leave `player` out (the token says who moves) or send your own seat's number",
 )  # fmt: skip
 
@@ -292,6 +297,27 @@ SEAT_TAKEN = refusal(
     SeatTaken(), 409, "No free seat",
     "a join of a game whose seats are both taken (it was never open, or someone joined first)",
     "list the open games (`GET /v1/games?open=true`) and join another, or create one",
+)  # fmt: skip
+
+
+ACTION_NOT_ALLOWED = refusal(
+    ActionNotAllowed("takeback"), 409, "Action not allowed in this game",
+    "the game was created with this action left out (`rules`: `action` names it)",
+    "read the game's `rules`; play on without that action",
+)  # fmt: skip
+
+
+TOO_LATE_TO_ABORT = refusal(
+    TooLateToAbort(), 409, "Too late to abort",
+    "an abort once both players have made a move",
+    "resign (`POST …/resign`) or offer a draw instead",
+)  # fmt: skip
+
+
+TOO_MANY_SPECTATORS = refusal(
+    TooManySpectators(50), 409, "Too many spectator tokens",
+    "the game has issued its most spectator tokens (`limit`: the `game_spectators` setting)",
+    "share a spectator token already made: any number of readers may use one",
 )  # fmt: skip
 
 
@@ -363,6 +389,7 @@ CELL_REFUSALS = (OUT_OF_BOUNDS, NOT_YOUR_TURN, CELL_OCCUPIED)
 SERVICE_REFUSALS = (
     ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, GAME_OVER,
     BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, WAITING_FOR_OPPONENT, SEAT_TAKEN,
+    ACTION_NOT_ALLOWED, TOO_LATE_TO_ABORT, TOO_MANY_SPECTATORS,
     IDEMPOTENCY_KEY_REUSED, CAPACITY_EXHAUSTED, STORE_UNAVAILABLE, TOO_MANY_STREAMS,
 )  # fmt: skip
 FRAMEWORK_PROBLEMS = (

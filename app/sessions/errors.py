@@ -63,13 +63,17 @@ class GameOver(RuleError):
         "foul": " (a forbidden move by Black)", "passes": " (two passes in a row)",
         "dead_position": " (no line could still be completed)",
         "move_limit": " (the move limit)", "timeout": " on time", "resignation": " by resignation",
-        "agreement": " by agreement",
+        "agreement": " by agreement", "aborted": " by a player",
+        "no_first_move": ": a first move was not made in time",
     }  # fmt: skip
 
     def __init__(self, status: str, winner: int, reason: str | None = None) -> None:
         """``winner`` 0 means a draw; ``reason`` is why the game ended, where known."""
         self.status, self.winner, self.reason = status, winner, reason
-        outcome = f"player {winner} won" if winner else "it was drawn"
+        outcome = (
+            "it was aborted" if status == "aborted" else f"player {winner} won" if winner
+            else "it was drawn"
+        )  # fmt: skip
         super().__init__(f"the game is over: {outcome}{self.HOW.get(reason or '', '')}")
 
     def details(self) -> dict[str, object]:
@@ -152,6 +156,36 @@ class SeatTaken(RuleError):
         super().__init__("this game has no free seat: both players are seated")
 
 
+# The actions a game may be created without (``"rules": {"<action>": false}``), each with
+# what it is called in words: the one list of rule flags.
+RULE_FLAGS: dict[str, str] = {
+    "abort": "aborting", "takeback": "takebacks", "rematch": "rematches",
+    "draw_offer": "draw offers", "give_time": "giving time",
+}  # fmt: skip
+
+
+class ActionNotAllowed(RuleError):
+    """An action the game was created without (``"rules": {"<action>": false}``)."""
+
+    code = "action_not_allowed"
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        super().__init__(f"this game was created without {RULE_FLAGS[action]} (its rules)")
+
+    def details(self) -> dict[str, object]:
+        return {"action": self.action}
+
+
+class TooLateToAbort(RuleError):
+    """An abort once both players have moved: the game can only be resigned now."""
+
+    code = "too_late_to_abort"
+
+    def __init__(self) -> None:
+        super().__init__("both players have moved: the game can no longer be aborted (resign)")
+
+
 class AccessDenied(DomainError):
     """The request does not prove it may act for this player of this game."""
 
@@ -169,6 +203,31 @@ class WrongPlayer(AccessDenied):
     def __init__(self, token_player: int, claimed: int) -> None:
         self.token_player, self.claimed = token_player, claimed
         super().__init__(f"this token is player {token_player}'s, the move claims player {claimed}")
+
+
+class SpectatorToken(WrongPlayer):
+    """A spectator token sent to act: it reads the game, it never plays (403 ``wrong_player``)."""
+
+    def __init__(self) -> None:
+        self.token_player, self.claimed = 0, 0
+        DomainError.__init__(self, "this is a spectator token: it reads the game, never acts")
+
+
+# A private game read without a player's or a spectator's token.
+PRIVATE_GAME = "this game is private: a player's or a spectator's bearer token is required"
+
+
+class TooManySpectators(RuleError):
+    """A spectator token asked of a game that has issued its most."""
+
+    code = "too_many_spectators"
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"this game has issued its most spectator tokens ({limit})")
+
+    def details(self) -> dict[str, object]:
+        return {"limit": self.limit}
 
 
 class RequestConflict(DomainError):

@@ -32,13 +32,15 @@ if TYPE_CHECKING:
     from app.contract.games import Face
 
 Player = Literal[1, 2]
-Status = Literal["in_progress", "won", "draw"]
+Status = Literal["in_progress", "won", "draw", "aborted"]  # aborted: no result, nobody lost
 Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
 # Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``; gomoku's
 # ``foul``, Black's forbidden move in a renju game that loses by it, and ``passes``, two passes
 # in a row; ``dead_position``, no line can still be completed, in a game created with
 # ``early_draw``), or by the session's: ``move_limit`` (the configured most moves per game, a draw),
-# ``timeout`` (a flag fell), ``resignation``, ``agreement`` (a draw offered by both players).
+# ``timeout`` (a flag fell), ``resignation``, ``agreement`` (a draw offered by both players),
+# ``aborted`` (by a player, before both had moved: status ``aborted``) and ``no_first_move`` (a
+# player's first move not made within the game's ``first_move_seconds``: aborted too).
 Reason = Literal[
     "line",
     "board_full",
@@ -50,7 +52,12 @@ Reason = Literal[
     "timeout",
     "resignation",
     "agreement",
+    "aborted",
+    "no_first_move",
 ]
+
+# The reasons a game ends aborted (status ``aborted``, winner 0): it has no result.
+ABORTED: tuple[Reason, ...] = ("aborted", "no_first_move")
 
 
 _T = TypeVar("_T")

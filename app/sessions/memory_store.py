@@ -20,6 +20,7 @@ from app.sessions.kind import Move, Played, Player
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.lobby import Filter, Lobby, filters
 from app.sessions.session import (
+    NO_TERMS,
     ActionRequest,
     ActionResult,
     GameState,
@@ -28,6 +29,7 @@ from app.sessions.session import (
     MoveRequest,
     MoveResult,
     Session,
+    Terms,
 )
 from app.sessions.store import (
     CLIENT_GAMES,
@@ -44,7 +46,12 @@ from app.sessions.store import (
     seats,
 )
 from app.sessions.watchers import Watchers
-from app.settings import DEFAULT_CLIENT_OPEN_GAMES, DEFAULT_MAX_MOVES, DEFAULT_MAX_REFUSALS
+from app.settings import (
+    DEFAULT_CLIENT_OPEN_GAMES,
+    DEFAULT_GAME_SPECTATORS,
+    DEFAULT_MAX_MOVES,
+    DEFAULT_MAX_REFUSALS,
+)
 
 Clock = Callable[[], float]
 
@@ -89,9 +96,11 @@ class MemoryGameStore:
         unstarted_seconds: float | None = None,
         client_share: float = 1.0,
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
+        game_spectators: int = DEFAULT_GAME_SPECTATORS,
         kinds: Kinds = REGISTRY,
     ) -> None:
         self.kinds = kinds
+        self.game_spectators = game_spectators
         self.client_open_games = client_open_games
         self._lobby = Lobby()
         self._open_owned: Counter[str] = Counter()  # by owner: its games in the lobby
@@ -163,15 +172,19 @@ class MemoryGameStore:
     def _session(self, game_id: str) -> Session:
         """The game, with a flag fall that is due applied."""
         session = self._entry(game_id).session
-        if session.clocks is not None and session.settle(self._now_ms()):
+        if session.settle(self._now_ms()):
             self._changed(session)
         return session
 
     def _changed(self, session: Session) -> None:
-        """The game just changed: wake its streams, and count the ending if it ended."""
+        """The game just changed: wake its streams, and count the ending if it ended (an open
+        game that ended leaves the lobby)."""
         state = session.state()
         if state.reason is not None:
             self.endings[state.reason] += 1
+            entry = self._started.get(session.id) or self._unstarted.get(session.id)
+            if entry is not None:
+                self._unlist(entry)
         self._watchers.notify(session.id)
 
     def _retry_after(self) -> int:
@@ -193,6 +206,7 @@ class MemoryGameStore:
         owner: str = "",
         opening: Sequence[Played] = (),
         open_seat: Player | None = None,
+        terms: Terms = NO_TERMS,
     ) -> CreatedGame:
         self._expire()
         if len(self._unstarted) + len(self._started) >= self.max_games:
@@ -216,11 +230,12 @@ class MemoryGameStore:
         if control is not None:
             wait = game_kind.clocks_wait(params)
             session.clocks = Clocks.start(control, self._now_ms(), wait)
+        terms.onto(session, self._now_ms())
         entry = _Entry(session, owner, self.clock() + self.unstarted_seconds)
         self._unstarted[session.id] = entry
         self._owned_games[owner] += 1
         state = session.state()
-        if state.open_seat is not None:  # not a game its opening ended: nobody could join it
+        if state.open_seat is not None and not terms.private:  # never a private one
             entry.listed = True
             self._lobby.add(session.id, filters(kind, params))
             self._open_owned[owner] += 1
@@ -229,7 +244,7 @@ class MemoryGameStore:
     async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
         entry = self._entry(game_id)
         session = self._session(game_id)
-        result = session.join(idempotency_key)
+        result = session.join(idempotency_key, self._now_ms())
         if not result.replayed:
             self._unlist(entry)
             if game_id in self._unstarted:  # its players are seated now: its life starts again
@@ -246,6 +261,12 @@ class MemoryGameStore:
 
     async def state(self, game_id: str) -> GameState:
         return self._session(game_id).state()
+
+    async def viewer(self, game_id: str, token: str | None) -> None:
+        self._entry(game_id).session.check_viewer(token)
+
+    async def spectate(self, game_id: str, token: str) -> str:
+        return self._session(game_id).spectate(token, self.game_spectators)
 
     async def seat(self, game_id: str, token: str) -> Seat:
         session = self._session(game_id)

@@ -64,7 +64,7 @@ def script_text(script: Script, publish: str = "PUBLISH", caller_time: bool = Fa
         body = (
             f"{_lua('game')}local function answer()\n{body}\nend\n"
             "local answered = answer()\n"
-            "return REPLY.settled{fell = settled and 1 or 0, answer = answered}\n"
+            "return REPLY.settled{fell = settled or 0, answer = answered}\n"
         )
     elif script.accounts:
         body = _lua("accounts") + body
@@ -92,7 +92,7 @@ class ScriptRunner:
         publish: str,
         caller_time: bool = False,
         clock: Callable[[], float],
-        on_flag_fall: Callable[[], None],
+        on_flag_fall: Callable[[str], None],
     ) -> None:
         self.caller_time = caller_time
         self.clock = clock
@@ -113,12 +113,13 @@ class ScriptRunner:
         return argv
 
     def answer(self, call: Call, answer: Any) -> Any:
-        """A script's own answer: a game script's flag fall counted, its answer handed on."""
+        """A script's own answer: the ending a game script applied by itself (a flag fall, a
+        first move's deadline) counted, its answer handed on."""
         if not SCRIPTS[call.script].game:
             return answer
         settled = Settled(*answer)
         if settled.fell:
-            self.on_flag_fall()
+            self.on_flag_fall(str(settled.fell))
         return settled.answer
 
     async def run(self, client: Client, call: Call, *, change: bool = False) -> Any:

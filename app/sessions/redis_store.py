@@ -51,15 +51,19 @@ from app.rules.gomoku import FIVE
 from app.sessions import tokens
 from app.sessions.clock import WAITED_FOR, ClockState, TimeControl
 from app.sessions.errors import (
+    PRIVATE_GAME,
     CapacityExhausted,
     GameNotFound,
     IdempotencyKeyReused,
     MoveNotFound,
     SeatTaken,
+    SpectatorToken,
     StoreUnavailable,
+    TooManySpectators,
     Unauthorized,
 )
 from app.sessions.kind import (
+    ABORTED,
     LegalMove,
     LegalMoves,
     Move,
@@ -125,6 +129,9 @@ from app.sessions.redis_wire import (
     Replay,
     ReplayState,
     SeatTakenReply,
+    SpectateArgs,
+    SpectatorReply,
+    TooManySpectatorsReply,
     decode,
     meta_fields,
     moves_read,
@@ -136,7 +143,9 @@ from app.sessions.redis_wire import (
     winner_of,
 )
 from app.sessions.session import (
+    ACTION_FLAGS,
     JOIN,
+    NO_TERMS,
     ActionRequest,
     ActionResult,
     Ending,
@@ -147,6 +156,7 @@ from app.sessions.session import (
     MoveResult,
     Receipt,
     Session,
+    Terms,
     player_by_hash,
     receipt_key,
     result_at,
@@ -167,6 +177,7 @@ from app.sessions.store import (
 )
 from app.settings import (
     DEFAULT_CLIENT_OPEN_GAMES,
+    DEFAULT_GAME_SPECTATORS,
     DEFAULT_MAX_MOVES,
     DEFAULT_MAX_REFUSALS,
     DEFAULT_MAX_TOTAL_MOVES,
@@ -220,6 +231,7 @@ class Known:
     hashes: tuple[str, str]
     owner: str
     size: tuple[int, int]  # rows, columns
+    private: bool = False  # read only with a player's or a spectator's token
 
 
 # The hash slots of a Redis Cluster.
@@ -241,7 +253,7 @@ def _outcome(session: Session, result: MoveResult) -> dict[str, str | int]:
 
 
 # The endings the session decides (the others are the kind's, or the move limit's).
-SESSION_ENDINGS = ("timeout", "resignation", "agreement")
+SESSION_ENDINGS: tuple[str, ...] = ("timeout", "resignation", "agreement", *ABORTED)
 
 
 class RedisGameStore:
@@ -266,12 +278,14 @@ class RedisGameStore:
         unstarted_seconds: float | None = None,
         client_share: float = 1.0,
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
+        game_spectators: int = DEFAULT_GAME_SPECTATORS,
         kinds: Kinds = REGISTRY,
     ) -> None:
         """``clock`` is this process's time (the accounting's); the games' clocks run on the
         store's time, or on ``clock``'s with ``caller_time`` (tests: see redis_scripts.py)."""
         self.kinds = kinds
         self.client_open_games = client_open_games
+        self.game_spectators = game_spectators
         # Every lobby index a game of the served kinds may be listed in (a game leaves them all).
         self.lobby_indexes = sorted(
             {lobby_index(where) for kind in kinds for where in filters(kind.name, {})}
@@ -317,8 +331,8 @@ class RedisGameStore:
         for client in (self.client, self.stream_client):
             await (client.close() if isinstance(client, BoundedCluster) else client.aclose())
 
-    def _flag_fell(self) -> None:
-        self.endings["timeout"] += 1
+    def _flag_fell(self, reason: str) -> None:
+        self.endings[reason] += 1
 
     def _count_ending(self, state: GameState) -> None:
         """Count a change this process made that ended the game."""
@@ -349,6 +363,7 @@ class RedisGameStore:
         owner: str = "",
         opening: Sequence[Played] = (),
         open_seat: Player | None = None,
+        terms: Terms = NO_TERMS,
     ) -> CreatedGame:
         game_kind = self.kinds.find(kind)
         game_id = tokens.new_game_id()
@@ -377,8 +392,14 @@ class RedisGameStore:
             "h1": hashes[0], "h2": hashes[1], "status": state.status, "winner": state.winner,
             "next": state.next_player or 0, "version": state.version, "refusals": 0,
             "facts": json.dumps(dict(state.facts)), "reason": state.reason or "",
-            "max_moves": self.max_moves, "offer": 0,
+            "max_moves": self.max_moves, "offer": 0, "pm": 0,
         }  # fmt: skip
+        if terms.first_move_seconds is not None:  # create.lua sets its first deadline
+            fields["fm"] = terms.first_move_seconds * 1000
+        if terms.disabled:
+            fields["off"] = ",".join(sorted(terms.disabled))
+        if terms.private:
+            fields["private"] = 1
         if control is not None:
             fields |= {
                 "control": control.encode(), "r1": control.initial_ms, "r2": control.initial_ms,
@@ -398,7 +419,10 @@ class RedisGameStore:
         )
         keys = game_keys(game_id)
         await self._run(Call("create", [keys.meta, keys.moves], args))
-        if state.open_seat is not None:  # listed once it exists (a listing reads it first)
+        state = replace(state, disabled=terms.disabled, private=terms.private)
+        if terms.first_move_seconds is not None and state.next_player is not None:
+            state = await self.state(game_id)  # its deadline, by the store's time
+        if state.open_seat is not None and not terms.private:  # listed once it exists
             try:
                 await self._list(game_id, kind, params, owner)
             except CapacityExhausted:  # past its owner's most: no game after all
@@ -408,7 +432,7 @@ class RedisGameStore:
         for _ in records:  # moves the store holds, as accepted ones are counted
             self.accounts.accepted(game_id, owner)
         size = board_size(game_kind, state.facts)
-        self._know(game_id, Known(kind, engine, hashes, owner, size))
+        self._know(game_id, Known(kind, engine, hashes, owner, size, terms.private))
         return CreatedGame(state, secrets)
 
     async def _list(
@@ -660,29 +684,75 @@ class RedisGameStore:
         (one round trip, once); GameNotFound for a game that does not exist."""
         known = self._known.get(game_id)
         if known is None:
-            fields = ["kind", "engine", "h1", "h2", "owner", "facts"]
+            fields = ["kind", "engine", "h1", "h2", "owner", "facts", "private"]
             read = self.client.hmget(game_keys(game_id).meta, fields)
-            kind, engine, first, second, owner, facts = await self.scripts.guard(read, self.client)
+            found = await self.scripts.guard(read, self.client)
+            kind, engine, first, second, owner, facts, private = found
             if engine is None:
                 raise GameNotFound(game_id)
             # The facts change with the moves (a Reversi score), the board's size never.
             size = board_size(self.kinds.find(str(kind)), json.loads(str(facts)))
             hashes = (str(first), str(second))
-            known = Known(str(kind), str(engine), hashes, str(owner or ""), size)
+            known = Known(
+                str(kind), str(engine), hashes, str(owner or ""), size, private in ("1", b"1")
+            )
         self._know(game_id, known)
         return known
 
     async def seat(self, game_id: str, token: str) -> Seat:
         known = await self._known_game(game_id)
         try:
-            player = player_by_hash(known.hashes, token)
+            player = await self._player(game_id, known, token)
         except Unauthorized:
-            if "" not in known.hashes:  # an open seat known: it may have been taken since
+            if await self._spectates(game_id, token):
+                raise SpectatorToken() from None
+            raise
+        return Seat(player, known.kind, known.size)
+
+    async def _player(self, game_id: str, known: Known, token: str) -> Player:
+        """The player whose token this is, by the hashes known (read again where an open seat
+        was known: it may have been taken since), or Unauthorized."""
+        try:
+            return player_by_hash(known.hashes, token)
+        except Unauthorized:
+            if "" not in known.hashes:
                 raise
             self._known.pop(game_id, None)
             known = await self._known_game(game_id)
-            player = player_by_hash(known.hashes, token)
-        return Seat(player, known.kind, known.size)
+            return player_by_hash(known.hashes, token)
+
+    async def _spectates(self, game_id: str, token: str) -> bool:
+        """Whether ``token`` is one of the game's spectator tokens (spectate.lua keeps them)."""
+        asked = self.client.hexists(game_keys(game_id).meta, f"s:{tokens.token_hash(token)}")
+        return bool(await self.scripts.guard(asked, self.client))
+
+    async def viewer(self, game_id: str, token: str | None) -> None:
+        known = await self._known_game(game_id)
+        if not known.private:
+            return
+        if token is None:
+            raise Unauthorized(PRIVATE_GAME)
+        try:
+            await self._player(game_id, known, token)
+        except Unauthorized:
+            if not await self._spectates(game_id, token):
+                raise Unauthorized(PRIVATE_GAME) from None
+
+    async def spectate(self, game_id: str, token: str) -> str:
+        made = tokens.new_token()
+        args = SpectateArgs(
+            token_hash=tokens.token_hash(token), new_hash=tokens.token_hash(made),
+            most=self.game_spectators,
+        )  # fmt: skip
+        keys = game_keys(game_id)
+        answer = decode(await self._run(Call("spectate", [keys.meta, keys.moves], args)))
+        if isinstance(answer, Ok):
+            return made
+        if isinstance(answer, SpectatorReply):
+            raise SpectatorToken()
+        if isinstance(answer, TooManySpectatorsReply):
+            raise TooManySpectators(self.game_spectators)
+        raise NOT_MOVES[type(answer)](game_id)
 
     async def board_shape(self, game_id: str) -> BoardShape:
         known = await self._known_game(game_id)
@@ -884,6 +954,7 @@ class RedisGameStore:
             expected_version="" if request.expected_version is None else request.expected_version,
             key=request.idempotency_key or "", fingerprint=request.fingerprint(),
             most_refusals=self.max_refusals, channel=channel(game_id),
+            flag=ACTION_FLAGS.get(request.action, ""),
         )  # fmt: skip
         call = Call("act", [keys.meta, keys.moves, keys.receipts], args)
         answer = decode(await self._run(call, change=True))
@@ -891,6 +962,9 @@ class RedisGameStore:
         if isinstance(answer, Ok):
             state = state_read(self.kinds, game_id, answer.state)
             self._count_ending(state)
+            if state.lobby and state.joined is None and state.status != "in_progress":
+                with suppress(StoreUnavailable):  # aborted waiting: else a listing drops it
+                    await self._unlist(game_id)
             return ActionResult(state)
         if isinstance(answer, ReplayState):
             return ActionResult(

@@ -32,6 +32,7 @@ from app.rules.errors import DomainError
 from app.sessions.clock import ClockState, TimeControl
 from app.sessions.errors import (
     NO_OPENING_CHOICE,
+    ActionNotAllowed,
     CellOccupied,
     GameNotFound,
     GameOver,
@@ -41,6 +42,7 @@ from app.sessions.errors import (
     PassNotAllowed,
     PreconditionFailed,
     StoreUnavailable,
+    TooLateToAbort,
     Unauthorized,
     WaitingForOpponent,
     WrongPlayer,
@@ -121,16 +123,17 @@ class CommitArgs(NamedTuple):
 
 
 class ActArgs(NamedTuple):
-    """act.lua: a resignation or a draw offer."""
+    """act.lua: a resignation, a draw offer or an abort."""
 
     token_hash: Wire
-    action: Wire  # 'resign' | 'offer'
+    action: Wire  # 'resign' | 'offer' | 'abort'
     claimed: Wire  # the player the body claims, or ''
     expected_version: Wire  # If-Match, or ''
     key: Wire  # Idempotency-Key, or ''
     fingerprint: Wire
     most_refusals: Wire
     channel: Wire
+    flag: Wire = ""  # the rule flag that may leave the action out (session.ACTION_FLAGS), or ''
 
 
 class CellMoveArgs(NamedTuple):
@@ -199,6 +202,14 @@ class JoinArgs(NamedTuple):
     ttl_ms: Wire  # the game's life from the join: its players are seated, nobody moved yet
 
 
+class SpectateArgs(NamedTuple):
+    """spectate.lua: a new spectator token's hash, asked with a player's token."""
+
+    token_hash: Wire
+    new_hash: Wire
+    most: Wire  # the game's most spectator tokens
+
+
 class LobbyAddArgs(NamedTuple):
     game_id: Wire
     owner: Wire
@@ -238,6 +249,9 @@ class StateReply(NamedTuple):
     lobby: str = "0"  # '1': created open
     open: str = "0"  # the seat nobody has taken yet, '0' for none
     joined: str = "0"  # the version the open seat was taken at, '0' before
+    fmdue: str = "0"  # when a first move is due, '0' for none
+    off: str = ""  # the rule flags set false, comma-separated
+    private: str = "0"  # '1': a private game
 
 
 class ReadReply(NamedTuple):
@@ -318,10 +332,11 @@ class ReserveReply(NamedTuple):
 
 
 class Settled(NamedTuple):
-    """Every game script's answer: whether a flag fell in it (game.lua's ``settle``; the store
-    counts the ending), and the script's own answer."""
+    """Every game script's answer: the reason of the ending game.lua's ``settle`` applied in it
+    (``timeout``, ``no_first_move``; none: 0, and the store counts the ending), and the
+    script's own answer."""
 
-    fell: int
+    fell: str | int
     answer: Any
 
 
@@ -441,6 +456,22 @@ class SeatTakenReply(NamedTuple):
     pass
 
 
+class ActionNotAllowedReply(NamedTuple):
+    action: str
+
+
+class TooLateReply(NamedTuple):
+    pass
+
+
+class SpectatorReply(NamedTuple):
+    pass
+
+
+class TooManySpectatorsReply(NamedTuple):
+    pass
+
+
 class LobbyAdded(NamedTuple):
     placed: int  # 0: the owner holds its most open games
     held: list[str]  # the owner's listed games (with the new one, if placed)
@@ -465,14 +496,16 @@ REFUSALS: dict[str, Record] = {
     "out_of_bounds": OutOfBoundsReply, "game_over": GameOverReply,
     "not_your_turn": NotYourTurnReply, "cell_occupied": CellOccupiedReply,
     "no_passes": NoPassesReply, "wrong_step": WrongStepReply,
-    "waiting_for_opponent": WaitingReply,
+    "waiting_for_opponent": WaitingReply, "action_not_allowed": ActionNotAllowedReply,
+    "too_late_to_abort": TooLateReply,
 }  # fmt: skip
 TAGGED: dict[str, Record] = {
     "ok": Ok, "accepted": Accepted, "replay": Replay, "replay_state": ReplayState,
     "refused": Refused, "conflict": Conflict, "receipt": ReceiptFound, "replayed": Replayed,
     "capacity_exhausted": CapacityFull, "game_not_found": NotFound,
     "unauthorized": NotAuthorized, "idempotency_key_reused": KeyReused,
-    "joined": JoinedReply, "seat_taken": SeatTakenReply,
+    "joined": JoinedReply, "seat_taken": SeatTakenReply, "spectator": SpectatorReply,
+    "too_many_spectators": TooManySpectatorsReply,
 } | REFUSALS  # fmt: skip
 
 
@@ -507,7 +540,7 @@ ACCOUNT_REPLIES = ("shares", "accounts", "reserve")
 SCRIPTS: dict[str, Script] = {
     script.name: script
     for script in (
-        Script("create", CreateArgs, game=False),
+        Script("create", CreateArgs, replies=GAME_REPLIES),
         Script("delete", DeleteArgs, game=False),
         Script("replay", NoArgs, replies=("history",), game=False),
         Script("state", GameArgs, replies=GAME_REPLIES),
@@ -528,6 +561,18 @@ SCRIPTS: dict[str, Script] = {
         Script("touch", TouchArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True),
         Script("forget", ForgetArgs, replies=ACCOUNT_REPLIES, game=False, accounts=True),
         Script("join", JoinArgs, replies=(*GAME_REPLIES, "joined", "seat_taken", "game_not_found")),
+        Script(
+            "spectate",
+            SpectateArgs,
+            replies=(
+                *GAME_REPLIES,
+                "ok",
+                "game_not_found",
+                "unauthorized",
+                "spectator",
+                "too_many_spectators",
+            ),
+        ),
         Script("lobby_add", LobbyAddArgs, replies=("lobby_added",), game=False),
         Script("forget_game", NoArgs, game=False),
         Script("lobby_remove", LobbyRemoveArgs, game=False),
@@ -646,6 +691,8 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
         int(s.version), moves, last, player_or_none(s.offer), clock,
         lobby=s.lobby == "1", open_seat=player_or_none(s.open) if status == "in_progress" else None,
         joined=int(s.joined) or None,
+        first_move_due=(int(s.fmdue) or None) if status == "in_progress" else None,
+        disabled=frozenset(s.off.split(",")) - {""}, private=s.private == "1",
     )  # fmt: skip
 
 
@@ -673,6 +720,8 @@ REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
     NoPassesReply: lambda a, r: PassNotAllowed(a.rule),
     WrongStepReply: lambda a, r: WrongStep(NO_OPENING_CHOICE),
     WaitingReply: lambda a, r: WaitingForOpponent(int(a.open_seat)),
+    ActionNotAllowedReply: lambda a, r: ActionNotAllowed(a.action),
+    TooLateReply: lambda a, r: TooLateToAbort(),
 }
 # Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[Record, Callable[[str], DomainError]] = {

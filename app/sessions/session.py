@@ -24,11 +24,16 @@ from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import Clocks, ClockState
 from app.sessions.errors import (
+    PRIVATE_GAME,
     REMEMBERED_REFUSALS,
+    ActionNotAllowed,
     GameOver,
     IdempotencyKeyReused,
     PreconditionFailed,
     SeatTaken,
+    SpectatorToken,
+    TooLateToAbort,
+    TooManySpectators,
     Unauthorized,
     WaitingForOpponent,
     WrongPlayer,
@@ -61,7 +66,11 @@ def receipt_key(player: Player | Literal["join"], idempotency_key: str) -> str:
 
 def player_by_hash(token_hashes: tuple[str, str], token: str) -> Player:
     """The player (1 or 2) whose token hash this token has, or Unauthorized."""
-    digest = tokens.token_hash(token)
+    return player_by_digest(token_hashes, tokens.token_hash(token))
+
+
+def player_by_digest(token_hashes: tuple[str, str], digest: str) -> Player:
+    """The player (1 or 2) whose token hash is ``digest``, or Unauthorized."""
     # Compare with both hashes, always, so timing does not tell which one matched.
     first = tokens.matches(digest, token_hashes[0])
     second = tokens.matches(digest, token_hashes[1])
@@ -87,12 +96,14 @@ class MoveRequest:
         return f"{self.played.text()}:{self.player or ''}"
 
 
-Action = Literal["resign", "offer"]  # what a player may do besides moving
+Action = Literal["resign", "offer", "abort"]  # what a player may do besides moving
+# The rule flag (``errors.RULE_FLAGS``) that may leave each action out of a game.
+ACTION_FLAGS: Mapping[str, str] = {"offer": "draw_offer", "abort": "abort"}
 
 
 @dataclass(frozen=True, slots=True)
 class ActionRequest:
-    """A resignation or a draw offer as a client asked for it, with its conditions."""
+    """A resignation, a draw offer or an abort as a client asked for it, with its conditions."""
 
     action: Action
     player: Player | None = None
@@ -120,6 +131,41 @@ class GameState:
     lobby: bool = False  # created open: its state says ``open_seat``
     open_seat: Player | None = None  # the seat nobody has taken yet (an open game's)
     joined: int | None = None  # the version the open seat was taken at
+    # When the game is aborted if the player to move has not made their first move (ms since
+    # the epoch: ``first_move_seconds``); None when no first move is due.
+    first_move_due: int | None = None
+    disabled: frozenset[str] = frozenset()  # the rule flags the game was created without
+    private: bool = False  # read only with a player's or a spectator's token
+
+    @property
+    def deadline_ms(self) -> int | None:
+        """The next instant the game ends by itself unless a player acts first: the running
+        clock's flag fall, or a first move's deadline."""
+        clock = None if self.clock is None else self.clock.deadline_ms
+        due = self.first_move_due
+        if clock is None or due is None:
+            return due if clock is None else clock
+        return min(clock, due)
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What a game's creation says of its life beyond its kind's rules: the first-move deadline
+    (seconds), the rule flags set false (``errors.RULE_FLAGS``), and whether it is private."""
+
+    first_move_seconds: int | None = None
+    disabled: frozenset[str] = frozenset()
+    private: bool = False
+
+    def onto(self, session: Session, now_ms: int) -> None:
+        """A new game's ``session`` takes these terms at ``now_ms``, its creation."""
+        session.disabled, session.private = self.disabled, self.private
+        if self.first_move_seconds is not None:
+            session.first_move_ms = self.first_move_seconds * 1000
+            session.first_turn(now_ms)
+
+
+NO_TERMS = Terms()
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +178,9 @@ class JoinResult:
     state: GameState
     replayed: bool = False
 
+
+# ``Session.moved`` once both players have made a move: too late to abort.
+BOTH_MOVED = 3
 
 # A join's receipt key begins with this, where a player's request's begins with its seat.
 JOIN: Literal["join"] = "join"
@@ -239,6 +288,12 @@ class Session:
     lobby: bool = False  # created open (``"open": true``)
     open_seat: Player | None = None  # the seat nobody has taken yet; its token hash is ""
     joined: int | None = None  # the version at which the open seat was taken
+    moved: int = 0  # a bit a player who has made a move (1: player 1, 2: player 2)
+    first_move_ms: int | None = None  # ``first_move_seconds``, in ms (None: no deadline)
+    first_due: int | None = None  # when the game is aborted if the player to move has not moved
+    disabled: frozenset[str] = frozenset()  # the rule flags (``RULE_FLAGS``) set false
+    private: bool = False
+    spectators: set[str] = field(default_factory=set)  # the hashes of its spectator tokens
 
     @property
     def at_move_limit(self) -> bool:
@@ -266,8 +321,36 @@ class Session:
         return size
 
     def player_of(self, token: str) -> Player:
-        """The player whose token this is, or Unauthorized."""
-        return player_by_hash(self.token_hashes, token)
+        """The player whose token this is; SpectatorToken for one of the game's spectator
+        tokens (it never acts), else Unauthorized."""
+        digest = tokens.token_hash(token)
+        try:
+            return player_by_digest(self.token_hashes, digest)
+        except Unauthorized:
+            if digest in self.spectators:
+                raise SpectatorToken() from None
+            raise
+
+    def check_viewer(self, token: str | None) -> None:
+        """A private game is read only with a player's or a spectator's token (Unauthorized)."""
+        if not self.private:
+            return
+        if token is None:
+            raise Unauthorized(PRIVATE_GAME)
+        digest = tokens.token_hash(token)
+        if digest not in self.spectators and not any(
+            tokens.matches(digest, known) for known in self.token_hashes
+        ):
+            raise Unauthorized(PRIVATE_GAME)
+
+    def spectate(self, token: str, most: int) -> str:
+        """A new spectator token, asked with a player's ``token`` (of at most ``most``)."""
+        player_by_hash(self.token_hashes, token)
+        if len(self.spectators) >= most:
+            raise TooManySpectators(most)
+        made = tokens.new_token()
+        self.spectators.add(tokens.token_hash(made))
+        return made
 
     def state(self) -> GameState:
         snapshot = self._snapshot
@@ -300,6 +383,9 @@ class Session:
             lobby=self.lobby,
             open_seat=self.open_seat if status == "in_progress" else None,
             joined=self.joined,
+            first_move_due=self.first_due if status == "in_progress" else None,
+            disabled=self.disabled,
+            private=self.private,
         )
         return self._snapshot
 
@@ -343,14 +429,31 @@ class Session:
     # --- changes ---------------------------------------------------------------------------
 
     def settle(self, now_ms: int) -> bool:
-        """Let a flag fall that is due by ``now_ms``: the game ended at the deadline, whether
-        or not anybody was looking. True if it fell now."""
-        clocks = self.clocks
-        if clocks is None or not clocks.due(now_ms) or self.over:
+        """Let a flag fall, or a first move's deadline pass, that is due by ``now_ms``: the game
+        ended at that instant, whether or not anybody was looking. True if it ended now."""
+        clocks, due = self.clocks, self.first_due
+        flag = None if clocks is None else clocks.deadline_ms
+        if ((flag is None or now_ms < flag) and (due is None or now_ms < due)) or self.over:
             return False
+        if due is not None and now_ms >= due and (flag is None or due <= flag):
+            if clocks is not None:
+                clocks.stop(due)
+            self._changed_without_move(Ending("aborted", 0, "no_first_move"))
+            return True
+        assert clocks is not None
         winner = clocks.fall()
         self._changed_without_move(Ending("won", winner, "timeout"))
         return True
+
+    def first_turn(self, now_ms: int) -> None:
+        """The player to move has it to move from ``now_ms`` (the game began, or a move was
+        made): with a first-move deadline, one who has not moved yet must by ``now_ms`` plus
+        it."""
+        if self.first_move_ms is None:
+            return
+        next_player = None if self.over or self.waiting else self.position.next_player
+        due = next_player is not None and not self.moved & next_player
+        self.first_due = now_ms + self.first_move_ms if due else None
 
     def _changed_without_move(self, ending: Ending | None = None) -> None:
         self.version += 1
@@ -358,6 +461,7 @@ class Session:
         if ending is not None:
             self.ending = ending
             self.draw_offer = None
+            self.first_due = None
 
     def answered(self, request: MoveRequest | ActionRequest, token: str) -> bool:
         """Whether this request was answered before (a receipt under its key); Unauthorized
@@ -407,7 +511,7 @@ class Session:
             assert self.open_seat is not None
             raise WaitingForOpponent(self.open_seat)
 
-    def join(self, idempotency_key: str | None) -> JoinResult:
+    def join(self, idempotency_key: str | None, now_ms: int = 0) -> JoinResult:
         """Take the open seat with a new token (the store keeps its hash); with an
         ``idempotency_key``, a retry of the join that took it gets the same seat and token
         (sealed under the key: ``tokens.seal``). SeatTaken if no seat is free, or the game is
@@ -431,6 +535,7 @@ class Session:
         self.open_seat = None
         self._changed_without_move()
         self.joined = self.version
+        self.first_turn(now_ms)
         if key is not None and idempotency_key is not None:
             self.receipts[key] = Receipt(JOIN, (seat, tokens.seal(token, idempotency_key)))
         return JoinResult(seat, token, self.state())
@@ -470,6 +575,8 @@ class Session:
             raise
         self.version += 1
         self.draw_offer = None  # a move declines a standing offer
+        self.moved |= player
+        self.first_turn(now_ms)
         if self.clocks is not None:
             next_player = None if self.at_move_limit else self.position.next_player
             reading = self.clocks.moved_by(player, next_player, now_ms)
@@ -480,21 +587,30 @@ class Session:
         return MoveResult(winner=state.winner, move=state.last_move or move, state=state)
 
     def act(self, request: ActionRequest, token: str, now_ms: int = 0) -> ActionResult:
-        """A resignation or a draw offer, with the same policy as a move (``play``)."""
+        """A resignation, a draw offer or an abort, with the same policy as a move
+        (``play``). A game waiting for its second player may be aborted (nobody has moved)."""
         player = self.player_of(token)
         key, answered = self._receipt(request, player)
         if answered is not None:
             assert isinstance(answered, GameState)
             return ActionResult(answered, replayed=True)
-        self._not_waiting()
+        if request.action != "abort":
+            self._not_waiting()
         try:
             self._check(request, player)
+            flag = ACTION_FLAGS.get(request.action)
+            if flag in self.disabled:
+                raise ActionNotAllowed(flag or "")
             if self.over:
                 raise self._game_over()
+            if request.action == "abort" and self.moved == BOTH_MOVED:
+                raise TooLateToAbort()
         except REMEMBERED_REFUSALS as refusal:
             self._refused(key, request.fingerprint(), refusal)
             raise
-        if request.action == "resign":
+        if request.action == "abort":
+            self._end(Ending("aborted", 0, "aborted"), now_ms)
+        elif request.action == "resign":
             self._end(Ending("won", other(player), "resignation"), now_ms)
         elif self.draw_offer == other(player):
             self._end(Ending("draw", 0, "agreement"), now_ms)

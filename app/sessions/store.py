@@ -21,6 +21,7 @@ from app.sessions.clock import TimeControl
 from app.sessions.kind import GameKind, Move, Played, Player, Position
 from app.sessions.lobby import Filter
 from app.sessions.session import (
+    NO_TERMS,
     ActionRequest,
     ActionResult,
     GameState,
@@ -28,6 +29,7 @@ from app.sessions.session import (
     LegalMovesPage,
     MoveRequest,
     MoveResult,
+    Terms,
 )
 
 
@@ -40,11 +42,13 @@ class Changes(NamedTuple):
     at_ms: int
 
     def due_in(self) -> float | None:
-        """Seconds until the running clock's flag falls, by the store's time; None if none runs."""
-        clock = self.state.clock
-        if clock is None or clock.deadline_ms is None:
+        """Seconds until the game ends by itself unless a player acts (the running clock's flag
+        falls, a first move's deadline passes: ``GameState.deadline_ms``), by the store's time;
+        None if nothing is due."""
+        deadline = self.state.deadline_ms
+        if deadline is None:
             return None
-        return max(0.0, (clock.deadline_ms - self.at_ms) / 1000)
+        return max(0.0, (deadline - self.at_ms) / 1000)
 
 
 class Seat(NamedTuple):
@@ -121,13 +125,16 @@ class GameStore(Protocol):
         owner: str = "",
         opening: Sequence[Played] = (),
         open_seat: Player | None = None,
+        terms: Terms = NO_TERMS,
     ) -> CreatedGame:
         """A new game of the kind named ``kind`` (one of the store's ``kinds``) with these
         (validated) parameters, and clocks if a time ``control`` is given, held by the client
         ``owner``, its ``opening`` moves (checked legal by the creation body) played first, as
         its first move records, untimed; with ``open_seat``, that seat is left free for anyone
-        to join and the game is listed in the lobby. Raises CapacityExhausted when the store is
-        full, or the owner holds its share (of games, or of open games)."""
+        to join and the game is listed in the lobby (unless ``terms`` make it private: they
+        also give its first-move deadline and the actions it leaves out). Raises
+        CapacityExhausted when the store is full, or the owner holds its share (of games, or
+        of open games)."""
         ...
 
     async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
@@ -143,6 +150,17 @@ class GameStore(Protocol):
 
     async def state(self, game_id: str) -> GameState:
         """Raises GameNotFound."""
+
+    async def viewer(self, game_id: str, token: str | None) -> None:
+        """Whether the game may be read with ``token`` (None: none sent): a public game by
+        anyone, a private one with a player's or a spectator's token only. Raises GameNotFound,
+        or Unauthorized. (Visibility and tokens never change but for new ones: a store may
+        answer from what it knows of the game.)"""
+
+    async def spectate(self, game_id: str, token: str) -> str:
+        """A new spectator token of the game, asked with a player's ``token``; the store keeps
+        its hash, which reads the game and never acts (SpectatorToken). Raises GameNotFound,
+        Unauthorized, or TooManySpectators once the game has issued ``game_spectators``."""
 
     async def seat(self, game_id: str, token: str) -> Seat:
         """The player whose token this is, the game's kind and its board's size (so that a

@@ -27,6 +27,7 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
             unstarted_seconds=settings.unstarted_game_seconds,
             client_share=settings.client_share,
             client_open_games=settings.client_open_games,
+            game_spectators=settings.game_spectators,
             kinds=kinds,
         )
     return MemoryGameStore(
@@ -38,5 +39,6 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
         unstarted_seconds=settings.unstarted_game_seconds,
         client_share=settings.client_share,
         client_open_games=settings.client_open_games,
+        game_spectators=settings.game_spectators,
         kinds=kinds,
     )

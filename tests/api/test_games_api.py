@@ -543,7 +543,14 @@ class TestEvents:
             {**media["x-sse-events"], **components}
         ).is_valid
         union = spec["components"]["schemas"]["GameEvent"]
-        assert set(union["discriminator"]["mapping"]) == {"join", "move", "offer", "end", "error"}
+        assert set(union["discriminator"]["mapping"]) == {
+            "join",
+            "move",
+            "offer",
+            "abort",
+            "end",
+            "error",
+        }
         game_id, _ = self.finished_game(client)
         events = parse_events(client.get(f"/v1/games/{game_id}/events").text)
         for event in events:

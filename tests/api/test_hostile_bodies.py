@@ -117,7 +117,7 @@ def test_a_repeated_member_flood_is_refused(client: TestClient) -> None:
     problem = assert_few_errors(
         client.post("/v1/games", content=body, headers={"content-type": "application/json"})
     )
-    assert "at least 99,989 members more" in problem["errors"][0]["msg"]  # 100,001 of 12
+    assert "at least 99,981 members more" in problem["errors"][0]["msg"]  # 100,001 of 20
 
 
 def test_names_of_unknown_members_are_looked_for_only_among_the_first(client: TestClient) -> None:
@@ -192,6 +192,7 @@ def test_the_most_members_of_a_body_come_from_its_shape() -> None:
     assert most_members(ActionIn, 1000) == 1
     assert most_members(CheckMovesRequest, 50) == 2 + 50 * len(MoveQuery.model_fields)
     assert most_members(ValidateBatchRequest, 7) == 1 + 7 * 2  # a board and k an item
-    # gomoku's: its 6, stones, clock and its 2, open and creator
-    assert most_members(create_game_in, 1000) == 12
+    # gomoku's: its 6, stones, clock and its 2, open, creator, visibility, first_move_seconds,
+    # and rules and its 5
+    assert most_members(create_game_in, 1000) == 20
     assert most_members(Annotated, 1000) is None  # free text may hold colons: no bound

@@ -226,8 +226,9 @@ def test_docs_authorize_then_move(browser: Browser, server: str) -> None:
 
     page.locator("button.authorize").first.click()
     page.locator(".modal-ux input").first.fill(token.group(1))
-    page.locator(".modal-ux button.authorize").click()  # "Apply credentials"
-    page.locator(".modal-ux button.btn-done").click()
+    # "Apply credentials" of the first scheme, PlayerToken (ViewerToken's, for reads, follows)
+    page.locator(".modal-ux button.authorize").first.click()
+    page.locator(".modal-ux button.btn-done").first.click()
 
     move = page.locator("#operations-Game_sessions-makeMove")
     move.locator(".opblock-summary").click()

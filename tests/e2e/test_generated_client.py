@@ -317,6 +317,19 @@ def test_generated_client_calls_every_operation(
     taken = call("joinGame", game_id=lobby.id, client=client)
     assert (taken.status_code, taken.parsed.code) == (409, "seat_taken")
 
+    # A private game: read with a spectator's token made by a player, then aborted.
+    private = call("createGame", client=client, body=models.CreateTicTacToeIn.from_dict(
+        {"n": 3, "visibility": "private"})).parsed  # fmt: skip
+    hidden = call("getGame", game_id=private.id, client=client)
+    assert (hidden.status_code, hidden.parsed.code) == (401, "unauthorized")
+    owner = authenticated(private.tokens.field_1)
+    spectator = call("addSpectator", game_id=private.id, client=owner)
+    assert spectator.status_code == 201, spectator.content
+    seen = call("getGame", game_id=private.id, client=authenticated(spectator.parsed.token))
+    assert (seen.status_code, seen.parsed.visibility) == (200, "private")
+    aborted = call("abortGame", game_id=private.id, client=owner)
+    assert (aborted.status_code, aborted.parsed.status) == (200, "aborted")
+
     deleted = call("deleteGame", game_id=game.id, client=players[2])
     assert deleted.status_code == 204
     gone = call("getGame", game_id=game.id, client=client)

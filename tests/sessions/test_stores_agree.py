@@ -26,7 +26,14 @@ from app.sessions.clock import TimeControl
 from app.sessions.kind import Pass, Placement
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_store import RedisGameStore
-from app.sessions.session import ActionRequest, GameState, LegalMovesPage, MoveRequest
+from app.sessions.session import (
+    NO_TERMS,
+    ActionRequest,
+    GameState,
+    LegalMovesPage,
+    MoveRequest,
+    Terms,
+)
 from app.sessions.store import GameStore
 from tests.conftest import empty_store
 
@@ -45,13 +52,13 @@ steps = st.lists(
             st.sampled_from([None] * 4 + [1, 2]),  # the player the body claims
         ),
         st.tuples(
-            st.sampled_from(["resign", "offer"]),
+            st.sampled_from(["resign", "offer", "abort"]),
             st.sampled_from([1, 2]),
             st.sampled_from([None, "a", "c"]),
             st.sampled_from([None, 0, 2, 5]),
         ),
-        # Milliseconds pass; or time runs to the running clock's deadline, a millisecond short
-        # of it or past it (a flag falls at its deadline exactly).
+        # Milliseconds pass; or time runs to the game's next deadline (the running clock's, a
+        # first move's), a millisecond short of it or past it (each passes at its instant).
         st.tuples(st.just("wait"), st.sampled_from([1, 300, 999, 1000, 1001, 2000])),
         st.tuples(st.just("deadline"), st.sampled_from([-1, 0, 0, 1])),
     ),
@@ -62,6 +69,12 @@ steps = st.lists(
 
 # No clocks, or a time control (seconds): initial, increment.
 controls = st.sampled_from([None, TimeControl(1, 0), TimeControl(2, 1), TimeControl(1, 1)])
+# A game's terms: a first-move deadline (seconds) or none, and the actions it leaves out.
+terms_of = st.builds(
+    Terms,
+    st.sampled_from([None, None, 1, 2]),
+    st.sets(st.sampled_from(["abort", "draw_offer", "takeback"])).map(frozenset),
+)
 START_MS = 1_700_000_000_000
 
 
@@ -80,11 +93,12 @@ def _error(error: DomainError) -> tuple[Any, ...]:
 async def play(
     store: GameStore, control: TimeControl | None, sequence: list[Step], now: list[int],
     game: tuple[str, dict[str, object]] = ("tictactoe", {"n": 3, "k": 3}),
+    terms: Terms = NO_TERMS,
 ) -> list[tuple[Any, ...]]:  # fmt: skip
     """What a store answered to each step of the sequence, and the game's state after it; the
     time is ``now[0]`` (ms), which the steps move on."""
     now[0] = START_MS
-    created = await store.create(*game, control)
+    created = await store.create(*game, control, terms=terms)
     game_id, tokens = created.state.id, created.tokens
     seen: list[tuple[Any, ...]] = [_state(created.state)]
     state = created.state
@@ -95,7 +109,7 @@ async def play(
                 now[0] += step[1]
                 answer = ("waited",)
             elif step[0] == "deadline":
-                deadline = state.clock and state.clock.deadline_ms
+                deadline = state.deadline_ms
                 now[0] = max(now[0], (deadline or now[0]) + step[1])
                 answer = ("waited",)
             elif step[0] in ("move", "pass"):
@@ -140,23 +154,45 @@ RUN_OUT = [move_at(0, 0), move_at(1, 1)]
 @settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(control=controls, sequence=steps)
-@example(control=TimeControl(1, 1), sequence=[*RUN_OUT, ("deadline", 0), move_at(2, 2)])
+@given(control=controls, sequence=steps, terms=terms_of)
+@example(
+    control=TimeControl(1, 1),
+    sequence=[*RUN_OUT, ("deadline", 0), move_at(2, 2)],
+    terms=NO_TERMS,
+)
 @example(
     control=TimeControl(2, 1),
     sequence=[*RUN_OUT, move_at(0, 1), ("deadline", -1), move_at(2, 2), ("deadline", 0)],
+    terms=NO_TERMS,
 )
+# A first move's deadline: met a millisecond short of it, then passed exactly (aborted).
+@example(
+    control=TimeControl(1, 0),
+    sequence=[move_at(0, 0), ("deadline", -1), move_at(1, 1), ("deadline", 0), move_at(2, 2)],
+    terms=Terms(1),
+)
+@example(control=None, sequence=[("deadline", 0), move_at(0, 0)], terms=Terms(2))
+# Aborts: left out of the game, too late (remembered under the key), in time.
+@example(control=None, sequence=[("abort", 1, None, None)], terms=Terms(None, frozenset({"abort"})))
+@example(
+    control=TimeControl(2, 1),
+    sequence=[*RUN_OUT, ("abort", 2, "a", None), ("abort", 2, "a", None)],
+    terms=NO_TERMS,
+)
+@example(control=TimeControl(2, 1), sequence=[move_at(0, 0), ("abort", 1, "a", 1)], terms=Terms(1))
 def test_python_and_lua_answer_the_same_requests_the_same(
     redis_store: tuple[pytest.FixtureRequest, str],
     control: TimeControl | None,
     sequence: list[Step],
+    terms: Terms,
 ) -> None:
-    both_answer_alike(redis_store, control, sequence)
+    both_answer_alike(redis_store, control, sequence, terms=terms)
 
 
 def both_answer_alike(
     redis_store: tuple[pytest.FixtureRequest, str], control: TimeControl | None,
     sequence: list[Step], game: tuple[str, dict[str, object]] = ("tictactoe", {"n": 3, "k": 3}),
+    terms: Terms = NO_TERMS,
 ) -> None:  # fmt: skip
     """The memory store and the Redis path of ``redis_store`` answer ``sequence`` (played on a
     new game of ``game``) alike, step by step, on the same injected time."""
@@ -174,8 +210,8 @@ def both_answer_alike(
             fast_paths=engine != "generic", clock=clock, caller_time=True,
         )  # fmt: skip
         try:
-            return await play(memory, control, sequence, now, game), await play(
-                redis, control, sequence, now, game
+            return await play(memory, control, sequence, now, game, terms), await play(
+                redis, control, sequence, now, game, terms
             )
         finally:
             await redis.close()

@@ -3,10 +3,12 @@
 One event per change of the game, its ``id`` the game's version after it: ``join`` when an open
 game's seat is taken (``data`` = the state), ``move`` per accepted move (``data`` = the move's
 answer as ``POST …/moves`` gave it), ``offer`` while a draw offer stands (``data`` = the
-state), then one ``end`` (``data`` = the final state) when the game is
-over. The stream reads the store (``GameStore.changes``: the moves since the last change sent,
-a page at a time, and the state), waits for the next change (``GameStore.wait_for_change``) —
-or for a running clock's deadline, so that a flag fall is sent when it falls — and reads again;
+state), ``abort`` when the game is aborted (``data`` = the final state), then one ``end``
+(``data`` = the final state) when the game is over. The stream reads the store
+(``GameStore.changes``: the moves since the last change sent, a page at a time, and the state),
+waits for the next change (``GameStore.wait_for_change``) — or for the game's next deadline (a
+running clock's, a first move's), so that an ending by time is sent when it comes — and reads
+again;
 a keep-alive comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
 ``KEEP_ALIVES_MISSED`` of its intervals for a line). Its first bytes carry the
 ``retry:`` field (``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No
@@ -118,6 +120,9 @@ async def _events(
             # its version as id, unless the last move ended the game (its event has that id).
             ending = str(now.version) if now.version > sent else None
             data = to_json(state_json(now, names)).decode()
+            if now.status == "aborted":  # by a player, or a first move not made in time
+                yield format_sse_event(data_str=data, event="abort", id=ending)
+                ending = None  # the end that follows is the same change
             yield format_sse_event(data_str=data, event="end", id=ending)
             return
         if now.version > sent:  # no move came after the last change: a standing offer
@@ -245,11 +250,19 @@ def event_components(move_result: type, states: Mapping[str, type]) -> dict[str,
         "OfferEvent": _event(
             "offer", "A draw offer stands (`draw_offer`): `data` is the state.", state, True
         ),
+        "AbortEvent": _event(
+            "abort",
+            "The game was aborted (`status` `aborted`: by a player, or a first move not made "
+            "in time): `data` is the final state. The `end` event follows it, without an `id`.",
+            state,
+            True,
+        ),
         "EndEvent": _event(
             "end",
             "The game is over: `data` is the final state. Its `id` is the version of the "
             "ending when the ending is a change of its own (a flag fall, a resignation, an "
-            "agreed draw); without one when the last move ended the game.",
+            "agreed draw); without one when the last move ended the game, or an `abort` event "
+            "carried it.",
             state,
             None,
         ),

@@ -36,7 +36,14 @@ from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import Clocks
 from app.sessions.kind import board_size
-from app.sessions.session import ActionRequest, GameState, MoveRequest, MoveResult, Session
+from app.sessions.session import (
+    Action,
+    ActionRequest,
+    GameState,
+    MoveRequest,
+    MoveResult,
+    Session,
+)
 from app.sessions.store import opened
 from app.settings import DEFAULT_MAX_MOVES
 
@@ -69,6 +76,7 @@ class AnswerExamples:
     board: Examples = field(default_factory=dict)
     offered: Examples = field(default_factory=dict)
     resigned: Examples = field(default_factory=dict)
+    aborted: Examples = field(default_factory=dict)
 
     @classmethod
     def of(cls, shapes: GameShapes) -> AnswerExamples:
@@ -89,7 +97,8 @@ class AnswerExamples:
         record = move_json(game.move(1), names)
         board = board_json(board_dimensions(result.state, game.kind), game.position.rows())
         offered = game.act(ActionRequest("offer"), TOKENS["2"]).state
-        resigned = _resigned(shapes, first, move["value"])
+        resigned = _acted(shapes, first, move["value"], "resign")
+        aborted = _acted(shapes, first, move["value"], "abort")
         return cls(
             created,
             move={move_name: _example(after, move_result_json(result, names))},
@@ -107,6 +116,7 @@ class AnswerExamples:
             resigned={
                 "resign": _example(f"{after}; player 2 resigns", state_json(resigned, names))
             },
+            aborted={"abort": _example(f"{after}; player 2 aborts", state_json(aborted, names))},
         )
 
 
@@ -145,8 +155,8 @@ def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, 
     return result, game
 
 
-def _resigned(shapes: GameShapes, body: object, move: object) -> GameState:
-    """The state after player 2 resigns in a new game of ``body`` after ``move``."""
+def _acted(shapes: GameShapes, body: object, move: object, action: Action) -> GameState:
+    """The state after player 2's ``action`` in a new game of ``body`` after ``move``."""
     played = _moved(shapes, body, move)
     assert played is not None  # the same move in the same new game as before
-    return played[1].act(ActionRequest("resign"), TOKENS["2"]).state
+    return played[1].act(ActionRequest(action), TOKENS["2"]).state

@@ -92,6 +92,17 @@ CREATED_GAME_LINKS = {
         "Player 2 resigns: player 1 wins.",
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/2}"},
     ),
+    "Abort": _link(
+        "abort_game",
+        "Player 1 aborts the game before both players have moved: it ends with no result.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+    ),
+    "AddSpectator": _link(
+        "add_spectator",
+        "Player 1 makes a read-only spectator token (the only way to read a private game but "
+        "the players').",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+    ),
     "DeleteGame": _link(
         "delete_game",
         "Either player's token deletes the game.",

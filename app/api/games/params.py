@@ -127,6 +127,12 @@ IF_NONE_MATCH = Param[str | None](
 PLAYER_TOKEN = BearerToken(
     "PlayerToken", "A player's token, as returned once by `POST /v1/games` in `tokens`."
 )
+VIEWER_TOKEN = BearerToken(
+    "ViewerToken",
+    "A player's or a spectator's token (`POST /v1/games/{id}/spectators`): needed to read a "
+    "private game, and not needed for a public one.",
+    optional=True,
+)
 
 
 def expected_version(request: Request, game_id: str) -> int | None:

@@ -18,6 +18,7 @@ from typing import Any, cast
 from app.contract.games import ClockOut, GameCommon
 from app.contract.squares import Squares
 from app.sessions.clock import ClockState
+from app.sessions.errors import RULE_FLAGS
 from app.sessions.kind import GameKind, LegalMove, Move, Placement, Played, board_size
 from app.sessions.kinds import Kinds
 from app.sessions.session import GameState, LegalMovesPage, MoveResult
@@ -126,6 +127,12 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["clock"] = clock_json(state.clock)
     if state.lobby:
         common["open_seat"] = state.open_seat
+    if state.first_move_due is not None:
+        common["first_move_deadline"] = instant(state.first_move_due)
+    if state.disabled:
+        common["rules"] = {flag: flag not in state.disabled for flag in RULE_FLAGS}
+    if state.private:
+        common["visibility"] = "private"
     # The id and the kind first, the kind's facts right after them.
     return {"id": state.id, "game": state.kind, **state.facts, **common}
 

@@ -51,6 +51,7 @@ from app.contract.problems import (
 )
 from app.rules.errors import DomainError
 from app.sessions.errors import (
+    ActionNotAllowed,
     BoardTooLarge,
     CapacityExhausted,
     GameNotFound,
@@ -60,8 +61,11 @@ from app.sessions.errors import (
     PreconditionFailed,
     SeatTaken,
     StoreUnavailable,
+    TooLateToAbort,
+    TooManySpectators,
     TooManyStreams,
     Unauthorized,
+    WaitingForOpponent,
     WrongPlayer,
     WrongStep,
 )
@@ -104,26 +108,43 @@ def a_change() -> Iterator[None]:
         raise
 
 
-async def authenticated(request: Request, game_id: str) -> tuple[str, Seat]:
-    """The request's player token and its seat (the player, the game's kind), checked against
-    the game's players (GameNotFound, Unauthorized), before anything else of the request is
-    read. A request without one is 401; a client address that has sent too many wrong ones is
-    refused 429 before its token is even looked at."""
-    token = params.PLAYER_TOKEN.read(request)
+@contextmanager
+def token_checked(request: Request) -> Iterator[None]:
+    """A token checked inside: a client address that has sent too many wrong ones is refused
+    429 before its token is even looked at, and a wrong one (Unauthorized) counts."""
     failures: RateLimiter = request.app.state.auth_failures
     client = client_of(request)
     failures.take(client, 1)  # as if wrong: requests in flight at once cannot pass the limit
     wrong = False
     try:
-        with a_change():  # the requests that carry a token change the game
-            seat = await store_of(request).seat(game_id, token)
+        yield
     except Unauthorized:
         wrong = True
         raise
     finally:
         if not wrong:  # a right token (or no game, or no store) costs nothing
             failures.refund(client, 1)
+
+
+async def authenticated(request: Request, game_id: str) -> tuple[str, Seat]:
+    """The request's player token and its seat (the player, the game's kind), checked against
+    the game's players (GameNotFound, Unauthorized; a spectator's token: 403), before anything
+    else of the request is read. A request without one is 401."""
+    token = params.PLAYER_TOKEN.read(request)
+    with token_checked(request), a_change():  # the requests that carry a token change the game
+        seat = await store_of(request).seat(game_id, token)
     return token, seat
+
+
+async def viewed(request: Request, game_id: str) -> None:
+    """A read of a game: a private one needs a player's or a spectator's token (401), checked
+    before anything is read; a public one is read by anyone (a token sent is not looked at)."""
+    token = params.VIEWER_TOKEN.read_if_sent(request)
+    if token is None:
+        await store_of(request).viewer(game_id, None)
+        return
+    with token_checked(request):
+        await store_of(request).viewer(game_id, token)
 
 
 def _game_path(game_id: str) -> str:
@@ -218,7 +239,9 @@ async def _play(request: Request, bodies: Callable[[GameShapes, str], MoveBodies
 
 
 async def get_game(request: Request) -> Response:
-    state = await store_of(request).state(params.game_id(request))
+    game_id = params.game_id(request)
+    await viewed(request, game_id)
+    state = await store_of(request).state(game_id)
     tag = etag(state.id, state.version)
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if params.etag_matches(request, tag):
@@ -232,7 +255,13 @@ async def create_game(request: Request) -> Response:
     body = shapes.create_body(await shapes.create.parse(request))
     owner = client_of(request)
     created = await store_of(request).create(
-        body.kind, body.params(), body.control(), owner, body.opening_moves(), body.open_seat()
+        body.kind,
+        body.params(),
+        body.control(),
+        owner,
+        body.opening_moves(),
+        body.open_seat(),
+        body.terms(),
     )
     state = created.state
     tokens = {str(seat): token for seat, token in enumerate(created.tokens, 1) if token}
@@ -326,9 +355,14 @@ async def offer_draw(request: Request) -> Response:
     return await _act(request, "offer")
 
 
+async def abort_game(request: Request) -> Response:
+    return await _act(request, "abort")
+
+
 async def game_events(request: Request) -> Response:
     game_id = params.game_id(request)
     after = params.resume_point(request)
+    await viewed(request, game_id)
     store = store_of(request)
     # Whether there is a place first (a refused stream costs no read), then the stream's first
     # read (an unknown game is a 404 problem), then the place: another client's stream may give
@@ -354,6 +388,7 @@ async def game_events(request: Request) -> Response:
 async def list_moves(request: Request) -> Response:
     game_id = params.game_id(request)
     since, limit = params.SINCE.read(request), params.LIMIT.read(request)
+    await viewed(request, game_id)
     reads: RateLimiter = request.app.state.history_reads
     client = client_of(request)
     store, moves = store_of(request), list[dict[str, Any]]()
@@ -414,6 +449,7 @@ def names_of_state(request: Request, state: GameState) -> Names | None:
 async def get_move(request: Request) -> Response:
     game_id = params.game_id(request)
     seq = params.SEQ.read(request)
+    await viewed(request, game_id)
     move = await store_of(request).move(game_id, seq)
     return json_response(move_json(move, await names_in(request, game_id)))
 
@@ -421,6 +457,7 @@ async def get_move(request: Request) -> Response:
 async def list_legal_moves(request: Request) -> Response:
     game_id = params.game_id(request)
     after, limit = params.AFTER_CELL.read(request), params.LEGAL_LIMIT.read(request)
+    await viewed(request, game_id)
     page = await store_of(request).legal_moves(game_id, -1 if after is None else after, limit)
     # The game's ETag: its legal moves change only when it does.
     tag = etag(game_id, page.version)
@@ -433,6 +470,7 @@ async def list_legal_moves(request: Request) -> Response:
 
 async def get_board(request: Request) -> Response:
     game_id = params.game_id(request)
+    await viewed(request, game_id)
     store = store_of(request)
     state = await store.state(game_id)
     dimensions = board_dimensions(state, shapes_of(request).kinds.find(state.kind))
@@ -440,6 +478,15 @@ async def get_board(request: Request) -> Response:
     if side > MAX_RENDERED_SIDE:
         raise BoardTooLarge(side, MAX_RENDERED_SIDE)
     return json_response(board_json(dimensions, await store.rows(game_id)))
+
+
+async def add_spectator(request: Request) -> Response:
+    """A read-only token for the game, minted by a player."""
+    request.app.state.creation_limiter.take(client_of(request))
+    game_id = params.game_id(request)
+    token, _ = await authenticated(request, game_id)
+    spectator = await store_of(request).spectate(game_id, token)
+    return json_response({"token": spectator}, 201, SECRET)
 
 
 async def delete_game(request: Request) -> Response:
@@ -515,7 +562,10 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "/{game_id}",
         summary="Get a game's state (cheap polling with ETag)",
         description="The state carries an `ETag`; send it back in `If-None-Match` and an "
-        "unchanged game answers 304 with no body.",
+        "unchanged game answers 304 with no body. Anyone who knows a public game's id reads "
+        "it; a private game (`visibility` `private`) is read only with a player's or a "
+        "spectator's token (else 401), as are its moves, legal moves, board, events and "
+        "record.",
         response_model=shapes.game,
         responses={
             200: {
@@ -523,9 +573,12 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 **answer_examples(examples.state),
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-            **store_errors(GameNotFound),
+            **store_errors(Unauthorized, GameNotFound),
         },
-        openapi_extra={"parameters": [params.GAME_ID.openapi, params.IF_NONE_MATCH.openapi]},
+        openapi_extra={
+            **params.VIEWER_TOKEN.openapi,
+            "parameters": [params.GAME_ID.openapi, params.IF_NONE_MATCH.openapi],
+        },
     )(get_game)
     router.post(
         "",
@@ -583,6 +636,27 @@ def game_router(shapes: GameShapes) -> APIRouter:
         },
         openapi_extra={"parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi]},
     )(join_game)
+    router.post(
+        "/{game_id}/spectators",
+        status_code=201,
+        summary="Make a spectator token",
+        description='A player\'s token makes a read-only token for the game: `{"token": '
+        "str}`, shown only here (the service keeps its hash). It reads the game — the only way "
+        "for anyone but the players to read a private one — and never acts (a move or action "
+        "sent with it is 403 `wrong_player`). A game issues at most `game_spectators` of them "
+        "(409 `too_many_spectators`); they count against the address's game-creation rate.",
+        response_model=typed_dict(
+            "SpectatorOut",
+            {"token": Annotated[str, Field(description="The spectator's bearer token.")]},
+        ),
+        responses={
+            201: {"headers": {"Cache-Control": _header("`no-store`: the answer holds a token.")}},
+            **store_errors(
+                Unauthorized, WrongPlayer, GameNotFound, TooManySpectators, RATE_LIMITED
+            ),
+        },
+        openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
+    )(add_spectator)
     lobby_out = typed_dict(
         "OpenGamesOut",
         {
@@ -619,6 +693,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
     acted: dict[Callable[[Request], Awaitable[Response]], Examples] = {
         resign: examples.resigned,
         offer_draw: examples.offered,
+        abort_game: examples.aborted,
     }
     for path, summary, description, endpoint in ACTIONS:
         router.post(
@@ -632,7 +707,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                     "headers": {"ETag": _header("The game's new ETag.")},
                     **answer_examples(acted[endpoint]),
                 },
-                **store_errors(*MOVE_REFUSALS),
+                **store_errors(*MOVE_REFUSALS, *ACTION_REFUSALS[endpoint]),
             },
             openapi_extra=_acting(ACTION_BODY),
         )(endpoint)
@@ -642,8 +717,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         description="A `join` event when an open game's seat is taken (`data` = the state), "
         "one `move` event per accepted move (`data` = the move's answer as "
         "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the "
-        "state), then one `end` event (data: the final state) when the game is over — a flag "
-        "fall included, at the instant it falls. Each event's `id` is the game's version after "
+        "state), an `abort` event when the game is aborted, then one `end` event (data: the "
+        "final state) when the game is over — a flag fall or a first move's deadline "
+        "included, at the instant it passes. Each event's `id` is the game's version after "
         "it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or "
         "`?since=V`. A change made through any process reaches every stream. Polling with "
         "`If-None-Match` remains the baseline every client can use.",
@@ -661,14 +737,15 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 "at its final version): there is nothing more to send. An EventSource stops "
                 "reconnecting on a 204.",
             },
-            **store_errors(GameNotFound, VALIDATION_ERROR, TooManyStreams),
+            **store_errors(Unauthorized, GameNotFound, VALIDATION_ERROR, TooManyStreams),
         },
         openapi_extra={
+            **params.VIEWER_TOKEN.openapi,
             "parameters": [
                 params.GAME_ID.openapi,
                 params.SINCE_VERSION.openapi,
                 params.LAST_EVENT_ID.openapi,
-            ]
+            ],
         },
     )(game_events)
     router.get(
@@ -681,10 +758,11 @@ def game_router(shapes: GameShapes) -> APIRouter:
         response_model=shapes.moves_page,
         responses={
             200: answer_examples(examples.moves),
-            **store_errors(GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
+            **store_errors(Unauthorized, GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
         },
         openapi_extra={
-            "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi]
+            **params.VIEWER_TOKEN.openapi,
+            "parameters": [params.GAME_ID.openapi, params.SINCE.openapi, params.LIMIT.openapi],
         },
     )(list_moves)
     router.get(
@@ -694,9 +772,12 @@ def game_router(shapes: GameShapes) -> APIRouter:
         response_model=shapes.record,
         responses={
             200: answer_examples(examples.record),
-            **store_errors(GameNotFound, MoveNotFound, VALIDATION_ERROR),
+            **store_errors(Unauthorized, GameNotFound, MoveNotFound, VALIDATION_ERROR),
         },
-        openapi_extra={"parameters": [params.GAME_ID.openapi, params.SEQ.openapi]},
+        openapi_extra={
+            **params.VIEWER_TOKEN.openapi,
+            "parameters": [params.GAME_ID.openapi, params.SEQ.openapi],
+        },
     )(get_move)
     router.get(
         "/{game_id}/legal-moves",
@@ -714,7 +795,8 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 "
         "board's first page is its first row's first cells. Carries the game's `ETag` (the "
         "state's, at the same version); send it back in `If-None-Match` and an unchanged "
-        "game answers 304 with no body. Nobody needs a token to read it.",
+        "game answers 304 with no body. A public game's are read by anyone, a private game's with "
+        "a player's or a spectator's token.",
         response_model=shapes.legal_moves,
         responses={
             200: {
@@ -724,15 +806,16 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 }
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-            **store_errors(GameNotFound, VALIDATION_ERROR),
+            **store_errors(Unauthorized, GameNotFound, VALIDATION_ERROR),
         },
         openapi_extra={
+            **params.VIEWER_TOKEN.openapi,
             "parameters": [
                 params.GAME_ID.openapi,
                 params.AFTER_CELL.openapi,
                 params.LEGAL_LIMIT.openapi,
                 params.IF_NONE_MATCH.openapi,
-            ]
+            ],
         },
     )(list_legal_moves)
     router.get(
@@ -745,9 +828,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         response_model=shapes.board,
         responses={
             200: answer_examples(examples.board),
-            **store_errors(GameNotFound, BoardTooLarge),
+            **store_errors(Unauthorized, GameNotFound, BoardTooLarge),
         },
-        openapi_extra={"parameters": [params.GAME_ID.openapi]},
+        openapi_extra={**params.VIEWER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
     )(get_board)
     router.delete(
         "/{game_id}",
@@ -778,4 +861,20 @@ ACTIONS: tuple[tuple[str, str, str, Callable[[Request], Awaitable[Response]]], .
         "`game_over`.",
         offer_draw,
     ),
+    (
+        "/{game_id}/abort",
+        "Abort the game",
+        "Before both players have made a move (an open game still waiting for its second "
+        "player too), either player may abort: the game ends with no result (`status` "
+        "`aborted`, `winner` 0, `reason` `aborted`). Once both have moved: 409 "
+        "`too_late_to_abort` (resign instead). A game created with `rules.abort` false: 409 "
+        "`action_not_allowed`. After the end: 409 `game_over`.",
+        abort_game,
+    ),
 )
+# What each action may be refused with besides what a move may.
+ACTION_REFUSALS: dict[Callable[[Request], Awaitable[Response]], tuple[type[DomainError], ...]] = {
+    resign: (WaitingForOpponent,),
+    offer_draw: (WaitingForOpponent, ActionNotAllowed),
+    abort_game: (ActionNotAllowed, TooLateToAbort),
+}

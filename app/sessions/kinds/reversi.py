@@ -49,6 +49,7 @@ from app.rules.errors import RuleError
 from app.rules.reversi import BLACK, WHITE, Board, Color
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds, PassRefused
 from app.sessions.kind import (
+    ABORTED,
     NO_LEGAL_MOVES,
     LegalMove,
     LegalMoves,
@@ -112,7 +113,8 @@ FINAL_SCORE_DOC = (
     "The game's result as the World Othello Federation scores it: null while it goes on; at "
     "the end by no moves, each player's stones with the empty squares added to the winner "
     "(split equally on a draw); all the squares to the winner of a flag fall or a resignation "
-    "(64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit."
+    "(64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit; null "
+    "for an aborted game, which has no result."
 )
 
 
@@ -341,8 +343,9 @@ def final_score(
 ) -> PlayerScores | None:
     """The result of a game that ended for ``reason`` (None: it goes on), as the federation
     counts it: a game played out (``no_moves``) by ``federation_score``; a flag fall or a
-    resignation gives the winner every square; an agreed draw or the move limit splits them."""
-    if reason is None:
+    resignation gives the winner every square; an agreed draw or the move limit splits them;
+    an aborted game has none."""
+    if reason is None or reason in ABORTED:
         return None
     if reason == "no_moves":
         return federation_score(score, squares)

@@ -1,9 +1,10 @@
--- A resignation or a draw offer, for a game of any kind and engine, as session.py's
--- Session.act decides it (the clocks as game.lua runs them). KEYS: meta, moves, receipts.
+-- A resignation, a draw offer or an abort, for a game of any kind and engine, as session.py's
+-- Session.act decides it (the clocks as game.lua runs them); ARG.flag is the rule flag that may
+-- leave the action out. KEYS: meta, moves, receipts.
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
-                        'reason', 'open')
+                        'reason', 'open', 'off', 'pm')
 if not meta[1] then return REPLY.game_not_found{} end
 local player
 if ARG.token_hash == meta[1] then player = 1 elseif ARG.token_hash == meta[2] then player = 2
@@ -13,7 +14,7 @@ if ARG.key ~= '' then
   receipt = player .. ':' .. ARG.key
   local seen = redis.call('HGET', KEYS[3], receipt)
   if seen then
-    local body, marker, rest = string.match(seen, '^([^|]*)|([^|]*)|(.*)$')
+    local body, marker, rest = string.match(seen, '^([^|]*)|([^|]*)|?(.*)$')
     if body ~= ARG.fingerprint then return REPLY.idempotency_key_reused{} end
     if marker == 'state' then return REPLY.replay_state{state = rest} end
     local parts = {marker}
@@ -27,8 +28,9 @@ local function refuse(answer)
   return answer
 end
 local status, offer = meta[3], tonumber(meta[6] or 0)
--- An open game waits for its second player (not remembered: taken once the seat is).
-if (meta[8] or '0') ~= '0' and status == 'in_progress' then
+-- An open game waits for its second player (not remembered: taken once the seat is); it may
+-- be aborted meanwhile.
+if (meta[8] or '0') ~= '0' and status == 'in_progress' and ARG.action ~= 'abort' then
   return REPLY.waiting_for_opponent{open_seat = meta[8]}
 end
 if ARG.claimed ~= '' and tonumber(ARG.claimed) ~= player then
@@ -37,11 +39,22 @@ end
 if ARG.expected_version ~= '' and tonumber(ARG.expected_version) ~= tonumber(meta[5]) then
   return refuse(REPLY.precondition_failed{version = meta[5]})
 end
+if ARG.flag ~= '' and string.find(',' .. (meta[9] or '') .. ',', ',' .. ARG.flag .. ',', 1, true)
+then
+  return refuse(REPLY.action_not_allowed{action = ARG.flag})
+end
 if status ~= 'in_progress' then
   return refuse(REPLY.game_over{status = status, winner = meta[4], reason = meta[7]})
 end
-local ending = {'next', 0, 'offer', 0}
-if ARG.action == 'resign' then
+local ending = {'next', 0, 'offer', 0, 'fmdue', 0}
+if ARG.action == 'abort' then
+  -- Games made before 'pm' was kept: both players have moved once two moves were made.
+  local moved = meta[10] and tonumber(meta[10]) or (redis.call('LLEN', KEYS[2]) >= 2 and 3 or 0)
+  if moved == 3 then return refuse(REPLY.too_late_to_abort{}) end
+  read_clock(KEYS[1], now, true)
+  changed(KEYS[1], ARG.channel, {'status', 'aborted', 'winner', 0, 'reason', 'aborted',
+                                 unpack(ending)})
+elseif ARG.action == 'resign' then
   read_clock(KEYS[1], now, true)
   changed(KEYS[1], ARG.channel, {'status', 'won', 'winner', 3 - player, 'reason', 'resignation',
                                  unpack(ending)})

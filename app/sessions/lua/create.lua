@@ -1,5 +1,6 @@
 -- A new game's meta hash, and the move records it starts with (an opening), if any (the caller
--- reserved its place first: reserve.lua). KEYS: meta, moves.
+-- reserved its place first: reserve.lua), with the game's first first-move deadline if it has
+-- one. KEYS: meta, moves.
 local fields, flat = cjson.decode(ARG.fields), {}
 for name, value in pairs(fields) do
   flat[#flat + 1] = name
@@ -7,6 +8,8 @@ for name, value in pairs(fields) do
 end
 redis.call('HSET', KEYS[1], unpack(flat))
 redis.call('PEXPIRE', KEYS[1], ARG.ttl_ms)
+-- A first move may be due from now (game.lua's first_turn), unless the game waits for a join.
+first_turn(KEYS[1], tonumber(fields.next or 0), now_ms())
 local records = cjson.decode(ARG.records)
 if #records > 0 then
   redis.call('RPUSH', KEYS[2], unpack(records))

@@ -7,7 +7,9 @@
 -- Meta fields of a clocked game: control ('initial:increment', seconds), r1 and r2 (each
 -- player's milliseconds left as of `since`), since (the instant of the game's last change, ms),
 -- running (0, 1 or 2: whose clock runs), moved (0 to 3: one bit per player who has moved).
--- Every game: version (changes so far), offer (0, or the player whose draw offer stands).
+-- Every game: version (changes so far), offer (0, or the player whose draw offer stands), pm
+-- (a bit a player who has moved), off (the rule flags set false, comma-separated), private
+-- ('1': read only with a token); with a first-move deadline, fm (ms) and fmdue (0, or when).
 -- Times are in integer milliseconds (the store's TIME, unless the store was built to take the
 -- caller's); `int` writes them without the exponent Lua's tostring would use.
 local function int(number) return string.format('%d', number) end
@@ -20,21 +22,49 @@ local function changed(meta_key, channel, fields)
   return version
 end
 
--- Let the running clock's flag fall if its deadline has come: the game ended at that instant,
--- whether or not anybody was looking. True if it fell now; the script's answer then says so
+-- Let the running clock's flag fall, or a first move's deadline pass ('fmdue': the game is
+-- aborted), whichever comes first, if it has come: the game ended at that instant, whether or
+-- not anybody was looking. True if it ended now; the script's answer then says why
 -- (REPLY.settled: the store counts the ending).
 local settled = false
 local function settle(meta_key, channel, now)
-  local f = redis.call('HMGET', meta_key, 'running', 'since', 'r1', 'r2', 'status')
+  local f = redis.call('HMGET', meta_key, 'running', 'since', 'r1', 'r2', 'status', 'fmdue')
+  if f[5] ~= 'in_progress' then return false end
   local running = tonumber(f[1] or 0)
-  if running == 0 or f[5] ~= 'in_progress' then return false end
-  local deadline = tonumber(f[2]) + tonumber(f[2 + running])
-  if now < deadline then return false end
-  changed(meta_key, channel, {'r' .. running, 0, 'since', int(deadline), 'running', 0,
+  local flag = running ~= 0 and tonumber(f[2]) + tonumber(f[2 + running]) or nil
+  local due = tonumber(f[6] or 0)
+  if due ~= 0 and now >= due and (not flag or due <= flag) then
+    local fields = {'status', 'aborted', 'winner', 0, 'reason', 'no_first_move', 'next', 0,
+                    'offer', 0, 'fmdue', 0}
+    if running ~= 0 then  -- its clock stops at the deadline
+      for _, v in ipairs({'r' .. running, int(tonumber(f[2 + running]) - (due - tonumber(f[2]))),
+                          'since', int(due), 'running', 0}) do fields[#fields + 1] = v end
+    end
+    changed(meta_key, channel, fields)
+    settled = 'no_first_move'
+    return true
+  end
+  if not flag or now < flag then return false end
+  changed(meta_key, channel, {'r' .. running, 0, 'since', int(flag), 'running', 0,
                               'status', 'won', 'winner', 3 - running, 'reason', 'timeout',
-                              'next', 0, 'offer', 0})
-  settled = true
+                              'next', 0, 'offer', 0, 'fmdue', 0})
+  settled = 'timeout'
   return true
+end
+
+-- The player to move has it to move from `now` (the game began, someone joined, a move was
+-- made; `next_player` 0: the game is over): in a game with a first-move deadline ('fm', ms),
+-- one who has not moved yet ('pm': a bit a player who has) must by 'fmdue', as session.py's
+-- Session.first_turn says.
+local function first_turn(meta_key, next_player, now)
+  local f = redis.call('HMGET', meta_key, 'fm', 'pm', 'status', 'open')
+  if not f[1] then return end
+  local due = 0
+  if next_player ~= 0 and f[3] == 'in_progress' and (f[4] or '0') == '0'
+     and bit.band(tonumber(f[2] or 0), next_player) == 0 then
+    due = now + tonumber(f[1])
+  end
+  redis.call('HSET', meta_key, 'fmdue', int(due))
 end
 
 -- The running clock's reading at a change that is no move; `stop` also stops it (an ending).
@@ -51,11 +81,15 @@ local function read_clock(meta_key, now, stop)
 end
 
 -- `mover`'s move number `seq` was accepted at `now` (settle ran first: before any deadline),
--- making the game's version `version`; `next_player` moves next (0: the game is over). Runs
+-- making the game's version `version`; `next_player` moves next (0: the game is over). Counts
+-- the mover as one who has moved ('pm'), sets the next first move's deadline, runs
 -- the clocks as clock.py's Clocks.moved_by does, and returns the stamp its record ends with:
 -- '' (a game without clocks whose version is its seq), '|version', or, with clocks,
 -- '|version|at|remaining 1|remaining 2|running'.
 local function moved(meta_key, mover, next_player, version, seq, now)
+  local pm = redis.call('HGET', meta_key, 'pm')
+  redis.call('HSET', meta_key, 'pm', bit.bor(tonumber(pm or 0), mover))
+  first_turn(meta_key, next_player, now)
   local f = redis.call('HMGET', meta_key, 'control', 'r1', 'r2', 'since', 'running', 'moved')
   if not f[1] then
     if version == seq then return '' end
@@ -79,13 +113,14 @@ end
 local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
-                       'open', 'joined')
+                       'open', 'joined', 'fmdue', 'off', 'private')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
           moves = redis.call('LLEN', moves_key), offer = m[8] or '0', control = m[9] or '',
           r1 = m[10] or '0', r2 = m[11] or '0', since = m[12] or '0', running = m[13] or '0',
-          lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0'}
+          lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0',
+          fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0'}
 end
 
 local function state_of(meta_key, moves_key)

@@ -4,7 +4,8 @@
 -- The seat's token hash is set, the game stops waiting ('open' 0) and the player who moves
 -- first is to move ('next' from 'waits'): a change of the game, announced, from which the game
 -- lives an unstarted game's life again. KEYS: meta, moves, receipts.
-settle(KEYS[1], ARG.channel, now_ms())
+local now = now_ms()
+settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'open', 'status', 'waits')
 if not meta[2] then return REPLY.game_not_found{} end
 if ARG.key ~= '' then
@@ -20,6 +21,7 @@ if seat == 0 or meta[2] ~= 'in_progress' then return REPLY.seat_taken{} end
 local version = changed(KEYS[1], ARG.channel, {'h' .. seat, ARG.token_hash, 'open', 0,
                                                'next', meta[3] or 0})
 redis.call('HSET', KEYS[1], 'joined', version)
+first_turn(KEYS[1], tonumber(meta[3] or 0), now)
 if ARG.key ~= '' then
   redis.call('HSET', KEYS[3], ARG.key, 'join|' .. seat .. '|' .. ARG.sealed)
 end
