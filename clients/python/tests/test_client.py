@@ -12,6 +12,7 @@ import pytest
 
 import adjudicator_client as client_module
 from adjudicator_client import (
+    AbortEvent,
     AsyncClient,
     Client,
     CreateGameAnswer,
@@ -320,6 +321,103 @@ def test_resignation_and_draw_offers(api: Client) -> None:
         api.resign(other["id"], other["tokens"]["1"])
 
 
+def test_a_game_is_aborted_until_both_players_have_moved(api: Client) -> None:
+    game = api.create_game(n=3)
+    aborted = api.abort_game(game["id"], token_for(game, 2), idempotency_key="abort-1")
+    assert (aborted["status"], aborted["winner"], aborted["reason"]) == ("aborted", 0, "aborted")
+    assert api.abort_game(game["id"], token_for(game, 2), idempotency_key="abort-1") == aborted
+    assert api.get_game(game["id"])["status"] == "aborted"
+    events = list(api.game_events(game["id"]))
+    assert [type(event) for event in events] == [AbortEvent, EndEvent]
+    assert isinstance(events[0], AbortEvent)
+    assert (events[0].id, events[0].state["status"]) == (aborted["version"], "aborted")
+    with pytest.raises(client_module.GameOver):
+        api.make_move(game["id"], token_for(game, 1), 0, 0)
+
+    one_move = api.create_game(n=3)
+    play(api, one_move, [(1, 1)])  # only player 1 has moved: still abortable, with If-Match
+    with pytest.raises(client_module.PreconditionFailed):
+        api.abort_game(one_move["id"], token_for(one_move, 1), if_match=0)
+    assert (
+        api.abort_game(one_move["id"], token_for(one_move, 1), player=1, if_match=1)["status"]
+        == "aborted"
+    )
+
+    both_moved = api.create_game(n=3)
+    play(api, both_moved, [(1, 1), (0, 0)])
+    with pytest.raises(client_module.TooLateToAbort) as refused:
+        api.abort_game(both_moved["id"], token_for(both_moved, 1))
+    assert (refused.value.status, refused.value.code) == (409, "too_late_to_abort")
+    assert api.get_game(both_moved["id"])["status"] == "in_progress"  # refused: nothing changed
+
+    no_abort = api.create_game(n=3, rules={"abort": False})
+    with pytest.raises(client_module.ActionNotAllowed) as left_out:
+        api.abort_game(no_abort["id"], token_for(no_abort, 1))
+    assert (left_out.value.code, left_out.value.body.get("action")) == (
+        "action_not_allowed",
+        "abort",
+    )
+
+
+def test_a_private_game_is_read_only_with_a_player_or_spectator_token(api: Client) -> None:
+    game = api.create_game(n=3, visibility="private")
+    game_id, first = game["id"], token_for(game, 1)
+    with pytest.raises(client_module.Unauthorized) as refused:
+        api.get_game(game_id)
+    assert (refused.value.status, refused.value.code) == (401, "unauthorized")
+    for read in (
+        lambda: api.poll_game(game_id),
+        lambda: api.list_moves(game_id),
+        lambda: api.list_legal_moves(game_id),
+        lambda: api.get_board(game_id),
+        lambda: api.get_record(game_id),
+        lambda: api.get_record_text(game_id, "transcript"),
+        lambda: next(api.game_events(game_id)),
+    ):
+        with pytest.raises(client_module.Unauthorized):
+            read()
+    assert api.get_game(game_id, token=first).get("visibility") == "private"
+    api.make_move(game_id, first, 1, 1)
+    with pytest.raises(client_module.Unauthorized):
+        api.get_move(game_id, 1)
+    assert api.get_move(game_id, 1, token=token_for(game, 2))["seq"] == 1
+    with pytest.raises(client_module.Unauthorized):
+        api.add_spectator(game_id, "not-a-token")
+
+    spectator = api.add_spectator(game_id, first)["token"]
+    assert spectator not in game["tokens"].values()
+    state = api.get_game(game_id, token=spectator)
+    assert (state["version"], state["move_count"]) == (1, 1)
+    polled = api.poll_game(game_id, token=spectator)
+    assert polled.state == state
+    assert api.poll_game(game_id, polled.etag, token=spectator).state is None
+    assert [m["seq"] for m in api.list_moves(game_id, token=spectator)["moves"]] == [1]
+    assert api.get_move(game_id, 1, token=spectator)["square"] == "b2"
+    assert api.list_legal_moves(game_id, token=spectator)["count"] == 8
+    assert api.get_board(game_id, token=spectator)["rows"] == ["...", ".X.", "..."]
+    assert api.get_record(game_id, token=spectator)["moves"] == ["b2"]
+    assert api.get_record_text(game_id, "transcript", token=spectator) == "b2"
+    stream = api.game_events(game_id, token=spectator)
+    first_event = next(stream)
+    stream.close()
+    assert isinstance(first_event, MoveEvent)
+    assert first_event.move["seq"] == 1
+
+    with pytest.raises(client_module.WrongPlayer) as acted:
+        api.make_move(game_id, spectator, 0, 0)
+    assert (acted.value.status, acted.value.code) == (403, "wrong_player")
+    with pytest.raises(client_module.WrongPlayer):
+        api.abort_game(game_id, spectator)
+    with pytest.raises(client_module.WrongPlayer):
+        api.add_spectator(game_id, spectator)
+    assert api.get_game(game_id, token=spectator)["version"] == 1  # refused: nothing changed
+
+    public = api.create_game(n=3)
+    assert api.get_game(public["id"])["status"] == "in_progress"  # a public game: no token
+    watcher = api.add_spectator(public["id"], token_for(public, 2))["token"]
+    assert api.get_board(public["id"], token=watcher)["rows"] == ["...", "...", "..."]
+
+
 class CutsStreams(httpx.HTTPTransport):
     """Forwards every request; the first event stream is cut after its first chunk of events."""
 
@@ -354,6 +452,22 @@ class Chunks(httpx.SyncByteStream):
 
     def __iter__(self) -> Iterator[bytes]:
         return self.chunks
+
+
+def test_a_private_game_s_stream_resumes_with_its_token(server: str) -> None:
+    transport = CutsStreams()
+    with Client(http=httpx.Client(base_url=server, transport=transport)) as api:
+        game = api.create_game(n=3, visibility="private")
+        play(api, game, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
+        spectator = api.add_spectator(game["id"], token_for(game, 1))["token"]
+        events = list(api.game_events(game["id"], token=spectator))
+    assert [event.move["seq"] for event in events if isinstance(event, MoveEvent)] == [
+        1, 2, 3, 4, 5,
+    ]  # fmt: skip
+    assert isinstance(events[-1], EndEvent)
+    assert len(transport.streams) == 2  # cut once, resumed once: both with the token
+    assert [stream["authorization"] for stream in transport.streams] == [f"Bearer {spectator}"] * 2
+    assert "last-event-id" in transport.streams[1]
 
 
 def test_events_resume_after_a_cut_without_loss_or_repeat(server: str) -> None:
@@ -466,3 +580,14 @@ async def test_the_async_client_plays_and_streams(server: str) -> None:
         polled = await api.poll_game(game["id"])
         assert polled.state is not None
         assert (await api.poll_game(game["id"], polled.etag)).state is None
+        private = await api.create_game(n=3, visibility="private", rules={"abort": True})
+        with pytest.raises(client_module.Unauthorized):
+            await api.get_game(private["id"])
+        spectator = (await api.add_spectator(private["id"], token_for(private, 1)))["token"]
+        aborted = await api.abort_game(private["id"], token_for(private, 1))
+        assert aborted["status"] == "aborted"
+        watched = await api.poll_game(private["id"], token=spectator)
+        assert watched.state is not None
+        assert watched.state["status"] == "aborted"
+        streamed = [event async for event in api.game_events(private["id"], token=spectator)]
+        assert [type(event) for event in streamed] == [AbortEvent, EndEvent]

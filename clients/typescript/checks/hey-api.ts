@@ -39,6 +39,8 @@ function describe(event: GameEvent): string {
       return `join ${event.id}: the open seat is taken`;
     case "offer":
       return `offer ${event.id}: player ${event.data.draw_offer} offers a draw`;
+    case "abort":
+      return `abort ${event.id}: ${event.data.status} (${event.data.reason})`;
     case "end":
       return `end: ${event.data.status} (${event.data.reason}), winner ${event.data.winner}`;
     case "error":

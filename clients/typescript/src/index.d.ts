@@ -48,8 +48,8 @@ export type MovesPage = Answer<"listMoves", 200>;
 export type LegalMovesPage = Answer<"listLegalMoves", 200>;
 /** The board as rows of text (each kind's). */
 export type Board = Answer<"getBoard", 200>;
-/** One event of a game's stream: a union discriminated by `event` (`move`, `offer`, `end`,
- * `error`); `data` is the event's JSON, parsed. */
+/** One event of a game's stream: a union discriminated by `event` (`join`, `move`, `offer`,
+ * `abort`, `end`, `error`); `data` is the event's JSON, parsed. */
 export type GameEvent = Schemas["GameEvent"];
 /** An event of one name: `EventOf<"move">`. */
 export type EventOf<E extends GameEvent["event"]> = Extract<GameEvent, { event: E }>;
@@ -115,7 +115,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Options of a move, a resignation or a draw offer. */
+/** Options of a read of a game (its state, moves, legal moves, board, events, record). */
+export interface ReadOptions extends RequestOptions {
+  /** A player's or a spectator's token (`addSpectator`), sent as a bearer token: a private
+   * game's reads need one (else 401 `unauthorized`); a public game's need none. */
+  token?: string;
+}
+
+/** Options of a move, a resignation, a draw offer or an abort. */
 export interface ActionOptions extends RequestOptions {
   /** The Idempotency-Key to send (default: a new random UUID per call, kept on every send). */
   idempotencyKey?: string;
@@ -135,7 +142,7 @@ export interface Polled {
   etag: string;
 }
 
-export interface EventsOptions extends RequestOptions {
+export interface EventsOptions extends ReadOptions {
   /** Events after this version of the game (default: from its creation). */
   since?: number;
   /** The service's keep-alive interval, in ms (its `ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS`). */
@@ -174,8 +181,9 @@ export type CreateGame = UnionToIntersection<
 /**
  * The service at `baseUrl`. One method per operation of the spec, named after its operationId;
  * each takes the operation's typed body and answers its typed JSON, or throws a ProblemError.
- * Moves, resignations and draw offers carry an Idempotency-Key and are sent again after a
- * network error or a 503 with a short Retry-After; so are reads and the stateless questions.
+ * Moves, resignations, draw offers and aborts carry an Idempotency-Key and are sent again after
+ * a network error or a 503 with a short Retry-After; so are reads and the stateless questions.
+ * A private game's reads take a player's or a spectator's `token` (`ReadOptions`).
  */
 /** The bearer token of `player` in the answer that created a game (an open game's answer
  * holds only its creator's: asking for the other seat's throws). */
@@ -242,10 +250,10 @@ export declare class Client {
     filter?: { game?: string; rule?: string; limit?: number; cursor?: string },
     options?: RequestOptions,
   ): Promise<Answer<"listGames", 200>>;
-  /** The game's state now. */
-  getGame(gameId: string, options?: RequestOptions): Promise<Game>;
+  /** The game's state now (`token`: a player's or a spectator's, for a private game). */
+  getGame(gameId: string, options?: ReadOptions): Promise<Game>;
   /** The game's state if it changed since `etag` (If-None-Match), else `state: null`. */
-  pollGame(gameId: string, etag?: string | null, options?: RequestOptions): Promise<Polled>;
+  pollGame(gameId: string, etag?: string | null, options?: ReadOptions): Promise<Polled>;
   /** A move of the token's player. */
   makeMove(
     gameId: string,
@@ -265,27 +273,40 @@ export declare class Client {
   resign(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
   /** The token's player offers a draw, or accepts the other player's standing offer. */
   offerDraw(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
+  /** The token's player aborts the game before both players have moved: it ends with no result
+   * (`status` `"aborted"`); once both have moved, 409 `too_late_to_abort` (a game created with
+   * `rules.abort` false: 409 `action_not_allowed`). */
+  abortGame(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
+  /** A read-only token for the game, made with a player's token: it reads a private game
+   * (`ReadOptions.token`) and never acts (403 `wrong_player`). Sent again only when the
+   * request never left. */
+  addSpectator(
+    gameId: string,
+    token: string,
+    options?: RequestOptions,
+  ): Promise<Answer<"addSpectator", 201>>;
   /** The moves after move `since`, at most `limit`. */
   listMoves(
     gameId: string,
-    options?: NonNullable<operations["listMoves"]["parameters"]["query"]> & RequestOptions,
+    options?: NonNullable<operations["listMoves"]["parameters"]["query"]> & ReadOptions,
   ): Promise<MovesPage>;
   /** What the player to move may play now, a page at a time (pass `next_after` as `after` for
    * the next page; null: it was the last); each kind's move shape, Reversi's with its flips. */
   listLegalMoves(
     gameId: string,
-    options?: NonNullable<operations["listLegalMoves"]["parameters"]["query"]> & RequestOptions,
+    options?: NonNullable<operations["listLegalMoves"]["parameters"]["query"]> & ReadOptions,
   ): Promise<LegalMovesPage>;
   /** Move number `seq` (1 for the first). */
-  getMove(gameId: string, seq: number, options?: RequestOptions): Promise<Move>;
+  getMove(gameId: string, seq: number, options?: ReadOptions): Promise<Move>;
   /** The board as rows of text. */
-  getBoard(gameId: string, options?: RequestOptions): Promise<Board>;
+  getBoard(gameId: string, options?: ReadOptions): Promise<Board>;
   /** Delete the game (either player's token). Sent again only when the request never left. */
   deleteGame(gameId: string, token: string, options?: RequestOptions): Promise<void>;
   /**
    * The game's events from version `since` on, until its end: `for await (const event of
    * api.gameEvents(id))`. A dropped stream, or one silent for three keep-alive intervals, is
-   * resumed with Last-Event-ID (a keep-alive is a sign of life); it ends after the `end` event,
+   * resumed with Last-Event-ID (a keep-alive is a sign of life), and `token` (a private game's)
+   * sent again; it ends after the `end` event (an abort gives an `abort` event, then the `end`),
    * or at once when resumed at or past the end (204). An `error` event is given, then the
    * stream is resumed; a problem answer (404 `game_not_found`, 503 `too_many_streams`, …) is
    * thrown. Aborting `signal` throws its reason; leaving the loop closes the stream.
@@ -296,13 +317,13 @@ export declare class Client {
 
   // Records.
   /** The game as a record: creation parameters, moves as squares, state, hash chain, signature. */
-  getRecord(gameId: string, options?: RequestOptions): Promise<Answer<"getRecord", 200>>;
+  getRecord(gameId: string, options?: ReadOptions): Promise<Answer<"getRecord", 200>>;
   /** The game as a transcript (`f5d6c3`) or in its kind's community format (`ggf` for Othello;
    * `psq`, `sgf` for gomoku), as text. */
   getRecordText(
     gameId: string,
     format: "transcript" | "ggf" | "psq" | "sgf",
-    options?: RequestOptions,
+    options?: ReadOptions,
   ): Promise<string>;
   /** Replays a whole game: is it legal, how did it end; the answer is signed. */
   auditRecord(

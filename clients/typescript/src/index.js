@@ -5,12 +5,15 @@
 //
 // What it adds to fetch, as the Python client (clients/python) does:
 // * a problem answer (RFC 9457) is thrown as a ProblemError, whose `code` tells it apart;
-// * a move, a resignation and a draw offer carry an Idempotency-Key, the same on every send,
-//   and are sent again after a network error or a 503 with a short Retry-After (bounded);
-//   reads and the stateless questions likewise; creating and deleting a game only when the
-//   request never left (the connection was refused);
+// * a move, a resignation, a draw offer and an abort carry an Idempotency-Key, the same on every
+//   send, and are sent again after a network error or a 503 with a short Retry-After (bounded);
+//   reads and the stateless questions likewise; creating and deleting a game, and making a
+//   spectator token, only when the request never left (the connection was refused);
+// * a private game's reads take a player's or a spectator's `token` in their options (sent as
+//   a bearer token; a public game's reads need none);
 // * pollGame polls with If-None-Match; gameEvents (or events) reads the game's Server-Sent
-//   Events from fetch's body (no EventSource), resuming with Last-Event-ID after a drop.
+//   Events from fetch's body (no EventSource), resuming with Last-Event-ID (and the same token)
+//   after a drop.
 
 /** Sends in all of one request, at most; the wait after a network error (ms, doubling); the
  * longest Retry-After (ms) of a 503 that is still waited for. */
@@ -128,6 +131,16 @@ function game(gameId, suffix = "") {
 /** @param {string} token */
 function bearer(token) {
   return { Authorization: `Bearer ${token}` };
+}
+
+/**
+ * The headers of a read: a player's or a spectator's token, if given (a private game's reads
+ * need one; a public game's none).
+ * @param {string | undefined} token
+ * @returns {Record<string, string>}
+ */
+function viewing(token) {
+  return token === undefined ? {} : bearer(token);
 }
 
 /**
@@ -393,9 +406,14 @@ export class Client {
     return this.#call({ method: "GET", path: "/v1/games", query, signal: options.signal });
   }
 
-  /** @param {string} gameId @param {{ signal?: AbortSignal }} [options] */
+  /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
   getGame(gameId, options = {}) {
-    return this.#call({ method: "GET", path: game(gameId), signal: options.signal });
+    return this.#call({
+      method: "GET",
+      path: game(gameId),
+      headers: viewing(options.token),
+      signal: options.signal,
+    });
   }
 
   /**
@@ -403,13 +421,13 @@ export class Client {
    * send next time.
    * @param {string} gameId
    * @param {string | null} [etag]
-   * @param {{ signal?: AbortSignal }} [options]
+   * @param {{ signal?: AbortSignal, token?: string }} [options]
    */
   pollGame(gameId, etag, options = {}) {
     return this.#call({
       method: "GET",
       path: game(gameId),
-      headers: etag ? { "If-None-Match": etag } : {},
+      headers: { ...viewing(options.token), ...(etag ? { "If-None-Match": etag } : {}) },
       ok: [200, 304],
       read: async (response) => ({
         state: response.status === 304 ? null : await response.json(),
@@ -484,43 +502,91 @@ export class Client {
   }
 
   /**
+   * The token's player aborts the game before both players have moved: it ends with no result
+   * (`status` "aborted"); once both have moved, 409 `too_late_to_abort`.
    * @param {string} gameId
-   * @param {{ since?: number, limit?: number, signal?: AbortSignal }} [options]
+   * @param {string} token
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
    */
-  listMoves(gameId, { since, limit, signal } = {}) {
+  abortGame(gameId, token, { signal, player, ...options } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/abort"),
+      body: player ? { player } : {},
+      headers: acting(token, options),
+      signal,
+    });
+  }
+
+  /**
+   * A read-only token for the game, made with a player's token: `{token}`. It reads a private
+   * game and never acts (403 `wrong_player`). Sent again only when the request never left
+   * (each send makes a token).
+   * @param {string} gameId
+   * @param {string} token
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  addSpectator(gameId, token, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/spectators"),
+      headers: bearer(token),
+      ok: [201],
+      resend: "unsent",
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {{ since?: number, limit?: number, signal?: AbortSignal, token?: string }} [options]
+   */
+  listMoves(gameId, { since, limit, signal, token } = {}) {
     return this.#call({
       method: "GET",
       path: game(gameId, "/moves"),
       query: { since, limit },
+      headers: viewing(token),
       signal,
     });
   }
 
   /**
    * @param {string} gameId
-   * @param {{ after?: number, limit?: number, signal?: AbortSignal }} [options]
+   * @param {{ after?: number, limit?: number, signal?: AbortSignal, token?: string }} [options]
    */
-  listLegalMoves(gameId, { after, limit, signal } = {}) {
+  listLegalMoves(gameId, { after, limit, signal, token } = {}) {
     return this.#call({
       method: "GET",
       path: game(gameId, "/legal-moves"),
       query: { after, limit },
+      headers: viewing(token),
       signal,
     });
   }
 
-  /** @param {string} gameId @param {number} seq @param {{ signal?: AbortSignal }} [options] */
+  /**
+   * @param {string} gameId
+   * @param {number} seq
+   * @param {{ signal?: AbortSignal, token?: string }} [options]
+   */
   getMove(gameId, seq, options = {}) {
     return this.#call({
       method: "GET",
       path: game(gameId, `/moves/${seq}`),
+      headers: viewing(options.token),
       signal: options.signal,
     });
   }
 
-  /** @param {string} gameId @param {{ signal?: AbortSignal }} [options] */
+  /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
   getBoard(gameId, options = {}) {
-    return this.#call({ method: "GET", path: game(gameId, "/board"), signal: options.signal });
+    return this.#call({
+      method: "GET",
+      path: game(gameId, "/board"),
+      headers: viewing(options.token),
+      signal: options.signal,
+    });
   }
 
   /** @param {string} gameId @param {string} token @param {{ signal?: AbortSignal }} [options] */
@@ -540,13 +606,14 @@ export class Client {
    * The game's events from version `since` on (from its creation without it), until its end:
    * parsed, typed, resumed with Last-Event-ID after a dropped connection or a stream silent for
    * KEEP_ALIVES_MISSED keep-alive intervals; a keep-alive is a sign of life. Ends after the
-   * `end` event, or at once when the stream is resumed at or past the end (204).
+   * `end` event, or at once when the stream is resumed at or past the end (204). `token`: a
+   * player's or a spectator's, for a private game (sent on every reconnection).
    * @param {string} gameId
-   * @param {{ since?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} [options]
+   * @param {{ since?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number, token?: string }} [options]
    * @returns {AsyncGenerator<any, void, undefined>}
    */
   async *gameEvents(gameId, options = {}) {
-    const { since, signal, keepAliveMs = KEEP_ALIVE_MS, reconnects = 5 } = options;
+    const { since, signal, keepAliveMs = KEEP_ALIVE_MS, reconnects = 5, token } = options;
     const silence = KEEP_ALIVES_MISSED * keepAliveMs;
     const stream = new EventParser();
     let failures = 0;
@@ -574,7 +641,7 @@ export class Client {
       let reader;
       try {
         /** @type {Record<string, string>} */
-        const headers = { Accept: "text/event-stream" };
+        const headers = { Accept: "text/event-stream", ...viewing(token) };
         if (stream.lastId !== null) headers["Last-Event-ID"] = stream.lastId;
         const query = stream.lastId === null ? { since } : {};
         const fetcher = this.#fetch;
@@ -622,7 +689,7 @@ export class Client {
   /**
    * gameEvents, by a shorter name.
    * @param {string} gameId
-   * @param {{ since?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} [options]
+   * @param {{ since?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number, token?: string }} [options]
    */
   events(gameId, options = {}) {
     return this.gameEvents(gameId, options);
@@ -630,21 +697,27 @@ export class Client {
 
   // --- records -----------------------------------------------------------------------------
 
-  /** @param {string} gameId @param {{ signal?: AbortSignal }} [options] */
+  /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
   getRecord(gameId, options = {}) {
-    return this.#call({ method: "GET", path: game(gameId, "/record"), signal: options.signal });
+    return this.#call({
+      method: "GET",
+      path: game(gameId, "/record"),
+      headers: viewing(options.token),
+      signal: options.signal,
+    });
   }
 
   /**
    * @param {string} gameId
    * @param {"transcript" | "ggf" | "psq" | "sgf"} format
-   * @param {{ signal?: AbortSignal }} [options]
+   * @param {{ signal?: AbortSignal, token?: string }} [options]
    */
   getRecordText(gameId, format, options = {}) {
     return this.#call({
       method: "GET",
       path: game(gameId, "/record"),
       query: { format },
+      headers: viewing(options.token),
       read: text,
       signal: options.signal,
     });

@@ -239,7 +239,7 @@ export interface paths {
         };
         /**
          * Get a game's state (cheap polling with ETag)
-         * @description The state carries an `ETag`; send it back in `If-None-Match` and an unchanged game answers 304 with no body.
+         * @description The state carries an `ETag`; send it back in `If-None-Match` and an unchanged game answers 304 with no body. Anyone who knows a public game's id reads it; a private game (`visibility` `private`) is read only with a player's or a spectator's token (else 401), as are its moves, legal moves, board, events and record.
          */
         get: operations["getGame"];
         put?: never;
@@ -298,6 +298,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/spectators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a spectator token
+         * @description A player's token makes a read-only token for the game: `{"token": str}`, shown only here (the service keeps its hash). It reads the game — the only way for anyone but the players to read a private one — and never acts (a move or action sent with it is 403 `wrong_player`). A game issues at most `game_spectators` of them (409 `too_many_spectators`); they count against the address's game-creation rate.
+         */
+        post: operations["addSpectator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/resign": {
         parameters: {
             query?: never;
@@ -338,6 +358,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Abort the game
+         * @description Before both players have made a move (an open game still waiting for its second player too), either player may abort: the game ends with no result (`status` `aborted`, `winner` 0, `reason` `aborted`). Once both have moved: 409 `too_late_to_abort` (resign instead). A game created with `rules.abort` false: 409 `action_not_allowed`. After the end: 409 `game_over`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
+         */
+        post: operations["abortGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -347,7 +387,7 @@ export interface paths {
         };
         /**
          * Push: a stream of the game's changes (Server-Sent Events)
-         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), then one `end` event (data: the final state) when the game is over — a flag fall included, at the instant it falls. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
+         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), an `abort` event when the game is aborted, then one `end` event (data: the final state) when the game is over — a flag fall or a first move's deadline included, at the instant it passes. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
          */
         get: operations["gameEvents"];
         put?: never;
@@ -387,7 +427,7 @@ export interface paths {
         };
         /**
          * The moves the player to move may make now, a page at a time
-         * @description Every legal move of the player to move (`player`), in row-major order of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`, and `square` where the board has names: every empty cell; gomoku's too, but Black's renju forbidden points), a Reversi move adds the `flips` it would make (and their `flip_squares`; a live Reversi game's player to move always has one: passes are never listed, they happen by themselves). Once the game is over, however it ended, `player` is null and there are none. `count` is how many there are in all; a page lists at most `limit` of them, those whose cell comes after `after` (a cell index, `row × width + col`); `next_after` is the `after` of the next page, null on the last. A page costs what it lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 board's first page is its first row's first cells. Carries the game's `ETag` (the state's, at the same version); send it back in `If-None-Match` and an unchanged game answers 304 with no body. Nobody needs a token to read it.
+         * @description Every legal move of the player to move (`player`), in row-major order of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`, and `square` where the board has names: every empty cell; gomoku's too, but Black's renju forbidden points), a Reversi move adds the `flips` it would make (and their `flip_squares`; a live Reversi game's player to move always has one: passes are never listed, they happen by themselves). Once the game is over, however it ended, `player` is null and there are none. `count` is how many there are in all; a page lists at most `limit` of them, those whose cell comes after `after` (a cell index, `row × width + col`); `next_after` is the `after` of the next page, null on the last. A page costs what it lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 board's first page is its first row's first cells. Carries the game's `ETag` (the state's, at the same version); send it back in `If-None-Match` and an unchanged game answers 304 with no body. A public game's are read by anyone, a private game's with a player's or a spectator's token.
          */
         get: operations["listLegalMoves"];
         put?: never;
@@ -582,6 +622,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The game was aborted (`status` `aborted`: by a player, or a first move not made in time): `data` is the final state. The `end` event follows it, without an `id`. */
+        AbortEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "abort";
+            /** @description The game's version after this change: resume after it with Last-Event-ID. */
+            id: string;
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+        };
         /** ActionIn */
         ActionIn: {
             /**
@@ -725,6 +776,19 @@ export interface components {
              */
             creator?: number | null;
             /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
              * Game
              * @description The game's kind. Default: `"gomoku"`.
              * @constant
@@ -843,6 +907,19 @@ export interface components {
              */
             creator?: number | null;
             /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
              * Game
              * @description The game's kind. Default: `"reversi"`.
              * @constant
@@ -914,6 +991,19 @@ export interface components {
              * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
              */
             creator?: number | null;
+            /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1109,6 +1199,19 @@ export interface components {
              */
             creator?: number | null;
             /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -1161,6 +1264,19 @@ export interface components {
              */
             creator?: number | null;
             /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -1210,6 +1326,19 @@ export interface components {
              */
             creator?: number | null;
             /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
              * @constant
@@ -1237,9 +1366,10 @@ export interface components {
             id: string;
             /**
              * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
              * @enum {string}
              */
-            status: "in_progress" | "won" | "draw";
+            status: "in_progress" | "won" | "draw" | "aborted";
             /**
              * Winner
              * @description 0 while nobody has won.
@@ -1248,9 +1378,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
             /**
              * Next Player
              * @description null once the game is over, and while an open seat waits for a player.
@@ -1278,6 +1408,24 @@ export interface components {
              * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
              */
             open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1320,9 +1468,10 @@ export interface components {
             id: string;
             /**
              * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
              * @enum {string}
              */
-            status: "in_progress" | "won" | "draw";
+            status: "in_progress" | "won" | "draw" | "aborted";
             /**
              * Winner
              * @description 0 while nobody has won.
@@ -1331,9 +1480,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
             /**
              * Next Player
              * @description null once the game is over, and while an open seat waits for a player.
@@ -1361,6 +1510,24 @@ export interface components {
              * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
              */
             open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
             /** Height */
             height: number;
             /** Width */
@@ -1371,7 +1538,7 @@ export interface components {
              * @enum {string}
              */
             game: "reversi";
-            /** @description The game's result as the World Othello Federation scores it: null while it goes on; at the end by no moves, each player's stones with the empty squares added to the winner (split equally on a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit. */
+            /** @description The game's result as the World Othello Federation scores it: null while it goes on; at the end by no moves, each player's stones with the empty squares added to the winner (split equally on a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit; null for an aborted game, which has no result. */
             final_score: components["schemas"]["PlayerScores"] | null;
             /** @description The last accepted move's record; null before the first. */
             last_move: components["schemas"]["ReversiMoveOut"] | null;
@@ -1384,9 +1551,10 @@ export interface components {
             id: string;
             /**
              * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
              * @enum {string}
              */
-            status: "in_progress" | "won" | "draw";
+            status: "in_progress" | "won" | "draw" | "aborted";
             /**
              * Winner
              * @description 0 while nobody has won.
@@ -1395,9 +1563,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
             /**
              * Next Player
              * @description null once the game is over, and while an open seat waits for a player.
@@ -1425,6 +1593,24 @@ export interface components {
              * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
              */
             open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
             /** N */
             n: number;
             /** K */
@@ -1444,7 +1630,7 @@ export interface components {
             /** @description Each player's bearer token, shown only in this answer; an open game's has only the creator's (the other is made when someone joins). */
             tokens: components["schemas"]["Tokens"];
         };
-        /** @description The game is over: `data` is the final state. Its `id` is the version of the ending when the ending is a change of its own (a flag fall, a resignation, an agreed draw); without one when the last move ended the game. */
+        /** @description The game is over: `data` is the final state. Its `id` is the version of the ending when the ending is a change of its own (a flag fall, a resignation, an agreed draw); without one when the last move ended the game, or an `abort` event carried it. */
         EndEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1523,7 +1709,7 @@ export interface components {
             rule?: "renju";
         };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
-        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
         /** GomokuBoardOut */
         GomokuBoardOut: {
             /** Size */
@@ -1621,9 +1807,10 @@ export interface components {
             id: string;
             /**
              * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
              * @enum {string}
              */
-            status: "in_progress" | "won" | "draw";
+            status: "in_progress" | "won" | "draw" | "aborted";
             /**
              * Winner
              * @description 0 while nobody has won.
@@ -1632,9 +1819,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
             /**
              * Next Player
              * @description null once the game is over, and while an open seat waits for a player.
@@ -1662,6 +1849,24 @@ export interface components {
              * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
              */
             open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -2363,9 +2568,10 @@ export interface components {
             id: string;
             /**
              * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
              * @enum {string}
              */
-            status: "in_progress" | "won" | "draw";
+            status: "in_progress" | "won" | "draw" | "aborted";
             /**
              * Winner
              * @description 0 while nobody has won.
@@ -2374,9 +2580,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
             /**
              * Next Player
              * @description null once the game is over, and while an open seat waits for a player.
@@ -2404,6 +2610,24 @@ export interface components {
              * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
              */
             open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
             /** Height */
             height: number;
             /** Width */
@@ -2414,7 +2638,7 @@ export interface components {
              * @enum {string}
              */
             game: "reversi";
-            /** @description The game's result as the World Othello Federation scores it: null while it goes on; at the end by no moves, each player's stones with the empty squares added to the winner (split equally on a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit. */
+            /** @description The game's result as the World Othello Federation scores it: null while it goes on; at the end by no moves, each player's stones with the empty squares added to the winner (split equally on a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the squares split equally for an agreed draw or the move limit; null for an aborted game, which has no result. */
             final_score: components["schemas"]["PlayerScores"] | null;
             /** @description The last accepted move's record; null before the first. */
             last_move: components["schemas"]["ReversiMoveOut"] | null;
@@ -2558,6 +2782,37 @@ export interface components {
              */
             color: "B" | "W";
         };
+        /**
+         * RulesIn
+         * @description Which of a player's actions the game allows (each `true` unless set `false`); a disabled one is 409 `action_not_allowed`.
+         */
+        RulesIn: {
+            /**
+             * Abort
+             * @description `false`: no aborting in this game. Default: `true`.
+             */
+            abort?: boolean;
+            /**
+             * Takeback
+             * @description `false`: no takebacks in this game. Default: `true`.
+             */
+            takeback?: boolean;
+            /**
+             * Rematch
+             * @description `false`: no rematches in this game. Default: `true`.
+             */
+            rematch?: boolean;
+            /**
+             * Draw Offer
+             * @description `false`: no draw offers in this game. Default: `true`.
+             */
+            draw_offer?: boolean;
+            /**
+             * Give Time
+             * @description `false`: no giving time in this game. Default: `true`.
+             */
+            give_time?: boolean;
+        };
         /** Score */
         Score: {
             /** B */
@@ -2583,6 +2838,14 @@ export interface components {
              * @description base64url of the signature of the canonical JSON (RFC 8785) of the whole answer without `signature`.
              */
             value: string;
+        };
+        /** SpectatorOut */
+        SpectatorOut: {
+            /**
+             * Token
+             * @description The spectator's bearer token.
+             */
+            token: string;
         };
         /**
          * StonesOpening
@@ -2638,9 +2901,10 @@ export interface components {
             id: string;
             /**
              * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
              * @enum {string}
              */
-            status: "in_progress" | "won" | "draw";
+            status: "in_progress" | "won" | "draw" | "aborted";
             /**
              * Winner
              * @description 0 while nobody has won.
@@ -2649,9 +2913,9 @@ export interface components {
             winner: 0 | 1 | 2;
             /**
              * Reason
-             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null while it goes on.
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
              */
-            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement") | null;
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
             /**
              * Next Player
              * @description null once the game is over, and while an open seat waits for a player.
@@ -2679,6 +2943,24 @@ export interface components {
              * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
              */
             open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
             /** N */
             n: number;
             /** K */
@@ -3398,6 +3680,15 @@ export interface operations {
                     "application/json": components["schemas"]["MovesPage"];
                 };
             };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */
             404: {
                 headers: {
@@ -3470,7 +3761,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveResultOut"];
                 };
             };
-            /** @description `unauthorized`: no bearer token, or not one of this game's. */
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3479,7 +3770,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token. */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3596,7 +3887,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveResultOut"];
                 };
             };
-            /** @description `unauthorized`: no bearer token, or not one of this game's. */
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3605,7 +3896,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token. */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3721,6 +4012,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */
             404: {
                 headers: {
@@ -3760,7 +4060,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `unauthorized`: no bearer token, or not one of this game's. */
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4004,6 +4304,85 @@ export interface operations {
             };
         };
     };
+    addSpectator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    /** @description `no-store`: the answer holds a token. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpectatorOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too_many_spectators`: the game has issued its most spectator tokens (`limit`: the `game_spectators` setting). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     resign: {
         parameters: {
             query?: never;
@@ -4036,7 +4415,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
                 };
             };
-            /** @description `unauthorized`: no bearer token, or not one of this game's. */
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4045,7 +4424,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token. */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4063,7 +4442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). */
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `waiting_for_opponent`: the game is open (`open_seat`): nobody has taken the other seat yet, so nobody moves. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4160,7 +4539,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
                 };
             };
-            /** @description `unauthorized`: no bearer token, or not one of this game's. */
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4169,7 +4548,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token. */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4187,7 +4566,131 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). */
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `waiting_for_opponent`: the game is open (`open_seat`): nobody has taken the other seat yet, so nobody moves. `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed`: `If-Match` names another version of the game (`version`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. `idempotency_key_reused`: an `Idempotency-Key` sent again with a different move or action. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    abortGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any client-chosen string (1–255 visible ASCII characters). A retry with the same key and body gets the first answer again (header `Idempotent-Replayed: true`) and applies nothing; the same key with another body is 422 `idempotency_key_reused`. Keys live as long as the game. */
+                "Idempotency-Key"?: string;
+                /** @description The game's `ETag`: the request applies only if the game is still at that version, else 412 `precondition_failed` (also for a tag that names no version of this game). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The game's new ETag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). `too_late_to_abort`: an abort once both players have made a move. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4286,6 +4789,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */
             404: {
                 headers: {
@@ -4336,6 +4848,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `game_not_found`: no such game: never created, deleted or expired. `move_not_found`: the game has no move with this number. */
@@ -4407,6 +4928,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */
             404: {
                 headers: {
@@ -4455,6 +4985,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicTacToeBoardOut"] | components["schemas"]["ReversiBoardOut"] | components["schemas"]["GomokuBoardOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */
@@ -4542,6 +5081,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */
             404: {

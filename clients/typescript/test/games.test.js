@@ -240,6 +240,150 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     await refused(api.resign(b.id, seat(b, "1")), "game_over", 409);
   });
 
+  test("an abort before both players have moved; too_late_to_abort after", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3 });
+    const aborted = await api.abortGame(game.id, seat(game, "2"), { idempotencyKey: "abort-1" });
+    assert.deepEqual(
+      [aborted.status, aborted.winner, aborted.reason, aborted.next_player],
+      ["aborted", 0, "aborted", null],
+    );
+    const again = await api.abortGame(game.id, seat(game, "2"), { idempotencyKey: "abort-1" });
+    assert.deepEqual(again, aborted);
+    assert.equal((await api.getGame(game.id)).status, "aborted");
+    await refused(api.makeMove(game.id, seat(game, "1"), { row: 0, col: 0 }), "game_over", 409);
+    const events = [];
+    for await (const event of api.events(game.id)) events.push(event);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.event === "error" ? "-" : e.id]),
+      [
+        ["abort", String(aborted.version)],
+        ["end", undefined],
+      ],
+    );
+    assert.ok(events[0].event === "abort" && events[0].data.status === "aborted");
+
+    const oneMove = await api.createGame({ n: 3 });
+    await api.makeMove(oneMove.id, seat(oneMove, "1"), { row: 1, col: 1 });
+    const stale = await api.pollGame(oneMove.id);
+    await refused(
+      api.abortGame(oneMove.id, seat(oneMove, "1"), { ifMatch: `"${oneMove.id}.0"` }),
+      "precondition_failed",
+      412,
+    );
+    const early = await api.abortGame(oneMove.id, seat(oneMove, "1"), {
+      player: 1,
+      ifMatch: stale.etag,
+    });
+    assert.equal(early.status, "aborted");
+
+    const bothMoved = await api.createGame({ n: 3 });
+    await api.makeMove(bothMoved.id, seat(bothMoved, "1"), { row: 1, col: 1 });
+    await api.makeMove(bothMoved.id, seat(bothMoved, "2"), { row: 0, col: 0 });
+    await refused(api.abortGame(bothMoved.id, seat(bothMoved, "1")), "too_late_to_abort", 409);
+    assert.equal((await api.getGame(bothMoved.id)).status, "in_progress");
+
+    const noAbort = await api.createGame({ n: 3, rules: { abort: false } });
+    const left = await refused(
+      api.abortGame(noAbort.id, seat(noAbort, "1")),
+      "action_not_allowed",
+      409,
+    );
+    assert.equal(left.body.action, "abort");
+  });
+
+  test("a private game is read only with a player's or a spectator's token", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3, visibility: "private" });
+    assert.equal(game.visibility, "private");
+    const [x, o] = [seat(game, "1"), seat(game, "2")];
+    await refused(api.getGame(game.id), "unauthorized", 401);
+    for (const read of [
+      () => api.pollGame(game.id),
+      () => api.listMoves(game.id),
+      () => api.listLegalMoves(game.id),
+      () => api.getBoard(game.id),
+      () => api.getRecord(game.id),
+      () => api.getRecordText(game.id, "transcript"),
+      () => api.events(game.id).next(),
+    ]) {
+      await refused(read(), "unauthorized", 401);
+    }
+    assert.equal((await api.getGame(game.id, { token: o })).visibility, "private");
+    await api.makeMove(game.id, x, { row: 1, col: 1 });
+    await refused(api.getMove(game.id, 1), "unauthorized", 401);
+    assert.equal((await api.getMove(game.id, 1, { token: o })).seq, 1);
+    await refused(api.addSpectator(game.id, "not-a-token"), "unauthorized", 401);
+
+    const { token: spectator } = await api.addSpectator(game.id, x);
+    assert.ok(spectator && spectator !== x && spectator !== o);
+    const state = await api.getGame(game.id, { token: spectator });
+    assert.deepEqual([state.version, state.move_count], [1, 1]);
+    const polled = await api.pollGame(game.id, null, { token: spectator });
+    assert.deepEqual(polled.state, state);
+    assert.equal((await api.pollGame(game.id, polled.etag, { token: spectator })).state, null);
+    const { moves } = await api.listMoves(game.id, { token: spectator });
+    assert.deepEqual(
+      moves.map((move) => move.seq),
+      [1],
+    );
+    assert.equal((await api.getMove(game.id, 1, { token: spectator })).square, "b2");
+    assert.equal((await api.listLegalMoves(game.id, { token: spectator })).count, 8);
+    const board = await api.getBoard(game.id, { token: spectator });
+    assert.deepEqual(board.rows, ["...", ".X.", "..."]);
+    assert.deepEqual((await api.getRecord(game.id, { token: spectator })).moves, ["b2"]);
+    assert.equal(await api.getRecordText(game.id, "transcript", { token: spectator }), "b2");
+
+    await refused(api.makeMove(game.id, spectator, { row: 0, col: 0 }), "wrong_player", 403);
+    await refused(api.abortGame(game.id, spectator), "wrong_player", 403);
+    await refused(api.addSpectator(game.id, spectator), "wrong_player", 403);
+    assert.equal((await api.getGame(game.id, { token: spectator })).version, 1);
+
+    const publicGame = await api.createGame({ n: 3 });
+    assert.equal((await api.getGame(publicGame.id)).status, "in_progress"); // no token needed
+    const watcher = await api.addSpectator(publicGame.id, seat(publicGame, "2"));
+    assert.deepEqual((await api.getBoard(publicGame.id, { token: watcher.token })).rows, [
+      "...",
+      "...",
+      "...",
+    ]);
+  });
+
+  test("a private game's stream, dropped, resumes with its token", async () => {
+    let cut = false;
+    const watched = watchedFetch(async (url, init) => {
+      const response = await fetch(url, init);
+      if (!url.includes("/events") || cut) return response;
+      cut = true;
+      return cutAfterFirstEvent(response);
+    });
+    const api = client({ fetch: watched.fetch });
+    const game = await api.createGame({ n: 3, visibility: "private" });
+    for (const [token, row, col] of /** @type {const} */ ([
+      ["1", 0, 0],
+      ["2", 1, 0],
+      ["1", 0, 1],
+      ["2", 1, 1],
+      ["1", 0, 2],
+    ])) {
+      await api.makeMove(game.id, seat(game, token), { row, col });
+    }
+    const { token: spectator } = await api.addSpectator(game.id, seat(game, "1"));
+    const events = [];
+    for await (const event of api.events(game.id, { token: spectator })) events.push(event);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      [...Array(5).fill("move"), "end"],
+    );
+    const opens = watched.sent.filter((sent) => sent.url.includes("/events"));
+    assert.equal(opens.length, 2);
+    assert.deepEqual(
+      opens.map((sent) => sent.headers.get("authorization")),
+      [`Bearer ${spectator}`, `Bearer ${spectator}`],
+    );
+    assert.equal(opens[1].headers.get("last-event-id"), "1");
+  });
+
   test("polling: a null state while the ETag still matches", async () => {
     const api = client();
     const game = await api.createGame({ n: 3 });

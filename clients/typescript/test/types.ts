@@ -81,8 +81,12 @@ export async function movesAndEvents(id: string, token: string): Promise<void> {
       case "offer":
         event.data.draw_offer satisfies 1 | 2 | null;
         break;
+      case "abort":
+        event.data.status satisfies "in_progress" | "won" | "draw" | "aborted";
+        event.id satisfies string;
+        break;
       case "end":
-        event.data.status satisfies "in_progress" | "won" | "draw";
+        event.data.status satisfies "in_progress" | "won" | "draw" | "aborted";
         event.id satisfies string | undefined;
         break;
       case "error":
@@ -93,7 +97,38 @@ export async function movesAndEvents(id: string, token: string): Promise<void> {
     }
   }
   const ended: EventOf<"end">["data"]["reason"] = "timeout";
-  void ended;
+  const aborted: EventOf<"abort">["data"]["reason"] = "aborted";
+  void [ended, aborted];
+}
+
+export async function abortsSpectatorsAndPrivateReads(id: string, token: string): Promise<void> {
+  const aborted = await api.abortGame(id, token, { player: 1, idempotencyKey: "k", ifMatch: "e" });
+  aborted.status satisfies "in_progress" | "won" | "draw" | "aborted";
+  // @ts-expect-error `player` is 1 or 2
+  await api.abortGame(id, token, { player: 3 });
+  const { token: spectator } = await api.addSpectator(id, token);
+  spectator satisfies string;
+  // Every read of a game takes a player's or a spectator's token.
+  await api.getGame(id, { token: spectator });
+  await api.pollGame(id, null, { token: spectator });
+  await api.listMoves(id, { since: 1, token: spectator });
+  await api.listLegalMoves(id, { token: spectator });
+  await api.getMove(id, 1, { token: spectator });
+  await api.getBoard(id, { token: spectator });
+  await api.getRecord(id, { token: spectator });
+  await api.getRecordText(id, "transcript", { token: spectator });
+  for await (const event of api.gameEvents(id, { token: spectator })) void event;
+  // @ts-expect-error a token is a string
+  await api.getGame(id, { token: 1 });
+  const created = await api.createGame({
+    n: 3,
+    visibility: "private",
+    first_move_seconds: 30,
+    rules: { abort: false, draw_offer: false },
+  });
+  created.visibility satisfies "private" | undefined;
+  // @ts-expect-error a game is public or private
+  await api.createGame({ n: 3, visibility: "secret" });
 }
 
 export function problemsAreToldApartByCode(error: unknown): string {

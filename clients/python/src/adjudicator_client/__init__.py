@@ -16,18 +16,30 @@
 * A problem answer raises ``ProblemError``, or rather the subclass of its ``code`` (``GameOver``,
   ``NotYourTurn``, ``ValidationError``, …: one per code the document lists), carrying the whole
   problem body.
-* Retries: a move, a resignation and a draw offer carry an ``Idempotency-Key`` (one per call
-  unless given) and are sent again with the same key after a connection error or a 503 with
-  ``Retry-After`` (``Retries``: a bounded number of attempts and a bounded wait), so a retried
-  move is applied once. Reads and the stateless questions are retried likewise; creating and
-  deleting a game only when the connection failed before the request left.
+* Retries: a move, a resignation, a draw offer and an abort carry an ``Idempotency-Key`` (one
+  per call unless given) and are sent again with the same key after a connection error or a 503
+  with ``Retry-After`` (``Retries``: a bounded number of attempts and a bounded wait), so a
+  retried move is applied once. Reads and the stateless questions are retried likewise;
+  creating and deleting a game, and making a spectator token, only when the connection failed
+  before the request left.
+* A private game (``create_game(..., visibility="private")``) is read only with a player's token
+  or a spectator's (``add_spectator``): every read takes it as ``token=`` (``get_game``,
+  ``poll_game``, ``list_moves``, ``get_move``, ``list_legal_moves``, ``get_board``,
+  ``game_events``, ``get_record``, ``get_record_text``); a public game's reads need none.
 * ``poll_game`` polls with ``If-None-Match`` (unchanged: ``Polled.state`` is None), and
   ``game_events`` iterates over the game's event stream, resuming with ``Last-Event-ID`` after
   a dropped connection, until the game's ``end``.
 """
 
 from adjudicator_client._client import AsyncClient, Client
-from adjudicator_client._events import EndEvent, GameEvent, JoinEvent, MoveEvent, OfferEvent
+from adjudicator_client._events import (
+    AbortEvent,
+    EndEvent,
+    GameEvent,
+    JoinEvent,
+    MoveEvent,
+    OfferEvent,
+)
 from adjudicator_client._operations import Board, Color, Player, Polled, Retries, token_for
 from adjudicator_client._problem import ProblemError
 from adjudicator_client._schema import *  # noqa: F403 - the document's types and problems
@@ -36,6 +48,7 @@ from adjudicator_client._schema import __all__ as _schema_all
 
 __all__ = [
     "PROBLEMS",
+    "AbortEvent",
     "AsyncClient",
     "Board",
     "Client",

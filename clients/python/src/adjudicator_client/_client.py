@@ -34,10 +34,12 @@ from adjudicator_client._schema import (
     CreatedReversiOut,
     CreatedTicTacToeOut,
     CreateGameAnswer,
+    RulesIn,
     StonesOpening,
 )
 
 GomokuRule = Literal["freestyle", "standard", "renju", "caro"]
+Visibility = Literal["public", "private"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -141,6 +143,8 @@ class Client:
     make_choice = _sync(operations.make_choice)
     resign = _sync(operations.resign)
     offer_draw = _sync(operations.offer_draw)
+    abort_game = _sync(operations.abort_game)
+    add_spectator = _sync(operations.add_spectator)
     list_moves = _sync(operations.list_moves)
     list_legal_moves = _sync(operations.list_legal_moves)
     get_move = _sync(operations.get_move)
@@ -169,6 +173,9 @@ class Client:
         clock: tuple[int, int] | None = None,
         open: bool | None = None,
         creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     def create_game(
@@ -181,6 +188,9 @@ class Client:
         clock: tuple[int, int] | None = None,
         open: bool | None = None,
         creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     def create_game(
@@ -195,6 +205,9 @@ class Client:
         clock: tuple[int, int] | None = None,
         open: bool | None = None,
         creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
@@ -205,13 +218,19 @@ class Client:
         ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``, or ``"swap2"``);
         ``early_draw=True`` (tic-tac-toe, gomoku freestyle and standard); ``clock`` is (initial
         seconds, increment seconds); ``open=True`` (and ``creator=2``) leaves the other seat
-        for anyone to join (``join_game``). A kind this client was not made for takes its
-        creation body's members as keywords."""
+        for anyone to join (``join_game``); ``visibility="private"``: only the players and
+        spectators (``add_spectator``) read it, each read given their ``token``;
+        ``first_move_seconds``: a first move not made in time aborts the game; ``rules``: the
+        actions it leaves out (``{"abort": False}``). A kind this client was not made for takes
+        its creation body's members as keywords."""
         return self.send(operations.create_game(game=game, **params))
 
-    def poll_game(self, game_id: str, etag: str | None = None) -> Polled:
-        """The game's state if it changed since ``etag`` (``If-None-Match``), else None."""
-        return self.send(operations.poll(game_id, etag))
+    def poll_game(
+        self, game_id: str, etag: str | None = None, *, token: str | None = None
+    ) -> Polled:
+        """The game's state if it changed since ``etag`` (``If-None-Match``), else None
+        (``token``: a player's or a spectator's, for a private game)."""
+        return self.send(operations.poll(game_id, etag, token))
 
     def game_events(
         self,
@@ -220,13 +239,15 @@ class Client:
         since: int | None = None,
         reconnects: int = 5,
         keep_alive: float = KEEP_ALIVE_SECONDS,
+        token: str | None = None,
     ) -> Generator[GameEvent, None, None]:
         """The game's events from version ``since`` on, until its end; a dropped stream is
         resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row with no line
         between). ``keep_alive``: the server's ``event_keep_alive_seconds``; a stream silent for
-        ``KEEP_ALIVES_MISSED`` times that long is taken for dead and resumed. ``close()`` it to
-        stop following before the end."""
-        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive)
+        ``KEEP_ALIVES_MISSED`` times that long is taken for dead and resumed. ``token``: a
+        player's or a spectator's, for a private game (sent again on every reconnection).
+        ``close()`` it to stop following before the end."""
+        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
         while True:
             call = following.call()
             try:
@@ -305,6 +326,8 @@ class AsyncClient:
     make_choice = _async(operations.make_choice)
     resign = _async(operations.resign)
     offer_draw = _async(operations.offer_draw)
+    abort_game = _async(operations.abort_game)
+    add_spectator = _async(operations.add_spectator)
     list_moves = _async(operations.list_moves)
     list_legal_moves = _async(operations.list_legal_moves)
     get_move = _async(operations.get_move)
@@ -333,6 +356,9 @@ class AsyncClient:
         clock: tuple[int, int] | None = None,
         open: bool | None = None,
         creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     async def create_game(
@@ -345,6 +371,9 @@ class AsyncClient:
         clock: tuple[int, int] | None = None,
         open: bool | None = None,
         creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     async def create_game(
@@ -359,6 +388,9 @@ class AsyncClient:
         clock: tuple[int, int] | None = None,
         open: bool | None = None,
         creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
@@ -366,9 +398,12 @@ class AsyncClient:
         """``Client.create_game``, awaited."""
         return await self.send(operations.create_game(game=game, **params))
 
-    async def poll_game(self, game_id: str, etag: str | None = None) -> Polled:
-        """The game's state if it changed since ``etag`` (``If-None-Match``), else None."""
-        return await self.send(operations.poll(game_id, etag))
+    async def poll_game(
+        self, game_id: str, etag: str | None = None, *, token: str | None = None
+    ) -> Polled:
+        """The game's state if it changed since ``etag`` (``If-None-Match``), else None
+        (``token``: a player's or a spectator's, for a private game)."""
+        return await self.send(operations.poll(game_id, etag, token))
 
     async def game_events(
         self,
@@ -377,9 +412,10 @@ class AsyncClient:
         since: int | None = None,
         reconnects: int = 5,
         keep_alive: float = KEEP_ALIVE_SECONDS,
+        token: str | None = None,
     ) -> AsyncGenerator[GameEvent, None]:
         """``Client.game_events``, awaited."""
-        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive)
+        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
         while True:
             call = following.call()
             try:

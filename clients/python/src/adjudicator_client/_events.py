@@ -54,15 +54,24 @@ class OfferEvent:
 
 
 @dataclass(frozen=True)
+class AbortEvent:
+    """The game was aborted (``event: abort``: by a player, or a first move not made in time):
+    the final state (``status`` ``aborted``). The ``end`` event follows it."""
+
+    id: int
+    state: GetGameAnswer
+
+
+@dataclass(frozen=True)
 class EndEvent:
     """The game is over (``event: end``), by a move or otherwise (a flag fall, a resignation,
-    an agreed draw); the stream ends after it."""
+    an agreed draw, an abort); the stream ends after it."""
 
     id: int | None
     state: GetGameAnswer
 
 
-GameEvent = JoinEvent | MoveEvent | OfferEvent | EndEvent
+GameEvent = JoinEvent | MoveEvent | OfferEvent | AbortEvent | EndEvent
 
 
 class _Sse:
@@ -104,27 +113,36 @@ class _Sse:
             return MoveEvent(number or 0, body["move"], body["state"])
         if kind == "offer":
             return OfferEvent(number or 0, body)
+        if kind == "abort":
+            return AbortEvent(number or 0, body)
         if kind == "end":
             return EndEvent(number, body)
         return None
 
 
 class Following:
-    """One game's event stream, as both clients follow it: the call that (re)opens it, its
-    events from its lines, and how long to wait after it dropped (``ConnectionError`` after
-    ``reconnects`` drops in a row with no line between them)."""
+    """One game's event stream, as both clients follow it: the call that (re)opens it (with the
+    viewer's ``token``, if given, on every reconnection), its events from its lines, and how long
+    to wait after it dropped (``ConnectionError`` after ``reconnects`` drops in a row with no
+    line between them)."""
 
     def __init__(
-        self, game_id: str, since: int | None, reconnects: int, backoff: float, keep_alive: float
+        self,
+        game_id: str,
+        since: int | None,
+        reconnects: int,
+        backoff: float,
+        keep_alive: float,
+        token: str | None = None,
     ) -> None:
-        self.game_id, self.since = game_id, since
+        self.game_id, self.since, self.token = game_id, since, token
         self.reconnects, self.backoff = reconnects, backoff
         self.read_timeout = stream_read_timeout(keep_alive)
         self.parser, self.failures = _Sse(), 0
         self.ended = False
 
     def call(self) -> Call[None]:
-        return events(self.game_id, self.since, self.parser.last_id)
+        return events(self.game_id, self.since, self.parser.last_id, self.token)
 
     def timeout(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Timeout:
         """The client's timeouts, but a read waits for the server's keep-alives."""

@@ -21,6 +21,8 @@ from adjudicator_client._problem import ProblemError
 from adjudicator_client._schema import (
     OPERATIONS,
     PROBLEMS,
+    AbortGameAnswer,
+    AddSpectatorAnswer,
     ApplyMoveAnswer,
     AuditBatchAnswer,
     AuditRecordAnswer,
@@ -176,6 +178,12 @@ def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _viewer(token: str | None) -> dict[str, str]:
+    """The headers of a read: a player's or a spectator's token if given (a private game's reads
+    need one; a public game's none)."""
+    return {} if token is None else _bearer(token)
+
+
 def etag(game_id: str, version: int) -> str:
     """The ETag of a game at a version, as the service writes it."""
     return f'"{game_id}.{version}"'
@@ -315,9 +323,9 @@ def token_for(game: CreateGameAnswer, player: Player) -> str:
     raise ValueError(f"player {player!r}: a game has players 1 and 2")
 
 
-def get_game(game_id: str) -> Call[GetGameAnswer]:
-    """The game's state now."""
-    return call("get_game", _json, path={"game_id": game_id})
+def get_game(game_id: str, *, token: str | None = None) -> Call[GetGameAnswer]:
+    """The game's state now (``token``: a player's or a spectator's, for a private game)."""
+    return call("get_game", _json, path={"game_id": game_id}, headers=_viewer(token))
 
 
 def make_move(
@@ -387,29 +395,59 @@ def offer_draw(
     return call("offer_draw", _json, body, path={"game_id": game_id}, headers=headers)
 
 
-def list_moves(game_id: str, since: int = 0, limit: int | None = None) -> Call[ListMovesAnswer]:
+def abort_game(
+    game_id: str,
+    token: str,
+    *,
+    player: int | None = None,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[AbortGameAnswer]:
+    """The token's player aborts the game before both players have moved: it ends with no
+    result (``status`` ``aborted``); once both have moved, ``TooLateToAbort``."""
+    headers = _acting(game_id, token, if_match, idempotency_key)
+    body = _omit_none(player=player)
+    return call("abort_game", _json, body, path={"game_id": game_id}, headers=headers)
+
+
+def add_spectator(game_id: str, token: str) -> Call[AddSpectatorAnswer]:
+    """A read-only token for the game, made with a player's ``token``: ``{"token"}`` (it reads
+    a private game, and never acts: ``WrongPlayer``). Sent again only when the connection failed
+    before the request left (each send makes a token)."""
+    return call(
+        "add_spectator", _json, path={"game_id": game_id}, headers=_bearer(token),
+        resend="unsent",
+    )  # fmt: skip
+
+
+def list_moves(
+    game_id: str, since: int = 0, limit: int | None = None, *, token: str | None = None
+) -> Call[ListMovesAnswer]:
     """The moves after move ``since``, at most ``limit``."""
     params = {"since": since, "limit": limit}
-    return call("list_moves", _json, path={"game_id": game_id}, params=params)
+    path = {"game_id": game_id}
+    return call("list_moves", _json, path=path, headers=_viewer(token), params=params)
 
 
 def list_legal_moves(
-    game_id: str, after: int | None = None, limit: int | None = None
+    game_id: str, after: int | None = None, limit: int | None = None, *, token: str | None = None
 ) -> Call[ListLegalMovesAnswer]:
     """What the player to move may play now, a page at a time: pass the page's ``next_after``
     as ``after`` for the next one (None: it was the last)."""
     params = {"after": after, "limit": limit}
-    return call("list_legal_moves", _json, path={"game_id": game_id}, params=params)
+    path = {"game_id": game_id}
+    return call("list_legal_moves", _json, path=path, headers=_viewer(token), params=params)
 
 
-def get_move(game_id: str, seq: int) -> Call[GetMoveAnswer]:
+def get_move(game_id: str, seq: int, *, token: str | None = None) -> Call[GetMoveAnswer]:
     """Move number ``seq`` (1 for the first)."""
-    return call("get_move", _json, path={"game_id": game_id, "seq": seq})
+    path = {"game_id": game_id, "seq": seq}
+    return call("get_move", _json, path=path, headers=_viewer(token))
 
 
-def get_board(game_id: str) -> Call[GetBoardAnswer]:
+def get_board(game_id: str, *, token: str | None = None) -> Call[GetBoardAnswer]:
     """The board as rows of text."""
-    return call("get_board", _json, path={"game_id": game_id})
+    return call("get_board", _json, path={"game_id": game_id}, headers=_viewer(token))
 
 
 def delete_game(game_id: str, token: str) -> Call[DeleteGameAnswer]:
@@ -420,16 +458,22 @@ def delete_game(game_id: str, token: str) -> Call[DeleteGameAnswer]:
     )  # fmt: skip
 
 
-def get_record(game_id: str) -> Call[GetRecordAnswer]:
+def get_record(game_id: str, *, token: str | None = None) -> Call[GetRecordAnswer]:
     """The game as a record: its creation parameters, its moves as squares, its state, its hash
     chain and (once it is over) the service's signature."""
-    return call("get_record", _json, path={"game_id": game_id})
+    return call("get_record", _json, path={"game_id": game_id}, headers=_viewer(token))
 
 
-def get_record_text(game_id: str, format: Literal["transcript", "ggf", "psq", "sgf"]) -> Call[str]:
+def get_record_text(
+    game_id: str,
+    format: Literal["transcript", "ggf", "psq", "sgf"],
+    *,
+    token: str | None = None,
+) -> Call[str]:
     """The game written as a transcript (``f5d6c3``) or in its kind's community format (``ggf``
     for Othello; ``psq`` and ``sgf`` for gomoku), as text."""
-    return call("get_record", _text, path={"game_id": game_id}, params={"format": format})
+    path, params = {"game_id": game_id}, {"format": format}
+    return call("get_record", _text, path=path, headers=_viewer(token), params=params)
 
 
 def audit_record(
@@ -500,9 +544,11 @@ class Polled:
     etag: str
 
 
-def poll(game_id: str, etag_seen: str | None) -> Call[Polled]:
+def poll(game_id: str, etag_seen: str | None, token: str | None = None) -> Call[Polled]:
     """``getGame`` with ``If-None-Match``: 304 while the game is unchanged."""
-    headers = {"If-None-Match": etag_seen} if etag_seen else {}
+    headers = _viewer(token)
+    if etag_seen:
+        headers["If-None-Match"] = etag_seen
 
     def read(response: httpx.Response) -> Polled:
         tag = response.headers.get("etag", etag_seen or "")
@@ -513,10 +559,12 @@ def poll(game_id: str, etag_seen: str | None) -> Call[Polled]:
     return call("get_game", read, path={"game_id": game_id}, headers=headers)
 
 
-def events(game_id: str, since: int | None, last_event_id: str | None) -> Call[None]:
+def events(
+    game_id: str, since: int | None, last_event_id: str | None, token: str | None = None
+) -> Call[None]:
     """``gameEvents``: the stream from version ``since``, or resumed after ``last_event_id``
-    (the clients read its lines: ``_events.Following``)."""
-    headers = {"Accept": "text/event-stream"}
+    (the clients read its lines: ``_events.Following``), with the viewer's ``token`` if given."""
+    headers = {"Accept": "text/event-stream", **_viewer(token)}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
     params = {"since": since} if last_event_id is None and since is not None else {}

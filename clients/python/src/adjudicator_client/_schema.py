@@ -13,7 +13,10 @@ from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, Type
 from adjudicator_client._problem import ProblemError
 
 __all__ = [
+    "AbortGameAnswer",
     "ActionIn",
+    "ActionNotAllowed",
+    "AddSpectatorAnswer",
     "ApplyMoveAnswer",
     "ApplyMoveRequest",
     "ApplyMoveResponse",
@@ -132,9 +135,11 @@ __all__ = [
     "ReversiLegalMovesOut",
     "ReversiMoveOut",
     "ReversiMoveRequest",
+    "RulesIn",
     "Score",
     "SeatTaken",
     "SignatureOut",
+    "SpectatorOut",
     "StonesOpening",
     "StoreUnavailable",
     "Swap2Out",
@@ -142,7 +147,9 @@ __all__ = [
     "TicTacToeGameOut",
     "TicTacToeLegalMovesOut",
     "Tokens",
+    "TooLateToAbort",
     "TooManyConnections",
+    "TooManySpectators",
     "TooManyStreams",
     "TransferCodingNotImplemented",
     "Unauthorized",
@@ -162,6 +169,328 @@ __all__ = [
 ]
 
 # --- the schemas ----------------------------------------------------------------------------------
+
+
+class AbortEvent(TypedDict):
+    """The game was aborted (`status` `aborted`: by a player, or a first move not made in time):
+    `data` is the final state. The `end` event follows it, without an `id`.
+    """
+
+    event: Literal["abort"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: str
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
+class TicTacToeGameOut(TypedDict):
+    """An n × n tic-tac-toe game, k in a row wins."""
+
+    id: str
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
+    reason: (
+        Literal[
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "dead_position",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
+            "aborted",
+            "no_first_move",
+        ]
+        | None
+    )
+    # null once the game is over, and while an open seat waits for a player.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
+    n: int
+    k: int
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game.
+    early_draw: NotRequired[bool]
+    # The game's kind, as it was created.
+    game: Literal["tictactoe"]
+    # The last accepted move's record; null before the first.
+    last_move: MoveOut | None
+
+
+class ClockOut(TypedDict):
+    """A clocked game's clocks (Fischer timing). Stable between changes of the game: count down to
+    `deadline` (corrected by the answer's `Date`).
+    """
+
+    initial_seconds: int
+    increment_seconds: int
+    # Each player's time left, as of the game's last change.
+    remaining_ms: PlayerMs
+    # Whose clock runs: null until each player has made one move, and after the end.
+    running: Literal[1, 2] | None
+    # When the running clock reaches zero (RFC 3339, UTC, milliseconds): the game is then lost on
+    # time (`reason` `timeout`), whether or not anybody looks.
+    deadline: str | None
+
+
+PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
+
+
+class MoveOut(TypedDict):
+    """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
+
+    # 1 for the first move; equals the game's version after it.
+    seq: int
+    row: int
+    col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
+    player: Literal[1, 2]
+
+
+class ReversiGameOut(TypedDict):
+    """A Reversi game: `score` counts each player's stones (1 Black, 2 White), and `final_score` is
+    the result as Othello tournaments count it once the game is over.
+    """
+
+    id: str
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
+    reason: (
+        Literal[
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "dead_position",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
+            "aborted",
+            "no_first_move",
+        ]
+        | None
+    )
+    # null once the game is over, and while an open seat waits for a player.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
+    height: int
+    width: int
+    score: PlayerScores
+    # The game's kind, as it was created.
+    game: Literal["reversi"]
+    # The game's result as the World Othello Federation scores it: null while it goes on; at the end
+    # by no moves, each player's stones with the empty squares added to the winner (split equally on
+    # a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the
+    # squares split equally for an agreed draw or the move limit; null for an aborted game, which
+    # has no result.
+    final_score: PlayerScores | None
+    # The last accepted move's record; null before the first.
+    last_move: ReversiMoveOut | None
+
+
+PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
+
+
+class ReversiMoveOut(TypedDict):
+    """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the opponent
+    had to pass (`passed`: the mover moves again).
+    """
+
+    # 1 for the first move; equals the game's version after it.
+    seq: int
+    row: int
+    col: int
+    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
+    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
+    # absent otherwise.
+    square: NotRequired[str]
+    player: Literal[1, 2]
+    flips: list[list[int]]
+    passed: bool
+    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name):
+    # present where the board has names (at most 26 columns), absent otherwise.
+    flip_squares: NotRequired[list[str]]
+
+
+class GomokuGameOut(TypedDict):
+    """A gomoku game: five in a row under its `rule`, on a `size` × `size` board."""
+
+    id: str
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
+    reason: (
+        Literal[
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "dead_position",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
+            "aborted",
+            "no_first_move",
+        ]
+        | None
+    )
+    # null once the game is over, and while an open seat waits for a player.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
+    rule: Literal["freestyle", "standard", "renju", "caro"]
+    # The board's side.
+    size: int
+    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
+    # default), or `lose`: the move is accepted and White wins (`reason` `foul`).
+    foul: Literal["refuse", "lose"]
+    # Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both
+    # until its choice).
+    colors: ColorsOut
+    # A swap2 opening's pending step; null once the colours are fixed, in a game without one, and
+    # once the game is over.
+    opening: Swap2Out | None
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game.
+    early_draw: NotRequired[bool]
+    # The game's kind, as it was created.
+    game: Literal["gomoku"]
+    # The last accepted move's record; null before the first.
+    last_move: GomokuMoveOut | None
+
+
+# Each seat's colour: fixed at creation, or by a swap2 choice.
+ColorsOut = TypedDict("ColorsOut", {"1": Literal["B", "W"] | None, "2": Literal["B", "W"] | None})
+
+
+class Swap2Out(TypedDict):
+    """A swap2 opening's step, while the colours are not fixed."""
+
+    rule: Literal["swap2"]
+    # `place_three`: player 1 places three stones (Black, White, Black); `choose`: player 2 chooses
+    # a colour, or to place two more stones; `place_two`: player 2 places them (White, Black);
+    # `choose_color`: player 1 chooses a colour.
+    step: Literal["place_three", "choose", "place_two", "choose_color"]
+    # The player who acts now (`next_player`).
+    to_act: Literal[1, 2]
+
+
+# A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour.
+GomokuMoveOut = TypedDict(
+    "GomokuMoveOut",
+    {
+        "seq": int,
+        "row": NotRequired[int],
+        "col": NotRequired[int],
+        "square": NotRequired[str],
+        "pass": NotRequired[Literal[True]],
+        "choice": NotRequired[Literal["color", "place_two"]],
+        "player": Literal[1, 2],
+        "color": NotRequired[Literal["B", "W"]],
+    },
+)
 
 
 class ActionIn(TypedDict):
@@ -275,57 +604,6 @@ class IllegalOut(TypedDict):
     code: NotRequired[str]
 
 
-class MoveOut(TypedDict):
-    """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
-
-    # 1 for the first move; equals the game's version after it.
-    seq: int
-    row: int
-    col: int
-    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
-    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
-    # absent otherwise.
-    square: NotRequired[str]
-    player: Literal[1, 2]
-
-
-class ReversiMoveOut(TypedDict):
-    """A Reversi move record: the stones it flipped (sorted by (row, col)) and whether the opponent
-    had to pass (`passed`: the mover moves again).
-    """
-
-    # 1 for the first move; equals the game's version after it.
-    seq: int
-    row: int
-    col: int
-    # The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the
-    # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
-    # absent otherwise.
-    square: NotRequired[str]
-    player: Literal[1, 2]
-    flips: list[list[int]]
-    passed: bool
-    # The square names of `flips`, in the same order (`flips` are pairs, which cannot carry a name):
-    # present where the board has names (at most 26 columns), absent otherwise.
-    flip_squares: NotRequired[list[str]]
-
-
-# A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour.
-GomokuMoveOut = TypedDict(
-    "GomokuMoveOut",
-    {
-        "seq": int,
-        "row": NotRequired[int],
-        "col": NotRequired[int],
-        "square": NotRequired[str],
-        "pass": NotRequired[Literal[True]],
-        "choice": NotRequired[Literal["color", "place_two"]],
-        "player": Literal[1, 2],
-        "color": NotRequired[Literal["B", "W"]],
-    },
-)
-
-
 class SignatureOut(TypedDict):
     # Always `Ed25519`.
     alg: Literal["Ed25519"]
@@ -367,6 +645,17 @@ class AuditGomokuIn(TypedDict):
     open: NotRequired[bool]
     # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
     creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
     # The game's kind. Default: `"gomoku"`.
     game: NotRequired[Literal["gomoku"]]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -389,6 +678,23 @@ class AuditGomokuIn(TypedDict):
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
     # stone. None if not given.
     opening: NotRequired[StonesOpening | Literal["swap2"] | None]
+
+
+class RulesIn(TypedDict):
+    """Which of a player's actions the game allows (each `true` unless set `false`); a disabled one
+    is 409 `action_not_allowed`.
+    """
+
+    # `false`: no aborting in this game. Default: `true`.
+    abort: NotRequired[bool]
+    # `false`: no takebacks in this game. Default: `true`.
+    takeback: NotRequired[bool]
+    # `false`: no rematches in this game. Default: `true`.
+    rematch: NotRequired[bool]
+    # `false`: no draw offers in this game. Default: `true`.
+    draw_offer: NotRequired[bool]
+    # `false`: no giving time in this game. Default: `true`.
+    give_time: NotRequired[bool]
 
 
 class StonesOpening(TypedDict):
@@ -429,6 +735,17 @@ class AuditReversiIn(TypedDict):
     open: NotRequired[bool]
     # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
     creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
     # The game's kind. Default: `"reversi"`.
     game: NotRequired[Literal["reversi"]]
     # Rows: even, 4 to 32; 8 if not given.
@@ -472,6 +789,17 @@ class AuditTicTacToeIn(TypedDict):
     open: NotRequired[bool]
     # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
     creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -554,25 +882,6 @@ class ClockIn(TypedDict):
     increment_seconds: NotRequired[int]
 
 
-class ClockOut(TypedDict):
-    """A clocked game's clocks (Fischer timing). Stable between changes of the game: count down to
-    `deadline` (corrected by the answer's `Date`).
-    """
-
-    initial_seconds: int
-    increment_seconds: int
-    # Each player's time left, as of the game's last change.
-    remaining_ms: PlayerMs
-    # Whose clock runs: null until each player has made one move, and after the end.
-    running: Literal[1, 2] | None
-    # When the running clock reaches zero (RFC 3339, UTC, milliseconds): the game is then lost on
-    # time (`reason` `timeout`), whether or not anybody looks.
-    deadline: str | None
-
-
-PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
-
-
 class ColorChoiceIn(TypedDict):
     """A swap2 colour: the chooser plays it, the other player the other one."""
 
@@ -580,10 +889,6 @@ class ColorChoiceIn(TypedDict):
     player: NotRequired[int | None]
     # `B` or `W`: the colour the chooser plays.
     color: Literal["B", "W"]
-
-
-# Each seat's colour: fixed at creation, or by a swap2 choice.
-ColorsOut = TypedDict("ColorsOut", {"1": Literal["B", "W"] | None, "2": Literal["B", "W"] | None})
 
 
 class Counts(TypedDict):
@@ -604,6 +909,17 @@ class CreateGomokuIn(TypedDict):
     open: NotRequired[bool]
     # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
     creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -641,6 +957,17 @@ class CreateReversiIn(TypedDict):
     open: NotRequired[bool]
     # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
     creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -670,6 +997,17 @@ class CreateTicTacToeIn(TypedDict):
     open: NotRequired[bool]
     # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
     creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -688,7 +1026,9 @@ CreateGameIn: TypeAlias = CreateTicTacToeIn | CreateReversiIn | CreateGomokuIn
 
 class CreatedGomokuOut(TypedDict):
     id: str
-    status: Literal["in_progress", "won", "draw"]
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
@@ -696,8 +1036,9 @@ class CreatedGomokuOut(TypedDict):
     # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
     # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
     # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
-    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
-    # while it goes on.
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
     reason: (
         Literal[
             "line",
@@ -710,6 +1051,8 @@ class CreatedGomokuOut(TypedDict):
             "timeout",
             "resignation",
             "agreement",
+            "aborted",
+            "no_first_move",
         ]
         | None
     )
@@ -727,6 +1070,14 @@ class CreatedGomokuOut(TypedDict):
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
     # null once someone joined it or the game ended.
     open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -755,24 +1106,14 @@ class CreatedGomokuOut(TypedDict):
     tokens: Tokens
 
 
-class Swap2Out(TypedDict):
-    """A swap2 opening's step, while the colours are not fixed."""
-
-    rule: Literal["swap2"]
-    # `place_three`: player 1 places three stones (Black, White, Black); `choose`: player 2 chooses
-    # a colour, or to place two more stones; `place_two`: player 2 places them (White, Black);
-    # `choose_color`: player 1 chooses a colour.
-    step: Literal["place_three", "choose", "place_two", "choose_color"]
-    # The player who acts now (`next_player`).
-    to_act: Literal[1, 2]
-
-
 Tokens = TypedDict("Tokens", {"1": NotRequired[str], "2": NotRequired[str]})
 
 
 class CreatedReversiOut(TypedDict):
     id: str
-    status: Literal["in_progress", "won", "draw"]
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
@@ -780,8 +1121,9 @@ class CreatedReversiOut(TypedDict):
     # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
     # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
     # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
-    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
-    # while it goes on.
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
     reason: (
         Literal[
             "line",
@@ -794,6 +1136,8 @@ class CreatedReversiOut(TypedDict):
             "timeout",
             "resignation",
             "agreement",
+            "aborted",
+            "no_first_move",
         ]
         | None
     )
@@ -811,6 +1155,14 @@ class CreatedReversiOut(TypedDict):
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
     # null once someone joined it or the game ended.
     open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
     height: int
     width: int
     score: PlayerScores
@@ -819,7 +1171,8 @@ class CreatedReversiOut(TypedDict):
     # The game's result as the World Othello Federation scores it: null while it goes on; at the end
     # by no moves, each player's stones with the empty squares added to the winner (split equally on
     # a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the
-    # squares split equally for an agreed draw or the move limit.
+    # squares split equally for an agreed draw or the move limit; null for an aborted game, which
+    # has no result.
     final_score: PlayerScores | None
     # The last accepted move's record; null before the first.
     last_move: ReversiMoveOut | None
@@ -828,12 +1181,11 @@ class CreatedReversiOut(TypedDict):
     tokens: Tokens
 
 
-PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
-
-
 class CreatedTicTacToeOut(TypedDict):
     id: str
-    status: Literal["in_progress", "won", "draw"]
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
     # 0 while nobody has won.
     winner: Literal[0, 1, 2]
     # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
@@ -841,8 +1193,9 @@ class CreatedTicTacToeOut(TypedDict):
     # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
     # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
     # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
-    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
-    # while it goes on.
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
     reason: (
         Literal[
             "line",
@@ -855,6 +1208,8 @@ class CreatedTicTacToeOut(TypedDict):
             "timeout",
             "resignation",
             "agreement",
+            "aborted",
+            "no_first_move",
         ]
         | None
     )
@@ -872,6 +1227,14 @@ class CreatedTicTacToeOut(TypedDict):
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
     # null once someone joined it or the game ended.
     open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -890,195 +1253,13 @@ class CreatedTicTacToeOut(TypedDict):
 class EndEvent(TypedDict):
     """The game is over: `data` is the final state. Its `id` is the version of the ending when the
     ending is a change of its own (a flag fall, a resignation, an agreed draw); without one when
-    the last move ended the game.
+    the last move ended the game, or an `abort` event carried it.
     """
 
     event: Literal["end"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: NotRequired[str]
     data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
-
-
-class TicTacToeGameOut(TypedDict):
-    """An n × n tic-tac-toe game, k in a row wins."""
-
-    id: str
-    status: Literal["in_progress", "won", "draw"]
-    # 0 while nobody has won.
-    winner: Literal[0, 1, 2]
-    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
-    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
-    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
-    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
-    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
-    # while it goes on.
-    reason: (
-        Literal[
-            "line",
-            "board_full",
-            "no_moves",
-            "foul",
-            "passes",
-            "dead_position",
-            "move_limit",
-            "timeout",
-            "resignation",
-            "agreement",
-        ]
-        | None
-    )
-    # null once the game is over, and while an open seat waits for a player.
-    next_player: Literal[1, 2] | None
-    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
-    # resignation, an agreed draw).
-    version: int
-    # Accepted moves.
-    move_count: int
-    # The player whose draw offer stands (until the next accepted move).
-    draw_offer: Literal[1, 2] | None
-    # Only in a clocked game's state.
-    clock: NotRequired[ClockOut]
-    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
-    # null once someone joined it or the game ended.
-    open_seat: NotRequired[Literal[1, 2] | None]
-    n: int
-    k: int
-    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game.
-    early_draw: NotRequired[bool]
-    # The game's kind, as it was created.
-    game: Literal["tictactoe"]
-    # The last accepted move's record; null before the first.
-    last_move: MoveOut | None
-
-
-class ReversiGameOut(TypedDict):
-    """A Reversi game: `score` counts each player's stones (1 Black, 2 White), and `final_score` is
-    the result as Othello tournaments count it once the game is over.
-    """
-
-    id: str
-    status: Literal["in_progress", "won", "draw"]
-    # 0 while nobody has won.
-    winner: Literal[0, 1, 2]
-    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
-    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
-    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
-    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
-    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
-    # while it goes on.
-    reason: (
-        Literal[
-            "line",
-            "board_full",
-            "no_moves",
-            "foul",
-            "passes",
-            "dead_position",
-            "move_limit",
-            "timeout",
-            "resignation",
-            "agreement",
-        ]
-        | None
-    )
-    # null once the game is over, and while an open seat waits for a player.
-    next_player: Literal[1, 2] | None
-    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
-    # resignation, an agreed draw).
-    version: int
-    # Accepted moves.
-    move_count: int
-    # The player whose draw offer stands (until the next accepted move).
-    draw_offer: Literal[1, 2] | None
-    # Only in a clocked game's state.
-    clock: NotRequired[ClockOut]
-    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
-    # null once someone joined it or the game ended.
-    open_seat: NotRequired[Literal[1, 2] | None]
-    height: int
-    width: int
-    score: PlayerScores
-    # The game's kind, as it was created.
-    game: Literal["reversi"]
-    # The game's result as the World Othello Federation scores it: null while it goes on; at the end
-    # by no moves, each player's stones with the empty squares added to the winner (split equally on
-    # a draw); all the squares to the winner of a flag fall or a resignation (64–0 on 8 × 8); the
-    # squares split equally for an agreed draw or the move limit.
-    final_score: PlayerScores | None
-    # The last accepted move's record; null before the first.
-    last_move: ReversiMoveOut | None
-
-
-class GomokuGameOut(TypedDict):
-    """A gomoku game: five in a row under its `rule`, on a `size` × `size` board."""
-
-    id: str
-    status: Literal["in_progress", "won", "draw"]
-    # 0 while nobody has won.
-    winner: Literal[0, 1, 2]
-    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
-    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
-    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
-    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
-    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
-    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both); null
-    # while it goes on.
-    reason: (
-        Literal[
-            "line",
-            "board_full",
-            "no_moves",
-            "foul",
-            "passes",
-            "dead_position",
-            "move_limit",
-            "timeout",
-            "resignation",
-            "agreement",
-        ]
-        | None
-    )
-    # null once the game is over, and while an open seat waits for a player.
-    next_player: Literal[1, 2] | None
-    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
-    # resignation, an agreed draw).
-    version: int
-    # Accepted moves.
-    move_count: int
-    # The player whose draw offer stands (until the next accepted move).
-    draw_offer: Literal[1, 2] | None
-    # Only in a clocked game's state.
-    clock: NotRequired[ClockOut]
-    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
-    # null once someone joined it or the game ended.
-    open_seat: NotRequired[Literal[1, 2] | None]
-    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
-    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
-    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
-    rule: Literal["freestyle", "standard", "renju", "caro"]
-    # The board's side.
-    size: int
-    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
-    # default), or `lose`: the move is accepted and White wins (`reason` `foul`).
-    foul: Literal["refuse", "lose"]
-    # Each seat's colour: player 1 Black, unless a swap2 opening decides otherwise (null for both
-    # until its choice).
-    colors: ColorsOut
-    # A swap2 opening's pending step; null once the colours are fixed, in a game without one, and
-    # once the game is over.
-    opening: Swap2Out | None
-    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game.
-    early_draw: NotRequired[bool]
-    # The game's kind, as it was created.
-    game: Literal["gomoku"]
-    # The last accepted move's record; null before the first.
-    last_move: GomokuMoveOut | None
 
 
 class ErrorEvent(TypedDict):
@@ -1168,7 +1349,7 @@ class OfferEvent(TypedDict):
 
 # One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's
 # name, its `id` and its `data` line parsed as JSON.
-GameEvent: TypeAlias = JoinEvent | MoveEvent | OfferEvent | EndEvent | ErrorEvent
+GameEvent: TypeAlias = JoinEvent | MoveEvent | OfferEvent | AbortEvent | EndEvent | ErrorEvent
 
 
 class MoveResultOut(TypedDict):
@@ -1503,6 +1684,11 @@ class ReversiMoveRequest(TypedDict):
     color: Literal["B", "W"]
 
 
+class SpectatorOut(TypedDict):
+    # The spectator's bearer token.
+    token: str
+
+
 class TicTacToeBoardOut(TypedDict):
     n: int
     # `X` (player 1), `O` (player 2), `.` empty.
@@ -1598,9 +1784,13 @@ ListGamesAnswer: TypeAlias = OpenGamesOut
 
 JoinGameAnswer: TypeAlias = JoinOut
 
+AddSpectatorAnswer: TypeAlias = SpectatorOut
+
 ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+AbortGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 GameEventsAnswer: TypeAlias = GameEvent
 
@@ -1664,8 +1854,10 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "create_game": Operation("createGame", "POST", "/v1/games", (201,)),
     "list_games": Operation("listGames", "GET", "/v1/games", (200,)),
     "join_game": Operation("joinGame", "POST", "/v1/games/{game_id}/join", (200,)),
+    "add_spectator": Operation("addSpectator", "POST", "/v1/games/{game_id}/spectators", (201,)),
     "resign": Operation("resign", "POST", "/v1/games/{game_id}/resign", (200,)),
     "offer_draw": Operation("offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,)),
+    "abort_game": Operation("abortGame", "POST", "/v1/games/{game_id}/abort", (200,)),
     "game_events": Operation("gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204)),
     "get_move": Operation("getMove", "GET", "/v1/games/{game_id}/moves/{seq}", (200,)),
     "list_legal_moves": Operation(
@@ -1845,8 +2037,8 @@ class IllegalMove(ProblemError):
 
 class Unauthorized(ProblemError):
     """Missing or invalid token (401 ``unauthorized``). When: no bearer token, or not one of this
-    game's. To do: send `Authorization: Bearer <token>` with your seat's token from `POST
-    /v1/games`.
+    game's (a private game's reads: neither a player's nor a spectator's). To do: send
+    `Authorization: Bearer <token>` with your seat's token from `POST /v1/games`.
     """
 
     code = "unauthorized"
@@ -1854,8 +2046,9 @@ class Unauthorized(ProblemError):
 
 
 class WrongPlayer(ProblemError):
-    """Token is for the other player (403 ``wrong_player``). When: `player` contradicts the token.
-    To do: leave `player` out (the token says who moves) or send your own seat's number.
+    """Token is for the other player (403 ``wrong_player``). When: `player` contradicts the token,
+    or the token is a spectator's (it never acts). To do: leave `player` out (the token says who
+    moves) or send your own seat's number.
     """
 
     code = "wrong_player"
@@ -1938,6 +2131,35 @@ class SeatTaken(ProblemError):
     """
 
     code = "seat_taken"
+    statuses = (409,)
+
+
+class ActionNotAllowed(ProblemError):
+    """Action not allowed in this game (409 ``action_not_allowed``). When: the game was created with
+    this action left out (`rules`: `action` names it). To do: read the game's `rules`; play on
+    without that action.
+    """
+
+    code = "action_not_allowed"
+    statuses = (409,)
+
+
+class TooLateToAbort(ProblemError):
+    """Too late to abort (409 ``too_late_to_abort``). When: an abort once both players have made a
+    move. To do: resign (`POST …/resign`) or offer a draw instead.
+    """
+
+    code = "too_late_to_abort"
+    statuses = (409,)
+
+
+class TooManySpectators(ProblemError):
+    """Too many spectator tokens (409 ``too_many_spectators``). When: the game has issued its most
+    spectator tokens (`limit`: the `game_spectators` setting). To do: share a spectator token
+    already made: any number of readers may use one.
+    """
+
+    code = "too_many_spectators"
     statuses = (409,)
 
 
@@ -2051,6 +2273,9 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "wrong_step": WrongStep,
     "waiting_for_opponent": WaitingForOpponent,
     "seat_taken": SeatTaken,
+    "action_not_allowed": ActionNotAllowed,
+    "too_late_to_abort": TooLateToAbort,
+    "too_many_spectators": TooManySpectators,
     "idempotency_key_reused": IdempotencyKeyReused,
     "capacity_exhausted": CapacityExhausted,
     "store_unavailable": StoreUnavailable,
