@@ -165,6 +165,18 @@ class GameCommon(TypedDict):
     visibility: NotRequired[
         Annotated[Literal["private"], Field(description="Only in a private game.")]
     ]
+    rematch_offer: NotRequired[
+        Annotated[
+            Player,
+            Field(description="Only while a player's rematch offer stands (after the end)."),
+        ]
+    ]
+    rematch: NotRequired[
+        Annotated[
+            str,
+            Field(description="Only once both players offered a rematch: the new game's id."),
+        ]
+    ]
 
 
 KIND_DOC = "The game's kind, as it was created."

@@ -25,6 +25,7 @@ from app.sessions.errors import (
     CapacityExhausted,
     CellOccupied,
     GameNotFound,
+    GameNotOver,
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
@@ -307,6 +308,13 @@ ACTION_NOT_ALLOWED = refusal(
 )  # fmt: skip
 
 
+GAME_NOT_OVER = refusal(
+    GameNotOver(), 409, "The game goes on",
+    "a rematch offered before the game's end",
+    "finish the game (or resign, or abort it), then offer the rematch",
+)  # fmt: skip
+
+
 TOO_LATE_TO_ABORT = refusal(
     TooLateToAbort(), 409, "Too late to abort",
     "an abort once both players have made a move",
@@ -389,7 +397,7 @@ CELL_REFUSALS = (OUT_OF_BOUNDS, NOT_YOUR_TURN, CELL_OCCUPIED)
 SERVICE_REFUSALS = (
     ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, GAME_OVER,
     BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, WAITING_FOR_OPPONENT, SEAT_TAKEN,
-    ACTION_NOT_ALLOWED, TOO_LATE_TO_ABORT, TOO_MANY_SPECTATORS,
+    ACTION_NOT_ALLOWED, TOO_LATE_TO_ABORT, TOO_MANY_SPECTATORS, GAME_NOT_OVER,
     IDEMPOTENCY_KEY_REUSED, CAPACITY_EXHAUSTED, STORE_UNAVAILABLE, TOO_MANY_STREAMS,
 )  # fmt: skip
 FRAMEWORK_PROBLEMS = (

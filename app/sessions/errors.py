@@ -177,6 +177,15 @@ class ActionNotAllowed(RuleError):
         return {"action": self.action}
 
 
+class GameNotOver(RuleError):
+    """A rematch offered while the game goes on: it is offered after the end."""
+
+    code = "game_not_over"
+
+    def __init__(self) -> None:
+        super().__init__("the game goes on: a rematch is offered once it is over")
+
+
 class TooLateToAbort(RuleError):
     """An abort once both players have moved: the game can only be resigned now."""
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import Move, Played, Player
+from app.sessions.kind import Move, Played, Player, other
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.lobby import Filter, Lobby, filters
 from app.sessions.session import (
@@ -28,6 +28,7 @@ from app.sessions.session import (
     LegalMovesPage,
     MoveRequest,
     MoveResult,
+    RematchAnswer,
     Session,
     Terms,
 )
@@ -43,6 +44,7 @@ from app.sessions.store import (
     Seat,
     client_part,
     opened,
+    recipe_of,
     seats,
 )
 from app.sessions.watchers import Watchers
@@ -207,6 +209,7 @@ class MemoryGameStore:
         opening: Sequence[Played] = (),
         open_seat: Player | None = None,
         terms: Terms = NO_TERMS,
+        seated: tuple[str, str] | None = None,
     ) -> CreatedGame:
         self._expire()
         if len(self._unstarted) + len(self._started) >= self.max_games:
@@ -217,7 +220,7 @@ class MemoryGameStore:
             raise CapacityExhausted(self.client_open_games, self._retry_after(), CLIENT_OPEN_GAMES)
         self._check_moves_room(owner)
         game_kind = self.kinds.find(kind)
-        secrets, hashes = seats(open_seat)
+        secrets, hashes = seats(open_seat, seated)
         position = opened(game_kind, params, opening)
         session = Session(
             tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
@@ -252,6 +255,32 @@ class MemoryGameStore:
                 self._unstarted.move_to_end(game_id)
             self._changed(session)
         return result
+
+    async def rematch(self, game_id: str, token: str, owner: str) -> RematchAnswer:
+        session = self._session(game_id)
+        player, offer = session.rematch_step(token)
+        # Accepted: made now, once (``create`` awaits nothing: no other request runs meanwhile).
+        if session.rematch is None and offer == other(player):
+            made = tokens.new_token()
+            clocks = session.clocks
+            recipe = recipe_of(session, None if clocks is None else clocks.control)
+            created = await self.create(
+                recipe.kind,
+                recipe.params,
+                recipe.control,
+                owner,
+                recipe.opening,
+                terms=recipe.terms,
+                seated=session.rematch_seats(player, made),
+            )  # fmt: skip
+            session.rematched(player, token, made, created.state.id)
+            self._changed(session)
+        elif session.rematch is None:
+            version = session.version
+            session.offer_rematch(player, token, tokens.new_token())
+            if session.version != version:
+                self._changed(session)
+        return RematchAnswer(session.rematch_of(player, token), session.state())
 
     async def open_games(self, where: Filter, after: int, limit: int) -> OpenGames:
         self._expire()

@@ -73,6 +73,7 @@ from app.sessions.kind import (
     Player,
     Reason,
     board_size,
+    other,
 )
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.kinds.gomoku import SWAP2, Swap2Choice
@@ -96,6 +97,7 @@ from app.sessions.redis_push import PushListener
 from app.sessions.redis_scripts import Call, ScriptRunner, forget_connections
 from app.sessions.redis_wire import (
     NOT_MOVES,
+    REFUSED_AS,
     Accepted,
     ActArgs,
     CapacityFull,
@@ -112,6 +114,7 @@ from app.sessions.redis_wire import (
     JoinedReply,
     LegalArgs,
     LegalReply,
+    LinkedReply,
     LobbyAddArgs,
     LobbyAdded,
     LobbyPage,
@@ -119,13 +122,16 @@ from app.sessions.redis_wire import (
     LobbyRemoveArgs,
     MovesArgs,
     MovesReply,
+    NeededReply,
     NoArgs,
     NotFound,
+    OfferedReply,
     Ok,
     ReadArgs,
     ReadReply,
     ReceiptFound,
     Refused,
+    RematchArgs,
     Replay,
     ReplayState,
     SeatTakenReply,
@@ -155,6 +161,8 @@ from app.sessions.session import (
     MoveRequest,
     MoveResult,
     Receipt,
+    Rematch,
+    RematchAnswer,
     Session,
     Terms,
     player_by_hash,
@@ -170,6 +178,7 @@ from app.sessions.store import (
     CreatedGame,
     History,
     OpenGames,
+    Recipe,
     Seat,
     client_part,
     opened,
@@ -364,6 +373,7 @@ class RedisGameStore:
         opening: Sequence[Played] = (),
         open_seat: Player | None = None,
         terms: Terms = NO_TERMS,
+        seated: tuple[str, str] | None = None,
     ) -> CreatedGame:
         game_kind = self.kinds.find(kind)
         game_id = tokens.new_game_id()
@@ -375,7 +385,7 @@ class RedisGameStore:
                 "client_moves": (self.accounts.client_moves, CLIENT_MOVES),
             }.get(reserved.why, (self.max_games, "live games"))
             raise CapacityExhausted(limit, seconds(reserved.wait_ms), what)
-        secrets, hashes = seats(open_seat)
+        secrets, hashes = seats(open_seat, seated)
         position = opened(game_kind, params, opening)
         session = Session(
             game_id, game_kind, params, hashes, position, self.max_moves,
@@ -393,6 +403,7 @@ class RedisGameStore:
             "next": state.next_player or 0, "version": state.version, "refusals": 0,
             "facts": json.dumps(dict(state.facts)), "reason": state.reason or "",
             "max_moves": self.max_moves, "offer": 0, "pm": 0,
+            "opened": position.move_count,  # its opening's moves (a rematch plays them again)
         }  # fmt: skip
         if terms.first_move_seconds is not None:  # create.lua sets its first deadline
             fields["fm"] = terms.first_move_seconds * 1000
@@ -426,8 +437,7 @@ class RedisGameStore:
             try:
                 await self._list(game_id, kind, params, owner)
             except CapacityExhausted:  # past its owner's most: no game after all
-                await self._run(Call("forget_game", list(keys), NoArgs()))
-                await self.accounts.forget(game_id)  # its reserved place given back
+                await self._forget(game_id)  # its reserved place given back
                 raise
         for _ in records:  # moves the store holds, as accepted ones are counted
             self.accounts.accepted(game_id, owner)
@@ -493,6 +503,76 @@ class RedisGameStore:
         with suppress(StoreUnavailable):  # else a listing drops it, finding it taken
             await self._unlist(game_id)
         return JoinResult(player_or_none(found.player) or 1, token, state)
+
+    async def rematch(self, game_id: str, token: str, owner: str) -> RematchAnswer:
+        """rematch.lua decides; once the other player's offer stands, the rematch is made here
+        first (from the game's recipe) and linked then: of racing links one wins, and a game
+        made for one that lost is forgotten."""
+        made = tokens.new_token()
+        sealed = tokens.seal(made, token, tokens.REMATCH_SEAL)
+        keys = game_keys(game_id)
+
+        async def call(mode: str, new_id: str = "") -> tuple[Any, ...]:
+            args = RematchArgs(
+                token_hash=tokens.token_hash(token), mode=mode,
+                new_hash=tokens.token_hash(made), sealed=sealed, new_id=new_id,
+                channel=channel(game_id),
+            )  # fmt: skip
+            return decode(
+                await self._run(Call("rematch", [keys.meta, keys.moves], args), change=True)
+            )
+
+        answer = await call("offer")
+        if isinstance(answer, NeededReply):
+            player = player_or_none(answer.player) or 1
+            recipe = await self._recipe(game_id)
+            seated = {player: answer.hash, other(player): tokens.token_hash(made)}
+            created = await self.create(
+                recipe.kind, recipe.params, recipe.control, owner, recipe.opening,
+                terms=recipe.terms, seated=(seated[1], seated[2]),
+            )  # fmt: skip
+            answer = await call("link", created.state.id)
+            if not isinstance(answer, LinkedReply) or answer.id != created.state.id:
+                await self._forget(created.state.id)  # another call linked its own first
+        if isinstance(answer, OfferedReply):
+            return RematchAnswer(None, state_read(self.kinds, game_id, answer.state))
+        if isinstance(answer, LinkedReply):
+            mine = tokens.unseal(answer.sealed, token, tokens.REMATCH_SEAL)
+            rematch = Rematch(answer.id, player_or_none(answer.player) or 1, mine)
+            return RematchAnswer(rematch, state_read(self.kinds, game_id, answer.state))
+        if type(answer) in NOT_MOVES:
+            raise NOT_MOVES[type(answer)](game_id)
+        raise REFUSED_AS[type(answer)](answer, ActionRequest("resign"))  # (none is a move's)
+
+    async def _forget(self, game_id: str) -> None:
+        """A game made for nothing (nobody was told of it): gone, its place given back."""
+        with suppress(StoreUnavailable):  # else it expires as an unstarted game
+            await self._run(Call("forget_game", list(game_keys(game_id)), NoArgs()))
+            await self.accounts.forget(game_id)
+        self._known.pop(game_id, None)
+
+    async def _recipe(self, game_id: str) -> Recipe:
+        """How the game was made: its creation parameters, clocks, terms and opening moves
+        (its first ``opened`` move records)."""
+        meta = self.client.hmget(
+            game_keys(game_id).meta, ["kind", "params", "control", "fm", "off", "private", "opened"]
+        )
+        kind, params, control, first, off, private, count = await self.scripts.guard(
+            meta, self.client
+        )
+        if kind is None:
+            raise GameNotFound(game_id)
+        game_kind = self.kinds.find(str(kind))
+        opening = await self.moves(game_id, 0, int(count or 0)) if int(count or 0) else ([], 0)
+        terms = Terms(
+            None if first is None else int(first) // 1000,
+            frozenset(str(off or "").split(",")) - {""}, str(private) == "1",
+        )  # fmt: skip
+        return Recipe(
+            game_kind.name, json.loads(str(params)),
+            None if control is None else TimeControl.decode(str(control)),
+            tuple(move.played for move in opening[0]), terms,
+        )  # fmt: skip
 
     async def open_games(self, where: Filter, after: int, limit: int) -> OpenGames:
         """A page of the lobby's index: each listed game's state read (a script a game: on a

@@ -35,6 +35,7 @@ from app.sessions.errors import (
     ActionNotAllowed,
     CellOccupied,
     GameNotFound,
+    GameNotOver,
     GameOver,
     IdempotencyKeyReused,
     NotYourTurn,
@@ -210,6 +211,17 @@ class SpectateArgs(NamedTuple):
     most: Wire  # the game's most spectator tokens
 
 
+class RematchArgs(NamedTuple):
+    """rematch.lua: a rematch offer ('offer'), or the link to the rematch made ('link')."""
+
+    token_hash: Wire
+    mode: Wire  # 'offer' | 'link'
+    new_hash: Wire  # the hash of the caller's token in the rematch (an offer's)
+    sealed: Wire  # that token, sealed under the caller's token here
+    new_id: Wire  # the rematch made (a link's), or ''
+    channel: Wire
+
+
 class LobbyAddArgs(NamedTuple):
     game_id: Wire
     owner: Wire
@@ -252,6 +264,8 @@ class StateReply(NamedTuple):
     fmdue: str = "0"  # when a first move is due, '0' for none
     off: str = ""  # the rule flags set false, comma-separated
     private: str = "0"  # '1': a private game
+    rmo: str = "0"  # the player whose rematch offer stands, '0' for none
+    rm: str = ""  # the rematch's id, once made
 
 
 class ReadReply(NamedTuple):
@@ -468,6 +482,29 @@ class SpectatorReply(NamedTuple):
     pass
 
 
+class GameNotOverReply(NamedTuple):
+    pass
+
+
+class OfferedReply(NamedTuple):
+    state: list[Any]
+
+
+class NeededReply(NamedTuple):
+    """The other player's offer stands: the caller makes the rematch, its seat ``player``
+    taking the offerer's token ``hash``."""
+
+    player: str
+    hash: str
+
+
+class LinkedReply(NamedTuple):
+    id: str
+    player: str  # the caller's seat in the rematch
+    sealed: str  # its token there, sealed under its token here
+    state: list[Any]
+
+
 class TooManySpectatorsReply(NamedTuple):
     pass
 
@@ -497,7 +534,7 @@ REFUSALS: dict[str, Record] = {
     "not_your_turn": NotYourTurnReply, "cell_occupied": CellOccupiedReply,
     "no_passes": NoPassesReply, "wrong_step": WrongStepReply,
     "waiting_for_opponent": WaitingReply, "action_not_allowed": ActionNotAllowedReply,
-    "too_late_to_abort": TooLateReply,
+    "too_late_to_abort": TooLateReply, "game_not_over": GameNotOverReply,
 }  # fmt: skip
 TAGGED: dict[str, Record] = {
     "ok": Ok, "accepted": Accepted, "replay": Replay, "replay_state": ReplayState,
@@ -505,7 +542,8 @@ TAGGED: dict[str, Record] = {
     "capacity_exhausted": CapacityFull, "game_not_found": NotFound,
     "unauthorized": NotAuthorized, "idempotency_key_reused": KeyReused,
     "joined": JoinedReply, "seat_taken": SeatTakenReply, "spectator": SpectatorReply,
-    "too_many_spectators": TooManySpectatorsReply,
+    "too_many_spectators": TooManySpectatorsReply, "offered": OfferedReply,
+    "needed": NeededReply, "linked": LinkedReply,
 } | REFUSALS  # fmt: skip
 
 
@@ -571,6 +609,20 @@ SCRIPTS: dict[str, Script] = {
                 "unauthorized",
                 "spectator",
                 "too_many_spectators",
+            ),
+        ),
+        Script(
+            "rematch",
+            RematchArgs,
+            replies=(
+                *GAME_REPLIES,
+                "offered",
+                "needed",
+                "linked",
+                "game_not_found",
+                "unauthorized",
+                "action_not_allowed",
+                "game_not_over",
             ),
         ),
         Script("lobby_add", LobbyAddArgs, replies=("lobby_added",), game=False),
@@ -693,6 +745,7 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
         joined=int(s.joined) or None,
         first_move_due=(int(s.fmdue) or None) if status == "in_progress" else None,
         disabled=frozenset(s.off.split(",")) - {""}, private=s.private == "1",
+        rematch_offer=player_or_none(s.rmo), rematch=s.rm or None,
     )  # fmt: skip
 
 
@@ -722,6 +775,7 @@ REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
     WaitingReply: lambda a, r: WaitingForOpponent(int(a.open_seat)),
     ActionNotAllowedReply: lambda a, r: ActionNotAllowed(a.action),
     TooLateReply: lambda a, r: TooLateToAbort(),
+    GameNotOverReply: lambda a, r: GameNotOver(),
 }
 # Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[Record, Callable[[str], DomainError]] = {

@@ -27,6 +27,7 @@ from app.sessions.errors import (
     PRIVATE_GAME,
     REMEMBERED_REFUSALS,
     ActionNotAllowed,
+    GameNotOver,
     GameOver,
     IdempotencyKeyReused,
     PreconditionFailed,
@@ -136,6 +137,14 @@ class GameState:
     first_move_due: int | None = None
     disabled: frozenset[str] = frozenset()  # the rule flags the game was created without
     private: bool = False  # read only with a player's or a spectator's token
+    rematch_offer: Player | None = None  # the player whose rematch offer stands
+    rematch: str | None = None  # the id of the rematch, once both offered
+
+    @property
+    def ended_version(self) -> int:
+        """The version at which the game ended (its version while it goes on): the changes
+        after the end are a rematch's, its offer and its creation."""
+        return self.version - (self.rematch_offer is not None) - 2 * (self.rematch is not None)
 
     @property
     def deadline_ms(self) -> int | None:
@@ -166,6 +175,25 @@ class Terms:
 
 
 NO_TERMS = Terms()
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A player's seat and token in the rematch of a game: its id, the seat (the other one than
+    in this game: colours swapped) and the token, shown to that player alone."""
+
+    id: str
+    player: Player
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class RematchAnswer:
+    """The answer to a rematch offer: the caller's seat in the rematch once both offered (None
+    while only the caller's offer stands), and the game's state."""
+
+    rematch: Rematch | None
+    state: GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +322,12 @@ class Session:
     disabled: frozenset[str] = frozenset()  # the rule flags (``RULE_FLAGS``) set false
     private: bool = False
     spectators: set[str] = field(default_factory=set)  # the hashes of its spectator tokens
+    rematch_offer: Player | None = None  # the player whose rematch offer stands
+    rematch: str | None = None  # the rematch's id, once both offered
+    # Each offerer's token in the rematch: its hash (the new game's seat), and the token sealed
+    # under the offerer's token here (``tokens.seal``: shown to that player alone, on asking).
+    rematch_hashes: dict[int, str] = field(default_factory=dict)
+    rematch_sealed: dict[int, str] = field(default_factory=dict)
 
     @property
     def at_move_limit(self) -> bool:
@@ -386,6 +420,8 @@ class Session:
             first_move_due=self.first_due if status == "in_progress" else None,
             disabled=self.disabled,
             private=self.private,
+            rematch_offer=self.rematch_offer,
+            rematch=self.rematch,
         )
         return self._snapshot
 
@@ -623,6 +659,46 @@ class Session:
         state = self.state()
         self._remember(key, Receipt(request.fingerprint(), state))
         return ActionResult(state)
+
+    def rematch_step(self, token: str) -> tuple[Player, Player | None]:
+        """Who asks for a rematch (a player's ``token``), and whose offer stood before:
+        ActionNotAllowed in a game created without rematches, GameNotOver while it goes on."""
+        player = self.player_of(token)
+        if "rematch" in self.disabled:
+            raise ActionNotAllowed("rematch")
+        if not self.over:
+            raise GameNotOver()
+        return player, self.rematch_offer
+
+    def offer_rematch(self, player: Player, token: str, made: str) -> None:
+        """``player`` (``token``) offers a rematch in which its token will be ``made`` (an
+        offer that stands already changes nothing)."""
+        if self.rematch is None and self.rematch_offer is None:
+            self.rematch_offer = player
+            self.rematch_hashes[player] = tokens.token_hash(made)
+            self.rematch_sealed[player] = tokens.seal(made, token, tokens.REMATCH_SEAL)
+            self._changed_without_move()
+
+    def rematch_seats(self, player: Player, made: str) -> tuple[str, str]:
+        """The token hashes of the rematch's seats, ``player`` accepting the other's offer with
+        its token ``made``: each player takes the other seat (colours swapped)."""
+        offerer = other(player)
+        seats = {player: self.rematch_hashes[offerer], offerer: tokens.token_hash(made)}
+        return seats[1], seats[2]
+
+    def rematched(self, player: Player, token: str, made: str, game_id: str) -> None:
+        """The rematch ``game_id`` was made at ``player``'s acceptance (its token there
+        ``made``): the game says so, once."""
+        self.rematch, self.rematch_offer = game_id, None
+        self.rematch_sealed[player] = tokens.seal(made, token, tokens.REMATCH_SEAL)
+        self._changed_without_move()
+
+    def rematch_of(self, player: Player, token: str) -> Rematch | None:
+        """``player``'s seat and token in the rematch, once made."""
+        if self.rematch is None:
+            return None
+        made = tokens.unseal(self.rematch_sealed[player], token, tokens.REMATCH_SEAL)
+        return Rematch(self.rematch, other(player), made)
 
     def _end(self, ending: Ending, now_ms: int) -> None:
         if self.clocks is not None:

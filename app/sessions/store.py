@@ -29,6 +29,8 @@ from app.sessions.session import (
     LegalMovesPage,
     MoveRequest,
     MoveResult,
+    RematchAnswer,
+    Session,
     Terms,
 )
 
@@ -99,6 +101,18 @@ class CreatedGame:
     tokens: tuple[str | None, str | None]
 
 
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """How a game was made, as ``GameStore.create`` took it (a rematch is made from it again):
+    its kind, parameters, time control, opening moves and terms."""
+
+    kind: str
+    params: Mapping[str, object]
+    control: TimeControl | None
+    opening: tuple[Played, ...]
+    terms: Terms
+
+
 class OpenGames(NamedTuple):
     """A page of the lobby: open games' states, oldest first, and the cursor to the next page
     (None: no more when it was read)."""
@@ -126,13 +140,15 @@ class GameStore(Protocol):
         opening: Sequence[Played] = (),
         open_seat: Player | None = None,
         terms: Terms = NO_TERMS,
+        seated: tuple[str, str] | None = None,
     ) -> CreatedGame:
         """A new game of the kind named ``kind`` (one of the store's ``kinds``) with these
         (validated) parameters, and clocks if a time ``control`` is given, held by the client
         ``owner``, its ``opening`` moves (checked legal by the creation body) played first, as
         its first move records, untimed; with ``open_seat``, that seat is left free for anyone
         to join and the game is listed in the lobby (unless ``terms`` make it private: they
-        also give its first-move deadline and the actions it leaves out). Raises
+        also give its first-move deadline and the actions it leaves out); with ``seated``, its
+        players' token hashes are those (a rematch's: its answer then shows no token). Raises
         CapacityExhausted when the store is full, or the owner holds its share (of games, or
         of open games)."""
         ...
@@ -141,6 +157,15 @@ class GameStore(Protocol):
         """Take the open seat of the game (``Session.join``): one join wins however many race,
         and a retry under the winner's ``idempotency_key`` gets its seat and token again; the
         game leaves the lobby. Raises GameNotFound or SeatTaken."""
+        ...
+
+    async def rematch(self, game_id: str, token: str, owner: str) -> RematchAnswer:
+        """A rematch offer of the player whose ``token`` this is, after the end
+        (``Session.rematch_step``): the first offer stands; once both players offered, the
+        rematch is made once (however the offers race: the same recipe, the seats swapped,
+        held by ``owner``, the client that made it), and each player's call answers its own
+        seat and token in it. Raises GameNotFound, Unauthorized, ActionNotAllowed, GameNotOver,
+        or CapacityExhausted (the rematch could not be made: nothing changed)."""
         ...
 
     async def open_games(self, where: Filter, after: int, limit: int) -> OpenGames:
@@ -232,16 +257,28 @@ class GameStore(Protocol):
         """Release connections (at shutdown)."""
 
 
-def seats(open_seat: Player | None) -> tuple[tuple[str | None, str | None], tuple[str, str]]:
+def seats(
+    open_seat: Player | None, seated: tuple[str, str] | None = None
+) -> tuple[tuple[str | None, str | None], tuple[str, str]]:
     """A new game's tokens and their hashes: a token for each seat, but none for an open game's
     free seat, whose hash is empty (no token's hash is: nobody holds that seat until a join
-    gives it one)."""
+    gives it one); none at all for a game whose seats' hashes are given (``seated``)."""
+    if seated is not None:
+        return (None, None), seated
     made = [tokens.new_token(), tokens.new_token()]
     secrets: list[str | None] = list(made)
     hashes = [tokens.token_hash(token) for token in made]
     if open_seat is not None:
         secrets[open_seat - 1], hashes[open_seat - 1] = None, ""
     return (secrets[0], secrets[1]), (hashes[0], hashes[1])
+
+
+def recipe_of(session: Session, control: TimeControl | None) -> Recipe:
+    """How ``session``'s game was made: its opening is its untimed first moves."""
+    opening = tuple(session.move(seq).played for seq in range(1, session.untimed + 1))
+    first = None if session.first_move_ms is None else session.first_move_ms // 1000
+    terms = Terms(first, session.disabled, session.private)
+    return Recipe(session.kind.name, session.params, control, opening, terms)
 
 
 def opened(kind: GameKind, params: Mapping[str, object], opening: Sequence[Played]) -> Position:

@@ -27,19 +27,25 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
-def seal(token: str, idempotency_key: str) -> str:
-    """A token kept for the retries of the request that made it (a join under an
-    ``Idempotency-Key``): XORed with a pad only that key derives, as hex. At rest it tells
-    nothing to whoever reads the store without the key; a retry with the key opens it."""
-    return _xor(token.encode(), idempotency_key).hex()
+# What a sealed token is kept for: each derives its own pads from the same secret.
+JOIN_SEAL = b"join-seal"  # a join's token, under its Idempotency-Key
+REMATCH_SEAL = b"rematch-seal"  # a player's token in a rematch, under its token in the game
 
 
-def unseal(sealed: str, idempotency_key: str) -> str:
-    """The token ``seal`` sealed under this key."""
-    return _xor(bytes.fromhex(sealed), idempotency_key).decode()
+def seal(token: str, idempotency_key: str, purpose: bytes = JOIN_SEAL) -> str:
+    """A token kept for whoever holds a secret (a join's retries: its ``Idempotency-Key``; a
+    rematch's player: its token in the old game): XORed with a pad only that secret derives, as
+    hex. At rest it tells nothing to whoever reads the store without the secret; a request with
+    it opens it."""
+    return _xor(token.encode(), idempotency_key, purpose).hex()
 
 
-def _xor(data: bytes, idempotency_key: str) -> bytes:
+def unseal(sealed: str, idempotency_key: str, purpose: bytes = JOIN_SEAL) -> str:
+    """The token ``seal`` sealed under this secret, for this purpose."""
+    return _xor(bytes.fromhex(sealed), idempotency_key, purpose).decode()
+
+
+def _xor(data: bytes, idempotency_key: str, purpose: bytes) -> bytes:
     # A token is 43 bytes (``new_token``): one BLAKE2b digest (at most 64) is its pad.
-    pad = hashlib.blake2b(idempotency_key.encode(), digest_size=len(data), person=b"join-seal")
+    pad = hashlib.blake2b(idempotency_key.encode(), digest_size=len(data), person=purpose)
     return bytes(a ^ b for a, b in zip(data, pad.digest(), strict=True))

@@ -548,6 +548,7 @@ class TestEvents:
             "move",
             "offer",
             "abort",
+            "rematch",
             "end",
             "error",
         }

@@ -11,12 +11,14 @@ injected time; here the deadlines pass on the stores' own clocks.)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
@@ -25,6 +27,7 @@ from app.main import create_app
 from app.sessions.errors import RULE_FLAGS
 from tests.api.problems import assert_problem
 from tests.api.test_endings import ended_metric, events
+from tests.api.test_games_api import parse_events
 from tests.api.test_hostile_params import live_games
 from tests.api.test_session_kinds import KINDS, Kind
 from tests.conftest import app_settings, shared_settings
@@ -376,3 +379,106 @@ def test_a_game_issues_a_bounded_number_of_spectator_tokens(store_url: str) -> N
         for answer in made:  # the tokens made still read it
             headers = {"Authorization": f"Bearer {answer.json()['token']}"}
             assert limited.get(f"/v1/games/{game['id']}", headers=headers).status_code == 200
+
+
+# --- rematch ---------------------------------------------------------------------------------
+
+
+def rematch(client: TestClient, game: dict[str, Any], player: int) -> dict[str, Any]:
+    answer = client.post(f"/v1/games/{game['id']}/rematch", headers=auth(game, player))
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["cache-control"] == "no-store"
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def test_a_rematch_is_made_once_both_offered_with_the_seats_swapped(
+    client: TestClient, kind: Kind
+) -> None:
+    game = create(client, kind, visibility="private", rules={"takeback": False})
+    play(client, game, kind, 2)
+    refused = client.post(f"/v1/games/{game['id']}/rematch", headers=auth(game, 1))
+    assert_problem(refused, 409, "game_not_over")
+    ended = client.post(f"/v1/games/{game['id']}/resign", headers=auth(game, 2)).json()
+
+    offered = rematch(client, game, 1)
+    assert offered["rematch"] is None
+    assert offered["state"]["rematch_offer"] == 1
+    assert offered["state"]["version"] == ended["version"] + 1
+    assert rematch(client, game, 1) == offered  # an offer that stands changes nothing
+
+    accepted = rematch(client, game, 2)
+    made = accepted["rematch"]
+    assert made["player"] == 1  # player 2 here is player 1 there
+    assert "rematch_offer" not in accepted["state"]
+    assert accepted["state"]["rematch"] == made["id"]
+    assert accepted["state"]["version"] == ended["version"] + 2
+    mine = rematch(client, game, 1)["rematch"]  # the first offerer asks again for its own
+    assert (mine["id"], mine["player"]) == (made["id"], 2)
+    assert mine["token"] != made["token"]
+    assert rematch(client, game, 2)["rematch"] == made  # asked again: the same answer
+
+    new = {"id": made["id"], "tokens": {"1": made["token"], "2": mine["token"]}}
+    state = read_as(client, new, auth(new, 1))
+    assert (state["status"], state["version"], state["move_count"]) == ("in_progress", 0, 0)
+    # The same creation parameters: the kind's facts, the visibility, the rules.
+    old = read_as(client, game, auth(game, 1))
+    facts = {name: old[name] for name in kind.facts if name not in ("score", "final_score")}
+    assert {name: state[name] for name in facts} == facts
+    assert (state["visibility"], state["rules"]) == ("private", old["rules"])
+    assert_problem(client.get(f"/v1/games/{made['id']}"), 401, "unauthorized")
+    play(client, new, kind, 1)  # the new seat 1 (old player 2) moves first
+    # The old game's stream, resumed at its end, says a rematch was made.
+    stream = client.get(
+        f"/v1/games/{game['id']}/events", params={"since": ended["version"]},
+        headers=auth(game, 2),
+    )  # fmt: skip
+    assert [(e["event"], e["id"]) for e in parse_events(stream.text)] == [
+        ("rematch", str(ended["version"] + 2))
+    ]
+
+
+def test_a_game_without_rematches_refuses_them(client: TestClient) -> None:
+    game = client.post("/v1/games", json={"n": 3, "rules": {"rematch": False}}).json()
+    client.post(f"/v1/games/{game['id']}/resign", headers=auth(game, 1))
+    refused = client.post(f"/v1/games/{game['id']}/rematch", headers=auth(game, 2))
+    assert assert_problem(refused, 409, "action_not_allowed")["action"] == "rematch"
+    assert_problem(client.post(f"/v1/games/{game['id']}/rematch"), 401, "unauthorized")
+
+
+@pytest.mark.anyio
+async def test_racing_rematch_offers_make_one_game(module_store_url: str) -> None:
+    """Both players offer at once, each through a process of its own (one on the memory
+    store): one rematch is made, and each player gets its own seat in it."""
+    settings = app_settings(store_url=module_store_url, create_rate_per_minute=0)
+    apps = [create_app(settings)]
+    apps.append(create_app(settings) if module_store_url.startswith("redis") else apps[0])
+    clients = [
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+        for app in apps
+    ]
+    try:
+        for _ in range(5):
+            game = (await clients[0].post("/v1/games", json={"n": 3})).json()
+            await clients[0].post(f"/v1/games/{game['id']}/abort", headers=auth(game, 1))
+            path = f"/v1/games/{game['id']}/rematch"
+            answers = await asyncio.gather(
+                *(clients[p - 1].post(path, headers=auth(game, p)) for p in (1, 2))
+            )
+            assert [answer.status_code for answer in answers] == [200, 200]
+            again = [(await clients[0].post(path, headers=auth(game, p))).json() for p in (1, 2)]
+            made = [answer["rematch"] for answer in again]
+            assert made[0]["id"] == made[1]["id"]
+            assert (made[0]["player"], made[1]["player"]) == (2, 1)
+            for answer in answers:  # whoever got an answer with the rematch got the same one
+                if answer.json()["rematch"] is not None:
+                    assert answer.json()["rematch"]["id"] == made[0]["id"]
+            new = {"tokens": {"1": made[1]["token"], "2": made[0]["token"]}}
+            moved = await clients[1].post(
+                f"/v1/games/{made[0]['id']}/moves", json={"row": 0, "col": 0},
+                headers=auth(new, 1),
+            )  # fmt: skip
+            assert moved.status_code == 201, moved.text
+    finally:
+        for racer in clients:
+            await racer.aclose()

@@ -246,13 +246,15 @@ def test_an_open_game_its_opening_ended_is_not_listed(store_url: str) -> None:
 
 def test_a_joined_game_lives_an_unstarted_games_life_from_the_join(store_url: str) -> None:
     settings = app_settings(
-        store_url=store_url, create_rate_per_minute=0, unstarted_game_seconds=0.6
+        store_url=store_url, create_rate_per_minute=0, unstarted_game_seconds=3
     )  # fmt: skip
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        # A second of margin each way: a machine busy with the suite's other workers may take
+        # a few hundred milliseconds a request.
         game = create(client, n=3)
-        time.sleep(0.4)
+        time.sleep(2)
         client.post(f"/v1/games/{game['id']}/join")
-        time.sleep(0.4)  # past its creation's lifetime, not its join's
+        time.sleep(2)  # past its creation's lifetime, not its join's
         moved = client.post(
             f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0},
             headers=bearer(game["tokens"]["1"]),

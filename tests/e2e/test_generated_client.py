@@ -329,6 +329,10 @@ def test_generated_client_calls_every_operation(
     assert (seen.status_code, seen.parsed.visibility) == (200, "private")
     aborted = call("abortGame", game_id=private.id, client=owner)
     assert (aborted.status_code, aborted.parsed.status) == (200, "aborted")
+    offered = call("rematch", game_id=private.id, client=owner)
+    assert (offered.status_code, offered.parsed.state.rematch_offer) == (200, 1)
+    accepted = call("rematch", game_id=private.id, client=authenticated(private.tokens.field_2))
+    assert (accepted.status_code, accepted.parsed.rematch.player) == (200, 1)
 
     deleted = call("deleteGame", game_id=game.id, client=players[2])
     assert deleted.status_code == 204

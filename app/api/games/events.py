@@ -4,7 +4,9 @@ One event per change of the game, its ``id`` the game's version after it: ``join
 game's seat is taken (``data`` = the state), ``move`` per accepted move (``data`` = the move's
 answer as ``POST …/moves`` gave it), ``offer`` while a draw offer stands (``data`` = the
 state), ``abort`` when the game is aborted (``data`` = the final state), then one ``end``
-(``data`` = the final state) when the game is over. The stream reads the store
+(``data`` = the final state) when the game is over — and ``rematch`` (``data`` = the state) on
+a stream opened after a rematch was offered or made, the changes that follow the end. The
+stream reads the store
 (``GameStore.changes``: the moves since the last change sent, a page at a time, and the state),
 waits for the next change (``GameStore.wait_for_change``) — or for the game's next deadline (a
 running clock's, a first move's), so that an ending by time is sent when it comes — and reads
@@ -118,12 +120,17 @@ async def _events(
         if now.status != "in_progress":
             # The end is a change of its own (a flag fall, a resignation, an agreed draw), with
             # its version as id, unless the last move ended the game (its event has that id).
-            ending = str(now.version) if now.version > sent else None
+            # Sent unless the stream resumed past it; a rematch's changes come after it.
+            ended = now.ended_version
             data = to_json(state_json(now, names)).decode()
-            if now.status == "aborted":  # by a player, or a first move not made in time
-                yield format_sse_event(data_str=data, event="abort", id=ending)
-                ending = None  # the end that follows is the same change
-            yield format_sse_event(data_str=data, event="end", id=ending)
+            if after < ended:
+                ending = str(ended) if ended > sent else None
+                if now.status == "aborted":  # by a player, or a first move not made in time
+                    yield format_sse_event(data_str=data, event="abort", id=ending)
+                    ending = None  # the end that follows is the same change
+                yield format_sse_event(data_str=data, event="end", id=ending)
+            if now.version > max(sent, ended):  # a rematch offered, or made, since
+                yield format_sse_event(data_str=data, event="rematch", id=str(now.version))
             return
         if now.version > sent:  # no move came after the last change: a standing offer
             if now.draw_offer is not None:
@@ -254,6 +261,14 @@ def event_components(move_result: type, states: Mapping[str, type]) -> dict[str,
             "abort",
             "The game was aborted (`status` `aborted`: by a player, or a first move not made "
             "in time): `data` is the final state. The `end` event follows it, without an `id`.",
+            state,
+            True,
+        ),
+        "RematchEvent": _event(
+            "rematch",
+            "After the end, a rematch was offered (`rematch_offer`) or made (`rematch`): `data` "
+            "is the state. Sent by a stream opened (or resumed) after it: a stream ends with "
+            "the game's end.",
             state,
             True,
         ),

@@ -133,6 +133,10 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["rules"] = {flag: flag not in state.disabled for flag in RULE_FLAGS}
     if state.private:
         common["visibility"] = "private"
+    if state.rematch_offer is not None:
+        common["rematch_offer"] = state.rematch_offer
+    if state.rematch is not None:
+        common["rematch"] = state.rematch
     # The id and the kind first, the kind's facts right after them.
     return {"id": state.id, "game": state.kind, **state.facts, **common}
 

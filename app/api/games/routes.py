@@ -55,6 +55,7 @@ from app.sessions.errors import (
     BoardTooLarge,
     CapacityExhausted,
     GameNotFound,
+    GameNotOver,
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
@@ -489,6 +490,19 @@ async def add_spectator(request: Request) -> Response:
     return json_response({"token": spectator}, 201, SECRET)
 
 
+async def rematch(request: Request) -> Response:
+    """A rematch offer after the end; the rematch made once both offered."""
+    request.app.state.creation_limiter.take(client_of(request))  # it may make a game
+    game_id = params.game_id(request)
+    token, _ = await authenticated(request, game_id)
+    with a_change():
+        answer = await store_of(request).rematch(game_id, token, client_of(request))
+    state, made = answer.state, answer.rematch
+    seat = None if made is None else {"id": made.id, "player": made.player, "token": made.token}
+    body = {"rematch": seat, "state": state_json(state, names_of_state(request, state))}
+    return json_response(body, headers={"ETag": etag(game_id, state.version), **SECRET})
+
+
 async def delete_game(request: Request) -> Response:
     game_id = params.game_id(request)
     token, _ = await authenticated(request, game_id)
@@ -657,6 +671,61 @@ def game_router(shapes: GameShapes) -> APIRouter:
         },
         openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
     )(add_spectator)
+    rematch_out = typed_dict(
+        "RematchOut",
+        {
+            "rematch": Annotated[
+                typed_dict(
+                    "RematchSeat",
+                    {
+                        "id": Annotated[str, Field(description="The rematch's game id.")],
+                        "player": Annotated[
+                            Player, Field(description="The caller's seat in it (the other one).")
+                        ],
+                        "token": Annotated[
+                            str, Field(description="The caller's token in it, for it alone.")
+                        ],
+                    },
+                )
+                | None,
+                Field(description="null while only the caller's offer stands."),
+            ],
+            "state": Annotated[shapes.game, Field(description="This game's state.")],
+        },
+    )
+    router.post(
+        "/{game_id}/rematch",
+        summary="Offer (or accept) a rematch",
+        description="After the end, a player's offer of another game: it stands "
+        "(`rematch_offer`) and the answer's `rematch` is null. When the other player offers "
+        "too, the rematch is made — once, however the two offers race — with the same "
+        "creation parameters (kind, rules, clocks, opening, terms) and the seats swapped "
+        "(colours swapped: player 1 here is player 2 there), and the state shows its id "
+        "(`rematch`). Each player's call then answers its own seat and token in it, and only "
+        "its own: the player who offered first calls again to get its token. Each offer and "
+        "the making are changes of this game (`version`). While the game goes on: 409 "
+        "`game_not_over`; in a game created with `rules.rematch` false: 409 "
+        "`action_not_allowed`. Counts against the address's game-creation rate.",
+        response_model=rematch_out,
+        responses={
+            200: {
+                "headers": {
+                    "ETag": _header("This game's new ETag."),
+                    "Cache-Control": _header("`no-store`: the answer may hold a token."),
+                }
+            },
+            **store_errors(
+                Unauthorized,
+                WrongPlayer,
+                GameNotFound,
+                ActionNotAllowed,
+                GameNotOver,
+                CapacityExhausted,
+                RATE_LIMITED,
+            ),
+        },
+        openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
+    )(rematch)
     lobby_out = typed_dict(
         "OpenGamesOut",
         {
@@ -719,10 +788,11 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the "
         "state), an `abort` event when the game is aborted, then one `end` event (data: the "
         "final state) when the game is over — a flag fall or a first move's deadline "
-        "included, at the instant it passes. Each event's `id` is the game's version after "
-        "it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or "
-        "`?since=V`. A change made through any process reaches every stream. Polling with "
-        "`If-None-Match` remains the baseline every client can use.",
+        "included, at the instant it passes — and, on a stream opened after the end, a "
+        "`rematch` event (data: the state) once a rematch was offered or made. Each event's "
+        "`id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' "
+        "EventSource on reconnect) or `?since=V`. A change made through any process reaches "
+        "every stream. Polling with `If-None-Match` remains the baseline every client can use.",
         response_class=EventSourceResponse,
         responses={
             200: {

@@ -113,14 +113,15 @@ end
 local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
-                       'open', 'joined', 'fmdue', 'off', 'private')
+                       'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
           moves = redis.call('LLEN', moves_key), offer = m[8] or '0', control = m[9] or '',
           r1 = m[10] or '0', r2 = m[11] or '0', since = m[12] or '0', running = m[13] or '0',
           lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0',
-          fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0'}
+          fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0', rmo = m[20] or '0',
+          rm = m[21] or ''}
 end
 
 local function state_of(meta_key, moves_key)
