@@ -359,6 +359,22 @@ def test_a_game_is_aborted_until_both_players_have_moved(api: Client) -> None:
     )
 
 
+def test_a_rematch_is_made_once_both_players_offered(api: Client) -> None:
+    game = api.create_game(n=3)
+    with pytest.raises(client_module.GameNotOver):
+        api.rematch(game["id"], token_for(game, 1))
+    api.resign(game["id"], token_for(game, 1))
+    offered = api.rematch(game["id"], token_for(game, 1))
+    assert (offered["rematch"], offered["state"].get("rematch_offer")) == (None, 1)
+    accepted = api.rematch(game["id"], token_for(game, 2))["rematch"]
+    assert accepted is not None
+    mine = api.rematch(game["id"], token_for(game, 1))["rematch"]
+    assert mine is not None
+    assert (accepted["player"], mine["player"], mine["id"]) == (1, 2, accepted["id"])
+    moved = api.make_move(accepted["id"], accepted["token"], 0, 0)  # the old player 2 opens
+    assert moved["move"]["player"] == 1
+
+
 def test_a_private_game_is_read_only_with_a_player_or_spectator_token(api: Client) -> None:
     game = api.create_game(n=3, visibility="private")
     game_id, first = game["id"], token_for(game, 1)

@@ -41,6 +41,8 @@ function describe(event: GameEvent): string {
       return `offer ${event.id}: player ${event.data.draw_offer} offers a draw`;
     case "abort":
       return `abort ${event.id}: ${event.data.status} (${event.data.reason})`;
+    case "rematch":
+      return `rematch ${event.id}: ${event.data.rematch ?? "offered"}`;
     case "end":
       return `end: ${event.data.status} (${event.data.reason}), winner ${event.data.winner}`;
     case "error":

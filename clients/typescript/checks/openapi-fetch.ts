@@ -55,6 +55,8 @@ function describe(event: GameEvent): string {
       return `offer ${event.id}: player ${event.data.draw_offer} offers a draw`;
     case "abort":
       return `abort ${event.id}: ${event.data.status} (${event.data.reason})`;
+    case "rematch":
+      return `rematch ${event.id}: ${event.data.rematch ?? "offered"}`;
     case "end": {
       const state = event.data;
       const score = state.game === "reversi" ? ` ${state.score["1"]}–${state.score["2"]}` : "";

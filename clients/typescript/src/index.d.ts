@@ -285,6 +285,10 @@ export declare class Client {
     token: string,
     options?: RequestOptions,
   ): Promise<Answer<"addSpectator", 201>>;
+  /** After the end, offer a rematch or accept the other player's: `rematch` is null while only
+   * this player's offer stands, else this player's `{id, player, token}` in the new game (the
+   * seats swapped). Safe to send again. */
+  rematch(gameId: string, token: string, options?: RequestOptions): Promise<Answer<"rematch", 200>>;
   /** The moves after move `since`, at most `limit`. */
   listMoves(
     gameId: string,

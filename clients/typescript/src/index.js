@@ -538,6 +538,23 @@ export class Client {
   }
 
   /**
+   * After the end, offer a rematch or accept the other player's: `{rematch, state}`, `rematch`
+   * null while only this player's offer stands, else this player's `{id, player, token}` in the
+   * new game. Safe to send again: an offer that stands changes nothing.
+   * @param {string} gameId
+   * @param {string} token
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  rematch(gameId, token, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/rematch"),
+      headers: bearer(token),
+      signal: options.signal,
+    });
+  }
+
+  /**
    * @param {string} gameId
    * @param {{ since?: number, limit?: number, signal?: AbortSignal, token?: string }} [options]
    */

@@ -318,6 +318,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer (or accept) a rematch
+         * @description After the end, a player's offer of another game: it stands (`rematch_offer`) and the answer's `rematch` is null. When the other player offers too, the rematch is made — once, however the two offers race — with the same creation parameters (kind, rules, clocks, opening, terms) and the seats swapped (colours swapped: player 1 here is player 2 there), and the state shows its id (`rematch`). Each player's call then answers its own seat and token in it, and only its own: the player who offered first calls again to get its token. Each offer and the making are changes of this game (`version`). While the game goes on: 409 `game_not_over`; in a game created with `rules.rematch` false: 409 `action_not_allowed`. Counts against the address's game-creation rate.
+         */
+        post: operations["rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/resign": {
         parameters: {
             query?: never;
@@ -387,7 +407,7 @@ export interface paths {
         };
         /**
          * Push: a stream of the game's changes (Server-Sent Events)
-         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), an `abort` event when the game is aborted, then one `end` event (data: the final state) when the game is over — a flag fall or a first move's deadline included, at the instant it passes. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
+         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), an `abort` event when the game is aborted, then one `end` event (data: the final state) when the game is over — a flag fall or a first move's deadline included, at the instant it passes — and, on a stream opened after the end, a `rematch` event (data: the state) once a rematch was offered or made. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
          */
         get: operations["gameEvents"];
         put?: never;
@@ -1427,6 +1447,17 @@ export interface components {
              */
             visibility?: "private";
             /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
+            /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
              * @enum {string}
@@ -1528,6 +1559,17 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
             /** Height */
             height: number;
             /** Width */
@@ -1611,6 +1653,17 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
             /** N */
             n: number;
             /** K */
@@ -1709,7 +1762,7 @@ export interface components {
             rule?: "renju";
         };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
-        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["RematchEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
         /** GomokuBoardOut */
         GomokuBoardOut: {
             /** Size */
@@ -1867,6 +1920,17 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -2546,6 +2610,46 @@ export interface components {
             /** @description The service's signature of the record once the game is over; null before. */
             signature: components["schemas"]["SignatureOut"] | null;
         };
+        /** @description After the end, a rematch was offered (`rematch_offer`) or made (`rematch`): `data` is the state. Sent by a stream opened (or resumed) after it: a stream ends with the game's end. */
+        RematchEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "rematch";
+            /** @description The game's version after this change: resume after it with Last-Event-ID. */
+            id: string;
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+        };
+        /** RematchOut */
+        RematchOut: {
+            /** @description null while only the caller's offer stands. */
+            rematch: components["schemas"]["RematchSeat"] | null;
+            /**
+             * State
+             * @description This game's state.
+             */
+            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+        };
+        /** RematchSeat */
+        RematchSeat: {
+            /**
+             * Id
+             * @description The rematch's game id.
+             */
+            id: string;
+            /**
+             * Player
+             * @description The caller's seat in it (the other one).
+             * @enum {integer}
+             */
+            player: 1 | 2;
+            /**
+             * Token
+             * @description The caller's token in it, for it alone.
+             */
+            token: string;
+        };
         /** ReversiBoardOut */
         ReversiBoardOut: {
             /** Height */
@@ -2628,6 +2732,17 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
             /** Height */
             height: number;
             /** Width */
@@ -2961,6 +3076,17 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
             /** N */
             n: number;
             /** K */
@@ -4373,6 +4499,87 @@ export interface operations {
                 };
             };
             /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description This game's new ETag. */
+                    ETag?: string;
+                    /** @description `no-store`: the answer may hold a token. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). `game_not_over`: a rematch offered before the game's end. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `capacity_exhausted`: the store is full, or the client that created the game (for a new game: this one) holds its share of the store's games or moves (`ADJUDICATOR_CLIENT_SHARE`; see `Retry-After`). `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
             503: {
                 headers: {
                     [name: string]: unknown;

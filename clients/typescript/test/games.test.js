@@ -292,6 +292,22 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.equal(left.body.action, "abort");
   });
 
+  test("a rematch is made once both players offered, the seats swapped", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3 });
+    await refused(api.rematch(game.id, seat(game, "1")), "game_not_over", 409);
+    await api.resign(game.id, seat(game, "1"));
+    const offered = await api.rematch(game.id, seat(game, "1"));
+    assert.equal(offered.rematch, null);
+    assert.equal(offered.state.rematch_offer, 1);
+    const accepted = (await api.rematch(game.id, seat(game, "2"))).rematch;
+    const mine = (await api.rematch(game.id, seat(game, "1"))).rematch;
+    assert.ok(accepted && mine);
+    assert.deepEqual([accepted.player, mine.player, mine.id], [1, 2, accepted.id]);
+    const moved = await api.makeMove(accepted.id, accepted.token, { row: 0, col: 0 });
+    assert.equal(moved.move.player, 1);
+  });
+
   test("a private game is read only with a player's or a spectator's token", async () => {
     const api = client();
     const game = await api.createGame({ n: 3, visibility: "private" });

@@ -51,6 +51,7 @@ from adjudicator_client._schema import (
     MakeMoveAnswer,
     MoveQuery,
     OfferDrawAnswer,
+    RematchAnswer,
     ResignAnswer,
     ValidatePositionAnswer,
     ValidatePositionsAnswer,
@@ -418,6 +419,14 @@ def add_spectator(game_id: str, token: str) -> Call[AddSpectatorAnswer]:
         "add_spectator", _json, path={"game_id": game_id}, headers=_bearer(token),
         resend="unsent",
     )  # fmt: skip
+
+
+def rematch(game_id: str, token: str) -> Call[RematchAnswer]:
+    """After the end, offer a rematch, or accept the other player's: ``{"rematch", "state"}``,
+    ``rematch`` None while only this player's offer stands, else this player's ``id``,
+    ``player`` (the other seat) and ``token`` in the new game. Asking again is safe: an offer
+    that stands changes nothing, and a rematch made is answered again."""
+    return call("rematch", _json, path={"game_id": game_id}, headers=_bearer(token))
 
 
 def list_moves(

@@ -59,6 +59,7 @@ __all__ = [
     "ForbiddenPointsRequest",
     "GameEventsAnswer",
     "GameNotFound",
+    "GameNotOver",
     "GameOver",
     "GetBoardAnswer",
     "GetGameAnswer",
@@ -127,6 +128,9 @@ __all__ = [
     "RateLimited",
     "Readiness",
     "RecordOut",
+    "RematchAnswer",
+    "RematchOut",
+    "RematchSeat",
     "RequestTimeout",
     "ResignAnswer",
     "ReversiBoardOut",
@@ -238,6 +242,10 @@ class TicTacToeGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -341,6 +349,10 @@ class ReversiGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
     height: int
     width: int
     score: PlayerScores
@@ -436,6 +448,10 @@ class GomokuGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1078,6 +1094,10 @@ class CreatedGomokuOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1163,6 +1183,10 @@ class CreatedReversiOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
     height: int
     width: int
     score: PlayerScores
@@ -1235,6 +1259,10 @@ class CreatedTicTacToeOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -1347,9 +1375,22 @@ class OfferEvent(TypedDict):
     data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 
+class RematchEvent(TypedDict):
+    """After the end, a rematch was offered (`rematch_offer`) or made (`rematch`): `data` is the
+    state. Sent by a stream opened (or resumed) after it: a stream ends with the game's end.
+    """
+
+    event: Literal["rematch"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: str
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
 # One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's
 # name, its `id` and its `data` line parsed as JSON.
-GameEvent: TypeAlias = JoinEvent | MoveEvent | OfferEvent | AbortEvent | EndEvent | ErrorEvent
+GameEvent: TypeAlias = (
+    JoinEvent | MoveEvent | OfferEvent | AbortEvent | RematchEvent | EndEvent | ErrorEvent
+)
 
 
 class MoveResultOut(TypedDict):
@@ -1623,6 +1664,22 @@ class RecordOut(TypedDict):
     signature: SignatureOut | None
 
 
+class RematchOut(TypedDict):
+    # null while only the caller's offer stands.
+    rematch: RematchSeat | None
+    # This game's state.
+    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
+class RematchSeat(TypedDict):
+    # The rematch's game id.
+    id: str
+    # The caller's seat in it (the other one).
+    player: Literal[1, 2]
+    # The caller's token in it, for it alone.
+    token: str
+
+
 class ReversiBoardOut(TypedDict):
     height: int
     width: int
@@ -1786,6 +1843,8 @@ JoinGameAnswer: TypeAlias = JoinOut
 
 AddSpectatorAnswer: TypeAlias = SpectatorOut
 
+RematchAnswer: TypeAlias = RematchOut
+
 ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
@@ -1855,6 +1914,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "list_games": Operation("listGames", "GET", "/v1/games", (200,)),
     "join_game": Operation("joinGame", "POST", "/v1/games/{game_id}/join", (200,)),
     "add_spectator": Operation("addSpectator", "POST", "/v1/games/{game_id}/spectators", (201,)),
+    "rematch": Operation("rematch", "POST", "/v1/games/{game_id}/rematch", (200,)),
     "resign": Operation("resign", "POST", "/v1/games/{game_id}/resign", (200,)),
     "offer_draw": Operation("offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,)),
     "abort_game": Operation("abortGame", "POST", "/v1/games/{game_id}/abort", (200,)),
@@ -2163,6 +2223,15 @@ class TooManySpectators(ProblemError):
     statuses = (409,)
 
 
+class GameNotOver(ProblemError):
+    """The game goes on (409 ``game_not_over``). When: a rematch offered before the game's end. To
+    do: finish the game (or resign, or abort it), then offer the rematch.
+    """
+
+    code = "game_not_over"
+    statuses = (409,)
+
+
 class IdempotencyKeyReused(ProblemError):
     """Idempotency-Key reused with a different body (422 ``idempotency_key_reused``). When: an
     `Idempotency-Key` sent again with a different move or action. To do: send a new
@@ -2276,6 +2345,7 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "action_not_allowed": ActionNotAllowed,
     "too_late_to_abort": TooLateToAbort,
     "too_many_spectators": TooManySpectators,
+    "game_not_over": GameNotOver,
     "idempotency_key_reused": IdempotencyKeyReused,
     "capacity_exhausted": CapacityExhausted,
     "store_unavailable": StoreUnavailable,
