@@ -1,5 +1,7 @@
-// The players' changes of a game that are no move: offering (or accepting) a draw, and resigning,
-// which asks for a confirmation first. A standing offer is shown to both players. And a pass, a
+// The players' changes of a game that are no move: offering (or accepting) a draw, resigning,
+// which asks for a confirmation first, aborting before both players have moved, and, after the
+// end, offering (or accepting) a rematch. A standing offer is shown to both players. A player
+// also makes a spectator link here (a read-only token in its fragment). And a pass, a
 // move without a cell, offered where the game's kind says its player may pass (renju), and the
 // choices the game's opening asks of the player to move (swap2's), a button each.
 import { $ } from "./elements.js";
@@ -9,6 +11,17 @@ export function renderActions(game, kind) {
   const seated = Boolean(game.token) && state && state.status === "in_progress";
   $("actions").hidden = !game.token;
   $("resign").disabled = !seated;
+  const allowed = (flag) => !(state && state.rules) || state.rules[flag] !== false;
+  $("abort").hidden = !seated || !allowed("abort") || state.move_count >= 2;
+  const over = Boolean(game.token) && state && state.status !== "in_progress";
+  $("rematch").hidden = !over || !allowed("rematch");
+  const rematchOffer = state ? state.rematch_offer : null;
+  $("rematch").textContent = over && state.rematch ? "Go to the rematch"
+    : over && rematchOffer === 3 - game.player ? "Accept rematch" : "Rematch";
+  $("rematch").disabled = over && rematchOffer === game.player;
+  $("rematch-note").textContent = !over || !rematchOffer ? ""
+    : rematchOffer === game.player ? "You offered a rematch; waiting for your opponent."
+    : `${kind.nameOf(state, rematchOffer) || `Player ${rematchOffer}`} offers a rematch.`;
   $("pass").hidden = !seated || !kind.canPass(state);
   $("pass").disabled = !seated || state.next_player !== game.player;
   if (!seated) cancelResignation();
@@ -42,10 +55,13 @@ export function cancelResignation() {
 
 let choose = () => {};
 
-// act(action) sends the change: "draw-offer" or "resign"; pass() sends a pass; chosen(body) a
-// choice.
-export function wireActions(act, pass, chosen) {
+// act(action) sends the change: "draw-offer", "resign" or "abort"; pass() sends a pass;
+// chosen(body) a choice; offerRematch() a rematch offer; spectate() makes a spectator link.
+export function wireActions(act, pass, chosen, offerRematch, spectate) {
   choose = chosen;
+  $("abort").addEventListener("click", () => act("abort"));
+  $("rematch").addEventListener("click", () => offerRematch());
+  $("spectate").addEventListener("click", () => spectate());
   $("pass").addEventListener("click", () => pass());
   $("offer-draw").addEventListener("click", () => act("draw-offer"));
   $("accept-draw").addEventListener("click", () => act("draw-offer"));

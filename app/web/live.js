@@ -1,7 +1,7 @@
 // The live game this page shows: its board as the page knows it, opened at a known version and
 // kept up to date by the game's event stream or, where there is none, by polling with
-// If-None-Match; the viewer's moves (a pass too) and other changes (draw offers, resignation)
-// sent from it;
+// If-None-Match; the viewer's moves (a pass too) and other changes (draw offers, resignation,
+// abort, rematch) sent from it;
 // its record offered for download.
 import { cancelResignation, renderActions } from "./actions.js";
 import { buildBoard, cellsOf, renderCells } from "./board.js";
@@ -9,26 +9,39 @@ import { renderClocks } from "./clocks.js";
 import { $ } from "./elements.js";
 import { kindOf } from "./kinds.js";
 import { showDownloads } from "./records.js";
+import { rememberSeat, showGameInAddressBar } from "./seats.js";
 import { renderStatus, showMessage } from "./status.js";
 import { api, openEventStream, poller, problemText } from "./transport.js";
 
 // cells: 0 empty, 1 or 2 the player whose mark or stone is there, row by row. moves: the seq of
 // the last move applied to them; state may run ahead of them for a moment. The state's version
 // counts every change (moves, draw offers, endings), its move_count the moves.
-export const game = { id: null, token: null, player: null, kind: null, height: 0, width: 0,
-                      cells: [], moves: 0, lastMove: null, etag: null, state: null, source: null };
+// token: the player's (null when watching); viewer: the token its reads carry (a player's or a
+// spectator's: a private game is read with one only).
+export const game = { id: null, token: null, viewer: null, player: null, kind: null, height: 0,
+                      width: 0, cells: [], moves: 0, lastMove: null, etag: null, state: null,
+                      source: null };
 
 const polling = poller(poll, () => showMessage("Lost contact with the service; retrying."));
 
 const gamePath = (suffix = "") => `/v1/games/${encodeURIComponent(game.id)}${suffix}`;
 const inProgress = () => !game.state || game.state.status === "in_progress";
+// After the end, a seated player's page keeps reading the game while a rematch may come.
+const rematchMayCome = () => Boolean(game.token) && game.state && !game.state.rematch &&
+  !(game.state.rules && game.state.rules.rematch === false);
+const read = (path, options = {}) => api("GET", path, { ...options, token: game.viewer });
 
 export async function openGame({ id, token, player }) {
   polling.stop();
   closeStream();
-  Object.assign(game, { id, token, player, moves: 0, lastMove: null, etag: null, state: null });
+  const seated = player === 1 || player === 2;
+  Object.assign(game, {
+    id, token: seated ? token : null, viewer: token, player: seated ? player : null, moves: 0,
+    lastMove: null, etag: null, state: null,
+  });
+  $("spectator").hidden = true;
   cancelResignation();
-  const current = await snapshot(id);
+  const current = await snapshot(id, token);
   if (game.id !== id) return; // another game was opened meanwhile
   if (!current.ok) {
     $("game").hidden = false;
@@ -45,20 +58,20 @@ export async function openGame({ id, token, player }) {
   $("game").hidden = false;
   showMessage("");
   render();
-  if (!listen() && inProgress()) polling.start();
+  if (!listen() && (inProgress() || rematchMayCome())) polling.start();
 }
 
 // The board at a known version: the state, the board, then the state again (a 304 with its
 // ETag) until no move came in between. The moves alone do not give the board: a game may start
 // from a posted position.
-async function snapshot(id) {
+async function snapshot(id, token) {
   const path = `/v1/games/${encodeURIComponent(id)}`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const before = await api("GET", path);
+    const before = await api("GET", path, { token });
     if (!before.ok) return { ok: false, problem: before.data };
-    const board = await api("GET", `${path}/board`);
+    const board = await api("GET", `${path}/board`, { token });
     if (!board.ok) return { ok: false, problem: board.data };
-    const after = await api("GET", path, { etag: before.etag });
+    const after = await api("GET", path, { etag: before.etag, token });
     if (after.status === 304) return { ok: true, state: before.data, etag: before.etag, rows: board.data.rows };
     if (!after.ok) return { ok: false, problem: after.data };
   }
@@ -66,9 +79,10 @@ async function snapshot(id) {
 }
 
 // Push: the game's event stream, while the game goes on. Where the browser has none, or the
-// stream cannot be kept open, the page polls instead.
+// stream cannot be kept open, the page polls instead; so it does for a private game (an
+// EventSource sends no token).
 function listen() {
-  if (!inProgress()) return false;
+  if (!inProgress() || game.state.visibility === "private") return false;
   const source = openEventStream(gamePath(`/events?since=${game.state.version}`), {
     move: ({ move, state }) => receive(move, state),
     join: (state) => { // the open seat was taken: the game begins
@@ -79,10 +93,12 @@ function listen() {
       adopt(state);
       render();
     },
+    abort: (state) => adopt(state),
     end: (state) => {
       adopt(state);
       closeStream();
       render();
+      if (rematchMayCome()) polling.start();
     },
   }, (lost) => {
     if (game.source !== lost) return;
@@ -118,7 +134,7 @@ function adopt(state) {
 // One move's answer (to our own move, or from the event stream). After a gap, a move we never
 // saw, the page fetches what it missed.
 async function receive(move, state) {
-  if (move.seq > game.moves + 1) return refresh(await api("GET", gamePath()));
+  if (move.seq > game.moves + 1) return refresh(await read(gamePath()));
   applyMove(move);
   adopt(state);
   render();
@@ -131,7 +147,7 @@ async function refresh(answer) {
   const state = answer.data;
   while (state.move_count > game.moves) {
     const since = game.moves;
-    const delta = await api("GET", gamePath(`/moves?since=${since}`));
+    const delta = await read(gamePath(`/moves?since=${since}`));
     if (!delta.ok) return showMessage(problemText(delta.data));
     delta.data.moves.forEach(applyMove);
     if (game.moves === since) break; // nothing new (the game was replaced meanwhile)
@@ -141,11 +157,16 @@ async function refresh(answer) {
   render();
 }
 
-// One poll: answers whether to poll on.
+// One poll: answers whether to poll on (after the end, while a rematch may come: made, it is
+// opened at once when this player had offered it).
 async function poll() {
-  if (!game.id || game.source || !inProgress()) return false;
-  await refresh(await api("GET", gamePath(), { etag: game.etag }));
-  return inProgress();
+  if (!game.id || game.source || !(inProgress() || rematchMayCome())) return false;
+  await refresh(await read(gamePath(), { etag: game.etag }));
+  if (!inProgress() && game.state.rematch && game.state.rematch_offer === undefined) {
+    if (offered) await offerRematch();
+    return false;
+  }
+  return inProgress() || rematchMayCome();
 }
 
 function play(row, col) {
@@ -187,6 +208,41 @@ export async function act(action) {
   showMessage("");
   adopt(answer.data);
   render();
+}
+
+// A rematch offer after the end, or its acceptance: once the rematch is made, this player's seat
+// in it (the other seat: colours swapped) opens in this tab.
+let offered = false;
+export async function offerRematch() {
+  if (!game.token) return;
+  const id = game.id;
+  const answer = await api("POST", gamePath("/rematch"), { token: game.token });
+  if (game.id !== id) return;
+  if (!answer.ok) return showMessage(problemText(answer.data));
+  showMessage("");
+  const made = answer.data.rematch;
+  if (!made) {
+    offered = true;
+    adopt(answer.data.state);
+    render();
+    polling.start();
+    return;
+  }
+  offered = false;
+  rememberSeat(made.id, made.token, made.player);
+  showGameInAddressBar(made.id);
+  await openGame({ id: made.id, token: made.token, player: made.player });
+}
+
+// A spectator link: a read-only token a player makes, in a link's fragment (player 0).
+export async function spectate() {
+  if (!game.token) return;
+  const answer = await api("POST", gamePath("/spectators"), { token: game.token });
+  if (!answer.ok) return showMessage(problemText(answer.data));
+  const link = new URL(location.href);
+  link.hash = new URLSearchParams({ game: game.id, token: answer.data.token, player: "0" }).toString();
+  $("spectator-link").value = link.toString();
+  $("spectator").hidden = false;
 }
 
 function render() {

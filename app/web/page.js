@@ -6,7 +6,7 @@ import { startChecker } from "./checker.js";
 import { $ } from "./elements.js";
 import { loadKinds } from "./kinds.js";
 import { startLobby } from "./lobby.js";
-import { act, choose, game, openGame, pass } from "./live.js";
+import { act, choose, game, offerRematch, openGame, pass, spectate } from "./live.js";
 import { startPicker } from "./picker.js";
 import { startAudit } from "./records.js";
 import { arrival, wireInvite } from "./seats.js";
@@ -23,13 +23,13 @@ async function start() {
   startChecker(kinds);
   startAudit(kinds);
   startLobby();
-  wireActions(act, pass, choose);
+  wireActions(act, pass, choose, offerRematch, spectate);
   wireInvite();
   const target = arrival();
   if (target) openGame(target);
   window.addEventListener("hashchange", () => {
     const next = arrival();
-    if (next && (next.id !== game.id || next.token !== game.token)) openGame(next);
+    if (next && (next.id !== game.id || next.token !== game.viewer)) openGame(next);
   });
 }
 

@@ -1,5 +1,5 @@
-// Seats: a player's token, kept in this tab's sessionStorage under the game's id and never in the
-// address bar. The address bar shows #game=ID (a watcher's link); the invite link carries player
+// Seats: a player's token (or a spectator's: player 0, which reads a private game and never
+// plays), kept in this tab's sessionStorage under the game's id and never in the address bar. The address bar shows #game=ID (a watcher's link); the invite link carries player
 // 2's token in its fragment (#game=…&token=…&player=…, which browsers never send to a server),
 // read once on arrival and cleared from the address bar with history.replaceState.
 import { $ } from "./elements.js";
@@ -13,7 +13,7 @@ export function rememberSeat(id, token, player) {
 export function seatOf(id) {
   try {
     const seat = JSON.parse(sessionStorage.getItem(`seat:${id}`) || "null");
-    if (seat && typeof seat.token === "string" && (seat.player === 1 || seat.player === 2)) return seat;
+    if (seat && typeof seat.token === "string" && [0, 1, 2].includes(seat.player)) return seat;
   } catch (error) { /* none */ }
   return { token: null, player: null };
 }
@@ -26,7 +26,7 @@ export function arrival() {
   if (!id) return null;
   const token = params.get("token");
   const player = Number(params.get("player"));
-  if (token && (player === 1 || player === 2)) rememberSeat(id, token, player);
+  if (token && [0, 1, 2].includes(player)) rememberSeat(id, token, player);
   if (token || params.has("player")) showGameInAddressBar(id);
   return { id, ...seatOf(id) };
 }

@@ -37,6 +37,8 @@ function result(state, kind, who) {
   if (state.reason === "timeout") return `${name(state.winner)} wins on time: ${name(3 - state.winner)}'s clock ran out.`;
   if (state.reason === "resignation") return `${name(3 - state.winner)} resigned: ${name(state.winner)} wins.`;
   if (state.reason === "agreement") return "Draw by agreement.";
+  if (state.reason === "aborted") return "Aborted: no result.";
+  if (state.reason === "no_first_move") return "Aborted: a first move was not made in time.";
   if (state.reason === "dead_position") return "Draw: no line can be completed any more.";
   return kind.result(state, who);
 }

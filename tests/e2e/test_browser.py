@@ -1023,3 +1023,65 @@ def test_a_finished_othello_game_checks_as_finished(browser: Browser, server: st
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "check-a-game-390x844.png"), full_page=True)
     assert not left_the_machine(page, outside)
+
+
+def test_a_game_from_the_lobby_to_a_rematch_between_two_contexts(
+    browser: Browser, server: str
+) -> None:
+    """Player 1 creates an open game, player 2 joins it from the lobby, player 1 resigns, both
+    ask for a rematch and each page opens its own seat of it (the seats swapped); a spectator
+    link made by a player watches it. Abort: offered before both have moved, and it ends it."""
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.select_option("#size", "3")
+    first.check("#open-game")
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_contain_text("You are X (player 1). Waiting for someone")
+    created = game_id(first)
+    second = new_page(browser, server, outside)
+    second.goto(f"{server}/")
+    entry = second.locator("#lobby-games li").filter(has_text="Tic-tac-toe (3 × 3)")
+    entry.last.get_by_role("button", name="Join").click()
+    expect(second.locator("#status")).to_contain_text("You are O (player 2).")
+    expect(first.locator("#status")).to_contain_text("Your turn.", timeout=5000)
+    expect(first.locator("#abort")).to_be_visible()
+    cell(first, 1, 1).click()
+    expect(cell(second, 1, 1)).to_have_attribute("data-mark", "X", timeout=5000)
+    cell(second, 0, 0).click()
+    expect(cell(first, 0, 0)).to_have_attribute("data-mark", "O", timeout=5000)
+    expect(first.locator("#abort")).to_be_hidden()  # both have moved: too late
+    first.get_by_role("button", name="Resign").click()
+    first.get_by_role("button", name="Yes, resign").click()
+    expect(second.locator("#status")).to_contain_text("resigned", timeout=5000)
+
+    first.get_by_role("button", name="Rematch").click()
+    expect(first.locator("#rematch-note")).to_contain_text("You offered a rematch")
+    expect(second.locator("#rematch-note")).to_contain_text("offers a rematch", timeout=5000)
+    second.get_by_role("button", name="Accept rematch").click()
+    # Each page now shows the rematch, its own seat swapped: the old player 2 plays X first.
+    expect(second.locator("#status")).to_contain_text("You are X (player 1). Your turn.")
+    expect(first.locator("#status")).to_contain_text("You are O (player 2).", timeout=5000)
+    rematch = game_id(second)
+    assert rematch != created
+    assert game_id(first) == rematch
+    assert httpx.get(f"{server}/v1/games/{created}").json()["rematch"] == rematch
+    cell(second, 2, 2).click()
+    expect(cell(first, 2, 2)).to_have_attribute("data-mark", "X", timeout=5000)
+
+    # A spectator link watches it, and cannot play.
+    first.get_by_role("button", name="Spectator link").click()
+    expect(first.locator("#spectator-link")).to_have_value(re.compile("player=0"))
+    link = first.locator("#spectator-link").input_value()
+    watcher = new_page(browser, server, outside)
+    watcher.goto(link)
+    expect(watcher.locator("#status")).to_contain_text("Watching.")
+    expect(cell(watcher, 2, 2)).to_have_attribute("data-mark", "X")
+    expect(watcher.locator("#actions")).to_be_hidden()
+
+    # A new game aborted before both players have moved.
+    third, fourth = start_game(browser, server, 3, outside)
+    third.get_by_role("button", name="Abort").click()
+    expect(third.locator("#status")).to_have_text("Aborted: no result.")
+    expect(fourth.locator("#status")).to_have_text("Aborted: no result.", timeout=5000)
+    assert not left_the_machine(first, outside)
