@@ -30,7 +30,7 @@ from uvicorn.server import ServerState
 from app.cli import main
 from app.server import BoundedHttpToolsProtocol
 from app.settings import UNSTARTED_GAME_SECONDS, Settings
-from tests.servers import free_port, wait_for
+from tests.servers import free_port, uvicorn_server, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
@@ -438,3 +438,59 @@ def test_check_from_the_installed_command_reads_stdin(client: TestClient) -> Non
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout == client.post("/v1/reversi/legal-moves", json=question).text + "\n"
+
+
+# --- games on a running service -------------------------------------------------------------
+
+
+def test_game_commands_play_a_game_from_the_lobby_to_a_rematch(runner: CliRunner) -> None:
+    """``adjudicator game …`` against a real server: an open game created, listed and joined,
+    played to a resignation, a rematch made from both seats, a spectator token that reads a
+    private game and cannot move; a refusal is the problem on stderr with exit status 1."""
+    with uvicorn_server() as url:
+
+        def run(*args: str, token: str | None = None, ok: bool = True) -> Any:
+            flags = ["--url", url] + (["--token", token] if token else [])
+            result = runner.invoke(main, ["game", args[0], *flags, *args[1:]])
+            assert (result.exit_code == 0) is ok, result.output
+            return json.loads(result.stdout if ok else result.stderr)
+
+        created = run("create-game", "--body", '{"n": 3, "open": true, "visibility": "public"}')
+        game_id, first = created["id"], created["tokens"]["1"]
+        listed = run("list-games", "--param", "open=true", "--param", "game=tictactoe")
+        assert game_id in [g["id"] for g in listed["games"]]
+        joined = run("join-game", game_id, "--param", "Idempotency-Key=cli-join")
+        second = joined["token"]
+        assert run("join-game", game_id, "--param", "Idempotency-Key=cli-join")["token"] == second
+        run("make-move", game_id, "--body", '{"square": "b2"}', token=first)
+        refused = run("make-move", game_id, "--body", '{"square": "a1"}', token=first, ok=False)
+        assert refused["code"] == "not_your_turn"
+        run("make-move", game_id, "--body", '{"square": "a1"}', token=second)
+        assert run("abort-game", game_id, token=first, ok=False)["code"] == "too_late_to_abort"
+        run("resign", game_id, token=second)
+        assert run("rematch", game_id, token=first)["rematch"] is None
+        made = run("rematch", game_id, token=second)["rematch"]
+        assert made["player"] == 1
+        state = run("get-game", made["id"])
+        assert (state["status"], state["n"]) == ("in_progress", 3)
+
+        private = run("create-game", "--body", '{"n": 3, "visibility": "private"}')
+        assert run("get-game", private["id"], ok=False)["code"] == "unauthorized"
+        watcher = run("add-spectator", private["id"], token=private["tokens"]["1"])["token"]
+        assert run("get-game", private["id"], token=watcher)["visibility"] == "private"
+        moved = run("make-move", private["id"], "--body", '{"row": 0, "col": 0}', token=watcher,
+                    ok=False)  # fmt: skip
+        assert moved["code"] == "wrong_player"
+
+
+def test_game_commands_are_the_game_routes(runner: CliRunner) -> None:
+    listed = runner.invoke(main, ["game", "--help"])
+    assert listed.exit_code == 0
+    for command in ("create-game", "join-game", "list-games", "make-move", "abort-game",
+                    "rematch", "add-spectator", "game-events", "delete-game"):  # fmt: skip
+        assert command in listed.output
+    down = runner.invoke(
+        main, ["game", "get-game", "x", "--url", f"http://127.0.0.1:{free_port()}"]
+    )
+    assert down.exit_code == 1
+    assert "127.0.0.1" in down.output
