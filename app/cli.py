@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, Any, Literal, TypeVar, get_args, get_origin
+from urllib.parse import quote
 
 import click
 import httpx
@@ -513,7 +514,8 @@ def _game_command(name: str, method: str, path: str, operation: dict[str, Any]) 
     def call(**values: Any) -> None:
         filled = path
         for parameter in in_path:
-            filled = filled.replace(f"{{{parameter}}}", str(values[parameter.replace("-", "_")]))
+            value = quote(str(values[parameter.replace("-", "_")]), safe="")
+            filled = filled.replace(f"{{{parameter}}}", value)
         headers: dict[str, str] = {}
         query: dict[str, str] = {}
         declared = {p["name"].lower(): p["in"] for p in operation.get("parameters", ())}

@@ -317,7 +317,7 @@ GAME_NOT_OVER = refusal(
 
 TOO_LATE_TO_ABORT = refusal(
     TooLateToAbort(), 409, "Too late to abort",
-    "an abort once both players have made a move",
+    "an abort once the players have made two moves (an opening's posted stones are not theirs)",
     "resign (`POST …/resign`) or offer a draw instead",
 )  # fmt: skip
 

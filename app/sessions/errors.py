@@ -164,17 +164,28 @@ RULE_FLAGS: dict[str, str] = {
 }  # fmt: skip
 
 
+# Why an action is not allowed besides the game's rules: a rematch of a game whose open seat
+# nobody ever took.
+NO_OPPONENT = "no_opponent"
+
+
 class ActionNotAllowed(RuleError):
-    """An action the game was created without (``"rules": {"<action>": false}``)."""
+    """An action the game was created without (``"rules": {"<action>": false}``), or that it
+    cannot have (``why``: ``no_opponent``, a rematch of a game nobody joined)."""
 
     code = "action_not_allowed"
 
-    def __init__(self, action: str) -> None:
-        self.action = action
-        super().__init__(f"this game was created without {RULE_FLAGS[action]} (its rules)")
+    def __init__(self, action: str, why: str = "") -> None:
+        self.action, self.why = action, why
+        if why == NO_OPPONENT:
+            super().__init__(
+                "nobody ever took this game's open seat: there is nobody to play again"
+            )
+        else:
+            super().__init__(f"this game was created without {RULE_FLAGS[action]} (its rules)")
 
     def details(self) -> dict[str, object]:
-        return {"action": self.action}
+        return {"action": self.action, **({"why": self.why} if self.why else {})}
 
 
 class GameNotOver(RuleError):
@@ -187,12 +198,12 @@ class GameNotOver(RuleError):
 
 
 class TooLateToAbort(RuleError):
-    """An abort once both players have moved: the game can only be resigned now."""
+    """An abort once the players have made two moves: the game can only be resigned now."""
 
     code = "too_late_to_abort"
 
     def __init__(self) -> None:
-        super().__init__("both players have moved: the game can no longer be aborted (resign)")
+        super().__init__("two moves were made: the game can no longer be aborted (resign)")
 
 
 class AccessDenied(DomainError):

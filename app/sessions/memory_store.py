@@ -171,18 +171,19 @@ class MemoryGameStore:
     def _now_ms(self) -> int:
         return int(self.wall_clock() * 1000)
 
-    def _session(self, game_id: str) -> Session:
-        """The game, with a flag fall that is due applied."""
+    def _session(self, game_id: str, now_ms: int | None = None) -> Session:
+        """The game, with an ending by time that is due at ``now_ms`` (default: now) applied;
+        a request that changes the game passes the one instant it decides at."""
         session = self._entry(game_id).session
-        if session.settle(self._now_ms()):
+        if session.settle(self._now_ms() if now_ms is None else now_ms):
             self._changed(session)
         return session
 
     def _changed(self, session: Session) -> None:
-        """The game just changed: wake its streams, and count the ending if it ended (an open
-        game that ended leaves the lobby)."""
+        """The game just changed: wake its streams, and count the ending if it ended by this
+        change (not one of a rematch's, after it); an open game that ended leaves the lobby."""
         state = session.state()
-        if state.reason is not None:
+        if state.reason is not None and state.version == state.ended_version:
             self.endings[state.reason] += 1
             entry = self._started.get(session.id) or self._unstarted.get(session.id)
             if entry is not None:
@@ -246,8 +247,9 @@ class MemoryGameStore:
 
     async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
         entry = self._entry(game_id)
-        session = self._session(game_id)
-        result = session.join(idempotency_key, self._now_ms())
+        now = self._now_ms()
+        session = self._session(game_id, now)
+        result = session.join(idempotency_key, now)
         if not result.replayed:
             self._unlist(entry)
             if game_id in self._unstarted:  # its players are seated now: its life starts again
@@ -306,11 +308,12 @@ class MemoryGameStore:
         return BoardShape(session.kind.name, session.board_size())
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
-        session = self._session(game_id)
+        now = self._now_ms()
+        session = self._session(game_id, now)
         entry = self._entry(game_id)
         if not session.answered(request, token):  # a replay is answered even at the bound
             self._check_moves_room(entry.owner)
-        result = session.play(request, token, self._now_ms())
+        result = session.play(request, token, now)
         if not result.replayed:
             self._moves += 1
             self._owned_moves[entry.owner] += 1
@@ -322,9 +325,10 @@ class MemoryGameStore:
         return result
 
     async def act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
-        session = self._session(game_id)
+        now = self._now_ms()
+        session = self._session(game_id, now)
         version = session.version
-        result = session.act(request, token, self._now_ms())
+        result = session.act(request, token, now)
         if session.version != version:
             self._changed(session)
         return result

@@ -472,6 +472,7 @@ class SeatTakenReply(NamedTuple):
 
 class ActionNotAllowedReply(NamedTuple):
     action: str
+    why: str = ""
 
 
 class TooLateReply(NamedTuple):
@@ -773,7 +774,7 @@ REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
     NoPassesReply: lambda a, r: PassNotAllowed(a.rule),
     WrongStepReply: lambda a, r: WrongStep(NO_OPENING_CHOICE),
     WaitingReply: lambda a, r: WaitingForOpponent(int(a.open_seat)),
-    ActionNotAllowedReply: lambda a, r: ActionNotAllowed(a.action),
+    ActionNotAllowedReply: lambda a, r: ActionNotAllowed(a.action, a.why or ""),
     TooLateReply: lambda a, r: TooLateToAbort(),
     GameNotOverReply: lambda a, r: GameNotOver(),
 }

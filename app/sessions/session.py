@@ -24,6 +24,7 @@ from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import Clocks, ClockState
 from app.sessions.errors import (
+    NO_OPPONENT,
     PRIVATE_GAME,
     REMEMBERED_REFUSALS,
     ActionNotAllowed,
@@ -207,8 +208,8 @@ class JoinResult:
     replayed: bool = False
 
 
-# ``Session.moved`` once both players have made a move: too late to abort.
-BOTH_MOVED = 3
+# The players' moves (an opening's are not theirs) from which a game can no longer be aborted.
+ABORT_BEFORE_MOVES = 2
 
 # A join's receipt key begins with this, where a player's request's begins with its seat.
 JOIN: Literal["join"] = "join"
@@ -624,7 +625,8 @@ class Session:
 
     def act(self, request: ActionRequest, token: str, now_ms: int = 0) -> ActionResult:
         """A resignation, a draw offer or an abort, with the same policy as a move
-        (``play``). A game waiting for its second player may be aborted (nobody has moved)."""
+        (``play``). A game is aborted while its players have made fewer than two moves (a game
+        waiting for its second player too)."""
         player = self.player_of(token)
         key, answered = self._receipt(request, player)
         if answered is not None:
@@ -639,7 +641,8 @@ class Session:
                 raise ActionNotAllowed(flag or "")
             if self.over:
                 raise self._game_over()
-            if request.action == "abort" and self.moved == BOTH_MOVED:
+            played = self.position.move_count - self.untimed
+            if request.action == "abort" and played >= ABORT_BEFORE_MOVES:
                 raise TooLateToAbort()
         except REMEMBERED_REFUSALS as refusal:
             self._refused(key, request.fingerprint(), refusal)
@@ -668,6 +671,8 @@ class Session:
             raise ActionNotAllowed("rematch")
         if not self.over:
             raise GameNotOver()
+        if self.open_seat is not None:  # over before anybody took the open seat
+            raise ActionNotAllowed("rematch", NO_OPPONENT)
         return player, self.rematch_offer
 
     def offer_rematch(self, player: Player, token: str, made: str) -> None:

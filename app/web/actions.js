@@ -1,5 +1,5 @@
 // The players' changes of a game that are no move: offering (or accepting) a draw, resigning,
-// which asks for a confirmation first, aborting before both players have moved, and, after the
+// which asks for a confirmation first, aborting before the second move, and, after the
 // end, offering (or accepting) a rematch. A standing offer is shown to both players. A player
 // also makes a spectator link here (a read-only token in its fragment). And a pass, a
 // move without a cell, offered where the game's kind says its player may pass (renju), and the

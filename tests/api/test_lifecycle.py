@@ -1,6 +1,6 @@
 """A game's lifecycle (API.md part 2, "The lobby, spectators and the game's lifecycle"), through
 the HTTP API, for every kind, on the memory store, one Redis and a Redis Cluster: aborting
-before both players have moved (and not after), the first-move deadline aborting a game at its
+before the players' second move (and not after), the first-move deadline aborting a game at its
 instant whether or not anybody looks (also when the game is read through another process), and
 the rule flags that leave an action out. Every refusal changes nothing; every bad creation
 parameter is a 422 naming it and creates nothing.
@@ -346,11 +346,10 @@ def test_a_public_game_is_read_by_anyone_and_may_have_spectators_too(client: Tes
     made = client.post(f"/v1/games/{game['id']}/spectators", headers=auth(game, 1)).json()
     for headers in ({}, {"Authorization": f"Bearer {made['token']}"}, auth(game, 2)):
         assert client.get(f"/v1/games/{game['id']}", headers=headers).status_code == 200
-    # A token sent to a public game's read is not looked at.
-    assert (
-        client.get(f"/v1/games/{game['id']}", headers={"Authorization": "Bearer x"}).status_code
-        == 200
-    )
+    # A token sent to a public game's read is not looked at, nor any other Authorization.
+    for header in ("Bearer x", "Basic eDp5", "Bearer"):
+        answer = client.get(f"/v1/games/{game['id']}", headers={"Authorization": header})
+        assert answer.status_code == 200, header
     assert_problem(client.post(f"/v1/games/{game['id']}/spectators"), 401, "unauthorized")
     assert_problem(
         client.post("/v1/games/nope/spectators", headers=auth(game, 1)), 404, "game_not_found"
@@ -482,3 +481,53 @@ async def test_racing_rematch_offers_make_one_game(module_store_url: str) -> Non
     finally:
         for racer in clients:
             await racer.aclose()
+
+
+def test_an_ending_due_comes_before_a_rematch_offer(module_store_url: str) -> None:
+    """A first move's deadline passed with nobody looking: the rematch offer finds the game
+    aborted (and counts that ending once, however many rematch changes follow)."""
+    settings = app_settings(store_url=module_store_url, create_rate_per_minute=0)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as fresh:
+        game = fresh.post("/v1/games", json={"n": 3, "first_move_seconds": 1}).json()
+        time.sleep(1.3)
+        offered = rematch(fresh, game, 1)
+        assert (offered["state"]["reason"], offered["state"]["rematch_offer"]) == (
+            "no_first_move", 1,
+        )  # fmt: skip
+        rematch(fresh, game, 2)
+        assert ended_metric(fresh).get("no_first_move") == 1.0
+
+
+def test_a_game_nobody_joined_has_no_rematch(client: TestClient) -> None:
+    game = client.post("/v1/games", json={"n": 3, "open": True}).json()
+    client.post(f"/v1/games/{game['id']}/abort", headers=auth(game, 1))
+    refused = client.post(f"/v1/games/{game['id']}/rematch", headers=auth(game, 1))
+    problem = assert_problem(refused, 409, "action_not_allowed")
+    assert (problem["action"], problem["why"]) == ("rematch", "no_opponent")
+
+
+@pytest.mark.parametrize(
+    ("body", "moves"),
+    [  # an opening's posted stones are not the players' moves: two of theirs are
+        ({"game": "gomoku", "size": 9, "opening": {"stones": ["e5", "e6", "f5"]}},
+         [(2, "a1"), (1, "i9")]),
+        ({"game": "gomoku", "size": 15, "opening": "swap2"}, [(1, "a1"), (1, "a2")]),
+    ],
+)  # fmt: skip
+def test_an_abort_counts_the_players_moves(
+    client: TestClient, body: dict[str, Any], moves: list[tuple[int, str]]
+) -> None:
+    game = client.post("/v1/games", json=body).json()
+    path = f"/v1/games/{game['id']}"
+    for player, square in moves:
+        answer = client.post(f"{path}/moves", json={"square": square}, headers=auth(game, player))
+        assert answer.status_code == 201, answer.text
+    assert_problem(client.post(f"{path}/abort", headers=auth(game, 1)), 409, "too_late_to_abort")
+    fresh = client.post("/v1/games", json=body).json()  # one move of theirs: still abortable
+    player, square = moves[0]
+    moved = client.post(
+        f"/v1/games/{fresh['id']}/moves", json={"square": square}, headers=auth(fresh, player)
+    )
+    assert moved.status_code == 201, moved.text
+    aborted = client.post(f"/v1/games/{fresh['id']}/abort", headers=auth(fresh, 2))
+    assert aborted.json()["status"] == "aborted"

@@ -269,23 +269,31 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
     assert not left_the_machine(first, outside)
 
 
-def test_an_open_game_is_found_and_joined_from_the_lobby(browser: Browser, server: str) -> None:
-    """Player 1 creates an open game (no invite: only its own seat) and waits; player 2 finds it
-    under Find a game, joins with one click, and the two play it; the lobby lists it no more."""
-    outside: list[playwright.Request] = []
+def open_game_in_the_lobby(
+    browser: Browser, server: str, outside: list[playwright.Request]
+) -> tuple[Page, Page, playwright.Locator]:
+    """Player 1 creates an open 3 × 3 game and waits; a second page shows it under Find a game:
+    both pages, and the second one's entries of such games (the new one last)."""
     first = new_page(browser, server, outside)
     first.goto(f"{server}/")
     first.select_option("#size", "3")
     first.check("#open-game")
     first.get_by_role("button", name="New game").click()
     expect(first.locator("#status")).to_contain_text("You are X (player 1). Waiting for someone")
-    expect(first.locator("#invite")).to_be_hidden()
-    created = game_id(first)
-
     second = new_page(browser, server, outside)
     second.goto(f"{server}/")
     entry = second.locator("#lobby-games li").filter(has_text="Tic-tac-toe (3 × 3)")
     expect(entry.first).to_be_visible()
+    return first, second, entry
+
+
+def test_an_open_game_is_found_and_joined_from_the_lobby(browser: Browser, server: str) -> None:
+    """Player 1 creates an open game (no invite: only its own seat) and waits; player 2 finds it
+    under Find a game, joins with one click, and the two play it; the lobby lists it no more."""
+    outside: list[playwright.Request] = []
+    first, second, entry = open_game_in_the_lobby(browser, server, outside)
+    expect(first.locator("#invite")).to_be_hidden()
+    created = game_id(first)
     assert httpx.get(f"{server}/v1/games?open=true").json()["games"][-1]["id"] == created
     entry.last.get_by_role("button", name="Join").click()
     expect(second.locator("#status")).to_contain_text("You are O (player 2). Waiting for X")
@@ -1030,18 +1038,10 @@ def test_a_game_from_the_lobby_to_a_rematch_between_two_contexts(
 ) -> None:
     """Player 1 creates an open game, player 2 joins it from the lobby, player 1 resigns, both
     ask for a rematch and each page opens its own seat of it (the seats swapped); a spectator
-    link made by a player watches it. Abort: offered before both have moved, and it ends it."""
+    link made by a player watches it. Abort: offered before the second move, and it ends it."""
     outside: list[playwright.Request] = []
-    first = new_page(browser, server, outside)
-    first.goto(f"{server}/")
-    first.select_option("#size", "3")
-    first.check("#open-game")
-    first.get_by_role("button", name="New game").click()
-    expect(first.locator("#status")).to_contain_text("You are X (player 1). Waiting for someone")
+    first, second, entry = open_game_in_the_lobby(browser, server, outside)
     created = game_id(first)
-    second = new_page(browser, server, outside)
-    second.goto(f"{server}/")
-    entry = second.locator("#lobby-games li").filter(has_text="Tic-tac-toe (3 × 3)")
     entry.last.get_by_role("button", name="Join").click()
     expect(second.locator("#status")).to_contain_text("You are O (player 2).")
     expect(first.locator("#status")).to_contain_text("Your turn.", timeout=5000)

@@ -94,7 +94,7 @@ CREATED_GAME_LINKS = {
     ),
     "Abort": _link(
         "abort_game",
-        "Player 1 aborts the game before both players have moved: it ends with no result.",
+        "Player 1 aborts the game before the players' second move: it ends with no result.",
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
     ),
     "AddSpectator": _link(

@@ -140,7 +140,10 @@ async def authenticated(request: Request, game_id: str) -> tuple[str, Seat]:
 async def viewed(request: Request, game_id: str) -> None:
     """A read of a game: a private one needs a player's or a spectator's token (401), checked
     before anything is read; a public one is read by anyone (a token sent is not looked at)."""
-    token = params.VIEWER_TOKEN.read_if_sent(request)
+    try:
+        token = params.VIEWER_TOKEN.read_if_sent(request)
+    except Unauthorized:  # not a bearer token: none for this service (a public game is read)
+        token = None
     if token is None:
         await store_of(request).viewer(game_id, None)
         return
@@ -934,11 +937,12 @@ ACTIONS: tuple[tuple[str, str, str, Callable[[Request], Awaitable[Response]]], .
     (
         "/{game_id}/abort",
         "Abort the game",
-        "Before both players have made a move (an open game still waiting for its second "
-        "player too), either player may abort: the game ends with no result (`status` "
-        "`aborted`, `winner` 0, `reason` `aborted`). Once both have moved: 409 "
-        "`too_late_to_abort` (resign instead). A game created with `rules.abort` false: 409 "
-        "`action_not_allowed`. After the end: 409 `game_over`.",
+        "While the players have made fewer than two moves (an opening's posted stones are not "
+        "theirs; an open game still waiting for its second player too), either player may "
+        "abort: the game ends with no result (`status` `aborted`, `winner` 0, `reason` "
+        "`aborted`). From the second move on: 409 `too_late_to_abort` (resign instead). A "
+        "game created with `rules.abort` false: 409 `action_not_allowed`. After the end: 409 "
+        "`game_over`.",
         abort_game,
     ),
 )

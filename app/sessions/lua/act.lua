@@ -4,7 +4,7 @@
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
-                        'reason', 'open', 'off', 'pm')
+                        'reason', 'open', 'off', 'opened')
 if not meta[1] then return REPLY.game_not_found{} end
 local player
 if ARG.token_hash == meta[1] then player = 1 elseif ARG.token_hash == meta[2] then player = 2
@@ -48,9 +48,10 @@ if status ~= 'in_progress' then
 end
 local ending = {'next', 0, 'offer', 0, 'fmdue', 0}
 if ARG.action == 'abort' then
-  -- Games made before 'pm' was kept: both players have moved once two moves were made.
-  local moved = meta[10] and tonumber(meta[10]) or (redis.call('LLEN', KEYS[2]) >= 2 and 3 or 0)
-  if moved == 3 then return refuse(REPLY.too_late_to_abort{}) end
+  -- The players' moves: an opening's ('opened', at creation) are not theirs.
+  if redis.call('LLEN', KEYS[2]) - tonumber(meta[10] or 0) >= 2 then
+    return refuse(REPLY.too_late_to_abort{})
+  end
   read_clock(KEYS[1], now, true)
   changed(KEYS[1], ARG.channel, {'status', 'aborted', 'winner', 0, 'reason', 'aborted',
                                  unpack(ending)})

@@ -5,7 +5,8 @@
 -- the new game (seats swapped: the hashes answered with `needed`) and links it ('link' mode): the
 -- rematch ('rm') is this game's once, whoever links first; a later call answers it again, with
 -- the caller's own sealed token. KEYS: meta, moves.
-local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'off', 'rmo', 'rm')
+settle(KEYS[1], ARG.channel, now_ms())  -- an ending due comes first
+local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'off', 'rmo', 'rm', 'open')
 if not meta[1] then return REPLY.game_not_found{} end
 local player
 if ARG.token_hash == meta[1] then player = 1 elseif ARG.token_hash == meta[2] then player = 2
@@ -14,6 +15,9 @@ if string.find(',' .. (meta[4] or '') .. ',', ',rematch,', 1, true) then
   return REPLY.action_not_allowed{action = 'rematch'}
 end
 if meta[3] == 'in_progress' then return REPLY.game_not_over{} end
+if (meta[7] or '0') ~= '0' then  -- over before anybody took its open seat
+  return REPLY.action_not_allowed{action = 'rematch', why = 'no_opponent'}
+end
 local function linked()
   return REPLY.linked{id = redis.call('HGET', KEYS[1], 'rm'), player = 3 - player,
                       sealed = redis.call('HGET', KEYS[1], 'rms' .. player),
