@@ -20,6 +20,7 @@ from adjudicator_client import (
     MakeMoveAnswer,
     MoveEvent,
     OfferEvent,
+    RematchEvent,
     Retries,
     token_for,
 )
@@ -373,6 +374,10 @@ def test_a_rematch_is_made_once_both_players_offered(api: Client) -> None:
     assert (accepted["player"], mine["player"], mine["id"]) == (1, 2, accepted["id"])
     moved = api.make_move(accepted["id"], accepted["token"], 0, 0)  # the old player 2 opens
     assert moved["move"]["player"] == 1
+    ended = offered["state"]["version"] - 1
+    events = list(api.game_events(game["id"], since=ended))  # opened after the end
+    assert [type(event) for event in events] == [RematchEvent]
+    assert events[0].state.get("rematch") == accepted["id"]
 
 
 def test_a_private_game_is_read_only_with_a_player_or_spectator_token(api: Client) -> None:

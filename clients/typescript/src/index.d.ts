@@ -273,8 +273,8 @@ export declare class Client {
   resign(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
   /** The token's player offers a draw, or accepts the other player's standing offer. */
   offerDraw(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
-  /** The token's player aborts the game before both players have moved: it ends with no result
-   * (`status` `"aborted"`); once both have moved, 409 `too_late_to_abort` (a game created with
+  /** The token's player aborts the game before the players' second move: it ends with no result
+   * (`status` `"aborted"`); from the second move on, 409 `too_late_to_abort` (a game created with
    * `rules.abort` false: 409 `action_not_allowed`). */
   abortGame(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
   /** A read-only token for the game, made with a player's token: it reads a private game

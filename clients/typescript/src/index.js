@@ -502,8 +502,8 @@ export class Client {
   }
 
   /**
-   * The token's player aborts the game before both players have moved: it ends with no result
-   * (`status` "aborted"); once both have moved, 409 `too_late_to_abort`.
+   * The token's player aborts the game before the players' second move: it ends with no result
+   * (`status` "aborted"); from the second move on, 409 `too_late_to_abort`.
    * @param {string} gameId
    * @param {string} token
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]

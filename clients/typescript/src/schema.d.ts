@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Abort the game
-         * @description Before both players have made a move (an open game still waiting for its second player too), either player may abort: the game ends with no result (`status` `aborted`, `winner` 0, `reason` `aborted`). Once both have moved: 409 `too_late_to_abort` (resign instead). A game created with `rules.abort` false: 409 `action_not_allowed`. After the end: 409 `game_over`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
+         * @description While the players have made fewer than two moves (an opening's posted stones are not theirs; an open game still waiting for its second player too), either player may abort: the game ends with no result (`status` `aborted`, `winner` 0, `reason` `aborted`). From the second move on: 409 `too_late_to_abort` (resign instead). A game created with `rules.abort` false: 409 `action_not_allowed`. After the end: 409 `game_over`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
          */
         post: operations["abortGame"];
         delete?: never;
@@ -4897,7 +4897,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). `too_late_to_abort`: an abort once both players have made a move. */
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). `too_late_to_abort`: an abort once the players have made two moves (an opening's posted stones are not theirs). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -39,6 +39,7 @@ from adjudicator_client._events import (
     JoinEvent,
     MoveEvent,
     OfferEvent,
+    RematchEvent,
 )
 from adjudicator_client._operations import Board, Color, Player, Polled, Retries, token_for
 from adjudicator_client._problem import ProblemError
@@ -61,6 +62,7 @@ __all__ = [
     "Player",
     "Polled",
     "ProblemError",
+    "RematchEvent",
     "Retries",
     "token_for",
 ]

@@ -63,6 +63,15 @@ class AbortEvent:
 
 
 @dataclass(frozen=True)
+class RematchEvent:
+    """After the end, a rematch was offered or made (``event: rematch``, sent by a stream
+    opened after it): the state (``rematch_offer``, ``rematch``)."""
+
+    id: int
+    state: GetGameAnswer
+
+
+@dataclass(frozen=True)
 class EndEvent:
     """The game is over (``event: end``), by a move or otherwise (a flag fall, a resignation,
     an agreed draw, an abort); the stream ends after it."""
@@ -71,7 +80,7 @@ class EndEvent:
     state: GetGameAnswer
 
 
-GameEvent = JoinEvent | MoveEvent | OfferEvent | AbortEvent | EndEvent
+GameEvent = JoinEvent | MoveEvent | OfferEvent | AbortEvent | RematchEvent | EndEvent
 
 
 class _Sse:
@@ -115,6 +124,8 @@ class _Sse:
             return OfferEvent(number or 0, body)
         if kind == "abort":
             return AbortEvent(number or 0, body)
+        if kind == "rematch":
+            return RematchEvent(number or 0, body)
         if kind == "end":
             return EndEvent(number, body)
         return None

@@ -404,8 +404,8 @@ def abort_game(
     if_match: int | None = None,
     idempotency_key: str | None = None,
 ) -> Call[AbortGameAnswer]:
-    """The token's player aborts the game before both players have moved: it ends with no
-    result (``status`` ``aborted``); once both have moved, ``TooLateToAbort``."""
+    """The token's player aborts the game before the players' second move: it ends with no
+    result (``status`` ``aborted``); from the second move on, ``TooLateToAbort``."""
     headers = _acting(game_id, token, if_match, idempotency_key)
     body = _omit_none(player=player)
     return call("abort_game", _json, body, path={"game_id": game_id}, headers=headers)

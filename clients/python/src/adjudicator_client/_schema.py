@@ -2205,8 +2205,9 @@ class ActionNotAllowed(ProblemError):
 
 
 class TooLateToAbort(ProblemError):
-    """Too late to abort (409 ``too_late_to_abort``). When: an abort once both players have made a
-    move. To do: resign (`POST …/resign`) or offer a draw instead.
+    """Too late to abort (409 ``too_late_to_abort``). When: an abort once the players have made two
+    moves (an opening's posted stones are not theirs). To do: resign (`POST …/resign`) or offer a
+    draw instead.
     """
 
     code = "too_late_to_abort"
