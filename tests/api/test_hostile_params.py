@@ -496,6 +496,11 @@ GAME_ROUTES = [
     pytest.param("GET", "/events", id="events"),
     pytest.param("POST", "/moves", id="make-move"),
     pytest.param("DELETE", "", id="delete-game"),
+    pytest.param("POST", "/join", id="join-game"),
+    pytest.param("POST", "/abort", id="abort-game"),
+    pytest.param("POST", "/spectators", id="add-spectator"),
+    pytest.param("POST", "/rematch", id="rematch"),
+    pytest.param("GET", "/record", id="get-record"),
 ]
 # Ids that name no game, built from a real game's id where that matters: "{id}" stands for it.
 # POST and DELETE carry that real game's token, so an id matched by prefix, by case or after
