@@ -64,11 +64,12 @@ class Liveness:
             self.can_complete(to_move, (empty + 1) // 2) or self.can_complete(other, empty // 2)
         )
 
-    def played(self, owner: Owner, row: int, col: int, player: Player) -> None:
+    def played(self, owner: Owner, row: int, col: int, player: Player, by: int = 1) -> None:
         """``player``'s stone was placed at (row, col), an empty cell: ``owner`` reads the board
-        with it."""
+        with it. ``by`` -1: the stone, the last one placed, is taken back (``owner`` still reads
+        it): each count changes back (a takeback, O(k))."""
         if self.lines is not None:
-            self._line_played(row, col, player)
+            self._line_played(row, col, player, by)
             return
         n, k, exact = self.n, self.k, self.exact
         reach = k + 1 if exact else k - 1  # the cells read each way: the windows', their ends
@@ -78,11 +79,11 @@ class Liveness:
                 r, c = row + t * dr, col + t * dc
                 span.append(owner(r, c) if 0 <= r < n and 0 <= c < n else OFF)
             span[reach] = 0  # the windows as they were before the stone
-            self._windows_changed(span, reach, player)
+            self._windows_changed(span, reach, player, by)
 
-    def _windows_changed(self, span: list[int], centre: int, player: Player) -> None:
+    def _windows_changed(self, span: list[int], centre: int, player: Player, by: int) -> None:
         """The windows through ``span[centre]`` (and, exact, those it ends) as they were, with
-        the cell empty, and as they are with ``player``'s stone there."""
+        the cell empty, and as they are with ``player``'s stone there (``by`` -1: back)."""
         k, exact = self.k, self.exact
         opponent = 3 - player
         mine_open, theirs_open = self.open[player - 1], self.open[opponent - 1]
@@ -101,19 +102,20 @@ class Liveness:
                 continue
             ends = (span[start - 1], span[start + k]) if exact else ()
             if not theirs and player not in ends:  # open for the mover: one stone nearer
-                mine_open[k - mine] -= 1
-                mine_open[k - mine - 1] += 1
+                mine_open[k - mine] -= by
+                mine_open[k - mine - 1] += by
             if not mine and opponent not in ends:  # open for the opponent: no longer
-                theirs_open[k - theirs] -= 1
+                theirs_open[k - theirs] -= by
         if exact:  # the windows the cell ends: closed to the mover (its run would be longer)
             for start, far_end in ((centre - k, centre - k - 1), (centre + 1, centre + k + 1)):
                 inside = span[start : start + k]
                 if OFF in inside or opponent in inside or span[far_end] == player:
                     continue
-                mine_open[k - inside.count(player)] -= 1
+                mine_open[k - inside.count(player)] -= by
 
-    def _line_played(self, row: int, col: int, player: Player) -> None:
-        """k = n: the stone joins its row, its column and the main diagonals it lies on."""
+    def _line_played(self, row: int, col: int, player: Player, by: int) -> None:
+        """k = n: the stone joins its row, its column and the main diagonals it lies on (``by``
+        -1: leaves them)."""
         assert self.lines is not None
         n = self.n
         keys: list[tuple[str, int]] = [("row", row), ("col", col)]
@@ -124,13 +126,18 @@ class Liveness:
         opponent = 3 - player
         for key in keys:
             stones = self.lines.setdefault(key, [0, 0])
+            if by < 0:
+                stones[player - 1] -= 1  # the counts as they were before the stone
             mine, theirs = stones[player - 1], stones[opponent - 1]
             if not theirs:
-                self.open[player - 1][n - mine] -= 1
-                self.open[player - 1][n - mine - 1] += 1
+                self.open[player - 1][n - mine] -= by
+                self.open[player - 1][n - mine - 1] += by
             if not mine:
-                self.open[opponent - 1][n - theirs] -= 1
-            stones[player - 1] += 1
+                self.open[opponent - 1][n - theirs] -= by
+            if by > 0:
+                stones[player - 1] += 1
+            elif stones == [0, 0]:
+                del self.lines[key]
 
     @classmethod
     def of(cls, n: int, k: int, exact: bool, stones: Iterable[tuple[int, int, Player]]) -> Liveness:

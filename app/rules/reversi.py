@@ -26,7 +26,7 @@ Three representations of a position, each computed from another when first neede
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -521,6 +521,22 @@ def after_move(board: Board, row: int, col: int, color: Color, flips: int) -> Tu
     if _can_move(own, opp, empty, geo.shifts):
         return after, color, True
     return after, None, False
+
+
+def undo_move(
+    board: Board, row: int, col: int, color: Color, flips: Iterable[Sequence[int]]
+) -> Board:
+    """The board before ``color``'s move at (row, col) that flipped ``flips`` (its cells), the
+    board after it being ``board``: the stone lifted, the flips turned back (a takeback)."""
+    geo = board.geometry
+    black, white = board.bits()
+    move = 1 << (row * geo.width + col)
+    mask = 0
+    for r, c in flips:
+        mask |= 1 << (r * geo.width + c)
+    if color == BLACK:
+        return Board._played(geo, black & ~(mask | move), white | mask)
+    return Board._played(geo, black | mask, white & ~(mask | move))
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,38 @@ class RunLengths:
             won = won or length >= self.k
         return won
 
+    def remove(self, row: int, col: int) -> None:
+        """Take back the stone at (row, col), the last one ``play`` recorded (a takeback): in
+        each direction its run splits back into the runs before and after it. Their lengths are
+        walked from the stone, both ways at once, until one side ends: O(the shorter side), less
+        than k while no run has won."""
+        n = self.n
+        player = self.cells[row * n + col]
+        for (dr, dc), ends in zip(DIRECTIONS, self.ends, strict=True):
+            before = after = 0
+            while True:  # the first side to end gives its length; the run's gives the other
+                r, c = row - (before + 1) * dr, col - (before + 1) * dc
+                if not (0 <= r < n and 0 <= c < n) or self.cells.get(r * n + c) != player:
+                    start = (row - before * dr) * n + col - before * dc
+                    after = ends[start] - 1 - before
+                    break
+                before += 1
+                r, c = row + (after + 1) * dr, col + (after + 1) * dc
+                if not (0 <= r < n and 0 <= c < n) or self.cells.get(r * n + c) != player:
+                    end = (row + after * dr) * n + col + after * dc
+                    before = ends[end] - 1 - after
+                    break
+                after += 1
+            ends.pop((row - before * dr) * n + col - before * dc, None)
+            ends.pop((row + after * dr) * n + col + after * dc, None)
+            if before:
+                ends[(row - before * dr) * n + col - before * dc] = before
+                ends[(row - dr) * n + col - dc] = before
+            if after:
+                ends[(row + dr) * n + col + dc] = after
+                ends[(row + after * dr) * n + col + after * dc] = after
+        del self.cells[row * n + col]
+
     def __len__(self) -> int:
         """How many cells are occupied."""
         return len(self.cells)

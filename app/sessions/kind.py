@@ -21,7 +21,7 @@ as opaque: its fields in the move record (``record``) and its text (``text``).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
@@ -261,6 +261,14 @@ class Position(Protocol):
         """The moves with ``seq > since``, in order, at most ``limit``."""
         ...
 
+    def undo(self, taken: Sequence[Move], before: Move | None) -> None:
+        """Take back ``taken``, the game's last moves in order (a takeback, while the game goes
+        on; each one ``GameKind.takes_back``): the position is again as it was right after
+        ``before``, the move before them (None: the first of them was the game's first move),
+        which it answers as its last move. Costs what the moves changed (a stone and its lines,
+        a Reversi move's flips), never the board or the history."""
+        ...
+
     def facts(self) -> Mapping[str, object]:
         """The kind's own fields of the game's state (e.g. ``{"n": 3}``)."""
         ...
@@ -321,6 +329,11 @@ class GameKind(Protocol):
 
     def decode_move(self, seq: int, text: str) -> Move:
         """Move number ``seq`` back from ``encode_move``'s text."""
+        ...
+
+    def takes_back(self, move: Move) -> bool:
+        """Whether a takeback may take ``move`` back: every move of play may, none of an opening
+        rule's (swap2's stones and choices: its colours stay as they were chosen)."""
         ...
 
     def clocks_wait(self, params: Mapping[str, object]) -> bool:

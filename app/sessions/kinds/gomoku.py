@@ -767,6 +767,29 @@ class Gomoku:
         self.opened[seq] = opening_facts(self.step, self.colors)
         return self.move(seq)
 
+    def undo(self, taken: Sequence[Move], before: Move | None) -> None:
+        cells, liveness = self.board.cells, self.liveness
+        for move in reversed(taken):
+            played, color = move.played, _color(str((move.facts or {}).get("color")))
+            if isinstance(played, Placement):
+                if liveness is not None:  # read with the stone still there
+                    liveness.played(lambda r, c: STONE.get(cells.get((r, c)), 0), played.row,
+                                    played.col, STONE[color], by=-1)  # fmt: skip
+                del cells[played.row, played.col]
+            self.turn = color
+            self.opened.pop(move.seq, None)
+        # Passes in a row before the first move taken back: one at most (two end the game).
+        self.passes = 1 if before is not None and isinstance(before.played, Pass) else 0
+        self.status, self.winner, self.ended = "in_progress", 0, None
+        count = self.move_count - len(taken)
+        if count >= self.first:
+            del self.played[4 * (count - self.first + 1) :]
+        else:  # no move left, or a position a store rebuilt: the one before is its last
+            self.first = max(count, 1)
+            self.played = array("i", _array_row(before) if before is not None else ())
+            if before is not None and before.state_facts is not None:
+                self.opened[count] = before.state_facts
+
     def facts(self) -> GomokuFacts:
         facts: GomokuFacts = {
             "rule": self.rule, "size": self.size, "foul": self.foul, "colors": FIXED_COLORS,
@@ -931,6 +954,10 @@ class GomokuKind:
             colors = None if not seats else (_color(seats[0]), _color(seats[1]))
             state_facts = opening_facts(_step(step), colors)
         return Move(seq, played, mover, facts, state_facts)
+
+    def takes_back(self, move: Move) -> bool:
+        """Not a swap2 opening's stone or choice (the moves that record the step they left)."""
+        return move.state_facts is None and not isinstance(move.played, Swap2Choice)
 
     def clocks_wait(self, params: Mapping[str, object]) -> bool:
         return params.get("opening") != SWAP2  # swap2's clocks run from the first stone

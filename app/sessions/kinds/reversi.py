@@ -65,6 +65,7 @@ from app.sessions.kind import (
 )
 
 PLAYERS: dict[str, Player] = {BLACK: 1, WHITE: 2}
+COLORS: dict[int, Color] = {1: BLACK, 2: WHITE}
 PlayerScores = TypedDict("PlayerScores", {"1": int, "2": int})
 
 
@@ -470,6 +471,21 @@ class Reversi:
         self.unwritten.append(move)
         return move
 
+    def undo(self, taken: Sequence[Move], before: Move | None) -> None:
+        board = self.board
+        for move in reversed(taken):
+            cell, flips = Placement.of(move.played), (move.facts or {}).get("flips", [])
+            assert isinstance(flips, list)
+            board = reversi.undo_move(board, cell.row, cell.col, COLORS[move.player], flips)
+        self.board, self.next_color = board, COLORS[taken[0].player]
+        count = self.move_count - len(taken)
+        records = self.written()
+        if count >= self.first:
+            del records[count - self.first + 1 :]
+        else:  # no move left, or a position a store rebuilt: the one before is its last
+            self.first = max(count, 1)
+            self.records = [KIND.encode_move(before)] if before is not None else []
+
     def facts(self) -> ReversiFacts:
         board = self.board
         return {"height": board.rows, "width": board.cols, "score": score_of(board)}
@@ -580,6 +596,9 @@ class ReversiKind:
         score: PlayerScores = {"1": int(black), "2": int(white)}
         mover: Player = 1 if player == "1" else 2
         return Move(seq, Placement(int(row), int(col)), mover, facts, {"score": score})
+
+    def takes_back(self, move: Move) -> bool:
+        return True
 
     def clocks_wait(self, params: Mapping[str, object]) -> bool:
         return True

@@ -14,7 +14,7 @@ take ~35 ms, which showed up as the moves endpoint's p99 latency.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, ClassVar, Literal, NotRequired
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -198,6 +198,17 @@ class TicTacToe:
                 self.status, self.ended = "draw", "dead_position"
         return Move(self.move_count, placement, player)
 
+    def undo(self, taken: Sequence[Move], before: Move | None) -> None:
+        lines, liveness = self.lines, self.liveness
+        for move in reversed(taken):
+            cell = Placement.of(move.played)
+            if liveness is not None:  # read with the stone still there
+                liveness.played(lambda r, c: lines.owner(r, c) or 0, cell.row, cell.col,
+                                move.player, by=-1)  # fmt: skip
+            lines.remove(cell.row, cell.col)
+        del self.cells[2 * (len(self.cells) // 2 - len(taken)) :]
+        self.status, self.winner, self.ended = "in_progress", 0, None
+
     def facts(self) -> TicTacToeFacts:
         if self.liveness is not None:
             return {"n": self.n, "k": self.k, "early_draw": True}
@@ -268,6 +279,9 @@ class TicTacToeKind:
     def decode_move(self, seq: int, text: str) -> Move:
         row, _, col = text.partition(":")
         return Move(seq, Placement(int(row), int(col)), player_of(seq))
+
+    def takes_back(self, move: Move) -> bool:
+        return True
 
     def clocks_wait(self, params: Mapping[str, object]) -> bool:
         return True
