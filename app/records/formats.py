@@ -86,13 +86,14 @@ GGF_ENDINGS: Mapping[str, ggf.Ending] = {"resignation": "r", "timeout": "t", "ag
 
 
 def _result(state: Mapping[str, Any]) -> ggf.GgfResult | None:
-    """``RE`` of a session's state: None while it goes on; else Black's final score less
-    White's, as the federation counts it (``final_score``: a played-out game's empty squares
-    to the winner, every square to the winner of a resignation ``:r`` or a flag fall ``:t``,
-    an agreed draw ``:s`` and the move limit split equally)."""
-    if state["status"] == "in_progress":
-        return None
+    """``RE`` of a session's state: None while it goes on, and for an aborted game (it has no
+    result: no ``final_score``); else Black's final score less White's, as the federation
+    counts it (``final_score``: a played-out game's empty squares to the winner, every square to
+    the winner of a resignation ``:r`` or a flag fall ``:t``, an agreed draw ``:s`` and the move
+    limit split equally)."""
     final, reason = state["final_score"], state["reason"]
+    if state["status"] == "in_progress" or final is None:  # going on, or aborted: no result
+        return None
     return ggf.GgfResult(final["1"] - final["2"], GGF_ENDINGS.get(reason, ""))
 
 

@@ -531,3 +531,29 @@ def test_an_abort_counts_the_players_moves(
     assert moved.status_code == 201, moved.text
     aborted = client.post(f"/v1/games/{fresh['id']}/abort", headers=auth(fresh, 2))
     assert aborted.json()["status"] == "aborted"
+
+
+@pytest.mark.parametrize("moves", [0, 1])
+def test_an_aborted_game_is_written_in_every_format_of_its_kind_with_no_result(
+    client: TestClient, kind: Kind, moves: int
+) -> None:
+    """An aborted game has no result (a Reversi `final_score` is null): each record of it says
+    none, rather than failing (GGF's `RE` once read a null score)."""
+    game = create(client, kind)
+    play(client, game, kind, moves)
+    client.post(f"/v1/games/{game['id']}/abort", headers=auth(game, 1))
+    spec = client.get("/openapi.json").json()
+    formats = spec["paths"]["/v1/games/{game_id}/record"]["get"]["parameters"]
+    listed = next(p for p in formats if p["name"] == "format")["schema"]["enum"]
+    written = 0
+    for wanted in listed:
+        answer = client.get(f"/v1/games/{game['id']}/record", params={"format": wanted})
+        if answer.status_code == 422:  # a format of another kind
+            continue
+        assert answer.status_code == 200, (wanted, answer.text)
+        written += 1
+        if wanted == "ggf":
+            assert "RE[" not in answer.text  # no result
+        if wanted == "json":
+            assert answer.json()["state"]["status"] == "aborted"
+    assert written >= 2  # JSON and the transcript, at least
