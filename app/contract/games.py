@@ -135,6 +135,13 @@ class GameCommon(TypedDict):
         Player | None,
         Field(description="The player whose draw offer stands (until the next accepted move)."),
     ]
+    takeback_offer: Annotated[
+        Player | None,
+        Field(
+            description="The player whose takeback offer stands (until the next accepted "
+            "move): the other accepts by offering too."
+        ),
+    ]
     clock: NotRequired[Annotated[ClockOut, Field(description="Only in a clocked game's state.")]]
     open_seat: NotRequired[
         Annotated[
@@ -175,6 +182,16 @@ class GameCommon(TypedDict):
         Annotated[
             str,
             Field(description="Only once both players offered a rematch: the new game's id."),
+        ]
+    ]
+    last_takeback: NotRequired[
+        Annotated[
+            int,
+            Field(
+                description="Only once a takeback was accepted: the version it made. A polling "
+                "client that keeps moves and knew an older version reads them again (`moves`): "
+                "moves after some `seq` were taken back, and their numbers used again."
+            ),
         ]
     ]
 

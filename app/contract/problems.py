@@ -29,6 +29,7 @@ from app.sessions.errors import (
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
+    NothingToTakeBack,
     NotYourTurn,
     OutOfBounds,
     PreconditionFailed,
@@ -322,6 +323,14 @@ TOO_LATE_TO_ABORT = refusal(
 )  # fmt: skip
 
 
+NOTHING_TO_TAKE_BACK = refusal(
+    NothingToTakeBack(1), 409, "Nothing to take back",
+    "a takeback offered by a player who has made no move that can be taken back (none yet, or "
+    "only the opening's: posted stones and a swap2 opening stay)",
+    "make a move first; a takeback is offered after one's own move",
+)  # fmt: skip
+
+
 TOO_MANY_SPECTATORS = refusal(
     TooManySpectators(50), 409, "Too many spectator tokens",
     "the game has issued its most spectator tokens (`limit`: the `game_spectators` setting)",
@@ -398,6 +407,7 @@ SERVICE_REFUSALS = (
     ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, GAME_OVER,
     BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, WAITING_FOR_OPPONENT, SEAT_TAKEN,
     ACTION_NOT_ALLOWED, TOO_LATE_TO_ABORT, TOO_MANY_SPECTATORS, GAME_NOT_OVER,
+    NOTHING_TO_TAKE_BACK,
     IDEMPOTENCY_KEY_REUSED, CAPACITY_EXHAUSTED, STORE_UNAVAILABLE, TOO_MANY_STREAMS,
 )  # fmt: skip
 FRAMEWORK_PROBLEMS = (

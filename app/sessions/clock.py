@@ -115,6 +115,13 @@ class Clocks:
             self.remaining_ms[self.running - 1] -= now_ms - self.since_ms
         self.since_ms = now_ms
 
+    def turned(self, player: Player, now_ms: int) -> None:
+        """It is ``player``'s turn from ``now_ms`` on, though nobody moved (a takeback): the
+        running clock is read, and ``player``'s runs instead if one ran (none is rolled back)."""
+        self.read(now_ms)
+        if self.running is not None:
+            self.running = player
+
     def stop(self, now_ms: int) -> None:
         """The game ended (by resignation or agreement) at ``now_ms``."""
         self.read(now_ms)

@@ -206,6 +206,22 @@ class TooLateToAbort(RuleError):
         super().__init__("two moves were made: the game can no longer be aborted (resign)")
 
 
+class NothingToTakeBack(RuleError):
+    """A takeback offered by a player who has no move of its own that may be taken back (it has
+    not moved yet, or only in the game's opening)."""
+
+    code = "nothing_to_take_back"
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        super().__init__(
+            f"player {player} has made no move that can be taken back (an opening's cannot)"
+        )
+
+    def details(self) -> dict[str, object]:
+        return {"player": self.player}
+
+
 class AccessDenied(DomainError):
     """The request does not prove it may act for this player of this game."""
 

@@ -154,7 +154,7 @@ class MemoryGameStore:
     def _forget(self, entry: _Entry) -> None:
         """Give back what a game held of the store's bounds and of its owner's share."""
         self._unlist(entry)
-        moves = entry.session.position.move_count
+        moves = entry.session.held_moves
         self._moves -= moves
         for counts, count in ((self._owned_games, 1), (self._owned_moves, moves)):
             counts[entry.owner] -= count
@@ -340,7 +340,14 @@ class MemoryGameStore:
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
         session = self._session(game_id)
         first = session.moves_before(since)
-        return Changes(session.moves(first, limit), session.state(), self._now_ms())
+        taken_back = session.taken_back_after(since)
+        if taken_back is None:
+            return Changes(session.moves(first, limit), session.state(), self._now_ms())
+        first = min(first, taken_back[1])
+        return Changes(
+            session.moves(first, limit), session.state(), self._now_ms(),
+            session.takeback_state(taken_back),
+        )  # fmt: skip
 
     async def move(self, game_id: str, seq: int) -> Move:
         session = self._session(game_id)

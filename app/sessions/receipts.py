@@ -1,12 +1,13 @@
 """Receipts as text, for a store that keeps them outside this process (the Redis store).
 
 A receipt is the first answer to a request sent with an ``Idempotency-Key``: the accepted
-move's number (``<fingerprint>|ok|<seq>``), the state a resignation or a draw offer left
-(``<fingerprint>|state|<JSON>``, written by ``act.lua`` as the store's state fields), or the
-refusal, kept as its class's name, code, message and attributes (``<fingerprint>|refused|<JSON>``)
-and raised again as the same exception class (by name: two classes may share a code, as
-`illegal_move` in and out of a session). Only JSON goes in and out: nothing read back from a
-store is ever evaluated.
+move's number and the game's version right after it (``<fingerprint>|ok|<seq>|<version>``;
+``<fingerprint>|ok|<seq>`` when written before takebacks: the move now at that number), the
+state an action left (``<fingerprint>|state|<JSON>``, written by ``act.lua`` or ``commit.lua``
+as the store's state fields), or the refusal, kept as its class's name, code, message and
+attributes (``<fingerprint>|refused|<JSON>``) and raised again as the same exception class (by
+name: two classes may share a code, as `illegal_move` in and out of a session). Only JSON goes
+in and out: nothing read back from a store is ever evaluated.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.rules.errors import DomainError
-from app.sessions.session import GameState, Receipt
+from app.sessions.session import ANY_VERSION, Answered, GameState, Receipt
 
 
 def errors_by_name() -> dict[str, type[DomainError]]:
@@ -48,7 +49,8 @@ def receipt_text(receipt: Receipt) -> str:
             "attributes": vars(outcome),
         }  # fmt: skip
         return f"{receipt.fingerprint}|refused|{json.dumps(kept)}"
-    return f"{receipt.fingerprint}|ok|{outcome}"
+    assert isinstance(outcome, Answered), "a join's receipt is never kept as text"
+    return f"{receipt.fingerprint}|ok|{outcome.seq}|{outcome.version}"
 
 
 def receipt_from(text: str, state_from: Callable[[list[Any]], GameState]) -> Receipt:
@@ -56,7 +58,8 @@ def receipt_from(text: str, state_from: Callable[[list[Any]], GameState]) -> Rec
     ``state_from``; ValueError for any other text."""
     fingerprint, marker, rest = text.split("|", 2)
     if marker == "ok":
-        return Receipt(fingerprint, int(rest))
+        seq, _, version = rest.partition("|")
+        return Receipt(fingerprint, Answered(int(seq), int(version) if version else ANY_VERSION))
     if marker == "state":
         return Receipt(fingerprint, state_from(json.loads(rest)))
     if marker == "refused":

@@ -2,7 +2,8 @@
 
 A script's text is its prelude (``PUBLISH``: ``SPUBLISH`` on a cluster, the game's own slot;
 the time, ``now_ms``; its arguments and answers by name, from ``redis_wire.py``), then
-``game.lua`` for a script that reads or changes a game (run as the function ``answer``, whose
+``game.lua`` (and ``cells.lua`` for one that changes a fast path's cells) for a script that
+reads or changes a game (run as the function ``answer``, whose
 answer comes back as ``REPLY.settled``: whether a flag fell in it, and the answer) or
 ``accounts.lua`` for the store's accounting, then the script itself.
 
@@ -61,8 +62,9 @@ def script_text(script: Script, publish: str = "PUBLISH", caller_time: bool = Fa
     """The text Redis runs for ``script`` (ValueError if it names what its record does not)."""
     body = _lua(script.name)
     if script.game:
+        lib = _lua("game") + (_lua("cells") if script.cells else "")
         body = (
-            f"{_lua('game')}local function answer()\n{body}\nend\n"
+            f"{lib}local function answer()\n{body}\nend\n"
             "local answered = answer()\n"
             "return REPLY.settled{fell = settled or 0, answer = answered}\n"
         )

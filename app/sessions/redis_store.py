@@ -150,10 +150,12 @@ from app.sessions.redis_wire import (
 )
 from app.sessions.session import (
     ACTION_FLAGS,
+    ANY_VERSION,
     JOIN,
     NO_TERMS,
     ActionRequest,
     ActionResult,
+    Answered,
     Ending,
     GameState,
     JoinResult,
@@ -168,6 +170,7 @@ from app.sessions.session import (
     player_by_hash,
     receipt_key,
     result_at,
+    state_at_takeback,
 )
 from app.sessions.store import (
     CLIENT_GAMES,
@@ -247,6 +250,15 @@ class Known:
 CLUSTER_SLOTS = 16384
 # Reads and decisions of one move on the generic engine before giving up under contention.
 MAX_ATTEMPTS = 32
+# The last moves' records a takeback on the generic engine reads with the game first (its own
+# move and the reply, and more), and how read.lua is asked for all of them.
+TAKEBACK_RECORDS = 8
+ALL_RECORDS = -1
+
+
+def _text(value: object) -> str:
+    """A record as a script answered it (redis-py answers bytes unless told to decode)."""
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _outcome(session: Session, result: MoveResult) -> dict[str, str | int]:
@@ -634,7 +646,13 @@ class RedisGameStore:
         read = ChangesReply(*found)
         now = state_read(self.kinds, game_id, read.state)
         moves = moves_read(self.kinds, now.kind, int(read.first), read.records)
-        return Changes(moves, now, int(read.at))
+        if not read.tb_version:
+            return Changes(moves, now, int(read.at))
+        kind, left = self.kinds.find(now.kind), int(read.tb_left)
+        last = record_read(kind, left, _text(read.tb_last)) if left else None
+        params = json.loads(read.tb_params) if read.tb_params else {}
+        taken_back = state_at_takeback(now, int(read.tb_version), left, last, kind, params)
+        return Changes(moves, now, int(read.at), taken_back)
 
     async def move(self, game_id: str, seq: int) -> Move:
         if seq < 1:
@@ -653,7 +671,7 @@ class RedisGameStore:
         known = await self._known_game(game_id)  # its engine: an unknown game is a 404 here
         keys = game_keys(game_id)
         if known.engine == GENERIC:
-            read = Call("read", [keys.meta, keys.receipts], ReadArgs(channel(game_id)))
+            read = Call("read", [keys.meta, keys.receipts, keys.moves], ReadArgs(channel(game_id)))
             found = await self._run(read)
             if not found:
                 raise GameNotFound(game_id)
@@ -901,7 +919,9 @@ class RedisGameStore:
         keys = game_keys(game_id)
         key = request.idempotency_key
         fields = [f"1:{key}", f"2:{key}"] if key is not None else []
-        read_call = Call("read", [keys.meta, keys.receipts], ReadArgs(channel(game_id)), fields)
+        read_call = Call(
+            "read", [keys.meta, keys.receipts, keys.moves], ReadArgs(channel(game_id)), fields
+        )
         for attempt in range(MAX_ATTEMPTS):
             if attempt:  # another process changed the game in between: let it finish
                 await asyncio.sleep(random.uniform(0, 0.001 * attempt))
@@ -911,9 +931,9 @@ class RedisGameStore:
             session, read_version = self._session(game_id, ReadReply(*found), request)
             if full is not None and not session.answered(request, token):
                 raise full  # only a replay is answered at the bound
-            seq = session.answered_seq(request, token)
-            if seq is not None:  # rebuilt from the move's record, with its version and clocks
-                return await self._replay(game_id, seq)
+            answered = session.answered_seq(request, token)
+            if answered is not None:  # rebuilt from the move's record, its version and clocks
+                return await self._replay(game_id, answered)
             refusals = session.refusals
             try:
                 result = session.play(request, token)
@@ -931,11 +951,17 @@ class RedisGameStore:
             return self._accepted(game_id, answer.state)
         raise StoreUnavailable("the game changed too often while this move was decided; retry")
 
-    async def _replay(self, game_id: str, seq: int) -> MoveResult:
-        """The answer move ``seq`` got, again (its record is in the move list)."""
-        moves, _ = await self.moves(game_id, seq - 1, 1)
+    async def _replay(self, game_id: str, answered: Answered) -> MoveResult:
+        """The answer a move got, again: its record is in the move list, or (taken back since)
+        kept by the takeback in the receipts hash."""
+        moves, _ = await self.moves(game_id, answered.seq - 1, 1)
         now = await self.state(game_id)
-        return result_at(moves[0], now, self.kinds.find(now.kind))
+        kind = self.kinds.find(now.kind)
+        if not moves or answered.version not in (moves[0].changed, ANY_VERSION):
+            read = self.client.hget(game_keys(game_id).receipts, f"t:{answered.version}")
+            kept = await self.scripts.guard(read, self.client)
+            moves = [record_read(kind, answered.seq, _text(kept))]
+        return result_at(moves[0], now, kind)
 
     async def _decide_on_kept(
         self, game_id: str, token: str, request: MoveRequest
@@ -970,7 +996,7 @@ class RedisGameStore:
             self._kept.popitem(last=False)
 
     def _session(
-        self, game_id: str, read: ReadReply, request: MoveRequest | None
+        self, game_id: str, read: ReadReply, request: MoveRequest | ActionRequest | None
     ) -> tuple[Session, int]:
         """The game as the generic engine read it: a Session holding just the receipts of this
         request's Idempotency-Key (under either player; none without a request), and the
@@ -982,7 +1008,15 @@ class RedisGameStore:
             int(read.max_moves), self.max_refusals, int(read.version),
             draw_offer=player_or_none(read.offer or 0), lobby=read.lobby == "1",
             open_seat=player_or_none(read.open), joined=int(read.joined) or None,
+            takeback_offer=player_or_none(read.tbo), untimed=int(read.opened),
+            disabled=frozenset(read.off.split(",")) - {""},
         )  # fmt: skip
+        if read.records:  # the last moves' records (a takeback's), with their stamps
+            first = session.position.move_count - len(read.records) + 1
+            session.earlier = {
+                first + i: record_read(kind, first + i, _text(record))
+                for i, record in enumerate(read.records)
+            }
         if read.reason in SESSION_ENDINGS:
             session.ending = Ending(
                 status_of(read.status), winner_of(read.winner), cast(Reason, read.reason)
@@ -1027,6 +1061,8 @@ class RedisGameStore:
     # --- resignations and draw offers -------------------------------------------------------
 
     async def act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
+        if request.action == "takeback" and (await self._known_game(game_id)).engine == GENERIC:
+            return await self._generic_takeback(game_id, token, request)
         keys = game_keys(game_id)
         args = ActArgs(
             token_hash=tokens.token_hash(token), action=request.action,
@@ -1036,7 +1072,7 @@ class RedisGameStore:
             most_refusals=self.max_refusals, channel=channel(game_id),
             flag=ACTION_FLAGS.get(request.action, ""),
         )  # fmt: skip
-        call = Call("act", [keys.meta, keys.moves, keys.receipts], args)
+        call = Call("act", [keys.meta, keys.moves, keys.receipts, keys.cells, keys.lines], args)
         answer = decode(await self._run(call, change=True))
         self._kept.pop(game_id, None)  # its version changed, or will be checked anyway
         if isinstance(answer, Ok):
@@ -1051,6 +1087,78 @@ class RedisGameStore:
                 state_read(self.kinds, game_id, json.loads(answer.state)), replayed=True
             )
         raise refusal_of(game_id, answer, request)
+
+    async def _generic_takeback(
+        self, game_id: str, token: str, request: ActionRequest
+    ) -> ActionResult:
+        """A takeback offer in a generic-engine game: decided in Python by the same
+        ``Session.act`` the memory store runs, on the game as read with its last moves'
+        records (all of them when those were too few: a Reversi player's replies after its
+        passes), and written by commit.lua only if the game is still at the version read."""
+        keys = game_keys(game_id)
+        key = request.idempotency_key
+        fields = [f"1:{key}", f"2:{key}"] if key is not None else []
+        records = TAKEBACK_RECORDS
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:  # another process changed the game in between: let it finish
+                await asyncio.sleep(random.uniform(0, 0.001 * attempt))
+            read_call = Call(
+                "read", [keys.meta, keys.receipts, keys.moves],
+                ReadArgs(channel(game_id), records), fields,
+            )  # fmt: skip
+            found = await self.scripts.run(self.client, read_call)
+            if not found:
+                raise GameNotFound(game_id)
+            session, read_version = self._session(game_id, ReadReply(*found), request)
+            standing, refusals = session.takeback_offer, session.refusals
+            try:
+                result = session.act(request, token)
+            except LookupError:  # it reaches past the records read: read them all
+                records = ALL_RECORDS
+                continue
+            except DomainError:
+                if session.refusals == refusals:
+                    raise  # not remembered: nothing to write
+                answer = await self._commit_takeback(session, token, read_version, request, "")
+                if isinstance(answer, (Conflict, ReceiptFound)):
+                    continue  # the game, or this request's receipt, changed: decide again
+                raise
+            if result.replayed:
+                return result
+            player = session.player_of(token)
+            outcome = "stands" if standing == player else "offered" if standing is None else "taken"
+            answer = await self._commit_takeback(session, token, read_version, request, outcome)
+            if isinstance(answer, Accepted):
+                self._kept.pop(game_id, None)
+                return ActionResult(state_read(self.kinds, game_id, answer.state))
+        raise StoreUnavailable("the game changed too often while this takeback was decided; retry")
+
+    async def _commit_takeback(
+        self, session: Session, token: str, version: int, request: ActionRequest, outcome: str
+    ) -> tuple[Any, ...]:
+        """commit.lua's answer to a takeback offer's ``outcome`` (``CommitArgs.outcome``;
+        '': its refusal, to remember)."""
+        keys = game_keys(session.id)
+        field = value = ""
+        if request.idempotency_key is not None:
+            player = session.player_of(token)
+            field, value = f"{player}:{request.idempotency_key}", request.fingerprint()
+            kept = session.receipts.get(receipt_key(player, request.idempotency_key))
+            if not outcome and kept is not None:
+                value = receipt_text(kept)
+        state = session.state()
+        args = CommitArgs(
+            version=version, receipt_field=field, receipt_value=value,
+            most_refusals=self.max_refusals, ttl_ms=self.idle_ms, channel=channel(session.id),
+            outcome=outcome or "refused", position=session.position.encode(),
+            facts=json.dumps(dict(state.facts)), left=state.move_count,
+            offerer=(state.takeback_offer if outcome == "offered" else state.next_player) or "",
+        )  # fmt: skip
+        call = Call("commit", [keys.meta, keys.moves, keys.receipts], args)
+        answer = decode(await self._run(call, change=True))
+        if isinstance(answer, (Accepted, Refused, Conflict, ReceiptFound)):
+            return answer
+        raise refusal_of(session.id, answer, request)  # the game is gone
 
     # --- push -------------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from app.sessions.errors import (
     GameNotOver,
     GameOver,
     IdempotencyKeyReused,
+    NothingToTakeBack,
     NotYourTurn,
     OutOfBounds,
     PassNotAllowed,
@@ -100,6 +101,7 @@ class ReadArgs(NamedTuple):
     """read.lua; its tail: the receipt fields of the request's Idempotency-Key, if any."""
 
     channel: Wire
+    records: Wire = 0  # the last moves' records to read too (a takeback), at most; -1: all
 
 
 class CommitArgs(NamedTuple):
@@ -112,7 +114,9 @@ class CommitArgs(NamedTuple):
     most_refusals: Wire  # receipts of refusals kept per game
     ttl_ms: Wire
     channel: Wire
-    outcome: Wire  # 'refused' | 'accepted'
+    # 'refused' | 'accepted' (a move) | 'offered' | 'stands' | 'taken' (a takeback offer: made,
+    # standing already, or accepting the other's; ``left`` moves are left, ``offerer`` moves)
+    outcome: Wire
     status: Wire = ""
     winner: Wire = ""
     next_player: Wire = ""
@@ -121,13 +125,16 @@ class CommitArgs(NamedTuple):
     record: Wire = ""  # the kind's text of the move (commit.lua adds the stamp)
     reason: Wire = ""
     mover: Wire = ""
+    left: Wire = ""
+    offerer: Wire = ""
 
 
 class ActArgs(NamedTuple):
-    """act.lua: a resignation, a draw offer or an abort."""
+    """act.lua: a resignation, a draw offer, an abort, or (a fast path's game) a takeback
+    offer."""
 
     token_hash: Wire
-    action: Wire  # 'resign' | 'offer' | 'abort'
+    action: Wire  # 'resign' | 'offer' | 'abort' | 'takeback'
     claimed: Wire  # the player the body claims, or ''
     expected_version: Wire  # If-Match, or ''
     key: Wire  # Idempotency-Key, or ''
@@ -266,6 +273,8 @@ class StateReply(NamedTuple):
     private: str = "0"  # '1': a private game
     rmo: str = "0"  # the player whose rematch offer stands, '0' for none
     rm: str = ""  # the rematch's id, once made
+    tbo: str = "0"  # the player whose takeback offer stands, '0' for none
+    tbl: str = "0"  # the version of the last takeback accepted, '0' for none
 
 
 class ReadReply(NamedTuple):
@@ -286,6 +295,10 @@ class ReadReply(NamedTuple):
     lobby: str
     open: str
     joined: str
+    tbo: str  # the player whose takeback offer stands, '0' for none
+    opened: str  # the opening's moves (posted at creation: never taken back)
+    off: str  # the rule flags set false, comma-separated
+    records: list[str]  # the last moves' records asked for (ReadArgs.records)
     receipts: list[str | None]  # for the fields asked, in their order
 
 
@@ -318,9 +331,15 @@ class HistoryReply(NamedTuple):
 
 class ChangesReply(NamedTuple):
     at: int  # the store's time, ms
-    first: int  # moves made at the version asked about
+    first: int  # moves made at the version asked about (or left by the takeback below)
     state: list[Any]  # a StateReply
     records: list[str]  # of the moves after them
+    # The takeback after the version asked about that left the fewest moves: its version, the
+    # moves it left, and the last one's record ('' and '': none).
+    tb_version: str = ""
+    tb_left: str = ""
+    tb_last: str = ""
+    tb_params: str = ""  # the game's parameters (JSON), when it left no move: its start
 
 
 class Shares(NamedTuple):
@@ -487,6 +506,10 @@ class GameNotOverReply(NamedTuple):
     pass
 
 
+class NothingToTakeBackReply(NamedTuple):
+    player: str
+
+
 class OfferedReply(NamedTuple):
     state: list[Any]
 
@@ -536,6 +559,7 @@ REFUSALS: dict[str, Record] = {
     "no_passes": NoPassesReply, "wrong_step": WrongStepReply,
     "waiting_for_opponent": WaitingReply, "action_not_allowed": ActionNotAllowedReply,
     "too_late_to_abort": TooLateReply, "game_not_over": GameNotOverReply,
+    "nothing_to_take_back": NothingToTakeBackReply,
 }  # fmt: skip
 TAGGED: dict[str, Record] = {
     "ok": Ok, "accepted": Accepted, "replay": Replay, "replay_state": ReplayState,
@@ -569,6 +593,7 @@ class Script:
     tail: bool = False
     replies: tuple[str, ...] = ()
     game: bool = True  # reads or changes a game: runs after game.lua (its clocks and state)
+    cells: bool = False  # changes a fast path's cells and lines: runs after cells.lua too
     accounts: bool = False  # runs after accounts.lua
 
 
@@ -591,8 +616,8 @@ SCRIPTS: dict[str, Script] = {
             CommitArgs,
             replies=(*GAME_REPLIES, "accepted", "refused", "conflict", "receipt", "game_not_found"),
         ),
-        Script("act", ActArgs, replies=MOVE_REPLIES),
-        Script("tictactoe_move", CellMoveArgs, replies=MOVE_REPLIES),
+        Script("act", ActArgs, replies=MOVE_REPLIES, cells=True),
+        Script("tictactoe_move", CellMoveArgs, replies=MOVE_REPLIES, cells=True),
         Script("tictactoe_legal", LegalArgs, replies=(*GAME_REPLIES, "legal")),
         Script(
             "reserve", ReserveArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True
@@ -747,6 +772,7 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
         first_move_due=(int(s.fmdue) or None) if status == "in_progress" else None,
         disabled=frozenset(s.off.split(",")) - {""}, private=s.private == "1",
         rematch_offer=player_or_none(s.rmo), rematch=s.rm or None,
+        takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
     )  # fmt: skip
 
 
@@ -777,6 +803,7 @@ REFUSED_AS: dict[Record, Callable[[Any, Request], DomainError]] = {
     ActionNotAllowedReply: lambda a, r: ActionNotAllowed(a.action, a.why or ""),
     TooLateReply: lambda a, r: TooLateToAbort(),
     GameNotOverReply: lambda a, r: GameNotOver(),
+    NothingToTakeBackReply: lambda a, r: NothingToTakeBack(int(a.player)),
 }
 # Answers of every move script that are no refusal of the move itself.
 NOT_MOVES: dict[Record, Callable[[str], DomainError]] = {

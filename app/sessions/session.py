@@ -18,7 +18,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from app.rules.errors import DomainError
 from app.sessions import tokens
@@ -31,6 +31,7 @@ from app.sessions.errors import (
     GameNotOver,
     GameOver,
     IdempotencyKeyReused,
+    NothingToTakeBack,
     PreconditionFailed,
     SeatTaken,
     SpectatorToken,
@@ -98,14 +99,16 @@ class MoveRequest:
         return f"{self.played.text()}:{self.player or ''}"
 
 
-Action = Literal["resign", "offer", "abort"]  # what a player may do besides moving
+# What a player may do besides moving: resign, offer a draw, abort, offer a takeback.
+Action = Literal["resign", "offer", "abort", "takeback"]
 # The rule flag (``errors.RULE_FLAGS``) that may leave each action out of a game.
-ACTION_FLAGS: Mapping[str, str] = {"offer": "draw_offer", "abort": "abort"}
+ACTION_FLAGS: Mapping[str, str] = {"offer": "draw_offer", "abort": "abort", "takeback": "takeback"}
 
 
 @dataclass(frozen=True, slots=True)
 class ActionRequest:
-    """A resignation, a draw offer or an abort as a client asked for it, with its conditions."""
+    """A resignation, a draw offer, an abort or a takeback offer as a client asked for it, with
+    its conditions."""
 
     action: Action
     player: Player | None = None
@@ -140,6 +143,8 @@ class GameState:
     private: bool = False  # read only with a player's or a spectator's token
     rematch_offer: Player | None = None  # the player whose rematch offer stands
     rematch: str | None = None  # the id of the rematch, once both offered
+    takeback_offer: Player | None = None  # the player whose takeback offer stands
+    last_takeback: int | None = None  # the version of the last takeback accepted, if any
 
     @property
     def ended_version(self) -> int:
@@ -247,7 +252,8 @@ def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
     If the move was the game's last change, the state then is the state now. Otherwise the game
     went on, so it was in progress then, with no draw offer standing (a move declines it): its
     kind says who was to move and how the board stood, and the move's own clock reading how
-    the clocks stood.
+    the clocks stood. (A takeback made after it is no ``last_takeback`` of then: which one
+    before it was is not kept.)
     """
     if move.changed == now.version:
         state = replace(now, last_move=move)
@@ -260,9 +266,51 @@ def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
         state = replace(
             now, facts=facts, status="in_progress", winner=0, reason=None,
             next_player=next_player, version=move.changed, move_count=move.seq, last_move=move,
-            draw_offer=None, clock=clock,
+            draw_offer=None, clock=clock, takeback_offer=None,
+            last_takeback=(
+                now.last_takeback
+                if now.last_takeback is None or now.last_takeback < move.changed
+                else None
+            ),
         )  # fmt: skip
     return MoveResult(winner=state.winner, move=move, state=state, replayed=True)
+
+
+# The version of an answered move a receipt written before takebacks does not say: the move now
+# at its number.
+ANY_VERSION = -1
+
+
+class Answered(NamedTuple):
+    """The move a request was answered with: its number, and the game's version right after
+    it, which tells it from a move of the same number made after a takeback took it back."""
+
+    seq: int
+    version: int
+
+
+def state_at_takeback(
+    now: GameState, version: int, left: int, last: Move | None, kind: GameKind,
+    params: Mapping[str, object],
+) -> GameState:  # fmt: skip
+    """The state right after the takeback made at ``version`` that left ``left`` moves (the
+    last of them ``last``), rebuilt from the game as it is ``now`` (as ``result_at`` rebuilds
+    a move's): the game went on, with no offer standing; its kind says who was to move (the
+    player of the move taken back: the same one who moves after ``last``) and how the board
+    stood — back to the start (no move left: a game of no opening), as a new game of its
+    ``params`` stands. The clocks are shown as they are now (a takeback rolls none back)."""
+    if version == now.version:
+        return now
+    if last is None:
+        start = kind.new(params)
+        next_player, facts = start.next_player, start.facts()
+    else:
+        next_player, facts = kind.after(last, now.facts)
+    return replace(
+        now, facts=kind.ended(facts, "in_progress", 0, None), status="in_progress", winner=0,
+        reason=None, next_player=next_player, version=version, move_count=left, last_move=last,
+        draw_offer=None, takeback_offer=None, last_takeback=version,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,8 +319,8 @@ class Receipt:
     left, or the refusal."""
 
     fingerprint: str
-    # The accepted move's seq, an action's state, a refusal, or a join's seat and sealed token.
-    outcome: int | GameState | DomainError | tuple[Player, str]
+    # The accepted move, an action's state, a refusal, or a join's seat and sealed token.
+    outcome: Answered | GameState | DomainError | tuple[Player, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +377,22 @@ class Session:
     # under the offerer's token here (``tokens.seal``: shown to that player alone, on asking).
     rematch_hashes: dict[int, str] = field(default_factory=dict)
     rematch_sealed: dict[int, str] = field(default_factory=dict)
+    takeback_offer: Player | None = None  # the player whose takeback offer stands
+    # The moves takebacks took back, by the version right after each (a retry of one under its
+    # Idempotency-Key is answered as it was): held as long as the game, as its moves are.
+    taken: dict[int, Move] = field(default_factory=dict)
+    # The takebacks a stream may not have seen, as (version, moves left): for any version, the
+    # first one after it left the fewest moves (a later one that left fewer removes those
+    # before it that left as many or more). Its moves left grow along the list.
+    takebacks: list[tuple[int, int]] = field(default_factory=list)
+    # Move records a store read besides the position's (which may know only its last move):
+    # what a takeback on the Redis store's generic engine needs to see.
+    earlier: dict[int, Move] = field(default_factory=dict)
+
+    @property
+    def held_moves(self) -> int:
+        """The moves the game holds: its own, and those takebacks took back (kept)."""
+        return self.position.move_count + len(self.taken)
 
     @property
     def at_move_limit(self) -> bool:
@@ -423,6 +487,8 @@ class Session:
             private=self.private,
             rematch_offer=self.rematch_offer,
             rematch=self.rematch,
+            takeback_offer=self.takeback_offer,
+            last_takeback=self.takebacks[-1][0] if self.takebacks else None,
         )
         return self._snapshot
 
@@ -430,6 +496,8 @@ class Session:
 
     def move(self, seq: int) -> Move:
         """Move number ``seq`` (1 ≤ seq ≤ move_count), with the session's facts of it."""
+        if seq in self.earlier:
+            return self.earlier[seq]
         move = self.position.move(seq)
         others = bisect_left(self._others, seq)
         reading = None
@@ -455,6 +523,28 @@ class Session:
         player = None if self.over or self.waiting else self.position.next_player
         legal = NO_LEGAL_MOVES if player is None else self.position.legal_moves(after, limit)
         return LegalMovesPage(self.id, self.kind.name, self.version, player, legal)
+
+    def answered_move(self, answered: Answered) -> Move:
+        """The move a request was answered with: the game's, or one a takeback took back."""
+        seq, version = answered
+        if seq <= self.position.move_count:
+            move = self.move(seq)
+            if version in (move.changed, ANY_VERSION):
+                return move
+        return self.taken[version]
+
+    def taken_back_after(self, version: int) -> tuple[int, int] | None:
+        """The takeback after ``version`` that left the fewest moves (its version, and the
+        moves it left), if any: a stream at ``version`` no longer has the moves after those."""
+        takebacks = self.takebacks
+        index = bisect_right(takebacks, version, key=lambda takeback: takeback[0])
+        return takebacks[index] if index < len(takebacks) else None
+
+    def takeback_state(self, taken_back: tuple[int, int]) -> GameState:
+        """The state right after a takeback (its version, and the moves it left)."""
+        version, left = taken_back
+        last = self.move(left) if left else None
+        return state_at_takeback(self.state(), version, left, last, self.kind, self.params)
 
     def moves_before(self, version: int) -> int:
         """How many moves the game had made at ``version``."""
@@ -497,7 +587,7 @@ class Session:
         self._others.append(self.position.move_count)
         if ending is not None:
             self.ending = ending
-            self.draw_offer = None
+            self.draw_offer = self.takeback_offer = None
             self.first_due = None
 
     def answered(self, request: MoveRequest | ActionRequest, token: str) -> bool:
@@ -507,16 +597,16 @@ class Session:
         key = request.idempotency_key
         return key is not None and receipt_key(player, key) in self.receipts
 
-    def answered_seq(self, request: MoveRequest, token: str) -> int | None:
-        """The number of the move this request (the same key and body) was answered with, if
-        it was accepted before; raises as ``play`` would of a remembered refusal or a key
-        reused. A store that keeps moves outside the position answers the replay itself."""
+    def answered_seq(self, request: MoveRequest, token: str) -> Answered | None:
+        """The move this request (the same key and body) was answered with, if it was accepted
+        before; raises as ``play`` would of a remembered refusal or a key reused. A store that
+        keeps moves outside the position answers the replay itself."""
         _, answered = self._receipt(request, self.player_of(token))
-        return answered if isinstance(answered, int) else None
+        return answered if isinstance(answered, Answered) else None
 
     def _receipt(
         self, request: MoveRequest | ActionRequest, player: Player
-    ) -> tuple[str | None, int | GameState | None]:
+    ) -> tuple[str | None, Answered | GameState | None]:
         """The request's receipt key, and the answer already given under it: a remembered
         refusal is raised again (replayed); IdempotencyKeyReused if it answered another
         request."""
@@ -531,7 +621,7 @@ class Session:
         outcome = receipt.outcome
         if isinstance(outcome, DomainError):
             raise outcome.copy(replayed=True)
-        assert not isinstance(outcome, tuple), "a player's receipt holds no join"
+        assert isinstance(outcome, (Answered, GameState)), "a player's receipt holds no join"
         return key, outcome
 
     def _check(self, request: MoveRequest | ActionRequest, player: Player) -> None:
@@ -558,8 +648,10 @@ class Session:
             key = receipt_key(JOIN, idempotency_key)
             receipt = self.receipts.get(key)
             if receipt is not None:
-                assert isinstance(receipt.outcome, tuple), "a join's receipt holds its seat"
-                player, sealed = receipt.outcome
+                outcome = receipt.outcome
+                assert isinstance(outcome, tuple), "a join's receipt holds its seat"
+                assert not isinstance(outcome, Answered), "a join's receipt holds its seat"
+                player, sealed = outcome
                 token = tokens.unseal(sealed, idempotency_key)
                 return JoinResult(player, token, self.state(), replayed=True)
         seat = self.open_seat
@@ -599,8 +691,8 @@ class Session:
         player = self.player_of(token)
         key, answered = self._receipt(request, player)
         if answered is not None:
-            assert isinstance(answered, int)
-            return result_at(self.move(answered), self.state(), self.kind)
+            assert isinstance(answered, Answered)
+            return result_at(self.answered_move(answered), self.state(), self.kind)
         self._not_waiting()
         try:
             self._check(request, player)
@@ -611,7 +703,7 @@ class Session:
             self._refused(key, request.fingerprint(), refusal)
             raise
         self.version += 1
-        self.draw_offer = None  # a move declines a standing offer
+        self.draw_offer = self.takeback_offer = None  # a move declines a standing offer
         self.moved |= player
         self.first_turn(now_ms)
         if self.clocks is not None:
@@ -619,15 +711,16 @@ class Session:
             reading = self.clocks.moved_by(player, next_player, now_ms)
             self._readings.extend((reading.at_ms, *reading.remaining_ms, reading.running or 0))
         if key is not None:
-            self.receipts[key] = Receipt(request.fingerprint(), move.seq)
+            self.receipts[key] = Receipt(request.fingerprint(), Answered(move.seq, self.version))
         state = self.state()
         return MoveResult(winner=state.winner, move=state.last_move or move, state=state)
 
     def act(self, request: ActionRequest, token: str, now_ms: int = 0) -> ActionResult:
-        """A resignation, a draw offer or an abort, with the same policy as a move
-        (``play``). A game is aborted while its players have made fewer than two moves (a game
-        waiting for its second player too)."""
-        player = self.player_of(token)
+        """A resignation, a draw offer, an abort or a takeback offer, with the same policy as
+        a move (``play``). A game is aborted while its players have made fewer than two moves
+        (a game waiting for its second player too). A takeback offer stands until the next
+        move; the other player's offer accepts it (``_take_back``)."""
+        player, version = self.player_of(token), self.version
         key, answered = self._receipt(request, player)
         if answered is not None:
             assert isinstance(answered, GameState)
@@ -644,6 +737,12 @@ class Session:
             played = self.position.move_count - self.untimed
             if request.action == "abort" and played >= ABORT_BEFORE_MOVES:
                 raise TooLateToAbort()
+            if (
+                request.action == "takeback"
+                and self.takeback_offer is None
+                and self.moves_to_take_back(player) is None
+            ):
+                raise NothingToTakeBack(player)
         except REMEMBERED_REFUSALS as refusal:
             self._refused(key, request.fingerprint(), refusal)
             raise
@@ -651,6 +750,14 @@ class Session:
             self._end(Ending("aborted", 0, "aborted"), now_ms)
         elif request.action == "resign":
             self._end(Ending("won", other(player), "resignation"), now_ms)
+        elif request.action == "takeback":
+            if self.takeback_offer == other(player):
+                self._take_back(other(player), now_ms)
+            elif self.takeback_offer is None:
+                if self.clocks is not None:
+                    self.clocks.read(now_ms)
+                self.takeback_offer = player
+                self._changed_without_move()
         elif self.draw_offer == other(player):
             self._end(Ending("draw", 0, "agreement"), now_ms)
         elif self.draw_offer is None:
@@ -660,8 +767,57 @@ class Session:
             self._changed_without_move()
         # else: the player's own offer stands already; nothing changes
         state = self.state()
-        self._remember(key, Receipt(request.fingerprint(), state))
+        receipt = Receipt(request.fingerprint(), state)
+        if request.action == "takeback" and key is not None and state.version != version:
+            # A takeback offer or acceptance is kept as a move is, whatever the bound: its retry
+            # must never be taken for a new offer (each needs a move taken back: bounded so).
+            self.receipts[key] = receipt
+        else:
+            self._remember(key, receipt)
         return ActionResult(state)
+
+    def moves_to_take_back(self, player: Player) -> int | None:
+        """How many of the last moves a takeback for ``player`` takes back: back to its own
+        last move, which it makes again (its move, and the other's reply if there was one — or
+        replies, after Reversi passes); None if it has no move that may be taken back (none
+        yet, or only an opening's)."""
+        last = self.position.move_count
+        for seq in range(last, self.untimed, -1):
+            move = self.move(seq)
+            if not self.kind.takes_back(move):
+                return None
+            if move.player == player:
+                return last - seq + 1
+        return None
+
+    def _take_back(self, player: Player, now_ms: int) -> None:
+        """``player``'s standing takeback offer is accepted: its last move and those after it
+        are taken back, and it moves again. Their numbers are used again by the next moves;
+        the version still grows; the clocks are not rolled back (the player's own runs)."""
+        count = self.moves_to_take_back(player)
+        assert count is not None, "an offer stands only while there is a move to take back"
+        last = self.position.move_count
+        left = last - count
+        taken = [self.move(seq) for seq in range(left + 1, last + 1)]
+        self.position.undo(taken, self.move(left) if left else None)
+        for move in taken:
+            self.taken[move.changed] = move
+        # The changes made after move ``left`` — the moves taken back are no moves now, and the
+        # changes that were none — all came before the next move.
+        others = self._others
+        for index in range(bisect_right(others, left), len(others)):
+            others[index] = left
+        others.extend([left] * count)
+        del self._readings[4 * max(0, left - self.untimed) :]
+        self.takeback_offer = self.draw_offer = None  # (a takeback declines a draw offer)
+        if self.clocks is not None:
+            self.clocks.turned(player, now_ms)
+        self._changed_without_move()
+        takebacks = self.takebacks
+        while takebacks and takebacks[-1][1] >= left:
+            takebacks.pop()
+        takebacks.append((self.version, left))
+        self.first_turn(now_ms)
 
     def rematch_step(self, token: str) -> tuple[Player, Player | None]:
         """Who asks for a rematch (a player's ``token``), and whose offer stood before:

@@ -42,6 +42,9 @@ class Changes(NamedTuple):
     moves: list[Move]
     state: GameState
     at_ms: int
+    # The takeback after the version read that left the fewest moves, as the state right after
+    # it (``session.state_at_takeback``): the moves read are those after it. None: no takeback.
+    taken_back: GameState | None = None
 
     def due_in(self) -> float | None:
         """Seconds until the game ends by itself unless a player acts (the running clock's flag

@@ -1,6 +1,6 @@
 // The players' changes of a game that are no move: offering (or accepting) a draw, resigning,
-// which asks for a confirmation first, aborting before the second move, and, after the
-// end, offering (or accepting) a rematch. A standing offer is shown to both players. A player
+// which asks for a confirmation first, aborting before the second move, offering (or accepting)
+// a takeback, and, after the end, offering (or accepting) a rematch. A standing offer is shown to both players. A player
 // also makes a spectator link here (a read-only token in its fragment). And a pass, a
 // move without a cell, offered where the game's kind says its player may pass (renju), and the
 // choices the game's opening asks of the player to move (swap2's), a button each.
@@ -44,9 +44,24 @@ export function renderActions(game, kind) {
   $("accept-draw").hidden = !theirs;
   $("offer-draw").hidden = theirs;
   $("offer-draw").disabled = !seated || mine;
-  $("offer-note").textContent = theirs
+  const draw = theirs
     ? `${kind.nameOf(state, offer) || `Player ${offer}`} offers a draw. Accept it, or make a move to decline.`
     : mine ? "You offered a draw; it stands until the next move." : "";
+  // A takeback: offered by a player after its own move (the server says whether there is one to
+  // take back), accepted by the other offering too.
+  const back = state ? state.takeback_offer : null;
+  const asked = seated && back === 3 - game.player;
+  const waiting = seated && back === game.player;
+  // Shown once this player may have a move to take back (the server has the last word).
+  const none = !state || state.move_count === 0 ||
+    (state.move_count === 1 && state.last_move && state.last_move.player !== game.player);
+  $("takeback").hidden = !seated || !allowed("takeback") || none;
+  $("takeback").textContent = asked ? "Accept takeback" : "Take back";
+  $("takeback").disabled = waiting;
+  const takeback = asked
+    ? `${kind.nameOf(state, back) || `Player ${back}`} asks to take back their last move. Accept it, or make a move to decline.`
+    : waiting ? "You asked to take back your last move; it stands until the next move." : "";
+  $("offer-note").textContent = [draw, takeback].filter(Boolean).join(" ");
 }
 
 export function cancelResignation() {
@@ -55,11 +70,13 @@ export function cancelResignation() {
 
 let choose = () => {};
 
-// act(action) sends the change: "draw-offer", "resign" or "abort"; pass() sends a pass;
+// act(action) sends the change: "draw-offer", "resign", "abort" or "takeback-offer"; pass() sends
+// a pass;
 // chosen(body) a choice; offerRematch() a rematch offer; spectate() makes a spectator link.
 export function wireActions(act, pass, chosen, offerRematch, spectate) {
   choose = chosen;
   $("abort").addEventListener("click", () => act("abort"));
+  $("takeback").addEventListener("click", () => act("takeback-offer"));
   $("rematch").addEventListener("click", () => offerRematch());
   $("spectate").addEventListener("click", () => spectate());
   $("pass").addEventListener("click", () => pass());

@@ -1,7 +1,7 @@
 // The live game this page shows: its board as the page knows it, opened at a known version and
 // kept up to date by the game's event stream or, where there is none, by polling with
 // If-None-Match; the viewer's moves (a pass too) and other changes (draw offers, resignation,
-// abort, rematch) sent from it;
+// abort, takeback, rematch) sent from it; a takeback accepted loads the board again;
 // its record offered for download.
 import { cancelResignation, renderActions } from "./actions.js";
 import { buildBoard, cellsOf, renderCells } from "./board.js";
@@ -93,6 +93,7 @@ function listen() {
       adopt(state);
       render();
     },
+    takeback: (state) => taken(state), // an offer standing, or accepted: moves taken back
     abort: (state) => adopt(state),
     end: (state) => {
       adopt(state);
@@ -131,6 +132,23 @@ function adopt(state) {
   if (!game.state || state.version >= game.state.version) game.state = state;
 }
 
+// A state after a takeback offer: while it stands, nothing else changed; once accepted, moves
+// are gone (their numbers used again), so the board is loaded again.
+async function taken(state) {
+  if (state.takeback_offer !== null) {
+    adopt(state);
+    return render();
+  }
+  const current = await snapshot(game.id, game.viewer);
+  if (!current.ok) return showMessage(problemText(current.problem));
+  const kind = kindOf(game.kind);
+  Object.assign(game, {
+    cells: cellsOf(current.rows, kind), moves: current.state.move_count,
+    lastMove: current.state.last_move, etag: current.etag, state: current.state,
+  });
+  render();
+}
+
 // One move's answer (to our own move, or from the event stream). After a gap, a move we never
 // saw, the page fetches what it missed.
 async function receive(move, state) {
@@ -145,6 +163,12 @@ async function refresh(answer) {
   if (answer.status === 304) return;
   if (!answer.ok) return showMessage(problemText(answer.data));
   const state = answer.data;
+  // A takeback accepted since the state the page knows: moves after some number were taken back
+  // (more may have been made since), so the board is loaded again.
+  const known = game.state ? game.state.version : 0;
+  if (state.last_takeback > known || state.move_count < game.moves) {
+    return taken({ ...state, takeback_offer: null });
+  }
   while (state.move_count > game.moves) {
     const since = game.moves;
     const delta = await read(gamePath(`/moves?since=${since}`));
@@ -206,6 +230,7 @@ export async function act(action) {
   if (game.id !== id) return;
   if (!answer.ok) return showMessage(problemText(answer.data));
   showMessage("");
+  if (action === "takeback-offer" && answer.data.move_count < game.moves) return taken(answer.data);
   adopt(answer.data);
   render();
 }

@@ -35,7 +35,7 @@ def client(module_store_url: str) -> Iterator[TestClient]:
 # A tic-tac-toe state (API.md, "Game kinds": every state names its `game`; tic-tac-toe adds `k`).
 STATE_FIELDS = {
     "id", "game", "n", "k", "status", "winner", "reason", "next_player", "version", "move_count",
-    "last_move", "draw_offer",
+    "last_move", "draw_offer", "takeback_offer",
 }  # fmt: skip
 
 
@@ -75,6 +75,7 @@ def test_create_answers_201_state_location_and_two_tokens(client: TestClient) ->
         "move_count": 0,
         "last_move": None,
         "draw_offer": None,
+        "takeback_offer": None,
     }
     tokens = body["tokens"]
     assert set(tokens) == {"1", "2"}
@@ -547,6 +548,7 @@ class TestEvents:
             "join",
             "move",
             "offer",
+            "takeback",
             "abort",
             "rematch",
             "end",

@@ -104,9 +104,20 @@ def _three_stones(client: TestClient, game: dict[str, Any]) -> int:
     return 2
 
 
+def _first_move(client: TestClient, game: dict[str, Any]) -> int:
+    """Player 1's first move, which it may then offer to take back."""
+    cell = client.get(f"/v1/games/{game['id']}/legal-moves?limit=1").json()["moves"][0]
+    client.post(f"/v1/games/{game['id']}/moves", json={"row": cell["row"], "col": cell["col"]},
+                headers={"Authorization": f"Bearer {game['tokens']['1']}"})  # fmt: skip
+    return 1
+
+
 # What a game needs before an example of a route's body applies, as the docs' tour does it:
 # the requests made first, and the player who then sends the example.
-BEFORE = {"/v1/games/{game_id}/choice": _three_stones}
+BEFORE = {
+    "/v1/games/{game_id}/choice": _three_stones,
+    "/v1/games/{game_id}/takeback-offer": _first_move,
+}
 
 
 def test_every_body_has_examples_the_service_accepts(

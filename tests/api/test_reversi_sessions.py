@@ -59,7 +59,8 @@ def test_the_standard_game_and_its_state(client: TestClient) -> None:
     assert {k: v for k, v in game.items() if k not in ("id", "tokens")} == {
         "game": "reversi", "height": 8, "width": 8, "score": {"1": 2, "2": 2},
         "status": "in_progress", "winner": 0, "reason": None, "next_player": 1, "version": 0,
-        "move_count": 0, "last_move": None, "draw_offer": None, "final_score": None,
+        "move_count": 0, "last_move": None, "draw_offer": None, "takeback_offer": None,
+        "final_score": None,
     }  # fmt: skip
     assert client.get(f"/v1/games/{game['id']}/board").json() == {
         "height": 8, "width": 8, "rows": STANDARD,

@@ -1038,7 +1038,8 @@ def test_a_game_from_the_lobby_to_a_rematch_between_two_contexts(
 ) -> None:
     """Player 1 creates an open game, player 2 joins it from the lobby, player 1 resigns, both
     ask for a rematch and each page opens its own seat of it (the seats swapped); a spectator
-    link made by a player watches it. Abort: offered before the second move, and it ends it."""
+    link made by a player watches it. A takeback asked by one and accepted by the other on the
+    way. Abort: offered before the second move, and it ends it."""
     outside: list[playwright.Request] = []
     first, second, entry = open_game_in_the_lobby(browser, server, outside)
     created = game_id(first)
@@ -1046,6 +1047,20 @@ def test_a_game_from_the_lobby_to_a_rematch_between_two_contexts(
     expect(second.locator("#status")).to_contain_text("You are O (player 2).")
     expect(first.locator("#status")).to_contain_text("Your turn.", timeout=5000)
     expect(first.locator("#abort")).to_be_visible()
+    cell(first, 1, 1).click()
+    expect(cell(second, 1, 1)).to_have_attribute("data-mark", "X", timeout=5000)
+    cell(second, 0, 0).click()
+    expect(cell(first, 0, 0)).to_have_attribute("data-mark", "O", timeout=5000)
+    # A takeback: player 1 asks, player 2 accepts; player 1's move and the reply are gone from
+    # both boards, and player 1 moves again.
+    first.get_by_role("button", name="Take back").click()
+    expect(first.locator("#offer-note")).to_contain_text("You asked to take back")
+    expect(second.locator("#offer-note")).to_contain_text("asks to take back", timeout=5000)
+    second.get_by_role("button", name="Accept takeback").click()
+    for page in (first, second):
+        expect(cell(page, 1, 1)).not_to_have_attribute("data-mark", "X", timeout=5000)
+        expect(cell(page, 0, 0)).not_to_have_attribute("data-mark", "O")
+    expect(first.locator("#status")).to_contain_text("Your turn.", timeout=5000)
     cell(first, 1, 1).click()
     expect(cell(second, 1, 1)).to_have_attribute("data-mark", "X", timeout=5000)
     cell(second, 0, 0).click()

@@ -327,6 +327,8 @@ def test_generated_client_calls_every_operation(
     assert spectator.status_code == 201, spectator.content
     seen = call("getGame", game_id=private.id, client=authenticated(spectator.parsed.token))
     assert (seen.status_code, seen.parsed.visibility) == (200, "private")
+    nothing = call("offerTakeback", game_id=private.id, client=owner)
+    assert (nothing.status_code, nothing.parsed.code) == (409, "nothing_to_take_back")
     aborted = call("abortGame", game_id=private.id, client=owner)
     assert (aborted.status_code, aborted.parsed.status) == (200, "aborted")
     offered = call("rematch", game_id=private.id, client=owner)

@@ -52,7 +52,7 @@ steps = st.lists(
             st.sampled_from([None] * 4 + [1, 2]),  # the player the body claims
         ),
         st.tuples(
-            st.sampled_from(["resign", "offer", "abort"]),
+            st.sampled_from(["resign", "offer", "abort", "takeback", "takeback"]),
             st.sampled_from([1, 2]),
             st.sampled_from([None, "a", "c"]),
             st.sampled_from([None, 0, 2, 5]),
@@ -67,6 +67,13 @@ steps = st.lists(
 )
 
 
+# Tic-tac-toe's detectors, as both stores keep them: the line counters (k = n), the run lengths
+# (k < n), and the windows of an early draw.
+tictactoe_games = st.sampled_from([
+    ("tictactoe", {"n": 3, "k": 3}), ("tictactoe", {"n": 3, "k": 3}),
+    ("tictactoe", {"n": 3, "k": 3, "early_draw": True}),
+    ("tictactoe", {"n": 4, "k": 3, "early_draw": True}),
+])  # fmt: skip
 # No clocks, or a time control (seconds): initial, increment.
 controls = st.sampled_from([None, TimeControl(1, 0), TimeControl(2, 1), TimeControl(1, 1)])
 # A game's terms: a first-move deadline (seconds) or none, and the actions it leaves out.
@@ -130,7 +137,10 @@ async def play(
         moves, version_now = await store.moves(game_id, 0, 100)
         state = await store.state(game_id)
         legal = [_legal(await store.legal_moves(game_id, *page)) for page in ((-1, 9), (2, 2))]
-        seen.append((answer, _state(state), moves, version_now, legal))
+        # What a stream reads after a version a few changes back (a takeback since included).
+        read = await store.changes(game_id, max(0, state.version - 3), 100)
+        taken_back = None if read.taken_back is None else _state(read.taken_back)
+        seen.append((answer, _state(state), moves, version_now, legal, read.moves, taken_back))
     return seen
 
 
@@ -154,39 +164,77 @@ RUN_OUT = [move_at(0, 0), move_at(1, 1)]
 @settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(control=controls, sequence=steps, terms=terms_of)
+@given(control=controls, sequence=steps, terms=terms_of, game=tictactoe_games)
 @example(
     control=TimeControl(1, 1),
     sequence=[*RUN_OUT, ("deadline", 0), move_at(2, 2)],
     terms=NO_TERMS,
+    game=("tictactoe", {"n": 3, "k": 3}),
 )
 @example(
     control=TimeControl(2, 1),
     sequence=[*RUN_OUT, move_at(0, 1), ("deadline", -1), move_at(2, 2), ("deadline", 0)],
     terms=NO_TERMS,
+    game=("tictactoe", {"n": 3, "k": 3}),
+)
+# Takebacks: the mover's own move, then the reply too, a keyed move replayed after it was taken
+# back (and its number used again), with clocks running.
+@example(
+    control=TimeControl(2, 1),
+    sequence=[
+        *RUN_OUT,
+        ("move", "next", 0, 1, "a", None, None),
+        ("takeback", 1, None, None),
+        ("takeback", 2, "c", None),
+        ("move", 1, 0, 2, None, None, None),
+        ("move", 1, 0, 1, "a", None, None),
+        ("takeback", 2, None, None),
+        ("takeback", 1, None, None),
+        ("move", 2, 2, 2, None, None, None),
+    ],
+    terms=NO_TERMS,
+    game=("tictactoe", {"n": 4, "k": 3, "early_draw": True}),
 )
 # A first move's deadline: met a millisecond short of it, then passed exactly (aborted).
 @example(
     control=TimeControl(1, 0),
     sequence=[move_at(0, 0), ("deadline", -1), move_at(1, 1), ("deadline", 0), move_at(2, 2)],
     terms=Terms(1),
+    game=("tictactoe", {"n": 3, "k": 3}),
 )
-@example(control=None, sequence=[("deadline", 0), move_at(0, 0)], terms=Terms(2))
+@example(
+    control=None,
+    sequence=[("deadline", 0), move_at(0, 0)],
+    terms=Terms(2),
+    game=("tictactoe", {"n": 3, "k": 3}),
+)
 # Aborts: left out of the game, too late (remembered under the key), in time.
-@example(control=None, sequence=[("abort", 1, None, None)], terms=Terms(None, frozenset({"abort"})))
+@example(
+    control=None,
+    sequence=[("abort", 1, None, None)],
+    terms=Terms(None, frozenset({"abort"})),
+    game=("tictactoe", {"n": 3, "k": 3}),
+)
 @example(
     control=TimeControl(2, 1),
     sequence=[*RUN_OUT, ("abort", 2, "a", None), ("abort", 2, "a", None)],
     terms=NO_TERMS,
+    game=("tictactoe", {"n": 3, "k": 3}),
 )
-@example(control=TimeControl(2, 1), sequence=[move_at(0, 0), ("abort", 1, "a", 1)], terms=Terms(1))
+@example(
+    control=TimeControl(2, 1),
+    sequence=[move_at(0, 0), ("abort", 1, "a", 1)],
+    terms=Terms(1),
+    game=("tictactoe", {"n": 3, "k": 3}),
+)
 def test_python_and_lua_answer_the_same_requests_the_same(
     redis_store: tuple[pytest.FixtureRequest, str],
     control: TimeControl | None,
     sequence: list[Step],
     terms: Terms,
+    game: tuple[str, dict[str, object]],
 ) -> None:
-    both_answer_alike(redis_store, control, sequence, terms=terms)
+    both_answer_alike(redis_store, control, sequence, game, terms)
 
 
 def both_answer_alike(
@@ -228,6 +276,10 @@ gomoku_games = st.one_of(
         lambda rule, size: ("gomoku", {"rule": rule, "size": size}),
         st.sampled_from(["freestyle", "standard", "caro"]), st.sampled_from([5, 6, 7]),
     ),
+    st.builds(  # the windows of an early draw, kept by the fast path too
+        lambda rule, size: ("gomoku", {"rule": rule, "size": size, "early_draw": True}),
+        st.sampled_from(["freestyle", "standard"]), st.sampled_from([6, 7]),
+    ),
     st.just(("gomoku", {"rule": "renju", "size": 15})),
 )  # fmt: skip
 gomoku_steps = st.lists(
@@ -242,7 +294,7 @@ gomoku_steps = st.lists(
             st.sampled_from([None] * 6 + [1, 2]),
         ),
         st.tuples(
-            st.sampled_from(["resign", "offer"]),
+            st.sampled_from(["resign", "offer", "takeback", "takeback", "takeback"]),
             st.sampled_from([1, 2]),
             st.sampled_from([None, "a", "c"]),
             st.sampled_from([None, 0, 2, 5]),
@@ -330,10 +382,33 @@ games = st.one_of(
     ),
 )  # fmt: skip
 # At each point of the game: a page of its legal moves (after which cell, at most how many),
-# then the move played (an index into every legal move).
+# then the move played (an index into every legal move), and whether a takeback is then offered
+# by player 1 or 2 (0: none) and accepted by the other.
 points = st.lists(
-    st.tuples(st.integers(-1, 100), st.integers(1, 12), st.integers(0, 1000)), max_size=70
-)
+    st.tuples(
+        st.integers(-1, 100), st.integers(1, 12), st.integers(0, 1000),
+        st.sampled_from([0, 0, 0, 0, 0, 1, 2]),
+    ),
+    max_size=70,
+)  # fmt: skip
+
+
+async def replayed(store: GameStore, game: tuple[str, dict[str, object]], game_id: str) -> Any:
+    """The oracle of a takeback: a new game of the store that replays the game's moves (those
+    left), and what it shows — its state but the id and version, its board, its legal moves."""
+    created = await store.create(*game)
+    moves, _ = await store.moves(game_id, 0, 10_000)
+    for move in moves:
+        await store.play(created.state.id, created.tokens[move.player - 1],
+                         MoveRequest(move.played))  # fmt: skip
+    return await shown(store, created.state.id)
+
+
+async def shown(store: GameStore, game_id: str) -> Any:
+    state = await store.state(game_id)
+    legal = await store.legal_moves(game_id, -1, 1024)
+    seen = replace(state, id="", version=0, last_move=None, clock=None, last_takeback=None)
+    return seen, await store.rows(game_id), replace(legal, id="", version=0)
 
 
 async def legal_at_every_point(
@@ -344,7 +419,7 @@ async def legal_at_every_point(
     created = await store.create(*game)
     game_id, tokens = created.state.id, created.tokens
     seen: list[tuple[Any, ...]] = []
-    for after, limit, pick in sequence:
+    for after, limit, pick, takeback in sequence:
         page = await store.legal_moves(game_id, after, limit)
         every = await store.legal_moves(game_id, -1, 1024)
         seen.append((_legal(page), _legal(every)))
@@ -353,6 +428,16 @@ async def legal_at_every_point(
         played = every.legal.moves[pick % len(every.legal.moves)].played
         result = await store.play(game_id, tokens[every.player - 1], MoveRequest(played))
         seen.append((result.move, _state(result.state)))
+        if takeback and result.state.status == "in_progress":
+            try:
+                offered = await store.act(game_id, tokens[takeback - 1], ActionRequest("takeback"))
+            except DomainError as error:  # it has no move that may be taken back
+                seen.append(_error(error))
+                continue
+            accepted = await store.act(game_id, tokens[2 - takeback], ActionRequest("takeback"))
+            seen.append((_state(offered.state), _state(accepted.state)))
+            # The board, score and counters after it are the shorter game's.
+            assert await shown(store, game_id) == await replayed(store, game, game_id)
     return seen
 
 
@@ -369,9 +454,10 @@ def test_both_stores_list_the_same_legal_moves_at_every_point_of_random_games(
     server, _, engine = path.partition("-")
 
     async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        memory = MemoryGameStore(max_games=10, idle_seconds=60)
+        # (Each takeback's oracle is a new game.)
+        memory = MemoryGameStore(max_games=100, idle_seconds=60)
         redis = RedisGameStore(
-            empty_store(request, server), max_games=10, idle_seconds=60, timeout_seconds=2,
+            empty_store(request, server), max_games=100, idle_seconds=60, timeout_seconds=2,
             fast_paths=engine != "generic",
         )  # fmt: skip
         try:

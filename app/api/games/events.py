@@ -3,7 +3,9 @@
 One event per change of the game, its ``id`` the game's version after it: ``join`` when an open
 game's seat is taken (``data`` = the state), ``move`` per accepted move (``data`` = the move's
 answer as ``POST …/moves`` gave it), ``offer`` while a draw offer stands (``data`` = the
-state), ``abort`` when the game is aborted (``data`` = the final state), then one ``end``
+state), ``takeback`` while a takeback offer stands and when one is accepted (``data`` = the state
+right after it: the moves after its ``move_count`` are gone, and those sent next replace them),
+``abort`` when the game is aborted (``data`` = the final state), then one ``end``
 (``data`` = the final state) when the game is over — and ``rematch`` (``data`` = the state) on
 a stream opened after a rematch was offered or made, the changes that follow the end. The
 stream reads the store
@@ -72,6 +74,14 @@ async def move_events(
         yield _error_event(error)
 
 
+NO_OFFERS: tuple[int | None, int | None] = (None, None)
+
+
+def _takeback_event(state: GameState, names: Names | None) -> bytes:
+    data = to_json(state_json(state, names)).decode()
+    return format_sse_event(data_str=data, event="takeback", id=str(state.version))
+
+
 def _error_event(error: Unavailable) -> bytes:
     problem = problem_body(SERVICE_PROBLEMS.problem_of(type(error)), str(error), error.details())
     return format_sse_event(data_str=to_json(problem).decode(), event="error")
@@ -89,6 +99,7 @@ async def _events(
     keep_alive: float,
 ) -> AsyncIterator[bytes]:
     sent = after  # the version of the last change sent
+    offers = NO_OFFERS  # the draw and takeback offers standing as last sent (each sent once)
     idle = False  # the last wait brought nothing: the next empty read sends a keep-alive
     while not await disconnected():
         if stopping.is_set():
@@ -102,14 +113,20 @@ async def _events(
         moves, now = read.moves, read.state
         names = state_names(kinds, now)  # the board's size never changes: nor its names
         joined = now.joined  # the version of a join, sent in its place among the moves
+        # A takeback since the last change sent, sent in its place too: the moves after it
+        # replace those it took back.
+        taken = read.taken_back
         for move in moves:
             if joined is not None and sent < joined < move.changed:
                 yield _join_event(now, names, joined)
                 sent = joined
+            if taken is not None and sent < taken.version < move.changed:
+                yield _takeback_event(taken, names)
+                sent, offers = taken.version, NO_OFFERS
             result = result_at(move, now, kinds.find(now.kind))
             data = to_json(move_result_json(result, names)).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.changed))
-            sent = move.changed
+            sent, offers = move.changed, NO_OFFERS
         if moves and moves[-1].seq < now.move_count:
             idle = False
             await asyncio.sleep(0)  # a long history: other requests are served between pages
@@ -117,6 +134,9 @@ async def _events(
         if joined is not None and sent < joined:  # after every move read: the last change
             yield _join_event(now, names, joined)
             sent = joined
+        if taken is not None and sent < taken.version:
+            yield _takeback_event(taken, names)
+            sent, offers = taken.version, NO_OFFERS
         if now.status != "in_progress":
             # The end is a change of its own (a flag fall, a resignation, an agreed draw), with
             # its version as id, unless the last move ended the game (its event has that id).
@@ -133,10 +153,13 @@ async def _events(
                 yield format_sse_event(data_str=data, event="rematch", id=str(now.version))
             return
         if now.version > sent:  # no move came after the last change: a standing offer
-            if now.draw_offer is not None:
-                data = to_json(state_json(now, names)).decode()
+            data = to_json(state_json(now, names)).decode()
+            standing = (now.draw_offer, now.takeback_offer)
+            if now.draw_offer is not None and now.draw_offer != offers[0]:
                 yield format_sse_event(data_str=data, event="offer", id=str(now.version))
-            sent = now.version
+            if now.takeback_offer is not None and now.takeback_offer != offers[1]:
+                yield format_sse_event(data_str=data, event="takeback", id=str(now.version))
+            sent, offers = now.version, standing
             idle = False
             continue
         if idle:
@@ -256,6 +279,15 @@ def event_components(move_result: type, states: Mapping[str, type]) -> dict[str,
         ),
         "OfferEvent": _event(
             "offer", "A draw offer stands (`draw_offer`): `data` is the state.", state, True
+        ),
+        "TakebackEvent": _event(
+            "takeback",
+            "A takeback offer stands (`takeback_offer`), or one was accepted: `data` is the "
+            "state right after it. After an accepted one, the moves after its `move_count` are "
+            "gone: the `move` events that follow replace them (their `seq` numbers are used "
+            "again).",
+            state,
+            True,
         ),
         "AbortEvent": _event(
             "abort",

@@ -77,6 +77,7 @@ class AnswerExamples:
     offered: Examples = field(default_factory=dict)
     resigned: Examples = field(default_factory=dict)
     aborted: Examples = field(default_factory=dict)
+    takeback_offered: Examples = field(default_factory=dict)
 
     @classmethod
     def of(cls, shapes: GameShapes) -> AnswerExamples:
@@ -99,6 +100,7 @@ class AnswerExamples:
         offered = game.act(ActionRequest("offer"), TOKENS["2"]).state
         resigned = _acted(shapes, first, move["value"], "resign")
         aborted = _acted(shapes, first, move["value"], "abort")
+        offered_back = _acted(shapes, first, move["value"], "takeback", TOKENS["1"])
         return cls(
             created,
             move={move_name: _example(after, move_result_json(result, names))},
@@ -117,6 +119,11 @@ class AnswerExamples:
                 "resign": _example(f"{after}; player 2 resigns", state_json(resigned, names))
             },
             aborted={"abort": _example(f"{after}; player 2 aborts", state_json(aborted, names))},
+            takeback_offered={
+                "offer": _example(
+                    f"{after}; player 1 offers to take it back", state_json(offered_back, names)
+                )
+            },
         )
 
 
@@ -155,8 +162,11 @@ def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, 
     return result, game
 
 
-def _acted(shapes: GameShapes, body: object, move: object, action: Action) -> GameState:
-    """The state after player 2's ``action`` in a new game of ``body`` after ``move``."""
+def _acted(
+    shapes: GameShapes, body: object, move: object, action: Action, token: str = TOKENS["2"]
+) -> GameState:
+    """The state after a player's ``action`` (player 2's unless ``token`` says) in a new game
+    of ``body`` after ``move``."""
     played = _moved(shapes, body, move)
     assert played is not None  # the same move in the same new game as before
-    return played[1].act(ActionRequest(action), TOKENS["2"]).state
+    return played[1].act(ActionRequest(action), token).state

@@ -97,6 +97,12 @@ CREATED_GAME_LINKS = {
         "Player 1 aborts the game before the players' second move: it ends with no result.",
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
     ),
+    "OfferTakeback": _link(
+        "offer_takeback",
+        "Player 1 offers to take back its last move (before it has made one: 409 "
+        "`nothing_to_take_back`); player 2 accepts by offering too.",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+    ),
     "AddSpectator": _link(
         "add_spectator",
         "Player 1 makes a read-only spectator token (the only way to read a private game but "

@@ -122,6 +122,7 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         "move_count": state.move_count,
         "last_move": last_json or (move_json(last, names) if last else None),
         "draw_offer": state.draw_offer,
+        "takeback_offer": state.takeback_offer,
     }
     if state.clock is not None:
         common["clock"] = clock_json(state.clock)
@@ -137,6 +138,8 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["rematch_offer"] = state.rematch_offer
     if state.rematch is not None:
         common["rematch"] = state.rematch
+    if state.last_takeback is not None:
+        common["last_takeback"] = state.last_takeback
     # The id and the kind first, the kind's facts right after them.
     return {"id": state.id, "game": state.kind, **state.facts, **common}
 

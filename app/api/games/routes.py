@@ -59,6 +59,7 @@ from app.sessions.errors import (
     GameOver,
     IdempotencyKeyReused,
     MoveNotFound,
+    NothingToTakeBack,
     PreconditionFailed,
     SeatTaken,
     StoreUnavailable,
@@ -331,7 +332,8 @@ def _query_problem(name: str, message: str) -> RequestValidationError:
 
 
 async def _act(request: Request, action: Action) -> Response:
-    """A resignation or a draw offer: parsed and answered as a move is."""
+    """A resignation, a draw offer, an abort or a takeback offer: parsed and answered as a
+    move is."""
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
     token, _ = await authenticated(request, game_id)
@@ -361,6 +363,10 @@ async def offer_draw(request: Request) -> Response:
 
 async def abort_game(request: Request) -> Response:
     return await _act(request, "abort")
+
+
+async def offer_takeback(request: Request) -> Response:
+    return await _act(request, "takeback")
 
 
 async def game_events(request: Request) -> Response:
@@ -766,6 +772,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
         resign: examples.resigned,
         offer_draw: examples.offered,
         abort_game: examples.aborted,
+        offer_takeback: examples.takeback_offered,
     }
     for path, summary, description, endpoint in ACTIONS:
         router.post(
@@ -789,9 +796,11 @@ def game_router(shapes: GameShapes) -> APIRouter:
         description="A `join` event when an open game's seat is taken (`data` = the state), "
         "one `move` event per accepted move (`data` = the move's answer as "
         "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the "
-        "state), an `abort` event when the game is aborted, then one `end` event (data: the "
-        "final state) when the game is over — a flag fall or a first move's deadline "
-        "included, at the instant it passes — and, on a stream opened after the end, a "
+        "state), a `takeback` event when a takeback offer stands or is accepted (`data` = the "
+        "state right after it: the moves after its `move_count` are gone, and the `move` events "
+        "that follow replace them), an `abort` event when the game is aborted, then one `end` "
+        "event (data: the final state) when the game is over — a flag fall or a first move's "
+        "deadline included, at the instant it passes — and, on a stream opened after the end, a "
         "`rematch` event (data: the state) once a rematch was offered or made. Each event's "
         "`id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' "
         "EventSource on reconnect) or `?since=V`. A change made through any process reaches "
@@ -945,10 +954,26 @@ ACTIONS: tuple[tuple[str, str, str, Callable[[Request], Awaitable[Response]]], .
         "`game_over`.",
         abort_game,
     ),
+    (
+        "/{game_id}/takeback-offer",
+        "Offer (or accept) a takeback",
+        "Offers to take back moves so that the token's player moves again: its last move, and "
+        "the other player's reply if there was one (every reply since, after Reversi passes). "
+        "The offer stands (`takeback_offer`) until the next accepted move, which declines it; "
+        "the other player accepts by offering too. The moves taken back disappear: "
+        "`move_count` drops and their `seq` numbers are used again by the next moves; the "
+        "`version` still grows, the clocks are not rolled back (the player who moves again "
+        "has its clock run), a standing draw offer is declined, and a stream sends `event: "
+        "takeback`. An opening's moves (posted stones, a swap2 opening) are never taken back: "
+        "a player with no other move of its own gets 409 `nothing_to_take_back`. A game created "
+        "with `rules.takeback` false: 409 `action_not_allowed`. After the end: 409 `game_over`.",
+        offer_takeback,
+    ),
 )
 # What each action may be refused with besides what a move may.
 ACTION_REFUSALS: dict[Callable[[Request], Awaitable[Response]], tuple[type[DomainError], ...]] = {
     resign: (WaitingForOpponent,),
     offer_draw: (WaitingForOpponent, ActionNotAllowed),
     abort_game: (ActionNotAllowed, TooLateToAbort),
+    offer_takeback: (WaitingForOpponent, ActionNotAllowed, NothingToTakeBack),
 }

@@ -22,5 +22,21 @@ else
   end
   first = low
 end
+-- The takeback after `after` that left the fewest moves ('tb': the first after it): the stream
+-- no longer has the moves after those it left, which are read instead.
+local tb_version, tb_left, tb_last, tb_params = '', '', '', ''
+if after < version then
+  for v, l in string.gmatch(redis.call('HGET', KEYS[1], 'tb') or '', '(%d+):(%d+)') do
+    if tonumber(v) > after then
+      tb_version, tb_left = v, l
+      first = math.min(first, tonumber(l))
+      if tonumber(l) > 0 then tb_last = redis.call('LINDEX', KEYS[2], tonumber(l) - 1)
+      else tb_params = redis.call('HGET', KEYS[1], 'params') end
+      break
+    end
+  end
+end
 return REPLY.changes{at = now, first = first, state = REPLY.state(state),
-                     records = redis.call('LRANGE', KEYS[2], first, first + tonumber(ARG.most) - 1)}
+                     records = redis.call('LRANGE', KEYS[2], first, first + tonumber(ARG.most) - 1),
+                     tb_version = tb_version, tb_left = tb_left, tb_last = tb_last,
+                     tb_params = tb_params}

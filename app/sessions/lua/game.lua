@@ -7,7 +7,9 @@
 -- Meta fields of a clocked game: control ('initial:increment', seconds), r1 and r2 (each
 -- player's milliseconds left as of `since`), since (the instant of the game's last change, ms),
 -- running (0, 1 or 2: whose clock runs), moved (0 to 3: one bit per player who has moved).
--- Every game: version (changes so far), offer (0, or the player whose draw offer stands), pm
+-- Every game: version (changes so far), offer (0, or the player whose draw offer stands), tbo
+-- (0, or the player whose takeback offer stands), tb (the takebacks a stream may not have seen:
+-- 'version:left,…', the moves each left growing along it; see session.py's takebacks), pm
 -- (a bit a player who has moved), off (the rule flags set false, comma-separated), private
 -- ('1': read only with a token); with a first-move deadline, fm (ms) and fmdue (0, or when).
 -- Times are in integer milliseconds (the store's TIME, unless the store was built to take the
@@ -35,7 +37,7 @@ local function settle(meta_key, channel, now)
   local due = tonumber(f[6] or 0)
   if due ~= 0 and now >= due and (not flag or due <= flag) then
     local fields = {'status', 'aborted', 'winner', 0, 'reason', 'no_first_move', 'next', 0,
-                    'offer', 0, 'fmdue', 0}
+                    'offer', 0, 'tbo', 0, 'fmdue', 0}
     if running ~= 0 then  -- its clock stops at the deadline
       for _, v in ipairs({'r' .. running, int(tonumber(f[2 + running]) - (due - tonumber(f[2]))),
                           'since', int(due), 'running', 0}) do fields[#fields + 1] = v end
@@ -47,7 +49,7 @@ local function settle(meta_key, channel, now)
   if not flag or now < flag then return false end
   changed(meta_key, channel, {'r' .. running, 0, 'since', int(flag), 'running', 0,
                               'status', 'won', 'winner', 3 - running, 'reason', 'timeout',
-                              'next', 0, 'offer', 0, 'fmdue', 0})
+                              'next', 0, 'offer', 0, 'tbo', 0, 'fmdue', 0})
   settled = 'timeout'
   return true
 end
@@ -113,7 +115,7 @@ end
 local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
-                       'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm')
+                       'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm', 'tbo', 'tbl')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
@@ -121,7 +123,7 @@ local function state_fields(meta_key, moves_key)
           r1 = m[10] or '0', r2 = m[11] or '0', since = m[12] or '0', running = m[13] or '0',
           lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0',
           fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0', rmo = m[20] or '0',
-          rm = m[21] or ''}
+          rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0'}
 end
 
 local function state_of(meta_key, moves_key)
@@ -132,14 +134,70 @@ end
 -- Remember an answer other than an accepted move under its Idempotency-Key, up to a number
 -- of them per game, for as long as the game lives (a refusal does not make it live longer: a
 -- game nobody moved in expires soon, its receipts with it).
-local function remember(meta_key, receipts_key, field, value, most)
-  if field == '' or tonumber(redis.call('HGET', meta_key, 'refusals') or 0) >= tonumber(most) then
+-- `always`: an answer kept as an accepted move's is, whatever the bound (a takeback offer or
+-- its acceptance: a retry must never be taken for a new offer).
+local function remember(meta_key, receipts_key, field, value, most, always)
+  if field == '' or (not always and
+                     tonumber(redis.call('HGET', meta_key, 'refusals') or 0) >= tonumber(most)) then
     return
   end
   local left = redis.call('PTTL', meta_key)
   if left <= 0 then return end  -- a game without a lifetime (none has one): nothing kept
   redis.call('HSET', receipts_key, field, value)
-  redis.call('HINCRBY', meta_key, 'refusals', 1)
+  if not always then redis.call('HINCRBY', meta_key, 'refusals', 1) end
   redis.call('PEXPIRE', receipts_key, left)
 end
 
+
+-- The game's version right after move `seq`, from its record (the stamp `moved` wrote; none: its
+-- seq).
+local function record_version(record, seq)
+  local stamp = string.match(record, '|(%d+)')
+  return stamp and tonumber(stamp) or seq
+end
+
+-- The record of the move a request was answered with (its seq and the version right after it:
+-- nil for a receipt written before takebacks): the game's, or one a takeback took back (kept
+-- in the receipts hash as 't:<version>').
+local function answered_record(moves_key, receipts_key, seq, version)
+  local record = redis.call('LINDEX', moves_key, seq - 1)
+  if record and (not version or record_version(record, seq) == version) then return record end
+  return redis.call('HGET', receipts_key, 't:' .. version)
+end
+
+-- `offerer`'s standing takeback offer is accepted, `left` moves are left: as session.py's
+-- Session._take_back does, the moves after them are taken back (their records kept for the
+-- receipts that name them), `offerer` moves again with its clock running if one ran (none is
+-- rolled back), no offer stands, and the takeback joins 'tb'. `fields`: the position's own
+-- (a fast path's cells and lines are changed by the caller). Answers the new version.
+local function taken_back(keys, channel, left, offerer, now, fields)
+  local meta_key, moves_key, receipts_key = keys[1], keys[2], keys[3]
+  local taken = redis.call('LRANGE', moves_key, left, -1)
+  for i, record in ipairs(taken) do
+    redis.call('HSET', receipts_key, 't:' .. record_version(record, left + i), record)
+  end
+  local ttl = redis.call('PTTL', meta_key)
+  if ttl > 0 then redis.call('PEXPIRE', receipts_key, ttl) end
+  if left == 0 then redis.call('DEL', moves_key) else redis.call('LTRIM', moves_key, 0, left - 1) end
+  read_clock(meta_key, now, false)
+  local running = tonumber(redis.call('HGET', meta_key, 'running') or 0)
+  local all = {'status', 'in_progress', 'winner', 0, 'reason', '', 'next', offerer, 'offer', 0,
+               'tbo', 0}
+  if running ~= 0 then all[#all + 1], all[#all + 2] = 'running', offerer end
+  for _, v in ipairs(fields) do all[#all + 1] = v end
+  local version = changed(meta_key, channel, all)
+  local kept = {}
+  for v, l in string.gmatch(redis.call('HGET', meta_key, 'tb') or '', '(%d+):(%d+)') do
+    if tonumber(l) < left then kept[#kept + 1] = v .. ':' .. l end
+  end
+  kept[#kept + 1] = version .. ':' .. left
+  redis.call('HSET', meta_key, 'tb', table.concat(kept, ','), 'tbl', version)
+  first_turn(meta_key, offerer, now)
+  return version
+end
+
+-- `player`'s takeback offer, made now: the running clock's reading, the offer standing.
+local function takeback_offered(meta_key, channel, player, now)
+  read_clock(meta_key, now, false)
+  changed(meta_key, channel, {'tbo', player})
+end

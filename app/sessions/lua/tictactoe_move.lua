@@ -39,10 +39,10 @@ if ARG.key ~= '' then
     if body ~= ARG.fingerprint then return REPLY.idempotency_key_reused{} end
     local parts = {}
     for piece in string.gmatch(rest, '[^|]+') do parts[#parts + 1] = piece end
-    if parts[1] == 'ok' then
+    if parts[1] == 'ok' then  -- the move's number, and the version right after it
       local seq = tonumber(parts[2])
-      return REPLY.replay{seq = seq, record = redis.call('LINDEX', KEYS[4], seq - 1),
-                          state = state_of(KEYS[1], KEYS[4])}
+      return REPLY.replay{seq = seq, state = state_of(KEYS[1], KEYS[4]),
+                          record = answered_record(KEYS[4], KEYS[5], seq, tonumber(parts[3]))}
     end
     return REPLY.replayed{refusal = parts}
   end
@@ -137,79 +137,12 @@ end
 local seq = redis.call('LLEN', KEYS[4]) + 1
 version = version + 1
 
--- Early draw: per player p and number m of stones a window misses, the open windows' count,
--- kept as its change since the start ('w<p>:<m>' in the lines hash: at the start every window
--- misses k). k = n: the windows are the lines, whose stones of each player are counted
--- ('L<p><line>'); k < n: the windows around the stone are read from the cells, k + 1 each way
--- under standard's exact five (a window whose end holds the player's own stone would make six).
+-- Early draw: the open windows of each player (cells.lua's windows_changed), and whether either
+-- can still complete one with the moves left.
 local dead = false
 if early and not won and seq < n * n then
+  windows_changed(KEYS[2], KEYS[3], n, k, rule == 'standard', row, col, player, 1)
   local opponent = 3 - player
-  local exact = rule == 'standard'
-  local function open_add(p, m, by) redis.call('HINCRBY', KEYS[3], 'w' .. p .. ':' .. m, by) end
-  if k == n then
-    local lines = {'r' .. ARG.row, 'c' .. ARG.col}
-    if row == col then lines[#lines + 1] = 'd' end
-    if row + col == n - 1 then lines[#lines + 1] = 'a' end
-    for _, line in ipairs(lines) do
-      local mine = tonumber(redis.call('HGET', KEYS[3], 'L' .. player .. line) or 0)
-      local theirs = tonumber(redis.call('HGET', KEYS[3], 'L' .. opponent .. line) or 0)
-      if theirs == 0 then open_add(player, n - mine, -1); open_add(player, n - mine - 1, 1) end
-      if mine == 0 then open_add(opponent, n - theirs, -1) end
-      redis.call('HINCRBY', KEYS[3], 'L' .. player .. line, 1)
-    end
-  else
-    local OFF = -1
-    local reach = exact and (k + 1) or (k - 1)
-    for _, step in ipairs({{0, 1}, {1, 0}, {1, 1}, {1, -1}}) do
-      local dr, dc = step[1], step[2]
-      local span = {}
-      for t = -reach, reach do
-        local r, c = row + t * dr, col + t * dc
-        if r < 0 or r >= n or c < 0 or c >= n then span[#span + 1] = OFF
-        else span[#span + 1] = tonumber(redis.call('HGET', KEYS[2], r .. ':' .. c) or 0) end
-      end
-      local centre = reach + 1
-      span[centre] = 0  -- the windows as they were before the stone
-      local function tally(v, by, counts)
-        if v == player then counts[1] = counts[1] + by
-        elseif v == opponent then counts[2] = counts[2] + by
-        elseif v == OFF then counts[3] = counts[3] + by end
-      end
-      local first = centre - k + 1
-      local counts = {0, 0, 0}  -- the mover's stones, the opponent's, cells off the board
-      for i = first, first + k - 1 do tally(span[i], 1, counts) end
-      for start = first, centre do
-        if start > first then
-          tally(span[start - 1], -1, counts)
-          tally(span[start + k - 1], 1, counts)
-        end
-        if counts[3] == 0 then
-          local mine_end, theirs_end = false, false
-          if exact then
-            local a, b = span[start - 1], span[start + k]
-            mine_end, theirs_end = a == player or b == player, a == opponent or b == opponent
-          end
-          if counts[2] == 0 and not mine_end then
-            open_add(player, k - counts[1], -1)
-            open_add(player, k - counts[1] - 1, 1)
-          end
-          if counts[1] == 0 and not theirs_end then open_add(opponent, k - counts[2], -1) end
-        end
-      end
-      if exact then  -- the windows the stone ends: closed to the mover
-        for _, window in ipairs({{centre - k, centre - k - 1}, {centre + 1, centre + k + 1}}) do
-          local start, far = window[1], window[2]
-          local closed, mine = span[far] == player, 0
-          for i = start, start + k - 1 do
-            if span[i] == OFF or span[i] == opponent then closed = true
-            elseif span[i] == player then mine = mine + 1 end
-          end
-          if not closed then open_add(player, k - mine, -1) end
-        end
-      end
-    end
-  end
   local along = n - k + 1
   local total = 2 * n * along + 2 * along * along  -- the windows of the board
   local function can(p, left)
@@ -233,8 +166,10 @@ local record = cell
 if rule then record = cell .. ':' .. player .. ':' .. ((player == 1) and 'B' or 'W') end
 redis.call('RPUSH', KEYS[4], record .. moved(KEYS[1], player, next_player, version, seq, now))
 redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winner,
-           'reason', reason, 'next', next_player, 'offer', 0)
-if receipt then redis.call('HSET', KEYS[5], receipt, ARG.fingerprint .. '|ok|' .. seq) end
+           'reason', reason, 'next', next_player, 'offer', 0, 'tbo', 0)
+if receipt then
+  redis.call('HSET', KEYS[5], receipt, ARG.fingerprint .. '|ok|' .. seq .. '|' .. version)
+end
 for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARG.ttl_ms) end
 redis.call(PUBLISH, ARG.channel, version)
 return REPLY.ok{state = state_of(KEYS[1], KEYS[4])}

@@ -22,6 +22,7 @@ from adjudicator_client import (
     OfferEvent,
     RematchEvent,
     Retries,
+    TakebackEvent,
     token_for,
 )
 from adjudicator_client._events import Following
@@ -358,6 +359,38 @@ def test_a_game_is_aborted_until_both_players_have_moved(api: Client) -> None:
         "action_not_allowed",
         "abort",
     )
+
+
+def test_a_takeback_offer_is_accepted_by_the_other_player_offering_too(api: Client) -> None:
+    game = api.create_game(n=3)
+    with pytest.raises(client_module.NothingToTakeBack) as nothing:
+        api.offer_takeback(game["id"], token_for(game, 1))
+    assert (nothing.value.status, nothing.value.body.get("player")) == (409, 1)
+    played = play(api, game, [(1, 1), (0, 0), (2, 2)])
+    seen = played["state"]["version"]
+    offered = api.offer_takeback(game["id"], token_for(game, 2), idempotency_key="back-1")
+    assert (offered["takeback_offer"], offered["move_count"]) == (2, 3)
+    assert api.offer_takeback(game["id"], token_for(game, 2), idempotency_key="back-1") == offered
+    taken = api.offer_takeback(game["id"], token_for(game, 1), player=1)
+    # Player 2's move and player 1's reply are taken back: player 2 moves again.
+    assert (taken["takeback_offer"], taken["move_count"], taken["next_player"]) == (None, 1, 2)
+    assert [m["seq"] for m in api.list_moves(game["id"])["moves"]] == [1]
+    again = api.make_move(game["id"], token_for(game, 2), 0, 2)
+    assert again["move"]["seq"] == 2
+    api.resign(game["id"], token_for(game, 1))
+    events = list(api.game_events(game["id"], since=seen))
+    # The offer that stood is history once accepted: the takeback, then the moves replacing.
+    assert [type(event).__name__ for event in events] == ["TakebackEvent", "MoveEvent", "EndEvent"]
+    first = events[0]
+    assert isinstance(first, TakebackEvent)
+    assert (first.id, first.state["move_count"], first.state["takeback_offer"]) == (
+        taken["version"], 1, None,
+    )  # fmt: skip
+
+    no_takeback = api.create_game(n=3, rules={"takeback": False})
+    play(api, no_takeback, [(1, 1)])
+    with pytest.raises(client_module.ActionNotAllowed):
+        api.offer_takeback(no_takeback["id"], token_for(no_takeback, 1))
 
 
 def test_a_rematch_is_made_once_both_players_offered(api: Client) -> None:

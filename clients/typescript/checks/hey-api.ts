@@ -39,6 +39,8 @@ function describe(event: GameEvent): string {
       return `join ${event.id}: the open seat is taken`;
     case "offer":
       return `offer ${event.id}: player ${event.data.draw_offer} offers a draw`;
+    case "takeback":
+      return `takeback ${event.id}: ${event.data.move_count} moves, offer ${event.data.takeback_offer}`;
     case "abort":
       return `abort ${event.id}: ${event.data.status} (${event.data.reason})`;
     case "rematch":

@@ -277,6 +277,11 @@ export declare class Client {
    * (`status` `"aborted"`); from the second move on, 409 `too_late_to_abort` (a game created with
    * `rules.abort` false: 409 `action_not_allowed`). */
   abortGame(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
+  /** The token's player offers to take back moves so that it moves again (its last move, and
+   * the reply if there was one), or accepts the other player's standing offer: the moves are
+   * then taken back (`move_count` drops; their `seq` numbers are used again; a stream sends
+   * `event: takeback`). Nothing of its own to take back: 409 `nothing_to_take_back`. */
+  offerTakeback(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
   /** A read-only token for the game, made with a player's token: it reads a private game
    * (`ReadOptions.token`) and never acts (403 `wrong_player`). Sent again only when the
    * request never left. */

@@ -5,7 +5,7 @@
 //
 // What it adds to fetch, as the Python client (clients/python) does:
 // * a problem answer (RFC 9457) is thrown as a ProblemError, whose `code` tells it apart;
-// * a move, a resignation, a draw offer and an abort carry an Idempotency-Key, the same on every
+// * a move, a resignation, a draw offer, an abort and a takeback offer carry an Idempotency-Key, the same on every
 //   send, and are sent again after a network error or a 503 with a short Retry-After (bounded);
 //   reads and the stateless questions likewise; creating and deleting a game, and making a
 //   spectator token, only when the request never left (the connection was refused);
@@ -512,6 +512,25 @@ export class Client {
     return this.#call({
       method: "POST",
       path: game(gameId, "/abort"),
+      body: player ? { player } : {},
+      headers: acting(token, options),
+      signal,
+    });
+  }
+
+  /**
+   * The token's player offers to take back moves so that it moves again (its last move, and the
+   * reply if there was one), or accepts the other player's standing offer: the moves are then
+   * taken back (`move_count` drops; their `seq` numbers are used again). A player with no move
+   * of its own to take back: 409 `nothing_to_take_back`.
+   * @param {string} gameId
+   * @param {string} token
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
+   */
+  offerTakeback(gameId, token, { signal, player, ...options } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/takeback-offer"),
       body: player ? { player } : {},
       headers: acting(token, options),
       signal,

@@ -4,7 +4,7 @@
  */
 
 /** Every problem `code` of the service (the examples of `GET /problems/{code}`). */
-export type ProblemCode = "action_not_allowed" | "board_too_large" | "capacity_exhausted" | "cell_occupied" | "cors_refused" | "forbidden_move" | "game_not_found" | "game_not_over" | "game_over" | "headers_too_large" | "idempotency_key_reused" | "illegal_move" | "internal_error" | "malformed_http" | "method_not_allowed" | "move_not_found" | "not_found" | "not_your_turn" | "out_of_bounds" | "payload_too_large" | "precondition_failed" | "rate_limited" | "request_timeout" | "seat_taken" | "store_unavailable" | "too_late_to_abort" | "too_many_connections" | "too_many_spectators" | "too_many_streams" | "transfer_coding_not_implemented" | "unauthorized" | "unsupported_content_encoding" | "url_too_long" | "validation_error" | "waiting_for_opponent" | "wrong_player" | "wrong_step";
+export type ProblemCode = "action_not_allowed" | "board_too_large" | "capacity_exhausted" | "cell_occupied" | "cors_refused" | "forbidden_move" | "game_not_found" | "game_not_over" | "game_over" | "headers_too_large" | "idempotency_key_reused" | "illegal_move" | "internal_error" | "malformed_http" | "method_not_allowed" | "move_not_found" | "not_found" | "not_your_turn" | "nothing_to_take_back" | "out_of_bounds" | "payload_too_large" | "precondition_failed" | "rate_limited" | "request_timeout" | "seat_taken" | "store_unavailable" | "too_late_to_abort" | "too_many_connections" | "too_many_spectators" | "too_many_streams" | "transfer_coding_not_implemented" | "unauthorized" | "unsupported_content_encoding" | "url_too_long" | "validation_error" | "waiting_for_opponent" | "wrong_player" | "wrong_step";
 
 /** The problem codes each operation lists, by operationId. */
 export interface OperationProblemCodes {
@@ -30,6 +30,7 @@ export interface OperationProblemCodes {
     resign: "game_not_found" | "game_over" | "idempotency_key_reused" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "waiting_for_opponent" | "wrong_player";
     offerDraw: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "waiting_for_opponent" | "wrong_player";
     abortGame: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "too_late_to_abort" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "wrong_player";
+    offerTakeback: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "nothing_to_take_back" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "waiting_for_opponent" | "wrong_player";
     gameEvents: "game_not_found" | "store_unavailable" | "too_many_streams" | "unauthorized" | "validation_error";
     getMove: "game_not_found" | "move_not_found" | "store_unavailable" | "unauthorized" | "validation_error";
     listLegalMoves: "game_not_found" | "store_unavailable" | "unauthorized" | "validation_error";

@@ -398,6 +398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/takeback-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer (or accept) a takeback
+         * @description Offers to take back moves so that the token's player moves again: its last move, and the other player's reply if there was one (every reply since, after Reversi passes). The offer stands (`takeback_offer`) until the next accepted move, which declines it; the other player accepts by offering too. The moves taken back disappear: `move_count` drops and their `seq` numbers are used again by the next moves; the `version` still grows, the clocks are not rolled back (the player who moves again has its clock run), a standing draw offer is declined, and a stream sends `event: takeback`. An opening's moves (posted stones, a swap2 opening) are never taken back: a player with no other move of its own gets 409 `nothing_to_take_back`. A game created with `rules.takeback` false: 409 `action_not_allowed`. After the end: 409 `game_over`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
+         */
+        post: operations["offerTakeback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -407,7 +427,7 @@ export interface paths {
         };
         /**
          * Push: a stream of the game's changes (Server-Sent Events)
-         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), an `abort` event when the game is aborted, then one `end` event (data: the final state) when the game is over — a flag fall or a first move's deadline included, at the instant it passes — and, on a stream opened after the end, a `rematch` event (data: the state) once a rematch was offered or made. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
+         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), a `takeback` event when a takeback offer stands or is accepted (`data` = the state right after it: the moves after its `move_count` are gone, and the `move` events that follow replace them), an `abort` event when the game is aborted, then one `end` event (data: the final state) when the game is over — a flag fall or a first move's deadline included, at the instant it passes — and, on a stream opened after the end, a `rematch` event (data: the state) once a rematch was offered or made. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
          */
         get: operations["gameEvents"];
         put?: never;
@@ -1421,6 +1441,11 @@ export interface components {
              * @description The player whose draw offer stands (until the next accepted move).
              */
             draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
             /**
@@ -1457,6 +1482,11 @@ export interface components {
              * @description Only once both players offered a rematch: the new game's id.
              */
             rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1534,6 +1564,11 @@ export interface components {
              * @description The player whose draw offer stands (until the next accepted move).
              */
             draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
             /**
@@ -1570,6 +1605,11 @@ export interface components {
              * @description Only once both players offered a rematch: the new game's id.
              */
             rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
             /** Height */
             height: number;
             /** Width */
@@ -1628,6 +1668,11 @@ export interface components {
              * @description The player whose draw offer stands (until the next accepted move).
              */
             draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
             /**
@@ -1664,6 +1709,11 @@ export interface components {
              * @description Only once both players offered a rematch: the new game's id.
              */
             rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
             /** N */
             n: number;
             /** K */
@@ -1762,7 +1812,7 @@ export interface components {
             rule?: "renju";
         };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
-        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["RematchEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["TakebackEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["RematchEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
         /** GomokuBoardOut */
         GomokuBoardOut: {
             /** Size */
@@ -1895,6 +1945,11 @@ export interface components {
              * @description The player whose draw offer stands (until the next accepted move).
              */
             draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
             /**
@@ -1931,6 +1986,11 @@ export interface components {
              * @description Only once both players offered a rematch: the new game's id.
              */
             rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -2707,6 +2767,11 @@ export interface components {
              * @description The player whose draw offer stands (until the next accepted move).
              */
             draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
             /**
@@ -2743,6 +2808,11 @@ export interface components {
              * @description Only once both players offered a rematch: the new game's id.
              */
             rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
             /** Height */
             height: number;
             /** Width */
@@ -2997,6 +3067,17 @@ export interface components {
              */
             to_act: 1 | 2;
         };
+        /** @description A takeback offer stands (`takeback_offer`), or one was accepted: `data` is the state right after it. After an accepted one, the moves after its `move_count` are gone: the `move` events that follow replace them (their `seq` numbers are used again). */
+        TakebackEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "takeback";
+            /** @description The game's version after this change: resume after it with Last-Event-ID. */
+            id: string;
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+        };
         /** TicTacToeBoardOut */
         TicTacToeBoardOut: {
             /** N */
@@ -3051,6 +3132,11 @@ export interface components {
              * @description The player whose draw offer stands (until the next accepted move).
              */
             draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
             /** @description Only in a clocked game's state. */
             clock?: components["schemas"]["ClockOut"];
             /**
@@ -3087,6 +3173,11 @@ export interface components {
              * @description Only once both players offered a rematch: the new game's id.
              */
             rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
             /** N */
             n: number;
             /** K */
@@ -4898,6 +4989,130 @@ export interface operations {
                 };
             };
             /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). `too_late_to_abort`: an abort once the players have made two moves (an opening's posted stones are not theirs). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed`: `If-Match` names another version of the game (`version`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. `idempotency_key_reused`: an `Idempotency-Key` sent again with a different move or action. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    offerTakeback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any client-chosen string (1–255 visible ASCII characters). A retry with the same key and body gets the first answer again (header `Idempotent-Replayed: true`) and applies nothing; the same key with another body is 422 `idempotency_key_reused`. Keys live as long as the game. */
+                "Idempotency-Key"?: string;
+                /** @description The game's `ETag`: the request applies only if the game is still at that version, else 412 `precondition_failed` (also for a tag that names no version of this game). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The game's new ETag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `waiting_for_opponent`: the game is open (`open_seat`): nobody has taken the other seat yet, so nobody moves. `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). `nothing_to_take_back`: a takeback offered by a player who has made no move that can be taken back (none yet, or only the opening's: posted stones and a swap2 opening stay). */
             409: {
                 headers: {
                     [name: string]: unknown;

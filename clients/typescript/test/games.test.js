@@ -292,6 +292,38 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.equal(left.body.action, "abort");
   });
 
+  test("a takeback offer is accepted by the other player offering too", async () => {
+    const api = client();
+    const game = await api.createGame({ n: 3 });
+    const nothing = await refused(
+      api.offerTakeback(game.id, seat(game, "1")),
+      "nothing_to_take_back",
+      409,
+    );
+    assert.equal(nothing.body.player, 1);
+    await api.makeMove(game.id, seat(game, "1"), { row: 1, col: 1 });
+    const replied = await api.makeMove(game.id, seat(game, "2"), { row: 0, col: 0 });
+    const seen = replied.state.version;
+    const offered = await api.offerTakeback(game.id, seat(game, "1"), { idempotencyKey: "b-1" });
+    assert.deepEqual([offered.takeback_offer, offered.move_count], [1, 2]);
+    const again = await api.offerTakeback(game.id, seat(game, "1"), { idempotencyKey: "b-1" });
+    assert.deepEqual(again, offered);
+    const taken = await api.offerTakeback(game.id, seat(game, "2"), { player: 2 });
+    assert.deepEqual([taken.takeback_offer, taken.move_count, taken.next_player], [null, 0, 1]);
+    const moved = await api.makeMove(game.id, seat(game, "1"), { row: 2, col: 2 });
+    assert.equal(moved.move.seq, 1);
+    await api.resign(game.id, seat(game, "2"));
+    const events = [];
+    for await (const event of api.events(game.id, { since: seen })) events.push(event);
+    // The offer that stood is history once accepted: the takeback, then the moves replacing.
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ["takeback", "move", "end"],
+    );
+    assert.ok(events[0].event === "takeback" && events[0].data.move_count === 0);
+    assert.equal(events[0].id, String(taken.version));
+  });
+
   test("a rematch is made once both players offered, the seats swapped", async () => {
     const api = client();
     const game = await api.createGame({ n: 3 });

@@ -81,6 +81,11 @@ export async function movesAndEvents(id: string, token: string): Promise<void> {
       case "offer":
         event.data.draw_offer satisfies 1 | 2 | null;
         break;
+      case "takeback":
+        event.data.takeback_offer satisfies 1 | 2 | null;
+        event.data.move_count satisfies number;
+        event.id satisfies string;
+        break;
       case "abort":
         event.data.status satisfies "in_progress" | "won" | "draw" | "aborted";
         event.id satisfies string;
@@ -110,6 +115,10 @@ export async function abortsSpectatorsAndPrivateReads(id: string, token: string)
   aborted.status satisfies "in_progress" | "won" | "draw" | "aborted";
   // @ts-expect-error `player` is 1 or 2
   await api.abortGame(id, token, { player: 3 });
+  const offered = await api.offerTakeback(id, token, { idempotencyKey: "t", ifMatch: "e" });
+  offered.takeback_offer satisfies 1 | 2 | null;
+  // @ts-expect-error `player` is 1 or 2
+  await api.offerTakeback(id, token, { player: 0 });
   const { token: spectator } = await api.addSpectator(id, token);
   spectator satisfies string;
   // Every read of a game takes a player's or a spectator's token.

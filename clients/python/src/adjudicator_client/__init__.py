@@ -16,12 +16,12 @@
 * A problem answer raises ``ProblemError``, or rather the subclass of its ``code`` (``GameOver``,
   ``NotYourTurn``, ``ValidationError``, …: one per code the document lists), carrying the whole
   problem body.
-* Retries: a move, a resignation, a draw offer and an abort carry an ``Idempotency-Key`` (one
-  per call unless given) and are sent again with the same key after a connection error or a 503
-  with ``Retry-After`` (``Retries``: a bounded number of attempts and a bounded wait), so a
-  retried move is applied once. Reads and the stateless questions are retried likewise;
-  creating and deleting a game, and making a spectator token, only when the connection failed
-  before the request left.
+* Retries: a move, a resignation, a draw offer, an abort and a takeback offer carry an
+  ``Idempotency-Key`` (one per call unless given) and are sent again with the same key after a
+  connection error or a 503 with ``Retry-After`` (``Retries``: a bounded number of attempts and a
+  bounded wait), so a retried move is applied once. Reads and the stateless questions are
+  retried likewise; creating and deleting a game, and making a spectator token, only when the
+  connection failed before the request left.
 * A private game (``create_game(..., visibility="private")``) is read only with a player's token
   or a spectator's (``add_spectator``): every read takes it as ``token=`` (``get_game``,
   ``poll_game``, ``list_moves``, ``get_move``, ``list_legal_moves``, ``get_board``,
@@ -40,6 +40,7 @@ from adjudicator_client._events import (
     MoveEvent,
     OfferEvent,
     RematchEvent,
+    TakebackEvent,
 )
 from adjudicator_client._operations import Board, Color, Player, Polled, Retries, token_for
 from adjudicator_client._problem import ProblemError
@@ -64,6 +65,7 @@ __all__ = [
     "ProblemError",
     "RematchEvent",
     "Retries",
+    "TakebackEvent",
     "token_for",
 ]
 __all__ += _schema_all

@@ -54,6 +54,16 @@ class OfferEvent:
 
 
 @dataclass(frozen=True)
+class TakebackEvent:
+    """A takeback offer stands (``takeback_offer``), or one was accepted (``event: takeback``):
+    the state right after it. After an accepted one, the moves after its ``move_count`` are
+    gone: the ``MoveEvent``s that follow replace them (their numbers are used again)."""
+
+    id: int
+    state: GetGameAnswer
+
+
+@dataclass(frozen=True)
 class AbortEvent:
     """The game was aborted (``event: abort``: by a player, or a first move not made in time):
     the final state (``status`` ``aborted``). The ``end`` event follows it."""
@@ -80,7 +90,9 @@ class EndEvent:
     state: GetGameAnswer
 
 
-GameEvent = JoinEvent | MoveEvent | OfferEvent | AbortEvent | RematchEvent | EndEvent
+GameEvent = (
+    JoinEvent | MoveEvent | OfferEvent | TakebackEvent | AbortEvent | RematchEvent | EndEvent
+)
 
 
 class _Sse:
@@ -122,6 +134,8 @@ class _Sse:
             return MoveEvent(number or 0, body["move"], body["state"])
         if kind == "offer":
             return OfferEvent(number or 0, body)
+        if kind == "takeback":
+            return TakebackEvent(number or 0, body)
         if kind == "abort":
             return AbortEvent(number or 0, body)
         if kind == "rematch":

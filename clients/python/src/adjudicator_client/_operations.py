@@ -51,6 +51,7 @@ from adjudicator_client._schema import (
     MakeMoveAnswer,
     MoveQuery,
     OfferDrawAnswer,
+    OfferTakebackAnswer,
     RematchAnswer,
     ResignAnswer,
     ValidatePositionAnswer,
@@ -409,6 +410,23 @@ def abort_game(
     headers = _acting(game_id, token, if_match, idempotency_key)
     body = _omit_none(player=player)
     return call("abort_game", _json, body, path={"game_id": game_id}, headers=headers)
+
+
+def offer_takeback(
+    game_id: str,
+    token: str,
+    *,
+    player: int | None = None,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[OfferTakebackAnswer]:
+    """The token's player offers to take back moves so that it moves again (its last move, and
+    the reply if there was one), or accepts the other player's standing offer: the moves are
+    then taken back (``move_count`` drops; their ``seq`` numbers are used again). A player with
+    no move of its own to take back: ``NothingToTakeBack``."""
+    headers = _acting(game_id, token, if_match, idempotency_key)
+    body = _omit_none(player=player)
+    return call("offer_takeback", _json, body, path={"game_id": game_id}, headers=headers)
 
 
 def add_spectator(game_id: str, token: str) -> Call[AddSpectatorAnswer]:

@@ -114,7 +114,9 @@ __all__ = [
     "MovesPage",
     "NotFound",
     "NotYourTurn",
+    "NothingToTakeBack",
     "OfferDrawAnswer",
+    "OfferTakebackAnswer",
     "OpenGamesOut",
     "OutOfBounds",
     "PassIn",
@@ -229,6 +231,9 @@ class TicTacToeGameOut(TypedDict):
     move_count: int
     # The player whose draw offer stands (until the next accepted move).
     draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
@@ -246,6 +251,10 @@ class TicTacToeGameOut(TypedDict):
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
     rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -336,6 +345,9 @@ class ReversiGameOut(TypedDict):
     move_count: int
     # The player whose draw offer stands (until the next accepted move).
     draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
@@ -353,6 +365,10 @@ class ReversiGameOut(TypedDict):
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
     rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
     height: int
     width: int
     score: PlayerScores
@@ -435,6 +451,9 @@ class GomokuGameOut(TypedDict):
     move_count: int
     # The player whose draw offer stands (until the next accepted move).
     draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
@@ -452,6 +471,10 @@ class GomokuGameOut(TypedDict):
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
     rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1081,6 +1104,9 @@ class CreatedGomokuOut(TypedDict):
     move_count: int
     # The player whose draw offer stands (until the next accepted move).
     draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
@@ -1098,6 +1124,10 @@ class CreatedGomokuOut(TypedDict):
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
     rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1170,6 +1200,9 @@ class CreatedReversiOut(TypedDict):
     move_count: int
     # The player whose draw offer stands (until the next accepted move).
     draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
@@ -1187,6 +1220,10 @@ class CreatedReversiOut(TypedDict):
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
     rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
     height: int
     width: int
     score: PlayerScores
@@ -1246,6 +1283,9 @@ class CreatedTicTacToeOut(TypedDict):
     move_count: int
     # The player whose draw offer stands (until the next accepted move).
     draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
     # Only in a clocked game's state.
     clock: NotRequired[ClockOut]
     # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
@@ -1263,6 +1303,10 @@ class CreatedTicTacToeOut(TypedDict):
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
     rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -1386,10 +1430,29 @@ class RematchEvent(TypedDict):
     data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 
+class TakebackEvent(TypedDict):
+    """A takeback offer stands (`takeback_offer`), or one was accepted: `data` is the state right
+    after it. After an accepted one, the moves after its `move_count` are gone: the `move` events
+    that follow replace them (their `seq` numbers are used again).
+    """
+
+    event: Literal["takeback"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: str
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
 # One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's
 # name, its `id` and its `data` line parsed as JSON.
 GameEvent: TypeAlias = (
-    JoinEvent | MoveEvent | OfferEvent | AbortEvent | RematchEvent | EndEvent | ErrorEvent
+    JoinEvent
+    | MoveEvent
+    | OfferEvent
+    | TakebackEvent
+    | AbortEvent
+    | RematchEvent
+    | EndEvent
+    | ErrorEvent
 )
 
 
@@ -1851,6 +1914,8 @@ OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 AbortGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
+OfferTakebackAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
 GameEventsAnswer: TypeAlias = GameEvent
 
 GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut | GomokuMoveOut
@@ -1918,6 +1983,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "resign": Operation("resign", "POST", "/v1/games/{game_id}/resign", (200,)),
     "offer_draw": Operation("offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,)),
     "abort_game": Operation("abortGame", "POST", "/v1/games/{game_id}/abort", (200,)),
+    "offer_takeback": Operation(
+        "offerTakeback", "POST", "/v1/games/{game_id}/takeback-offer", (200,)
+    ),
     "game_events": Operation("gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204)),
     "get_move": Operation("getMove", "GET", "/v1/games/{game_id}/moves/{seq}", (200,)),
     "list_legal_moves": Operation(
@@ -2233,6 +2301,16 @@ class GameNotOver(ProblemError):
     statuses = (409,)
 
 
+class NothingToTakeBack(ProblemError):
+    """Nothing to take back (409 ``nothing_to_take_back``). When: a takeback offered by a player who
+    has made no move that can be taken back (none yet, or only the opening's: posted stones and a
+    swap2 opening stay). To do: make a move first; a takeback is offered after one's own move.
+    """
+
+    code = "nothing_to_take_back"
+    statuses = (409,)
+
+
 class IdempotencyKeyReused(ProblemError):
     """Idempotency-Key reused with a different body (422 ``idempotency_key_reused``). When: an
     `Idempotency-Key` sent again with a different move or action. To do: send a new
@@ -2347,6 +2425,7 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "too_late_to_abort": TooLateToAbort,
     "too_many_spectators": TooManySpectators,
     "game_not_over": GameNotOver,
+    "nothing_to_take_back": NothingToTakeBack,
     "idempotency_key_reused": IdempotencyKeyReused,
     "capacity_exhausted": CapacityExhausted,
     "store_unavailable": StoreUnavailable,
