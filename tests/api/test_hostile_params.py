@@ -25,6 +25,7 @@ byte in the request line, and what the HTTP server itself makes of them.
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 from collections.abc import Callable, Iterator, Mapping
@@ -487,20 +488,32 @@ def test_move_seq_valid_is_the_move(client: TestClient, played: Game) -> None:
 
 # --- path: game_id of every game route ---------------------------------------------------------
 
+# Every route of one game, from the committed OpenAPI document (a new route is in it at once):
+# method, the path after the game's id (a move's seq: 1), the operation.
+SPEC = json.loads((Path(__file__).parents[2] / "openapi" / "openapi.json").read_text())
+GAME_PREFIX = "/v1/games/{game_id}"
 GAME_ROUTES = [
-    pytest.param("GET", "", id="get-game"),
-    pytest.param("GET", "/moves", id="list-moves"),
-    pytest.param("GET", "/moves/1", id="get-move"),
-    pytest.param("GET", "/board", id="get-board"),
-    pytest.param("GET", "/legal-moves", id="legal-moves"),
-    pytest.param("GET", "/events", id="events"),
-    pytest.param("POST", "/moves", id="make-move"),
-    pytest.param("DELETE", "", id="delete-game"),
-    pytest.param("POST", "/join", id="join-game"),
-    pytest.param("POST", "/abort", id="abort-game"),
-    pytest.param("POST", "/spectators", id="add-spectator"),
-    pytest.param("POST", "/rematch", id="rematch"),
-    pytest.param("GET", "/record", id="get-record"),
+    pytest.param(
+        method.upper(),
+        path.removeprefix(GAME_PREFIX).replace("{seq}", "1"),
+        id=operation["operationId"],
+    )
+    for path, operations in SPEC["paths"].items()
+    if path.startswith(GAME_PREFIX)
+    for method, operation in operations.items()
+]
+# The actions besides a move (resign, offer a draw, abort, offer a takeback): their body.
+ACTION_ROUTES = [
+    pytest.param(path.removeprefix(GAME_PREFIX), id=operations["post"]["operationId"])
+    for path, operations in SPEC["paths"].items()
+    if path.startswith(GAME_PREFIX)
+    and "post" in operations
+    and operations["post"]
+    .get("requestBody", {})
+    .get("content", {})
+    .get("application/json", {})
+    .get("schema")
+    == {"$ref": "#/components/schemas/ActionIn"}
 ]
 # Ids that name no game, built from a real game's id where that matters: "{id}" stands for it.
 # POST and DELETE carry that real game's token, so an id matched by prefix, by case or after
@@ -1194,3 +1207,38 @@ def test_raw_bytes_never_get_a_5xx_or_a_traceback(
     assert status < 500, answer[:1000]
     assert "Traceback" not in log, log[-3000:]
     assert raw_server.state(game) == before
+
+
+@pytest.mark.parametrize("suffix", ACTION_ROUTES)
+@pytest.mark.parametrize(
+    ("body", "headers"),
+    [
+        pytest.param({"player": "١"}, {}, id="player-arabic-indic-digit"),
+        pytest.param({"player": 10**100}, {}, id="player-huge"),
+        pytest.param({"player": "1\x00"}, {}, id="player-nul"),
+        pytest.param({"player": 3}, {}, id="player-3"),
+        pytest.param({"player": True}, {}, id="player-true"),
+        pytest.param({"player": 1.5}, {}, id="player-fraction"),
+        pytest.param({}, {"If-Match": '"{id}.١"'}, id="if-match-arabic-indic-digit"),
+        pytest.param({}, {"If-Match": '"{id}.' + "9" * 400 + '"'}, id="if-match-huge"),
+        pytest.param({}, {"If-Match": '"{id}.1\x01"'}, id="if-match-control"),
+        pytest.param({}, {"Idempotency-Key": "k" * 10_000}, id="key-10kB"),
+        pytest.param({}, {"Idempotency-Key": "k\x01"}, id="key-control"),
+        pytest.param({}, {"Idempotency-Key": "ключ"}, id="key-non-ascii"),
+    ],
+)
+def test_garbage_in_an_action_is_a_4xx_problem_and_changes_nothing(
+    client: TestClient, played: Game, suffix: str, body: dict[str, Any], headers: dict[str, str]
+) -> None:
+    """Every action route (resign, draw offer, abort, takeback offer) refuses a garbage
+    ``player`` or a garbage ``If-Match`` or ``Idempotency-Key`` with a 4xx problem, before it
+    does anything."""
+    before = state(client, played)
+    sent = {name: value.replace("{id}", played.id) for name, value in headers.items()}
+    response = client.post(
+        f"{played.url}{suffix}", json=body,
+        headers={**bearer(played.tokens[0]), **{k: v.encode("utf-8") for k, v in sent.items()}},
+    )  # fmt: skip
+    assert 400 <= response.status_code < 500, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert state(client, played) == before
