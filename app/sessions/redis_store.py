@@ -256,11 +256,6 @@ TAKEBACK_RECORDS = 8
 ALL_RECORDS = -1
 
 
-def _text(value: object) -> str:
-    """A record as a script answered it (redis-py answers bytes unless told to decode)."""
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 def _outcome(session: Session, result: MoveResult) -> dict[str, str | int]:
     """What commit.lua writes for an accepted move: the game's new fields, the record (the kind's
     text: commit.lua adds the stamp) and the mover."""
@@ -649,7 +644,7 @@ class RedisGameStore:
         if not read.tb_version:
             return Changes(moves, now, int(read.at))
         kind, left = self.kinds.find(now.kind), int(read.tb_left)
-        last = record_read(kind, left, _text(read.tb_last)) if left else None
+        last = record_read(kind, left, read.tb_last) if left else None
         params = json.loads(read.tb_params) if read.tb_params else {}
         taken_back = state_at_takeback(now, int(read.tb_version), left, last, kind, params)
         return Changes(moves, now, int(read.at), taken_back)
@@ -960,7 +955,9 @@ class RedisGameStore:
         if not moves or answered.version not in (moves[0].changed, ANY_VERSION):
             read = self.client.hget(game_keys(game_id).receipts, f"t:{answered.version}")
             kept = await self.scripts.guard(read, self.client)
-            moves = [record_read(kind, answered.seq, _text(kept))]
+            if kept is None:  # a receipt written before takebacks, its move since taken back
+                raise MoveNotFound(game_id, answered.seq)
+            moves = [record_read(kind, answered.seq, str(kept))]  # (the client decodes)
         return result_at(moves[0], now, kind)
 
     async def _decide_on_kept(
@@ -1014,7 +1011,7 @@ class RedisGameStore:
         if read.records:  # the last moves' records (a takeback's), with their stamps
             first = session.position.move_count - len(read.records) + 1
             session.earlier = {
-                first + i: record_read(kind, first + i, _text(record))
+                first + i: record_read(kind, first + i, record)
                 for i, record in enumerate(read.records)
             }
         if read.reason in SESSION_ENDINGS:
