@@ -72,6 +72,13 @@ def random_othello(rng: random.Random, plies: int | None = None, size: int = 8) 
     return game
 
 
+@pytest.fixture(scope="module")
+def shared() -> Iterator[TestClient]:
+    """One app for every example of a property test (each makes its own games)."""
+    with TestClient(create_app(Settings(create_rate_per_minute=0))) as test_client:
+        yield test_client
+
+
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     settings = Settings(create_rate_per_minute=0, max_record_moves=500)
@@ -96,10 +103,11 @@ def keys(client: TestClient) -> list[dict[str, Any]]:
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), cut=st.integers(0, 70))
-def test_an_othello_transcript_audits_as_the_reference_replays_it(seed: int, cut: int) -> None:
+def test_an_othello_transcript_audits_as_the_reference_replays_it(
+    shared: TestClient, seed: int, cut: int
+) -> None:
     game = random_othello(random.Random(seed), plies=cut)
-    with TestClient(create_app(Settings())) as client:
-        answer = audit(client, game="reversi", transcript="".join(game.squares))
+    answer = audit(shared, game="reversi", transcript="".join(game.squares))
     assert answer["verdict"] == ("finished" if game.to_move is None else "unfinished")
     assert answer["plies"] == len(game.squares)
     assert answer["illegal"] is None
@@ -118,7 +126,7 @@ def test_an_othello_transcript_audits_as_the_reference_replays_it(seed: int, cut
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_a_planted_illegal_move_is_refused_at_its_ply_with_the_sessions_code(
-    seed: int, data: st.DataObject
+    shared: TestClient, seed: int, data: st.DataObject
 ) -> None:
     rng = random.Random(seed)
     game = random_othello(rng)
@@ -131,8 +139,7 @@ def test_a_planted_illegal_move_is_refused_at_its_ply_with_the_sessions_code(
     illegal = [(r, c) for r in range(8) for c in range(8) if (r, c) not in legal]
     row, col = data.draw(st.sampled_from(illegal), label="planted")
     squares = [*game.squares[: ply - 1], reference.othello_square(row, col), *game.squares[ply:]]
-    with TestClient(create_app(Settings())) as client:
-        answer = audit(client, game="reversi", moves=squares)
+    answer = audit(shared, game="reversi", moves=squares)
     assert answer["verdict"] == "illegal"
     assert answer["plies"] == ply - 1
     refused = answer["illegal"]
@@ -527,28 +534,28 @@ def test_a_ggf_text_that_is_not_a_game_is_422_naming_the_line(client: TestClient
     n=st.integers(1, 30), k=st.integers(1, 30), seed=st.integers(0, 2**32), cut=st.integers(0, 40)
 )
 def test_a_tictactoe_session_exported_audits_back_on_any_board(
-    n: int, k: int, seed: int, cut: int
+    shared: TestClient, n: int, k: int, seed: int, cut: int
 ) -> None:
     k = min(k, n)
     rng = random.Random(seed)
     cells = [(r, c) for r in range(n) for c in range(n)]
     rng.shuffle(cells)
-    with TestClient(create_app(Settings(create_rate_per_minute=0))) as client:
-        created = create(client, n=n, k=k)
-        for i, (row, col) in enumerate(cells[:cut]):
-            response = client.post(
-                f"/v1/games/{created['id']}/moves", json={"row": row, "col": col},
-                headers={"Authorization": f"Bearer {created['tokens'][str(1 + i % 2)]}"},
-            )  # fmt: skip
-            if response.status_code != 201:  # the game is over
-                assert response.json()["code"] == "game_over"
-                break
-        exported = record(client, created["id"])
-        body = {k: v for k, v in exported.items() if k not in ("state", "chain", "signature")}
-        again = audit(client, **body)
-        assert (again["state"], again["chain"]) == (exported["state"], exported["chain"])
-        assert again["verdict"] == ("unfinished" if exported["signature"] is None else "finished")
-        if n <= 26:
-            text = record(client, created["id"], "transcript")
-            from_text = audit(client, n=n, k=k, transcript=text)
-            assert from_text["chain"] == exported["chain"]
+    client = shared
+    created = create(client, n=n, k=k)
+    for i, (row, col) in enumerate(cells[:cut]):
+        response = client.post(
+            f"/v1/games/{created['id']}/moves", json={"row": row, "col": col},
+            headers={"Authorization": f"Bearer {created['tokens'][str(1 + i % 2)]}"},
+        )  # fmt: skip
+        if response.status_code != 201:  # the game is over
+            assert response.json()["code"] == "game_over"
+            break
+    exported = record(client, created["id"])
+    body = {k: v for k, v in exported.items() if k not in ("state", "chain", "signature")}
+    again = audit(client, **body)
+    assert (again["state"], again["chain"]) == (exported["state"], exported["chain"])
+    assert again["verdict"] == ("unfinished" if exported["signature"] is None else "finished")
+    if n <= 26:
+        text = record(client, created["id"], "transcript")
+        from_text = audit(client, n=n, k=k, transcript=text)
+        assert from_text["chain"] == exported["chain"]
