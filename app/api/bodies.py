@@ -30,6 +30,7 @@ from itertools import islice
 from types import UnionType
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 
+from annotated_types import MaxLen
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import (
@@ -337,10 +338,11 @@ def most_members(kind: Any, max_batch: int, metadata: Sequence[Any] = ()) -> int
         return 0
     if origin in (list, tuple):
         item = most_members(get_args(kind)[0], max_batch)
-        limited = any(getattr(marker, "func", None) is batch_limit for marker in metadata)
         if item == 0:
             return 0
-        return None if item is None or not limited else max_batch * item
+        batch = any(getattr(marker, "func", None) is batch_limit for marker in metadata)
+        longest = max_batch if batch else _max_length(metadata)
+        return None if item is None or longest is None else longest * item
     if isinstance(kind, type) and issubclass(kind, RootModel):
         root = kind.model_fields["root"]
         return most_members(root.annotation, max_batch, root.metadata)
@@ -353,6 +355,12 @@ def most_members(kind: Any, max_batch: int, metadata: Sequence[Any] = ()) -> int
             total += 1 + inner
         return total
     return None  # text, or a type this does not know: no bound
+
+
+def _max_length(metadata: Sequence[Any]) -> int | None:
+    """The most items a list's constraints allow (``Field(max_length=…)``), if they say."""
+    lengths = [marker.max_length for marker in metadata if isinstance(marker, MaxLen)]
+    return min(lengths) if lengths else None
 
 
 def batch_limit(items: Any, info: ValidationInfo) -> Any:

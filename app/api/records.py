@@ -36,7 +36,7 @@ from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.games import params as game_params
-from app.api.games.render import Json, move_json, names_of, state_json
+from app.api.games.render import Json, clock_json, move_json, names_of, state_json, untimed
 from app.api.games.routes import viewed
 from app.api.games.schemas import (
     GameShapes,
@@ -714,9 +714,13 @@ def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Jso
     shown = state_json(state, names)
     for private in ("id", "version", "clock"):
         shown.pop(private, None)
+    if shown.get("last_move"):
+        shown["last_move"] = untimed(shown["last_move"])
     records = [move_json(move, names) for move in moves]
     params = {"game": kind.name, **history.params}
-    record = {**params, "moves": written, "state": shown, "chain": chain(params, records)}
+    # The chain and the state are the audit's, which replays the moves without time.
+    chained = chain(params, [untimed(r) for r in records])
+    record = {**params, "moves": written, "state": shown, "chain": chained}
     return record, records
 
 
@@ -767,11 +771,7 @@ async def get_record(request: Request) -> Response:
     try:
         # What a format writes beyond the JSON record: the move records, and the clock (a
         # creation parameter the JSON record leaves out, as an audit replays without time).
-        control = None if state.clock is None else state.clock.control
-        clock = None if control is None else {
-            "initial_seconds": control.initial_seconds,
-            "increment_seconds": control.increment_seconds,
-        }  # fmt: skip
+        clock = None if state.clock is None else clock_json(state.clock)
         text = write_record(wanted, {**record, "records": records, "clock": clock})
     except RecordError as error:
         raise RequestValidationError(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
 from pydantic import (
@@ -28,7 +29,17 @@ from typing_extensions import TypedDict
 from app.contract.fields import INTEGRAL, SQUARES, Body, JsonInt, Square, cell_of
 from app.contract.problems import Refusal
 from app.contract.squares import RowOne, Squares
-from app.sessions.clock import MAX_INCREMENT_SECONDS, MAX_INITIAL_SECONDS, TimeControl
+from app.sessions.clock import (
+    MAX_GIVEN_SECONDS,
+    MAX_INCREMENT_SECONDS,
+    MAX_INITIAL_SECONDS,
+    MAX_STAGE_MOVES,
+    MAX_STAGE_SECONDS,
+    MAX_STAGES,
+    ClockMode,
+    Stage,
+    TimeControl,
+)
 from app.sessions.errors import RULE_FLAGS
 from app.sessions.kind import Pass, Placement, Played, Player, Reason, Status, Winner
 from app.sessions.session import Terms
@@ -44,7 +55,30 @@ SQUARE_DOC = (
 )
 
 
-class MoveOut(TypedDict):
+class MoveTimesOut(TypedDict):
+    """What every move record of a clocked game says of its time (a kind's record adds it)."""
+
+    at: NotRequired[
+        Annotated[
+            str,
+            Field(
+                description="A clocked game's move: when the service accepted it (RFC 3339, "
+                "UTC, milliseconds). An opening's posted stones have none."
+            ),
+        ]
+    ]
+    spent_ms: NotRequired[
+        Annotated[
+            int,
+            Field(
+                description="A clocked game's move: how long the mover's clock ran for it, "
+                "after any delay (0 for the untimed first moves)."
+            ),
+        ]
+    ]
+
+
+class MoveOut(MoveTimesOut):
     """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
 
     seq: Annotated[
@@ -66,13 +100,32 @@ class CellOut(TypedDict):
 
 PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
 
+MODE_DOC = (
+    "`fischer`: each timed move adds `increment_seconds` to its mover's clock. `bronstein`: each "
+    "timed move gives its mover back the time it used, at most `increment_seconds`. `delay` "
+    "(simple, US): each turn, the mover's clock starts running only after `increment_seconds`; "
+    "nothing is added."
+)
+INCREMENT_DOC = "Fischer's increment, Bronstein's most given back, or the delay (seconds)."
+
+
+class StageOut(TypedDict):
+    """A stage: a player completing its `after_moves`-th move gets `add_seconds`."""
+
+    after_moves: int
+    add_seconds: int
+
 
 class ClockOut(TypedDict):
-    """A clocked game's clocks (Fischer timing). Stable between changes of the game: count down
-    to `deadline` (corrected by the answer's `Date`)."""
+    """A clocked game's clocks. Stable between changes of the game: count down to `deadline`
+    (corrected by the answer's `Date`). In `delay` mode the running clock's time left starts
+    going down only at `deadline` minus its `remaining_ms` (before that instant the delay
+    runs)."""
 
     initial_seconds: int
-    increment_seconds: int
+    increment_seconds: Annotated[int, Field(description=INCREMENT_DOC)]
+    mode: Annotated[ClockMode, Field(description=MODE_DOC)]
+    stages: list[StageOut]
     remaining_ms: Annotated[
         PlayerMs, Field(description="Each player's time left, as of the game's last change.")
     ]
@@ -226,19 +279,57 @@ def claimed(player: int | None) -> Player | None:
     return None if player is None else 1 if player == 1 else 2
 
 
+class StageIn(Body):
+    """A player completing its `after_moves`-th move (every move it made counts, those taken
+    back too) gets `add_seconds` more on its clock, once."""
+
+    after_moves: Annotated[int, Field(strict=True, ge=1, le=MAX_STAGE_MOVES), INTEGRAL] = Field(
+        description="The player's move after which the time is added (1: its first)."
+    )
+    add_seconds: Annotated[int, Field(strict=True, ge=1, le=MAX_STAGE_SECONDS), INTEGRAL] = Field(
+        description="The time added."
+    )
+
+
 class ClockIn(Body):
-    """Fischer timing: each player's initial time, and the time added after each of their
-    moves. Neither clock runs until each player has made one move."""
+    """Each player's initial time, the time control's mode and its increment (Fischer's, the
+    most Bronstein gives back, or the delay), and its stages. Neither clock runs until each
+    player has made one move."""
 
     initial_seconds: Annotated[int, Field(strict=True, ge=1, le=MAX_INITIAL_SECONDS), INTEGRAL] = (
         Field(description="Each player's time at the start.")
     )
     increment_seconds: Annotated[
         int, Field(strict=True, ge=0, le=MAX_INCREMENT_SECONDS), INTEGRAL
-    ] = Field(0, description="Added to a player's clock after each of their timed moves.")
+    ] = Field(0, description=INCREMENT_DOC)
+    mode: ClockMode = Field("fischer", description=MODE_DOC)
+    stages: list[StageIn] = Field(
+        default_factory=list, max_length=MAX_STAGES,
+        description="Time added as the game goes on, by each player's move count (their "
+        "`after_moves` strictly increasing).",
+    )  # fmt: skip
+
+    @model_validator(mode="after")
+    def _stages_increase(self) -> ClockIn:
+        afters = [stage.after_moves for stage in self.stages]
+        if any(a >= b for a, b in pairwise(afters)):
+            raise PydanticCustomError(
+                "stages_order", "stages' after_moves must be strictly increasing"
+            )
+        return self
 
     def control(self) -> TimeControl:
-        return TimeControl(self.initial_seconds, self.increment_seconds)
+        stages = tuple(Stage(s.after_moves, s.add_seconds) for s in self.stages)
+        return TimeControl(self.initial_seconds, self.increment_seconds, self.mode, stages)
+
+
+class GiveTimeIn(Body):
+    """Time given to the other player's clock."""
+
+    seconds: Annotated[int, Field(strict=True, ge=1, le=MAX_GIVEN_SECONDS), INTEGRAL] = Field(
+        description="Added to the other player's clock at once."
+    )
+    player: PlayerIn | None = Field(None, description=PLAYER_DOC)
 
 
 # The most a first-move deadline may be, in seconds (a day).

@@ -64,7 +64,8 @@ def _write_ggf(record: Mapping[str, Any]) -> str:
     moves: list[ggf.GgfMove] = []
     for played, square in zip(record["records"], record["moves"], strict=True):
         color = COLOR_OF[played["player"]]
-        moves.append(ggf.GgfMove(color, square))
+        spent = played.get("spent_ms")  # a clocked game's: the seconds its mover's clock ran
+        moves.append(ggf.GgfMove(color, square, seconds=None if spent is None else _seconds(spent)))
         if played.get("passed"):  # the opponent had no move: GGS writes its pass
             moves.append(ggf.GgfMove("W" if color == "B" else "B", ggf.PASS))
     try:
@@ -97,11 +98,17 @@ def _result(state: Mapping[str, Any]) -> ggf.GgfResult | None:
     return ggf.GgfResult(final["1"] - final["2"], GGF_ENDINGS.get(reason, ""))
 
 
-def _time_control(clock: Mapping[str, int] | None) -> str | None:
-    """``TI`` of a clocked game (its creation's ``clock``); None for an untimed one."""
-    if clock is None:
+def _time_control(clock: Mapping[str, Any] | None) -> str | None:
+    """``TI`` of a clocked game (its state's ``clock``); None for an untimed one, and for a
+    time control GGS's clocks cannot say (Bronstein, delay, stages)."""
+    if clock is None or clock.get("mode", "fischer") != "fischer" or clock.get("stages"):
         return None
     return ggf.ggs_clock(clock["initial_seconds"], clock["increment_seconds"])
+
+
+def _seconds(ms: int) -> str:
+    """Milliseconds as GGF writes a move's time: seconds, to the hundredth (``4.09``)."""
+    return f"{ms / 1000:.2f}"
 
 
 # --- gomoku and renju: PSQ and SGF --------------------------------------------------------------
@@ -172,7 +179,8 @@ def _stones_and_passes(record: Mapping[str, Any]) -> list[tuple[str, tuple[int, 
 
 def _write_psq(record: Mapping[str, Any]) -> str:
     """A session's gomoku record as Gomocup's manager writes a game: the board, the stones
-    (times 0: the service keeps no time per move yet), the two seats (Black's first), ``-1``
+    (each stone's milliseconds: the time its mover's clock ran, in a clocked game; else 0), the
+    two seats (Black's first), ``-1``
     and, once the game is over, the result (0 a draw, 1 Black won, 2 White) with the rule."""
     written = _stones_and_passes(record)
     if any(point is None for _, point in written):
@@ -181,9 +189,8 @@ def _write_psq(record: Mapping[str, Any]) -> str:
     color = _winning_color(state)
     result = 0 if state["status"] == "draw" else None if color is None else "BW".index(color) + 1
     stones = tuple(point for _, point in written if point is not None)
-    game = psq.PsqGame(
-        record["size"], stones, (None,) * len(stones), record["rule"], result, _players(state)
-    )
+    spent = tuple(played.get("spent_ms") for played in record["records"] if "row" in played)
+    game = psq.PsqGame(record["size"], stones, spent, record["rule"], result, _players(state))
     try:
         return psq.write_psq(game)
     except ValueError as error:

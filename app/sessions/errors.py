@@ -165,8 +165,9 @@ RULE_FLAGS: dict[str, str] = {
 
 
 # Why an action is not allowed besides the game's rules: a rematch of a game whose open seat
-# nobody ever took.
+# nobody ever took; time given in a game without clocks.
 NO_OPPONENT = "no_opponent"
+NO_CLOCK = "no_clock"
 
 
 class ActionNotAllowed(RuleError):
@@ -181,6 +182,8 @@ class ActionNotAllowed(RuleError):
             super().__init__(
                 "nobody ever took this game's open seat: there is nobody to play again"
             )
+        elif why == NO_CLOCK:
+            super().__init__("this game has no clock: there is no time to give")
         else:
             super().__init__(f"this game was created without {RULE_FLAGS[action]} (its rules)")
 

@@ -141,6 +141,7 @@ class ClockReading:
     at_ms: int
     remaining_ms: tuple[int, int]  # players 1 and 2
     running: Player | None
+    spent_ms: int = 0  # the time the mover's clock ran for the move (0: an untimed move)
 
 
 @immutable

@@ -1067,7 +1067,7 @@ class RedisGameStore:
             expected_version="" if request.expected_version is None else request.expected_version,
             key=request.idempotency_key or "", fingerprint=request.fingerprint(),
             most_refusals=self.max_refusals, channel=channel(game_id),
-            flag=ACTION_FLAGS.get(request.action, ""),
+            flag=ACTION_FLAGS.get(request.action, ""), seconds=request.seconds,
         )  # fmt: skip
         call = Call("act", [keys.meta, keys.moves, keys.receipts, keys.cells, keys.lines], args)
         answer = decode(await self._run(call, change=True))

@@ -130,11 +130,11 @@ class CommitArgs(NamedTuple):
 
 
 class ActArgs(NamedTuple):
-    """act.lua: a resignation, a draw offer, an abort, or (a fast path's game) a takeback
-    offer."""
+    """act.lua: a resignation, a draw offer, an abort, time given, or (a fast path's game) a
+    takeback offer."""
 
     token_hash: Wire
-    action: Wire  # 'resign' | 'offer' | 'abort' | 'takeback'
+    action: Wire  # 'resign' | 'offer' | 'abort' | 'takeback' | 'give_time'
     claimed: Wire  # the player the body claims, or ''
     expected_version: Wire  # If-Match, or ''
     key: Wire  # Idempotency-Key, or ''
@@ -142,6 +142,7 @@ class ActArgs(NamedTuple):
     most_refusals: Wire
     channel: Wire
     flag: Wire = ""  # the rule flag that may leave the action out (session.ACTION_FLAGS), or ''
+    seconds: Wire = 0  # the time given (give_time)
 
 
 class CellMoveArgs(NamedTuple):
@@ -275,6 +276,7 @@ class StateReply(NamedTuple):
     rm: str = ""  # the rematch's id, once made
     tbo: str = "0"  # the player whose takeback offer stands, '0' for none
     tbl: str = "0"  # the version of the last takeback accepted, '0' for none
+    turn: str = "0"  # when the running player's turn began (ms), '0' if never written
 
 
 class ReadReply(NamedTuple):
@@ -744,9 +746,9 @@ def record_read(kind: GameKind, seq: int, text: str) -> Move:
         return move
     version = int(stamp[0])
     reading = None
-    if len(stamp) == 5:
-        at, first, second, running = (int(value) for value in stamp[1:])
-        reading = ClockReading(at, (first, second), player_or_none(running))
+    if len(stamp) >= 5:  # (a record written before spent times were kept has none: 0)
+        at, first, second, running, spent = (int(value) for value in [*stamp[1:], "0"][:5])
+        reading = ClockReading(at, (first, second), player_or_none(running), spent)
     return replace(move, version=None if version == seq else version, clock=reading)
 
 
@@ -757,10 +759,11 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
     moves = int(s.moves)
     clock = None
     if s.control:
-        left = (int(s.r1), int(s.r2))
-        runs = player_or_none(s.running)
-        deadline = None if runs is None else int(s.since) + left[runs - 1]
-        clock = ClockState(TimeControl.decode(s.control), left, runs, deadline)
+        since = int(s.since)
+        clock = ClockState.at(
+            TimeControl.decode(s.control), (int(s.r1), int(s.r2)), player_or_none(s.running),
+            since, int(s.turn) or since,
+        )  # fmt: skip
     last = record_read(kind, moves, s.last) if s.last else None
     status, winner, reason = status_of(s.status), winner_of(s.winner), reason_of(s.reason)
     facts = kind.ended(json.loads(s.facts), status, winner, reason)

@@ -24,6 +24,7 @@ from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import Clocks, ClockState
 from app.sessions.errors import (
+    NO_CLOCK,
     NO_OPPONENT,
     PRIVATE_GAME,
     REMEMBERED_REFUSALS,
@@ -99,23 +100,29 @@ class MoveRequest:
         return f"{self.played.text()}:{self.player or ''}"
 
 
-# What a player may do besides moving: resign, offer a draw, abort, offer a takeback.
-Action = Literal["resign", "offer", "abort", "takeback"]
+# What a player may do besides moving: resign, offer a draw, abort, offer a takeback, give
+# time to the other player.
+Action = Literal["resign", "offer", "abort", "takeback", "give_time"]
 # The rule flag (``errors.RULE_FLAGS``) that may leave each action out of a game.
-ACTION_FLAGS: Mapping[str, str] = {"offer": "draw_offer", "abort": "abort", "takeback": "takeback"}
+ACTION_FLAGS: Mapping[str, str] = {
+    "offer": "draw_offer", "abort": "abort", "takeback": "takeback", "give_time": "give_time",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class ActionRequest:
-    """A resignation, a draw offer, an abort or a takeback offer as a client asked for it, with
-    its conditions."""
+    """A resignation, a draw offer, an abort, a takeback offer or time given as a client asked
+    for it, with its conditions."""
 
     action: Action
     player: Player | None = None
     expected_version: int | None = None
     idempotency_key: str | None = None
+    seconds: int = 0  # the time given (give_time)
 
     def fingerprint(self) -> str:
+        if self.action == "give_time":
+            return f"{self.action}:{self.player or ''}:{self.seconds}"
         return f"{self.action}:{self.player or ''}"
 
 
@@ -215,6 +222,9 @@ class JoinResult:
 
 # The players' moves (an opening's are not theirs) from which a game can no longer be aborted.
 ABORT_BEFORE_MOVES = 2
+
+# The numbers of one move's clock reading (``Session._readings``).
+READING = 5
 
 # A join's receipt key begins with this, where a player's request's begins with its seat.
 JOIN: Literal["join"] = "join"
@@ -355,8 +365,8 @@ class Session:
     # The moves made before the game was handed to the players (an opening's): untimed, they
     # have no clock reading.
     untimed: int = 0
-    # Each timed move's clock reading (clocked games), from move ``untimed + 1`` on: at,
-    # remaining 1, remaining 2, running (0: none).
+    # Each timed move's clock reading (clocked games), from move ``untimed + 1`` on, READING
+    # numbers a move: at, remaining 1, remaining 2, running (0: none), spent.
     _readings: array[int] = field(default_factory=lambda: array("q"), repr=False)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
@@ -503,9 +513,11 @@ class Session:
         reading = None
         timed = seq - self.untimed
         if self._readings and timed > 0:
-            at, first, second, running = self._readings[4 * timed - 4 : 4 * timed]
+            at, first, second, running, spent = self._readings[
+                READING * timed - READING : READING * timed
+            ]
             reading = ClockReading(
-                at, (first, second), 1 if running == 1 else 2 if running else None
+                at, (first, second), 1 if running == 1 else 2 if running else None, spent
             )
         if others or reading:
             return replace(move, version=seq + others if others else None, clock=reading)
@@ -709,17 +721,20 @@ class Session:
         if self.clocks is not None:
             next_player = None if self.at_move_limit else self.position.next_player
             reading = self.clocks.moved_by(player, next_player, now_ms)
-            self._readings.extend((reading.at_ms, *reading.remaining_ms, reading.running or 0))
+            self._readings.extend(
+                (reading.at_ms, *reading.remaining_ms, reading.running or 0, reading.spent_ms)
+            )
         if key is not None:
             self.receipts[key] = Receipt(request.fingerprint(), Answered(move.seq, self.version))
         state = self.state()
         return MoveResult(winner=state.winner, move=state.last_move or move, state=state)
 
     def act(self, request: ActionRequest, token: str, now_ms: int = 0) -> ActionResult:
-        """A resignation, a draw offer, an abort or a takeback offer, with the same policy as
-        a move (``play``). A game is aborted while its players have made fewer than two moves
-        (a game waiting for its second player too). A takeback offer stands until the next
-        move; the other player's offer accepts it (``_take_back``)."""
+        """A resignation, a draw offer, an abort, a takeback offer or time given, with the same
+        policy as a move (``play``). A game is aborted while its players have made fewer than
+        two moves (a game waiting for its second player too). A takeback offer stands until the
+        next move; the other player's offer accepts it (``_take_back``). Time is given to the
+        other player's clock, at once (a game without clocks has none to give)."""
         player, version = self.player_of(token), self.version
         key, answered = self._receipt(request, player)
         if answered is not None:
@@ -732,6 +747,8 @@ class Session:
             flag = ACTION_FLAGS.get(request.action)
             if flag in self.disabled:
                 raise ActionNotAllowed(flag or "")
+            if request.action == "give_time" and self.clocks is None:
+                raise ActionNotAllowed("give_time", NO_CLOCK)
             if self.over:
                 raise self._game_over()
             played = self.position.move_count - self.untimed
@@ -758,6 +775,10 @@ class Session:
                     self.clocks.read(now_ms)
                 self.takeback_offer = player
                 self._changed_without_move()
+        elif request.action == "give_time":
+            assert self.clocks is not None
+            self.clocks.give(other(player), request.seconds, now_ms)
+            self._changed_without_move()
         elif self.draw_offer == other(player):
             self._end(Ending("draw", 0, "agreement"), now_ms)
         elif self.draw_offer is None:
@@ -808,7 +829,7 @@ class Session:
         for index in range(bisect_right(others, left), len(others)):
             others[index] = left
         others.extend([left] * count)
-        del self._readings[4 * max(0, left - self.untimed) :]
+        del self._readings[READING * max(0, left - self.untimed) :]
         self.takeback_offer = self.draw_offer = None  # (a takeback declines a draw offer)
         if self.clocks is not None:
             self.clocks.turned(player, now_ms)

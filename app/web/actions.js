@@ -62,6 +62,7 @@ export function renderActions(game, kind) {
     ? `${kind.nameOf(state, back) || `Player ${back}`} asks to take back their last move. Accept it, or make a move to decline.`
     : waiting ? "You asked to take back your last move; it stands until the next move." : "";
   $("offer-note").textContent = [draw, takeback].filter(Boolean).join(" ");
+  $("give-time").hidden = !seated || !state.clock || !allowed("give_time");
 }
 
 export function cancelResignation() {
@@ -70,13 +71,17 @@ export function cancelResignation() {
 
 let choose = () => {};
 
-// act(action) sends the change: "draw-offer", "resign", "abort" or "takeback-offer"; pass() sends
+const GIVEN_SECONDS = 15; // the "+15 s" button's gift
+
+// act(action, body) sends the change: "draw-offer", "resign", "abort", "takeback-offer" or
+// "give-time" (with its seconds); pass() sends
 // a pass;
 // chosen(body) a choice; offerRematch() a rematch offer; spectate() makes a spectator link.
 export function wireActions(act, pass, chosen, offerRematch, spectate) {
   choose = chosen;
   $("abort").addEventListener("click", () => act("abort"));
   $("takeback").addEventListener("click", () => act("takeback-offer"));
+  $("give-time").addEventListener("click", () => act("give-time", { seconds: GIVEN_SECONDS }));
   $("rematch").addEventListener("click", () => offerRematch());
   $("spectate").addEventListener("click", () => spectate());
   $("pass").addEventListener("click", () => pass());

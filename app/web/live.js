@@ -93,6 +93,10 @@ function listen() {
       adopt(state);
       render();
     },
+    clock: (state) => { // time was given
+      adopt(state);
+      render();
+    },
     takeback: (state) => taken(state), // an offer standing, or accepted: moves taken back
     abort: (state) => adopt(state),
     end: (state) => {
@@ -223,10 +227,10 @@ async function sendMove(body, route = "/moves") {
 
 // Resigning and offering (or accepting) a draw: changes of the game that are no move. Their
 // answer is the game's state.
-export async function act(action) {
+export async function act(action, body = {}) {
   if (!game.token) return showMessage("You are watching: only the players can do that.");
   const id = game.id;
-  const answer = await api("POST", gamePath(`/${action}`), { body: {}, token: game.token });
+  const answer = await api("POST", gamePath(`/${action}`), { body, token: game.token });
   if (game.id !== id) return;
   if (!answer.ok) return showMessage(problemText(answer.data));
   showMessage("");

@@ -34,16 +34,21 @@ function pickKind() {
   $("play-hint").textContent = kindOf(picked).hint;
 }
 
-// The picker's time control, if any: {"initial_seconds", "increment_seconds"}.
+// The picker's time control, if any: {"initial_seconds", "increment_seconds"}, and for a
+// custom one its "mode" and a stage ("after_moves", "add_seconds") if one is asked for.
 function withClock(body) {
   const picked = $("time-control").value;
   if (picked === "none") return body;
-  let [initial, increment] = picked.split("+").map(Number);
-  if (picked === "custom") {
-    initial = 60 * (Number($("clock-minutes").value) || 0) + (Number($("clock-seconds").value) || 0);
-    increment = Number($("clock-increment").value) || 0;
-  }
-  return { ...body, clock: { initial_seconds: initial, increment_seconds: increment } };
+  const [initial, increment] = picked.split("+").map(Number);
+  if (picked !== "custom") return { ...body, clock: { initial_seconds: initial, increment_seconds: increment } };
+  const clock = {
+    initial_seconds: 60 * (Number($("clock-minutes").value) || 0) + (Number($("clock-seconds").value) || 0),
+    increment_seconds: Number($("clock-increment").value) || 0,
+    mode: $("clock-mode").value,
+  };
+  const after = Number($("stage-moves").value) || 0;
+  if (after > 0) clock.stages = [{ after_moves: after, add_seconds: 60 * (Number($("stage-minutes").value) || 0) }];
+  return { ...body, clock };
 }
 
 async function newGame(event) {

@@ -269,7 +269,7 @@ def test_a_clocked_game_shows_its_clocks_start_with_the_second_players_first_mov
 ) -> None:
     game = create(client, kind, {"initial_seconds": 300, "increment_seconds": 2})
     assert game["clock"] == {
-        "initial_seconds": 300, "increment_seconds": 2,
+        "initial_seconds": 300, "increment_seconds": 2, "mode": "fischer", "stages": [],
         "remaining_ms": {"1": 300_000, "2": 300_000}, "running": None, "deadline": None,
     }  # fmt: skip
     assert "clock" not in create(client, kind)  # a game without clocks has none

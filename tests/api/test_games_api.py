@@ -549,6 +549,7 @@ class TestEvents:
             "move",
             "offer",
             "takeback",
+            "clock",
             "abort",
             "rematch",
             "end",

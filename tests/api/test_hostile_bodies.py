@@ -14,11 +14,14 @@ from fastapi.testclient import TestClient
 
 from app.api import bodies
 from app.api.bodies import STRICT_MEMBERS, JsonBody, most_members
+from app.api.games.schemas import GameShapes
 from app.contract.fields import Body
 from app.contract.problems import MAX_REPORTED_ERRORS
 from app.main import create_app
 from app.rules.reversi import OPENING
-from app.settings import Settings
+from app.sessions.clock import MAX_STAGES
+from app.sessions.kinds import REGISTRY
+from app.settings import DEFAULT_MAX_BATCH, Settings
 from tests.api.problems import assert_problem, assert_validation_error
 
 ONE_MIB = 1024 * 1024
@@ -117,7 +120,8 @@ def test_a_repeated_member_flood_is_refused(client: TestClient) -> None:
     problem = assert_few_errors(
         client.post("/v1/games", content=body, headers={"content-type": "application/json"})
     )
-    assert "at least 99,981 members more" in problem["errors"][0]["msg"]  # 100,001 of 20
+    most = most_members(GameShapes.of(REGISTRY).create.model, DEFAULT_MAX_BATCH)
+    assert f"at least {100_001 - most:,} members more" in problem["errors"][0]["msg"]
 
 
 def test_names_of_unknown_members_are_looked_for_only_among_the_first(client: TestClient) -> None:
@@ -192,7 +196,7 @@ def test_the_most_members_of_a_body_come_from_its_shape() -> None:
     assert most_members(ActionIn, 1000) == 1
     assert most_members(CheckMovesRequest, 50) == 2 + 50 * len(MoveQuery.model_fields)
     assert most_members(ValidateBatchRequest, 7) == 1 + 7 * 2  # a board and k an item
-    # gomoku's: its 6, stones, clock and its 2, open, creator, visibility, first_move_seconds,
-    # and rules and its 5
-    assert most_members(create_game_in, 1000) == 20
+    # gomoku's: its 6, stones, clock and its 4 (stages: at most MAX_STAGES of 2), open,
+    # creator, visibility, first_move_seconds, and rules and its 5
+    assert most_members(create_game_in, 1000) == 20 + 2 + MAX_STAGES * 2
     assert most_members(Annotated, 1000) is None  # free text may hold colons: no bound

@@ -622,14 +622,22 @@ def test_reversi_to_the_end_with_a_pass(browser: Browser, server: str, push: boo
     assert not left_the_machine(pages["B"], outside)
 
 
-def new_clocked_game(page: Page, server: str, minutes: int, seconds: int, increment: int) -> None:
-    """Player 1 creates a 5 × 5 tic-tac-toe game with a custom clock."""
+def new_clocked_game(
+    page: Page, server: str, minutes: int, seconds: int, increment: int,
+    mode: str = "fischer", stage: tuple[int, int] | None = None,
+) -> None:  # fmt: skip
+    """Player 1 creates a 5 × 5 tic-tac-toe game with a custom clock (a stage: after which
+    move, how many minutes)."""
     page.goto(f"{server}/")
     page.select_option("#size", "5")
     page.select_option("#time-control", "custom")
     page.fill("#clock-minutes", str(minutes))
     page.fill("#clock-seconds", str(seconds))
     page.fill("#clock-increment", str(increment))
+    page.select_option("#clock-mode", mode)
+    if stage is not None:
+        page.fill("#stage-moves", str(stage[0]))
+        page.fill("#stage-minutes", str(stage[1]))
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#status")).to_contain_text("You are X (player 1). Your turn.")
 
@@ -669,6 +677,32 @@ def test_a_clock_counts_down_on_both_pages(browser: Browser, server: str) -> Non
         expect(page.locator("#clock-1 time")).to_have_text(re.compile(r"^9:5\d$"))
         expect(page.locator("#clock-2 time")).to_have_text("10:00")
         expect(page.locator("#clock-1")).to_have_class(re.compile(r"\brunning\b"))
+    assert not left_the_machine(first, outside)
+
+
+def test_a_delay_counts_before_the_main_time_and_time_given_reaches_the_other_page(
+    browser: Browser, server: str
+) -> None:
+    """A delay of a minute and a stage: after the first moves X's delay counts down beside its
+    time, which stands; O gives X fifteen seconds, and both pages show them."""
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    new_clocked_game(first, server, 10, 0, 60, mode="delay", stage=(40, 15))
+    second = join(browser, server, first, outside)
+    play((first, second), [(0, 0), (1, 1)])
+    for page in (first, second):
+        expect(page.locator("#clock-rules")).to_have_text(
+            "delay: each move the clock waits 60 s; +15:00 after move 40"
+        )
+        expect(page.locator("#clock-1 .delay")).to_have_text(re.compile(r"^delay 5\d\.\d s$"))
+        expect(page.locator("#clock-1 time")).to_have_text("10:00")  # it waits for the delay
+    second.get_by_role("button", name="+15 s to your opponent").click()
+    for page in (first, second):
+        expect(page.locator("#clock-1 time")).to_have_text("10:15")
+        expect(page.locator("#clock-2 time")).to_have_text("10:00")
+    expect(first.get_by_role("button", name="+15 s to your opponent")).to_be_visible()
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
+    assert state["clock"]["remaining_ms"]["1"] == 615_000
     assert not left_the_machine(first, outside)
 
 

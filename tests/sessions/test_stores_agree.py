@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from app.rules.errors import DomainError
-from app.sessions.clock import TimeControl
+from app.sessions.clock import Stage, TimeControl
 from app.sessions.kind import Pass, Placement
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_store import RedisGameStore
@@ -52,7 +52,7 @@ steps = st.lists(
             st.sampled_from([None] * 4 + [1, 2]),  # the player the body claims
         ),
         st.tuples(
-            st.sampled_from(["resign", "offer", "abort", "takeback", "takeback"]),
+            st.sampled_from(["resign", "offer", "abort", "takeback", "takeback", "give_time"]),
             st.sampled_from([1, 2]),
             st.sampled_from([None, "a", "c"]),
             st.sampled_from([None, 0, 2, 5]),
@@ -75,7 +75,13 @@ tictactoe_games = st.sampled_from([
     ("tictactoe", {"n": 4, "k": 3, "early_draw": True}),
 ])  # fmt: skip
 # No clocks, or a time control (seconds): initial, increment.
-controls = st.sampled_from([None, TimeControl(1, 0), TimeControl(2, 1), TimeControl(1, 1)])
+# Every mode; stages after a player's first and second moves.
+controls = st.sampled_from([
+    None, TimeControl(1, 0), TimeControl(2, 1), TimeControl(1, 1),
+    TimeControl(1, 1, "bronstein"), TimeControl(2, 1, "delay"),
+    TimeControl(1, 0, "delay", (Stage(1, 1), Stage(2, 2))),
+    TimeControl(1, 1, "bronstein", (Stage(2, 1),)),
+])  # fmt: skip
 # A game's terms: a first-move deadline (seconds) or none, and the actions it leaves out.
 terms_of = st.builds(
     Terms,
@@ -129,7 +135,8 @@ async def play(
                           _state(result.state), result.replayed)  # fmt: skip
             else:
                 action, who, key, version = step
-                asked = ActionRequest(action, None, version, key)
+                seconds = 1 if action == "give_time" else 0
+                asked = ActionRequest(action, None, version, key, seconds)
                 acted = await store.act(game_id, tokens[who - 1], asked)
                 answer = ("acted", _state(acted.state), acted.replayed)
         except DomainError as error:
@@ -159,6 +166,25 @@ def move_at(row: int, col: int) -> Step:
 # A clocked game in which both have moved (the clocks run), played to a flag's fall exactly:
 # searched for, but too rare to be left to chance.
 RUN_OUT = [move_at(0, 0), move_at(1, 1)]
+MODES_RUN = [
+    *RUN_OUT,
+    ("wait", 300),
+    ("offer", 2, None, None),
+    ("wait", 400),
+    move_at(0, 1),
+    ("give_time", 1, None, None),
+    ("wait", 2000),
+    move_at(2, 2),
+    ("wait", 1001),
+    ("takeback", 1, None, None),
+    ("wait", 999),
+    ("takeback", 2, None, None),
+    ("wait", 300),
+    move_at(3, 3),
+    ("wait", 1000),
+    move_at(0, 3),
+    ("deadline", 0),
+]
 
 
 @settings(
@@ -194,6 +220,20 @@ RUN_OUT = [move_at(0, 0), move_at(1, 1)]
     ],
     terms=NO_TERMS,
     game=("tictactoe", {"n": 4, "k": 3, "early_draw": True}),
+)
+# Each mode, with stages: time spent in a turn read by an offer, given time, a turn's delay
+# used in part and in whole, a takeback's new turn, then a flag's fall.
+@example(
+    control=TimeControl(2, 1, "bronstein", (Stage(2, 1),)),
+    sequence=MODES_RUN,
+    terms=NO_TERMS,
+    game=("tictactoe", {"n": 4, "k": 4}),
+)
+@example(
+    control=TimeControl(2, 1, "delay", (Stage(1, 1), Stage(3, 2))),
+    sequence=MODES_RUN,
+    terms=NO_TERMS,
+    game=("tictactoe", {"n": 4, "k": 4}),
 )
 # A first move's deadline: met a millisecond short of it, then passed exactly (aborted).
 @example(
@@ -294,7 +334,7 @@ gomoku_steps = st.lists(
             st.sampled_from([None] * 6 + [1, 2]),
         ),
         st.tuples(
-            st.sampled_from(["resign", "offer", "takeback", "takeback", "takeback"]),
+            st.sampled_from(["resign", "offer", "takeback", "takeback", "takeback", "give_time"]),
             st.sampled_from([1, 2]),
             st.sampled_from([None, "a", "c"]),
             st.sampled_from([None, 0, 2, 5]),

@@ -5,6 +5,7 @@ game's seat is taken (``data`` = the state), ``move`` per accepted move (``data`
 answer as ``POST …/moves`` gave it), ``offer`` while a draw offer stands (``data`` = the
 state), ``takeback`` while a takeback offer stands and when one is accepted (``data`` = the state
 right after it: the moves after its ``move_count`` are gone, and those sent next replace them),
+``clock`` when time was given (``data`` = the state: a change that is no move, offer or ending),
 ``abort`` when the game is aborted (``data`` = the final state), then one ``end``
 (``data`` = the final state) when the game is over — and ``rematch`` (``data`` = the state) on
 a stream opened after a rematch was offered or made, the changes that follow the end. The
@@ -155,10 +156,15 @@ async def _events(
         if now.version > sent:  # no move came after the last change: a standing offer
             data = to_json(state_json(now, names)).decode()
             standing = (now.draw_offer, now.takeback_offer)
+            told = False
             if now.draw_offer is not None and now.draw_offer != offers[0]:
+                told = True
                 yield format_sse_event(data_str=data, event="offer", id=str(now.version))
             if now.takeback_offer is not None and now.takeback_offer != offers[1]:
+                told = True
                 yield format_sse_event(data_str=data, event="takeback", id=str(now.version))
+            if not told and now.clock is not None:  # no offer: time was given
+                yield format_sse_event(data_str=data, event="clock", id=str(now.version))
             sent, offers = now.version, standing
             idle = False
             continue
@@ -286,6 +292,13 @@ def event_components(move_result: type, states: Mapping[str, type]) -> dict[str,
             "state right after it. After an accepted one, the moves after its `move_count` are "
             "gone: the `move` events that follow replace them (their `seq` numbers are used "
             "again).",
+            state,
+            True,
+        ),
+        "ClockEvent": _event(
+            "clock",
+            "Time was given to a player (`POST …/give-time`): `data` is the state, its clocks "
+            "with the time added.",
             state,
             True,
         ),

@@ -78,6 +78,7 @@ class AnswerExamples:
     resigned: Examples = field(default_factory=dict)
     aborted: Examples = field(default_factory=dict)
     takeback_offered: Examples = field(default_factory=dict)
+    time_given: Examples = field(default_factory=dict)
 
     @classmethod
     def of(cls, shapes: GameShapes) -> AnswerExamples:
@@ -101,6 +102,8 @@ class AnswerExamples:
         resigned = _acted(shapes, first, move["value"], "resign")
         aborted = _acted(shapes, first, move["value"], "abort")
         offered_back = _acted(shapes, first, move["value"], "takeback", TOKENS["1"])
+        clocked = {**first, "clock": GIVE_TIME_CLOCK}
+        gave = _acted(shapes, clocked, move["value"], ActionRequest("give_time", seconds=15))
         return cls(
             created,
             move={move_name: _example(after, move_result_json(result, names))},
@@ -122,6 +125,13 @@ class AnswerExamples:
             takeback_offered={
                 "offer": _example(
                     f"{after}; player 1 offers to take it back", state_json(offered_back, names)
+                )
+            },
+            time_given={
+                "give": _example(
+                    f"{after}, with a clock ({GIVE_TIME_CLOCK['initial_seconds']} s); player 2 "
+                    "gives player 1 15 s",
+                    state_json(gave, names),
                 )
             },
         )
@@ -162,11 +172,17 @@ def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, 
     return result, game
 
 
+# The clock of the example of time given.
+GIVE_TIME_CLOCK = {"initial_seconds": 300, "increment_seconds": 2}
+
+
 def _acted(
-    shapes: GameShapes, body: object, move: object, action: Action, token: str = TOKENS["2"]
-) -> GameState:
+    shapes: GameShapes, body: object, move: object, action: Action | ActionRequest,
+    token: str = TOKENS["2"],
+) -> GameState:  # fmt: skip
     """The state after a player's ``action`` (player 2's unless ``token`` says) in a new game
     of ``body`` after ``move``."""
     played = _moved(shapes, body, move)
     assert played is not None  # the same move in the same new game as before
-    return played[1].act(ActionRequest(action), token).state
+    request = action if isinstance(action, ActionRequest) else ActionRequest(action)
+    return played[1].act(request, token).state

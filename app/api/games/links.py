@@ -103,6 +103,17 @@ CREATED_GAME_LINKS = {
         "`nothing_to_take_back`); player 2 accepts by offering too.",
         {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
     ),
+    "GiveTime": _link(
+        "give_time",
+        "Player 1 gives player 2 time (a game without a clock: 409 `action_not_allowed`).",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+        {"seconds": 15},
+    ),
+    "Rematch": _link(
+        "rematch",
+        "Player 1 asks for a rematch (while the game goes on: 409 `game_not_over`).",
+        {**GAME_OF_CREATED, "header.Authorization": "Bearer {$response.body#/tokens/1}"},
+    ),
     "AddSpectator": _link(
         "add_spectator",
         "Player 1 makes a read-only spectator token (the only way to read a private game but "

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from app.contract.games import ClockOut, GameCommon
+from app.contract.games import ClockOut, GameCommon, MoveTimesOut
 from app.contract.squares import Squares
 from app.sessions.clock import ClockState
 from app.sessions.errors import RULE_FLAGS
@@ -95,6 +95,16 @@ def state_names(kinds: Kinds, state: GameState) -> Names | None:
     return names_of(kind, board_size(kind, state.facts))
 
 
+# What a clocked game's move record says of its time (``MoveTimesOut``): left out where the
+# moves are replayed without time (a record's chain and state, as the audit makes them).
+MOVE_TIMES = tuple(MoveTimesOut.__annotations__)
+
+
+def untimed(record: Json) -> Json:
+    """A move record without its times."""
+    return {name: value for name, value in record.items() if name not in MOVE_TIMES}
+
+
 def move_json(move: Move, names: Names | None) -> Json:
     """The move record: its number, what it played (a cell's ``row``, ``col`` and ``square``,
     …) and its player, then the kind's own fields (a Reversi move's ``flips`` and
@@ -104,7 +114,12 @@ def move_json(move: Move, names: Names | None) -> Json:
     if names is not None and isinstance(played, Placement):
         record["square"] = names.squares.name(played.row, played.col)
     record["player"] = move.player
-    return _with_facts(record, move.facts, names)
+    record = _with_facts(record, move.facts, names)
+    reading = move.clock
+    if reading is not None:
+        record["at"] = instant(reading.at_ms)
+        record["spent_ms"] = reading.spent_ms
+    return record
 
 
 def state_json(state: GameState, names: Names | None, last_json: Json | None = None) -> Json:
@@ -153,10 +168,14 @@ def instant(ms: int) -> str:
 
 
 def clock_json(clock: ClockState) -> ClockOut:
-    deadline = clock.deadline_ms
+    deadline, control = clock.deadline_ms, clock.control
     return {
-        "initial_seconds": clock.control.initial_seconds,
-        "increment_seconds": clock.control.increment_seconds,
+        "initial_seconds": control.initial_seconds,
+        "increment_seconds": control.increment_seconds,
+        "mode": control.mode,
+        "stages": [
+            {"after_moves": s.after_moves, "add_seconds": s.add_seconds} for s in control.stages
+        ],
         "remaining_ms": {"1": clock.remaining_ms[0], "2": clock.remaining_ms[1]},
         "running": clock.running,
         "deadline": None if deadline is None else instant(deadline),

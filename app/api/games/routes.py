@@ -34,13 +34,20 @@ from app.api.games.render import (
     state_json,
     state_names,
 )
-from app.api.games.schemas import ACTION_BODY, GameShapes, MoveBodies, played_by, typed_dict
+from app.api.games.schemas import (
+    ACTION_BODY,
+    GIVE_TIME_BODY,
+    GameShapes,
+    MoveBodies,
+    played_by,
+    typed_dict,
+)
 from app.api.games.streams import StreamSlots
 from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter, client_of
 from app.api.routing import api_router
 from app.contract.fields import SQUARES
-from app.contract.games import claimed, etag
+from app.contract.games import GiveTimeIn, claimed, etag
 from app.contract.problems import (
     BODY_ERRORS,
     NOT_YOUR_TURN,
@@ -332,17 +339,18 @@ def _query_problem(name: str, message: str) -> RequestValidationError:
 
 
 async def _act(request: Request, action: Action) -> Response:
-    """A resignation, a draw offer, an abort or a takeback offer: parsed and answered as a
-    move is."""
+    """A resignation, a draw offer, an abort, a takeback offer or time given: parsed and
+    answered as a move is."""
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
     token, _ = await authenticated(request, game_id)
-    body = await ACTION_BODY.parse(request)
+    body = await (GIVE_TIME_BODY if action == "give_time" else ACTION_BODY).parse(request)
     asked = ActionRequest(
         action,
         player=claimed(body.player),
         expected_version=params.expected_version(request, game_id),
         idempotency_key=key,
+        seconds=body.seconds if isinstance(body, GiveTimeIn) else 0,
     )
     with a_change():
         result = await store_of(request).act(game_id, token, asked)
@@ -367,6 +375,10 @@ async def abort_game(request: Request) -> Response:
 
 async def offer_takeback(request: Request) -> Response:
     return await _act(request, "takeback")
+
+
+async def give_time(request: Request) -> Response:
+    return await _act(request, "give_time")
 
 
 async def game_events(request: Request) -> Response:
@@ -773,6 +785,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
         offer_draw: examples.offered,
         abort_game: examples.aborted,
         offer_takeback: examples.takeback_offered,
+        give_time: examples.time_given,
     }
     for path, summary, description, endpoint in ACTIONS:
         router.post(
@@ -788,7 +801,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 },
                 **store_errors(*MOVE_REFUSALS, *ACTION_REFUSALS[endpoint]),
             },
-            openapi_extra=_acting(ACTION_BODY),
+            openapi_extra=_acting(GIVE_TIME_BODY if endpoint is give_time else ACTION_BODY),
         )(endpoint)
     router.get(
         "/{game_id}/events",
@@ -798,7 +811,8 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "`POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the "
         "state), a `takeback` event when a takeback offer stands or is accepted (`data` = the "
         "state right after it: the moves after its `move_count` are gone, and the `move` events "
-        "that follow replace them), an `abort` event when the game is aborted, then one `end` "
+        "that follow replace them), a `clock` event when time was given (`data` = the state), an "
+        "`abort` event when the game is aborted, then one `end` "
         "event (data: the final state) when the game is over — a flag fall or a first move's "
         "deadline included, at the instant it passes — and, on a stream opened after the end, a "
         "`rematch` event (data: the state) once a rematch was offered or made. Each event's "
@@ -969,6 +983,15 @@ ACTIONS: tuple[tuple[str, str, str, Callable[[Request], Awaitable[Response]]], .
         "with `rules.takeback` false: 409 `action_not_allowed`. After the end: 409 `game_over`.",
         offer_takeback,
     ),
+    (
+        "/{game_id}/give-time",
+        "Give time to the other player",
+        "Adds `seconds` (1–3,600) to the other player's clock at once, whether it runs or not; "
+        "a stream sends `event: clock` with the state. A game without a clock: 409 "
+        "`action_not_allowed` (`why` `no_clock`); created with `rules.give_time` false: 409 "
+        "`action_not_allowed`. After the end: 409 `game_over`.",
+        give_time,
+    ),
 )
 # What each action may be refused with besides what a move may.
 ACTION_REFUSALS: dict[Callable[[Request], Awaitable[Response]], tuple[type[DomainError], ...]] = {
@@ -976,4 +999,5 @@ ACTION_REFUSALS: dict[Callable[[Request], Awaitable[Response]], tuple[type[Domai
     offer_draw: (WaitingForOpponent, ActionNotAllowed),
     abort_game: (ActionNotAllowed, TooLateToAbort),
     offer_takeback: (WaitingForOpponent, ActionNotAllowed, NothingToTakeBack),
+    give_time: (WaitingForOpponent, ActionNotAllowed),
 }

@@ -25,7 +25,7 @@ from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
 from app.contract.fields import UNKNOWN_TAG
-from app.contract.games import KIND_DOC, ActionIn, CreateIn, MoveBody, claimed
+from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, MoveBody, claimed
 from app.contract.problems import Refusal
 from app.sessions.kind import GameKind, Played, Player, Winner
 from app.sessions.kinds import Kinds, check_face
@@ -299,4 +299,7 @@ class GameShapes:
 
 ACTION_BODY = JsonBody(
     ActionIn, {"anyone": {"summary": "The token says who", "value": {}}}, optional=True
+)
+GIVE_TIME_BODY = JsonBody(
+    GiveTimeIn, {"fifteen": {"summary": "15 seconds to the other player", "value": {"seconds": 15}}}
 )

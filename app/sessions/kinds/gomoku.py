@@ -58,6 +58,7 @@ from app.contract.games import (
     GameCommon,
     MoveBody,
     MoveIn,
+    MoveTimesOut,
     PassIn,
     Tokens,
     only_true,
@@ -252,8 +253,8 @@ class GomokuFacts(TypedDict):
     early_draw: NotRequired[Annotated[bool, Field(description=EARLY_DRAW_DOC)]]
 
 
-GomokuMoveOut = TypedDict(
-    "GomokuMoveOut",
+_GomokuMove = TypedDict(
+    "_GomokuMove",
     {
         "seq": Annotated[
             int, Field(description="1 for the first move; equals the game's version after it.")
@@ -293,9 +294,10 @@ GomokuMoveOut = TypedDict(
         ],
     },
 )
-GomokuMoveOut.__doc__ = (
-    "A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour."
-)
+
+
+class GomokuMoveOut(_GomokuMove, MoveTimesOut):
+    """A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour."""
 
 
 class GomokuGameOut(GameCommon, GomokuFacts):

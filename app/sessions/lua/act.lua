@@ -1,12 +1,13 @@
--- A resignation, a draw offer or an abort, for a game of any kind and engine, and a takeback
--- offer in a fast path's game (the generic engine's is decided in Python and written by
--- commit.lua), as session.py's Session.act decides them (the clocks as game.lua runs them);
+-- A resignation, a draw offer, an abort or time given, for a game of any kind and engine, and
+-- a takeback offer in a fast path's game (the generic engine's is decided in Python and written
+-- by commit.lua), as session.py's Session.act decides them (the clocks as game.lua runs them);
 -- ARG.flag is the rule flag that may leave the action out. KEYS: meta, moves, receipts, cells,
 -- lines.
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
-                        'reason', 'open', 'off', 'opened', 'tbo', 'n', 'k', 'rule', 'early')
+                        'reason', 'open', 'off', 'opened', 'tbo', 'n', 'k', 'rule', 'early',
+                        'control')
 if not meta[1] then return REPLY.game_not_found{} end
 local player
 if ARG.token_hash == meta[1] then player = 1 elseif ARG.token_hash == meta[2] then player = 2
@@ -44,6 +45,9 @@ end
 if ARG.flag ~= '' and string.find(',' .. (meta[9] or '') .. ',', ',' .. ARG.flag .. ',', 1, true)
 then
   return refuse(REPLY.action_not_allowed{action = ARG.flag})
+end
+if ARG.action == 'give_time' and not meta[16] then
+  return refuse(REPLY.action_not_allowed{action = 'give_time', why = 'no_clock'})
 end
 if status ~= 'in_progress' then
   return refuse(REPLY.game_over{status = status, winner = meta[4], reason = meta[7]})
@@ -83,6 +87,8 @@ elseif ARG.action == 'takeback' then
     takeback_offered(KEYS[1], ARG.channel, player, now)
     always = true
   end  -- else the player's own offer stands already: nothing changes
+elseif ARG.action == 'give_time' then
+  time_given(KEYS[1], ARG.channel, 3 - player, tonumber(ARG.seconds), now)
 elseif ARG.action == 'resign' then
   read_clock(KEYS[1], now, true)
   changed(KEYS[1], ARG.channel, {'status', 'won', 'winner', 3 - player, 'reason', 'resignation',

@@ -4,9 +4,11 @@
 -- app/sessions/clock.py keeps them, a flag fall that is due, a change that is no move, and the
 -- game's state as every script answers it.
 --
--- Meta fields of a clocked game: control ('initial:increment', seconds), r1 and r2 (each
--- player's milliseconds left as of `since`), since (the instant of the game's last change, ms),
--- running (0, 1 or 2: whose clock runs), moved (0 to 3: one bit per player who has moved).
+-- Meta fields of a clocked game: control ('initial:increment[:mode:stages]', seconds: clock.py's
+-- TimeControl.encode), r1 and r2 (each player's milliseconds left as of `since`), since (the
+-- instant of the game's last change, ms), running (0, 1 or 2: whose clock runs), turn (when
+-- the running player's turn began, ms; none: since), moved (0 to 3: one bit per player who has
+-- moved), mv1 and mv2 (each player's moves ever made, for the stages).
 -- Every game: version (changes so far), offer (0, or the player whose draw offer stands), tbo
 -- (0, or the player whose takeback offer stands), tb (the takebacks a stream may not have seen:
 -- 'version:left,…', the moves each left growing along it; see session.py's takebacks), pm
@@ -15,6 +17,37 @@
 -- Times are in integer milliseconds (the store's TIME, unless the store was built to take the
 -- caller's); `int` writes them without the exponent Lua's tostring would use.
 local function int(number) return string.format('%d', number) end
+
+-- The time control a game keeps, and its arithmetic: clock.py's TimeControl and its methods.
+local function control_of(text)
+  local increment, mode, stages = string.match(text, '^%d+:(%d+):?(%a*):?(.*)$')
+  return {increment = tonumber(increment) * 1000, mode = mode ~= '' and mode or 'fischer',
+          stages = stages}
+end
+
+local function counts_from(c, since, turn)
+  if c.mode == 'delay' then return math.max(since, turn + c.increment) end
+  return since
+end
+
+local function clock_read(c, left, since, turn, now)
+  return left - math.max(0, now - counts_from(c, since, turn))
+end
+
+local function stage_ms(c, made)
+  local added = 0
+  for after, add in string.gmatch(c.stages, '(%d+)/(%d+)') do
+    if tonumber(after) == made then added = added + tonumber(add) * 1000 end
+  end
+  return added
+end
+
+local function credit(c, spent, made)
+  local given = 0
+  if c.mode == 'fischer' then given = c.increment
+  elseif c.mode == 'bronstein' then given = math.min(c.increment, spent) end
+  return given + stage_ms(c, made)
+end
 
 -- A change that is no move (a draw offer, an ending): the next version, announced.
 local function changed(meta_key, channel, fields)
@@ -30,16 +63,23 @@ end
 -- (REPLY.settled: the store counts the ending).
 local settled = false
 local function settle(meta_key, channel, now)
-  local f = redis.call('HMGET', meta_key, 'running', 'since', 'r1', 'r2', 'status', 'fmdue')
+  local f = redis.call('HMGET', meta_key, 'running', 'since', 'r1', 'r2', 'status', 'fmdue',
+                       'control', 'turn')
   if f[5] ~= 'in_progress' then return false end
   local running = tonumber(f[1] or 0)
-  local flag = running ~= 0 and tonumber(f[2]) + tonumber(f[2 + running]) or nil
+  local flag, c, since, turn
+  if running ~= 0 then
+    c, since = control_of(f[7]), tonumber(f[2])
+    turn = tonumber(f[8] or since)
+    flag = counts_from(c, since, turn) + tonumber(f[2 + running])
+  end
   local due = tonumber(f[6] or 0)
   if due ~= 0 and now >= due and (not flag or due <= flag) then
     local fields = {'status', 'aborted', 'winner', 0, 'reason', 'no_first_move', 'next', 0,
                     'offer', 0, 'tbo', 0, 'fmdue', 0}
     if running ~= 0 then  -- its clock stops at the deadline
-      for _, v in ipairs({'r' .. running, int(tonumber(f[2 + running]) - (due - tonumber(f[2]))),
+      for _, v in ipairs({'r' .. running,
+                          int(clock_read(c, tonumber(f[2 + running]), since, turn, due)),
                           'since', int(due), 'running', 0}) do fields[#fields + 1] = v end
     end
     changed(meta_key, channel, fields)
@@ -71,12 +111,14 @@ end
 
 -- The running clock's reading at a change that is no move; `stop` also stops it (an ending).
 local function read_clock(meta_key, now, stop)
-  local f = redis.call('HMGET', meta_key, 'control', 'running', 'since', 'r1', 'r2')
+  local f = redis.call('HMGET', meta_key, 'control', 'running', 'since', 'r1', 'r2', 'turn')
   if not f[1] then return end
   local running = tonumber(f[2])
   local fields = {'since', int(now)}
   if running ~= 0 then
-    fields[3], fields[4] = 'r' .. running, int(tonumber(f[3 + running]) - (now - tonumber(f[3])))
+    local since = tonumber(f[3])
+    fields[3], fields[4] = 'r' .. running, int(clock_read(control_of(f[1]),
+      tonumber(f[3 + running]), since, tonumber(f[6] or since), now))
   end
   if stop then fields[#fields + 1], fields[#fields + 2] = 'running', 0 end
   redis.call('HSET', meta_key, unpack(fields))
@@ -87,27 +129,39 @@ end
 -- the mover as one who has moved ('pm'), sets the next first move's deadline, runs
 -- the clocks as clock.py's Clocks.moved_by does, and returns the stamp its record ends with:
 -- '' (a game without clocks whose version is its seq), '|version', or, with clocks,
--- '|version|at|remaining 1|remaining 2|running'.
+-- '|version|at|remaining 1|remaining 2|running|spent'.
 local function moved(meta_key, mover, next_player, version, seq, now)
   local pm = redis.call('HGET', meta_key, 'pm')
   redis.call('HSET', meta_key, 'pm', bit.bor(tonumber(pm or 0), mover))
   first_turn(meta_key, next_player, now)
-  local f = redis.call('HMGET', meta_key, 'control', 'r1', 'r2', 'since', 'running', 'moved')
+  local f = redis.call('HMGET', meta_key, 'control', 'r1', 'r2', 'since', 'running', 'moved',
+                       'turn', 'mv' .. mover)
   if not f[1] then
     if version == seq then return '' end
     return '|' .. version
   end
-  local increment = tonumber(string.match(f[1], ':(%d+)$')) * 1000
+  local c = control_of(f[1])
   local left = {tonumber(f[2]), tonumber(f[3])}
-  local running, players = tonumber(f[5]), tonumber(f[6])
-  if running ~= 0 then left[running] = left[running] - (now - tonumber(f[4])) end
-  if players == 3 then left[mover] = left[mover] + increment end  -- a timed move
+  local since, running, players = tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
+  local turn = tonumber(f[7] or since)
+  local timed = players == 3  -- both players had moved: this move ran a clock
+  local spent = timed and math.max(0, now - counts_from(c, turn, turn)) or 0
+  if running ~= 0 then left[running] = clock_read(c, left[running], since, turn, now) end
+  local made = tonumber(f[8] or 0) + 1
+  left[mover] = left[mover] + (timed and credit(c, spent, made) or stage_ms(c, made))
   if players ~= 3 and players ~= mover then players = players + mover end
   running = (players == 3) and next_player or 0
   redis.call('HSET', meta_key, 'r1', int(left[1]), 'r2', int(left[2]), 'since', int(now),
-             'running', running, 'moved', players)
+             'running', running, 'moved', players, 'turn', int(now), 'mv' .. mover, made)
   return '|' .. version .. '|' .. int(now) .. '|' .. int(left[1]) .. '|' .. int(left[2]) .. '|'
-         .. running
+         .. running .. '|' .. int(spent)
+end
+
+-- `seconds` more on `player`'s clock, given now: clock.py's Clocks.give, a change.
+local function time_given(meta_key, channel, player, seconds, now)
+  read_clock(meta_key, now, false)
+  redis.call('HINCRBY', meta_key, 'r' .. player, seconds * 1000)
+  changed(meta_key, channel, {})
 end
 
 -- The game's state by name (false for a game that does not exist), and as every script
@@ -115,7 +169,8 @@ end
 local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
-                       'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm', 'tbo', 'tbl')
+                       'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm', 'tbo', 'tbl',
+                       'turn')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
@@ -123,7 +178,7 @@ local function state_fields(meta_key, moves_key)
           r1 = m[10] or '0', r2 = m[11] or '0', since = m[12] or '0', running = m[13] or '0',
           lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0',
           fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0', rmo = m[20] or '0',
-          rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0'}
+          rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0', turn = m[24] or '0'}
 end
 
 local function state_of(meta_key, moves_key)
@@ -183,7 +238,9 @@ local function taken_back(keys, channel, left, offerer, now, fields)
   local running = tonumber(redis.call('HGET', meta_key, 'running') or 0)
   local all = {'status', 'in_progress', 'winner', 0, 'reason', '', 'next', offerer, 'offer', 0,
                'tbo', 0}
-  if running ~= 0 then all[#all + 1], all[#all + 2] = 'running', offerer end
+  if running ~= 0 then
+    for _, v in ipairs({'running', offerer, 'turn', int(now)}) do all[#all + 1] = v end
+  end
   for _, v in ipairs(fields) do all[#all + 1] = v end
   local version = changed(meta_key, channel, all)
   local kept = {}

@@ -15,6 +15,7 @@ from adjudicator_client import (
     AbortEvent,
     AsyncClient,
     Client,
+    ClockEvent,
     CreateGameAnswer,
     EndEvent,
     MakeMoveAnswer,
@@ -391,6 +392,26 @@ def test_a_takeback_offer_is_accepted_by_the_other_player_offering_too(api: Clie
     play(api, no_takeback, [(1, 1)])
     with pytest.raises(client_module.ActionNotAllowed):
         api.offer_takeback(no_takeback["id"], token_for(no_takeback, 1))
+
+
+def test_time_given_goes_on_the_other_players_clock(api: Client) -> None:
+    game = api.create_game(
+        n=3, clock={"initial_seconds": 60, "increment_seconds": 5, "mode": "delay"}
+    )
+    given = api.give_time(game["id"], token_for(game, 1), 15, idempotency_key="g-1")
+    clock = given["clock"]
+    assert clock is not None
+    assert (clock["mode"], clock["remaining_ms"]) == ("delay", {"1": 60_000, "2": 75_000})
+    assert api.give_time(game["id"], token_for(game, 1), 15, idempotency_key="g-1") == given
+    stream = api.game_events(game["id"], since=0)
+    first = next(stream)
+    stream.close()
+    assert isinstance(first, ClockEvent)
+    assert (first.id, first.state["clock"]) == (given["version"], clock)
+    untimed = api.create_game(n=3)
+    with pytest.raises(client_module.ActionNotAllowed) as refused:
+        api.give_time(untimed["id"], token_for(untimed, 1), 15)
+    assert refused.value.body.get("why") == "no_clock"
 
 
 def test_a_rematch_is_made_once_both_players_offered(api: Client) -> None:

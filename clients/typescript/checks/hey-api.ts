@@ -41,6 +41,8 @@ function describe(event: GameEvent): string {
       return `offer ${event.id}: player ${event.data.draw_offer} offers a draw`;
     case "takeback":
       return `takeback ${event.id}: ${event.data.move_count} moves, offer ${event.data.takeback_offer}`;
+    case "clock":
+      return `clock ${event.id}: ${JSON.stringify(event.data.clock?.remaining_ms)} left`;
     case "abort":
       return `abort ${event.id}: ${event.data.status} (${event.data.reason})`;
     case "rematch":

@@ -282,6 +282,15 @@ export declare class Client {
    * then taken back (`move_count` drops; their `seq` numbers are used again; a stream sends
    * `event: takeback`). Nothing of its own to take back: 409 `nothing_to_take_back`. */
   offerTakeback(gameId: string, token: string, options?: PlayerActionOptions): Promise<Game>;
+  /** The token's player gives `seconds` (1–3,600) to the other player's clock, at once (a
+   * stream sends `event: clock`). A game without a clock, or created with `rules.give_time`
+   * false: 409 `action_not_allowed`. */
+  giveTime(
+    gameId: string,
+    token: string,
+    seconds: number,
+    options?: PlayerActionOptions,
+  ): Promise<Game>;
   /** A read-only token for the game, made with a player's token: it reads a private game
    * (`ReadOptions.token`) and never acts (403 `wrong_player`). Sent again only when the
    * request never left. */

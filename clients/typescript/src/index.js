@@ -5,8 +5,9 @@
 //
 // What it adds to fetch, as the Python client (clients/python) does:
 // * a problem answer (RFC 9457) is thrown as a ProblemError, whose `code` tells it apart;
-// * a move, a resignation, a draw offer, an abort and a takeback offer carry an Idempotency-Key, the same on every
-//   send, and are sent again after a network error or a 503 with a short Retry-After (bounded);
+// * a move, a resignation, a draw offer, an abort, a takeback offer and time given carry an
+//   Idempotency-Key, the same on every send, and are sent again after a network error or a 503
+//   with a short Retry-After (bounded);
 //   reads and the stateless questions likewise; creating and deleting a game, and making a
 //   spectator token, only when the request never left (the connection was refused);
 // * a private game's reads take a player's or a spectator's `token` in their options (sent as
@@ -532,6 +533,25 @@ export class Client {
       method: "POST",
       path: game(gameId, "/takeback-offer"),
       body: player ? { player } : {},
+      headers: acting(token, options),
+      signal,
+    });
+  }
+
+  /**
+   * The token's player gives `seconds` (1–3,600) to the other player's clock, at once (a
+   * stream sends `event: clock`). A game without a clock, or created with `rules.give_time`
+   * false: 409 `action_not_allowed`.
+   * @param {string} gameId
+   * @param {string} token
+   * @param {number} seconds
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
+   */
+  giveTime(gameId, token, seconds, { signal, player, ...options } = {}) {
+    return this.#call({
+      method: "POST",
+      path: game(gameId, "/give-time"),
+      body: player ? { seconds, player } : { seconds },
       headers: acting(token, options),
       signal,
     });

@@ -31,6 +31,7 @@ export interface OperationProblemCodes {
     offerDraw: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "waiting_for_opponent" | "wrong_player";
     abortGame: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "too_late_to_abort" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "wrong_player";
     offerTakeback: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "nothing_to_take_back" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "waiting_for_opponent" | "wrong_player";
+    giveTime: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "waiting_for_opponent" | "wrong_player";
     gameEvents: "game_not_found" | "store_unavailable" | "too_many_streams" | "unauthorized" | "validation_error";
     getMove: "game_not_found" | "move_not_found" | "store_unavailable" | "unauthorized" | "validation_error";
     listLegalMoves: "game_not_found" | "store_unavailable" | "unauthorized" | "validation_error";

@@ -418,6 +418,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/give-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give time to the other player
+         * @description Adds `seconds` (1–3,600) to the other player's clock at once, whether it runs or not; a stream sends `event: clock` with the state. A game without a clock: 409 `action_not_allowed` (`why` `no_clock`); created with `rules.give_time` false: 409 `action_not_allowed`. After the end: 409 `game_over`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
+         */
+        post: operations["giveTime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -427,7 +447,7 @@ export interface paths {
         };
         /**
          * Push: a stream of the game's changes (Server-Sent Events)
-         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), a `takeback` event when a takeback offer stands or is accepted (`data` = the state right after it: the moves after its `move_count` are gone, and the `move` events that follow replace them), an `abort` event when the game is aborted, then one `end` event (data: the final state) when the game is over — a flag fall or a first move's deadline included, at the instant it passes — and, on a stream opened after the end, a `rematch` event (data: the state) once a rematch was offered or made. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
+         * @description A `join` event when an open game's seat is taken (`data` = the state), one `move` event per accepted move (`data` = the move's answer as `POST …/moves` gave it), an `offer` event when a draw offer stands (`data` = the state), a `takeback` event when a takeback offer stands or is accepted (`data` = the state right after it: the moves after its `move_count` are gone, and the `move` events that follow replace them), a `clock` event when time was given (`data` = the state), an `abort` event when the game is aborted, then one `end` event (data: the final state) when the game is over — a flag fall or a first move's deadline included, at the instant it passes — and, on a stream opened after the end, a `rematch` event (data: the state) once a rematch was offered or made. Each event's `id` is the game's version after it: resume with `Last-Event-ID` (sent by browsers' EventSource on reconnect) or `?since=V`. A change made through any process reaches every stream. Polling with `If-None-Match` remains the baseline every client can use.
          */
         get: operations["gameEvents"];
         put?: never;
@@ -1135,10 +1155,22 @@ export interface components {
              */
             results: components["schemas"]["CheckMoveResponse"][];
         };
+        /** @description Time was given to a player (`POST …/give-time`): `data` is the state, its clocks with the time added. */
+        ClockEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "clock";
+            /** @description The game's version after this change: resume after it with Last-Event-ID. */
+            id: string;
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+        };
         /**
          * ClockIn
-         * @description Fischer timing: each player's initial time, and the time added after each of their
-         *     moves. Neither clock runs until each player has made one move.
+         * @description Each player's initial time, the time control's mode and its increment (Fischer's, the
+         *     most Bronstein gives back, or the delay), and its stages. Neither clock runs until each
+         *     player has made one move.
          */
         ClockIn: {
             /**
@@ -1148,20 +1180,44 @@ export interface components {
             initial_seconds: number;
             /**
              * Increment Seconds
-             * @description Added to a player's clock after each of their timed moves. Default: `0`.
+             * @description Fischer's increment, Bronstein's most given back, or the delay (seconds). Default: `0`.
              */
             increment_seconds?: number;
+            /**
+             * Mode
+             * @description `fischer`: each timed move adds `increment_seconds` to its mover's clock. `bronstein`: each timed move gives its mover back the time it used, at most `increment_seconds`. `delay` (simple, US): each turn, the mover's clock starts running only after `increment_seconds`; nothing is added. Default: `"fischer"`.
+             * @enum {string}
+             */
+            mode?: "fischer" | "bronstein" | "delay";
+            /**
+             * Stages
+             * @description Time added as the game goes on, by each player's move count (their `after_moves` strictly increasing).
+             */
+            stages?: components["schemas"]["StageIn"][];
         };
         /**
          * ClockOut
-         * @description A clocked game's clocks (Fischer timing). Stable between changes of the game: count down
-         *     to `deadline` (corrected by the answer's `Date`).
+         * @description A clocked game's clocks. Stable between changes of the game: count down to `deadline`
+         *     (corrected by the answer's `Date`). In `delay` mode the running clock's time left starts
+         *     going down only at `deadline` minus its `remaining_ms` (before that instant the delay
+         *     runs).
          */
         ClockOut: {
             /** Initial Seconds */
             initial_seconds: number;
-            /** Increment Seconds */
+            /**
+             * Increment Seconds
+             * @description Fischer's increment, Bronstein's most given back, or the delay (seconds).
+             */
             increment_seconds: number;
+            /**
+             * Mode
+             * @description `fischer`: each timed move adds `increment_seconds` to its mover's clock. `bronstein`: each timed move gives its mover back the time it used, at most `increment_seconds`. `delay` (simple, US): each turn, the mover's clock starts running only after `increment_seconds`; nothing is added.
+             * @enum {string}
+             */
+            mode: "fischer" | "bronstein" | "delay";
+            /** Stages */
+            stages: components["schemas"]["StageOut"][];
             /** @description Each player's time left, as of the game's last change. */
             remaining_ms: components["schemas"]["PlayerMs"];
             /**
@@ -1812,7 +1868,23 @@ export interface components {
             rule?: "renju";
         };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
-        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["TakebackEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["RematchEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["TakebackEvent"] | components["schemas"]["ClockEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["RematchEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        /**
+         * GiveTimeIn
+         * @description Time given to the other player's clock.
+         */
+        GiveTimeIn: {
+            /**
+             * Seconds
+             * @description Added to the other player's clock at once.
+             */
+            seconds: number;
+            /**
+             * Player
+             * @description Optional; must be the token's player (else 403).
+             */
+            player?: number | null;
+        };
         /** GomokuBoardOut */
         GomokuBoardOut: {
             /** Size */
@@ -2117,6 +2189,16 @@ export interface components {
              * @enum {string}
              */
             color?: "B" | "W";
+            /**
+             * At
+             * @description A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
+             */
+            at?: string;
+            /**
+             * Spent Ms
+             * @description A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the untimed first moves).
+             */
+            spent_ms?: number;
         };
         /**
          * GomokuMoveRequest
@@ -2421,6 +2503,16 @@ export interface components {
          * @description A move record of a move on a cell (a tic-tac-toe move's whole record).
          */
         MoveOut: {
+            /**
+             * At
+             * @description A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
+             */
+            at?: string;
+            /**
+             * Spent Ms
+             * @description A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the untimed first moves).
+             */
+            spent_ms?: number;
             /**
              * Seq
              * @description 1 for the first move; equals the game's version after it.
@@ -2898,6 +2990,16 @@ export interface components {
          */
         ReversiMoveOut: {
             /**
+             * At
+             * @description A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
+             */
+            at?: string;
+            /**
+             * Spent Ms
+             * @description A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the untimed first moves).
+             */
+            spent_ms?: number;
+            /**
              * Seq
              * @description 1 for the first move; equals the game's version after it.
              */
@@ -3031,6 +3133,33 @@ export interface components {
              * @description The spectator's bearer token.
              */
             token: string;
+        };
+        /**
+         * StageIn
+         * @description A player completing its `after_moves`-th move (every move it made counts, those taken
+         *     back too) gets `add_seconds` more on its clock, once.
+         */
+        StageIn: {
+            /**
+             * After Moves
+             * @description The player's move after which the time is added (1: its first).
+             */
+            after_moves: number;
+            /**
+             * Add Seconds
+             * @description The time added.
+             */
+            add_seconds: number;
+        };
+        /**
+         * StageOut
+         * @description A stage: a player completing its `after_moves`-th move gets `add_seconds`.
+         */
+        StageOut: {
+            /** After Moves */
+            after_moves: number;
+            /** Add Seconds */
+            add_seconds: number;
         };
         /**
          * StonesOpening
@@ -5113,6 +5242,130 @@ export interface operations {
                 };
             };
             /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `waiting_for_opponent`: the game is open (`open_seat`): nobody has taken the other seat yet, so nobody moves. `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). `nothing_to_take_back`: a takeback offered by a player who has made no move that can be taken back (none yet, or only the opening's: posted stones and a swap2 opening stay). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed`: `If-Match` names another version of the game (`version`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. `idempotency_key_reused`: an `Idempotency-Key` sent again with a different move or action. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    giveTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any client-chosen string (1–255 visible ASCII characters). A retry with the same key and body gets the first answer again (header `Idempotent-Replayed: true`) and applies nothing; the same key with another body is 422 `idempotency_key_reused`. Keys live as long as the game. */
+                "Idempotency-Key"?: string;
+                /** @description The game's `ETag`: the request applies only if the game is still at that version, else 412 `precondition_failed` (also for a tag that names no version of this game). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiveTimeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The game's new ETag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `waiting_for_opponent`: the game is open (`open_seat`): nobody has taken the other seat yet, so nobody moves. `action_not_allowed`: the game was created with this action left out (`rules`: `action` names it). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -9,4 +9,4 @@ export const KEEP_ALIVE_MS = 15000;
 export const KEEP_ALIVES_MISSED = 3;
 
 /** The names of the events a game's stream gives (`GameEvent`'s). */
-export const EVENTS = Object.freeze(["join","move","offer","takeback","abort","rematch","end","error"]);
+export const EVENTS = Object.freeze(["join","move","offer","takeback","clock","abort","rematch","end","error"]);

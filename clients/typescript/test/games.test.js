@@ -324,6 +324,28 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.equal(events[0].id, String(taken.version));
   });
 
+  test("time given goes on the other player's clock", async () => {
+    const api = client();
+    const game = await api.createGame({
+      n: 3,
+      clock: { initial_seconds: 60, increment_seconds: 5, mode: "bronstein" },
+    });
+    const given = await api.giveTime(game.id, seat(game, "2"), 15, { idempotencyKey: "g-1" });
+    assert.deepEqual([given.clock?.mode, given.clock?.remaining_ms], [
+      "bronstein",
+      { 1: 75000, 2: 60000 },
+    ]);
+    const again = await api.giveTime(game.id, seat(game, "2"), 15, { idempotencyKey: "g-1" });
+    assert.deepEqual(again, given);
+    const untimed = await api.createGame({ n: 3 });
+    const refusal = await refused(
+      api.giveTime(untimed.id, seat(untimed, "1"), 15),
+      "action_not_allowed",
+      409,
+    );
+    assert.equal(refusal.body.why, "no_clock");
+  });
+
   test("a rematch is made once both players offered, the seats swapped", async () => {
     const api = client();
     const game = await api.createGame({ n: 3 });

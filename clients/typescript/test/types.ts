@@ -90,6 +90,10 @@ export async function movesAndEvents(id: string, token: string): Promise<void> {
         event.data.status satisfies "in_progress" | "won" | "draw" | "aborted";
         event.id satisfies string;
         break;
+      case "clock":
+        event.data.clock?.mode satisfies "fischer" | "bronstein" | "delay" | undefined;
+        event.id satisfies string;
+        break;
       case "rematch":
         event.data.rematch satisfies string | undefined;
         event.id satisfies string;

@@ -34,6 +34,7 @@
 from adjudicator_client._client import AsyncClient, Client
 from adjudicator_client._events import (
     AbortEvent,
+    ClockEvent,
     EndEvent,
     GameEvent,
     JoinEvent,
@@ -54,6 +55,7 @@ __all__ = [
     "AsyncClient",
     "Board",
     "Client",
+    "ClockEvent",
     "Color",
     "EndEvent",
     "GameEvent",

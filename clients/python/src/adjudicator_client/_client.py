@@ -30,6 +30,7 @@ from adjudicator_client._operations import (
 )
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
+    ClockIn,
     CreatedGomokuOut,
     CreatedReversiOut,
     CreatedTicTacToeOut,
@@ -145,6 +146,7 @@ class Client:
     offer_draw = _sync(operations.offer_draw)
     abort_game = _sync(operations.abort_game)
     offer_takeback = _sync(operations.offer_takeback)
+    give_time = _sync(operations.give_time)
     add_spectator = _sync(operations.add_spectator)
     rematch = _sync(operations.rematch)
     list_moves = _sync(operations.list_moves)
@@ -172,7 +174,7 @@ class Client:
         board: Board | None = None,
         next: Color | None = None,
         opening: str | Sequence[str] | None = None,
-        clock: tuple[int, int] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
         open: bool | None = None,
         creator: Player | None = None,
         visibility: Visibility | None = None,
@@ -187,7 +189,7 @@ class Client:
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
-        clock: tuple[int, int] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
         open: bool | None = None,
         creator: Player | None = None,
         visibility: Visibility | None = None,
@@ -204,7 +206,7 @@ class Client:
         foul: Literal["refuse", "lose"] | None = None,
         opening: StonesOpening | Literal["swap2"] | None = None,
         early_draw: bool | None = None,
-        clock: tuple[int, int] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
         open: bool | None = None,
         creator: Player | None = None,
         visibility: Visibility | None = None,
@@ -219,8 +221,9 @@ class Client:
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
         ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``, or ``"swap2"``);
         ``early_draw=True`` (tic-tac-toe, gomoku freestyle and standard); ``clock`` is (initial
-        seconds, increment seconds); ``open=True`` (and ``creator=2``) leaves the other seat
-        for anyone to join (``join_game``); ``visibility="private"``: only the players and
+        seconds, increment seconds), or the whole ``ClockIn`` (a ``mode``, ``stages``);
+        ``open=True`` (and ``creator=2``) leaves the other seat for anyone to join
+        (``join_game``); ``visibility="private"``: only the players and
         spectators (``add_spectator``) read it, each read given their ``token``;
         ``first_move_seconds``: a first move not made in time aborts the game; ``rules``: the
         actions it leaves out (``{"abort": False}``). A kind this client was not made for takes
@@ -330,6 +333,7 @@ class AsyncClient:
     offer_draw = _async(operations.offer_draw)
     abort_game = _async(operations.abort_game)
     offer_takeback = _async(operations.offer_takeback)
+    give_time = _async(operations.give_time)
     add_spectator = _async(operations.add_spectator)
     rematch = _async(operations.rematch)
     list_moves = _async(operations.list_moves)
@@ -357,7 +361,7 @@ class AsyncClient:
         board: Board | None = None,
         next: Color | None = None,
         opening: str | Sequence[str] | None = None,
-        clock: tuple[int, int] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
         open: bool | None = None,
         creator: Player | None = None,
         visibility: Visibility | None = None,
@@ -372,7 +376,7 @@ class AsyncClient:
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
-        clock: tuple[int, int] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
         open: bool | None = None,
         creator: Player | None = None,
         visibility: Visibility | None = None,
@@ -389,7 +393,7 @@ class AsyncClient:
         foul: Literal["refuse", "lose"] | None = None,
         opening: StonesOpening | Literal["swap2"] | None = None,
         early_draw: bool | None = None,
-        clock: tuple[int, int] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
         open: bool | None = None,
         creator: Player | None = None,
         visibility: Visibility | None = None,

@@ -64,6 +64,15 @@ class TakebackEvent:
 
 
 @dataclass(frozen=True)
+class ClockEvent:
+    """Time was given to a player (``event: clock``): the state, its clocks with the time
+    added."""
+
+    id: int
+    state: GetGameAnswer
+
+
+@dataclass(frozen=True)
 class AbortEvent:
     """The game was aborted (``event: abort``: by a player, or a first move not made in time):
     the final state (``status`` ``aborted``). The ``end`` event follows it."""
@@ -91,7 +100,14 @@ class EndEvent:
 
 
 GameEvent = (
-    JoinEvent | MoveEvent | OfferEvent | TakebackEvent | AbortEvent | RematchEvent | EndEvent
+    JoinEvent
+    | MoveEvent
+    | OfferEvent
+    | TakebackEvent
+    | ClockEvent
+    | AbortEvent
+    | RematchEvent
+    | EndEvent
 )
 
 
@@ -136,6 +152,8 @@ class _Sse:
             return OfferEvent(number or 0, body)
         if kind == "takeback":
             return TakebackEvent(number or 0, body)
+        if kind == "clock":
+            return ClockEvent(number or 0, body)
         if kind == "abort":
             return AbortEvent(number or 0, body)
         if kind == "rematch":

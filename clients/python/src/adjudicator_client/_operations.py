@@ -28,6 +28,7 @@ from adjudicator_client._schema import (
     AuditRecordAnswer,
     CheckMoveAnswer,
     CheckMovesAnswer,
+    ClockIn,
     CreateGameAnswer,
     DeleteGameAnswer,
     GetBoardAnswer,
@@ -39,6 +40,7 @@ from adjudicator_client._schema import (
     GetProblemTypeAnswer,
     GetReadinessAnswer,
     GetRecordAnswer,
+    GiveTimeAnswer,
     GomokuCheckMoveAnswer,
     GomokuCheckMovesAnswer,
     GomokuForbiddenPointsAnswer,
@@ -281,13 +283,18 @@ def validate_positions(items: Sequence[Mapping[str, Any]]) -> Call[ValidatePosit
 def create_game(
     *,
     game: str | None = None,
-    clock: tuple[int, int] | None = None,
+    clock: tuple[int, int] | ClockIn | None = None,
     board: Board | None = None,
     **params: Any,
 ) -> Call[CreateGameAnswer]:
     """A new game of the kind ``game`` (tic-tac-toe without it) with its creation parameters;
-    ``clock`` is (initial seconds, increment seconds). The clients type it per kind."""
-    timing = None if clock is None else {"initial_seconds": clock[0], "increment_seconds": clock[1]}
+    ``clock`` is (initial seconds, increment seconds), or the whole ``ClockIn`` (a ``mode``,
+    ``stages``). The clients type it per kind."""
+    timing: ClockIn | None = None
+    if isinstance(clock, tuple):
+        timing = {"initial_seconds": clock[0], "increment_seconds": clock[1]}
+    elif clock is not None:
+        timing = clock
     body = _omit_none(
         game=game, clock=timing, board=None if board is None else _board(board), **params
     )
@@ -427,6 +434,22 @@ def offer_takeback(
     headers = _acting(game_id, token, if_match, idempotency_key)
     body = _omit_none(player=player)
     return call("offer_takeback", _json, body, path={"game_id": game_id}, headers=headers)
+
+
+def give_time(
+    game_id: str,
+    token: str,
+    seconds: int,
+    *,
+    player: int | None = None,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[GiveTimeAnswer]:
+    """The token's player gives ``seconds`` (1–3,600) to the other player's clock, at once. A
+    game without a clock, or created with ``rules.give_time`` false: ``ActionNotAllowed``."""
+    headers = _acting(game_id, token, if_match, idempotency_key)
+    body = _omit_none(seconds=seconds, player=player)
+    return call("give_time", _json, body, path={"game_id": game_id}, headers=headers)
 
 
 def add_spectator(game_id: str, token: str) -> Call[AddSpectatorAnswer]:

@@ -70,6 +70,8 @@ __all__ = [
     "GetProblemTypeAnswer",
     "GetReadinessAnswer",
     "GetRecordAnswer",
+    "GiveTimeAnswer",
+    "GiveTimeIn",
     "GomokuBoardOut",
     "GomokuCheckMoveAnswer",
     "GomokuCheckMovesAnswer",
@@ -146,6 +148,8 @@ __all__ = [
     "SeatTaken",
     "SignatureOut",
     "SpectatorOut",
+    "StageIn",
+    "StageOut",
     "StonesOpening",
     "StoreUnavailable",
     "Swap2Out",
@@ -268,12 +272,20 @@ class TicTacToeGameOut(TypedDict):
 
 
 class ClockOut(TypedDict):
-    """A clocked game's clocks (Fischer timing). Stable between changes of the game: count down to
-    `deadline` (corrected by the answer's `Date`).
+    """A clocked game's clocks. Stable between changes of the game: count down to `deadline`
+    (corrected by the answer's `Date`). In `delay` mode the running clock's time left starts
+    going down only at `deadline` minus its `remaining_ms` (before that instant the delay runs).
     """
 
     initial_seconds: int
+    # Fischer's increment, Bronstein's most given back, or the delay (seconds).
     increment_seconds: int
+    # `fischer`: each timed move adds `increment_seconds` to its mover's clock. `bronstein`: each
+    # timed move gives its mover back the time it used, at most `increment_seconds`. `delay`
+    # (simple, US): each turn, the mover's clock starts running only after `increment_seconds`;
+    # nothing is added.
+    mode: Literal["fischer", "bronstein", "delay"]
+    stages: list[StageOut]
     # Each player's time left, as of the game's last change.
     remaining_ms: PlayerMs
     # Whose clock runs: null until each player has made one move, and after the end.
@@ -283,12 +295,25 @@ class ClockOut(TypedDict):
     deadline: str | None
 
 
+class StageOut(TypedDict):
+    """A stage: a player completing its `after_moves`-th move gets `add_seconds`."""
+
+    after_moves: int
+    add_seconds: int
+
+
 PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
 
 
 class MoveOut(TypedDict):
     """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
 
+    # A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An
+    # opening's posted stones have none.
+    at: NotRequired[str]
+    # A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the
+    # untimed first moves).
+    spent_ms: NotRequired[int]
     # 1 for the first move; equals the game's version after it.
     seq: int
     row: int
@@ -392,6 +417,12 @@ class ReversiMoveOut(TypedDict):
     had to pass (`passed`: the mover moves again).
     """
 
+    # A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An
+    # opening's posted stones have none.
+    at: NotRequired[str]
+    # A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the
+    # untimed first moves).
+    spent_ms: NotRequired[int]
     # 1 for the first move; equals the game's version after it.
     seq: int
     row: int
@@ -528,6 +559,8 @@ GomokuMoveOut = TypedDict(
         "choice": NotRequired[Literal["color", "place_two"]],
         "player": Literal[1, 2],
         "color": NotRequired[Literal["B", "W"]],
+        "at": NotRequired[str],
+        "spent_ms": NotRequired[int],
     },
 )
 
@@ -910,15 +943,46 @@ class CheckMovesResponse(TypedDict):
     results: list[CheckMoveResponse]
 
 
+class ClockEvent(TypedDict):
+    """Time was given to a player (`POST …/give-time`): `data` is the state, its clocks with the
+    time added.
+    """
+
+    event: Literal["clock"]
+    # The game's version after this change: resume after it with Last-Event-ID.
+    id: str
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
 class ClockIn(TypedDict):
-    """Fischer timing: each player's initial time, and the time added after each of their moves.
-    Neither clock runs until each player has made one move.
+    """Each player's initial time, the time control's mode and its increment (Fischer's, the most
+    Bronstein gives back, or the delay), and its stages. Neither clock runs until each player has
+    made one move.
     """
 
     # Each player's time at the start.
     initial_seconds: int
-    # Added to a player's clock after each of their timed moves. Default: `0`.
+    # Fischer's increment, Bronstein's most given back, or the delay (seconds). Default: `0`.
     increment_seconds: NotRequired[int]
+    # `fischer`: each timed move adds `increment_seconds` to its mover's clock. `bronstein`: each
+    # timed move gives its mover back the time it used, at most `increment_seconds`. `delay`
+    # (simple, US): each turn, the mover's clock starts running only after `increment_seconds`;
+    # nothing is added. Default: `"fischer"`.
+    mode: NotRequired[Literal["fischer", "bronstein", "delay"]]
+    # Time added as the game goes on, by each player's move count (their `after_moves` strictly
+    # increasing).
+    stages: NotRequired[list[StageIn]]
+
+
+class StageIn(TypedDict):
+    """A player completing its `after_moves`-th move (every move it made counts, those taken back
+    too) gets `add_seconds` more on its clock, once.
+    """
+
+    # The player's move after which the time is added (1: its first).
+    after_moves: int
+    # The time added.
+    add_seconds: int
 
 
 class ColorChoiceIn(TypedDict):
@@ -1449,6 +1513,7 @@ GameEvent: TypeAlias = (
     | MoveEvent
     | OfferEvent
     | TakebackEvent
+    | ClockEvent
     | AbortEvent
     | RematchEvent
     | EndEvent
@@ -1461,6 +1526,15 @@ class MoveResultOut(TypedDict):
     winner: Literal[0, 1, 2]
     move: MoveOut | ReversiMoveOut | GomokuMoveOut
     state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
+
+class GiveTimeIn(TypedDict):
+    """Time given to the other player's clock."""
+
+    # Added to the other player's clock at once.
+    seconds: int
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
 
 
 class GomokuBoardOut(TypedDict):
@@ -1916,6 +1990,8 @@ AbortGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
 OfferTakebackAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
 
+GiveTimeAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+
 GameEventsAnswer: TypeAlias = GameEvent
 
 GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut | GomokuMoveOut
@@ -1986,6 +2062,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "offer_takeback": Operation(
         "offerTakeback", "POST", "/v1/games/{game_id}/takeback-offer", (200,)
     ),
+    "give_time": Operation("giveTime", "POST", "/v1/games/{game_id}/give-time", (200,)),
     "game_events": Operation("gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204)),
     "get_move": Operation("getMove", "GET", "/v1/games/{game_id}/moves/{seq}", (200,)),
     "list_legal_moves": Operation(

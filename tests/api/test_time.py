@@ -1,0 +1,244 @@
+"""Time as players and arbiters count it (API.md part 2, "Time"), through the HTTP API, for
+every kind, on the memory store, one Redis and a Redis Cluster: the clock's modes (Fischer,
+Bronstein, delay) and stages, time given to the other player, and the times every move record
+of a clocked game carries (``at``, ``spent_ms``).
+
+Each timed move is checked against the mode's rule from the records' own instants: the time
+the mover's clock ran is the time since the previous change (after the delay, in delay mode),
+and what the mover has left is what it had, less that, plus what the mode gives back. (The
+arithmetic is held to a millisecond-ticking reference by tests/sessions/test_clock_modes.py,
+and Lua to Python by tests/sessions/test_stores_agree.py.)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.api.problems import assert_problem
+from tests.api.test_games_api import parse_events
+from tests.api.test_lifecycle import client, create, kind
+from tests.api.test_session_kinds import Kind
+
+__all__ = ["client", "kind"]  # the fixtures, shared with test_lifecycle.py
+
+LONG = 600  # seconds: no flag falls during a test
+
+
+def auth(game: dict[str, Any], player: int) -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['tokens'][str(player)]}"}
+
+
+def give(client: TestClient, game: dict[str, Any], player: int, body: Any) -> Any:
+    return client.post(f"/v1/games/{game['id']}/give-time", json=body, headers=auth(game, player))
+
+
+def state(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    answer: dict[str, Any] = client.get(f"/v1/games/{game['id']}").json()
+    return answer
+
+
+def ms(instant: str) -> int:
+    """An RFC 3339 UTC instant with milliseconds, as milliseconds since the epoch."""
+    assert instant.endswith("Z")
+    assert len(instant.split(".")[1]) == 4  # three digits of milliseconds, and the Z
+    return round(datetime.fromisoformat(instant).timestamp() * 1000)
+
+
+def first_events(client: TestClient, game: dict[str, Any], since: int) -> list[dict[str, str]]:
+    """The first events a stream of a game in progress sends after version ``since``."""
+    url = f"/v1/games/{game['id']}/events"
+    with client.stream("GET", url, params={"since": since}) as response:
+        buffer = ""
+        for chunk in response.iter_text():
+            buffer += chunk
+            if buffer.endswith("\n\n") and parse_events(buffer):
+                return parse_events(buffer)
+    raise AssertionError("the stream ended")
+
+
+def moved(client: TestClient, game: dict[str, Any], player: int, row: int, col: int) -> Any:
+    answer = client.post(
+        f"/v1/games/{game['id']}/moves", json={"row": row, "col": col}, headers=auth(game, player)
+    )
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+@pytest.mark.parametrize("mode", ["fischer", "bronstein", "delay"])
+def test_each_timed_move_runs_the_clock_as_its_mode_says(
+    client: TestClient, kind: Kind, mode: str
+) -> None:
+    increment = 3
+    stages = [{"after_moves": 2, "add_seconds": 30}]
+    clock = {"initial_seconds": LONG, "increment_seconds": increment, "mode": mode}
+    game = create(client, kind, clock={**clock, "stages": stages})
+    assert game["clock"] == {
+        **clock, "stages": stages, "remaining_ms": {"1": LONG * 1000, "2": LONG * 1000},
+        "running": None, "deadline": None,
+    }  # fmt: skip
+    before = game
+    made = {1: 0, 2: 0}
+    for player, row, col in kind.script[:5]:
+        answer = moved(client, game, player, row, col)
+        record, after = answer["move"], answer["state"]
+        made[player] += 1
+        at = ms(record["at"])
+        if before["clock"]["running"] is None:  # an untimed first move
+            assert record["spent_ms"] == 0
+            ran, given = 0, 0
+        else:
+            assert before["clock"]["running"] == player
+            turn = ms(before["last_move"]["at"])  # the turn began with the last change
+            ran = at - turn if mode != "delay" else max(0, at - turn - increment * 1000)
+            given = {"fischer": increment * 1000, "bronstein": min(ran, increment * 1000),
+                     "delay": 0}[mode]  # fmt: skip
+            assert record["spent_ms"] == ran
+        stage = 30_000 if made[player] == 2 else 0
+        left = before["clock"]["remaining_ms"][str(player)] - ran + given + stage
+        assert after["clock"]["remaining_ms"][str(player)] == left
+        runs = after["clock"]["running"]
+        if runs is not None:
+            delay = increment * 1000 if mode == "delay" else 0
+            assert ms(after["clock"]["deadline"]) == (
+                at + delay + after["clock"]["remaining_ms"][str(runs)]
+            )
+        assert client.get(f"/v1/games/{game['id']}/moves/{record['seq']}").json() == record
+        before = after
+
+
+def test_an_untimed_games_moves_carry_no_times(client: TestClient, kind: Kind) -> None:
+    game = create(client, kind)
+    player, row, col = kind.script[0]
+    record = moved(client, game, player, row, col)["move"]
+    assert "at" not in record
+    assert "spent_ms" not in record
+
+
+def test_time_given_goes_on_the_other_players_clock_at_once(client: TestClient, kind: Kind) -> None:
+    game = create(client, kind, clock={"initial_seconds": LONG, "increment_seconds": 0})
+    for player, row, col in kind.script[:3]:
+        moved(client, game, player, row, col)
+    before = state(client, game)
+    runs = before["clock"]["running"]
+    waits = 3 - runs
+    # To the player whose clock runs: its deadline moves by the time given.
+    answer = give(client, game, waits, {"seconds": 15})
+    assert answer.status_code == 200, answer.text
+    after = answer.json()
+    assert after["version"] == before["version"] + 1
+    assert after["move_count"] == before["move_count"]
+    assert ms(after["clock"]["deadline"]) == ms(before["clock"]["deadline"]) + 15_000
+    # To the player who waits: its time left grows, and the deadline stays.
+    again = give(client, game, runs, {"seconds": 3600, "player": runs}).json()
+    assert again["clock"]["remaining_ms"][str(waits)] == (
+        before["clock"]["remaining_ms"][str(waits)] + 3_600_000
+    )
+    assert again["clock"]["deadline"] == after["clock"]["deadline"]
+    sent = first_events(client, game, before["version"])
+    # One event for the time given: the stream read after both gifts, and the state holds
+    # both.
+    assert [(e["event"], e["id"]) for e in sent] == [("clock", str(again["version"]))]
+    assert json.loads(sent[-1]["data"])["clock"] == again["clock"]
+
+
+def test_time_given_is_refused_without_a_clock_when_left_out_and_after_the_end(
+    client: TestClient, kind: Kind
+) -> None:
+    untimed = create(client, kind)
+    answer = give(client, untimed, 1, {"seconds": 15})
+    assert_problem(answer, 409, "action_not_allowed")
+    assert (answer.json()["action"], answer.json()["why"]) == ("give_time", "no_clock")
+    clock = {"initial_seconds": LONG, "increment_seconds": 0}
+    left_out = create(client, kind, clock=clock, rules={"give_time": False})
+    answer = give(client, left_out, 1, {"seconds": 15})
+    assert_problem(answer, 409, "action_not_allowed")
+    assert answer.json()["action"] == "give_time"
+    ended = create(client, kind, clock=clock)
+    client.post(f"/v1/games/{ended['id']}/resign", headers=auth(ended, 1))
+    assert_problem(give(client, ended, 2, {"seconds": 15}), 409, "game_over")
+    for game in (untimed, left_out):
+        assert state(client, game)["version"] == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"seconds": 0}, {"seconds": 3601}, {"seconds": "15"}, {"seconds": 1.5},
+     {"seconds": True}, {"seconds": 15, "player": 3}, {"seconds": 15, "extra": 1}, [15]],
+)  # fmt: skip
+def test_time_given_that_is_no_time_is_refused_and_changes_nothing(
+    client: TestClient, kind: Kind, body: Any
+) -> None:
+    game = create(client, kind, clock={"initial_seconds": LONG, "increment_seconds": 0})
+    assert_problem(give(client, game, 1, body), 422, "validation_error")
+    assert state(client, game) == {k: v for k, v in game.items() if k != "tokens"}
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"initial_seconds": 60, "mode": "hourglass"},
+        {"initial_seconds": 60, "mode": None},
+        {"initial_seconds": 60, "stages": [{"after_moves": 40, "add_seconds": 900}] * 2},
+        {"initial_seconds": 60, "stages": [{"after_moves": 40, "add_seconds": 900},
+                                           {"after_moves": 20, "add_seconds": 900}]},
+        {"initial_seconds": 60, "stages": [{"after_moves": 0, "add_seconds": 900}]},
+        {"initial_seconds": 60, "stages": [{"after_moves": 40, "add_seconds": 0}]},
+        {"initial_seconds": 60, "stages": [{"after_moves": 40}]},
+        {"initial_seconds": 60, "stages": [{"after_moves": n, "add_seconds": 1}
+                                           for n in range(1, 12)]},
+        {"initial_seconds": 60, "stages": {"after_moves": 40, "add_seconds": 900}},
+    ],
+)  # fmt: skip
+def test_a_time_control_the_rules_do_not_know_is_refused(
+    client: TestClient, kind: Kind, clock: dict[str, Any]
+) -> None:
+    answer = client.post("/v1/games", json={**kind.body, "clock": clock})
+    assert_problem(answer, 422, "validation_error")
+
+
+@pytest.mark.parametrize("mode", ["fischer", "delay"])
+def test_a_clocked_games_records_carry_its_times_and_audit_back_without_them(
+    client: TestClient, mode: str
+) -> None:
+    clock = {"initial_seconds": LONG, "increment_seconds": 1, "mode": mode}
+    game = client.post("/v1/games", json={"game": "reversi", "clock": clock}).json()
+    for player, square in [(1, "f5"), (2, "d6"), (1, "c3"), (2, "d3")]:
+        answer = client.post(
+            f"/v1/games/{game['id']}/moves", json={"square": square}, headers=auth(game, player)
+        )
+        assert answer.status_code == 201, answer.text
+    records = client.get(f"/v1/games/{game['id']}/moves").json()["moves"]
+    record = client.get(f"/v1/games/{game['id']}/record").json()
+    # The JSON record is the audit's: the same chain and state, replayed without time.
+    body = {k: v for k, v in record.items() if k not in ("state", "chain", "signature")}
+    audited = client.post("/v1/records/audit", json=body).json()
+    assert (audited["chain"], audited["state"]) == (record["chain"], record["state"])
+    assert "at" not in record["state"]["last_move"]
+    # GGF writes each move's time (seconds, to the hundredth), and GGS's clock only for
+    # Fischer.
+    ggf = client.get(f"/v1/games/{game['id']}/record", params={"format": "ggf"}).text
+    times = re.findall(r"[BW]\[[a-h][1-8]//([\d.]+)\]", ggf)
+    assert times == [f"{r['spent_ms'] / 1000:.2f}" for r in records]
+    assert ("TI[10:00/00:01/00:00]" in ggf) == (mode == "fischer")
+    audited = client.post("/v1/records/audit", json={"record": ggf, "format": "ggf"}).json()
+    assert audited["chain"] == record["chain"]
+
+
+def test_a_clocked_gomoku_games_psq_carries_each_stones_milliseconds(client: TestClient) -> None:
+    clock = {"initial_seconds": LONG, "increment_seconds": 0}
+    game = client.post("/v1/games", json={"game": "gomoku", "clock": clock}).json()
+    for player, square in [(1, "h8"), (2, "h9"), (1, "j8"), (2, "a1")]:
+        answer = client.post(
+            f"/v1/games/{game['id']}/moves", json={"square": square}, headers=auth(game, player)
+        )
+        assert answer.status_code == 201, answer.text
+    records = client.get(f"/v1/games/{game['id']}/moves").json()["moves"]
+    psq = client.get(f"/v1/games/{game['id']}/record", params={"format": "psq"}).text
+    lines = psq.splitlines()[1:5]
+    assert [int(line.split(",")[2]) for line in lines] == [r["spent_ms"] for r in records]
