@@ -27,6 +27,8 @@ DEFAULT_MAX_TOTAL_MOVES = 1_000_000
 DEFAULT_MAX_REFUSALS = 32
 DEFAULT_CLIENT_OPEN_GAMES = 5
 DEFAULT_GAME_SPECTATORS = 50
+# Gifts of time (POST /v1/games/{id}/give-time) one game may have (ADJUDICATOR_GAME_TIME_GIFTS).
+DEFAULT_GAME_TIME_GIFTS = 100
 # Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
 DEFAULT_TRACKED_CLIENTS = 50_000
 
@@ -198,6 +200,14 @@ class Settings(BaseSettings):
         ge=1,
         description="Spectator tokens (`POST /v1/games/{id}/spectators`) one game may issue; "
         "one more is 409 too_many_spectators.",
+    )
+    game_time_gifts: int = Field(
+        DEFAULT_GAME_TIME_GIFTS,
+        ge=1,
+        description="Gifts of time (`POST /v1/games/{id}/give-time`) one game may have, both "
+        "players together; one more is 409 action_not_allowed (`why` `too_many_gifts`). Each "
+        "gift's answer is kept under its Idempotency-Key as long as the game, so that a retry "
+        "never gives twice.",
     )
     max_moves_per_game: int = Field(
         DEFAULT_MAX_MOVES,

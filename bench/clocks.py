@@ -1,17 +1,19 @@
-"""A clocked move against an unclocked one, through HTTP, on both stores, side by side in one run.
+"""A clocked move of each mode against an unclocked one, through HTTP, on both stores, side by
+side in one run.
 
     python -m bench.clocks [--rounds 7] [--moves 400]
 
 Starts the ``adjudicator`` command twice on loopback ports — on the memory store, and on a
 redis-server it starts — and plays, round after round, ``--moves`` moves of each game in turn
 over one keep-alive connection per server: tic-tac-toe with n = 1,000,000 (Redis: the O(1)
-script) and Reversi 8 × 8 (Redis: the generic engine), each without clocks and with clocks
-(a week each, 1 s increment: running from the third move on, never falling in a run). The moves
-are chosen beforehand (``bench/kinds.py``), so the client does no rules work while timed; game
-creation is not timed. Which of a pair goes first alternates between rounds.
+script) and Reversi 8 × 8 (Redis: the generic engine), each without clocks and with clocks of
+each mode (a week each, 1 s increment or delay: running from the third move on, never falling
+in a run; delay with a stage after move 50). The moves are chosen beforehand
+(``bench/kinds.py``), so the client does no rules work while timed; game creation is not
+timed. The order of the four runs of a game turns between rounds.
 
-Reports each game's median time a move and, per round, the clocked ÷ unclocked ratio of the two
-runs made back to back (median over rounds). The goal: at most 1.1 ×.
+Reports each game's median time a move and, per round, each clocked ÷ unclocked ratio of runs
+made in the same round (median over rounds). The goal: at most 1.1 ×.
 """
 
 from __future__ import annotations
@@ -27,7 +29,18 @@ from bench.hostile import adjudicator, redis_url
 from bench.kinds import Script, line_free_cells, reversi_games, timed_moves
 from tests.servers import NO_CLIENT_LIMITS
 
-CLOCK = {"initial_seconds": 604_800, "increment_seconds": 1}
+WEEK = {"initial_seconds": 604_800, "increment_seconds": 1}
+# None: no clock.
+CLOCKS: dict[str, dict[str, object] | None] = {
+    "unclocked": None,
+    "fischer": WEEK,
+    "bronstein": {**WEEK, "mode": "bronstein"},
+    "delay + a stage": {
+        **WEEK,
+        "mode": "delay",
+        "stages": [{"after_moves": 50, "add_seconds": 60}],
+    },
+}
 GAMES = {"tic-tac-toe n = 10⁶": {"n": 1_000_000}, "Reversi 8 × 8": {"game": "reversi"}}
 
 
@@ -53,8 +66,8 @@ def main() -> None:
         ],
         "Reversi 8 × 8": list(reversi_rounds(args.rounds, args.moves)),
     }
-    # (store, game, clocked) -> the median time a move, per round
-    times: dict[tuple[str, str, bool], list[float]] = {}
+    # (store, game, clock) -> the median time a move, per round
+    times: dict[tuple[str, str, str], list[float]] = {}
     with ExitStack() as stack:
         redis = stack.enter_context(redis_url())
         clients = {
@@ -69,24 +82,26 @@ def main() -> None:
         for r in range(args.rounds):
             for store, client in clients.items():
                 for name, body in GAMES.items():
-                    order = (False, True) if r % 2 == 0 else (True, False)
-                    for clocked in order:
-                        game = {**body, "clock": CLOCK} if clocked else body
+                    turn = r % len(CLOCKS)
+                    order = [*CLOCKS][turn:] + [*CLOCKS][:turn]
+                    for label in order:
+                        clock = CLOCKS[label]
+                        game = body if clock is None else {**body, "clock": clock}
                         moved = timed_moves(client, game, scripts[name][r])
-                        times.setdefault((store, name, clocked), []).append(
-                            statistics.median(moved)
-                        )
+                        times.setdefault((store, name, label), []).append(statistics.median(moved))
     print(f"A move through HTTP, median of {args.rounds} rounds of {args.moves} moves each\n")
-    print("| store | game | unclocked | clocked | clocked ÷ unclocked |")
-    print("|---|---|---:|---:|---:|")
+    print("| store | game | clock | a move | ÷ unclocked |")
+    print("|---|---|---|---:|---:|")
     for store in clients:
         for name in GAMES:
-            plain, timed = times[(store, name, False)], times[(store, name, True)]
-            ratio = statistics.median(t / p for t, p in zip(timed, plain, strict=True))
-            print(
-                f"| {store} | {name} | {statistics.median(plain) * 1e3:.3f} ms | "
-                f"{statistics.median(timed) * 1e3:.3f} ms | {ratio:.2f} × |"
-            )
+            plain = times[(store, name, "unclocked")]
+            for label in CLOCKS:
+                timed = times[(store, name, label)]
+                ratio = statistics.median(t / p for t, p in zip(timed, plain, strict=True))
+                print(
+                    f"| {store} | {name} | {label} | {statistics.median(timed) * 1e3:.3f} ms | "
+                    f"{ratio:.2f} × |"
+                )
 
 
 if __name__ == "__main__":

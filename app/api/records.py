@@ -712,7 +712,7 @@ def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Jso
         else:  # a choice (swap2's), written as the choice route takes it
             written.append(dict(cast(Choice, played).body()))
     shown = state_json(state, names)
-    for private in ("id", "version", "clock"):
+    for private in ("id", "version", "clock", "at"):
         shown.pop(private, None)
     if shown.get("last_move"):
         shown["last_move"] = untimed(shown["last_move"])

@@ -56,14 +56,14 @@ SQUARE_DOC = (
 
 
 class MoveTimesOut(TypedDict):
-    """What every move record of a clocked game says of its time (a kind's record adds it)."""
+    """What a move record says of its time (a kind's record adds it)."""
 
     at: NotRequired[
         Annotated[
             str,
             Field(
-                description="A clocked game's move: when the service accepted it (RFC 3339, "
-                "UTC, milliseconds). An opening's posted stones have none."
+                description="When the service accepted the move (RFC 3339, UTC, "
+                "milliseconds). An opening's posted stones have none."
             ),
         ]
     ]
@@ -244,6 +244,16 @@ class GameCommon(TypedDict):
                 description="Only once a takeback was accepted: the version it made. A polling "
                 "client that keeps moves and knew an older version reads them again (`moves`): "
                 "moves after some `seq` were taken back, and their numbers used again."
+            ),
+        ]
+    ]
+    at: NotRequired[
+        Annotated[
+            str,
+            Field(
+                description="When the game last changed (RFC 3339, UTC, milliseconds): the "
+                "service's time of its creation, its last move or other change; of the move, in "
+                "a move's answer and event."
             ),
         ]
     ]

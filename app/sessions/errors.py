@@ -165,9 +165,11 @@ RULE_FLAGS: dict[str, str] = {
 
 
 # Why an action is not allowed besides the game's rules: a rematch of a game whose open seat
-# nobody ever took; time given in a game without clocks.
+# nobody ever took; time given in a game without clocks, or past the most gifts a game may have
+# (the ``game_time_gifts`` setting).
 NO_OPPONENT = "no_opponent"
 NO_CLOCK = "no_clock"
+TOO_MANY_GIFTS = "too_many_gifts"
 
 
 class ActionNotAllowed(RuleError):
@@ -184,6 +186,8 @@ class ActionNotAllowed(RuleError):
             )
         elif why == NO_CLOCK:
             super().__init__("this game has no clock: there is no time to give")
+        elif why == TOO_MANY_GIFTS:
+            super().__init__("this game has had its most gifts of time")
         else:
             super().__init__(f"this game was created without {RULE_FLAGS[action]} (its rules)")
 

@@ -154,7 +154,9 @@ class Move:
     kind cannot tell them from the state now (a Reversi score); the answer to the move is
     rebuilt from them (``GameKind.after``). Clients never see them as such, nor the session's
     own facts of that moment: the game's ``version`` right after the move (None: its ``seq``,
-    as long as no change but moves came before it) and the clocks (``clock``, if it has them).
+    as long as no change but moves came before it), the instant it was accepted (``at_ms``:
+    milliseconds since the epoch, the store's time; None for an opening's posted stones and a
+    move stored before moves kept it) and the clocks (``clock``, if it has them).
     """
 
     seq: int
@@ -164,6 +166,7 @@ class Move:
     state_facts: Mapping[str, object] | None = None
     version: int | None = None
     clock: ClockReading | None = None
+    at_ms: int | None = None
 
     @property
     def changed(self) -> int:

@@ -51,6 +51,7 @@ from app.sessions.watchers import Watchers
 from app.settings import (
     DEFAULT_CLIENT_OPEN_GAMES,
     DEFAULT_GAME_SPECTATORS,
+    DEFAULT_GAME_TIME_GIFTS,
     DEFAULT_MAX_MOVES,
     DEFAULT_MAX_REFUSALS,
 )
@@ -99,10 +100,12 @@ class MemoryGameStore:
         client_share: float = 1.0,
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
+        game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
         kinds: Kinds = REGISTRY,
     ) -> None:
         self.kinds = kinds
         self.game_spectators = game_spectators
+        self.game_time_gifts = game_time_gifts
         self.client_open_games = client_open_games
         self._lobby = Lobby()
         self._open_owned: Counter[str] = Counter()  # by owner: its games in the lobby
@@ -227,13 +230,14 @@ class MemoryGameStore:
             tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
             self.max_refusals, version=position.move_count,  # an opening's moves: played,
             untimed=position.move_count,  # and untimed
-            lobby=open_seat is not None, open_seat=open_seat,
+            lobby=open_seat is not None, open_seat=open_seat, max_gifts=self.game_time_gifts,
         )  # fmt: skip
         self._moves += position.move_count
         self._owned_moves[owner] += position.move_count
+        session.changed_ms = self._now_ms()
         if control is not None:
             wait = game_kind.clocks_wait(params)
-            session.clocks = Clocks.start(control, self._now_ms(), wait)
+            session.clocks = Clocks.start(control, session.changed_ms, wait)
         terms.onto(session, self._now_ms())
         entry = _Entry(session, owner, self.clock() + self.unstarted_seconds)
         self._unstarted[session.id] = entry
@@ -275,11 +279,11 @@ class MemoryGameStore:
                 terms=recipe.terms,
                 seated=session.rematch_seats(player, made),
             )  # fmt: skip
-            session.rematched(player, token, made, created.state.id)
+            session.rematched(player, token, made, created.state.id, self._now_ms())
             self._changed(session)
         elif session.rematch is None:
             version = session.version
-            session.offer_rematch(player, token, tokens.new_token())
+            session.offer_rematch(player, token, tokens.new_token(), self._now_ms())
             if session.version != version:
                 self._changed(session)
         return RematchAnswer(session.rematch_of(player, token), session.state())

@@ -190,6 +190,7 @@ from app.sessions.store import (
 from app.settings import (
     DEFAULT_CLIENT_OPEN_GAMES,
     DEFAULT_GAME_SPECTATORS,
+    DEFAULT_GAME_TIME_GIFTS,
     DEFAULT_MAX_MOVES,
     DEFAULT_MAX_REFUSALS,
     DEFAULT_MAX_TOTAL_MOVES,
@@ -295,6 +296,7 @@ class RedisGameStore:
         client_share: float = 1.0,
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
+        game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
         kinds: Kinds = REGISTRY,
     ) -> None:
         """``clock`` is this process's time (the accounting's); the games' clocks run on the
@@ -302,6 +304,7 @@ class RedisGameStore:
         self.kinds = kinds
         self.client_open_games = client_open_games
         self.game_spectators = game_spectators
+        self.game_time_gifts = game_time_gifts
         # Every lobby index a game of the served kinds may be listed in (a game leaves them all).
         self.lobby_indexes = sorted(
             {lobby_index(where) for kind in kinds for where in filters(kind.name, {})}
@@ -436,8 +439,8 @@ class RedisGameStore:
             ttl_ms=self.unstarted_ms, fields=meta_fields(fields), records=json.dumps(records)
         )
         keys = game_keys(game_id)
-        await self._run(Call("create", [keys.meta, keys.moves], args))
-        state = replace(state, disabled=terms.disabled, private=terms.private)
+        made_at = await self._run(Call("create", [keys.meta, keys.moves], args))
+        state = replace(state, disabled=terms.disabled, private=terms.private, at_ms=int(made_at))
         if terms.first_move_seconds is not None and state.next_player is not None:
             state = await self.state(game_id)  # its deadline, by the store's time
         if state.open_seat is not None and not terms.private:  # listed once it exists
@@ -1068,6 +1071,7 @@ class RedisGameStore:
             key=request.idempotency_key or "", fingerprint=request.fingerprint(),
             most_refusals=self.max_refusals, channel=channel(game_id),
             flag=ACTION_FLAGS.get(request.action, ""), seconds=request.seconds,
+            most_gifts=self.game_time_gifts,
         )  # fmt: skip
         call = Call("act", [keys.meta, keys.moves, keys.receipts, keys.cells, keys.lines], args)
         answer = decode(await self._run(call, change=True))

@@ -143,6 +143,7 @@ class ActArgs(NamedTuple):
     channel: Wire
     flag: Wire = ""  # the rule flag that may leave the action out (session.ACTION_FLAGS), or ''
     seconds: Wire = 0  # the time given (give_time)
+    most_gifts: Wire = 0  # the most gifts of time a game may have (give_time)
 
 
 class CellMoveArgs(NamedTuple):
@@ -277,6 +278,8 @@ class StateReply(NamedTuple):
     tbo: str = "0"  # the player whose takeback offer stands, '0' for none
     tbl: str = "0"  # the version of the last takeback accepted, '0' for none
     turn: str = "0"  # when the running player's turn began (ms), '0' if never written
+    at: str = "0"  # the instant of the game's last change (ms), '0' if never written
+    lg: str = "0"  # the version of the last gift of time, '0' for none
 
 
 class ReadReply(NamedTuple):
@@ -745,11 +748,13 @@ def record_read(kind: GameKind, seq: int, text: str) -> Move:
     if not stamp:
         return move
     version = int(stamp[0])
-    reading = None
+    reading, at = None, None
     if len(stamp) >= 5:  # (a record written before spent times were kept has none: 0)
         at, first, second, running, spent = (int(value) for value in [*stamp[1:], "0"][:5])
         reading = ClockReading(at, (first, second), player_or_none(running), spent)
-    return replace(move, version=None if version == seq else version, clock=reading)
+    elif len(stamp) == 2:  # a game without clocks: the instant alone
+        at = int(stamp[1])
+    return replace(move, version=None if version == seq else version, clock=reading, at_ms=at)
 
 
 def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
@@ -776,6 +781,7 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
         disabled=frozenset(s.off.split(",")) - {""}, private=s.private == "1",
         rematch_offer=player_or_none(s.rmo), rematch=s.rm or None,
         takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
+        at_ms=int(s.at) or None, last_given=int(s.lg) or None,
     )  # fmt: skip
 
 

@@ -28,6 +28,7 @@ from app.sessions.errors import (
     NO_OPPONENT,
     PRIVATE_GAME,
     REMEMBERED_REFUSALS,
+    TOO_MANY_GIFTS,
     ActionNotAllowed,
     GameNotOver,
     GameOver,
@@ -57,7 +58,7 @@ from app.sessions.kind import (
     board_size,
     other,
 )
-from app.settings import DEFAULT_MAX_REFUSALS
+from app.settings import DEFAULT_GAME_TIME_GIFTS, DEFAULT_MAX_REFUSALS
 
 
 def receipt_key(player: Player | Literal["join"], idempotency_key: str) -> str:
@@ -152,6 +153,10 @@ class GameState:
     rematch: str | None = None  # the id of the rematch, once both offered
     takeback_offer: Player | None = None  # the player whose takeback offer stands
     last_takeback: int | None = None  # the version of the last takeback accepted, if any
+    # The instant of the game's last change (ms since the epoch, the store's time; None where
+    # no time is kept: an audit's replay, a game stored before changes kept it).
+    at_ms: int | None = None
+    last_given: int | None = None  # the version of the last gift of time, if any (streams')
 
     @property
     def ended_version(self) -> int:
@@ -223,6 +228,10 @@ class JoinResult:
 # The players' moves (an opening's are not theirs) from which a game can no longer be aborted.
 ABORT_BEFORE_MOVES = 2
 
+# The actions whose answers are kept under their Idempotency-Key as moves are, whatever
+# ``max_refusals`` says (game.lua's ``remember(…, always)``).
+KEPT_ACTIONS = frozenset({"takeback", "give_time"})
+
 # The numbers of one move's clock reading (``Session._readings``).
 READING = 5
 
@@ -276,7 +285,7 @@ def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
         state = replace(
             now, facts=facts, status="in_progress", winner=0, reason=None,
             next_player=next_player, version=move.changed, move_count=move.seq, last_move=move,
-            draw_offer=None, clock=clock, takeback_offer=None,
+            draw_offer=None, clock=clock, takeback_offer=None, at_ms=move.at_ms,
             last_takeback=(
                 now.last_takeback
                 if now.last_takeback is None or now.last_takeback < move.changed
@@ -320,6 +329,7 @@ def state_at_takeback(
         now, facts=kind.ended(facts, "in_progress", 0, None), status="in_progress", winner=0,
         reason=None, next_player=next_player, version=version, move_count=left, last_move=last,
         draw_offer=None, takeback_offer=None, last_takeback=version,
+        at_ms=None,  # (when it was made is not kept)
     )  # fmt: skip
 
 
@@ -366,8 +376,16 @@ class Session:
     # have no clock reading.
     untimed: int = 0
     # Each timed move's clock reading (clocked games), from move ``untimed + 1`` on, READING
-    # numbers a move: at, remaining 1, remaining 2, running (0: none), spent.
+    # numbers a move: at, remaining 1, remaining 2, running (0: none), spent. A game without
+    # clocks keeps each such move's instant alone (``_times``).
     _readings: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    _times: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    # The instant of the last change (ms since the epoch), None where no time is kept (0: an
+    # audit's replay, which passes no time).
+    changed_ms: int | None = None
+    max_gifts: int = DEFAULT_GAME_TIME_GIFTS  # gifts of time the game may have
+    gifts: int = 0  # gifts of time so far
+    last_given: int | None = None  # the version of the last gift of time
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
@@ -499,6 +517,8 @@ class Session:
             rematch=self.rematch,
             takeback_offer=self.takeback_offer,
             last_takeback=self.takebacks[-1][0] if self.takebacks else None,
+            at_ms=self.changed_ms,
+            last_given=self.last_given,
         )
         return self._snapshot
 
@@ -510,7 +530,7 @@ class Session:
             return self.earlier[seq]
         move = self.position.move(seq)
         others = bisect_left(self._others, seq)
-        reading = None
+        reading, at = None, None
         timed = seq - self.untimed
         if self._readings and timed > 0:
             at, first, second, running, spent = self._readings[
@@ -519,8 +539,11 @@ class Session:
             reading = ClockReading(
                 at, (first, second), 1 if running == 1 else 2 if running else None, spent
             )
-        if others or reading:
-            return replace(move, version=seq + others if others else None, clock=reading)
+        elif timed > 0 and timed <= len(self._times):
+            at = self._times[timed - 1]
+        if others or at is not None:
+            version = seq + others if others else None
+            return replace(move, version=version, clock=reading, at_ms=at)
         return move
 
     def moves(self, since: int, limit: int) -> list[Move]:
@@ -577,11 +600,11 @@ class Session:
         if due is not None and now_ms >= due and (flag is None or due <= flag):
             if clocks is not None:
                 clocks.stop(due)
-            self._changed_without_move(Ending("aborted", 0, "no_first_move"))
+            self._changed_without_move(due, Ending("aborted", 0, "no_first_move"))
             return True
         assert clocks is not None
         winner = clocks.fall()
-        self._changed_without_move(Ending("won", winner, "timeout"))
+        self._changed_without_move(clocks.since_ms, Ending("won", winner, "timeout"))
         return True
 
     def first_turn(self, now_ms: int) -> None:
@@ -594,7 +617,9 @@ class Session:
         due = next_player is not None and not self.moved & next_player
         self.first_due = now_ms + self.first_move_ms if due else None
 
-    def _changed_without_move(self, ending: Ending | None = None) -> None:
+    def _changed_without_move(self, now_ms: int, ending: Ending | None = None) -> None:
+        """A change that is no move, made at ``now_ms`` (0: no time is kept)."""
+        self.changed_ms = now_ms or None
         self.version += 1
         self._others.append(self.position.move_count)
         if ending is not None:
@@ -674,7 +699,7 @@ class Session:
         hashes[seat - 1] = tokens.token_hash(token)
         self.token_hashes = (hashes[0], hashes[1])
         self.open_seat = None
-        self._changed_without_move()
+        self._changed_without_move(now_ms)
         self.joined = self.version
         self.first_turn(now_ms)
         if key is not None and idempotency_key is not None:
@@ -724,6 +749,9 @@ class Session:
             self._readings.extend(
                 (reading.at_ms, *reading.remaining_ms, reading.running or 0, reading.spent_ms)
             )
+        elif now_ms:
+            self._times.append(now_ms)
+        self.changed_ms = now_ms or None
         if key is not None:
             self.receipts[key] = Receipt(request.fingerprint(), Answered(move.seq, self.version))
         state = self.state()
@@ -749,6 +777,8 @@ class Session:
                 raise ActionNotAllowed(flag or "")
             if request.action == "give_time" and self.clocks is None:
                 raise ActionNotAllowed("give_time", NO_CLOCK)
+            if request.action == "give_time" and self.gifts >= self.max_gifts:
+                raise ActionNotAllowed("give_time", TOO_MANY_GIFTS)
             if self.over:
                 raise self._game_over()
             played = self.position.move_count - self.untimed
@@ -774,24 +804,27 @@ class Session:
                 if self.clocks is not None:
                     self.clocks.read(now_ms)
                 self.takeback_offer = player
-                self._changed_without_move()
+                self._changed_without_move(now_ms)
         elif request.action == "give_time":
             assert self.clocks is not None
             self.clocks.give(other(player), request.seconds, now_ms)
-            self._changed_without_move()
+            self._changed_without_move(now_ms)
+            self.gifts += 1
+            self.last_given = self.version
         elif self.draw_offer == other(player):
             self._end(Ending("draw", 0, "agreement"), now_ms)
         elif self.draw_offer is None:
             if self.clocks is not None:
                 self.clocks.read(now_ms)
             self.draw_offer = player
-            self._changed_without_move()
+            self._changed_without_move(now_ms)
         # else: the player's own offer stands already; nothing changes
         state = self.state()
         receipt = Receipt(request.fingerprint(), state)
-        if request.action == "takeback" and key is not None and state.version != version:
-            # A takeback offer or acceptance is kept as a move is, whatever the bound: its retry
-            # must never be taken for a new offer (each needs a move taken back: bounded so).
+        if request.action in KEPT_ACTIONS and key is not None and state.version != version:
+            # A takeback offer or acceptance, or a gift of time, is kept as a move is, whatever
+            # the bound: its retry must never be taken for a new one (a takeback needs a move
+            # taken back, gifts have their own bound: bounded so).
             self.receipts[key] = receipt
         else:
             self._remember(key, receipt)
@@ -830,10 +863,11 @@ class Session:
             others[index] = left
         others.extend([left] * count)
         del self._readings[READING * max(0, left - self.untimed) :]
+        del self._times[max(0, left - self.untimed) :]
         self.takeback_offer = self.draw_offer = None  # (a takeback declines a draw offer)
         if self.clocks is not None:
             self.clocks.turned(player, now_ms)
-        self._changed_without_move()
+        self._changed_without_move(now_ms)
         takebacks = self.takebacks
         while takebacks and takebacks[-1][1] >= left:
             takebacks.pop()
@@ -852,14 +886,14 @@ class Session:
             raise ActionNotAllowed("rematch", NO_OPPONENT)
         return player, self.rematch_offer
 
-    def offer_rematch(self, player: Player, token: str, made: str) -> None:
+    def offer_rematch(self, player: Player, token: str, made: str, now_ms: int = 0) -> None:
         """``player`` (``token``) offers a rematch in which its token will be ``made`` (an
         offer that stands already changes nothing)."""
         if self.rematch is None and self.rematch_offer is None:
             self.rematch_offer = player
             self.rematch_hashes[player] = tokens.token_hash(made)
             self.rematch_sealed[player] = tokens.seal(made, token, tokens.REMATCH_SEAL)
-            self._changed_without_move()
+            self._changed_without_move(now_ms)
 
     def rematch_seats(self, player: Player, made: str) -> tuple[str, str]:
         """The token hashes of the rematch's seats, ``player`` accepting the other's offer with
@@ -868,12 +902,14 @@ class Session:
         seats = {player: self.rematch_hashes[offerer], offerer: tokens.token_hash(made)}
         return seats[1], seats[2]
 
-    def rematched(self, player: Player, token: str, made: str, game_id: str) -> None:
+    def rematched(
+        self, player: Player, token: str, made: str, game_id: str, now_ms: int = 0
+    ) -> None:
         """The rematch ``game_id`` was made at ``player``'s acceptance (its token there
         ``made``): the game says so, once."""
         self.rematch, self.rematch_offer = game_id, None
         self.rematch_sealed[player] = tokens.seal(made, token, tokens.REMATCH_SEAL)
-        self._changed_without_move()
+        self._changed_without_move(now_ms)
 
     def rematch_of(self, player: Player, token: str) -> Rematch | None:
         """``player``'s seat and token in the rematch, once made."""
@@ -885,4 +921,4 @@ class Session:
     def _end(self, ending: Ending, now_ms: int) -> None:
         if self.clocks is not None:
             self.clocks.stop(now_ms)
-        self._changed_without_move(ending)
+        self._changed_without_move(now_ms, ending)

@@ -28,6 +28,7 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
             client_share=settings.client_share,
             client_open_games=settings.client_open_games,
             game_spectators=settings.game_spectators,
+            game_time_gifts=settings.game_time_gifts,
             kinds=kinds,
         )
     return MemoryGameStore(
@@ -40,5 +41,6 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
         client_share=settings.client_share,
         client_open_games=settings.client_open_games,
         game_spectators=settings.game_spectators,
+        game_time_gifts=settings.game_time_gifts,
         kinds=kinds,
     )

@@ -20,6 +20,7 @@ from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.conftest import app_settings, shared_settings
 from tests.servers import wait_for
+from tests.timeless import timeless
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def client(module_store_url: str) -> Iterator[TestClient]:
 # A tic-tac-toe state (API.md, "Game kinds": every state names its `game`; tic-tac-toe adds `k`).
 STATE_FIELDS = {
     "id", "game", "n", "k", "status", "winner", "reason", "next_player", "version", "move_count",
-    "last_move", "draw_offer", "takeback_offer",
+    "last_move", "draw_offer", "takeback_offer", "at",
 }  # fmt: skip
 
 
@@ -63,7 +64,7 @@ def test_create_answers_201_state_location_and_two_tokens(client: TestClient) ->
     assert set(body) == STATE_FIELDS | {"tokens"}
     assert response.headers["location"] == f"/v1/games/{body['id']}"
     assert response.headers["cache-control"] == "no-store"  # it holds the tokens
-    assert {k: body[k] for k in STATE_FIELDS - {"id"}} == {
+    assert {k: body[k] for k in STATE_FIELDS - {"id", "at"}} == {
         "game": "tictactoe",
         "n": 3,
         "k": 3,
@@ -97,7 +98,7 @@ def test_classic_game_through_http(client: TestClient) -> None:
         response = move(client, game_id, (first, second)[player - 1], row, col, player=player)
         assert response.status_code == 201
         body = response.json()
-        assert body["move"] == {
+        assert timeless(body["move"]) == {
             "seq": seq, "row": row, "col": col, "square": square, "player": player,
         }  # fmt: skip
         assert response.headers["location"] == f"/v1/games/{game_id}/moves/{seq}"
@@ -332,7 +333,7 @@ class TestPolling:
             "version": 5,
         }
         single = client.get(f"/v1/games/{game_id}/moves/3").json()
-        assert single == {"seq": 3, "row": 2, "col": 2, "square": "c3", "player": 1}
+        assert timeless(single) == {"seq": 3, "row": 2, "col": 2, "square": "c3", "player": 1}
         assert_problem(client.get(f"/v1/games/{game_id}/moves/6"), 404, "move_not_found")
         assert_problem(client.get(f"/v1/games/{game_id}/moves/0"), 404, "move_not_found")
 

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests.api.problems import assert_problem
 from tests.rules.gomoku_reference import Board, renju_black, renju_forbidden_points, winning_lines
+from tests.timeless import timeless
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 RULES = ["freestyle", "standard", "renju", "caro"]
@@ -98,8 +99,9 @@ def play_random_game(client: TestClient, rng: random.Random, rule: str, size: in
         seq += 1
         board[row, col] = color
         move, state = answer.json()["move"], answer.json()["state"]
-        assert move == {"seq": seq, "row": row, "col": col, "square": square(row, col, size),
-                        "player": player, "color": color}  # fmt: skip
+        assert timeless(move) == {"seq": seq, "row": row, "col": col,
+                                  "square": square(row, col, size), "player": player,
+                                  "color": color}  # fmt: skip
         if forbidden is not None:  # "foul": "lose": accepted, and lost
             met += 1
             outcome = (state["status"], state["winner"], state["reason"])
@@ -182,7 +184,7 @@ def test_renju_passes_and_two_in_a_row_draw(client: TestClient) -> None:
     game = create(client, rule="renju")
     passed = send(client, game, 1, {"pass": True})
     assert passed.status_code == 201, passed.text
-    assert passed.json()["move"] == {"seq": 1, "pass": True, "player": 1, "color": "B"}
+    assert timeless(passed.json()["move"]) == {"seq": 1, "pass": True, "player": 1, "color": "B"}
     assert passed.json()["state"]["next_player"] == 2
     assert send(client, game, 2, {"row": 7, "col": 7}).status_code == 201  # a stone: none in a row
     assert send(client, game, 1, {"pass": True}).json()["state"]["status"] == "in_progress"

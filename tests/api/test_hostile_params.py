@@ -45,6 +45,7 @@ from app.settings import Settings
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.conftest import app_settings
 from tests.servers import uvicorn_server
+from tests.timeless import timeless
 
 # --- fixtures and helpers ----------------------------------------------------------------------
 
@@ -483,7 +484,7 @@ def test_move_seq_valid_but_absent_is_move_not_found(
 def test_move_seq_valid_is_the_move(client: TestClient, played: Game) -> None:
     response = client.get(f"{played.url}/moves/1")
     assert response.status_code == 200, response.text
-    assert response.json() == {"seq": 1, "row": 0, "col": 0, "square": "a3", "player": 1}
+    assert timeless(response.json()) == {"seq": 1, "row": 0, "col": 0, "square": "a3", "player": 1}
 
 
 # --- path: game_id of every game route ---------------------------------------------------------

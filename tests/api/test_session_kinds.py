@@ -82,7 +82,7 @@ KINDS = [
     ),
 ]  # fmt: skip
 COMMON = {"id", "game", "status", "winner", "reason", "next_player", "version", "move_count",
-          "last_move", "draw_offer", "takeback_offer"}  # fmt: skip
+          "last_move", "draw_offer", "takeback_offer", "at"}  # fmt: skip
 
 
 @pytest.fixture(params=KINDS, ids=[kind.name for kind in KINDS])

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from datetime import datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.main import create_app
 from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
 from tests.api.test_lifecycle import client, create, kind
 from tests.api.test_session_kinds import Kind
+from tests.conftest import shared_settings
 
 __all__ = ["client", "kind"]  # the fixtures, shared with test_lifecycle.py
 
@@ -50,15 +53,19 @@ def ms(instant: str) -> int:
     return round(datetime.fromisoformat(instant).timestamp() * 1000)
 
 
-def first_events(client: TestClient, game: dict[str, Any], since: int) -> list[dict[str, str]]:
-    """The first events a stream of a game in progress sends after version ``since``."""
+def first_events(
+    client: TestClient, game: dict[str, Any], since: int, until: str
+) -> list[dict[str, str]]:
+    """The events a stream of a game in progress sends after version ``since``, up to the
+    first ``until`` event."""
     url = f"/v1/games/{game['id']}/events"
     with client.stream("GET", url, params={"since": since}) as response:
         buffer = ""
         for chunk in response.iter_text():
             buffer += chunk
-            if buffer.endswith("\n\n") and parse_events(buffer):
-                return parse_events(buffer)
+            sent = parse_events(buffer) if buffer.endswith("\n\n") else []
+            if any(event["event"] == until for event in sent):
+                return sent
     raise AssertionError("the stream ended")
 
 
@@ -112,12 +119,36 @@ def test_each_timed_move_runs_the_clock_as_its_mode_says(
         before = after
 
 
-def test_an_untimed_games_moves_carry_no_times(client: TestClient, kind: Kind) -> None:
+def test_every_change_says_when_it_was_made(client: TestClient, kind: Kind) -> None:
+    """An untimed game's too: its moves say when (not how long: no clock ran)."""
     game = create(client, kind)
+    made = ms(game["at"])
     player, row, col = kind.script[0]
-    record = moved(client, game, player, row, col)["move"]
-    assert "at" not in record
+    answer = moved(client, game, player, row, col)
+    record, after = answer["move"], answer["state"]
     assert "spent_ms" not in record
+    assert after["at"] == record["at"]  # the move is the game's last change
+    assert ms(record["at"]) >= made
+    offered = client.post(f"/v1/games/{game['id']}/draw-offer", headers=auth(game, 2)).json()
+    assert ms(offered["at"]) >= ms(record["at"])
+    assert state(client, game)["at"] == offered["at"]
+    # Every event's data says when: a move's answer (its state: the move's instant), a state.
+    sent = first_events(client, game, 0, "offer")
+    assert [e["event"] for e in sent][-1] == "offer"
+    for event in sent:
+        data = json.loads(event["data"])
+        shown = data["state"] if event["event"] == "move" else data
+        assert shown["at"] == (record["at"] if event["event"] == "move" else offered["at"])
+
+
+def test_a_flag_falls_at_its_instant_and_the_game_says_so(client: TestClient) -> None:
+    game = client.post("/v1/games", json={"n": 3, "clock": {"initial_seconds": 1}}).json()
+    moved(client, game, 1, 0, 0)
+    deadline = moved(client, game, 2, 1, 1)["state"]["clock"]["deadline"]
+    time.sleep(max(0.0, ms(deadline) / 1000 - time.time()) + 0.1)  # nobody looks meanwhile
+    ended = state(client, game)
+    assert (ended["status"], ended["reason"]) == ("won", "timeout")
+    assert ended["at"] == deadline  # the fall's instant, whenever it was read
 
 
 def test_time_given_goes_on_the_other_players_clock_at_once(client: TestClient, kind: Kind) -> None:
@@ -140,7 +171,7 @@ def test_time_given_goes_on_the_other_players_clock_at_once(client: TestClient, 
         before["clock"]["remaining_ms"][str(waits)] + 3_600_000
     )
     assert again["clock"]["deadline"] == after["clock"]["deadline"]
-    sent = first_events(client, game, before["version"])
+    sent = first_events(client, game, before["version"], "clock")
     # One event for the time given: the stream read after both gifts, and the state holds
     # both.
     assert [(e["event"], e["id"]) for e in sent] == [("clock", str(again["version"]))]
@@ -242,3 +273,30 @@ def test_a_clocked_gomoku_games_psq_carries_each_stones_milliseconds(client: Tes
     psq = client.get(f"/v1/games/{game['id']}/record", params={"format": "psq"}).text
     lines = psq.splitlines()[1:5]
     assert [int(line.split(",")[2]) for line in lines] == [r["spent_ms"] for r in records]
+
+
+def test_a_retried_gift_gives_once_and_a_game_has_at_most_its_gifts(module_store_url: str) -> None:
+    """Past the refusals a game remembers, a keyed gift's retry is still its first answer; past
+    ``game_time_gifts``, a gift is refused and changes nothing."""
+    settings = shared_settings(
+        store_url=module_store_url, game_time_gifts=2, max_refusals_per_game=0
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        clock = {"initial_seconds": LONG, "increment_seconds": 0}
+        game = client.post("/v1/games", json={"n": 3, "clock": clock}).json()
+        keyed = {**auth(game, 1), "Idempotency-Key": "gift-1"}
+        url = f"/v1/games/{game['id']}/give-time"
+        first = client.post(url, json={"seconds": 10}, headers=keyed)
+        again = client.post(url, json={"seconds": 10}, headers=keyed)
+        assert again.json() == first.json()
+        assert again.headers["idempotent-replayed"] == "true"
+        assert give(client, game, 2, {"seconds": 5}).status_code == 200
+        before = state(client, game)
+        refused = give(client, game, 1, {"seconds": 5})
+        assert_problem(refused, 409, "action_not_allowed")
+        assert refused.json()["why"] == "too_many_gifts"
+        assert state(client, game) == before
+        assert before["clock"]["remaining_ms"] == {
+            "1": LONG * 1000 + 5000,
+            "2": LONG * 1000 + 10_000,
+        }

@@ -56,6 +56,7 @@ from app.sessions.kind import (
 )
 from app.sessions.kinds import KINDS
 from tests.conftest import shared_settings
+from tests.timeless import timeless
 
 # --- the kind ---------------------------------------------------------------------------------
 
@@ -325,7 +326,7 @@ def test_a_kind_declared_outside_the_app_is_played_refused_and_streamed(api: Cli
         api.make_move(game_id, first, 0, 0)
     assert (corner.value.status, corner.value.code) == (409, "corner_refused")
     moved = api.make_move(game_id, first, square="B2")  # named as its face says: from the top
-    assert moved["move"] == {"seq": 1, "row": 1, "col": 1, "square": "b2", "player": 1}
+    assert timeless(moved["move"]) == {"seq": 1, "row": 1, "col": 1, "square": "b2", "player": 1}
     # Its legal moves: in its own shape (cells; its passes are not listed), a page at a time.
     legal = api.http.get(f"/v1/games/{game_id}/legal-moves", params={"limit": 3}).json()
     assert (legal["game"], legal["player"], legal["count"], legal["next_after"]) == (
@@ -340,7 +341,7 @@ def test_a_kind_declared_outside_the_app_is_played_refused_and_streamed(api: Cli
     assert (outside.value.status, outside.value.code) == (422, "validation_error")
     assert outside.value.body["errors"][0]["loc"] == ["body", "square"]
     passed = api.make_move(game_id, second, move={"pass": True})
-    assert passed["move"] == {"seq": 2, "pass": True, "player": 2}  # type: ignore[comparison-overlap]
+    assert timeless(passed["move"]) == {"seq": 2, "pass": True, "player": 2}  # type: ignore[comparison-overlap]
     with pytest.raises(ProblemError) as occupied:
         api.make_move(game_id, first, 1, 1)
     assert occupied.value.code == "cell_occupied"

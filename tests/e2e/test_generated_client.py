@@ -329,6 +329,9 @@ def test_generated_client_calls_every_operation(
     assert (seen.status_code, seen.parsed.visibility) == (200, "private")
     nothing = call("offerTakeback", game_id=private.id, client=owner)
     assert (nothing.status_code, nothing.parsed.code) == (409, "nothing_to_take_back")
+    no_time = call("giveTime", game_id=private.id, client=owner,
+                   body=models.GiveTimeIn.from_dict({"seconds": 15}))  # fmt: skip
+    assert (no_time.status_code, no_time.parsed.code) == (409, "action_not_allowed")
     aborted = call("abortGame", game_id=private.id, client=owner)
     assert (aborted.status_code, aborted.parsed.status) == (200, "aborted")
     offered = call("rematch", game_id=private.id, client=owner)

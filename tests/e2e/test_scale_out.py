@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from tests.servers import NO_CLIENT_LIMITS, free_port, redis_server, wait_for
+from tests.timeless import timeless
 
 Client = httpx.Client | TestClient
 
@@ -88,13 +89,13 @@ def play(
         response = mover.post(f"/v1/games/{game}/moves", json={"row": row, "col": col},
                               headers={"Authorization": f"Bearer {token}"})  # fmt: skip
         assert response.status_code == 201, response.text
-        answers.append({k: v for k, v in response.json().items() if k != "state"})
+        answers.append(timeless({k: v for k, v in response.json().items() if k != "state"}))
         assert poller.get(f"/v1/games/{game}").json()["version"] == i + 1
         if response.json()["state"]["status"] != "in_progress":
             break
-    state = clients[1].get(f"/v1/games/{game}").json()
+    state = timeless(clients[1].get(f"/v1/games/{game}").json())
     state.pop("id")
-    return answers, state, clients[0].get(f"/v1/games/{game}/moves").json()
+    return answers, state, timeless(clients[0].get(f"/v1/games/{game}/moves").json())
 
 
 def test_two_processes_share_games_through_redis_and_survive_a_restart(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from tests.api.problems import assert_problem
 from tests.api.test_gomoku_sessions import client, create
+from tests.timeless import timeless
 
 __all__ = ["client"]  # the module's store client fixture, shared with the sessions' tests
 
@@ -177,7 +178,7 @@ def check_exports(client: TestClient, game: dict[str, Any]) -> None:
         (m["color"], "" if m.get("pass") else LETTERS[m["col"]] + LETTERS[m["row"]]) for m in placed
     ]
     audited = audit(client, record=sgf, format="sgf", **beside)
-    assert audited["moves"] == moves
+    assert audited["moves"] == timeless(moves)
     assert audited["chain"] == json_record["chain"]
     assert audited["verdict"] == verdict
     if by_move:
@@ -200,7 +201,7 @@ def check_exports(client: TestClient, game: dict[str, Any]) -> None:
     assert audited["chain"] == json_record["chain"]
     if psq_result is not None:
         assert audit(client, record=psq, format="psq", **beside)["chain"] == audited["chain"]
-    assert audited["moves"] == moves
+    assert audited["moves"] == timeless(moves)
 
 
 # --- sessions ----------------------------------------------------------------------------------

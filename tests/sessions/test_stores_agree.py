@@ -494,11 +494,15 @@ def test_both_stores_list_the_same_legal_moves_at_every_point_of_random_games(
     server, _, engine = path.partition("-")
 
     async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        # (Each takeback's oracle is a new game.)
-        memory = MemoryGameStore(max_games=100, idle_seconds=60)
+        # (Each takeback's oracle is a new game.) The time stands still: every change of both
+        # stores is made at the same instant.
+        def clock() -> float:
+            return START_MS / 1000
+
+        memory = MemoryGameStore(max_games=100, idle_seconds=60, wall_clock=clock)
         redis = RedisGameStore(
             empty_store(request, server), max_games=100, idle_seconds=60, timeout_seconds=2,
-            fast_paths=engine != "generic",
+            fast_paths=engine != "generic", clock=clock, caller_time=True,
         )  # fmt: skip
         try:
             return (

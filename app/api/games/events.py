@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from fastapi.sse import format_sse_event
@@ -156,14 +157,11 @@ async def _events(
         if now.version > sent:  # no move came after the last change: a standing offer
             data = to_json(state_json(now, names)).decode()
             standing = (now.draw_offer, now.takeback_offer)
-            told = False
             if now.draw_offer is not None and now.draw_offer != offers[0]:
-                told = True
                 yield format_sse_event(data_str=data, event="offer", id=str(now.version))
             if now.takeback_offer is not None and now.takeback_offer != offers[1]:
-                told = True
                 yield format_sse_event(data_str=data, event="takeback", id=str(now.version))
-            if not told and now.clock is not None:  # no offer: time was given
+            if now.last_given is not None and now.last_given > sent:  # time was given since
                 yield format_sse_event(data_str=data, event="clock", id=str(now.version))
             sent, offers = now.version, standing
             idle = False
@@ -178,8 +176,10 @@ async def _events(
 
 
 def _join_event(now: GameState, names: Names | None, joined: int) -> bytes:
-    """The open seat was taken at version ``joined``: the state as it is now."""
-    data = to_json(state_json(now, names)).decode()
+    """The open seat was taken at version ``joined``: the state as it is now (its ``at`` only
+    if the join was its last change: when it was made is not kept)."""
+    shown = now if joined == now.version else replace(now, at_ms=None)
+    data = to_json(state_json(shown, names)).decode()
     return format_sse_event(data_str=data, event="join", id=str(joined))
 
 

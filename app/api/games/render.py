@@ -95,8 +95,8 @@ def state_names(kinds: Kinds, state: GameState) -> Names | None:
     return names_of(kind, board_size(kind, state.facts))
 
 
-# What a clocked game's move record says of its time (``MoveTimesOut``): left out where the
-# moves are replayed without time (a record's chain and state, as the audit makes them).
+# What a move record says of its time (``MoveTimesOut``): left out where the moves are
+# replayed without time (a record's chain and state, as the audit makes them).
 MOVE_TIMES = tuple(MoveTimesOut.__annotations__)
 
 
@@ -115,10 +115,10 @@ def move_json(move: Move, names: Names | None) -> Json:
         record["square"] = names.squares.name(played.row, played.col)
     record["player"] = move.player
     record = _with_facts(record, move.facts, names)
-    reading = move.clock
-    if reading is not None:
-        record["at"] = instant(reading.at_ms)
-        record["spent_ms"] = reading.spent_ms
+    if move.at_ms is not None:
+        record["at"] = instant(move.at_ms)
+    if move.clock is not None:
+        record["spent_ms"] = move.clock.spent_ms
     return record
 
 
@@ -155,6 +155,8 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["rematch"] = state.rematch
     if state.last_takeback is not None:
         common["last_takeback"] = state.last_takeback
+    if state.at_ms is not None:
+        common["at"] = instant(state.at_ms)
     # The id and the kind first, the kind's facts right after them.
     return {"id": state.id, "game": state.kind, **state.facts, **common}
 

@@ -988,8 +988,10 @@ ACTIONS: tuple[tuple[str, str, str, Callable[[Request], Awaitable[Response]]], .
         "Give time to the other player",
         "Adds `seconds` (1–3,600) to the other player's clock at once, whether it runs or not; "
         "a stream sends `event: clock` with the state. A game without a clock: 409 "
-        "`action_not_allowed` (`why` `no_clock`); created with `rules.give_time` false: 409 "
-        "`action_not_allowed`. After the end: 409 `game_over`.",
+        "`action_not_allowed` (`why` `no_clock`); past the most gifts a game may have (the "
+        "`game_time_gifts` setting): 409 `action_not_allowed` (`why` `too_many_gifts`); "
+        "created with `rules.give_time` false: 409 `action_not_allowed`. After the end: 409 "
+        "`game_over`.",
         give_time,
     ),
 )

@@ -7,7 +7,7 @@ local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
                         'reason', 'open', 'off', 'opened', 'tbo', 'n', 'k', 'rule', 'early',
-                        'control')
+                        'control', 'gifts')
 if not meta[1] then return REPLY.game_not_found{} end
 local player
 if ARG.token_hash == meta[1] then player = 1 elseif ARG.token_hash == meta[2] then player = 2
@@ -49,11 +49,14 @@ end
 if ARG.action == 'give_time' and not meta[16] then
   return refuse(REPLY.action_not_allowed{action = 'give_time', why = 'no_clock'})
 end
+if ARG.action == 'give_time' and tonumber(meta[17] or 0) >= tonumber(ARG.most_gifts) then
+  return refuse(REPLY.action_not_allowed{action = 'give_time', why = 'too_many_gifts'})
+end
 if status ~= 'in_progress' then
   return refuse(REPLY.game_over{status = status, winner = meta[4], reason = meta[7]})
 end
 local ending = {'next', 0, 'offer', 0, 'tbo', 0, 'fmdue', 0}
-local always = false  -- a takeback offer or acceptance: its answer is kept whatever the bound
+local always = false  -- a takeback offer or acceptance, a gift: kept whatever the bound
 local moves = redis.call('LLEN', KEYS[2])
 if ARG.action == 'abort' then
   -- The players' moves: an opening's ('opened', at creation) are not theirs.
@@ -62,7 +65,7 @@ if ARG.action == 'abort' then
   end
   read_clock(KEYS[1], now, true)
   changed(KEYS[1], ARG.channel, {'status', 'aborted', 'winner', 0, 'reason', 'aborted',
-                                 unpack(ending)})
+                                 unpack(ending)}, now)
 elseif ARG.action == 'takeback' then
   -- A fast path's moves alternate, player 1's first, and none is an opening's: a player has
   -- moved once the game has as many moves as its number; its takeback takes back its last
@@ -89,17 +92,18 @@ elseif ARG.action == 'takeback' then
   end  -- else the player's own offer stands already: nothing changes
 elseif ARG.action == 'give_time' then
   time_given(KEYS[1], ARG.channel, 3 - player, tonumber(ARG.seconds), now)
+  always = true
 elseif ARG.action == 'resign' then
   read_clock(KEYS[1], now, true)
   changed(KEYS[1], ARG.channel, {'status', 'won', 'winner', 3 - player, 'reason', 'resignation',
-                                 unpack(ending)})
+                                 unpack(ending)}, now)
 elseif offer == 3 - player then
   read_clock(KEYS[1], now, true)
   changed(KEYS[1], ARG.channel, {'status', 'draw', 'winner', 0, 'reason', 'agreement',
-                                 unpack(ending)})
+                                 unpack(ending)}, now)
 elseif offer == 0 then
   read_clock(KEYS[1], now, false)
-  changed(KEYS[1], ARG.channel, {'offer', player})
+  changed(KEYS[1], ARG.channel, {'offer', player}, now)
 end  -- else the player's own offer stands already: nothing changes
 local state = state_of(KEYS[1], KEYS[2])
 remember(KEYS[1], KEYS[3], receipt, ARG.fingerprint .. '|state|' .. cjson.encode(state),

@@ -49,10 +49,11 @@ local function credit(c, spent, made)
   return given + stage_ms(c, made)
 end
 
--- A change that is no move (a draw offer, an ending): the next version, announced.
-local function changed(meta_key, channel, fields)
+-- A change that is no move (a draw offer, an ending), made at `at` (ms): the next version,
+-- announced, and the instant of the game's last change ('at').
+local function changed(meta_key, channel, fields, at)
   local version = redis.call('HINCRBY', meta_key, 'version', 1)
-  if #fields > 0 then redis.call('HSET', meta_key, unpack(fields)) end
+  redis.call('HSET', meta_key, 'at', int(at), unpack(fields))
   redis.call(PUBLISH, channel, version)
   return version
 end
@@ -82,14 +83,14 @@ local function settle(meta_key, channel, now)
                           int(clock_read(c, tonumber(f[2 + running]), since, turn, due)),
                           'since', int(due), 'running', 0}) do fields[#fields + 1] = v end
     end
-    changed(meta_key, channel, fields)
+    changed(meta_key, channel, fields, due)
     settled = 'no_first_move'
     return true
   end
   if not flag or now < flag then return false end
   changed(meta_key, channel, {'r' .. running, 0, 'since', int(flag), 'running', 0,
                               'status', 'won', 'winner', 3 - running, 'reason', 'timeout',
-                              'next', 0, 'offer', 0, 'tbo', 0, 'fmdue', 0})
+                              'next', 0, 'offer', 0, 'tbo', 0, 'fmdue', 0}, flag)
   settled = 'timeout'
   return true
 end
@@ -128,18 +129,15 @@ end
 -- making the game's version `version`; `next_player` moves next (0: the game is over). Counts
 -- the mover as one who has moved ('pm'), sets the next first move's deadline, runs
 -- the clocks as clock.py's Clocks.moved_by does, and returns the stamp its record ends with:
--- '' (a game without clocks whose version is its seq), '|version', or, with clocks,
--- '|version|at|remaining 1|remaining 2|running|spent'.
+-- '|version|at' (a game without clocks) or '|version|at|remaining 1|remaining 2|running|spent'
+-- (records written before moves kept their instant end with '' or '|version').
 local function moved(meta_key, mover, next_player, version, seq, now)
   local pm = redis.call('HGET', meta_key, 'pm')
-  redis.call('HSET', meta_key, 'pm', bit.bor(tonumber(pm or 0), mover))
+  redis.call('HSET', meta_key, 'pm', bit.bor(tonumber(pm or 0), mover), 'at', int(now))
   first_turn(meta_key, next_player, now)
   local f = redis.call('HMGET', meta_key, 'control', 'r1', 'r2', 'since', 'running', 'moved',
                        'turn', 'mv' .. mover)
-  if not f[1] then
-    if version == seq then return '' end
-    return '|' .. version
-  end
+  if not f[1] then return '|' .. version .. '|' .. int(now) end
   local c = control_of(f[1])
   local left = {tonumber(f[2]), tonumber(f[3])}
   local since, running, players = tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
@@ -157,11 +155,14 @@ local function moved(meta_key, mover, next_player, version, seq, now)
          .. running .. '|' .. int(spent)
 end
 
--- `seconds` more on `player`'s clock, given now: clock.py's Clocks.give, a change.
+-- `seconds` more on `player`'s clock, given now: clock.py's Clocks.give, a change; counted
+-- ('gifts') and its version kept ('lg': a stream sends it as `event: clock`).
 local function time_given(meta_key, channel, player, seconds, now)
   read_clock(meta_key, now, false)
   redis.call('HINCRBY', meta_key, 'r' .. player, seconds * 1000)
-  changed(meta_key, channel, {})
+  redis.call('HINCRBY', meta_key, 'gifts', 1)
+  local version = changed(meta_key, channel, {}, now)
+  redis.call('HSET', meta_key, 'lg', version)
 end
 
 -- The game's state by name (false for a game that does not exist), and as every script
@@ -170,7 +171,7 @@ local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
                        'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm', 'tbo', 'tbl',
-                       'turn')
+                       'turn', 'at', 'lg')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
@@ -178,7 +179,8 @@ local function state_fields(meta_key, moves_key)
           r1 = m[10] or '0', r2 = m[11] or '0', since = m[12] or '0', running = m[13] or '0',
           lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0',
           fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0', rmo = m[20] or '0',
-          rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0', turn = m[24] or '0'}
+          rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0', turn = m[24] or '0',
+          at = m[25] or '0', lg = m[26] or '0'}
 end
 
 local function state_of(meta_key, moves_key)
@@ -242,7 +244,7 @@ local function taken_back(keys, channel, left, offerer, now, fields)
     for _, v in ipairs({'running', offerer, 'turn', int(now)}) do all[#all + 1] = v end
   end
   for _, v in ipairs(fields) do all[#all + 1] = v end
-  local version = changed(meta_key, channel, all)
+  local version = changed(meta_key, channel, all, now)
   local kept = {}
   for v, l in string.gmatch(redis.call('HGET', meta_key, 'tb') or '', '(%d+):(%d+)') do
     if tonumber(l) < left then kept[#kept + 1] = v .. ':' .. l end
@@ -256,5 +258,5 @@ end
 -- `player`'s takeback offer, made now: the running clock's reading, the offer standing.
 local function takeback_offered(meta_key, channel, player, now)
   read_clock(meta_key, now, false)
-  changed(meta_key, channel, {'tbo', player})
+  changed(meta_key, channel, {'tbo', player}, now)
 end

@@ -5,7 +5,8 @@
 -- the new game (seats swapped: the hashes answered with `needed`) and links it ('link' mode): the
 -- rematch ('rm') is this game's once, whoever links first; a later call answers it again, with
 -- the caller's own sealed token. KEYS: meta, moves.
-settle(KEYS[1], ARG.channel, now_ms())  -- an ending due comes first
+local now = now_ms()
+settle(KEYS[1], ARG.channel, now)  -- an ending due comes first
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'off', 'rmo', 'rm', 'open')
 if not meta[1] then return REPLY.game_not_found{} end
 local player
@@ -29,11 +30,11 @@ if offer == 3 - player then
   if ARG.mode ~= 'link' then
     return REPLY.needed{player = player, hash = redis.call('HGET', KEYS[1], 'rmh' .. offer)}
   end
-  changed(KEYS[1], ARG.channel, {'rm', ARG.new_id, 'rms' .. player, ARG.sealed, 'rmo', 0})
+  changed(KEYS[1], ARG.channel, {'rm', ARG.new_id, 'rms' .. player, ARG.sealed, 'rmo', 0}, now)
   return linked()
 end
 if offer == 0 then
   changed(KEYS[1], ARG.channel, {'rmo', player, 'rmh' .. player, ARG.new_hash,
-                                 'rms' .. player, ARG.sealed})
+                                 'rms' .. player, ARG.sealed}, now)
 end  -- else the player's own offer stands already: nothing changes
 return REPLY.offered{state = state_of(KEYS[1], KEYS[2])}

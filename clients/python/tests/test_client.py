@@ -29,6 +29,7 @@ from adjudicator_client import (
 from adjudicator_client._events import Following
 from adjudicator_client._operations import etag
 from tests.servers import uvicorn_server
+from tests.timeless import timeless
 
 
 @pytest.fixture
@@ -83,7 +84,7 @@ def test_each_kind_is_created_with_its_own_state_and_tokens(api: Client) -> None
     with pytest.raises(ValueError, match="players 1 and 2"):
         token_for(gomoku, 3)  # type: ignore[arg-type]
     moved = api.make_move(reversi["id"], token_for(reversi, 1), 1, 2)
-    assert moved["move"] == {
+    assert timeless(moved["move"]) == {
         "seq": 1, "row": 1, "col": 2, "square": "c2", "player": 1, "flips": [[2, 2]],
         "flip_squares": ["c3"], "passed": False,
     }  # fmt: skip
@@ -133,7 +134,7 @@ def test_a_swap2_opening_to_its_colours(api: Client) -> None:
     with pytest.raises(client_module.NotYourTurn):
         api.make_choice(game["id"], first, color="W")
     chosen = api.make_choice(game["id"], second, color="B", idempotency_key="choice-1")
-    assert chosen["move"] == {"seq": 4, "choice": "color", "player": 2, "color": "B"}
+    assert timeless(chosen["move"]) == {"seq": 4, "choice": "color", "player": 2, "color": "B"}
     state = chosen["state"]
     assert state["game"] == "gomoku"
     assert (state["colors"], state["opening"], state["next_player"]) == (

@@ -429,7 +429,7 @@ export interface paths {
         put?: never;
         /**
          * Give time to the other player
-         * @description Adds `seconds` (1–3,600) to the other player's clock at once, whether it runs or not; a stream sends `event: clock` with the state. A game without a clock: 409 `action_not_allowed` (`why` `no_clock`); created with `rules.give_time` false: 409 `action_not_allowed`. After the end: 409 `game_over`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
+         * @description Adds `seconds` (1–3,600) to the other player's clock at once, whether it runs or not; a stream sends `event: clock` with the state. A game without a clock: 409 `action_not_allowed` (`why` `no_clock`); past the most gifts a game may have (the `game_time_gifts` setting): 409 `action_not_allowed` (`why` `too_many_gifts`); created with `rules.give_time` false: 409 `action_not_allowed`. After the end: 409 `game_over`. Retry-safe with `Idempotency-Key`; conditional with `If-Match`. A refusal changes nothing.
          */
         post: operations["giveTime"];
         delete?: never;
@@ -1544,6 +1544,11 @@ export interface components {
              */
             last_takeback?: number;
             /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
+            /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
              * @enum {string}
@@ -1666,6 +1671,11 @@ export interface components {
              * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
              */
             last_takeback?: number;
+            /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
             /** Height */
             height: number;
             /** Width */
@@ -1770,6 +1780,11 @@ export interface components {
              * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
              */
             last_takeback?: number;
+            /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
             /** N */
             n: number;
             /** K */
@@ -2064,6 +2079,11 @@ export interface components {
              */
             last_takeback?: number;
             /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
+            /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
              * @enum {string}
@@ -2191,7 +2211,7 @@ export interface components {
             color?: "B" | "W";
             /**
              * At
-             * @description A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
+             * @description When the service accepted the move (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
              */
             at?: string;
             /**
@@ -2505,7 +2525,7 @@ export interface components {
         MoveOut: {
             /**
              * At
-             * @description A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
+             * @description When the service accepted the move (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
              */
             at?: string;
             /**
@@ -2905,6 +2925,11 @@ export interface components {
              * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
              */
             last_takeback?: number;
+            /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
             /** Height */
             height: number;
             /** Width */
@@ -2991,7 +3016,7 @@ export interface components {
         ReversiMoveOut: {
             /**
              * At
-             * @description A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
+             * @description When the service accepted the move (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
              */
             at?: string;
             /**
@@ -3307,6 +3332,11 @@ export interface components {
              * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
              */
             last_takeback?: number;
+            /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
             /** N */
             n: number;
             /** K */

@@ -5,7 +5,15 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { ProblemError } from "../src/index.js";
-import { KEEP_ALIVE_MS, NO_SERVICE, client, rejection, watchedFetch, seat } from "./helpers.js";
+import {
+  KEEP_ALIVE_MS,
+  NO_SERVICE,
+  client,
+  rejection,
+  watchedFetch,
+  seat,
+  timeless,
+} from "./helpers.js";
 
 /**
  * The ProblemError a call is refused with; it must have this code and status.
@@ -51,7 +59,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     await api.makeMove(game.id, o, { row: 1, col: 1 });
     const won = await api.makeMove(game.id, x, { row: 0, col: 2 });
     assert.equal(won.winner, 1);
-    assert.deepEqual(won.move, { seq: 5, row: 0, col: 2, square: "c3", player: 1 });
+    assert.deepEqual(timeless(won.move), { seq: 5, row: 0, col: 2, square: "c3", player: 1 });
     assert.deepEqual(
       [won.state.status, won.state.reason, won.state.next_player],
       ["won", "line", null],
@@ -99,7 +107,7 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     await refused(api.makeMove(game.id, second, { square: "a1" }), "wrong_step", 409);
     await refused(api.makeChoice(game.id, first, { color: "W" }), "not_your_turn", 409);
     const placing = await api.makeChoice(game.id, second, { place_two: true });
-    assert.deepEqual(placing.move, { seq: 4, choice: "place_two", player: 2 });
+    assert.deepEqual(timeless(placing.move), { seq: 4, choice: "place_two", player: 2 });
     for (const square of ["a1", "a3"]) await api.makeMove(game.id, second, { square });
     const chosen = await api.makeChoice(game.id, first, { color: "W" });
     assert.ok("colors" in chosen.state);
@@ -108,7 +116,14 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
       [{ 1: "W", 2: "B" }, null, 1],
     );
     const white = await api.makeMove(game.id, first, { square: "o15" });
-    assert.deepEqual(white.move, { seq: 8, row: 0, col: 14, square: "o15", player: 1, color: "W" });
+    assert.deepEqual(timeless(white.move), {
+      seq: 8,
+      row: 0,
+      col: 14,
+      square: "o15",
+      player: 1,
+      color: "W",
+    });
     const sgf = await api.getRecordText(game.id, "sgf");
     assert.equal((sgf.match(/;[BW]\[[a-z]{2}\]/g) ?? []).length, 6); // the stones, not the choices
     const audited = await api.auditRecord({ record: await api.getRecordText(game.id, "psq"), format: "psq" });

@@ -60,3 +60,15 @@ export async function rejection(promise) {
 export function seat(created, player) {
   return tokenFor(created, player === "1" ? 1 : 2);
 }
+
+/**
+ * A move record without the instants the service stamps on it (`at`, and a clocked game's
+ * `spent_ms`), for a test whose subject is not time.
+ * @param {Record<string, unknown>} record
+ * @returns {Record<string, unknown>}
+ */
+export function timeless(record) {
+  const { at, spent_ms, ...rest } = record;
+  void [at, spent_ms];
+  return rest;
+}

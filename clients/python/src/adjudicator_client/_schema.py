@@ -259,6 +259,9 @@ class TicTacToeGameOut(TypedDict):
     # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
     # their numbers used again.
     last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
@@ -308,8 +311,8 @@ PlayerMs = TypedDict("PlayerMs", {"1": int, "2": int})
 class MoveOut(TypedDict):
     """A move record of a move on a cell (a tic-tac-toe move's whole record)."""
 
-    # A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An
-    # opening's posted stones have none.
+    # When the service accepted the move (RFC 3339, UTC, milliseconds). An opening's posted stones
+    # have none.
     at: NotRequired[str]
     # A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the
     # untimed first moves).
@@ -394,6 +397,9 @@ class ReversiGameOut(TypedDict):
     # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
     # their numbers used again.
     last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
     height: int
     width: int
     score: PlayerScores
@@ -417,8 +423,8 @@ class ReversiMoveOut(TypedDict):
     had to pass (`passed`: the mover moves again).
     """
 
-    # A clocked game's move: when the service accepted it (RFC 3339, UTC, milliseconds). An
-    # opening's posted stones have none.
+    # When the service accepted the move (RFC 3339, UTC, milliseconds). An opening's posted stones
+    # have none.
     at: NotRequired[str]
     # A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the
     # untimed first moves).
@@ -506,6 +512,9 @@ class GomokuGameOut(TypedDict):
     # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
     # their numbers used again.
     last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1192,6 +1201,9 @@ class CreatedGomokuOut(TypedDict):
     # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
     # their numbers used again.
     last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent).
@@ -1288,6 +1300,9 @@ class CreatedReversiOut(TypedDict):
     # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
     # their numbers used again.
     last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
     height: int
     width: int
     score: PlayerScores
@@ -1371,6 +1386,9 @@ class CreatedTicTacToeOut(TypedDict):
     # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
     # their numbers used again.
     last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
