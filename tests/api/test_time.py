@@ -233,18 +233,28 @@ def test_a_time_control_the_rules_do_not_know_is_refused(
     assert_problem(answer, 422, "validation_error")
 
 
+def played_by_squares(
+    client: TestClient, body: dict[str, Any], transcript: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A new game of ``body`` whose players play the two-character squares of ``transcript``
+    in turn; the game and its move records."""
+    game = client.post("/v1/games", json=body).json()
+    for index in range(0, len(transcript), 2):
+        answer = client.post(
+            f"/v1/games/{game['id']}/moves", json={"square": transcript[index : index + 2]},
+            headers=auth(game, 1 + index // 2 % 2),
+        )  # fmt: skip
+        assert answer.status_code == 201, answer.text
+    records: list[dict[str, Any]] = client.get(f"/v1/games/{game['id']}/moves").json()["moves"]
+    return game, records
+
+
 @pytest.mark.parametrize("mode", ["fischer", "delay"])
 def test_a_clocked_games_records_carry_its_times_and_audit_back_without_them(
     client: TestClient, mode: str
 ) -> None:
     clock = {"initial_seconds": LONG, "increment_seconds": 1, "mode": mode}
-    game = client.post("/v1/games", json={"game": "reversi", "clock": clock}).json()
-    for player, square in [(1, "f5"), (2, "d6"), (1, "c3"), (2, "d3")]:
-        answer = client.post(
-            f"/v1/games/{game['id']}/moves", json={"square": square}, headers=auth(game, player)
-        )
-        assert answer.status_code == 201, answer.text
-    records = client.get(f"/v1/games/{game['id']}/moves").json()["moves"]
+    game, records = played_by_squares(client, {"game": "reversi", "clock": clock}, "f5d6c3d3")
     record = client.get(f"/v1/games/{game['id']}/record").json()
     # The JSON record is the audit's: the same chain and state, replayed without time.
     body = {k: v for k, v in record.items() if k not in ("state", "chain", "signature")}
@@ -263,13 +273,7 @@ def test_a_clocked_games_records_carry_its_times_and_audit_back_without_them(
 
 def test_a_clocked_gomoku_games_psq_carries_each_stones_milliseconds(client: TestClient) -> None:
     clock = {"initial_seconds": LONG, "increment_seconds": 0}
-    game = client.post("/v1/games", json={"game": "gomoku", "clock": clock}).json()
-    for player, square in [(1, "h8"), (2, "h9"), (1, "j8"), (2, "a1")]:
-        answer = client.post(
-            f"/v1/games/{game['id']}/moves", json={"square": square}, headers=auth(game, player)
-        )
-        assert answer.status_code == 201, answer.text
-    records = client.get(f"/v1/games/{game['id']}/moves").json()["moves"]
+    game, records = played_by_squares(client, {"game": "gomoku", "clock": clock}, "h8h9j8a1")
     psq = client.get(f"/v1/games/{game['id']}/record", params={"format": "psq"}).text
     lines = psq.splitlines()[1:5]
     assert [int(line.split(",")[2]) for line in lines] == [r["spent_ms"] for r in records]
