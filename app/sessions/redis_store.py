@@ -649,7 +649,9 @@ class RedisGameStore:
         kind, left = self.kinds.find(now.kind), int(read.tb_left)
         last = record_read(kind, left, read.tb_last) if left else None
         params = json.loads(read.tb_params) if read.tb_params else {}
-        taken_back = state_at_takeback(now, int(read.tb_version), left, last, kind, params)
+        taken_back = state_at_takeback(
+            now, int(read.tb_version), left, last, kind, params, int(read.tb_at or 0) or None
+        )
         return Changes(moves, now, int(read.at), taken_back)
 
     async def move(self, game_id: str, seq: int) -> Move:

@@ -280,6 +280,7 @@ class StateReply(NamedTuple):
     turn: str = "0"  # when the running player's turn began (ms), '0' if never written
     at: str = "0"  # the instant of the game's last change (ms), '0' if never written
     lg: str = "0"  # the version of the last gift of time, '0' for none
+    jat: str = "0"  # when the open seat was taken (ms), '0' before (or not kept)
 
 
 class ReadReply(NamedTuple):
@@ -345,6 +346,7 @@ class ChangesReply(NamedTuple):
     tb_left: str = ""
     tb_last: str = ""
     tb_params: str = ""  # the game's parameters (JSON), when it left no move: its start
+    tb_at: str = ""  # its instant (ms; '' where it was not kept)
 
 
 class Shares(NamedTuple):
@@ -781,7 +783,7 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
         disabled=frozenset(s.off.split(",")) - {""}, private=s.private == "1",
         rematch_offer=player_or_none(s.rmo), rematch=s.rm or None,
         takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
-        at_ms=int(s.at) or None, last_given=int(s.lg) or None,
+        at_ms=int(s.at) or None, last_given=int(s.lg) or None, joined_ms=int(s.jat) or None,
     )  # fmt: skip
 
 

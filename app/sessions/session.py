@@ -157,6 +157,7 @@ class GameState:
     # no time is kept: an audit's replay, a game stored before changes kept it).
     at_ms: int | None = None
     last_given: int | None = None  # the version of the last gift of time, if any (streams')
+    joined_ms: int | None = None  # when the open seat was taken (ms), if kept
 
     @property
     def ended_version(self) -> int:
@@ -310,14 +311,15 @@ class Answered(NamedTuple):
 
 def state_at_takeback(
     now: GameState, version: int, left: int, last: Move | None, kind: GameKind,
-    params: Mapping[str, object],
+    params: Mapping[str, object], at_ms: int | None = None,
 ) -> GameState:  # fmt: skip
     """The state right after the takeback made at ``version`` that left ``left`` moves (the
     last of them ``last``), rebuilt from the game as it is ``now`` (as ``result_at`` rebuilds
     a move's): the game went on, with no offer standing; its kind says who was to move (the
     player of the move taken back: the same one who moves after ``last``) and how the board
     stood — back to the start (no move left: a game of no opening), as a new game of its
-    ``params`` stands. The clocks are shown as they are now (a takeback rolls none back)."""
+    ``params`` stands. The clocks are shown as they are now (a takeback rolls none back); its
+    instant is ``at_ms`` (None: a takeback stored before its instant was kept)."""
     if version == now.version:
         return now
     if last is None:
@@ -328,8 +330,7 @@ def state_at_takeback(
     return replace(
         now, facts=kind.ended(facts, "in_progress", 0, None), status="in_progress", winner=0,
         reason=None, next_player=next_player, version=version, move_count=left, last_move=last,
-        draw_offer=None, takeback_offer=None, last_takeback=version,
-        at_ms=None,  # (when it was made is not kept)
+        draw_offer=None, takeback_offer=None, last_takeback=version, at_ms=at_ms,
     )  # fmt: skip
 
 
@@ -386,6 +387,7 @@ class Session:
     max_gifts: int = DEFAULT_GAME_TIME_GIFTS  # gifts of time the game may have
     gifts: int = 0  # gifts of time so far
     last_given: int | None = None  # the version of the last gift of time
+    joined_ms: int | None = None  # when the open seat was taken (ms; None: not yet, or no time)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
@@ -409,10 +411,11 @@ class Session:
     # The moves takebacks took back, by the version right after each (a retry of one under its
     # Idempotency-Key is answered as it was): held as long as the game, as its moves are.
     taken: dict[int, Move] = field(default_factory=dict)
-    # The takebacks a stream may not have seen, as (version, moves left): for any version, the
+    # The takebacks a stream may not have seen, as (version, moves left, when: ms or 0): for any
+    # version, the
     # first one after it left the fewest moves (a later one that left fewer removes those
     # before it that left as many or more). Its moves left grow along the list.
-    takebacks: list[tuple[int, int]] = field(default_factory=list)
+    takebacks: list[tuple[int, int, int]] = field(default_factory=list)
     # Move records a store read besides the position's (which may know only its last move):
     # what a takeback on the Redis store's generic engine needs to see.
     earlier: dict[int, Move] = field(default_factory=dict)
@@ -519,6 +522,7 @@ class Session:
             last_takeback=self.takebacks[-1][0] if self.takebacks else None,
             at_ms=self.changed_ms,
             last_given=self.last_given,
+            joined_ms=self.joined_ms,
         )
         return self._snapshot
 
@@ -568,18 +572,20 @@ class Session:
                 return move
         return self.taken[version]
 
-    def taken_back_after(self, version: int) -> tuple[int, int] | None:
+    def taken_back_after(self, version: int) -> tuple[int, int, int] | None:
         """The takeback after ``version`` that left the fewest moves (its version, and the
         moves it left), if any: a stream at ``version`` no longer has the moves after those."""
         takebacks = self.takebacks
         index = bisect_right(takebacks, version, key=lambda takeback: takeback[0])
         return takebacks[index] if index < len(takebacks) else None
 
-    def takeback_state(self, taken_back: tuple[int, int]) -> GameState:
-        """The state right after a takeback (its version, and the moves it left)."""
-        version, left = taken_back
+    def takeback_state(self, taken_back: tuple[int, int, int]) -> GameState:
+        """The state right after a takeback (its version, the moves it left, its instant)."""
+        version, left, at = taken_back
         last = self.move(left) if left else None
-        return state_at_takeback(self.state(), version, left, last, self.kind, self.params)
+        return state_at_takeback(
+            self.state(), version, left, last, self.kind, self.params, at or None
+        )
 
     def moves_before(self, version: int) -> int:
         """How many moves the game had made at ``version``."""
@@ -700,7 +706,7 @@ class Session:
         self.token_hashes = (hashes[0], hashes[1])
         self.open_seat = None
         self._changed_without_move(now_ms)
-        self.joined = self.version
+        self.joined, self.joined_ms = self.version, now_ms or None
         self.first_turn(now_ms)
         if key is not None and idempotency_key is not None:
             self.receipts[key] = Receipt(JOIN, (seat, tokens.seal(token, idempotency_key)))
@@ -871,7 +877,7 @@ class Session:
         takebacks = self.takebacks
         while takebacks and takebacks[-1][1] >= left:
             takebacks.pop()
-        takebacks.append((self.version, left))
+        takebacks.append((self.version, left, now_ms))
         self.first_turn(now_ms)
 
     def rematch_step(self, token: str) -> tuple[Player, Player | None]:

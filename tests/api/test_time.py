@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from tests.api.problems import assert_problem
+from tests.api.test_endings import events
 from tests.api.test_games_api import parse_events
 from tests.api.test_lifecycle import client, create, kind
 from tests.api.test_session_kinds import Kind
@@ -304,3 +305,24 @@ def test_a_retried_gift_gives_once_and_a_game_has_at_most_its_gifts(module_store
             "1": LONG * 1000 + 5000,
             "2": LONG * 1000 + 10_000,
         }
+
+
+def test_a_stream_that_reads_late_sends_a_join_and_a_takeback_at_their_instants(
+    client: TestClient, kind: Kind
+) -> None:
+    game = create(client, kind, open=True)
+    joined = client.post(f"/v1/games/{game['id']}/join").json()
+    tokens = {1: game["tokens"]["1"], 2: joined["token"]}
+    seated = {**game, "tokens": {"1": tokens[1], "2": tokens[2]}}
+    for player, row, col in kind.script[:3]:
+        moved(client, seated, player, row, col)
+    mover = kind.script[2][0]
+    client.post(f"/v1/games/{game['id']}/takeback-offer", headers=auth(seated, mover))
+    taken = client.post(f"/v1/games/{game['id']}/takeback-offer", headers=auth(seated, 3 - mover))
+    assert taken.status_code == 200, taken.text
+    player, row, col = kind.script[2]
+    moved(client, seated, player, row, col)
+    client.post(f"/v1/games/{game['id']}/resign", headers=auth(seated, 1))
+    sent = {e["event"]: json.loads(e["data"]) for e in events(client, game)}
+    assert sent["join"]["at"] == joined["state"]["at"]
+    assert sent["takeback"]["at"] == taken.json()["at"]

@@ -176,9 +176,9 @@ async def _events(
 
 
 def _join_event(now: GameState, names: Names | None, joined: int) -> bytes:
-    """The open seat was taken at version ``joined``: the state as it is now (its ``at`` only
-    if the join was its last change: when it was made is not kept)."""
-    shown = now if joined == now.version else replace(now, at_ms=None)
+    """The open seat was taken at version ``joined``: the state as it is now, at the join's
+    instant."""
+    shown = now if joined == now.version else replace(now, at_ms=now.joined_ms)
     data = to_json(state_json(shown, names)).decode()
     return format_sse_event(data_str=data, event="join", id=str(joined))
 

@@ -24,11 +24,12 @@ else
 end
 -- The takeback after `after` that left the fewest moves ('tb': the first after it): the stream
 -- no longer has the moves after those it left, which are read instead.
-local tb_version, tb_left, tb_last, tb_params = '', '', '', ''
+local tb_version, tb_left, tb_last, tb_params, tb_at = '', '', '', '', ''
 if after < version then
-  for v, l in string.gmatch(redis.call('HGET', KEYS[1], 'tb') or '', '(%d+):(%d+)') do
+  for entry in string.gmatch(redis.call('HGET', KEYS[1], 'tb') or '', '[^,]+') do
+    local v, l, at = string.match(entry, '^(%d+):(%d+):?(%d*)$')
     if tonumber(v) > after then
-      tb_version, tb_left = v, l
+      tb_version, tb_left, tb_at = v, l, at
       first = math.min(first, tonumber(l))
       if tonumber(l) > 0 then tb_last = redis.call('LINDEX', KEYS[2], tonumber(l) - 1)
       else tb_params = redis.call('HGET', KEYS[1], 'params') end
@@ -39,4 +40,4 @@ end
 return REPLY.changes{at = now, first = first, state = REPLY.state(state),
                      records = redis.call('LRANGE', KEYS[2], first, first + tonumber(ARG.most) - 1),
                      tb_version = tb_version, tb_left = tb_left, tb_last = tb_last,
-                     tb_params = tb_params}
+                     tb_params = tb_params, tb_at = tb_at}

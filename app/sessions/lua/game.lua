@@ -11,7 +11,9 @@
 -- moved), mv1 and mv2 (each player's moves ever made, for the stages).
 -- Every game: version (changes so far), offer (0, or the player whose draw offer stands), tbo
 -- (0, or the player whose takeback offer stands), tb (the takebacks a stream may not have seen:
--- 'version:left,…', the moves each left growing along it; see session.py's takebacks), pm
+-- 'version:left:at,…', the moves each left growing along it, at its instant (ms; none in an
+-- entry written before it was kept); see session.py's takebacks), jat (when the open seat was
+-- taken, ms), pm
 -- (a bit a player who has moved), off (the rule flags set false, comma-separated), private
 -- ('1': read only with a token); with a first-move deadline, fm (ms) and fmdue (0, or when).
 -- Times are in integer milliseconds (the store's TIME, unless the store was built to take the
@@ -171,7 +173,7 @@ local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
                        'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm', 'tbo', 'tbl',
-                       'turn', 'at', 'lg')
+                       'turn', 'at', 'lg', 'jat')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
@@ -180,7 +182,7 @@ local function state_fields(meta_key, moves_key)
           lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0',
           fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0', rmo = m[20] or '0',
           rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0', turn = m[24] or '0',
-          at = m[25] or '0', lg = m[26] or '0'}
+          at = m[25] or '0', lg = m[26] or '0', jat = m[27] or '0'}
 end
 
 local function state_of(meta_key, moves_key)
@@ -246,10 +248,10 @@ local function taken_back(keys, channel, left, offerer, now, fields)
   for _, v in ipairs(fields) do all[#all + 1] = v end
   local version = changed(meta_key, channel, all, now)
   local kept = {}
-  for v, l in string.gmatch(redis.call('HGET', meta_key, 'tb') or '', '(%d+):(%d+)') do
-    if tonumber(l) < left then kept[#kept + 1] = v .. ':' .. l end
+  for entry in string.gmatch(redis.call('HGET', meta_key, 'tb') or '', '[^,]+') do
+    if tonumber(string.match(entry, '^%d+:(%d+)')) < left then kept[#kept + 1] = entry end
   end
-  kept[#kept + 1] = version .. ':' .. left
+  kept[#kept + 1] = version .. ':' .. left .. ':' .. int(now)
   redis.call('HSET', meta_key, 'tb', table.concat(kept, ','), 'tbl', version)
   first_turn(meta_key, offerer, now)
   return version

@@ -20,7 +20,7 @@ local seat = tonumber(meta[1] or 0)
 if seat == 0 or meta[2] ~= 'in_progress' then return REPLY.seat_taken{} end
 local version = changed(KEYS[1], ARG.channel, {'h' .. seat, ARG.token_hash, 'open', 0,
                                                'next', meta[3] or 0}, now)
-redis.call('HSET', KEYS[1], 'joined', version)
+redis.call('HSET', KEYS[1], 'joined', version, 'jat', int(now))
 first_turn(KEYS[1], tonumber(meta[3] or 0), now)
 if ARG.key ~= '' then
   redis.call('HSET', KEYS[3], ARG.key, 'join|' .. seat .. '|' .. ARG.sealed)
