@@ -503,18 +503,20 @@ GAME_ROUTES = [
     if path.startswith(GAME_PREFIX)
     for method, operation in operations.items()
 ]
-# The actions besides a move (resign, offer a draw, abort, offer a takeback): their body.
+# The actions besides a move (resign, offer a draw, abort, offer a takeback, give time), each
+# with the members a valid body of it holds besides ``player``.
+ACTION_BODIES = {"ActionIn": {}, "GiveTimeIn": {"seconds": 15}}
 ACTION_ROUTES = [
-    pytest.param(path.removeprefix(GAME_PREFIX), id=operations["post"]["operationId"])
+    pytest.param(path.removeprefix(GAME_PREFIX), valid, id=operations["post"]["operationId"])
     for path, operations in SPEC["paths"].items()
-    if path.startswith(GAME_PREFIX)
-    and "post" in operations
-    and operations["post"]
+    if path.startswith(GAME_PREFIX) and "post" in operations
+    for name, valid in ACTION_BODIES.items()
+    if operations["post"]
     .get("requestBody", {})
     .get("content", {})
     .get("application/json", {})
     .get("schema")
-    == {"$ref": "#/components/schemas/ActionIn"}
+    == {"$ref": f"#/components/schemas/{name}"}
 ]
 # Ids that name no game, built from a real game's id where that matters: "{id}" stands for it.
 # POST and DELETE carry that real game's token, so an id matched by prefix, by case or after
@@ -1210,7 +1212,7 @@ def test_raw_bytes_never_get_a_5xx_or_a_traceback(
     assert raw_server.state(game) == before
 
 
-@pytest.mark.parametrize("suffix", ACTION_ROUTES)
+@pytest.mark.parametrize(("suffix", "valid"), ACTION_ROUTES)
 @pytest.mark.parametrize(
     ("body", "headers"),
     [
@@ -1229,15 +1231,16 @@ def test_raw_bytes_never_get_a_5xx_or_a_traceback(
     ],
 )
 def test_garbage_in_an_action_is_a_4xx_problem_and_changes_nothing(
-    client: TestClient, played: Game, suffix: str, body: dict[str, Any], headers: dict[str, str]
-) -> None:
-    """Every action route (resign, draw offer, abort, takeback offer) refuses a garbage
-    ``player`` or a garbage ``If-Match`` or ``Idempotency-Key`` with a 4xx problem, before it
-    does anything."""
+    client: TestClient, played: Game, suffix: str, valid: dict[str, Any],
+    body: dict[str, Any], headers: dict[str, str],
+) -> None:  # fmt: skip
+    """Every action route (resign, draw offer, abort, takeback offer, give time) refuses a
+    garbage ``player`` or a garbage ``If-Match`` or ``Idempotency-Key`` with a 4xx problem,
+    before it does anything."""
     before = state(client, played)
     sent = {name: value.replace("{id}", played.id) for name, value in headers.items()}
     response = client.post(
-        f"{played.url}{suffix}", json=body,
+        f"{played.url}{suffix}", json={**valid, **body},
         headers={**bearer(played.tokens[0]), **{k: v.encode("utf-8") for k, v in sent.items()}},
     )  # fmt: skip
     assert 400 <= response.status_code < 500, response.text
