@@ -201,7 +201,9 @@ def test_time_given_is_refused_without_a_clock_when_left_out_and_after_the_end(
 @pytest.mark.parametrize(
     "body",
     [{}, {"seconds": 0}, {"seconds": 3601}, {"seconds": "15"}, {"seconds": 1.5},
-     {"seconds": True}, {"seconds": 15, "player": 3}, {"seconds": 15, "extra": 1}, [15]],
+     {"seconds": True}, {"seconds": 15, "player": 3}, {"seconds": 15, "extra": 1}, [15],
+     {"seconds": "\u0661\u0665"}, {"seconds": 10**100}, {"seconds": "1\x00"},
+     {"seconds": 15, "player": "\u0661"}],
 )  # fmt: skip
 def test_time_given_that_is_no_time_is_refused_and_changes_nothing(
     client: TestClient, kind: Kind, body: Any
@@ -225,6 +227,10 @@ def test_time_given_that_is_no_time_is_refused_and_changes_nothing(
         {"initial_seconds": 60, "stages": [{"after_moves": n, "add_seconds": 1}
                                            for n in range(1, 12)]},
         {"initial_seconds": 60, "stages": {"after_moves": 40, "add_seconds": 900}},
+        {"initial_seconds": 60, "mode": "\u0000fischer"},
+        {"initial_seconds": 60, "mode": "FISCHER"},
+        {"initial_seconds": 60, "stages": [{"after_moves": 10**100, "add_seconds": 1}]},
+        {"initial_seconds": 60, "stages": [{"after_moves": "\u0664\u0660", "add_seconds": 1}]},
     ],
 )  # fmt: skip
 def test_a_time_control_the_rules_do_not_know_is_refused(
