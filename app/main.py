@@ -24,6 +24,7 @@ from app.api.head import HeadAsGet
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
 from app.api.records import AuditShapes, records_router
+from app.api.routing import index_routes
 from app.api.shutdown import watching_for_stop
 from app.api.web import mount_web
 from app.api.work import WorkBudget
@@ -210,6 +211,7 @@ def create_app(
         add_routes_flat(app, router)
     mount_docs(app)
     mount_web(app)
+    index_routes(app.router)
 
     def openapi() -> dict[str, Any]:
         return build_openapi(app)

@@ -225,3 +225,20 @@ def test_batches_at_once_are_refused_between_slices_once_the_share_is_used(
     assert all(isinstance(outcome, HTTPException) for outcome in outcomes)
     assert [outcome.status_code for outcome in outcomes] == [429, 429]  # type: ignore[union-attr]
     assert len(answered) <= 4  # 0.5 s of share, 0.2 s a slice: three slices, and one in flight
+
+
+def test_a_budget_that_is_off_never_reads_the_cpu_clock() -> None:
+    def unread() -> float:
+        raise AssertionError("the CPU clock was read")
+
+    budget = WorkBudget(0, 1000, cpu_clock=unread)
+    request = Request({"type": "http", "headers": [], "client": ("127.0.0.1", 1)})
+    meter = budget.meter(request)
+    meter.admit()
+    with meter:
+        pass
+    read: list[float] = []
+    on = WorkBudget(600, 1000, cpu_clock=lambda: read.append(0.0) or 0.0)
+    with on.meter(request):
+        pass
+    assert len(read) == 2  # a budget that is on reads it before and after the work

@@ -1,0 +1,118 @@
+"""The route index: a request reaches the route that trying every route in order would find."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI, Response
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.routing import BaseRoute, Match, Mount, Route
+
+from app.api.routing import RouteIndex
+from app.main import create_app
+from app.settings import Settings
+
+APP = create_app(Settings())
+INDEX = APP.router.routes[0]
+ROUTES: list[BaseRoute] = APP.router.routes[1:]
+METHODS = ("GET", "POST", "DELETE", "PUT", "HEAD", "PATCH")
+# Every literal segment of the routes' paths, and segments no route names.
+LITERALS = sorted({part for r in ROUTES for part in getattr(r, "path", "").split("/")})
+PATTERNS = sorted({r.path for r in ROUTES if isinstance(r, Route | Mount)})
+SEGMENTS = [*LITERALS, "x1", "7", "*", "", "%2F", "v1 ", "games.json"]
+
+
+def scope_of(method: str, path: str, root_path: str = "") -> dict[str, Any]:
+    return {
+        "type": "http", "method": method, "path": root_path + path, "root_path": root_path,
+        "headers": [], "query_string": b"",
+    }  # fmt: skip
+
+
+def every_route(scope: dict[str, Any]) -> tuple[Match, BaseRoute | None]:
+    """What the router finds trying every route in order: the first full match, else the first
+    partial one."""
+    partial = None
+    for route in ROUTES:
+        match, _ = route.matches(dict(scope))
+        if match is Match.FULL:
+            return match, route
+        if match is Match.PARTIAL and partial is None:
+            partial = route
+    return (Match.PARTIAL, partial) if partial is not None else (Match.NONE, None)
+
+
+def indexed(scope: dict[str, Any]) -> tuple[Match, BaseRoute | None]:
+    match, child = INDEX.matches(dict(scope))
+    return match, child.get("adjudicator.route")
+
+
+def filled(path: str) -> str:
+    """A route's path with each parameter given a value."""
+    return "/".join("x1" if "{" in part else part for part in path.split("/"))
+
+
+def test_the_index_is_first_and_every_route_is_still_listed() -> None:
+    assert isinstance(INDEX, RouteIndex)
+    assert "/v1/games/{game_id}/moves" in {getattr(r, "path", None) for r in ROUTES}
+
+
+@pytest.mark.parametrize(
+    "pattern", sorted({r.path for r in ROUTES if isinstance(r, APIRoute | Mount)})
+)
+@pytest.mark.parametrize("method", METHODS)
+def test_each_route_path_finds_what_every_route_would(pattern: str, method: str) -> None:
+    path = filled(pattern)
+    for variant in (path, path + "/", path + "/x1", path.rsplit("/", 1)[0], path + "//"):
+        for root in ("", "/prefix"):
+            scope = scope_of(method, variant, root)
+            assert indexed(scope) == every_route(scope), (method, root, variant)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(SEGMENTS), min_size=0, max_size=9),
+    st.sampled_from(METHODS),
+    st.sampled_from(["", "/prefix"]),
+)
+def test_any_path_finds_what_every_route_would(parts: list[str], method: str, root: str) -> None:
+    scope = scope_of(method, "/" + "/".join(parts), root)
+    assert indexed(scope) == every_route(scope)
+
+
+def test_a_route_declared_after_the_index_is_served_and_a_miss_is_still_404_or_405() -> None:
+    app = create_app(Settings())
+
+    @app.get("/late/{name}")
+    async def late(name: str) -> Response:
+        return Response(name)
+
+    with TestClient(app) as client:
+        assert client.get("/late/here").text == "here"
+        assert client.get("/healthz").status_code == 200
+        assert client.get("/nowhere").status_code == 404
+        refused = client.put("/healthz")
+        assert refused.status_code == 405
+        assert refused.headers["allow"] == "GET"
+
+
+def test_shapes_remembered_are_bounded() -> None:
+    app = FastAPI()
+    for n in range(40):  # literals at two places: 41 × 41 shapes of two segments
+        app.add_api_route(f"/p{n}/{{x}}", lambda: None)
+        app.add_api_route(f"/{{x}}/q{n}", lambda: None)
+    paths = [r.path for r in app.router.routes if isinstance(r, APIRoute)]
+    index = RouteIndex(app.router.routes)
+    app.router.routes.insert(0, index)
+    seen = set()
+    for i in range(40):
+        for j in range(40):
+            found = [r.path for r in index.candidates(f"/p{i}/q{j}")]  # type: ignore[attr-defined]
+            assert found == [p for p in paths if p in (f"/p{i}/{{x}}", f"/{{x}}/q{j}")]
+            seen.add((i, j))
+            assert 0 < len(index._by_shape) <= RouteIndex.MAX_SHAPES
+    assert len(seen) > RouteIndex.MAX_SHAPES
