@@ -45,7 +45,9 @@ one more cell says whether it is exactly five; a straight four holding the move 
 cells each side, its five points one more, and whether they make exactly five one more again.
 So each line is read as an 11-cell window centred on the move (Black's stones, empty, and
 "blocked": White or off the board), and the window alone decides the line's shapes. There are
-at most 3¹⁰ windows, and each one's shapes are worked out once and remembered. The other rules
+at most 3¹⁰ windows, and each one's shapes are worked out once and remembered. A window is one
+slice of the position framed by five blocked cells a side (``_View``): a posted board is read
+whole, in C; a session's is read a cell at a time, only where windows cover it. The other rules
 read the run through the move, at most five cells each way, to decide; only a winning overline
 is walked to its ends, to name its stones.
 
@@ -91,6 +93,9 @@ MIN_SIZE = FIVE  # five in a row needs five cells
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _STONE: dict[str, Color] = {"B": "B", "W": "W"}
 REACH = 5  # cells read each way from a move, to decide every shape of a line (see above)
+# A cell as Black's renju checks read it: Black, empty, blocked (White or off the board), and
+# not yet read from the board.
+BLACK, EMPTY, BLOCKED, UNREAD = "X", ".", "O", "?"
 Cell = tuple[int, int]
 
 
@@ -266,9 +271,9 @@ class _LineShapes:
 def _run_through(window: str, centre: int) -> tuple[int, int]:
     """First and last offset of the unbroken run of X through ``centre``, inside the window."""
     first = last = centre
-    while first > 0 and window[first - 1] == "X":
+    while first > 0 and window[first - 1] == BLACK:
         first -= 1
-    while last < len(window) - 1 and window[last + 1] == "X":
+    while last < len(window) - 1 and window[last + 1] == BLACK:
         last += 1
     return first, last
 
@@ -282,9 +287,9 @@ def _shapes(window: str) -> _LineShapes:
         return _LineShapes(run, (), (), ())
     fours: list[tuple[int, ...]] = []
     for point in range(1, 10):  # a five holding the centre lies within four cells of it
-        if window[point] != ".":
+        if window[point] != EMPTY:
             continue
-        placed = window[:point] + "X" + window[point + 1 :]
+        placed = window[:point] + BLACK + window[point + 1 :]
         first, last = _run_through(placed, REACH)
         # Exactly five, and holding the new stone (else the run through the centre is unchanged).
         if last - first == 4 and first <= point <= last:
@@ -296,9 +301,9 @@ def _shapes(window: str) -> _LineShapes:
     three: tuple[int, ...] = ()
     points: list[int] = []
     for point in range(2, 9):  # a straight four holding the centre lies within three cells of it
-        if window[point] != ".":
+        if window[point] != EMPTY:
             continue
-        placed = window[:point] + "X" + window[point + 1 :]
+        placed = window[:point] + BLACK + window[point + 1 :]
         first, last = _run_through(placed, REACH)
         if last - first == 3 and first <= point <= last and _open_four(placed, first, last):
             three = tuple(k for k in range(first, last + 1) if k != point)
@@ -309,48 +314,81 @@ def _shapes(window: str) -> _LineShapes:
 def _open_four(window: str, first: int, last: int) -> bool:
     """Whether the unbroken four ``first..last`` becomes exactly five at either end."""
     return (
-        window[first - 1] == "."
-        and window[last + 1] == "."
-        and window[first - 2] != "X"
-        and window[last + 2] != "X"
+        window[first - 1] == EMPTY
+        and window[last + 1] == EMPTY
+        and window[first - 2] != BLACK
+        and window[last + 2] != BLACK
     )
+
+
+_READING = str.maketrans({"B": BLACK, "W": BLOCKED})
+
+
+@cache
+def _unread_board(size: int) -> str:
+    """A size × size board framed by ``REACH`` blocked cells each side, its cells not yet read."""
+    width = size + 2 * REACH
+    edge = BLOCKED * (REACH * width)
+    inner = (BLOCKED * REACH + UNREAD * size + BLOCKED * REACH) * size
+    return edge + inner + edge
 
 
 class _View:
     """Black's reading of a position for the renju checks: ``X`` Black, ``.`` empty, ``O`` White
-    or off the board. Cells are read from the stones when first needed and remembered, so a check
-    touches only the cells its windows cover; stones tried in the recursion are laid on the view
-    and taken back, never on the caller's board."""
+    or off the board, kept as one list of the board's cells row after row, framed by ``REACH``
+    blocked cells on every side. A line's 11-cell window is then one slice of it (every step is
+    positive: 1 along a row, the width down a column, the width ± 1 along the diagonals).
 
-    __slots__ = ("_cells", "_size", "_stones")
+    A posted board (``RowsBoard``) is read whole at once, row by row in C; any other board's
+    cells are read from its stones when a window first covers them and remembered (``?`` until
+    then), so a check touches only the cells its windows cover. Stones tried in the recursion
+    are laid on the view and taken back, never on the caller's board."""
+
+    __slots__ = ("_flat", "_size", "_steps", "_stones", "_width")
 
     def __init__(self, stones: Stones, size: int) -> None:
         self._stones = stones
         self._size = size
-        self._cells: dict[Cell, str] = {}
+        width = self._width = size + 2 * REACH
+        self._steps = tuple(dr * width + dc for dr, dc in DIRECTIONS)
+        if isinstance(stones, RowsBoard):
+            side, edge = BLOCKED * REACH, BLOCKED * (REACH * width)
+            inner = (side * 2).join(stones.rows).translate(_READING)
+            self._flat = list(edge + side + inner + side + edge)
+        else:
+            self._flat = list(_unread_board(size))
+
+    def _index(self, row: int, col: int) -> int:
+        if not (-REACH <= row < self._size + REACH and -REACH <= col < self._size + REACH):
+            raise ValueError(f"({row}, {col}) is beyond the frame of the view")
+        return (row + REACH) * self._width + col + REACH
 
     def cell(self, row: int, col: int) -> str:
-        mark = self._cells.get((row, col))
-        if mark is None:
-            if 0 <= row < self._size and 0 <= col < self._size:
-                color = self._stones.at(row, col)
-                mark = "." if color is None else "X" if color == "B" else "O"
-            else:
-                mark = "O"
-            self._cells[row, col] = mark
+        index = self._index(row, col)
+        mark = self._flat[index]
+        return self._read(row, col, index) if mark == UNREAD else mark
+
+    def _read(self, row: int, col: int, index: int) -> str:
+        color = self._stones.at(row, col)
+        mark = self._flat[index] = EMPTY if color is None else BLACK if color == "B" else BLOCKED
         return mark
 
     def set(self, row: int, col: int, mark: str) -> None:
-        self._cells[row, col] = mark
+        self._flat[self._index(row, col)] = mark
 
     def shapes(self, row: int, col: int) -> list[_LineShapes]:
         """The shapes a Black stone at the empty (row, col) makes in each of its four lines."""
-        cell = self.cell
+        flat, centre = self._flat, self._index(row, col)
         found = []
-        for dr, dc in DIRECTIONS:
-            before = "".join([cell(row + k * dr, col + k * dc) for k in range(-REACH, 0)])
-            after = "".join([cell(row + k * dr, col + k * dc) for k in range(1, REACH + 1)])
-            found.append(_shapes(before + "X" + after))
+        for (dr, dc), step in zip(DIRECTIONS, self._steps, strict=True):
+            start, stop = centre - REACH * step, centre + REACH * step + 1
+            window = "".join(flat[start:stop:step])
+            if UNREAD in window:
+                for k in range(-REACH, REACH + 1):
+                    if k and flat[centre + k * step] == UNREAD:
+                        self._read(row + k * dr, col + k * dc, centre + k * step)
+                window = "".join(flat[start:stop:step])
+            found.append(_shapes(window[:REACH] + BLACK + window[REACH + 1 :]))
         return found
 
 
@@ -396,7 +434,7 @@ def _forbidden_shapes(
     if len(candidates) < 2:
         return None
     threes: list[Line] = []
-    view.set(row, col, "X")
+    view.set(row, col, BLACK)
     try:
         for i, (d, s) in enumerate(candidates):
             if len(threes) + len(candidates) - i < 2:
@@ -404,7 +442,7 @@ def _forbidden_shapes(
             if _real_three(view, row, col, d, s):
                 threes.append(Line("three", _cells(row, col, d, s.three)))
     finally:
-        view.set(row, col, ".")
+        view.set(row, col, EMPTY)
     if len(threes) >= 2:
         return "double_three", tuple(threes)
     return None
@@ -430,10 +468,10 @@ def _walk(view: _View, row: int, col: int, direction: tuple[int, int]) -> tuple[
     """The cells of the unbroken Black run through the empty (row, col), if Black played it."""
     dr, dc = direction
     back = 0
-    while view.cell(row - (back + 1) * dr, col - (back + 1) * dc) == "X":
+    while view.cell(row - (back + 1) * dr, col - (back + 1) * dc) == BLACK:
         back += 1
     ahead = 0
-    while view.cell(row + (ahead + 1) * dr, col + (ahead + 1) * dc) == "X":
+    while view.cell(row + (ahead + 1) * dr, col + (ahead + 1) * dc) == BLACK:
         ahead += 1
     return tuple(sorted((row + k * dr, col + k * dc) for k in range(-back, ahead + 1)))
 
@@ -464,7 +502,7 @@ def forbidden_points(stones: Stones, size: int) -> list[tuple[int, int, Forbidde
     points: list[tuple[int, int, Forbidden]] = []
     for row in range(size):
         for col in range(size):
-            if view.cell(row, col) == ".":
+            if view.cell(row, col) == EMPTY:
                 found = _forbidden_at(view, row, col)
                 if found is not None:
                     points.append((row, col, found[0]))

@@ -21,7 +21,9 @@ from app.rules.gomoku import (
     GomokuBoard,
     Line,
     MoveCheck,
+    RowsBoard,
     Rule,
+    Stones,
     check_move,
     forbidden,
     forbidden_points,
@@ -40,6 +42,12 @@ def board(*rows: str) -> GomokuBoard:
     return GomokuBoard.from_rows(
         [row.ljust(15, ".") for row in rows] + ["." * 15] * (15 - len(rows))
     )
+
+
+def both_boards(rows: list[str]) -> list[Stones]:
+    """A position as the engine is given it: a session's board of stones (whose cells the renju
+    checks read one by one, as they need them) and a posted board's rows (read whole)."""
+    return [GomokuBoard.from_rows(rows), RowsBoard(rows)]
 
 
 def lines_of(check: MoveCheck) -> LineSet:
@@ -132,12 +140,12 @@ def assert_finds_what_the_source_asserts(
 
 @pytest.mark.parametrize("position", POSITIONS, ids=IDS)
 def test_engine_finds_what_the_source_asserts(position: dict[str, Any]) -> None:
-    stones = GomokuBoard.from_rows(position["board"])
-    points = forbidden_points(stones, 15)
-    assert_finds_what_the_source_asserts(position, points)
-    for point in expected_points(position):
-        found = forbidden(stones, 15, point["row"], point["col"])
-        assert (found and found[0]) == point["forbidden"]
+    for stones in both_boards(position["board"]):
+        points = forbidden_points(stones, 15)
+        assert_finds_what_the_source_asserts(position, points)
+        for point in expected_points(position):
+            found = forbidden(stones, 15, point["row"], point["col"])
+            assert (found and found[0]) == point["forbidden"]
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)), ids=IDS)
@@ -149,13 +157,14 @@ def test_reference_finds_what_the_source_asserts(index: int) -> None:
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)), ids=IDS)
 def test_engine_agrees_with_the_reference_at_every_point_of_a_source_position(index: int) -> None:
-    stones = GomokuBoard.from_rows(POSITIONS[index]["board"])
-    for (row, col), (kind, wins, lines) in reference_answers(index).items():
-        check = check_move(stones, 15, row, col, "B", "renju")
-        assert (check.forbidden, check.wins, lines_of(check)) == (kind, wins, lines), (row, col)
-        assert check.legal == (kind is None)
-        assert check.reason == (None if kind is None else "forbidden")
-        assert check_move(stones, 15, row, col, "W", "renju").legal  # White has no forbidden point
+    for stones in both_boards(POSITIONS[index]["board"]):
+        for (row, col), (kind, wins, lines) in reference_answers(index).items():
+            check = check_move(stones, 15, row, col, "B", "renju")
+            found = (check.forbidden, check.wins, lines_of(check))
+            assert found == (kind, wins, lines), (type(stones).__name__, row, col)
+            assert check.legal == (kind is None)
+            assert check.reason == (None if kind is None else "forbidden")
+            assert check_move(stones, 15, row, col, "W", "renju").legal  # White: none forbidden
 
 
 # --- random positions, engine against reference ------------------------------------------------
@@ -179,20 +188,23 @@ def renju_positions(draw: st.DrawFn) -> dict[Cell, str]:
 @settings(max_examples=80, deadline=None)
 @given(renju_positions())
 def test_renju_agrees_with_the_reference_at_every_empty_point(stones: dict[Cell, str]) -> None:
-    engine_board = GomokuBoard(15, stones)
+    boards = both_boards(GomokuBoard(15, stones).rows())
     answers = {}
     for r in range(15):
         for c in range(15):
             if (r, c) in stones:
                 continue
             kind, wins, lines = answers[r, c] = reference.renju_black(stones, (r, c))
-            check = check_move(engine_board, 15, r, c, "B", "renju")
-            assert (check.forbidden, check.wins, lines_of(check)) == (kind, wins, lines), (r, c)
-            white = check_move(engine_board, 15, r, c, "W", "renju")
-            assert white.legal
-            assert lines_of(white) == reference.winning_lines(stones, r, c, "W", "renju"), (r, c)
+            for board in boards:
+                check = check_move(board, 15, r, c, "B", "renju")
+                found = (check.forbidden, check.wins, lines_of(check))
+                assert found == (kind, wins, lines), (type(board).__name__, r, c)
+                white = check_move(board, 15, r, c, "W", "renju")
+                assert white.legal
+                assert lines_of(white) == reference.winning_lines(stones, r, c, "W", "renju")
     expected = [(r, c, kind) for (r, c), (kind, _, _) in sorted(answers.items()) if kind]
-    assert forbidden_points(engine_board, 15) == expected
+    for board in boards:
+        assert forbidden_points(board, 15) == expected
 
 
 @st.composite
