@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple, cast, get_args
 
 from app.rules.errors import DomainError
@@ -756,7 +756,7 @@ def record_read(kind: GameKind, seq: int, text: str) -> Move:
         reading = ClockReading(at, (first, second), player_or_none(running), spent)
     elif len(stamp) == 2:  # a game without clocks: the instant alone
         at = int(stamp[1])
-    return replace(move, version=None if version == seq else version, clock=reading, at_ms=at)
+    return move.stamped(None if version == seq else version, reading, at)
 
 
 def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:

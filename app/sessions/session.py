@@ -547,7 +547,7 @@ class Session:
             at = self._times[timed - 1]
         if others or at is not None:
             version = seq + others if others else None
-            return replace(move, version=version, clock=reading, at_ms=at)
+            return move.stamped(version, reading, at)
         return move
 
     def moves(self, since: int, limit: int) -> list[Move]:
