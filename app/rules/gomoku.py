@@ -322,6 +322,7 @@ def _open_four(window: str, first: int, last: int) -> bool:
 
 
 _READING = str.maketrans({"B": BLACK, "W": BLOCKED})
+_MARK: dict[Color | None, str] = {None: EMPTY, "B": BLACK, "W": BLOCKED}  # a stone as read
 
 
 @cache
@@ -369,8 +370,7 @@ class _View:
         return self._read(row, col, index) if mark == UNREAD else mark
 
     def _read(self, row: int, col: int, index: int) -> str:
-        color = self._stones.at(row, col)
-        mark = self._flat[index] = EMPTY if color is None else BLACK if color == "B" else BLOCKED
+        mark = self._flat[index] = _MARK[self._stones.at(row, col)]
         return mark
 
     def set(self, row: int, col: int, mark: str) -> None:
@@ -384,9 +384,10 @@ class _View:
             start, stop = centre - REACH * step, centre + REACH * step + 1
             window = "".join(flat[start:stop:step])
             if UNREAD in window:
-                for k in range(-REACH, REACH + 1):
-                    if k and flat[centre + k * step] == UNREAD:
-                        self._read(row + k * dr, col + k * dc, centre + k * step)
+                at = self._stones.at
+                for k, mark in enumerate(window, -REACH):
+                    if mark == UNREAD and k:
+                        flat[centre + k * step] = _MARK[at(row + k * dr, col + k * dc)]
                 window = "".join(flat[start:stop:step])
             found.append(_shapes(window[:REACH] + BLACK + window[REACH + 1 :]))
         return found
