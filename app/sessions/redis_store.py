@@ -36,10 +36,11 @@ import json
 import random
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from functools import partial
+from typing import Any, TypeVar, cast
 
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -247,6 +248,8 @@ class Known:
     private: bool = False  # read only with a player's or a spectator's token
 
 
+T = TypeVar("T")
+
 # The hash slots of a Redis Cluster.
 CLUSTER_SLOTS = 16384
 # Reads and decisions of one move on the generic engine before giving up under contention.
@@ -255,6 +258,14 @@ MAX_ATTEMPTS = 32
 # move and the reply, and more), and how read.lua is asked for all of them.
 TAKEBACK_RECORDS = 8
 ALL_RECORDS = -1
+
+
+class _DecideAgain(Exception):
+    """The game, or this request's receipt, changed since it was read: read and decide again."""
+
+
+class _ReadEveryRecord(Exception):
+    """The decision reaches past the moves' records read with the game: read them all."""
 
 
 def _outcome(session: Session, result: MoveResult) -> dict[str, str | int]:
@@ -916,19 +927,8 @@ class RedisGameStore:
             decided = await self._decide_on_kept(game_id, token, request)
             if decided is not None:
                 return decided
-        keys = game_keys(game_id)
-        key = request.idempotency_key
-        fields = [f"1:{key}", f"2:{key}"] if key is not None else []
-        read_call = Call(
-            "read", [keys.meta, keys.receipts, keys.moves], ReadArgs(channel(game_id)), fields
-        )
-        for attempt in range(MAX_ATTEMPTS):
-            if attempt:  # another process changed the game in between: let it finish
-                await asyncio.sleep(random.uniform(0, 0.001 * attempt))
-            found = await self.scripts.run(self.client, read_call)
-            if not found:
-                raise GameNotFound(game_id)
-            session, read_version = self._session(game_id, ReadReply(*found), request)
+
+        async def decide(session: Session, version: int) -> MoveResult:
             if full is not None and not session.answered(request, token):
                 raise full  # only a replay is answered at the bound
             answered = session.answered_seq(request, token)
@@ -938,18 +938,60 @@ class RedisGameStore:
             try:
                 result = session.play(request, token)
             except DomainError:
-                if session.refusals == refusals:
-                    raise  # not remembered: nothing to write
-                answer = await self._commit(session, token, read_version, request, None)
-                if isinstance(answer, (Conflict, ReceiptFound)):
-                    continue  # the game, or this request's receipt, changed: decide again
+                refused = partial(self._commit, session, token, version, request, None)
+                await self._remember(session, refusals, refused)
                 raise
-            answer = await self._commit(session, token, read_version, request, result)
+            answer = await self._commit(session, token, version, request, result)
             if not isinstance(answer, Accepted):
-                continue
-            self._keep(game_id, session, read_version + 1)
+                raise _DecideAgain
+            self._keep(game_id, session, version + 1)
             return self._accepted(game_id, answer.state)
-        raise StoreUnavailable("the game changed too often while this move was decided; retry")
+
+        return await self._read_and_decide(game_id, request, decide, "move")
+
+    async def _read_and_decide(
+        self, game_id: str, request: MoveRequest | ActionRequest,
+        decide: Callable[[Session, int], Awaitable[T]], what: str, records: int = 0,
+    ) -> T:  # fmt: skip
+        """The generic engine's loop: read the game (read.lua: with this request's receipts
+        and, for a takeback, its last ``records`` moves' records), let ``decide`` decide on it
+        and commit what it decided — commit.lua writes only if the game is still at the version
+        read — and read and decide again if it was not (``_DecideAgain``), or if ``decide``
+        needs every record (``_ReadEveryRecord``)."""
+        keys = game_keys(game_id)
+        key = request.idempotency_key
+        fields = [f"1:{key}", f"2:{key}"] if key is not None else []
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:  # another process changed the game in between: let it finish
+                await asyncio.sleep(random.uniform(0, 0.001 * attempt))
+            read_call = Call(
+                "read", [keys.meta, keys.receipts, keys.moves],
+                ReadArgs(channel(game_id), records), fields,
+            )  # fmt: skip
+            found = await self.scripts.run(self.client, read_call)
+            if not found:
+                raise GameNotFound(game_id)
+            session, read_version = self._session(game_id, ReadReply(*found), request)
+            try:
+                return await decide(session, read_version)
+            except _ReadEveryRecord:
+                records = ALL_RECORDS
+            except _DecideAgain:
+                pass
+        raise StoreUnavailable(f"the game changed too often while this {what} was decided; retry")
+
+    @staticmethod
+    async def _remember(
+        session: Session, refusals: int, commit: Callable[[], Awaitable[tuple[Any, ...]]]
+    ) -> None:
+        """A refusal the session decided: written by ``commit`` if the session remembers it
+        (its receipt, under the request's key), and to decide again if the game or the
+        receipt changed since the read; nothing to write otherwise (the caller re-raises)."""
+        if session.refusals == refusals:
+            return  # not remembered: nothing to write
+        answer = await commit()
+        if isinstance(answer, (Conflict, ReceiptFound)):
+            raise _DecideAgain  # the game, or this request's receipt, changed
 
     async def _replay(self, game_id: str, answered: Answered) -> MoveResult:
         """The answer a move got, again: its record is in the move list, or (taken back since)
@@ -1098,43 +1140,28 @@ class RedisGameStore:
         ``Session.act`` the memory store runs, on the game as read with its last moves'
         records (all of them when those were too few: a Reversi player's replies after its
         passes), and written by commit.lua only if the game is still at the version read."""
-        keys = game_keys(game_id)
-        key = request.idempotency_key
-        fields = [f"1:{key}", f"2:{key}"] if key is not None else []
-        records = TAKEBACK_RECORDS
-        for attempt in range(MAX_ATTEMPTS):
-            if attempt:  # another process changed the game in between: let it finish
-                await asyncio.sleep(random.uniform(0, 0.001 * attempt))
-            read_call = Call(
-                "read", [keys.meta, keys.receipts, keys.moves],
-                ReadArgs(channel(game_id), records), fields,
-            )  # fmt: skip
-            found = await self.scripts.run(self.client, read_call)
-            if not found:
-                raise GameNotFound(game_id)
-            session, read_version = self._session(game_id, ReadReply(*found), request)
+
+        async def decide(session: Session, version: int) -> ActionResult:
             standing, refusals = session.takeback_offer, session.refusals
             try:
                 result = session.act(request, token)
             except LookupError:  # it reaches past the records read: read them all
-                records = ALL_RECORDS
-                continue
+                raise _ReadEveryRecord from None
             except DomainError:
-                if session.refusals == refusals:
-                    raise  # not remembered: nothing to write
-                answer = await self._commit_takeback(session, token, read_version, request, "")
-                if isinstance(answer, (Conflict, ReceiptFound)):
-                    continue  # the game, or this request's receipt, changed: decide again
+                refused = partial(self._commit_takeback, session, token, version, request, "")
+                await self._remember(session, refusals, refused)
                 raise
             if result.replayed:
                 return result
             player = session.player_of(token)
             outcome = "stands" if standing == player else "offered" if standing is None else "taken"
-            answer = await self._commit_takeback(session, token, read_version, request, outcome)
-            if isinstance(answer, Accepted):
-                self._kept.pop(game_id, None)
-                return ActionResult(state_read(self.kinds, game_id, answer.state))
-        raise StoreUnavailable("the game changed too often while this takeback was decided; retry")
+            answer = await self._commit_takeback(session, token, version, request, outcome)
+            if not isinstance(answer, Accepted):
+                raise _DecideAgain
+            self._kept.pop(game_id, None)
+            return ActionResult(state_read(self.kinds, game_id, answer.state))
+
+        return await self._read_and_decide(game_id, request, decide, "takeback", TAKEBACK_RECORDS)
 
     async def _commit_takeback(
         self, session: Session, token: str, version: int, request: ActionRequest, outcome: str

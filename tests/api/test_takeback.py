@@ -23,6 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.sessions import redis_store
 from tests.api.problems import assert_problem
 from tests.api.test_endings import events
 from tests.api.test_games_api import parse_events
@@ -140,6 +141,26 @@ def test_an_accepted_takeback_leaves_the_shorter_game_and_the_offerer_moves_agai
     assert moved.json()["state"]["version"] == after["version"] + 1
     play(client, game, kind.script[left + 1 : made + 1])
     assert shown(client, game) == oracle(client, kind, kind.script[: made + 1])
+
+
+def test_a_takeback_reaching_past_the_records_read_with_the_game_reads_them_all(
+    client: TestClient, kind: Kind, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The Redis store's generic engine reads a game's last few records with it for a takeback
+    # (``TAKEBACK_RECORDS``), and all of them when the takeback reaches further (a Reversi
+    # player's replies after its passes). With one record read first, every takeback of a move
+    # and its reply reaches further.
+    monkeypatch.setattr(redis_store, "TAKEBACK_RECORDS", 1)
+    script = kind.script[:3]
+    game = create(client, kind)
+    play(client, game, script)
+    assert offer(client, game, 2).status_code == 200
+    accepted = offer(client, game, 1)
+    assert accepted.status_code == 200, accepted.text
+    left = len(script) - takes_back(script, 2)
+    assert left == 1  # player 2's move and player 1's reply
+    assert (accepted.json()["move_count"], accepted.json()["next_player"]) == (left, 2)
+    assert shown(client, game) == oracle(client, kind, script[:left])
 
 
 def test_a_move_declines_a_takeback_offer_and_a_draw_offer_stands_no_longer(
