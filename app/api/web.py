@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api.games.schemas import GameShapes
+from app.records.formats import FORMATS
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 INDEX = (WEB_DIR / "index.html").read_text(encoding="utf-8")
@@ -28,7 +29,9 @@ def page_kinds(shapes: GameShapes) -> list[dict[str, object]]:
     title, its page facts (``Face.page``), its page module, whether a creation body without
     ``game`` makes it (``default``), the row its square names number 1 (``row_one``: the page
     finds a refused move's square by it) and the community formats its records are read and
-    written in (``formats``: the page offers them for download and for checking)."""
+    written in (``formats``: the page offers them for download and for checking), each with
+    the creation parameters an audit may give beside a record in it (``given``: those the
+    format cannot carry, which the game checker asks for)."""
     return [
         {
             "game": kind.name,
@@ -38,6 +41,7 @@ def page_kinds(shapes: GameShapes) -> list[dict[str, object]]:
             "default": kind.name == shapes.default,
             "row_one": kind.face.row_one,
             "formats": list(kind.face.formats),
+            "given": {name: sorted(FORMATS[name].given) for name in kind.face.formats},
         }
         for kind in shapes.kinds
     ]

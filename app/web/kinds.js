@@ -6,10 +6,12 @@
 // A page module exports pageKind(facts), which answers what is particular to its kind (facts:
 // the list's entry, and owners, a mark's player):
 //   hint                  a sentence on how the game is played, under the picker
-//   fields(box, prefix)   puts the kind's creation fields into box, their ids prefixed (the new-
-//                         game picker's have none, the game checker's "audit-"); answers a
-//                         function that gives the creation body they describe (the picker adds
-//                         the clock)
+//   fields(box, prefix, given)  puts the kind's creation fields into box, their ids prefixed
+//                         (the new-game picker's have none, the game checker's "audit-"); answers
+//                         a function that gives the creation body they describe (the picker adds
+//                         the clock). With given (a Set of parameter names: those a record
+//                         format cannot carry, the list's given[format]), only those, each left
+//                         out of the body where the record may say it
 //   start(params, state)  the rows a game of these creation parameters starts from (state: its
 //                         state, which says the board's size), for the game checker's board
 //   cellsTaken(move)      the cells a move makes the mover's: its own, and any it turns
@@ -53,7 +55,7 @@ const OPTIONAL = {
 const loaded = new Map();
 
 // Every kind, in the service's order: its facts (game, title, module, default, marks, empty,
-// names, row_one, formats; owners) and what its page module answers.
+// names, row_one, formats, given; owners) and what its page module answers.
 export async function loadKinds() {
   const answer = await api("GET", "/web/kinds.json");
   if (!answer.ok) throw new Error("the service did not list its kinds");

@@ -59,6 +59,9 @@ async function download(id, format) {
 // --- check a game --------------------------------------------------------------------------
 
 const bodies = new Map(); // a kind's name -> the creation body its fields in this form describe
+// "<kind>/<format>" -> the parameters given beside a record in that format, as its fields say
+// them (a format that cannot carry some: the kind's given, from the service's list)
+const givens = new Map();
 let asked = 0; // checks sent: only the last one's answer is shown
 
 // By title, as the position checker orders its kinds: Reversi's first.
@@ -71,6 +74,14 @@ export function startAudit(kinds) {
     box.className = "picker";
     bodies.set(kind.game, kind.fields(box, "audit-"));
     $("audit-fields").append(box);
+    for (const [format, names] of Object.entries(kind.given || {})) {
+      if (!names.length) continue;
+      const given = document.createElement("div");
+      given.id = `audit-${kind.game}-${format}-fields`;
+      given.className = "picker";
+      givens.set(`${kind.game}/${format}`, kind.fields(given, `audit-${format}-`, new Set(names)));
+      $("audit-fields").append(given);
+    }
   }
   pickKind();
   picker.addEventListener("change", pickKind);
@@ -90,12 +101,15 @@ function pickKind() {
   pickFormat();
 }
 
-// A transcript needs the game's parameters; a record gives its own.
+// A transcript needs the game's parameters; a record gives its own, but for those its format
+// cannot carry (a PSQ record's rule), which may be given beside it.
 function pickFormat() {
   const picked = $("audit-kind").value;
   const format = $("audit-format").value;
-  $("audit-fields").hidden = format !== TRANSCRIPT;
-  for (const [game] of bodies) $(`audit-${game}-fields`).hidden = game !== picked;
+  const given = `${picked}/${format}`;
+  $("audit-fields").hidden = format !== TRANSCRIPT && !givens.has(given);
+  for (const [game] of bodies) $(`audit-${game}-fields`).hidden = game !== picked || format !== TRANSCRIPT;
+  for (const [key] of givens) $(`audit-${key.replace("/", "-")}-fields`).hidden = key !== given;
   $("audit-help").textContent = HELP[format] || `the game as ${nameOf(format)} text`;
 }
 
@@ -141,7 +155,9 @@ function request(kind, format, text) {
     const { state, chain, signature, ...body } = record; // what the audit answers, not asks
     return { body, params: body };
   }
-  return { body: { game: kind.game, record: text, format }, params: kind.recordParams(format, text) };
+  const given = givens.get(`${kind.game}/${format}`);
+  const body = { game: kind.game, record: text, format, ...(given ? given() : {}) };
+  return { body, params: kind.recordParams(format, text) };
 }
 
 // The verdict in words: how the game stands after the plies the service accepted.

@@ -126,3 +126,28 @@ def test_modules_are_cached_as_the_other_static_assets(client: TestClient) -> No
 
     kind_module = str(next(iter(page_kinds(client).values()))["module"])
     assert caching(ENTRY) == caching(kind_module) == caching("/web/style.css")
+
+
+def test_each_format_tells_the_page_what_an_audit_may_give_beside_its_record(
+    client: TestClient,
+) -> None:
+    """The game checker asks for the parameters a format cannot carry (``given``): each is
+    taken beside a record in that format, and decides the audit (a PSQ record's rule)."""
+    entries = page_kinds(client)
+    assert entries["reversi"]["given"] == {"ggf": []}  # GGF carries every parameter
+    created = client.post("/v1/games", json={"game": "gomoku", "rule": "renju"}).json()
+    auth = {"Authorization": f"Bearer {created['tokens']['1']}"}
+    client.post(f"/v1/games/{created['id']}/moves", json={"row": 7, "col": 7}, headers=auth)
+    values = {"rule": "renju", "foul": "lose", "early_draw": False}
+    given = entries["gomoku"]["given"]
+    assert isinstance(given, dict)
+    assert set(given) == set(entries["gomoku"]["formats"])  # type: ignore[arg-type]
+    for format, names in given.items():
+        assert names, format  # neither PSQ nor SGF holds renju's foul rule, say
+        record = client.get(f"/v1/games/{created['id']}/record", params={"format": format}).text
+        body = {"game": "gomoku", "format": format, "record": record}
+        audit = client.post("/v1/records/audit", json={**body, **{n: values[n] for n in names}})
+        assert audit.status_code == 200, (format, audit.text)
+        assert (audit.json()["state"]["rule"], audit.json()["plies"]) == ("renju", 1)
+        refused = client.post("/v1/records/audit", json={**body, "size": 15})
+        assert refused.status_code == 422, format  # the record says its size: not given

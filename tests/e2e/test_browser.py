@@ -19,6 +19,7 @@ import playwright.sync_api as playwright
 import pytest
 
 from app.records.ggf import read_ggf
+from app.records.psq import PsqGame, write_psq
 from app.records.wthor import read_wthor
 from tests.records.test_ggf import WHITE_STARTS
 from tests.records.test_ggf import final_board as ggf_final_board
@@ -373,6 +374,22 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     verdict = check_game(first, "gomoku", "sgf", refused)
     expect(verdict).to_contain_text("Illegal at ply 9, (7, 7): Forbidden move: h8 is forbidden")
     assert refused_cell(first) == (7, 7)
+    # The same nine stones as PSQ, which carries no rule: as the record says, freestyle, where
+    # h8 is a move like another; with Renju given beside it, the ninth stone is refused.
+    stones = (*moves, (7, 7))
+    psq = write_psq(PsqGame(15, stones, (None,) * len(stones)))
+    first.select_option("#audit-format", "psq")
+    expect(first.locator("#audit-psq-gomoku-rule")).to_be_visible()
+    expect(first.locator("#audit-psq-gomoku-size")).to_be_hidden()  # the record says its size
+    expect(first.locator("#audit-psq-gomoku-opening")).to_be_hidden()
+    verdict = check_game(first, "gomoku", "psq", psq)
+    expect(verdict).to_contain_text("Unfinished: 9 plies, all legal")
+    first.select_option("#audit-psq-gomoku-rule", "renju")
+    verdict = check_game(first, "gomoku", "psq", psq)
+    expect(verdict).to_contain_text("Illegal at ply 9, (7, 7): Forbidden move: h8 is forbidden")
+    first.select_option("#audit-format", "transcript")
+    expect(first.locator("#audit-psq-gomoku-rule")).to_be_hidden()
+    expect(first.locator("#audit-gomoku-rule")).to_be_visible()
     assert not left_the_machine(first, outside)
 
 

@@ -24,18 +24,18 @@ const RENJU_SIZE = 15;
 const DIRECTIONS = [[0, 1], [1, 0], [1, 1], [1, -1]];
 const NO_CELLS = new Set();
 const FIELDS = (prefix) => `
-  <div class="field">
+  <div class="field" data-param="rule">
     <label for="${prefix}gomoku-rule">Rule</label>
     <select id="${prefix}gomoku-rule" name="rule"></select>
   </div>
-  <div class="field">
+  <div class="field" data-param="size">
     <label for="${prefix}gomoku-size">Board size</label>
     <select id="${prefix}gomoku-size" name="size"></select>
   </div>
-  <div class="field">
+  <div class="field" data-param="foul">
     <label><input id="${prefix}gomoku-foul" type="checkbox" name="foul"> A forbidden move loses (renju)</label>
   </div>
-  <div class="field">
+  <div class="field" data-param="opening">
     <label for="${prefix}gomoku-opening">Opening</label>
     <select id="${prefix}gomoku-opening" name="opening">
       <option value="">None</option>
@@ -86,20 +86,26 @@ export function pageKind(facts) {
   };
 }
 
-// The rule, the size (renju: 15 only) and, for renju, whether a forbidden move loses.
-function fields(box, prefix = "") {
+// The rule, the size (renju: 15 only) and, for renju, whether a forbidden move loses. Beside a
+// record (given: the parameters its format cannot carry), only those, and the rule may be left
+// to what the record says.
+function fields(box, prefix = "", given = null) {
   box.innerHTML = FIELDS(prefix);
   const rule = box.querySelector(`#${prefix}gomoku-rule`);
   const size = box.querySelector(`#${prefix}gomoku-size`);
   const foul = box.querySelector(`#${prefix}gomoku-foul`);
   const opening = box.querySelector(`#${prefix}gomoku-opening`);
+  if (given) {
+    for (const field of box.querySelectorAll("[data-param]")) field.hidden = !given.has(field.dataset.param);
+    rule.append(new Option("As the record says (else freestyle)", ""));
+  }
   for (const [value, label] of RULES) rule.append(new Option(label, value));
   const fillSizes = () => {
     const sizes = rule.value === "renju" ? [RENJU_SIZE] : SIZES;
     const chosen = Number(size.value) || RENJU_SIZE;
     size.replaceChildren(...sizes.map((n) => new Option(`${n} × ${n}`, String(n))));
     size.value = String(sizes.includes(chosen) ? chosen : RENJU_SIZE);
-    foul.disabled = rule.value !== "renju";
+    foul.disabled = rule.value !== "renju" && !(given && rule.value === "");
     if (foul.disabled) foul.checked = false;
   };
   fillSizes();
@@ -108,7 +114,9 @@ function fields(box, prefix = "") {
     const body = { game: "gomoku", rule: rule.value, size: Number(size.value) };
     if (foul.checked) body.foul = "lose";
     if (opening.value) body.opening = opening.value;
-    return body;
+    if (!given) return body;
+    if (!rule.value) delete body.rule; // the record's own, if it says one
+    return Object.fromEntries(Object.entries(body).filter(([name]) => given.has(name)));
   };
 }
 
