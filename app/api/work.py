@@ -59,25 +59,8 @@ class Meter:
         self._budget.limiter.spend(self._client, spent)
 
 
-class _Unmetered(Meter):
-    """The meter of a budget that is off (``client_cpu_ms_per_minute`` 0): nothing to admit or
-    charge, so not even the CPU clock is read."""
-
-    __slots__ = ()
-
-    def admit(self) -> None:
-        pass
-
-    def __enter__(self) -> Meter:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        pass
+def _no_time() -> float:
+    return 0.0
 
 
 class WorkBudget:
@@ -94,13 +77,11 @@ class WorkBudget:
             ms_per_minute / 1000, burst_ms / 1000, max_clients=max_clients,
             what="requests' work (CPU time)",
         )  # fmt: skip
-        self.cpu_clock = cpu_clock
-        self._unmetered = _Unmetered(self, "")
+        # A budget that is off (0 ms a minute) charges nothing: it reads no clock.
+        self.cpu_clock = cpu_clock if self.limiter.enabled else _no_time
 
     def meter(self, request: Request) -> Meter:
         """A meter of the request's work; 429 now if its client has used its share."""
-        if not self.limiter.enabled:
-            return self._unmetered
         client = client_of(request)
         self.limiter.admit(client)
         return Meter(self, client)
