@@ -133,14 +133,17 @@ def empty_store(request: pytest.FixtureRequest, store: str) -> str:
     return str(request.getfixturevalue("redis_url"))
 
 
-@pytest.fixture(params=["memory", "redis", "cluster"])
+STORES = ("memory", "redis", "cluster")
+
+
+@pytest.fixture(params=STORES)
 def store_url(request: pytest.FixtureRequest) -> str:
     """Each session test runs against every store: the memory store, one Redis and a Redis
     Cluster of three primaries; a networked store starts empty for every test."""
     return empty_store(request, request.param)
 
 
-@pytest.fixture(scope="module", params=["memory", "redis", "cluster"])
+@pytest.fixture(scope="module", params=STORES)
 def module_store_url(request: pytest.FixtureRequest) -> str:
     """``store_url`` for an app that a module's tests share (``shared_settings``): every store,
     a networked one emptied before the module's first test on it. For tests that read only

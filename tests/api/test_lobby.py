@@ -11,6 +11,7 @@ import asyncio
 import re
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import httpx
@@ -19,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from tests.api.problems import assert_problem
-from tests.conftest import app_settings
+from tests.conftest import STORES, app_settings, empty_store
 
 OPEN_GAMES = 3  # each client's most open games, here
 
@@ -252,22 +253,31 @@ def test_an_open_game_its_opening_ended_is_not_listed(store_url: str) -> None:
         assert_problem(client.post(f"/v1/games/{game['id']}/join"), 409, "seat_taken")
 
 
-def test_a_joined_game_lives_an_unstarted_games_life_from_the_join(store_url: str) -> None:
-    settings = app_settings(
-        store_url=store_url, create_rate_per_minute=0, unstarted_game_seconds=3
-    )  # fmt: skip
-    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+def test_a_joined_game_lives_an_unstarted_games_life_from_the_join(
+    request: pytest.FixtureRequest,
+) -> None:
+    """On every store at once: the three games wait out the same seconds."""
+    with ExitStack() as apps:
+        clients = [
+            apps.enter_context(TestClient(create_app(app_settings(
+                store_url=empty_store(request, store), create_rate_per_minute=0,
+                unstarted_game_seconds=3,
+            )), raise_server_exceptions=False))
+            for store in STORES
+        ]  # fmt: skip
         # A second of margin each way: a machine busy with the suite's other workers may take
         # a few hundred milliseconds a request.
-        game = create(client, n=3)
+        games = [create(client, n=3) for client in clients]
         time.sleep(2)
-        client.post(f"/v1/games/{game['id']}/join")
+        for client, game in zip(clients, games, strict=True):
+            client.post(f"/v1/games/{game['id']}/join")
         time.sleep(2)  # past its creation's lifetime, not its join's
-        moved = client.post(
-            f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0},
-            headers=bearer(game["tokens"]["1"]),
-        )  # fmt: skip
-        assert moved.status_code == 201, moved.text
+        for store, client, game in zip(STORES, clients, games, strict=True):
+            moved = client.post(
+                f"/v1/games/{game['id']}/moves", json={"row": 0, "col": 0},
+                headers=bearer(game["tokens"]["1"]),
+            )  # fmt: skip
+            assert moved.status_code == 201, (store, moved.text)
 
 
 def test_a_join_after_an_opening_is_sent_in_its_place(client: TestClient) -> None:
@@ -346,18 +356,23 @@ def test_a_bad_listing_is_422_naming_its_parameter(
         ({"n": 3, "open": "\u0000true"}, "open"),
     ],
 )
-def test_a_bad_open_game_is_422(client: TestClient, body: dict[str, Any], field: str) -> None:
+def test_a_bad_open_game_is_422(
+    module_store_client: TestClient, body: dict[str, Any], field: str
+) -> None:
+    client = module_store_client  # one app a store: a refused body reaches no store
+    listed = client.get("/v1/games?open=true").json()["games"]
     response = client.post("/v1/games", json=body)
     assert_problem(response, 422, "validation_error")
     error = response.json()["errors"][0]
     assert field in [*map(str, error["loc"]), error["type"]]
-    assert client.get("/v1/games?open=true").json()["games"] == []
+    assert client.get("/v1/games?open=true").json()["games"] == listed  # nothing listed
 
 
 @pytest.mark.parametrize("key", [" ", "x" * 256, "\u0662\u0663", "a\u0000b", "k\u00e9y", "\t"])
 def test_a_join_with_a_bad_idempotency_key_is_4xx_and_takes_no_seat(
-    client: TestClient, key: str
+    module_store_client: TestClient, key: str
 ) -> None:
+    client = module_store_client  # one app a store: each case reads only its own game
     game = create(client, n=3)
     raw = [(b"idempotency-key", key.encode("utf-8"))]
     response = client.post(f"/v1/games/{game['id']}/join", headers=raw)
