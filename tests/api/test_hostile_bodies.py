@@ -27,8 +27,9 @@ from tests.api.problems import assert_problem, assert_validation_error
 ONE_MIB = 1024 * 1024
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
+    """One app for the module: each test reads only its own answers."""
     settings = Settings(create_rate_per_minute=0, client_cpu_ms_per_minute=0)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client

@@ -26,9 +26,10 @@ OTHER = {"B": "W", "W": "B"}
 PLAYER = {"B": 1, "W": 2}
 
 
-@pytest.fixture
-def client(store_url: str) -> Iterator[TestClient]:
-    settings = Settings(store_url=store_url, create_rate_per_minute=0)
+@pytest.fixture(scope="module")
+def client(module_store_url: str) -> Iterator[TestClient]:
+    """One app a store for the module: each test reads only the games it makes."""
+    settings = Settings(store_url=module_store_url, create_rate_per_minute=0)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 

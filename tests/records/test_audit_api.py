@@ -79,8 +79,10 @@ def shared() -> Iterator[TestClient]:
         yield test_client
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
+    """One app for the module: an audit is stateless, and a test reads only the games it
+    makes (an app a test was a third of the module's time)."""
     settings = Settings(create_rate_per_minute=0, max_record_moves=500)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
