@@ -93,7 +93,9 @@ class Settings(BaseSettings):
     opentelemetry: bool = Field(
         False,
         description="FastAPI's native OpenTelemetry instrumentation (needs a configured "
-        "provider). Off by default: when off it costs nothing per request.",
+        "provider). Off by default: when off it costs nothing per request. On, routes are "
+        "found by trying each in turn, as spans name the route the router chose (no route "
+        "index).",
     )
     store_url: str = Field(
         "memory://",

@@ -123,7 +123,12 @@ class RouteIndex(BaseRoute):
     router goes on over the routes after this one, which then cost what they always did (a 404
     or a 405, rare). A route this index does not read (neither a Route nor a Mount) is tried
     for every path. Shapes are few (a literal segment or ``*`` at each place of a route's
-    length); at most ``MAX_SHAPES`` are remembered.
+    length); at most ``MAX_SHAPES`` are remembered. The index is built on the first request,
+    and again when the number of routes changes (a route declared later); a route replaced in
+    place is not seen.
+
+    Not with FastAPI's OpenTelemetry on: its tracing names a request's route by the route the
+    router chose, which would be this index (``index_routes``).
     """
 
     MAX_SHAPES = 1024
@@ -156,7 +161,9 @@ class RouteIndex(BaseRoute):
         if len(self._routes) != self._indexed:
             self._build()
         literals = self._literals
-        parts = path.split("/", len(literals))  # the last part holds whatever is beyond
+        # A route's pattern ends in ``$``, which matches before a final newline too: the path
+        # without it has the same routes.
+        parts = path.removesuffix("\n").split("/", len(literals))  # the last: all beyond
         shape = tuple(
             part if place < len(literals) and part in literals[place] else _ANY
             for place, part in enumerate(parts)
@@ -200,7 +207,9 @@ class RouteIndex(BaseRoute):
 _CHOSEN = "adjudicator.route"
 
 
-def index_routes(router: APIRouter) -> None:
+def index_routes(router: APIRouter, traced: bool) -> None:
     """Put a ``RouteIndex`` first in ``router``'s routes (once all are declared; one declared
-    later is indexed on the next request)."""
-    router.routes.insert(0, RouteIndex(router.routes))
+    later is indexed on the next request) — unless requests are ``traced`` by FastAPI's
+    OpenTelemetry, whose spans take their route from the route the router chose."""
+    if not traced:
+        router.routes.insert(0, RouteIndex(router.routes))

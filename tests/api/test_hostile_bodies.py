@@ -21,8 +21,9 @@ from app.main import create_app
 from app.rules.reversi import OPENING
 from app.sessions.clock import MAX_STAGES
 from app.sessions.kinds import REGISTRY
-from app.settings import DEFAULT_MAX_BATCH, Settings
+from app.settings import DEFAULT_MAX_BATCH
 from tests.api.problems import assert_problem, assert_validation_error
+from tests.conftest import shared_settings
 
 ONE_MIB = 1024 * 1024
 
@@ -30,7 +31,7 @@ ONE_MIB = 1024 * 1024
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     """One app for the module: each test reads only its own answers."""
-    settings = Settings(create_rate_per_minute=0, client_cpu_ms_per_minute=0)
+    settings = shared_settings()
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 

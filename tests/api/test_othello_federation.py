@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.records.wthor import WthorGame, read_wthor
-from app.settings import Settings
+from tests.conftest import shared_settings
 from tests.records.test_wthor import MAX, START, YEAR_1988, cell, federation_score
 from tests.rules.reference import reversi_moves, reversi_play
 from tests.timeless import timeless
@@ -29,7 +29,7 @@ PLAYER = {"B": 1, "W": 2}
 @pytest.fixture(scope="module")
 def client(module_store_url: str) -> Iterator[TestClient]:
     """One app a store for the module: each test reads only the games it makes."""
-    settings = Settings(store_url=module_store_url, create_rate_per_minute=0)
+    settings = shared_settings(store_url=module_store_url)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 

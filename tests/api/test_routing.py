@@ -23,7 +23,7 @@ METHODS = ("GET", "POST", "DELETE", "PUT", "HEAD", "PATCH")
 # Every literal segment of the routes' paths, and segments no route names.
 LITERALS = sorted({part for r in ROUTES for part in getattr(r, "path", "").split("/")})
 PATTERNS = sorted({r.path for r in ROUTES if isinstance(r, Route | Mount)})
-SEGMENTS = [*LITERALS, "x1", "7", "*", "", "%2F", "v1 ", "games.json"]
+SEGMENTS = [*LITERALS, "x1", "7", "*", "", "%2F", "v1 ", "games.json", "\n", "games\n"]
 
 
 def scope_of(method: str, path: str, root_path: str = "") -> dict[str, Any]:
@@ -82,6 +82,31 @@ def test_each_route_path_finds_what_every_route_would(pattern: str, method: str)
 def test_any_path_finds_what_every_route_would(parts: list[str], method: str, root: str) -> None:
     scope = scope_of(method, "/" + "/".join(parts), root)
     assert indexed(scope) == every_route(scope)
+
+
+def test_a_path_ending_in_a_newline_finds_what_every_route_would() -> None:
+    # A route's pattern ends in `$`, which also matches before a final newline: `/things/new\n`
+    # is the literal route's, not the parameter's declared after it.
+    app = FastAPI()
+    app.add_api_route("/things/new", lambda: None, name="literal")
+    app.add_api_route("/things/{name}", lambda: None, name="parameter")
+    index = RouteIndex(app.router.routes)
+    for path in ("/things/new\n", "/things/other\n", "/things/\n", "/things/new\n\n"):
+        scope = scope_of("GET", path)
+        plain = next(
+            (r for r in app.router.routes if r.matches(dict(scope))[0] is Match.FULL), None
+        )
+        match, child = index.matches(dict(scope))
+        assert child.get("adjudicator.route") is plain, path
+        assert match is (Match.NONE if plain is None else Match.FULL)
+
+
+def test_with_opentelemetry_on_the_router_tries_every_route() -> None:
+    """FastAPI's spans name a request's route by the route the router chose: no index then."""
+    traced = create_app(Settings(opentelemetry=True))
+    assert not any(isinstance(r, RouteIndex) for r in traced.router.routes)
+    with TestClient(traced) as client:
+        assert client.get("/healthz").status_code == 200
 
 
 def test_a_route_declared_after_the_index_is_served_and_a_miss_is_still_404_or_405() -> None:

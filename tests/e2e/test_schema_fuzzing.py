@@ -90,7 +90,7 @@ def test_schemathesis_finds_nothing(server: str, tmp_path: Path) -> None:
         # An event stream of a live game never ends: schemathesis reads it for this long. It
         # reads some 45 streams, so this second is most of the test's time (3 s: 158 s a run,
         # 1 s: 75 s); every other answer took under 0.1 s (the server's latency histogram, a
-        # whole run alone), so a loaded machine has ten times that before a timeout.
+        # whole run alone), and the suite's runs beside two busy workers passed with this.
         "--request-timeout", "1",
     ]  # fmt: skip
     runs = {}

@@ -24,6 +24,7 @@ from app.records.canonical import chain
 from app.records.signing import NotVerified, verify
 from app.settings import Settings
 from tests.api.problems import assert_problem
+from tests.conftest import shared_settings
 from tests.rules import reference
 
 OTHER = {"B": "W", "W": "B"}
@@ -83,7 +84,7 @@ def shared() -> Iterator[TestClient]:
 def client() -> Iterator[TestClient]:
     """One app for the module: an audit is stateless, and a test reads only the games it
     makes (an app a test was a third of the module's time)."""
-    settings = Settings(create_rate_per_minute=0, max_record_moves=500)
+    settings = shared_settings(max_record_moves=500)
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 
