@@ -325,13 +325,17 @@ _READING = str.maketrans({"B": BLACK, "W": BLOCKED})
 _MARK: dict[Color | None, str] = {None: EMPTY, "B": BLACK, "W": BLOCKED}  # a stone as read
 
 
+def _framed(rows: Sequence[str]) -> str:
+    """Square rows of cells, framed by ``REACH`` blocked cells each side, row after row."""
+    side = BLOCKED * REACH
+    edge = BLOCKED * (REACH * (len(rows) + 2 * REACH))
+    return edge + side + (side * 2).join(rows) + side + edge
+
+
 @cache
 def _unread_board(size: int) -> str:
-    """A size × size board framed by ``REACH`` blocked cells each side, its cells not yet read."""
-    width = size + 2 * REACH
-    edge = BLOCKED * (REACH * width)
-    inner = (BLOCKED * REACH + UNREAD * size + BLOCKED * REACH) * size
-    return edge + inner + edge
+    """A size × size board in its frame, its cells not yet read."""
+    return _framed([UNREAD * size] * size)
 
 
 class _View:
@@ -353,9 +357,7 @@ class _View:
         width = self._width = size + 2 * REACH
         self._steps = tuple(dr * width + dc for dr, dc in DIRECTIONS)
         if isinstance(stones, RowsBoard):
-            side, edge = BLOCKED * REACH, BLOCKED * (REACH * width)
-            inner = (side * 2).join(stones.rows).translate(_READING)
-            self._flat = list(edge + side + inner + side + edge)
+            self._flat = list(_framed(stones.rows).translate(_READING))
         else:
             self._flat = list(_unread_board(size))
 
