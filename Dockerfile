@@ -9,6 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /srv
 COPY pyproject.toml README.md ./
+COPY openapi ./openapi
 COPY app ./app
 RUN pip install . && useradd --system --uid 10001 --no-create-home adjudicator
 

@@ -494,3 +494,27 @@ def test_game_commands_are_the_game_routes(runner: CliRunner) -> None:
     )
     assert down.exit_code == 1
     assert "127.0.0.1" in down.output
+
+
+# What a game command's help imports: nothing of the service (no FastAPI, Pydantic or app
+# built), and no HTTP client until a request is sent; the routes come from the packaged spec.
+GAME_HELP_IMPORTS = """
+import sys
+from app.cli import main
+try:
+    main(["game", "make-move", "--help"])
+except SystemExit as ended:
+    assert ended.code == 0, ended.code
+heavy = ("fastapi", "starlette", "pydantic", "uvicorn", "httpx", "app.main", "app.settings")
+print([name for name in heavy if name in sys.modules])
+"""
+
+
+def test_a_game_commands_help_builds_nothing_of_the_service() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", GAME_HELP_IMPORTS], env=CLEAN_ENV, capture_output=True,
+        text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "make-move" in done.stdout
+    assert done.stdout.splitlines()[-1] == "[]"

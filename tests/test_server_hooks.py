@@ -1,6 +1,6 @@
 """What ``app/server.py`` relies on of uvicorn and httptools beyond their documented interfaces
 (``OVERRIDDEN_HOOKS``, ``INHERITED_ATTRIBUTES``, and the behaviours its comment names), and
-``app/cli.py`` of uvicorn's worker supervisor, checked against the installed releases. An
+``app/cli/serve.py`` of uvicorn's worker supervisor, checked against the installed releases. An
 upgrade that breaks one fails here, naming it and the range ``pyproject.toml`` pins, rather than
 as a hostile-traffic test failing for a reason hard to see.
 """
@@ -59,8 +59,8 @@ def test_the_installed_release_is_one_the_pin_admits(package: str) -> None:
     requirement = pinned(package)
     assert Requirement(requirement).specifier.contains(installed, prereleases=True), (
         f"{package} {installed} is outside pyproject.toml's {requirement!r}, the releases "
-        "app/server.py and app/cli.py are checked against: run tests/test_server_hooks.py and "
-        "the e2e tests with it, then move the pin"
+        "app/server.py and app/cli/serve.py are checked against: run "
+        "tests/test_server_hooks.py and the e2e tests with it, then move the pin"
     )
 
 
@@ -246,8 +246,9 @@ def test_an_answer_without_keep_alive_says_connection_close(
 def test_the_worker_supervisor_takes_a_configuration_and_its_sockets() -> None:
     required = [name for name, _, optional in parameters(Multiprocess) if not optional]
     assert required == ["config", "sockets"], relied_on(
-        f"uvicorn's Multiprocess now requires {required}: app/cli.py's run starts workers with "
-        "Multiprocess(config, sockets=…), the signature from uvicorn 0.51", "uvicorn", "app/cli.py"
+        f"uvicorn's Multiprocess now requires {required}: app/cli/serve.py's run starts "
+        "workers with Multiprocess(config, sockets=…), the signature from uvicorn 0.51",
+        "uvicorn", "app/cli/serve.py",
     )  # fmt: skip
 
 

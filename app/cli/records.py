@@ -1,0 +1,191 @@
+"""``adjudicator audit`` and ``adjudicator verify``: the records endpoints offline — the same
+audit, answer and signature as ``POST /v1/records/audit``, and the check anyone can make of a
+signed record."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import IO, Any
+
+import click
+import httpx
+from fastapi.exceptions import RequestValidationError
+from pydantic_core import to_json
+
+from app.api.games.schemas import GameShapes
+from app.api.problems import validation_problem
+from app.api.records import AuditShapes, audit_answer, record_problem, wthor_line
+from app.cli.check import OFFLINE
+from app.cli.settings import load_settings
+from app.contract.problems import ProblemTable
+from app.records.errors import RecordError
+from app.records.formats import FORMATS
+from app.records.signing import KeyRing, NotVerified
+from app.records.signing import verify as verify_signature
+from app.records.text import decode
+from app.records.wthor import read_wthor
+from app.sessions.kinds import REGISTRY
+from app.settings import DEFAULT_MAX_RECORD_MOVES
+
+
+def _offline_audits() -> AuditShapes:
+    """The audit bodies of the kinds the service serves, built as the app builds them."""
+    return AuditShapes.of(GameShapes.of(REGISTRY))
+
+
+def _problem_line(error: RequestValidationError) -> bytes:
+    return bytes(validation_problem(error.errors()).body)
+
+
+def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
+    """The audit body a file stands for: a JSON body or record as it is (a record's state,
+    chain and signature left out), a record in a format its name ends with, else a transcript
+    of a game of ``params``; a RequestValidationError for a text that is not UTF-8."""
+    ending = os.path.splitext(name)[1].lower()
+    if ending == ".json":
+        try:
+            document = json.loads(data)
+        except ValueError:
+            return data  # the body's parser says what is wrong, as the endpoint would
+        if isinstance(document, dict):
+            for written in ("state", "chain", "signature"):
+                document.pop(written, None)
+        return json.dumps(document).encode()
+    written = ending.removeprefix(".")
+    field = "record" if written in FORMATS else "transcript"
+    try:
+        text = decode(data)  # UTF-8, or the line, column and byte where it is not
+    except RecordError as error:
+        raise record_problem(field, error) from None
+    if written in FORMATS:  # with what ``params`` gives that the format cannot carry (a rule)
+        beside = {name: params[name] for name in FORMATS[written].given if name in params}
+        return json.dumps({"record": text, "format": written, **beside}).encode()
+    return json.dumps({**params, "transcript": text}).encode()
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--params",
+    default='{"game": "reversi"}',
+    show_default=True,
+    help="The creation parameters (JSON) of the games of transcript files; of PSQ and SGF "
+    "files, those the format does not carry (rule, foul, early_draw).",
+)
+def audit(files: tuple[str, ...], params: str) -> None:
+    """Audit games offline with the service's code: each FILE is an audit body or a game's
+    record as JSON (.json), a record in a community format (.ggf; .psq and .sgf, whose rule
+    --params may give), a WTHOR database (.wtb) or a transcript (anything else; - is stdin).
+    Prints POST /v1/records/audit's answer, signed with ADJUDICATOR_SIGNING_KEY_FILE's key
+    (else an ephemeral one, said on stderr), one JSON document a line; a WTHOR file prints
+    POST /v1/records/audit-batch's lines. Exit status 1 if a game is illegal or a file cannot
+    be read (its problem on stderr)."""
+    try:
+        creation = json.loads(params)
+        if not isinstance(creation, dict):
+            raise ValueError("not a JSON object")
+    except ValueError as error:
+        raise click.BadParameter(f"{error}", param_hint="--params") from None
+    settings = load_settings({})
+    keys = KeyRing.load(settings.signing_key_file, settings.signing_previous_key_files)
+    if keys.current.ephemeral:
+        click.echo("adjudicator: no ADJUDICATOR_SIGNING_KEY_FILE: signed with an ephemeral key",
+                   err=True)  # fmt: skip
+    shapes, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)
+    context = {"settings": settings}
+    failed = False
+    for name in files:
+        with click.open_file(name, "rb") as file:
+            data = file.read()
+        if name.lower().endswith(".wtb"):
+            failed |= _audit_wthor_file(data, settings.max_record_moves)
+            continue
+        try:
+            parsed = shapes.body.validate(_audit_body(name, data, creation), context)
+            answer = audit_answer(shapes.audit(parsed, settings.max_record_moves), problems)
+        except RequestValidationError as error:
+            click.echo(f"{name}: ".encode() + _problem_line(error), err=True)
+            failed = True
+            continue
+        failed |= answer["verdict"] == "illegal"
+        click.echo(to_json(keys.current.signed(answer)))
+    if failed:
+        raise click.exceptions.Exit(1)
+
+
+def _audit_wthor_file(data: bytes, max_moves: int) -> bool:
+    """Print the lines of a WTHOR file's games; whether one was illegal or unreadable."""
+    try:
+        _, games = read_wthor(data, max_moves)
+        failed = False
+        for game in games:
+            line = wthor_line(game, REGISTRY.find("reversi"))
+            failed |= line["verdict"] == "illegal"
+            click.echo(to_json(line))
+    except RecordError as error:
+        click.echo(f"adjudicator: {error}", err=True)
+        return True
+    return failed
+
+
+def _published_keys(source: str | None) -> list[dict[str, Any]]:
+    """The JWKs to verify with: a JWK Set file, a URL that serves one (GET /v1/keys), or the
+    keys of this machine's settings."""
+    if source is None:
+        settings = load_settings({})
+        if settings.signing_key_file is None:
+            raise click.UsageError("no keys: give --keys (a file or URL of GET /v1/keys), or "
+                                   "set ADJUDICATOR_SIGNING_KEY_FILE")  # fmt: skip
+        ring = KeyRing.load(settings.signing_key_file, settings.signing_previous_key_files)
+        return list(ring.jwks()["keys"])
+    try:
+        if source.startswith(("http://", "https://")):
+            text = httpx.get(source, timeout=10, follow_redirects=True).raise_for_status().text
+        else:
+            with open(source, encoding="utf-8") as file:
+                text = file.read()
+        keys = json.loads(text)["keys"]
+        if not isinstance(keys, list):
+            raise TypeError("keys is not a list")
+    except (OSError, httpx.HTTPError, ValueError, KeyError, TypeError) as error:
+        raise click.UsageError(f"--keys {source}: not a JWK Set ({error})") from None
+    return keys
+
+
+@click.command()
+@click.argument("file", type=click.File("rb"))
+@click.option("--keys", "source", help="A JWK Set file, or the URL of GET /v1/keys.")
+def verify(file: IO[bytes], source: str | None) -> None:
+    """Check a signed record (GET /v1/games/{id}/record) or audit answer offline: its Ed25519
+    signature with the published keys, and a record's hash chain, recomputed by replaying its
+    moves. One line: verified, or why not (exit status 1)."""
+    keys = _published_keys(source)
+    try:
+        document = json.loads(file.read())
+        if not isinstance(document, dict):
+            raise NotVerified("the file is not a JSON object")
+        kid = verify_signature(document, keys)
+        checked = _recomputed_chain(document)
+    except (ValueError, NotVerified) as error:
+        click.echo(f"not verified: {error}")
+        raise click.exceptions.Exit(1) from None
+    click.echo(f"verified: signed by key {kid}{checked}")
+
+
+def _recomputed_chain(document: dict[str, Any]) -> str:
+    """For a record (its creation parameters and moves), its chain recomputed by auditing its
+    moves; NotVerified if it differs. An audit answer's chain is covered by its signature."""
+    if "verdict" in document:
+        return "; its chain is part of what is signed"
+    body = {k: v for k, v in document.items() if k not in ("state", "chain", "signature")}
+    shapes, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)
+    try:
+        parsed = shapes.body.validate(json.dumps(body).encode(), OFFLINE)
+        replayed = audit_answer(shapes.audit(parsed, DEFAULT_MAX_RECORD_MOVES), problems)
+    except RequestValidationError as error:
+        raise NotVerified(f"its moves cannot be replayed: {error.errors()[0]['msg']}") from None
+    if replayed["chain"] != document.get("chain"):
+        raise NotVerified("its hash chain is not the chain of its moves: a move was changed")
+    return f"; chain recomputed from its {len(replayed['moves'])} moves"
