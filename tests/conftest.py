@@ -29,6 +29,7 @@ LONG = [
         "tests/e2e/test_browser.py",
         "tests/e2e/test_cluster.py",
         "tests/e2e/test_typescript_client.py",
+        "tests/test_quick_start.py",
         "clients/python/tests",
         "tests/e2e",
         "tests/sessions/test_stores_agree.py",

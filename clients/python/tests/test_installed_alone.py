@@ -10,7 +10,6 @@ fail under CI=true. About 20 s: one wheel, one virtualenv, for the module.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.installs import clean_environment, fail_or_skip_install
 from tests.servers import uvicorn_server
 
 CLIENT = Path(__file__).resolve().parents[1]
@@ -42,13 +42,6 @@ class Venv:
         )  # fmt: skip
 
 
-def clean_environment() -> dict[str, str]:
-    """This process's environment (the pip configuration included) without what would put the
-    checkout or this virtualenv on another interpreter's path."""
-    left_out = {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP"}
-    return {name: value for name, value in os.environ.items() if name not in left_out}
-
-
 def pip(python: Path | str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         [str(python), "-m", "pip", "--disable-pip-version-check", "--no-input", *args],
@@ -56,17 +49,8 @@ def pip(python: Path | str, *args: str, cwd: Path) -> subprocess.CompletedProces
         check=False,
     )  # fmt: skip
     if done.returncode != 0:
-        message = f"pip {' '.join(args[:1])} failed: {done.stderr[-2000:]}"
-        if os.environ.get("CI", "").lower() not in ("1", "true", "yes") and offline(done.stderr):
-            pytest.skip(f"the package index cannot be reached ({message})")
-        pytest.fail(message)
+        fail_or_skip_install(f"pip {' '.join(args[:1])} failed", done.stderr[-2000:])
     return done
-
-
-def offline(stderr: str) -> bool:
-    signs = ("No matching distribution", "Could not find a version", "NewConnectionError",
-             "Temporary failure in name resolution", "Network is unreachable")  # fmt: skip
-    return any(sign in stderr for sign in signs)
 
 
 @pytest.fixture(scope="module")
