@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, cast
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, cast
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -284,9 +284,10 @@ def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
     if audit.refused is not None:
         error = audit.refused.error
         problem = problems.problem_of(type(error))
-        refusal = problem_body(problem, str(error), error.details())
+        named = None if names is None else names.squares.name
+        refusal = problem_body(problem, error.described(named), error.details())
         illegal = {"ply": audit.refused.ply, "move": audit.refused.given, **refusal}
-    return {
+    answer: Json = {
         "verdict": audit.verdict,
         "plies": audit.plies,
         "illegal": illegal,
@@ -294,6 +295,9 @@ def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
         "state": shown,
         "chain": chain({"game": kind.name, **audit.params}, moves),
     }
+    if audit.assumed:
+        answer["assumed"] = dict(audit.assumed)
+    return answer
 
 
 # --- from a parsed body to an audit ----------------------------------------------------------
@@ -410,6 +414,17 @@ def _audit_out(games: GameShapes) -> type:
                     "`h0 = SHA-256(canonical creation parameters, with game)`, "
                     "`h_i = SHA-256(h_{i-1} ‖ canonical move record i)`."
                 ),
+            ],
+            "assumed": NotRequired[
+                Annotated[
+                    dict[str, Any],
+                    Field(
+                        description="Present only when a record left unsaid a parameter its "
+                        "format may say and the body gave none beside it: the values the game "
+                        "was checked under (a PSQ or SGF record that names no rule: "
+                        '`{"rule": "freestyle"}`).'
+                    ),
+                ]
             ],
             "signature": Annotated[
                 SignatureOut, Field(description="The service's signature of the answer.")
@@ -539,17 +554,19 @@ class AuditShapes:
                 params = _params_of(kind, recorded.params, body._beside)
                 written: Sequence[object] = recorded.moves
                 players: Sequence[Player | None] = recorded.players
+                unsaid = recorded.unsaid - body._beside.keys()
             else:
                 params = body.params()
                 written = body.moves or read_transcript(body.transcript or "", max_moves)
-                players = ()
+                players, unsaid = (), frozenset()
             squares = kind.face.squares(*board_size(kind, kind.new(params).facts()))
             has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
             moves = submitted(written, squares, has_pass, players, kind.face.choices)
         except RecordError as error:
             raise record_problem(field, error) from None
         opening = [] if body.record is not None else body.opening_moves()
-        return replay(kind, params, moves, opening)
+        assumed = {name: params[name] for name in sorted(unsaid) if name in params}
+        return replace(replay(kind, params, moves, opening), assumed=assumed)
 
 
 def _params_of(

@@ -25,6 +25,7 @@ from app.records.formats import FORMATS
 from app.records.signing import KeyRing, NotVerified
 from app.records.signing import verify as verify_signature
 from app.records.text import decode
+from app.records.transcript import read_transcript
 from app.records.wthor import read_wthor
 from app.sessions.kinds import REGISTRY
 from app.settings import DEFAULT_MAX_RECORD_MOVES
@@ -110,6 +111,9 @@ def audit(files: tuple[str, ...], params: str) -> None:
             failed = True
             continue
         failed |= answer["verdict"] == "illegal"
+        for parameter, value in answer.get("assumed", {}).items():
+            click.echo(f"{name}: the record names no {parameter}: checked under {parameter} "
+                       f"{value} (--params gives another)", err=True)  # fmt: skip
         click.echo(to_json(keys.current.signed(answer)))
     if failed:
         raise click.exceptions.Exit(1)
@@ -162,8 +166,12 @@ def verify(file: IO[bytes], source: str | None) -> None:
     signature with the published keys, and a record's hash chain, recomputed by replaying its
     moves. One line: verified, or why not (exit status 1)."""
     keys = _published_keys(source)
+    data = file.read()
     try:
-        document = json.loads(file.read())
+        try:
+            document = json.loads(data)
+        except ValueError:
+            raise NotVerified(_not_json(data)) from None
         if not isinstance(document, dict):
             raise NotVerified("the file is not a JSON object")
         kid = verify_signature(document, keys)
@@ -172,6 +180,32 @@ def verify(file: IO[bytes], source: str | None) -> None:
         click.echo(f"not verified: {error}")
         raise click.exceptions.Exit(1) from None
     click.echo(f"verified: signed by key {kid}{checked}")
+
+
+def _not_json(data: bytes) -> str:
+    """Why a file that is not JSON cannot be verified: a game's text export (a transcript, GGF,
+    PSQ, SGF: ``GET /v1/games/{id}/record?format=…``) carries no signature; only the JSON
+    record and audit answers do."""
+    written = None
+    for name, format in FORMATS.items():
+        try:
+            format.read(decode(data), DEFAULT_MAX_RECORD_MOVES)
+        except RecordError:
+            continue
+        written = f"{'an' if name[0] in 'aefhilmnorsx' else 'a'} {name.upper()} record"
+        break
+    if written is None:
+        try:
+            if read_transcript(data, DEFAULT_MAX_RECORD_MOVES):
+                written = "a transcript"
+        except RecordError:
+            pass
+    if written is None:
+        return "the file is not JSON: only a JSON record or audit answer carries a signature"
+    return (
+        f"the file is {written}, a text export, which carries no signature: verify the game's "
+        "JSON record (GET /v1/games/{id}/record) or its audit answer"
+    )
 
 
 def _recomputed_chain(document: dict[str, Any]) -> str:

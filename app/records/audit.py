@@ -21,7 +21,7 @@ tic-tac-toe, a bitboard walk for Reversi) and nothing that grows with the record
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from app.rules.errors import RuleError
@@ -58,8 +58,10 @@ class Refused:
 class Audit:
     """A replayed record: the position after the moves it accepted (``position``), their move
     records (``moves``, as a session records them), how many of the submitted moves were
-    accepted (``plies``: written passes count, inferred ones do not), and the first refused
-    move (``refused``), if any."""
+    accepted (``plies``: written passes count, inferred ones do not), the first refused
+    move (``refused``), if any, and the creation parameters the record could have said but did
+    not, with the values the replay took for them (``assumed``: a PSQ record whose tournament
+    names no rule is replayed as freestyle)."""
 
     kind: GameKind
     params: Mapping[str, object]
@@ -67,6 +69,7 @@ class Audit:
     moves: tuple[Move, ...]
     plies: int
     refused: Refused | None
+    assumed: Mapping[str, object] = field(default_factory=dict)
 
     @property
     def verdict(self) -> Verdict:

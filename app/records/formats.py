@@ -31,6 +31,9 @@ class Recorded:
     params: Mapping[str, object]
     moves: list[str | list[int]]
     players: list[int | None]
+    # The parameters its format may say that this record does not (a PSQ or SGF record that
+    # names no rule): the audit says what it took them to be.
+    unsaid: frozenset[str] = frozenset()
 
 
 PLAYER_OF = {"B": 1, "W": 2}
@@ -117,25 +120,29 @@ def _seconds(ms: int) -> str:
 GOMOKU_GIVEN = frozenset({"rule", "foul", "early_draw"})
 
 
-def _gomoku_params(size: int, rule: str | None) -> dict[str, object]:
-    """A gomoku record's creation parameters: its board's side, and its rule where it says one."""
-    return {"size": size} if rule is None else {"size": size, "rule": rule}
+def _gomoku_recorded(
+    size: int, rule: str | None, moves: list[str | list[int]], players: list[int | None]
+) -> Recorded:
+    """A gomoku record's game: its board's side, its rule where it says one (else the rule is
+    what it left unsaid), and its moves."""
+    if rule is None:
+        return Recorded({"size": size}, moves, players, unsaid=frozenset({"rule"}))
+    return Recorded({"size": size, "rule": rule}, moves, players)
 
 
 def _read_psq(text: str, max_moves: int) -> Recorded:
     game = psq.read_psq(text, max_moves)
-    params = _gomoku_params(game.size, game.rule)
     moves: list[str | list[int]] = [[row, col] for row, col in game.stones]
-    return Recorded(params, moves, [None] * len(moves))
+    return _gomoku_recorded(game.size, game.rule, moves, [None] * len(moves))
 
 
 def _read_sgf(text: str, max_moves: int) -> Recorded:
     game = sgf.read_sgf(text, max_moves)
-    params = _gomoku_params(game.size, game.rule)
     moves: list[str | list[int]] = [
         "pass" if move.point is None else list(move.point) for move in game.moves
     ]
-    return Recorded(params, moves, [PLAYER_OF[move.color] for move in game.moves])
+    players: list[int | None] = [PLAYER_OF[move.color] for move in game.moves]
+    return _gomoku_recorded(game.size, game.rule, moves, players)
 
 
 def _seat_colors(state: Mapping[str, Any]) -> dict[int, str | None]:

@@ -7,8 +7,12 @@ gives each its status and title in one table (``api/problems.py``), so the domai
 about HTTP.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar, Self
+
+# How a game names a cell (row, col): its square's name (``f5``), or None where it has none (a
+# board wider than 26 columns).
+CellNames = Callable[[int, int], str | None]
 
 
 class DomainError(Exception):
@@ -20,6 +24,11 @@ class DomainError(Exception):
     def details(self) -> dict[str, object]:
         """Machine-readable facts about the error (JSON-compatible values)."""
         return {}
+
+    def described(self, names: CellNames | None) -> str:
+        """The message, with the cells it speaks of named as the game names them, where it
+        can (``CellError``); the message itself otherwise."""
+        return str(self)
 
     def copy(self, *, replayed: bool = False) -> Self:
         """The same error as a fresh value: no traceback (nor the frames it holds), so it can be
@@ -40,3 +49,26 @@ class DomainError(Exception):
 
 class RuleError(DomainError):
     """A move that breaks a rule of the game. It is refused and changes nothing."""
+
+
+class CellError(RuleError):
+    """A move refused for what stands on its cell (occupied, brackets nothing). The message
+    writes the cell as ``(row, col)``; ``described`` writes it as the game names its squares as
+    well, ``f5 (4, 5)``, where the caller knows the names (an audit, which knows the board)."""
+
+    row: int
+    col: int
+
+    def __init__(self, row: int, col: int) -> None:
+        self.row, self.col = row, col
+        super().__init__(self.saying(f"({row}, {col})"))
+
+    def saying(self, cell: str) -> str:
+        """The message, with the cell written as ``cell``."""
+        raise NotImplementedError
+
+    def described(self, names: CellNames | None) -> str:
+        square = None if names is None else names(self.row, self.col)
+        if square is None:
+            return str(self)
+        return self.saying(f"{square} ({self.row}, {self.col})")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from app.rules.errors import DomainError, RuleError
+from app.rules.errors import CellError, DomainError, RuleError
 
 
 class OutOfBounds(RuleError):
@@ -45,12 +45,11 @@ class NotYourTurn(RuleError):
         return {"next_player": self.next_player}
 
 
-class CellOccupied(RuleError):
+class CellOccupied(CellError):
     code = "cell_occupied"
 
-    def __init__(self, row: int, col: int) -> None:
-        self.row, self.col = row, col
-        super().__init__(f"cell ({row}, {col}) already holds a mark")
+    def saying(self, cell: str) -> str:
+        return f"cell {cell} already holds a mark"
 
 
 class GameOver(RuleError):

@@ -224,6 +224,30 @@ def test_an_occupied_cell_and_a_cell_outside_are_refused_as_a_session_refuses_th
     assert (outside["ply"], outside["move"], outside["code"]) == (2, [3, 0], "out_of_bounds")
 
 
+@pytest.mark.parametrize(
+    ("body", "cell", "named"),
+    [
+        ({"n": 3, "transcript": "b2a1c3b2"}, "(1, 1)", "b2"),  # rows from the bottom
+        ({"n": 3, "moves": [[0, 0], [1, 1], [0, 0]]}, "(0, 0)", "a3"),  # written as a pair
+        ({"game": "reversi", "transcript": "f5d6c3d3c4f5"}, "(4, 5)", "f5"),  # from the top
+        ({"game": "reversi", "transcript": "f5d6c3d3c4a1"}, "(0, 0)", "a1"),  # no bracket
+        ({"game": "gomoku", "moves": ["h8", "h8"]}, "(7, 7)", "h8"),
+    ],
+)
+def test_a_refusal_names_its_cell_by_square_as_the_kind_writes_it(
+    client: TestClient, body: dict[str, Any], cell: str, named: str
+) -> None:
+    detail = audit(client, **body)["illegal"]["detail"]
+    assert f"{named} {cell}" in detail
+
+
+def test_a_refusal_on_a_board_without_names_names_its_cell_by_row_and_col(
+    client: TestClient,
+) -> None:
+    detail = audit(client, n=30, moves=[[0, 0], [1, 1], [0, 0]])["illegal"]["detail"]
+    assert detail == "cell (0, 0) already holds a mark"
+
+
 # --- what a client cannot send ----------------------------------------------------------------
 
 

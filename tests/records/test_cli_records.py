@@ -85,9 +85,12 @@ def test_psq_and_sgf_files_are_audited_under_the_rule_params_gives(
     sgf.write_text("(;FF[4]GM[4]SZ[15]" + "".join(
         f";{'BW'[i % 2]}[{letters[x - 1]}{letters[y - 1]}]" for i, (x, y) in enumerate(stones)
     ) + ")")  # fmt: skip
-    status, out, _ = run(["audit", str(psq), str(sgf)], key_file)
+    status, out, err = run(["audit", str(psq), str(sgf)], key_file)
     assert status == 0
     assert [json.loads(line)["verdict"] for line in out.splitlines()] == ["unfinished"] * 2
+    for name in (psq, sgf):  # neither names a rule: the answer and a line on stderr say so
+        assert f"{name}: the record names no rule: checked under rule freestyle" in err
+    assert [json.loads(line)["assumed"] for line in out.splitlines()] == [{"rule": "freestyle"}] * 2
     status, out, _ = run(["audit", "--params", '{"rule": "renju"}', str(psq), str(sgf)], key_file)
     assert status == 1
     answers = [json.loads(line) for line in out.splitlines()]
@@ -156,3 +159,38 @@ def test_verify_without_keys_is_a_usage_error(tmp_path: Path) -> None:
     status, _, err = run(["verify", str(tmp_path / "x.json")])
     assert status == 2
     assert "--keys" in err
+
+
+def test_verify_says_in_one_line_why_a_text_export_cannot_be_verified(
+    tmp_path: Path, key_file: Path
+) -> None:
+    """A game's record in another format than JSON (``?format=transcript``, ``ggf``, ``psq``,
+    ``sgf``) carries no signature: verify names what the file is and what to verify instead."""
+    with TestClient(create_app(Settings(signing_key_file=key_file))) as client:
+        exports = {}
+        for body, squares, formats in (
+            ({"game": "reversi"}, ["f5", "d6", "c3"], ("transcript", "ggf")),
+            ({"game": "gomoku"}, ["h8", "h9", "i8"], ("psq", "sgf")),
+        ):
+            created = client.post("/v1/games", json=body).json()
+            for i, square in enumerate(squares):
+                token = created["tokens"][str(i % 2 + 1)]
+                client.post(f"/v1/games/{created['id']}/moves", json={"square": square},
+                            headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+            for written in formats:
+                answer = client.get(f"/v1/games/{created['id']}/record?format={written}")
+                assert answer.status_code == 200, answer.text
+                exports[written] = answer.text
+    said = {"transcript": "a transcript", "ggf": "a GGF record", "psq": "a PSQ record",
+            "sgf": "an SGF record"}  # fmt: skip
+    for written, text in exports.items():
+        (tmp_path / f"game.{written}").write_text(text)
+        status, out, _ = run(["verify", str(tmp_path / f"game.{written}")], key_file)
+        assert status == 1
+        assert len(out.splitlines()) == 1
+        assert out.startswith(f"not verified: the file is {said[written]}, a text export")
+        assert "GET /v1/games/{id}/record" in out
+    (tmp_path / "notes.txt").write_text("not a game, not JSON: just words")
+    status, out, _ = run(["verify", str(tmp_path / "notes.txt")], key_file)
+    assert (status, out) == (1, "not verified: the file is not JSON: only a JSON record or "
+                                "audit answer carries a signature\n")  # fmt: skip

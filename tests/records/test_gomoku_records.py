@@ -318,6 +318,21 @@ def test_psq_takes_its_rule_from_the_body_or_its_division(client: TestClient) ->
     assert "the record says rule renju" in conflict.json()["errors"][0]["msg"]
 
 
+def test_a_record_that_names_no_rule_says_the_rule_it_was_checked_under(
+    client: TestClient,
+) -> None:
+    """PSQ has no rule and an SGF may leave out RU: the answer says the rule the game was
+    replayed under (the default), and says nothing where the record or the body gave one."""
+    psq = "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n"
+    sgf = "(;FF[4]GM[4]SZ[15];B[hh];W[ii])"
+    for text, written in ((psq, "psq"), (sgf, "sgf")):
+        unsaid = audit(client, record=text, format=written)
+        assert unsaid["assumed"] == {"rule": unsaid["state"]["rule"]} == {"rule": "freestyle"}
+        assert "assumed" not in audit(client, record=text, format=written, rule="caro")
+    assert "assumed" not in audit(client, record=psq + "a\nb\n-1\n0,Renju\n", format="psq")
+    assert "assumed" not in audit(client, record="(;FF[4]GM[4]SZ[15]RU[1];B[hh])", format="sgf")
+
+
 def test_sgf_rule_given_beside_must_agree_with_ru(client: TestClient) -> None:
     text = "(;FF[4]GM[4]SZ[15]RU[1];B[hh];W[ii])"
     assert audit(client, record=text, format="sgf", rule="standard")["state"]["rule"] == "standard"

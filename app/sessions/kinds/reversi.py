@@ -45,7 +45,7 @@ from app.contract.squares import SquareError, Squares, check_syntax
 from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
-from app.rules.errors import RuleError
+from app.rules.errors import CellError, RuleError
 from app.rules.reversi import BLACK, WHITE, Board, Color
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds, PassRefused
 from app.sessions.kind import (
@@ -138,15 +138,14 @@ class ReversiBoardOut(TypedDict):
     rows: Annotated[list[str], Field(description="`B` (player 1), `W` (player 2), `.` empty.")]
 
 
-class NoBracket(RuleError):
+class NoBracket(CellError):
     """A Reversi stone that brackets no opponent stone, in a session (409; the stateless
     ``apply-move`` answers the same rule with 422, ``rules.reversi.IllegalMove``)."""
 
     code = "illegal_move"
 
-    def __init__(self, row: int, col: int) -> None:
-        self.row, self.col = row, col
-        super().__init__(f"({row}, {col}) brackets no opponent stone")
+    def saying(self, cell: str) -> str:
+        return f"{cell} brackets no opponent stone"
 
     def details(self) -> dict[str, object]:
         return {"reason": "no_bracket"}

@@ -922,6 +922,13 @@ export interface components {
              * @description The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical creation parameters, with game)`, `h_i = SHA-256(h_{i-1} ‖ canonical move record i)`.
              */
             chain: string;
+            /**
+             * Assumed
+             * @description Present only when a record left unsaid a parameter its format may say and the body gave none beside it: the values the game was checked under (a PSQ or SGF record that names no rule: `{"rule": "freestyle"}`).
+             */
+            assumed?: {
+                [key: string]: unknown;
+            };
             /** @description The service's signature of the answer. */
             signature: components["schemas"]["SignatureOut"];
         };

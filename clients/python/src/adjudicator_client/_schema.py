@@ -667,6 +667,10 @@ class AuditOut(TypedDict):
     # The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical creation parameters,
     # with game)`, `h_i = SHA-256(h_{i-1} ‖ canonical move record i)`.
     chain: str
+    # Present only when a record left unsaid a parameter its format may say and the body gave none
+    # beside it: the values the game was checked under (a PSQ or SGF record that names no rule:
+    # `{"rule": "freestyle"}`).
+    assumed: NotRequired[dict[str, Any]]
     # The service's signature of the answer.
     signature: SignatureOut
 
