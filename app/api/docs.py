@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from app.contract.problems import PROBLEM_MEDIA_TYPE
 ASSETS_PATH = "/docs-assets"
 ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
 OAUTH2_REDIRECT = "/docs/oauth2-redirect"
+SCHEMAS = "#/components/schemas/"
 
 
 def _problem_content(operation: dict[str, Any]) -> None:
@@ -130,13 +132,33 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
 
 
 def _add_body_models(components: dict[str, Any], models: list[type[BaseModel]]) -> None:
-    """Schemas of the bodies parsed by JsonBody (FastAPI does not see them as parameters)."""
-    _, definitions = models_json_schema(
+    """Schemas of the bodies parsed by JsonBody (FastAPI does not see them as parameters), and
+    of what they refer to: pydantic also defines the models a body parses with but its schema
+    does not show (an audit's, ``shown_as``), which no document needs."""
+    roots, definitions = models_json_schema(
         [(model, "validation") for model in models],
-        ref_template="#/components/schemas/{model}",
+        ref_template=f"{SCHEMAS}{{model}}",
     )
-    for name, definition in definitions.get("$defs", {}).items():
-        components.setdefault(name, definition)
+    defined = definitions.get("$defs", {})
+    pending = [*roots.values()]
+    while pending:
+        for name in _refs_in(pending.pop()):
+            if name in defined and name not in components:
+                components[name] = defined[name]
+                pending.append(defined[name])
+
+
+def _refs_in(node: Any) -> Iterator[str]:
+    """The names of the components a schema refers to (``$ref`` anywhere in it)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(SCHEMAS):
+            yield ref.removeprefix(SCHEMAS)
+        for value in node.values():
+            yield from _refs_in(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs_in(item)
 
 
 router = APIRouter(include_in_schema=False)
