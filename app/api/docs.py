@@ -1,4 +1,5 @@
-"""What people read: the OpenAPI document's error responses, and the offline docs pages.
+"""What people read: the OpenAPI document (its error responses, its server, who may call each
+operation, its license), and the offline docs pages.
 
 Swagger UI and ReDoc are served from the JS/CSS bundled in the ``fastapi-offline`` package, so
 ``/docs`` and ``/redoc`` work on a machine with no internet access (ReDoc's script with the one
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,6 +100,23 @@ def _declared_examples(schema: dict[str, Any], routes: list[BaseRoute]) -> None:
                         documented["content"][media]["examples"] = content["examples"]
 
 
+# Where the operations are: on the host that serves the document, whatever its name or port.
+# Tools resolve a relative URL against the document's own (Swagger UI's "Try it out" calls the
+# host /docs was loaded from, offline too); without any, some tools assume a host of their own.
+THIS_SERVICE = {"url": "/", "description": "This service: the host serving this document."}
+DISTRIBUTION = "adjudicator"
+
+
+def license_of(distribution: str) -> dict[str, str] | None:
+    """The license of the installed ``distribution`` (its ``pyproject.toml``'s) as OpenAPI
+    states one; None where it is not installed or states none."""
+    try:
+        expression = importlib.metadata.metadata(distribution)["License-Expression"]
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    return {"name": expression, "identifier": expression} if expression else None
+
+
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """The app's OpenAPI document, with problem+json errors; cached on the app."""
     if app.openapi_schema:
@@ -109,12 +128,17 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         description=app.description,
         routes=app.routes,
         tags=app.openapi_tags,
+        servers=[THIS_SERVICE],
+        license_info=license_of(DISTRIBUTION),
     )
     _declared_examples(schema, app.routes)
     for path in schema["paths"].values():
         for operation in path.values():
             _problem_content(operation)
             _sequential_content(operation)
+            # A route that takes a token declares it (``BearerToken.openapi``); any other is
+            # public, and says so: a document without a word on it leaves it to each tool.
+            operation.setdefault("security", [])
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
