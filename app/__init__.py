@@ -1,1 +1,1 @@
-"""Move adjudication service: Reversi/Othello and n × n tic-tac-toe refereed over HTTP."""
+"""Move adjudication service: Reversi/Othello, n × n tic-tac-toe, gomoku and renju over HTTP."""

@@ -1,4 +1,5 @@
-"""What people read: the OpenAPI document's error responses, and the offline docs pages.
+"""What people read: the OpenAPI document (its error responses, its server, who may call each
+operation, its license), and the offline docs pages.
 
 Swagger UI and ReDoc are served from the JS/CSS bundled in the ``fastapi-offline`` package, so
 ``/docs`` and ``/redoc`` work on a machine with no internet access (ReDoc's script with the one
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,7 @@ from app.contract.problems import PROBLEM_MEDIA_TYPE
 ASSETS_PATH = "/docs-assets"
 ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
 OAUTH2_REDIRECT = "/docs/oauth2-redirect"
+SCHEMAS = "#/components/schemas/"
 
 
 def _problem_content(operation: dict[str, Any]) -> None:
@@ -96,6 +100,23 @@ def _declared_examples(schema: dict[str, Any], routes: list[BaseRoute]) -> None:
                         documented["content"][media]["examples"] = content["examples"]
 
 
+# Where the operations are: on the host that serves the document, whatever its name or port.
+# Tools resolve a relative URL against the document's own (Swagger UI's "Try it out" calls the
+# host /docs was loaded from, offline too); without any, some tools assume a host of their own.
+THIS_SERVICE = {"url": "/", "description": "This service: the host serving this document."}
+DISTRIBUTION = "adjudicator"
+
+
+def license_of(distribution: str) -> dict[str, str] | None:
+    """The license of the installed ``distribution`` (its ``pyproject.toml``'s) as OpenAPI
+    states one; None where it is not installed or states none."""
+    try:
+        expression = importlib.metadata.metadata(distribution)["License-Expression"]
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    return {"name": expression, "identifier": expression} if expression else None
+
+
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """The app's OpenAPI document, with problem+json errors; cached on the app."""
     if app.openapi_schema:
@@ -107,12 +128,17 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         description=app.description,
         routes=app.routes,
         tags=app.openapi_tags,
+        servers=[THIS_SERVICE],
+        license_info=license_of(DISTRIBUTION),
     )
     _declared_examples(schema, app.routes)
     for path in schema["paths"].values():
         for operation in path.values():
             _problem_content(operation)
             _sequential_content(operation)
+            # A route that takes a token declares it (``BearerToken.openapi``); any other is
+            # public, and says so: a document without a word on it leaves it to each tool.
+            operation.setdefault("security", [])
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
@@ -130,13 +156,33 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
 
 
 def _add_body_models(components: dict[str, Any], models: list[type[BaseModel]]) -> None:
-    """Schemas of the bodies parsed by JsonBody (FastAPI does not see them as parameters)."""
-    _, definitions = models_json_schema(
+    """Schemas of the bodies parsed by JsonBody (FastAPI does not see them as parameters), and
+    of what they refer to: pydantic also defines the models a body parses with but its schema
+    does not show (an audit's, ``shown_as``), which no document needs."""
+    roots, definitions = models_json_schema(
         [(model, "validation") for model in models],
-        ref_template="#/components/schemas/{model}",
+        ref_template=f"{SCHEMAS}{{model}}",
     )
-    for name, definition in definitions.get("$defs", {}).items():
-        components.setdefault(name, definition)
+    defined = definitions.get("$defs", {})
+    pending = [*roots.values()]
+    while pending:
+        for name in _refs_in(pending.pop()):
+            if name in defined and name not in components:
+                components[name] = defined[name]
+                pending.append(defined[name])
+
+
+def _refs_in(node: Any) -> Iterator[str]:
+    """The names of the components a schema refers to (``$ref`` anywhere in it)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(SCHEMAS):
+            yield ref.removeprefix(SCHEMAS)
+        for value in node.values():
+            yield from _refs_in(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs_in(item)
 
 
 router = APIRouter(include_in_schema=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar, Literal, NotRequired, cast
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union, cast, get_args
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -20,6 +20,7 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
+    ConfigDict,
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
@@ -28,6 +29,7 @@ from pydantic import (
     ValidationInfo,
     create_model,
     model_validator,
+    with_config,
 )
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError, from_json, to_json
@@ -41,9 +43,11 @@ from app.api.games.routes import viewed
 from app.api.games.schemas import (
     GameShapes,
     game_of_body,
+    one_of,
     played_by,
     root_model,
     shape_for,
+    shown_as,
     tagged_union,
     typed_dict,
 )
@@ -119,6 +123,15 @@ WrittenMove = Annotated[
 ]  # fmt: skip
 
 
+# The ways an audit body gives the moves, each by its fields (``RecordSource``'s), named by the
+# first: a body gives exactly one.
+WAYS: dict[str, tuple[str, ...]] = {
+    "moves": ("moves",),
+    "transcript": ("transcript",),
+    "record": ("record", "format"),
+}
+
+
 class RecordSource(BaseModel):
     """What an audit body adds to a kind's creation body: the moves, one of three ways."""
 
@@ -152,9 +165,7 @@ class RecordSource(BaseModel):
 
     @model_validator(mode="after")
     def _one_source(self) -> RecordSource:
-        given = [
-            name for name in ("moves", "transcript", "record") if getattr(self, name) is not None
-        ]
+        given = [way for way in WAYS if getattr(self, way) is not None]
         if len(given) != 1:
             raise PydanticCustomError(
                 "one_source",
@@ -231,6 +242,66 @@ def audit_model(kind: GameKind) -> type[BaseModel]:
     return model
 
 
+# What each way's shape of an audit body adds to its kind's description in the OpenAPI document.
+WAY_DOCS = {
+    "moves": "With the moves of the game to audit as a list (`moves`).",
+    "transcript": "With the moves of the game to audit as a transcript (`transcript`).",
+    "record": "With the game to audit as a record in one of the kind's formats (`record` and "
+    "`format`), which gives the game's parameters: beside it, only those its format cannot "
+    "carry.",
+}
+
+
+def _not_null(annotation: Any) -> Any:
+    """``annotation`` without its ``None``: ``list[str] | None`` → ``list[str]``."""
+    members = [member for member in get_args(annotation) if member is not type(None)]
+    return Union[tuple(members)] if len(members) > 1 else members[0]  # noqa: UP007 - at run time
+
+
+def audit_shapes(kind: GameKind, model: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """How the OpenAPI document shows ``kind``'s audit body (``model``, ``Audit…In``): one shape
+    a way of giving the moves (``Audit…MovesIn``, ``…TranscriptIn``, ``…RecordIn`` where the kind
+    has formats), none of which a body of another way or kind fits, so that every body fits one
+    shape at most (``oneOf``).
+
+    The document's only: ``model`` parses the body (its errors name the field), and the shapes
+    say what it takes. A way's fields are required in its shape and absent from the others'
+    (``model`` also reads a null one as left out, but a shape that took a null would seem to
+    share bodies with another to every tool that reads only what each shape requires). A
+    record's shape takes only the parameters its formats cannot carry (``Format.given``) and
+    may leave ``game`` out (the format names the kind, as ``game_of_body`` reads it); the other
+    shapes take the kind's creation body as it is, whose ``game`` only the default kind may
+    leave out.
+    """
+    create = kind.face.create
+    stem = model.__name__.removesuffix("In")
+    shapes: dict[str, type[BaseModel]] = {}
+    for way, own in WAYS.items():
+        formats = kind.face.formats
+        if way == "record" and not formats:
+            continue
+        fields: dict[str, Any] = {}
+        for name in own:
+            info = model.model_fields[name]
+            shown = cast(Any, Literal)[formats] if name == "format" else _not_null(info.annotation)
+            fields[name] = (shown, Field(description=info.description))
+        if way == "record":
+            beside = frozenset[str]().union(*(FORMATS[written].given for written in formats))
+            game = model.model_fields["game"]
+            fields["game"] = (game.annotation, game)
+            parameters = [name for name in create.model_fields if name in beside]
+        else:
+            parameters = [name for name in create.model_fields if name != "clock"]
+        for name in parameters:
+            info = create.model_fields[name]
+            fields[name] = (info.annotation, info)
+        doc = (create.__doc__ or "").strip() + " " + WAY_DOCS[way]
+        name = f"{stem}{way.capitalize()}In"
+        made = create_model(name, __base__=Body, __module__=__name__, __doc__=doc, **fields)
+        shapes[name] = made
+    return shapes
+
+
 # --- answers ---------------------------------------------------------------------------------
 
 
@@ -246,9 +317,11 @@ class SignatureOut(TypedDict):
     ]
 
 
+@with_config(ConfigDict(extra="allow"))  # the refusal's own members (renju's `forbidden`, …)
 class IllegalOut(TypedDict, total=False):
     """The first refused move: where it is in what was submitted, as it was written, and the
-    refusal a session's move would get (its problem's members: `code`, `detail`, …)."""
+    refusal a session's move would get (its problem's members: `code`, `detail`, and those of
+    its code, as `GET /problems/{code}` describes them)."""
 
     ply: int
     move: Any
@@ -491,8 +564,16 @@ class AuditShapes:
         models = {kind.name: audit_model(kind) for kind in kinds}
         by_format = {f: kind.name for kind in kinds for f in kind.face.formats}
         union = tagged_union(game_of_body(games.default, by_format), models, "game")
-        body = root_model("AuditIn", union)
-        body.__doc__ = "A game to audit: its kind's creation parameters and its moves."
+        shown = {
+            name: shape
+            for kind in kinds
+            for name, shape in audit_shapes(kind, models[kind.name]).items()
+        }
+        body = root_model("AuditIn", Annotated[union, shown_as(one_of(shown))])
+        body.__doc__ = (
+            "A game to audit: its kind's creation parameters and its moves, given one way: a "
+            "list (`moves`), a transcript (`transcript`), or a record (`record` and `format`)."
+        )
         parsed = JsonBody(body, AUDIT_EXAMPLES, tag="game", components=games.components)
         answer = _audit_out(games)
         batch_model = create_model(

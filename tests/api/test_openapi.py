@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 from openapi_spec_validator import validate
@@ -428,3 +430,225 @@ def test_the_default_example_of_a_board_question_is_the_short_form(spec: dict[st
         board = first.get("board")
         if board is not None:
             assert all(isinstance(row, str) for row in board), (path, method)
+
+
+# --- what every tool reads alike: examples that fit, who may call, where, which branch ----------
+
+
+def subschemas(schema: Any) -> list[Any]:
+    """The schemas directly inside ``schema`` (properties, items, branches, …)."""
+    if not isinstance(schema, dict):
+        return []
+    found = [schema.get(key) for key in SUBSCHEMAS]
+    for key in SUBSCHEMA_MAPS:
+        found += list(schema.get(key, {}).values())
+    for key in SUBSCHEMA_LISTS:
+        found += schema.get(key, [])
+    return [sub for sub in found if isinstance(sub, dict)]
+
+
+def schema_examples(schema: Any, where: str) -> list[tuple[str, Any, Any]]:
+    """(where, example, schema) of every example a schema and the schemas inside it give."""
+    if not isinstance(schema, dict):
+        return []
+    found = [(f"{where}/examples/{i}", value, schema)
+             for i, value in enumerate(schema.get("examples", []))]  # fmt: skip
+    if "example" in schema:
+        found.append((f"{where}/example", schema["example"], schema))
+    for sub in subschemas(schema):
+        found += schema_examples(sub, f"{where}/…")
+    return found
+
+
+def described_examples(node: Any, where: str) -> list[tuple[str, Any, Any]]:
+    """(where, example, schema) of the examples of a media type, a parameter or a header (and of
+    its schema)."""
+    schema = node.get("schema")
+    if schema is None:
+        return []
+    found = schema_examples(schema, f"{where}/schema")
+    for name, example in node.get("examples", {}).items():
+        if "value" in example:
+            found.append((f"{where}/examples/{name}", example["value"], schema))
+    if "example" in node:
+        found.append((f"{where}/example", node["example"], schema))
+    return found
+
+
+def every_example(spec: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    found = []
+    for name, schema in spec["components"]["schemas"].items():
+        found += schema_examples(schema, f"#/components/schemas/{name}")
+    for path, method, operation in operations(spec):
+        where = f"{method} {path}"
+        for parameter in operation.get("parameters", []):
+            found += described_examples(parameter, f"{where} {parameter['name']}")
+        for media, content in operation.get("requestBody", {}).get("content", {}).items():
+            found += described_examples(content, f"{where} body {media}")
+        for status, response in operation["responses"].items():
+            for media, content in response.get("content", {}).items():
+                found += described_examples(content, f"{where} {status} {media}")
+            for header, described in response.get("headers", {}).items():
+                found += described_examples(described, f"{where} {status} {header}")
+    return found
+
+
+def test_every_example_in_the_document_fits_its_schema(spec: dict[str, Any]) -> None:
+    """Request bodies, answers, parameters, headers and schemas: what a reader copies from the
+    document, a validator (or Redocly's linter, or a generator's test data) finds right. The
+    document's schemas are JSON Schema 2020-12 (OpenAPI 3.1), their $refs the document's."""
+    examples = every_example(spec)
+    components = {"components": spec["components"]}  # for the schemas' $refs
+    wrong = [
+        (where, error.message[:300])
+        for where, value, schema in examples
+        for error in jsonschema_rs.Draft202012Validator({**schema, **components}).iter_errors(value)
+    ]
+    assert wrong == []
+    places = [where for where, _, _ in examples]
+    assert any(where.startswith("#/components/schemas/") for where in places)
+    assert any(" application/problem+json/examples/" in where for where in places)
+    audit = "post /v1/records/audit body application/json/examples/"
+    assert len([where for where in places if where.startswith(audit)]) >= 7
+
+
+def test_every_operation_says_who_may_call_it(spec: dict[str, Any], client: TestClient) -> None:
+    """``security: []`` on a public operation, a bearer scheme on one that takes a token (``{}``
+    among its choices where the token is optional); and the service agrees: a public one never
+    answers 401 without a token, one that needs a player's answers 401 without it."""
+    schemes = spec["components"]["securitySchemes"]
+    public, needing = [], []
+    for path, method, operation in operations(spec):
+        assert "security" in operation, (method, path)
+        security = operation["security"]
+        for requirement in security:
+            assert set(requirement) <= set(schemes), (method, path)
+        url = re.sub(r"\{[^}]+\}", "1", path)  # no such game; a code no problem has
+        if security == []:
+            public.append((method, path))
+            response = client.request(method.upper(), url, json={})
+            assert response.status_code != 401, (method, path, response.text)
+        elif {} not in security:
+            needing.append((method, path))
+            response = client.request(method.upper(), url, json={})
+            assert response.status_code == 401, (method, path, response.text)
+            assert response.json()["code"] == "unauthorized"
+    assert ("post", "/v1/records/audit") in public
+    assert ("post", "/v1/games/{game_id}/moves") in needing
+
+
+def test_the_document_s_server_is_the_host_that_serves_it(spec: dict[str, Any]) -> None:
+    """A relative URL: Swagger UI's "Try it out" and generated clients call the host the
+    document came from (offline too), whatever its name and port."""
+    assert spec["servers"]
+    for server in spec["servers"]:
+        assert server["url"].startswith("/"), server
+        assert not server["url"].startswith("//"), server
+        assert server["description"]
+
+
+SCHEMAS = "#/components/schemas/"
+
+
+def resolved(schema: Any, spec: dict[str, Any]) -> Any:
+    while isinstance(schema, dict) and "$ref" in schema:
+        schema = spec["components"]["schemas"][schema["$ref"].removeprefix(SCHEMAS)]
+    return schema
+
+
+def value_kinds(schema: Any, spec: dict[str, Any]) -> tuple[frozenset[str], frozenset[str] | None]:
+    """What a member's schema lets its value be, as far as it tells branches apart: its JSON
+    types (empty: any; an integer is a number too) and, if it lists them, its only values
+    (``const`` / ``enum``, as JSON)."""
+    schema = resolved(schema, spec)
+    branches = schema.get("anyOf", schema.get("oneOf"))
+    if branches is not None:
+        parts = [value_kinds(branch, spec) for branch in branches]
+        types = frozenset[str]().union(*(types for types, _ in parts))
+        listed = [values for _, values in parts]
+        if any(not types for types, _ in parts):
+            types = frozenset()
+        if any(values is None for values in listed):
+            return types, None
+        return types, frozenset[str]().union(*(v for v in listed if v is not None))
+    written = schema.get("type", [])
+    types = frozenset([written] if isinstance(written, str) else written)
+    if "number" in types:
+        types |= {"integer"}
+    if "const" in schema:
+        return types, frozenset([json.dumps(schema["const"])])
+    if "enum" in schema:
+        return types, frozenset(json.dumps(value) for value in schema["enum"])
+    return types, None
+
+
+def told_apart(left: Any, right: Any, spec: dict[str, Any]) -> str | None:
+    """Why no value fits both object schemas, or None if this cannot tell: a member one
+    requires that the other does not take (it takes no member it does not name), or takes with
+    values that cannot be the same."""
+    for one, other in ((left, right), (right, left)):
+        theirs = other.get("properties", {})
+        for name in one.get("required", []):
+            if name not in theirs:
+                if other.get("additionalProperties") is False:
+                    return f"{name}: required by one, not taken by the other"
+                continue
+            types, values = value_kinds(one["properties"][name], spec)
+            other_types, other_values = value_kinds(theirs[name], spec)
+            if types and other_types and not types & other_types:
+                return f"{name}: {sorted(types)} in one, {sorted(other_types)} in the other"
+            if values is not None and other_values is not None and not values & other_values:
+                return f"{name}: {sorted(values)} in one, {sorted(other_values)} in the other"
+    return None
+
+
+def one_ofs(node: Any, where: str = "") -> list[tuple[str, list[Any]]]:
+    if isinstance(node, list):
+        return [found for i, item in enumerate(node) for found in one_ofs(item, f"{where}/{i}")]
+    if not isinstance(node, dict):
+        return []
+    found = [(where, node["oneOf"])] if isinstance(node.get("oneOf"), list) else []
+    return found + [f for key, value in node.items() for f in one_ofs(value, f"{where}/{key}")]
+
+
+def test_no_body_fits_two_branches_of_a_one_of(spec: dict[str, Any]) -> None:
+    """A ``oneOf`` whose branches share a value makes that value fit none: each pair of
+    branches is told apart by a member (the audit body's by its kind and by how it gives the
+    moves: a list, a transcript, a record with its format)."""
+    checked = 0
+    for where, branches in one_ofs(spec):
+        objects = [resolved(branch, spec) for branch in branches]
+        for i, left in enumerate(objects):
+            for right in objects[i + 1 :]:
+                if left.get("type") != "object" or right.get("type") != "object":
+                    continue
+                reason = told_apart(left, right, spec)
+                assert reason, (where, left.get("title"), right.get("title"))
+                checked += 1
+    audit = [branch["$ref"] for branch in spec["components"]["schemas"]["AuditIn"]["oneOf"]]
+    assert len(audit) == 8  # three kinds, each by moves and transcript, two also by record
+    assert checked >= 28
+
+
+def test_the_package_the_document_and_the_clients_name_every_kind() -> None:
+    """Reversi (Othello), tic-tac-toe and gomoku (renju is one of its rules), wherever the
+    service says what it is."""
+    root = SPEC_PATH.parents[1]
+    committed = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    described = {
+        "pyproject.toml": tomllib.loads((root / "pyproject.toml").read_text())["project"][
+            "description"
+        ],
+        "clients/python/pyproject.toml": tomllib.loads(
+            (root / "clients/python/pyproject.toml").read_text()
+        )["project"]["description"],
+        "clients/typescript/package.json": json.loads(
+            (root / "clients/typescript/package.json").read_text()
+        )["description"],
+        "info.summary": committed["info"]["summary"],
+        "info.description": committed["info"]["description"],
+    }
+    names = [kind.face.title for kind in KINDS] + ["Othello", "renju"]
+    for where, text in described.items():
+        for name in names:
+            assert name.lower() in text.lower(), (where, name)

@@ -347,7 +347,7 @@ def test_generated_client_calls_every_operation(
 
     # Records: a game audited, alone and in a batch, a game's record, and the keys that verify
     # what the service signs.
-    audited = call("auditRecord", client=client, body=models.AuditReversiIn.from_dict(
+    audited = call("auditRecord", client=client, body=models.AuditReversiTranscriptIn.from_dict(
         {"game": "reversi", "transcript": "f5d6c3"}))  # fmt: skip
     assert audited.status_code == 200
     assert (audited.parsed.verdict, audited.parsed.plies) == ("unfinished", 3)

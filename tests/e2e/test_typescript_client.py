@@ -22,13 +22,10 @@ the reason, and fail under CI=true. ``npm ci`` installs the package's pinned too
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import json
-import os
 import re
 import shutil
-import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -39,42 +36,20 @@ import httpx
 import playwright.sync_api as playwright
 import pytest
 
-from tests.servers import require_binary, uvicorn_server
+from tests import npm
+from tests.npm import run
+from tests.servers import uvicorn_server
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "typescript"
-# Held while a process checks and installs PACKAGE's node_modules: under pytest-xdist every
-# worker that runs a test of this module asks for them, and two `npm ci` in one directory
-# would delete each other's files.
-INSTALL_LOCK = ROOT / "test-artifacts" / "npm-ci.lock"
 # A short keep-alive interval, so that a test can outwait a stream's silence limit quickly.
 KEEP_ALIVE_SECONDS = 0.2
-
-
-def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
-    """Run a command; its output, or the test fails with it."""
-    result = subprocess.run(
-        command, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True, text=True,
-        timeout=180, check=False,
-    )  # fmt: skip
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, f"{' '.join(command)} failed:\n{output[-6000:]}"
-    return output
 
 
 @pytest.fixture(scope="module")
 def node() -> str:
     """node, with the package's tools installed (``npm ci`` when needed)."""
-    binary = require_binary("node", "nodejs")
-    npm = require_binary("npm")
-    installed = PACKAGE / "node_modules" / ".package-lock.json"
-    lock = PACKAGE / "package-lock.json"
-    INSTALL_LOCK.parent.mkdir(exist_ok=True)
-    with INSTALL_LOCK.open("w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)  # released when the file is closed
-        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-            run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], PACKAGE)
-    return binary
+    return npm.installed(PACKAGE)
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +63,7 @@ def server() -> Iterator[str]:
 
 
 def tool(name: str) -> str:
-    return str(PACKAGE / "node_modules" / ".bin" / name)
+    return npm.tool(PACKAGE, name)
 
 
 def test_the_package_type_checks_and_its_generated_files_are_current(node: str) -> None:

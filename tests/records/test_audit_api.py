@@ -18,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema_rs import Draft202012Validator
 
 from app.main import create_app
 from app.records.canonical import chain
@@ -275,6 +276,55 @@ def test_a_record_that_cannot_be_read_is_422_naming_where(
     response = client.post("/v1/records/audit", json=body)
     problem = assert_problem(response, 422, "validation_error")
     assert problem["errors"][0]["loc"][: len(where)] == where
+
+
+GGF = (
+    "(;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]"
+    "B[f5];)"
+)
+PSQ = "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n-1\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"n": 3, "moves": [[1, 1]]}, 200),
+        ({"game": "tictactoe", "n": 3, "transcript": "b2"}, 200),
+        ({"game": "reversi", "moves": ["f5"]}, 200),
+        ({"game": "reversi", "transcript": "f5d6"}, 200),
+        ({"record": GGF, "format": "ggf"}, 200),
+        ({"game": "reversi", "record": GGF, "format": "ggf"}, 200),
+        ({"game": "gomoku", "moves": ["h8"]}, 200),
+        ({"game": "gomoku", "transcript": "h8"}, 200),
+        ({"record": PSQ, "format": "psq", "rule": "standard", "foul": "refuse"}, 200),
+        ({"game": "reversi"}, 422),
+        ({"game": "reversi", "moves": ["f5"], "transcript": "f5"}, 422),
+        ({"game": "reversi", "record": GGF}, 422),
+        ({"game": "reversi", "moves": ["f5"], "format": "ggf"}, 422),
+        ({"game": "gomoku", "record": GGF, "format": "ggf"}, 422),
+        ({"record": PSQ, "format": "psq", "size": 15}, 422),
+        ({"moves": ["f5"]}, 422),
+    ],
+)
+def test_a_body_the_service_reads_fits_one_shape_of_the_documented_body_and_none_else(
+    client: TestClient, body: dict[str, Any], status: int
+) -> None:
+    """The document's audit body is a ``oneOf``: one shape a kind and a way of giving the moves
+    (a list, a transcript, a record with its format). A body the service audits fits exactly
+    one; a body it refuses for its kind or its way fits none."""
+    spec = client.get("/openapi.json").json()
+    components = {"components": spec["components"]}
+    shapes = spec["components"]["schemas"]["AuditIn"]["oneOf"]
+    fits = [s["$ref"] for s in shapes if Draft202012Validator({**s, **components}).is_valid(body)]
+    response = client.post("/v1/records/audit", json=body)
+    assert response.status_code == status, response.text
+    assert len(fits) == (1 if status == 200 else 0), fits
+
+
+def test_a_null_way_is_a_way_left_out(client: TestClient) -> None:
+    """As the service has always read it (the document shows the way's members only)."""
+    body = {"game": "reversi", "moves": ["f5"], "transcript": None, "record": None, "format": None}
+    assert audit(client, **body)["plies"] == 1
 
 
 def test_more_moves_than_the_bound_are_refused_before_they_are_read(client: TestClient) -> None:

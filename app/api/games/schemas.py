@@ -20,7 +20,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, cast
 
-from pydantic import BaseModel, Discriminator, Field, RootModel, Tag, create_model
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    Discriminator,
+    Field,
+    RootModel,
+    Tag,
+    create_model,
+)
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
@@ -106,6 +114,26 @@ def _legal_moves_page(kind: GameKind) -> type:
     )
     page.__doc__ = f"A page of the legal moves of the player to move, in a game of {face.title}."
     return page
+
+
+def _no_tag(body: object) -> None:
+    return None
+
+
+def one_of(members: Mapping[str, type[BaseModel]]) -> Any:
+    """A union of ``members`` that JSON Schema shows as a ``oneOf`` (pydantic writes one for a
+    tagged union only), for ``shown_as``: nothing is parsed with it, so its tags are never read."""
+    return tagged_union(_no_tag, members, "")
+
+
+def _unchanged(value: object) -> object:
+    return value
+
+
+def shown_as(shown: Any) -> BeforeValidator:
+    """A marker of a type that JSON Schema shows as ``shown`` and that parses as itself: for a
+    body whose documentation is best told apart from its parser (an audit's)."""
+    return BeforeValidator(_unchanged, json_schema_input_type=shown)
 
 
 def root_model(name: str, root: Any) -> type[BaseModel]:

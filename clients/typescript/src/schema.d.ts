@@ -795,36 +795,21 @@ export interface components {
             })[];
         };
         /**
-         * AuditGomokuIn
+         * AuditGomokuMovesIn
          * @description Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a
-         *     `size` × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the moves of the game to audit.
+         *     `size` × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the moves of the game to audit as a list (`moves`).
          */
-        AuditGomokuIn: {
+        AuditGomokuMovesIn: {
             /**
              * Moves
              * @description The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes (Othello's are inferred: a written one is checked), and choices where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default 10,000).
              */
-            moves?: (string | [
+            moves: (string | [
                 number,
                 number
             ] | {
                 [key: string]: unknown;
-            })[] | null;
-            /**
-             * Transcript
-             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
-             */
-            transcript?: string | null;
-            /**
-             * Record
-             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record, and those its format cannot carry from the body (`format` says which).
-             */
-            record?: string | null;
-            /**
-             * Format
-             * @description The format of `record`: `psq`, a gomoku game as Gomocup's manager and Piskvork write it. It carries the board's size, not the rule: `rule` is the body's, else the division its tournament's name says (`1,Renju`), else freestyle (both given must agree); `foul` and `early_draw` may be given beside it. `sgf`, a gomoku game as SGF FF[4] writes it (`GM[4]`): its `RU` is the rule where it says one; `rule` (the same, where `RU` says one), `foul` and `early_draw` may be given beside it.
-             */
-            format?: string | null;
+            })[];
             /**
              * Open
              * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
@@ -850,10 +835,119 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /**
              * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "gomoku";
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
+             * @enum {string}
+             */
+            rule?: "freestyle" | "standard" | "renju" | "caro";
+            /**
+             * Size
+             * @description Board side: 15 if not given; renju is played on 15 × 15 only.
+             */
+            size?: number | null;
+            /**
+             * Foul
+             * @description What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for renju only. Default: `"refuse"`.
+             * @enum {string}
+             */
+            foul?: "refuse" | "lose";
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             */
+            early_draw?: boolean;
+            /**
+             * Opening
+             * @description Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three stones (Black, White, Black), then player 2 chooses a colour or to place two more (White, Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.
+             */
+            opening?: components["schemas"]["StonesOpening"] | "swap2" | null;
+        };
+        /**
+         * AuditGomokuRecordIn
+         * @description Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a
+         *     `size` × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the game to audit as a record in one of the kind's formats (`record` and `format`), which gives the game's parameters: beside it, only those its format cannot carry.
+         */
+        AuditGomokuRecordIn: {
+            /**
+             * Record
+             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record, and those its format cannot carry from the body (`format` says which).
+             */
+            record: string;
+            /**
+             * Format
+             * @description The format of `record`: `psq`, a gomoku game as Gomocup's manager and Piskvork write it. It carries the board's size, not the rule: `rule` is the body's, else the division its tournament's name says (`1,Renju`), else freestyle (both given must agree); `foul` and `early_draw` may be given beside it. `sgf`, a gomoku game as SGF FF[4] writes it (`GM[4]`): its `RU` is the rule where it says one; `rule` (the same, where `RU` says one), `foul` and `early_draw` may be given beside it.
+             * @enum {string}
+             */
+            format: "psq" | "sgf";
+            /**
+             * Game
              * @description The game's kind. Default: `"gomoku"`.
              * @constant
              */
             game?: "gomoku";
+            /**
+             * Rule
+             * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
+             * @enum {string}
+             */
+            rule?: "freestyle" | "standard" | "renju" | "caro";
+            /**
+             * Foul
+             * @description What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for renju only. Default: `"refuse"`.
+             * @enum {string}
+             */
+            foul?: "refuse" | "lose";
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             */
+            early_draw?: boolean;
+        };
+        /**
+         * AuditGomokuTranscriptIn
+         * @description Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a
+         *     `size` × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the moves of the game to audit as a transcript (`transcript`).
+         */
+        AuditGomokuTranscriptIn: {
+            /**
+             * Transcript
+             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
+             */
+            transcript: string;
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
+             * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "gomoku";
             /**
              * Rule
              * @description `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly five and never on a forbidden point: overline, double-four, double-three; White five or more) or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default: `"freestyle"`.
@@ -884,9 +978,9 @@ export interface components {
         };
         /**
          * AuditIn
-         * @description A game to audit: its kind's creation parameters and its moves.
+         * @description A game to audit: its kind's creation parameters and its moves, given one way: a list (`moves`), a transcript (`transcript`), or a record (`record` and `format`).
          */
-        AuditIn: components["schemas"]["AuditTicTacToeIn"] | components["schemas"]["AuditReversiIn"] | components["schemas"]["AuditGomokuIn"];
+        AuditIn: components["schemas"]["AuditTicTacToeMovesIn"] | components["schemas"]["AuditTicTacToeTranscriptIn"] | components["schemas"]["AuditReversiMovesIn"] | components["schemas"]["AuditReversiTranscriptIn"] | components["schemas"]["AuditReversiRecordIn"] | components["schemas"]["AuditGomokuMovesIn"] | components["schemas"]["AuditGomokuTranscriptIn"] | components["schemas"]["AuditGomokuRecordIn"];
         /**
          * AuditOut
          * @description A whole game, audited.
@@ -933,36 +1027,21 @@ export interface components {
             signature: components["schemas"]["SignatureOut"];
         };
         /**
-         * AuditReversiIn
+         * AuditReversiMovesIn
          * @description Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
-         *     posted position (with the colour to move). Black (player 1) moves first by default. With the moves of the game to audit.
+         *     posted position (with the colour to move). Black (player 1) moves first by default. With the moves of the game to audit as a list (`moves`).
          */
-        AuditReversiIn: {
+        AuditReversiMovesIn: {
             /**
              * Moves
              * @description The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes (Othello's are inferred: a written one is checked), and choices where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default 10,000).
              */
-            moves?: (string | [
+            moves: (string | [
                 number,
                 number
             ] | {
                 [key: string]: unknown;
-            })[] | null;
-            /**
-             * Transcript
-             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
-             */
-            transcript?: string | null;
-            /**
-             * Record
-             * @description A game in a community format, named by `format`: its text. The game's parameters come from the record, and those its format cannot carry from the body (`format` says which).
-             */
-            record?: string | null;
-            /**
-             * Format
-             * @description The format of `record`: `ggf`, an Othello game as GGS writes it (it gives every parameter).
-             */
-            format?: string | null;
+            })[];
             /**
              * Open
              * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
@@ -988,10 +1067,10 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /**
              * Game
-             * @description The game's kind. Default: `"reversi"`.
+             * @description The game's kind.
              * @constant
              */
-            game?: "reversi";
+            game: "reversi";
             /**
              * Height
              * @description Rows: even, 4 to 32; 8 if not given.
@@ -1019,35 +1098,165 @@ export interface components {
             opening?: string | string[] | null;
         };
         /**
-         * AuditTicTacToeIn
-         * @description An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the moves of the game to audit.
+         * AuditReversiRecordIn
+         * @description Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
+         *     posted position (with the colour to move). Black (player 1) moves first by default. With the game to audit as a record in one of the kind's formats (`record` and `format`), which gives the game's parameters: beside it, only those its format cannot carry.
          */
-        AuditTicTacToeIn: {
-            /**
-             * Moves
-             * @description The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes (Othello's are inferred: a written one is checked), and choices where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default 10,000).
-             */
-            moves?: (string | [
-                number,
-                number
-            ] | {
-                [key: string]: unknown;
-            })[] | null;
-            /**
-             * Transcript
-             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
-             */
-            transcript?: string | null;
+        AuditReversiRecordIn: {
             /**
              * Record
              * @description A game in a community format, named by `format`: its text. The game's parameters come from the record, and those its format cannot carry from the body (`format` says which).
              */
-            record?: string | null;
+            record: string;
             /**
              * Format
-             * @description The format of `record`: one of the game's community formats.
+             * @description The format of `record`: `ggf`, an Othello game as GGS writes it (it gives every parameter).
+             * @constant
              */
-            format?: string | null;
+            format: "ggf";
+            /**
+             * Game
+             * @description The game's kind. Default: `"reversi"`.
+             * @constant
+             */
+            game?: "reversi";
+        };
+        /**
+         * AuditReversiTranscriptIn
+         * @description Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a
+         *     posted position (with the colour to move). Black (player 1) moves first by default. With the moves of the game to audit as a transcript (`transcript`).
+         */
+        AuditReversiTranscriptIn: {
+            /**
+             * Transcript
+             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
+             */
+            transcript: string;
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
+             * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "reversi";
+            /**
+             * Height
+             * @description Rows: even, 4 to 32; 8 if not given.
+             */
+            height?: number | null;
+            /**
+             * Width
+             * @description Columns: even, 4 to 32; 8 if not given.
+             */
+            width?: number | null;
+            /**
+             * Board
+             * @description A start position instead of the standard one (not with a size).
+             */
+            board?: (string | ("." | "B" | "W")[])[] | null;
+            /**
+             * Next
+             * @description Who moves first on a posted board (`B` if not given); if that colour cannot move, the other starts.
+             */
+            next?: ("B" | "W") | null;
+            /**
+             * Opening
+             * @description Moves played from the standard start before the game is handed to the players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They are the game's first move records, untimed; the player to move after them moves next. An illegal one is 422 naming it. Not with a posted board.
+             */
+            opening?: string | string[] | null;
+        };
+        /**
+         * AuditTicTacToeMovesIn
+         * @description An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the moves of the game to audit as a list (`moves`).
+         */
+        AuditTicTacToeMovesIn: {
+            /**
+             * Moves
+             * @description The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes (Othello's are inferred: a written one is checked), and choices where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default 10,000).
+             */
+            moves: (string | [
+                number,
+                number
+            ] | {
+                [key: string]: unknown;
+            })[];
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
+             * Game
+             * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
+             * @constant
+             */
+            game?: "tictactoe";
+            /**
+             * N
+             * @description Board side.
+             */
+            n: number;
+            /**
+             * K
+             * @description Stones in a row that win, at most n; n if not given (gomoku: 5).
+             */
+            k?: number | null;
+            /**
+             * Early Draw
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Default: `false`.
+             */
+            early_draw?: boolean;
+        };
+        /**
+         * AuditTicTacToeTranscriptIn
+         * @description An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the moves of the game to audit as a transcript (`transcript`).
+         */
+        AuditTicTacToeTranscriptIn: {
+            /**
+             * Transcript
+             * @description The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits), case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are inferred).
+             */
+            transcript: string;
             /**
              * Open
              * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
@@ -2318,7 +2527,8 @@ export interface components {
         /**
          * IllegalOut
          * @description The first refused move: where it is in what was submitted, as it was written, and the
-         *     refusal a session's move would get (its problem's members: `code`, `detail`, …).
+         *     refusal a session's move would get (its problem's members: `code`, `detail`, and those of
+         *     its code, as `GET /problems/{code}` describes them).
          */
         IllegalOut: {
             /** Ply */
@@ -2335,6 +2545,8 @@ export interface components {
             detail?: string;
             /** Code */
             code?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description An open game's free seat was taken (`POST …/join`): `data` is the game's state as it is when the event is sent (moves may follow it). Before any move. */
         JoinEvent: {

@@ -23,12 +23,17 @@ __all__ = [
     "AuditBatchAnswer",
     "AuditBatchIn",
     "AuditBatchOut",
-    "AuditGomokuIn",
+    "AuditGomokuMovesIn",
+    "AuditGomokuRecordIn",
+    "AuditGomokuTranscriptIn",
     "AuditIn",
     "AuditOut",
     "AuditRecordAnswer",
-    "AuditReversiIn",
-    "AuditTicTacToeIn",
+    "AuditReversiMovesIn",
+    "AuditReversiRecordIn",
+    "AuditReversiTranscriptIn",
+    "AuditTicTacToeMovesIn",
+    "AuditTicTacToeTranscriptIn",
     "BoardTooLarge",
     "CapacityExhausted",
     "CellOccupied",
@@ -677,7 +682,8 @@ class AuditOut(TypedDict):
 
 class IllegalOut(TypedDict):
     """The first refused move: where it is in what was submitted, as it was written, and the refusal
-    a session's move would get (its problem's members: `code`, `detail`, …).
+    a session's move would get (its problem's members: `code`, `detail`, and those of its code,
+    as `GET /problems/{code}` describes them).
     """
 
     ply: NotRequired[int]
@@ -699,31 +705,17 @@ class SignatureOut(TypedDict):
     value: str
 
 
-class AuditGomokuIn(TypedDict):
+class AuditGomokuMovesIn(TypedDict):
     """Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a `size`
     × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the moves
-    of the game to audit.
+    of the game to audit as a list (`moves`).
     """
 
     # The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes
     # (Othello's are inferred: a written one is checked), and choices where an opening rule asks for
     # them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default
     # 10,000).
-    moves: NotRequired[list[str | list[Any] | dict[str, Any]] | None]
-    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
-    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
-    # inferred).
-    transcript: NotRequired[str | None]
-    # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record, and those its format cannot carry from the body (`format` says which).
-    record: NotRequired[str | None]
-    # The format of `record`: `psq`, a gomoku game as Gomocup's manager and Piskvork write it. It
-    # carries the board's size, not the rule: `rule` is the body's, else the division its
-    # tournament's name says (`1,Renju`), else freestyle (both given must agree); `foul` and
-    # `early_draw` may be given beside it. `sgf`, a gomoku game as SGF FF[4] writes it (`GM[4]`):
-    # its `RU` is the rule where it says one; `rule` (the same, where `RU` says one), `foul` and
-    # `early_draw` may be given beside it.
-    format: NotRequired[str | None]
+    moves: list[str | list[Any] | dict[str, Any]]
     # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
     # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
     # until the seat is taken. Default: `false`.
@@ -741,8 +733,8 @@ class AuditGomokuIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
-    # The game's kind. Default: `"gomoku"`.
-    game: NotRequired[Literal["gomoku"]]
+    # The game's kind.
+    game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
     # five and never on a forbidden point: overline, double-four, double-three; White five or more)
     # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
@@ -794,26 +786,50 @@ class StonesOpening(TypedDict):
     stones: list[list[int] | str]
 
 
-class AuditReversiIn(TypedDict):
-    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
-    position (with the colour to move). Black (player 1) moves first by default. With the moves
-    of the game to audit.
+class AuditGomokuRecordIn(TypedDict):
+    """Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a `size`
+    × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the game
+    to audit as a record in one of the kind's formats (`record` and `format`), which gives the
+    game's parameters: beside it, only those its format cannot carry.
     """
 
-    # The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes
-    # (Othello's are inferred: a written one is checked), and choices where an opening rule asks for
-    # them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default
-    # 10,000).
-    moves: NotRequired[list[str | list[Any] | dict[str, Any]] | None]
+    # A game in a community format, named by `format`: its text. The game's parameters come from the
+    # record, and those its format cannot carry from the body (`format` says which).
+    record: str
+    # The format of `record`: `psq`, a gomoku game as Gomocup's manager and Piskvork write it. It
+    # carries the board's size, not the rule: `rule` is the body's, else the division its
+    # tournament's name says (`1,Renju`), else freestyle (both given must agree); `foul` and
+    # `early_draw` may be given beside it. `sgf`, a gomoku game as SGF FF[4] writes it (`GM[4]`):
+    # its `RU` is the rule where it says one; `rule` (the same, where `RU` says one), `foul` and
+    # `early_draw` may be given beside it.
+    format: Literal["psq", "sgf"]
+    # The game's kind. Default: `"gomoku"`.
+    game: NotRequired[Literal["gomoku"]]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
+    # `"freestyle"`.
+    rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
+    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
+    # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
+    # renju only. Default: `"refuse"`.
+    foul: NotRequired[Literal["refuse", "lose"]]
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game. Freestyle and standard only. Default: `false`.
+    early_draw: NotRequired[bool]
+
+
+class AuditGomokuTranscriptIn(TypedDict):
+    """Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a `size`
+    × `size` board (15 unless given; renju only 15). Black (player 1) moves first. With the moves
+    of the game to audit as a transcript (`transcript`).
+    """
+
     # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
     # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
     # inferred).
-    transcript: NotRequired[str | None]
-    # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record, and those its format cannot carry from the body (`format` says which).
-    record: NotRequired[str | None]
-    # The format of `record`: `ggf`, an Othello game as GGS writes it (it gives every parameter).
-    format: NotRequired[str | None]
+    transcript: str
     # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
     # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
     # until the seat is taken. Default: `false`.
@@ -831,8 +847,60 @@ class AuditReversiIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
-    # The game's kind. Default: `"reversi"`.
-    game: NotRequired[Literal["reversi"]]
+    # The game's kind.
+    game: Literal["gomoku"]
+    # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
+    # five and never on a forbidden point: overline, double-four, double-three; White five or more)
+    # or `caro` (six or more, or exactly five not blocked at both ends by the opponent). Default:
+    # `"freestyle"`.
+    rule: NotRequired[Literal["freestyle", "standard", "renju", "caro"]]
+    # Board side: 15 if not given; renju is played on 15 × 15 only.
+    size: NotRequired[int | None]
+    # What Black's move on a renju forbidden point does: `refuse` it (409 `forbidden_move`, the
+    # default), or `lose`: the move is accepted and White wins (`reason` `foul`). `lose` is for
+    # renju only. Default: `"refuse"`.
+    foul: NotRequired[Literal["refuse", "lose"]]
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game. Freestyle and standard only. Default: `false`.
+    early_draw: NotRequired[bool]
+    # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
+    # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
+    # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
+    # stone. None if not given.
+    opening: NotRequired[StonesOpening | Literal["swap2"] | None]
+
+
+class AuditReversiMovesIn(TypedDict):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
+    position (with the colour to move). Black (player 1) moves first by default. With the moves
+    of the game to audit as a list (`moves`).
+    """
+
+    # The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes
+    # (Othello's are inferred: a written one is checked), and choices where an opening rule asks for
+    # them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default
+    # 10,000).
+    moves: list[str | list[Any] | dict[str, Any]]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
+    # The game's kind.
+    game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
     height: NotRequired[int | None]
     # Columns: even, 4 to 32; 8 if not given.
@@ -849,25 +917,77 @@ class AuditReversiIn(TypedDict):
     opening: NotRequired[str | list[str] | None]
 
 
-class AuditTicTacToeIn(TypedDict):
+class AuditReversiRecordIn(TypedDict):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
+    position (with the colour to move). Black (player 1) moves first by default. With the game to
+    audit as a record in one of the kind's formats (`record` and `format`), which gives the
+    game's parameters: beside it, only those its format cannot carry.
+    """
+
+    # A game in a community format, named by `format`: its text. The game's parameters come from the
+    # record, and those its format cannot carry from the body (`format` says which).
+    record: str
+    # The format of `record`: `ggf`, an Othello game as GGS writes it (it gives every parameter).
+    format: Literal["ggf"]
+    # The game's kind. Default: `"reversi"`.
+    game: NotRequired[Literal["reversi"]]
+
+
+class AuditReversiTranscriptIn(TypedDict):
+    """Reversi / Othello: 8 × 8 from the standard start, any even sides from 4 to 32, or a posted
+    position (with the colour to move). Black (player 1) moves first by default. With the moves
+    of the game to audit as a transcript (`transcript`).
+    """
+
+    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
+    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
+    # inferred).
+    transcript: str
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
+    # The game's kind.
+    game: Literal["reversi"]
+    # Rows: even, 4 to 32; 8 if not given.
+    height: NotRequired[int | None]
+    # Columns: even, 4 to 32; 8 if not given.
+    width: NotRequired[int | None]
+    # A start position instead of the standard one (not with a size).
+    board: NotRequired[list[str | list[Literal[".", "B", "W"]]] | None]
+    # Who moves first on a posted board (`B` if not given); if that colour cannot move, the other
+    # starts.
+    next: NotRequired[Literal["B", "W"] | None]
+    # Moves played from the standard start before the game is handed to the players, as a transcript
+    # (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They
+    # are the game's first move records, untimed; the player to move after them moves next. An
+    # illegal one is 422 naming it. Not with a posted board.
+    opening: NotRequired[str | list[str] | None]
+
+
+class AuditTicTacToeMovesIn(TypedDict):
     """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the
-    moves of the game to audit.
+    moves of the game to audit as a list (`moves`).
     """
 
     # The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where the kind has passes
     # (Othello's are inferred: a written one is checked), and choices where an opening rule asks for
     # them (swap2: `{"color": "W"}`, `{"place_two": true}`). At most `max_record_moves` (default
     # 10,000).
-    moves: NotRequired[list[str | list[Any] | dict[str, Any]] | None]
-    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
-    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
-    # inferred).
-    transcript: NotRequired[str | None]
-    # A game in a community format, named by `format`: its text. The game's parameters come from the
-    # record, and those its format cannot carry from the body (`format` says which).
-    record: NotRequired[str | None]
-    # The format of `record`: one of the game's community formats.
-    format: NotRequired[str | None]
+    moves: list[str | list[Any] | dict[str, Any]]
     # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
     # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
     # until the seat is taken. Default: `false`.
@@ -897,8 +1017,56 @@ class AuditTicTacToeIn(TypedDict):
     early_draw: NotRequired[bool]
 
 
-# A game to audit: its kind's creation parameters and its moves.
-AuditIn: TypeAlias = AuditTicTacToeIn | AuditReversiIn | AuditGomokuIn
+class AuditTicTacToeTranscriptIn(TypedDict):
+    """An n × n tic-tac-toe game: k in a row wins (a longer run too); k is n unless given. With the
+    moves of the game to audit as a transcript (`transcript`).
+    """
+
+    # The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows have two digits),
+    # case-insensitive, spaces and line breaks allowed between them; no passes (Othello's are
+    # inferred).
+    transcript: str
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
+    # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
+    game: NotRequired[Literal["tictactoe"]]
+    # Board side.
+    n: int
+    # Stones in a row that win, at most n; n if not given (gomoku: 5).
+    k: NotRequired[int | None]
+    # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
+    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
+    # only in such a game. Default: `false`.
+    early_draw: NotRequired[bool]
+
+
+# A game to audit: its kind's creation parameters and its moves, given one way: a list (`moves`), a
+# transcript (`transcript`), or a record (`record` and `format`).
+AuditIn: TypeAlias = (
+    AuditTicTacToeMovesIn
+    | AuditTicTacToeTranscriptIn
+    | AuditReversiMovesIn
+    | AuditReversiTranscriptIn
+    | AuditReversiRecordIn
+    | AuditGomokuMovesIn
+    | AuditGomokuTranscriptIn
+    | AuditGomokuRecordIn
+)
 
 
 class CellOut(TypedDict):
