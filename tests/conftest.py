@@ -31,6 +31,7 @@ LONG = [
         "tests/e2e/test_typescript_client.py",
         "clients/python/tests",
         "tests/e2e",
+        "tests/test_tours.py",
         "tests/sessions/test_stores_agree.py",
         "tests/test_code_quality.py",
         "tests/test_cli.py",

@@ -35,10 +35,15 @@ A ``…`` inside a JSON string is a character like any other. A command must not
 token an earlier answer showed (a reader's are others): it takes them from an answer, e.g.
 ``ID=$(jq -r .id game.json)``.
 
-``python -m tests.tours`` checks every page and prints each command whose answer differs, with
-its page, line and first difference; ``--write`` writes the live answers into the pages: an
-answer that matches stays as it is, one that differs is replaced, keeping its ``…`` where they
-still fit and the page's ids and tokens where the live ones stand for them.
+Every step is a command a reader can paste (a loop for a run of moves, ``sleep`` for a wait):
+nothing runs that the page does not show.
+
+``python -m tests.tours [PAGE…]`` checks the pages (default: all) and prints each command whose
+answer differs, with its page, line and first difference (exit status 1). ``--write`` writes
+every answer anew, from one run, in the page's shape: its ``…`` kept where they still fit, its
+ids and tokens where the live ones stand for them (a page keeps its ids), everything else as the
+service answered, this run's instants and clock times included, so that a page's answers agree
+with one another; a new answer is written whole, to be shortened by hand if need be.
 """
 
 from __future__ import annotations
@@ -91,7 +96,12 @@ class Command:
 
     @property
     def where(self) -> str:
-        return f"{self.page.relative_to(ROOT)}:{self.line}"
+        return f"{named(self.page)}:{self.line}"
+
+
+def named(page: Path) -> Path:
+    """The page's path as a reader of the repository names it."""
+    return page.relative_to(ROOT) if page.is_relative_to(ROOT) else page
 
 
 def commands(page: Path) -> list[Command]:
@@ -819,7 +829,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed = failed or bool(run.differences)
         if arguments.write and run.text != page.read_text():
             page.write_text(run.text)
-            print(f"wrote {page.relative_to(ROOT)}")
+            print(f"wrote {named(page)}")
     return 1 if failed and not arguments.write else 0
 
 
