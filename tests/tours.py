@@ -673,6 +673,7 @@ class Shell:
             f"connect-to = localhost:8000:127.0.0.1:{port}\n"
             f"connect-to = 127.0.0.1:8000:127.0.0.1:{port}\n"
             f"connect-to = tour.invalid:80:127.0.0.1:{port}\n"
+            "noproxy = *\n"  # nor through a proxy the environment names
         )
         bin_directory = str(Path(sys.executable).parent)
         env = {
@@ -680,6 +681,8 @@ class Shell:
             "PATH": f"{bin_directory}{os.pathsep}{os.environ.get('PATH', '')}",
             "CURL_HOME": str(scratch),
             "ADJUDICATOR_URL": url,
+            "NO_PROXY": "127.0.0.1,localhost",  # the `adjudicator game` commands' httpx
+            "no_proxy": "127.0.0.1,localhost",
         }
         self.process = subprocess.Popen(
             ["bash", "--noprofile", "--norc"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
