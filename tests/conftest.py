@@ -32,6 +32,7 @@ LONG = [
         "tests/test_quick_start.py",
         "clients/python/tests",
         "tests/e2e",
+        "tests/test_tours.py",
         "tests/sessions/test_stores_agree.py",
         "tests/test_code_quality.py",
         "tests/test_cli.py",

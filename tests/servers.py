@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -277,19 +277,24 @@ class Served:
 
 
 @contextmanager
-def adjudicator_command(env: dict[str, str], log: Path) -> Iterator[Served]:
+def adjudicator_command(
+    env: dict[str, str], log: Path, *, reader: bool = False, cwd: Path | None = None
+) -> Iterator[Served]:
     """The ``adjudicator`` command (what the README and the Docker image run) on a free
-    loopback port, with ``env`` added (the per-client limits off); stopped afterwards."""
+    loopback port, with ``env`` added (the per-client limits off); stopped afterwards. A
+    ``reader``'s server is the README's first command as a reader runs it: the settings'
+    defaults, per-client limits included, and no ``ADJUDICATOR_*`` variable of this
+    environment; ``cwd`` its working directory."""
     port = free_port()
     script = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
     command = [script] if script else [sys.executable, "-m", "app.cli"]
     settings = {"ADJUDICATOR_HOST": "127.0.0.1", "ADJUDICATOR_PORT": str(port),
                 "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
+    base = without_settings(os.environ) if reader else {**os.environ, **NO_CLIENT_LIMITS}
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            command, env={**os.environ, **NO_CLIENT_LIMITS, **settings, **env}, stdout=sink,
-            stderr=sink,
-        )  # fmt: skip
+            command, env={**base, **settings, **env}, stdout=sink, stderr=sink, cwd=cwd
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, url)
@@ -297,3 +302,8 @@ def adjudicator_command(env: dict[str, str], log: Path) -> Iterator[Served]:
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+def without_settings(environment: Mapping[str, str]) -> dict[str, str]:
+    """``environment`` without the service's variables (``ADJUDICATOR_*``)."""
+    return {k: v for k, v in environment.items() if not k.startswith("ADJUDICATOR_")}
