@@ -65,6 +65,14 @@ export function renderCells(grid, game, kind, marks = []) {
   });
 }
 
+// What a hint (the legal moves, the forbidden points) is asked for: the board the page shows,
+// the moves on it, how the game stands, who is to move and who views it. A hint asked for one
+// is not another's: the join of an open game's second player changes only who is to move.
+export function hintKey(game) {
+  const state = game.state;
+  return `${game.id} ${game.moves} ${state.move_count} ${state.status} ${state.next_player} ${game.player}`;
+}
+
 // The board as the page shows it, written as the service writes boards: one string a row.
 export function shownRows(game, kind) {
   return Array.from({ length: game.height }, (_, row) =>

@@ -541,6 +541,34 @@ def test_reversi_opening_move_flips_on_both_pages(browser: Browser, server: str)
     assert not left_the_machine(first, outside)
 
 
+OTHELLO_START = ["........"] * 3 + ["...WB...", "...BW..."] + ["........"] * 3
+
+
+@pytest.mark.parametrize("push", [True, False], ids=["events", "polling"])
+def test_the_creator_of_an_open_reversi_game_sees_its_legal_moves_once_someone_joins(
+    browser: Browser, server: str, push: bool
+) -> None:
+    """Nobody is to move while the seat is open: no dots. The join (its event, or the poll that
+    reads it) makes Black the player to move, and the creator's page dots Black's four legal
+    moves without a reload."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside, push)
+    page.goto(f"{server}/")
+    page.select_option("#game-kind", "reversi")
+    page.check("#open-game")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#status")).to_contain_text("You are Black (player 1). Waiting for someone")
+    expect(page.locator("#board .cell.legal")).to_have_count(0)
+    joined = httpx.post(f"{server}/v1/games/{game_id(page)}/join")
+    assert joined.status_code == 200
+    expect(page.locator("#status")).to_have_text("You are Black (player 1). Your turn.")
+    legal = page.locator("#board .cell.legal")
+    expect(legal).to_have_count(4)
+    dotted = legal.evaluate_all("cells => cells.map(c => [+c.dataset.row, +c.dataset.col])")
+    assert sorted(map(tuple, dotted)) == reversi_moves(OTHELLO_START, "B")
+    assert not left_the_machine(page, outside)
+
+
 @dataclass(frozen=True)
 class ReversiMove:
     row: int

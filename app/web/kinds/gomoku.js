@@ -5,7 +5,7 @@
 // service's own ("h8 is forbidden to Black: a double-three (h8–j8 and h10–h8)"). The board
 // shows colours, not seats: in a swap2 opening player 1 places a White stone too, and a seat is
 // called by its colour once it has one (the state's `colors`).
-import { shownRows } from "../board.js";
+import { hintKey, shownRows } from "../board.js";
 import { api } from "../transport.js";
 
 const HINT = "Five in a row wins, across, down or diagonally: five or more in freestyle, exactly " +
@@ -57,7 +57,7 @@ const STEPS = {
 const WIDEST = { sgf: 52, psq: 999 };
 
 export function pageKind(facts) {
-  // Black's forbidden points last asked for, and the board they were asked for (boardKey).
+  // Black's forbidden points last asked for, and the board they were asked for (hintKey).
   const hinted = { board: null, cells: NO_CELLS };
   return {
     hint: HINT,
@@ -77,7 +77,7 @@ export function pageKind(facts) {
     },
     highlights: (game) => [
       { className: "win", note: "winning line", cells: winningCells(game, facts) },
-      { className: "forbidden", note: "forbidden to Black", cells: hinted.board === boardKey(game) ? hinted.cells : NO_CELLS },
+      { className: "forbidden", note: "forbidden to Black", cells: hinted.board === hintKey(game) ? hinted.cells : NO_CELLS },
     ],
     hints: (game, redraw) => hints(game, redraw, hinted, facts),
     turnNote: (state) => (state.opening ? STEPS[state.opening.step][0] : passNote(state, facts)),
@@ -145,7 +145,7 @@ function winningCells(game, facts) {
 // Black is to move.
 async function hints(game, redraw, hinted, facts) {
   const state = game.state;
-  const board = boardKey(game);
+  const board = hintKey(game);
   if (hinted.board === board) return;
   Object.assign(hinted, { board, cells: NO_CELLS });
   const blackToMove = state.colors && state.colors[String(state.next_player)] === "B";
@@ -155,10 +155,6 @@ async function hints(game, redraw, hinted, facts) {
   if (!answer.ok || hinted.board !== board) return;
   hinted.cells = new Set(answer.data.points.map(({ row, col }) => row * game.width + col));
   redraw();
-}
-
-function boardKey(game) {
-  return `${game.id} ${game.moves} ${game.state.move_count} ${game.state.status}`;
 }
 
 function passNote(state, { names, owners }) {
