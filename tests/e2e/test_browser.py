@@ -194,6 +194,24 @@ def test_position_checker(browser: Browser, server: str) -> None:
     assert not left_the_machine(page, outside)
 
 
+# The status and type of the icon the page links, and of /favicon.ico, fetched by the page.
+ICONS = """() => Promise.all([document.querySelector("link[rel=icon]").href, "/favicon.ico"]
+    .map(async (url) => {
+      const answer = await fetch(url);
+      return [answer.status, answer.headers.get("content-type")];
+    }))"""
+
+
+def test_the_page_has_an_icon(browser: Browser, server: str) -> None:
+    """The icon the page links, and /favicon.ico, which browsers ask for whatever a page links:
+    an SVG each, never a 404."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    assert page.evaluate(ICONS) == [[200, "image/svg+xml"], [200, "image/svg+xml"]]
+    assert not left_the_machine(page, outside)
+
+
 def test_docs_try_it_out_offline(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
