@@ -126,8 +126,8 @@ def test_two_players_play_to_a_win(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     pages = start_game(browser, server, 3, outside)  # player 2's page has the event stream
     play(pages, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
-    for page in pages:
-        expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
+    for page, outcome in zip(pages, ("You won.", "You lost."), strict=True):
+        expect(page.locator("#status")).to_have_text(f"{outcome} X (player 1) wins!", timeout=5000)
         expect(page.locator("#board .cell.win")).to_have_count(3)
         for col in range(3):
             expect(cell(page, 0, col)).to_have_class(re.compile(r"\bwin\b"))
@@ -280,8 +280,8 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
 
     xs = [(7, col) for col in range(3, 8)]
     play((first, second), [xs[0], (0, 0), xs[1], (0, 1), xs[2], (0, 2), xs[3], (0, 3), xs[4]])
-    for page in (first, second):
-        expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
+    for page, outcome in ((first, "You won."), (second, "You lost.")):
+        expect(page.locator("#status")).to_have_text(f"{outcome} X (player 1) wins!", timeout=5000)
         expect(page.locator("#board .cell.win")).to_have_count(5)
         for row, col in xs:
             expect(cell(page, row, col)).to_have_class(re.compile(r"\bwin\b"))
@@ -674,8 +674,10 @@ def test_reversi_to_the_end_with_a_pass(browser: Browser, server: str, push: boo
         else f"White wins {white}–{black}" if white > black
         else f"Draw {black}–{white}"
     )  # fmt: skip
-    for page in pages.values():
-        expect(page.locator("#status")).to_have_text(result)
+    winner = "B" if black > white else "W" if white > black else None
+    for color, page in pages.items():
+        outcome = "" if winner is None else "You won. " if color == winner else "You lost. "
+        expect(page.locator("#status")).to_have_text(f"{outcome}{result}")
     state = httpx.get(f"{server}/v1/games/{game_id}").json()
     assert (state["status"], state["reason"], state["move_count"]) == (
         "won" if black != white else "draw",
@@ -719,8 +721,8 @@ def test_a_flag_falls_with_nobody_moving_and_both_pages_show_it(
     play((first, second), [(0, 0), (1, 1)])  # untimed: then X's clock runs
     expect(first.locator("#clock-1")).to_have_class(re.compile(r"\brunning\b"))
     result = "O wins on time: X's clock ran out."
-    for page in (first, second):
-        expect(page.locator("#status")).to_have_text(result, timeout=10_000)
+    for page, outcome in ((first, "You lost."), (second, "You won.")):
+        expect(page.locator("#status")).to_have_text(f"{outcome} {result}", timeout=10_000)
         expect(page.locator("#clock-1 time")).to_have_text("0:00.0")
         expect(page.get_by_role("button", name="Resign")).to_be_disabled()
     state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
@@ -813,8 +815,8 @@ def test_resignation_is_confirmed_on_the_page(browser: Browser, server: str) -> 
     second.get_by_role("button", name="Resign").click()
     expect(second.locator("#confirm-resign")).to_contain_text("Resign this game?")
     second.get_by_role("button", name="Yes, resign").click()
-    for page in (first, second):
-        expect(page.locator("#status")).to_have_text("O resigned: X wins.")
+    expect(first.locator("#status")).to_have_text("You won. O resigned: X wins.")
+    expect(second.locator("#status")).to_have_text("You lost. O resigned: X wins.")
     state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
     assert (state["status"], state["winner"], state["reason"]) == ("won", 1, "resignation")
 
@@ -964,7 +966,7 @@ def test_a_played_game_downloads_as_its_record(browser: Browser, server: str) ->
     first, second = start_game(browser, server, 3, outside)
     assert download_buttons(first) == ["Download JSON", "Download transcript"]  # no GGF
     play((first, second), [(2, 0), (0, 0), (1, 1), (0, 1), (0, 2)])  # X: a1, b2, c3
-    expect(first.locator("#status")).to_have_text("X (player 1) wins!")
+    expect(first.locator("#status")).to_have_text("You won. X (player 1) wins!")
     record = f"{server}/v1/games/{game_id(first)}/record"
     name, text = downloaded(second, "Download transcript")  # a player's, or anybody's
     assert (name, text) == (f"{game_id(first)}.txt", httpx.get(f"{record}?format=transcript").text)
