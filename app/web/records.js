@@ -6,13 +6,12 @@
 import { buildBoard, cellsOf, renderCells } from "./board.js";
 import { $ } from "./elements.js";
 import { kindOf } from "./kinds.js";
+import { hasNames, parseSquare } from "./squares.js";
 import { named, showMessage } from "./status.js";
 import { api, problemText } from "./transport.js";
 
 const JSON_RECORD = "json";
 const TRANSCRIPT = "transcript";
-const MAX_NAMED_COLUMNS = 26; // a wider board has no square names, so no transcript
-const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 const NAMES = { [JSON_RECORD]: "JSON", [TRANSCRIPT]: "transcript" }; // a kind's own: "GGF"
 // A download's file: its extension and type (a kind's own format: .<format>, text).
 const FILES = { [JSON_RECORD]: [".json", "application/json"], [TRANSCRIPT]: [".txt", "text/plain"] };
@@ -30,7 +29,7 @@ const nameOf = (format) => NAMES[format] || format.toUpperCase();
 export function showDownloads(game, kind) {
   const { id } = game; // the game shown now, whichever the page shows later
   const formats = [JSON_RECORD];
-  if (game.width <= MAX_NAMED_COLUMNS) formats.push(TRANSCRIPT);
+  if (hasNames(game.width)) formats.push(TRANSCRIPT); // a transcript is square names
   formats.push(...kind.formats.filter((format) => kind.writes(format, game)));
   $("download-buttons").replaceChildren(...formats.map((format) => {
     const button = document.createElement("button");
@@ -199,16 +198,7 @@ function position(audit, kind, params) {
 // The index of the cell a move was written as (a square, or [row, col]); null for a pass or a
 // cell the board does not have.
 function cellOf(move, game, kind) {
-  let row, col;
-  if (Array.isArray(move)) {
-    [row, col] = move;
-  } else {
-    const named = /^([a-z])([1-9][0-9]*)$/i.exec(String(move));
-    if (!named) return null;
-    col = LETTERS.indexOf(named[1].toLowerCase());
-    const number = Number(named[2]);
-    row = kind.row_one === "top" ? number - 1 : game.height - number;
-  }
+  const [row, col] = Array.isArray(move) ? move : parseSquare(move, game.height, game.width, kind.row_one) || [];
   const inside = (value, length) => Number.isInteger(value) && value >= 0 && value < length;
   return inside(row, game.height) && inside(col, game.width) ? row * game.width + col : null;
 }
@@ -218,6 +208,6 @@ function showVerdict(text, shown = null) {
   const grid = $("audit-board");
   $("audit-board-box").hidden = !shown;
   if (!shown) return grid.replaceChildren();
-  buildBoard(grid, shown.game);
+  buildBoard(grid, shown.game, shown.kind);
   renderCells(grid, shown.game, shown.kind, shown.marks);
 }

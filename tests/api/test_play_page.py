@@ -10,6 +10,7 @@ from urllib.parse import urljoin
 import pytest
 from fastapi.testclient import TestClient
 
+from app.contract import squares
 from app.sessions.kinds import KINDS
 
 NAMES = [kind.name for kind in KINDS]
@@ -169,3 +170,12 @@ def test_the_site_icon_is_served_where_browsers_ask_and_the_page_links_it(
     assert client.get(linked.group(1)).content == icon.content
     assert client.head("/favicon.ico").status_code == 200
     assert "/favicon.ico" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_the_page_names_squares_with_the_services_letters(client: TestClient) -> None:
+    """The page's coordinates and the game checker's squares (squares.js) are the service's
+    square names (app/contract/squares.py): the same letters, so the same widest named board."""
+    module = client.get("/web/squares.js").text
+    letters = re.search(r'^export const LETTERS = "([a-z]+)";$', module, re.M)
+    assert letters, "squares.js declares no LETTERS"
+    assert letters.group(1) == squares.LETTERS

@@ -52,10 +52,12 @@ def close_contexts() -> Iterator[None]:
 
 
 def new_page(
-    browser: Browser, server: str, outside: list[playwright.Request], push: bool = True
-) -> Page:
-    """A page in a fresh context; requests to anywhere but the service land in ``outside``."""
-    context = browser.new_context()
+    browser: Browser, server: str, outside: list[playwright.Request], push: bool = True,
+    viewport: playwright.ViewportSize | None = None,
+) -> Page:  # fmt: skip
+    """A page in a fresh context (of the ``viewport`` given, else Playwright's 1280 × 720);
+    requests to anywhere but the service land in ``outside``."""
+    context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
     OPEN_CONTEXTS.append(context)
     page = context.new_page()
     if not push:
@@ -97,12 +99,12 @@ def start_game(
 def join(
     browser: Browser, server: str, first: Page, outside: list[playwright.Request], push: bool = True
 ) -> Page:
-    """Player 2 opens the invite link that ``first`` shows; with ``push``, the page follows the
-    game by its event stream."""
+    """Player 2 opens the invite link that ``first`` shows, in a window of the same size; with
+    ``push``, the page follows the game by its event stream."""
     invite = first.locator("#invite-link").input_value()
     assert "#game=" in invite
     assert "?" not in invite  # the token travels in the fragment, never in a query string
-    second = new_page(browser, server, outside, push)
+    second = new_page(browser, server, outside, push, first.viewport_size)
     if not push:
         second.goto(invite)
         return second
@@ -170,7 +172,7 @@ def test_board_is_keyboard_playable(browser: Browser, server: str) -> None:
     first.keyboard.press("ArrowDown")
     first.keyboard.press("Enter")
     expect(cell(first, 1, 1)).to_have_text("X")
-    expect(cell(first, 1, 1)).to_have_attribute("aria-label", "row 2, column 2: X")
+    expect(cell(first, 1, 1)).to_have_attribute("aria-label", "b2 (row 2, column 2): X")
 
 
 def test_position_checker(browser: Browser, server: str) -> None:
@@ -533,7 +535,7 @@ def test_reversi_opening_move_flips_on_both_pages(browser: Browser, server: str)
         expect(cell(page, 3, 3)).to_have_attribute("data-mark", "B", timeout=5000)
         expect(cell(page, 3, 3)).to_have_class(re.compile(r"\bflip\b"))
         expect(cell(page, 3, 3)).to_have_attribute(
-            "aria-label", "row 4, column 4: black, just turned"
+            "aria-label", "d4 (row 4, column 4): black, just turned"
         )
         expect(page.locator("#board .cell.flip")).to_have_count(1)
         expect(page.locator("#score")).to_have_text("Black 4 – White 1")
@@ -852,33 +854,134 @@ def test_tokens_never_stay_in_the_address_bar(browser: Browser, server: str) -> 
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-@pytest.mark.parametrize(("width", "height"), [(320, 640), (360, 740), (1280, 900)])
-def test_a_19_by_19_board_fits_the_screen(
+def choose_a_game(page: Page) -> None:
+    """Open the new-game form, which folds away once a game is shown."""
+    if page.locator("#new-game-box").get_attribute("open") is None:
+        page.get_by_text("Choose a game", exact=True).click()
+
+
+def offered(page: Page, select: str) -> list[str]:
+    """The values a select of the page offers, in its order."""
+    values: list[str] = page.locator(f"{select} option").evaluate_all(
+        "options => options.map(option => option.value)"
+    )
+    return values
+
+
+def every_board_offered(page: Page) -> list[tuple[str, dict[str, str]]]:
+    """Each board the new-game form offers, as the kind and the fields that pick it: every size of
+    every kind, and renju (15 × 15 only, with its Pass button). Read from the form itself."""
+    boards: list[tuple[str, dict[str, str]]] = []
+    for kind in offered(page, "#game-kind"):
+        page.select_option("#game-kind", kind)
+        rule = {}
+        if kind == "gomoku":
+            boards.append((kind, {"#gomoku-rule": "renju"}))
+            rule = {"#gomoku-rule": "freestyle"}
+            page.select_option("#gomoku-rule", "freestyle")
+        size = {"tictactoe": "#size", "reversi": "#reversi-size", "gomoku": "#gomoku-size"}[kind]
+        boards += [(kind, {**rule, size: value}) for value in offered(page, size)]
+    return boards
+
+
+# Where the game's parts are (their boxes: left, top, right, bottom) in the window, its size, how
+# far the page and the board's box scroll sideways, and the coordinates drawn around the board.
+GAME_IN_VIEW = """() => {
+  const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();
+                        return [r.left, r.top, r.right, r.bottom]; };
+  const labels = (side) => [...document.querySelectorAll(`#board-box .coords.${side} span`)]
+    .map((span) => span.textContent);
+  const board = document.getElementById("board-box");
+  return {
+    parts: Object.fromEntries(
+      ["status", "clocks", "board-box", "actions"].map((id) => [id, box(id)])),
+    window: [window.innerWidth, window.innerHeight],
+    sideways: [document.documentElement.scrollWidth - document.documentElement.clientWidth,
+               board.scrollWidth - board.clientWidth],
+    coords: Object.fromEntries(
+      ["top", "bottom", "left", "right"].map((side) => [side, labels(side)])),
+    cells: document.querySelectorAll("#board .cell").length,
+  };
+}"""
+
+
+def shows_the_whole_game(page: Page, height: int, width: int, row_one: str) -> None:
+    """The status, clocks, board (with its coordinates) and buttons of a game of ``height`` ×
+    ``width`` inside the window, nothing scrolling sideways; the coordinates as the kind names
+    squares (row 1 at the ``row_one``)."""
+    shown = page.evaluate(GAME_IN_VIEW)
+    assert shown["cells"] == height * width
+    window_width, window_height = shown["window"]
+    for part, (left, top, right, bottom) in shown["parts"].items():
+        inside = left >= 0 and top >= 0 and right <= window_width and bottom <= window_height
+        assert inside, (part, (left, top, right, bottom), shown["window"])
+    assert shown["sideways"] == [0, 0]
+    letters = list("abcdefghijklmnopqrstuvwxyz"[:width])
+    numbers = [str(n) for n in range(1, height + 1)]
+    if row_one == "bottom":
+        numbers.reverse()
+    assert shown["coords"] == {"top": letters, "bottom": letters, "left": numbers, "right": numbers}
+
+
+ROW_ONE = {"tictactoe": "bottom", "gomoku": "bottom", "reversi": "top"}  # docs/api.md
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_every_board_offered_fits_the_window_with_its_coordinates(
     browser: Browser, server: str, width: int, height: int
 ) -> None:
-    """No sideways scroll of the page; cells at least 28 px, the board scrolling in its own box
-    where it must. Screenshots in test-artifacts/."""
+    """Each board the form offers, clocked, created in turn: once it starts, its status, clocks,
+    board and buttons are in the window without scrolling (on the phone, after the page scrolled
+    itself to the game), nothing scrolls sideways, and the coordinates are drawn. The invited
+    player's page of the largest lands on it too. Screenshots in test-artifacts/."""
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"{server}/")
+    expect(page.locator("#new-game-submit")).to_be_enabled()
+    page.select_option("#time-control", "180+2")
+    boards = every_board_offered(page)
+    assert len(boards) >= 3 + 17 + 6  # renju and gomoku's sizes, tic-tac-toe's, Reversi's
+    for kind, fields in boards:
+        choose_a_game(page)
+        page.select_option("#game-kind", kind)
+        for select, value in fields.items():
+            page.select_option(select, value)
+        page.get_by_role("button", name="New game").click()
+        page.wait_for_function("() => !document.getElementById('new-game-box').open")
+        state = httpx.get(f"{server}/v1/games/{game_id(page)}").json()
+        assert state["game"] == kind
+        assert state.get("rule") == fields.get("#gomoku-rule", state.get("rule"))
+        rows = httpx.get(f"{server}/v1/games/{game_id(page)}/board").json()["rows"]
+        expect(page.locator("#status")).to_contain_text("Your turn.")
+        shows_the_whole_game(page, len(rows), len(rows[0]), ROW_ONE[kind])
+    assert (len(rows), len(rows[0])) == (19, 19)  # the largest, last: gomoku's
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"game-{width}x{height}.png"))
+    invited = join(browser, server, page, outside)
+    expect(invited.locator("#status")).to_contain_text("You are White (player 2).")
+    shows_the_whole_game(invited, 19, 19, "bottom")
+    assert not left_the_machine(page, outside)
+
+
+def test_a_19_by_19_board_fits_a_320_px_screen(browser: Browser, server: str) -> None:
+    """The narrowest phone: no sideways scroll, of the page or of the board's box; the far corner
+    is in view and playable."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{server}/")
     assert page.evaluate(OVERFLOW) == 0
     page.select_option("#size", "19")
-    page.select_option("#time-control", "custom")
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#invite")).to_be_visible()
-    expect(page.locator("#clocks")).to_be_visible()
-    assert page.evaluate(OVERFLOW) == 0
-    box = cell(page, 18, 18).bounding_box()
-    assert box is not None
-    assert box["width"] >= 28
-    assert box["height"] >= 28
-    cell(page, 18, 18).scroll_into_view_if_needed()
-    cell(page, 18, 18).click()  # the far corner is reachable and playable
+    assert page.evaluate(GAME_IN_VIEW)["sideways"] == [0, 0]
+    expect(cell(page, 18, 18)).to_be_in_viewport()
+    cell(page, 18, 18).click()
     expect(cell(page, 18, 18)).to_have_text("X")
     assert page.evaluate(OVERFLOW) == 0
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"page-{width}x{height}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "page-320x640.png"), full_page=True)
     assert not left_the_machine(page, outside)
 
 
@@ -893,6 +996,7 @@ def test_nothing_overflows_at_360_px(browser: Browser, server: str) -> None:
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#invite")).to_be_visible()
     assert page.evaluate(overflow) == 0
+    choose_a_game(page)
     page.select_option("#game-kind", "reversi")
     page.select_option("#reversi-size", "6x10")
     page.get_by_role("button", name="New game").click()
@@ -1005,6 +1109,7 @@ def test_a_reversi_game_downloads_as_ggf_where_its_board_is_square(
     assert (name, text) == (f"{game_id(page)}.ggf", httpx.get(f"{record}?format=ggf").text)
     assert "B[f5]" in text
 
+    choose_a_game(page)
     page.select_option("#reversi-size", "6x10")  # GGF has no rectangular boards
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#board [role=row]")).to_have_count(6)
@@ -1054,7 +1159,7 @@ def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, ser
     assert refused_cell(page) == (2, 0)
     assert audit_rows(page) == ["..O", ".X.", "X.."]
     expect(page.locator("#audit-board .cell.refused")).to_have_attribute(
-        "aria-label", "row 3, column 1: X, refused move: cell (2, 0) already holds a mark"
+        "aria-label", "a1 (row 3, column 1): X, refused move: cell (2, 0) already holds a mark"
     )
 
     verdict = check_game(page, "reversi", "transcript", "f5 d6 a8")  # 8 × 8 is the default
