@@ -386,12 +386,13 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     name, text = downloaded(first, "Download SGF")
     record = f"{server}/v1/games/{game_id(first)}/record"
     assert (name, text) == (f"{game_id(first)}.sgf", httpx.get(f"{record}?format=sgf").text)
-    verdict = check_game(first, "gomoku", "sgf", text)
+    verdict = check_game(first, text)  # an SGF record: gomoku's, renju by its RU
+    expect(first.locator("#audit-format")).to_have_value("sgf")
     expect(verdict).to_have_text("Finished after 11 plies: Draw: both players passed.")
     expect(first.locator("#audit-board .cell[data-mark=B]")).to_have_count(5)
     # The same stones with h8 played: the SGF's ninth move is refused, and ringed.
     refused = text.replace(";B[ii]", ";B[hh]")
-    verdict = check_game(first, "gomoku", "sgf", refused)
+    verdict = check_game(first, refused)
     expect(verdict).to_contain_text("Illegal at ply 9, (7, 7): Forbidden move: h8 is forbidden")
     assert refused_cell(first) == (7, 7)
     # The same nine stones as PSQ, which carries no rule: as the record says, freestyle, where
@@ -402,13 +403,14 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     expect(first.locator("#audit-psq-gomoku-rule")).to_be_visible()
     expect(first.locator("#audit-psq-gomoku-size")).to_be_hidden()  # the record says its size
     expect(first.locator("#audit-psq-gomoku-opening")).to_be_hidden()
-    verdict = check_game(first, "gomoku", "psq", psq)
+    verdict = check_game(first, psq)
     expect(verdict).to_contain_text("Unfinished: 9 plies, all legal")
     first.select_option("#audit-psq-gomoku-rule", "renju")
-    verdict = check_game(first, "gomoku", "psq", psq)
+    verdict = check_game(first, psq)
     expect(verdict).to_contain_text("Illegal at ply 9, (7, 7): Forbidden move: h8 is forbidden")
     first.select_option("#audit-format", "transcript")
     expect(first.locator("#audit-psq-gomoku-rule")).to_be_hidden()
+    first.select_option("#audit-kind", "gomoku")  # a transcript's kind is picked
     expect(first.locator("#audit-gomoku-rule")).to_be_visible()
     assert not left_the_machine(first, outside)
 
@@ -1080,12 +1082,9 @@ def test_a_played_game_downloads_as_its_record(browser: Browser, server: str) ->
     assert json.loads(text) == httpx.get(record).json()
     assert json.loads(text)["signature"] is not None  # the game is over: signed
 
-    first.select_option("#audit-kind", "tictactoe")
-    first.select_option("#audit-format", "json")
+    verdict = check_game(first, text)
+    expect(first.locator("#audit-format")).to_have_value("json")  # recognised as it is pasted
     expect(first.locator("#audit-fields")).to_be_hidden()  # the record gives its parameters
-    first.locator("#audit-text").fill(text)
-    first.get_by_role("button", name="Check game").click()
-    verdict = first.locator("#audit-verdict")
     expect(verdict).to_have_text("Finished after 5 plies: X (player 1) wins!")
     assert audit_rows(first) == ["OOX", ".X.", "X.."]
     expect(first.locator("#audit-board .cell.win")).to_have_count(3)
@@ -1128,11 +1127,13 @@ def audit_rows(page: Page) -> list[str]:
     return rows
 
 
-def check_game(page: Page, game: str, written: str, text: str) -> playwright.Locator:
-    """Paste ``text`` into the game checker for a game of kind ``game``; answers the verdict."""
-    page.select_option("#audit-kind", game)
-    page.select_option("#audit-format", written)
+def check_game(page: Page, text: str, game: str | None = None) -> playwright.Locator:
+    """Paste ``text`` into the game checker and check it: a record as the page recognises it, a
+    transcript as a game of kind ``game`` (None: the kind the checker picked); answers the
+    verdict."""
     page.locator("#audit-text").fill(text)
+    if game is not None:
+        page.select_option("#audit-kind", game)
     page.get_by_role("button", name="Check game").click()
     return page.locator("#audit-verdict")
 
@@ -1151,7 +1152,7 @@ def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, ser
     page.goto(f"{server}/")
     page.select_option("#audit-kind", "tictactoe")
     page.select_option("#audit-size", "3")
-    verdict = check_game(page, "tictactoe", "transcript", "a1c3b2a1c1")
+    verdict = check_game(page, "a1c3b2a1c1")
     expect(verdict).to_have_text(
         "Illegal at ply 4, a1: Cell occupied: cell (2, 0) already holds a mark. The 3 plies "
         "before it are legal; the board shows the position after them."
@@ -1162,17 +1163,65 @@ def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, ser
         "aria-label", "a1 (row 3, column 1): X, refused move: cell (2, 0) already holds a mark"
     )
 
-    verdict = check_game(page, "reversi", "transcript", "f5 d6 a8")  # 8 × 8 is the default
+    verdict = check_game(page, "f5 d6 a8", "reversi")  # 8 × 8 is the default
     expect(verdict).to_contain_text("Illegal at ply 3, a8: Illegal move: (7, 0) brackets no")
     assert refused_cell(page) == (7, 0)
     start = ["........"] * 3 + ["...WB...", "...BW..."] + ["........"] * 3
     assert audit_rows(page) == reversi_play(reversi_play(start, 4, 5, "B"), 5, 3, "W")
 
-    not_a_record = check_game(page, "reversi", "transcript", "f5 zz")
+    not_a_record = check_game(page, "f5 zz")
     body = {"game": "reversi", "transcript": "f5 zz"}
     problem = httpx.post(f"{server}/v1/records/audit", json=body).json()
     expect(not_a_record).to_have_text(problem["detail"])
     expect(page.locator("#audit-board-box")).to_be_hidden()
+    assert not left_the_machine(page, outside)
+
+
+def test_check_a_game_reads_a_record_as_its_game_and_a_transcript_as_othello(
+    browser: Browser, server: str
+) -> None:
+    """A transcript is read as the game picked, Othello's until another is, as its help says; a
+    PSQ, SGF or GGF record pasted is recognised, and checked as the game and board it says,
+    nothing picked. The board shown is framed by the coordinates of its kind's squares."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    expect(page.locator("#audit-kind")).to_have_value("reversi")
+    expect(page.locator("#audit-format")).to_have_value("transcript")
+    expect(page.locator("#audit-help")).to_have_text(
+        "its squares one after another (Reversi: column a the leftmost, row 1 the top row), "
+        "such as f5d6c3d3c4"
+    )
+    verdict = check_game(page, "f5d6c3")
+    expect(verdict).to_contain_text("Unfinished: 3 plies, all legal; White (player 2) is to move.")
+    start = OTHELLO_START
+    after = reversi_play(reversi_play(reversi_play(start, 4, 5, "B"), 5, 3, "W"), 2, 2, "B")
+    assert audit_rows(page) == after
+    left = page.locator("#audit-board-box .coords.left span")
+    expect(left).to_have_text([str(n) for n in range(1, 9)])  # Othello's rows: from the top
+
+    psq = write_psq(PsqGame(15, ((7, 7), (7, 8)), (None, None)))
+    verdict = check_game(page, psq)
+    expect(page.locator("#audit-format")).to_have_value("psq")
+    expect(page.locator("#audit-kind-field")).to_be_hidden()  # the record says its game
+    expect(verdict).to_contain_text("Unfinished: 2 plies, all legal; Black (player 1) is to move.")
+    expect(left).to_have_text([str(n) for n in range(15, 0, -1)])  # gomoku's: from the bottom
+
+    verdict = check_game(page, "(;FF[4]GM[4]SZ[19]RU[Freestyle];B[jj];W[kj])")
+    expect(page.locator("#audit-format")).to_have_value("sgf")
+    expect(verdict).to_contain_text("Unfinished: 2 plies, all legal")
+    expect(page.locator("#audit-board [role=row]")).to_have_count(19)  # the SGF's SZ
+
+    board = " ".join(start).translate(str.maketrans(".BW", "-*O"))  # GGF's marks
+    ggf = f"(;GM[Othello]PC[here]TY[8]BO[8 {board} *]B[f5]W[d6];)"
+    verdict = check_game(page, ggf)
+    expect(page.locator("#audit-format")).to_have_value("ggf")
+    expect(verdict).to_contain_text("Unfinished: 2 plies, all legal; Black (player 1) is to move.")
+
+    verdict = check_game(page, "f5")  # a transcript again: Othello's, as picked before
+    expect(page.locator("#audit-format")).to_have_value("transcript")
+    expect(page.locator("#audit-kind-field")).to_be_visible()
+    expect(verdict).to_contain_text("Unfinished: 1 ply, all legal; White (player 2) is to move.")
     assert not left_the_machine(page, outside)
 
 
@@ -1202,7 +1251,7 @@ def test_a_finished_game_ended_with_empty_squares_gives_them_to_the_winner(
     )  # fmt: skip
     page = new_page(browser, server, [])
     page.goto(f"{server}/")
-    verdict = check_game(page, "reversi", "transcript", "".join(game.moves))
+    verdict = check_game(page, "".join(game.moves))  # an Othello transcript: Othello's
     expect(verdict).to_contain_text(f"Finished after {len(game.moves)} plies:")
     final = audit_rows(page)
     expect(verdict).to_contain_text(federation_result(final))
@@ -1221,14 +1270,18 @@ def test_a_finished_othello_game_checks_as_finished(browser: Browser, server: st
     plan = reversi_playout(start, "B", random.Random(7))
     transcript = "".join(othello_square(move.row, move.col) for move in plan)
     final = plan[-1].after
-    verdict = check_game(page, "reversi", "transcript", transcript)
+    expect(page.locator("#audit-help")).to_contain_text(
+        "Reversi: column a the leftmost, row 1 the top row"
+    )
+    verdict = check_game(page, transcript)  # the checker's kind until another is picked
     expect(verdict).to_have_text(f"Finished after {len(plan)} plies: {federation_result(final)}")
     assert audit_rows(page) == final
     expect(page.locator("#audit-board .cell.refused")).to_have_count(0)
     assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
 
     ggs = read_ggf(WHITE_STARTS, 100)
-    verdict = check_game(page, "reversi", "ggf", WHITE_STARTS)
+    verdict = check_game(page, WHITE_STARTS)
+    expect(page.locator("#audit-format")).to_have_value("ggf")
     expect(verdict).to_have_text(f"Finished after {len(ggs.moves)} plies: Black wins 36–28")
     assert audit_rows(page) == ggf_final_board(ggs)
     assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)

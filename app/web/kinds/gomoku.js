@@ -55,6 +55,9 @@ const STEPS = {
 // The widest board each format of the kind's can write: SGF names points with two letters each
 // (a–z, A–Z), PSQ's header the board with three digits.
 const WIDEST = { sgf: 52, psq: 999 };
+// A record's first words in each format: PSQ's header (Piskvorky 15x15, …), an SGF game's first
+// node with GM[4] (gomoku's number in SGF).
+const RECOGNISED = { psq: /^\s*Piskvorky\b/i, sgf: /^\s*\(\s*;[^;]*?GM\[\s*4\s*\]/ };
 
 export function pageKind(facts) {
   // Black's forbidden points last asked for, and the board they were asked for (hintKey).
@@ -63,6 +66,8 @@ export function pageKind(facts) {
     hint: HINT,
     fields,
     start: (params, state) => Array(state.size).fill(facts.empty.repeat(state.size)),
+    transcript: "h8i9j10",
+    recognises: (format, text) => Boolean(RECOGNISED[format]?.test(text)),
     cellsTaken: (move) => ("row" in move ? [[move.row, move.col]] : []),
     writes: (format, game) => game.width <= (WIDEST[format] ?? Infinity),
     ownerOf: (move) => facts.owners.get(move.color),

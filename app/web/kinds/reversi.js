@@ -23,6 +23,7 @@ const FIELDS = (prefix) => `
 const CHECK_OPTIONS = `<label for="color">Colour to move</label><select id="color"></select>`;
 const OPENING = "........\n........\n........\n...WB...\n...BW...\n........\n........\n........";
 const NO_CELLS = new Set();
+const GGF = /^\s*\(\s*;[^;]*?GM\[\s*Othello\s*\]/i; // a GGF game's first node names its game
 
 export function pageKind(facts) {
   // The legal moves last asked for, and the board they were asked for (hintKey).
@@ -31,6 +32,9 @@ export function pageKind(facts) {
     hint: HINT,
     fields,
     start: (params, state) => params.board || centreStart(state.height, state.width, facts),
+    transcript: "f5d6c3d3c4",
+    checkedFirst: true, // Othello's games are written as transcripts (WTHOR's, GGF's squares)
+    recognises: (format, text) => format === "ggf" && GGF.test(text),
     recordParams: (format, text) => recordParams(format, text, facts),
     writes: (format, game) => format !== "ggf" || game.height === game.width, // GGF boards are square
     cellsTaken: (move) => [[move.row, move.col], ...(move.flips || [])],
