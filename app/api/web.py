@@ -1,12 +1,13 @@
-"""The play page at ``/``, its static assets under ``/web`` (no build step, no CDN), and the list
-of kinds the page offers (``/web/kinds.json``), which mirrors the service's kind registry."""
+"""The play page at ``/``, its static assets under ``/web`` (no build step, no CDN), the list of
+kinds the page offers (``/web/kinds.json``), which mirrors the service's kind registry, and the
+site's icon, which browsers ask for at ``/favicon.ico`` whatever a page links."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api.games.schemas import GameShapes
@@ -14,6 +15,7 @@ from app.records.formats import FORMATS
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 INDEX = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+ICON = WEB_DIR / "favicon.svg"  # the page links it; /favicon.ico answers it too
 
 # The page loads only its own modules and stylesheet and talks only to this service.
 PAGE_POLICY = (
@@ -58,6 +60,12 @@ async def play_page_kinds(request: Request) -> JSONResponse:
     # Revalidated as the page itself is: it changes when the service learns a kind.
     kinds = page_kinds(request.app.state.games)
     return JSONResponse(kinds, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    # An SVG under the name browsers ask for: they read an icon by its type, not its name.
+    return FileResponse(ICON, media_type="image/svg+xml")
 
 
 def mount_web(app: FastAPI) -> None:

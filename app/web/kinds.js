@@ -18,7 +18,13 @@
 //   showCell(cell, owner) draws a cell of a board (its data-mark is already set); answers
 //                         what the cell holds, in words
 //   result(state, who)    the result of a game its rules ended (who(player): "X (player 1)")
+//   transcript            a game's opening in its square names ("f5d6c3"), for the game
+//                         checker's help
 // and, where the kind has them:
+//   checkedFirst          true for the kind the game checker reads a transcript as until another
+//                         is picked (one kind: Othello's, whose games are the transcripts pasted)
+//   recognises(format, text)  whether the text is a record in that format of the kind's
+//                         (facts.formats) by its first words, for the game checker to pick it
 //   recordParams(format, text)  the creation parameters start() needs that a record in one of
 //                         the kind's formats (facts.formats) gives: {} where it gives none
 //   writes(format, game)  whether a format of the kind's can write the game's board (else no
@@ -40,6 +46,8 @@
 import { api } from "./transport.js";
 
 const OPTIONAL = {
+  checkedFirst: false,
+  recognises: () => false,
   recordParams: () => ({}),
   writes: () => true,
   highlights: () => [],

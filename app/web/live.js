@@ -53,12 +53,28 @@ export async function openGame({ id, token, player }) {
     kind: state.game, height: rows.length, width: rows[0].length, etag, state,
     cells: cellsOf(rows, kind), moves: state.move_count, lastMove: state.last_move,
   });
-  buildBoard($("board"), game, play);
+  buildBoard($("board"), game, kind, play);
   showDownloads(game, kind);
   $("game").hidden = false;
   showMessage("");
   render();
+  inView();
   if (!listen() && (inProgress() || rematchMayCome())) polling.start();
+}
+
+// The game opened, in view: the new-game form folds away (its summary opens it again), and the
+// page scrolls as little as brings the game's status, board and buttons into the window where
+// they fit it, else to the status (a page that opened an invite link, or joined from Find a
+// game below, lands on the game).
+function inView() {
+  $("new-game-box").open = false;
+  const parts = ["status", "board-box", "actions"].map((id) => $(id)).filter((part) => !part.hidden);
+  const top = Math.min(...parts.map((part) => part.getBoundingClientRect().top));
+  const bottom = Math.max(...parts.map((part) => part.getBoundingClientRect().bottom));
+  const margin = 8; // px: the game does not touch the window's edges
+  const below = bottom + margin - window.innerHeight;
+  if (top < margin) window.scrollBy(0, top - margin);
+  else if (below > 0) window.scrollBy(0, Math.min(below, top - margin));
 }
 
 // The board at a known version: the state, the board, then the state again (a 304 with its

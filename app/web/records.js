@@ -6,21 +6,17 @@
 import { buildBoard, cellsOf, renderCells } from "./board.js";
 import { $ } from "./elements.js";
 import { kindOf } from "./kinds.js";
+import { hasNames, parseSquare } from "./squares.js";
 import { named, showMessage } from "./status.js";
 import { api, problemText } from "./transport.js";
 
 const JSON_RECORD = "json";
 const TRANSCRIPT = "transcript";
-const MAX_NAMED_COLUMNS = 26; // a wider board has no square names, so no transcript
-const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 const NAMES = { [JSON_RECORD]: "JSON", [TRANSCRIPT]: "transcript" }; // a kind's own: "GGF"
 // A download's file: its extension and type (a kind's own format: .<format>, text).
 const FILES = { [JSON_RECORD]: [".json", "application/json"], [TRANSCRIPT]: [".txt", "text/plain"] };
-// What the text box takes, by how the game is written.
-const HELP = {
-  [TRANSCRIPT]: "its squares one after another, such as f5d6c3d3c4",
-  [JSON_RECORD]: "a record as this page downloads it: the game and its parameters come from it",
-};
+// What the text box takes as a JSON record (a transcript: transcriptHelp).
+const JSON_HELP = "a record as this page downloads it: the game and its parameters come from it";
 
 const nameOf = (format) => NAMES[format] || format.toUpperCase();
 
@@ -30,7 +26,7 @@ const nameOf = (format) => NAMES[format] || format.toUpperCase();
 export function showDownloads(game, kind) {
   const { id } = game; // the game shown now, whichever the page shows later
   const formats = [JSON_RECORD];
-  if (game.width <= MAX_NAMED_COLUMNS) formats.push(TRANSCRIPT);
+  if (hasNames(game.width)) formats.push(TRANSCRIPT); // a transcript is square names
   formats.push(...kind.formats.filter((format) => kind.writes(format, game)));
   $("download-buttons").replaceChildren(...formats.map((format) => {
     const button = document.createElement("button");
@@ -62,19 +58,29 @@ const bodies = new Map(); // a kind's name -> the creation body its fields in th
 // "<kind>/<format>" -> the parameters given beside a record in that format, as its fields say
 // them (a format that cannot carry some: the kind's given, from the service's list)
 const givens = new Map();
+const owners = new Map(); // a community format -> the kind whose records it writes ("ggf": reversi)
 let asked = 0; // checks sent: only the last one's answer is shown
+let formatChosen = false; // "Written as" picked by hand, not recognised in the text
 
-// By title, as the position checker orders its kinds: Reversi's first.
+// The game checker: how the game is written (a transcript, a JSON record, each kind's formats),
+// recognised in the text as it is pasted where it can be; a record says its kind (a JSON record
+// names it, a format is one kind's), a transcript is read as the game picked: the kind that is
+// checked first (Othello's, whose games are the transcripts people paste) unless another is.
 export function startAudit(kinds) {
   const picker = $("audit-kind");
-  for (const kind of [...kinds].sort((a, b) => a.title.localeCompare(b.title))) {
+  const first = kinds.find((kind) => kind.checkedFirst) || kinds[0];
+  const formats = [TRANSCRIPT, JSON_RECORD];
+  for (const kind of [first, ...kinds.filter((other) => other !== first)]) {
     picker.append(new Option(kind.title, kind.game));
     const box = document.createElement("div");
     box.id = `audit-${kind.game}-fields`;
     box.className = "picker";
     bodies.set(kind.game, kind.fields(box, "audit-"));
     $("audit-fields").append(box);
-    for (const [format, names] of Object.entries(kind.given || {})) {
+    for (const format of kind.formats) {
+      owners.set(format, kind);
+      formats.push(format);
+      const names = (kind.given || {})[format] || [];
       if (!names.length) continue;
       const given = document.createElement("div");
       given.id = `audit-${kind.game}-${format}-fields`;
@@ -83,43 +89,73 @@ export function startAudit(kinds) {
       $("audit-fields").append(given);
     }
   }
-  pickKind();
-  picker.addEventListener("change", pickKind);
-  $("audit-format").addEventListener("change", pickFormat);
+  $("audit-format").replaceChildren(...formats.map((format) => new Option(formatLabel(format), format)));
+  picker.value = first.game;
+  picker.addEventListener("change", pickFormat);
+  $("audit-format").addEventListener("change", () => {
+    formatChosen = true;
+    pickFormat();
+  });
+  $("audit-text").addEventListener("input", recognise);
+  pickFormat();
   $("audit-form").addEventListener("submit", check);
   $("audit-submit").disabled = false;
 }
 
-// The ways a game of the kind picked can be written: a transcript, a JSON record, its formats.
-function pickKind() {
-  const kind = kindOf($("audit-kind").value);
-  const kept = $("audit-format").value;
-  const formats = [TRANSCRIPT, JSON_RECORD, ...kind.formats];
-  $("audit-format").replaceChildren(...formats.map((format) =>
-    new Option(format === TRANSCRIPT ? "Transcript" : `${nameOf(format)} record`, format)));
-  $("audit-format").value = formats.includes(kept) ? kept : TRANSCRIPT;
+function formatLabel(format) {
+  if (format === TRANSCRIPT) return "Transcript (squares)";
+  if (format === JSON_RECORD) return "JSON record (as downloaded here)";
+  return `${nameOf(format)} record (${owners.get(format).title})`;
+}
+
+// How the text is written, where it says so: a JSON object, or a record a kind's page module
+// recognises (a GGF game's GM[Othello], a PSQ's Piskvorky header, an SGF's GM[4]). Else what was
+// picked by hand stays, and what was recognised before goes back to a transcript.
+function recognise() {
+  const text = $("audit-text").value;
+  const found = text.trimStart().startsWith("{") ? JSON_RECORD
+    : [...owners.keys()].find((format) => owners.get(format).recognises(format, text));
+  if (!found && formatChosen) return;
+  const format = found || TRANSCRIPT;
+  formatChosen = false;
+  if ($("audit-format").value === format) return;
+  $("audit-format").value = format;
   pickFormat();
 }
 
-// A transcript needs the game's parameters; a record gives its own, but for those its format
-// cannot carry (a PSQ record's rule), which may be given beside it.
-function pickFormat() {
-  const picked = $("audit-kind").value;
+// The kind the text is checked as, and how it is written: a format's own kind, else the one
+// picked (a JSON record names its own: the answer says which).
+function picked() {
   const format = $("audit-format").value;
-  const given = `${picked}/${format}`;
+  return { format, kind: owners.get(format) || kindOf($("audit-kind").value) };
+}
+
+// A transcript needs the game and its parameters; a record gives its own, but for those its
+// format cannot carry (a PSQ record's rule), which may be given beside it.
+function pickFormat() {
+  const { format, kind } = picked();
+  const given = `${kind.game}/${format}`;
+  $("audit-kind-field").hidden = format !== TRANSCRIPT;
   $("audit-fields").hidden = format !== TRANSCRIPT && !givens.has(given);
-  for (const [game] of bodies) $(`audit-${game}-fields`).hidden = game !== picked || format !== TRANSCRIPT;
+  for (const [game] of bodies) $(`audit-${game}-fields`).hidden = game !== kind.game || format !== TRANSCRIPT;
   for (const [key] of givens) $(`audit-${key.replace("/", "-")}-fields`).hidden = key !== given;
-  $("audit-help").textContent = HELP[format] || `the game as ${nameOf(format)} text`;
+  $("audit-help").textContent = format === TRANSCRIPT ? transcriptHelp(kind)
+    : format === JSON_RECORD ? JSON_HELP : `a ${kind.title} game as ${nameOf(format)} text`;
+}
+
+// What a transcript of the kind picked is: its squares, as its players name them.
+function transcriptHelp(kind) {
+  const rows = kind.row_one === "top" ? "row 1 the top row" : "row 1 the bottom row";
+  return `its squares one after another (${kind.title}: column a the leftmost, ${rows}), such as ${kind.transcript}`;
 }
 
 async function check(event) {
   event.preventDefault();
-  const kind = kindOf($("audit-kind").value);
+  const { format, kind } = picked();
   const mine = ++asked;
   let sent;
   try {
-    sent = request(kind, $("audit-format").value, $("audit-text").value);
+    sent = request(kind, format, $("audit-text").value);
   } catch (error) {
     return showVerdict(error.message);
   }
@@ -199,16 +235,7 @@ function position(audit, kind, params) {
 // The index of the cell a move was written as (a square, or [row, col]); null for a pass or a
 // cell the board does not have.
 function cellOf(move, game, kind) {
-  let row, col;
-  if (Array.isArray(move)) {
-    [row, col] = move;
-  } else {
-    const named = /^([a-z])([1-9][0-9]*)$/i.exec(String(move));
-    if (!named) return null;
-    col = LETTERS.indexOf(named[1].toLowerCase());
-    const number = Number(named[2]);
-    row = kind.row_one === "top" ? number - 1 : game.height - number;
-  }
+  const [row, col] = Array.isArray(move) ? move : parseSquare(move, game.height, game.width, kind.row_one) || [];
   const inside = (value, length) => Number.isInteger(value) && value >= 0 && value < length;
   return inside(row, game.height) && inside(col, game.width) ? row * game.width + col : null;
 }
@@ -218,6 +245,6 @@ function showVerdict(text, shown = null) {
   const grid = $("audit-board");
   $("audit-board-box").hidden = !shown;
   if (!shown) return grid.replaceChildren();
-  buildBoard(grid, shown.game);
+  buildBoard(grid, shown.game, shown.kind);
   renderCells(grid, shown.game, shown.kind, shown.marks);
 }

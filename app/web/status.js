@@ -1,5 +1,6 @@
-// The lines above the board: who the viewer is and whose turn it is, or how the game ended; the
-// score, where the kind keeps one; and the message of a refused request.
+// The game's status lines: who the viewer is and whose turn it is, or how the game ended (and,
+// to a player, whether they won or lost); the score, where the kind keeps one; and the message
+// of a refused request.
 import { $ } from "./elements.js";
 
 export function renderStatus(game, kind) {
@@ -9,7 +10,7 @@ export function renderStatus(game, kind) {
   const you = game.player ? `You are ${who(game.player)}. ` : "Watching. ";
   let text;
   if (state.status !== "in_progress") {
-    text = result(state, kind, who);
+    text = outcome(state, game.player, result(state, kind, who));
   } else if (state.open_seat) {
     text = `${you}Waiting for someone to take ${who(state.open_seat)}'s seat (Find a game lists it).`;
   } else if (state.next_player === game.player) {
@@ -28,6 +29,15 @@ export function renderStatus(game, kind) {
 // colour is chosen).
 export function named(name, player) {
   return name ? `${name} (player ${player})` : `Player ${player}`;
+}
+
+// The result, with what it is to the player who views it said first: "You won. ", "You lost. ",
+// and "Draw. " where the result does not begin so itself. A watcher, and an aborted game (no
+// result), get the result alone.
+function outcome(state, player, said) {
+  if (!player || state.status === "aborted") return said;
+  if (state.status === "won") return `${state.winner === player ? "You won." : "You lost."} ${said}`;
+  return /^Draw\b/.test(said) ? said : `Draw. ${said}`;
 }
 
 // Endings the session decides (and a dead position, which every kind of lines has) are said

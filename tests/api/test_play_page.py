@@ -10,6 +10,7 @@ from urllib.parse import urljoin
 import pytest
 from fastapi.testclient import TestClient
 
+from app.contract import squares
 from app.sessions.kinds import KINDS
 
 NAMES = [kind.name for kind in KINDS]
@@ -151,3 +152,30 @@ def test_each_format_tells_the_page_what_an_audit_may_give_beside_its_record(
         assert (audit.json()["state"]["rule"], audit.json()["plies"]) == ("renju", 1)
         refused = client.post("/v1/records/audit", json={**body, "size": 15})
         assert refused.status_code == 422, format  # the record says its size: not given
+
+
+def test_the_site_icon_is_served_where_browsers_ask_and_the_page_links_it(
+    client: TestClient,
+) -> None:
+    """Browsers ask for /favicon.ico whatever a page links: it answers the page's own icon, an
+    SVG, and is no operation of the API."""
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200
+    assert icon.headers["content-type"] == "image/svg+xml"
+    assert icon.text.startswith("<svg ")
+    linked = re.search(
+        r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', client.get("/").text
+    )
+    assert linked, "the page links no icon"
+    assert client.get(linked.group(1)).content == icon.content
+    assert client.head("/favicon.ico").status_code == 200
+    assert "/favicon.ico" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_the_page_names_squares_with_the_services_letters(client: TestClient) -> None:
+    """The page's coordinates and the game checker's squares (squares.js) are the service's
+    square names (app/contract/squares.py): the same letters, so the same widest named board."""
+    module = client.get("/web/squares.js").text
+    letters = re.search(r'^export const LETTERS = "([a-z]+)";$', module, re.M)
+    assert letters, "squares.js declares no LETTERS"
+    assert letters.group(1) == squares.LETTERS

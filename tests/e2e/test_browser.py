@@ -52,10 +52,12 @@ def close_contexts() -> Iterator[None]:
 
 
 def new_page(
-    browser: Browser, server: str, outside: list[playwright.Request], push: bool = True
-) -> Page:
-    """A page in a fresh context; requests to anywhere but the service land in ``outside``."""
-    context = browser.new_context()
+    browser: Browser, server: str, outside: list[playwright.Request], push: bool = True,
+    viewport: playwright.ViewportSize | None = None,
+) -> Page:  # fmt: skip
+    """A page in a fresh context (of the ``viewport`` given, else Playwright's 1280 × 720);
+    requests to anywhere but the service land in ``outside``."""
+    context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
     OPEN_CONTEXTS.append(context)
     page = context.new_page()
     if not push:
@@ -97,12 +99,12 @@ def start_game(
 def join(
     browser: Browser, server: str, first: Page, outside: list[playwright.Request], push: bool = True
 ) -> Page:
-    """Player 2 opens the invite link that ``first`` shows; with ``push``, the page follows the
-    game by its event stream."""
+    """Player 2 opens the invite link that ``first`` shows, in a window of the same size; with
+    ``push``, the page follows the game by its event stream."""
     invite = first.locator("#invite-link").input_value()
     assert "#game=" in invite
     assert "?" not in invite  # the token travels in the fragment, never in a query string
-    second = new_page(browser, server, outside, push)
+    second = new_page(browser, server, outside, push, first.viewport_size)
     if not push:
         second.goto(invite)
         return second
@@ -126,8 +128,8 @@ def test_two_players_play_to_a_win(browser: Browser, server: str) -> None:
     outside: list[playwright.Request] = []
     pages = start_game(browser, server, 3, outside)  # player 2's page has the event stream
     play(pages, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
-    for page in pages:
-        expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
+    for page, outcome in zip(pages, ("You won.", "You lost."), strict=True):
+        expect(page.locator("#status")).to_have_text(f"{outcome} X (player 1) wins!", timeout=5000)
         expect(page.locator("#board .cell.win")).to_have_count(3)
         for col in range(3):
             expect(cell(page, 0, col)).to_have_class(re.compile(r"\bwin\b"))
@@ -170,7 +172,7 @@ def test_board_is_keyboard_playable(browser: Browser, server: str) -> None:
     first.keyboard.press("ArrowDown")
     first.keyboard.press("Enter")
     expect(cell(first, 1, 1)).to_have_text("X")
-    expect(cell(first, 1, 1)).to_have_attribute("aria-label", "row 2, column 2: X")
+    expect(cell(first, 1, 1)).to_have_attribute("aria-label", "b2 (row 2, column 2): X")
 
 
 def test_position_checker(browser: Browser, server: str) -> None:
@@ -191,6 +193,24 @@ def test_position_checker(browser: Browser, server: str) -> None:
     page.locator("#rows").fill("XO\nX")
     page.get_by_role("button", name="Check", exact=True).click()
     expect(result).to_contain_text("Request does not match the schema")
+    assert not left_the_machine(page, outside)
+
+
+# The status and type of the icon the page links, and of /favicon.ico, fetched by the page.
+ICONS = """() => Promise.all([document.querySelector("link[rel=icon]").href, "/favicon.ico"]
+    .map(async (url) => {
+      const answer = await fetch(url);
+      return [answer.status, answer.headers.get("content-type")];
+    }))"""
+
+
+def test_the_page_has_an_icon(browser: Browser, server: str) -> None:
+    """The icon the page links, and /favicon.ico, which browsers ask for whatever a page links:
+    an SVG each, never a 404."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    assert page.evaluate(ICONS) == [[200, "image/svg+xml"], [200, "image/svg+xml"]]
     assert not left_the_machine(page, outside)
 
 
@@ -262,8 +282,8 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
 
     xs = [(7, col) for col in range(3, 8)]
     play((first, second), [xs[0], (0, 0), xs[1], (0, 1), xs[2], (0, 2), xs[3], (0, 3), xs[4]])
-    for page in (first, second):
-        expect(page.locator("#status")).to_have_text("X (player 1) wins!", timeout=5000)
+    for page, outcome in ((first, "You won."), (second, "You lost.")):
+        expect(page.locator("#status")).to_have_text(f"{outcome} X (player 1) wins!", timeout=5000)
         expect(page.locator("#board .cell.win")).to_have_count(5)
         for row, col in xs:
             expect(cell(page, row, col)).to_have_class(re.compile(r"\bwin\b"))
@@ -366,12 +386,13 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     name, text = downloaded(first, "Download SGF")
     record = f"{server}/v1/games/{game_id(first)}/record"
     assert (name, text) == (f"{game_id(first)}.sgf", httpx.get(f"{record}?format=sgf").text)
-    verdict = check_game(first, "gomoku", "sgf", text)
+    verdict = check_game(first, text)  # an SGF record: gomoku's, renju by its RU
+    expect(first.locator("#audit-format")).to_have_value("sgf")
     expect(verdict).to_have_text("Finished after 11 plies: Draw: both players passed.")
     expect(first.locator("#audit-board .cell[data-mark=B]")).to_have_count(5)
     # The same stones with h8 played: the SGF's ninth move is refused, and ringed.
     refused = text.replace(";B[ii]", ";B[hh]")
-    verdict = check_game(first, "gomoku", "sgf", refused)
+    verdict = check_game(first, refused)
     expect(verdict).to_contain_text("Illegal at ply 9, (7, 7): Forbidden move: h8 is forbidden")
     assert refused_cell(first) == (7, 7)
     # The same nine stones as PSQ, which carries no rule: as the record says, freestyle, where
@@ -382,13 +403,14 @@ def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(
     expect(first.locator("#audit-psq-gomoku-rule")).to_be_visible()
     expect(first.locator("#audit-psq-gomoku-size")).to_be_hidden()  # the record says its size
     expect(first.locator("#audit-psq-gomoku-opening")).to_be_hidden()
-    verdict = check_game(first, "gomoku", "psq", psq)
+    verdict = check_game(first, psq)
     expect(verdict).to_contain_text("Unfinished: 9 plies, all legal")
     first.select_option("#audit-psq-gomoku-rule", "renju")
-    verdict = check_game(first, "gomoku", "psq", psq)
+    verdict = check_game(first, psq)
     expect(verdict).to_contain_text("Illegal at ply 9, (7, 7): Forbidden move: h8 is forbidden")
     first.select_option("#audit-format", "transcript")
     expect(first.locator("#audit-psq-gomoku-rule")).to_be_hidden()
+    first.select_option("#audit-kind", "gomoku")  # a transcript's kind is picked
     expect(first.locator("#audit-gomoku-rule")).to_be_visible()
     assert not left_the_machine(first, outside)
 
@@ -515,7 +537,7 @@ def test_reversi_opening_move_flips_on_both_pages(browser: Browser, server: str)
         expect(cell(page, 3, 3)).to_have_attribute("data-mark", "B", timeout=5000)
         expect(cell(page, 3, 3)).to_have_class(re.compile(r"\bflip\b"))
         expect(cell(page, 3, 3)).to_have_attribute(
-            "aria-label", "row 4, column 4: black, just turned"
+            "aria-label", "d4 (row 4, column 4): black, just turned"
         )
         expect(page.locator("#board .cell.flip")).to_have_count(1)
         expect(page.locator("#score")).to_have_text("Black 4 – White 1")
@@ -539,6 +561,34 @@ def test_reversi_opening_move_flips_on_both_pages(browser: Browser, server: str)
     for page in (first, second):
         assert stones(page) == board["rows"]
     assert not left_the_machine(first, outside)
+
+
+OTHELLO_START = ["........"] * 3 + ["...WB...", "...BW..."] + ["........"] * 3
+
+
+@pytest.mark.parametrize("push", [True, False], ids=["events", "polling"])
+def test_the_creator_of_an_open_reversi_game_sees_its_legal_moves_once_someone_joins(
+    browser: Browser, server: str, push: bool
+) -> None:
+    """Nobody is to move while the seat is open: no dots. The join (its event, or the poll that
+    reads it) makes Black the player to move, and the creator's page dots Black's four legal
+    moves without a reload."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside, push)
+    page.goto(f"{server}/")
+    page.select_option("#game-kind", "reversi")
+    page.check("#open-game")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#status")).to_contain_text("You are Black (player 1). Waiting for someone")
+    expect(page.locator("#board .cell.legal")).to_have_count(0)
+    joined = httpx.post(f"{server}/v1/games/{game_id(page)}/join")
+    assert joined.status_code == 200
+    expect(page.locator("#status")).to_have_text("You are Black (player 1). Your turn.")
+    legal = page.locator("#board .cell.legal")
+    expect(legal).to_have_count(4)
+    dotted = legal.evaluate_all("cells => cells.map(c => [+c.dataset.row, +c.dataset.col])")
+    assert sorted(map(tuple, dotted)) == reversi_moves(OTHELLO_START, "B")
+    assert not left_the_machine(page, outside)
 
 
 @dataclass(frozen=True)
@@ -628,8 +678,10 @@ def test_reversi_to_the_end_with_a_pass(browser: Browser, server: str, push: boo
         else f"White wins {white}–{black}" if white > black
         else f"Draw {black}–{white}"
     )  # fmt: skip
-    for page in pages.values():
-        expect(page.locator("#status")).to_have_text(result)
+    winner = "B" if black > white else "W" if white > black else None
+    for color, page in pages.items():
+        outcome = "" if winner is None else "You won. " if color == winner else "You lost. "
+        expect(page.locator("#status")).to_have_text(f"{outcome}{result}")
     state = httpx.get(f"{server}/v1/games/{game_id}").json()
     assert (state["status"], state["reason"], state["move_count"]) == (
         "won" if black != white else "draw",
@@ -673,8 +725,8 @@ def test_a_flag_falls_with_nobody_moving_and_both_pages_show_it(
     play((first, second), [(0, 0), (1, 1)])  # untimed: then X's clock runs
     expect(first.locator("#clock-1")).to_have_class(re.compile(r"\brunning\b"))
     result = "O wins on time: X's clock ran out."
-    for page in (first, second):
-        expect(page.locator("#status")).to_have_text(result, timeout=10_000)
+    for page, outcome in ((first, "You lost."), (second, "You won.")):
+        expect(page.locator("#status")).to_have_text(f"{outcome} {result}", timeout=10_000)
         expect(page.locator("#clock-1 time")).to_have_text("0:00.0")
         expect(page.get_by_role("button", name="Resign")).to_be_disabled()
     state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
@@ -767,8 +819,8 @@ def test_resignation_is_confirmed_on_the_page(browser: Browser, server: str) -> 
     second.get_by_role("button", name="Resign").click()
     expect(second.locator("#confirm-resign")).to_contain_text("Resign this game?")
     second.get_by_role("button", name="Yes, resign").click()
-    for page in (first, second):
-        expect(page.locator("#status")).to_have_text("O resigned: X wins.")
+    expect(first.locator("#status")).to_have_text("You won. O resigned: X wins.")
+    expect(second.locator("#status")).to_have_text("You lost. O resigned: X wins.")
     state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
     assert (state["status"], state["winner"], state["reason"]) == ("won", 1, "resignation")
 
@@ -804,33 +856,134 @@ def test_tokens_never_stay_in_the_address_bar(browser: Browser, server: str) -> 
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-@pytest.mark.parametrize(("width", "height"), [(320, 640), (360, 740), (1280, 900)])
-def test_a_19_by_19_board_fits_the_screen(
+def choose_a_game(page: Page) -> None:
+    """Open the new-game form, which folds away once a game is shown."""
+    if page.locator("#new-game-box").get_attribute("open") is None:
+        page.get_by_text("Choose a game", exact=True).click()
+
+
+def offered(page: Page, select: str) -> list[str]:
+    """The values a select of the page offers, in its order."""
+    values: list[str] = page.locator(f"{select} option").evaluate_all(
+        "options => options.map(option => option.value)"
+    )
+    return values
+
+
+def every_board_offered(page: Page) -> list[tuple[str, dict[str, str]]]:
+    """Each board the new-game form offers, as the kind and the fields that pick it: every size of
+    every kind, and renju (15 × 15 only, with its Pass button). Read from the form itself."""
+    boards: list[tuple[str, dict[str, str]]] = []
+    for kind in offered(page, "#game-kind"):
+        page.select_option("#game-kind", kind)
+        rule = {}
+        if kind == "gomoku":
+            boards.append((kind, {"#gomoku-rule": "renju"}))
+            rule = {"#gomoku-rule": "freestyle"}
+            page.select_option("#gomoku-rule", "freestyle")
+        size = {"tictactoe": "#size", "reversi": "#reversi-size", "gomoku": "#gomoku-size"}[kind]
+        boards += [(kind, {**rule, size: value}) for value in offered(page, size)]
+    return boards
+
+
+# Where the game's parts are (their boxes: left, top, right, bottom) in the window, its size, how
+# far the page and the board's box scroll sideways, and the coordinates drawn around the board.
+GAME_IN_VIEW = """() => {
+  const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();
+                        return [r.left, r.top, r.right, r.bottom]; };
+  const labels = (side) => [...document.querySelectorAll(`#board-box .coords.${side} span`)]
+    .map((span) => span.textContent);
+  const board = document.getElementById("board-box");
+  return {
+    parts: Object.fromEntries(
+      ["status", "clocks", "board-box", "actions"].map((id) => [id, box(id)])),
+    window: [window.innerWidth, window.innerHeight],
+    sideways: [document.documentElement.scrollWidth - document.documentElement.clientWidth,
+               board.scrollWidth - board.clientWidth],
+    coords: Object.fromEntries(
+      ["top", "bottom", "left", "right"].map((side) => [side, labels(side)])),
+    cells: document.querySelectorAll("#board .cell").length,
+  };
+}"""
+
+
+def shows_the_whole_game(page: Page, height: int, width: int, row_one: str) -> None:
+    """The status, clocks, board (with its coordinates) and buttons of a game of ``height`` ×
+    ``width`` inside the window, nothing scrolling sideways; the coordinates as the kind names
+    squares (row 1 at the ``row_one``)."""
+    shown = page.evaluate(GAME_IN_VIEW)
+    assert shown["cells"] == height * width
+    window_width, window_height = shown["window"]
+    for part, (left, top, right, bottom) in shown["parts"].items():
+        inside = left >= 0 and top >= 0 and right <= window_width and bottom <= window_height
+        assert inside, (part, (left, top, right, bottom), shown["window"])
+    assert shown["sideways"] == [0, 0]
+    letters = list("abcdefghijklmnopqrstuvwxyz"[:width])
+    numbers = [str(n) for n in range(1, height + 1)]
+    if row_one == "bottom":
+        numbers.reverse()
+    assert shown["coords"] == {"top": letters, "bottom": letters, "left": numbers, "right": numbers}
+
+
+ROW_ONE = {"tictactoe": "bottom", "gomoku": "bottom", "reversi": "top"}  # docs/api.md
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_every_board_offered_fits_the_window_with_its_coordinates(
     browser: Browser, server: str, width: int, height: int
 ) -> None:
-    """No sideways scroll of the page; cells at least 28 px, the board scrolling in its own box
-    where it must. Screenshots in test-artifacts/."""
+    """Each board the form offers, clocked, created in turn: once it starts, its status, clocks,
+    board and buttons are in the window without scrolling (on the phone, after the page scrolled
+    itself to the game), nothing scrolls sideways, and the coordinates are drawn. The invited
+    player's page of the largest lands on it too. Screenshots in test-artifacts/."""
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"{server}/")
+    expect(page.locator("#new-game-submit")).to_be_enabled()
+    page.select_option("#time-control", "180+2")
+    boards = every_board_offered(page)
+    assert len(boards) >= 3 + 17 + 6  # renju and gomoku's sizes, tic-tac-toe's, Reversi's
+    for kind, fields in boards:
+        choose_a_game(page)
+        page.select_option("#game-kind", kind)
+        for select, value in fields.items():
+            page.select_option(select, value)
+        page.get_by_role("button", name="New game").click()
+        page.wait_for_function("() => !document.getElementById('new-game-box').open")
+        state = httpx.get(f"{server}/v1/games/{game_id(page)}").json()
+        assert state["game"] == kind
+        assert state.get("rule") == fields.get("#gomoku-rule", state.get("rule"))
+        rows = httpx.get(f"{server}/v1/games/{game_id(page)}/board").json()["rows"]
+        expect(page.locator("#status")).to_contain_text("Your turn.")
+        shows_the_whole_game(page, len(rows), len(rows[0]), ROW_ONE[kind])
+    assert (len(rows), len(rows[0])) == (19, 19)  # the largest, last: gomoku's
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"game-{width}x{height}.png"))
+    invited = join(browser, server, page, outside)
+    expect(invited.locator("#status")).to_contain_text("You are White (player 2).")
+    shows_the_whole_game(invited, 19, 19, "bottom")
+    assert not left_the_machine(page, outside)
+
+
+def test_a_19_by_19_board_fits_a_320_px_screen(browser: Browser, server: str) -> None:
+    """The narrowest phone: no sideways scroll, of the page or of the board's box; the far corner
+    is in view and playable."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{server}/")
     assert page.evaluate(OVERFLOW) == 0
     page.select_option("#size", "19")
-    page.select_option("#time-control", "custom")
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#invite")).to_be_visible()
-    expect(page.locator("#clocks")).to_be_visible()
-    assert page.evaluate(OVERFLOW) == 0
-    box = cell(page, 18, 18).bounding_box()
-    assert box is not None
-    assert box["width"] >= 28
-    assert box["height"] >= 28
-    cell(page, 18, 18).scroll_into_view_if_needed()
-    cell(page, 18, 18).click()  # the far corner is reachable and playable
+    assert page.evaluate(GAME_IN_VIEW)["sideways"] == [0, 0]
+    expect(cell(page, 18, 18)).to_be_in_viewport()
+    cell(page, 18, 18).click()
     expect(cell(page, 18, 18)).to_have_text("X")
     assert page.evaluate(OVERFLOW) == 0
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"page-{width}x{height}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "page-320x640.png"), full_page=True)
     assert not left_the_machine(page, outside)
 
 
@@ -845,6 +998,7 @@ def test_nothing_overflows_at_360_px(browser: Browser, server: str) -> None:
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#invite")).to_be_visible()
     assert page.evaluate(overflow) == 0
+    choose_a_game(page)
     page.select_option("#game-kind", "reversi")
     page.select_option("#reversi-size", "6x10")
     page.get_by_role("button", name="New game").click()
@@ -918,7 +1072,7 @@ def test_a_played_game_downloads_as_its_record(browser: Browser, server: str) ->
     first, second = start_game(browser, server, 3, outside)
     assert download_buttons(first) == ["Download JSON", "Download transcript"]  # no GGF
     play((first, second), [(2, 0), (0, 0), (1, 1), (0, 1), (0, 2)])  # X: a1, b2, c3
-    expect(first.locator("#status")).to_have_text("X (player 1) wins!")
+    expect(first.locator("#status")).to_have_text("You won. X (player 1) wins!")
     record = f"{server}/v1/games/{game_id(first)}/record"
     name, text = downloaded(second, "Download transcript")  # a player's, or anybody's
     assert (name, text) == (f"{game_id(first)}.txt", httpx.get(f"{record}?format=transcript").text)
@@ -928,12 +1082,9 @@ def test_a_played_game_downloads_as_its_record(browser: Browser, server: str) ->
     assert json.loads(text) == httpx.get(record).json()
     assert json.loads(text)["signature"] is not None  # the game is over: signed
 
-    first.select_option("#audit-kind", "tictactoe")
-    first.select_option("#audit-format", "json")
+    verdict = check_game(first, text)
+    expect(first.locator("#audit-format")).to_have_value("json")  # recognised as it is pasted
     expect(first.locator("#audit-fields")).to_be_hidden()  # the record gives its parameters
-    first.locator("#audit-text").fill(text)
-    first.get_by_role("button", name="Check game").click()
-    verdict = first.locator("#audit-verdict")
     expect(verdict).to_have_text("Finished after 5 plies: X (player 1) wins!")
     assert audit_rows(first) == ["OOX", ".X.", "X.."]
     expect(first.locator("#audit-board .cell.win")).to_have_count(3)
@@ -957,6 +1108,7 @@ def test_a_reversi_game_downloads_as_ggf_where_its_board_is_square(
     assert (name, text) == (f"{game_id(page)}.ggf", httpx.get(f"{record}?format=ggf").text)
     assert "B[f5]" in text
 
+    choose_a_game(page)
     page.select_option("#reversi-size", "6x10")  # GGF has no rectangular boards
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#board [role=row]")).to_have_count(6)
@@ -975,11 +1127,13 @@ def audit_rows(page: Page) -> list[str]:
     return rows
 
 
-def check_game(page: Page, game: str, written: str, text: str) -> playwright.Locator:
-    """Paste ``text`` into the game checker for a game of kind ``game``; answers the verdict."""
-    page.select_option("#audit-kind", game)
-    page.select_option("#audit-format", written)
+def check_game(page: Page, text: str, game: str | None = None) -> playwright.Locator:
+    """Paste ``text`` into the game checker and check it: a record as the page recognises it, a
+    transcript as a game of kind ``game`` (None: the kind the checker picked); answers the
+    verdict."""
     page.locator("#audit-text").fill(text)
+    if game is not None:
+        page.select_option("#audit-kind", game)
     page.get_by_role("button", name="Check game").click()
     return page.locator("#audit-verdict")
 
@@ -998,7 +1152,7 @@ def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, ser
     page.goto(f"{server}/")
     page.select_option("#audit-kind", "tictactoe")
     page.select_option("#audit-size", "3")
-    verdict = check_game(page, "tictactoe", "transcript", "a1c3b2a1c1")
+    verdict = check_game(page, "a1c3b2a1c1")
     expect(verdict).to_have_text(
         "Illegal at ply 4, a1: Cell occupied: cell (2, 0) already holds a mark. The 3 plies "
         "before it are legal; the board shows the position after them."
@@ -1006,20 +1160,68 @@ def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, ser
     assert refused_cell(page) == (2, 0)
     assert audit_rows(page) == ["..O", ".X.", "X.."]
     expect(page.locator("#audit-board .cell.refused")).to_have_attribute(
-        "aria-label", "row 3, column 1: X, refused move: cell (2, 0) already holds a mark"
+        "aria-label", "a1 (row 3, column 1): X, refused move: cell (2, 0) already holds a mark"
     )
 
-    verdict = check_game(page, "reversi", "transcript", "f5 d6 a8")  # 8 × 8 is the default
+    verdict = check_game(page, "f5 d6 a8", "reversi")  # 8 × 8 is the default
     expect(verdict).to_contain_text("Illegal at ply 3, a8: Illegal move: (7, 0) brackets no")
     assert refused_cell(page) == (7, 0)
     start = ["........"] * 3 + ["...WB...", "...BW..."] + ["........"] * 3
     assert audit_rows(page) == reversi_play(reversi_play(start, 4, 5, "B"), 5, 3, "W")
 
-    not_a_record = check_game(page, "reversi", "transcript", "f5 zz")
+    not_a_record = check_game(page, "f5 zz")
     body = {"game": "reversi", "transcript": "f5 zz"}
     problem = httpx.post(f"{server}/v1/records/audit", json=body).json()
     expect(not_a_record).to_have_text(problem["detail"])
     expect(page.locator("#audit-board-box")).to_be_hidden()
+    assert not left_the_machine(page, outside)
+
+
+def test_check_a_game_reads_a_record_as_its_game_and_a_transcript_as_othello(
+    browser: Browser, server: str
+) -> None:
+    """A transcript is read as the game picked, Othello's until another is, as its help says; a
+    PSQ, SGF or GGF record pasted is recognised, and checked as the game and board it says,
+    nothing picked. The board shown is framed by the coordinates of its kind's squares."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    expect(page.locator("#audit-kind")).to_have_value("reversi")
+    expect(page.locator("#audit-format")).to_have_value("transcript")
+    expect(page.locator("#audit-help")).to_have_text(
+        "its squares one after another (Reversi: column a the leftmost, row 1 the top row), "
+        "such as f5d6c3d3c4"
+    )
+    verdict = check_game(page, "f5d6c3")
+    expect(verdict).to_contain_text("Unfinished: 3 plies, all legal; White (player 2) is to move.")
+    start = OTHELLO_START
+    after = reversi_play(reversi_play(reversi_play(start, 4, 5, "B"), 5, 3, "W"), 2, 2, "B")
+    assert audit_rows(page) == after
+    left = page.locator("#audit-board-box .coords.left span")
+    expect(left).to_have_text([str(n) for n in range(1, 9)])  # Othello's rows: from the top
+
+    psq = write_psq(PsqGame(15, ((7, 7), (7, 8)), (None, None)))
+    verdict = check_game(page, psq)
+    expect(page.locator("#audit-format")).to_have_value("psq")
+    expect(page.locator("#audit-kind-field")).to_be_hidden()  # the record says its game
+    expect(verdict).to_contain_text("Unfinished: 2 plies, all legal; Black (player 1) is to move.")
+    expect(left).to_have_text([str(n) for n in range(15, 0, -1)])  # gomoku's: from the bottom
+
+    verdict = check_game(page, "(;FF[4]GM[4]SZ[19]RU[Freestyle];B[jj];W[kj])")
+    expect(page.locator("#audit-format")).to_have_value("sgf")
+    expect(verdict).to_contain_text("Unfinished: 2 plies, all legal")
+    expect(page.locator("#audit-board [role=row]")).to_have_count(19)  # the SGF's SZ
+
+    board = " ".join(start).translate(str.maketrans(".BW", "-*O"))  # GGF's marks
+    ggf = f"(;GM[Othello]PC[here]TY[8]BO[8 {board} *]B[f5]W[d6];)"
+    verdict = check_game(page, ggf)
+    expect(page.locator("#audit-format")).to_have_value("ggf")
+    expect(verdict).to_contain_text("Unfinished: 2 plies, all legal; Black (player 1) is to move.")
+
+    verdict = check_game(page, "f5")  # a transcript again: Othello's, as picked before
+    expect(page.locator("#audit-format")).to_have_value("transcript")
+    expect(page.locator("#audit-kind-field")).to_be_visible()
+    expect(verdict).to_contain_text("Unfinished: 1 ply, all legal; White (player 2) is to move.")
     assert not left_the_machine(page, outside)
 
 
@@ -1049,7 +1251,7 @@ def test_a_finished_game_ended_with_empty_squares_gives_them_to_the_winner(
     )  # fmt: skip
     page = new_page(browser, server, [])
     page.goto(f"{server}/")
-    verdict = check_game(page, "reversi", "transcript", "".join(game.moves))
+    verdict = check_game(page, "".join(game.moves))  # an Othello transcript: Othello's
     expect(verdict).to_contain_text(f"Finished after {len(game.moves)} plies:")
     final = audit_rows(page)
     expect(verdict).to_contain_text(federation_result(final))
@@ -1068,14 +1270,18 @@ def test_a_finished_othello_game_checks_as_finished(browser: Browser, server: st
     plan = reversi_playout(start, "B", random.Random(7))
     transcript = "".join(othello_square(move.row, move.col) for move in plan)
     final = plan[-1].after
-    verdict = check_game(page, "reversi", "transcript", transcript)
+    expect(page.locator("#audit-help")).to_contain_text(
+        "Reversi: column a the leftmost, row 1 the top row"
+    )
+    verdict = check_game(page, transcript)  # the checker's kind until another is picked
     expect(verdict).to_have_text(f"Finished after {len(plan)} plies: {federation_result(final)}")
     assert audit_rows(page) == final
     expect(page.locator("#audit-board .cell.refused")).to_have_count(0)
     assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)
 
     ggs = read_ggf(WHITE_STARTS, 100)
-    verdict = check_game(page, "reversi", "ggf", WHITE_STARTS)
+    verdict = check_game(page, WHITE_STARTS)
+    expect(page.locator("#audit-format")).to_have_value("ggf")
     expect(verdict).to_have_text(f"Finished after {len(ggs.moves)} plies: Black wins 36–28")
     assert audit_rows(page) == ggf_final_board(ggs)
     assert not page.evaluate(PAGE_WIDER_THAN_SCREEN)

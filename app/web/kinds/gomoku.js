@@ -5,7 +5,7 @@
 // service's own ("h8 is forbidden to Black: a double-three (h8–j8 and h10–h8)"). The board
 // shows colours, not seats: in a swap2 opening player 1 places a White stone too, and a seat is
 // called by its colour once it has one (the state's `colors`).
-import { shownRows } from "../board.js";
+import { hintKey, shownRows } from "../board.js";
 import { api } from "../transport.js";
 
 const HINT = "Five in a row wins, across, down or diagonally: five or more in freestyle, exactly " +
@@ -55,14 +55,19 @@ const STEPS = {
 // The widest board each format of the kind's can write: SGF names points with two letters each
 // (a–z, A–Z), PSQ's header the board with three digits.
 const WIDEST = { sgf: 52, psq: 999 };
+// A record's first words in each format: PSQ's header (Piskvorky 15x15, …), an SGF game's first
+// node with GM[4] (gomoku's number in SGF).
+const RECOGNISED = { psq: /^\s*Piskvorky\b/i, sgf: /^\s*\(\s*;[^;]*?GM\[\s*4\s*\]/ };
 
 export function pageKind(facts) {
-  // Black's forbidden points last asked for, and the board they were asked for (boardKey).
+  // Black's forbidden points last asked for, and the board they were asked for (hintKey).
   const hinted = { board: null, cells: NO_CELLS };
   return {
     hint: HINT,
     fields,
     start: (params, state) => Array(state.size).fill(facts.empty.repeat(state.size)),
+    transcript: "h8i9j10",
+    recognises: (format, text) => Boolean(RECOGNISED[format]?.test(text)),
     cellsTaken: (move) => ("row" in move ? [[move.row, move.col]] : []),
     writes: (format, game) => game.width <= (WIDEST[format] ?? Infinity),
     ownerOf: (move) => facts.owners.get(move.color),
@@ -77,7 +82,7 @@ export function pageKind(facts) {
     },
     highlights: (game) => [
       { className: "win", note: "winning line", cells: winningCells(game, facts) },
-      { className: "forbidden", note: "forbidden to Black", cells: hinted.board === boardKey(game) ? hinted.cells : NO_CELLS },
+      { className: "forbidden", note: "forbidden to Black", cells: hinted.board === hintKey(game) ? hinted.cells : NO_CELLS },
     ],
     hints: (game, redraw) => hints(game, redraw, hinted, facts),
     turnNote: (state) => (state.opening ? STEPS[state.opening.step][0] : passNote(state, facts)),
@@ -145,7 +150,7 @@ function winningCells(game, facts) {
 // Black is to move.
 async function hints(game, redraw, hinted, facts) {
   const state = game.state;
-  const board = boardKey(game);
+  const board = hintKey(game);
   if (hinted.board === board) return;
   Object.assign(hinted, { board, cells: NO_CELLS });
   const blackToMove = state.colors && state.colors[String(state.next_player)] === "B";
@@ -155,10 +160,6 @@ async function hints(game, redraw, hinted, facts) {
   if (!answer.ok || hinted.board !== board) return;
   hinted.cells = new Set(answer.data.points.map(({ row, col }) => row * game.width + col));
   redraw();
-}
-
-function boardKey(game) {
-  return `${game.id} ${game.moves} ${game.state.move_count} ${game.state.status}`;
 }
 
 function passNote(state, { names, owners }) {

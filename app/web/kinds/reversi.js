@@ -2,7 +2,7 @@
 // board, or a GGF record's), stones drawn as discs, the stones the last move turned, the legal
 // moves of the player to move (asked of /v1/reversi/legal-moves), passes, the score and results,
 // and the position check (a colour's legal moves and the flips of each, on a board of its own).
-import { shownRows } from "../board.js";
+import { hintKey, shownRows } from "../board.js";
 import { api, problemText } from "../transport.js";
 
 const HINT = "Place a stone so that it brackets a line of the other colour's stones: they turn to " +
@@ -23,14 +23,18 @@ const FIELDS = (prefix) => `
 const CHECK_OPTIONS = `<label for="color">Colour to move</label><select id="color"></select>`;
 const OPENING = "........\n........\n........\n...WB...\n...BW...\n........\n........\n........";
 const NO_CELLS = new Set();
+const GGF = /^\s*\(\s*;[^;]*?GM\[\s*Othello\s*\]/i; // a GGF game's first node names its game
 
 export function pageKind(facts) {
-  // The legal moves last asked for, and the board they were asked for (boardKey).
+  // The legal moves last asked for, and the board they were asked for (hintKey).
   const hinted = { board: null, cells: NO_CELLS };
   return {
     hint: HINT,
     fields,
     start: (params, state) => params.board || centreStart(state.height, state.width, facts),
+    transcript: "f5d6c3d3c4",
+    checkedFirst: true, // Othello's games are written as transcripts (WTHOR's, GGF's squares)
+    recognises: (format, text) => format === "ggf" && GGF.test(text),
     recordParams: (format, text) => recordParams(format, text, facts),
     writes: (format, game) => format !== "ggf" || game.height === game.width, // GGF boards are square
     cellsTaken: (move) => [[move.row, move.col], ...(move.flips || [])],
@@ -92,7 +96,7 @@ function highlights(game, hinted) {
   const flipped = new Set((last && last.flips || []).map(([r, c]) => r * game.width + c));
   return [
     { className: "flip", note: "just turned", cells: flipped },
-    { className: "legal", note: "legal move", cells: hinted.board === boardKey(game) ? hinted.cells : NO_CELLS },
+    { className: "legal", note: "legal move", cells: hinted.board === hintKey(game) ? hinted.cells : NO_CELLS },
   ];
 }
 
@@ -100,7 +104,7 @@ function highlights(game, hinted) {
 // page shows, if that player is the viewer.
 async function hints(game, redraw, hinted, facts) {
   const state = game.state;
-  const board = boardKey(game);
+  const board = hintKey(game);
   if (hinted.board === board) return;
   Object.assign(hinted, { board, cells: NO_CELLS });
   if (state.status !== "in_progress" || state.next_player !== game.player || state.move_count !== game.moves) return;
@@ -109,12 +113,6 @@ async function hints(game, redraw, hinted, facts) {
   if (!answer.ok || hinted.board !== board) return;
   hinted.cells = new Set(answer.data.moves.map(({ row, col }) => row * game.width + col));
   redraw();
-}
-
-// A board the page shows: its game, the moves on it, how the game stands and who views it. The
-// legal moves asked for one board are not another's.
-function boardKey(game) {
-  return `${game.id} ${game.moves} ${game.state.move_count} ${game.state.status} ${game.player}`;
 }
 
 // The opponent of the last move had no legal move, so the mover moves again.

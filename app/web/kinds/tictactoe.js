@@ -35,6 +35,7 @@ export function pageKind({ marks, empty }) {
     hint: HINT,
     fields,
     start: (params, state) => Array(state.n).fill(empty.repeat(state.n)),
+    transcript: "b2a1c3",
     cellsTaken: (move) => [[move.row, move.col]],
     showCell(cell, owner) {
       cell.textContent = marks[owner] || "";
