@@ -42,6 +42,7 @@ MOST_HOPS = 16
 ADDRESS_TEXT = re.compile(r"[0-9A-Fa-f:.]{2,45}")
 PORT_TEXT = re.compile(r"[0-9]{1,5}|_[A-Za-z0-9._-]+")  # RFC 7239's obfport too (port 0)
 LONGEST_NODE = len("[ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255]:65535")
+LONGEST_MEMBER = 256  # a header's member a cache keeps what it names for (its key's size)
 TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2
 
 
@@ -130,7 +131,7 @@ class TrustedProxies:
         self.networks = tuple(networks)
         # Both cached: a proxy's address, and the clients it names, come request after request.
         self.trusts_peer = lru_cache(maxsize=4096)(self._trusts_host)
-        self._hop = lru_cache(maxsize=4096)(self._read_hop)
+        self._hop = lru_cache(maxsize=8192)(self._read_hop)
 
     def __bool__(self) -> bool:
         return bool(self.networks)
@@ -145,26 +146,28 @@ class TrustedProxies:
         except ValueError:
             return False  # not an address: a Unix socket, a test client
 
-    def _read_hop(self, node: str) -> tuple[Client, bool] | None:
-        found = node_address(node)
+    def _read_hop(self, member: str, forwarded: bool) -> tuple[Client, bool] | None:
+        node = forwarded_for(member) if forwarded else member
+        found = None if node is None else node_address(node)
         if found is None:
             return None
         address, port = found
         return (str(address), port), self.trusts(address)
 
-    def hop(self, node: str | None) -> tuple[Client, bool] | None:
-        """One hop of a header: its client (host and port) and whether it is a trusted proxy;
-        None if it is no address."""
-        if node is None or len(node) > LONGEST_NODE:  # not cached: the cache holds short texts
-            return None
-        return self._hop(node)
+    def hop(self, member: str, forwarded: bool) -> tuple[Client, bool] | None:
+        """One member of a header (``Forwarded``'s if ``forwarded``, else ``X-Forwarded-For``'s):
+        its client (host and port) and whether that is a trusted proxy; None if it names no
+        address."""
+        if len(member) > LONGEST_MEMBER:  # not cached: the cache holds short texts only
+            return self._read_hop(member, forwarded)
+        return self._hop(member, forwarded)
 
-    def walk(self, nodes: Iterable[str | None], peer: Client) -> Client:
-        """The first hop of ``nodes`` (nearest first) that is no trusted proxy; at a hop that is
-        no address, or past the last, the last trusted one (``peer`` if none)."""
+    def walk(self, members: Iterable[str], peer: Client, forwarded: bool) -> Client:
+        """The first hop of ``members`` (nearest first) that is no trusted proxy; at a hop that
+        names no address, or past the last, the last trusted one (``peer`` if none)."""
         last = peer
-        for node in nodes:
-            found = self.hop(node)
+        for member in members:
+            found = self.hop(member, forwarded)
             if found is None:
                 break
             last, trusted = found
@@ -182,12 +185,10 @@ class TrustedProxies:
             elif name == b"forwarded":
                 forwarded.append(value)
         said: list[Client] = []
-        if forwarded_for_list:
-            text = b",".join(forwarded_for_list).decode("latin-1")
-            said.append(self.walk(hops_from_the_right(text), peer))
-        if forwarded:
-            elements = hops_from_the_right(b",".join(forwarded).decode("latin-1"))
-            said.append(self.walk(map(forwarded_for, elements), peer))
+        for values, is_forwarded in ((forwarded_for_list, False), (forwarded, True)):
+            if values:
+                members = hops_from_the_right(b",".join(values).decode("latin-1"))
+                said.append(self.walk(members, peer, is_forwarded))
         if not said:
             return peer
         if len(said) == 2 and said[0][0] != said[1][0]:
