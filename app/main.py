@@ -15,6 +15,7 @@ from starlette.types import Lifespan
 
 from app import __doc__ as summary
 from app.api import gomoku, operations, reversi, tictactoe
+from app.api.clients import trust_proxies
 from app.api.cors import allow_origins
 from app.api.docs import build_openapi, mount_docs
 from app.api.games.routes import game_router
@@ -204,6 +205,7 @@ def create_app(
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware, metrics=app.state.metrics)
     allow_origins(app, settings.cors_origins)
+    trust_proxies(app, settings.forwarded_allow_ips)  # outermost: all inside see the client
     configure_logging(settings)
     games = game_router(app.state.games)
     records = records_router(app.state.audits)

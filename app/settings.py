@@ -3,6 +3,7 @@
 Nothing else in the app reads ``os.environ``; code receives a ``Settings`` instance.
 """
 
+import ipaddress
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -51,6 +52,36 @@ def is_origin(text: str) -> bool:
         and "@" not in parts.netloc
         and text == f"{parts.scheme}://{parts.netloc}"
     )
+
+
+def proxy_network(text: object) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """A trusted proxy's address (a network of one) or network, from its text; ValueError
+    saying what is wrong with it."""
+    if isinstance(text, ipaddress.IPv4Network | ipaddress.IPv6Network):
+        return text
+    if not isinstance(text, str):
+        raise ValueError(f"{text!r} is not an address or network (a string)")
+    if text == "*":
+        raise ValueError(
+            "* is not taken: with every address trusted, a client names itself in the header "
+            "and escapes every per-client limit; name the proxies' addresses or networks"
+        )
+    if "," in text:
+        raise ValueError(
+            f"{text!r} is several: one address or network a list item (a JSON list, or the "
+            "flag repeated)"
+        )
+    try:
+        network = ipaddress.ip_network(text, strict=True)
+    except ValueError as error:
+        raise ValueError(
+            f"{text!r} is not an IPv4 or IPv6 address or network (CIDR): {error}"
+        ) from None
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96:
+        mapped = network.network_address.ipv4_mapped  # a dual-stack socket's IPv4 peers,
+        if mapped is not None:  # compared as IPv4
+            return ipaddress.IPv4Network((mapped, network.prefixlen - 96))
+    return network
 
 
 class Settings(BaseSettings):
@@ -140,6 +171,23 @@ class Settings(BaseSettings):
         "read, CPU time, streams ended for it) remembers, per process; the least recently seen "
         "are forgotten first (about 250 bytes each).",
     )
+    forwarded_allow_ips: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = Field(
+        default_factory=list,
+        description="Proxies (addresses or networks, IPv4 or IPv6: 10.0.0.5, 10.0.0.0/8, "
+        "fd00::/8) whose X-Forwarded-For and Forwarded headers name the client that every "
+        "per-client limit counts; a request from any other peer is counted as that peer's "
+        "address, its headers ignored. Empty: nobody is trusted.",
+    )
+
+    @field_validator("forwarded_allow_ips", mode="before")
+    @classmethod
+    def _proxies_are_addresses_or_networks(cls, proxies: Any) -> Any:
+        """Each proxy an address or a network, or the setting is refused at start: one taken
+        as something else would trust nobody, or everybody, without a word."""
+        if isinstance(proxies, str) or not isinstance(proxies, list | tuple):
+            return proxies  # the field's own validation says it is no list
+        return [proxy_network(proxy) for proxy in proxies]
+
     auth_failures_per_minute: float = Field(
         60,
         ge=0,

@@ -242,7 +242,8 @@ def uvicorn_server(env: dict[str, str] | None = None, log: Path | None = None) -
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning", "--http", BOUNDED_PROTOCOL,
-               "--timeout-graceful-shutdown", "3"]  # event streams may still be open  # fmt: skip
+               "--timeout-graceful-shutdown", "3",  # event streams may still be open
+               "--no-proxy-headers"]  # the app reads forwarding headers itself  # fmt: skip
     sink = log.open("wb") if log else None
     with sink or nullcontext():
         process = subprocess.Popen(

@@ -216,6 +216,35 @@ def test_flags_override_the_environment_in_every_worker(tmp_path: Path) -> None:
             httpx.get(f"http://127.0.0.1:{env_port}/healthz")
 
 
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (["--forwarded-allow-ips", "127.0.0.1"], {}),
+        (["--workers", "2"], {"ADJUDICATOR_FORWARDED_ALLOW_IPS": '["127.0.0.0/8", "::1"]'}),
+    ],
+    ids=["flag", "variable-in-a-worker-process"],
+)
+def test_trusted_proxies_reach_the_server_whose_limits_count_the_forwarded_client(
+    tmp_path: Path, args: list[str], env: dict[str, str]
+) -> None:
+    port = free_port()
+    env = {**env, "ADJUDICATOR_PORT": str(port), "ADJUDICATOR_LOG_LEVEL": "warning",
+           "ADJUDICATOR_CREATE_RATE_PER_MINUTE": "1", "ADJUDICATOR_CREATE_BURST": "1"}  # fmt: skip
+    # One connection: one worker process, whose limits count each client once.
+    log = tmp_path / "log"
+    with serving(*args, env=env, port=port, log=log) as url, httpx.Client(base_url=url) as proxy:
+        statuses = [
+            proxy.post("/v1/games", json={"n": 3}, headers=headers).status_code
+            for headers in (
+                {"X-Forwarded-For": "198.51.100.1"},
+                {"X-Forwarded-For": "198.51.100.2"},
+                {"Forwarded": 'for="[2001:db8::1]:4711"'},
+                {"X-Forwarded-For": "198.51.100.1"},  # its share is spent
+            )
+        ]
+    assert statuses == [201, 201, 201, 429]
+
+
 def test_serve_hands_its_settings_to_the_app_and_the_protocol_not_to_the_environment(
     runner: CliRunner, served: list[Handed]
 ) -> None:
@@ -282,6 +311,10 @@ def test_a_short_idle_time_shortens_the_unstarted_default(
         ),
         ({"ADJUDICATOR_STORE_URL": "postgres://db"}, ["openapi"], "store_url", "pattern"),
         ({"ADJUDICATOR_MAX_BATCH": "0"}, [], "max_batch", "greater than"),
+        ({"ADJUDICATOR_FORWARDED_ALLOW_IPS": "10.0.0.1"}, [], "forwarded_allow_ips", "not JSON"),
+        ({"ADJUDICATOR_FORWARDED_ALLOW_IPS": '["*"]'}, [], "forwarded_allow_ips", "not taken"),
+        ({}, ["--forwarded-allow-ips", "10.0.0.1/8"], "forwarded_allow_ips", "host bits set"),
+        ({}, ["--forwarded-allow-ips", "a,b"], "forwarded_allow_ips", "list item"),
     ],
 )
 def test_a_bad_setting_is_one_line_naming_it_and_exit_2(

@@ -1,26 +1,23 @@
-"""Per-client token buckets, and who a client is.
+"""Per-client token buckets.
 
-Each client (``client_of``: an address, an IPv6 address's /64 network) may spend ``rate_per_minute``
-tokens a minute, with bursts of ``burst``. ``take`` spends a cost all at once or refuses
-(creating a game costs one token); ``admit`` and ``spend`` serve costs known only afterwards (the
-CPU time a request took, ``app.api.work``): a client in debt is refused before its work starts,
-and its work is charged when done, which may put it in debt. A refusal is 429 ``rate_limited``
-with ``Retry-After``. The buckets live in this process (with several processes, each applies the
-limit on its own) and at most ``max_clients`` of them are kept, the least recently seen dropped
-first, so the table itself cannot be grown without bound.
+Each client (``app.api.clients.client_of``: an address, an IPv6 address's /64 network) may
+spend ``rate_per_minute`` tokens a minute, with bursts of ``burst``. ``take`` spends a cost all
+at once or refuses (creating a game costs one token); ``admit`` and ``spend`` serve costs known
+only afterwards (the CPU time a request took, ``app.api.work``): a client in debt is refused
+before its work starts, and its work is charged when done, which may put it in debt. A refusal
+is 429 ``rate_limited`` with ``Retry-After``. The buckets live in this process (with several
+processes, each applies the limit on its own) and at most ``max_clients`` of them are kept, the
+least recently seen dropped first, so the table itself cannot be grown without bound.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
 
 from app.settings import DEFAULT_TRACKED_CLIENTS
 
@@ -111,23 +108,3 @@ class RateLimiter:
             return
         tokens, now = self._tokens(client)
         self._keep(client, max(-self.burst, tokens - cost), now)
-
-
-@lru_cache(maxsize=4096)
-def client_key(host: str) -> str:
-    """The client a limit is kept for: the address, or for IPv6 its /64 network (one host
-    commonly holds a whole /64, as one IPv4 host holds one address)."""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host  # not an address (a test client's "testclient", a Unix socket)
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return host
-
-
-def client_of(request: Request) -> str:
-    """The client a request comes from, as limits and shares count it (``client_key``)."""
-    return client_key(request.client.host) if request.client else "unknown"

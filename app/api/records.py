@@ -37,6 +37,7 @@ from starlette.responses import StreamingResponse
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.clients import client_of
 from app.api.games import params as game_params
 from app.api.games.render import Json, clock_json, move_json, names_of, state_json, untimed
 from app.api.games.routes import viewed
@@ -53,7 +54,6 @@ from app.api.games.schemas import (
 )
 from app.api.params import Malformed, Param
 from app.api.problems import problem_responses, validation_problem
-from app.api.ratelimit import client_of
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, answered_in_slices, meter_of
 from app.contract.fields import Body, JsonInt

@@ -2,7 +2,7 @@
 
 Parsing a body and answering a stateless question are the work a client chooses the size of: a
 board of 10,000 cells, a batch of a thousand, a hostile megabyte. ``WorkBudget`` gives each
-client (``ratelimit.client_of``) a share of this process's time for that work —
+client (``clients.client_of``) a share of this process's time for that work —
 ``client_cpu_ms_per_minute``, with bursts of ``client_cpu_burst_ms`` — measured as the CPU time
 of the event loop's thread while the work runs, and charged when it is done. A client that has
 used its share is refused 429 ``rate_limited`` before its next body is read, until the share has
@@ -22,7 +22,8 @@ from typing import TypeVar
 
 from starlette.requests import Request
 
-from app.api.ratelimit import RateLimiter, client_of
+from app.api.clients import client_of
+from app.api.ratelimit import RateLimiter
 from app.settings import DEFAULT_TRACKED_CLIENTS
 
 T = TypeVar("T")

@@ -46,6 +46,8 @@ def uvicorn_config(settings: Settings) -> uvicorn.Config:
         http=protocol_for(settings),  # type: ignore[arg-type]  # a class's partial: uvicorn calls it
         ws="none",  # no WebSocket routes: an Upgrade request is answered as plain HTTP
         timeout_keep_alive=settings.keep_alive_seconds,  # type: ignore[arg-type]
+        # The app reads forwarding headers itself (ADJUDICATOR_FORWARDED_ALLOW_IPS,
+        # app.api.clients): under any server, and with Forwarded as well as X-Forwarded-For.
         proxy_headers=False,
         server_header=False,  # no `server: uvicorn`: nothing to fingerprint
     )

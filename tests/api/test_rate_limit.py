@@ -4,7 +4,6 @@ takes (bodies parsed, stateless questions answered): 429 rate_limited with Retry
 from __future__ import annotations
 
 import asyncio
-import itertools
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,25 +11,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from app.api import work
-from app.api.ratelimit import RateLimiter, client_key
+from app.api.clients import client_key
+from app.api.ratelimit import RateLimiter
 from app.api.work import WorkBudget, answered_in_slices
 from app.main import create_app
 from app.rules.reversi import OPENING
 from app.settings import Settings
 from tests.api.problems import assert_problem
-from tests.fakes import FakeClock
-
-
-class FakeCpu:
-    """A CPU clock under which every metered stretch of work takes ``step`` seconds."""
-
-    def __init__(self, step: float) -> None:
-        self._ticks = itertools.count()
-        self.step = step
-
-    def __call__(self) -> float:
-        # Called at the start and the end of each stretch: odd calls end one.
-        return (next(self._ticks) + 1) // 2 * self.step
+from tests.fakes import FakeClock, FakeCpu
 
 
 def test_burst_then_429_then_refill() -> None:

@@ -19,6 +19,7 @@ from fastapi.sse import EventSourceResponse
 from pydantic import Field
 
 from app.api.bodies import Examples, JsonBody, answer_examples, json_response
+from app.api.clients import client_of
 from app.api.games import params
 from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_events
 from app.api.games.examples import AnswerExamples
@@ -44,7 +45,7 @@ from app.api.games.schemas import (
 )
 from app.api.games.streams import StreamSlots
 from app.api.problems import problem_responses
-from app.api.ratelimit import RateLimiter, client_of
+from app.api.ratelimit import RateLimiter
 from app.api.routing import api_router
 from app.contract.fields import SQUARES
 from app.contract.games import GiveTimeIn, claimed, etag
