@@ -278,7 +278,8 @@ async def test_changes_read_moves_and_state_together(store: GameStore) -> None:
     game_id, (first, second) = created.state.id, created.tokens
     for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2)]):
         await store.play(game_id, (first, second)[i % 2], move(r, c))
-    moves, state, _, _ = await store.changes(game_id, since=1, limit=1)
+    read = await store.changes(game_id, since=1, limit=1)
+    moves, state = read.moves, read.state
     assert [(m.seq, m.played) for m in moves] == [(2, Placement(1, 1))]
     assert state == await store.state(game_id)
     assert state.version == 3

@@ -5,22 +5,30 @@ game's seat is taken (``data`` = the state), ``move`` per accepted move (``data`
 answer as ``POST …/moves`` gave it), ``offer`` while a draw offer stands (``data`` = the
 state), ``takeback`` while a takeback offer stands and when one is accepted (``data`` = the state
 right after it: the moves after its ``move_count`` are gone, and those sent next replace them),
-``clock`` when time was given (``data`` = the state: a change that is no move, offer or ending),
-``abort`` when the game is aborted (``data`` = the final state), then one ``end``
-(``data`` = the final state) when the game is over — and ``rematch`` (``data`` = the state) on
-a stream opened after a rematch was offered or made, the changes that follow the end. The
-stream reads the store
-(``GameStore.changes``: the moves since the last change sent, a page at a time, and the state),
-waits for the next change (``GameStore.wait_for_change``) — or for the game's next deadline (a
-running clock's, a first move's), so that an ending by time is sent when it comes — and reads
-again;
-a keep-alive comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
-``KEEP_ALIVES_MISSED`` of its intervals for a line). Its first bytes carry the
-``retry:`` field (``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No
-Content (the route), which tells an ``EventSource`` to stop reconnecting. A declined offer (a
-move came after it) is history no client needs: a stream resumed after it sends the move. If
-the store stops answering, the stream ends with an ``error`` event (``data`` = the problem)
-rather than a cut body: the client reconnects with ``Last-Event-ID``.
+``clock`` per gift of time (``data`` = the state right after it: its clocks with the time
+given, its instant), ``abort`` when the game is aborted (``data`` = the final state), then one
+``end`` (``data`` = the final state) when the game is over — and ``rematch`` (``data`` = the
+state) on a stream opened after a rematch was offered or made, the changes that follow the end.
+The stream reads the store (``GameStore.changes``: the moves since the last change sent, a page
+at a time, the state, and the changes that were no moves among them), waits for the next change
+(``GameStore.wait_for_change``) — or for the game's next deadline (a running clock's, a first
+move's), so that an ending by time is sent when it comes — and reads again; a keep-alive
+comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
+``KEEP_ALIVES_MISSED`` of its intervals for a line). Its first bytes carry the ``retry:`` field
+(``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No Content (the
+route), which tells an ``EventSource`` to stop reconnecting.
+
+A stream that reads late (opened after changes, or resumed with ``Last-Event-ID`` or ``since``)
+sends every change it missed, in order: a join, a takeback and each gift of time in its place
+among the moves (``_between``: its id between theirs; a gift's state rebuilt from the game's
+log of gifts, ``session.state_at_gift``), so it sends what a live stream sent — but what is
+history by then, which no client needs: a declined offer (a move came after it: the move is
+sent), moves a takeback took back (the takeback, then the moves that replace them) and a gift
+made after such a move (the takeback's state holds its time: no takeback rolls a clock back).
+The last change, if no move, is sent with the state as it is now (an offer standing, a gift).
+A game stored before gifts were logged (Redis) sends its last gift only, with the state now,
+as streams did then. If the store stops answering, the stream ends with an ``error`` event
+(``data`` = the problem) rather than a cut body: the client reconnects with ``Last-Event-ID``.
 """
 
 from __future__ import annotations
