@@ -345,12 +345,12 @@ class MemoryGameStore:
         session = self._session(game_id)
         first = session.moves_before(since)
         taken_back = session.taken_back_after(since)
-        if taken_back is None:
-            return Changes(session.moves(first, limit), session.state(), self._now_ms())
-        first = min(first, taken_back[1])
+        if taken_back is not None:
+            first = min(first, taken_back[1])
         return Changes(
             session.moves(first, limit), session.state(), self._now_ms(),
-            session.takeback_state(taken_back),
+            None if taken_back is None else session.takeback_state(taken_back),
+            session.gifts_after(since, first, limit),
         )  # fmt: skip
 
     async def move(self, game_id: str, seq: int) -> Move:

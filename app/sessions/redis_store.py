@@ -140,6 +140,7 @@ from app.sessions.redis_wire import (
     SpectatorReply,
     TooManySpectatorsReply,
     decode,
+    gift_read,
     meta_fields,
     moves_read,
     player_or_none,
@@ -171,6 +172,7 @@ from app.sessions.session import (
     player_by_hash,
     receipt_key,
     result_at,
+    state_at_gift,
     state_at_takeback,
 )
 from app.sessions.store import (
@@ -654,16 +656,22 @@ class RedisGameStore:
             raise GameNotFound(game_id)
         read = ChangesReply(*found)
         now = state_read(self.kinds, game_id, read.state)
+        kind = self.kinds.find(now.kind)
         moves = moves_read(self.kinds, now.kind, int(read.first), read.records)
-        if not read.tb_version:
-            return Changes(moves, now, int(read.at))
-        kind, left = self.kinds.find(now.kind), int(read.tb_left)
-        last = record_read(kind, left, read.tb_last) if left else None
-        params = json.loads(read.tb_params) if read.tb_params else {}
-        taken_back = state_at_takeback(
-            now, int(read.tb_version), left, last, kind, params, int(read.tb_at or 0) or None
-        )
-        return Changes(moves, now, int(read.at), taken_back)
+        params = json.loads(read.params) if read.params else {}
+        gifts = None
+        if read.gifts is not None:
+            gifts = tuple(
+                state_at_gift(now, *gift_read(kind, entry), kind, params) for entry in read.gifts
+            )
+        taken_back = None
+        if read.tb_version:
+            left = int(read.tb_left)
+            last = record_read(kind, left, read.tb_last) if left else None
+            taken_back = state_at_takeback(
+                now, int(read.tb_version), left, last, kind, params, int(read.tb_at or 0) or None
+            )
+        return Changes(moves, now, int(read.at), taken_back, gifts)
 
     async def move(self, game_id: str, seq: int) -> Move:
         if seq < 1:

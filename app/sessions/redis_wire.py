@@ -61,7 +61,7 @@ from app.sessions.kind import (
     Winner,
 )
 from app.sessions.kinds import Kinds
-from app.sessions.session import ActionRequest, GameState, MoveRequest
+from app.sessions.session import ActionRequest, GameState, Gift, MoveRequest
 
 Wire = str | int  # what a script's argument is sent as
 
@@ -340,13 +340,33 @@ class ChangesReply(NamedTuple):
     first: int  # moves made at the version asked about (or left by the takeback below)
     state: list[Any]  # a StateReply
     records: list[str]  # of the moves after them
+    # The gifts of time after the version asked about that a stream sends (``Changes.gifts``),
+    # each a GiftReply; None for a game stored before gifts were logged.
+    gifts: list[Any] | None
     # The takeback after the version asked about that left the fewest moves: its version, the
     # moves it left, and the last one's record ('' and '': none).
     tb_version: str = ""
     tb_left: str = ""
     tb_last: str = ""
-    tb_params: str = ""  # the game's parameters (JSON), when it left no move: its start
     tb_at: str = ""  # its instant (ms; '' where it was not kept)
+    # The game's parameters (JSON), when the takeback or a gift came after no move: its start.
+    params: str = ""
+
+
+class GiftReply(NamedTuple):
+    """A gift of time as game.lua's ``time_given`` logged it (session.py's ``Gift``), and the
+    record of the move it came after ('' for none)."""
+
+    version: str
+    at: str  # ms
+    moves: int  # made then
+    r1: str  # each player's time left right after it (ms)
+    r2: str
+    running: str  # whose clock ran, 0 for none
+    turn: str  # when the running player's turn began (ms)
+    offer: str  # the player whose draw offer stood, 0 for none
+    tbo: str  # the player whose takeback offer stood, 0 for none
+    last: str
 
 
 class Shares(NamedTuple):
@@ -555,7 +575,7 @@ Record = type[tuple[Any, ...]]
 REPLIES: dict[str, Record] = {
     "state": StateReply, "read": ReadReply, "moves": MovesReply, "history": HistoryReply,
     "legal": LegalReply,
-    "changes": ChangesReply, "shares": Shares, "accounts": AccountsReply,
+    "changes": ChangesReply, "gift": GiftReply, "shares": Shares, "accounts": AccountsReply,
     "reserve": ReserveReply, "settled": Settled, "lobby_added": LobbyAdded,
     "lobby_page": LobbyPage,
 }  # fmt: skip
@@ -616,7 +636,7 @@ SCRIPTS: dict[str, Script] = {
         Script("replay", NoArgs, replies=("history",), game=False),
         Script("state", GameArgs, replies=GAME_REPLIES),
         Script("moves", MovesArgs, replies=(*GAME_REPLIES, "moves")),
-        Script("changes", ChangesArgs, replies=(*GAME_REPLIES, "changes")),
+        Script("changes", ChangesArgs, replies=(*GAME_REPLIES, "changes", "gift")),
         Script("read", ReadArgs, tail=True, replies=(*GAME_REPLIES, "read")),
         Script(
             "commit",
@@ -785,6 +805,17 @@ def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
         takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
         at_ms=int(s.at) or None, last_given=int(s.lg) or None, joined_ms=int(s.jat) or None,
     )  # fmt: skip
+
+
+def gift_read(kind: GameKind, found: Iterable[Any]) -> tuple[Gift, Move | None]:
+    """A gift of time changes.lua answered (a ``GiftReply``), and the move it came after."""
+    g = GiftReply(*found)
+    made, running = int(g.moves), player_or_none(g.running)
+    gift = Gift(
+        int(g.version), int(g.at), made, (int(g.r1), int(g.r2)), running, int(g.turn),
+        player_or_none(g.offer), player_or_none(g.tbo),
+    )  # fmt: skip
+    return gift, record_read(kind, made, g.last) if made else None
 
 
 def moves_read(kinds: Kinds, kind_name: str, first: int, records: list[Any]) -> list[Move]:

@@ -266,6 +266,13 @@ class ActionResult:
     replayed: bool = False
 
 
+def latest_before(latest: int | None, version: int) -> int | None:
+    """The version of the latest change of a sort (a takeback, a gift of time) as it was at
+    ``version``, from the latest now: the same if it came before; None if not, as which one
+    came before it is not kept."""
+    return latest if latest is None or latest < version else None
+
+
 def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
     """The answer a move got when it was accepted, rebuilt from the game as it is ``now``.
 
@@ -287,11 +294,8 @@ def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
             now, facts=facts, status="in_progress", winner=0, reason=None,
             next_player=next_player, version=move.changed, move_count=move.seq, last_move=move,
             draw_offer=None, clock=clock, takeback_offer=None, at_ms=move.at_ms,
-            last_takeback=(
-                now.last_takeback
-                if now.last_takeback is None or now.last_takeback < move.changed
-                else None
-            ),
+            last_takeback=latest_before(now.last_takeback, move.changed),
+            last_given=latest_before(now.last_given, move.changed),
         )  # fmt: skip
     return MoveResult(winner=state.winner, move=move, state=state, replayed=True)
 
@@ -309,17 +313,21 @@ class Answered(NamedTuple):
     version: int
 
 
-def state_at_takeback(
+def state_between(
     now: GameState, version: int, left: int, last: Move | None, kind: GameKind,
-    params: Mapping[str, object], at_ms: int | None = None,
+    params: Mapping[str, object], *, at_ms: int | None, clock: ClockState | None,
+    last_takeback: int | None, last_given: int | None, draw_offer: Player | None = None,
+    takeback_offer: Player | None = None,
 ) -> GameState:  # fmt: skip
-    """The state right after the takeback made at ``version`` that left ``left`` moves (the
-    last of them ``last``), rebuilt from the game as it is ``now`` (as ``result_at`` rebuilds
-    a move's): the game went on, with no offer standing; its kind says who was to move (the
-    player of the move taken back: the same one who moves after ``last``) and how the board
-    stood — back to the start (no move left: a game of no opening), as a new game of its
-    ``params`` stands. The clocks are shown as they are now (a takeback rolls none back); its
-    instant is ``at_ms`` (None: a takeback stored before its instant was kept)."""
+    """The state right after a change made at ``version`` that was no move (a takeback, time
+    given), ``left`` moves having been made then (the last of them ``last``), rebuilt from the
+    game as it is ``now`` (as ``result_at`` rebuilds a move's): the game went on (in progress,
+    no rematch yet); its kind says who was to move (the player after ``last``) and how the
+    board stood — back to the start (no move: a game of no opening), as a new game of its
+    ``params`` stands. What the game does not tell is given: the change's instant ``at_ms``
+    (None: not kept), the clocks ``clock``, the last takeback and gift then and the offers
+    standing.
+    The change at ``now.version`` is the state now."""
     if version == now.version:
         return now
     if last is None:
@@ -330,7 +338,57 @@ def state_at_takeback(
     return replace(
         now, facts=kind.ended(facts, "in_progress", 0, None), status="in_progress", winner=0,
         reason=None, next_player=next_player, version=version, move_count=left, last_move=last,
-        draw_offer=None, takeback_offer=None, last_takeback=version, at_ms=at_ms,
+        draw_offer=draw_offer, takeback_offer=takeback_offer, last_takeback=last_takeback,
+        last_given=last_given, at_ms=at_ms, clock=clock, rematch_offer=None, rematch=None,
+    )  # fmt: skip
+
+
+def state_at_takeback(
+    now: GameState, version: int, left: int, last: Move | None, kind: GameKind,
+    params: Mapping[str, object], at_ms: int | None = None,
+) -> GameState:  # fmt: skip
+    """The state right after the takeback made at ``version`` that left ``left`` moves (the
+    last of them ``last``: ``state_between``): no offer stands (a takeback declines a draw
+    offer), the player of the move taken back moves again (the same one who moves after
+    ``last``). The clocks are shown as they are now (a takeback rolls none back: they hold
+    every gift of time since); its instant is ``at_ms`` (None: a takeback stored before its
+    instant was kept)."""
+    return state_between(
+        now, version, left, last, kind, params, at_ms=at_ms, clock=now.clock,
+        last_takeback=version, last_given=latest_before(now.last_given, version),
+    )  # fmt: skip
+
+
+class Gift(NamedTuple):
+    """A gift of time as a game logs it for its streams, which send each in its place among
+    the moves (``state_at_gift``): its version and instant, the moves made then, and the
+    clocks and the offers standing right after it."""
+
+    version: int
+    at_ms: int
+    moves: int
+    remaining_ms: tuple[int, int]
+    running: Player | None
+    turn_ms: int  # when the running player's turn began
+    draw_offer: Player | None
+    takeback_offer: Player | None
+
+
+def state_at_gift(
+    now: GameState, gift: Gift, last: Move | None, kind: GameKind, params: Mapping[str, object]
+) -> GameState:
+    """The state right after ``gift`` (its moves' last one ``last``: ``state_between``), rebuilt
+    from the game as it is ``now``: its clocks and offers as the gift left them. (Its last
+    takeback is known if no takeback came after it: ``latest_before``.)"""
+    clock = now.clock
+    if clock is not None:
+        clock = ClockState.at(
+            clock.control, gift.remaining_ms, gift.running, gift.at_ms, gift.turn_ms
+        )
+    return state_between(
+        now, gift.version, gift.moves, last, kind, params, at_ms=gift.at_ms, clock=clock,
+        last_takeback=latest_before(now.last_takeback, gift.version), last_given=gift.version,
+        draw_offer=gift.draw_offer, takeback_offer=gift.takeback_offer,
     )  # fmt: skip
 
 
@@ -387,6 +445,8 @@ class Session:
     max_gifts: int = DEFAULT_GAME_TIME_GIFTS  # gifts of time the game may have
     gifts: int = 0  # gifts of time so far
     last_given: int | None = None  # the version of the last gift of time
+    # Every gift of time, in order (at most ``max_gifts``): a stream sends each in its place.
+    given: list[Gift] = field(default_factory=list)
     joined_ms: int | None = None  # when the open seat was taken (ms; None: not yet, or no time)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
@@ -586,6 +646,29 @@ class Session:
         return state_at_takeback(
             self.state(), version, left, last, self.kind, self.params, at or None
         )
+
+    def gifts_after(self, version: int, first: int, most: int) -> tuple[GameState, ...]:
+        """The gifts of time after ``version`` as the states right after them
+        (``state_at_gift``), for a stream that reads the moves after move ``first``, at most
+        ``most``: those before the last move read (all, when it is the game's last), and whose
+        moves still stand — a gift made after a move a takeback took back is history, as
+        that move is (the takeback's state shows the clocks it left)."""
+        gifts = self.given
+        index = bisect_right(gifts, version, key=lambda gift: gift.version)
+        count, now = self.position.move_count, self.state()
+        end = first + most  # the last move read, unless the game has fewer
+        states = []
+        for gift in gifts[index:]:
+            made = gift.moves
+            if end < count and made >= end:
+                continue  # after the last move read: the next read's
+            if made > count:
+                continue  # its last move was taken back (none made again since)
+            last = self.move(made) if made else None
+            if last is not None and last.changed > gift.version:
+                continue  # its last move was taken back, and another made since
+            states.append(state_at_gift(now, gift, last, self.kind, self.params))
+        return tuple(states)
 
     def moves_before(self, version: int) -> int:
         """How many moves the game had made at ``version``."""
@@ -813,10 +896,18 @@ class Session:
                 self._changed_without_move(now_ms)
         elif request.action == "give_time":
             assert self.clocks is not None
-            self.clocks.give(other(player), request.seconds, now_ms)
+            clocks = self.clocks
+            clocks.give(other(player), request.seconds, now_ms)
             self._changed_without_move(now_ms)
             self.gifts += 1
             self.last_given = self.version
+            self.given.append(
+                Gift(
+                    self.version, now_ms, self.position.move_count,
+                    (clocks.remaining_ms[0], clocks.remaining_ms[1]), clocks.running,
+                    clocks.turn_ms, self.draw_offer, self.takeback_offer,
+                )
+            )  # fmt: skip
         elif self.draw_offer == other(player):
             self._end(Ending("draw", 0, "agreement"), now_ms)
         elif self.draw_offer is None:

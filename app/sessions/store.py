@@ -45,6 +45,12 @@ class Changes(NamedTuple):
     # The takeback after the version read that left the fewest moves, as the state right after
     # it (``session.state_at_takeback``): the moves read are those after it. None: no takeback.
     taken_back: GameState | None = None
+    # The gifts of time after the version read, as the states right after them
+    # (``session.state_at_gift``), in order: those before the last move read (all, when it is
+    # the game's last) whose moves still stand (a gift made after a move a takeback took back
+    # is history, as that move is). None: the game was stored before gifts were logged (only
+    # the last one's version is known: ``GameState.last_given``).
+    gifts: tuple[GameState, ...] | None = ()
 
     def due_in(self) -> float | None:
         """Seconds until the game ends by itself unless a player acts (the running clock's flag
@@ -219,8 +225,10 @@ class GameStore(Protocol):
         """Moves with ``seq > since`` (at most ``limit``), and the game's version."""
 
     async def changes(self, game_id: str, since: int, limit: int) -> Changes:
-        """For push streams: the moves made after version ``since`` (at most ``limit`` ≥ 1) and
-        the game's state, read together. Readers asking the same at once may share one read."""
+        """For push streams: the moves made after version ``since`` (at most ``limit`` ≥ 1),
+        the game's state, and the changes that were no moves a stream sends in their place
+        among the moves (``Changes``), read together. Readers asking the same at once may
+        share one read."""
 
     async def move(self, game_id: str, seq: int) -> Move:
         """Raises GameNotFound or MoveNotFound."""

@@ -15,15 +15,22 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from httpx import Response
 
+from app.api.games import events as event_stream
+from app.api.games import routes
+from app.api.games.events import PAGE
 from app.main import create_app
+from app.sessions.clock import CLOCK_MODES
 from tests.api.problems import assert_problem
-from tests.api.test_endings import events
+from tests.api.test_endings import act, events
 from tests.api.test_games_api import parse_events
 from tests.api.test_lifecycle import client, create, kind
 from tests.api.test_session_kinds import Kind
@@ -55,17 +62,17 @@ def ms(instant: str) -> int:
 
 
 def first_events(
-    client: TestClient, game: dict[str, Any], since: int, until: str
+    client: TestClient, game: dict[str, Any], since: int, until: str, count: int = 1
 ) -> list[dict[str, str]]:
     """The events a stream of a game in progress sends after version ``since``, up to the
-    first ``until`` event."""
+    ``count``-th ``until`` event."""
     url = f"/v1/games/{game['id']}/events"
     with client.stream("GET", url, params={"since": since}) as response:
         buffer = ""
         for chunk in response.iter_text():
             buffer += chunk
             sent = parse_events(buffer) if buffer.endswith("\n\n") else []
-            if any(event["event"] == until for event in sent):
+            if sum(event["event"] == until for event in sent) >= count:
                 return sent
     raise AssertionError("the stream ended")
 
@@ -172,11 +179,12 @@ def test_time_given_goes_on_the_other_players_clock_at_once(client: TestClient, 
         before["clock"]["remaining_ms"][str(waits)] + 3_600_000
     )
     assert again["clock"]["deadline"] == after["clock"]["deadline"]
-    sent = first_events(client, game, before["version"], "clock")
-    # One event for the time given: the stream read after both gifts, and the state holds
-    # both.
-    assert [(e["event"], e["id"]) for e in sent] == [("clock", str(again["version"]))]
-    assert json.loads(sent[-1]["data"])["clock"] == again["clock"]
+    sent = first_events(client, game, before["version"], "clock", count=2)
+    # A stream read after both gifts sends each, with the clocks it left.
+    assert [(e["event"], e["id"], json.loads(e["data"])) for e in sent] == [
+        ("clock", str(after["version"]), after),
+        ("clock", str(again["version"]), again),
+    ]
 
 
 def test_time_given_is_refused_without_a_clock_when_left_out_and_after_the_end(
@@ -332,3 +340,132 @@ def test_a_stream_that_reads_late_sends_a_join_and_a_takeback_at_their_instants(
     sent = {e["event"]: json.loads(e["data"]) for e in events(client, game)}
     assert sent["join"]["at"] == joined["state"]["at"]
     assert sent["takeback"]["at"] == taken.json()["at"]
+
+
+Sent = tuple[str, str | None, Any]  # an event's name, its id, and its data parsed
+
+
+def sent_of(stream: list[dict[str, str]]) -> list[Sent]:
+    return [(e["event"], e.get("id"), json.loads(e["data"])) for e in stream]
+
+
+class Live:
+    """A game's stream read as the game changes: after each change, until its event came."""
+
+    def __init__(self, client: TestClient, game: dict[str, Any], chunks: Iterator[str]) -> None:
+        self.client, self.game, self.chunks = client, game, chunks
+        self.buffer = ""
+
+    def sent(self) -> list[Sent]:
+        """The events sent so far."""
+        return sent_of(parse_events(self.buffer.rpartition("\n\n")[0]))
+
+    def change(self, name: str, answer: dict[str, Any]) -> dict[str, Any]:
+        """The change answered ``answer`` (a move's answer, or the state): its event is sent,
+        ``name`` with the answer as data, and it is the last sent."""
+        version = str((answer["state"] if name == "move" else answer)["version"])
+        while not any(event[1] == version for event in self.sent()):
+            self.buffer += next(self.chunks)
+        assert self.sent()[-1] == (name, version, answer)
+        return answer
+
+    def move(self, player: int, row: int, col: int) -> dict[str, Any]:
+        return self.change("move", moved(self.client, self.game, player, row, col))
+
+    def give(self, player: int, seconds: int) -> dict[str, Any]:
+        answer = give(self.client, self.game, player, {"seconds": seconds})
+        assert answer.status_code == 200, answer.text
+        return self.change("clock", answer.json())
+
+    def end(self, answer: Response) -> list[Sent]:
+        """The game ended by the change that answered (a change of its own: the end has its
+        id): the stream ends with it. Every event the stream sent."""
+        assert answer.status_code == 200, answer.text
+        self.buffer += "".join(self.chunks)
+        ended = answer.json()
+        assert self.sent()[-1] == ("end", str(ended["version"]), ended)
+        return self.sent()
+
+
+@contextmanager
+def live(client: TestClient, game: dict[str, Any]) -> Iterator[Live]:
+    """A stream of ``game`` from its start, read live."""
+    with client.stream("GET", f"/v1/games/{game['id']}/events") as response:
+        yield Live(client, game, response.iter_text())
+
+
+def read_late(
+    client: TestClient, game: dict[str, Any], expected: list[Sent], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream of the ended game read from the start or resumed after any version, its moves
+    read a page of any size at a time (``events.PAGE``: the route's first read too), sends
+    the ``expected`` events after that version."""
+    for since in range(int(expected[-1][1] or 0)):
+        for page in (1, 2, PAGE):
+            monkeypatch.setattr(event_stream, "PAGE", page)
+            monkeypatch.setattr(routes, "PAGE", page)
+            after = [event for event in expected if int(event[1] or 0) > since]
+            assert sent_of(events(client, game, since)) == after, (since, page)
+
+
+@pytest.mark.parametrize("mode", CLOCK_MODES)
+def test_a_stream_read_late_sends_every_gift_of_time_in_its_place(
+    client: TestClient, kind: Kind, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Time given before the first move, twice between two moves, while a draw offer stands,
+    and after the last move: a stream read after the end — from the start, or resumed after
+    any version, its moves read a page of any size at a time — sends exactly the events a
+    live stream sent, each gift's ``clock`` event with the state right after it (the clocks
+    with the time given, its instant)."""
+    game = create(client, kind, clock={"initial_seconds": LONG, "increment_seconds": 2,
+                                       "mode": mode})  # fmt: skip
+    script = kind.script
+    with live(client, game) as stream:
+        stream.give(2, 10)
+        stream.move(*script[0])
+        stream.move(*script[1])
+        stream.give(1, 20)
+        stream.give(2, 30)
+        stream.change("offer", act(client, game, 1, "draw-offer").json())
+        assert stream.give(script[2][0], 40)["draw_offer"] == 1  # the offer stands: shown
+        stream.move(*script[2])
+        stream.move(*script[3])
+        stream.give(1, 50)
+        sent = stream.end(act(client, game, 2, "resign"))
+    # A draw offer a move declined is history: no stream that reads after the move sends it.
+    read_late(client, game, [event for event in sent if event[0] != "offer"], monkeypatch)
+
+
+def test_a_gift_of_time_after_a_move_taken_back_is_not_sent_by_a_stream_read_later(
+    client: TestClient, kind: Kind, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Time given after a move that a takeback then took back is history, as that move is: a
+    stream that reads after the takeback sends the takeback's state in their place (its clocks
+    hold the time given: no takeback rolls a clock back); the gifts whose moves stand are sent
+    in their places."""
+    game = create(client, kind, clock={"initial_seconds": LONG, "increment_seconds": 1})
+    script = kind.script
+    mover = script[2][0]
+    with live(client, game) as stream:
+        stream.move(*script[0])
+        stream.move(*script[1])
+        stream.give(1, 10)
+        stream.move(*script[2])
+        lost = stream.give(mover, 20)
+        stream.change("takeback", act(client, game, mover, "takeback-offer").json())
+        taken = stream.change("takeback", act(client, game, 3 - mover, "takeback-offer").json())
+        assert taken["move_count"] == 2
+        stream.move(*script[2])
+        stream.give(3 - mover, 30)
+        sent = stream.end(act(client, game, 1, "resign"))
+    # What a stream reading later no longer sends: the move taken back, the gift after it, the
+    # takeback's offer (accepted since). The takeback's state shows the clocks as they are.
+    gone = {str(lost["version"] - 1), str(lost["version"]), str(taken["version"] - 1)}
+    expected = [event for event in sent if event[1] not in gone]
+    late = sent_of(events(client, game, 0))
+    assert [event[:2] for event in late] == [event[:2] for event in expected]
+    index = [event[0] for event in expected].index("takeback")
+    shown = late[index][2]
+    assert shown == {**taken, "clock": shown["clock"]}
+    expected[index] = late[index]
+    read_late(client, game, expected, monkeypatch)

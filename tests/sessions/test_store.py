@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 import redis
 
+from app.api.games.events import move_events
 from app.rules.reversi import IllegalMove
 from app.sessions import tokens
-from app.sessions.clock import TimeControl
+from app.sessions.clock import CLOCK_MODES, ClockMode, TimeControl
 from app.sessions.errors import (
     CapacityExhausted,
     CellOccupied,
@@ -27,7 +28,7 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import NO_LEGAL_MOVES, LegalMove, Placement, Player
-from app.sessions.kinds import KINDS, Kinds
+from app.sessions.kinds import KINDS, REGISTRY, Kinds
 from app.sessions.kinds.reversi import NoBracket
 from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.sessions.memory_store import MemoryGameStore
@@ -35,6 +36,7 @@ from app.sessions.redis_keys import game_keys
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import (
     ActionRequest,
+    GameState,
     MoveRequest,
     MoveResult,
     result_at,
@@ -42,6 +44,7 @@ from app.sessions.session import (
 from app.sessions.store import GameStore
 from app.sessions.watchers import SharedReads, Watchers
 from app.settings import DEFAULT_MAX_REFUSALS
+from tests.api.test_games_api import parse_events
 from tests.conftest import empty_store
 from tests.fakes import FakeClock
 from tests.rules import reference
@@ -275,7 +278,8 @@ async def test_changes_read_moves_and_state_together(store: GameStore) -> None:
     game_id, (first, second) = created.state.id, created.tokens
     for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2)]):
         await store.play(game_id, (first, second)[i % 2], move(r, c))
-    moves, state, _, _ = await store.changes(game_id, since=1, limit=1)
+    read = await store.changes(game_id, since=1, limit=1)
+    moves, state = read.moves, read.state
     assert [(m.seq, m.played) for m in moves] == [(2, Placement(1, 1))]
     assert state == await store.state(game_id)
     assert state.version == 3
@@ -845,6 +849,44 @@ async def test_redis_refusals_remembered_expire_with_their_game(
     await store.close()
 
 
+async def test_a_redis_game_stored_before_gifts_were_logged_streams_as_it_did(
+    redis_store_url: str,
+) -> None:
+    """A game an earlier release wrote keeps its last gift's version ('lg') but no log of its
+    gifts ('gl'): a stream reads no gifts (None) and sends the last, if among the changes
+    since, with the state now, once, as that release did; after the end, the moves and the
+    end."""
+    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    created = await store.create(*tictactoe(3), TimeControl(60, 0))
+    game_id, (one, two) = created.state.id, created.tokens
+    await store.play(game_id, one, move(0, 0))
+    await store.act(game_id, one, ActionRequest("give_time", seconds=5))
+    await store.play(game_id, two, move(1, 1))
+    await store.act(game_id, two, ActionRequest("give_time", seconds=5))
+    await store.act(game_id, one, ActionRequest("offer"))
+    redis.Redis.from_url(redis_store_url).hdel(game_keys(game_id).meta, "gl")
+    assert (await store.changes(game_id, 0, 10)).gifts is None
+
+    async def connected() -> bool:
+        return False
+
+    async def stream(until: str | None) -> list[tuple[str, str | None]]:
+        sent: list[tuple[str, str | None]] = []
+        events = move_events(store, REGISTRY, game_id, 0, connected, asyncio.Event())
+        async for chunk in events:
+            sent += [(e["event"], e.get("id")) for e in parse_events(chunk.decode())]
+            if sent and sent[-1][0] == until:
+                break
+        await events.aclose()
+        return sent
+
+    old = [("move", "1"), ("move", "3"), ("offer", "5"), ("clock", "5")]
+    assert await stream("clock") == old
+    await store.act(game_id, one, ActionRequest("resign"))
+    assert await stream(None) == [("move", "1"), ("move", "3"), ("end", "6")]
+    await store.close()
+
+
 async def test_redis_reloads_its_scripts_after_a_flush(redis_store_url: str) -> None:
     store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
     created = await store.create(*tictactoe(3))
@@ -1181,6 +1223,54 @@ async def test_a_clocked_moves_answer_is_the_same_whenever_asked(store: GameStor
     kind, moves = SERVED.find(now.kind), (await store.changes(game_id, 0, 10)).moves
     rebuilt = [result_at(m, now, kind) for m in moves]
     assert rebuilt == [replace(answer, replayed=True) for answer in answers]
+
+
+@pytest.mark.parametrize("mode", CLOCK_MODES)
+async def test_a_stream_reads_each_gift_of_time_as_the_state_it_left(
+    store: GameStore, mode: ClockMode
+) -> None:
+    """Time given before the first move, twice in a row, while a draw offer stands, after a
+    move a takeback then took back, and after the move made again: read after any version, a
+    page of moves of any size, the gifts after it up to the last move read (all, when it is
+    the game's last) are the states their answers were — but the one whose move was taken
+    back (history, as that move is)."""
+    created = await store.create(*tictactoe(4), TimeControl(60, 2, mode))
+    game_id, (one, two) = created.state.id, created.tokens
+    answers: dict[int, GameState] = {}  # by version
+
+    async def give(token: str) -> int:
+        state = (await store.act(game_id, token, ActionRequest("give_time", seconds=5))).state
+        answers[state.version] = state
+        return state.version
+
+    await give(two)
+    await store.play(game_id, one, move(0, 0))
+    await store.play(game_id, two, move(1, 1))
+    await give(one)
+    await give(two)
+    await store.act(game_id, one, ActionRequest("offer"))
+    assert answers[await give(one)].draw_offer == 1
+    await store.play(game_id, one, move(0, 1))
+    await give(two)
+    await store.play(game_id, two, move(2, 2))
+    lost = await give(one)
+    await store.act(game_id, two, ActionRequest("takeback"))
+    await store.act(game_id, one, ActionRequest("takeback"))  # move 4 taken back
+    del answers[lost]
+    await store.play(game_id, two, move(3, 3))
+    await give(two)
+    await store.act(game_id, one, ActionRequest("resign"))
+    now = await store.state(game_id)
+    for since in range(now.version + 1):
+        for limit in (1, 2, 10):
+            read = await store.changes(game_id, since, limit)
+            last = read.moves[-1] if read.moves else None
+            expected = [
+                state for version, state in sorted(answers.items())
+                if version > since
+                and (last is None or last.seq == now.move_count or version < last.changed)
+            ]  # fmt: skip
+            assert read.gifts == tuple(expected), (since, limit)
 
 
 async def test_a_key_first_used_for_an_action_is_reused_by_a_move(store: GameStore) -> None:

@@ -144,10 +144,15 @@ async def play(
         moves, version_now = await store.moves(game_id, 0, 100)
         state = await store.state(game_id)
         legal = [_legal(await store.legal_moves(game_id, *page)) for page in ((-1, 9), (2, 2))]
-        # What a stream reads after a version a few changes back (a takeback since included).
+        # What a stream reads after a version a few changes back (a takeback since included,
+        # gifts of time), and from the start a move at a time (the gifts before it).
         read = await store.changes(game_id, max(0, state.version - 3), 100)
         taken_back = None if read.taken_back is None else _state(read.taken_back)
-        seen.append((answer, _state(state), moves, version_now, legal, read.moves, taken_back))
+        first = await store.changes(game_id, 0, 1)
+        gifts = [[_state(gift) for gift in got.gifts or ()] for got in (read, first)]
+        seen.append(
+            (answer, _state(state), moves, version_now, legal, read.moves, taken_back, gifts)
+        )
     return seen
 
 
@@ -266,6 +271,28 @@ MODES_RUN = [
     sequence=[move_at(0, 0), ("abort", 1, "a", 1)],
     terms=Terms(1),
     game=("tictactoe", {"n": 3, "k": 3}),
+)
+# Gifts of time before the first move, between moves, while an offer stands, and after a
+# move that a takeback then takes back: a stream's reads of them.
+@example(
+    control=TimeControl(2, 1, "delay"),
+    sequence=[
+        ("give_time", 2, None, None),
+        *RUN_OUT,
+        ("wait", 300),
+        ("give_time", 1, None, None),
+        ("offer", 2, None, None),
+        ("give_time", 2, None, None),
+        move_at(0, 1),
+        ("wait", 999),
+        ("give_time", 2, None, None),
+        ("takeback", 1, None, None),
+        ("takeback", 2, None, None),
+        move_at(2, 2),
+        ("give_time", 1, None, None),
+    ],
+    terms=NO_TERMS,
+    game=("tictactoe", {"n": 4, "k": 4}),
 )
 def test_python_and_lua_answer_the_same_requests_the_same(
     redis_store: tuple[pytest.FixtureRequest, str],

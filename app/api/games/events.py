@@ -5,30 +5,39 @@ game's seat is taken (``data`` = the state), ``move`` per accepted move (``data`
 answer as ``POST …/moves`` gave it), ``offer`` while a draw offer stands (``data`` = the
 state), ``takeback`` while a takeback offer stands and when one is accepted (``data`` = the state
 right after it: the moves after its ``move_count`` are gone, and those sent next replace them),
-``clock`` when time was given (``data`` = the state: a change that is no move, offer or ending),
-``abort`` when the game is aborted (``data`` = the final state), then one ``end``
-(``data`` = the final state) when the game is over — and ``rematch`` (``data`` = the state) on
-a stream opened after a rematch was offered or made, the changes that follow the end. The
-stream reads the store
-(``GameStore.changes``: the moves since the last change sent, a page at a time, and the state),
-waits for the next change (``GameStore.wait_for_change``) — or for the game's next deadline (a
-running clock's, a first move's), so that an ending by time is sent when it comes — and reads
-again;
-a keep-alive comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
-``KEEP_ALIVES_MISSED`` of its intervals for a line). Its first bytes carry the
-``retry:`` field (``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No
-Content (the route), which tells an ``EventSource`` to stop reconnecting. A declined offer (a
-move came after it) is history no client needs: a stream resumed after it sends the move. If
-the store stops answering, the stream ends with an ``error`` event (``data`` = the problem)
-rather than a cut body: the client reconnects with ``Last-Event-ID``.
+``clock`` per gift of time (``data`` = the state right after it: its clocks with the time
+given, its instant), ``abort`` when the game is aborted (``data`` = the final state), then one
+``end`` (``data`` = the final state) when the game is over — and ``rematch`` (``data`` = the
+state) on a stream opened after a rematch was offered or made, the changes that follow the end.
+The stream reads the store (``GameStore.changes``: the moves since the last change sent, a page
+at a time, the state, and the changes that were no moves among them), waits for the next change
+(``GameStore.wait_for_change``) — or for the game's next deadline (a running clock's, a first
+move's), so that an ending by time is sent when it comes — and reads again; a keep-alive
+comment goes out after a quiet wait (``event_keep_alive_seconds``: clients wait
+``KEEP_ALIVES_MISSED`` of its intervals for a line). Its first bytes carry the ``retry:`` field
+(``RECONNECT_MS``), and a resume at or past the game's end is answered 204 No Content (the
+route), which tells an ``EventSource`` to stop reconnecting.
+
+A stream that reads late (opened after changes, or resumed with ``Last-Event-ID`` or ``since``)
+sends every change it missed, in order: a join, a takeback and each gift of time in its place
+among the moves (``_between``: its id between theirs; a gift's state rebuilt from the game's
+log of gifts, ``session.state_at_gift``), so it sends what a live stream sent — but what is
+history by then, which no client needs: a declined offer (a move came after it: the move is
+sent), moves a takeback took back (the takeback, then the moves that replace them) and a gift
+made after such a move (the takeback's state holds its time: no takeback rolls a clock back).
+The last change, if no move, is sent with the state as it is now (an offer standing, a gift).
+A game stored before gifts were logged (Redis) sends its last gift only, with the state now,
+as streams did then. If the store stops answering, the stream ends with an ``error`` event
+(``data`` = the problem) rather than a cut body: the client reconnects with ``Last-Event-ID``.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi.sse import format_sse_event
 from pydantic_core import to_json
@@ -79,9 +88,43 @@ async def move_events(
 NO_OFFERS: tuple[int | None, int | None] = (None, None)
 
 
-def _takeback_event(state: GameState, names: Names | None) -> bytes:
+def _state_event(event: str, state: GameState, names: Names | None) -> bytes:
+    """An event whose ``data`` is ``state``, its ``id`` the state's version."""
     data = to_json(state_json(state, names)).decode()
-    return format_sse_event(data_str=data, event="takeback", id=str(state.version))
+    return format_sse_event(data_str=data, event=event, id=str(state.version))
+
+
+def _clock_event(state: GameState, names: Names | None) -> bytes:
+    return _state_event("clock", state, names)
+
+
+class _Change(NamedTuple):
+    """A change that was no move, as a stream sends it in its place among the moves."""
+
+    version: int
+    event: bytes
+    takeback: bool = False  # an accepted takeback: no offer stands after it
+
+
+def _between(read: Changes, names: Names | None, sent: int) -> deque[_Change]:
+    """The changes after version ``sent`` that were no moves and that ``read`` tells, in order,
+    each sent in its place among the moves (its ``id`` between theirs): the join, the takeback
+    that left the fewest moves (the moves sent after it replace those it took back), and the
+    gifts of time before the last change (the last change's is sent with the state as it is
+    now, after the offers standing)."""
+    now = read.state
+    changes = [
+        _Change(gift.version, _clock_event(gift, names))
+        for gift in read.gifts or ()
+        if sent < gift.version < now.version
+    ]
+    joined = now.joined
+    if joined is not None and joined > sent:
+        changes.append(_Change(joined, _join_event(now, names, joined)))
+    taken = read.taken_back
+    if taken is not None and taken.version > sent:
+        changes.append(_Change(taken.version, _state_event("takeback", taken, names), True))
+    return deque(sorted(changes))
 
 
 def _error_event(error: Unavailable) -> bytes:
@@ -114,17 +157,13 @@ async def _events(
         first = None
         moves, now = read.moves, read.state
         names = state_names(kinds, now)  # the board's size never changes: nor its names
-        joined = now.joined  # the version of a join, sent in its place among the moves
-        # A takeback since the last change sent, sent in its place too: the moves after it
-        # replace those it took back.
-        taken = read.taken_back
+        between = _between(read, names, sent)
         for move in moves:
-            if joined is not None and sent < joined < move.changed:
-                yield _join_event(now, names, joined)
-                sent = joined
-            if taken is not None and sent < taken.version < move.changed:
-                yield _takeback_event(taken, names)
-                sent, offers = taken.version, NO_OFFERS
+            while between and between[0].version < move.changed:
+                change = between.popleft()
+                yield change.event
+                sent = change.version
+                offers = NO_OFFERS if change.takeback else offers
             result = result_at(move, now, kinds.find(now.kind))
             data = to_json(move_result_json(result, names)).decode()
             yield format_sse_event(data_str=data, event="move", id=str(move.changed))
@@ -133,12 +172,10 @@ async def _events(
             idle = False
             await asyncio.sleep(0)  # a long history: other requests are served between pages
             continue
-        if joined is not None and sent < joined:  # after every move read: the last change
-            yield _join_event(now, names, joined)
-            sent = joined
-        if taken is not None and sent < taken.version:
-            yield _takeback_event(taken, names)
-            sent, offers = taken.version, NO_OFFERS
+        for change in between:  # after every move read
+            yield change.event
+            sent = change.version
+            offers = NO_OFFERS if change.takeback else offers
         if now.status != "in_progress":
             # The end is a change of its own (a flag fall, a resignation, an agreed draw), with
             # its version as id, unless the last move ended the game (its event has that id).
@@ -155,14 +192,17 @@ async def _events(
                 yield format_sse_event(data_str=data, event="rematch", id=str(now.version))
             return
         if now.version > sent:  # no move came after the last change: a standing offer
-            data = to_json(state_json(now, names)).decode()
             standing = (now.draw_offer, now.takeback_offer)
             if now.draw_offer is not None and now.draw_offer != offers[0]:
-                yield format_sse_event(data_str=data, event="offer", id=str(now.version))
+                yield _state_event("offer", now, names)
             if now.takeback_offer is not None and now.takeback_offer != offers[1]:
-                yield format_sse_event(data_str=data, event="takeback", id=str(now.version))
-            if now.last_given is not None and now.last_given > sent:  # time was given since
-                yield format_sse_event(data_str=data, event="clock", id=str(now.version))
+                yield _state_event("takeback", now, names)
+            # Time given as the last change (those before it were sent in their places); in a
+            # game stored before gifts were logged, the last of those since, whose state holds
+            # them all.
+            given = now.last_given
+            if given is not None and given > sent and (read.gifts is None or given == now.version):
+                yield _clock_event(now, names)
             sent, offers = now.version, standing
             idle = False
             continue

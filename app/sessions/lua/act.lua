@@ -91,7 +91,7 @@ elseif ARG.action == 'takeback' then
     always = true
   end  -- else the player's own offer stands already: nothing changes
 elseif ARG.action == 'give_time' then
-  time_given(KEYS[1], ARG.channel, 3 - player, tonumber(ARG.seconds), now)
+  time_given(KEYS[1], KEYS[2], ARG.channel, 3 - player, tonumber(ARG.seconds), now)
   always = true
 elseif ARG.action == 'resign' then
   read_clock(KEYS[1], now, true)

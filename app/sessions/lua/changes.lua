@@ -24,7 +24,9 @@ else
 end
 -- The takeback after `after` that left the fewest moves ('tb': the first after it): the stream
 -- no longer has the moves after those it left, which are read instead.
-local tb_version, tb_left, tb_last, tb_params, tb_at = '', '', '', '', ''
+local tb_version, tb_left, tb_last, tb_at = '', '', '', ''
+local function game_params() return redis.call('HGET', KEYS[1], 'params') end
+local params = ''
 if after < version then
   for entry in string.gmatch(redis.call('HGET', KEYS[1], 'tb') or '', '[^,]+') do
     local v, l, at = string.match(entry, '^(%d+):(%d+):?(%d*)$')
@@ -32,12 +34,38 @@ if after < version then
       tb_version, tb_left, tb_at = v, l, at
       first = math.min(first, tonumber(l))
       if tonumber(l) > 0 then tb_last = redis.call('LINDEX', KEYS[2], tonumber(l) - 1)
-      else tb_params = redis.call('HGET', KEYS[1], 'params') end
+      else params = game_params() end
       break
+    end
+  end
+end
+-- The gifts of time after `after` ('gl', as time_given writes it) before the last move read
+-- (all, when it is the game's last), each with the record of the move it came after: those
+-- whose move still stands (a gift made after a move a takeback took back is history, as that
+-- move is). false: a game stored before gifts were logged, which has only the last one's
+-- version ('lg').
+local gifts = {}
+if tonumber(state.lg) > after then
+  local log = redis.call('HGET', KEYS[1], 'gl')
+  if not log then gifts = false end
+  local ending = first + tonumber(ARG.most)  -- the last move read, unless the game has fewer
+  for entry in string.gmatch(log or '', '[^,]+') do
+    local v, at, made, r1, r2, running, turn, offer, tbo = string.match(entry,
+      '^(%d+):(%d+):(%d+):(-?%d+):(-?%d+):(%d):(%d+):(%d):(%d)$')
+    made = tonumber(made)
+    if tonumber(v) > after and not (ending < count and made >= ending) and made <= count then
+      local last = ''
+      if made > 0 then last = redis.call('LINDEX', KEYS[2], made - 1)
+      elseif params == '' then params = game_params() end
+      if made == 0 or record_version(last, made) < tonumber(v) then
+        gifts[#gifts + 1] = REPLY.gift{version = v, at = at, moves = made, r1 = r1, r2 = r2,
+                                       running = running, turn = turn, offer = offer, tbo = tbo,
+                                       last = last}
+      end
     end
   end
 end
 return REPLY.changes{at = now, first = first, state = REPLY.state(state),
                      records = redis.call('LRANGE', KEYS[2], first, first + tonumber(ARG.most) - 1),
                      tb_version = tb_version, tb_left = tb_left, tb_last = tb_last,
-                     tb_params = tb_params, tb_at = tb_at}
+                     params = params, tb_at = tb_at, gifts = gifts}

@@ -12,8 +12,9 @@
 -- Every game: version (changes so far), offer (0, or the player whose draw offer stands), tbo
 -- (0, or the player whose takeback offer stands), tb (the takebacks a stream may not have seen:
 -- 'version:left:at,…', the moves each left growing along it, at its instant (ms; none in an
--- entry written before it was kept); see session.py's takebacks), jat (when the open seat was
--- taken, ms), pm
+-- entry written before it was kept); see session.py's takebacks), gl (every gift of time:
+-- 'version:at:moves:r1:r2:running:turn:offer:tbo,…', session.py's Gift; none in a game
+-- stored before gifts were logged), jat (when the open seat was taken, ms), pm
 -- (a bit a player who has moved), off (the rule flags set false, comma-separated), private
 -- ('1': read only with a token); with a first-move deadline, fm (ms) and fmdue (0, or when).
 -- Times are in integer milliseconds (the store's TIME, unless the store was built to take the
@@ -158,13 +159,17 @@ local function moved(meta_key, mover, next_player, version, seq, now)
 end
 
 -- `seconds` more on `player`'s clock, given now: clock.py's Clocks.give, a change; counted
--- ('gifts') and its version kept ('lg': a stream sends it as `event: clock`).
-local function time_given(meta_key, channel, player, seconds, now)
+-- ('gifts'), its version kept ('lg') and the gift logged with the moves made and the clocks
+-- and offers right after it ('gl': a stream sends each gift in its place as `event: clock`).
+local function time_given(meta_key, moves_key, channel, player, seconds, now)
   read_clock(meta_key, now, false)
   redis.call('HINCRBY', meta_key, 'r' .. player, seconds * 1000)
   redis.call('HINCRBY', meta_key, 'gifts', 1)
   local version = changed(meta_key, channel, {}, now)
-  redis.call('HSET', meta_key, 'lg', version)
+  local f = redis.call('HMGET', meta_key, 'r1', 'r2', 'running', 'turn', 'offer', 'tbo', 'gl')
+  local entry = table.concat({version, int(now), redis.call('LLEN', moves_key), f[1], f[2],
+                              f[3] or 0, f[4] or int(now), f[5] or 0, f[6] or 0}, ':')
+  redis.call('HSET', meta_key, 'lg', version, 'gl', f[7] and (f[7] .. ',' .. entry) or entry)
 end
 
 -- The game's state by name (false for a game that does not exist), and as every script
