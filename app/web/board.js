@@ -1,15 +1,17 @@
 // A board on the page: a grid of cells (the live game's are buttons, clicked, or played from
 // the keyboard with the arrow keys and Enter; a checked game's are read only, explored with the
-// arrow keys), each drawn by the game's kind, with the last move and the kind's highlights
-// marked and said in its label; framed by its coordinates, the column letters and row numbers
-// of its square names, where it has them.
+// arrow keys; a checked position's legal moves are buttons among them), each drawn by the
+// game's kind, with the last move and the kind's highlights marked and said in its label;
+// framed by its coordinates, the column letters and row numbers of its square names, where it
+// has them.
 import { columnName, hasNames, rowNumber, squareName } from "./squares.js";
 
 const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 // A new grid in `grid` (a role="grid" element, alone in its .board-box) for the game's board;
-// play(row, col) is a cell's click, and without it the board is read only.
-export function buildBoard(grid, game, kind, play = null) {
+// play(row, col) is the click of a cell that playable(row, col) says may be played (every cell
+// unless it is given), and without it the board is read only.
+export function buildBoard(grid, game, kind, play = null, playable = () => true) {
   grid.replaceChildren();
   grid.dataset.game = game.kind;
   frame(grid.parentElement, game, kind);
@@ -17,8 +19,9 @@ export function buildBoard(grid, game, kind, play = null) {
     const line = document.createElement("div");
     line.setAttribute("role", "row");
     for (let col = 0; col < game.width; col++) {
-      const cell = document.createElement(play ? "button" : "div");
-      if (play) {
+      const played = play && playable(row, col);
+      const cell = document.createElement(played ? "button" : "div");
+      if (played) {
         cell.type = "button";
         cell.addEventListener("click", () => play(row, col));
       }
@@ -68,16 +71,20 @@ function moveFocus(event, grid, game) {
   const row = Number(event.target.dataset.row) + down;
   const col = Number(event.target.dataset.col) + right;
   if (row < 0 || row >= game.height || col < 0 || col >= game.width) return;
-  const cells = grid.querySelectorAll(".cell");
-  const here = Number(event.target.dataset.row) * game.width + Number(event.target.dataset.col);
-  const there = row * game.width + col;
-  cells[here].tabIndex = -1;
-  cells[there].tabIndex = 0;
-  cells[there].focus();
+  focusCell(grid, row, col);
+}
+
+// Focuses the cell [row, col] of a grid buildBoard made, its one stop in the tab order.
+export function focusCell(grid, row, col) {
+  grid.querySelectorAll('.cell[tabindex="0"]').forEach((cell) => (cell.tabIndex = -1));
+  const cell = grid.querySelector(`.cell[data-row="${row}"][data-col="${col}"]`);
+  cell.tabIndex = 0;
+  cell.focus();
 }
 
 // Draws every cell of `grid`; `marks` are highlights of the page's own beside the kind's (a
-// refused move), of the same shape: [{className, note, cells: Set of indexes}].
+// refused move, a checked position's legal moves), of the same shape: [{className, note, cells:
+// Set of indexes}], several of one className (each with its own note) marking a cell alike.
 export function renderCells(grid, game, kind, marks = []) {
   const highlights = [...kind.highlights(game), ...marks];
   const last = game.lastMove;
@@ -87,7 +94,8 @@ export function renderCells(grid, game, kind, marks = []) {
     cell.dataset.mark = kind.marks[owner] || "";
     const what = kind.showCell(cell, owner);
     cell.classList.toggle("last", index === lastIndex);
-    for (const { className, cells } of highlights) cell.classList.toggle(className, cells.has(index));
+    for (const { className } of highlights) cell.classList.remove(className);
+    for (const { className, cells } of highlights) if (cells.has(index)) cell.classList.add(className);
     const [row, col] = [Number(cell.dataset.row), Number(cell.dataset.col)];
     const square = squareName(row, col, game.height, game.width, kind.row_one);
     const where = `row ${row + 1}, column ${col + 1}`;
@@ -115,4 +123,14 @@ export function shownRows(game, kind) {
 // page keeps cells: 0 empty, else the player whose mark is there.
 export function cellsOf(rows, kind) {
   return rows.flatMap((line) => [...line].map((mark) => kind.owners.get(mark) || 0));
+}
+
+// A board that is no live game (a checked game's, a checked position's), as the page keeps a
+// game: its rows of marks, no id and no viewer; `known` adds what else is known of it (moves,
+// lastMove, state: none of them for a position, whose state says nothing).
+export function boardGame(rows, kind, known = {}) {
+  return {
+    id: null, player: null, kind: kind.game, height: rows.length, width: rows[0].length,
+    cells: cellsOf(rows, kind), moves: 0, lastMove: null, state: {}, ...known,
+  };
 }

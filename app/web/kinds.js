@@ -42,7 +42,9 @@
 //                         has no name yet (a swap2 seat before its colour is chosen)
 //   score(state)          the score line
 //   checker               the position checker's part: {help, example, options(box),
-//                         check(rows, view)}, view.say(text) and view.show(element or null)
+//                         check(rows, view)}: view.say(text), and view.show(rows or null,
+//                         {marks, play, playable}) draws the board checked as buildBoard and
+//                         renderCells draw one (answers its grid)
 import { api } from "./transport.js";
 
 const OPTIONAL = {

@@ -3,7 +3,7 @@
 // can write its board. A game checked (POST /v1/records/audit): a transcript or a record pasted
 // and replayed by the service, its verdict said in words and the position after its accepted
 // moves drawn on a board of its own, the first refused move ringed.
-import { buildBoard, cellsOf, renderCells } from "./board.js";
+import { boardGame, buildBoard, renderCells } from "./board.js";
 import { $ } from "./elements.js";
 import { kindOf } from "./kinds.js";
 import { hasNames, parseSquare } from "./squares.js";
@@ -217,11 +217,7 @@ const plies = (count) => `${count} ${count === 1 ? "ply" : "plies"}`;
 // live board takes them), the last move marked and the refused one ringed.
 function position(audit, kind, params) {
   const rows = kind.start(params, audit.state);
-  const game = {
-    id: null, player: null, kind: kind.game, height: rows.length, width: rows[0].length,
-    cells: cellsOf(rows, kind), moves: audit.moves.length, lastMove: audit.moves.at(-1) || null,
-    state: audit.state,
-  };
+  const game = boardGame(rows, kind, { moves: audit.moves.length, lastMove: audit.moves.at(-1) || null, state: audit.state });
   for (const move of audit.moves) {
     for (const [row, col] of kind.cellsTaken(move)) game.cells[row * game.width + col] = kind.ownerOf(move);
   }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -175,24 +175,118 @@ def test_board_is_keyboard_playable(browser: Browser, server: str) -> None:
     expect(cell(first, 1, 1)).to_have_attribute("aria-label", "b2 (row 2, column 2): X")
 
 
+# The coordinates drawn around the board in the box of that id, on each side.
+COORDS = """(box) => Object.fromEntries(["top", "bottom", "left", "right"].map((side) => [side,
+    [...document.querySelectorAll(`#${box} .coords.${side} span`)]
+      .map((span) => span.textContent)]))"""
+
+
+def coordinates(height: int, width: int, row_one: str) -> dict[str, list[str]]:
+    """The coordinates of a ``height`` × ``width`` board as the kind names squares (row 1 at the
+    ``row_one``): column letters above and below, row numbers on both sides; none on a board
+    without square names (wider than 26 columns)."""
+    if width > 26:
+        return {"top": [], "bottom": [], "left": [], "right": []}
+    letters = list("abcdefghijklmnopqrstuvwxyz"[:width])
+    numbers = [str(n) for n in range(1, height + 1)]
+    if row_one == "bottom":
+        numbers.reverse()
+    return {"top": letters, "bottom": letters, "left": numbers, "right": numbers}
+
+
+def legal_moves_said(grid: list[str], color: str, name: Callable[[int, int], str]) -> str:
+    """What the position checker says of ``color``'s legal moves on a Reversi board, the cells
+    named by ``name``: the moves and flips the reference rules find."""
+    moves = reversi_moves(grid, color)
+    said = "; ".join(
+        f"{name(r, c)} flips {len(reversi_flips(grid, r, c, color))}" for r, c in moves
+    )
+    return f"{color} has {len(moves)} legal moves: {said}. Choose one to see its flips."
+
+
+def check_position(page: Page, rows: list[str]) -> playwright.Locator:
+    """Paste ``rows`` into the position checker and check them as the kind picked; answers what
+    the checker says."""
+    page.locator("#rows").fill("\n".join(rows))
+    page.get_by_role("button", name="Check", exact=True).click()
+    return page.locator("#check-result")
+
+
 def test_position_checker(browser: Browser, server: str) -> None:
+    """Reversi's legal moves, named by their squares, on the board checked, framed by its
+    coordinates as every board is; a move chosen rings its flips. Tic-tac-toe's verdict, over the
+    board checked; a board the service refuses is not drawn."""
     outside: list[playwright.Request] = []
     page = new_page(browser, server, outside)
     page.goto(f"{server}/")
-    page.get_by_role("button", name="Check", exact=True).click()
-    result = page.locator("#check-result")
-    expect(result).to_contain_text("B has 4 legal moves: (2, 3) flips 1; (3, 2) flips 1")
-    page.get_by_role("button", name="legal move at row 2, column 3: flips 1").click()
-    expect(result).to_have_text("B at (2, 3) flips 1: (3, 3).")
-    expect(page.locator(".stone.flip")).to_have_count(1)
+    expect(page.locator("#rows")).to_have_value("\n".join(OTHELLO_START))  # the example
+    result = check_position(page, OTHELLO_START)
+    expect(result).to_have_text(legal_moves_said(OTHELLO_START, "B", othello_square))
+    assert page.evaluate(COORDS, "check-board-box") == coordinates(8, 8, "top")
+    legal = page.locator("#check-board button.cell.legal")
+    expect(legal).to_have_count(len(reversi_moves(OTHELLO_START, "B")))
+    expect(legal.first).to_have_text("1")  # how many it flips
+    d3 = page.get_by_role("gridcell", name="d3 (row 3, column 4): empty, legal move, flips 1")
+    d3.click()
+    flipped = [othello_square(r, c) for r, c in reversi_flips(OTHELLO_START, 2, 3, "B")]
+    expect(result).to_have_text(f"B at d3 flips {len(flipped)}: {', '.join(flipped)}.")
+    ringed = page.locator("#check-board .cell.flip")
+    expect(ringed).to_have_count(1)
+    expect(ringed).to_have_attribute("aria-label", "d4 (row 4, column 4): white, turned by d3")
+    expect(page.locator("#check-board .cell").nth(2 * 8 + 3)).to_be_focused()  # d3, drawn again
 
     page.get_by_role("radio", name="Tic-tac-toe").check()
-    page.locator("#rows").fill("XXX\nOO.\nO..")
-    page.get_by_role("button", name="Check", exact=True).click()
-    expect(result).to_contain_text("Not reachable: X has won, but O moved after that")
-    page.locator("#rows").fill("XO\nX")
-    page.get_by_role("button", name="Check", exact=True).click()
-    expect(result).to_contain_text("Request does not match the schema")
+    expect(page.locator("#check-board-box")).to_be_hidden()
+    expect(check_position(page, ["XXX", "OO.", "O.."])).to_contain_text(
+        "Not reachable: X has won, but O moved after that"
+    )
+    assert page.evaluate(COORDS, "check-board-box") == coordinates(3, 3, "bottom")
+    expect(page.locator("#check-board .cell").nth(2 * 3)).to_have_attribute(
+        "aria-label", "a1 (row 3, column 1): O"
+    )
+    expect(page.locator("#check-board button")).to_have_count(0)  # nothing to play
+    expect(check_position(page, ["XO", "X"])).to_contain_text("Request does not match the schema")
+    expect(page.locator("#check-board-box")).to_be_hidden()
+    assert not left_the_machine(page, outside)
+
+
+# How far the page and the position checker's board scroll sideways, and whether that board's
+# right edge is inside the window.
+CHECKER_SIDEWAYS = """() => {
+  const box = document.getElementById("check-board-box");
+  return [document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          box.scrollWidth - box.clientWidth,
+          box.getBoundingClientRect().right <= window.innerWidth];
+}"""
+
+
+def test_the_position_checkers_board_fits_a_phone(browser: Browser, server: str) -> None:
+    """At 390 × 844 the checked Reversi board, with its coordinates, scrolls nothing sideways;
+    nor does a 32 × 32 board, which has no square names: no coordinates, and its moves named by
+    row and column (from 0, as the service counts them)."""
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside, viewport={"width": 390, "height": 844})
+    page.goto(f"{server}/")
+    result = check_position(page, OTHELLO_START)
+    expect(result).to_have_text(legal_moves_said(OTHELLO_START, "B", othello_square))
+    assert page.evaluate(COORDS, "check-board-box") == coordinates(8, 8, "top")
+    assert page.evaluate(CHECKER_SIDEWAYS) == [0, 0, True]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#check").screenshot(path=str(ARTIFACTS / "check-a-position-390x844.png"))
+
+    middle = ["." * 15 + pair + "." * 15 for pair in ("WB", "BW")]
+    wide = ["." * 32] * 15 + middle + ["." * 32] * 15
+    expect(check_position(page, wide)).to_have_text(
+        legal_moves_said(wide, "B", lambda r, c: f"({r}, {c})")
+    )
+    expect(page.locator("#check-board .cell")).to_have_count(32 * 32)
+    assert page.evaluate(COORDS, "check-board-box") == coordinates(32, 32, "top")
+    assert page.evaluate(CHECKER_SIDEWAYS) == [0, 0, True]
+    row, col = reversi_moves(wide, "B")[0]
+    page.locator(f'#check-board button.cell[data-row="{row}"][data-col="{col}"]').click()
+    flipped = [f"({r}, {c})" for r, c in reversi_flips(wide, row, col, "B")]
+    expect(result).to_have_text(f"B at ({row}, {col}) flips {len(flipped)}: {', '.join(flipped)}.")
+    assert page.evaluate(CHECKER_SIDEWAYS) == [0, 0, True]
     assert not left_the_machine(page, outside)
 
 
@@ -918,11 +1012,7 @@ def shows_the_whole_game(page: Page, height: int, width: int, row_one: str) -> N
         inside = left >= 0 and top >= 0 and right <= window_width and bottom <= window_height
         assert inside, (part, (left, top, right, bottom), shown["window"])
     assert shown["sideways"] == [0, 0]
-    letters = list("abcdefghijklmnopqrstuvwxyz"[:width])
-    numbers = [str(n) for n in range(1, height + 1)]
-    if row_one == "bottom":
-        numbers.reverse()
-    assert shown["coords"] == {"top": letters, "bottom": letters, "left": numbers, "right": numbers}
+    assert shown["coords"] == coordinates(height, width, row_one)
 
 
 ROW_ONE = {"tictactoe": "bottom", "gomoku": "bottom", "reversi": "top"}  # docs/api.md

@@ -1,7 +1,7 @@
 // Reversi on the play page: the board sizes offered, the start (the four centre stones, a posted
 // board, or a GGF record's), stones drawn as discs, the stones the last move turned, the legal
 // moves of the player to move (asked of /v1/reversi/legal-moves), passes, the score and results,
-// and the position check (a colour's legal moves and the flips of each, on a board of its own).
+// and the position check (a colour's legal moves and the flips of each, on the board checked).
 import { hintKey, shownRows } from "../board.js";
 import { api, problemText } from "../transport.js";
 
@@ -151,57 +151,63 @@ function checker(facts) {
       color = box.querySelector("#color");
       for (const player of [1, 2]) color.append(new Option(`${facts.names[player]} (${marks[player]})`, marks[player]));
     },
-    check: (rows, view) => legalMoves(rows, color.value, view, facts),
+    check: (rows, view) => legalMoves(rows, color.value, view),
   };
 }
 
-async function legalMoves(rows, color, view, facts) {
+async function legalMoves(rows, color, view) {
   const answer = await api("POST", "/v1/reversi/legal-moves", { body: { board: rows, color } });
-  if (!answer.ok) return view.say(problemText(answer.data));
+  if (!answer.ok) return failed(answer, view);
   const moves = answer.data.moves;
   view.say(moves.length
     ? `${color} has ${moves.length} legal move${moves.length > 1 ? "s" : ""}: ` +
-      moves.map((m) => `(${m.row}, ${m.col}) flips ${m.flips}`).join("; ") + ". Choose one to see its flips."
+      moves.map((m) => `${where(m)} flips ${m.flips}`).join("; ") + ". Choose one to see its flips."
     : `${color} has no legal move and must pass.`);
-  view.show(checkedBoard({ rows, color, moves, flips: [] }, view, facts));
+  showChecked({ rows, color, moves, chosen: null, flips: [] }, view);
 }
 
-async function showFlips(checked, row, col, view, facts) {
+async function showFlips(checked, move, view) {
   const { rows, color } = checked;
-  const answer = await api("POST", "/v1/reversi/check-move", { body: { board: rows, row, col, color } });
-  if (!answer.ok) return view.say(problemText(answer.data));
-  const flips = answer.data.flips;
-  view.say(`${color} at (${row}, ${col}) flips ${flips.length}: ${flips.map(([r, c]) => `(${r}, ${c})`).join(", ")}.`);
-  view.show(checkedBoard({ ...checked, flips }, view, facts));
+  const body = { board: rows, row: move.row, col: move.col, color };
+  const answer = await api("POST", "/v1/reversi/check-move", { body });
+  if (!answer.ok) return failed(answer, view);
+  const { flips, flip_squares: named } = answer.data;
+  const turned = named || flips.map(([row, col]) => where({ row, col }));
+  view.say(`${color} at ${where(move)} flips ${flips.length}: ${turned.join(", ")}.`);
+  showChecked({ ...checked, chosen: move, flips }, view);
 }
 
-// The checked board: its rows, the colour to move, its legal moves and the flips shown.
-function checkedBoard(checked, view, facts) {
-  const { rows, moves, flips } = checked;
-  const grid = document.createElement("div");
-  grid.className = "reversi";
-  grid.style.setProperty("--cols", rows[0].length);
-  const legal = new Map(moves.map((m) => [`${m.row},${m.col}`, m]));
-  const flipped = new Set(flips.map(([r, c]) => `${r},${c}`));
-  rows.forEach((line, row) => {
-    [...line].forEach((mark, col) => {
-      const key = `${row},${col}`;
-      const move = legal.get(key);
-      const what = stone(facts.owners.get(mark), facts);
-      const cell = document.createElement(move ? "button" : "span");
-      cell.className = `stone ${what}`;
-      if (flipped.has(key)) cell.classList.add("flip");
-      if (move) {
-        cell.type = "button";
-        cell.classList.add("legal");
-        cell.textContent = String(move.flips);
-        cell.setAttribute("aria-label", `legal move at row ${row}, column ${col}: flips ${move.flips}`);
-        cell.addEventListener("click", () => showFlips(checked, row, col, view, facts));
-      } else {
-        cell.setAttribute("aria-label", `row ${row}, column ${col}: ${what}`);
-      }
-      grid.append(cell);
-    });
+// A refused question: the service's words, and no board (the one shown was another's).
+function failed(answer, view) {
+  view.say(problemText(answer.data));
+  view.show(null);
+}
+
+// A cell as the answers name it: its square ("d3"), or (row, col) counted from 0 on a board
+// without names.
+const where = (cell) => cell.square ?? `(${cell.row}, ${cell.col})`;
+
+// The checked board: its rows, the colour to move, its legal moves (buttons that show their
+// flips, each with how many it flips written on it), and the flips of the one chosen ringed.
+function showChecked(checked, view) {
+  const { rows, moves, chosen, flips } = checked;
+  const width = rows[0].length;
+  const index = (row, col) => row * width + col;
+  const legal = new Map(moves.map((move) => [index(move.row, move.col), move]));
+  const marks = moves.map((move) => ({
+    className: "legal", note: `legal move, flips ${move.flips}`, cells: new Set([index(move.row, move.col)]),
+  }));
+  if (chosen) {
+    const turned = new Set(flips.map(([row, col]) => index(row, col)));
+    marks.push({ className: "flip", note: `turned by ${where(chosen)}`, cells: turned });
+  }
+  const grid = view.show(rows, {
+    marks,
+    play: (row, col) => showFlips(checked, legal.get(index(row, col)), view),
+    playable: (row, col) => legal.has(index(row, col)),
   });
-  return grid;
+  if (!grid) return;
+  for (const move of moves) {
+    grid.querySelector(`[data-row="${move.row}"][data-col="${move.col}"]`).textContent = String(move.flips);
+  }
 }

@@ -104,7 +104,8 @@ function winningCells(game) {
   return won;
 }
 
-// The position checker's part: can the board occur in a legal game, and how does it stand.
+// The position checker's part: can the board occur in a legal game, and how does it stand (the
+// board shown as checked).
 function checker() {
   let k = null; // the k field
   return {
@@ -121,7 +122,10 @@ function checker() {
 async function validate(rows, k, view) {
   const body = k === null ? { board: rows } : { board: rows, k };
   const answer = await api("POST", "/v1/tictactoe/validate", { body });
-  if (!answer.ok) return view.say(problemText(answer.data));
+  if (!answer.ok) {
+    view.say(problemText(answer.data));
+    return view.show(null);
+  }
   const v = answer.data;
   let text;
   if (!v.valid) text = `Not reachable: ${REASONS[v.reason] || v.reason} (${v.reason}).`;
@@ -129,5 +133,5 @@ async function validate(rows, k, view) {
   else if (v.status === "draw") text = "Reachable. The game ended in a draw.";
   else text = `Reachable. ${v.winner} has won.`;
   view.say(`${text} X: ${v.counts.X}, O: ${v.counts.O}.`);
-  view.show(null);
+  view.show(rows);
 }
