@@ -1244,17 +1244,17 @@ def test_a_checked_transcript_rings_its_first_illegal_move(browser: Browser, ser
     page.select_option("#audit-size", "3")
     verdict = check_game(page, "a1c3b2a1c1")
     expect(verdict).to_have_text(
-        "Illegal at ply 4, a1: Cell occupied: cell (2, 0) already holds a mark. The 3 plies "
+        "Illegal at ply 4, a1: Cell occupied: cell a1 (2, 0) already holds a mark. The 3 plies "
         "before it are legal; the board shows the position after them."
     )
     assert refused_cell(page) == (2, 0)
     assert audit_rows(page) == ["..O", ".X.", "X.."]
     expect(page.locator("#audit-board .cell.refused")).to_have_attribute(
-        "aria-label", "a1 (row 3, column 1): X, refused move: cell (2, 0) already holds a mark"
+        "aria-label", "a1 (row 3, column 1): X, refused move: cell a1 (2, 0) already holds a mark"
     )
 
     verdict = check_game(page, "f5 d6 a8", "reversi")  # 8 × 8 is the default
-    expect(verdict).to_contain_text("Illegal at ply 3, a8: Illegal move: (7, 0) brackets no")
+    expect(verdict).to_contain_text("Illegal at ply 3, a8: Illegal move: a8 (7, 0) brackets no")
     assert refused_cell(page) == (7, 0)
     start = ["........"] * 3 + ["...WB...", "...BW..."] + ["........"] * 3
     assert audit_rows(page) == reversi_play(reversi_play(start, 4, 5, "B"), 5, 3, "W")
