@@ -205,7 +205,8 @@ def create_app(
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware, metrics=app.state.metrics)
     allow_origins(app, settings.cors_origins)
-    trust_proxies(app, settings.forwarded_allow_ips)  # outermost: all inside see the client
+    # Outermost: all inside see the client.
+    trust_proxies(app, settings.forwarded_allow_ips, settings.forwarded_header)
     configure_logging(settings)
     games = game_router(app.state.games)
     records = records_router(app.state.audits)

@@ -4,12 +4,13 @@ Nothing else in the app reads ``os.environ``; code receives a ``Settings`` insta
 """
 
 import ipaddress
+import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.contract.events import KEEP_ALIVE_SECONDS
 from app.records.signing import load_private_key, load_public_key
@@ -66,17 +67,17 @@ def proxy_network(text: object) -> ipaddress.IPv4Network | ipaddress.IPv6Network
             "* is not taken: with every address trusted, a client names itself in the header "
             "and escapes every per-client limit; name the proxies' addresses or networks"
         )
-    if "," in text:
-        raise ValueError(
-            f"{text!r} is several: one address or network a list item (a JSON list, or the "
-            "flag repeated)"
-        )
     try:
         network = ipaddress.ip_network(text, strict=True)
     except ValueError as error:
         raise ValueError(
             f"{text!r} is not an IPv4 or IPv6 address or network (CIDR): {error}"
         ) from None
+    if network.prefixlen == 0:
+        raise ValueError(
+            f"{text} is every address: as with *, a client would name itself in the header "
+            "and escape every per-client limit; name the proxies' addresses or networks"
+        )
     if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96:
         mapped = network.network_address.ipv4_mapped  # a dual-stack socket's IPv4 peers,
         if mapped is not None:  # compared as IPv4
@@ -171,22 +172,40 @@ class Settings(BaseSettings):
         "read, CPU time, streams ended for it) remembers, per process; the least recently seen "
         "are forgotten first (about 250 bytes each).",
     )
-    forwarded_allow_ips: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = Field(
+    forwarded_allow_ips: Annotated[
+        list[ipaddress.IPv4Network | ipaddress.IPv6Network], NoDecode
+    ] = Field(
         default_factory=list,
         description="Proxies (addresses or networks, IPv4 or IPv6: 10.0.0.5, 10.0.0.0/8, "
-        "fd00::/8) whose X-Forwarded-For and Forwarded headers name the client that every "
+        "fd00::/8) whose forwarding header (forwarded_header) names the client that every "
         "per-client limit counts; a request from any other peer is counted as that peer's "
-        "address, its headers ignored. Empty: nobody is trusted.",
+        "address, its headers ignored. Separated by commas as uvicorn takes them "
+        "(10.0.0.5,10.0.0.6), or a JSON list. Empty: nobody is trusted.",
+    )
+    forwarded_header: Literal["x-forwarded-for", "forwarded"] = Field(
+        "x-forwarded-for",
+        description="The header the trusted proxies write the client in: X-Forwarded-For "
+        "(nginx, HAProxy and most load balancers; uvicorn's) or RFC 7239 Forwarded. The other "
+        "is never read: a client may have written it, and the proxies passed it on.",
     )
 
     @field_validator("forwarded_allow_ips", mode="before")
     @classmethod
     def _proxies_are_addresses_or_networks(cls, proxies: Any) -> Any:
         """Each proxy an address or a network, or the setting is refused at start: one taken
-        as something else would trust nobody, or everybody, without a word."""
-        if isinstance(proxies, str) or not isinstance(proxies, list | tuple):
+        as something else would trust nobody, or everybody, without a word. A text (the
+        variable, or one flag) is a JSON list, or addresses separated by commas."""
+        if isinstance(proxies, str):
+            text = proxies.strip()
+            proxies = json.loads(text) if text.startswith("[") else text.split(",") if text else []
+        if not isinstance(proxies, list | tuple):
             return proxies  # the field's own validation says it is no list
-        return [proxy_network(proxy) for proxy in proxies]
+        items = [
+            part.strip() if isinstance(part, str) else part
+            for proxy in proxies
+            for part in (proxy.split(",") if isinstance(proxy, str) else [proxy])
+        ]
+        return [proxy_network(item) for item in items]
 
     auth_failures_per_minute: float = Field(
         60,

@@ -14,9 +14,9 @@ trusted proxies, the first other address is the one a trusted proxy wrote about 
 the client. Everything to its left is whatever the client sent, never looked at, so a client
 cannot name itself by prepending. An entry that is not an address (garbage, ``unknown``, an
 obfuscated ``_identifier``) ends the walk: the client is then the last trusted hop read, whom
-everybody it forwards for without naming them shares. A request with both headers is counted
-as their client only if both name the same one; else as the peer: one of the two passed the
-proxies untouched from the client, and nothing says which.
+everybody it forwards for without naming them shares. Only the header the proxies write
+(``Settings.forwarded_header``) is read: the other one, if a request has it, came from the
+client and passed the proxies untouched.
 """
 
 from __future__ import annotations
@@ -125,10 +125,13 @@ def hops_from_the_right(value: str) -> Iterator[str]:
 
 
 class TrustedProxies:
-    """The proxies whose forwarding headers are believed (``Settings.forwarded_allow_ips``)."""
+    """The proxies whose forwarding header is believed (``Settings.forwarded_allow_ips``), and
+    that header (``Settings.forwarded_header``): ``x-forwarded-for`` or ``forwarded``."""
 
-    def __init__(self, networks: Iterable[IPNetwork]) -> None:
+    def __init__(self, networks: Iterable[IPNetwork], header: str = "x-forwarded-for") -> None:
         self.networks = tuple(networks)
+        self.header = header.encode("latin-1")
+        self.forwarded = header == "forwarded"  # RFC 7239's elements, not bare addresses
         # Both cached: a proxy's address, and the clients it names, come request after request.
         self.trusts_peer = lru_cache(maxsize=4096)(self._trusts_host)
         self._hop = lru_cache(maxsize=8192)(self._read_hop)
@@ -176,24 +179,13 @@ class TrustedProxies:
         return last
 
     def client(self, headers: Iterable[tuple[bytes, bytes]], peer: Client) -> Client:
-        """The client of a request from the trusted proxy ``peer`` (see the module's docs)."""
-        forwarded_for_list: list[bytes] = []
-        forwarded: list[bytes] = []
-        for name, value in headers:
-            if name == b"x-forwarded-for":
-                forwarded_for_list.append(value)
-            elif name == b"forwarded":
-                forwarded.append(value)
-        said: list[Client] = []
-        for values, is_forwarded in ((forwarded_for_list, False), (forwarded, True)):
-            if values:
-                members = hops_from_the_right(b",".join(values).decode("latin-1"))
-                said.append(self.walk(members, peer, is_forwarded))
-        if not said:
+        """The client of a request from the trusted proxy ``peer`` (see the module's docs):
+        read from the proxies' header alone, its fields joined in order (RFC 9110 §5.3)."""
+        values = [value for name, value in headers if name == self.header]
+        if not values:
             return peer
-        if len(said) == 2 and said[0][0] != said[1][0]:
-            return peer  # one of them is the client's own (see the module's docs)
-        return said[-1]  # Forwarded's, when both agree: it may carry the port
+        members = hops_from_the_right(b",".join(values).decode("latin-1"))
+        return self.walk(members, peer, self.forwarded)
 
 
 class ForwardedClient:
@@ -214,9 +206,9 @@ class ForwardedClient:
         await self.app(scope, receive, send)
 
 
-def trust_proxies(app: FastAPI, networks: Iterable[IPNetwork]) -> None:
-    """Take the client from the forwarding headers of requests from ``networks`` (nothing to
-    do for none: the peer is the client)."""
-    proxies = TrustedProxies(networks)
+def trust_proxies(app: FastAPI, networks: Iterable[IPNetwork], header: str) -> None:
+    """Take the client from the forwarding ``header`` of requests from ``networks`` (nothing
+    to do for none: the peer is the client)."""
+    proxies = TrustedProxies(networks, header)
     if proxies:
         app.add_middleware(ForwardedClient, proxies=proxies)
