@@ -366,6 +366,8 @@ class GiftReply(NamedTuple):
     turn: str  # when the running player's turn began (ms)
     offer: str  # the player whose draw offer stood, 0 for none
     tbo: str  # the player whose takeback offer stood, 0 for none
+    fmdue: str  # when a first move was due (ms), 0 for none
+    tbl: str  # the version of the last takeback, 0 for none
     last: str
 
 
@@ -813,7 +815,7 @@ def gift_read(kind: GameKind, found: Iterable[Any]) -> tuple[Gift, Move | None]:
     made, running = int(g.moves), player_or_none(g.running)
     gift = Gift(
         int(g.version), int(g.at), made, (int(g.r1), int(g.r2)), running, int(g.turn),
-        player_or_none(g.offer), player_or_none(g.tbo),
+        player_or_none(g.offer), player_or_none(g.tbo), int(g.fmdue) or None, int(g.tbl) or None,
     )  # fmt: skip
     return gift, record_read(kind, made, g.last) if made else None
 

@@ -362,7 +362,8 @@ def state_at_takeback(
 class Gift(NamedTuple):
     """A gift of time as a game logs it for its streams, which send each in its place among
     the moves (``state_at_gift``): its version and instant, the moves made then, and the
-    clocks and the offers standing right after it."""
+    clocks, the offers standing, the first move's deadline and the last takeback right after
+    it: all a state then shows that the game now may not."""
 
     version: int
     at_ms: int
@@ -372,24 +373,27 @@ class Gift(NamedTuple):
     turn_ms: int  # when the running player's turn began
     draw_offer: Player | None
     takeback_offer: Player | None
+    first_move_due: int | None  # ms
+    last_takeback: int | None  # its version
 
 
 def state_at_gift(
     now: GameState, gift: Gift, last: Move | None, kind: GameKind, params: Mapping[str, object]
 ) -> GameState:
     """The state right after ``gift`` (its moves' last one ``last``: ``state_between``), rebuilt
-    from the game as it is ``now``: its clocks and offers as the gift left them. (Its last
-    takeback is known if no takeback came after it: ``latest_before``.)"""
+    from the game as it is ``now``: its clocks, offers, first move's deadline and last
+    takeback as the gift left them."""
     clock = now.clock
     if clock is not None:
         clock = ClockState.at(
             clock.control, gift.remaining_ms, gift.running, gift.at_ms, gift.turn_ms
         )
-    return state_between(
+    then = state_between(
         now, gift.version, gift.moves, last, kind, params, at_ms=gift.at_ms, clock=clock,
-        last_takeback=latest_before(now.last_takeback, gift.version), last_given=gift.version,
+        last_takeback=gift.last_takeback, last_given=gift.version,
         draw_offer=gift.draw_offer, takeback_offer=gift.takeback_offer,
     )  # fmt: skip
+    return then if then is now else replace(then, first_move_due=gift.first_move_due)
 
 
 @dataclass(frozen=True, slots=True)
@@ -905,7 +909,8 @@ class Session:
                 Gift(
                     self.version, now_ms, self.position.move_count,
                     (clocks.remaining_ms[0], clocks.remaining_ms[1]), clocks.running,
-                    clocks.turn_ms, self.draw_offer, self.takeback_offer,
+                    clocks.turn_ms, self.draw_offer, self.takeback_offer, self.first_due,
+                    self.takebacks[-1][0] if self.takebacks else None,
                 )
             )  # fmt: skip
         elif self.draw_offer == other(player):

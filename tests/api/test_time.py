@@ -61,12 +61,18 @@ def ms(instant: str) -> int:
     return round(datetime.fromisoformat(instant).timestamp() * 1000)
 
 
+# A bound that only keeps a broken stream from hanging the suite (keep-alives come meanwhile):
+# what is awaited comes at once.
+GIVE_UP_SECONDS = 60
+
+
 def first_events(
     client: TestClient, game: dict[str, Any], since: int, until: str, count: int = 1
 ) -> list[dict[str, str]]:
     """The events a stream of a game in progress sends after version ``since``, up to the
     ``count``-th ``until`` event."""
     url = f"/v1/games/{game['id']}/events"
+    given_up = time.monotonic() + GIVE_UP_SECONDS
     with client.stream("GET", url, params={"since": since}) as response:
         buffer = ""
         for chunk in response.iter_text():
@@ -74,6 +80,7 @@ def first_events(
             sent = parse_events(buffer) if buffer.endswith("\n\n") else []
             if sum(event["event"] == until for event in sent) >= count:
                 return sent
+            assert time.monotonic() < given_up, f"no {until} event: {buffer[-500:]!r}"
     raise AssertionError("the stream ended")
 
 
@@ -364,7 +371,9 @@ class Live:
         """The change answered ``answer`` (a move's answer, or the state): its event is sent,
         ``name`` with the answer as data, and it is the last sent."""
         version = str((answer["state"] if name == "move" else answer)["version"])
+        given_up = time.monotonic() + GIVE_UP_SECONDS
         while not any(event[1] == version for event in self.sent()):
+            assert time.monotonic() < given_up, f"no event {version}: {self.buffer[-500:]!r}"
             self.buffer += next(self.chunks)
         assert self.sent()[-1] == (name, version, answer)
         return answer
@@ -469,3 +478,36 @@ def test_a_gift_of_time_after_a_move_taken_back_is_not_sent_by_a_stream_read_lat
     assert shown == {**taken, "clock": shown["clock"]}
     expected[index] = late[index]
     read_late(client, game, expected, monkeypatch)
+
+
+def test_a_late_gifts_state_shows_the_first_move_deadline_and_the_last_takeback_of_then(
+    client: TestClient, kind: Kind
+) -> None:
+    """What a gift's state shows that the game no longer does — the deadline of a first move
+    not yet made, the takeback before it when another came after — is the gift's own: read
+    late, each gift's ``clock`` event is the one the live stream sent."""
+    game = create(client, kind, clock={"initial_seconds": LONG, "increment_seconds": 1},
+                  first_move_seconds=LONG)  # fmt: skip
+    script = kind.script
+    mover = script[2][0]
+
+    def take_back() -> None:
+        stream.change("takeback", act(client, game, mover, "takeback-offer").json())
+        stream.change("takeback", act(client, game, 3 - mover, "takeback-offer").json())
+
+    with live(client, game) as stream:
+        before_moves = stream.give(2, 10)
+        assert "first_move_deadline" in before_moves
+        stream.move(*script[0])
+        stream.move(*script[1])
+        stream.move(*script[2])
+        take_back()
+        after_takeback = stream.give(1, 20)
+        assert after_takeback["last_takeback"] is not None
+        stream.move(*script[2])
+        take_back()  # another, after the gift: the game's last takeback is now this one
+        sent = stream.end(act(client, game, 1, "resign"))
+    live_gifts = {event[1]: event for event in sent if event[0] == "clock"}
+    late_gifts = {e[1]: e for e in sent_of(events(client, game, 0)) if e[0] == "clock"}
+    assert late_gifts == live_gifts
+    assert set(live_gifts) == {str(before_moves["version"]), str(after_takeback["version"])}

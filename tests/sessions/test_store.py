@@ -867,12 +867,12 @@ async def test_a_redis_game_stored_before_gifts_were_logged_streams_as_it_did(
     redis.Redis.from_url(redis_store_url).hdel(game_keys(game_id).meta, "gl")
     assert (await store.changes(game_id, 0, 10)).gifts is None
 
-    async def connected() -> bool:
-        return False
+    async def disconnected() -> bool:
+        return False  # the stream's client never goes away
 
     async def stream(until: str | None) -> list[tuple[str, str | None]]:
         sent: list[tuple[str, str | None]] = []
-        events = move_events(store, REGISTRY, game_id, 0, connected, asyncio.Event())
+        events = move_events(store, REGISTRY, game_id, 0, disconnected, asyncio.Event())
         async for chunk in events:
             sent += [(e["event"], e.get("id")) for e in parse_events(chunk.decode())]
             if sent and sent[-1][0] == until:
@@ -882,8 +882,12 @@ async def test_a_redis_game_stored_before_gifts_were_logged_streams_as_it_did(
 
     old = [("move", "1"), ("move", "3"), ("offer", "5"), ("clock", "5")]
     assert await stream("clock") == old
+    # A gift given since is logged, but the log still misses the earlier ones: still None.
+    await store.act(game_id, two, ActionRequest("give_time", seconds=5))
+    assert (await store.changes(game_id, 0, 10)).gifts is None
+    assert await stream("clock") == [("move", "1"), ("move", "3"), ("offer", "6"), ("clock", "6")]
     await store.act(game_id, one, ActionRequest("resign"))
-    assert await stream(None) == [("move", "1"), ("move", "3"), ("end", "6")]
+    assert await stream(None) == [("move", "1"), ("move", "3"), ("end", "7")]
     await store.close()
 
 

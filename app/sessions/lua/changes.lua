@@ -42,16 +42,17 @@ end
 -- The gifts of time after `after` ('gl', as time_given writes it) before the last move read
 -- (all, when it is the game's last), each with the record of the move it came after: those
 -- whose move still stands (a gift made after a move a takeback took back is history, as that
--- move is). false: a game stored before gifts were logged, which has only the last one's
--- version ('lg').
+-- move is). false: a game whose log misses gifts (stored before gifts were logged, or
+-- logged only since), which has only the last one's version ('lg').
 local gifts = {}
 if tonumber(state.lg) > after then
-  local log = redis.call('HGET', KEYS[1], 'gl')
-  if not log then gifts = false end
+  local f = redis.call('HMGET', KEYS[1], 'gl', 'gifts')
+  local log, logged = f[1] or '', 0
   local ending = first + tonumber(ARG.most)  -- the last move read, unless the game has fewer
-  for entry in string.gmatch(log or '', '[^,]+') do
-    local v, at, made, r1, r2, running, turn, offer, tbo = string.match(entry,
-      '^(%d+):(%d+):(%d+):(-?%d+):(-?%d+):(%d):(%d+):(%d):(%d)$')
+  for entry in string.gmatch(log, '[^,]+') do
+    logged = logged + 1
+    local v, at, made, r1, r2, running, turn, offer, tbo, fmdue, tbl = string.match(entry,
+      '^(%d+):(%d+):(%d+):(-?%d+):(-?%d+):(%d):(%d+):(%d):(%d):(%d+):(%d+)$')
     made = tonumber(made)
     if tonumber(v) > after and not (ending < count and made >= ending) and made <= count then
       local last = ''
@@ -60,10 +61,11 @@ if tonumber(state.lg) > after then
       if made == 0 or record_version(last, made) < tonumber(v) then
         gifts[#gifts + 1] = REPLY.gift{version = v, at = at, moves = made, r1 = r1, r2 = r2,
                                        running = running, turn = turn, offer = offer, tbo = tbo,
-                                       last = last}
+                                       fmdue = fmdue, tbl = tbl, last = last}
       end
     end
   end
+  if logged < tonumber(f[2] or 0) then gifts = false end
 end
 return REPLY.changes{at = now, first = first, state = REPLY.state(state),
                      records = redis.call('LRANGE', KEYS[2], first, first + tonumber(ARG.most) - 1),

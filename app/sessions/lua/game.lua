@@ -159,16 +159,19 @@ local function moved(meta_key, mover, next_player, version, seq, now)
 end
 
 -- `seconds` more on `player`'s clock, given now: clock.py's Clocks.give, a change; counted
--- ('gifts'), its version kept ('lg') and the gift logged with the moves made and the clocks
--- and offers right after it ('gl': a stream sends each gift in its place as `event: clock`).
+-- ('gifts'), its version kept ('lg') and the gift logged with the moves made, the clocks, the
+-- offers, the first move's deadline and the last takeback right after it ('gl': a stream sends
+-- each gift in its place as `event: clock`).
 local function time_given(meta_key, moves_key, channel, player, seconds, now)
   read_clock(meta_key, now, false)
   redis.call('HINCRBY', meta_key, 'r' .. player, seconds * 1000)
   redis.call('HINCRBY', meta_key, 'gifts', 1)
   local version = changed(meta_key, channel, {}, now)
-  local f = redis.call('HMGET', meta_key, 'r1', 'r2', 'running', 'turn', 'offer', 'tbo', 'gl')
+  local f = redis.call('HMGET', meta_key, 'r1', 'r2', 'running', 'turn', 'offer', 'tbo', 'gl',
+                      'fmdue', 'tbl')
   local entry = table.concat({version, int(now), redis.call('LLEN', moves_key), f[1], f[2],
-                              f[3] or 0, f[4] or int(now), f[5] or 0, f[6] or 0}, ':')
+                              f[3] or 0, f[4] or int(now), f[5] or 0, f[6] or 0, f[8] or 0,
+                              f[9] or 0}, ':')
   redis.call('HSET', meta_key, 'lg', version, 'gl', f[7] and (f[7] .. ',' .. entry) or entry)
 end
 
