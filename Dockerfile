@@ -10,7 +10,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /srv
 # What `pip install .` builds the package from: app/openapi.json links to openapi/openapi.json.
 COPY pyproject.toml README.md ./
-COPY openapi ./openapi
+COPY openapi/openapi.json ./openapi/
 COPY app ./app
 RUN pip install . && useradd --system --uid 10001 --no-create-home adjudicator
 

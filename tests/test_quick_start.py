@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 
 from tests.installs import clean_environment, fail_or_skip_install
-from tests.servers import free_port, wait_for
+from tests.servers import free_port, wait_for, without_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_ONLY = {"pytest", "hypothesis", "ruff", "mypy", "schemathesis", "playwright"}
@@ -52,28 +52,33 @@ def quick_start() -> list[str]:
     return block[1].splitlines()
 
 
-def checkout_copy(destination: Path) -> Path:
-    """What a fresh clone has: the files git tracks (and new ones it would), links kept."""
+def shipped() -> list[str]:
+    """The files a fresh clone has: those git tracks (and new ones it would track)."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT, capture_output=True, check=True, timeout=60,
     ).stdout.decode()  # fmt: skip
-    for name in filter(None, listed.split("\0")):
-        source, target = ROOT / name, destination / name
-        if not source.is_symlink() and not source.exists():  # deleted, not yet committed
-            continue
+    return [
+        name for name in filter(None, listed.split("\0"))
+        if (ROOT / name).is_symlink() or (ROOT / name).exists()  # not deleted, uncommitted
+    ]  # fmt: skip
+
+
+def checkout_copy(destination: Path) -> Path:
+    """What a fresh clone has, links kept."""
+    for name in shipped():
+        target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target, follow_symlinks=False)
+        shutil.copy2(ROOT / name, target, follow_symlinks=False)
     return destination
 
 
 def environment(**settings: str) -> dict[str, str]:
     """A new user's shell: no virtualenv active (this one's programs off the PATH), none of
     the suite's settings; then ``settings``."""
-    env = clean_environment()
+    env = without_settings(clean_environment())
     ours = str(Path(sys.executable).parent)
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != ours)
-    env = {name: value for name, value in env.items() if not name.startswith("ADJUDICATOR_")}
     return {**env, **settings}
 
 
@@ -241,7 +246,7 @@ def test_the_docker_images_install_serves_with_its_command_and_health_check(
         line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     ]  # fmt: skip
-    context = checkout_copy(tmp_path / "context")
+    context = ROOT  # `docker build .` sends the working tree, all but what .dockerignore says
     root = tmp_path / "image"
     workdir = root / image.workdir.lstrip("/")
     workdir.mkdir(parents=True)
@@ -259,8 +264,16 @@ def test_the_docker_images_install_serves_with_its_command_and_health_check(
                     ],
                 )  # fmt: skip
             else:
-                shutil.copy2(found, destination / found.name if target.endswith("/") else
-                             destination, follow_symlinks=False)  # fmt: skip
+                into = destination / found.name if target.endswith("/") else destination
+                into.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(found, into, follow_symlinks=False)
+    # Nothing of a developer's machine gets in (node_modules, build outputs, caches): only
+    # files a fresh clone has.
+    copied = {
+        str(path.relative_to(workdir)) for path in workdir.rglob("*")
+        if path.is_file() or path.is_symlink()
+    }  # fmt: skip
+    assert copied <= set(shipped()), sorted(copied - set(shipped()))[:10]
     installs = [step.strip() for run in image.runs for step in run.split("&&") if "pip " in step]
     readme_install = re.search(r"pip install [^&]+", quick_start()[0])
     assert readme_install

@@ -186,26 +186,30 @@ def _not_json(data: bytes) -> str:
     """Why a file that is not JSON cannot be verified: a game's text export (a transcript, GGF,
     PSQ, SGF: ``GET /v1/games/{id}/record?format=…``) carries no signature; only the JSON
     record and audit answers do."""
-    written = None
-    for name, format in FORMATS.items():
-        try:
-            format.read(decode(data), DEFAULT_MAX_RECORD_MOVES)
-        except RecordError:
-            continue
-        written = f"{'an' if name[0] in 'aefhilmnorsx' else 'a'} {name.upper()} record"
-        break
-    if written is None:
-        try:
-            if read_transcript(data, DEFAULT_MAX_RECORD_MOVES):
-                written = "a transcript"
-        except RecordError:
-            pass
+    try:
+        written = _export_of(decode(data))
+    except RecordError:  # not UTF-8: no export of the service's
+        written = None
     if written is None:
         return "the file is not JSON: only a JSON record or audit answer carries a signature"
     return (
-        f"the file is {written}, a text export, which carries no signature: verify the game's "
+        f"the file is a text export ({written}), which carries no signature: verify the game's "
         "JSON record (GET /v1/games/{id}/record) or its audit answer"
     )
+
+
+def _export_of(text: str) -> str | None:
+    """The text export ``text`` reads as (a format's name, or ``transcript``), if any."""
+    for name, format in FORMATS.items():
+        try:
+            format.read(text, DEFAULT_MAX_RECORD_MOVES)
+        except RecordError:
+            continue
+        return name.upper()
+    try:
+        return "transcript" if read_transcript(text, DEFAULT_MAX_RECORD_MOVES) else None
+    except RecordError:
+        return None
 
 
 def _recomputed_chain(document: dict[str, Any]) -> str:

@@ -181,14 +181,13 @@ def test_verify_says_in_one_line_why_a_text_export_cannot_be_verified(
                 answer = client.get(f"/v1/games/{created['id']}/record?format={written}")
                 assert answer.status_code == 200, answer.text
                 exports[written] = answer.text
-    said = {"transcript": "a transcript", "ggf": "a GGF record", "psq": "a PSQ record",
-            "sgf": "an SGF record"}  # fmt: skip
+    said = {"transcript": "transcript", "ggf": "GGF", "psq": "PSQ", "sgf": "SGF"}
     for written, text in exports.items():
         (tmp_path / f"game.{written}").write_text(text)
         status, out, _ = run(["verify", str(tmp_path / f"game.{written}")], key_file)
         assert status == 1
         assert len(out.splitlines()) == 1
-        assert out.startswith(f"not verified: the file is {said[written]}, a text export")
+        assert out.startswith(f"not verified: the file is a text export ({said[written]})")
         assert "GET /v1/games/{id}/record" in out
     (tmp_path / "notes.txt").write_text("not a game, not JSON: just words")
     status, out, _ = run(["verify", str(tmp_path / "notes.txt")], key_file)
