@@ -23,7 +23,9 @@ client of its own, as on a network. Scenarios:
   100 × 100, rows alternating all-X / all-O, k = 1), ``unknown-keys`` (1 MiB of unknown keys on
   ``POST …/moves`` with a made-up token, and with a player's token of the attacker's own game),
   ``wrong-tokens`` (moves in the watcher's game with made-up tokens), ``move-history`` (four
-  readers of ``GET …/moves?limit=10000`` of a 10,000-move game);
+  readers of ``GET …/moves?limit=10000`` of a 10,000-move game), ``early-draw`` (two games
+  each of ``{"n": 1000000, "k": 500000, "early_draw": true}``: two moves, each taken back,
+  over and over; every move and takeback must be accepted);
 * the store's bounds: ``one-address-moves`` (one address plays its games as fast as it can;
   ``ADJUDICATOR_MAX_TOTAL_MOVES`` is 20,000 here so that its share, 2,000, is reached within the
   run), ``refusals`` (one address has refused moves remembered under 255-character keys in
@@ -504,6 +506,36 @@ async def play_games(
                 turns[game["id"]] += answer.status_code == 201
 
 
+EARLY_DRAW_GAME = {"n": 1_000_000, "k": 500_000, "early_draw": True}
+
+
+async def early_draw_games(server: Server, outcome: Outcome, seconds: float) -> None:
+    """In two games of ``EARLY_DRAW_GAME`` of its own, as fast as one connection goes for
+    ``seconds``: X moves, O moves, O's move is taken back (O offers, X accepts), then X's (X
+    offers, O accepts), each time on other cells near the centre."""
+    deadline, turn = time.monotonic() + seconds, 0
+    async with http_client(server) as client:
+        games = []
+        for _ in range(2):
+            answer = await client.post("/v1/games", json=EARLY_DRAW_GAME)
+            outcome.status(answer)
+            if answer.status_code == 201:
+                games.append(answer.json())
+        while time.monotonic() < deadline and games:
+            turn += 1
+            for game in games:
+                url = f"/v1/games/{game['id']}"
+                auth = {p: {"Authorization": f"Bearer {game['tokens'][str(p)]}"} for p in (1, 2)}
+                for player in (1, 2):
+                    cell = {"row": 500_000 + turn % 97, "col": 500_000 + (2 * turn + player) % 991}
+                    outcome.status(await client.post(f"{url}/moves", json=cell,
+                                                     headers=auth[player]))  # fmt: skip
+                for offerer in (2, 1):
+                    for asker in (offerer, 3 - offerer):
+                        outcome.status(await client.post(f"{url}/takeback-offer",
+                                                         headers=auth[asker]))  # fmt: skip
+
+
 async def create_games(server: Server, count: int, source: str) -> list[dict[str, Any]]:
     games = []
     async with http_client(server, source) as client:
@@ -699,6 +731,14 @@ def _move_history(server: Server, watcher: Watcher, seconds: float) -> None:
 
     scenario("move-history (4 readers of GET …/moves?limit=10000 of a 10,000-move game)",
              server, watcher, lambda o: [repeat(server, o, seconds, read) for _ in range(4)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("early-draw")
+def _early_draw(server: Server, watcher: Watcher, seconds: float) -> None:
+    scenario("early-draw (one address, two connections: moves and takebacks in early_draw games "
+             "of k = 500,000 on 10⁶ × 10⁶; every one must be accepted)", server, watcher,
+             lambda o: [early_draw_games(server, o, seconds) for _ in range(2)],
              seconds)  # fmt: skip
 
 

@@ -262,8 +262,8 @@ class GameCommon(TypedDict):
 KIND_DOC = "The game's kind, as it was created."
 EARLY_DRAW_DOC = (
     "`true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can "
-    "still complete a line with the moves left; a move still costs O(k). In a state: present, "
-    "and true, only in such a game."
+    "still complete a line with the moves left; a move costs the same at any k. In a state: "
+    "present, and true, only in such a game."
 )
 LAST_MOVE = Field(description="The last accepted move's record; null before the first.")
 Tokens = TypedDict("Tokens", {"1": NotRequired[str], "2": NotRequired[str]})

@@ -10,7 +10,10 @@ script may only touch keys of one slot):
 * ``{game:ID}:receipts`` hash: "player:Idempotency-Key" -> the request's fingerprint and its
   first answer (``ok|<seq>``, or the refusal's code and arguments)
 * ``{game:ID}:cells``, ``{game:ID}:lines`` hashes: the tic-tac-toe fast path's board and line
-  counters ("row:col" -> player; "r<row>", "c<col>", "d", "a" -> counter)
+  counters ("row:col" -> player; "r<row>", "c<col>", "d", "a" -> counter), or run lengths, and
+  with ``early_draw`` the open windows' counts (``cells.lua``)
+* ``{game:ID}:stones`` sorted set: with ``early_draw`` and k < n (k or more in a row wins), each
+  stone's place on its four lines, so that its nearest neighbours are found (``cells.lua``)
 
 The store's accounting lives in a slot of its own, tag ``{adjudicator}`` (``ACCOUNTS``, touched
 only by ``reserve.lua``, ``touch.lua`` and ``forget.lua``, never in one script with a game's
@@ -69,6 +72,7 @@ class GameKeys(NamedTuple):
     lines: str
     moves: str
     receipts: str
+    stones: str
 
 
 def game_keys(game_id: str) -> GameKeys:

@@ -1125,7 +1125,9 @@ class RedisGameStore:
             flag=ACTION_FLAGS.get(request.action, ""), seconds=request.seconds,
             most_gifts=self.game_time_gifts,
         )  # fmt: skip
-        call = Call("act", [keys.meta, keys.moves, keys.receipts, keys.cells, keys.lines], args)
+        call = Call(
+            "act", [keys.meta, keys.moves, keys.receipts, keys.cells, keys.lines, keys.stones], args
+        )
         answer = decode(await self._run(call, change=True))
         self._kept.pop(game_id, None)  # its version changed, or will be checked anyway
         if isinstance(answer, Ok):

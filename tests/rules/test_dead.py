@@ -1,15 +1,20 @@
-"""Dead positions (``app/rules/dead.py``): the open windows kept move by move are those a slow
-reference counts on the whole board at every move of random games (every n and k up to 8 × 8,
-exact-k and k-or-more); and on small boards "dead" is what an exhaustive search of every way the
-game can go on says: no sequence of legal moves completes a line for either player."""
+"""Dead positions (``app/rules/dead.py``): the open windows kept move by move, and taken back,
+are those a slow reference counts on the whole board (every n and k up to 8 × 8, exact-k and
+k-or-more, random games and any order of moves and takebacks); on small boards "dead" is what an
+exhaustive search of every way the game can go on says: no sequence of legal moves completes a
+line for either player; and on a board of 10⁶ × 10⁶ a move, a takeback and the question cost as
+much at k = 500,000 and k = n as at k = 5 (the board's cells read, the memory kept)."""
 
 from __future__ import annotations
 
 import random
+import tracemalloc
 from collections.abc import Callable
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.rules.dead import DIRECTIONS, Liveness, windows
 
@@ -43,11 +48,34 @@ def owner_of(board: Board) -> Callable[[int, int], int]:
     return lambda r, c: board.get((r, c), 0)
 
 
+def reference_dead(board: Board, n: int, k: int, exact: bool, to_move: int) -> bool:
+    """Neither player has an open window missing no more stones than its moves left."""
+    counts = reference_open(board, n, k, exact)
+    empty = n * n - len(board)
+    left = {to_move: (empty + 1) // 2, 3 - to_move: empty // 2}
+    return not any(
+        counts[player - 1][m] for player in (1, 2) for m in range(min(left[player], k) + 1)
+    )
+
+
+def assert_kept(liveness: Liveness, board: Board, n: int, k: int, exact: bool) -> None:
+    """The open windows ``liveness`` keeps are the board's: their number for each player, and
+    by misses where it keeps them."""
+    counts = reference_open(board, n, k, exact)
+    assert liveness.open == [sum(counts[0]), sum(counts[1])], board
+    if liveness.misses is not None:
+        for player in (1, 2):
+            by_misses = {m: count for m, count in enumerate(counts[player - 1]) if count}
+            assert liveness.misses[player - 1] == by_misses, (board, player)
+
+
 CASES = [(n, k, exact) for n in range(1, 9) for k in range(1, n + 1) for exact in (False, True)]
 
 
 @pytest.mark.parametrize(("n", "k", "exact"), CASES)
 def test_the_open_windows_are_the_board_s_at_every_move(n: int, k: int, exact: bool) -> None:
+    """Whole random games, each position asked whether it is dead as a game asks (which counts
+    the misses on the whole board, where they are not kept, once they matter)."""
     rng = random.Random(f"{n}-{k}-{exact}")
     for _ in range(3):
         liveness = Liveness(n, k, exact)
@@ -58,9 +86,44 @@ def test_the_open_windows_are_the_board_s_at_every_move(n: int, k: int, exact: b
             player = 1 if index % 2 == 0 else 2
             board[row, col] = player
             liveness.played(owner_of(board), row, col, player)
-            assert liveness.open == reference_open(board, n, k, exact), (board, row, col)
+            dead = liveness.dead(n * n - len(board), 3 - player)
+            assert dead == reference_dead(board, n, k, exact, 3 - player), board
+            assert_kept(liveness, board, n, k, exact)
+        assert liveness.misses is not None  # the last positions asked for them
         rebuilt = Liveness.of(n, k, exact, [(r, c, p) for (r, c), p in board.items()])
         assert rebuilt.open == liveness.open
+        assert [rebuilt.by_misses(p) for p in (1, 2)] == [liveness.by_misses(p) for p in (1, 2)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(1, 7), exact=st.booleans())
+def test_moves_and_takebacks_keep_the_board_s_windows(
+    data: st.DataObject, n: int, exact: bool
+) -> None:
+    """Moves and takebacks (of the last stone) in any order: after each, the counts are the
+    board's and ``dead`` is the reference's, for every k, whether the misses were counted before
+    (then kept through the takebacks), now, or not yet."""
+    k = data.draw(st.integers(1, n), label="k")
+    liveness = Liveness(n, k, exact)
+    board: Board = {}
+    placed: list[tuple[int, int, int]] = []
+    for _ in range(data.draw(st.integers(0, 3 * n * n), label="steps")):
+        empty = [(r, c) for r in range(n) for c in range(n) if (r, c) not in board]
+        if placed and (not empty or data.draw(st.booleans(), label="take back")):
+            row, col, player = placed.pop()
+            liveness.played(owner_of(board), row, col, player, by=-1)  # read with the stone
+            del board[row, col]
+        elif empty:
+            row, col = data.draw(st.sampled_from(empty), label="cell")
+            player = 1 if len(placed) % 2 == 0 else 2
+            board[row, col] = player
+            placed.append((row, col, player))
+            liveness.played(owner_of(board), row, col, player)
+        to_move = 1 if len(placed) % 2 == 0 else 2
+        if data.draw(st.booleans(), label="ask"):
+            dead = liveness.dead(n * n - len(board), to_move)
+            assert dead == reference_dead(board, n, k, exact, to_move), board
+        assert_kept(liveness, board, n, k, exact)
 
 
 def wins(board: Board, n: int, k: int, exact: bool, row: int, col: int, player: int) -> bool:
@@ -127,3 +190,84 @@ def test_dead_is_what_an_exhaustive_search_says(exact: bool) -> None:
                 answers[dead] += 1
     assert answers[True] > 50, answers
     assert answers[False] > 50, answers
+
+
+BIG = 1_000_000
+
+
+class Watched(dict[int, int]):
+    """A count of open windows by misses that counts its reads."""
+
+    reads = 0
+
+    def get(self, key: int, default: int | None = None) -> int | None:  # type: ignore[override]
+        Watched.reads += 1
+        return super().get(key, default)
+
+    def __getitem__(self, key: int) -> int:
+        Watched.reads += 1
+        return super().__getitem__(key)
+
+
+def big_board_run(k: int) -> tuple[int, int, list[bool], Liveness]:
+    """200 moves and takebacks near the centre of a 10⁶ × 10⁶ board, each position asked
+    whether it is dead: the board's cells read (its owner function), the counts by misses the
+    questions read, the answers."""
+    reads = 0
+    board: Board = {}
+
+    def owner(r: int, c: int) -> int:
+        nonlocal reads
+        reads += 1
+        return board.get((r, c), 0)
+
+    liveness = Liveness(BIG, k)
+    if liveness.misses is not None:
+        liveness.misses = (Watched(liveness.misses[0]), Watched(liveness.misses[1]))
+    asked = 0
+    rng = random.Random(46)
+    placed: list[tuple[int, int, int]] = []
+    answers = []
+    for _ in range(200):
+        if placed and rng.random() < 0.3:
+            row, col, player = placed.pop()
+            liveness.played(owner, row, col, player, by=-1)
+            del board[row, col]
+        else:
+            row, col = BIG // 2 + rng.randrange(-8, 8), BIG // 2 + rng.randrange(-8, 8)
+            if (row, col) in board:
+                continue
+            player = 1 if len(placed) % 2 == 0 else 2
+            board[row, col] = player
+            placed.append((row, col, player))
+            liveness.played(owner, row, col, player)
+        Watched.reads = 0
+        answers.append(liveness.dead(BIG * BIG - len(board), 1 if len(placed) % 2 == 0 else 2))
+        asked += Watched.reads
+    return reads, asked, answers, liveness
+
+
+def test_a_move_and_a_takeback_cost_as_much_at_any_k() -> None:
+    """k = 5, k = 500,000 and k = n alike: no move or takeback reads the board, the windows
+    around the stone being counted from each player's sorted stones (or, k = n, its lines); the
+    question reads no count by misses, every player having k moves left and more; the misses are
+    never counted on so large a board."""
+    runs = {k: big_board_run(k) for k in (5, 500_000, BIG)}
+    for k, (cells_read, misses_read, answers, liveness) in runs.items():
+        assert (cells_read, misses_read) == (0, 0), k
+        assert not any(answers), k  # so large a board stays alive
+        if k < BIG:
+            assert liveness.misses is None, k
+    assert runs[5][3].open != runs[500_000][3].open  # the windows were counted all the same
+
+
+@pytest.mark.parametrize(("k", "exact"), [(5, False), (500_000, False), (BIG, False), (5, True)])
+def test_a_board_s_liveness_takes_no_memory_in_k(k: int, exact: bool) -> None:
+    tracemalloc.start()
+    try:
+        liveness = Liveness(BIG, k, exact)
+        liveness.played(lambda r, c: 0, 0, 0, 1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 1024, peak

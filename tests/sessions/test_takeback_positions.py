@@ -23,9 +23,11 @@ GAMES: list[tuple[str, Mapping[str, object]]] = [
     ("tictactoe", {"n": 4, "k": 4, "early_draw": True}),
     ("tictactoe", {"n": 6, "k": 3}),
     ("tictactoe", {"n": 7, "k": 4, "early_draw": True}),
+    ("tictactoe", {"n": 5, "k": 4, "early_draw": True}),
     ("reversi", {"height": 4, "width": 4}),
     ("reversi", {"height": 6, "width": 8}),
     ("gomoku", {"rule": "freestyle", "size": 7}),
+    ("gomoku", {"rule": "freestyle", "size": 6, "early_draw": True}),
     ("gomoku", {"rule": "standard", "size": 8, "early_draw": True}),
     ("gomoku", {"rule": "caro", "size": 7}),
     ("gomoku", {"rule": "renju", "size": 15}),
@@ -55,8 +57,11 @@ def seen(kind: GameKind, position: Position) -> dict[str, Any]:
             if (found := getattr(lines, name, None)) is not None
         }
     liveness: Liveness | None = getattr(position, "liveness", None)
-    if liveness is not None:
-        shown["windows"] = (liveness.open, dict(liveness.lines or {}))
+    if liveness is not None:  # the misses counted where not yet kept: as the shorter game's
+        shown["windows"] = (
+            liveness.open, dict(liveness.lines or {}), dict(liveness.stones or {}),
+            [liveness.by_misses(player) for player in (1, 2)],
+        )  # fmt: skip
     passes = getattr(position, "passes", None)
     if passes is not None:
         shown["passes"] = passes

@@ -2,7 +2,7 @@
 -- a takeback offer in a fast path's game (the generic engine's is decided in Python and written
 -- by commit.lua), as session.py's Session.act decides them (the clocks as game.lua runs them);
 -- ARG.flag is the rule flag that may leave the action out. KEYS: meta, moves, receipts, cells,
--- lines.
+-- lines, stones.
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
 local meta = redis.call('HMGET', KEYS[1], 'h1', 'h2', 'status', 'winner', 'version', 'offer',
@@ -80,7 +80,7 @@ elseif ARG.action == 'takeback' then
     local records = redis.call('LRANGE', KEYS[2], left, -1)
     for i = #records, 1, -1 do
       local row, col = string.match(records[i], '^(%d+):(%d+)')
-      stone_lifted(KEYS[4], KEYS[5], n, k, meta[14] == 'standard', meta[15] == '1',
+      stone_lifted(KEYS[4], KEYS[5], KEYS[6], n, k, meta[14] == 'standard', meta[15] == '1',
                    tonumber(row), tonumber(col), ((left + i) % 2 == 1) and 1 or 2)
     end
     taken_back(KEYS, ARG.channel, left, offerer, now, {})

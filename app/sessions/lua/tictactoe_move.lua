@@ -10,8 +10,9 @@
 -- 'choice'): a game with a swap2 opening takes the generic engine, so this one has none.
 -- A game created with early_draw (meta 'early') also keeps the windows each player can still
 -- fill, as app/rules/dead.py's Liveness does, and ends drawn ('dead_position') when neither
--- player can complete one with the moves left: O(k) a move (see below).
--- KEYS: meta, cells, lines, moves, receipts. Its arguments and answers: redis_wire.py.
+-- player can complete one with the moves left: O(log moves) a move whatever k, O(k) under
+-- standard's exact five (cells.lua says how).
+-- KEYS: meta, cells, lines, moves, receipts, stones. Its arguments and answers: redis_wire.py.
 -- A game's version counts its changes, its moves list its moves: they differ once a draw
 -- offer was made (game.lua).
 local now = now_ms()
@@ -138,23 +139,12 @@ local seq = redis.call('LLEN', KEYS[4]) + 1
 version = version + 1
 
 -- Early draw: the open windows of each player (cells.lua's windows_changed), and whether either
--- can still complete one with the moves left.
+-- can still complete one with the moves left (its dead_now).
 local dead = false
 if early and not won and seq < n * n then
-  windows_changed(KEYS[2], KEYS[3], n, k, rule == 'standard', row, col, player, 1)
-  local opponent = 3 - player
-  local along = n - k + 1
-  local total = 2 * n * along + 2 * along * along  -- the windows of the board
-  local function can(p, left)
-    for m = 0, math.min(left, k) do
-      local count = tonumber(redis.call('HGET', KEYS[3], 'w' .. p .. ':' .. m) or 0)
-      if m == k then count = count + total end
-      if count > 0 then return true end
-    end
-    return false
-  end
-  local empty = n * n - seq
-  dead = not (can(opponent, math.floor((empty + 1) / 2)) or can(player, math.floor(empty / 2)))
+  local exact = rule == 'standard'
+  windows_changed(KEYS[2], KEYS[3], KEYS[6], n, k, exact, row, col, player, 1)
+  dead = dead_now(KEYS[2], KEYS[3], n, k, exact, n * n - seq, 3 - player)
 end
 
 if won then status, winner, reason = 'won', player, 'line'
@@ -170,6 +160,6 @@ redis.call('HSET', KEYS[1], 'version', version, 'status', status, 'winner', winn
 if receipt then
   redis.call('HSET', KEYS[5], receipt, ARG.fingerprint .. '|ok|' .. seq .. '|' .. version)
 end
-for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARG.ttl_ms) end
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARG.ttl_ms) end
 redis.call(PUBLISH, ARG.channel, version)
 return REPLY.ok{state = state_of(KEYS[1], KEYS[4])}

@@ -858,7 +858,7 @@ export interface components {
             foul?: "refuse" | "lose";
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
              */
             early_draw?: boolean;
             /**
@@ -904,7 +904,7 @@ export interface components {
             foul?: "refuse" | "lose";
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
              */
             early_draw?: boolean;
         };
@@ -967,7 +967,7 @@ export interface components {
             foul?: "refuse" | "lose";
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
              */
             early_draw?: boolean;
             /**
@@ -1243,7 +1243,7 @@ export interface components {
             k?: number | null;
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Default: `false`.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Default: `false`.
              */
             early_draw?: boolean;
         };
@@ -1298,7 +1298,7 @@ export interface components {
             k?: number | null;
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Default: `false`.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Default: `false`.
              */
             early_draw?: boolean;
         };
@@ -1548,7 +1548,7 @@ export interface components {
             foul?: "refuse" | "lose";
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
              */
             early_draw?: boolean;
             /**
@@ -1668,7 +1668,7 @@ export interface components {
             k?: number | null;
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game. Default: `false`.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Default: `false`.
              */
             early_draw?: boolean;
         };
@@ -1787,7 +1787,7 @@ export interface components {
             opening: components["schemas"]["Swap2Out"] | null;
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game.
              */
             early_draw?: boolean;
             /**
@@ -2007,7 +2007,7 @@ export interface components {
             k: number;
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game.
              */
             early_draw?: boolean;
             /**
@@ -2322,7 +2322,7 @@ export interface components {
             opening: components["schemas"]["Swap2Out"] | null;
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game.
              */
             early_draw?: boolean;
             /**
@@ -3562,7 +3562,7 @@ export interface components {
             k: number;
             /**
              * Early Draw
-             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move still costs O(k). In a state: present, and true, only in such a game.
+             * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game.
              */
             early_draw?: boolean;
             /**

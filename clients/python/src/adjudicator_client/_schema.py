@@ -270,8 +270,8 @@ class TicTacToeGameOut(TypedDict):
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game.
     early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["tictactoe"]
@@ -536,8 +536,8 @@ class GomokuGameOut(TypedDict):
     # once the game is over.
     opening: Swap2Out | None
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game.
     early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["gomoku"]
@@ -747,8 +747,8 @@ class AuditGomokuMovesIn(TypedDict):
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game. Freestyle and standard only. Default: `false`.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game. Freestyle and standard only. Default: `false`.
     early_draw: NotRequired[bool]
     # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
     # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
@@ -815,8 +815,8 @@ class AuditGomokuRecordIn(TypedDict):
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game. Freestyle and standard only. Default: `false`.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game. Freestyle and standard only. Default: `false`.
     early_draw: NotRequired[bool]
 
 
@@ -861,8 +861,8 @@ class AuditGomokuTranscriptIn(TypedDict):
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game. Freestyle and standard only. Default: `false`.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game. Freestyle and standard only. Default: `false`.
     early_draw: NotRequired[bool]
     # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
     # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
@@ -1012,8 +1012,8 @@ class AuditTicTacToeMovesIn(TypedDict):
     # Stones in a row that win, at most n; n if not given (gomoku: 5).
     k: NotRequired[int | None]
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game. Default: `false`.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game. Default: `false`.
     early_draw: NotRequired[bool]
 
 
@@ -1050,8 +1050,8 @@ class AuditTicTacToeTranscriptIn(TypedDict):
     # Stones in a row that win, at most n; n if not given (gomoku: 5).
     k: NotRequired[int | None]
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game. Default: `false`.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game. Default: `false`.
     early_draw: NotRequired[bool]
 
 
@@ -1218,8 +1218,8 @@ class CreateGomokuIn(TypedDict):
     # renju only. Default: `"refuse"`.
     foul: NotRequired[Literal["refuse", "lose"]]
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game. Freestyle and standard only. Default: `false`.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game. Freestyle and standard only. Default: `false`.
     early_draw: NotRequired[bool]
     # Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three
     # stones (Black, White, Black), then player 2 chooses a colour or to place two more (White,
@@ -1299,8 +1299,8 @@ class CreateTicTacToeIn(TypedDict):
     # Stones in a row that win, at most n; n if not given (gomoku: 5).
     k: NotRequired[int | None]
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game. Default: `false`.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game. Default: `false`.
     early_draw: NotRequired[bool]
 
 
@@ -1392,8 +1392,8 @@ class CreatedGomokuOut(TypedDict):
     # once the game is over.
     opening: Swap2Out | None
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game.
     early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["gomoku"]
@@ -1564,8 +1564,8 @@ class CreatedTicTacToeOut(TypedDict):
     n: int
     k: int
     # `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still
-    # complete a line with the moves left; a move still costs O(k). In a state: present, and true,
-    # only in such a game.
+    # complete a line with the moves left; a move costs the same at any k. In a state: present, and
+    # true, only in such a game.
     early_draw: NotRequired[bool]
     # The game's kind, as it was created.
     game: Literal["tictactoe"]
