@@ -71,7 +71,7 @@ LOBBY_LIMIT = Param(
 # doubles, are still exact). Anything else is no place in the listing.
 _NO_CURSOR = f"must be a next_cursor of this listing: a number from 0 to {MAX_NUMBER} in digits"
 _CURSOR_TEXT, _cursor_text = matching(
-    "0|[1-9][0-9]{0,15}", "cursor", _NO_CURSOR, max_length=len(str(MAX_NUMBER))
+    "(0|[1-9][0-9]{0,15})", "cursor", _NO_CURSOR, max_length=len(str(MAX_NUMBER))
 )
 
 
