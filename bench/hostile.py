@@ -29,9 +29,12 @@ client of its own, as on a network. Scenarios:
 * the store's bounds: ``one-address-moves`` (one address plays its games as fast as it can;
   ``ADJUDICATOR_MAX_TOTAL_MOVES`` is 20,000 here so that its share, 2,000, is reached within the
   run), ``refusals`` (one address has refused moves remembered under 255-character keys in
-  each game it may create), ``capacity-500`` (500 addresses create games at their allowed
-  burst until the store is full), ``streams-fair`` (10 addresses hold 100 streams each, the
-  process's 1,000 places; then the watcher opens a stream of its own game);
+  each game it may create), ``join-replay`` (ten open games joined under guessable keys,
+  ``{id}-join``, by one address; another sends each join again under those keys and others,
+  ``join``, ``1``, …: it must get no seat's token, every replay a 4xx), ``capacity-500``
+  (500 addresses create games at their allowed burst until the store is full),
+  ``streams-fair`` (10 addresses hold 100 streams each, the process's 1,000 places; then the
+  watcher opens a stream of its own game);
 * ``streams`` (``--streams`` event streams on one game, limits raised to fit), ``replay`` (ten
   clients reading a 10,000-move game's whole event stream over and over), ``move-limit`` (one
   game played to its 10,000 moves);
@@ -45,7 +48,8 @@ by its own ``adjudicator`` command on this environment's packages, as ``bench.ht
 before the current code, so that each attack is reported before and after a change.
 
 Goal (issue "Hold under hostile traffic, part 2"): under each attack the watcher's ``/healthz``
-and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no 5xx.
+and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no 5xx. And (part
+3) ``join-replay``: no replay from another address gets a seat's token.
 
 On a machine of two cores or more the service is pinned to core 0 and everything else — the
 attackers, the well-behaved client, Redis — to core 1 (``taskset``, as ``bench.http`` does), so
@@ -563,6 +567,43 @@ async def refused_moves(server: Server, outcome: Outcome, seconds: float) -> Non
                 outcome.status(answer)
 
 
+# Keys a client might join under that another could guess: its game's id and a word, or a word.
+GUESSABLE_KEYS = ("{id}-join", "join", "1", "retry", "join-once", "my-join")
+
+
+async def join_replays(server: Server, outcome: Outcome, seconds: float) -> None:
+    """Ten open games, each created by one address and joined by another under a guessable key
+    (``{id}-join``); then, for ``seconds``, the attacker sends each game's join again under that
+    key and other guessable ones: how many seats' tokens its replays got (the goal: none)."""
+    creator, joiner = "127.0.0.3", "127.0.0.5"
+    seats: dict[str, str] = {}  # game id -> the joiner's token
+    async with http_client(server, creator) as creating, http_client(server, joiner) as joining:
+        for _ in range(10):  # one at a time: a client holds few open games at once
+            game = (await creating.post("/v1/games", json={"n": 3, "open": True})).json()
+            if "id" not in game:
+                outcome.notes.append(f"an open game was refused: {game.get('code')}")
+                continue
+            key = GUESSABLE_KEYS[0].format(id=game["id"])
+            joined = await joining.post(
+                f"/v1/games/{game['id']}/join", headers={"Idempotency-Key": key}
+            )
+            if joined.status_code == 200:
+                seats[game["id"]] = joined.json()["token"]
+    stolen, deadline = 0, time.monotonic() + seconds
+    async with http_client(server) as client:
+        while time.monotonic() < deadline:
+            for game_id, token in seats.items():
+                for guess in GUESSABLE_KEYS:
+                    answer = await client.post(
+                        f"/v1/games/{game_id}/join",
+                        headers={"Idempotency-Key": guess.format(id=game_id)},
+                    )
+                    outcome.status(answer)
+                    stolen += answer.status_code == 200 and answer.json().get("token") == token
+    outcome.notes.append(f"seats joined under guessable keys: {len(seats)}; seats' tokens the "
+                         f"replays from another address got: {stolen} (goal: 0)")  # fmt: skip
+
+
 def address(i: int) -> str:
     """The ``i``-th of the many attackers' loopback addresses."""
     return f"127.1.{i // 250}.{1 + i % 250}"
@@ -764,6 +805,13 @@ def _one_address_moves(server: Server, watcher: Watcher, seconds: float) -> None
 def _refusals(server: Server, watcher: Watcher, seconds: float) -> None:
     scenario("refusals (one address: refused moves under fresh 255-character keys in its 20 "
              "games)", server, watcher, lambda o: [refused_moves(server, o, seconds)],
+             seconds)  # fmt: skip
+
+
+@scenario_of("join-replay")
+def _join_replay(server: Server, watcher: Watcher, seconds: float) -> None:
+    scenario("join-replay (another address sends joins again under the joiners' guessable "
+             "Idempotency-Keys)", server, watcher, lambda o: [join_replays(server, o, seconds)],
              seconds)  # fmt: skip
 
 

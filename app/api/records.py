@@ -72,7 +72,7 @@ from app.records.audit import Audit, Submitted, replay
 from app.records.canonical import chain
 from app.records.errors import RecordError
 from app.records.formats import FORMATS, read_record, write_record
-from app.records.signing import KeyRing, SigningKey
+from app.records.signing import AUDIT, RECORD, TYPES, KeyRing, SigningKey
 from app.records.transcript import read_transcript, write_transcript
 from app.records.wthor import WthorGame, read_wthor
 from app.sessions.kind import Choice, GameKind, Pass, Placement, Played, Player, board_size
@@ -305,16 +305,28 @@ def audit_shapes(kind: GameKind, model: type[BaseModel]) -> dict[str, type[BaseM
 # --- answers ---------------------------------------------------------------------------------
 
 
-class SignatureOut(TypedDict):
-    alg: Annotated[Literal["Ed25519"], Field(description="Always `Ed25519`.")]
-    kid: Annotated[str, Field(description="The key's id: one of `GET /v1/keys`.")]
-    value: Annotated[
-        str,
-        Field(
-            description="base64url of the signature of the canonical JSON (RFC 8785) of the "
-            "whole answer without `signature`."
-        ),
-    ]
+SignatureOut = typed_dict(
+    "SignatureOut",
+    {
+        "alg": Annotated[Literal["Ed25519"], Field(description="Always `Ed25519`.")],
+        "kid": Annotated[str, Field(description="The key's id: one of `GET /v1/keys`.")],
+        "typ": Annotated[
+            cast(Any, Literal)[tuple(TYPES)],
+            Field(
+                description="What the signed document is, signed with it: `record` (a game's "
+                "record, `GET /v1/games/{id}/record`) or `audit` (an audit's answer). A record "
+                "never verifies as an audit answer, nor an answer as a record."
+            ),
+        ],
+        "value": Annotated[
+            str,
+            Field(
+                description="base64url of the Ed25519 signature of the canonical JSON (RFC "
+                "8785) of the whole document, its `signature` holding every member but `value`."
+            ),
+        ],
+    },
+)
 
 
 @with_config(ConfigDict(extra="allow"))  # the refusal's own members (renju's `forbidden`, …)
@@ -613,12 +625,12 @@ class AuditShapes:
         )  # fmt: skip
         shapes = cls(kinds, parsed, answer, _record_out(games), batch, batch_answer, {})
         problems = ProblemTable.of(kind.face for kind in kinds)
-        example = EXAMPLE_KEY.signed
-        shapes.examples.update(
-            parsed.answers(
-                lambda b: example(audit_answer(shapes.audit(b, DEFAULT_MAX_RECORD_MOVES), problems))
-            )
-        )
+
+        def example(body: BaseModel) -> Json:
+            answer = audit_answer(shapes.audit(body, DEFAULT_MAX_RECORD_MOVES), problems)
+            return EXAMPLE_KEY.signed(answer, AUDIT)
+
+        shapes.examples.update(parsed.answers(example))
         return shapes
 
     def audit(self, parsed: BaseModel, max_moves: int) -> Audit:
@@ -766,7 +778,7 @@ async def audit_record(request: Request) -> Response:
     audit = shapes.audit(parsed, request.app.state.settings.max_record_moves)
     answer = audit_answer(audit, request.app.state.problems)
     keys: KeyRing = request.app.state.keys
-    return json_response(keys.current.signed(answer))
+    return json_response(keys.current.signed(answer, AUDIT))
 
 
 # What ``?format=`` names: the JSON record, a transcript, or a community format of the kind's.
@@ -843,7 +855,7 @@ async def get_record(request: Request) -> Response:
     if wanted == JSON_RECORD:
         keys: KeyRing = request.app.state.keys
         over = state.status != "in_progress"
-        signed = keys.current.signed(record) if over else {**record, "signature": None}
+        signed = keys.current.signed(record, RECORD) if over else {**record, "signature": None}
         return json_response(signed, headers=headers)
     moves = cast(list[object], record["moves"])
     if wanted == TRANSCRIPT:
@@ -914,7 +926,7 @@ def _audit_batch_item(
         errors = refused.errors()
         located = [{**e, "loc": ("body", "records", index, *e["loc"][1:])} for e in errors]
         return {"problem": _batch_problem(located)}
-    return keys.current.signed(answer)
+    return keys.current.signed(answer, AUDIT)
 
 
 async def _audit_json_batch(request: Request) -> Response:
@@ -1028,8 +1040,9 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         summary="The keys that verify signed records",
         description="Ed25519 public keys as JWKs (RFC 8037): the key the service signs "
         "finished games' records and audit answers with, then older keys whose signatures "
-        'still verify. A signature is `{"alg": "Ed25519", "kid", "value"}` over the canonical '
-        "JSON (RFC 8785) of the signed document without its `signature`; verify it with the "
+        'still verify. A signature is `{"alg": "Ed25519", "kid", "typ", "value"}` over the '
+        "canonical JSON (RFC 8785) of the signed document whose `signature` holds every member "
+        "but `value`; `typ` says what the document is (`record` or `audit`). Verify it with the "
         "key of its `kid`.",
         response_model=Keys,
     )(get_keys)

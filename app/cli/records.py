@@ -20,9 +20,10 @@ from app.api.records import AuditShapes, audit_answer, record_problem, wthor_lin
 from app.cli.check import OFFLINE
 from app.cli.settings import load_settings
 from app.contract.problems import ProblemTable
+from app.records.canonical import DuplicateMember, read_json
 from app.records.errors import RecordError
 from app.records.formats import FORMATS
-from app.records.signing import KeyRing, NotVerified
+from app.records.signing import AUDIT, TYPES, KeyRing, NotVerified
 from app.records.signing import verify as verify_signature
 from app.records.text import decode
 from app.records.transcript import read_transcript
@@ -114,7 +115,7 @@ def audit(files: tuple[str, ...], params: str) -> None:
         for parameter, value in answer.get("assumed", {}).items():
             click.echo(f"{name}: the record names no {parameter}: checked under {parameter} "
                        f"{value} (--params gives another)", err=True)  # fmt: skip
-        click.echo(to_json(keys.current.signed(answer)))
+        click.echo(to_json(keys.current.signed(answer, AUDIT)))
     if failed:
         raise click.exceptions.Exit(1)
 
@@ -161,25 +162,34 @@ def _published_keys(source: str | None) -> list[dict[str, Any]]:
 @click.command()
 @click.argument("file", type=click.File("rb"))
 @click.option("--keys", "source", help="A JWK Set file, or the URL of GET /v1/keys.")
-def verify(file: IO[bytes], source: str | None) -> None:
+@click.option(
+    "--as",
+    "expected",
+    type=click.Choice(list(TYPES)),
+    help="Verify only a document signed as this: a game's record, or an audit's answer.",
+)
+def verify(file: IO[bytes], source: str | None, expected: str | None) -> None:
     """Check a signed record (GET /v1/games/{id}/record) or audit answer offline: its Ed25519
-    signature with the published keys, and a record's hash chain, recomputed by replaying its
-    moves. One line: verified, or why not (exit status 1)."""
+    signature with the published keys, that it is what its signature says it is (a record, or
+    an audit answer: --as asks for one), and a record's hash chain, recomputed by replaying its
+    moves. One line: verified and what it is, or why not (exit status 1)."""
     keys = _published_keys(source)
     data = file.read()
     try:
         try:
-            document = json.loads(data)
+            document = read_json(data)
+        except DuplicateMember as error:
+            raise NotVerified(str(error)) from None
         except ValueError:
             raise NotVerified(_not_json(data)) from None
         if not isinstance(document, dict):
             raise NotVerified("the file is not a JSON object")
-        kid = verify_signature(document, keys)
-        checked = _recomputed_chain(document)
+        kid, typ = verify_signature(document, keys, expected)
+        checked = _checked_as(typ, document)
     except (ValueError, NotVerified) as error:
         click.echo(f"not verified: {error}")
         raise click.exceptions.Exit(1) from None
-    click.echo(f"verified: signed by key {kid}{checked}")
+    click.echo(f"verified: {TYPES[typ]}, signed by key {kid}{checked}")
 
 
 def _not_json(data: bytes) -> str:
@@ -212,10 +222,14 @@ def _export_of(text: str) -> str | None:
         return None
 
 
-def _recomputed_chain(document: dict[str, Any]) -> str:
-    """For a record (its creation parameters and moves), its chain recomputed by auditing its
-    moves; NotVerified if it differs. An audit answer's chain is covered by its signature."""
-    if "verdict" in document:
+def _checked_as(typ: str, document: dict[str, Any]) -> str:
+    """That a document is what its signature says (an audit answer has a verdict, a record
+    none), and for a record (its creation parameters and moves) its chain recomputed by
+    auditing its moves; NotVerified if either fails. An audit answer's chain is covered by its
+    signature."""
+    if ("verdict" in document) != (typ == AUDIT):
+        raise NotVerified(f"its signature says it is {TYPES[typ]}, which it is not")
+    if typ == AUDIT:
         return "; its chain is part of what is signed"
     body = {k: v for k, v in document.items() if k not in ("state", "chain", "signature")}
     shapes, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)

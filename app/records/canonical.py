@@ -5,7 +5,8 @@ insignificant whitespace, object members sorted by their names' UTF-16 code unit
 escaped as ECMAScript's ``JSON.stringify`` escapes them, and numbers written as ECMAScript writes
 them (``1.0`` is ``1``, ``1e21`` is ``1e+21``). The chain of a record is ``h0 = SHA-256(canonical
 creation parameters)``, ``h_i = SHA-256(h_{i-1} ‖ canonical move record i)`` (``h_{i-1}`` as its
-32 bytes), written as the last hash in lower-case hex.
+32 bytes), written as the last hash in lower-case hex. A signed document is read back by
+``read_json``: JSON and nothing more, each object's members named once.
 """
 
 from __future__ import annotations
@@ -16,6 +17,40 @@ import math
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
+
+
+class DuplicateMember(ValueError):
+    """A JSON object that names a member twice: which one it means would be a guess."""
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise DuplicateMember(
+                f"the document names {json.dumps(name)[:80]} twice in one object: which one "
+                "counts would be a guess"
+            )
+        found[name] = value
+    return found
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json(data: bytes) -> Any:
+    """A JSON text (UTF-8) read as RFC 8259 defines JSON and no further: ``DuplicateMember`` for
+    an object that names a member twice, anywhere in it (Python's reader would keep the last,
+    another reader the first: a signed document must mean one thing to every reader), and a
+    ``ValueError`` for anything else that is not JSON (``NaN``, ``Infinity``, a BOM, text that
+    is not UTF-8)."""
+    try:
+        return json.loads(
+            data.decode("utf-8"), object_pairs_hook=_one_of_each, parse_constant=_no_constant
+        )
+    except RecursionError:  # the reader recurses once a level: a file may nest past its stack
+        raise ValueError("it nests deeper than a reader follows") from None
 
 
 def canonical_json(value: Any) -> bytes:

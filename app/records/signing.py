@@ -1,7 +1,11 @@
 """Ed25519 signatures on records and audit answers, and the keys that verify them.
 
-A signature is ``{"alg": "Ed25519", "kid": str, "value": base64url}`` over the canonical JSON
-(``canonical.canonical_json``) of the whole signed document without its ``signature`` member.
+A signature is ``{"alg": "Ed25519", "kid": str, "typ": str, "value": base64url}`` over the
+canonical JSON (``canonical.canonical_json``) of the whole signed document, its ``signature``
+member holding everything but ``value`` (``signing_input``). So what the signature says of
+itself is signed too: ``typ`` says what the document is (``RECORD``, a game's record; ``AUDIT``,
+an audit's answer), and one key signs both without a record ever verifying as an audit answer,
+or an answer anybody can have signed for any moves passing for a game played on the service.
 Keys are published as JWKs (RFC 8037: ``{"kty": "OKP", "crv": "Ed25519", "x": …}``); a key's
 ``kid`` is its RFC 7638 thumbprint (base64url of the SHA-256 of the canonical JWK members
 ``crv``, ``kty``, ``x``), so the same key has the same id in every process that loads it.
@@ -22,7 +26,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -32,7 +36,13 @@ from app.records.canonical import canonical_json
 
 ALG = "Ed25519"
 SIGNATURE = "signature"  # the signed document's member that holds its signature
+VALUE = "value"  # the signature's member that holds the signature itself: the one not signed
 SIGNATURE_BYTES = 64
+
+# What a signed document is (its signature's ``typ``), and how verify names it.
+RECORD = "record"  # a game's record: GET /v1/games/{id}/record
+AUDIT = "audit"  # an audit's answer: POST /v1/records/audit, audit-batch, adjudicator audit
+TYPES = {RECORD: "a game record", AUDIT: "an audit answer"}
 
 
 class KeyFileError(ValueError):
@@ -41,6 +51,21 @@ class KeyFileError(ValueError):
 
 class NotVerified(ValueError):
     """A document whose signature does not verify: why, in one line."""
+
+
+class Verified(NamedTuple):
+    """A document whose signature verifies: the key that made it, and what the document is."""
+
+    kid: str
+    typ: str
+
+
+def signing_input(document: Mapping[str, Any], header: Mapping[str, Any]) -> bytes:
+    """What a signature signs: the canonical JSON of ``document`` with its ``signature`` member
+    holding ``header``, the signature's members but ``value``. A ``ValueError`` for what is not
+    JSON that canonical JSON writes."""
+    unsigned = {k: v for k, v in document.items() if k != SIGNATURE}
+    return canonical_json({**unsigned, SIGNATURE: dict(header)})
 
 
 def b64url(data: bytes) -> str:
@@ -85,15 +110,16 @@ class SigningKey:
     def kid(self) -> str:
         return self.jwk["kid"]
 
-    def sign(self, document: Mapping[str, Any]) -> dict[str, str]:
-        """The signature of ``document`` (its ``signature`` member, if any, left out)."""
-        unsigned = {k: v for k, v in document.items() if k != SIGNATURE}
-        value = self.private.sign(canonical_json(unsigned))
-        return {"alg": ALG, "kid": self.kid, "value": b64url(value)}
+    def sign(self, document: Mapping[str, Any], typ: str) -> dict[str, str]:
+        """The signature of ``document`` (its ``signature`` member, if any, replaced), saying
+        that it is a ``typ`` (one of ``TYPES``)."""
+        assert typ in TYPES, f"a signed document is one of {', '.join(TYPES)}"
+        header = {"alg": ALG, "kid": self.kid, "typ": typ}
+        return {**header, VALUE: b64url(self.private.sign(signing_input(document, header)))}
 
-    def signed(self, document: Mapping[str, Any]) -> dict[str, Any]:
-        """``document`` with its ``signature``."""
-        return {**document, SIGNATURE: self.sign(document)}
+    def signed(self, document: Mapping[str, Any], typ: str) -> dict[str, Any]:
+        """``document`` with its ``signature``, saying that it is a ``typ``."""
+        return {**document, SIGNATURE: self.sign(document, typ)}
 
 
 def _pem(path: Path) -> bytes:
@@ -149,15 +175,24 @@ class KeyRing:
         return {"keys": list(unique.values())}
 
 
-def verify(document: Mapping[str, Any], keys: Sequence[Mapping[str, Any]]) -> str:
-    """The ``kid`` of the published key whose signature ``document`` carries; else
-    ``NotVerified`` saying why."""
+def verify(
+    document: Mapping[str, Any], keys: Sequence[Mapping[str, Any]], typ: str | None = None
+) -> Verified:
+    """The published key whose signature ``document`` carries, and what the signature says the
+    document is — which must be ``typ`` if one is asked for; else ``NotVerified`` saying why."""
     signature = document.get(SIGNATURE)
     if not isinstance(signature, Mapping):
         raise NotVerified("the document carries no signature")
-    alg, kid, value = (signature.get(name) for name in ("alg", "kid", "value"))
+    alg, kid, said, value = (signature.get(name) for name in ("alg", "kid", "typ", VALUE))
     if alg != ALG:
         raise NotVerified(f"signature algorithm {alg!r} is not {ALG}")
+    if not isinstance(said, str) or said not in TYPES:
+        known = " or ".join(repr(name) for name in TYPES)
+        if said is None:
+            raise NotVerified(f"the signature does not say what the document is (typ {known})")
+        raise NotVerified(f"the signature's typ {said!r} is not {known}")
+    if typ is not None and said != typ:
+        raise NotVerified(f"the document is {TYPES[said]}, not {TYPES[typ]}")
     matching = [key for key in keys if key.get("kid") == kid]
     if not matching:
         raise NotVerified(f"no published key has the signature's kid {kid!r}")
@@ -174,13 +209,13 @@ def verify(document: Mapping[str, Any], keys: Sequence[Mapping[str, Any]]) -> st
         raise NotVerified(wrong) from None
     if len(raw) != SIGNATURE_BYTES:
         raise NotVerified(wrong)
-    unsigned = {k: v for k, v in document.items() if k != SIGNATURE}
+    header = {name: part for name, part in signature.items() if name != VALUE}
     try:
-        public.verify(raw, canonical_json(unsigned))
+        public.verify(raw, signing_input(document, header))
     except InvalidSignature:
         raise NotVerified(
             f"the signature does not match the document (key {kid!r}): it was changed"
         ) from None
     except ValueError as error:
         raise NotVerified(f"the document is not JSON that can be signed: {error}") from None
-    return str(kid)
+    return Verified(str(kid), said)

@@ -249,11 +249,11 @@ class MemoryGameStore:
             self._open_owned[owner] += 1
         return CreatedGame(state, secrets)
 
-    async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
+    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
         entry = self._entry(game_id)
         now = self._now_ms()
         session = self._session(game_id, now)
-        result = session.join(idempotency_key, now)
+        result = session.join(idempotency_key, requester, now)
         if not result.replayed:
             self._unlist(entry)
             if game_id in self._unstarted:  # its players are seated now: its life starts again

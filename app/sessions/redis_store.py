@@ -153,7 +153,6 @@ from app.sessions.redis_wire import (
 from app.sessions.session import (
     ACTION_FLAGS,
     ANY_VERSION,
-    JOIN,
     NO_TERMS,
     ActionRequest,
     ActionResult,
@@ -169,6 +168,7 @@ from app.sessions.session import (
     RematchAnswer,
     Session,
     Terms,
+    join_receipt_key,
     player_by_hash,
     receipt_key,
     result_at,
@@ -500,9 +500,9 @@ class RedisGameStore:
         keys = [LOBBY_OWNER_OF, LOBBY_OWNED, *self.lobby_indexes]
         await self._run(Call("lobby_remove", keys, LobbyRemoveArgs(game_id=game_id)))
 
-    async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
+    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
         token = tokens.new_token()
-        key = "" if idempotency_key is None else receipt_key(JOIN, idempotency_key)
+        key = "" if idempotency_key is None else join_receipt_key(idempotency_key, requester)
         sealed = "" if idempotency_key is None else tokens.seal(token, idempotency_key)
         args = JoinArgs(
             token_hash=tokens.token_hash(token), sealed=sealed, key=key, channel=channel(game_id),

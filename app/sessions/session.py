@@ -69,6 +69,16 @@ def receipt_key(player: Player | Literal["join"], idempotency_key: str) -> str:
     return f"{player}:{base64.b85encode(digest).decode()}"
 
 
+def join_receipt_key(idempotency_key: str, requester: str) -> str:
+    """Where a game keeps a join's answer: under its ``Idempotency-Key`` as the client that sent
+    it (``requester``, as the edge's ``client_of`` names it) used it. A join needs no token, so
+    the key alone would hand the seat's token to whoever sends it again: bound to its
+    requester, the same key from another client is another join (``seat_taken`` once the seat
+    is taken), however guessable the key. A key is visible ASCII, so the newline between the
+    two cannot be part of it."""
+    return receipt_key(JOIN, f"{requester}\n{idempotency_key}")
+
+
 def player_by_hash(token_hashes: tuple[str, str], token: str) -> Player:
     """The player (1 or 2) whose token hash this token has, or Unauthorized."""
     return player_by_digest(token_hashes, tokens.token_hash(token))
@@ -768,14 +778,14 @@ class Session:
             assert self.open_seat is not None
             raise WaitingForOpponent(self.open_seat)
 
-    def join(self, idempotency_key: str | None, now_ms: int = 0) -> JoinResult:
+    def join(self, idempotency_key: str | None, requester: str, now_ms: int = 0) -> JoinResult:
         """Take the open seat with a new token (the store keeps its hash); with an
-        ``idempotency_key``, a retry of the join that took it gets the same seat and token
-        (sealed under the key: ``tokens.seal``). SeatTaken if no seat is free, or the game is
-        over."""
+        ``idempotency_key``, a retry of the join that took it by the same ``requester`` gets
+        the same seat and token (sealed under the key: ``tokens.seal``; ``join_receipt_key``).
+        SeatTaken if no seat is free, or the game is over."""
         key = None
         if idempotency_key is not None:
-            key = receipt_key(JOIN, idempotency_key)
+            key = join_receipt_key(idempotency_key, requester)
             receipt = self.receipts.get(key)
             if receipt is not None:
                 outcome = receipt.outcome

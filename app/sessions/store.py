@@ -162,10 +162,11 @@ class GameStore(Protocol):
         of open games)."""
         ...
 
-    async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
+    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
         """Take the open seat of the game (``Session.join``): one join wins however many race,
-        and a retry under the winner's ``idempotency_key`` gets its seat and token again; the
-        game leaves the lobby. Raises GameNotFound or SeatTaken."""
+        and a retry under the winner's ``idempotency_key`` from the same ``requester`` (the
+        client, as limits count it) gets its seat and token again; the game leaves the lobby.
+        Raises GameNotFound or SeatTaken."""
         ...
 
     async def rematch(self, game_id: str, token: str, owner: str) -> RematchAnswer:

@@ -6,9 +6,10 @@ game (``GET /v1/games/{id}``) is the same before and after. Where the contract
 (``../shared/API.md``) or the served OpenAPI document says what the answer is, it is asserted
 exactly; where they are silent, the expectation chosen is written next to the cases.
 
-Integers read from a URL or a header (``since``, ``limit``, ``seq``, ``Last-Event-ID``, the
-version inside an ETag) are ASCII digits only, at most ``MAX_NUMBER`` (2**53 - 1, the largest
-integer every JSON client reads exactly; the OpenAPI document declares it as their ``maximum``).
+Integers read from a URL or a header (``since``, ``limit``, ``seq``, ``after``, the lobby's
+``cursor``, ``Last-Event-ID``, the version inside an ETag) are ASCII digits only, at most
+``MAX_NUMBER`` (2**53 - 1, the largest integer every JSON client reads exactly; the OpenAPI
+document declares it as their ``maximum``, and the cursor's description says it).
 Signs, spaces, underscores, decimal points, digits of other scripts, more digits: a 422
 ``validation_error`` whose ``errors[].loc`` names the parameter. So is a query parameter sent
 more than once: which of its values counts would be a guess.
@@ -383,6 +384,41 @@ def test_legal_moves_query_valid_keeps_its_meaning(
     assert response.status_code == 200, response.text
     assert [3 * m["row"] + m["col"] for m in response.json()["moves"]] == cells
     assert (response.json()["count"], response.json()["player"]) == (8, 2)
+
+
+# --- query: cursor of the lobby (GET /v1/games?open=true) -------------------------------------
+
+# A cursor is a `next_cursor` the lobby gave: digits as the service writes them (no leading
+# zero), at most MAX_NUMBER. The integers above are no cursor, and neither are these.
+NOT_A_CURSOR = [
+    pytest.param("01", id="leading-zero"),
+    pytest.param("00", id="zeros"),
+    pytest.param("0" * 16 + "1", id="seventeen-digits-of-one"),
+    pytest.param(str(2**53), id="two-to-the-53"),
+    pytest.param(str(10**100), id="ten-to-the-100"),
+    pytest.param("\u0661\u0662", id="arabic-indic-twelve"),
+    pytest.param("1\x00", id="trailing-nul"),
+    pytest.param("1\r\n2", id="crlf"),
+]
+
+
+@pytest.mark.parametrize("value", [*MALFORMED_INTEGERS, *NOT_A_CURSOR, EMPTY])
+def test_lobby_cursor_not_one_the_service_gives_is_422(
+    client: TestClient, value: str | bytes
+) -> None:
+    response = client.get(f"/v1/games?open=true&cursor={encode(value)}")
+    assert_validation_error(response, "query", "cursor")
+
+
+def test_lobby_cursor_from_0_to_the_maximum_is_a_page(client: TestClient) -> None:
+    created = client.post("/v1/games", json={"n": 3, "open": True})
+    assert created.status_code == 201, created.text
+    first = client.get("/v1/games?open=true&limit=100&cursor=0")
+    assert first.status_code == 200, first.text
+    assert created.json()["id"] in [game["id"] for game in first.json()["games"]]
+    last = client.get(f"/v1/games?open=true&cursor={MAX_NUMBER}")  # past every number given
+    assert last.status_code == 200, last.text
+    assert last.json() == {"games": [], "next_cursor": None}
 
 
 # --- query `since` and header `Last-Event-ID` of GET /v1/games/{id}/events ---------------------

@@ -134,20 +134,35 @@ def test_a_join_retried_under_its_key_gets_the_same_seat_and_token(client: TestC
     )  # a retry after the game went on still gets its seat
 
 
+def posted_from(
+    client: TestClient, address: str, path: str, keys: list[str]
+) -> list[httpx.Response]:
+    """``POST path`` once per Idempotency-Key of ``keys``, all at once, from the client at
+    ``address`` (another client's than the TestClient's own), on the app's own event loop
+    (where its store lives): a second TestClient would run the app's lifespan again, and close
+    its store when it stops."""
+
+    async def send() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=client.app, client=(address, 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return await asyncio.gather(
+                *(http.post(path, headers={"Idempotency-Key": key}) for key in keys)
+            )
+
+    assert client.portal is not None
+    return client.portal.call(send)
+
+
+# The TestClient's own client address, as the service sees it.
+TEST_CLIENT = "testclient"
+
+
 def test_racing_joins_seat_exactly_one(client: TestClient) -> None:
     """Fifty joins sent at once, each under its own key (and each retried under it): exactly
     one seat is given, every other join is seat_taken, and each retry answers as its first."""
     game = create(client, game="gomoku", rule="renju")
     path = f"/v1/games/{game['id']}/join"
-
-    async def race() -> list[httpx.Response]:
-        transport = httpx.ASGITransport(app=client.app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            sent = [http.post(path, headers={"Idempotency-Key": f"racer-{i}"}) for i in range(50)]
-            return await asyncio.gather(*sent)
-
-    assert client.portal is not None  # the app's own event loop, where its store lives
-    answers = client.portal.call(race)
+    answers = posted_from(client, TEST_CLIENT, path, [f"racer-{i}" for i in range(50)])
     won = [i for i, answer in enumerate(answers) if answer.status_code == 200]
     assert len(won) == 1
     assert all(answers[i].json()["code"] == "seat_taken" for i in range(50) if i not in won)
@@ -163,6 +178,60 @@ def test_racing_joins_seat_exactly_one(client: TestClient) -> None:
         headers=bearer(game["tokens"]["1"]),
     )  # fmt: skip
     assert moved.status_code == 201, moved.text
+
+
+@pytest.mark.parametrize("key", ["1", "join", "join-once", "0" * 255])
+def test_a_join_replayed_from_another_client_does_not_get_the_seat(
+    client: TestClient, key: str
+) -> None:
+    """A join's key is bound to the client that sent it (its address; an IPv6 /64): the same
+    key from another address is another join, however guessable — 409 once the seat is taken —
+    while the joiner's own retry still gets its seat and token."""
+    game = create(client, n=3)
+    path = f"/v1/games/{game['id']}/join"
+    joined = client.post(path, headers={"Idempotency-Key": key})
+    assert joined.status_code == 200, joined.text
+    for address in ("192.0.2.7", "2001:db8::7", "testclient2"):
+        (replayed,) = posted_from(client, address, path, [key])
+        assert_problem(replayed, 409, "seat_taken")
+        assert joined.json()["token"] not in replayed.text
+    again = client.post(path, headers={"Idempotency-Key": key})
+    assert again.status_code == 200
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json()["token"] == joined.json()["token"]
+
+
+def test_a_join_from_another_client_under_a_used_key_takes_a_free_seat_of_its_own(
+    client: TestClient,
+) -> None:
+    """Keys are the client's own: another client's join under the same key, of another game
+    or of this one before its seat is taken, is a join of its own with a token of its own."""
+    first, second = create(client, n=3), create(client, n=3)
+    mine = client.post(f"/v1/games/{first['id']}/join", headers={"Idempotency-Key": "k"})
+    (theirs,) = posted_from(client, "192.0.2.7", f"/v1/games/{second['id']}/join", ["k"])
+    assert (mine.status_code, theirs.status_code) == (200, 200)
+    assert "idempotent-replayed" not in theirs.headers
+    assert theirs.json()["token"] != mine.json()["token"]
+    # The other client's answer is its own, and is its retry's too; not the TestClient's.
+    (retried,) = posted_from(client, "192.0.2.7", f"/v1/games/{second['id']}/join", ["k"])
+    assert retried.json()["token"] == theirs.json()["token"]
+    mine_there = client.post(f"/v1/games/{second['id']}/join", headers={"Idempotency-Key": "k"})
+    assert_problem(mine_there, 409, "seat_taken")
+
+
+def test_an_ipv6_client_retries_its_join_from_another_address_of_its_network(
+    client: TestClient,
+) -> None:
+    """An IPv6 client is its /64 (``client_of``): a retry from another address of it — a new
+    privacy address — is the same client's, and gets the seat again."""
+    game = create(client, n=3)
+    path = f"/v1/games/{game['id']}/join"
+    (first,) = posted_from(client, "2001:db8:0:1::aaaa", path, ["roaming"])
+    (again,) = posted_from(client, "2001:db8:0:1::bbbb", path, ["roaming"])
+    (elsewhere,) = posted_from(client, "2001:db8:0:2::aaaa", path, ["roaming"])
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again.json()["token"] == first.json()["token"]
+    assert_problem(elsewhere, 409, "seat_taken")
 
 
 def test_the_lobby_lists_open_games_oldest_first_by_kind_and_rule(client: TestClient) -> None:

@@ -347,7 +347,7 @@ def test_an_audit_answer_verifies_and_a_changed_one_does_not(client: TestClient)
     game = random_othello(random.Random(3))
     answer = audit(client, game="reversi", transcript="".join(game.squares))
     published = keys(client)
-    assert verify(answer, published) == published[0]["kid"]
+    assert verify(answer, published) == (published[0]["kid"], "audit")
     assert answer["chain"] == chain({"game": "reversi", "height": 8, "width": 8}, answer["moves"])
     changed_result = {
         **answer,
@@ -426,7 +426,7 @@ def test_an_othello_session_exported_audits_back_to_its_moves_state_and_chain(
         move(client, created, player, square=square)
     exported = record(client, created["id"])
     assert exported["moves"] == game.squares
-    assert verify(exported, keys(client))
+    assert verify(exported, keys(client)).typ == "record"
     again = audit(client, **{k: v for k, v in exported.items()
                              if k not in ("state", "chain", "signature")})  # fmt: skip
     assert again["state"] == exported["state"]
@@ -449,7 +449,7 @@ def test_a_tictactoe_session_on_a_posted_size_exports_and_audits_back(
     exported = record(client, created["id"])
     assert exported["moves"] == ["a1", "e5", "b1", "d5", "c1", "c5", "d1"]
     assert exported["state"]["reason"] == "line"
-    assert verify(exported, keys(client))
+    assert verify(exported, keys(client)).typ == "record"
     again = audit(client, game="tictactoe", n=5, k=4, moves=exported["moves"])
     assert (again["state"], again["chain"]) == (exported["state"], exported["chain"])
 

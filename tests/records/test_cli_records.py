@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.cli import main
 from app.main import create_app
+from app.records.signing import AUDIT, RECORD, load_private_key
 from app.settings import Settings
 from tests.records.test_wthor import YEAR_1988
 
@@ -115,7 +116,7 @@ def test_verify_says_verified_and_a_changed_answer_is_not(tmp_path: Path, key_fi
     answer = tmp_path / "answer.json"
     answer.write_text(run(["audit", str(game)], key_file)[1])
     status, out, _ = run(["verify", str(answer)], key_file)
-    assert (status, out.startswith("verified")) == (0, True)
+    assert (status, out.startswith("verified: an audit answer, signed by key ")) == (0, True)
     changed = json.loads(answer.read_text())
     changed["state"]["next_player"] = 1
     answer.write_text(json.dumps(changed))
@@ -143,6 +144,7 @@ def test_verify_a_finished_sessions_record_with_the_published_keys(
     status, out, _ = run(["verify", str(tmp_path / "record.json"), "--keys",
                           str(tmp_path / "keys.json")])  # fmt: skip
     assert status == 0
+    assert out.startswith("verified: a game record, signed by key ")
     assert "chain recomputed from its 6 moves" in out  # O: a1, c1, b1
     other = Ed25519PrivateKey.generate()
     (tmp_path / "other.pem").write_bytes(other.private_bytes(
@@ -152,6 +154,93 @@ def test_verify_a_finished_sessions_record_with_the_published_keys(
     status, out, _ = run(["verify", str(tmp_path / "record.json")], tmp_path / "other.pem")
     assert status == 1
     assert "no published key" in out
+
+
+def signed_answer_and_record(tmp_path: Path, key_file: Path) -> tuple[Path, Path]:
+    """An audit answer and a finished game's record, as files, both signed by ``key_file``."""
+    with TestClient(create_app(Settings(signing_key_file=key_file))) as client:
+        answer = client.post("/v1/records/audit", json={"n": 3, "moves": ["a1", "b1"]}).text
+        created = client.post("/v1/games", json={"n": 3}).json()
+        client.post(f"/v1/games/{created['id']}/resign",
+                    headers={"Authorization": f"Bearer {created['tokens']['1']}"})  # fmt: skip
+        record = client.get(f"/v1/games/{created['id']}/record").text
+    (tmp_path / "answer.json").write_text(answer)
+    (tmp_path / "record.json").write_text(record)
+    return tmp_path / "answer.json", tmp_path / "record.json"
+
+
+def test_verify_as_a_record_refuses_an_audit_answer_and_the_other_way(
+    tmp_path: Path, key_file: Path
+) -> None:
+    """One key signs both, and anybody can have any moves audited: an audit answer must never
+    pass for a game's record (nor a record for an answer)."""
+    answer, record = signed_answer_and_record(tmp_path, key_file)
+    assert json.loads(answer.read_text())["signature"]["typ"] == "audit"
+    assert json.loads(record.read_text())["signature"]["typ"] == "record"
+    for path, asked, status, said in (
+        (answer, "audit", 0, "verified: an audit answer, signed by key"),
+        (record, "record", 0, "verified: a game record, signed by key"),
+        (answer, "record", 1, "not verified: the document is an audit answer, not a game record"),
+        (record, "audit", 1, "not verified: the document is a game record, not an audit answer"),
+    ):
+        found, out, _ = run(["verify", "--as", asked, str(path)], key_file)
+        assert (found, out.startswith(said), len(out.splitlines())) == (status, True, 1), out
+
+
+def test_verify_refuses_a_document_that_is_not_what_its_signature_says(
+    tmp_path: Path, key_file: Path
+) -> None:
+    """Signed as a record but with an audit's verdict, or as an audit answer without one (which
+    the service never signs): not what it claims, not verified."""
+    key = load_private_key(key_file)
+    answer, record = signed_answer_and_record(tmp_path, key_file)
+    as_record = key.signed(json.loads(answer.read_text()), RECORD)
+    as_answer = key.signed(json.loads(record.read_text()), AUDIT)
+    for document, said in ((as_record, "a game record"), (as_answer, "an audit answer")):
+        (tmp_path / "odd.json").write_text(json.dumps(document))
+        status, out, _ = run(["verify", str(tmp_path / "odd.json")], key_file)
+        assert (status, out) == (1, f"not verified: its signature says it is {said}, which it "
+                                    "is not\n")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "name"),
+    [
+        ('{"verdict":', '{"verdict":"illegal","verdict":', "verdict"),
+        ('"kid":', '"kid":"someone-else","kid":', "kid"),
+        ('"chain":', '"chain":"00","chain":', "chain"),
+        ('"status":', '"status":"won","status":', "status"),
+        ('"row":', '"row":2,"row":', "row"),
+    ],
+)
+def test_verify_refuses_a_document_that_names_a_member_twice(
+    tmp_path: Path, key_file: Path, old: str, new: str, name: str
+) -> None:
+    """A duplicate member (at the top, in the signature, in the state, in a move) means one
+    thing to a reader that keeps the first and another to one that keeps the last: the
+    signature would verify for one of them, so it verifies for none."""
+    answer, _ = signed_answer_and_record(tmp_path, key_file)
+    text = answer.read_text()
+    assert text.count(old) >= 1, old
+    answer.write_text(text.replace(old, new, 1))
+    assert json.loads(answer.read_text()) == json.loads(text)  # the last one kept: signed
+    status, out, _ = run(["verify", str(answer)], key_file)
+    assert (status, out) == (1, f'not verified: the document names "{name}" twice in one '
+                                "object: which one counts would be a guess\n")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"[" * 100_000, b'{"a": NaN}', b"\xff\xfe{}", b'{"a": 1} trailing', b"\x00"],
+)
+def test_verify_says_in_one_line_why_what_is_not_json_is_not_verified(
+    tmp_path: Path, key_file: Path, data: bytes
+) -> None:
+    (tmp_path / "odd.json").write_bytes(data)
+    status, out, _ = run(["verify", str(tmp_path / "odd.json")], key_file)
+    assert status == 1
+    assert out.startswith("not verified: the file is not JSON")
+    assert len(out.splitlines()) == 1
 
 
 def test_verify_without_keys_is_a_usage_error(tmp_path: Path) -> None:

@@ -8,11 +8,12 @@ import base64
 import hashlib
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.rsa import generate_private_key
 from fastapi.testclient import TestClient
 from hypothesis import given
@@ -20,8 +21,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.main import create_app
-from app.records.canonical import canonical_json, chain, number
+from app.records.canonical import DuplicateMember, canonical_json, chain, number, read_json
 from app.records.signing import (
+    AUDIT,
+    RECORD,
     KeyFileError,
     KeyRing,
     NotVerified,
@@ -133,12 +136,12 @@ def test_a_key_as_a_jwk_and_its_thumbprint_are_the_rfc_8037_example() -> None:
 def signed_record() -> tuple[dict[str, object], list[dict[str, str]]]:
     key = SigningKey.generate()
     record = {"game": "tictactoe", "n": 3, "moves": ["a1", "b2", "c3"], "state": {"winner": 1}}
-    return key.signed(record), KeyRing(key).jwks()["keys"]
+    return key.signed(record, RECORD), KeyRing(key).jwks()["keys"]
 
 
 def test_a_signed_record_verifies_with_the_published_key() -> None:
     record, keys = signed_record()
-    assert verify(record, keys) == keys[0]["kid"]
+    assert verify(record, keys) == (keys[0]["kid"], "record")
     assert record["signature"]["alg"] == "Ed25519"  # type: ignore[index]
     raw = base64.urlsafe_b64decode(record["signature"]["value"] + "==")  # type: ignore[index]
     assert len(raw) == 64
@@ -168,6 +171,118 @@ def test_another_key_does_not_verify() -> None:
     lying = [{**stranger[0], "kid": record["signature"]["kid"]}]  # type: ignore[index]
     with pytest.raises(NotVerified, match="was changed"):
         verify(record, lying)
+
+
+def test_the_signature_signs_what_it_says_the_document_is() -> None:
+    """The signed bytes, computed here from the documented rule rather than by the signer: the
+    canonical JSON of the whole document whose ``signature`` holds every member but ``value``
+    — ``alg``, ``kid`` and ``typ`` among them."""
+    record, keys = signed_record()
+    signature = record["signature"]
+    assert isinstance(signature, dict)
+    assert (signature["alg"], signature["kid"], signature["typ"]) == (
+        "Ed25519", keys[0]["kid"], "record",
+    )  # fmt: skip
+    header = {name: part for name, part in signature.items() if name != "value"}
+    signed_bytes = canonical_json({**record, "signature": header})
+    public = base64.urlsafe_b64decode(keys[0]["x"] + "=")
+    raw = base64.urlsafe_b64decode(signature["value"] + "==")
+    Ed25519PublicKey.from_public_bytes(public).verify(raw, signed_bytes)  # raises if not
+
+
+def test_a_record_never_verifies_as_an_audit_answer_nor_an_answer_as_a_record() -> None:
+    key = SigningKey.generate()
+    keys = KeyRing(key).jwks()["keys"]
+    document = {"game": "tictactoe", "n": 3, "moves": ["a1"], "state": {}, "chain": "00"}
+    record, answer = key.signed(document, RECORD), key.signed(document, AUDIT)
+    assert verify(record, keys, RECORD).typ == "record"
+    assert verify(answer, keys, AUDIT).typ == "audit"
+    with pytest.raises(NotVerified, match="is a game record, not an audit answer"):
+        verify(record, keys, AUDIT)
+    with pytest.raises(NotVerified, match="is an audit answer, not a game record"):
+        verify(answer, keys, RECORD)
+    # Saying another typ than was signed is a change: the typ is signed with the document.
+    relabelled = {**answer, "signature": {**answer["signature"], "typ": "record"}}
+    with pytest.raises(NotVerified, match="was changed"):
+        verify(relabelled, keys)
+    # Nor can anything else be added to the signature without changing what it signs.
+    padded = {**record, "signature": {**record["signature"], "note": "mine"}}
+    with pytest.raises(NotVerified, match="was changed"):
+        verify(padded, keys)
+
+
+@pytest.mark.parametrize(
+    ("typ", "why"),
+    [
+        (None, "does not say what the document is"),
+        ("tournament", "typ 'tournament' is not 'record' or 'audit'"),
+        ("Record", "is not 'record' or 'audit'"),
+        (["record"], "is not 'record' or 'audit'"),
+        ({"record": 1}, "is not 'record' or 'audit'"),
+        (1, "is not 'record' or 'audit'"),
+    ],
+)
+def test_a_signature_that_does_not_say_a_known_typ_does_not_verify(typ: object, why: str) -> None:
+    record, keys = signed_record()
+    signature = {k: v for k, v in record["signature"].items() if k != "typ"}  # type: ignore[attr-defined]
+    said = {**record, "signature": signature if typ is None else {**signature, "typ": typ}}
+    with pytest.raises(NotVerified, match=re.escape(why)):
+        verify(said, keys)
+
+
+def test_a_signature_over_the_document_without_its_typ_does_not_verify() -> None:
+    """What the service signed before signatures said what they sign (the document without
+    its ``signature``): nothing says whether it is a record or an audit answer, so it is not
+    taken as either."""
+    private = Ed25519PrivateKey.generate()
+    key = SigningKey(private)
+    document = {"verdict": "finished", "moves": [], "chain": "00"}
+    value = private.sign(canonical_json(document))
+    written = base64.urlsafe_b64encode(value).decode()
+    old = {**document, "signature": {"alg": "Ed25519", "kid": key.kid, "value": written}}
+    with pytest.raises(NotVerified, match="does not say what the document is"):
+        verify(old, KeyRing(key).jwks()["keys"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"a": 1, "a": 1}',
+        b'{"a": 1, "a": 2}',
+        b'{"a": 1, "\\u0061": 2}',  # the same name, escaped
+        b'{"x": [{"b": {"c": 1, "c": 1}}]}',  # anywhere in it
+        b'{"signature": {"kid": "k", "kid": "k"}}',
+        '{"é": 1, "\\u00e9": 1}'.encode(),
+    ],
+)
+def test_a_document_that_names_a_member_twice_is_not_read(text: bytes) -> None:
+    with pytest.raises(DuplicateMember, match="twice in one object"):
+        read_json(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"a": NaN}',
+        b'{"a": Infinity}',
+        b'{"a": -Infinity}',
+        b"\xef\xbb\xbf{}",
+        '{"a": "é"}'.encode("latin-1"),
+        '{"a": 1}'.encode("utf-16"),
+        b"[" * 100_000,
+        b'{"a": 1} {"b": 2}',
+        b"",
+    ],
+)
+def test_what_is_not_json_is_not_read(text: bytes) -> None:
+    with pytest.raises(ValueError) as raised:  # noqa: PT011 (each text's own reason)
+        read_json(text)
+    assert not isinstance(raised.value, DuplicateMember)
+
+
+def test_json_is_read_as_it_is_written() -> None:
+    read = read_json(b'{"a": [1, {"b": null}], "c": "\\u00e9"}')
+    assert read == {"a": [1, {"b": None}], "c": "é"}
 
 
 def pem(key: object, tmp_path: Path, name: str) -> Path:
@@ -200,8 +315,8 @@ def test_the_key_file_setting_is_the_published_key(tmp_path: Path) -> None:
     assert answer.headers["cache-control"].startswith("public")
     assert answer.json()["keys"] == [jwk_of(current.public_key()), jwk_of(old.public_key())]
     # What a process with that file signs verifies against what any process with it publishes.
-    signed = load_private_key(tmp_path / "key.pem").signed({"a": 1})
-    assert verify(signed, answer.json()["keys"]) == jwk_of(current.public_key())["kid"]
+    signed = load_private_key(tmp_path / "key.pem").signed({"a": 1}, AUDIT)
+    assert verify(signed, answer.json()["keys"]).kid == jwk_of(current.public_key())["kid"]
 
 
 def test_without_a_key_file_the_key_is_ephemeral_and_the_log_says_so(

@@ -66,11 +66,27 @@ _PAGE, _page = integer(1, MAX_PAGE)
 LOBBY_LIMIT = Param(
     "limit", "query", _PAGE, f"At most this many games (1 to {MAX_PAGE}).", _page, DEFAULT_PAGE
 )
-_CURSOR, _cursor = matching("[0-9]{1,18}", "cursor", "is not a cursor of this listing", 18)
+# A cursor is a number the lobby gave (``next_cursor``), written as the service writes it: in
+# plain digits, without leading zeros, at most MAX_NUMBER (where a Redis sorted set's scores,
+# doubles, are still exact). Anything else is no place in the listing.
+_NO_CURSOR = f"must be a next_cursor of this listing: a number from 0 to {MAX_NUMBER} in digits"
+_CURSOR_TEXT, _cursor_text = matching(
+    "(0|[1-9][0-9]{0,15})", "cursor", _NO_CURSOR, max_length=len(str(MAX_NUMBER))
+)
+
+
+def _cursor(text: str) -> int:
+    value = int(_cursor_text(text))
+    if value > MAX_NUMBER:  # 16 digits reach past it
+        raise Malformed("cursor", _NO_CURSOR)
+    return value
+
+
 CURSOR = Param[int | None](
-    "cursor", "query", _CURSOR,
-    "Where the page starts: the previous page's `next_cursor` (absent: the oldest open game).",
-    lambda text: int(_cursor(text)), None,
+    "cursor", "query", _CURSOR_TEXT,
+    "Where the page starts: the previous page's `next_cursor` (absent, or 0: the oldest open "
+    f"game). A number from 0 to {MAX_NUMBER} in digits, as the service writes it.",
+    _cursor, None,
 )  # fmt: skip
 _LIMIT, _limit = integer(1, 10_000)
 LIMIT = Param("limit", "query", _LIMIT, "At most this many moves.", _limit, 1000)

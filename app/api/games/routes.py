@@ -285,11 +285,12 @@ async def create_game(request: Request) -> Response:
 
 async def join_game(request: Request) -> Response:
     """Take an open game's free seat: its token, shown to the joiner alone."""
-    request.app.state.creation_limiter.take(client_of(request))  # a seat is half a game
+    client = client_of(request)
+    request.app.state.creation_limiter.take(client)  # a seat is half a game
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
     with a_change():
-        joined = await store_of(request).join(game_id, key)
+        joined = await store_of(request).join(game_id, key, client)  # a retry is its client's
     state = joined.state
     headers = {"ETag": etag(game_id, state.version), **SECRET}
     if joined.replayed:
@@ -663,8 +664,11 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "answer holds the new seat's token, shown only here, and the game after it). One of "
         "any number of racing joins wins; the others, and any join of a game without a free "
         "seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again "
-        "with the same seat and token when retried (`Idempotent-Replayed: true`). The game's "
-        "streams get `event: join`; the game leaves the lobby.",
+        "with the same seat and token when the same client retries it (`Idempotent-Replayed: "
+        "true`): the key is bound to the client that sent it (its address, an IPv6 address's "
+        "/64; behind the operator's trusted proxies, the address they forward), so the same key "
+        "from another client is another join, 409 `seat_taken` once the seat is taken. The "
+        "game's streams get `event: join`; the game leaves the lobby.",
         response_model=join_out,
         responses={
             200: {"headers": {"ETag": _header("The game's new ETag.")}},

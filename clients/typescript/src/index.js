@@ -79,8 +79,9 @@ function retryAfterSeconds(headers) {
 
 /** An Idempotency-Key: a random UUID. Where crypto.randomUUID is missing (a page served over
  * plain http from another host than localhost; node 18, which has no global crypto) the bytes
- * come from crypto.getRandomValues, or else Math.random: a key needs to be unique, not secret
- * (the service keeps keys per game and player, behind the player's token). */
+ * come from crypto.getRandomValues, or else Math.random: a key needs to be unique rather than
+ * secret (the service keeps a move's key per game and player, behind the player's token, and a
+ * join's per game and client address). */
 function randomKey() {
   const crypto = globalThis.crypto;
   if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
@@ -382,7 +383,8 @@ export class Client {
 
   /**
    * Take an open game's free seat: `{player, token, state}` (a retry with the same
-   * `idempotencyKey` gets the same seat and token).
+   * `idempotencyKey` from the same client address gets the same seat and token: the service
+   * binds a join's key to the client that sent it).
    * @param {string} gameId
    * @param {{ signal?: AbortSignal, idempotencyKey?: string }} [options]
    */

@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Join an open game
-         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when retried (`Idempotent-Replayed: true`). The game's streams get `event: join`; the game leaves the lobby.
+         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when the same client retries it (`Idempotent-Replayed: true`): the key is bound to the client that sent it (its address, an IPv6 address's /64; behind the operator's trusted proxies, the address they forward), so the same key from another client is another join, 409 `seat_taken` once the seat is taken. The game's streams get `event: join`; the game leaves the lobby.
          */
         post: operations["joinGame"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface paths {
         };
         /**
          * The keys that verify signed records
-         * @description Ed25519 public keys as JWKs (RFC 8037): the key the service signs finished games' records and audit answers with, then older keys whose signatures still verify. A signature is `{"alg": "Ed25519", "kid", "value"}` over the canonical JSON (RFC 8785) of the signed document without its `signature`; verify it with the key of its `kid`.
+         * @description Ed25519 public keys as JWKs (RFC 8037): the key the service signs finished games' records and audit answers with, then older keys whose signatures still verify. A signature is `{"alg": "Ed25519", "kid", "typ", "value"}` over the canonical JSON (RFC 8785) of the signed document whose `signature` holds every member but `value`; `typ` says what the document is (`record` or `audit`). Verify it with the key of its `kid`.
          */
         get: operations["getKeys"];
         put?: never;
@@ -3365,8 +3365,14 @@ export interface components {
              */
             kid: string;
             /**
+             * Typ
+             * @description What the signed document is, signed with it: `record` (a game's record, `GET /v1/games/{id}/record`) or `audit` (an audit's answer). A record never verifies as an audit answer, nor an answer as a record.
+             * @enum {string}
+             */
+            typ: "record" | "audit";
+            /**
              * Value
-             * @description base64url of the signature of the canonical JSON (RFC 8785) of the whole answer without `signature`.
+             * @description base64url of the Ed25519 signature of the canonical JSON (RFC 8785) of the whole document, its `signature` holding every member but `value`.
              */
             value: string;
         };
@@ -4704,7 +4710,7 @@ export interface operations {
                 rule?: string;
                 /** @description At most this many games (1 to 100). */
                 limit?: number;
-                /** @description Where the page starts: the previous page's `next_cursor` (absent: the oldest open game). */
+                /** @description Where the page starts: the previous page's `next_cursor` (absent, or 0: the oldest open game). A number from 0 to 9007199254740991 in digits, as the service writes it. */
                 cursor?: string;
             };
             header?: never;

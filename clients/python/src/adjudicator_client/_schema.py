@@ -700,8 +700,12 @@ class SignatureOut(TypedDict):
     alg: Literal["Ed25519"]
     # The key's id: one of `GET /v1/keys`.
     kid: str
-    # base64url of the signature of the canonical JSON (RFC 8785) of the whole answer without
-    # `signature`.
+    # What the signed document is, signed with it: `record` (a game's record, `GET
+    # /v1/games/{id}/record`) or `audit` (an audit's answer). A record never verifies as an audit
+    # answer, nor an answer as a record.
+    typ: Literal["record", "audit"]
+    # base64url of the Ed25519 signature of the canonical JSON (RFC 8785) of the whole document, its
+    # `signature` holding every member but `value`.
     value: str
 
 
