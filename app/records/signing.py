@@ -28,7 +28,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from app.records.canonical import canonical_json
+from app.records.canonical import canonical_json, canonical_object
 
 ALG = "Ed25519"
 SIGNATURE = "signature"  # the signed document's member that holds its signature
@@ -85,15 +85,22 @@ class SigningKey:
     def kid(self) -> str:
         return self.jwk["kid"]
 
-    def sign(self, document: Mapping[str, Any]) -> dict[str, str]:
-        """The signature of ``document`` (its ``signature`` member, if any, left out)."""
+    def sign(
+        self, document: Mapping[str, Any], written: Mapping[str, bytes] | None = None
+    ) -> dict[str, str]:
+        """The signature of ``document`` (its ``signature`` member, if any, left out). Members
+        named in ``written`` are given already written as canonical JSON (a long record's
+        moves, written a move at a time as its chain was: ``canonical.canonical_object``)."""
         unsigned = {k: v for k, v in document.items() if k != SIGNATURE}
-        value = self.private.sign(canonical_json(unsigned))
+        data = canonical_object(unsigned, written) if written else canonical_json(unsigned)
+        value = self.private.sign(data)
         return {"alg": ALG, "kid": self.kid, "value": b64url(value)}
 
-    def signed(self, document: Mapping[str, Any]) -> dict[str, Any]:
-        """``document`` with its ``signature``."""
-        return {**document, SIGNATURE: self.sign(document)}
+    def signed(
+        self, document: Mapping[str, Any], written: Mapping[str, bytes] | None = None
+    ) -> dict[str, Any]:
+        """``document`` with its ``signature`` (``written``: as ``sign`` takes it)."""
+        return {**document, SIGNATURE: self.sign(document, written)}
 
 
 def _pem(path: Path) -> bytes:
