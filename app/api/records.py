@@ -54,7 +54,7 @@ from app.api.games.render import (
     state_json,
     untimed,
 )
-from app.api.games.routes import viewed
+from app.api.games.routes import store_errors, viewed
 from app.api.games.schemas import (
     GameShapes,
     game_of_body,
@@ -1161,7 +1161,7 @@ def records_router(shapes: AuditShapes) -> APIRouter:
                 "content": {"text/plain": {"schema": {"type": "string"}}},
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-            **problem_responses(VALIDATION_ERROR, GAME_NOT_FOUND, UNAUTHORIZED, RATE_LIMITED),
+            **store_errors(VALIDATION_ERROR, GAME_NOT_FOUND, UNAUTHORIZED, RATE_LIMITED),
         },
         openapi_extra={
             **game_params.VIEWER_TOKEN.openapi,
