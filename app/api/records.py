@@ -884,15 +884,10 @@ def _written_move(played: Played, names: Names | None) -> object:
     return dict(cast(Choice, played).body())  # a swap2 opening's choice
 
 
-def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Json, list[Json]]:
-    """A session's game as a record, unsigned: its creation parameters, its moves as squares
-    (``[row, col]`` pairs on a board without names), its state now, and the hash chain of its
-    move records (the audit's, for the same moves); and those move records."""
-    return completed(recording(kind, history, state))
-
-
 def recording(kind: GameKind, history: History, state: GameState) -> Steps[tuple[Json, list[Json]]]:
-    """``record_json``, a move a step."""
+    """A session's game as a record, unsigned, a move a step: its creation parameters, its moves
+    as squares (``[row, col]`` pairs on a board without names), its state now, and the hash
+    chain of its move records (the audit's, for the same moves); and those move records."""
     names = names_of(kind, board_size(kind, state.facts))
     moves = history.moves[: state.move_count]  # a move that landed between the two reads waits
     params = {"game": kind.name, **history.params}

@@ -392,3 +392,19 @@ def test_legal_moves_and_records_declare_their_429() -> None:
     document = create_app(Settings()).openapi()
     for path in ("/v1/games/{game_id}/legal-moves", "/v1/games/{game_id}/record"):
         assert "429" in document["paths"][path]["get"]["responses"]
+
+
+def test_a_board_of_a_client_whose_share_is_used_is_429_before_the_game_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    client, budget, _ = budgeted()
+    with client, TestClient(client.app, client=OTHER) as players:
+        game = players.post("/v1/games", json={"n": 100}).json()
+        play(players, game, [(0, 0), (99, 99)])
+        rows = Calls(monkeypatch, client.app.state.store, "rows")  # type: ignore[attr-defined]
+        path = f"/v1/games/{game['id']}/board"
+        assert client.get(path).json()["rows"][0].startswith("X.")
+        budget.limiter.spend(CLIENT, 1.0)
+        assert_problem(client.get(path), 429, "rate_limited")
+        assert rows.count == 1
+        assert players.get(path).status_code == 200

@@ -493,7 +493,8 @@ async def list_legal_moves(request: Request, _meter: Meter) -> Response:
     return json_response(legal_moves_json(page, names), headers=headers)
 
 
-async def get_board(request: Request) -> Response:
+@charged  # with Redis, the board is the moves replayed: up to max_moves_per_game of them
+async def get_board(request: Request, _meter: Meter) -> Response:
     game_id = params.game_id(request)
     await viewed(request, game_id)
     store = store_of(request)
@@ -925,11 +926,12 @@ def game_router(shapes: GameShapes) -> APIRouter:
         description="Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (gomoku; Reversi, always "
         "rendered: at most 32 × 32). Larger tic-tac-toe and gomoku boards answer 422 "
         "`board_too_large`: "
-        "follow the moves instead.",
+        "follow the moves instead. Its CPU time (with Redis, the game's moves replayed) is "
+        "charged to the reader's share: 429 `rate_limited` once it is used.",
         response_model=shapes.board,
         responses={
             200: answer_examples(examples.board),
-            **store_errors(Unauthorized, GameNotFound, BoardTooLarge),
+            **store_errors(Unauthorized, GameNotFound, BoardTooLarge, RATE_LIMITED),
         },
         openapi_extra={**params.VIEWER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
     )(get_board)

@@ -35,7 +35,7 @@ export interface OperationProblemCodes {
     gameEvents: "game_not_found" | "store_unavailable" | "too_many_streams" | "unauthorized" | "validation_error";
     getMove: "game_not_found" | "move_not_found" | "store_unavailable" | "unauthorized" | "validation_error";
     listLegalMoves: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
-    getBoard: "board_too_large" | "game_not_found" | "store_unavailable" | "unauthorized";
+    getBoard: "board_too_large" | "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized";
     getKeys: never;
     getRecord: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
     auditRecord: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";

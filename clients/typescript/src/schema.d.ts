@@ -507,7 +507,7 @@ export interface paths {
         };
         /**
          * The board as text (n ≤ 100)
-         * @description Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (gomoku; Reversi, always rendered: at most 32 × 32). Larger tic-tac-toe and gomoku boards answer 422 `board_too_large`: follow the moves instead.
+         * @description Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (gomoku; Reversi, always rendered: at most 32 × 32). Larger tic-tac-toe and gomoku boards answer 422 `board_too_large`: follow the moves instead. Its CPU time (with Redis, the game's moves replayed) is charged to the reader's share: 429 `rate_limited` once it is used.
          */
         get: operations["getBoard"];
         put?: never;
@@ -5940,6 +5940,15 @@ export interface operations {
             };
             /** @description `board_too_large`: `…/board` of a board too large to render. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
