@@ -22,6 +22,7 @@ from app.api.games.routes import game_router
 from app.api.games.schemas import GameShapes
 from app.api.games.streams import StreamSlots
 from app.api.head import HeadAsGet
+from app.api.kept_records import KeptRecords
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import RateLimiter
 from app.api.records import AuditShapes, records_router
@@ -192,8 +193,10 @@ def create_app(
         what="moves read",
     )  # fmt: skip
     app.state.work_budget = WorkBudget(
-        settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms, max_clients=tracked
-    )
+        settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms, max_clients=tracked,
+        record_move_us=settings.record_move_cpu_us,
+    )  # fmt: skip
+    app.state.kept_records = KeptRecords(settings.record_cache_bytes)
     app.state.streams = StreamSlots(
         settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client,
         max_clients=tracked,

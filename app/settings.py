@@ -33,6 +33,10 @@ DEFAULT_GAME_SPECTATORS = 50
 DEFAULT_GAME_TIME_GIFTS = 100
 # Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
 DEFAULT_TRACKED_CLIENTS = 50_000
+# CPU time (µs) one move of a record is reckoned to cost to audit or to write, before the work
+# starts (ADJUDICATOR_RECORD_MOVE_CPU_US): measured, 10 to 18 µs a move for the replay, the
+# move records, the hash chain and the signature, 2026-12.
+DEFAULT_RECORD_MOVE_CPU_US = 20.0
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
@@ -230,11 +234,27 @@ class Settings(BaseSettings):
         15_000,
         ge=0,
         description="CPU time (ms) one client address may have a process spend a minute "
-        "parsing its request bodies and answering its stateless questions (0: no limit); "
-        "beyond, 429 before its next body is read. 15,000: a quarter of a core.",
+        "parsing its request bodies, answering its stateless questions, auditing its records "
+        "and writing the game records, legal moves and boards it reads (0: no limit); beyond, "
+        "429 before its next request's work starts. 15,000: a quarter of a core.",
     )
     client_cpu_burst_ms: float = Field(
         2_000, gt=0, description="CPU time (ms) one client address may have spent at once."
+    )
+    record_move_cpu_us: float = Field(
+        DEFAULT_RECORD_MOVE_CPU_US,
+        ge=0,
+        description="CPU time (µs) one move of a record is reckoned to cost to audit or to "
+        "write (`POST /v1/records/audit`, each record of a batch, a live game's "
+        "`GET …/record`): a client whose share has less left than a record's moves at this "
+        "rate (at most client_cpu_burst_ms) is 429 before the work starts.",
+    )
+    record_cache_bytes: int = Field(
+        32 * 1024 * 1024,
+        ge=0,
+        description="Bytes of finished games' records (`GET /v1/games/{id}/record`, each "
+        "format as answered) one process keeps, so that reading one again costs no rebuild "
+        "and no signature; the least recently read go first (0: none kept).",
     )
     max_games: int = Field(
         10_000, ge=1, description="Live games the store holds; more get 503 capacity_exhausted."

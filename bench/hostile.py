@@ -25,7 +25,11 @@ client of its own, as on a network. Scenarios:
   ``wrong-tokens`` (moves in the watcher's game with made-up tokens), ``move-history`` (four
   readers of ``GET …/moves?limit=10000`` of a 10,000-move game), ``early-draw`` (two games
   each of ``{"n": 1000000, "k": 500000, "early_draw": true}``: two moves, each taken back,
-  over and over; every move and takeback must be accepted);
+  over and over; every move and takeback must be accepted), ``costly-audit`` (the
+  costliest audit bodies the bounds allow — 10,000-move records of ``early_draw`` games on a
+  1,000,000 board, a 95-byte record of k = 500,000, batches of as many long records as a body
+  holds — from one connection of one address and four of another), ``record-reread`` (eight
+  addresses re-reading a 10,000-move public game's record in every format);
 * the store's bounds: ``one-address-moves`` (one address plays its games as fast as it can;
   ``ADJUDICATOR_MAX_TOTAL_MOVES`` is 20,000 here so that its share, 2,000, is reached within the
   run), ``refusals`` (one address has refused moves remembered under 255-character keys in
@@ -49,7 +53,9 @@ before the current code, so that each attack is reported before and after a chan
 
 Goal (issue "Hold under hostile traffic, part 2"): under each attack the watcher's ``/healthz``
 and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no 5xx. And (part
-3) ``join-replay``: no replay from another address gets a seat's token.
+3) ``join-replay``: no replay from another address gets a seat's token. ``costly-audit`` and
+``record-reread`` hold to the same goal: every piece of CPU work a request causes is charged to
+its client and done in slices, and a finished game's record is written once.
 
 On a machine of two cores or more the service is pinned to core 0 and everything else — the
 attackers, the well-behaved client, Redis — to core 1 (``taskset``, as ``bench.http`` does), so
@@ -63,6 +69,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import itertools
 import json
 import multiprocessing
 import os
@@ -423,6 +431,25 @@ def costly_batch() -> bytes:
     return body.encode()
 
 
+def costly_audits() -> list[bytes]:
+    """The costliest audit bodies: records of ``max_record_moves`` (10,000) moves, spread so that
+    no line ever forms, of early-draw games on a 1,000,000 board (gomoku, and tic-tac-toe with
+    k = 1,000), where a move cost O(k) before issue 46; the 95-byte record of k = 500,000 (four
+    moves, a second each then); and as many of the long records as one body holds, as a batch."""
+    spread = [[2 * (i // 500), 2 * (i % 500)] for i in range(10_000)]
+    long = [
+        {"game": "gomoku", "size": 1_000_000, "early_draw": True, "moves": spread},
+        {"n": 1_000_000, "k": 1000, "early_draw": True, "moves": spread},
+    ]
+    short = {"n": 1_000_000, "k": 500_000, "early_draw": True,
+             "moves": [[0, 0], [0, 1], [1, 0], [1, 1]]}  # fmt: skip
+    compact = functools.partial(json.dumps, separators=(",", ":"))
+    records: list[dict[str, Any]] = []
+    while len(compact({"records": [*records, long[len(records) % 2]]})) < ONE_MIB:
+        records.append(long[len(records) % 2])
+    return [compact(body).encode() for body in (*long, short, {"records": records})]
+
+
 def members_flood() -> bytes:
     """Just under 1 MiB of members no request takes."""
     parts, size, i = [], 2, 0
@@ -780,6 +807,52 @@ def _early_draw(server: Server, watcher: Watcher, seconds: float) -> None:
     scenario("early-draw (one address, two connections: moves and takebacks in early_draw games "
              "of k = 500,000 on 10⁶ × 10⁶; every one must be accepted)", server, watcher,
              lambda o: [early_draw_games(server, o, seconds) for _ in range(2)],
+             seconds)  # fmt: skip
+
+
+def audits(bodies: list[bytes]) -> Send:
+    """Audits of ``bodies``, one after another, round and round (a batch's at audit-batch)."""
+    turns = itertools.cycle(bodies)
+
+    async def send(client: httpx.AsyncClient) -> httpx.Response:
+        body = next(turns)
+        path = "/v1/records/audit-batch" if body.startswith(b'{"records"') else "/v1/records/audit"
+        return await client.post(path, content=body, headers={"content-type": "application/json"})
+
+    return send
+
+
+@scenario_of("costly-audit")
+def _costly_audit(server: Server, watcher: Watcher, seconds: float) -> None:
+    bodies = costly_audits()
+    scenario("costly-audit (the costliest audit bodies: 10,000-move early-draw records on a "
+             "1,000,000 board, a 95-byte one of k = 500,000, 1 MiB batches of long records; one "
+             "connection of one address, four of another)", server, watcher,
+             lambda o: [repeat(server, o, seconds, audits(bodies)),
+                        *(repeat(server, o, seconds, audits(bodies), OTHER_ATTACKER)
+                          for _ in range(4))],
+             seconds)  # fmt: skip
+
+
+def record_reads(game: str) -> Send:
+    """Reads of ``game``'s record in every format, round and round (those its kind has no use
+    for are 422 at once)."""
+    formats = itertools.cycle(["json", "transcript", "ggf", "psq", "sgf"])
+
+    async def send(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.get(f"/v1/games/{game}/record", params={"format": next(formats)})
+
+    return send
+
+
+@scenario_of("record-reread")
+def _record_reread(server: Server, watcher: Watcher, seconds: float) -> None:
+    game = move_limit(server, source="127.0.0.3", report=False)
+    readers = [f"127.0.0.{10 + i}" for i in range(8)]
+    scenario("record-reread (8 addresses re-reading a 10,000-move public game's record, every "
+             "format)", server, watcher,
+             lambda o: [repeat(server, o, seconds, record_reads(game), reader)
+                        for reader in readers],
              seconds)  # fmt: skip
 
 

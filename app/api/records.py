@@ -5,6 +5,12 @@ checks; no clock) plus the moves, written one of three ways: a list (``moves``),
 (``transcript``) or a record in a community format (``record`` and ``format``). ``AuditShapes``
 derives the bodies from the kinds a service serves, as ``GameShapes`` does the game routes';
 ``audit_answer`` turns a parsed body into the signed answer, here and in ``adjudicator audit``.
+
+Every piece of this work is linear in a record's moves, and charged to the client that asked
+(``app.api.work``): an audit's replay, its move records, its hash chain and its signature run a
+move a step (``Steps``), in slices between other requests, and a record of more moves than the
+client's share has left (``Meter.afford``) is 429 before it is replayed; a game's record is
+written the same way, and a finished game's once (``KeptRecords``).
 """
 
 from __future__ import annotations
@@ -39,8 +45,16 @@ from typing_extensions import TypedDict
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.clients import client_of
 from app.api.games import params as game_params
-from app.api.games.render import Json, clock_json, move_json, names_of, state_json, untimed
-from app.api.games.routes import viewed
+from app.api.games.render import (
+    Json,
+    Names,
+    clock_json,
+    move_json,
+    names_of,
+    state_json,
+    untimed,
+)
+from app.api.games.routes import store_errors, viewed
 from app.api.games.schemas import (
     GameShapes,
     game_of_body,
@@ -52,10 +66,11 @@ from app.api.games.schemas import (
     tagged_union,
     typed_dict,
 )
+from app.api.kept_records import KeptRecords, WrittenRecord
 from app.api.params import Malformed, Param
 from app.api.problems import problem_responses, validation_problem
 from app.api.routing import api_router
-from app.api.work import SLICE_SECONDS, Meter, WorkBudget, answered_in_slices, meter_of
+from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
 from app.contract.fields import Body, JsonInt
 from app.contract.games import CreateIn, MoveBody, PassIn, etag
 from app.contract.problems import (
@@ -68,11 +83,12 @@ from app.contract.problems import (
     problem_body,
 )
 from app.contract.squares import SquareError, Squares, check_syntax
-from app.records.audit import Audit, Submitted, replay
-from app.records.canonical import chain
+from app.records.audit import Audit, Submitted, replay, replaying
+from app.records.canonical import Chain, canonical_array
 from app.records.errors import RecordError
 from app.records.formats import FORMATS, read_record, write_record
 from app.records.signing import AUDIT, RECORD, TYPES, KeyRing, SigningKey
+from app.records.steps import Steps, completed
 from app.records.transcript import read_transcript, write_transcript
 from app.records.wthor import WthorGame, read_wthor
 from app.sessions.kind import Choice, GameKind, Pass, Placement, Played, Player, board_size
@@ -347,9 +363,23 @@ class IllegalOut(TypedDict, total=False):
 def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
     """The answer to an audit, unsigned: the verdict, the moves as a session records them, the
     state after them, and the record's hash chain."""
+    answer, _ = completed(answering(audit, problems))
+    return answer
+
+
+def answering(audit: Audit, problems: ProblemTable) -> Steps[tuple[Json, dict[str, bytes]]]:
+    """``audit_answer``, a move a step; with the canonical JSON of its moves, written as they
+    were chained, for its signature (``SigningKey.sign``'s ``written``)."""
     kind, position = audit.kind, audit.position
     names = names_of(kind, board_size(kind, position.facts()))
-    moves = [move_json(move, names) for move in audit.moves]
+    chained = Chain({"game": kind.name, **audit.params})
+    moves: list[Json] = []
+    written: list[bytes] = []
+    for move in audit.moves:
+        shown = move_json(move, names)
+        moves.append(shown)
+        written.append(chained.add(shown))
+        yield
     count = position.move_count
     state = GameState(
         id="",
@@ -378,11 +408,11 @@ def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
         "illegal": illegal,
         "moves": moves,
         "state": shown,
-        "chain": chain({"game": kind.name, **audit.params}, moves),
+        "chain": chained.hex(),
     }
     if audit.assumed:
         answer["assumed"] = dict(audit.assumed)
-    return answer
+    return answer, {"moves": canonical_array(written)}
 
 
 # --- from a parsed body to an audit ----------------------------------------------------------
@@ -635,6 +665,11 @@ class AuditShapes:
 
     def audit(self, parsed: BaseModel, max_moves: int) -> Audit:
         """The audit of a parsed body; a RequestValidationError for moves it cannot read."""
+        return completed(self.read(parsed, max_moves).replaying())
+
+    def read(self, parsed: BaseModel, max_moves: int) -> ToReplay:
+        """The game of a parsed body, read (its moves as the kind plays them), to replay; a
+        RequestValidationError for moves it cannot read."""
         body = parsed.root if isinstance(parsed, RootModel) else parsed
         assert isinstance(body, CreateIn)
         assert isinstance(body, RecordSource)
@@ -659,7 +694,25 @@ class AuditShapes:
             raise record_problem(field, error) from None
         opening = [] if body.record is not None else body.opening_moves()
         assumed = {name: params[name] for name in sorted(unsaid) if name in params}
-        return replace(replay(kind, params, moves, opening), assumed=assumed)
+        return ToReplay(kind, params, moves, opening, assumed)
+
+
+@dataclass(frozen=True, slots=True)
+class ToReplay:
+    """An audit body's game, read: its kind, its creation parameters, its moves as the kind
+    plays them, its opening's moves, and the parameters it was assumed to have
+    (``Audit.assumed``)."""
+
+    kind: GameKind
+    params: dict[str, object]
+    moves: list[Submitted]
+    opening: list[Played]
+    assumed: dict[str, object]
+
+    def replaying(self) -> Steps[Audit]:
+        """The audit, a move a step (``replaying``)."""
+        audit = yield from replaying(self.kind, self.params, self.moves, self.opening)
+        return replace(audit, assumed=self.assumed)
 
 
 def _params_of(
@@ -772,13 +825,22 @@ def _shapes(request: Request) -> AuditShapes:
     return cast(AuditShapes, request.app.state.audits)
 
 
-async def audit_record(request: Request) -> Response:
+def audited(to_replay: ToReplay, problems: ProblemTable, keys: KeyRing) -> Steps[Json]:
+    """The signed answer to an audit, a move a step: the replay, then the move records chained
+    (and written for the signature as they are)."""
+    audit = yield from to_replay.replaying()
+    answer, written = yield from answering(audit, problems)
+    return keys.current.signed(answer, AUDIT, written)
+
+
+@charged
+async def audit_record(request: Request, meter: Meter) -> Response:
     shapes = _shapes(request)
-    parsed = await shapes.body.parse(request)
-    audit = shapes.audit(parsed, request.app.state.settings.max_record_moves)
-    answer = audit_answer(audit, request.app.state.problems)
-    keys: KeyRing = request.app.state.keys
-    return json_response(keys.current.signed(answer, AUDIT))
+    parsed = await shapes.body.parse(request, meter)
+    to_replay = shapes.read(parsed, request.app.state.settings.max_record_moves)
+    meter.afford(len(to_replay.moves))
+    answer = audited(to_replay, request.app.state.problems, request.app.state.keys)
+    return json_response(await in_slices(answer, meter))
 
 
 # What ``?format=`` names: the JSON record, a transcript, or a community format of the kind's.
@@ -805,36 +867,105 @@ RECORD_FORMAT = Param(
 )
 
 
-def record_json(kind: GameKind, history: History, state: GameState) -> tuple[Json, list[Json]]:
-    """A session's game as a record, unsigned: its creation parameters, its moves as squares
-    (``[row, col]`` pairs on a board without names), its state now, and the hash chain of its
-    move records (the audit's, for the same moves); and those move records."""
+TEXT_MEDIA_TYPE = "text/plain; charset=utf-8"
+
+
+def _format_problem(message: str) -> RequestValidationError:
+    """A ``?format=`` that cannot write the game, as the 422 that says why."""
+    return RequestValidationError([{"loc": ("query", "format"), "type": "format", "msg": message}])
+
+
+def _writable(kind: GameKind, state: GameState, wanted: str) -> None:
+    """422 unless ``wanted`` is a format of the game's kind, and a transcript a board with square
+    names: what can be told before a move is read."""
+    formats = (JSON_RECORD, TRANSCRIPT, *kind.face.formats)
+    if wanted not in formats:
+        raise _format_problem(f"a {kind.face.title} game is written as {', '.join(formats)}")
+    if wanted == TRANSCRIPT and names_of(kind, board_size(kind, state.facts)) is None:
+        raise _format_problem("this board is wider than 26 columns: its squares have no names")
+
+
+def _written_move(played: Played, names: Names | None) -> object:
+    """A move as a record writes it: a square (a ``[row, col]`` pair on a board without names),
+    ``pass`` (a renju pass, as the audit reads it), or a choice as the choice route takes it."""
+    if isinstance(played, Pass):
+        return PASS
+    if isinstance(played, Placement):
+        row, col = played.row, played.col
+        return [row, col] if names is None else names.squares.name(row, col)
+    return dict(cast(Choice, played).body())  # a swap2 opening's choice
+
+
+def recording(kind: GameKind, history: History, state: GameState) -> Steps[tuple[Json, list[Json]]]:
+    """A session's game as a record, unsigned, a move a step: its creation parameters, its moves
+    as squares (``[row, col]`` pairs on a board without names), its state now, and the hash
+    chain of its move records (the audit's, for the same moves); and those move records."""
     names = names_of(kind, board_size(kind, state.facts))
     moves = history.moves[: state.move_count]  # a move that landed between the two reads waits
-    written: list[object] = []
-    for move in moves:
-        played = move.played
-        if isinstance(played, Pass):  # a renju pass, written as the audit reads it
-            written.append(PASS)
-        elif isinstance(played, Placement):
-            row, col = played.row, played.col
-            written.append([row, col] if names is None else names.squares.name(row, col))
-        else:  # a choice (swap2's), written as the choice route takes it
-            written.append(dict(cast(Choice, played).body()))
-    shown = state_json(state, names)
-    for private in ("id", "version", "clock", "at"):
-        shown.pop(private, None)
-    if shown.get("last_move"):
-        shown["last_move"] = untimed(shown["last_move"])
-    records = [move_json(move, names) for move in moves]
     params = {"game": kind.name, **history.params}
     # The chain and the state are the audit's, which replays the moves without time.
-    chained = chain(params, [untimed(r) for r in records])
-    record = {**params, "moves": written, "state": shown, "chain": chained}
+    chained = Chain(params)
+    written: list[object] = []
+    records: list[Json] = []
+    for move in moves:
+        written.append(_written_move(move.played, names))
+        shown = move_json(move, names)
+        records.append(shown)
+        chained.add(untimed(shown))
+        yield
+    now = state_json(state, names)
+    for private in ("id", "version", "clock", "at"):
+        now.pop(private, None)
+    if now.get("last_move"):
+        now["last_move"] = untimed(now["last_move"])
+    record = {**params, "moves": written, "state": now, "chain": chained.hex()}
     return record, records
 
 
-async def get_record(request: Request) -> Response:
+def _transcript(kind: GameKind, history: History, state: GameState) -> Steps[WrittenRecord]:
+    """The game's squares one after another, a move a step; refused for a game that has a pass
+    or a choice (``_writable`` refused a board without names)."""
+    names = names_of(kind, board_size(kind, state.facts))
+    assert names is not None, "refused before (_writable)"
+    squares: list[str] = []
+    for move in history.moves[: state.move_count]:
+        played = move.played
+        if isinstance(played, Pass):
+            return WrittenRecord(refused="a transcript writes no pass, and this game has one: "
+                                 "read its JSON record")  # fmt: skip
+        if not isinstance(played, Placement):
+            return WrittenRecord(refused="a transcript writes no choice, and this game has its "
+                                 "opening's: read its JSON record")  # fmt: skip
+        squares.append(names.squares.name(played.row, played.col))
+        yield
+    return WrittenRecord(write_transcript(squares).encode(), TEXT_MEDIA_TYPE)
+
+
+def written_record(
+    kind: GameKind, history: History, state: GameState, wanted: str, keys: KeyRing
+) -> Steps[WrittenRecord]:
+    """The game's record in the format ``wanted`` (one ``_writable`` let through), a move a
+    step: the JSON record signed once the game is over, or a format's text, or why that format
+    cannot write this game."""
+    if wanted == TRANSCRIPT:
+        return (yield from _transcript(kind, history, state))
+    record, records = yield from recording(kind, history, state)
+    if wanted == JSON_RECORD:
+        over = state.status != "in_progress"
+        signed = keys.current.signed(record, RECORD) if over else {**record, "signature": None}
+        return WrittenRecord(to_json(signed), "application/json")
+    try:
+        # What a format writes beyond the JSON record: the move records, and the clock (a
+        # creation parameter the JSON record leaves out, as an audit replays without time).
+        clock = None if state.clock is None else clock_json(state.clock)
+        text = write_record(wanted, {**record, "records": records, "clock": clock})
+    except RecordError as error:
+        return WrittenRecord(refused=str(error))
+    return WrittenRecord(text.encode(), TEXT_MEDIA_TYPE)
+
+
+@charged
+async def get_record(request: Request, meter: Meter) -> Response:
     game_id = game_params.game_id(request)
     wanted = RECORD_FORMAT.read(request)
     await viewed(request, game_id)
@@ -843,51 +974,25 @@ async def get_record(request: Request) -> Response:
     tag = etag(state.id, state.version)
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     kind = _shapes(request).kinds.find(state.kind)
-    if wanted not in (JSON_RECORD, TRANSCRIPT, *kind.face.formats):
-        formats = ", ".join((JSON_RECORD, TRANSCRIPT, *kind.face.formats))
-        raise RequestValidationError(
-            [{"loc": ("query", "format"), "type": "format",
-              "msg": f"a {kind.face.title} game is written as {formats}"}]
-        )  # fmt: skip
+    _writable(kind, state, wanted)
     if game_params.etag_matches(request, tag):
         return Response(status_code=304, headers=headers)
-    record, records = record_json(kind, await store.history(game_id), state)
-    if wanted == JSON_RECORD:
+    # A finished game's record is written once (at this version) and kept; a live game's is
+    # written at each read, charged to the reader, and refused before it is read if the
+    # reader's share has not what its moves are reckoned to cost.
+    kept: KeptRecords = request.app.state.kept_records
+    over = state.status != "in_progress"
+    written = kept.get(game_id, state.version, wanted) if over else None
+    if written is None:
+        meter.afford(state.move_count)
+        history = await store.history(game_id)
         keys: KeyRing = request.app.state.keys
-        over = state.status != "in_progress"
-        signed = keys.current.signed(record, RECORD) if over else {**record, "signature": None}
-        return json_response(signed, headers=headers)
-    moves = cast(list[object], record["moves"])
-    if wanted == TRANSCRIPT:
-        if any(isinstance(move, dict) for move in moves):
-            raise RequestValidationError(
-                [{"loc": ("query", "format"), "type": "format",
-                  "msg": "a transcript writes no choice, and this game has its opening's: "
-                         "read its JSON record"}]
-            )  # fmt: skip
-        if not all(isinstance(move, str) for move in moves):
-            raise RequestValidationError(
-                [{"loc": ("query", "format"), "type": "format",
-                  "msg": "this board is wider than 26 columns: its squares have no names"}]
-            )  # fmt: skip
-        if PASS in moves:
-            raise RequestValidationError(
-                [{"loc": ("query", "format"), "type": "format",
-                  "msg": "a transcript writes no pass, and this game has one: read its JSON "
-                         "record"}]
-            )  # fmt: skip
-        text = write_transcript(cast(list[str], moves))
-        return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
-    try:
-        # What a format writes beyond the JSON record: the move records, and the clock (a
-        # creation parameter the JSON record leaves out, as an audit replays without time).
-        clock = None if state.clock is None else clock_json(state.clock)
-        text = write_record(wanted, {**record, "records": records, "clock": clock})
-    except RecordError as error:
-        raise RequestValidationError(
-            [{"loc": ("query", "format"), "type": "format", "msg": str(error)}]
-        ) from None
-    return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
+        written = await in_slices(written_record(kind, history, state, wanted, keys), meter)
+        if over:
+            kept.keep(game_id, state.version, wanted, written)
+    if written.refused is not None:
+        raise _format_problem(written.refused)
+    return Response(written.body, media_type=written.media_type, headers=headers)
 
 
 # --- batches: JSON, and WTHOR files streamed back as NDJSON -----------------------------------
@@ -910,38 +1015,33 @@ def _batch_problem(errors: Sequence[Mapping[str, Any]]) -> Json:
     return cast(Json, from_json(bytes(validation_problem(errors).body)))
 
 
-def _audit_batch_item(
-    shapes: AuditShapes,
-    item: object,
-    index: int,
-    context: dict[str, Any],
-    keys: KeyRing,
-    problems: ProblemTable,
-) -> Json:
-    settings = context["settings"]
-    try:
-        parsed = shapes.body.validate_value(item, context)
-        answer = audit_answer(shapes.audit(parsed, settings.max_record_moves), problems)
-    except RequestValidationError as refused:
-        errors = refused.errors()
-        located = [{**e, "loc": ("body", "records", index, *e["loc"][1:])} for e in errors]
-        return {"problem": _batch_problem(located)}
-    return keys.current.signed(answer, AUDIT)
-
-
-async def _audit_json_batch(request: Request) -> Response:
+def _audit_batch(request: Request, records: Sequence[object], meter: Meter) -> Steps[list[Json]]:
+    """The results of a batch's records in order, a move a step: a record that cannot be read
+    is its problem; one of more moves than the client's share has left (``Meter.afford``)
+    refuses the batch 429 before it is replayed."""
     shapes = _shapes(request)
-    meter = meter_of(request)
-    batch = await shapes.batch.parse(request, meter)
     context: dict[str, Any] = request.app.state.validation_context
     keys: KeyRing = request.app.state.keys
     problems: ProblemTable = request.app.state.problems
-    records = list(enumerate(batch.records))
-    results = await answered_in_slices(
-        records,
-        lambda pair: _audit_batch_item(shapes, pair[1], pair[0], context, keys, problems),
-        meter,
-    )
+    max_moves = context["settings"].max_record_moves
+    results: list[Json] = []
+    for index, item in enumerate(records):
+        try:
+            to_replay = shapes.read(shapes.body.validate_value(item, context), max_moves)
+        except RequestValidationError as refused:
+            errors = refused.errors()
+            located = [{**e, "loc": ("body", "records", index, *e["loc"][1:])} for e in errors]
+            results.append({"problem": _batch_problem(located)})
+        else:
+            meter.afford(len(to_replay.moves))
+            results.append((yield from audited(to_replay, problems, keys)))
+        yield
+    return results
+
+
+async def _audit_json_batch(request: Request, meter: Meter) -> Response:
+    batch = await _shapes(request).batch.parse(request, meter)
+    results = await in_slices(_audit_batch(request, batch.records, meter), meter)
     return json_response({"results": results})
 
 
@@ -1009,9 +1109,8 @@ async def _wthor_lines(
             return
 
 
-async def _audit_wthor(request: Request) -> Response:
+async def _audit_wthor(request: Request, meter: Meter) -> Response:
     shapes = _shapes(request)
-    meter = meter_of(request)
     data = await request.body()
     meter.admit()
     try:
@@ -1026,11 +1125,12 @@ async def _audit_wthor(request: Request) -> Response:
     return StreamingResponse(lines, media_type=NDJSON_MEDIA_TYPE)
 
 
-async def audit_batch(request: Request) -> Response:
+@charged
+async def audit_batch(request: Request, meter: Meter) -> Response:
     media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media == WTHOR_MEDIA_TYPE:
-        return await _audit_wthor(request)
-    return await _audit_json_batch(request)
+        return await _audit_wthor(request, meter)
+    return await _audit_json_batch(request, meter)
 
 
 def records_router(shapes: AuditShapes) -> APIRouter:
@@ -1058,7 +1158,10 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         "moves to the same state, unless the game ended off the board (a resignation, a flag "
         "fall, an agreed draw, the move limit). `?format=transcript` gives the squares as "
         "`text/plain`; `?format=ggf` an Othello game as GGS writes it. ETag / "
-        "`If-None-Match` as for the game.",
+        "`If-None-Match` as for the game. A finished game's record is written once and "
+        "answered the same bytes at every read; a live game's is written at each read, its CPU "
+        "time charged to the reader's share (429 `rate_limited`, before it is written if its "
+        "moves are reckoned to cost more than the share has left).",
         response_model=shapes.record,
         responses={
             200: {
@@ -1066,7 +1169,7 @@ def records_router(shapes: AuditShapes) -> APIRouter:
                 "content": {"text/plain": {"schema": {"type": "string"}}},
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-            **problem_responses(VALIDATION_ERROR, GAME_NOT_FOUND, UNAUTHORIZED),
+            **store_errors(VALIDATION_ERROR, GAME_NOT_FOUND, UNAUTHORIZED, RATE_LIMITED),
         },
         openapi_extra={
             **game_params.VIEWER_TOKEN.openapi,
@@ -1088,7 +1191,10 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         "record in the kind's community format. Othello passes are inferred. The answer "
         "holds the accepted move records, the state after them, the record's SHA-256 hash "
         "chain and the service's Ed25519 signature (`GET /v1/keys`). A record that cannot be "
-        "read, or of more than `max_record_moves` moves, is 422 naming where it broke.",
+        "read, or of more than `max_record_moves` moves, is 422 naming where it broke. The "
+        "audit's CPU time is charged to the client's share as it goes; a record of more moves "
+        "than the share has left (`record_move_cpu_us` a move) is 429 `rate_limited` before "
+        "it is replayed.",
         response_model=shapes.answer,
         responses={200: shapes.examples, **problem_responses(*BODY_ERRORS)},
         openapi_extra=shapes.body.openapi,
@@ -1098,7 +1204,9 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         summary="Audit many games",
         description='`application/json`: `{"records": [<audit body>, …]}` (1 to '
         '`max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be '
-        'read is its own result, `{"problem": <its 422>}`, never the batch\'s failure. '
+        'read is its own result, `{"problem": <its 422>}`, never the batch\'s failure; once '
+        "the client's CPU share is used (between two slices of the work, or before a record "
+        "of more moves than it has left), the batch is 429 `rate_limited`. "
         "`application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello "
         "Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line "
         "a game in file order, streamed as it is audited: `index`, `tournament`, `black`, "

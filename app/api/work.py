@@ -1,30 +1,38 @@
 """The CPU time the service spends on one client's requests: measured, charged, and shared out.
 
-Parsing a body and answering a stateless question are the work a client chooses the size of: a
-board of 10,000 cells, a batch of a thousand, a hostile megabyte. ``WorkBudget`` gives each
-client (``clients.client_of``) a share of this process's time for that work —
+Parsing a body, answering a stateless question, auditing a record, writing a game's record,
+listing a game's legal moves: work a client chooses the size of (a board of 10,000 cells, a
+batch of a thousand, a record of ten thousand moves, a hostile megabyte). ``WorkBudget`` gives
+each client (``clients.client_of``) a share of this process's time for that work —
 ``client_cpu_ms_per_minute``, with bursts of ``client_cpu_burst_ms`` — measured as the CPU time
-of the event loop's thread while the work runs, and charged when it is done. A client that has
+of the event loop's thread while the work runs, and charged as it is done. A client that has
 used its share is refused 429 ``rate_limited`` before its next body is read, until the share has
-refilled.
+refilled; work whose cost is known before it starts (a record's moves, reckoned at
+``record_move_cpu_us`` each: ``Meter.afford``) is refused before it starts if the client has not
+that much left.
 
-A long batch is answered in slices (``answered_in_slices``) of at most ``SLICE_SECONDS``, the
-event loop serving other requests between them, so one request never holds the loop for long.
+Long work is done in slices (``in_slices``: work written as ``Steps``, one step a move or an
+item; ``answered_in_slices``: a batch) of at most ``SLICE_SECONDS``, the event loop serving other
+requests between them, so one request never holds the loop for long. A route that awaits the
+store between pieces of work is charged for its own steps only (``metered``, ``charged``): the
+time other requests take while it waits is theirs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from starlette.requests import Request
+from starlette.responses import Response
 
 from app.api.clients import client_of
 from app.api.ratelimit import RateLimiter
-from app.settings import DEFAULT_TRACKED_CLIENTS
+from app.records.steps import Steps
+from app.settings import DEFAULT_RECORD_MOVE_CPU_US, DEFAULT_TRACKED_CLIENTS
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,20 +42,31 @@ SLICE_SECONDS = 0.001
 
 
 class Meter:
-    """Charges a client the CPU time spent inside ``with`` blocks (one or several)."""
+    """Charges a client the CPU time spent inside ``with`` blocks (one or several, one inside
+    another: the outermost measures)."""
 
-    __slots__ = ("_budget", "_client", "_started")
+    __slots__ = ("_budget", "_client", "_depth", "_started")
 
     def __init__(self, budget: WorkBudget, client: str) -> None:
-        self._budget, self._client, self._started = budget, client, 0.0
+        self._budget, self._client, self._started, self._depth = budget, client, 0.0, 0
 
     def admit(self) -> None:
         """429 now if the client has used its share (by work done since this meter was made:
         what its other requests did while this one waited for its body)."""
         self._budget.limiter.admit(self._client)
 
+    def afford(self, moves: int) -> None:
+        """429 now unless the client has left what ``moves`` moves of a record are reckoned to
+        cost (``record_move_cpu_us`` each; at most its burst: a record that costs more is
+        started with a full share, and stopped between two slices once that is spent)."""
+        budget = self._budget
+        least = min(moves * budget.move_seconds, budget.limiter.burst)
+        budget.limiter.admit(self._client, least)
+
     def __enter__(self) -> Meter:
-        self._started = self._budget.cpu_clock()
+        if not self._depth:
+            self._started = self._budget.cpu_clock()
+        self._depth += 1
         return self
 
     def __exit__(
@@ -56,8 +75,10 @@ class Meter:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        spent = self._budget.cpu_clock() - self._started
-        self._budget.limiter.spend(self._client, spent)
+        self._depth -= 1
+        if not self._depth:
+            spent = self._budget.cpu_clock() - self._started
+            self._budget.limiter.spend(self._client, spent)
 
 
 def _no_time() -> float:
@@ -73,7 +94,9 @@ class WorkBudget:
         burst_ms: float,
         cpu_clock: Callable[[], float] = time.thread_time,
         max_clients: int = DEFAULT_TRACKED_CLIENTS,
+        record_move_us: float = DEFAULT_RECORD_MOVE_CPU_US,
     ) -> None:
+        self.move_seconds = record_move_us / 1e6  # what a record's move is reckoned to cost
         self.limiter = RateLimiter(
             ms_per_minute / 1000, burst_ms / 1000, max_clients=max_clients,
             what="requests' work (CPU time)",
@@ -94,21 +117,88 @@ def meter_of(request: Request) -> Meter:
     return budget.meter(request)
 
 
-async def answered_in_slices(items: Iterable[T], answer: Callable[[T], R], meter: Meter) -> list[R]:
-    """``answer`` of each item, in order, the event loop serving other requests every
-    ``SLICE_SECONDS``; the time spent is charged to ``meter``, and the client is refused 429
-    between two slices once it has used its share (by this request or by others of its own
-    answered meanwhile: many batches at once cannot pass it by more than a slice each)."""
-    results: list[R] = []
-    pending = iter(items)
+async def in_slices(steps: Steps[R], meter: Meter) -> R:
+    """What ``steps`` returns, its steps run a slice of at most ``SLICE_SECONDS`` at a time, the
+    event loop serving other requests between slices; the time spent is charged to ``meter``,
+    and the client is refused 429 between two slices once it has used its share (by this
+    request or by others of its own answered meanwhile: many requests at once cannot pass it by
+    more than a slice each)."""
     while True:
         with meter:
             ends = time.perf_counter() + SLICE_SECONDS
-            for item in pending:
-                results.append(answer(item))
-                if time.perf_counter() >= ends:
-                    break
-            else:
-                return results
+            try:
+                while True:
+                    next(steps)
+                    if time.perf_counter() >= ends:
+                        break
+            except StopIteration as done:
+                result: R = done.value
+                return result
         await asyncio.sleep(0)
         meter.admit()
+
+
+async def answered_in_slices(items: Iterable[T], answer: Callable[[T], R], meter: Meter) -> list[R]:
+    """``answer`` of each item, in order, in slices (``in_slices``: an item a step)."""
+
+    def answering() -> Steps[list[R]]:
+        results: list[R] = []
+        for item in items:
+            results.append(answer(item))
+            yield
+        return results
+
+    return await in_slices(answering(), meter)
+
+
+class _Metered(Generic[R]):
+    """``work`` awaited with each of its own steps (from one suspension to the next) measured
+    by ``meter``: what runs while it waits (other requests) is not its."""
+
+    __slots__ = ("_meter", "_work")
+
+    def __init__(self, work: Coroutine[Any, Any, R], meter: Meter) -> None:
+        self._work, self._meter = work, meter
+
+    def __await__(self) -> Generator[Any, Any, R]:
+        work, meter = self._work, self._meter
+        sent: Any = None
+        thrown: BaseException | None = None
+        while True:
+            with meter:
+                try:
+                    awaited = work.send(sent) if thrown is None else work.throw(thrown)
+                except StopIteration as done:
+                    result: R = done.value
+                    return result
+            try:
+                sent, thrown = (yield awaited), None
+            except GeneratorExit:
+                work.close()
+                raise
+            except BaseException as error:  # a cancellation: the work's to handle
+                sent, thrown = None, error
+
+
+def metered(work: Coroutine[Any, Any, R], meter: Meter) -> Awaitable[R]:
+    """``work``, its CPU time charged to ``meter``: its own steps only, not the time other
+    requests take while it awaits the store."""
+    return _Metered(work, meter)
+
+
+def charged(
+    endpoint: Callable[[Request, Meter], Coroutine[Any, Any, Response]],
+) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+    """A route's endpoint whose CPU time, all of it, is charged to its client (``metered``):
+    429 before anything is read if the client has used its share. ``endpoint`` is given the
+    meter, for work it does in slices (``in_slices``) or refuses by its reckoned cost
+    (``Meter.afford``)."""
+
+    async def charged_endpoint(request: Request) -> Response:
+        meter = meter_of(request)
+        return await metered(endpoint(request, meter), meter)
+
+    charged_endpoint.__name__ = endpoint.__name__  # the operation's id derives from it
+    charged_endpoint.__qualname__ = endpoint.__qualname__
+    charged_endpoint.__doc__ = endpoint.__doc__
+    return charged_endpoint

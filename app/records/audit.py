@@ -15,7 +15,9 @@ checked: it stands for the skip the move before it made, once, and anywhere else
 ``PassRefused``.
 
 Time is linear in the moves: each is one ``play``, which costs the kind's move (O(1) for
-tic-tac-toe, a bitboard walk for Reversi) and nothing that grows with the record.
+tic-tac-toe, a bitboard walk for Reversi) and nothing that grows with the record. The replay is
+``Steps``, a move a step (``replaying``), so that the HTTP edge runs a long record a slice at a
+time between other requests (``app.api.work.in_slices``); ``replay`` runs it through at once.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.records.steps import Steps, completed
 from app.rules.errors import RuleError
 from app.sessions.errors import GameOver, PassRefused
 from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position, immutable
@@ -88,6 +91,16 @@ def replay(
     (validated creation parameters, as a session's store takes them) and its ``opening`` (moves
     its creation body checked: the first move records, as a session's), stopping at the first
     move the rules refuse."""
+    return completed(replaying(kind, params, moves, opening))
+
+
+def replaying(
+    kind: GameKind,
+    params: Mapping[str, object],
+    moves: Iterable[Submitted],
+    opening: Sequence[Played] = (),
+) -> Steps[Audit]:
+    """``replay``, a move a step."""
     position = opened(kind, params, opening)
     inferred = kind.face.inferred_pass
     accepted: list[Move] = position.moves(0, position.move_count)
@@ -110,6 +123,7 @@ def replay(
                 kind, params, position, tuple(accepted), plies, Refused(ply, move.given, error)
             )
         plies = ply
+        yield
     return Audit(kind, params, position, tuple(accepted), plies, None)
 
 

@@ -145,9 +145,48 @@ def number(x: float) -> str:
     return sign + text
 
 
+def canonical_object(members: Mapping[str, Any], written: Mapping[str, bytes]) -> bytes:
+    """The canonical JSON of an object of ``members``, those named in ``written`` given already
+    written as canonical JSON (a long record's moves, written a move at a time as its chain is
+    made): the bytes ``canonical_json(members)`` would be, without writing those again."""
+    names = sorted(members, key=lambda name: name.encode("utf-16-be"))
+    parts = (
+        canonical_json(name) + b":" + (written[name] if name in written else canonical_json(value))
+        for name in names
+        for value in (members[name],)
+    )
+    return b"{" + b",".join(parts) + b"}"
+
+
+def canonical_array(items: Iterable[bytes]) -> bytes:
+    """The canonical JSON of an array whose items are given written as canonical JSON."""
+    return b"[" + b",".join(items) + b"]"
+
+
+class Chain:
+    """A record's hash chain, made a move at a time: ``add`` each move record in order, then
+    ``hex``."""
+
+    __slots__ = ("_digest",)
+
+    def __init__(self, params: Mapping[str, Any]) -> None:
+        self._digest = hashlib.sha256(canonical_json(params)).digest()
+
+    def add(self, move: Mapping[str, Any]) -> bytes:
+        """Chain the next move record; answers its canonical JSON (which a signature of the
+        record's moves may reuse: ``canonical_object``)."""
+        written = canonical_json(move)
+        self._digest = hashlib.sha256(self._digest + written).digest()
+        return written
+
+    def hex(self) -> str:
+        """The last hash, lower-case hex."""
+        return self._digest.hex()
+
+
 def chain(params: Mapping[str, Any], moves: Iterable[Mapping[str, Any]]) -> str:
     """The hash chain of a record: its creation parameters, then each move record in order."""
-    digest = hashlib.sha256(canonical_json(params)).digest()
+    chained = Chain(params)
     for move in moves:
-        digest = hashlib.sha256(digest + canonical_json(move)).digest()
-    return digest.hex()
+        chained.add(move)
+    return chained.hex()

@@ -32,7 +32,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from app.records.canonical import canonical_json
+from app.records.canonical import canonical_json, canonical_object
 
 ALG = "Ed25519"
 SIGNATURE = "signature"  # the signed document's member that holds its signature
@@ -60,12 +60,16 @@ class Verified(NamedTuple):
     typ: str
 
 
-def signing_input(document: Mapping[str, Any], header: Mapping[str, Any]) -> bytes:
+def signing_input(
+    document: Mapping[str, Any], header: Mapping[str, Any],
+    written: Mapping[str, bytes] | None = None,
+) -> bytes:  # fmt: skip
     """What a signature signs: the canonical JSON of ``document`` with its ``signature`` member
-    holding ``header``, the signature's members but ``value``. A ``ValueError`` for what is not
-    JSON that canonical JSON writes."""
+    holding ``header``, the signature's members but ``value`` (members named in ``written``
+    given already written). A ``ValueError`` for what is not JSON that canonical JSON writes."""
     unsigned = {k: v for k, v in document.items() if k != SIGNATURE}
-    return canonical_json({**unsigned, SIGNATURE: dict(header)})
+    members = {**unsigned, SIGNATURE: dict(header)}
+    return canonical_object(members, written) if written else canonical_json(members)
 
 
 def b64url(data: bytes) -> str:
@@ -110,16 +114,24 @@ class SigningKey:
     def kid(self) -> str:
         return self.jwk["kid"]
 
-    def sign(self, document: Mapping[str, Any], typ: str) -> dict[str, str]:
+    def sign(
+        self, document: Mapping[str, Any], typ: str, written: Mapping[str, bytes] | None = None
+    ) -> dict[str, str]:
         """The signature of ``document`` (its ``signature`` member, if any, replaced), saying
-        that it is a ``typ`` (one of ``TYPES``)."""
+        that it is a ``typ`` (one of ``TYPES``). Members named in ``written`` are given already
+        written as canonical JSON (a long record's moves, written a move at a time as its chain
+        was: ``canonical.canonical_object``)."""
         assert typ in TYPES, f"a signed document is one of {', '.join(TYPES)}"
         header = {"alg": ALG, "kid": self.kid, "typ": typ}
-        return {**header, VALUE: b64url(self.private.sign(signing_input(document, header)))}
+        data = signing_input(document, header, written)
+        return {**header, VALUE: b64url(self.private.sign(data))}
 
-    def signed(self, document: Mapping[str, Any], typ: str) -> dict[str, Any]:
-        """``document`` with its ``signature``, saying that it is a ``typ``."""
-        return {**document, SIGNATURE: self.sign(document, typ)}
+    def signed(
+        self, document: Mapping[str, Any], typ: str, written: Mapping[str, bytes] | None = None
+    ) -> dict[str, Any]:
+        """``document`` with its ``signature``, saying that it is a ``typ`` (``written``: as
+        ``sign`` takes it)."""
+        return {**document, SIGNATURE: self.sign(document, typ, written)}
 
 
 def _pem(path: Path) -> bytes:

@@ -47,6 +47,7 @@ from app.api.games.streams import StreamSlots
 from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter
 from app.api.routing import api_router
+from app.api.work import Meter, charged
 from app.contract.fields import SQUARES
 from app.contract.games import GiveTimeIn, claimed, etag
 from app.contract.problems import (
@@ -478,7 +479,8 @@ async def get_move(request: Request) -> Response:
     return json_response(move_json(move, await names_in(request, game_id)))
 
 
-async def list_legal_moves(request: Request) -> Response:
+@charged  # a page of a renju game's costs its forbidden points: up to 15 ms
+async def list_legal_moves(request: Request, _meter: Meter) -> Response:
     game_id = params.game_id(request)
     after, limit = params.AFTER_CELL.read(request), params.LEGAL_LIMIT.read(request)
     await viewed(request, game_id)
@@ -492,7 +494,8 @@ async def list_legal_moves(request: Request) -> Response:
     return json_response(legal_moves_json(page, names), headers=headers)
 
 
-async def get_board(request: Request) -> Response:
+@charged  # with Redis, the board is the moves replayed: up to max_moves_per_game of them
+async def get_board(request: Request, _meter: Meter) -> Response:
     game_id = params.game_id(request)
     await viewed(request, game_id)
     store = store_of(request)
@@ -897,7 +900,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "board's first page is its first row's first cells. Carries the game's `ETag` (the "
         "state's, at the same version); send it back in `If-None-Match` and an unchanged "
         "game answers 304 with no body. A public game's are read by anyone, a private game's with "
-        "a player's or a spectator's token.",
+        "a player's or a spectator's token. The CPU time a page takes (a renju position's "
+        "forbidden points, milliseconds) is charged to the reader's share, as a body's parsing "
+        "is: 429 `rate_limited` once it is used.",
         response_model=shapes.legal_moves,
         responses={
             200: {
@@ -907,7 +912,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 }
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
-            **store_errors(Unauthorized, GameNotFound, VALIDATION_ERROR),
+            **store_errors(Unauthorized, GameNotFound, VALIDATION_ERROR, RATE_LIMITED),
         },
         openapi_extra={
             **params.VIEWER_TOKEN.openapi,
@@ -925,11 +930,12 @@ def game_router(shapes: GameShapes) -> APIRouter:
         description="Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (gomoku; Reversi, always "
         "rendered: at most 32 × 32). Larger tic-tac-toe and gomoku boards answer 422 "
         "`board_too_large`: "
-        "follow the moves instead.",
+        "follow the moves instead. Its CPU time (with Redis, the game's moves replayed) is "
+        "charged to the reader's share: 429 `rate_limited` once it is used.",
         response_model=shapes.board,
         responses={
             200: answer_examples(examples.board),
-            **store_errors(Unauthorized, GameNotFound, BoardTooLarge),
+            **store_errors(Unauthorized, GameNotFound, BoardTooLarge, RATE_LIMITED),
         },
         openapi_extra={**params.VIEWER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
     )(get_board)

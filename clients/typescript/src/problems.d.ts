@@ -34,10 +34,10 @@ export interface OperationProblemCodes {
     giveTime: "action_not_allowed" | "game_not_found" | "game_over" | "idempotency_key_reused" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "waiting_for_opponent" | "wrong_player";
     gameEvents: "game_not_found" | "store_unavailable" | "too_many_streams" | "unauthorized" | "validation_error";
     getMove: "game_not_found" | "move_not_found" | "store_unavailable" | "unauthorized" | "validation_error";
-    listLegalMoves: "game_not_found" | "store_unavailable" | "unauthorized" | "validation_error";
-    getBoard: "board_too_large" | "game_not_found" | "store_unavailable" | "unauthorized";
+    listLegalMoves: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
+    getBoard: "board_too_large" | "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized";
     getKeys: never;
-    getRecord: "game_not_found" | "unauthorized" | "validation_error";
+    getRecord: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
     auditRecord: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     auditBatch: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     getHealth: never;

@@ -487,7 +487,7 @@ export interface paths {
         };
         /**
          * The moves the player to move may make now, a page at a time
-         * @description Every legal move of the player to move (`player`), in row-major order of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`, and `square` where the board has names: every empty cell; gomoku's too, but Black's renju forbidden points), a Reversi move adds the `flips` it would make (and their `flip_squares`; a live Reversi game's player to move always has one: passes are never listed, they happen by themselves). Once the game is over, however it ended, `player` is null and there are none. `count` is how many there are in all; a page lists at most `limit` of them, those whose cell comes after `after` (a cell index, `row × width + col`); `next_after` is the `after` of the next page, null on the last. A page costs what it lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 board's first page is its first row's first cells. Carries the game's `ETag` (the state's, at the same version); send it back in `If-None-Match` and an unchanged game answers 304 with no body. A public game's are read by anyone, a private game's with a player's or a spectator's token.
+         * @description Every legal move of the player to move (`player`), in row-major order of their cells, in the kind's shape: a tic-tac-toe move is a cell (`row`, `col`, and `square` where the board has names: every empty cell; gomoku's too, but Black's renju forbidden points), a Reversi move adds the `flips` it would make (and their `flip_squares`; a live Reversi game's player to move always has one: passes are never listed, they happen by themselves). Once the game is over, however it ended, `player` is null and there are none. `count` is how many there are in all; a page lists at most `limit` of them, those whose cell comes after `after` (a cell index, `row × width + col`); `next_after` is the `after` of the next page, null on the last. A page costs what it lists and the occupied cells it skips, never the board: a 1,000,000 × 1,000,000 board's first page is its first row's first cells. Carries the game's `ETag` (the state's, at the same version); send it back in `If-None-Match` and an unchanged game answers 304 with no body. A public game's are read by anyone, a private game's with a player's or a spectator's token. The CPU time a page takes (a renju position's forbidden points, milliseconds) is charged to the reader's share, as a body's parsing is: 429 `rate_limited` once it is used.
          */
         get: operations["listLegalMoves"];
         put?: never;
@@ -507,7 +507,7 @@ export interface paths {
         };
         /**
          * The board as text (n ≤ 100)
-         * @description Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (gomoku; Reversi, always rendered: at most 32 × 32). Larger tic-tac-toe and gomoku boards answer 422 `board_too_large`: follow the moves instead.
+         * @description Rows of `X`, `O`, `.` (tic-tac-toe) or `B`, `W`, `.` (gomoku; Reversi, always rendered: at most 32 × 32). Larger tic-tac-toe and gomoku boards answer 422 `board_too_large`: follow the moves instead. Its CPU time (with Redis, the game's moves replayed) is charged to the reader's share: 429 `rate_limited` once it is used.
          */
         get: operations["getBoard"];
         put?: never;
@@ -547,7 +547,7 @@ export interface paths {
         };
         /**
          * A game's record
-         * @description The game as a record: by default JSON with its creation parameters (as `POST /v1/games` takes them), its moves as squares (`[row, col]` pairs on a board wider than 26 columns), its state (as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`), the SHA-256 hash chain of its move records and, once the game is over, the service's Ed25519 signature (`GET /v1/keys`); null before. `POST /v1/records/audit` of it (without `state`, `chain` and `signature`) replays the same moves to the same state, unless the game ended off the board (a resignation, a flag fall, an agreed draw, the move limit). `?format=transcript` gives the squares as `text/plain`; `?format=ggf` an Othello game as GGS writes it. ETag / `If-None-Match` as for the game.
+         * @description The game as a record: by default JSON with its creation parameters (as `POST /v1/games` takes them), its moves as squares (`[row, col]` pairs on a board wider than 26 columns), its state (as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`), the SHA-256 hash chain of its move records and, once the game is over, the service's Ed25519 signature (`GET /v1/keys`); null before. `POST /v1/records/audit` of it (without `state`, `chain` and `signature`) replays the same moves to the same state, unless the game ended off the board (a resignation, a flag fall, an agreed draw, the move limit). `?format=transcript` gives the squares as `text/plain`; `?format=ggf` an Othello game as GGS writes it. ETag / `If-None-Match` as for the game. A finished game's record is written once and answered the same bytes at every read; a live game's is written at each read, its CPU time charged to the reader's share (429 `rate_limited`, before it is written if its moves are reckoned to cost more than the share has left).
          */
         get: operations["getRecord"];
         put?: never;
@@ -569,7 +569,7 @@ export interface paths {
         put?: never;
         /**
          * Audit a whole game
-         * @description Replays a game move by move with the rules every session plays by, and says whether it is a legal game and how it stands: `finished`, `unfinished` (the record stops before the end) or `illegal` (the first refused move, with the refusal a session's move would get). The body is the kind's creation body (as `POST /v1/games` takes it, without a clock) and the moves: a list, a transcript, or a record in the kind's community format. Othello passes are inferred. The answer holds the accepted move records, the state after them, the record's SHA-256 hash chain and the service's Ed25519 signature (`GET /v1/keys`). A record that cannot be read, or of more than `max_record_moves` moves, is 422 naming where it broke.
+         * @description Replays a game move by move with the rules every session plays by, and says whether it is a legal game and how it stands: `finished`, `unfinished` (the record stops before the end) or `illegal` (the first refused move, with the refusal a session's move would get). The body is the kind's creation body (as `POST /v1/games` takes it, without a clock) and the moves: a list, a transcript, or a record in the kind's community format. Othello passes are inferred. The answer holds the accepted move records, the state after them, the record's SHA-256 hash chain and the service's Ed25519 signature (`GET /v1/keys`). A record that cannot be read, or of more than `max_record_moves` moves, is 422 naming where it broke. The audit's CPU time is charged to the client's share as it goes; a record of more moves than the share has left (`record_move_cpu_us` a move) is 429 `rate_limited` before it is replayed.
          */
         post: operations["auditRecord"];
         delete?: never;
@@ -589,7 +589,7 @@ export interface paths {
         put?: never;
         /**
          * Audit many games
-         * @description `application/json`: `{"records": [<audit body>, …]}` (1 to `max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be read is its own result, `{"problem": <its 422>}`, never the batch's failure. `application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line a game in file order, streamed as it is audited: `index`, `tournament`, `black`, `white` (the file's numbers), `stored_score` (Black's, as the file stores it), `verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to the winner; null unless the game is finished) and `agrees` (`stored_score` is `final_score.B`). A game record that cannot be read is a line `{"index", "problem"}` and ends the stream. A file whose header does not match its length is 422. (The WTHOR form is said here rather than as a second request media type, which the common client generators cannot yet read.)
+         * @description `application/json`: `{"records": [<audit body>, …]}` (1 to `max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be read is its own result, `{"problem": <its 422>}`, never the batch's failure; once the client's CPU share is used (between two slices of the work, or before a record of more moves than it has left), the batch is 429 `rate_limited`. `application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line a game in file order, streamed as it is audited: `index`, `tournament`, `black`, `white` (the file's numbers), `stored_score` (Black's, as the file stores it), `verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to the winner; null unless the game is finished) and `agrees` (`stored_score` is `final_score.B`). A game record that cannot be read is a line `{"index", "problem"}` and ends the stream. A file whose header does not match its length is 422. (The WTHOR form is said here rather than as a second request media type, which the common client generators cannot yet read.)
          */
         post: operations["auditBatch"];
         delete?: never;
@@ -5885,6 +5885,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
             503: {
                 headers: {
@@ -5937,6 +5946,15 @@ export interface operations {
             };
             /** @description `board_too_large`: `…/board` of a board too large to render. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6032,6 +6050,24 @@ export interface operations {
             };
             /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
