@@ -73,10 +73,11 @@ class WorkBudget:
         burst_ms: float,
         cpu_clock: Callable[[], float] = time.thread_time,
         max_clients: int = DEFAULT_TRACKED_CLIENTS,
+        network_factor: float = 1.0,
     ) -> None:
         self.limiter = RateLimiter(
             ms_per_minute / 1000, burst_ms / 1000, max_clients=max_clients,
-            what="requests' work (CPU time)",
+            what="requests' work (CPU time)", network_factor=network_factor,
         )  # fmt: skip
         # A budget that is off (0 ms a minute) charges nothing: it reads no clock.
         self.cpu_clock = cpu_clock if self.limiter.enabled else _no_time

@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from app.api import work
-from app.api.clients import client_key
+from app.api.clients import Clients
 from app.api.ratelimit import RateLimiter
 from app.api.work import WorkBudget, answered_in_slices
 from app.main import create_app
@@ -157,18 +157,37 @@ def test_zero_disables_the_budget() -> None:
 
 
 @pytest.mark.parametrize(
-    ("host", "key"),
+    ("host", "key", "network"),
     [
-        ("192.0.2.7", "192.0.2.7"),
-        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
-        ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),  # the same /64: one client
-        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
-        ("::ffff:192.0.2.7", "192.0.2.7"),  # IPv4 over an IPv6 socket: the IPv4 client
-        ("testclient", "testclient"),
+        ("192.0.2.7", "192.0.2.7", "192.0.2.0/24"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64", "2001:db8:1::/48"),
+        ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64", "2001:db8:1::/48"),  # the same /64
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64", "2001:db8:1::/48"),  # another /64, same /48
+        ("::ffff:192.0.2.7", "192.0.2.7", "192.0.2.0/24"),  # IPv4 over IPv6: the IPv4 client
+        ("testclient", "testclient", None),
     ],
 )
-def test_a_client_is_an_address_or_an_ipv6_network(host: str, key: str) -> None:
-    assert client_key(host) == key
+def test_a_client_is_an_address_or_an_ipv6_network_counted_with_its_network(
+    host: str, key: str, network: str | None
+) -> None:
+    client = Clients().of(host)
+    assert (client, client.network) == (key, network)
+
+
+@pytest.mark.parametrize(
+    ("prefixes", "host", "key", "network"),
+    [
+        ((64, 32, 48), "192.0.2.7", "192.0.2.7", None),  # /32: each address alone
+        ((64, 16, 48), "192.0.2.7", "192.0.2.7", "192.0.0.0/16"),
+        ((128, 24, 128), "2001:db8::1", "2001:db8::1", None),
+        ((56, 24, 40), "2001:db8:1:2::1", "2001:db8:1::/56", "2001:db8::/40"),
+    ],
+)
+def test_the_prefixes_are_the_settings(
+    prefixes: tuple[int, int, int], host: str, key: str, network: str | None
+) -> None:
+    client = Clients(*prefixes).of(host)
+    assert (client, client.network) == (key, network)
 
 
 def test_a_long_batch_lets_other_work_run_between_its_slices(
