@@ -108,11 +108,20 @@ class Clients:
 DEFAULT_CLIENTS = Clients()
 
 
+# Where a request's client is kept once found (its ASGI scope's).
+CLIENT_IN_SCOPE = "adjudicator.client"
+
+
 def client_of(request: Request) -> Client:
-    """The client a request comes from, as limits and shares count it (the app's ``Clients``)."""
-    app = request.scope.get("app")
-    clients: Clients = app.state.clients if app is not None else DEFAULT_CLIENTS
-    return clients.of(request.client.host if request.client else "unknown")
+    """The client a request comes from, as limits and shares count it (the app's ``Clients``);
+    found once a request (several limits ask)."""
+    scope = request.scope
+    found: Client | None = scope.get(CLIENT_IN_SCOPE)
+    if found is None:
+        app, peer = scope.get("app"), scope.get("client")
+        clients: Clients = app.state.clients if app is not None else DEFAULT_CLIENTS
+        found = scope[CLIENT_IN_SCOPE] = clients.of(peer[0] if peer else "unknown")
+    return found
 
 
 def unmapped(address: IPAddress) -> IPAddress:

@@ -19,7 +19,6 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import NamedTuple
 
 from starlette.exceptions import HTTPException
 
@@ -50,37 +49,42 @@ class RateLimiter:
     def enabled(self) -> bool:
         return self.rate > 0
 
-    def _tokens(self, key: str, scale: float) -> tuple[float, float]:
-        """The bucket's tokens now (refilled since it was last seen), and now; ``scale``: its
-        size and rate, in a client's."""
-        now = self.clock()
+    def _bucket(self, key: str, scale: float, now: float) -> float:
+        """The tokens of ``key``'s bucket at ``now`` (refilled since it was last seen; taken
+        out of the table until ``_keep``); ``scale``: its size and rate, in a client's."""
         burst = self.burst * scale
         tokens, then = self._buckets.pop(key, (burst, now))
-        return min(burst, tokens + (now - then) * self.rate * scale), now
+        return min(burst, tokens + (now - then) * self.rate * scale)
 
-    def _keep(self, key: str, tokens: float, now: float) -> None:
-        self._buckets[key] = (tokens, now)
+    def _read(self, client: str) -> tuple[float, str | None, float, float]:
+        """The tokens of ``client``'s bucket, its network (or None), the network's tokens
+        (infinite for none) and now."""
+        now = self.clock()
+        mine = self._bucket(client, 1.0, now)
+        network = network_of(client)
+        if network is None:
+            return mine, None, math.inf, now
+        return mine, network, self._bucket(network, self.network_factor, now), now
+
+    def _keep(self, client: str, mine: float, network: str | None, ours: float, now: float) -> None:
+        """Put the buckets back (the most recently seen last) with these tokens."""
+        self._buckets[client] = (mine, now)
+        if network is not None:
+            self._buckets[network] = (ours, now)
         while len(self._buckets) > self.max_clients:
             self._buckets.popitem(last=False)
 
-    def _read(self, client: str) -> list[Bucket]:
-        """The buckets ``client`` spends from, read now: its own, and its network's."""
-        tokens, now = self._tokens(client, 1.0)
-        buckets = [Bucket(client, tokens, now, 1.0)]
-        network = network_of(client)
-        if network is not None:
-            tokens, now = self._tokens(network, self.network_factor)
-            buckets.append(Bucket(network, tokens, now, self.network_factor))
-        return buckets
-
-    def _refuse(self, buckets: list[Bucket], needed: float) -> HTTPException:
-        """429 for the buckets that have less than ``needed`` (each kept as it was), with the
-        longest wait among them."""
-        for bucket in buckets:
-            self._keep(bucket.key, bucket.tokens, bucket.now)
-        short = [bucket for bucket in buckets if bucket.tokens < needed]
-        wait = max(max(1, math.ceil((needed - b.tokens) / (self.rate * b.scale))) for b in short)
-        whose = "this address" if buckets[0].tokens < needed else "this network"
+    def _refuse(
+        self, client: str, mine: float, network: str | None, ours: float, now: float,
+        needed: float,
+    ) -> HTTPException:  # fmt: skip
+        """429 (the buckets kept as they were), with the wait until both hold ``needed``."""
+        self._keep(client, mine, network, ours, now)
+        wait = max(1, math.ceil((needed - mine) / self.rate))
+        whose = "this address"
+        if ours < needed:
+            theirs = math.ceil((needed - ours) / (self.rate * self.network_factor))
+            wait, whose = max(wait, theirs), "this address" if mine < needed else "this network"
         return HTTPException(
             429,
             f"too many {self.what} from {whose}; retry in {wait} s",
@@ -92,58 +96,46 @@ class RateLimiter:
         with the wait in Retry-After (and spend nothing)."""
         if not self.enabled:
             return
-        buckets = self._read(client)
-        if any(bucket.tokens < cost for bucket in buckets):
-            raise self._refuse(buckets, cost)
-        for bucket in buckets:
-            self._keep(bucket.key, bucket.tokens - cost, bucket.now)
+        mine, network, ours, now = self._read(client)
+        if mine < cost or ours < cost:
+            raise self._refuse(client, mine, network, ours, now, cost)
+        self._keep(client, mine - cost, network, ours - cost, now)
 
     def admit(self, client: str, least: float = 0) -> None:
         """Raise 429 unless ``client`` (and its network) has at least ``least`` tokens (a cost
         it may yet spend; by default: it is not in debt); spend nothing."""
         if not self.enabled:
             return
-        buckets = self._read(client)
-        if any(bucket.tokens < least for bucket in buckets):
-            raise self._refuse(buckets, least)
-        for bucket in buckets:
-            self._keep(bucket.key, bucket.tokens, bucket.now)
+        mine, network, ours, now = self._read(client)
+        if mine < least or ours < least:
+            raise self._refuse(client, mine, network, ours, now, least)
+        self._keep(client, mine, network, ours, now)
 
     def take_up_to(self, client: str, most: int, refuse: bool) -> int:
         """Spend as many whole tokens as ``client`` (and its network) has, up to ``most``, and
         answer how many; none left: 429 if ``refuse``, else 0."""
         if not self.enabled:
             return most
-        buckets = self._read(client)
-        granted = max(0, min(most, *(math.floor(bucket.tokens) for bucket in buckets)))
+        mine, network, ours, now = self._read(client)
+        granted = max(0, int(min(most, math.floor(mine), ours)))
         if not granted and refuse:
-            raise self._refuse(buckets, 1)
-        for bucket in buckets:
-            self._keep(bucket.key, bucket.tokens - granted, bucket.now)
+            raise self._refuse(client, mine, network, ours, now, 1)
+        self._keep(client, mine - granted, network, ours - granted, now)
         return granted
 
     def refund(self, client: str, cost: float) -> None:
         """Give back ``cost`` tokens taken for what turned out free (up to a full bucket)."""
         if not self.enabled:
             return
-        for bucket in self._read(client):
-            self._keep(bucket.key, min(self.burst * bucket.scale, bucket.tokens + cost), bucket.now)
+        mine, network, ours, now = self._read(client)
+        full = self.burst * self.network_factor
+        self._keep(client, min(self.burst, mine + cost), network, min(full, ours + cost), now)
 
     def spend(self, client: str, cost: float) -> None:
         """Spend ``cost`` tokens, whatever is left: the bucket may go into debt (at most a
         burst deep), which the next ``admit`` refuses until it is paid back."""
         if not self.enabled:
             return
-        for bucket in self._read(client):
-            floor = -self.burst * bucket.scale
-            self._keep(bucket.key, max(floor, bucket.tokens - cost), bucket.now)
-
-
-class Bucket(NamedTuple):
-    """A bucket as read: whose (a client's or a network's key), its tokens, when, and its size
-    and rate in a client's (1, or the network factor)."""
-
-    key: str
-    tokens: float
-    now: float
-    scale: float
+        mine, network, ours, now = self._read(client)
+        deepest = -self.burst * self.network_factor
+        self._keep(client, max(-self.burst, mine - cost), network, max(deepest, ours - cost), now)

@@ -54,6 +54,35 @@ def test_buckets_are_per_client_and_bounded() -> None:
     assert len(limiter._buckets) == 2
 
 
+def test_the_clients_of_a_network_share_its_bucket_too() -> None:
+    clock = FakeClock()
+    # A client: a game every 10 s, one at once; its /24: twice that, together.
+    limiter = RateLimiter(rate_per_minute=6, burst=1, clock=clock, network_factor=2)
+    a, b, c = (Clients().of(f"192.0.2.{i}") for i in (1, 2, 3))
+    limiter.take(a)
+    limiter.take(b)
+    with pytest.raises(HTTPException) as refused:  # its own bucket is full, its network's not
+        limiter.take(c)
+    assert "from this network" in refused.value.detail
+    assert refused.value.headers == {"Retry-After": "5"}  # the network refills twice as fast
+    with pytest.raises(HTTPException) as refused:
+        limiter.take(a)
+    assert "from this address" in refused.value.detail
+    assert refused.value.headers == {"Retry-After": "10"}
+    limiter.take(Clients().of("198.51.100.1"))  # another network's client
+    clock.now += 5
+    limiter.take(c)
+
+
+def test_reads_of_a_network_are_granted_up_to_what_it_has_left() -> None:
+    limiter = RateLimiter(rate_per_minute=60, burst=10, clock=FakeClock(), network_factor=1.5)
+    a, b = Clients().of("2001:db8:1:1::1"), Clients().of("2001:db8:1:2::1")  # one /48
+    assert limiter.take_up_to(a, 10, refuse=True) == 10
+    assert limiter.take_up_to(b, 10, refuse=True) == 5  # the /48's 15, less a's 10
+    with pytest.raises(HTTPException):
+        limiter.take_up_to(b, 10, refuse=True)
+
+
 STATELESS = [
     ("/v1/reversi/check-move", {"board": list(OPENING), "row": 2, "col": 3, "color": "B"}),
     ("/v1/reversi/legal-moves", {"board": list(OPENING), "color": "B"}),

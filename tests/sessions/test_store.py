@@ -649,8 +649,12 @@ async def store_of_quick_unstarted_games(
     request: pytest.FixtureRequest, clock: FakeClock
 ) -> AsyncIterator[GameStore]:
     """Each store, where a game nobody moved in lives 10 s (60 s after a move), and each
-    client holds at most half of the three games (one) and of the four stored moves (two)."""
-    built = build(request, clock, max_total_moves=4, unstarted_seconds=10, client_share=0.5)
+    client holds at most half of the three games (one) and of the four stored moves (two), the
+    clients of a network together all of them."""
+    built = build(
+        request, clock, max_total_moves=4, unstarted_seconds=10, client_share=0.5,
+        network_factor=2,
+    )  # fmt: skip
     yield built
     await built.close()
 
@@ -659,12 +663,14 @@ async def test_a_game_nobody_moved_in_gives_its_place_back_soon(
     store_of_quick_unstarted_games: GameStore, clock: FakeClock
 ) -> None:
     store = store_of_quick_unstarted_games
-    unstarted = await store.create(*tictactoe(3), owner="a")
+    unstarted = await store.create(*tictactoe(3), owner=Client("10.0.0.1", "10.0.0.0/24"))
     started = await store.create(*tictactoe(3), owner="b")
     await store.play(started.state.id, started.tokens[0], move(0, 0))
     await store.create(*tictactoe(3), owner="c")
-    with pytest.raises(CapacityExhausted) as refused:  # three games: the store is full
-        await store.create(*tictactoe(3), owner="d")
+    # Three games: the store is full, and no network holds more games nobody moved in than the
+    # newcomer's (one: its neighbour's), so none gives its place.
+    with pytest.raises(CapacityExhausted) as refused:
+        await store.create(*tictactoe(3), owner=Client("10.0.0.2", "10.0.0.0/24"))
     assert refused.value.retry_after == 10  # until the first game nobody moved in expires
     clock.now += 11
     assert await store.live_games() == 1  # the started game lives on
