@@ -204,9 +204,12 @@ class GameStore(Protocol):
         its first move records, untimed; with ``open_seat``, that seat is left free for anyone
         to join and the game is listed in the lobby (unless ``terms`` make it private: they
         also give its first-move deadline and the actions it leaves out); with ``seated``, its
-        players' token hashes are those (a rematch's: its answer then shows no token). Raises
-        CapacityExhausted when the store is full, or the owner holds its share (of games, or
-        of open games)."""
+        players' token hashes are those (a rematch's: its answer then shows no token). When the
+        store holds its most games, or games nobody has moved in hold their most places, the
+        oldest such game of the holder of the most (``holder_of``) gives its place if that
+        holds more than the owner's holder: gone, as if expired. Raises CapacityExhausted when
+        none does, or the owner (or its network: ``Client``) holds its share (of games, of
+        moves, or of open games)."""
         ...
 
     async def join(self, game_id: str, idempotency_key: str | None) -> JoinResult:
