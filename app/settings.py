@@ -295,9 +295,9 @@ class Settings(BaseSettings):
         le=1,
         description="The part of max_games that games nobody has moved in may hold. At it (or "
         "at max_games), a new game takes the place of the oldest game nobody moved in of the "
-        "network (or client) that holds the most of them, if that holds at least two more than "
-        "the newcomer's; else 503 capacity_exhausted. A game's first move makes it a started "
-        "game, which never gives its place.",
+        "network (or client) that holds the most of them, if that holds more than the "
+        "newcomer's; else 503 capacity_exhausted. A game's first move makes it a started game, "
+        "which never gives its place.",
     )
     client_share: float = Field(
         0.1,

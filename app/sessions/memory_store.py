@@ -104,7 +104,7 @@ class MemoryGameStore:
 
     Games nobody has moved in hold at most ``max_unstarted`` places of the ``max_games``: when
     either is full, a new game takes the place of the oldest such game of the network (or
-    client) that holds the most of them, if that holds at least two more than the newcomer's
+    client) that holds the most of them, if that holds more than the newcomer's
     (``unstarted.Unstarted``); else it is refused. A game's first move takes it out of that
     pool: a started game never gives its place, and no number of unstarted ones refuses it.
 
