@@ -15,7 +15,7 @@ from starlette.types import Lifespan
 
 from app import __doc__ as summary
 from app.api import gomoku, operations, reversi, tictactoe
-from app.api.clients import trust_proxies
+from app.api.clients import Clients, trust_proxies
 from app.api.cors import allow_origins
 from app.api.docs import build_openapi, mount_docs
 from app.api.games.routes import game_router
@@ -180,26 +180,28 @@ def create_app(
     app.state.audits = AuditShapes.of(app.state.games)
     app.state.problems = ProblemTable.of(kind.face for kind in served)
     app.state.keys = KeyRing.load(settings.signing_key_file, settings.signing_previous_key_files)
-    tracked = settings.max_tracked_clients
+    app.state.clients = Clients.from_settings(settings)  # who a client is: ``client_of``
+    tracked, factor = settings.max_tracked_clients, settings.network_factor
     app.state.creation_limiter = RateLimiter(
-        settings.create_rate_per_minute, settings.create_burst, max_clients=tracked
-    )
+        settings.create_rate_per_minute, settings.create_burst, max_clients=tracked,
+        network_factor=factor,
+    )  # fmt: skip
     app.state.auth_failures = RateLimiter(
         settings.auth_failures_per_minute, settings.auth_failures_burst, max_clients=tracked,
-        what="requests with a wrong token",
+        what="requests with a wrong token", network_factor=factor,
     )  # fmt: skip
     app.state.history_reads = RateLimiter(
         settings.history_moves_per_minute, settings.history_moves_burst, max_clients=tracked,
-        what="moves read",
+        what="moves read", network_factor=factor,
     )  # fmt: skip
     app.state.work_budget = WorkBudget(
         settings.client_cpu_ms_per_minute, settings.client_cpu_burst_ms, max_clients=tracked,
-        record_move_us=settings.record_move_cpu_us,
+        record_move_us=settings.record_move_cpu_us, network_factor=factor,
     )  # fmt: skip
     app.state.kept_records = KeptRecords(settings.record_cache_bytes)
     app.state.streams = StreamSlots(
         settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client,
-        max_clients=tracked,
+        max_clients=tracked, network_factor=factor,
     )  # fmt: skip
     app.state.stopping = asyncio.Event()  # set when the server is told to stop
     install_problem_handlers(app)

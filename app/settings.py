@@ -37,6 +37,15 @@ DEFAULT_TRACKED_CLIENTS = 50_000
 # starts (ADJUDICATOR_RECORD_MOVE_CPU_US): measured, 10 to 18 µs a move for the replay, the
 # move records, the hash chain and the signature, 2026-12.
 DEFAULT_RECORD_MOVE_CPU_US = 20.0
+# Who a client is, and the network it is counted with too (ADJUDICATOR_CLIENT_IPV6_PREFIX,
+# ADJUDICATOR_NETWORK_IPV4_PREFIX, ADJUDICATOR_NETWORK_IPV6_PREFIX), and how many clients' worth
+# of each share a network holds (ADJUDICATOR_NETWORK_FACTOR).
+DEFAULT_CLIENT_IPV6_PREFIX = 64
+DEFAULT_NETWORK_IPV4_PREFIX = 24
+DEFAULT_NETWORK_IPV6_PREFIX = 48
+DEFAULT_NETWORK_FACTOR = 4.0
+# The part of MAX_GAMES games nobody has moved in may hold (ADJUDICATOR_UNSTARTED_GAMES_SHARE).
+DEFAULT_UNSTARTED_GAMES_SHARE = 0.5
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 
@@ -176,6 +185,37 @@ class Settings(BaseSettings):
         "read, CPU time, streams ended for it) remembers, per process; the least recently seen "
         "are forgotten first (about 250 bytes each).",
     )
+    client_ipv6_prefix: int = Field(
+        DEFAULT_CLIENT_IPV6_PREFIX,
+        ge=32,
+        le=128,
+        description="The IPv6 network one client is (its /N): every per-client share and limit "
+        "counts an IPv6 address's /64 as one client by default, since one host commonly holds "
+        "a whole /64 (128: each address alone).",
+    )
+    network_ipv4_prefix: int = Field(
+        DEFAULT_NETWORK_IPV4_PREFIX,
+        ge=8,
+        le=32,
+        description="The IPv4 network (/N) a client address is counted with too: every "
+        "per-client share and limit is also kept for the network, which holds at most "
+        "network_factor times one client's (32: none, each address alone).",
+    )
+    network_ipv6_prefix: int = Field(
+        DEFAULT_NETWORK_IPV6_PREFIX,
+        ge=16,
+        le=128,
+        description="The IPv6 network (/N) a client (client_ipv6_prefix) is counted with too, "
+        "as network_ipv4_prefix: at most client_ipv6_prefix (equal: none).",
+    )
+    network_factor: float = Field(
+        DEFAULT_NETWORK_FACTOR,
+        ge=1,
+        le=1000,
+        description="How many clients' worth of every per-client share and limit (creation, "
+        "wrong tokens, moves read, CPU time, streams, the store's games, moves and open games) "
+        "the clients of one network (network_ipv4_prefix, network_ipv6_prefix) hold together.",
+    )
     forwarded_allow_ips: Annotated[
         list[ipaddress.IPv4Network | ipaddress.IPv6Network], NoDecode
     ] = Field(
@@ -268,6 +308,16 @@ class Settings(BaseSettings):
         description="A game nobody has moved in disappears this long after its creation (404), "
         "so that games created and never played give their places back soon; at most "
         "game_idle_seconds (when not set: 600, or game_idle_seconds if shorter).",
+    )
+    unstarted_games_share: float = Field(
+        DEFAULT_UNSTARTED_GAMES_SHARE,
+        gt=0,
+        le=1,
+        description="The part of max_games that games nobody has moved in may hold. At it (or "
+        "at max_games), a new game takes the place of the oldest game nobody moved in of the "
+        "network (or client) that holds the most of them, if that holds more than the "
+        "newcomer's; else 503 capacity_exhausted. A game's first move makes it a started game, "
+        "which never gives its place.",
     )
     client_share: float = Field(
         0.1,
@@ -431,6 +481,15 @@ class Settings(BaseSettings):
         if 0 < idle < UNSTARTED_GAME_SECONDS:
             return {**data, "unstarted_game_seconds": idle}
         return data
+
+    @model_validator(mode="after")
+    def _a_network_holds_its_clients(self) -> "Settings":
+        if self.network_ipv6_prefix > self.client_ipv6_prefix:
+            raise ValueError(
+                f"network_ipv6_prefix (/{self.network_ipv6_prefix}) must be at most "
+                f"client_ipv6_prefix (/{self.client_ipv6_prefix}): a network holds its clients"
+            )
+        return self
 
     @model_validator(mode="after")
     def _unstarted_games_expire_first(self) -> "Settings":

@@ -37,8 +37,10 @@ client of its own, as on a network. Scenarios:
   ``{id}-join``, by one address; another sends each join again under those keys and others,
   ``join``, ``1``, …: it must get no seat's token, every replay a 4xx), ``capacity-500``
   (500 addresses create games at their allowed burst until the store is full),
-  ``streams-fair`` (10 addresses hold 100 streams each, the process's 1,000 places; then the
-  watcher opens a stream of its own game);
+  ``capacity-crowd`` (two waves at the allowed burst: 400 addresses of four /24s and 100 IPv6
+  /64s of one /48, then 500 addresses of 500 /24s; after each, the watcher creates a game and
+  moves in it), ``streams-fair`` (10 addresses hold 100 streams each, the process's 1,000
+  places; then the watcher opens a stream of its own game);
 * ``streams`` (``--streams`` event streams on one game, limits raised to fit), ``replay`` (ten
   clients reading a 10,000-move game's whole event stream over and over), ``move-limit`` (one
   game played to its 10,000 moves);
@@ -56,6 +58,12 @@ and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, n
 3) ``join-replay``: no replay from another address gets a seat's token. ``costly-audit`` and
 ``record-reread`` hold to the same goal: every piece of CPU work a request causes is charged to
 its client and done in slices, and a finished game's record is written once.
+``capacity-crowd``: a client that plays creates its game — the watcher's every creation
+answered 201, and the move it then makes too.
+
+Loopback routes only ``::1`` of IPv6 (other addresses need configuring on the interface), so
+``capacity-crowd``'s IPv6 customers come through a proxy the service trusts (127.0.0.9,
+``ADJUDICATOR_FORWARDED_ALLOW_IPS``), which names each one's /64 in ``X-Forwarded-For``.
 
 On a machine of two cores or more the service is pinned to core 0 and everything else — the
 attackers, the well-behaved client, Redis — to core 1 (``taskset``, as ``bench.http`` does), so
@@ -650,6 +658,52 @@ async def capacity(server: Server, outcome: Outcome, clients: int) -> None:
     await asyncio.gather(*(one(i) for i in range(clients)))
 
 
+# capacity-crowd's proxy, which the service trusts: its IPv6 customers come through it.
+CROWD_PROXY = "127.0.0.9"
+Source = tuple[str, dict[str, str]]  # an address to connect from, and the headers it sends
+
+
+def few_networks() -> list[Source]:
+    """400 addresses of four /24s, and 100 /64s of one IPv6 /48 (through the proxy)."""
+    ipv4 = [(f"127.2.{i // 100}.{1 + i % 100}", {}) for i in range(400)]
+    ipv6 = [(CROWD_PROXY, {"X-Forwarded-For": f"2001:db8:1:{i:x}::1"}) for i in range(100)]
+    return ipv4 + ipv6
+
+
+def many_networks() -> list[Source]:
+    """500 addresses of 500 /24s."""
+    return [(f"127.{3 + i // 250}.{i % 250}.1", {}) for i in range(500)]
+
+
+async def crowd(server: Server, outcome: Outcome, sources: list[Source]) -> None:
+    """Each source creates games at its allowed burst (20), all at once."""
+
+    async def one(source: str, headers: dict[str, str]) -> None:
+        async with http_client(server, source) as client:
+            for _ in range(20):
+                try:
+                    answer = await client.post("/v1/games", json={"n": 3}, headers=headers)
+                    outcome.status(answer)
+                except httpx.HTTPError as error:
+                    outcome.answers[type(error).__name__] += 1
+
+    await asyncio.gather(*(one(source, headers) for source, headers in sources))
+
+
+async def plays(server: Server) -> str:
+    """The watcher's address creates a game and moves in it: both answers."""
+    async with http_client(server, WATCHER) as client:
+        created = await client.post("/v1/games", json={"n": 3})
+        if created.status_code != 201:
+            return f"created: {created.status_code} {created.json().get('code')}"
+        game = created.json()
+        moved = await client.post(
+            f"/v1/games/{game['id']}/moves", json={"row": 1, "col": 1},
+            headers={"Authorization": f"Bearer {game['tokens']['1']}"},
+        )  # fmt: skip
+        return f"created: 201, moved: {moved.status_code}"
+
+
 async def run_all(attacks: list[Awaitable[None]]) -> None:
     await asyncio.gather(*attacks)
 
@@ -898,6 +952,30 @@ def _capacity(server: Server, watcher: Watcher, seconds: float) -> None:
 
     scenario("capacity-500 (500 addresses create games at their allowed burst)", server,
              watcher, lambda o: [fill_then_hold(o)], seconds)  # fmt: skip
+
+
+@scenario_of("capacity-crowd", {"ADJUDICATOR_FORWARDED_ALLOW_IPS": CROWD_PROXY})
+def _capacity_crowd(server: Server, watcher: Watcher, seconds: float) -> None:
+    async def waves(outcome: Outcome) -> None:
+        started = time.monotonic()
+        for label, sources in (
+            ("400 addresses of four /24s and 100 /64s of one /48", few_networks()),
+            ("500 addresses of 500 /24s", many_networks()),
+        ):
+            wave = Outcome()
+            began = time.monotonic()
+            await crowd(server, wave, sources)
+            outcome.answers.update(wave.answers)
+            outcome.notes.append(
+                f"{label}, 20 creations each in {time.monotonic() - began:.1f} s: "
+                f"{dict(wave.answers)}; then the watcher's game: {await plays(server)}"
+            )
+        await asyncio.sleep(max(0.0, seconds - (time.monotonic() - started)))
+        outcome.notes.append(f"at the end, the watcher's game: {await plays(server)}")
+
+    scenario("capacity-crowd (crowds of addresses create games at their allowed burst; a "
+             "client that plays creates its game)", server, watcher, lambda o: [waves(o)],
+             seconds)  # fmt: skip
 
 
 @scenario_of("streams-fair")

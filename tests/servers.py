@@ -28,6 +28,8 @@ NO_CLIENT_LIMITS = {
     "ADJUDICATOR_AUTH_FAILURES_PER_MINUTE": "0", "ADJUDICATOR_CLIENT_SHARE": "1",
     "ADJUDICATOR_HISTORY_MOVES_PER_MINUTE": "0", "ADJUDICATOR_BATCH_ITEMS_PER_MINUTE": "0",
     "ADJUDICATOR_CLIENT_OPEN_GAMES": "1000000",
+    # A load generator creates its games before it plays them: every place may hold them.
+    "ADJUDICATOR_UNSTARTED_GAMES_SHARE": "1",
 }  # fmt: skip
 
 

@@ -329,6 +329,17 @@ def test_a_short_idle_time_shortens_the_unstarted_default(
         ({}, ["--forwarded-allow-ips", "10.0.0.1/8"], "forwarded_allow_ips", "host bits set"),
         ({}, ["--forwarded-allow-ips", "a,b"], "forwarded_allow_ips", "'a' is not an IPv4"),
         ({}, ["--forwarded-header", "x-real-ip"], "forwarded_header", "'x-forwarded-for' or"),
+        ({"ADJUDICATOR_NETWORK_IPV4_PREFIX": "33"}, [], "network_ipv4_prefix", "equal to 32"),
+        ({}, ["--network-ipv4-prefix", "/24"], "network_ipv4_prefix", "valid integer"),
+        ({}, ["--client-ipv6-prefix", "129"], "client_ipv6_prefix", "equal to 128"),
+        (
+            {"ADJUDICATOR_NETWORK_IPV6_PREFIX": "72"},
+            [],
+            "network_ipv6_prefix",
+            "a network holds its clients",
+        ),
+        ({}, ["--network-factor", "0.5"], "network_factor", "greater than or equal to 1"),
+        ({}, ["--unstarted-games-share", "0"], "unstarted_games_share", "greater than 0"),
     ],
 )
 def test_a_bad_setting_is_one_line_naming_it_and_exit_2(

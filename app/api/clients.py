@@ -1,7 +1,11 @@
 """Who a client is: what every per-client share and limit counts (``client_of``).
 
 A client is the address its requests come from, and for IPv6 that address's /64 network
-(``client_key``). The address is the connection's peer, unless the peer is a proxy the
+(``Clients``, by ``Settings.client_ipv6_prefix``); each client is counted with its network too
+(an IPv4 /24, an IPv6 /48: ``Settings.network_ipv4_prefix``, ``network_ipv6_prefix``), whose
+clients together hold ``Settings.network_factor`` clients' worth of each share, so that many
+addresses of one network are one bigger client, not many (``app.sessions.store.Client``). The
+address is the connection's peer, unless the peer is a proxy the
 operator trusts (``Settings.forwarded_allow_ips``): then it is the address the proxies say
 they forwarded for. ``ForwardedClient`` finds it once a request, before anything reads it, and
 puts it in ``scope["client"]``, so that every limit (and the server's access log) sees the
@@ -30,9 +34,17 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.sessions.store import Client
+from app.settings import (
+    DEFAULT_CLIENT_IPV6_PREFIX,
+    DEFAULT_NETWORK_IPV4_PREFIX,
+    DEFAULT_NETWORK_IPV6_PREFIX,
+    Settings,
+)
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
-Client = tuple[str, int]  # scope["client"]: host, port
+Peer = tuple[str, int]  # scope["client"]: host, port
 
 # Hops read from the right of a forwarding header: more than any real chain of proxies has.
 # Left of them the header is not even split, so a huge one costs no more than a short one.
@@ -46,24 +58,70 @@ LONGEST_MEMBER = 256  # a header's member a cache keeps what it names for (its k
 TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2
 
 
-@lru_cache(maxsize=4096)
-def client_key(host: str) -> str:
-    """The client a limit is kept for: the address, or for IPv6 its /64 network (one host
-    commonly holds a whole /64, as one IPv4 host holds one address)."""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host  # not an address (a test client's "testclient", a Unix socket)
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return host
+def network_text(address: IPAddress, prefix: int) -> str:
+    """The network of ``address`` of that prefix length, as text (``2001:db8:1:2::/64``); the
+    address itself for a full-length prefix."""
+    if prefix == address.max_prefixlen:
+        return str(address)
+    return str(ipaddress.ip_network((address, prefix), strict=False))
 
 
-def client_of(request: Request) -> str:
-    """The client a request comes from, as limits and shares count it (``client_key``)."""
-    return client_key(request.client.host) if request.client else "unknown"
+class Clients:
+    """Who a client is, by the settings' prefixes (see the module's docs): an IPv4 address
+    (counted with its /``ipv4_network``), an IPv6 address's /``ipv6_prefix`` (counted with its
+    /``ipv6_network``). Cached: the same hosts come request after request."""
+
+    def __init__(
+        self,
+        ipv6_prefix: int = DEFAULT_CLIENT_IPV6_PREFIX,
+        ipv4_network: int = DEFAULT_NETWORK_IPV4_PREFIX,
+        ipv6_network: int = DEFAULT_NETWORK_IPV6_PREFIX,
+    ) -> None:
+        self.ipv6_prefix, self.ipv4_network, self.ipv6_network = (
+            ipv6_prefix, ipv4_network, ipv6_network
+        )  # fmt: skip
+        self.of = lru_cache(maxsize=4096)(self._of)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Clients:
+        return cls(
+            settings.client_ipv6_prefix, settings.network_ipv4_prefix,
+            settings.network_ipv6_prefix,
+        )  # fmt: skip
+
+    def _of(self, host: str) -> Client:
+        """The client of the peer or forwarded address ``host``."""
+        try:
+            address = unmapped(ipaddress.ip_address(host))  # IPv4 over IPv6: the IPv4 client
+        except ValueError:
+            return Client(host)  # not an address (a test client's "testclient", a Unix socket)
+        own, network = (
+            (self.ipv6_prefix, self.ipv6_network)
+            if isinstance(address, ipaddress.IPv6Address)
+            else (address.max_prefixlen, self.ipv4_network)
+        )
+        key = network_text(address, own)
+        return Client(key, network_text(address, network) if network < own else None)
+
+
+# Who a client is by the default settings: for requests of no app (a unit test's).
+DEFAULT_CLIENTS = Clients()
+
+
+# Where a request's client is kept once found (its ASGI scope's).
+CLIENT_IN_SCOPE = "adjudicator.client"
+
+
+def client_of(request: Request) -> Client:
+    """The client a request comes from, as limits and shares count it (the app's ``Clients``);
+    found once a request (several limits ask)."""
+    scope = request.scope
+    found: Client | None = scope.get(CLIENT_IN_SCOPE)
+    if found is None:
+        app, peer = scope.get("app"), scope.get("client")
+        clients: Clients = app.state.clients if app is not None else DEFAULT_CLIENTS
+        found = scope[CLIENT_IN_SCOPE] = clients.of(peer[0] if peer else "unknown")
+    return found
 
 
 def unmapped(address: IPAddress) -> IPAddress:
@@ -149,7 +207,7 @@ class TrustedProxies:
         except ValueError:
             return False  # not an address: a Unix socket, a test client
 
-    def _read_hop(self, member: str, forwarded: bool) -> tuple[Client, bool] | None:
+    def _read_hop(self, member: str, forwarded: bool) -> tuple[Peer, bool] | None:
         node = forwarded_for(member) if forwarded else member
         found = None if node is None else node_address(node)
         if found is None:
@@ -157,7 +215,7 @@ class TrustedProxies:
         address, port = found
         return (str(address), port), self.trusts(address)
 
-    def hop(self, member: str, forwarded: bool) -> tuple[Client, bool] | None:
+    def hop(self, member: str, forwarded: bool) -> tuple[Peer, bool] | None:
         """One member of a header (``Forwarded``'s if ``forwarded``, else ``X-Forwarded-For``'s):
         its client (host and port) and whether that is a trusted proxy; None if it names no
         address."""
@@ -165,7 +223,7 @@ class TrustedProxies:
             return self._read_hop(member, forwarded)
         return self._hop(member, forwarded)
 
-    def walk(self, members: Iterable[str], peer: Client, forwarded: bool) -> Client:
+    def walk(self, members: Iterable[str], peer: Peer, forwarded: bool) -> Peer:
         """The first hop of ``members`` (nearest first) that is no trusted proxy; at a hop that
         names no address, or past the last, the last trusted one (``peer`` if none)."""
         last = peer
@@ -178,7 +236,7 @@ class TrustedProxies:
                 break
         return last
 
-    def client(self, headers: Iterable[tuple[bytes, bytes]], peer: Client) -> Client:
+    def client(self, headers: Iterable[tuple[bytes, bytes]], peer: Peer) -> Peer:
         """The client of a request from the trusted proxy ``peer`` (see the module's docs):
         read from the proxies' header alone, its fields joined in order (RFC 9110 §5.3)."""
         values = [value for name, value in headers if name == self.header]

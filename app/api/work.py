@@ -95,11 +95,12 @@ class WorkBudget:
         cpu_clock: Callable[[], float] = time.thread_time,
         max_clients: int = DEFAULT_TRACKED_CLIENTS,
         record_move_us: float = DEFAULT_RECORD_MOVE_CPU_US,
+        network_factor: float = 1.0,
     ) -> None:
         self.move_seconds = record_move_us / 1e6  # what a record's move is reckoned to cost
         self.limiter = RateLimiter(
             ms_per_minute / 1000, burst_ms / 1000, max_clients=max_clients,
-            what="requests' work (CPU time)",
+            what="requests' work (CPU time)", network_factor=network_factor,
         )  # fmt: skip
         # A budget that is off (0 ms a minute) charges nothing: it reads no clock.
         self.cpu_clock = cpu_clock if self.limiter.enabled else _no_time

@@ -36,6 +36,10 @@ from app.sessions.store import (
     CLIENT_GAMES,
     CLIENT_MOVES,
     CLIENT_OPEN_GAMES,
+    NETWORK_GAMES,
+    NETWORK_MOVES,
+    NETWORK_OPEN_GAMES,
+    UNSTARTED_GAMES,
     BoardShape,
     Changes,
     CreatedGame,
@@ -43,10 +47,15 @@ from app.sessions.store import (
     OpenGames,
     Seat,
     client_part,
+    holder_of,
+    network_bound,
+    network_of,
+    network_part,
     opened,
     recipe_of,
     seats,
 )
+from app.sessions.unstarted import Unstarted
 from app.sessions.watchers import Watchers
 from app.settings import (
     DEFAULT_CLIENT_OPEN_GAMES,
@@ -57,6 +66,17 @@ from app.settings import (
 )
 
 Clock = Callable[[], float]
+
+
+def _count(counts: Counter[str], owner: str, change: int) -> None:
+    """Change the count of ``owner``, and of its network, by ``change`` (none kept at zero)."""
+    for name in (owner, network_of(owner)):
+        if name is not None and change:
+            left = counts[name] + change
+            if left > 0:
+                counts[name] = left
+            else:
+                counts.pop(name, None)
 
 
 @dataclass(slots=True)
@@ -79,7 +99,14 @@ class MemoryGameStore:
 
     A client (``owner``: whoever created the game) may hold at most ``client_share`` of the
     games and of the stored moves (those of the games it created), so that no one client can
-    fill the store for everyone.
+    fill the store for everyone; the clients of one network (``store.Client.network``) hold
+    ``network_factor`` times as much together, and as many open games.
+
+    Games nobody has moved in hold at most ``max_unstarted`` places of the ``max_games``: when
+    either is full, a new game takes the place of the oldest such game of the network (or
+    client) that holds the most of them, if that holds more than the newcomer's
+    (``unstarted.Unstarted``); else it is refused. A game's first move takes it out of that
+    pool: a started game never gives its place, and no number of unstarted ones refuses it.
 
     Games' clocks run on ``wall_clock`` (seconds since the epoch); a flag that is due falls
     whenever its game is touched by any request, and at the latest when a stream of the game
@@ -97,7 +124,9 @@ class MemoryGameStore:
         max_total_moves: int | None = None,
         max_refusals: int = DEFAULT_MAX_REFUSALS,
         unstarted_seconds: float | None = None,
+        max_unstarted: int | None = None,
         client_share: float = 1.0,
+        network_factor: float = 1.0,
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
         game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
@@ -107,9 +136,13 @@ class MemoryGameStore:
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
         self.client_open_games = client_open_games
+        self.network_open_games = network_bound(client_open_games, network_factor)
         self._lobby = Lobby()
-        self._open_owned: Counter[str] = Counter()  # by owner: its games in the lobby
+        # By owner and by network: their games in the lobby.
+        self._open_owned: Counter[str] = Counter()
         self.max_games = max_games
+        # Places games nobody has moved in may hold (None: every place).
+        self.max_unstarted = max_games if max_unstarted is None else max_unstarted
         self.max_refusals = max_refusals
         self.idle_seconds = idle_seconds
         self.unstarted_seconds = idle_seconds if unstarted_seconds is None else unstarted_seconds
@@ -117,12 +150,17 @@ class MemoryGameStore:
         # Moves held in all games at most (None: only max_games × max_moves bounds them).
         self.max_total_moves = max_total_moves
         self.client_games = client_part(max_games, client_share)
-        self.client_moves = (
-            None if max_total_moves is None else client_part(max_total_moves, client_share)
-        )
+        self.network_games = network_part(max_games, client_share, network_factor)
+        self.client_moves = self.network_moves = None
+        if max_total_moves is not None:
+            self.client_moves = client_part(max_total_moves, client_share)
+            self.network_moves = network_part(max_total_moves, client_share, network_factor)
         self._moves = 0  # moves held in all live games
-        self._owned_games: Counter[str] = Counter()  # by owner: live games
-        self._owned_moves: Counter[str] = Counter()  # by owner: moves of its live games
+        # By owner and by network (their keys never meet: ``store.Client``): live games, and
+        # the moves of those games.
+        self._owned_games: Counter[str] = Counter()
+        self._owned_moves: Counter[str] = Counter()
+        self._held_unstarted = Unstarted()  # by holder (``store.holder_of``)
         self.clock = clock
         self.wall_clock = wall_clock
         self.endings: Counter[str] = Counter()  # games this process ended, by reason
@@ -150,19 +188,16 @@ class MemoryGameStore:
         if entry.listed:
             entry.listed = False
             self._lobby.remove(entry.session.id)
-            self._open_owned[entry.owner] -= 1
-            if self._open_owned[entry.owner] <= 0:
-                del self._open_owned[entry.owner]
+            _count(self._open_owned, entry.owner, -1)
 
     def _forget(self, entry: _Entry) -> None:
         """Give back what a game held of the store's bounds and of its owner's share."""
         self._unlist(entry)
+        self._held_unstarted.remove(holder_of(entry.owner), entry.session.id)
         moves = entry.session.held_moves
         self._moves -= moves
-        for counts, count in ((self._owned_games, 1), (self._owned_moves, moves)):
-            counts[entry.owner] -= count
-            if counts[entry.owner] <= 0:
-                del counts[entry.owner]
+        _count(self._owned_games, entry.owner, -1)
+        _count(self._owned_moves, entry.owner, -moves)
 
     def _entry(self, game_id: str) -> _Entry:
         self._expire()
@@ -203,6 +238,43 @@ class MemoryGameStore:
             raise CapacityExhausted(self.max_total_moves, self._retry_after(), "stored moves")
         if self.client_moves is not None and self._owned_moves[owner] >= self.client_moves:
             raise CapacityExhausted(self.client_moves, self._retry_after(), CLIENT_MOVES)
+        network = network_of(owner)
+        if (
+            self.network_moves is not None
+            and network is not None
+            and self._owned_moves[network] >= self.network_moves
+        ):
+            raise CapacityExhausted(self.network_moves, self._retry_after(), NETWORK_MOVES)
+
+    def _check_games_room(self, owner: str, listed: bool) -> None:
+        """CapacityExhausted if ``owner`` (or its network) holds its share of the games, or of
+        the open games (for an open game: ``listed``), or of the moves."""
+        network = network_of(owner)
+        if self._owned_games[owner] >= self.client_games:
+            raise CapacityExhausted(self.client_games, self._retry_after(), CLIENT_GAMES)
+        if network is not None and self._owned_games[network] >= self.network_games:
+            raise CapacityExhausted(self.network_games, self._retry_after(), NETWORK_GAMES)
+        if listed and self._open_owned[owner] >= self.client_open_games:
+            raise CapacityExhausted(self.client_open_games, self._retry_after(), CLIENT_OPEN_GAMES)
+        if listed and network is not None and self._open_owned[network] >= self.network_open_games:
+            raise CapacityExhausted(
+                self.network_open_games, self._retry_after(), NETWORK_OPEN_GAMES
+            )
+        self._check_moves_room(owner)
+
+    def _make_room(self, owner: str) -> None:
+        """A place for a new game of ``owner``: free, or made by the game nobody moved in that
+        gives its place to it (``unstarted.Unstarted.victim``); else CapacityExhausted."""
+        full = len(self._unstarted) + len(self._started) >= self.max_games
+        if not full and len(self._unstarted) < self.max_unstarted:
+            return
+        victim = self._held_unstarted.victim(holder_of(owner))
+        if victim is None:
+            if full:
+                raise CapacityExhausted(self.max_games, self._retry_after())
+            raise CapacityExhausted(self.max_unstarted, self._retry_after(), UNSTARTED_GAMES)
+        self._forget(self._unstarted.pop(victim))
+        self._watchers.notify(victim)  # its streams find it gone
 
     async def create(
         self,
@@ -216,13 +288,7 @@ class MemoryGameStore:
         seated: tuple[str, str] | None = None,
     ) -> CreatedGame:
         self._expire()
-        if len(self._unstarted) + len(self._started) >= self.max_games:
-            raise CapacityExhausted(self.max_games, self._retry_after())
-        if self._owned_games[owner] >= self.client_games:
-            raise CapacityExhausted(self.client_games, self._retry_after(), CLIENT_GAMES)
-        if open_seat is not None and self._open_owned[owner] >= self.client_open_games:
-            raise CapacityExhausted(self.client_open_games, self._retry_after(), CLIENT_OPEN_GAMES)
-        self._check_moves_room(owner)
+        self._check_games_room(owner, open_seat is not None)
         game_kind = self.kinds.find(kind)
         secrets, hashes = seats(open_seat, seated)
         position = opened(game_kind, params, opening)
@@ -232,8 +298,9 @@ class MemoryGameStore:
             untimed=position.move_count,  # and untimed
             lobby=open_seat is not None, open_seat=open_seat, max_gifts=self.game_time_gifts,
         )  # fmt: skip
+        self._make_room(owner)  # the last refusal: a game that gives its place is gone
         self._moves += position.move_count
-        self._owned_moves[owner] += position.move_count
+        _count(self._owned_moves, owner, position.move_count)
         session.changed_ms = self._now_ms()
         if control is not None:
             wait = game_kind.clocks_wait(params)
@@ -241,12 +308,13 @@ class MemoryGameStore:
         terms.onto(session, self._now_ms())
         entry = _Entry(session, owner, self.clock() + self.unstarted_seconds)
         self._unstarted[session.id] = entry
-        self._owned_games[owner] += 1
+        self._held_unstarted.add(holder_of(owner), session.id)
+        _count(self._owned_games, owner, 1)
         state = session.state()
         if state.open_seat is not None and not terms.private:  # never a private one
             entry.listed = True
             self._lobby.add(session.id, filters(kind, params))
-            self._open_owned[owner] += 1
+            _count(self._open_owned, owner, 1)
         return CreatedGame(state, secrets)
 
     async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
@@ -320,8 +388,9 @@ class MemoryGameStore:
         result = session.play(request, token, now)
         if not result.replayed:
             self._moves += 1
-            self._owned_moves[entry.owner] += 1
-            self._unstarted.pop(game_id, None)
+            _count(self._owned_moves, entry.owner, 1)
+            if self._unstarted.pop(game_id, None) is not None:  # its first move: started
+                self._held_unstarted.remove(holder_of(entry.owner), game_id)
             self._started[game_id] = entry
             self._started.move_to_end(game_id)
             entry.expires = self.clock() + self.idle_seconds

@@ -32,7 +32,7 @@ from app.sessions.redis_wire import (
     Shares,
     TouchArgs,
 )
-from app.sessions.store import CLIENT_MOVES
+from app.sessions.store import CLIENT_MOVES, NETWORK_MOVES, network_of
 
 # A report: game id -> (moves accepted since the last one, the game's owner).
 Reports = dict[str, tuple[int, str]]
@@ -53,25 +53,30 @@ class MoveAccounts:
         *,
         clock: Callable[[], float],
         max_games: int,
+        max_unstarted: int,
         max_total_moves: int,
         client_games: int,
+        network_games: int,
         client_moves: int,
+        network_moves: int,
         idle_ms: int,
         unstarted_ms: int,
     ) -> None:
         self.runner, self.client, self.clock = runner, client, clock
         self.max_games = max_games
+        self.max_unstarted = max_unstarted
         self.max_total_moves = max_total_moves
-        self.client_games = client_games
-        self.client_moves = client_moves
+        self.client_games, self.network_games = client_games, network_games
+        self.client_moves, self.network_moves = client_moves, network_moves
         self.idle_ms = idle_ms
         self.unstarted_ms = unstarted_ms
         self._unreported: Reports = {}
-        self._unreported_owned: Counter[str] = Counter()  # by owner: moves not yet reported
+        # By owner and by network: moves not yet reported.
+        self._unreported_owned: Counter[str] = Counter()
         self._total_moves = 0  # as last read
-        # Owners' moves as the accounting last said: those at their share, and the counts of
-        # the owners of games this process moved in (at most max_games of them: an owner has
-        # a live game).
+        # Owners' and networks' moves as the accounting last said: those at their share, and
+        # the counts of the owners (and networks) of games this process moved in (at most
+        # max_games of each: an owner has a live game).
         self._heavy: set[str] = set()
         self._owned: OrderedDict[str, int] = OrderedDict()
         # When this process last read the total ("") or an owner's moves, to let moves on.
@@ -91,15 +96,29 @@ class MoveAccounts:
 
     # --- places and counts -----------------------------------------------------------------
 
-    async def reserve(self, game_id: str, owner: str = "") -> ReserveReply:
+    async def reserve(
+        self,
+        game_id: str,
+        owner: str = "",
+        moves: int = 0,
+        evicted: str = "",
+        evicted_started: bool = False,
+        may_evict: bool = False,
+    ) -> ReserveReply:
         """reserve.lua: the moves accepted since the last report counted (this process's own
-        moves count before its own creations), expired games forgotten, then a place for
-        ``game_id`` (``''``: only recount)."""
+        moves count before its own creations), the game ``evicted`` (named by the last answer)
+        forgotten — or kept as a started one, ``evicted_started`` — expired games forgotten,
+        then a place for ``game_id`` (``''``: only recount) and its opening's ``moves``; or,
+        ``may_evict``, the game that must give its place first (``ReserveReply.victim``)."""
         reports = self._take_reports()
         args = ReserveArgs(
             now=self._now_ms(), unstarted_ms=self.unstarted_ms, max_games=self.max_games,
-            game_id=game_id, max_total_moves=self.max_total_moves, owner=owner,
-            client_games=self.client_games, client_moves=self.client_moves, idle_ms=self.idle_ms,
+            max_unstarted=self.max_unstarted, game_id=game_id, moves=moves,
+            max_total_moves=self.max_total_moves, owner=owner, network=network_of(owner) or "",
+            client_games=self.client_games, network_games=self.network_games,
+            client_moves=self.client_moves, network_moves=self.network_moves,
+            idle_ms=self.idle_ms, evicted=evicted, evicted_started="1" if evicted_started else "",
+            may_evict="1" if may_evict else "",
         )  # fmt: skip
         try:
             found = await self.runner.run(
@@ -115,27 +134,40 @@ class MoveAccounts:
     async def forget(self, game_id: str) -> None:
         """A deleted game's place and moves given back (forget.lua)."""
         self._unreported.pop(game_id, None)
-        args = ForgetArgs(game_id=game_id, client_moves=self.client_moves)
+        args = ForgetArgs(
+            game_id=game_id, client_moves=self.client_moves, network_moves=self.network_moves
+        )
         answer = AccountsReply(*await self.runner.run(self.client, Call("forget", ACCOUNTS, args)))
         self._counted(answer.total, answer.shares)
 
     async def full(self, owner: str) -> CapacityExhausted | None:
         """The refusal of a new move while the store holds its most moves, or the game's owner
-        its share of them (as last read; read again at most once a second while at the bound,
-        the total and each owner's share on its own, so that expired games free their moves),
-        or None. The engines still answer a replay before refusing with it."""
+        (or its network) its share of them (as last read; read again at most once a second
+        while at the bound, the total and each owner's share on its own, so that expired games
+        free their moves), or None. The engines still answer a replay before refusing with
+        it."""
+        network = network_of(owner)
 
         def full() -> bool:
             unreported = sum(count for count, _ in self._unreported.values())
             return self._total_moves + unreported >= self.max_total_moves
 
-        def over_share() -> bool:
-            owned = self._owned.get(owner, 0) + self._unreported_owned[owner]
-            return owner in self._heavy or owned >= self.client_moves
+        def over(name: str | None, share: int) -> bool:
+            if name is None:
+                return False
+            owned = self._owned.get(name, 0) + self._unreported_owned[name]
+            return name in self._heavy or owned >= share
 
-        if not over_share() and not full():
+        def over_share() -> CapacityExhausted | None:
+            if over(owner, self.client_moves):
+                return CapacityExhausted(self.client_moves, retry, CLIENT_MOVES)
+            if over(network, self.network_moves):
+                return CapacityExhausted(self.network_moves, retry, NETWORK_MOVES)
             return None
+
         retry = 1
+        if over_share() is None and not full():
+            return None
         which, now = owner if over_share() else "", self.clock()  # at most once a second each
         since = now - self._recounted.get(which, -math.inf)
         if not 0 <= since < 1:  # (a clock set back is no reason to wait)
@@ -145,8 +177,9 @@ class MoveAccounts:
                 self._recounted.popitem(last=False)
             with suppress(StoreUnavailable):  # the counts as last read decide, the move may fail
                 retry = seconds((await self.reserve("", owner)).wait_ms)
-        if over_share():
-            return CapacityExhausted(self.client_moves, retry, CLIENT_MOVES)
+        refusal = over_share()
+        if refusal is not None:
+            return refusal
         if full():
             return CapacityExhausted(self.max_total_moves, retry, "stored moves")
         return None
@@ -156,7 +189,7 @@ class MoveAccounts:
     def accepted(self, game_id: str, owner: str) -> None:
         count, _ = self._unreported.get(game_id, (0, owner))
         self._unreported[game_id] = (count + 1, owner)
-        self._unreported_owned[owner] += 1
+        self._owe(owner, 1)
         if self._reporter is None or self._reporter.done():
             self._reporter = asyncio.create_task(self._report_soon())
 
@@ -202,8 +235,18 @@ class MoveAccounts:
             return answer
         raise StoreUnavailable("the store keeps forgetting its scripts")
 
+    def _owe(self, owner: str, count: int) -> None:
+        """Moves not yet reported, of ``owner`` and of its network."""
+        self._unreported_owned[owner] += count
+        network = network_of(owner)
+        if network is not None:
+            self._unreported_owned[network] += count
+
     def _touch(self, reports: Reports) -> Call:
-        args = TouchArgs(now=self._now_ms(), idle_ms=self.idle_ms, client_moves=self.client_moves)
+        args = TouchArgs(
+            now=self._now_ms(), idle_ms=self.idle_ms, client_moves=self.client_moves,
+            network_moves=self.network_moves,
+        )  # fmt: skip
         return Call("touch", ACCOUNTS, args, self._tail(reports))
 
     @staticmethod
@@ -219,7 +262,7 @@ class MoveAccounts:
         for owner, count in zip(owned[::2], owned[1::2], strict=True):
             self._owned[str(owner)] = int(count)
             self._owned.move_to_end(str(owner))
-        while len(self._owned) > self.max_games:
+        while len(self._owned) > 2 * self.max_games:  # owners and networks
             self._owned.popitem(last=False)
 
     def _take_reports(self) -> Reports:
@@ -231,4 +274,4 @@ class MoveAccounts:
         for game_id, (count, owner) in reports.items():
             kept, _ = self._unreported.get(game_id, (0, owner))
             self._unreported[game_id] = (kept + count, owner)
-            self._unreported_owned[owner] += count
+            self._owe(owner, count)

@@ -21,7 +21,16 @@ keys): ``{adjudicator}:games``, a sorted set (game id -> the instant it expires,
 live games; ``{adjudicator}:moves``, a hash (game id -> moves counted);
 ``{adjudicator}:total_moves``, their sum; and each client's share: ``{adjudicator}:owner`` (game
 id -> the client that created it), ``{adjudicator}:owned_games`` (client -> its live games) and
-``{adjudicator}:owned_moves``, a sorted set (client -> the moves of its live games). On a Redis
+``{adjudicator}:owned_moves``, a sorted set (client -> the moves of its live games); each
+network's share as each client's: ``{adjudicator}:network`` (game id -> its client's network,
+for a client that has one), ``{adjudicator}:network_games`` and ``{adjudicator}:network_moves``;
+and the games nobody has moved in: ``{adjudicator}:unstarted`` (game id -> its entry,
+``holder\nnumber\ngame id``: the holder its client's network, or the client without one, the
+number from ``{adjudicator}:unstarted_number``, the order of creation),
+``{adjudicator}:unstarted_order`` (those entries, a sorted set of one score: by holder, oldest
+first), ``{adjudicator}:unstarted_held`` (holder -> its rank: how many it holds, and since when)
+and ``{adjudicator}:unstarted_ranks`` (the ranks, a sorted set of one score: the holder of the
+most first). On a Redis
 Cluster that slot is on one node: the store reports moves to it in the background rather than
 with each move (``RedisGameStore``).
 
@@ -44,12 +53,26 @@ TOTAL_MOVES = "{adjudicator}:total_moves"
 OWNERS = "{adjudicator}:owner"
 OWNED_GAMES = "{adjudicator}:owned_games"
 OWNED_MOVES = "{adjudicator}:owned_moves"
+NETWORKS = "{adjudicator}:network"
+NETWORK_GAMES = "{adjudicator}:network_games"
+NETWORK_MOVES = "{adjudicator}:network_moves"
+UNSTARTED = "{adjudicator}:unstarted"
+UNSTARTED_ORDER = "{adjudicator}:unstarted_order"
+UNSTARTED_HELD = "{adjudicator}:unstarted_held"
+UNSTARTED_RANKS = "{adjudicator}:unstarted_ranks"
+UNSTARTED_NUMBER = "{adjudicator}:unstarted_number"
 # The KEYS of the accounting scripts (accounts.lua), in this order.
-ACCOUNTS = [LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES, OWNERS, OWNED_GAMES, OWNED_MOVES]
+ACCOUNTS = [
+    LIVE_GAMES, MOVE_COUNTS, TOTAL_MOVES, OWNERS, OWNED_GAMES, OWNED_MOVES, NETWORKS,
+    NETWORK_GAMES, NETWORK_MOVES, UNSTARTED, UNSTARTED_ORDER, UNSTARTED_HELD, UNSTARTED_RANKS,
+    UNSTARTED_NUMBER,
+]  # fmt: skip
 # The lobby, in a slot of its own (``{lobby}``; lobby_*.lua, never in one script with a game's
 # keys): each index a sorted set (game id -> the lobby's number of it: the order of creation),
-# the owner of each listed game and each owner's count of them, and the counter of numbers.
+# the owner of each listed game (and its network, if it has one) and each owner's and network's
+# listed games, and the counter of numbers.
 LOBBY_OWNER_OF = "{lobby}:owner_of"
+LOBBY_NETWORK_OF = "{lobby}:network_of"
 LOBBY_OWNED = "{lobby}:owned"
 LOBBY_COUNTER = "{lobby}:counter"
 

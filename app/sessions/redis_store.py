@@ -85,6 +85,7 @@ from app.sessions.redis_cluster import STORE_ERRORS, BoundedCluster, connect, is
 from app.sessions.redis_keys import (
     LIVE_GAMES,
     LOBBY_COUNTER,
+    LOBBY_NETWORK_OF,
     LOBBY_OWNED,
     LOBBY_OWNER_OF,
     READY,
@@ -109,6 +110,7 @@ from app.sessions.redis_wire import (
     Conflict,
     CreateArgs,
     DeleteArgs,
+    EvictArgs,
     GameArgs,
     HistoryReply,
     JoinArgs,
@@ -179,14 +181,22 @@ from app.sessions.store import (
     CLIENT_GAMES,
     CLIENT_MOVES,
     CLIENT_OPEN_GAMES,
+    NETWORK_GAMES,
+    NETWORK_MOVES,
+    NETWORK_OPEN_GAMES,
+    UNSTARTED_GAMES,
     BoardShape,
     Changes,
+    Client,
     CreatedGame,
     History,
     OpenGames,
     Recipe,
     Seat,
     client_part,
+    network_bound,
+    network_of,
+    network_part,
     opened,
     seats,
 )
@@ -200,6 +210,9 @@ from app.settings import (
 )
 
 FAST_GOMOKU = ("freestyle", "standard", "caro")
+# Games a creation may ask to give their places (each found moved in meanwhile, or taken by
+# another process's creation first), before it is refused.
+EVICTIONS = 3
 
 
 def early_draw(params: Mapping[str, object]) -> dict[str, object]:
@@ -306,16 +319,20 @@ class RedisGameStore:
         max_total_moves: int = DEFAULT_MAX_TOTAL_MOVES,
         max_refusals: int = DEFAULT_MAX_REFUSALS,
         unstarted_seconds: float | None = None,
+        max_unstarted: int | None = None,
         client_share: float = 1.0,
+        network_factor: float = 1.0,
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
         game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
         kinds: Kinds = REGISTRY,
     ) -> None:
         """``clock`` is this process's time (the accounting's); the games' clocks run on the
-        store's time, or on ``clock``'s with ``caller_time`` (tests: see redis_scripts.py)."""
+        store's time, or on ``clock``'s with ``caller_time`` (tests: see redis_scripts.py).
+        The bounds are the memory store's (``MemoryGameStore``), kept for all processes."""
         self.kinds = kinds
         self.client_open_games = client_open_games
+        self.network_open_games = network_bound(client_open_games, network_factor)
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
         # Every lobby index a game of the served kinds may be listed in (a game leaves them all).
@@ -346,9 +363,12 @@ class RedisGameStore:
         )  # fmt: skip
         self.accounts = MoveAccounts(
             self.scripts, self.client, clock=clock, max_games=max_games,
+            max_unstarted=max_games if max_unstarted is None else max_unstarted,
             max_total_moves=max_total_moves, client_games=client_part(max_games, client_share),
-            client_moves=client_part(max_total_moves, client_share), idle_ms=self.idle_ms,
-            unstarted_ms=self.unstarted_ms,
+            network_games=network_part(max_games, client_share, network_factor),
+            client_moves=client_part(max_total_moves, client_share),
+            network_moves=network_part(max_total_moves, client_share, network_factor),
+            idle_ms=self.idle_ms, unstarted_ms=self.unstarted_ms,
         )  # fmt: skip
         self.push = PushListener(self.stream_client, timeout_seconds, self._version)
         self._known: OrderedDict[str, Known] = OrderedDict()
@@ -400,14 +420,7 @@ class RedisGameStore:
     ) -> CreatedGame:
         game_kind = self.kinds.find(kind)
         game_id = tokens.new_game_id()
-        reserved = await self.accounts.reserve(game_id, owner)
-        if not reserved.placed:
-            limit, what = {
-                "moves": (self.accounts.max_total_moves, "stored moves"),
-                "client_games": (self.accounts.client_games, CLIENT_GAMES),
-                "client_moves": (self.accounts.client_moves, CLIENT_MOVES),
-            }.get(reserved.why, (self.max_games, "live games"))
-            raise CapacityExhausted(limit, seconds(reserved.wait_ms), what)
+        await self._reserve(game_id, owner, len(opening))
         secrets, hashes = seats(open_seat, seated)
         position = opened(game_kind, params, opening)
         session = Session(
@@ -445,6 +458,9 @@ class RedisGameStore:
         else:
             fields |= FAST_PATHS[kind].fields(params)
         fields["owner"] = owner
+        network = network_of(owner)
+        if network is not None:
+            fields["network"] = network
         if open_seat is not None:  # nobody moves until the seat is taken (join.lua)
             fields |= {"lobby": 1, "open": open_seat, "waits": position.next_player or 0}
         records = [game_kind.encode_move(move) for move in session.moves(0, state.move_count)]
@@ -462,22 +478,62 @@ class RedisGameStore:
             except CapacityExhausted:  # past its owner's most: no game after all
                 await self._forget(game_id)  # its reserved place given back
                 raise
-        for _ in records:  # moves the store holds, as accepted ones are counted
-            self.accounts.accepted(game_id, owner)
         size = board_size(game_kind, state.facts)
         self._know(game_id, Known(kind, engine, hashes, owner, size, terms.private))
         return CreatedGame(state, secrets)
 
+    async def _reserve(self, game_id: str, owner: str, opened: int) -> None:
+        """A place for a new game of ``owner`` with ``opened`` opening moves (reserve.lua), or
+        CapacityExhausted. At the store's most games, or most games nobody has moved in, the
+        accounting may name a game that must give its place (``EVICTIONS`` rounds at most: other
+        processes make room at once too): gone here unless somebody moved in it meanwhile
+        (evict.lua), and the accounting told, with the next ask, what became of it."""
+        evicted, started = "", False
+        for round_ in range(EVICTIONS + 1):
+            reserved = await self.accounts.reserve(
+                game_id, owner, opened, evicted, started, may_evict=round_ < EVICTIONS
+            )
+            if reserved.placed:
+                return
+            if not reserved.victim:
+                break
+            evicted = reserved.victim
+            started = await self._evict(evicted) == "started"
+        limit, what = {
+            "moves": (self.accounts.max_total_moves, "stored moves"),
+            "client_games": (self.accounts.client_games, CLIENT_GAMES),
+            "network_games": (self.accounts.network_games, NETWORK_GAMES),
+            "client_moves": (self.accounts.client_moves, CLIENT_MOVES),
+            "network_moves": (self.accounts.network_moves, NETWORK_MOVES),
+            "unstarted": (self.accounts.max_unstarted, UNSTARTED_GAMES),
+        }.get(reserved.why, (self.max_games, "live games"))
+        raise CapacityExhausted(limit, seconds(reserved.wait_ms), what)
+
+    async def _evict(self, game_id: str) -> str:
+        """evict.lua: the game nobody moved in gives its place ('evicted'; or 'gone' already),
+        unless it was moved in ('started'); an open one leaves the lobby too."""
+        keys = list(game_keys(game_id))
+        outcome = str(await self._run(Call("evict", keys, EvictArgs(channel=channel(game_id)))))
+        if outcome != "started":
+            self._known.pop(game_id, None)
+            self._kept.pop(game_id, None)
+            with suppress(StoreUnavailable):  # else a listing drops it, finding it gone
+                await self._unlist(game_id)
+        return outcome
+
     async def _list(
         self, game_id: str, kind: str, params: Mapping[str, object], owner: str
     ) -> None:
-        """List a new open game in the lobby, or CapacityExhausted: its owner holds its most.
-        Before refusing, the owner's listed games that are no longer open (taken, over, or
-        expired: Redis forgets a game, not its entry in the lobby) leave it, and the game is
-        listed if that made room: an owner's count never outlives its games."""
+        """List a new open game in the lobby, or CapacityExhausted: its owner (or its network)
+        holds its most. Before refusing, the listed games it names that are no longer open
+        (taken, over, or expired: Redis forgets a game, not its entry in the lobby) leave it,
+        and the game is listed if that made room: an owner's count never outlives its games."""
         indexes = [lobby_index(where) for where in filters(kind, params)]
-        args = LobbyAddArgs(game_id=game_id, owner=owner, most=self.client_open_games)
-        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, LOBBY_COUNTER, *indexes]
+        args = LobbyAddArgs(
+            game_id=game_id, owner=owner, most=self.client_open_games,
+            network=network_of(owner) or "", network_most=self.network_open_games,
+        )  # fmt: skip
+        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, LOBBY_COUNTER, LOBBY_NETWORK_OF, *indexes]
         for attempt in range(2):
             added = LobbyAdded(*(await self._run(Call("lobby_add", keys, args))))
             if int(added.placed):
@@ -488,6 +544,8 @@ class RedisGameStore:
                         await self._unlist(held)
         # Its open games go when joined, deleted, or at the end of their unstarted lifetime.
         wait = seconds(self.unstarted_ms)
+        if int(added.network):
+            raise CapacityExhausted(self.network_open_games, wait, NETWORK_OPEN_GAMES)
         raise CapacityExhausted(self.client_open_games, wait, CLIENT_OPEN_GAMES)
 
     async def _still_open(self, game_id: str) -> bool:
@@ -497,7 +555,7 @@ class RedisGameStore:
             return False
 
     async def _unlist(self, game_id: str) -> None:
-        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, *self.lobby_indexes]
+        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, LOBBY_NETWORK_OF, *self.lobby_indexes]
         await self._run(Call("lobby_remove", keys, LobbyRemoveArgs(game_id=game_id)))
 
     async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
@@ -801,18 +859,17 @@ class RedisGameStore:
         (one round trip, once); GameNotFound for a game that does not exist."""
         known = self._known.get(game_id)
         if known is None:
-            fields = ["kind", "engine", "h1", "h2", "owner", "facts", "private"]
+            fields = ["kind", "engine", "h1", "h2", "owner", "network", "facts", "private"]
             read = self.client.hmget(game_keys(game_id).meta, fields)
             found = await self.scripts.guard(read, self.client)
-            kind, engine, first, second, owner, facts, private = found
+            kind, engine, first, second, owner, network, facts, private = found
             if engine is None:
                 raise GameNotFound(game_id)
             # The facts change with the moves (a Reversi score), the board's size never.
             size = board_size(self.kinds.find(str(kind)), json.loads(str(facts)))
             hashes = (str(first), str(second))
-            known = Known(
-                str(kind), str(engine), hashes, str(owner or ""), size, private in ("1", b"1")
-            )
+            client = Client(str(owner or ""), str(network) if network else None)
+            known = Known(str(kind), str(engine), hashes, client, size, private in ("1", b"1"))
         self._know(game_id, known)
         return known
 

@@ -176,12 +176,20 @@ class ReserveArgs(NamedTuple):
     now: Wire  # ms
     unstarted_ms: Wire  # a new game's lifetime until its first move
     max_games: Wire
+    max_unstarted: Wire  # the most live games nobody has moved in
     game_id: Wire  # or '': only a recount
+    moves: Wire  # the new game's opening's moves
     max_total_moves: Wire
     owner: Wire
+    network: Wire  # the owner's network, or ''
     client_games: Wire  # the most live games of one owner
+    network_games: Wire  # of one network's owners together
     client_moves: Wire  # the most moves of one owner
+    network_moves: Wire  # of one network's owners together
     idle_ms: Wire  # a game's lifetime after a move
+    evicted: Wire  # the game the last answer named to give its place (evict.lua), or ''
+    evicted_started: Wire  # '1': it was found moved in, and kept
+    may_evict: Wire  # '1': a full store may name a game to give its place
 
 
 class TouchArgs(NamedTuple):
@@ -190,11 +198,19 @@ class TouchArgs(NamedTuple):
     now: Wire
     idle_ms: Wire
     client_moves: Wire
+    network_moves: Wire
 
 
 class ForgetArgs(NamedTuple):
     game_id: Wire
     client_moves: Wire
+    network_moves: Wire
+
+
+class EvictArgs(NamedTuple):
+    """evict.lua: the game's channel (its streams are told it is gone)."""
+
+    channel: Wire
 
 
 class NoArgs(NamedTuple):
@@ -235,6 +251,8 @@ class LobbyAddArgs(NamedTuple):
     game_id: Wire
     owner: Wire
     most: Wire  # open games one owner may hold
+    network: Wire  # the owner's network, or ''
+    network_most: Wire  # open games one network's owners may hold together
 
 
 class LobbyRemoveArgs(NamedTuple):
@@ -372,10 +390,11 @@ class GiftReply(NamedTuple):
 
 
 class Shares(NamedTuple):
-    """accounts.lua's: the owners at their share of moves, and the moves of those asked."""
+    """accounts.lua's: the owners and networks at their share of moves, and the moves of those
+    asked (an owner's and a network's names never meet)."""
 
     heavy: list[str]
-    owned: list[Any]  # owner, moves, owner, moves, ...
+    owned: list[Any]  # name, moves, name, moves, ...
 
 
 class AccountsReply(NamedTuple):
@@ -389,8 +408,11 @@ class ReserveReply(NamedTuple):
     placed: int  # 0 or 1
     wait_ms: int  # until the next game expires, when not placed
     total: int
-    why: str  # '', 'games', 'moves', 'client_games', 'client_moves'
+    # '', 'games', 'unstarted', 'moves', 'client_games', 'network_games', 'client_moves',
+    # 'network_moves', or 'evict' (``victim`` must give its place first)
+    why: str
     shares: list[Any]
+    victim: str = ""
 
 
 class Settled(NamedTuple):
@@ -563,8 +585,9 @@ class TooManySpectatorsReply(NamedTuple):
 
 
 class LobbyAdded(NamedTuple):
-    placed: int  # 0: the owner holds its most open games
-    held: list[str]  # the owner's listed games (with the new one, if placed)
+    placed: int  # 0: the owner (or its network) holds its most open games
+    held: list[str]  # the owner's listed games (with the new one, if placed), or its network's
+    network: int = 0  # 1: the network holds its most (``held``: its listed games)
 
 
 class LobbyPage(NamedTuple):
@@ -653,6 +676,7 @@ SCRIPTS: dict[str, Script] = {
         ),
         Script("touch", TouchArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True),
         Script("forget", ForgetArgs, replies=ACCOUNT_REPLIES, game=False, accounts=True),
+        Script("evict", EvictArgs, game=False),
         Script("join", JoinArgs, replies=(*GAME_REPLIES, "joined", "seat_taken", "game_not_found")),
         Script(
             "spectate",

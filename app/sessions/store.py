@@ -88,9 +88,43 @@ class BoardShape(NamedTuple):
     size: tuple[int, int]
 
 
+class Client(str):
+    """A client as every per-client share and limit counts it: this string is its key (an
+    address; for IPv6, its network of ``Settings.client_ipv6_prefix``: ``app.api.clients``),
+    what every table is keyed by; ``network`` is the network it is counted with too (an IPv4
+    /24, an IPv6 /48), whose clients together hold ``Settings.network_factor`` clients' worth
+    of each share — or None: it has none apart from itself (not an address, or the network's
+    prefix is the client's own). A plain string is a client without a network.
+
+    A string, so that code that only needs the key (a table, a log line, the store's owner
+    field) takes a client as it always took an address."""
+
+    network: str | None
+
+    def __new__(cls, key: str, network: str | None = None) -> Client:
+        client = super().__new__(cls, key)
+        client.network = network
+        return client
+
+
+def network_of(client: str) -> str | None:
+    """The network ``client`` is counted with too (a ``Client``'s), if any."""
+    return client.network if isinstance(client, Client) else None
+
+
+def holder_of(client: str) -> str:
+    """Who holds the games ``client`` creates nobody has moved in yet, when a full store makes
+    room among them: its network, or the client itself if it has none."""
+    return network_of(client) or client
+
+
 # What a client's share of the store is counted in, as a refusal says it.
 CLIENT_GAMES = "live games created by one client"
 CLIENT_MOVES = "stored moves of the games one client created"
+NETWORK_GAMES = "live games created by the clients of one network"
+NETWORK_MOVES = "stored moves of the games the clients of one network created"
+# What the pool of games nobody has moved in is counted in.
+UNSTARTED_GAMES = "games nobody has moved in yet"
 
 
 def client_part(bound: int, share: float) -> int:
@@ -98,8 +132,21 @@ def client_part(bound: int, share: float) -> int:
     return max(1, math.floor(bound * share))
 
 
+def network_part(bound: int, share: float, factor: float) -> int:
+    """A network's part of a store-wide bound: ``factor`` clients' parts (``client_part``),
+    at most the bound."""
+    return min(bound, max(client_part(bound, share), math.floor(bound * share * factor)))
+
+
+def network_bound(per_client: int, factor: float) -> int:
+    """What the clients of one network hold together of a per-client bound: ``factor`` times
+    it (at least it)."""
+    return max(per_client, math.floor(per_client * factor))
+
+
 # What a client's share of open games is counted in, as a refusal says it.
 CLIENT_OPEN_GAMES = "open games created by one client"
+NETWORK_OPEN_GAMES = "open games created by the clients of one network"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +204,12 @@ class GameStore(Protocol):
         its first move records, untimed; with ``open_seat``, that seat is left free for anyone
         to join and the game is listed in the lobby (unless ``terms`` make it private: they
         also give its first-move deadline and the actions it leaves out); with ``seated``, its
-        players' token hashes are those (a rematch's: its answer then shows no token). Raises
-        CapacityExhausted when the store is full, or the owner holds its share (of games, or
-        of open games)."""
+        players' token hashes are those (a rematch's: its answer then shows no token). When the
+        store holds its most games, or games nobody has moved in hold their most places, the
+        oldest such game of the holder of the most (``holder_of``) gives its place if that
+        holds more than the owner's holder: gone, as if expired. Raises CapacityExhausted when
+        none does, or the owner (or its network: ``Client``) holds its share (of games, of
+        moves, or of open games)."""
         ...
 
     async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:

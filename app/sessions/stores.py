@@ -6,8 +6,13 @@ from __future__ import annotations
 from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.memory_store import MemoryGameStore
 from app.sessions.redis_store import RedisGameStore
-from app.sessions.store import GameStore
+from app.sessions.store import GameStore, client_part
 from app.settings import Settings
+
+
+def max_unstarted(settings: Settings) -> int:
+    """The places of the store games nobody has moved in may hold."""
+    return client_part(settings.max_games, settings.unstarted_games_share)
 
 
 def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
@@ -25,7 +30,9 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
             max_total_moves=settings.max_total_moves,
             max_refusals=settings.max_refusals_per_game,
             unstarted_seconds=settings.unstarted_game_seconds,
+            max_unstarted=max_unstarted(settings),
             client_share=settings.client_share,
+            network_factor=settings.network_factor,
             client_open_games=settings.client_open_games,
             game_spectators=settings.game_spectators,
             game_time_gifts=settings.game_time_gifts,
@@ -38,7 +45,9 @@ def store_from(settings: Settings, kinds: Kinds = REGISTRY) -> GameStore:
         max_total_moves=settings.max_total_moves,
         max_refusals=settings.max_refusals_per_game,
         unstarted_seconds=settings.unstarted_game_seconds,
+        max_unstarted=max_unstarted(settings),
         client_share=settings.client_share,
+        network_factor=settings.network_factor,
         client_open_games=settings.client_open_games,
         game_spectators=settings.game_spectators,
         game_time_gifts=settings.game_time_gifts,

@@ -27,7 +27,9 @@ from tests.servers import wait_for
 TRUSTED = ["10.0.0.0/8", "fd00::/8"]
 PROXY = ("10.0.0.1", 40000)
 OUTSIDER = ("192.0.2.9", 40000)  # a peer that is no trusted proxy
-ALICE, BOB, CAROL = "198.51.100.1", "198.51.100.2", "198.51.100.3"
+# Clients behind the proxy; Bob of another /24 than Alice's (a client is counted with its
+# network too: tests/api/test_crowds.py).
+ALICE, BOB, CAROL = "198.51.100.1", "192.0.2.2", "198.51.100.3"
 Headers = dict[str, str | bytes]
 
 

@@ -267,7 +267,9 @@ def test_max_n_comes_from_settings() -> None:
 
 
 def test_capacity_exhausted_is_503_with_retry_after(store_url: str) -> None:
-    settings = app_settings(max_games=2, store_url=store_url, client_share=1)
+    settings = app_settings(
+        max_games=2, store_url=store_url, client_share=1, unstarted_games_share=1
+    )  # both places for games nobody has moved in (tests/api/test_crowds.py: half of them)
     with TestClient(create_app(settings)) as client:
         create(client)
         create(client)

@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from app.api import work
-from app.api.clients import client_key
+from app.api.clients import Clients
 from app.api.ratelimit import RateLimiter
 from app.api.work import WorkBudget, answered_in_slices
 from app.main import create_app
@@ -52,6 +52,35 @@ def test_buckets_are_per_client_and_bounded() -> None:
         limiter.take("a")
     limiter.take("c")  # a third client evicts the least recently seen ("b")
     assert len(limiter._buckets) == 2
+
+
+def test_the_clients_of_a_network_share_its_bucket_too() -> None:
+    clock = FakeClock()
+    # A client: a game every 10 s, one at once; its /24: twice that, together.
+    limiter = RateLimiter(rate_per_minute=6, burst=1, clock=clock, network_factor=2)
+    a, b, c = (Clients().of(f"192.0.2.{i}") for i in (1, 2, 3))
+    limiter.take(a)
+    limiter.take(b)
+    with pytest.raises(HTTPException) as refused:  # its own bucket is full, its network's not
+        limiter.take(c)
+    assert "from this network" in refused.value.detail
+    assert refused.value.headers == {"Retry-After": "5"}  # the network refills twice as fast
+    with pytest.raises(HTTPException) as refused:
+        limiter.take(a)
+    assert "from this address" in refused.value.detail
+    assert refused.value.headers == {"Retry-After": "10"}
+    limiter.take(Clients().of("198.51.100.1"))  # another network's client
+    clock.now += 5
+    limiter.take(c)
+
+
+def test_reads_of_a_network_are_granted_up_to_what_it_has_left() -> None:
+    limiter = RateLimiter(rate_per_minute=60, burst=10, clock=FakeClock(), network_factor=1.5)
+    a, b = Clients().of("2001:db8:1:1::1"), Clients().of("2001:db8:1:2::1")  # one /48
+    assert limiter.take_up_to(a, 10, refuse=True) == 10
+    assert limiter.take_up_to(b, 10, refuse=True) == 5  # the /48's 15, less a's 10
+    with pytest.raises(HTTPException):
+        limiter.take_up_to(b, 10, refuse=True)
 
 
 STATELESS = [
@@ -157,18 +186,37 @@ def test_zero_disables_the_budget() -> None:
 
 
 @pytest.mark.parametrize(
-    ("host", "key"),
+    ("host", "key", "network"),
     [
-        ("192.0.2.7", "192.0.2.7"),
-        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
-        ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),  # the same /64: one client
-        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
-        ("::ffff:192.0.2.7", "192.0.2.7"),  # IPv4 over an IPv6 socket: the IPv4 client
-        ("testclient", "testclient"),
+        ("192.0.2.7", "192.0.2.7", "192.0.2.0/24"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64", "2001:db8:1::/48"),
+        ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64", "2001:db8:1::/48"),  # the same /64
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64", "2001:db8:1::/48"),  # another /64, same /48
+        ("::ffff:192.0.2.7", "192.0.2.7", "192.0.2.0/24"),  # IPv4 over IPv6: the IPv4 client
+        ("testclient", "testclient", None),
     ],
 )
-def test_a_client_is_an_address_or_an_ipv6_network(host: str, key: str) -> None:
-    assert client_key(host) == key
+def test_a_client_is_an_address_or_an_ipv6_network_counted_with_its_network(
+    host: str, key: str, network: str | None
+) -> None:
+    client = Clients().of(host)
+    assert (client, client.network) == (key, network)
+
+
+@pytest.mark.parametrize(
+    ("prefixes", "host", "key", "network"),
+    [
+        ((64, 32, 48), "192.0.2.7", "192.0.2.7", None),  # /32: each address alone
+        ((64, 16, 48), "192.0.2.7", "192.0.2.7", "192.0.0.0/16"),
+        ((128, 24, 128), "2001:db8::1", "2001:db8::1", None),
+        ((56, 24, 40), "2001:db8:1:2::1", "2001:db8:1::/56", "2001:db8::/40"),
+    ],
+)
+def test_the_prefixes_are_the_settings(
+    prefixes: tuple[int, int, int], host: str, key: str, network: str | None
+) -> None:
+    client = Clients(*prefixes).of(host)
+    assert (client, client.network) == (key, network)
 
 
 def test_a_long_batch_lets_other_work_run_between_its_slices(

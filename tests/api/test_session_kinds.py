@@ -201,8 +201,9 @@ async def test_racing_clients_get_one_acceptance(store_url: str, kind: Kind) -> 
 
 def test_delete_capacity_and_metrics(store_url: str, kind: Kind) -> None:
     settings = app_settings(
-        store_url=store_url, max_games=2, create_rate_per_minute=0, client_share=1
-    )
+        store_url=store_url, max_games=2, create_rate_per_minute=0, client_share=1,
+        unstarted_games_share=1,  # both places for games nobody has moved in
+    )  # fmt: skip
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         game = create(client, kind)
         create(client, kind)

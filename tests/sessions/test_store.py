@@ -41,7 +41,7 @@ from app.sessions.session import (
     MoveResult,
     result_at,
 )
-from app.sessions.store import GameStore
+from app.sessions.store import Client, GameStore
 from app.sessions.watchers import SharedReads, Watchers
 from app.settings import DEFAULT_MAX_REFUSALS
 from tests.api.test_games_api import parse_events
@@ -649,8 +649,12 @@ async def store_of_quick_unstarted_games(
     request: pytest.FixtureRequest, clock: FakeClock
 ) -> AsyncIterator[GameStore]:
     """Each store, where a game nobody moved in lives 10 s (60 s after a move), and each
-    client holds at most half of the three games (one) and of the four stored moves (two)."""
-    built = build(request, clock, max_total_moves=4, unstarted_seconds=10, client_share=0.5)
+    client holds at most half of the three games (one) and of the four stored moves (two), the
+    clients of a network together all of them."""
+    built = build(
+        request, clock, max_total_moves=4, unstarted_seconds=10, client_share=0.5,
+        network_factor=2,
+    )  # fmt: skip
     yield built
     await built.close()
 
@@ -659,12 +663,14 @@ async def test_a_game_nobody_moved_in_gives_its_place_back_soon(
     store_of_quick_unstarted_games: GameStore, clock: FakeClock
 ) -> None:
     store = store_of_quick_unstarted_games
-    unstarted = await store.create(*tictactoe(3), owner="a")
+    unstarted = await store.create(*tictactoe(3), owner=Client("10.0.0.1", "10.0.0.0/24"))
     started = await store.create(*tictactoe(3), owner="b")
     await store.play(started.state.id, started.tokens[0], move(0, 0))
     await store.create(*tictactoe(3), owner="c")
-    with pytest.raises(CapacityExhausted) as refused:  # three games: the store is full
-        await store.create(*tictactoe(3), owner="d")
+    # Three games: the store is full, and no network holds more games nobody moved in than the
+    # newcomer's (one: its neighbour's), so none gives its place.
+    with pytest.raises(CapacityExhausted) as refused:
+        await store.create(*tictactoe(3), owner=Client("10.0.0.2", "10.0.0.0/24"))
     assert refused.value.retry_after == 10  # until the first game nobody moved in expires
     clock.now += 11
     assert await store.live_games() == 1  # the started game lives on
@@ -725,6 +731,150 @@ async def test_every_client_whose_games_expired_moves_again_at_once(
     clock.now += 31  # the older games expire, and their moves with them: both clients move
     for game in newer:
         await store.play(game.state.id, game.tokens[1], move(1, 1))
+
+
+# --- games nobody has moved in, and networks -----------------------------------------------------
+
+
+@pytest.fixture(params=STORES)
+async def store_of_four_unstarted_places(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[GameStore]:
+    """Each store, of six games, of which games nobody has moved in hold at most four."""
+    built = build(request, clock, max_games=6, max_unstarted=4)
+    yield built
+    await built.close()
+
+
+async def test_a_crowd_of_unstarted_games_gives_way_to_a_client_that_plays(
+    store_of_four_unstarted_places: GameStore,
+) -> None:
+    store = store_of_four_unstarted_places
+    crowd = [await store.create(*tictactoe(3), owner="crowd") for _ in range(3)]
+    await store.create(*tictactoe(3), owner="other")  # the pool is full
+    # A newcomer takes the place of the oldest game of the holder of the most (3 ≥ 0 + 2).
+    mine = await store.create(*tictactoe(3), owner="player")
+    with pytest.raises(GameNotFound):
+        await store.state(crowd[0].state.id)
+    assert (await store.state(crowd[1].state.id)).move_count == 0
+    await store.play(mine.state.id, mine.tokens[0], move(0, 0))  # started: out of the pool
+    late = await store.create(*tictactoe(3), owner="late")  # a free place in the pool
+    again = await store.create(*tictactoe(3), owner="player")  # the crowd's 2 ≥ 0 + 2
+    with pytest.raises(GameNotFound):
+        await store.state(crowd[1].state.id)
+    # The crowd, other, late and player hold one each: nobody holds two more than another.
+    with pytest.raises(CapacityExhausted) as refused:
+        await store.create(*tictactoe(3), owner="crowd")
+    assert "nobody has moved in" in str(refused.value)
+    for game in (crowd[2], late, again):  # a first move is never refused: it leaves the pool
+        await store.play(game.state.id, game.tokens[0], move(1, 1))
+    assert await store.live_games() == 5
+
+
+async def test_a_started_game_never_gives_its_place(
+    store_of_four_unstarted_places: GameStore,
+) -> None:
+    store = store_of_four_unstarted_places
+    started = []
+    for _ in range(6):  # the store full of games that were moved in
+        started.append(await store.create(*tictactoe(3), owner="busy"))
+        await store.play(started[-1].state.id, started[-1].tokens[0], move(0, 0))
+    with pytest.raises(CapacityExhausted) as refused:
+        await store.create(*tictactoe(3), owner="newcomer")
+    assert "live games" in str(refused.value)
+    for game in started:  # every started game plays on
+        assert (await store.play(game.state.id, game.tokens[1], move(1, 1))).move.seq == 2
+
+
+async def test_a_full_store_makes_room_among_the_games_nobody_moved_in(
+    store_of_four_unstarted_places: GameStore,
+) -> None:
+    store = store_of_four_unstarted_places
+    started = []
+    for _ in range(5):
+        started.append(await store.create(*tictactoe(3), owner="busy"))
+        await store.play(started[-1].state.id, started[-1].tokens[0], move(0, 0))
+    idle = await store.create(*tictactoe(3), owner="idle")  # the store's sixth game
+    mine = await store.create(*tictactoe(3), owner="newcomer")  # idle holds more (1 > 0)
+    with pytest.raises(GameNotFound):
+        await store.state(idle.state.id)
+    await store.play(mine.state.id, mine.tokens[0], move(0, 0))  # moved in: it keeps its place
+    with pytest.raises(CapacityExhausted) as refused:
+        await store.create(*tictactoe(3), owner="idle")
+    assert "live games" in str(refused.value)
+    assert (await store.state(mine.state.id)).move_count == 1
+
+
+async def test_a_network_holds_the_unstarted_games_of_all_its_clients(
+    store_of_four_unstarted_places: GameStore,
+) -> None:
+    store = store_of_four_unstarted_places
+    # Four addresses of one /24, a game each: one holder of four, not four of one.
+    crowd = [
+        await store.create(*tictactoe(3), owner=Client(f"10.0.0.{i}", "10.0.0.0/24"))
+        for i in range(1, 5)
+    ]
+    await store.create(*tictactoe(3), owner=Client("10.0.1.1", "10.0.1.0/24"))
+    with pytest.raises(GameNotFound):
+        await store.state(crowd[0].state.id)
+    for game in crowd[1:]:
+        assert (await store.state(game.state.id)).move_count == 0
+
+
+@pytest.fixture(params=STORES)
+async def store_of_shares_by_network(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[GameStore]:
+    """Each store, where a client holds at most six of forty games, three of twenty moves and
+    three open games, and the clients of one network one and a half times that together (nine
+    games, four moves, four open games)."""
+    built = build(
+        request, clock, max_games=40, max_total_moves=20, client_share=0.15,
+        network_factor=1.5, client_open_games=3,
+    )  # fmt: skip
+    yield built
+    await built.close()
+
+
+ONE_NETWORK = [Client(f"192.0.2.{i}", "192.0.2.0/24") for i in (1, 2, 3)]
+ANOTHER_NETWORK = Client("198.51.100.1", "198.51.100.0/24")
+
+
+async def test_the_clients_of_one_network_share_its_part_of_the_store(
+    store_of_shares_by_network: GameStore,
+) -> None:
+    store = store_of_shares_by_network
+    a, b, c = ONE_NETWORK
+    games = [await store.create(*tictactoe(5), owner=owner) for owner in [a] * 5 + [b] * 4]
+    for owner in (c, a):  # each below its own six, their /24 at its nine
+        with pytest.raises(CapacityExhausted) as refused:
+            await store.create(*tictactoe(5), owner=owner)
+        assert "one network" in str(refused.value)
+    elsewhere = await store.create(*tictactoe(5), owner=ANOTHER_NETWORK)
+    for game in (games[0], games[1], games[5], games[6]):  # two moves each: the /24's four
+        await store.play(game.state.id, game.tokens[0], move(0, 0))
+    with pytest.raises(CapacityExhausted) as refused:  # b's third of its own three
+        await store.play(games[7].state.id, games[7].tokens[0], move(0, 0))
+    assert "one network" in str(refused.value)
+    await store.play(elsewhere.state.id, elsewhere.tokens[0], move(0, 0))  # another network's
+    await store.delete(games[0].state.id, games[0].tokens[0])  # a game and its move given back
+    await store.create(*tictactoe(5), owner=c)
+    await store.play(games[7].state.id, games[7].tokens[0], move(0, 0))
+
+
+async def test_the_clients_of_one_network_share_its_open_games(
+    store_of_shares_by_network: GameStore,
+) -> None:
+    store = store_of_shares_by_network
+    a, b, c = ONE_NETWORK
+    for owner in (a, a, b, b):
+        await store.create(*tictactoe(3), owner=owner, open_seat=2)
+    for owner in (c, a):  # each below its own three, their /24 at its four
+        with pytest.raises(CapacityExhausted) as refused:
+            await store.create(*tictactoe(3), owner=owner, open_seat=2)
+        assert "open games created by the clients of one network" in str(refused.value)
+    await store.create(*tictactoe(3), owner=c)  # a game that is not open
+    await store.create(*tictactoe(3), owner=ANOTHER_NETWORK, open_seat=2)
 
 
 # --- Redis store --------------------------------------------------------------------------------
@@ -940,6 +1090,33 @@ async def test_redis_processes_count_their_moves_together(redis_store_url: str) 
     await second.delete(games[0].state.id, games[0].tokens[0])  # frees the first's two moves
     await second.play(games[1].state.id, games[1].tokens[0], move(1, 1))
     await second.close()
+
+
+async def test_a_game_moved_in_before_the_accounting_heard_keeps_its_place(
+    redis_store_url: str,
+) -> None:
+    # Two processes on one Redis: one moves first in the crowd's oldest game, the other creates
+    # before the first has reported that move (its reports wait for its next move, or a second).
+    first, second = (
+        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2,
+                       max_unstarted=3)
+        for _ in range(2)
+    )  # fmt: skip
+    crowd = [await first.create(*tictactoe(3), owner="crowd") for _ in range(3)]
+    await second.play(crowd[0].state.id, crowd[0].tokens[0], move(0, 0))
+    assert crowd[0].state.id in second.accounts._unreported  # not yet heard
+    # Named to give its place, it is found moved in: kept, and out of the pool, which has room.
+    await first.create(*tictactoe(3), owner="player")
+    assert (await first.state(crowd[0].state.id)).move_count == 1
+    assert (await first.state(crowd[1].state.id)).move_count == 0
+    await second.close()  # its report: the started game counted once
+    await first.create(*tictactoe(3), owner="late")  # the crowd's next oldest gives its place
+    with pytest.raises(GameNotFound):
+        await first.state(crowd[1].state.id)
+    with pytest.raises(CapacityExhausted):
+        await first.create(*tictactoe(3), owner="crowd")  # holds one, as every holder does
+    assert await first.live_games() == 4
+    await first.close()
 
 
 # --- k in a row ---------------------------------------------------------------------------------

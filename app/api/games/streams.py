@@ -3,16 +3,17 @@ the bound on each, shared fairly.
 
 Each open stream holds a connection, a task and a wait on its game's changes; a client could open
 them without end. ``StreamSlots.take`` admits a stream or refuses it (503 ``too_many_streams`` with
-``Retry-After``). At a client's own bound, it is refused. At the process's bound, or at a game's,
-a newcomer takes the place of the oldest stream of the client that holds the most of those
-places, if that client holds at least two more than the newcomer's would then: no client keeps
-more than its fair share of a full process, or of a watched game, from another (ten addresses
+``Retry-After``). At a client's own bound, it is refused, and at its network's (the clients of an
+IPv4 /24, an IPv6 /48 together: ``network_factor`` times a client's). At the process's bound, or at
+a game's, a newcomer takes the place of the oldest stream of the client that holds the most of
+those places, if that client holds at least two more than the newcomer's would then: no client
+keeps more than its fair share of a full process, or of a watched game, from another (ten addresses
 of a hundred streams each hold the process's thousand places only until an eleventh comes). The
-stream that gives its place ends with an ``error`` event; a client that reconnects is refused
-while it holds its share. A client makes room at most ``EVICTIONS_BURST`` times in a row and
-once every ``RETRY_AFTER_SECONDS`` after that (one stream opened and closed again and again
-cannot end everyone else's), and ``check`` lets a route refuse before it reads the game and evict
-only after: a stream of an unknown game (404) ends no one's.
+stream that gives its place ends with an ``error`` event; a client that reconnects is refused while
+it holds its share. A client makes room at most ``EVICTIONS_BURST`` times in a row and once every
+``RETRY_AFTER_SECONDS`` after that (one stream opened and closed again and again cannot end
+everyone else's), and ``check`` lets a route refuse before it reads the game and evict only after:
+a stream of an unknown game (404) ends no one's.
 
 A slot is given back when the stream's events end, however they end, and at the latest when its
 response is gone (``held_until_gone``), even if it never started.
@@ -30,6 +31,7 @@ from starlette.exceptions import HTTPException
 
 from app.api.ratelimit import RateLimiter
 from app.sessions.errors import TooManyStreams
+from app.sessions.store import network_bound, network_of
 from app.settings import DEFAULT_TRACKED_CLIENTS
 
 RETRY_AFTER_SECONDS = 5  # streams end and reconnect often: a short wait is worth a retry
@@ -72,16 +74,20 @@ class StreamSlots:
         per_client: int,
         clock: Callable[[], float] = time.monotonic,
         max_clients: int = DEFAULT_TRACKED_CLIENTS,
+        network_factor: float = 1.0,
     ) -> None:
         self.per_process = per_process
         self.per_game = per_game
         self.per_client = per_client
+        self.per_network = network_bound(per_client, network_factor)
         self.open = 0
         self._by_client: dict[str, Slots] = {}
+        self._by_network: dict[str, int] = {}  # the streams of each network's clients
         self._by_game: dict[str, Slots] = {}
         self._evictions = RateLimiter(
-            60 / RETRY_AFTER_SECONDS, EVICTIONS_BURST, clock, max_clients, "streams ended"
-        )
+            60 / RETRY_AFTER_SECONDS, EVICTIONS_BURST, clock, max_clients, "streams ended",
+            network_factor,
+        )  # fmt: skip
 
     def check(self, game_id: str, client: str) -> None:
         """Raise TooManyStreams if ``take`` would refuse now; take and end nothing."""
@@ -99,6 +105,9 @@ class StreamSlots:
         slot = Slot(self, game_id, client)
         self.open += 1
         self._by_client.setdefault(client, Slots())[slot] = None
+        network = network_of(client)
+        if network is not None:
+            self._by_network[network] = self._by_network.get(network, 0) + 1
         self._by_game.setdefault(game_id, Slots())[slot] = None
         return slot
 
@@ -109,6 +118,9 @@ class StreamSlots:
         mine = self._by_client.get(client, Slots())
         if len(mine) >= self.per_client:
             raise TooManyStreams("this client address", self.per_client, RETRY_AFTER_SECONDS)
+        network = network_of(client)
+        if network is not None and self._by_network.get(network, 0) >= self.per_network:
+            raise TooManyStreams("this client's network", self.per_network, RETRY_AFTER_SECONDS)
         evicted: list[Slot] = []
         where, limit = "this game", self.per_game
         of_game = self._by_game.get(game_id, Slots())
@@ -141,6 +153,13 @@ class StreamSlots:
 
     def given_back(self, slot: Slot) -> None:
         self.open -= 1
+        network = network_of(slot.client)
+        if network is not None:
+            left = self._by_network[network] - 1
+            if left:
+                self._by_network[network] = left
+            else:
+                del self._by_network[network]
         for index, key in ((self._by_client, slot.client), (self._by_game, slot.game_id)):
             slots = index[key]
             del slots[slot]

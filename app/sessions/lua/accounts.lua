@@ -1,74 +1,162 @@
 -- The store's accounting (redis_keys.py's ACCOUNTS), shared by reserve.lua, touch.lua and
 -- forget.lua. KEYS: live games (sorted set: game -> the instant it expires, ms), moves per game
 -- (hash), total moves, owner per game (hash: game -> the client that created it), live games per
--- owner (hash), moves per owner (sorted set: owner -> moves of its live games).
+-- owner (hash), moves per owner (sorted set: owner -> moves of its live games), the owner's
+-- network per game (hash; none for an owner without one), live games per network (hash), moves
+-- per network (sorted set), then the games nobody has moved in: each one's entry (hash: game ->
+-- 'holder\nnumber\ngame', the holder its owner's network, or the owner without one, the number
+-- its place in the order of creation), the entries (sorted set, every score 0, read by lex: by
+-- holder, then oldest first), each holder's rank (hash: holder -> 'most − count\nnumber\nholder',
+-- the number when it came to that count), the ranks (sorted set, every score 0: the holder of
+-- the most first, of those the one that has held that many the longest), and the last number.
 
--- A game is no longer live: its moves, and its owner's counts, are given back. Answers the
--- moves it held, and its owner (or nil).
+-- Count `games` and `moves` off `name`'s counts in the hash `games_key` and the sorted set
+-- `moves_key`, none kept at zero.
+local function count_off(games_key, moves_key, name, games, moves)
+  if redis.call('HINCRBY', games_key, name, -games) <= 0 then redis.call('HDEL', games_key, name) end
+  if moves > 0 and tonumber(redis.call('ZINCRBY', moves_key, -moves, name)) <= 0 then
+    redis.call('ZREM', moves_key, name)
+  end
+end
+
+-- A holder's rank writes MOST minus its count (so that the most comes first), in 12 digits.
+local MOST = 999999999999
+local function held(holder)
+  local rank = redis.call('HGET', KEYS[12], holder)
+  if not rank then return 0, nil end
+  return MOST - tonumber(string.sub(rank, 1, 12)), rank
+end
+
+local function numbered(text)
+  return string.format('%015d', redis.call('INCR', KEYS[14])) .. '\n' .. text
+end
+
+-- `holder` holds `change` (1 or -1) more games nobody has moved in: its rank anew.
+local function hold(holder, change)
+  local count, rank = held(holder)
+  if rank then redis.call('ZREM', KEYS[13], rank) end
+  count = count + change
+  if count <= 0 then
+    redis.call('HDEL', KEYS[12], holder)
+    return
+  end
+  rank = string.format('%012d', MOST - count) .. '\n' .. numbered(holder)
+  redis.call('HSET', KEYS[12], holder, rank)
+  redis.call('ZADD', KEYS[13], 0, rank)
+end
+
+-- A new game nobody has moved in yet, held by `holder`.
+local function add_unstarted(game_id, holder)
+  local entry = holder .. '\n' .. numbered(game_id)
+  redis.call('HSET', KEYS[10], game_id, entry)
+  redis.call('ZADD', KEYS[11], 0, entry)
+  hold(holder, 1)
+end
+
+-- The game is no longer one nobody has moved in (moved in, or gone), if it was.
+local function unstart(game_id)
+  local entry = redis.call('HGET', KEYS[10], game_id)
+  if not entry then return end
+  redis.call('HDEL', KEYS[10], game_id)
+  redis.call('ZREM', KEYS[11], entry)
+  hold(string.match(entry, '^(.-)\n'), -1)
+end
+
+-- The game that gives its place to a new game of `holder`: the oldest of the holder of the most
+-- (of those, the one that has held that many the longest), if that holds more than `holder`
+-- does; else nil.
+local function victim_for(holder)
+  local first = redis.call('ZRANGE', KEYS[13], 0, 0)[1]
+  if not first or MOST - tonumber(string.sub(first, 1, 12)) <= held(holder) then return nil end
+  local most = string.match(first, '^[^\n]*\n[^\n]*\n(.*)$')
+  local oldest = redis.call('ZRANGEBYLEX', KEYS[11], '[' .. most .. '\n', '(' .. most .. '\v',
+                            'LIMIT', 0, 1)[1]
+  if not oldest then return nil end
+  return string.match(oldest, '\n([^\n]*)$')
+end
+
+-- A game is no longer live: its moves, and its owner's and its network's counts, are given
+-- back. Answers the moves it held, its owner and its network (or nil).
 local function forget_game(game_id)
   local count = tonumber(redis.call('HGET', KEYS[2], game_id) or 0)
   redis.call('HDEL', KEYS[2], game_id)
+  unstart(game_id)
   local owner = redis.call('HGET', KEYS[4], game_id)
   if owner then
     redis.call('HDEL', KEYS[4], game_id)
-    if redis.call('HINCRBY', KEYS[5], owner, -1) <= 0 then redis.call('HDEL', KEYS[5], owner) end
-    if count > 0 and tonumber(redis.call('ZINCRBY', KEYS[6], -count, owner)) <= 0 then
-      redis.call('ZREM', KEYS[6], owner)
-    end
+    count_off(KEYS[5], KEYS[6], owner, 1, count)
   end
-  return count, owner
+  local network = redis.call('HGET', KEYS[7], game_id)
+  if network then
+    redis.call('HDEL', KEYS[7], game_id)
+    count_off(KEYS[8], KEYS[9], network, 1, count)
+  end
+  return count, owner, network
 end
 
--- Forget every game whose instant has come (`now`, ms), marking their owners in the table
--- `owners` (their counts changed); answers the total of moves left.
-local function expire(now, owners)
+-- Mark an owner and a network (either may be nil) in the table `asked` (name -> the sorted set
+-- of its moves): their counts changed.
+local function ask(asked, owner, network)
+  if owner then asked[owner] = KEYS[6] end
+  if network then asked[network] = KEYS[9] end
+end
+
+-- Forget every game whose instant has come (`now`, ms), marking their owners and networks in
+-- the table `asked` (their counts changed); answers the total of moves left.
+local function expire(now, asked)
   local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
   local freed = 0
   for _, game_id in ipairs(gone) do
-    local count, owner = forget_game(game_id)
+    local count, owner, network = forget_game(game_id)
     freed = freed + count
-    if owner then owners[owner] = true end
+    ask(asked, owner, network)
   end
   if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end
   if freed > 0 then return redis.call('DECRBY', KEYS[3], freed) end
   return tonumber(redis.call('GET', KEYS[3]) or 0)
 end
 
--- The owners' shares, as every accounting script answers them: the owners whose live games hold
--- `most` moves or more (all of them: a share is at least a thousandth of the bound, rounded down
--- but at least one move, so at most 2,000 owners hold one), and the moves of each owner in the
--- table `asked` (owner -> true), as {owner, moves, owner, moves, ...} (redis_wire.py's Shares).
-local function shares(most, asked)
+-- The owners' and networks' shares, as every accounting script answers them: the owners whose
+-- live games hold `most` moves or more, and the networks whose hold `network_most` or more
+-- (all of them: a share is at least a thousandth of the bound, rounded down but at least one
+-- move, so at most 2,000 hold one), and the moves of each name in the table `asked` (name ->
+-- the sorted set of its moves), as {name, moves, name, moves, ...} (redis_wire.py's Shares;
+-- an owner's and a network's names never meet).
+local function shares(most, network_most, asked)
   local counts = {}
-  for owner in pairs(asked) do
-    counts[#counts + 1] = owner
-    counts[#counts + 1] = tonumber(redis.call('ZSCORE', KEYS[6], owner) or 0)
+  for name, moves_key in pairs(asked) do
+    counts[#counts + 1] = name
+    counts[#counts + 1] = tonumber(redis.call('ZSCORE', moves_key, name) or 0)
   end
-  return REPLY.shares{heavy = redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 2000),
-                      owned = counts}
+  local heavy = redis.call('ZRANGEBYSCORE', KEYS[6], most, '+inf', 'LIMIT', 0, 2000)
+  for _, name in ipairs(redis.call('ZRANGEBYSCORE', KEYS[9], network_most, '+inf',
+                                   'LIMIT', 0, 2000)) do
+    heavy[#heavy + 1] = name
+  end
+  return REPLY.shares{heavy = heavy, owned = counts}
 end
 
 -- Moves accepted since the last report, as ARGV from `first` on (a script's tail: game id /
--- count pairs): each
--- game that had some (and is still among the live ones) lives until `expires` (ms), and its
--- moves are added to the counts, its owner's too. Answers the total of moves held, and the
--- table of the owners whose counts changed (owner -> true).
+-- count pairs): each game that had some (and is still among the live ones) lives until
+-- `expires` (ms), is one somebody has moved in, and its moves are added to the counts, its
+-- owner's and its network's too. Answers the total of moves held, and the table of the names
+-- whose counts changed (``ask``'s).
 local function report(first, expires)
-  local added, owners = 0, {}
+  local added, asked = 0, {}
   for i = first, #ARGV, 2 do
     if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
       local count = tonumber(ARGV[i + 1])
       redis.call('ZADD', KEYS[1], 'XX', expires, ARGV[i])
       redis.call('HINCRBY', KEYS[2], ARGV[i], count)
+      unstart(ARGV[i])
       local owner = redis.call('HGET', KEYS[4], ARGV[i])
-      if owner then
-        redis.call('ZINCRBY', KEYS[6], count, owner)
-        owners[owner] = true
-      end
+      if owner then redis.call('ZINCRBY', KEYS[6], count, owner) end
+      local network = redis.call('HGET', KEYS[7], ARGV[i])
+      if network then redis.call('ZINCRBY', KEYS[9], count, network) end
+      ask(asked, owner, network)
       added = added + count
     end
   end
-  if added ~= 0 then return redis.call('INCRBY', KEYS[3], added), owners end
-  return tonumber(redis.call('GET', KEYS[3]) or 0), owners
+  if added ~= 0 then return redis.call('INCRBY', KEYS[3], added), asked end
+  return tonumber(redis.call('GET', KEYS[3]) or 0), asked
 end
-

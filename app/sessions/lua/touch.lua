@@ -1,6 +1,6 @@
 -- The store's accounting, after accepted moves (accounts.lua's report): only accepted moves touch
 -- a game, a refused or unauthorised attempt keeps nothing alive. KEYS: accounts.lua's. The tail:
 -- game id / accepted moves pairs. Answers the total of moves held and the reported games'
--- owners' shares.
-local total, owners = report(ARG_TAIL, tonumber(ARG.now) + tonumber(ARG.idle_ms))
-return REPLY.accounts{total = total, shares = shares(ARG.client_moves, owners)}
+-- owners' and networks' shares.
+local total, asked = report(ARG_TAIL, tonumber(ARG.now) + tonumber(ARG.idle_ms))
+return REPLY.accounts{total = total, shares = shares(ARG.client_moves, ARG.network_moves, asked)}
