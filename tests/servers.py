@@ -276,6 +276,14 @@ class Served:
     def open_files(self) -> int:
         return len(list(Path(f"/proc/{self.pid}/fd").iterdir()))
 
+    def read_bytes(self) -> int:
+        """Bytes the process has read so far, from sockets and files alike (Linux ``/proc``:
+        ``rchar``)."""
+        for line in Path(f"/proc/{self.pid}/io").read_text().splitlines():
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+        raise LookupError("no rchar")
+
 
 @contextmanager
 def adjudicator_command(
