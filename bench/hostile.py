@@ -19,6 +19,11 @@ client of its own, as on a network. Scenarios:
 * framing, two connections each, over and over: ``trailer`` (an endless chunked trailer
   field), ``chunk-extension`` (an endless chunk extension), ``tiny-chunks`` (a 1 MiB body in
   one-byte chunks);
+* refusals that must cost little: ``431-flood`` (four connections, over and over, each sending
+  a head of endless header fields and going on sending after its 431: the server must stop
+  reading, not drain what comes), ``batch-flood`` (64 connections from one address, each sending
+  1 MiB batches — ``validate-batch`` of 101 boards of 100 × 100, k = 1, padded to the body
+  limit — one after another: its share answers a few, the rest are refused, unparsed);
 * costly requests, two connections: ``costly-batch`` (``validate-batch`` of 101 boards of
   100 × 100, rows alternating all-X / all-O, k = 1), ``unknown-keys`` (1 MiB of unknown keys on
   ``POST …/moves`` with a made-up token, and with a player's token of the attacker's own game),
@@ -42,8 +47,8 @@ client of its own, as on a network. Scenarios:
 by its own ``adjudicator`` command on this environment's packages, as ``bench.http`` does), right
 before the current code, so that each attack is reported before and after a change.
 
-Goal (issue "Hold under hostile traffic, part 2"): under each attack the watcher's ``/healthz``
-and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no 5xx.
+Goal (issues "Hold under hostile traffic", parts 2 and 3): under each attack the watcher's
+``/healthz`` and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no 5xx.
 
 On a machine of two cores or more the service is pinned to core 0 and everything else — the
 attackers, the well-behaved client, Redis — to core 1 (``taskset``, as ``bench.http`` does), so
@@ -355,6 +360,59 @@ async def floods(
         await flood(server, outcome, start, unit, 64 * ONE_MIB)
 
 
+async def flood_on(
+    server: Server, outcome: Outcome, start: bytes, unit: bytes, seconds: float
+) -> int:
+    """One connection after another for ``seconds``, each sending ``start`` and then ``unit``
+    for as long as the server takes it; answers the bytes it took in all."""
+    deadline, sent = time.monotonic() + seconds, 0
+    while time.monotonic() < deadline:
+        connection = await connect(server, outcome)
+        if connection is None:
+            break
+        reader, writer = connection
+        answer = asyncio.ensure_future(_read_answer(reader))
+        try:
+            writer.write(start)
+            while time.monotonic() < deadline:
+                writer.write(unit)
+                await asyncio.wait_for(writer.drain(), max(0.01, deadline - time.monotonic()))
+                sent += len(unit)
+        except (ConnectionError, TimeoutError):
+            pass
+        outcome.record(await answer)
+        writer.close()
+    return sent
+
+
+async def batches(server: Server, outcome: Outcome, seconds: float, path: str, body: bytes) -> None:
+    """``body`` posted to ``path`` over one connection, one request after another (a new
+    connection when the server closes one), for ``seconds``."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        connection = await connect(server, outcome)
+        if connection is None:
+            return
+        reader, writer = connection
+        try:
+            while time.monotonic() < deadline:
+                writer.write(head + body)
+                answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+                outcome.record(answer)
+                fields = answer.lower()
+                length = int(fields.split(b"content-length: ")[1].split(b"\r\n")[0])
+                await asyncio.wait_for(reader.readexactly(length), 60)
+                if b"connection: close" in fields:
+                    break
+        except (ConnectionError, TimeoutError, asyncio.IncompleteReadError):
+            outcome.answers["closed, no answer"] += 1
+        writer.close()
+
+
 async def trickle(server: Server, outcome: Outcome, seconds: float, silent: bool) -> None:
     connection = await connect(server, outcome)
     if connection is None:
@@ -635,6 +693,32 @@ def _tiny_chunks(server: Server, watcher: Watcher, seconds: float) -> None:
              server, watcher, lambda o: [
                  floods(server, o, chunked_head("/v1/tictactoe/validate"), chunks, seconds)
                  for _ in range(2)
+             ], seconds)  # fmt: skip
+
+
+@scenario_of("431-flood")
+def _431_flood(server: Server, watcher: Watcher, seconds: float) -> None:
+    unit = (b"X-Flood: " + b"f" * 1000 + b"\r\n") * 64
+
+    async def four(outcome: Outcome) -> None:
+        start = b"GET /healthz HTTP/1.1\r\n"
+        sent = await asyncio.gather(
+            *(flood_on(server, outcome, start, unit, seconds) for _ in range(4))
+        )
+        # Drained, all of it is read; else what the kernel's socket buffers hold, unread.
+        outcome.notes.append(f"sent into the connections: {sum(sent) / ONE_MIB:,.0f} MiB")
+
+    scenario("431-flood (4 connections, over and over: endless header fields, sent on after the "
+             "431)", server, watcher, lambda o: [four(o)], seconds)  # fmt: skip
+
+
+@scenario_of("batch-flood")
+def _batch_flood(server: Server, watcher: Watcher, seconds: float) -> None:
+    body = costly_batch().ljust(ONE_MIB)  # the body limit's worth
+    scenario("batch-flood (64 connections from one address: 1 MiB validate-batch of 101 boards "
+             "of 100 × 100, one after another)", server, watcher, lambda o: [
+                 batches(server, o, seconds, "/v1/tictactoe/validate-batch", body)
+                 for _ in range(64)
              ], seconds)  # fmt: skip
 
 
