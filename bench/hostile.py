@@ -40,8 +40,10 @@ client of its own, as on a network. Scenarios:
   game played to its 10,000 moves);
 * ``faults`` (``--store cluster`` only): while the watcher plays, one primary that does not hold
   its game is paused (``CLIENT PAUSE``), has every connection killed (``CLIENT KILL``) and is
-  restarted, and two more clients play through it, sending a move again with its
-  ``Idempotency-Key`` after each 503.
+  killed (SIGKILL) and restarted, and two more clients play through it, sending a move again
+  with its ``Idempotency-Key`` after each 503; it notes what those 503s said
+  (``may_have_been_applied``), and whether each move answered 503 that was applied all the same
+  (its retry a replay) was told so.
 
 ``--baseline REV`` runs every scenario against the code of ``REV`` too (``git archive``, served
 by its own ``adjudicator`` command on this environment's packages, as ``bench.http`` does), right
@@ -562,6 +564,49 @@ async def play_games(
                 turns[game["id"]] += answer.status_code == 201
 
 
+async def keyed_moves(
+    server: Server, outcome: Outcome, seconds: float, games: list[dict[str, Any]],
+    said: Counter[str],
+) -> None:  # fmt: skip
+    """Moves in ``games``, round-robin, each under an Idempotency-Key and sent again under it
+    after a 503 until answered, for ``seconds``; counted in ``said``: what each 503 said
+    (``may_have_been_applied``), and the moves answered 503 that were applied all the same
+    (their retry a replay) — whether one of their 503s said so."""
+    deadline = time.monotonic() + seconds
+    turns = Counter[str]()
+    async with http_client(server) as client:
+        while time.monotonic() < deadline:
+            for game in games:
+                turn = turns[game["id"]]
+                headers = {"Authorization": f"Bearer {game['tokens'][str(1 + turn % 2)]}",
+                           "Idempotency-Key": f"{game['id']}-{turn}"}  # fmt: skip
+                told: list[object] = []  # what its 503s said
+                status = 0
+                while status in (0, 503) and time.monotonic() < deadline + 30:
+                    if status:
+                        await asyncio.sleep(0.05)
+                    try:
+                        answer = await client.post(
+                            f"/v1/games/{game['id']}/moves",
+                            json={"row": turn // 1000, "col": turn % 1000}, headers=headers,
+                        )  # fmt: skip
+                    except httpx.HTTPError as error:
+                        outcome.answers[type(error).__name__] += 1
+                        await asyncio.sleep(0.05)
+                        continue
+                    outcome.status(answer)
+                    status = answer.status_code
+                    if status == 503:
+                        told.append(answer.json().get("may_have_been_applied"))
+                        said[f"may_have_been_applied {told[-1]}"] += 1
+                    elif status == 201 and told:
+                        replayed = answer.headers.get("idempotent-replayed") == "true"
+                        said[f"answered 503, then {'a replay' if replayed else 'applied'}"] += 1
+                        if replayed:  # applied at a send answered 503: was it told so?
+                            said[f"applied, answered 503, said so: {True in told}"] += 1
+                turns[game["id"]] += status == 201
+
+
 async def create_games(server: Server, count: int, source: str) -> list[dict[str, Any]]:
     games = []
     async with http_client(server, source) as client:
@@ -898,15 +943,19 @@ def _faults(server: Server, watcher: Watcher, seconds: float) -> None:
         time.sleep(third)
         redis.Redis(port=victim.port).execute_command("CLIENT", "KILL", "TYPE", "normal")
         time.sleep(third)
-        victim.stop()
+        victim.stop()  # SIGKILL
         time.sleep(1.5)
         victim.start()
-        outcome.notes.append("a primary paused, its connections killed, restarted")
+        outcome.notes.append("a primary paused, its connections killed, killed and restarted")
 
     async def through(outcome: Outcome) -> None:
         fault = asyncio.to_thread(faults, outcome)
         games = await create_games(server, 6, ATTACKER)
-        await asyncio.gather(fault, play_games(server, outcome, seconds, games))
+        said: Counter[str] = Counter()
+        await asyncio.gather(
+            fault, *(keyed_moves(server, outcome, seconds, games[i::2], said) for i in range(2))
+        )
+        outcome.notes.append(f"what the 503s of keyed moves said: {dict(said)}")
 
     scenario("faults (cluster: a primary without the watcher's game paused, cut and restarted "
              "while clients play)", server, watcher, lambda o: [through(o)], seconds)  # fmt: skip

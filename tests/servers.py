@@ -117,7 +117,8 @@ class ClusterNode:
              "--cluster-port", str(self.bus), "--cluster-config-file", "nodes.conf",
              "--cluster-node-timeout", "1000",
              "--cluster-require-full-coverage", "no", "--cluster-replica-validity-factor", "0",
-             "--cluster-allow-reads-when-down", "no", *(persistence or ["--appendonly", "no"])],
+             "--cluster-allow-reads-when-down", "no", "--enable-debug-command", "local",
+             *(persistence or ["--appendonly", "no"])],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
         wait_for(self.ping, f"redis-server on port {self.port}")
