@@ -11,7 +11,7 @@ refilled.
 A long batch is answered in slices (``answered_in_slices``) of at most ``SLICE_SECONDS``, the
 event loop serving other requests between them, so one request never holds the loop for long.
 And a client's requests take turns (``Meter.turn``): a body is parsed, and a slice answered, in
-the client's turn, one at a time and one a turn of the event loop, first come first served. A
+the client's turn, one at a time and one a round of the event loop, first come first served. A
 client that sends 64 batches at once does not have 64 bodies parsed, or 64 slices answered, in
 one go while everyone else waits: its work is spread out, others' runs in between, and a
 request whose turn comes once the client has used its share is refused (429) unparsed.
