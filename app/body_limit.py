@@ -7,10 +7,10 @@ a client can never make the service buffer more than ``max_bytes``. An answer gi
 body was read (a refusal: a wrong token, a client over its share) closes the connection when
 more than ``UNREAD_KEPT`` bytes of the body are left unread, rather than have the server read
 and drop them to keep the connection: a client cannot make refused megabytes cost more than a
-connection. A request with a
-``Content-Encoding`` (a compressed body, which the service does not decompress: a small body
-could inflate past every bound) is answered 415 with ``Accept-Encoding: identity`` (RFC 9110
-§15.5.16), unread.
+connection (closed as app/server.py closes a connection after a refusal: nothing more read
+beyond ``UNREAD_KEPT``, a short linger, then closed). A request with a ``Content-Encoding`` (a
+compressed body, which the service does not decompress: a small body could inflate past every
+bound) is answered 415 with ``Accept-Encoding: identity`` (RFC 9110 §15.5.16), unread.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ class PayloadTooLarge(HTTPException):
 
 
 # Unread body bytes a connection is kept for after an answer (read and dropped by the server);
-# with more left, or an unknown number (chunked), the answer closes the connection.
+# with more left, or an unknown number (chunked), the answer closes the connection. Also the most
+# a connection closing after its answer still reads and drops (app/server.py, ``_linger``).
 UNREAD_KEPT = 64 * 1024
 
 

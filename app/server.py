@@ -28,8 +28,15 @@ descriptors. ``BoundedHttpToolsProtocol`` keeps that parser and adds, from ``Set
   connection is busy, the newcomer's request is answered 503 ``too_many_connections``.
 
 Refusals are ``application/problem+json`` from the one problem table, with ``Connection:
-close``; the connection is then half-closed and drained for at most ``keep_alive_seconds``, so
-that a client still sending gets the answer rather than a reset.
+close``. Whatever closes a connection after an answer — a refusal here, or an answer of the app's
+that says ``Connection: close`` (one given before the request's body was read: a client over its
+share, a body over the bound) — closes it the same way, cheaply (``_linger``): nothing more of
+the request is read or parsed; the write side is shut after the answer; at most ``UNREAD_KEPT``
+bytes more are read and dropped (the rest of a request already on its way, so that a small one
+closes cleanly), then reading stops, and the connection is closed when the client closes it or
+after ``linger_seconds``. A client that is still sending then gets a reset, after the answer
+(the reset does not destroy an answer that has arrived: a client reads it once its send fails),
+rather than the server reading whatever it sends.
 
 The bounds come from the settings of whoever starts the server, handed down, never read here:
 the ``adjudicator`` command serves ``protocol_for(settings)`` with the settings it parsed, and
@@ -60,6 +67,7 @@ from uvicorn.protocols.http.httptools_impl import (
 )
 from uvicorn.server import ServerState
 
+from app.body_limit import UNREAD_KEPT
 from app.contract.problems import (
     HEADERS_TOO_LARGE,
     MALFORMED_HTTP,
@@ -102,6 +110,7 @@ class ConnectionLimits:
     body_timeout: float
     keep_alive: float
     send_timeout: float
+    linger: float
     max_pipelined: int
 
     @classmethod
@@ -115,6 +124,7 @@ class ConnectionLimits:
             body_timeout=settings.body_timeout_seconds,
             keep_alive=settings.keep_alive_seconds,
             send_timeout=settings.send_timeout_seconds,
+            linger=settings.linger_seconds,
             max_pipelined=settings.max_pipelined_requests,
         )
 
@@ -188,6 +198,9 @@ def problem_bytes(
 # * what it reads or sets of uvicorn's objects (``INHERITED_ATTRIBUTES``);
 # * from uvicorn 0.53, the answer of a request whose ``keep_alive`` is turned off (``_drain``,
 #   and uvicorn's ``shutdown``) says ``Connection: close``;
+# * a request's cycle writes its answer to, and closes, the transport it holds as ``transport``
+#   (``write``, ``close`` and ``is_closing`` of it, nothing else), and closes it before it calls
+#   ``on_response_complete`` (how an answer that closes the connection lingers, ``_Answers``);
 # and of httptools' parser: an exception a callback raises is the ``__context__`` of the error
 # ``feed_data`` raises (how a refusal gets out of the parser, in ``data_received``), and a chunked
 # body's trailer fields come to ``on_header`` after the last ``on_chunk_header`` (how they are
@@ -205,11 +218,32 @@ INHERITED_ATTRIBUTES: dict[type, tuple[str, ...]] = {
     ),
     RequestResponseCycle: (
         "disconnected", "message_event", "response_started", "response_complete", "more_body",
-        "keep_alive",
+        "keep_alive", "transport",
     ),
-    ServerState: ("default_headers",),  # and a weak reference to it keys ``_WAITING``
+    # and a weak reference to it keys ``_WAITING``
+    ServerState: ("default_headers", "total_requests"),
     FlowControl: ("pause_reading",),
 }  # fmt: skip
+
+
+class _Answers:
+    """The transport a request's cycle writes its answer to: the connection's, except that
+    closing it after an answer lingers (``BoundedHttpToolsProtocol._linger``) rather than
+    closing at once."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: BoundedHttpToolsProtocol) -> None:
+        self._protocol = protocol
+
+    def write(self, data: bytes) -> None:
+        self._protocol.transport.write(data)
+
+    def is_closing(self) -> bool:
+        return self._protocol.transport.is_closing() or self._protocol.lingering
+
+    def close(self) -> None:
+        self._protocol.close_after_answer()
 
 
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
@@ -239,11 +273,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.trailer = False  # the last chunk has come: fields now are the trailer's
         self.over_capacity = False
         self.draining = False  # pipelined past the bound: no more reading
-        self.lingering = False  # refused: the answer is on its way, what comes is dropped
+        self.lingering = False  # answered and closing: nothing more is read as a request
+        self.linger_bytes = 0  # bytes read and dropped since then
         self.head_timer: asyncio.TimerHandle | None = None
         self.body_timer: asyncio.TimerHandle | None = None
         self.send_timer: asyncio.TimerHandle | None = None
         self.current: RequestResponseCycle | None = None
+        self.answers = _Answers(self)
 
     # Connections
 
@@ -332,8 +368,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.transport.abort()  # its unread answer is dropped with it
 
     def shutdown(self) -> None:
-        """At a graceful shutdown: stop waiting for heads; a refused connection still
-        draining is closed now; a request being read or answered may finish."""
+        """At a graceful shutdown: stop waiting for heads; a connection lingering after its
+        answer is closed now; a request being read or answered may finish."""
         if self.head_timer is not None:
             self.head_timer.cancel()
             self.head_timer = None
@@ -344,8 +380,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     # Reading
 
     def data_received(self, data: bytes) -> None:
-        if self.draining or self.lingering:
-            return  # past the pipelining bound, or refused: what comes is dropped
+        if self.lingering:
+            self._dropped(len(data))
+            return
+        if self.draining:
+            return  # past the pipelining bound: what comes is not read as requests
         self._unset_keepalive_if_required()
         if self.reading_head:
             self.head_bytes += len(data)
@@ -467,6 +506,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if len(self.pipeline) >= self.limits.max_pipelined:
             raise _PipelineFull()
         super().on_headers_complete()
+        self.cycle.transport = self.answers  # type: ignore[assignment]  # see _Answers
 
     def on_message_complete(self) -> None:
         if self.body_timer is not None:
@@ -478,6 +518,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
     def on_response_complete(self) -> None:
+        if self.lingering:  # answered with the connection closing: nothing more is answered
+            self.server_state.total_requests += 1
+            return
         super().on_response_complete()
         idle = not self.pipeline and self.reading_head and not self.draining
         if idle and not self.transport.is_closing():
@@ -530,7 +573,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         """
         self._cancel_timers()
         self.waiting.pop(self, None)
-        if self.transport.is_closing():
+        if self.transport.is_closing() or self.lingering:
             return
         owed = self._owed()
         for cycle in owed:
@@ -546,12 +589,28 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._linger()
         logger.debug("refused a connection from %s: %s (%s)", self.client, problem.code, detail)
 
+    def close_after_answer(self) -> None:
+        """uvicorn closes the connection after an answer that says ``Connection: close`` (one
+        given before the request's body was read, or at shutdown) or that its app broke off:
+        the client may still be sending, so the connection lingers (queued requests are not
+        answered, as they would not be on a closed connection)."""
+        if self.transport.is_closing() or self.lingering:
+            return
+        for cycle in self._owed():
+            cycle.disconnected = True
+            cycle.message_event.set()
+        self._linger()
+
     def _linger(self) -> None:
-        """Close after an answer to a client that may still be sending: half-close, then read
-        and drop what comes for at most ``keep_alive`` seconds. Closed at once with unread bytes,
-        the connection would be reset, and the reset can destroy the answer before the client
-        reads it."""
+        """Close after an answer to a client that may still be sending, at little cost: shut
+        the write side (the answer, then the end of the stream), read and drop at most
+        ``UNREAD_KEPT`` bytes more (``_dropped``), then read nothing; close when the client
+        closes, or after ``linger`` seconds. Closed at once with unread bytes, the connection
+        would be reset while the answer may still be on its way; drained until the client
+        stops, a client that never stops would have the server read all it sends. After the
+        linger, a client still sending gets a reset once it has had the answer for that long."""
         self.lingering = True
+        self._cancel_timers()
         self.waiting[self] = None
         self.waiting.move_to_end(self, last=False)  # the first to make room for a newcomer
         if not self.transport.can_write_eof():  # pragma: no cover - TLS
@@ -559,7 +618,14 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             return
         self.transport.write_eof()
         self.transport.resume_reading()
-        self.head_timer = self.loop.call_later(self.limits.keep_alive, self.transport.close)
+        self.head_timer = self.loop.call_later(self.limits.linger, self.transport.close)
+
+    def _dropped(self, size: int) -> None:
+        """``size`` bytes came while lingering: dropped, and past ``UNREAD_KEPT`` in all, no
+        more is read (the client's sends stall until the connection is closed)."""
+        self.linger_bytes += size
+        if self.linger_bytes > UNREAD_KEPT:
+            self.transport.pause_reading()
 
 
 def protocol_for(settings: Settings) -> functools.partial[BoundedHttpToolsProtocol]:

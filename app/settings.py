@@ -418,6 +418,15 @@ class Settings(BaseSettings):
     keep_alive_seconds: float = Field(
         5.0, gt=0, description="An idle keep-alive connection is closed after this long."
     )
+    linger_seconds: float = Field(
+        0.5,
+        gt=0,
+        le=60,
+        description="After an answer that closes the connection (a refusal, or an answer given "
+        "before the request's body was read), the server reads at most 64 KiB more of it, then "
+        "nothing, and closes it when the client does or after this long; a client still "
+        "sending then gets a reset.",
+    )
     event_keep_alive_seconds: float = Field(
         KEEP_ALIVE_SECONDS,
         gt=0,

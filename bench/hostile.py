@@ -19,6 +19,11 @@ client of its own, as on a network. Scenarios:
 * framing, two connections each, over and over: ``trailer`` (an endless chunked trailer
   field), ``chunk-extension`` (an endless chunk extension), ``tiny-chunks`` (a 1 MiB body in
   one-byte chunks);
+* refusals that must cost little: ``431-flood`` (four connections, over and over, each sending
+  a head of endless header fields and going on sending after its 431: the server must stop
+  reading, not drain what comes), ``batch-flood`` (64 connections from one address, each sending
+  1 MiB batches — ``validate-batch`` of 101 boards of 100 × 100, k = 1, padded to the body
+  limit — one after another: its share answers a few, the rest are refused, unparsed);
 * costly requests, two connections: ``costly-batch`` (``validate-batch`` of 101 boards of
   100 × 100, rows alternating all-X / all-O, k = 1), ``unknown-keys`` (1 MiB of unknown keys on
   ``POST …/moves`` with a made-up token, and with a player's token of the attacker's own game),
@@ -46,16 +51,18 @@ client of its own, as on a network. Scenarios:
   game played to its 10,000 moves);
 * ``faults`` (``--store cluster`` only): while the watcher plays, one primary that does not hold
   its game is paused (``CLIENT PAUSE``), has every connection killed (``CLIENT KILL``) and is
-  restarted, and two more clients play through it, sending a move again with its
-  ``Idempotency-Key`` after each 503.
+  killed (SIGKILL) and restarted, and two more clients play through it, sending a move again
+  with its ``Idempotency-Key`` after each 503; it notes what those 503s said
+  (``may_have_been_applied``), and whether each move answered 503 that was applied all the same
+  (its retry a replay) was told so.
 
 ``--baseline REV`` runs every scenario against the code of ``REV`` too (``git archive``, served
 by its own ``adjudicator`` command on this environment's packages, as ``bench.http`` does), right
 before the current code, so that each attack is reported before and after a change.
 
-Goal (issue "Hold under hostile traffic, part 2"): under each attack the watcher's ``/healthz``
-and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no 5xx. And (part
-3) ``join-replay``: no replay from another address gets a seat's token. ``costly-audit`` and
+Goal (issues "Hold under hostile traffic", parts 2 and 3): under each attack the watcher's
+``/healthz`` and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no
+5xx. And (part 3) ``join-replay``: no replay from another address gets a seat's token. ``costly-audit`` and
 ``record-reread`` hold to the same goal: every piece of CPU work a request causes is charged to
 its client and done in slices, and a finished game's record is written once.
 ``capacity-crowd``: a client that plays creates its game — the watcher's every creation
@@ -377,6 +384,59 @@ async def floods(
         await flood(server, outcome, start, unit, 64 * ONE_MIB)
 
 
+async def flood_on(
+    server: Server, outcome: Outcome, start: bytes, unit: bytes, seconds: float
+) -> int:
+    """One connection after another for ``seconds``, each sending ``start`` and then ``unit``
+    for as long as the server takes it; answers the bytes it took in all."""
+    deadline, sent = time.monotonic() + seconds, 0
+    while time.monotonic() < deadline:
+        connection = await connect(server, outcome)
+        if connection is None:
+            break
+        reader, writer = connection
+        answer = asyncio.ensure_future(_read_answer(reader))
+        try:
+            writer.write(start)
+            while time.monotonic() < deadline:
+                writer.write(unit)
+                await asyncio.wait_for(writer.drain(), max(0.01, deadline - time.monotonic()))
+                sent += len(unit)
+        except (ConnectionError, TimeoutError):
+            pass
+        outcome.record(await answer)
+        writer.close()
+    return sent
+
+
+async def batches(server: Server, outcome: Outcome, seconds: float, path: str, body: bytes) -> None:
+    """``body`` posted to ``path`` over one connection, one request after another (a new
+    connection when the server closes one), for ``seconds``."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        connection = await connect(server, outcome)
+        if connection is None:
+            return
+        reader, writer = connection
+        try:
+            while time.monotonic() < deadline:
+                writer.write(head + body)
+                answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+                outcome.record(answer)
+                fields = answer.lower()
+                length = int(fields.split(b"content-length: ")[1].split(b"\r\n")[0])
+                await asyncio.wait_for(reader.readexactly(length), 60)
+                if b"connection: close" in fields:
+                    break
+        except (ConnectionError, TimeoutError, asyncio.IncompleteReadError):
+            outcome.answers["closed, no answer"] += 1
+        writer.close()
+
+
 async def trickle(server: Server, outcome: Outcome, seconds: float, silent: bool) -> None:
     connection = await connect(server, outcome)
     if connection is None:
@@ -573,6 +633,49 @@ async def early_draw_games(server: Server, outcome: Outcome, seconds: float) -> 
                     for asker in (offerer, 3 - offerer):
                         outcome.status(await client.post(f"{url}/takeback-offer",
                                                          headers=auth[asker]))  # fmt: skip
+
+
+async def keyed_moves(
+    server: Server, outcome: Outcome, seconds: float, games: list[dict[str, Any]],
+    said: Counter[str],
+) -> None:  # fmt: skip
+    """Moves in ``games``, round-robin, each under an Idempotency-Key and sent again under it
+    after a 503 until answered, for ``seconds``; counted in ``said``: what each 503 said
+    (``may_have_been_applied``), and the moves answered 503 that were applied all the same
+    (their retry a replay) — whether one of their 503s said so."""
+    deadline = time.monotonic() + seconds
+    turns = Counter[str]()
+    async with http_client(server) as client:
+        while time.monotonic() < deadline:
+            for game in games:
+                turn = turns[game["id"]]
+                headers = {"Authorization": f"Bearer {game['tokens'][str(1 + turn % 2)]}",
+                           "Idempotency-Key": f"{game['id']}-{turn}"}  # fmt: skip
+                told: list[object] = []  # what its 503s said
+                status = 0
+                while status in (0, 503) and time.monotonic() < deadline + 30:
+                    if status:
+                        await asyncio.sleep(0.05)
+                    try:
+                        answer = await client.post(
+                            f"/v1/games/{game['id']}/moves",
+                            json={"row": turn // 1000, "col": turn % 1000}, headers=headers,
+                        )  # fmt: skip
+                    except httpx.HTTPError as error:
+                        outcome.answers[type(error).__name__] += 1
+                        await asyncio.sleep(0.05)
+                        continue
+                    outcome.status(answer)
+                    status = answer.status_code
+                    if status == 503:
+                        told.append(answer.json().get("may_have_been_applied"))
+                        said[f"may_have_been_applied {told[-1]}"] += 1
+                    elif status == 201 and told:
+                        replayed = answer.headers.get("idempotent-replayed") == "true"
+                        said[f"answered 503, then {'a replay' if replayed else 'applied'}"] += 1
+                        if replayed:  # applied at a send answered 503: was it told so?
+                            said[f"applied, answered 503, said so: {True in told}"] += 1
+                turns[game["id"]] += status == 201
 
 
 async def create_games(server: Server, count: int, source: str) -> list[dict[str, Any]]:
@@ -789,6 +892,32 @@ def _tiny_chunks(server: Server, watcher: Watcher, seconds: float) -> None:
              server, watcher, lambda o: [
                  floods(server, o, chunked_head("/v1/tictactoe/validate"), chunks, seconds)
                  for _ in range(2)
+             ], seconds)  # fmt: skip
+
+
+@scenario_of("431-flood")
+def _431_flood(server: Server, watcher: Watcher, seconds: float) -> None:
+    unit = (b"X-Flood: " + b"f" * 1000 + b"\r\n") * 64
+
+    async def four(outcome: Outcome) -> None:
+        start = b"GET /healthz HTTP/1.1\r\n"
+        sent = await asyncio.gather(
+            *(flood_on(server, outcome, start, unit, seconds) for _ in range(4))
+        )
+        # Drained, all of it is read; else what the kernel's socket buffers hold, unread.
+        outcome.notes.append(f"sent into the connections: {sum(sent) / ONE_MIB:,.0f} MiB")
+
+    scenario("431-flood (4 connections, over and over: endless header fields, sent on after the "
+             "431)", server, watcher, lambda o: [four(o)], seconds)  # fmt: skip
+
+
+@scenario_of("batch-flood")
+def _batch_flood(server: Server, watcher: Watcher, seconds: float) -> None:
+    body = costly_batch().ljust(ONE_MIB)  # the body limit's worth
+    scenario("batch-flood (64 connections from one address: 1 MiB validate-batch of 101 boards "
+             "of 100 × 100, one after another)", server, watcher, lambda o: [
+                 batches(server, o, seconds, "/v1/tictactoe/validate-batch", body)
+                 for _ in range(64)
              ], seconds)  # fmt: skip
 
 
@@ -1053,15 +1182,19 @@ def _faults(server: Server, watcher: Watcher, seconds: float) -> None:
         time.sleep(third)
         redis.Redis(port=victim.port).execute_command("CLIENT", "KILL", "TYPE", "normal")
         time.sleep(third)
-        victim.stop()
+        victim.stop()  # SIGKILL
         time.sleep(1.5)
         victim.start()
-        outcome.notes.append("a primary paused, its connections killed, restarted")
+        outcome.notes.append("a primary paused, its connections killed, killed and restarted")
 
     async def through(outcome: Outcome) -> None:
         fault = asyncio.to_thread(faults, outcome)
         games = await create_games(server, 6, ATTACKER)
-        await asyncio.gather(fault, play_games(server, outcome, seconds, games))
+        said: Counter[str] = Counter()
+        await asyncio.gather(
+            fault, *(keyed_moves(server, outcome, seconds, games[i::2], said) for i in range(2))
+        )
+        outcome.notes.append(f"what the 503s of keyed moves said: {dict(said)}")
 
     scenario("faults (cluster: a primary without the watcher's game paused, cut and restarted "
              "while clients play)", server, watcher, lambda o: [through(o)], seconds)  # fmt: skip

@@ -119,7 +119,8 @@ class ClusterNode:
              "--cluster-port", str(self.bus), "--cluster-config-file", "nodes.conf",
              "--cluster-node-timeout", "1000",
              "--cluster-require-full-coverage", "no", "--cluster-replica-validity-factor", "0",
-             "--cluster-allow-reads-when-down", "no", *(persistence or ["--appendonly", "no"])],
+             "--cluster-allow-reads-when-down", "no", "--enable-debug-command", "local",
+             *(persistence or ["--appendonly", "no"])],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
         wait_for(self.ping, f"redis-server on port {self.port}")
@@ -277,6 +278,14 @@ class Served:
 
     def open_files(self) -> int:
         return len(list(Path(f"/proc/{self.pid}/fd").iterdir()))
+
+    def read_bytes(self) -> int:
+        """Bytes the process has read so far, from sockets and files alike (Linux ``/proc``:
+        ``rchar``)."""
+        for line in Path(f"/proc/{self.pid}/io").read_text().splitlines():
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+        raise LookupError("no rchar")
 
 
 @contextmanager

@@ -240,6 +240,22 @@ def test_an_answer_without_keep_alive_says_connection_close(
     )  # fmt: skip
 
 
+def test_an_answer_that_closes_the_connection_closes_it_through_the_cycles_transport(
+    connect: Callable[[ProtocolFactory], Connection],
+) -> None:
+    connection = connect(protocol_for(Settings()))
+    protocol = connection.protocol
+    assert isinstance(protocol, BoundedHttpToolsProtocol)
+    protocol.cycle.keep_alive = False  # an answer that says Connection: close
+    assert connection.answer().lower().startswith(b"http/1.1 200 ")  # and then the end
+    lingers = protocol.lingering and not protocol.transport.is_closing()
+    assert lingers, relied_on(
+        "uvicorn closed the connection after an answer without keep-alive other than through "
+        "its request cycle's `transport`, which BoundedHttpToolsProtocol replaces so that the "
+        "close lingers (_Answers)", "uvicorn"
+    )  # fmt: skip
+
+
 # uvicorn's worker supervisor, as the adjudicator command starts it
 
 

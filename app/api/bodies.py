@@ -51,6 +51,10 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 # A UTF-8 byte-order mark before a body: RFC 8259 §8.1 lets a parser ignore it, and some
 # Windows tools write one.
 UTF8_BOM = b"\xef\xbb\xbf"
+# A body of at most this many bytes is parsed without waiting for its client's turn
+# (``Meter.turn``): it costs about a slice of work (``work.SLICE_SECONDS``) or less, and most
+# bodies, a move's, are tens of bytes: they are not made to wait a round of the event loop.
+SMALL_BODY_BYTES = 16 * 1024
 # Bodies with at most this many members (colons, in fact) are validated strictly at once: their
 # errors are at most about this many, plus a few per batch item.
 STRICT_MEMBERS = 1024
@@ -154,14 +158,21 @@ class JsonBody(Generic[ModelT]):
         """The validated body, or a RequestValidationError naming every bad field.
 
         Validators see ``{"settings": <Settings>}`` as their validation context, and what the
-        route adds (``context``: a game move's board's square names). The parsing is
-        charged to the client's share of CPU time (``meter``, or the request's own; a client
-        that has used its share is refused 429 before its body is read, and again before it is
-        parsed).
+        route adds (``context``: a game move's board's square names). The parsing is charged to
+        the client's share of CPU time (``meter``, or the request's own), a body of more than
+        ``SMALL_BODY_BYTES`` in the client's turn (``Meter.turn``); a client that has used its
+        share is refused 429 before its body is read, and again, unparsed, when its turn comes.
         """
         meter = meter or meter_of(request)
-        content_type = request.headers.get("content-type")
         body = await request.body()
+        if len(body) <= SMALL_BODY_BYTES:
+            return self._parsed_now(request, body, meter, context)
+        async with meter.turn():
+            return self._parsed_now(request, body, meter, context)
+
+    def _parsed_now(
+        self, request: Request, body: bytes, meter: Meter, context: Mapping[str, Any] | None
+    ) -> ModelT:
         meter.admit()  # again: the client's other requests may have used its share meanwhile
         known: dict[str, Any] = request.app.state.validation_context
         if context:
@@ -170,7 +181,7 @@ class JsonBody(Generic[ModelT]):
             # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
             return self._adapter.validate_json(b"{}", context=known)
         with meter:
-            return self._parsed(content_type, body, known)
+            return self._parsed(request.headers.get("content-type"), body, known)
 
     def _parsed(self, content_type: str | None, body: bytes, context: dict[str, Any]) -> ModelT:
         if content_type is not None and not _is_json(content_type):

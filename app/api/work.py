@@ -16,12 +16,19 @@ item; ``answered_in_slices``: a batch) of at most ``SLICE_SECONDS``, the event l
 requests between them, so one request never holds the loop for long. A route that awaits the
 store between pieces of work is charged for its own steps only (``metered``, ``charged``): the
 time other requests take while it waits is theirs.
+
+And a client's requests take turns (``Meter.turn``): a body is parsed, and a slice done, in the
+client's turn, one at a time and one a round of the event loop, first come first served. A
+client that sends 64 batches at once does not have 64 bodies parsed, or 64 slices answered, in
+one go while everyone else waits: its work is spread out, others' runs in between, and a
+request whose turn comes once the client has used its share is refused (429) unparsed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -43,7 +50,7 @@ SLICE_SECONDS = 0.001
 
 class Meter:
     """Charges a client the CPU time spent inside ``with`` blocks (one or several, one inside
-    another: the outermost measures)."""
+    another: the outermost measures); ``async with meter.turn()`` waits for the client's turn."""
 
     __slots__ = ("_budget", "_client", "_depth", "_started")
 
@@ -62,6 +69,10 @@ class Meter:
         budget = self._budget
         least = min(moves * budget.move_seconds, budget.limiter.burst)
         budget.limiter.admit(self._client, least)
+
+    def turn(self) -> Turn:
+        """The client's turn, to take with ``async with`` around a stretch of its work."""
+        return Turn(self._budget.turns, self._client)
 
     def __enter__(self) -> Meter:
         if not self._depth:
@@ -85,6 +96,78 @@ def _no_time() -> float:
     return 0.0
 
 
+# Per client whose turn is taken: its requests waiting for the turn, in order.
+Waiting = dict[str, deque[asyncio.Future[None]]]
+
+
+class Turns:
+    """Whose turn it is, per client: at most one stretch of a client's work at a time, its
+    requests served first come first served, and a turn handed on only at the event loop's next
+    round, so that other clients' requests run between two stretches of one client's work."""
+
+    def __init__(self) -> None:
+        self._waiting: Waiting = {}
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop they wait in
+
+    async def take(self, client: str) -> Waiting:
+        """Wait for ``client``'s turn; answers where to give it back (``give_back``)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # a new loop (an app served again): no turn is taken in it
+            self._waiting, self._loop = {}, loop
+        turns = self._waiting
+        waiting = turns.get(client)
+        if waiting is None:
+            turns[client] = deque()
+            return turns
+        given: asyncio.Future[None] = loop.create_future()
+        waiting.append(given)
+        try:
+            await given
+        except asyncio.CancelledError:
+            if given.done() and not given.cancelled():
+                self.give_back(turns, client)  # given, then cancelled: handed on
+            elif given in waiting:
+                waiting.remove(given)
+            raise
+        return turns
+
+    @classmethod
+    def give_back(cls, turns: Waiting, client: str) -> None:
+        """Hand the turn on, at the loop's next round (work already waiting runs first)."""
+        asyncio.get_running_loop().call_soon(cls._hand_on, turns, client)
+
+    @staticmethod
+    def _hand_on(turns: Waiting, client: str) -> None:
+        waiting = turns[client]
+        while waiting:
+            given = waiting.popleft()
+            if not given.done():  # not cancelled meanwhile
+                given.set_result(None)
+                return
+        del turns[client]
+
+
+class Turn:
+    """``async with``: one of a client's turns (``Turns``)."""
+
+    __slots__ = ("_client", "_taken", "_turns")
+
+    def __init__(self, turns: Turns, client: str) -> None:
+        self._turns, self._client = turns, client
+        self._taken: Waiting = {}
+
+    async def __aenter__(self) -> None:
+        self._taken = await self._turns.take(self._client)
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._turns.give_back(self._taken, self._client)
+
+
 class WorkBudget:
     """Each client's share of the CPU time spent on work it chose the size of."""
 
@@ -104,6 +187,7 @@ class WorkBudget:
         )  # fmt: skip
         # A budget that is off (0 ms a minute) charges nothing: it reads no clock.
         self.cpu_clock = cpu_clock if self.limiter.enabled else _no_time
+        self.turns = Turns()
 
     def meter(self, request: Request) -> Meter:
         """A meter of the request's work; 429 now if its client has used its share."""
@@ -124,19 +208,23 @@ async def in_slices(steps: Steps[R], meter: Meter) -> R:
     and the client is refused 429 between two slices once it has used its share (by this
     request or by others of its own answered meanwhile: many requests at once cannot pass it by
     more than a slice each)."""
+    first = True
     while True:
-        with meter:
-            ends = time.perf_counter() + SLICE_SECONDS
-            try:
-                while True:
-                    next(steps)
-                    if time.perf_counter() >= ends:
-                        break
-            except StopIteration as done:
-                result: R = done.value
-                return result
-        await asyncio.sleep(0)
-        meter.admit()
+        async with meter.turn():  # each slice in the client's turn (``Meter.turn``)
+            if not first:
+                meter.admit()
+            first = False
+            with meter:
+                ends = time.perf_counter() + SLICE_SECONDS
+                try:
+                    while True:
+                        next(steps)
+                        if time.perf_counter() >= ends:
+                            break
+                except StopIteration as done:
+                    result: R = done.value
+                    return result
+        await asyncio.sleep(0)  # the client's other requests, ready now, queue for a turn first
 
 
 async def answered_in_slices(items: Iterable[T], answer: Callable[[T], R], meter: Meter) -> list[R]:

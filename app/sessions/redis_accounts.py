@@ -213,9 +213,11 @@ class MoveAccounts:
     async def with_move(self, move: Call) -> Any:
         """A move script's answer, run in one round trip with the report of the moves accepted
         so far (one Redis: in a pipeline, since the accounting is another slot) or alone (a
-        cluster: the report follows in the background)."""
+        cluster: the report follows in the background). A failure is the move's: on a
+        cluster, whether it may have been applied all the same (``change``); on one Redis, the
+        pipeline's error, raised for the move's caller to say it."""
         if not isinstance(self.client, redis.Redis):
-            return await self.runner.run(self.client, move)
+            return await self.runner.run(self.client, move, change=True)
         for _ in range(2):
             reports = self._take_reports()
             try:

@@ -2,9 +2,11 @@
 
 * ``connect``: redis-py's cluster client for the seed nodes, or the single-node client, with the
   same promises: a command is never sent twice (a lost reply must not apply a move twice: no
-  retry on connection errors or timeouts; a MOVED or ASK redirection is followed, since the
-  node that answered it did not run the command), and a request waits for a free connection up
-  to the timeout rather than failing when all are busy.
+  retry on connection errors, timeouts or CLUSTERDOWN, which redis-py's cluster client makes by
+  default; a MOVED, ASK or TRYAGAIN answer is followed, since the node that answered it did not
+  run the command), and a request waits for a free connection up to the timeout rather than
+  failing when all are busy. ``may_have_run`` says of a failed command whether it may have run
+  all the same.
 * ``ShardedListener``: a process's subscriptions to the channels of the games it has listeners
   for, with ``SSUBSCRIBE`` on the node that holds each game (sharded pub/sub, Redis ≥ 7): a move
   is announced to that node's subscribers only, never broadcast to every node. A game's channel
@@ -25,8 +27,15 @@ import redis.asyncio as redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import (
+    BusyLoadingError,
+    ClusterError,
+    MaxConnectionsError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException, RedisError, ResponseError
 
 from app.sessions.redis_keys import channel, game_of
 
@@ -50,12 +59,22 @@ CLOSED_UNDER = (AttributeError, RuntimeError)
 # The marks of a failure before a command was sent: no connection could be made, or none was
 # free (the pools' own errors, and ``BoundedCluster``'s).
 NOT_SENT = ("connecting to", "No connection available", "no free connection")
+# Failures that say a command did not run: the server refused it (an error reply: out of memory,
+# read-only, CLUSTERDOWN, TRYAGAIN; LOADING, a node still reading its data after a restart, which
+# redis-py raises as a ConnectionError; "TTL exhausted", the cluster client's after redirections
+# only, MOVED, ASK or TRYAGAIN, none of which ran it), or it was never sent (no free connection;
+# the cluster client's own errors, raised before it sends: no node known to serve the slot).
+NOT_RUN = (
+    ResponseError, BusyLoadingError, ClusterError, MaxConnectionsError, RedisClusterException,
+)  # fmt: skip
 
 
 def may_have_run(error: BaseException) -> bool:
     """Whether a command that failed with ``error`` may have run on the server all the same (its
-    answer lost): not when the server refused it (an error reply), nor when it was never sent."""
-    if isinstance(error, ResponseError):
+    answer lost: a timeout, a connection lost after sending — a node killed, or cut — and
+    anything not known to have stopped it): not when the server refused it, nor when it was
+    never sent."""
+    if isinstance(error, NOT_RUN):
         return False
     return not any(mark in str(error) for mark in NOT_SENT)
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from app.api import work
+from app.api import bodies, work
 from app.api.clients import Clients
 from app.api.ratelimit import RateLimiter
 from app.api.work import WorkBudget, answered_in_slices
@@ -278,3 +279,88 @@ def test_a_budget_that_is_off_never_reads_the_cpu_clock() -> None:
     with on.meter(request):
         pass
     assert len(read) == 2  # a budget that is on reads it before and after the work
+
+
+class Rounds:
+    """Counts the event loop's rounds (a task that yields every round), and notes events
+    between them."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+        self.running = True
+
+    async def count(self) -> None:
+        while self.running:
+            self.log.append("round")
+            await asyncio.sleep(0)
+
+    def stretches(self, mark: str) -> list[int]:
+        """The round in which each event ``mark`` was noted."""
+        rounds, found = 0, []
+        for entry in self.log:
+            rounds += entry == "round"
+            if entry == mark:
+                found.append(rounds)
+        return found
+
+
+def test_one_clients_batches_at_once_take_turns_a_round_of_the_loop_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(work, "SLICE_SECONDS", 0.0)  # a slice an item
+    budget = WorkBudget(0, 1000)
+    rounds = Rounds()
+    meter = work.Meter(budget, "client")
+
+    async def batch() -> list[None]:
+        return await answered_in_slices(range(3), lambda i: rounds.log.append("slice"), meter)
+
+    async def at_once() -> None:
+        counting = asyncio.ensure_future(rounds.count())
+        await asyncio.gather(*(batch() for _ in range(4)))
+        rounds.running = False
+        await counting
+
+    asyncio.run(at_once())
+    slices = rounds.stretches("slice")
+    assert len(slices) == 12
+    assert len(set(slices)) == 12  # never two slices of the client's in one round
+
+
+def test_large_bodies_at_once_are_parsed_in_turns_and_refused_unparsed_once_in_debt() -> None:
+    app = create_app(Settings(client_cpu_ms_per_minute=600, client_cpu_burst_ms=1500))
+    budget: WorkBudget = app.state.work_budget
+    rounds = Rounds()
+    step = FakeCpu(1.0)  # each parse: a second of the client's share, 1.5 s at once
+
+    def clock() -> float:
+        rounds.log.append("clock")  # read as a parse starts and as it ends
+        return step()
+
+    budget.cpu_clock = clock
+    budget.limiter.clock = FakeClock()
+    # Parsed in the client's turn (over 16 KiB), and refused once parsed (422): only the parse
+    # is charged.
+    body = b'{"board": ["X"], "k": "not a number"}'.ljust(bodies.SMALL_BODY_BYTES + 1)
+    json_body = {"content-type": "application/json"}
+
+    async def at_once() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            counting = asyncio.ensure_future(rounds.count())
+            answers = await asyncio.gather(
+                *(
+                    http.post("/v1/tictactoe/validate", content=body, headers=json_body)
+                    for _ in range(3)
+                )
+            )
+            rounds.running = False
+            await counting
+        return [answer.status_code for answer in answers]
+
+    # All three are let in (the client is not in debt) and read; the third's turn comes after
+    # two parses have put it in debt: refused without being parsed (else it would be a 422).
+    assert asyncio.run(at_once()) == [422, 422, 429]
+    starts = rounds.stretches("clock")[::2]  # each parse: a read as it starts, one as it ends
+    assert len(starts) == 2
+    assert len(set(starts)) == 2  # not in the same round of the loop

@@ -16,9 +16,10 @@ import redis
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.sessions.redis_keys import game_keys
 from app.settings import Settings
 from tests.api.problems import assert_problem
-from tests.servers import free_port, redis_server, wait_for
+from tests.servers import free_port, redis_cluster, redis_server, wait_for
 
 GAME_CALLS = [
     ("POST", "/v1/games", {"n": 3}),
@@ -191,6 +192,32 @@ def test_a_move_whose_answer_was_lost_says_it_may_have_been_applied(redis_url: s
         assert again.status_code == 201
         assert again.headers["idempotent-replayed"] == "true"
         assert again.json()["move"]["seq"] == 2
+
+
+def test_on_a_cluster_a_move_whose_answer_was_lost_says_it_may_have_been_applied(
+    tmp_path: Path,
+) -> None:
+    with redis_cluster(tmp_path) as cluster:
+        app = create_app(Settings(store_url=cluster.url, store_timeout_seconds=0.3))
+        with TestClient(app, raise_server_exceptions=False) as client:
+            game = client.post("/v1/games", json={"n": 3}).json()
+            assert move_in(client, game, "first", 1, 0).status_code == 201
+            node = cluster.primary_of(game_keys(game["id"]).meta)
+            raw = redis.Redis(port=node.port)
+            # The game's node sleeps (less than the cluster's node timeout: no failover).
+            sleeper = threading.Thread(target=raw.execute_command, args=("DEBUG", "SLEEP", "0.6"))
+            sleeper.start()
+            time.sleep(0.1)
+            answer = move_in(client, game, "lost", 2)
+            sleeper.join()
+            problem = assert_problem(answer, 503, "store_unavailable")
+            assert problem["may_have_been_applied"] is True
+            moved = lambda: client.get(f"/v1/games/{game['id']}").json()["move_count"] == 2  # noqa: E731
+            wait_for(moved, "the move")
+            again = move_in(client, game, "lost", 2)  # the retry the answer asks for
+            assert again.status_code == 201
+            assert again.headers["idempotent-replayed"] == "true"
+            assert again.json()["move"]["seq"] == 2
 
 
 def test_a_store_that_refuses_writes_is_not_ready_and_applies_nothing(redis_url: str) -> None:

@@ -24,7 +24,7 @@ from redis.crc import key_slot
 
 from adjudicator_client import Client, EndEvent, GameEvent, MoveEvent, Retries, StoreUnavailable
 from app.sessions.redis_cluster import ShardedListener, connect
-from app.sessions.redis_keys import channel, game_keys
+from app.sessions.redis_keys import ACCOUNTS, channel, game_keys
 from tests.rules.reference import reversi_moves
 from tests.servers import Cluster, ClusterNode, redis_cluster, uvicorn_server, wait_for
 
@@ -325,11 +325,22 @@ def subscribers_of(node: ClusterNode, game_id: str) -> int | None:
     return int(dict(found)[name])
 
 
+@dataclass
+class Keyed:
+    """One move sent under its Idempotency-Key until answered: what each 503 said of it
+    (``may_have_been_applied``), and whether the answer was a replay (``Idempotent-Replayed``:
+    an earlier send of it was applied, though answered 503)."""
+
+    said: list[object] = field(default_factory=list)
+    replayed: bool = False
+
+
 def play_through_faults(
-    url: str, stop: threading.Event, seen: list[int], games: list[Game]
+    url: str, stop: threading.Event, seen: list[int], games: list[Game], keyed: list[Keyed]
 ) -> None:
     """Play games of 5 × 5 tic-tac-toe, each move with an Idempotency-Key sent again after a 503
-    (as the answer says to) until it is answered; every status seen is kept."""
+    (as the answer says to) until it is answered; every status seen is kept, and what was said
+    of each move (``keyed``)."""
     with httpx.Client(base_url=url, timeout=10) as client:
         while not stop.is_set():
             created = client.post("/v1/games", json={"n": 5})
@@ -343,6 +354,8 @@ def play_through_faults(
                 row, col, player = cell % 2, cell // 2, 1 + cell % 2
                 headers = {"Authorization": f"Bearer {game.tokens[str(player)]}",
                            "Idempotency-Key": f"{game.id}-{cell}"}  # fmt: skip
+                move = Keyed()
+                keyed.append(move)
                 for _ in range(100):
                     answer = client.post(
                         f"/v1/games/{game.id}/moves", json={"row": row, "col": col},
@@ -351,20 +364,57 @@ def play_through_faults(
                     seen.append(answer.status_code)
                     if answer.status_code != 503:
                         break
+                    move.said.append(answer.json().get("may_have_been_applied"))
                     time.sleep(0.05)
                 if answer.status_code != 201:
                     break
+                move.replayed = answer.headers.get("idempotent-replayed") == "true"
                 game.accepted.append((row, col, player))
 
 
+def move_while_stalled(url: str, cluster: Cluster, node: ClusterNode) -> Keyed:
+    """A keyed move in a game of ``node``'s, sent while the node stalls (``DEBUG SLEEP``, past
+    the store's timeout), then again under its key once the node is back."""
+    with httpx.Client(base_url=url, timeout=10) as client:
+        for _ in range(100):  # a game of the node's
+            game = client.post("/v1/games", json={"n": 3}).json()
+            if cluster.primary_of(game_keys(game["id"]).meta) is node:
+                break
+        assert cluster.primary_of(game_keys(game["id"]).meta) is node
+        headers = {"Authorization": f"Bearer {game['tokens']['1']}", "Idempotency-Key": "stalled"}
+        move = Keyed()
+        sleeper = threading.Thread(
+            target=redis.Redis(port=node.port).execute_command, args=("DEBUG", "SLEEP", "0.7")
+        )
+        sleeper.start()
+        time.sleep(0.1)
+        for _ in range(100):
+            answer = client.post(f"/v1/games/{game['id']}/moves", json={"row": 1, "col": 1},
+                                 headers=headers)  # fmt: skip
+            sleeper.join()
+            if answer.status_code != 503:
+                break
+            move.said.append(answer.json().get("may_have_been_applied"))
+        assert answer.status_code == 201, answer.text
+        move.replayed = answer.headers.get("idempotent-replayed") == "true"
+        moves = client.get(f"/v1/games/{game['id']}/moves").json()["moves"]
+        assert [m["seq"] for m in moves] == [1]  # applied once
+        return move
+
+
 def test_node_faults_under_load_are_503_never_500_and_lose_nothing(tmp_path: Path) -> None:
+    # A short store timeout: a node that stalls longer makes 503s of moves that run all the
+    # same when it wakes.
     with (
         redis_cluster(tmp_path, persist=True) as cluster,  # a primary restarted keeps its games
-        uvicorn_server({"ADJUDICATOR_STORE_URL": cluster.url}, tmp_path / "log") as url,
+        uvicorn_server(
+            {"ADJUDICATOR_STORE_URL": cluster.url, "ADJUDICATOR_STORE_TIMEOUT_SECONDS": "0.5"},
+            tmp_path / "log",
+        ) as url,
     ):
-        stop, seen, games = threading.Event(), list[int](), list[Game]()
+        stop, seen, games, keyed = threading.Event(), list[int](), list[Game](), list[Keyed]()
         players = [
-            threading.Thread(target=play_through_faults, args=(url, stop, seen, games))
+            threading.Thread(target=play_through_faults, args=(url, stop, seen, games, keyed))
             for _ in range(4)
         ]
         for thread in players:
@@ -375,10 +425,17 @@ def test_node_faults_under_load_are_503_never_500_and_lose_nothing(tmp_path: Pat
             raw = redis.Redis(port=victim.port)
             raw.execute_command("CLIENT", "PAUSE", "800", "ALL")  # commands wait, answers late
             time.sleep(1.5)
+            # A node stalls past the store's timeout (not past the cluster's node timeout): the
+            # moves sent to it meanwhile are answered 503, and run when it wakes. (Not the
+            # accounting's node: creations would stall too, and no game be played on it.)
+            accounting = cluster.primary_of(ACCOUNTS[0])
+            stalled = next(node for node in cluster.nodes if node is not accounting)
+            keyed.append(move_while_stalled(url, cluster, stalled))
+            time.sleep(1)
             for node in cluster.nodes:  # every connection of the service cut
                 redis.Redis(port=node.port).execute_command("CLIENT", "KILL", "TYPE", "normal")
             time.sleep(1)
-            victim.stop()  # a primary lost, and back
+            victim.stop()  # a primary killed (SIGKILL) under load, and back
             time.sleep(1.5)
             victim.start()
             wait_for(lambda: cluster.serves(victim), "the primary's return")
@@ -389,6 +446,13 @@ def test_node_faults_under_load_are_503_never_500_and_lose_nothing(tmp_path: Pat
                 thread.join()
         assert set(seen) <= {201, 503}, sorted(set(seen))
         assert seen.count(201) > 50
+        # A move answered 503 that was applied all the same (its retry is a replay) was told
+        # so: "may_have_been_applied": true, whatever the fault.
+        applied = [move for move in keyed if move.replayed]
+        assert applied, "no 503 of a move that was applied: the faults missed the moves"
+        for move in applied:
+            assert True in move.said, move
+        assert all(said in (True, False) for move in keyed for said in move.said)
         with Client(url) as api:
             wait_for(lambda: ready(api), "ready again")
             for game in games:  # every move the clients saw accepted, each once, in order

@@ -125,8 +125,45 @@ def test_a_header_flood_keeps_memory_bounded(server: Served) -> None:
         except (BrokenPipeError, ConnectionResetError):
             pass
         answer = read_all(sock)
-    assert_problem(answer, HEADERS_TOO_LARGE)  # not lost to a reset: the server drained
+    assert_problem(answer, HEADERS_TOO_LARGE)  # not lost: the reset comes after the answer
     assert server.rss_bytes() - before < 16 * 1024 * 1024
+    healthy(server)
+
+
+# What the server may read of a connection after answering it: the read its answer came from,
+# and what it drops after (UNREAD_KEPT, in reads of up to 256 KiB) — not what the client sends.
+READ_AFTER_ANSWER = 1024 * 1024
+
+
+def flood_after_answer(served: Served, start: bytes) -> tuple[int, int, bytes]:
+    """Send ``start``, then up to 256 MiB more, until the server stops taking it (the send
+    stalls, and the server closes: a reset); the bytes sent after ``start``, the bytes the
+    server read meanwhile, and its answer."""
+    before = served.read_bytes()
+    with connect(served) as sock:
+        sent = send_until_refused(sock, start, b"x" * 65536, 256 * 1024 * 1024)
+        answer = read_all(sock)
+    return sent, served.read_bytes() - before, answer
+
+
+def test_after_a_refusal_the_server_reads_no_more_and_closes(server: Served) -> None:
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Flood: " + b"f" * 20_000
+    sent, read, answer = flood_after_answer(server, head)
+    assert_problem(answer, HEADERS_TOO_LARGE)  # the answer, then the end: closed
+    assert read < READ_AFTER_ANSWER < sent  # not read and dropped for as long as it comes
+    healthy(server)
+
+
+def test_an_answer_before_the_body_closes_the_connection_without_reading_it(
+    server: Served,
+) -> None:
+    head = (
+        b"POST /v1/tictactoe/validate-batch HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 268435456\r\n\r\n"
+    )
+    sent, read, answer = flood_after_answer(server, head)
+    assert_problem(answer, PAYLOAD_TOO_LARGE)  # the app's answer, given before the body
+    assert read < READ_AFTER_ANSWER < sent  # and no reset at once: it lingered, reading nothing
     healthy(server)
 
 

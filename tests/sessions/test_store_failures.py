@@ -9,12 +9,21 @@ from typing import Any
 import pytest
 import redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import (
+    BusyLoadingError,
+    ClusterDownError,
+    ClusterError,
+    MaxConnectionsError,
+    ReadOnlyError,
+    ResponseError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.sessions.kind import Placement
-from app.sessions.redis_cluster import BoundedCluster, may_have_run
+from app.sessions.redis_cluster import BoundedCluster, connect, may_have_run
 from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MoveRequest
 from tests.servers import wait_for
@@ -59,6 +68,12 @@ async def test_a_connection_closed_under_a_cluster_command_is_a_connection_error
             False,
         ),
         (RedisConnectionError("No connection available."), False),
+        (BusyLoadingError("Redis is loading the dataset in memory"), False),
+        (ClusterDownError("CLUSTERDOWN The cluster is down"), False),
+        (TryAgainError("TRYAGAIN Multiple keys request during rehashing of slot"), False),
+        (MaxConnectionsError("Too many connections"), False),
+        (SlotNotCoveredError("Slot 42 is not covered by the cluster"), False),
+        (ClusterError("TTL exhausted."), False),
         (RedisConnectionError("Connection closed by server."), True),
         (RedisTimeoutError("Timeout reading from 127.0.0.1:6379"), True),
         (RedisConnectionError("Error while reading from 127.0.0.1:6379 : (104, 'reset')"), True),
@@ -68,6 +83,12 @@ async def test_a_connection_closed_under_a_cluster_command_is_a_connection_error
         "refused-read-only",
         "never-connected",
         "no-free-connection",
+        "refused-loading",
+        "refused-cluster-down",
+        "refused-try-again",
+        "no-free-cluster-connection",
+        "no-node-for-the-slot",
+        "only-redirected",
         "closed-after-sending",
         "answer-late",
         "reset-after-sending",
@@ -98,3 +119,34 @@ async def test_a_lost_subscription_is_made_again_and_its_waiters_read_again(
     assert (await watcher.state(game_id)).version == 1
     for store in (watcher, mover):
         await store.close()
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        RedisConnectionError("Connection closed by server."),
+        RedisTimeoutError("Timeout reading from the node"),
+        ClusterDownError("CLUSTERDOWN The cluster is down"),
+    ],
+    ids=["connection-lost", "answer-late", "cluster-down"],
+)
+async def test_the_cluster_client_never_sends_a_failed_command_again(
+    redis_cluster_url: str, monkeypatch: pytest.MonkeyPatch, failure: Exception
+) -> None:
+    # redis-py's cluster client retries a command after these by default (a move whose answer
+    # was lost would then be applied twice); the store's client sends it once.
+    client = connect(redis_cluster_url, 4, 1.0)
+    assert isinstance(client, BoundedCluster)
+    await client.initialize()
+    sent: list[tuple[Any, ...]] = []
+
+    async def failing(self: ClusterNode, *args: Any, **kwargs: Any) -> Any:
+        sent.append(args)
+        raise failure
+
+    monkeypatch.setattr(ClusterNode, "execute_command", failing)
+    with pytest.raises(type(failure)):
+        await client.execute_command("SET", "a-key", "a value")
+    monkeypatch.undo()
+    assert sent == [("SET", "a-key", "a value")]
+    await client.close()
