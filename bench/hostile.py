@@ -62,9 +62,10 @@ before the current code, so that each attack is reported before and after a chan
 
 Goal (issues "Hold under hostile traffic", parts 2 and 3): under each attack the watcher's
 ``/healthz`` and moves at p99 ≤ 50 ms with no refusal, the server's memory at most 1 GiB, no
-5xx. And (part 3) ``join-replay``: no replay from another address gets a seat's token. ``costly-audit`` and
-``record-reread`` hold to the same goal: every piece of CPU work a request causes is charged to
-its client and done in slices, and a finished game's record is written once.
+5xx. And (part 3) ``join-replay``: no replay from another address gets a seat's token.
+``costly-audit`` and ``record-reread`` hold to the same goal: every piece of CPU work a request
+causes is charged to its client and done in slices, and a finished game's record is written
+once.
 ``capacity-crowd``: a client that plays creates its game — the watcher's every creation
 answered 201, and the move it then makes too.
 
