@@ -24,6 +24,7 @@ is refused before any validation: a megabyte of members costs a millisecond.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
@@ -239,10 +240,19 @@ class JsonBody(Generic[ModelT]):
         return self._most[max_batch]
 
     def _validated(self, body: bytes, context: dict[str, Any], extra: Any = None) -> ModelT:
+        # The collector is held off while a body becomes objects: a megabyte of JSON makes
+        # hundreds of thousands of containers, each allocation counting towards a collection
+        # that walks the growing, cycle-free result again (80 ms to parse a 1 MiB audit batch
+        # with it, 11 without). It runs after, as soon as its threshold says.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             return self._adapter.validate_json(body, context=context, extra=extra)
         except ValidationError as error:
             raise self._refused(error) from None
+        finally:
+            if collecting:
+                gc.enable()
 
     def _refused(self, error: ValidationError) -> RequestValidationError:
         """The body's errors, each located where it is in the body."""
@@ -261,12 +271,14 @@ def members_taken(value: Any) -> int:
         return members_taken(value.root)
     if isinstance(value, BaseModel):
         return sum(1 + members_taken(getattr(value, name)) for name in value.model_fields_set)
-    if isinstance(value, dict):  # a JSON object a model takes as it is (a batch's raw items)
+    if isinstance(value, dict):  # a JSON object a model takes as it is
         return sum(1 + key.count(":") + members_taken(item) for key, item in value.items())
     if isinstance(value, list | tuple):
         return sum(members_taken(item) for item in value)
     if isinstance(value, str):
         return value.count(":")
+    if isinstance(value, bytes):  # a batch's raw item, kept as the JSON text it was read as
+        return value.count(b":")
     return 0
 
 

@@ -16,7 +16,7 @@ written the same way, and a finished game's once (``KeptRecords``).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union, cast, get_args
 
@@ -418,18 +418,24 @@ def answering(audit: Audit, problems: ProblemTable) -> Steps[tuple[Json, dict[st
 # --- from a parsed body to an audit ----------------------------------------------------------
 
 
-def submitted(
+# Moves read between two steps of ``submitting`` (about 1 µs each).
+READ_STEP = 256
+
+
+def submitting(
     written: Sequence[object],
     squares: Squares | None,
     has_pass: bool,
     players: Sequence[Player | None] = (),
     choices: tuple[type[MoveBody], ...] = (),
-) -> list[Submitted]:
+) -> Steps[list[Submitted]]:
     """The moves a record wrote (squares, ``[row, col]`` pairs, ``pass``, the kind's
-    ``choices``' bodies; for the ``players`` it names, if it does) as the kind plays them; a
-    RecordError naming the first that is none of the board's."""
+    ``choices``' bodies; for the ``players`` it names, if it does) as the kind plays them, a
+    step every ``READ_STEP`` moves; a RecordError naming the first that is none of the board's."""
     moves = []
     for index, given in enumerate(written, 1):
+        if not index % READ_STEP:
+            yield
         player = players[index - 1] if players else None
         if isinstance(given, dict):
             chosen, claimed = _chosen(given, choices, index)
@@ -623,7 +629,11 @@ class AuditShapes:
             __base__=Body,
             __module__=__name__,
             records=(
-                Annotated[list[Any], Field(min_length=1), BeforeValidator(batch_limit)],
+                Annotated[
+                    list[Annotated[Any, AfterValidator(to_json)]],
+                    Field(min_length=1),
+                    BeforeValidator(batch_limit),
+                ],
                 Field(
                     description="The games to audit, 1 to `max_batch`: each an audit body as "
                     "`POST /v1/records/audit` takes it (`AuditIn`). Each is read on its own: one "
@@ -665,11 +675,15 @@ class AuditShapes:
 
     def audit(self, parsed: BaseModel, max_moves: int) -> Audit:
         """The audit of a parsed body; a RequestValidationError for moves it cannot read."""
-        return completed(self.read(parsed, max_moves).replaying())
+        return completed(completed(self.reading(parsed, max_moves)).replaying())
 
-    def read(self, parsed: BaseModel, max_moves: int) -> ToReplay:
-        """The game of a parsed body, read (its moves as the kind plays them), to replay; a
-        RequestValidationError for moves it cannot read."""
+    def reading(
+        self, parsed: BaseModel, max_moves: int, afford: Callable[[int], None] | None = None
+    ) -> Steps[ToReplay]:
+        """The game of a parsed body, read (its moves as the kind plays them), to replay, a
+        step every few hundred moves; a RequestValidationError for moves it cannot read.
+        ``afford`` is told how many moves were written before they are read (``Meter.afford``:
+        429 for more than the client has left)."""
         body = parsed.root if isinstance(parsed, RootModel) else parsed
         assert isinstance(body, CreateIn)
         assert isinstance(body, RecordSource)
@@ -687,9 +701,11 @@ class AuditShapes:
                 params = body.params()
                 written = body.moves or read_transcript(body.transcript or "", max_moves)
                 players, unsaid = (), frozenset()
+            if afford is not None:
+                afford(len(written))
             squares = kind.face.squares(*board_size(kind, kind.new(params).facts()))
             has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
-            moves = submitted(written, squares, has_pass, players, kind.face.choices)
+            moves = yield from submitting(written, squares, has_pass, players, kind.face.choices)
         except RecordError as error:
             raise record_problem(field, error) from None
         opening = [] if body.record is not None else body.opening_moves()
@@ -825,9 +841,14 @@ def _shapes(request: Request) -> AuditShapes:
     return cast(AuditShapes, request.app.state.audits)
 
 
-def audited(to_replay: ToReplay, problems: ProblemTable, keys: KeyRing) -> Steps[Json]:
-    """The signed answer to an audit, a move a step: the replay, then the move records chained
-    (and written for the signature as they are)."""
+def audited(
+    shapes: AuditShapes, parsed: BaseModel, max_moves: int, meter: Meter,
+    problems: ProblemTable, keys: KeyRing,
+) -> Steps[Json]:  # fmt: skip
+    """The signed answer to an audit, in steps: its moves read (refused 429 first if they are
+    reckoned to cost more than the client has left: ``Meter.afford``), the replay, then the
+    move records chained (and written for the signature as they are)."""
+    to_replay = yield from shapes.reading(parsed, max_moves, meter.afford)
     audit = yield from to_replay.replaying()
     answer, written = yield from answering(audit, problems)
     return keys.current.signed(answer, AUDIT, written)
@@ -837,9 +858,9 @@ def audited(to_replay: ToReplay, problems: ProblemTable, keys: KeyRing) -> Steps
 async def audit_record(request: Request, meter: Meter) -> Response:
     shapes = _shapes(request)
     parsed = await shapes.body.parse(request, meter)
-    to_replay = shapes.read(parsed, request.app.state.settings.max_record_moves)
-    meter.afford(len(to_replay.moves))
-    answer = audited(to_replay, request.app.state.problems, request.app.state.keys)
+    max_moves = request.app.state.settings.max_record_moves
+    state = request.app.state
+    answer = audited(shapes, parsed, max_moves, meter, state.problems, state.keys)
     return json_response(await in_slices(answer, meter))
 
 
@@ -1015,26 +1036,27 @@ def _batch_problem(errors: Sequence[Mapping[str, Any]]) -> Json:
     return cast(Json, from_json(bytes(validation_problem(errors).body)))
 
 
-def _audit_batch(request: Request, records: Sequence[object], meter: Meter) -> Steps[list[Json]]:
-    """The results of a batch's records in order, a move a step: a record that cannot be read
-    is its problem; one of more moves than the client's share has left (``Meter.afford``)
-    refuses the batch 429 before it is replayed."""
+def _audit_batch(request: Request, records: list[bytes], meter: Meter) -> Steps[list[bytes]]:
+    """The results of a batch's records in order, each written as JSON as soon as it is made
+    (a megabyte of answers is kept as text, not as objects), a move a step: a record that
+    cannot be read is its problem; one of more moves than the client's share has left
+    (``Meter.afford``) refuses the batch 429 before it is replayed."""
     shapes = _shapes(request)
     context: dict[str, Any] = request.app.state.validation_context
     keys: KeyRing = request.app.state.keys
     problems: ProblemTable = request.app.state.problems
     max_moves = context["settings"].max_record_moves
-    results: list[Json] = []
+    results: list[bytes] = []
     for index, item in enumerate(records):
         try:
-            to_replay = shapes.read(shapes.body.validate_value(item, context), max_moves)
+            parsed = shapes.body.validate(item, context)
+            yield
+            answer = yield from audited(shapes, parsed, max_moves, meter, problems, keys)
+            results.append(to_json(answer))
         except RequestValidationError as refused:
             errors = refused.errors()
             located = [{**e, "loc": ("body", "records", index, *e["loc"][1:])} for e in errors]
-            results.append({"problem": _batch_problem(located)})
-        else:
-            meter.afford(len(to_replay.moves))
-            results.append((yield from audited(to_replay, problems, keys)))
+            results.append(to_json({"problem": _batch_problem(located)}))
         yield
     return results
 
@@ -1042,7 +1064,8 @@ def _audit_batch(request: Request, records: Sequence[object], meter: Meter) -> S
 async def _audit_json_batch(request: Request, meter: Meter) -> Response:
     batch = await _shapes(request).batch.parse(request, meter)
     results = await in_slices(_audit_batch(request, batch.records, meter), meter)
-    return json_response({"results": results})
+    body = b'{"results":[' + b",".join(results) + b"]}"  # as to_json writes it, whole
+    return Response(body, media_type="application/json")
 
 
 def wthor_line(game: WthorGame, kind: GameKind) -> Json:

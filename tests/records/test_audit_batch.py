@@ -3,6 +3,7 @@ NDJSON, every game's line checked against the independent replay of ``test_wthor
 
 from __future__ import annotations
 
+import gc
 import json
 import struct
 from collections.abc import Iterator
@@ -135,3 +136,28 @@ def test_a_full_json_batch_of_records_is_answered_whole() -> None:
     results = answer.json()["results"]
     assert len(results) == DEFAULT_MAX_BATCH
     assert {(r["verdict"], r["plies"]) for r in results} == {("unfinished", 4)}
+
+
+def test_a_batchs_records_are_held_as_their_json_text_until_each_is_audited() -> None:
+    """A megabyte of records read as objects would be walked by every collection of the
+    garbage collector while the batch is audited: each is kept as text, read when its turn
+    comes, and the answer is the one its objects would have had."""
+    app = create_app(Settings())
+    records = [{"game": "reversi", "moves": ["f5", "d6"]}, {"n": 3, "moves": [[1, 1]]}]
+    body = json.dumps({"records": records}).encode()
+    parsed = app.state.audits.batch.validate(body, app.state.validation_context)
+    assert all(isinstance(record, bytes) for record in parsed.records)
+    assert [json.loads(record) for record in parsed.records] == records
+
+
+def test_a_refused_body_leaves_the_garbage_collector_as_it_was() -> None:
+    """Bodies are read with the collector held off; a refused one turns it back on too."""
+    app = create_app(Settings())
+    assert gc.isenabled()
+    with TestClient(app) as client:
+        assert_problem(client.post("/v1/records/audit-batch", content=b'{"records": [1'), 422,
+                       "validation_error")  # fmt: skip
+        assert (
+            client.post("/v1/records/audit-batch", json={"records": [{"n": 3}]}).status_code == 200
+        )
+    assert gc.isenabled()
