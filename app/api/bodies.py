@@ -25,11 +25,12 @@ is refused before any validation: a megabyte of members costs a millisecond.
 from __future__ import annotations
 
 import gc
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from types import UnionType
-from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
 from annotated_types import MaxLen
 from fastapi import Request
@@ -44,8 +45,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, from_json, to_json
 from starlette.responses import Response
 
-from app.api.work import Meter, meter_of
+from app.api.work import Meter, in_slices, meter_of
 from app.contract.fields import UNKNOWN_TAG
+from app.records.steps import Steps
 from app.settings import DEFAULT_MAX_BATCH
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -197,6 +199,21 @@ class JsonBody(Generic[ModelT]):
             )
         return self.validate(body, context)
 
+    async def parse_items(self, request: Request, meter: Meter, member: str) -> list[bytes]:
+        """The items of a batch body ``{member: [item, …]}`` (its only field), each as its JSON
+        text, to be validated one by one: the body split an item a step (``batch_items``), in
+        slices charged to ``meter``, so that a megabyte of items is never one stretch of the
+        event loop; a body that is not plainly of that shape (anything wrong with it, too) is
+        parsed whole by ``parse``, for its exact errors."""
+        body = await request.body()
+        content_type = request.headers.get("content-type")
+        if content_type is None or _is_json(content_type):
+            limit = request.app.state.settings.max_batch
+            items = await in_slices(batch_items(body, member, limit), meter)
+            if items is not None:
+                return items
+        return cast(list[bytes], getattr(await self.parse(request, meter), member))
+
     def validate(self, body: bytes, context: dict[str, Any]) -> ModelT:
         """The model of a raw body, or a RequestValidationError naming every bad field (its
         ``loc`` starting with ``"body"``): how a route parses, and how ``adjudicator check``
@@ -260,6 +277,63 @@ class JsonBody(Generic[ModelT]):
         if self._tagged:
             errors = [self._untagged(e) for e in errors]
         return RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in errors])
+
+
+# A batch body as ``batch_items`` reads it: its opening ``{"<member>": [`` (JSON's whitespace
+# around each token: RFC 8259 §2), the whitespace between items, and its closing ``]}``.
+_SPACE = "[ \t\n\r]*"
+_OPENINGS: dict[str, re.Pattern[str]] = {}
+_WHITESPACE = re.compile(_SPACE)
+_CLOSING = re.compile(rf"\]{_SPACE}\}}{_SPACE}\Z")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # Python's json reads NaN and Infinity; JSON does not
+
+
+_SCAN = json.JSONDecoder(parse_constant=_refuse_constant).scan_once  # type: ignore[attr-defined]
+
+
+def batch_items(body: bytes, member: str, limit: int) -> Steps[list[bytes] | None]:
+    """The JSON text of each item of ``{"<member>": [item, …]}``, in order, read an item a step
+    with the collector held off (each item's objects are dropped as soon as it is read); None
+    for any other body: not UTF-8, not JSON, another member, an empty list or one of more than
+    ``limit`` items. None costs a full parse (``JsonBody.parse``) that says exactly what is
+    wrong. The items are validated later each on its own: one that Python's reader takes and
+    pydantic's does not (a lone escaped surrogate, ``"\\ud800"``; nesting deeper than pydantic
+    reads) is that item's problem, not the batch's."""
+    try:
+        text = body.removeprefix(UTF8_BOM).decode()
+    except UnicodeDecodeError:
+        return None
+    opening = _OPENINGS.get(member)
+    if opening is None:
+        opening = _OPENINGS[member] = re.compile(
+            rf'{_SPACE}\{{{_SPACE}"{re.escape(member)}"{_SPACE}:{_SPACE}\['
+        )
+    found = opening.match(text)
+    if found is None:
+        return None
+    ends, items = found.end(), []
+    while True:
+        starts = _WHITESPACE.match(text, ends).end()  # type: ignore[union-attr]
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            _, ends = _SCAN(text, starts)
+        except (StopIteration, ValueError, RecursionError):  # not JSON (as pydantic reads it)
+            return None
+        finally:
+            if collecting:
+                gc.enable()
+        items.append(text[starts:ends].encode())
+        if len(items) > limit:
+            return None
+        at = _WHITESPACE.match(text, ends).end()  # type: ignore[union-attr]
+        if not text.startswith(",", at):
+            return items if _CLOSING.match(text, at) else None
+        ends = at + 1
+        yield
 
 
 def members_taken(value: Any) -> int:

@@ -1062,8 +1062,8 @@ def _audit_batch(request: Request, records: list[bytes], meter: Meter) -> Steps[
 
 
 async def _audit_json_batch(request: Request, meter: Meter) -> Response:
-    batch = await _shapes(request).batch.parse(request, meter)
-    results = await in_slices(_audit_batch(request, batch.records, meter), meter)
+    records = await _shapes(request).batch.parse_items(request, meter, "records")
+    results = await in_slices(_audit_batch(request, records, meter), meter)
     body = b'{"results":[' + b",".join(results) + b"]}"  # as to_json writes it, whole
     return Response(body, media_type="application/json")
 

@@ -10,9 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from app.api.bodies import batch_items
 from app.main import create_app
+from app.records.steps import completed
 from app.records.wthor import read_wthor
 from app.settings import DEFAULT_MAX_BATCH, Settings
 from tests.api.problems import assert_problem
@@ -161,3 +166,105 @@ def test_a_refused_body_leaves_the_garbage_collector_as_it_was() -> None:
             client.post("/v1/records/audit-batch", json={"records": [{"n": 3}]}).status_code == 200
         )
     assert gc.isenabled()
+
+
+NUMBERS = st.integers() | st.floats(allow_nan=False, allow_infinity=False)  # JSON's own
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | NUMBERS | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+SPACES = st.text(alphabet=" \t\n\r", max_size=2)
+BATCH_APP = create_app(Settings(max_batch=5))
+
+
+def full_parse(body: bytes) -> list[Any] | None:
+    """The batch's records as the whole body's validation reads them; None for a 422."""
+    try:
+        parsed = BATCH_APP.state.audits.batch.validate(body, BATCH_APP.state.validation_context)
+    except RequestValidationError:
+        return None
+    return [json.loads(record) for record in parsed.records]
+
+
+def split(body: bytes) -> list[Any] | None:
+    items = completed(batch_items(body, "records", 5))
+    return None if items is None else [json.loads(item) for item in items]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(JSON_VALUES, max_size=6), st.lists(SPACES, min_size=8, max_size=8),
+       st.booleans())  # fmt: skip
+def test_a_batch_split_an_item_a_step_reads_what_the_whole_body_reads(
+    records: list[Any], spaces: list[str], bom: bool
+) -> None:
+    """Each item's text, as the split reads it, is the item the whole body's validation
+    reads, whatever the whitespace between the tokens; a body the split cannot vouch for
+    (here: an empty batch or more than ``max_batch`` items) is left to the whole parse."""
+    a, b, c, d, e, f, g, h = spaces
+    inner = f"{e},{f}".join(json.dumps(record, separators=(",", ":")) for record in records)
+    body = f'{a}{{{b}"records"{c}:{d}[{g}{inner}{g}]{h}}}{a}'.encode()
+    body = b"\xef\xbb\xbf" + body if bom else body
+    whole, items = full_parse(body), split(body)
+    if items is not None:
+        assert items == whole == records
+    else:
+        assert not records or len(records) > 5
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"records": [1, 2', b'{"records": [1,]}', b'{"records": [NaN]}', b'{"records": [Infinity]}',
+     b'{"records": [1], "x": 2}', b'{"x": 2, "records": [1]}', b'{"records": [1]} []',
+     b'{"records": [1]}\xff', b'{"records": ["\x01"]}',
+     b'{"records": [01]}', b'{"records": [' + b"[" * 5000 + b"]" * 5000 + b"]}",
+     b'{"records": []}', b'{"records": {}}', b'{"records": 1}', b'[{"records": [1]}]',
+     b'{"records": [1, 2, 3, 4, 5, 6]}', b'{"Records": [1]}', b'{"records": [1]}}'],
+)  # fmt: skip
+def test_a_batch_the_split_cannot_vouch_for_is_read_whole(body: bytes) -> None:
+    """Anything but ``{"records": [...]}`` of well-formed JSON goes to the whole parse, whose
+    errors say what is wrong (or, for members the split does not take, what it reads)."""
+    assert split(body) is None
+
+
+def test_an_item_only_pythons_reader_takes_is_its_own_problem(client: TestClient) -> None:
+    body = b'{"records": [{"n": 3, "moves": ["\\ud800"]}, {"n": 3, "moves": []}]}'
+    assert split(body) is not None
+    results = client.post("/v1/records/audit-batch", content=body).json()["results"]
+    assert results[0]["problem"]["errors"][0]["loc"][:3] == ["body", "records", 0]
+    assert results[1]["verdict"] == "unfinished"
+
+
+def test_a_batch_is_read_an_item_a_step() -> None:
+    """The event loop is served between two items, so a megabyte of records is not one
+    stretch of work: one step between each two."""
+    records = [{"n": 3, "moves": [[i % 3, i // 3 % 3]]} for i in range(5)]
+    steps = batch_items(json.dumps({"records": records}).encode(), "records", 5)
+    taken = sum(1 for _ in iter(lambda: next(steps, "done"), "done"))
+    assert taken == len(records) - 1
+    items = completed(batch_items(json.dumps({"records": records}).encode(), "records", 5))
+    assert [json.loads(item) for item in items or []] == records
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/problem+json", None])
+def test_a_spaced_out_batch_is_answered_as_a_compact_one(
+    client: TestClient, content_type: str | None
+) -> None:
+    records = [{"n": 3, "transcript": "b2a1"}, {"n": 3, "moves": ["z9"]}]
+    spaced = (
+        b'\xef\xbb\xbf\n{ "records" :\t[ '
+        + b" ,\r\n".join(json.dumps(record, indent=2).encode() for record in records)
+        + b" ] }\n"
+    )
+    headers = {} if content_type is None else {"content-type": content_type}
+    answer = client.post("/v1/records/audit-batch", content=spaced, headers=headers)
+    compact = client.post("/v1/records/audit-batch", json={"records": records})
+    assert answer.status_code == compact.status_code == 200, answer.text
+    assert answer.json() == compact.json()
+
+
+def test_a_batch_of_another_media_type_is_still_refused(client: TestClient) -> None:
+    body = json.dumps({"records": [{"n": 3, "moves": []}]})
+    answer = client.post("/v1/records/audit-batch", content=body,
+                         headers={"content-type": "text/plain"})  # fmt: skip
+    assert_problem(answer, 422, "validation_error")
