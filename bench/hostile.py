@@ -358,11 +358,14 @@ async def _read_answer(reader: asyncio.StreamReader) -> bytes:
 
 
 async def flood(server: Server, outcome: Outcome, start: bytes, unit: bytes, total: int) -> None:
-    """Send ``start``, then ``unit`` until ``total`` bytes or the server stops reading."""
+    """Send ``start``, then ``unit`` until ``total`` bytes or the server stops reading; the
+    answer is read as it comes (a server that stops reading resets the connection once it
+    closes it, and asyncio's reader drops what it holds at a reset)."""
     connection = await connect(server, outcome)
     if connection is None:
         return
     reader, writer = connection
+    answer = asyncio.ensure_future(_read_answer(reader))
     sent = 0
     try:
         writer.write(start)
@@ -372,7 +375,7 @@ async def flood(server: Server, outcome: Outcome, start: bytes, unit: bytes, tot
             sent += len(unit)
     except ConnectionError:
         pass
-    outcome.record(await _read_answer(reader))
+    outcome.record(await answer)
     writer.close()
 
 
