@@ -32,15 +32,15 @@ from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
 from app.contract.problems import ProblemTable
+from app.kinds import KINDS, Kinds
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
 from app.records.signing import KeyRing
 from app.server import protocol_for
 from app.sessions.kind import GameKind
-from app.sessions.kinds import KINDS, Kinds
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.store import GameStore
-from app.sessions.stores import store_from
+from app.sessions.store import GameStore, client_part
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.store import RedisGameStore
 
 logger = logging.getLogger("app")
 
@@ -147,6 +147,51 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
             await store.close()
 
     return lifespan
+
+
+def max_unstarted(settings: Settings) -> int:
+    """The places of the store games nobody has moved in may hold."""
+    return client_part(settings.max_games, settings.unstarted_games_share)
+
+
+def store_from(settings: Settings, kinds: Kinds) -> GameStore:
+    """The store the settings name, keeping games of ``kinds``."""
+    if not settings.store_url.startswith("memory://"):
+        return RedisGameStore(
+            settings.store_url,
+            max_games=settings.max_games,
+            idle_seconds=settings.game_idle_seconds,
+            timeout_seconds=settings.store_timeout_seconds,
+            max_connections=settings.store_connections,
+            stream_connections=settings.store_stream_connections,
+            kept_games=settings.store_kept_games,
+            max_moves=settings.max_moves_per_game,
+            max_total_moves=settings.max_total_moves,
+            max_refusals=settings.max_refusals_per_game,
+            unstarted_seconds=settings.unstarted_game_seconds,
+            max_unstarted=max_unstarted(settings),
+            client_share=settings.client_share,
+            network_factor=settings.network_factor,
+            client_open_games=settings.client_open_games,
+            game_spectators=settings.game_spectators,
+            game_time_gifts=settings.game_time_gifts,
+            kinds=kinds,
+        )
+    return MemoryGameStore(
+        settings.max_games,
+        settings.game_idle_seconds,
+        max_moves=settings.max_moves_per_game,
+        max_total_moves=settings.max_total_moves,
+        max_refusals=settings.max_refusals_per_game,
+        unstarted_seconds=settings.unstarted_game_seconds,
+        max_unstarted=max_unstarted(settings),
+        client_share=settings.client_share,
+        network_factor=settings.network_factor,
+        client_open_games=settings.client_open_games,
+        game_spectators=settings.game_spectators,
+        game_time_gifts=settings.game_time_gifts,
+        kinds=kinds,
+    )
 
 
 def create_app(

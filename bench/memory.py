@@ -26,10 +26,10 @@ import redis.asyncio as redis
 from app.rules import reversi
 from app.sessions.errors import NotYourTurn
 from app.sessions.kind import Placement
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MoveRequest
 from app.sessions.store import CreatedGame, GameStore
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.store import RedisGameStore
 
 LONGEST_KEY = 255
 MOVES = 20  # a game

@@ -83,6 +83,8 @@ from app.contract.problems import (
     problem_body,
 )
 from app.contract.squares import SquareError, Squares, check_syntax
+from app.kinds import Kinds
+from app.kinds.reversi import PlayerScores, federation_score
 from app.records.audit import Audit, Submitted, replay, replaying
 from app.records.canonical import Chain, canonical_array
 from app.records.errors import RecordError
@@ -92,8 +94,6 @@ from app.records.steps import Steps, completed
 from app.records.transcript import read_transcript, write_transcript
 from app.records.wthor import WthorGame, read_wthor
 from app.sessions.kind import Choice, GameKind, Pass, Placement, Played, Player, board_size
-from app.sessions.kinds import Kinds
-from app.sessions.kinds.reversi import PlayerScores, federation_score
 from app.sessions.session import GameState
 from app.sessions.store import GameStore, History
 from app.settings import DEFAULT_MAX_RECORD_MOVES

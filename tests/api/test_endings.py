@@ -21,8 +21,8 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
-from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
 from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
 from tests.api.test_hostile_params import live_games

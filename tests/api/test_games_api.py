@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.sessions.errors import StoreUnavailable
-from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.conftest import app_settings, shared_settings
 from tests.servers import wait_for

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from app.api.routing import DirectRoute, is_direct
 from app.main import create_app
-from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
 from tests.api.problems import assert_problem
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from app.kinds import find_kind
 from app.sessions import tokens
 from app.sessions.clock import Clocks, ClockState, TimeControl
 from app.sessions.errors import GameOver
 from app.sessions.kind import Placement
-from app.sessions.kinds import find_kind
-from app.sessions.memory_store import MemoryGameStore
 from app.sessions.session import ActionRequest, MoveRequest, Session, result_at
+from app.stores.memory import MemoryGameStore
 
 START = 1_800_000_000_000  # an instant, in ms since the epoch
 

@@ -1,4 +1,4 @@
-"""The Redis fast path's early draw (``tictactoe_move.lua``, ``cells.lua``) keeps the open windows
+"""The Redis fast path's early draw (``line_move.lua``, ``cells.lua``) keeps the open windows
 of each player exactly as the slow reference of ``tests/rules/test_dead.py`` counts them on the
 whole board — their number, and by misses where it keeps them — at every move and takeback of
 random games: tic-tac-toe with k = n (its lines) and k < n (the stones sorted, the misses counted
@@ -16,9 +16,9 @@ import redis
 
 from app.rules.dead import windows
 from app.sessions.kind import Placement
-from app.sessions.redis_keys import game_keys
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import ActionRequest, MoveRequest
+from app.stores.redis.keys import game_keys
+from app.stores.redis.store import RedisGameStore
 from tests.rules.test_dead import reference_open, wins
 
 pytestmark = pytest.mark.anyio
@@ -90,7 +90,7 @@ async def test_the_script_keeps_the_windows_the_board_has(
     for _ in range(6):
         created = await store.create(kind, {**params, "early_draw": True})
         game_id = created.state.id
-        assert raw.hget(game_keys(game_id).meta, "engine") == "tictactoe_move"
+        assert raw.hget(game_keys(game_id).meta, "engine") == "line_move"
         board: dict[tuple[int, int], int] = {}
         placed: list[tuple[int, int]] = []
         while len(board) < n * n:

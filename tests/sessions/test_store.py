@@ -11,6 +11,9 @@ import pytest
 import redis
 
 from app.api.games.events import move_events
+from app.kinds import KINDS, REGISTRY, Kinds
+from app.kinds.reversi import NoBracket
+from app.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.rules.reversi import IllegalMove
 from app.sessions import tokens
 from app.sessions.clock import CLOCK_MODES, ClockMode, TimeControl
@@ -28,12 +31,6 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import NO_LEGAL_MOVES, LegalMove, Placement, Player
-from app.sessions.kinds import KINDS, REGISTRY, Kinds
-from app.sessions.kinds.reversi import NoBracket
-from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.redis_keys import game_keys
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import (
     ActionRequest,
     GameState,
@@ -44,6 +41,9 @@ from app.sessions.session import (
 from app.sessions.store import Client, GameStore
 from app.sessions.watchers import SharedReads, Watchers
 from app.settings import DEFAULT_MAX_REFUSALS
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.keys import game_keys
+from app.stores.redis.store import RedisGameStore
 from tests.api.test_games_api import parse_events
 from tests.conftest import empty_store
 from tests.fakes import FakeClock
@@ -905,13 +905,13 @@ async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url:
 @pytest.mark.parametrize(
     ("params", "opening", "engine"),
     [
-        ({"rule": "freestyle", "size": 15}, [], "tictactoe_move"),
-        ({"rule": "standard", "size": 1_000_000}, [], "tictactoe_move"),
-        ({"rule": "caro", "size": 19}, [], "tictactoe_move"),
+        ({"rule": "freestyle", "size": 15}, [], "line_move"),
+        ({"rule": "standard", "size": 1_000_000}, [], "line_move"),
+        ({"rule": "caro", "size": 19}, [], "line_move"),
         ({"rule": "renju", "size": 15}, [], "generic"),
         ({"rule": "freestyle", "size": 15}, [Placement(7, 7)], "generic"),
         ({"rule": "freestyle", "size": 15, "opening": "swap2"}, [], "generic"),
-        ({"rule": "standard", "size": 15, "early_draw": True}, [], "tictactoe_move"),
+        ({"rule": "standard", "size": 15, "early_draw": True}, [], "line_move"),
     ],
 )
 async def test_a_gomoku_game_takes_the_fast_path_its_rule_and_start_allow(

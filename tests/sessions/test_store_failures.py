@@ -23,9 +23,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.sessions.kind import Placement
-from app.sessions.redis_cluster import BoundedCluster, connect, may_have_run
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MoveRequest
+from app.stores.redis.cluster import BoundedCluster, connect, may_have_run
+from app.stores.redis.store import RedisGameStore
 from tests.servers import wait_for
 
 pytestmark = pytest.mark.anyio

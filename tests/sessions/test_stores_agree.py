@@ -24,8 +24,6 @@ from hypothesis import strategies as st
 from app.rules.errors import DomainError
 from app.sessions.clock import Stage, TimeControl
 from app.sessions.kind import Pass, Placement
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import (
     NO_TERMS,
     ActionRequest,
@@ -35,6 +33,8 @@ from app.sessions.session import (
     Terms,
 )
 from app.sessions.store import GameStore
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.store import RedisGameStore
 from tests.conftest import empty_store
 
 REDIS_PATHS = ["redis", "redis-generic", "cluster", "cluster-generic"]
@@ -422,7 +422,7 @@ def test_gomoku_is_answered_the_same_by_both_stores(
 ) -> None:
     """Gomoku's refusals and endings (a five, an exact five, caro's blocked five, renju's
     forbidden points and passes), on the Redis store's fast path (freestyle, standard, caro:
-    ``tictactoe_move.lua``) or its generic engine, as the memory store answers them."""
+    ``line_move.lua``) or its generic engine, as the memory store answers them."""
     both_answer_alike(redis_store, control, sequence, game)
 
 

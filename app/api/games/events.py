@@ -46,8 +46,8 @@ from app.api.games.render import Names, move_result_json, state_json, state_name
 from app.api.games.streams import RETRY_AFTER_SECONDS
 from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNECT_MS
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
+from app.kinds import Kinds
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
-from app.sessions.kinds import Kinds
 from app.sessions.session import GameState, result_at
 from app.sessions.store import Changes, GameStore
 

@@ -18,10 +18,10 @@ from typing import Any, cast
 
 from app.contract.games import ClockOut, GameCommon, MoveTimesOut
 from app.contract.squares import Squares
+from app.kinds import Kinds
 from app.sessions.clock import ClockState
 from app.sessions.errors import RULE_FLAGS
 from app.sessions.kind import GameKind, LegalMove, Move, Placement, Played, board_size
-from app.sessions.kinds import Kinds
 from app.sessions.session import GameState, LegalMovesPage, MoveResult
 
 Json = dict[str, Any]

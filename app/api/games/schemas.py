@@ -35,8 +35,8 @@ from app.api.bodies import JsonBody
 from app.contract.fields import UNKNOWN_TAG
 from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, MoveBody, claimed
 from app.contract.problems import Refusal
+from app.kinds import Kinds, check_face
 from app.sessions.kind import GameKind, Played, Player, Winner
-from app.sessions.kinds import Kinds, check_face
 
 
 def _union(members: Iterable[Any]) -> Any:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import get_args, get_type_hints
 
+from app.kinds import gomoku, reversi, tictactoe
 from app.sessions.kind import GameKind
-from app.sessions.kinds import gomoku, reversi, tictactoe
 
 KINDS: tuple[GameKind, ...] = (tictactoe.KIND, reversi.KIND, gomoku.KIND)
 

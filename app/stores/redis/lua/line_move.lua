@@ -1,8 +1,8 @@
 -- The fast path of n × n tic-tac-toe, k in a row: check and apply one move in O(1), atomically,
--- as app/sessions/kinds/tictactoe.py does (its detectors: app/rules/lines.py for k = n, counters
+-- as app/kinds/tictactoe.py does (its detectors: app/rules/lines.py for k = n, counters
 -- of the four lines through the cell; app/rules/runs.py for k < n, run lengths at the runs' ends).
 -- Gomoku's freestyle, standard and caro games take it too (meta 'rule', k = 5), as
--- app/sessions/kinds/gomoku.py plays them (app/rules/gomoku.py): a run's length decides
+-- app/kinds/gomoku.py plays them (app/rules/gomoku.py): a run's length decides
 -- freestyle (five or more) and standard (exactly five); caro's exactly five also asks whether
 -- the opponent's stones close both its ends (the board's edge closes nothing), six or more wins.
 -- A gomoku record adds the mover and its colour ('7:7:1:B'); a pass (ARG.row 'pass') is

@@ -13,11 +13,11 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from app.kinds import REGISTRY, Kinds
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
 from app.sessions.kind import Move, Played, Player, other
-from app.sessions.kinds import REGISTRY, Kinds
 from app.sessions.lobby import Filter, Lobby, filters
 from app.sessions.session import (
     NO_TERMS,

@@ -34,8 +34,8 @@ from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.sessions.errors import StoreUnavailable
-from app.sessions.redis_cluster import STORE_ERRORS, Client, may_have_run
-from app.sessions.redis_wire import SCRIPTS, Script, Settled, Wire, check_script, lua_prelude
+from app.stores.redis.cluster import STORE_ERRORS, Client, may_have_run
+from app.stores.redis.wire import SCRIPTS, Script, Settled, Wire, check_script, lua_prelude
 
 logger = logging.getLogger("app.sessions.redis")
 
@@ -55,7 +55,7 @@ local function now_ms() return CALLER_NOW end
 
 
 def _lua(name: str) -> str:
-    return files("app.sessions").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
+    return files("app.stores.redis").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
 
 
 def script_text(script: Script, publish: str = "PUBLISH", caller_time: bool = False) -> str:

@@ -1,4 +1,4 @@
--- The legal moves of the fast path's n × n tic-tac-toe, as app/sessions/kinds/tictactoe.py
+-- The legal moves of the fast path's n × n tic-tac-toe, as app/kinds/tictactoe.py
 -- lists them: every empty cell, in row-major order (cell index row * n + col), those after
 -- ARG.after, at most ARG.most, and whether one more follows them. The cells hash answers
 -- whether a cell is occupied (HEXISTS), so a page costs its cells and the occupied ones it

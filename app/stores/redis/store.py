@@ -15,11 +15,11 @@ decides what to run. A game's *engine* is chosen when it is created and kept in 
   the move list does, so a move costs the same at move 60 as at move 2.
 * **a fast path** (a kind that has one for these parameters: n × n tic-tac-toe, and gomoku's
   freestyle, standard and caro games without an opening): one script checks and applies the
-  move in O(1) on the server (``tictactoe_move.lua``), one round trip;
+  move in O(1) on the server (``line_move.lua``), one round trip;
   the store contract suite runs on both engines.
 
 A page of legal moves is read as its engine keeps the game: a fast path's own script lists it
-from the board it keeps (``tictactoe_legal.lua``: the cells hash, probed from the page's first
+from the board it keeps (``line_legal.lua``: the cells hash, probed from the page's first
 cell on), the generic engine reads the position as a move does and asks the ``Session``.
 
 A refused move changes nothing and is raised here as the same exception the in-memory store
@@ -47,6 +47,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.kinds import REGISTRY, Kinds
+from app.kinds.gomoku import SWAP2, Swap2Choice
 from app.rules.errors import DomainError
 from app.rules.gomoku import FIVE
 from app.sessions import tokens
@@ -76,82 +78,8 @@ from app.sessions.kind import (
     board_size,
     other,
 )
-from app.sessions.kinds import REGISTRY, Kinds
-from app.sessions.kinds.gomoku import SWAP2, Swap2Choice
 from app.sessions.lobby import STALE_READS, Filter, filters, kind_rules
 from app.sessions.receipts import receipt_from, receipt_text
-from app.sessions.redis_accounts import MoveAccounts, seconds
-from app.sessions.redis_cluster import STORE_ERRORS, BoundedCluster, connect, is_cluster
-from app.sessions.redis_keys import (
-    LIVE_GAMES,
-    LOBBY_COUNTER,
-    LOBBY_NETWORK_OF,
-    LOBBY_OWNED,
-    LOBBY_OWNER_OF,
-    READY,
-    READY_MS,
-    channel,
-    game_keys,
-    lobby_index,
-    ready_key,
-)
-from app.sessions.redis_push import PushListener
-from app.sessions.redis_scripts import Call, ScriptRunner, forget_connections
-from app.sessions.redis_wire import (
-    NOT_MOVES,
-    REFUSED_AS,
-    Accepted,
-    ActArgs,
-    CapacityFull,
-    CellMoveArgs,
-    ChangesArgs,
-    ChangesReply,
-    CommitArgs,
-    Conflict,
-    CreateArgs,
-    DeleteArgs,
-    EvictArgs,
-    GameArgs,
-    HistoryReply,
-    JoinArgs,
-    JoinedReply,
-    LegalArgs,
-    LegalReply,
-    LinkedReply,
-    LobbyAddArgs,
-    LobbyAdded,
-    LobbyPage,
-    LobbyPageArgs,
-    LobbyRemoveArgs,
-    MovesArgs,
-    MovesReply,
-    NeededReply,
-    NoArgs,
-    NotFound,
-    OfferedReply,
-    Ok,
-    ReadArgs,
-    ReadReply,
-    ReceiptFound,
-    Refused,
-    RematchArgs,
-    Replay,
-    ReplayState,
-    SeatTakenReply,
-    SpectateArgs,
-    SpectatorReply,
-    TooManySpectatorsReply,
-    decode,
-    gift_read,
-    meta_fields,
-    moves_read,
-    player_or_none,
-    record_read,
-    refusal_of,
-    state_read,
-    status_of,
-    winner_of,
-)
 from app.sessions.session import (
     ACTION_FLAGS,
     ANY_VERSION,
@@ -208,6 +136,78 @@ from app.settings import (
     DEFAULT_MAX_REFUSALS,
     DEFAULT_MAX_TOTAL_MOVES,
 )
+from app.stores.redis.accounts import MoveAccounts, seconds
+from app.stores.redis.cluster import STORE_ERRORS, BoundedCluster, connect, is_cluster
+from app.stores.redis.keys import (
+    LIVE_GAMES,
+    LOBBY_COUNTER,
+    LOBBY_NETWORK_OF,
+    LOBBY_OWNED,
+    LOBBY_OWNER_OF,
+    READY,
+    READY_MS,
+    channel,
+    game_keys,
+    lobby_index,
+    ready_key,
+)
+from app.stores.redis.push import PushListener
+from app.stores.redis.scripts import Call, ScriptRunner, forget_connections
+from app.stores.redis.wire import (
+    NOT_MOVES,
+    REFUSED_AS,
+    Accepted,
+    ActArgs,
+    CapacityFull,
+    CellMoveArgs,
+    ChangesArgs,
+    ChangesReply,
+    CommitArgs,
+    Conflict,
+    CreateArgs,
+    DeleteArgs,
+    EvictArgs,
+    GameArgs,
+    HistoryReply,
+    JoinArgs,
+    JoinedReply,
+    LegalArgs,
+    LegalReply,
+    LinkedReply,
+    LobbyAddArgs,
+    LobbyAdded,
+    LobbyPage,
+    LobbyPageArgs,
+    LobbyRemoveArgs,
+    MovesArgs,
+    MovesReply,
+    NeededReply,
+    NoArgs,
+    NotFound,
+    OfferedReply,
+    Ok,
+    ReadArgs,
+    ReadReply,
+    ReceiptFound,
+    Refused,
+    RematchArgs,
+    Replay,
+    ReplayState,
+    SeatTakenReply,
+    SpectateArgs,
+    SpectatorReply,
+    TooManySpectatorsReply,
+    decode,
+    gift_read,
+    meta_fields,
+    moves_read,
+    player_or_none,
+    record_read,
+    refusal_of,
+    state_read,
+    status_of,
+    winner_of,
+)
 
 FAST_GOMOKU = ("freestyle", "standard", "caro")
 # Games a creation may ask to give their places (each found moved in meanwhile, or taken by
@@ -238,11 +238,11 @@ class FastPath:
 # forbidden points need the windows around a point, read in Python).
 FAST_PATHS = {
     "tictactoe": FastPath(
-        "tictactoe_move", "tictactoe_legal", lambda params: True,
+        "line_move", "line_legal", lambda params: True,
         lambda p: {"n": p["n"], "k": p.get("k", p["n"]), **early_draw(p)},
     ),
     "gomoku": FastPath(
-        "tictactoe_move", "tictactoe_legal",
+        "line_move", "line_legal",
         lambda p: p["rule"] in FAST_GOMOKU and p.get("opening") != SWAP2,
         lambda p: {"n": p["size"], "k": FIVE, "rule": p["rule"], **early_draw(p)},
     ),
