@@ -31,12 +31,13 @@ from app.api.shutdown import watching_for_stop
 from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
+from app.contract.games import Kind
 from app.contract.problems import ProblemTable
-from app.kinds import KINDS, Kinds
+from app.kinds import KINDS
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
 from app.records.signing import KeyRing
 from app.server import protocol_for
-from app.sessions.kind import GameKind
+from app.sessions.kind import Kinds
 from app.sessions.store import GameStore, client_part
 from app.settings import Settings
 from app.stores.memory import MemoryGameStore
@@ -45,12 +46,12 @@ from app.stores.redis.store import RedisGameStore
 logger = logging.getLogger("app")
 
 
-def titles_of(kinds: Kinds) -> str:
+def titles_of(kinds: Kinds[Kind]) -> str:
     """The kinds an app serves, by title: ``Tic-tac-toe, Reversi``."""
     return ", ".join(kind.face.title for kind in kinds)
 
 
-def description_of(kinds: Kinds) -> str:
+def description_of(kinds: Kinds[Kind]) -> str:
     """The app's description in the OpenAPI document (what /docs shows first), naming the kinds
     it serves: a kind the registry gains is named here with nothing else to change."""
     return f"""\
@@ -78,7 +79,7 @@ Every error is `application/problem+json` with a stable `code` to branch on.
 """
 
 
-def tags_of(kinds: Kinds) -> list[dict[str, str]]:
+def tags_of(kinds: Kinds[Kind]) -> list[dict[str, str]]:
     return [
         {
             "name": "Reversi",
@@ -154,10 +155,11 @@ def max_unstarted(settings: Settings) -> int:
     return client_part(settings.max_games, settings.unstarted_games_share)
 
 
-def store_from(settings: Settings, kinds: Kinds) -> GameStore:
+def store_from(settings: Settings, kinds: Kinds[Kind]) -> GameStore:
     """The store the settings name, keeping games of ``kinds``."""
     if not settings.store_url.startswith("memory://"):
         return RedisGameStore(
+            kinds,
             settings.store_url,
             max_games=settings.max_games,
             idle_seconds=settings.game_idle_seconds,
@@ -175,9 +177,9 @@ def store_from(settings: Settings, kinds: Kinds) -> GameStore:
             client_open_games=settings.client_open_games,
             game_spectators=settings.game_spectators,
             game_time_gifts=settings.game_time_gifts,
-            kinds=kinds,
         )
     return MemoryGameStore(
+        kinds,
         settings.max_games,
         settings.game_idle_seconds,
         max_moves=settings.max_moves_per_game,
@@ -190,12 +192,11 @@ def store_from(settings: Settings, kinds: Kinds) -> GameStore:
         client_open_games=settings.client_open_games,
         game_spectators=settings.game_spectators,
         game_time_gifts=settings.game_time_gifts,
-        kinds=kinds,
     )
 
 
 def create_app(
-    settings: Settings, store: GameStore | None = None, kinds: Iterable[GameKind] = KINDS
+    settings: Settings, store: GameStore | None = None, kinds: Iterable[Kind] = KINDS
 ) -> FastAPI:
     """The application, serving game sessions of ``kinds`` (the registry's, unless told).
     ``store`` defaults to the one ``settings.store_url`` names (with those kinds)."""

@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.kinds.reversi import standard_start
 from app.records import ggf, psq, sgf
 from app.records.errors import RecordError
+from app.rules.reversi import standard_start
 
 
 @dataclass(frozen=True, slots=True)

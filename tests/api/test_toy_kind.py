@@ -224,6 +224,8 @@ class Corners:
 class CornersKind:
     name = "corners"
     dimensions = ("size",)
+    rules: tuple[str, ...] = ()
+    fast_path = None
     face = Face(
         title="Corners",
         create=CreateCornersIn,

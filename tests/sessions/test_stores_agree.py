@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from app.kinds import REGISTRY
 from app.rules.errors import DomainError
 from app.sessions.clock import Stage, TimeControl
 from app.sessions.kind import Pass, Placement
@@ -319,8 +320,9 @@ def both_answer_alike(
         return now[0] / 1000
 
     async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        memory = MemoryGameStore(max_games=10, idle_seconds=60, wall_clock=clock)
+        memory = MemoryGameStore(REGISTRY, max_games=10, idle_seconds=60, wall_clock=clock)
         redis = RedisGameStore(
+            REGISTRY,
             empty_store(request, server), max_games=10, idle_seconds=60, timeout_seconds=2,
             fast_paths=engine != "generic", clock=clock, caller_time=True,
         )  # fmt: skip
@@ -526,10 +528,10 @@ def test_both_stores_list_the_same_legal_moves_at_every_point_of_random_games(
         def clock() -> float:
             return START_MS / 1000
 
-        memory = MemoryGameStore(max_games=100, idle_seconds=60, wall_clock=clock)
+        memory = MemoryGameStore(REGISTRY, max_games=100, idle_seconds=60, wall_clock=clock)
         redis = RedisGameStore(
-            empty_store(request, server), max_games=100, idle_seconds=60, timeout_seconds=2,
-            fast_paths=engine != "generic", clock=clock, caller_time=True,
+            REGISTRY, empty_store(request, server), max_games=100, idle_seconds=60,
+            timeout_seconds=2, fast_paths=engine != "generic", clock=clock, caller_time=True,
         )  # fmt: skip
         try:
             return (

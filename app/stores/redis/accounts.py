@@ -1,6 +1,6 @@
 """The Redis store's move accounting: how many moves all processes hold, and each client's share.
 
-Moves of all processes are counted in the accounting slot (``redis_keys.ACCOUNTS``): each process
+Moves of all processes are counted in the accounting slot (``keys.ACCOUNTS``): each process
 reports the moves it accepted with its next move (on one Redis, pipelined with it: ``touch.lua``)
 or within a second (on a cluster that slot is one node's, so always in the background), and knows
 the total, and the counts of the owners it moved for, as of its last report or creation

@@ -1,7 +1,7 @@
 """The Redis store's script runner: each script's text, built once, and every call of it.
 
 A script's text is its prelude (``PUBLISH``: ``SPUBLISH`` on a cluster, the game's own slot;
-the time, ``now_ms``; its arguments and answers by name, from ``redis_wire.py``), then
+the time, ``now_ms``; its arguments and answers by name, from ``wire.py``), then
 ``game.lua`` (and ``cells.lua`` for one that changes a fast path's cells) for a script that
 reads or changes a game (run as the function ``answer``, whose
 answer comes back as ``REPLY.settled``: whether a flag fell in it, and the answer) or

@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast, get_args
 
-from app.kinds import Kinds
 from app.rules.errors import DomainError
 from app.sessions.clock import ClockState, TimeControl
 from app.sessions.errors import (
@@ -54,6 +53,7 @@ from app.sessions.errors import (
 from app.sessions.kind import (
     ClockReading,
     GameKind,
+    KindRegistry,
     Move,
     Placement,
     Player,
@@ -805,7 +805,7 @@ def record_read(kind: GameKind, seq: int, text: str) -> Move:
     return move.stamped(None if version == seq else version, reading, at)
 
 
-def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
+def state_read(kinds: KindRegistry, game_id: str, found: Iterable[Any]) -> GameState:
     """The state a script answered (a ``StateReply``)."""
     s = StateReply(*found)
     kind = kinds.find(s.kind)
@@ -844,7 +844,7 @@ def gift_read(kind: GameKind, found: Iterable[Any]) -> tuple[Gift, Move | None]:
     return gift, record_read(kind, made, g.last) if made else None
 
 
-def moves_read(kinds: Kinds, kind_name: str, first: int, records: list[Any]) -> list[Move]:
+def moves_read(kinds: KindRegistry, kind_name: str, first: int, records: list[Any]) -> list[Move]:
     """Move records read from index ``first`` (0-based) on, as moves."""
     kind = kinds.find(kind_name)
     return [record_read(kind, first + 1 + i, record) for i, record in enumerate(records)]
