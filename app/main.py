@@ -31,26 +31,27 @@ from app.api.shutdown import watching_for_stop
 from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
+from app.contract.games import Kind
 from app.contract.problems import ProblemTable
+from app.kinds import KINDS
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
 from app.records.signing import KeyRing
 from app.server import protocol_for
-from app.sessions.kind import GameKind
-from app.sessions.kinds import KINDS, Kinds
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.store import GameStore
-from app.sessions.stores import store_from
+from app.sessions.kind import Kinds
+from app.sessions.store import GameStore, client_part
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.store import RedisGameStore
 
 logger = logging.getLogger("app")
 
 
-def titles_of(kinds: Kinds) -> str:
+def titles_of(kinds: Kinds[Kind]) -> str:
     """The kinds an app serves, by title: ``Tic-tac-toe, Reversi``."""
     return ", ".join(kind.face.title for kind in kinds)
 
 
-def description_of(kinds: Kinds) -> str:
+def description_of(kinds: Kinds[Kind]) -> str:
     """The app's description in the OpenAPI document (what /docs shows first), naming the kinds
     it serves: a kind the registry gains is named here with nothing else to change."""
     return f"""\
@@ -78,7 +79,7 @@ Every error is `application/problem+json` with a stable `code` to branch on.
 """
 
 
-def tags_of(kinds: Kinds) -> list[dict[str, str]]:
+def tags_of(kinds: Kinds[Kind]) -> list[dict[str, str]]:
     return [
         {
             "name": "Reversi",
@@ -149,8 +150,53 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
     return lifespan
 
 
+def max_unstarted(settings: Settings) -> int:
+    """The places of the store games nobody has moved in may hold."""
+    return client_part(settings.max_games, settings.unstarted_games_share)
+
+
+def store_from(settings: Settings, kinds: Kinds[Kind]) -> GameStore:
+    """The store the settings name, keeping games of ``kinds``."""
+    if not settings.store_url.startswith("memory://"):
+        return RedisGameStore(
+            kinds,
+            settings.store_url,
+            max_games=settings.max_games,
+            idle_seconds=settings.game_idle_seconds,
+            timeout_seconds=settings.store_timeout_seconds,
+            max_connections=settings.store_connections,
+            stream_connections=settings.store_stream_connections,
+            kept_games=settings.store_kept_games,
+            max_moves=settings.max_moves_per_game,
+            max_total_moves=settings.max_total_moves,
+            max_refusals=settings.max_refusals_per_game,
+            unstarted_seconds=settings.unstarted_game_seconds,
+            max_unstarted=max_unstarted(settings),
+            client_share=settings.client_share,
+            network_factor=settings.network_factor,
+            client_open_games=settings.client_open_games,
+            game_spectators=settings.game_spectators,
+            game_time_gifts=settings.game_time_gifts,
+        )
+    return MemoryGameStore(
+        kinds,
+        settings.max_games,
+        settings.game_idle_seconds,
+        max_moves=settings.max_moves_per_game,
+        max_total_moves=settings.max_total_moves,
+        max_refusals=settings.max_refusals_per_game,
+        unstarted_seconds=settings.unstarted_game_seconds,
+        max_unstarted=max_unstarted(settings),
+        client_share=settings.client_share,
+        network_factor=settings.network_factor,
+        client_open_games=settings.client_open_games,
+        game_spectators=settings.game_spectators,
+        game_time_gifts=settings.game_time_gifts,
+    )
+
+
 def create_app(
-    settings: Settings, store: GameStore | None = None, kinds: Iterable[GameKind] = KINDS
+    settings: Settings, store: GameStore | None = None, kinds: Iterable[Kind] = KINDS
 ) -> FastAPI:
     """The application, serving game sessions of ``kinds`` (the registry's, unless told).
     ``store`` defaults to the one ``settings.store_url`` names (with those kinds)."""

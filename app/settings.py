@@ -13,24 +13,19 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.contract.events import KEEP_ALIVE_SECONDS
+from app.contract.games import LARGEST_N
 from app.records.signing import load_private_key, load_public_key
+from app.sessions.session import (
+    DEFAULT_GAME_SPECTATORS,
+    DEFAULT_GAME_TIME_GIFTS,
+    DEFAULT_MAX_MOVES,
+    DEFAULT_MAX_REFUSALS,
+)
+from app.sessions.store import DEFAULT_CLIENT_OPEN_GAMES, DEFAULT_MAX_TOTAL_MOVES
 
-# The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
-LARGEST_N = 1_000_000
 DEFAULT_MAX_BATCH = 1000  # the most items of one batch request
 # Moves one audited record may hold by default (ADJUDICATOR_MAX_RECORD_MOVES).
 DEFAULT_MAX_RECORD_MOVES = 10_000
-# Moves a game may have by default (ADJUDICATOR_MAX_MOVES_PER_GAME): its last is a draw.
-DEFAULT_MAX_MOVES = 10_000
-# Moves the store holds in all its games by default (ADJUDICATOR_MAX_TOTAL_MOVES).
-DEFAULT_MAX_TOTAL_MOVES = 1_000_000
-# Answers other than accepted moves a game remembers under their Idempotency-Key by default
-# (ADJUDICATOR_MAX_REFUSALS_PER_GAME).
-DEFAULT_MAX_REFUSALS = 32
-DEFAULT_CLIENT_OPEN_GAMES = 5
-DEFAULT_GAME_SPECTATORS = 50
-# Gifts of time (POST /v1/games/{id}/give-time) one game may have (ADJUDICATOR_GAME_TIME_GIFTS).
-DEFAULT_GAME_TIME_GIFTS = 100
 # Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
 DEFAULT_TRACKED_CLIENTS = 50_000
 # CPU time (µs) one move of a record is reckoned to cost to audit or to write, before the work

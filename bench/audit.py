@@ -88,7 +88,11 @@ class Side:
             [audit.Submitted(placement(*squares.parse(square)), square) for square in game.moves]
             for game in games
         ]
-        self.kind = importlib.import_module(f"{package}.sessions.kinds.reversi").KIND
+        try:  # the kinds in their own wing, or (before) among the sessions
+            reversi = importlib.import_module(f"{package}.kinds.reversi")
+        except ModuleNotFoundError:
+            reversi = importlib.import_module(f"{package}.sessions.kinds.reversi")
+        self.kind = reversi.KIND
         self.replay = audit.replay
         self.app: Any = importlib.import_module(f"{package}.main").app
         self.call: Callable[..., Awaitable[dict[str, Any]]] = caller(self.app)

@@ -1172,7 +1172,7 @@ def _faults(server: Server, watcher: Watcher, seconds: float) -> None:
     if cluster is None:
         print("\n## faults: needs --store cluster")
         return
-    from app.sessions.redis_keys import game_keys
+    from app.stores.redis.keys import game_keys
 
     holder = cluster.primary_of(game_keys(watcher.game["id"]).meta)
     victim = next(node for node in cluster.nodes if node is not holder)

@@ -23,13 +23,14 @@ from contextlib import suppress
 
 import redis.asyncio as redis
 
+from app.kinds import REGISTRY
 from app.rules import reversi
 from app.sessions.errors import NotYourTurn
 from app.sessions.kind import Placement
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MoveRequest
 from app.sessions.store import CreatedGame, GameStore
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.store import RedisGameStore
 
 LONGEST_KEY = 255
 MOVES = 20  # a game
@@ -46,7 +47,7 @@ KINDS: dict[str, tuple[str, dict[str, object]]] = {
 
 async def in_memory(count: int, build: Build) -> float:
     """Bytes a ``build`` takes in a fresh memory store, per unit of ``count`` (tracemalloc)."""
-    store = MemoryGameStore(max_games=10**7, idle_seconds=3600, max_total_moves=10**9)
+    store = MemoryGameStore(REGISTRY, max_games=10**7, idle_seconds=3600, max_total_moves=10**9)
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -65,7 +66,12 @@ def in_redis(url: str) -> Measure:
         await raw.flushall()
         before = (await raw.info("memory"))["used_memory"]
         store = RedisGameStore(
-            url, max_games=10**7, idle_seconds=3600, timeout_seconds=5, max_total_moves=10**9
+            REGISTRY,
+            url,
+            max_games=10**7,
+            idle_seconds=3600,
+            timeout_seconds=5,
+            max_total_moves=10**9,
         )
         await build(store)
         await store.close()

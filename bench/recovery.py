@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 import redis
 
-from app.sessions.redis_keys import game_keys
+from app.stores.redis.keys import game_keys
 from tests.servers import Cluster, redis_cluster, uvicorn_server, wait_for
 
 

@@ -60,17 +60,20 @@ class Version:
     """One version's store and the classes its calls take."""
 
     def __init__(self, package: str, url: str, kept_games: int) -> None:
-        modules: dict[str, ModuleType] = {
-            name: __import__(f"{package}.sessions.{name}", fromlist=["_"])
-            for name in ("kind", "session", "redis_store", "redis_keys")
-        }
-        self.placement = modules["kind"].Placement
-        self.move_request = modules["session"].MoveRequest  # its first field: the move
-        self.game_keys = modules["redis_keys"].game_keys
-        self.store: Any = modules["redis_store"].RedisGameStore(
-            url, max_games=10**7, idle_seconds=3600, timeout_seconds=5,
-            max_total_moves=10**9, kept_games=kept_games,
-        )  # fmt: skip
+        def module(name: str) -> ModuleType:
+            return __import__(f"{package}.{name}", fromlist=["_"])
+
+        self.placement = module("sessions.kind").Placement
+        self.move_request = module("sessions.session").MoveRequest  # its first field: the move
+        limits = {"max_games": 10**7, "idle_seconds": 3600, "timeout_seconds": 5,
+                  "max_total_moves": 10**9, "kept_games": kept_games}  # fmt: skip
+        try:  # the house in wings: the stores apart, given the kinds they keep
+            self.game_keys = module("stores.redis.keys").game_keys
+            store = module("stores.redis.store").RedisGameStore
+            self.store: Any = store(module("kinds").REGISTRY, url, **limits)
+        except ModuleNotFoundError:  # before: the stores among the sessions
+            self.game_keys = module("sessions.redis_keys").game_keys
+            self.store = module("sessions.redis_store").RedisGameStore(url, **limits)
         self.times: dict[int, list[float]] = {seq: [] for seq in TIMED}
         self.sizes: dict[int, list[int]] = {seq: [] for seq in SIZED}
 

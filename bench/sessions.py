@@ -30,8 +30,8 @@ from pathlib import Path
 
 import httpx
 
+from app.kinds.tictactoe import TicTacToe
 from app.sessions.kind import Placement
-from app.sessions.kinds.tictactoe import TicTacToe
 from bench.http import free_port
 from tests.servers import NO_CLIENT_LIMITS
 

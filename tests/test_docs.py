@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from prometheus_client.core import CounterMetricFamily
 
+from app.kinds import KINDS
 from app.observability import Metrics
-from app.sessions.kinds import KINDS
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,8 +27,8 @@ from app.contract.fields import INTEGRAL, Body, Square, cell_error, cell_of
 from app.contract.problems import BODY_ERRORS
 from app.contract.squares import Squares
 from app.contract.stateless import LineOut, lines_out
+from app.kinds.gomoku import RULE_DOC
 from app.rules import gomoku
-from app.sessions.kinds.gomoku import RULE_DOC
 
 router = api_router("/v1/gomoku", ["Gomoku"])
 

@@ -72,7 +72,7 @@ from app.api.problems import problem_responses, validation_problem
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
 from app.contract.fields import Body, JsonInt
-from app.contract.games import CreateIn, MoveBody, PassIn, etag
+from app.contract.games import CreateIn, Kind, MoveBody, PassIn, etag
 from app.contract.problems import (
     BODY_ERRORS,
     GAME_NOT_FOUND,
@@ -83,6 +83,7 @@ from app.contract.problems import (
     problem_body,
 )
 from app.contract.squares import SquareError, Squares, check_syntax
+from app.kinds.reversi import PlayerScores, federation_score
 from app.records.audit import Audit, Submitted, replay, replaying
 from app.records.canonical import Chain, canonical_array
 from app.records.errors import RecordError
@@ -91,9 +92,7 @@ from app.records.signing import AUDIT, RECORD, TYPES, KeyRing, SigningKey
 from app.records.steps import Steps, completed
 from app.records.transcript import read_transcript, write_transcript
 from app.records.wthor import WthorGame, read_wthor
-from app.sessions.kind import Choice, GameKind, Pass, Placement, Played, Player, board_size
-from app.sessions.kinds import Kinds
-from app.sessions.kinds.reversi import PlayerScores, federation_score
+from app.sessions.kind import Choice, Kinds, Pass, Placement, Played, Player, board_size
 from app.sessions.session import GameState
 from app.sessions.store import GameStore, History
 from app.settings import DEFAULT_MAX_RECORD_MOVES
@@ -237,7 +236,7 @@ def _no_clock(value: object) -> None:
 NO_CLOCK: Any = (cast(Any, SkipJsonSchema)[Annotated[None, BeforeValidator(_no_clock)]], None)
 
 
-def audit_model(kind: GameKind) -> type[BaseModel]:
+def audit_model(kind: Kind) -> type[BaseModel]:
     """The audit body of ``kind``: its creation body (``Create…In``) with the moves, as
     ``Audit…In``."""
     create = kind.face.create
@@ -274,7 +273,7 @@ def _not_null(annotation: Any) -> Any:
     return Union[tuple(members)] if len(members) > 1 else members[0]  # noqa: UP007 - at run time
 
 
-def audit_shapes(kind: GameKind, model: type[BaseModel]) -> dict[str, type[BaseModel]]:
+def audit_shapes(kind: Kind, model: type[BaseModel]) -> dict[str, type[BaseModel]]:
     """How the OpenAPI document shows ``kind``'s audit body (``model``, ``Audit…In``): one shape
     a way of giving the moves (``Audit…MovesIn``, ``…TranscriptIn``, ``…RecordIn`` where the kind
     has formats), none of which a body of another way or kind fits, so that every body fits one
@@ -598,7 +597,7 @@ class AuditShapes:
     """An app's audit bodies: one per kind it serves, told apart by ``game`` (or by the
     record's ``format``), and the shape of the answer."""
 
-    kinds: Kinds
+    kinds: Kinds[Kind]
     body: JsonBody[Any]
     answer: type
     record: type
@@ -719,7 +718,7 @@ class ToReplay:
     plays them, its opening's moves, and the parameters it was assumed to have
     (``Audit.assumed``)."""
 
-    kind: GameKind
+    kind: Kind
     params: dict[str, object]
     moves: list[Submitted]
     opening: list[Played]
@@ -732,7 +731,7 @@ class ToReplay:
 
 
 def _params_of(
-    kind: GameKind, read: Mapping[str, object], beside: Mapping[str, object] = {}
+    kind: Kind, read: Mapping[str, object], beside: Mapping[str, object] = {}
 ) -> dict[str, object]:
     """The creation parameters a record gives, with those its body gives ``beside`` it, checked
     together by the kind's creation body as a client's would be: a RecordError saying what the
@@ -896,7 +895,7 @@ def _format_problem(message: str) -> RequestValidationError:
     return RequestValidationError([{"loc": ("query", "format"), "type": "format", "msg": message}])
 
 
-def _writable(kind: GameKind, state: GameState, wanted: str) -> None:
+def _writable(kind: Kind, state: GameState, wanted: str) -> None:
     """422 unless ``wanted`` is a format of the game's kind, and a transcript a board with square
     names: what can be told before a move is read."""
     formats = (JSON_RECORD, TRANSCRIPT, *kind.face.formats)
@@ -917,7 +916,7 @@ def _written_move(played: Played, names: Names | None) -> object:
     return dict(cast(Choice, played).body())  # a swap2 opening's choice
 
 
-def recording(kind: GameKind, history: History, state: GameState) -> Steps[tuple[Json, list[Json]]]:
+def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Json, list[Json]]]:
     """A session's game as a record, unsigned, a move a step: its creation parameters, its moves
     as squares (``[row, col]`` pairs on a board without names), its state now, and the hash
     chain of its move records (the audit's, for the same moves); and those move records."""
@@ -943,7 +942,7 @@ def recording(kind: GameKind, history: History, state: GameState) -> Steps[tuple
     return record, records
 
 
-def _transcript(kind: GameKind, history: History, state: GameState) -> Steps[WrittenRecord]:
+def _transcript(kind: Kind, history: History, state: GameState) -> Steps[WrittenRecord]:
     """The game's squares one after another, a move a step; refused for a game that has a pass
     or a choice (``_writable`` refused a board without names)."""
     names = names_of(kind, board_size(kind, state.facts))
@@ -963,7 +962,7 @@ def _transcript(kind: GameKind, history: History, state: GameState) -> Steps[Wri
 
 
 def written_record(
-    kind: GameKind, history: History, state: GameState, wanted: str, keys: KeyRing
+    kind: Kind, history: History, state: GameState, wanted: str, keys: KeyRing
 ) -> Steps[WrittenRecord]:
     """The game's record in the format ``wanted`` (one ``_writable`` let through), a move a
     step: the JSON record signed once the game is over, or a format's text, or why that format
@@ -1068,7 +1067,7 @@ async def _audit_json_batch(request: Request, meter: Meter) -> Response:
     return Response(body, media_type="application/json")
 
 
-def wthor_line(game: WthorGame, kind: GameKind) -> Json:
+def wthor_line(game: WthorGame, kind: Kind) -> Json:
     """One game of a WTHOR file, audited: the file's own facts, the verdict, and whether the
     score the file stores for Black is the federation's score of the game as replayed."""
     facts = {
@@ -1099,7 +1098,7 @@ def wthor_line(game: WthorGame, kind: GameKind) -> Json:
 
 
 async def _wthor_lines(
-    games: Iterator[WthorGame], kind: GameKind, meter: Meter, client: str, budget: WorkBudget
+    games: Iterator[WthorGame], kind: Kind, meter: Meter, client: str, budget: WorkBudget
 ) -> AsyncIterator[bytes]:
     """The NDJSON lines of a WTHOR file's games, a slice at a time; a game that cannot be read
     is a line of its problem, and the stream ends early (with a line of the 429) once the client

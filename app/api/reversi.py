@@ -36,11 +36,11 @@ from app.contract.stateless import (
     LegalMove,
     LegalMovesResponse,
 )
+from app.kinds.reversi import KIND as REVERSI
+from app.kinds.reversi import WrittenMoves
 from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
-from app.sessions.kinds.reversi import KIND as REVERSI
-from app.sessions.kinds.reversi import WrittenMoves
 
 router = api_router("/v1/reversi", ["Reversi"])
 

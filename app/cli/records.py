@@ -20,6 +20,7 @@ from app.api.records import AuditShapes, audit_answer, record_problem, wthor_lin
 from app.cli.check import OFFLINE
 from app.cli.settings import load_settings
 from app.contract.problems import ProblemTable
+from app.kinds import REGISTRY
 from app.records.canonical import DuplicateMember, read_json
 from app.records.errors import RecordError
 from app.records.formats import FORMATS
@@ -28,7 +29,6 @@ from app.records.signing import verify as verify_signature
 from app.records.text import decode
 from app.records.transcript import read_transcript
 from app.records.wthor import read_wthor
-from app.sessions.kinds import REGISTRY
 from app.settings import DEFAULT_MAX_RECORD_MOVES
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Annotated, Any, ClassVar, Literal, NotRequired
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, Protocol
 
 from pydantic import (
     BaseModel,
@@ -41,7 +41,16 @@ from app.sessions.clock import (
     TimeControl,
 )
 from app.sessions.errors import RULE_FLAGS
-from app.sessions.kind import Pass, Placement, Played, Player, Reason, Status, Winner
+from app.sessions.kind import (
+    GameKind,
+    Pass,
+    Placement,
+    Played,
+    Player,
+    Reason,
+    Status,
+    Winner,
+)
 from app.sessions.session import Terms
 
 Example = Mapping[str, Any]  # an OpenAPI example: {"summary": …, "value": …}
@@ -259,6 +268,8 @@ class GameCommon(TypedDict):
     ]
 
 
+# The largest board side of a live game the service supports (and ADJUDICATOR_MAX_N's maximum).
+LARGEST_N = 1_000_000
 KIND_DOC = "The game's kind, as it was created."
 EARLY_DRAW_DOC = (
     "`true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can "
@@ -591,6 +602,17 @@ class Face:
     def squares(self, height: int, width: int) -> Squares | None:
         """The square names of a board of this kind and size; None if it has none."""
         return Squares.of(height, width, self.row_one)
+
+
+class Kind(GameKind, Protocol):
+    """A game kind as the service serves it: the session core's ``GameKind`` and its face to
+    clients (``Face``), which the edge, the records and the page read and the core never
+    does."""
+
+    @property
+    def face(self) -> Face:
+        """What clients see of the kind: its bodies, shapes, refusals, page."""
+        ...
 
 
 def body_of(model: type[BaseModel]) -> str:

@@ -26,10 +26,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.contract.games import Kind
 from app.records.steps import Steps, completed
 from app.rules.errors import RuleError
 from app.sessions.errors import GameOver, PassRefused
-from app.sessions.kind import GameKind, Move, Pass, Played, Player, Position, immutable
+from app.sessions.kind import Move, Pass, Played, Player, Position, immutable
 from app.sessions.store import opened
 
 Verdict = Literal["finished", "unfinished", "illegal"]
@@ -66,7 +67,7 @@ class Audit:
     not, with the values the replay took for them (``assumed``: a PSQ record whose tournament
     names no rule is replayed as freestyle)."""
 
-    kind: GameKind
+    kind: Kind
     params: Mapping[str, object]
     position: Position
     moves: tuple[Move, ...]
@@ -82,7 +83,7 @@ class Audit:
 
 
 def replay(
-    kind: GameKind,
+    kind: Kind,
     params: Mapping[str, object],
     moves: Iterable[Submitted],
     opening: Sequence[Played] = (),
@@ -95,7 +96,7 @@ def replay(
 
 
 def replaying(
-    kind: GameKind,
+    kind: Kind,
     params: Mapping[str, object],
     moves: Iterable[Submitted],
     opening: Sequence[Played] = (),

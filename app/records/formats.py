@@ -18,7 +18,7 @@ from typing import Any
 
 from app.records import ggf, psq, sgf
 from app.records.errors import RecordError
-from app.sessions.kinds.reversi import standard_start
+from app.rules.reversi import standard_start
 
 
 @dataclass(frozen=True, slots=True)

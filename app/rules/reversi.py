@@ -627,3 +627,12 @@ def apply_moves(
             return _outcome(board, row, col, to_move, flips)
         board, to_move, _ = after_move(board, row, col, to_move, flips)
     raise AssertionError("unreachable: the last move returns")
+
+
+def standard_start(height: int, width: int) -> list[str]:
+    """The four start stones in the centre: ``WB`` over ``BW``."""
+    rows = [[EMPTY] * width for _ in range(height)]
+    top, left = height // 2 - 1, width // 2 - 1
+    rows[top][left], rows[top][left + 1] = WHITE, BLACK
+    rows[top + 1][left], rows[top + 1][left + 1] = BLACK, WHITE
+    return ["".join(row) for row in rows]

@@ -10,7 +10,7 @@ and stages.
   the player made counts, those taken back too: a stage's time is given once).
 
 Neither clock runs until each player has made one move, so the creator can wait for the invited
-player: those first moves are untimed and add nothing (in Reversi a player may move twice
+player: those first moves are untimed and add nothing (where a player may pass, it may move twice
 before the other's first move: both are untimed). A game whose kind says its clocks do not wait
 (``GameKind.clocks_wait``: a swap2 opening, whose clocks run from the first stone) starts them
 with its first move instead. From then on the clock of the player to move runs from the

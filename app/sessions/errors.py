@@ -83,7 +83,7 @@ class GameOver(RuleError):
 
 
 class PassRefused(RuleError):
-    """An explicit pass in a record of a kind whose passes are inferred (Othello): a player may
+    """An explicit pass in a record of a kind whose passes are inferred: a player may
     pass only when it has no legal move, which the move before says (its ``passed``)."""
 
     code = "illegal_move"
@@ -97,7 +97,7 @@ class PassRefused(RuleError):
 
 
 class PassNotAllowed(RuleError):
-    """A pass in a game whose rules have none (gomoku but renju): the mover must place a stone."""
+    """A pass in a game whose rule has none: the mover must place a stone."""
 
     code = "illegal_move"
 
@@ -109,7 +109,7 @@ class PassNotAllowed(RuleError):
         return {"reason": "no_passes"}
 
 
-# A choice in a game whose colours were fixed at creation (a gomoku game without swap2): the
+# A choice in a game whose colours were fixed at creation (without an opening rule): the
 # refusal both the kind and the Redis fast path give.
 NO_OPENING_CHOICE = "this game has no swap2 opening: its colours were fixed at creation"
 

@@ -9,10 +9,10 @@ protocols, implemented by one module per kind in ``kinds/``:
   stands, lists the moves the player to move may make (``legal_moves``, a page at a time),
   describes itself (``facts``) and its board (``rows``), and keeps its move records;
 * a ``GameKind`` makes positions — new from the kind's parameters, or back from the text a
-  store kept — and encodes parameters and move records as text for stores. It also declares
-  the kind's whole face to clients once (``face``: ``app.contract.kinds.Face``): its creation
-  body, the shapes of its state, moves and board, the moves it takes, its refusals, what the
-  play page needs. ``kinds/__init__.py``'s ``KINDS`` is the one list of kinds.
+  store kept — and encodes parameters and move records as text for stores, and says what a
+  store may do faster for it (``fast_path``). What clients see of a kind (its ``Face``) is
+  declared beside it, in ``app/kinds/``, above this core, which never reads it
+  (``app.contract.games.Kind``). ``app/kinds/__init__.py``'s ``KINDS`` is the one list.
 
 A move is a value the kind defines (``Played``): a cell (``Placement``), a ``Pass``, or a value
 of the kind's own (a choice). The session, the stores, receipts, idempotency and events treat it
@@ -21,26 +21,23 @@ as opaque: its fields in the move record (``record``) and its text (``text``).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
 from typing_extensions import dataclass_transform
-
-if TYPE_CHECKING:
-    from app.contract.games import Face
 
 Player = Literal[1, 2]
 Status = Literal["in_progress", "won", "draw", "aborted"]  # aborted: no result, nobody lost
 Winner = Literal[0, 1, 2]  # 0: nobody (yet), or a draw
-# Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``; gomoku's
-# ``foul``, Black's forbidden move in a renju game that loses by it, and ``passes``, two passes
-# in a row; ``dead_position``, no line can still be completed, in a game created with
-# ``early_draw``), or by the session's: ``move_limit`` (the configured most moves per game, a draw),
-# ``timeout`` (a flag fell), ``resignation``, ``agreement`` (a draw offered by both players),
-# ``aborted`` (by a player, before both had moved: status ``aborted``) and ``no_first_move`` (a
-# player's first move not made within the game's ``first_move_seconds``: aborted too).
+# Why a game ended: by the kind's rules (``line``, ``board_full``, ``no_moves``; ``foul``, a
+# forbidden move that loses by a rule, and ``passes``, two passes in a row; ``dead_position``, no
+# line can still be completed, in a game created with ``early_draw``), or by the session's:
+# ``move_limit`` (the configured most moves per game, a draw), ``timeout`` (a flag fell),
+# ``resignation``, ``agreement`` (a draw offered by both players), ``aborted`` (by a player,
+# before both had moved: status ``aborted``) and ``no_first_move`` (a player's first move not
+# made within the game's ``first_move_seconds``: aborted too).
 Reason = Literal[
     "line",
     "board_full",
@@ -69,7 +66,7 @@ def immutable(cls: type[_T]) -> type[_T]:
     time a dataclass with slots, compared and hashed on its fields as a frozen one is. What a
     frozen dataclass adds is the guard, and its price: its ``__init__`` sets every field through
     ``object.__setattr__``, some 1,300 machine instructions a field on CPython 3.11, so making a
-    7-field ``Move`` cost more than finding a Reversi move's flips."""
+    7-field ``Move`` cost more than deciding the move it records."""
     return dataclass(slots=True, unsafe_hash=True)(cls)
 
 
@@ -148,10 +145,10 @@ class ClockReading:
 class Move:
     """An accepted move, as clients see it: its number (1 for the first), what it played (a
     cell, a pass, …) and its player, and the kind's own fields of the record (``facts``: a
-    Reversi move's ``flips`` and ``passed``).
+    move's ``flips`` and ``passed``, where a move flips stones).
 
     ``state_facts`` are the kind's facts of the game's state right after the move, where the
-    kind cannot tell them from the state now (a Reversi score); the answer to the move is
+    kind cannot tell them from the state now (a score); the answer to the move is
     rebuilt from them (``GameKind.after``). Clients never see them as such, nor the session's
     own facts of that moment: the game's ``version`` right after the move (None: its ``seq``,
     as long as no change but moves came before it), the instant it was accepted (``at_ms``:
@@ -184,7 +181,7 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class LegalMove:
     """A move the player to move may make now: what it would play, and the kind's own fields of
-    it (``facts``: the stones a Reversi move would flip), rendered as the kind's legal-move item
+    it (``facts``: the stones it would flip, say), rendered as the kind's legal-move item
     (``Face.legal_move``)."""
 
     played: Played
@@ -265,7 +262,7 @@ class Position(Protocol):
         """The legal moves of the player to move whose cells come after the cell index
         ``after`` (-1: from the first cell), at most ``limit`` (≥ 1) of them; none once the
         game is over. A page costs what it lists (and, where a kind must, what it skips), never
-        the whole board: a tic-tac-toe board may have 10¹² cells."""
+        the whole board: a board may have 10¹² cells."""
         ...
 
     def moves(self, since: int, limit: int) -> list[Move]:
@@ -277,7 +274,7 @@ class Position(Protocol):
         on; each one ``GameKind.takes_back``): the position is again as it was right after
         ``before``, the move before them (None: the first of them was the game's first move),
         which it answers as its last move. Costs what the moves changed (a stone and its lines,
-        a Reversi move's flips), never the board or the history."""
+        the stones a move flipped), never the board or the history."""
         ...
 
     def facts(self) -> Mapping[str, object]:
@@ -297,6 +294,27 @@ class Position(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class FastPath:
+    """Games of a kind that a store may play with an engine of its own rather than the generic
+    session (a Redis script that decides a move in O(1), in one round trip). ``engine`` names
+    it: ``"lines"``, cells taken one at a time on an n × n board and k in a row wins (an
+    ``early`` game keeps the windows a line can still be made in, a ``rule`` says which runs
+    win); ``applies`` says which games, by their creation parameters; ``params`` are the
+    engine's parameters of one (``n``, ``k``, ``rule``, ``early``). The kind declares it once;
+    the store reads it, and names no kind."""
+
+    engine: str
+    applies: Callable[[Mapping[str, object]], bool]
+    params: Callable[[Mapping[str, object]], Mapping[str, object]]
+
+
+def early_draw_param(params: Mapping[str, object]) -> dict[str, object]:
+    """The line engine's ``early`` parameter (``FastPath.params``): set for a game created with
+    ``early_draw``, whose engine keeps the windows a line can still be made in."""
+    return {"early": 1} if params.get("early_draw") is True else {}
+
+
 def board_size(kind: GameKind, facts: Mapping[str, object]) -> tuple[int, int]:
     """The board's rows and columns, from a game's facts (``GameKind.dimensions``): what its
     cells' square names depend on, with the kind's direction (``Face.row_one``)."""
@@ -312,18 +330,25 @@ class GameKind(Protocol):
 
     @property
     def name(self) -> str:
-        """The kind's name in the API and in stores: ``"tictactoe"``."""
+        """The kind's name in the API and in stores (a creation body's ``game``)."""
         ...
 
     @property
-    def face(self) -> Face:
-        """What clients see of the kind: its bodies, shapes, refusals, page."""
+    def rules(self) -> tuple[str, ...]:
+        """The rules a game of this kind may be created under (a creation's ``rule``): the
+        lobby lists open games by them. None for a kind without rules: ``()``."""
         ...
 
     @property
     def dimensions(self) -> tuple[str, ...]:
         """The names of the facts that give the board's size: its rows', then its columns'
         (``("height", "width")``), or one name for a square board (``("n",)``)."""
+        ...
+
+    @property
+    def fast_path(self) -> FastPath | None:
+        """The games of this kind a store may play with an engine of its own (``FastPath``);
+        None: every game takes the generic session."""
         ...
 
     def new(self, params: Mapping[str, object]) -> Position:
@@ -366,6 +391,40 @@ class GameKind(Protocol):
         self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
     ) -> Mapping[str, object]:
         """The kind's facts of a state (``Position.facts``) with those the game's outcome
-        decides, whoever decided it — the rules, a clock, a resignation, an agreement (Reversi:
-        the federation's ``final_score``). Every state a client sees goes through it."""
+        decides, whoever decided it — the rules, a clock, a resignation, an agreement (a
+        federation's ``final_score``, say). Every state a client sees goes through it."""
         ...
+
+
+K_co = TypeVar("K_co", bound=GameKind, covariant=True)
+
+
+class Kinds(Generic[K_co]):
+    """Game kinds by name, in the order they were given (the first is the default of a
+    creation body that names none)."""
+
+    def __init__(self, kinds: Iterable[K_co]) -> None:
+        self._by_name: dict[str, K_co] = {}
+        for kind in kinds:
+            if self._by_name.setdefault(kind.name, kind) is not kind:
+                raise ValueError(f"two kinds are named {kind.name!r}")
+        if not self._by_name:
+            raise ValueError("a service serves at least one kind")
+
+    def find(self, name: str) -> K_co:
+        """The kind called ``name``; KeyError for a kind this service does not know."""
+        return self._by_name[name]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._by_name)
+
+    def __iter__(self) -> Iterator[K_co]:
+        return iter(self._by_name.values())
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+
+# The kinds as the core and the stores read them: by name, each a ``GameKind``.
+KindRegistry = Kinds[GameKind]

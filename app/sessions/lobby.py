@@ -9,7 +9,7 @@ game gets the next number of the lobby (``Lobby.add``), and a page's cursor is t
 last game it holds.
 
 ``Lobby`` is the memory store's index; the Redis store keeps the same indexes as sorted sets
-(``redis_keys.lobby_index``, ``lua/lobby_*.lua``). Both read a listed game's state before
+(``app.stores.redis.keys.lobby_index``, ``lua/lobby_*.lua``). Both read a listed game's state before
 showing it, and drop from the index a game that is no longer open (taken, over or gone), so the
 index may lag a change by one read but a page never shows a game that cannot be joined.
 """
@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping
-from typing import NamedTuple, get_args
-
-from app.sessions.kind import GameKind
+from typing import NamedTuple
 
 DEFAULT_PAGE = 20  # open games a listing shows unless it asks for another number
 MAX_PAGE = 100  # open games a listing shows at most (API.md: `limit` ≤ 100)
@@ -29,15 +27,6 @@ MAX_PAGE = 100  # open games a listing shows at most (API.md: `limit` ≤ 100)
 STALE_READS = 4
 
 Filter = tuple[str, ...]  # (), (kind,) or (kind, rule)
-
-
-def kind_rules(kind: GameKind) -> tuple[str, ...]:
-    """The rules a kind's creation body names (its ``rule`` field's values): none for a kind
-    without rules."""
-    field = kind.face.create.model_fields.get("rule")
-    if field is None:
-        return ()
-    return tuple(str(value) for value in get_args(field.annotation))
 
 
 def filters(kind: str, params: Mapping[str, object]) -> list[Filter]:

@@ -58,7 +58,6 @@ from app.sessions.kind import (
     board_size,
     other,
 )
-from app.settings import DEFAULT_GAME_TIME_GIFTS, DEFAULT_MAX_REFUSALS
 
 
 def receipt_key(player: Player | Literal["join"], idempotency_key: str) -> str:
@@ -202,6 +201,15 @@ class Terms:
             session.first_move_ms = self.first_move_seconds * 1000
             session.first_turn(now_ms)
 
+
+# A game's bounds by default (each a setting: ADJUDICATOR_MAX_MOVES_PER_GAME — the last move
+# is a draw —, ADJUDICATOR_MAX_REFUSALS_PER_GAME: answers other than accepted moves a game
+# remembers under their Idempotency-Key, ADJUDICATOR_GAME_SPECTATORS and
+# ADJUDICATOR_GAME_TIME_GIFTS: the gifts of time, POST /v1/games/{id}/give-time, it may have).
+DEFAULT_MAX_MOVES = 10_000
+DEFAULT_MAX_REFUSALS = 32
+DEFAULT_GAME_SPECTATORS = 50
+DEFAULT_GAME_TIME_GIFTS = 100
 
 NO_TERMS = Terms()
 
@@ -945,7 +953,7 @@ class Session:
     def moves_to_take_back(self, player: Player) -> int | None:
         """How many of the last moves a takeback for ``player`` takes back: back to its own
         last move, which it makes again (its move, and the other's reply if there was one — or
-        replies, after Reversi passes); None if it has no move that may be taken back (none
+        replies, after passes); None if it has no move that may be taken back (none
         yet, or only an opening's)."""
         last = self.position.move_count
         for seq in range(last, self.untimed, -1):

@@ -4,8 +4,8 @@ The unit of work is "apply this move to game X if it is legal, and return the re
 store authenticates the token, checks the rules and applies the move as one atomic step. Routers
 never read a game, mutate it and write it back, so a store on another engine (Redis, with a
 server-side script or a compare-and-set) offers the same guarantee: no accepted move lost or
-applied twice. Implementations: ``memory_store`` (embedded, the default) and ``redis_store``;
-``stores.store_from`` picks one from the settings.
+applied twice. Implementations: ``app.stores.memory`` (embedded, the default) and
+``app.stores.redis``; the app picks one from the settings (``app.main.store_from``).
 """
 
 from __future__ import annotations
@@ -119,6 +119,12 @@ def holder_of(client: str) -> str:
 
 
 # What a client's share of the store is counted in, as a refusal says it.
+# The store's bounds by default: the moves it holds in all its games
+# (ADJUDICATOR_MAX_TOTAL_MOVES), the live games one client may have created
+# (ADJUDICATOR_CLIENT_OPEN_GAMES).
+DEFAULT_MAX_TOTAL_MOVES = 1_000_000
+DEFAULT_CLIENT_OPEN_GAMES = 5
+
 CLIENT_GAMES = "live games created by one client"
 CLIENT_MOVES = "stored moves of the games one client created"
 NETWORK_GAMES = "live games created by the clients of one network"

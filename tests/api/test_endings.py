@@ -20,9 +20,10 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.kinds import REGISTRY
 from app.main import create_app
-from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
 from tests.api.problems import assert_problem
 from tests.api.test_games_api import parse_events
 from tests.api.test_hostile_params import live_games
@@ -322,7 +323,7 @@ class Time:
 
 def test_a_flag_falls_at_its_deadline_with_nobody_looking(kind: Kind) -> None:
     time = Time()
-    store = MemoryGameStore(100, 3600, wall_clock=time)
+    store = MemoryGameStore(REGISTRY, 100, 3600, wall_clock=time)
     with TestClient(create_app(Settings(), store=store), raise_server_exceptions=False) as client:
         game = create(client, kind, {"initial_seconds": 10, "increment_seconds": 1})
         (p1, r1, c1), (p2, r2, c2), (p3, r3, c3) = kind.script[:3]

@@ -13,10 +13,11 @@ import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kinds import REGISTRY
 from app.main import create_app
 from app.sessions.errors import StoreUnavailable
-from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.conftest import app_settings, shared_settings
 from tests.servers import wait_for
@@ -290,7 +291,7 @@ def test_one_address_holds_at_most_its_share_of_the_games() -> None:
 
 def test_idle_games_expire_on_the_injected_clock() -> None:
     now = [0.0]
-    store = MemoryGameStore(max_games=10, idle_seconds=100, clock=lambda: now[0])
+    store = MemoryGameStore(REGISTRY, max_games=10, idle_seconds=100, clock=lambda: now[0])
     with TestClient(create_app(Settings(), store=store)) as client:
         game_id, first, _ = create(client)
         now[0] = 99.0
@@ -664,7 +665,7 @@ def test_a_stream_ends_with_an_error_event_when_the_store_stops_answering() -> N
         async def wait_for_change(self, game_id: str, version: int, timeout: float) -> None:
             raise StoreUnavailable()
 
-    with TestClient(create_app(Settings(), store=FailingStore(10, 100))) as client:
+    with TestClient(create_app(Settings(), store=FailingStore(REGISTRY, 10, 100))) as client:
         game_id, first, _ = create(client)
         move(client, game_id, first, 0, 0)
         events = parse_events(client.get(f"/v1/games/{game_id}/events").text)

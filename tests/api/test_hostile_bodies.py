@@ -17,10 +17,10 @@ from app.api.bodies import STRICT_MEMBERS, JsonBody, most_members
 from app.api.games.schemas import GameShapes
 from app.contract.fields import Body
 from app.contract.problems import MAX_REPORTED_ERRORS
+from app.kinds import REGISTRY
 from app.main import create_app
 from app.rules.reversi import OPENING
 from app.sessions.clock import MAX_STAGES
-from app.sessions.kinds import REGISTRY
 from app.settings import DEFAULT_MAX_BATCH
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.conftest import shared_settings
@@ -190,7 +190,7 @@ def test_the_most_members_of_a_body_come_from_its_shape() -> None:
     from app.api.reversi import CheckMovesRequest, MoveQuery
     from app.api.tictactoe import ValidateBatchRequest
     from app.contract.games import ActionIn, MoveIn
-    from app.sessions.kinds import REGISTRY
+    from app.kinds import REGISTRY
 
     create_game_in = GameShapes.of(REGISTRY).create.model
 

@@ -15,7 +15,7 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.validation import OpenAPIV31SpecValidator
 
 from app.api.records import AUDIT_EXAMPLES
-from app.sessions.kinds import KINDS
+from app.kinds import KINDS
 from tests.timeless import timeless
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"

@@ -9,9 +9,10 @@ from fastapi import Request, Response
 from fastapi.testclient import TestClient
 
 from app.api.routing import DirectRoute, is_direct
+from app.kinds import REGISTRY
 from app.main import create_app
-from app.sessions.memory_store import MemoryGameStore
 from app.settings import Settings
+from app.stores.memory import MemoryGameStore
 from tests.api.problems import assert_problem
 
 
@@ -25,7 +26,7 @@ def test_readiness_is_503_while_the_store_does_not_answer() -> None:
         async def ready(self) -> bool:
             return False
 
-    store = DownStore(max_games=1, idle_seconds=60)
+    store = DownStore(REGISTRY, max_games=1, idle_seconds=60)
     with TestClient(create_app(Settings(), store=store)) as client:
         assert_problem(client.get("/readyz"), 503, "store_unavailable")
         assert client.get("/healthz").status_code == 200

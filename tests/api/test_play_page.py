@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.contract import squares
-from app.sessions.kinds import KINDS
+from app.kinds import KINDS
 
 NAMES = [kind.name for kind in KINDS]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from app.contract.problems import ProblemTable
+from app.kinds import KINDS
 from app.rules.errors import DomainError
-from app.sessions.kinds import KINDS
 
 # The service's problems with the registry's kinds.
 TABLE = ProblemTable.of(kind.face for kind in KINDS)

@@ -16,8 +16,8 @@ import redis
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.sessions.redis_keys import game_keys
 from app.settings import Settings
+from app.stores.redis.keys import game_keys
 from tests.api.problems import assert_problem
 from tests.servers import free_port, redis_cluster, redis_server, wait_for
 

@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.sessions import redis_store
+from app.stores.redis import store as redis_store
 from tests.api.problems import assert_problem
 from tests.api.test_endings import events
 from tests.api.test_games_api import parse_events

@@ -36,6 +36,7 @@ from app.contract.games import (
     Tokens,
 )
 from app.contract.problems import CELL_REFUSALS, refusal
+from app.kinds import KINDS
 from app.main import create_app
 from app.rules.errors import RuleError
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
@@ -54,7 +55,6 @@ from app.sessions.kind import (
     cell_page,
     other,
 )
-from app.sessions.kinds import KINDS
 from tests.conftest import shared_settings
 from tests.timeless import timeless
 
@@ -224,6 +224,8 @@ class Corners:
 class CornersKind:
     name = "corners"
     dimensions = ("size",)
+    rules: tuple[str, ...] = ()
+    fast_path = None
     face = Face(
         title="Corners",
         create=CreateCornersIn,

@@ -23,8 +23,8 @@ import redis
 from redis.crc import key_slot
 
 from adjudicator_client import Client, EndEvent, GameEvent, MoveEvent, Retries, StoreUnavailable
-from app.sessions.redis_cluster import ShardedListener, connect
-from app.sessions.redis_keys import ACCOUNTS, channel, game_keys
+from app.stores.redis.cluster import ShardedListener, connect
+from app.stores.redis.keys import ACCOUNTS, channel, game_keys
 from tests.rules.reference import reversi_moves
 from tests.servers import Cluster, ClusterNode, redis_cluster, uvicorn_server, wait_for
 

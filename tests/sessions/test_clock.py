@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from app.kinds import REGISTRY, find_kind
 from app.sessions import tokens
 from app.sessions.clock import Clocks, ClockState, TimeControl
 from app.sessions.errors import GameOver
 from app.sessions.kind import Placement
-from app.sessions.kinds import find_kind
-from app.sessions.memory_store import MemoryGameStore
 from app.sessions.session import ActionRequest, MoveRequest, Session, result_at
+from app.stores.memory import MemoryGameStore
 
 START = 1_800_000_000_000  # an instant, in ms since the epoch
 
@@ -96,7 +96,7 @@ def test_the_flag_falls_exactly_at_the_deadline() -> None:
 async def test_a_move_one_millisecond_late_is_refused_and_one_in_time_is_not() -> None:
     for late, accepted in ((0, True), (1, False)):
         time = Time()
-        store = MemoryGameStore(10, 3600, wall_clock=time)
+        store = MemoryGameStore(REGISTRY, 10, 3600, wall_clock=time)
         created = await store.create("tictactoe", {"n": 3, "k": 3}, TimeControl(2, 0))
         game_id, (first, second) = created.state.id, created.tokens
         await store.play(game_id, first, MoveRequest(Placement(0, 0)))

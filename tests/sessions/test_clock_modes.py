@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.kinds import find_kind
 from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import CLOCK_MODES, ClockMode, Clocks, Stage, TimeControl
 from app.sessions.kind import Placement
-from app.sessions.kinds import find_kind
 from app.sessions.session import ActionRequest, MoveRequest, Session
 
 START = 1_800_000_000_000

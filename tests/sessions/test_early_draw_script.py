@@ -1,4 +1,4 @@
-"""The Redis fast path's early draw (``tictactoe_move.lua``, ``cells.lua``) keeps the open windows
+"""The Redis fast path's early draw (``line_move.lua``, ``cells.lua``) keeps the open windows
 of each player exactly as the slow reference of ``tests/rules/test_dead.py`` counts them on the
 whole board — their number, and by misses where it keeps them — at every move and takeback of
 random games: tic-tac-toe with k = n (its lines) and k < n (the stones sorted, the misses counted
@@ -14,11 +14,12 @@ import random
 import pytest
 import redis
 
+from app.kinds import REGISTRY
 from app.rules.dead import windows
 from app.sessions.kind import Placement
-from app.sessions.redis_keys import game_keys
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import ActionRequest, MoveRequest
+from app.stores.redis.keys import game_keys
+from app.stores.redis.store import RedisGameStore
 from tests.rules.test_dead import reference_open, wins
 
 pytestmark = pytest.mark.anyio
@@ -83,14 +84,16 @@ async def test_the_script_keeps_the_windows_the_board_has(
 ) -> None:
     """Random games, a takeback now and then (of the last move, or of the last two), to their
     end."""
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     rng = random.Random(f"{kind}{params}")
     counted = 0  # games whose misses were counted near the end, where they are not kept
     for _ in range(6):
         created = await store.create(kind, {**params, "early_draw": True})
         game_id = created.state.id
-        assert raw.hget(game_keys(game_id).meta, "engine") == "tictactoe_move"
+        assert raw.hget(game_keys(game_id).meta, "engine") == "lines"
         board: dict[tuple[int, int], int] = {}
         placed: list[tuple[int, int]] = []
         while len(board) < n * n:
@@ -134,7 +137,9 @@ async def test_a_move_and_a_takeback_run_as_many_commands_at_any_k(redis_store_u
     """The same moves near the centre of a 10⁶ × 10⁶ board, and a takeback, at k = 5, 500,000
     and n: the script runs as many of the commands that read and change the board (and at most
     a few dozen a move), none of them counting windows by misses."""
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     middle = BIG // 2
     cells = [(middle, middle), (middle, middle + 3), (middle + 1, middle + 1),

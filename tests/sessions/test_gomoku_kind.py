@@ -10,9 +10,9 @@ import random
 
 import pytest
 
+from app.kinds.gomoku import KIND, Gomoku, Swap2Choice, opening_facts
 from app.rules.errors import RuleError
 from app.sessions.kind import Move, Pass, Placement, Played, Player
-from app.sessions.kinds.gomoku import KIND, Gomoku, Swap2Choice, opening_facts
 
 RULES = ["freestyle", "standard", "renju", "caro"]
 

@@ -1,4 +1,4 @@
-"""The Redis scripts' arguments and answers are declared once (app/sessions/redis_wire.py) and the
+"""The Redis scripts' arguments and answers are declared once (app/stores/redis/wire.py) and the
 scripts are held to the declarations: a name that is not declared, a declared argument left
 unread, an argument read by position, or an answer with a field left out is an error, not a
 silently shifted list."""
@@ -14,8 +14,8 @@ import redis
 
 from app.sessions.errors import StoreUnavailable
 from app.sessions.kind import ClockReading, Move, Placement
-from app.sessions.redis_scripts import script_text
-from app.sessions.redis_wire import (
+from app.stores.redis.scripts import script_text
+from app.stores.redis.wire import (
     REPLIES,
     SCRIPTS,
     TAGGED,

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.kinds.reversi import KIND
 from app.sessions.kind import LegalMoves, Placement
-from app.sessions.kinds.reversi import KIND
 from tests.rules import reference
 
 EVEN = st.sampled_from(range(4, 33, 2))

@@ -11,6 +11,9 @@ import pytest
 import redis
 
 from app.api.games.events import move_events
+from app.kinds import KINDS, REGISTRY, Kinds
+from app.kinds.reversi import NoBracket
+from app.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.rules.reversi import IllegalMove
 from app.sessions import tokens
 from app.sessions.clock import CLOCK_MODES, ClockMode, TimeControl
@@ -28,13 +31,8 @@ from app.sessions.errors import (
     WrongPlayer,
 )
 from app.sessions.kind import NO_LEGAL_MOVES, LegalMove, Placement, Player
-from app.sessions.kinds import KINDS, REGISTRY, Kinds
-from app.sessions.kinds.reversi import NoBracket
-from app.sessions.kinds.tictactoe import TicTacToe, TicTacToeKind
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.redis_keys import game_keys
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import (
+    DEFAULT_MAX_REFUSALS,
     ActionRequest,
     GameState,
     MoveRequest,
@@ -43,7 +41,9 @@ from app.sessions.session import (
 )
 from app.sessions.store import Client, GameStore
 from app.sessions.watchers import SharedReads, Watchers
-from app.settings import DEFAULT_MAX_REFUSALS
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.keys import game_keys
+from app.stores.redis.store import RedisGameStore
 from tests.api.test_games_api import parse_events
 from tests.conftest import empty_store
 from tests.fakes import FakeClock
@@ -78,17 +78,16 @@ STORES = ["memory", "redis", "redis-generic", "cluster", "cluster-generic"]
 def build(request: pytest.FixtureRequest, clock: FakeClock, **limits: int) -> GameStore:
     """The store of the test's parameter: memory, or one Redis or a Redis Cluster, each with
     the kinds' fast paths (tic-tac-toe's O(1) script) or through the generic compare-and-set
-    engine."""
+    engine. Its timeout is generous: on a loaded machine a connection took over 2 s (a CI run,
+    Timeout connecting to server), which no test of this suite is about."""
     max_games = limits.pop("max_games", 3)
     if request.param == "memory":
-        return MemoryGameStore(
-            max_games=max_games, idle_seconds=60, clock=clock, kinds=SERVED, **limits
-        )
+        return MemoryGameStore(SERVED, max_games=max_games, idle_seconds=60, clock=clock, **limits)
     server, _, engine = request.param.partition("-")
     url = empty_store(request, server)
     return RedisGameStore(
-        url, max_games=max_games, idle_seconds=60, timeout_seconds=2, clock=clock,
-        fast_paths=engine != "generic", kinds=SERVED, **limits,
+        SERVED, url, max_games=max_games, idle_seconds=60, timeout_seconds=10, clock=clock,
+        fast_paths=engine != "generic", **limits,
     )  # fmt: skip
 
 
@@ -180,7 +179,7 @@ async def test_a_seat_and_a_board_shape_say_the_kind_and_the_size(store: GameSto
 
 async def test_redis_knows_a_game_it_did_not_create_by_its_tokens(redis_store_url: str) -> None:
     creator, other = (
-        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+        RedisGameStore(REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
         for _ in range(2)
     )
     created = await creator.create(*tictactoe(3))
@@ -573,7 +572,7 @@ async def test_the_legal_moves_of_no_game_are_not_found(store: GameStore) -> Non
 
 
 async def test_memory_store_keeps_only_token_hashes(clock: FakeClock) -> None:
-    store = MemoryGameStore(max_games=3, idle_seconds=60, clock=clock)
+    store = MemoryGameStore(REGISTRY, max_games=3, idle_seconds=60, clock=clock)
     created = await store.create(*tictactoe(3))
     game = store._entry(created.state.id).session
     assert created.tokens[0] not in game.token_hashes
@@ -581,7 +580,7 @@ async def test_memory_store_keeps_only_token_hashes(clock: FakeClock) -> None:
 
 
 async def test_memory_idle_games_expire_and_moves_keep_them_alive(clock: FakeClock) -> None:
-    store = MemoryGameStore(max_games=3, idle_seconds=60, clock=clock)
+    store = MemoryGameStore(REGISTRY, max_games=3, idle_seconds=60, clock=clock)
     idle = await store.create(*tictactoe(3))
     active = await store.create(*tictactoe(3))
     clock.now += 50
@@ -887,7 +886,9 @@ def redis_store_url(redis_url: str) -> str:
 
 
 async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url: str) -> None:
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
     created = await store.create(*tictactoe(3))
     await store.play(created.state.id, created.tokens[0], move(1, 1, idempotency_key="k"))
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
@@ -905,13 +906,13 @@ async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url:
 @pytest.mark.parametrize(
     ("params", "opening", "engine"),
     [
-        ({"rule": "freestyle", "size": 15}, [], "tictactoe_move"),
-        ({"rule": "standard", "size": 1_000_000}, [], "tictactoe_move"),
-        ({"rule": "caro", "size": 19}, [], "tictactoe_move"),
+        ({"rule": "freestyle", "size": 15}, [], "lines"),
+        ({"rule": "standard", "size": 1_000_000}, [], "lines"),
+        ({"rule": "caro", "size": 19}, [], "lines"),
         ({"rule": "renju", "size": 15}, [], "generic"),
         ({"rule": "freestyle", "size": 15}, [Placement(7, 7)], "generic"),
         ({"rule": "freestyle", "size": 15, "opening": "swap2"}, [], "generic"),
-        ({"rule": "standard", "size": 15, "early_draw": True}, [], "tictactoe_move"),
+        ({"rule": "standard", "size": 15, "early_draw": True}, [], "lines"),
     ],
 )
 async def test_a_gomoku_game_takes_the_fast_path_its_rule_and_start_allow(
@@ -919,10 +920,36 @@ async def test_a_gomoku_game_takes_the_fast_path_its_rule_and_start_allow(
 ) -> None:
     """Freestyle, standard and caro are decided by a run's length and ends (tic-tac-toe's
     script); renju's forbidden points, and a board an opening laid, by the generic engine."""
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
     created = await store.create("gomoku", params, opening=opening)
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     assert raw.hget(game_keys(created.state.id)[0], "engine") == engine
+    await store.close()
+
+
+async def test_a_fast_path_game_kept_under_its_scripts_old_name_plays_on(
+    redis_store_url: str,
+) -> None:
+    """Before the kinds declared their fast paths, a game's meta kept its move script's name
+    (``tictactoe_move``) as its engine: a game so kept, live across the upgrade, still plays on
+    its fast path (the scripts are its kind's), to its end."""
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
+    created = await store.create("tictactoe", {"n": 3})
+    raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
+    raw.hset(game_keys(created.state.id).meta, "engine", "tictactoe_move")
+    x, o = created.tokens
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
+    for token, cell in ((x, (0, 0)), (o, (1, 0)), (x, (0, 1)), (o, (1, 1)), (x, (0, 2))):
+        result = await store.play(created.state.id, token, move(*cell))
+    assert (result.state.status, result.state.winner) == ("won", 1)
+    page = await store.legal_moves(created.state.id, -1, 10)
+    assert (page.player, page.legal.count) == (None, 0)
     await store.close()
 
 
@@ -932,7 +959,9 @@ async def test_a_gomoku_game_kept_from_before_swap2_reads_and_replays(
     """A game an earlier release wrote keeps facts without ``colors`` and ``opening``: its
     state gets those it was played with, and a keyed move answered again after the game went
     on (rebuilt from the colours now) is the first answer."""
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
     created = await store.create("gomoku", {"rule": "freestyle", "size": 15})
     game_id, (black, white) = created.state.id, created.tokens
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
@@ -953,7 +982,12 @@ async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
     redis_store_url: str, fast_paths: bool
 ) -> None:
     store = RedisGameStore(
-        redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2, fast_paths=fast_paths
+        REGISTRY,
+        redis_store_url,
+        max_games=10,
+        idle_seconds=30,
+        timeout_seconds=2,
+        fast_paths=fast_paths,
     )
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     created = await store.create(*tictactoe(3))
@@ -971,7 +1005,12 @@ async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
 
 async def test_redis_game_nobody_moved_in_expires_sooner(redis_store_url: str) -> None:
     store = RedisGameStore(
-        redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2, unstarted_seconds=5
+        REGISTRY,
+        redis_store_url,
+        max_games=10,
+        idle_seconds=30,
+        timeout_seconds=2,
+        unstarted_seconds=5,
     )
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     created = await store.create(*tictactoe(3))
@@ -987,6 +1026,7 @@ async def test_redis_refusals_remembered_expire_with_their_game(
     redis_store_url: str, fast_paths: bool
 ) -> None:
     store = RedisGameStore(
+        REGISTRY,
         redis_store_url, max_games=10, idle_seconds=30, timeout_seconds=2, unstarted_seconds=5,
         fast_paths=fast_paths,
     )  # fmt: skip
@@ -1008,7 +1048,9 @@ async def test_a_redis_game_stored_before_gifts_were_logged_streams_as_it_did(
     gifts ('gl'): a stream reads no gifts (None) and sends the last, if among the changes
     since, with the state now, once, as that release did; after the end, the moves and the
     end."""
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
     created = await store.create(*tictactoe(3), TimeControl(60, 0))
     game_id, (one, two) = created.state.id, created.tokens
     await store.play(game_id, one, move(0, 0))
@@ -1044,7 +1086,9 @@ async def test_a_redis_game_stored_before_gifts_were_logged_streams_as_it_did(
 
 
 async def test_redis_reloads_its_scripts_after_a_flush(redis_store_url: str) -> None:
-    store = RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+    store = RedisGameStore(
+        REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
+    )
     created = await store.create(*tictactoe(3))
     redis.Redis.from_url(redis_store_url).script_flush()  # as after a restart: NOSCRIPT
     assert (await store.play(created.state.id, created.tokens[0], move(0, 0))).state.version == 1
@@ -1074,7 +1118,7 @@ def test_identical_reads_in_flight_share_one() -> None:
 async def test_redis_processes_count_their_moves_together(redis_store_url: str) -> None:
     # Two processes' stores on one Redis, holding four moves at most between them.
     first, second = (
-        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2,
+        RedisGameStore(REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2,
                        max_total_moves=4)
         for _ in range(2)
     )  # fmt: skip
@@ -1098,7 +1142,7 @@ async def test_a_game_moved_in_before_the_accounting_heard_keeps_its_place(
     # Two processes on one Redis: one moves first in the crowd's oldest game, the other creates
     # before the first has reported that move (its reports wait for its next move, or a second).
     first, second = (
-        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2,
+        RedisGameStore(REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2,
                        max_unstarted=3)
         for _ in range(2)
     )  # fmt: skip
@@ -1281,7 +1325,7 @@ async def test_redis_processes_never_answer_from_an_outdated_copy(redis_store_ur
     # Each process keeps a Reversi game as it last wrote it, to move in one round trip; a copy
     # another process has outdated must neither refuse a legal move nor apply one twice.
     first, second = (
-        RedisGameStore(redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+        RedisGameStore(REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
         for _ in range(2)
     )
     created = await first.create("reversi", {})

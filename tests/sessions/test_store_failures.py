@@ -22,10 +22,11 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.kinds import REGISTRY
 from app.sessions.kind import Placement
-from app.sessions.redis_cluster import BoundedCluster, connect, may_have_run
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import MoveRequest
+from app.stores.redis.cluster import BoundedCluster, connect, may_have_run
+from app.stores.redis.store import RedisGameStore
 from tests.servers import wait_for
 
 pytestmark = pytest.mark.anyio
@@ -104,7 +105,7 @@ async def test_a_lost_subscription_is_made_again_and_its_waiters_read_again(
     raw = redis.Redis.from_url(redis_url)
     raw.flushdb()
     watcher, mover = (
-        RedisGameStore(redis_url, max_games=10, idle_seconds=60, timeout_seconds=2)
+        RedisGameStore(REGISTRY, redis_url, max_games=10, idle_seconds=60, timeout_seconds=2)
         for _ in range(2)
     )
     created = await mover.create("tictactoe", {"n": 3})

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from app.sessions.redis_cluster import is_cluster, seed_nodes
 from app.settings import Settings
+from app.stores.redis.cluster import is_cluster, seed_nodes
 
 
 @pytest.mark.parametrize(

@@ -21,11 +21,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from app.kinds import REGISTRY
 from app.rules.errors import DomainError
 from app.sessions.clock import Stage, TimeControl
 from app.sessions.kind import Pass, Placement
-from app.sessions.memory_store import MemoryGameStore
-from app.sessions.redis_store import RedisGameStore
 from app.sessions.session import (
     NO_TERMS,
     ActionRequest,
@@ -35,6 +34,8 @@ from app.sessions.session import (
     Terms,
 )
 from app.sessions.store import GameStore
+from app.stores.memory import MemoryGameStore
+from app.stores.redis.store import RedisGameStore
 from tests.conftest import empty_store
 
 REDIS_PATHS = ["redis", "redis-generic", "cluster", "cluster-generic"]
@@ -319,8 +320,9 @@ def both_answer_alike(
         return now[0] / 1000
 
     async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        memory = MemoryGameStore(max_games=10, idle_seconds=60, wall_clock=clock)
+        memory = MemoryGameStore(REGISTRY, max_games=10, idle_seconds=60, wall_clock=clock)
         redis = RedisGameStore(
+            REGISTRY,
             empty_store(request, server), max_games=10, idle_seconds=60, timeout_seconds=2,
             fast_paths=engine != "generic", clock=clock, caller_time=True,
         )  # fmt: skip
@@ -422,7 +424,7 @@ def test_gomoku_is_answered_the_same_by_both_stores(
 ) -> None:
     """Gomoku's refusals and endings (a five, an exact five, caro's blocked five, renju's
     forbidden points and passes), on the Redis store's fast path (freestyle, standard, caro:
-    ``tictactoe_move.lua``) or its generic engine, as the memory store answers them."""
+    ``line_move.lua``) or its generic engine, as the memory store answers them."""
     both_answer_alike(redis_store, control, sequence, game)
 
 
@@ -526,10 +528,10 @@ def test_both_stores_list_the_same_legal_moves_at_every_point_of_random_games(
         def clock() -> float:
             return START_MS / 1000
 
-        memory = MemoryGameStore(max_games=100, idle_seconds=60, wall_clock=clock)
+        memory = MemoryGameStore(REGISTRY, max_games=100, idle_seconds=60, wall_clock=clock)
         redis = RedisGameStore(
-            empty_store(request, server), max_games=100, idle_seconds=60, timeout_seconds=2,
-            fast_paths=engine != "generic", clock=clock, caller_time=True,
+            REGISTRY, empty_store(request, server), max_games=100, idle_seconds=60,
+            timeout_seconds=2, fast_paths=engine != "generic", clock=clock, caller_time=True,
         )  # fmt: skip
         try:
             return (

@@ -13,10 +13,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.kinds import REGISTRY
 from app.rules.dead import Liveness
 from app.rules.errors import DomainError
 from app.sessions.kind import GameKind, Move, Position
-from app.sessions.kinds import REGISTRY
 
 GAMES: list[tuple[str, Mapping[str, object]]] = [
     ("tictactoe", {"n": 3, "k": 3}),

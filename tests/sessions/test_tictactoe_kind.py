@@ -9,12 +9,12 @@ import pkgutil
 
 import pytest
 
+from app import kinds
+from app.kinds import KINDS, find_kind
+from app.kinds.tictactoe import TicTacToe
 from app.rules.errors import RuleError
-from app.sessions import kinds
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
 from app.sessions.kind import LegalMoves, Placement, Player
-from app.sessions.kinds import KINDS, find_kind
-from app.sessions.kinds.tictactoe import TicTacToe
 
 
 def play(game: TicTacToe, row: int, col: int, player: Player) -> int:

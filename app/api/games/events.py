@@ -45,9 +45,10 @@ from pydantic_core import to_json
 from app.api.games.render import Names, move_result_json, state_json, state_names
 from app.api.games.streams import RETRY_AFTER_SECONDS
 from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNECT_MS
+from app.contract.games import Kind
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
-from app.sessions.kinds import Kinds
+from app.sessions.kind import Kinds
 from app.sessions.session import GameState, result_at
 from app.sessions.store import Changes, GameStore
 
@@ -57,7 +58,7 @@ STOPPING = "the server is stopping: reconnect with Last-Event-ID"
 
 async def move_events(
     store: GameStore,
-    kinds: Kinds,
+    kinds: Kinds[Kind],
     game_id: str,
     after: int,
     disconnected: Callable[[], Awaitable[bool]],
@@ -134,7 +135,7 @@ def _error_event(error: Unavailable) -> bytes:
 
 async def _events(
     store: GameStore,
-    kinds: Kinds,
+    kinds: Kinds[Kind],
     game_id: str,
     after: int,
     disconnected: Callable[[], Awaitable[bool]],

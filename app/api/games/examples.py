@@ -37,6 +37,7 @@ from app.sessions import tokens
 from app.sessions.clock import Clocks
 from app.sessions.kind import board_size
 from app.sessions.session import (
+    DEFAULT_MAX_MOVES,
     Action,
     ActionRequest,
     GameState,
@@ -45,7 +46,6 @@ from app.sessions.session import (
     Session,
 )
 from app.sessions.store import opened
-from app.settings import DEFAULT_MAX_MOVES
 
 GAME_ID = "mdT8FSRnQMzoiJ3U"
 TOKENS = {
@@ -97,7 +97,8 @@ class AnswerExamples:
         after = f"{creation['summary']}, after player 1's first move ({move['summary']})"
         names = state_names(shapes.kinds, result.state)
         record = move_json(game.move(1), names)
-        board = board_json(board_dimensions(result.state, game.kind), game.position.rows())
+        kind = shapes.kinds.find(game.kind.name)
+        board = board_json(board_dimensions(result.state, kind), game.position.rows())
         offered = game.act(ActionRequest("offer"), TOKENS["2"]).state
         resigned = _acted(shapes, first, move["value"], "resign")
         aborted = _acted(shapes, first, move["value"], "abort")
@@ -162,7 +163,8 @@ def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, 
     """A new game of ``body`` and player 1's ``move`` in it: the move's answer and the game;
     None if the game's kind does not take that move."""
     game = _new_game(shapes, body)
-    squares = game.kind.face.squares(*board_size(game.kind, game.state().facts))
+    kind = shapes.kinds.find(game.kind.name)
+    squares = kind.face.squares(*board_size(kind, game.state().facts))
     try:
         parsed = shapes.moves_of[game.kind.name].body.validate(to_json(move), {SQUARES: squares})
         played, player = played_by(parsed)

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from app.contract.games import ClockOut, GameCommon, MoveTimesOut
+from app.contract.games import ClockOut, GameCommon, Kind, MoveTimesOut
 from app.contract.squares import Squares
 from app.sessions.clock import ClockState
 from app.sessions.errors import RULE_FLAGS
-from app.sessions.kind import GameKind, LegalMove, Move, Placement, Played, board_size
-from app.sessions.kinds import Kinds
+from app.sessions.kind import Kinds, LegalMove, Move, Placement, Played, board_size
 from app.sessions.session import GameState, LegalMovesPage, MoveResult
 
 Json = dict[str, Any]
@@ -69,11 +68,11 @@ class Names:
 # identity: the entry holds the kind, so no other object can take its id while it is there.
 # Bounded: kinds are few, and so are the sizes that have names, but a client may make games of
 # many sizes without them.
-_NAMES: dict[tuple[int, tuple[int, int]], tuple[GameKind, Names | None]] = {}
+_NAMES: dict[tuple[int, tuple[int, int]], tuple[Kind, Names | None]] = {}
 NAMES_KEPT = 256
 
 
-def names_of(kind: GameKind, size: tuple[int, int]) -> Names | None:
+def names_of(kind: Kind, size: tuple[int, int]) -> Names | None:
     """The names of the cells of a game of ``kind`` whose board has ``size`` (rows, columns);
     None where the board has none (wider than 26 columns). Made once per kind and size: every
     answer of a game asks for them."""
@@ -90,7 +89,7 @@ def names_of(kind: GameKind, size: tuple[int, int]) -> Names | None:
     return names
 
 
-def state_names(kinds: Kinds, state: GameState) -> Names | None:
+def state_names(kinds: Kinds[Kind], state: GameState) -> Names | None:
     """The names of the cells of the game ``state`` is of."""
     kind = kinds.find(state.kind)
     return names_of(kind, board_size(kind, state.facts))
@@ -191,7 +190,7 @@ def clock_json(clock: ClockState) -> ClockOut:
     }
 
 
-def board_dimensions(state: GameState, kind: GameKind) -> dict[str, int]:
+def board_dimensions(state: GameState, kind: Kind) -> dict[str, int]:
     """The facts that give the board's size (``{"n": 3}``), as the board answer shows them."""
     return {name: cast(int, state.facts[name]) for name in kind.dimensions}
 

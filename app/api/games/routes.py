@@ -81,7 +81,7 @@ from app.sessions.errors import (
     WrongStep,
 )
 from app.sessions.kind import Player
-from app.sessions.lobby import Filter, kind_rules, wanted
+from app.sessions.lobby import Filter, wanted
 from app.sessions.session import Action, ActionRequest, GameState, MoveRequest
 from app.sessions.store import GameStore, Seat
 
@@ -330,7 +330,7 @@ def lobby_filter(request: Request, shapes: GameShapes) -> Filter:
     if rule is not None:
         if game is None:
             raise _query_problem("rule", "goes with game: the kind whose rule it is")
-        rules = kind_rules(shapes.kinds.find(game))
+        rules = shapes.kinds.find(game).rules
         if rule not in rules:
             known = ", ".join(rules) or "none: this kind has no rules"
             raise _query_problem("rule", f"must be one of the kind's rules ({known})")

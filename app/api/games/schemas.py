@@ -33,10 +33,10 @@ from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
 from app.contract.fields import UNKNOWN_TAG
-from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, MoveBody, claimed
+from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, Kind, MoveBody, claimed
 from app.contract.problems import Refusal
-from app.sessions.kind import GameKind, Played, Player, Winner
-from app.sessions.kinds import Kinds, check_face
+from app.kinds import check_face
+from app.sessions.kind import Kinds, Played, Player, Winner
 
 
 def _union(members: Iterable[Any]) -> Any:
@@ -76,7 +76,7 @@ def typed_dict(name: str, fields: dict[str, Any]) -> type:
     return made
 
 
-def _legal_moves_page(kind: GameKind) -> type:
+def _legal_moves_page(kind: Kind) -> type:
     """The page of legal moves of a game of ``kind``: its items are the kind's
     ``Face.legal_move``, and its ``game`` tells it apart from the other kinds' pages."""
     face = kind.face
@@ -222,7 +222,7 @@ def played_by(body: BaseModel) -> tuple[Played, Player | None]:
 class GameShapes:
     """An app's game bodies and answers: its kinds' faces joined."""
 
-    kinds: Kinds
+    kinds: Kinds[Kind]
     default: str | None  # the kind a creation body without `game` makes
     game: Any  # a state: the union of the kinds' states, by `game`
     created: Any  # a creation answer
@@ -240,7 +240,7 @@ class GameShapes:
     components: list[type[BaseModel]] = field(default_factory=list)  # the bodies, for OpenAPI
 
     @classmethod
-    def of(cls, kinds: Kinds) -> GameShapes:
+    def of(cls, kinds: Kinds[Kind]) -> GameShapes:
         for kind in kinds:
             check_face(kind)
         faces = [kind.face for kind in kinds]

@@ -5,11 +5,11 @@ script may only touch keys of one slot):
 
 * ``{game:ID}:meta``  hash: kind, params (JSON), h1, h2 (token hashes), status, winner, next,
   version, refusals (receipts of refusals kept), facts (the kind's state fields, JSON); the
-  generic path adds ``position`` (the kind's text), the tic-tac-toe fast path ``n``
+  generic path adds ``position`` (the kind's text), the line engine (a fast path) ``n``
 * ``{game:ID}:moves`` list: one record per accepted move, in order, as the kind encodes it
 * ``{game:ID}:receipts`` hash: "player:Idempotency-Key" -> the request's fingerprint and its
   first answer (``ok|<seq>``, or the refusal's code and arguments)
-* ``{game:ID}:cells``, ``{game:ID}:lines`` hashes: the tic-tac-toe fast path's board and line
+* ``{game:ID}:cells``, ``{game:ID}:lines`` hashes: the line engine's board and line
   counters ("row:col" -> player; "r<row>", "c<col>", "d", "a" -> counter), or run lengths, and
   with ``early_draw`` the open windows' counts (``cells.lua``)
 * ``{game:ID}:stones`` sorted set: with ``early_draw`` and k < n (k or more in a row wins), each

@@ -1,13 +1,13 @@
--- The fast path of n × n tic-tac-toe, k in a row: check and apply one move in O(1), atomically,
--- as app/sessions/kinds/tictactoe.py does (its detectors: app/rules/lines.py for k = n, counters
--- of the four lines through the cell; app/rules/runs.py for k < n, run lengths at the runs' ends).
--- Gomoku's freestyle, standard and caro games take it too (meta 'rule', k = 5), as
--- app/sessions/kinds/gomoku.py plays them (app/rules/gomoku.py): a run's length decides
--- freestyle (five or more) and standard (exactly five); caro's exactly five also asks whether
--- the opponent's stones close both its ends (the board's edge closes nothing), six or more wins.
--- A gomoku record adds the mover and its colour ('7:7:1:B'); a pass (ARG.row 'pass') is
--- refused, after the turn, as no rule of these has passes, and so is a choice (ARG.row
--- 'choice'): a game with a swap2 opening takes the generic engine, so this one has none.
+-- The line engine (a kind's FastPath, engine "lines"): cells taken one at a time on an n × n
+-- board, k in a row wins; check and apply one move in O(1), atomically, as the kind's own
+-- session does (its detectors: app/rules/lines.py for k = n, counters of the four lines
+-- through the cell; app/rules/runs.py for k < n, run lengths at the runs' ends). A game whose
+-- engine parameters name a rule (meta 'rule'): a run's length decides freestyle (k or more)
+-- and standard (exactly k); caro's exactly k also asks whether the opponent's stones close
+-- both its ends (the board's edge closes nothing), more than k wins. Such a game's record adds
+-- the mover and its colour ('7:7:1:B'); a pass (ARG.row 'pass') is refused, after the turn,
+-- as none of these rules has passes, and so is a choice (ARG.row 'choice'): a game with an
+-- opening rule takes the generic engine, so this one has none.
 -- A game created with early_draw (meta 'early') also keeps the windows each player can still
 -- fill, as app/rules/dead.py's Liveness does, and ends drawn ('dead_position') when neither
 -- player can complete one with the moves left: O(log moves) a move whatever k, O(k) under
@@ -27,7 +27,7 @@ if ARG.token_hash == meta[2] then player = 1 elseif ARG.token_hash == meta[3] th
 else return REPLY.unauthorized{} end
 local status, winner, version = meta[4], tonumber(meta[5]), tonumber(meta[6])
 local next_player, reason, max_moves = tonumber(meta[7]), meta[9], tonumber(meta[10])
-local rule = meta[12]  -- a gomoku game's; nil for tic-tac-toe
+local rule = meta[12]  -- the rule that decides a run's win, if the kind has rules
 local early = meta[13] == '1'
 
 -- A request already answered under this Idempotency-Key gets its first answer again.

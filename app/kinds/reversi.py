@@ -46,7 +46,7 @@ from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
 from app.rules.errors import CellError, RuleError
-from app.rules.reversi import BLACK, WHITE, Board, Color
+from app.rules.reversi import BLACK, WHITE, Board, Color, standard_start
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds, PassRefused
 from app.sessions.kind import (
     ABORTED,
@@ -316,15 +316,6 @@ def opening_of(height: int, width: int, written: str | Sequence[str]) -> list[st
     return squares
 
 
-def standard_start(height: int, width: int) -> list[str]:
-    """The four start stones in the centre: ``WB`` over ``BW``."""
-    rows = [["."] * width for _ in range(height)]
-    top, left = height // 2 - 1, width // 2 - 1
-    rows[top][left], rows[top][left + 1] = WHITE, BLACK
-    rows[top + 1][left], rows[top + 1][left + 1] = BLACK, WHITE
-    return ["".join(row) for row in rows]
-
-
 def first_to_move(board: Board, wanted: Color) -> Color | None:
     """``wanted`` if it has a legal move, else the other colour if it has one, else None."""
     for color in (wanted, reversi.opponent(wanted)):
@@ -506,6 +497,8 @@ class ReversiKind:
 
     name = "reversi"
     dimensions = ("height", "width")
+    rules: tuple[str, ...] = ()
+    fast_path = None  # a move flips stones in eight directions: the generic session plays it
     face = Face(
         title="Reversi",
         create=CreateReversiIn,

@@ -1,9 +1,9 @@
 """A GameStore on Redis: many service processes, on many hosts, share the same games.
 
 Every unit of work is atomic: a script (``lua/*.lua``, shipped with the package). The store is in
-named parts: where things are kept (``redis_keys.py``), what each script takes and answers and
-what that means for a game (``redis_wire.py``), the script runner (``redis_scripts.py``), the
-move accounting (``redis_accounts.py``) and the push listener (``redis_push.py``); this module
+named parts: where things are kept (``keys.py``), what each script takes and answers and
+what that means for a game (``wire.py``), the script runner (``scripts.py``), the
+move accounting (``accounts.py``) and the push listener (``push.py``); this module
 decides what to run. A game's *engine* is chosen when it is created and kept in its meta hash:
 
 * **generic** (any kind): read what the move needs (``read.lua``), let the same ``Session.play``
@@ -13,13 +13,13 @@ decides what to run. A game's *engine* is chosen when it is created and kept in 
   moved in between) the move is read and decided again. Two round trips; one when this process
   wrote the game last (it keeps a copy: ``_decide_on_kept``). The position holds no history:
   the move list does, so a move costs the same at move 60 as at move 2.
-* **a fast path** (a kind that has one for these parameters: n × n tic-tac-toe, and gomoku's
-  freestyle, standard and caro games without an opening): one script checks and applies the
-  move in O(1) on the server (``tictactoe_move.lua``), one round trip;
+* **a fast path** (the games its kind declares ``FastPath`` for: an engine of the store's, the
+  line engine, that plays k in a row on an n × n board): one script checks and applies the
+  move in O(1) on the server (``line_move.lua``), one round trip;
   the store contract suite runs on both engines.
 
 A page of legal moves is read as its engine keeps the game: a fast path's own script lists it
-from the board it keeps (``tictactoe_legal.lua``: the cells hash, probed from the page's first
+from the board it keeps (``line_legal.lua``: the cells hash, probed from the page's first
 cell on), the generic engine reads the position as a move does and asks the ``Session``.
 
 A refused move changes nothing and is raised here as the same exception the in-memory store
@@ -48,7 +48,6 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.rules.errors import DomainError
-from app.rules.gomoku import FIVE
 from app.sessions import tokens
 from app.sessions.clock import WAITED_FOR, ClockState, TimeControl
 from app.sessions.errors import (
@@ -65,6 +64,8 @@ from app.sessions.errors import (
 )
 from app.sessions.kind import (
     ABORTED,
+    GameKind,
+    KindRegistry,
     LegalMove,
     LegalMoves,
     Move,
@@ -76,13 +77,65 @@ from app.sessions.kind import (
     board_size,
     other,
 )
-from app.sessions.kinds import REGISTRY, Kinds
-from app.sessions.kinds.gomoku import SWAP2, Swap2Choice
-from app.sessions.lobby import STALE_READS, Filter, filters, kind_rules
+from app.sessions.lobby import STALE_READS, Filter, filters
 from app.sessions.receipts import receipt_from, receipt_text
-from app.sessions.redis_accounts import MoveAccounts, seconds
-from app.sessions.redis_cluster import STORE_ERRORS, BoundedCluster, connect, is_cluster
-from app.sessions.redis_keys import (
+from app.sessions.session import (
+    ACTION_FLAGS,
+    ANY_VERSION,
+    DEFAULT_GAME_SPECTATORS,
+    DEFAULT_GAME_TIME_GIFTS,
+    DEFAULT_MAX_MOVES,
+    DEFAULT_MAX_REFUSALS,
+    NO_TERMS,
+    ActionRequest,
+    ActionResult,
+    Answered,
+    Ending,
+    GameState,
+    JoinResult,
+    LegalMovesPage,
+    MoveRequest,
+    MoveResult,
+    Receipt,
+    Rematch,
+    RematchAnswer,
+    Session,
+    Terms,
+    join_receipt_key,
+    player_by_hash,
+    receipt_key,
+    result_at,
+    state_at_gift,
+    state_at_takeback,
+)
+from app.sessions.store import (
+    CLIENT_GAMES,
+    CLIENT_MOVES,
+    CLIENT_OPEN_GAMES,
+    DEFAULT_CLIENT_OPEN_GAMES,
+    DEFAULT_MAX_TOTAL_MOVES,
+    NETWORK_GAMES,
+    NETWORK_MOVES,
+    NETWORK_OPEN_GAMES,
+    UNSTARTED_GAMES,
+    BoardShape,
+    Changes,
+    Client,
+    CreatedGame,
+    History,
+    OpenGames,
+    Recipe,
+    Seat,
+    client_part,
+    network_bound,
+    network_of,
+    network_part,
+    opened,
+    seats,
+)
+from app.stores.redis.accounts import MoveAccounts, seconds
+from app.stores.redis.cluster import STORE_ERRORS, BoundedCluster, connect, is_cluster
+from app.stores.redis.keys import (
     LIVE_GAMES,
     LOBBY_COUNTER,
     LOBBY_NETWORK_OF,
@@ -95,9 +148,9 @@ from app.sessions.redis_keys import (
     lobby_index,
     ready_key,
 )
-from app.sessions.redis_push import PushListener
-from app.sessions.redis_scripts import Call, ScriptRunner, forget_connections
-from app.sessions.redis_wire import (
+from app.stores.redis.push import PushListener
+from app.stores.redis.scripts import Call, ScriptRunner, forget_connections
+from app.stores.redis.wire import (
     NOT_MOVES,
     REFUSED_AS,
     Accepted,
@@ -152,101 +205,15 @@ from app.sessions.redis_wire import (
     status_of,
     winner_of,
 )
-from app.sessions.session import (
-    ACTION_FLAGS,
-    ANY_VERSION,
-    NO_TERMS,
-    ActionRequest,
-    ActionResult,
-    Answered,
-    Ending,
-    GameState,
-    JoinResult,
-    LegalMovesPage,
-    MoveRequest,
-    MoveResult,
-    Receipt,
-    Rematch,
-    RematchAnswer,
-    Session,
-    Terms,
-    join_receipt_key,
-    player_by_hash,
-    receipt_key,
-    result_at,
-    state_at_gift,
-    state_at_takeback,
-)
-from app.sessions.store import (
-    CLIENT_GAMES,
-    CLIENT_MOVES,
-    CLIENT_OPEN_GAMES,
-    NETWORK_GAMES,
-    NETWORK_MOVES,
-    NETWORK_OPEN_GAMES,
-    UNSTARTED_GAMES,
-    BoardShape,
-    Changes,
-    Client,
-    CreatedGame,
-    History,
-    OpenGames,
-    Recipe,
-    Seat,
-    client_part,
-    network_bound,
-    network_of,
-    network_part,
-    opened,
-    seats,
-)
-from app.settings import (
-    DEFAULT_CLIENT_OPEN_GAMES,
-    DEFAULT_GAME_SPECTATORS,
-    DEFAULT_GAME_TIME_GIFTS,
-    DEFAULT_MAX_MOVES,
-    DEFAULT_MAX_REFUSALS,
-    DEFAULT_MAX_TOTAL_MOVES,
-)
 
-FAST_GOMOKU = ("freestyle", "standard", "caro")
 # Games a creation may ask to give their places (each found moved in meanwhile, or taken by
 # another process's creation first), before it is refused.
 EVICTIONS = 3
 
 
-def early_draw(params: Mapping[str, object]) -> dict[str, object]:
-    """The meta field that tells a fast path to keep the windows (``early``), if the game was
-    created with ``early_draw``."""
-    return {"early": 1} if params.get("early_draw") is True else {}
-
-
-@dataclass(frozen=True)
-class FastPath:
-    """A kind's O(1) script (``script``: its moves), the script that lists its legal moves from
-    what the first keeps (``legal``), for which parameters they apply, and the meta fields they
-    read."""
-
-    script: str
-    legal: str
-    applies: Callable[[Mapping[str, object]], bool]
-    fields: Callable[[Mapping[str, object]], dict[str, object]]
-
-
-# Fast paths by kind name; every other game takes the generic engine. Gomoku takes tic-tac-toe's
-# script, k = 5, under the rules a run's length and its ends decide (not renju: Black's
-# forbidden points need the windows around a point, read in Python).
-FAST_PATHS = {
-    "tictactoe": FastPath(
-        "tictactoe_move", "tictactoe_legal", lambda params: True,
-        lambda p: {"n": p["n"], "k": p.get("k", p["n"]), **early_draw(p)},
-    ),
-    "gomoku": FastPath(
-        "tictactoe_move", "tictactoe_legal",
-        lambda p: p["rule"] in FAST_GOMOKU and p.get("opening") != SWAP2,
-        lambda p: {"n": p["size"], "k": FIVE, "rule": p["rule"], **early_draw(p)},
-    ),
-}  # fmt: skip
+# The scripts of each fast path's engine (``FastPath.engine``): its moves, and the page of legal
+# moves it lists from what the first keeps.
+ENGINES = {"lines": ("line_move", "line_legal")}
 GENERIC = "generic"
 
 
@@ -304,6 +271,7 @@ class RedisGameStore:
 
     def __init__(
         self,
+        kinds: KindRegistry,
         url: str,
         *,
         max_games: int,
@@ -325,10 +293,9 @@ class RedisGameStore:
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
         game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
-        kinds: Kinds = REGISTRY,
     ) -> None:
         """``clock`` is this process's time (the accounting's); the games' clocks run on the
-        store's time, or on ``clock``'s with ``caller_time`` (tests: see redis_scripts.py).
+        store's time, or on ``clock``'s with ``caller_time`` (tests: see scripts.py).
         The bounds are the memory store's (``MemoryGameStore``), kept for all processes."""
         self.kinds = kinds
         self.client_open_games = client_open_games
@@ -338,7 +305,7 @@ class RedisGameStore:
         # Every lobby index a game of the served kinds may be listed in (a game leaves them all).
         self.lobby_indexes = sorted(
             {lobby_index(where) for kind in kinds for where in filters(kind.name, {})}
-            | {lobby_index((kind.name, rule)) for kind in kinds for rule in kind_rules(kind)}
+            | {lobby_index((kind.name, rule)) for kind in kinds for rule in kind.rules}
         )
         self.max_games = max_games
         self.max_refusals = max_refusals
@@ -399,13 +366,19 @@ class RedisGameStore:
 
     # --- creating and reading ---------------------------------------------------------------
 
-    def _engine_for(self, kind: str, params: Mapping[str, object], opened: bool) -> str:
-        """A fast path's script, if one applies to these parameters; the generic engine for an
-        opened game (a fast path keeps a board of its own, which only its moves make)."""
-        path = FAST_PATHS.get(kind)
+    def _engine_for(self, kind: GameKind, params: Mapping[str, object], opened: bool) -> str:
+        """The kind's fast path's engine, if it applies to these parameters; the generic engine
+        for an opened game (a fast path keeps a board of its own, which only its moves make)."""
+        path = kind.fast_path
         if self.fast_paths and path is not None and path.applies(params) and not opened:
-            return path.script
+            return path.engine
         return GENERIC
+
+    def _scripts(self, kind: str) -> tuple[str, str]:
+        """The scripts of a game of ``kind`` on its fast path: its moves', its legal moves'."""
+        path = self.kinds.find(kind).fast_path
+        assert path is not None, "a game is on a fast path only if its kind has one"
+        return ENGINES[path.engine]
 
     async def create(
         self,
@@ -432,7 +405,7 @@ class RedisGameStore:
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
             initial = control.initial_ms
             state = replace(state, clock=ClockState(control, (initial, initial), None, None))
-        engine = self._engine_for(kind, params, bool(opening))
+        engine = self._engine_for(game_kind, params, bool(opening))
         fields: dict[str, object] = {
             "kind": kind, "engine": engine, "params": json.dumps(dict(params)),
             "h1": hashes[0], "h2": hashes[1], "status": state.status, "winner": state.winner,
@@ -456,7 +429,9 @@ class RedisGameStore:
         if engine == GENERIC:
             fields["position"] = session.position.encode()
         else:
-            fields |= FAST_PATHS[kind].fields(params)
+            path = game_kind.fast_path
+            assert path is not None, "the engine is the kind's fast path's"
+            fields |= path.params(params)
         fields["owner"] = owner
         network = network_of(owner)
         if network is not None:
@@ -743,7 +718,7 @@ class RedisGameStore:
     async def legal_moves(self, game_id: str, after: int, limit: int) -> LegalMovesPage:
         """A fast path's script lists the page on the server, from the board it keeps (its
         cells); the generic engine reads the game as a move does (read.lua: a position whose
-        text does not grow with its moves, for Reversi) and lets the same ``Session`` as the
+        text does not grow with its moves) and lets the same ``Session`` as the
         memory store answer. One read, so the page is the game's at the version it says."""
         known = await self._known_game(game_id)  # its engine: an unknown game is a 404 here
         keys = game_keys(game_id)
@@ -755,7 +730,7 @@ class RedisGameStore:
             session, _ = self._session(game_id, ReadReply(*found), None)
             return session.legal_moves(after, limit)
         args = LegalArgs(after=after, most=limit, channel=channel(game_id))
-        call = Call(FAST_PATHS[known.kind].legal, [keys.meta, keys.cells], args)
+        call = Call(self._scripts(known.kind)[1], [keys.meta, keys.cells], args)
         found = await self._run(call)
         if not found:
             raise GameNotFound(game_id)
@@ -865,7 +840,7 @@ class RedisGameStore:
             kind, engine, first, second, owner, network, facts, private = found
             if engine is None:
                 raise GameNotFound(game_id)
-            # The facts change with the moves (a Reversi score), the board's size never.
+            # The facts change with the moves (a score), the board's size never.
             size = board_size(self.kinds.find(str(kind)), json.loads(str(facts)))
             hashes = (str(first), str(second))
             client = Client(str(owner or ""), str(network) if network else None)
@@ -940,7 +915,7 @@ class RedisGameStore:
         if engine == GENERIC:
             move = self._generic_move(game_id, token, request, full)
         else:
-            move = self._fast_move(game_id, engine, token, request, full)
+            move = self._fast_move(game_id, self._scripts(known.kind)[0], token, request, full)
         return await self.scripts.guard(move, self.client, change=True)
 
     def _accepted(self, game_id: str, found: list[Any]) -> MoveResult:
@@ -960,13 +935,10 @@ class RedisGameStore:
         played = request.played
         row: int | str
         col: int | str
-        if isinstance(played, Pass):  # gomoku's: refused by the rules a fast path plays
-            row, col = "pass", ""
-        elif isinstance(played, Swap2Choice):  # refused: a swap2 game takes the generic engine
-            row, col = "choice", ""
-        else:
-            cell = Placement.of(played)
-            row, col = cell.row, cell.col
+        if isinstance(played, Placement):
+            row, col = played.row, played.col
+        else:  # refused by the engine's rules: a pass (where a rule has none), or a choice
+            row, col = ("pass" if isinstance(played, Pass) else "choice"), ""
         args = CellMoveArgs(
             token_hash=tokens.token_hash(token), row=row, col=col,
             claimed=request.player or "", ttl_ms=self.idle_ms,
@@ -1205,7 +1177,7 @@ class RedisGameStore:
     ) -> ActionResult:
         """A takeback offer in a generic-engine game: decided in Python by the same
         ``Session.act`` the memory store runs, on the game as read with its last moves'
-        records (all of them when those were too few: a Reversi player's replies after its
+        records (all of them when those were too few: a player's replies after its
         passes), and written by commit.lua only if the game is still at the version read."""
 
         async def decide(session: Session, version: int) -> ActionResult:

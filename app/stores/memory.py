@@ -16,10 +16,13 @@ from dataclasses import dataclass
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import Move, Played, Player, other
-from app.sessions.kinds import REGISTRY, Kinds
+from app.sessions.kind import KindRegistry, Move, Played, Player, other
 from app.sessions.lobby import Filter, Lobby, filters
 from app.sessions.session import (
+    DEFAULT_GAME_SPECTATORS,
+    DEFAULT_GAME_TIME_GIFTS,
+    DEFAULT_MAX_MOVES,
+    DEFAULT_MAX_REFUSALS,
     NO_TERMS,
     ActionRequest,
     ActionResult,
@@ -36,6 +39,7 @@ from app.sessions.store import (
     CLIENT_GAMES,
     CLIENT_MOVES,
     CLIENT_OPEN_GAMES,
+    DEFAULT_CLIENT_OPEN_GAMES,
     NETWORK_GAMES,
     NETWORK_MOVES,
     NETWORK_OPEN_GAMES,
@@ -57,13 +61,6 @@ from app.sessions.store import (
 )
 from app.sessions.unstarted import Unstarted
 from app.sessions.watchers import Watchers
-from app.settings import (
-    DEFAULT_CLIENT_OPEN_GAMES,
-    DEFAULT_GAME_SPECTATORS,
-    DEFAULT_GAME_TIME_GIFTS,
-    DEFAULT_MAX_MOVES,
-    DEFAULT_MAX_REFUSALS,
-)
 
 Clock = Callable[[], float]
 
@@ -115,6 +112,7 @@ class MemoryGameStore:
 
     def __init__(
         self,
+        kinds: KindRegistry,
         max_games: int,
         idle_seconds: float,
         clock: Clock = time.monotonic,
@@ -130,7 +128,6 @@ class MemoryGameStore:
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
         game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
-        kinds: Kinds = REGISTRY,
     ) -> None:
         self.kinds = kinds
         self.game_spectators = game_spectators

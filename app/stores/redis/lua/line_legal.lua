@@ -1,5 +1,5 @@
--- The legal moves of the fast path's n × n tic-tac-toe, as app/sessions/kinds/tictactoe.py
--- lists them: every empty cell, in row-major order (cell index row * n + col), those after
+-- The legal moves of a game on the line engine (line_move.lua), as the kind's session lists
+-- them: every empty cell, in row-major order (cell index row * n + col), those after
 -- ARG.after, at most ARG.most, and whether one more follows them. The cells hash answers
 -- whether a cell is occupied (HEXISTS), so a page costs its cells and the occupied ones it
 -- skips, never the n² of the board nor the moves list. A flag fall that is due is applied

@@ -53,6 +53,7 @@ from app.sessions.errors import (
 from app.sessions.kind import (
     ClockReading,
     GameKind,
+    KindRegistry,
     Move,
     Placement,
     Player,
@@ -60,7 +61,6 @@ from app.sessions.kind import (
     Status,
     Winner,
 )
-from app.sessions.kinds import Kinds
 from app.sessions.session import ActionRequest, GameState, Gift, MoveRequest
 
 Wire = str | int  # what a script's argument is sent as
@@ -147,7 +147,7 @@ class ActArgs(NamedTuple):
 
 
 class CellMoveArgs(NamedTuple):
-    """A fast path's move of one cell, a pass or a choice (tictactoe_move.lua)."""
+    """A fast path's move of one cell, a pass or a choice (line_move.lua)."""
 
     token_hash: Wire
     row: Wire  # 'pass' for a pass, 'choice' for a choice
@@ -163,7 +163,7 @@ class CellMoveArgs(NamedTuple):
 
 
 class LegalArgs(NamedTuple):
-    """A fast path's page of legal moves (tictactoe_legal.lua)."""
+    """A fast path's page of legal moves (line_legal.lua)."""
 
     after: Wire  # the cell index the page starts after (-1: from the first cell)
     most: Wire  # cells at most
@@ -333,7 +333,7 @@ class MovesReply(NamedTuple):
 
 
 class LegalReply(NamedTuple):
-    """tictactoe_legal.lua: the game's version and the player to move (0: the game is over),
+    """line_legal.lua: the game's version and the player to move (0: the game is over),
     the board's side, how many legal moves there are in all, the page's cell indices (row-major:
     ``row * n + col``) and whether another legal cell follows them (0 or 1)."""
 
@@ -669,8 +669,8 @@ SCRIPTS: dict[str, Script] = {
             replies=(*GAME_REPLIES, "accepted", "refused", "conflict", "receipt", "game_not_found"),
         ),
         Script("act", ActArgs, replies=MOVE_REPLIES, cells=True),
-        Script("tictactoe_move", CellMoveArgs, replies=MOVE_REPLIES, cells=True),
-        Script("tictactoe_legal", LegalArgs, replies=(*GAME_REPLIES, "legal")),
+        Script("line_move", CellMoveArgs, replies=MOVE_REPLIES, cells=True),
+        Script("line_legal", LegalArgs, replies=(*GAME_REPLIES, "legal")),
         Script(
             "reserve", ReserveArgs, tail=True, replies=ACCOUNT_REPLIES, game=False, accounts=True
         ),
@@ -805,7 +805,7 @@ def record_read(kind: GameKind, seq: int, text: str) -> Move:
     return move.stamped(None if version == seq else version, reading, at)
 
 
-def state_read(kinds: Kinds, game_id: str, found: Iterable[Any]) -> GameState:
+def state_read(kinds: KindRegistry, game_id: str, found: Iterable[Any]) -> GameState:
     """The state a script answered (a ``StateReply``)."""
     s = StateReply(*found)
     kind = kinds.find(s.kind)
@@ -844,7 +844,7 @@ def gift_read(kind: GameKind, found: Iterable[Any]) -> tuple[Gift, Move | None]:
     return gift, record_read(kind, made, g.last) if made else None
 
 
-def moves_read(kinds: Kinds, kind_name: str, first: int, records: list[Any]) -> list[Move]:
+def moves_read(kinds: KindRegistry, kind_name: str, first: int, records: list[Any]) -> list[Move]:
     """Move records read from index ``first`` (0-based) on, as moves."""
     kind = kinds.find(kind_name)
     return [record_read(kind, first + 1 + i, record) for i, record in enumerate(records)]

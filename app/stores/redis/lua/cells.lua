@@ -1,4 +1,4 @@
--- A fast path's cells and lines as tictactoe_move.lua keeps them, changed both ways: what a move
+-- A fast path's cells and lines as line_move.lua keeps them, changed both ways: what a move
 -- does to them, and what a takeback undoes (for the scripts that change them: see
 -- redis_scripts.py). The cells hash: 'row:col' -> player; the lines hash: the four line counters
 -- ('r<row>', 'c<col>', 'd', 'a': k = n), or each run's length at its two ends ('<d>:row:col':

@@ -37,7 +37,7 @@ from redis.exceptions import (
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from app.sessions.redis_keys import channel, game_of
+from app.stores.redis.keys import channel, game_of
 
 logger = logging.getLogger("app.sessions.redis")
 

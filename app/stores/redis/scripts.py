@@ -1,7 +1,7 @@
 """The Redis store's script runner: each script's text, built once, and every call of it.
 
 A script's text is its prelude (``PUBLISH``: ``SPUBLISH`` on a cluster, the game's own slot;
-the time, ``now_ms``; its arguments and answers by name, from ``redis_wire.py``), then
+the time, ``now_ms``; its arguments and answers by name, from ``wire.py``), then
 ``game.lua`` (and ``cells.lua`` for one that changes a fast path's cells) for a script that
 reads or changes a game (run as the function ``answer``, whose
 answer comes back as ``REPLY.settled``: whether a flag fell in it, and the answer) or
@@ -34,8 +34,8 @@ from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.sessions.errors import StoreUnavailable
-from app.sessions.redis_cluster import STORE_ERRORS, Client, may_have_run
-from app.sessions.redis_wire import SCRIPTS, Script, Settled, Wire, check_script, lua_prelude
+from app.stores.redis.cluster import STORE_ERRORS, Client, may_have_run
+from app.stores.redis.wire import SCRIPTS, Script, Settled, Wire, check_script, lua_prelude
 
 logger = logging.getLogger("app.sessions.redis")
 
@@ -55,7 +55,7 @@ local function now_ms() return CALLER_NOW end
 
 
 def _lua(name: str) -> str:
-    return files("app.sessions").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
+    return files("app.stores.redis").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
 
 
 def script_text(script: Script, publish: str = "PUBLISH", caller_time: bool = False) -> str:

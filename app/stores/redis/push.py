@@ -16,15 +16,15 @@ from typing import TypeVar
 
 from redis.asyncio.cluster import RedisCluster
 
-from app.sessions.redis_cluster import (
+from app.sessions.watchers import SharedReads, Watchers, until
+from app.stores.redis.cluster import (
     CLOSED_UNDER,
     STORE_ERRORS,
     Client,
     ShardedListener,
     close_pubsub,
 )
-from app.sessions.redis_keys import CHANNELS, game_of
-from app.sessions.watchers import SharedReads, Watchers, until
+from app.stores.redis.keys import CHANNELS, game_of
 
 logger = logging.getLogger("app.sessions.redis")
 

@@ -1,6 +1,6 @@
 """The Redis store's move accounting: how many moves all processes hold, and each client's share.
 
-Moves of all processes are counted in the accounting slot (``redis_keys.ACCOUNTS``): each process
+Moves of all processes are counted in the accounting slot (``keys.ACCOUNTS``): each process
 reports the moves it accepted with its next move (on one Redis, pipelined with it: ``touch.lua``)
 or within a second (on a cluster that slot is one node's, so always in the background), and knows
 the total, and the counts of the owners it moved for, as of its last report or creation
@@ -21,10 +21,11 @@ import redis.asyncio as redis
 from redis.exceptions import NoScriptError
 
 from app.sessions.errors import CapacityExhausted, StoreUnavailable
-from app.sessions.redis_cluster import Client
-from app.sessions.redis_keys import ACCOUNTS
-from app.sessions.redis_scripts import Call, ScriptRunner
-from app.sessions.redis_wire import (
+from app.sessions.store import CLIENT_MOVES, NETWORK_MOVES, network_of
+from app.stores.redis.cluster import Client
+from app.stores.redis.keys import ACCOUNTS
+from app.stores.redis.scripts import Call, ScriptRunner
+from app.stores.redis.wire import (
     AccountsReply,
     ForgetArgs,
     ReserveArgs,
@@ -32,7 +33,6 @@ from app.sessions.redis_wire import (
     Shares,
     TouchArgs,
 )
-from app.sessions.store import CLIENT_MOVES, NETWORK_MOVES, network_of
 
 # A report: game id -> (moves accepted since the last one, the game's owner).
 Reports = dict[str, tuple[int, str]]

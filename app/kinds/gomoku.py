@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from array import array
 from collections.abc import Mapping, Sequence
-from typing import Annotated, ClassVar, Literal, NotRequired
+from typing import Annotated, ClassVar, Literal, NotRequired, get_args
 
 from pydantic import (
     Field,
@@ -51,6 +51,7 @@ from app.contract.fields import INTEGRAL, Body, NoMembers
 from app.contract.games import (
     EARLY_DRAW_DOC,
     KIND_DOC,
+    LARGEST_N,
     LAST_MOVE,
     TOKENS_DOC,
     CreateIn,
@@ -82,6 +83,7 @@ from app.sessions.errors import (
 )
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
+    FastPath,
     LegalMove,
     LegalMoves,
     Move,
@@ -93,11 +95,11 @@ from app.sessions.kind import (
     Status,
     Winner,
     cell_page,
+    early_draw_param,
     free_cells,
     immutable,
     other,
 )
-from app.settings import LARGEST_N
 
 DEFAULT_SIZE = 15
 Foul = Literal["refuse", "lose"]
@@ -125,6 +127,8 @@ SQUARES = Squares.of(RENJU_SIZE, RENJU_SIZE, "bottom")  # renju's board: the one
 # --- swap2 ------------------------------------------------------------------------------------
 
 SWAP2 = "swap2"
+# The rules whose wins a run's length and its ends decide: a store's line engine plays them.
+LINE_RULES = ("freestyle", "standard", "caro")
 Step = Literal["place_three", "choose", "place_two", "choose_color"]
 TO_ACT: dict[Step, Player] = {"place_three": 1, "choose": 2, "place_two": 2, "choose_color": 1}
 # A placing step ends when the board holds this many stones, and the step that follows it.
@@ -833,6 +837,14 @@ class GomokuKind:
 
     name = "gomoku"
     dimensions = ("size",)
+    # The store's line engine plays five in a row under the rules a run's length and its ends
+    # decide (not renju: Black's forbidden points need the windows around a point, read in
+    # Python), without an opening (swap2's stones and choice are the generic session's).
+    rules: tuple[str, ...] = get_args(Rule)
+    fast_path = FastPath(
+        "lines", lambda p: p["rule"] in LINE_RULES and p.get("opening") != SWAP2,
+        lambda p: {"n": p["size"], "k": FIVE, "rule": p["rule"], **early_draw_param(p)},
+    )  # fmt: skip
     face = Face(
         title="Gomoku",
         create=CreateGomokuIn,

@@ -25,6 +25,7 @@ from app.contract.fields import INTEGRAL, JsonInt
 from app.contract.games import (
     EARLY_DRAW_DOC,
     KIND_DOC,
+    LARGEST_N,
     LAST_MOVE,
     TOKENS_DOC,
     CreateIn,
@@ -41,6 +42,7 @@ from app.rules.runs import RunLengths
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
+    FastPath,
     LegalMove,
     LegalMoves,
     Move,
@@ -51,10 +53,10 @@ from app.sessions.kind import (
     Status,
     Winner,
     cell_page,
+    early_draw_param,
     free_cells,
     other,
 )
-from app.settings import LARGEST_N
 
 
 class TicTacToeFacts(TypedDict):
@@ -233,6 +235,12 @@ class TicTacToeKind:
     name = "tictactoe"
     dimensions = ("n",)
     position = TicTacToe
+    # Every game on a store's line engine: k in a row on an n × n board, cells one at a time.
+    rules: tuple[str, ...] = ()
+    fast_path = FastPath(
+        "lines", lambda params: True,
+        lambda p: {"n": p["n"], "k": p.get("k", p["n"]), **early_draw_param(p)},
+    )  # fmt: skip
     face = Face(
         title="Tic-tac-toe",
         create=CreateTicTacToeIn,

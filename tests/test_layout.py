@@ -1,0 +1,164 @@
+"""The house's layout, as ``docs/design.md`` draws it: its wings import one way, no circle, and
+the session core and the stores never name a kind.
+
+Every import of every module of ``app/`` is read from its source (those made only for the type
+checker and those inside functions too: an import is an arrow, wherever it is written).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.kinds import KINDS
+
+APP = Path(__file__).resolve().parent.parent / "app"
+
+# What each wing may import of the house (besides itself), from the bottom up: the rules are
+# pure; the session core knows the rules only; the contract, the records and the kinds build on
+# the core; the stores keep the core's sessions and know no kind, contract or record.
+MAY_IMPORT = {
+    "rules": set(),
+    "sessions": {"rules"},
+    "contract": {"rules", "sessions"},
+    "records": {"rules", "sessions", "contract"},
+    "kinds": {"rules", "sessions", "contract", "records"},
+    "stores": {"rules", "sessions"},
+}
+# The wings that keep games without knowing what game they are.
+KIND_BLIND = ("sessions", "stores")
+# The longest module the house holds, in lines; modules over it are being split (ceilings they
+# may only shrink under, until each is split).
+MOST_LINES = 900
+BEING_SPLIT = {
+    "api/records.py": 1260,
+    "api/games/routes.py": 1020,
+    "kinds/gomoku.py": 1030,
+    "sessions/session.py": 1050,
+    "stores/redis/store.py": 1280,
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(APP.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in APP.rglob("*.py")}
+
+
+def imported(name: str, path: Path) -> Iterator[str]:
+    """The modules of the house ``name`` imports (a package's names as the modules they are)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            candidates = [source, *(f"{source}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        else:
+            continue
+        for candidate in candidates:
+            if candidate in MODULES and candidate != name:
+                yield candidate
+
+
+GRAPH = {name: set(imported(name, path)) for name, path in MODULES.items()}
+
+
+def wing(name: str) -> str:
+    """``app.stores.redis.store`` → ``stores``; a module of the edge → its own name."""
+    return name.split(".")[1] if name.count(".") else name
+
+
+def cycles() -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in GRAPH[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(GRAPH):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_graph_is_read_whole() -> None:
+    """The reader sees the arrows it should: a module's imports of its own wing and below."""
+    assert "app.sessions.kind" in GRAPH["app.stores.redis.store"]
+    assert "app.kinds.gomoku" in GRAPH["app.kinds"]
+    assert len(MODULES) > 80
+
+
+def test_no_module_imports_itself_back_in_a_circle() -> None:
+    assert cycles() == []
+
+
+@pytest.mark.parametrize("lower", sorted(MAY_IMPORT))
+def test_a_wing_imports_only_the_wings_below_it(lower: str) -> None:
+    allowed = MAY_IMPORT[lower] | {lower}
+    up = {
+        f"{name} → {target}"
+        for name, targets in GRAPH.items()
+        if wing(name) == lower
+        for target in targets
+        if wing(target) not in allowed
+    }
+    assert up == set()
+
+
+def kind_words() -> set[str]:
+    """The names a kind goes by: its name and its title (``tictactoe``, ``tic-tac-toe``)."""
+    return {word for kind in KINDS for word in (kind.name, kind.face.title.lower())}
+
+
+@pytest.mark.parametrize("blind", KIND_BLIND)
+def test_the_core_and_the_stores_name_no_kind(blind: str) -> None:
+    pattern = re.compile("|".join(re.escape(word) for word in sorted(kind_words())), re.I)
+    named = {
+        f"{path.relative_to(APP)}: {found.group()}"
+        for path in (APP / blind).rglob("*")
+        if path.suffix in (".py", ".lua")
+        for found in [pattern.search(path.read_text(encoding="utf-8"))]
+        if found
+    }
+    assert named == set()
+
+
+def test_no_module_is_longer_than_a_room_should_be() -> None:
+    long = {}
+    for path in APP.rglob("*.py"):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        room = str(path.relative_to(APP))
+        if lines > BEING_SPLIT.get(room, MOST_LINES):
+            long[room] = lines
+    assert long == {}
+    assert all(MODULES[f"app.{room[:-3].replace('/', '.')}"] for room in BEING_SPLIT)
