@@ -68,6 +68,7 @@ class NoDiagonal(TicTacToe):
 class NoDiagonalKind(TicTacToeKind):
     name = "no-diagonal"
     position = NoDiagonal
+    fast_path = None  # its rules are not the line engine's: a store plays it generically
 
 
 # The stores serve the registry's kinds and one no store has heard of.
