@@ -556,8 +556,9 @@ class Session:
             raise Unauthorized(PRIVATE_GAME)
 
     def spectate(self, token: str, most: int) -> str:
-        """A new spectator token, asked with a player's ``token`` (of at most ``most``)."""
-        player_by_hash(self.token_hashes, token)
+        """A new spectator token, asked with a player's ``token`` (of at most ``most``); a
+        spectator's token asking is told it is one (SpectatorToken), as every action is."""
+        self.player_of(token)
         if len(self.spectators) >= most:
             raise TooManySpectators(most)
         made = tokens.new_token()

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from app.kinds import REGISTRY
 from app.rules.errors import DomainError
 from app.sessions.clock import Stage, TimeControl
-from app.sessions.kind import Pass, Placement
+from app.sessions.kind import Pass, Placement, Player
 from app.sessions.session import (
     NO_TERMS,
     ActionRequest,
@@ -543,3 +543,146 @@ def test_both_stores_list_the_same_legal_moves_at_every_point_of_random_games(
 
     in_memory, in_redis = asyncio.run(both())
     assert in_redis == in_memory
+
+
+# The seats and the watchers of a game: a lobby game (an open seat) joined under keys from two
+# requesters, spectators asked by players and by strangers, read back with every token, moves,
+# resignations and rematch offers — on tic-tac-toe (the fast path where a store has one) and
+# Reversi (the generic engine), public or private.
+seat_games = st.sampled_from(
+    [("tictactoe", {"n": 3, "k": 3}), ("reversi", {"height": 4, "width": 4})]
+)
+seat_steps = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("join"), st.sampled_from([None, "j", "k"]), st.sampled_from(["r1", "r2"])
+        ),
+        st.tuples(st.just("spectate"), st.sampled_from([1, 2, "spectator", "stranger"])),
+        st.tuples(st.just("view"), st.sampled_from([None, 1, 2, "spectator", "stranger"])),
+        st.tuples(st.just("move"), st.integers(0, 15)),
+        st.tuples(st.just("resign"), st.sampled_from([1, 2, 1, 2, "spectator"])),
+        st.tuples(st.just("rematch"), st.sampled_from([1, 2, 1, 2, "spectator"])),
+    ),
+    min_size=1,
+    max_size=14,
+)
+
+
+def _seen(state: GameState) -> tuple[Any, ...]:
+    """A state as both stores must show it: not its id, nor its rematch's (each store's own)."""
+    return (replace(state, id="", rematch=state.rematch and "made"),)
+
+
+async def seated(
+    store: GameStore, game: tuple[str, dict[str, object]], open_seat: Player | None,
+    private: bool, sequence: list[Step],
+) -> list[tuple[Any, ...]]:  # fmt: skip
+    """What a store answered to each step, the game's state and the lobby's page after it, and
+    the state of the rematch once made. Tokens are each store's own: they are kept by seat
+    (and the last spectator's) and never compared."""
+    created = await store.create(
+        *game, owner="creator", open_seat=open_seat, terms=replace(NO_TERMS, private=private)
+    )
+    game_id = created.state.id
+    tokens: dict[object, str] = {
+        seat: token for seat, token in zip((1, 2), created.tokens, strict=True) if token
+    }
+    tokens["stranger"] = "not-a-token"
+    seen: list[tuple[Any, ...]] = [_seen(created.state)]
+    rematch_id: str | None = None
+    for step in sequence:
+        answer: tuple[Any, ...]
+        try:
+            if step[0] == "join":
+                joined = await store.join(game_id, step[1], step[2])
+                tokens[joined.player] = joined.token
+                answer = ("joined", joined.player, _seen(joined.state), joined.replayed)
+            elif step[0] == "spectate":
+                tokens["spectator"] = await store.spectate(game_id, tokens.get(step[1], "none"))
+                answer = ("spectating",)
+            elif step[0] == "view":
+                await store.viewer(game_id, None if step[1] is None else tokens.get(step[1], "x"))
+                answer = ("may view",)
+            elif step[0] == "move":
+                state = await store.state(game_id)
+                who = state.next_player or 1
+                page = await store.legal_moves(game_id, -1, 16)
+                legal = page.legal.moves
+                cell = legal[step[1] % len(legal)].played if legal else Placement(0, 0)
+                result = await store.play(game_id, tokens.get(who, "none"), MoveRequest(cell))
+                answer = ("moved", result.winner, result.move, _seen(result.state))
+            elif step[0] == "resign":
+                asked = ActionRequest("resign", None, None, None, 0)
+                acted = await store.act(game_id, tokens.get(step[1], "none"), asked)
+                answer = ("resigned", _seen(acted.state))
+            else:
+                offer = await store.rematch(game_id, tokens.get(step[1], "none"), "creator")
+                made = offer.rematch
+                if made is not None:
+                    rematch_id = made.id
+                answer = ("rematch", None if made is None else made.player, _seen(offer.state))
+        except DomainError as error:
+            answer = _error(error)
+        lobby = await store.open_games((), 0, 10)
+        rematch = None if rematch_id is None else _seen(await store.state(rematch_id))
+        seen.append(
+            (answer, _seen(await store.state(game_id)), [_seen(s) for s in lobby.games], rematch)
+        )
+    return seen
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    game=seat_games,
+    open_seat=st.sampled_from([None, 1, 2, 2]),
+    private=st.booleans(),
+    sequence=seat_steps,
+)
+@example(  # joined, played to a resignation, rematched by both: the rematch made once
+    game=("tictactoe", {"n": 3, "k": 3}), open_seat=2, private=False,
+    sequence=[("join", "j", "r1"), ("join", "j", "r1"), ("join", None, "r2"), ("move", 0),
+              ("resign", 2), ("rematch", 1), ("rematch", 1), ("rematch", 2), ("rematch", 2)],
+)  # fmt: skip
+@example(  # a private game: spectators asked by a player and by a stranger, read back
+    game=("reversi", {"height": 4, "width": 4}), open_seat=None, private=True,
+    sequence=[("view", None), ("spectate", "stranger"), ("spectate", 1), ("view", "spectator"),
+              ("spectate", 2), ("spectate", 1), ("view", "stranger"), ("rematch", "spectator")],
+)  # fmt: skip
+def test_seats_spectators_and_rematches_are_answered_the_same_by_both_stores(
+    redis_store: tuple[pytest.FixtureRequest, str],
+    game: tuple[str, dict[str, object]],
+    open_seat: Player | None,
+    private: bool,
+    sequence: list[Step],
+) -> None:
+    """Join (``join.lua``), spectate (``spectate.lua``) and rematch (``rematch.lua``) answer as
+    the session behind the memory store does, step by step: the seat taken and its retry under
+    the same key from the same requester (a new request from another), the spectators' bound
+    (two here), who may read a private game, the lobby's listing, and the rematch, made once
+    with the seats swapped."""
+    request, path = redis_store
+    server, _, engine = path.partition("-")
+
+    def clock() -> float:
+        return START_MS / 1000
+
+    async def both() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        bounds: dict[str, Any] = {"max_games": 10, "idle_seconds": 60, "game_spectators": 2}
+        memory = MemoryGameStore(REGISTRY, wall_clock=clock, **bounds)
+        redis = RedisGameStore(
+            REGISTRY, empty_store(request, server), timeout_seconds=10,
+            fast_paths=engine != "generic", clock=clock, caller_time=True, **bounds,
+        )  # fmt: skip
+        try:
+            return (
+                await seated(memory, game, open_seat, private, sequence),
+                await seated(redis, game, open_seat, private, sequence),
+            )
+        finally:
+            await redis.close()
+
+    in_memory, in_redis = asyncio.run(both())
+    for step, (memory_saw, redis_saw) in enumerate(zip(in_memory, in_redis, strict=True)):
+        assert redis_saw == memory_saw, (step, sequence[:step])

@@ -561,6 +561,9 @@ class RedisGameStore:
         return JoinResult(player_or_none(found.player) or 1, token, state)
 
     async def rematch(self, game_id: str, token: str, owner: str) -> RematchAnswer:
+        return await self._told(game_id, token, self._rematch(game_id, token, owner))
+
+    async def _rematch(self, game_id: str, token: str, owner: str) -> RematchAnswer:
         """rematch.lua decides; once the other player's offer stands, the rematch is made here
         first (from the game's recipe) and linked then: of racing links one wins, and a game
         made for one that lost is forgotten."""
@@ -850,13 +853,18 @@ class RedisGameStore:
 
     async def seat(self, game_id: str, token: str) -> Seat:
         known = await self._known_game(game_id)
+        player = await self._told(game_id, token, self._player(game_id, known, token))
+        return Seat(player, known.kind, known.size)
+
+    async def _told(self, game_id: str, token: str, work: Awaitable[T]) -> T:
+        """What ``work`` answers; a spectator's token, refused as no player's, is told it is one
+        (SpectatorToken), as the session tells it whatever it asks."""
         try:
-            player = await self._player(game_id, known, token)
+            return await work
         except Unauthorized:
             if await self._spectates(game_id, token):
                 raise SpectatorToken() from None
             raise
-        return Seat(player, known.kind, known.size)
 
     async def _player(self, game_id: str, known: Known, token: str) -> Player:
         """The player whose token this is, by the hashes known (read again where an open seat
@@ -916,7 +924,7 @@ class RedisGameStore:
             move = self._generic_move(game_id, token, request, full)
         else:
             move = self._fast_move(game_id, self._scripts(known.kind)[0], token, request, full)
-        return await self.scripts.guard(move, self.client, change=True)
+        return await self._told(game_id, token, self.scripts.guard(move, self.client, change=True))
 
     def _accepted(self, game_id: str, found: list[Any]) -> MoveResult:
         """The answer to a move a script accepted, from the state it answered; the move is
@@ -1142,6 +1150,9 @@ class RedisGameStore:
     # --- resignations and draw offers -------------------------------------------------------
 
     async def act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
+        return await self._told(game_id, token, self._act(game_id, token, request))
+
+    async def _act(self, game_id: str, token: str, request: ActionRequest) -> ActionResult:
         if request.action == "takeback" and (await self._known_game(game_id)).engine == GENERIC:
             return await self._generic_takeback(game_id, token, request)
         keys = game_keys(game_id)
