@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from starlette.types import Lifespan
+from typing_extensions import TypedDict
 
 from app import __doc__ as summary
 from app.api import gomoku, operations, reversi, tictactoe
@@ -150,9 +151,40 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
     return lifespan
 
 
-def max_unstarted(settings: Settings) -> int:
-    """The places of the store games nobody has moved in may hold."""
-    return client_part(settings.max_games, settings.unstarted_games_share)
+class StoreBounds(TypedDict):
+    """What every store is bounded by, from the settings (each store takes them by name)."""
+
+    max_games: int
+    idle_seconds: float
+    max_moves: int
+    max_total_moves: int
+    max_refusals: int
+    unstarted_seconds: float
+    max_unstarted: int
+    client_share: float
+    network_factor: float
+    client_open_games: int
+    game_spectators: int
+    game_time_gifts: int
+
+
+def store_bounds(settings: Settings) -> StoreBounds:
+    """The bounds the settings give a store; the places games nobody has moved in may hold are
+    their share of ``max_games``."""
+    return StoreBounds(
+        max_games=settings.max_games,
+        idle_seconds=settings.game_idle_seconds,
+        max_moves=settings.max_moves_per_game,
+        max_total_moves=settings.max_total_moves,
+        max_refusals=settings.max_refusals_per_game,
+        unstarted_seconds=settings.unstarted_game_seconds,
+        max_unstarted=client_part(settings.max_games, settings.unstarted_games_share),
+        client_share=settings.client_share,
+        network_factor=settings.network_factor,
+        client_open_games=settings.client_open_games,
+        game_spectators=settings.game_spectators,
+        game_time_gifts=settings.game_time_gifts,
+    )
 
 
 def store_from(settings: Settings, kinds: Kinds[Kind]) -> GameStore:
@@ -161,38 +193,13 @@ def store_from(settings: Settings, kinds: Kinds[Kind]) -> GameStore:
         return RedisGameStore(
             kinds,
             settings.store_url,
-            max_games=settings.max_games,
-            idle_seconds=settings.game_idle_seconds,
             timeout_seconds=settings.store_timeout_seconds,
             max_connections=settings.store_connections,
             stream_connections=settings.store_stream_connections,
             kept_games=settings.store_kept_games,
-            max_moves=settings.max_moves_per_game,
-            max_total_moves=settings.max_total_moves,
-            max_refusals=settings.max_refusals_per_game,
-            unstarted_seconds=settings.unstarted_game_seconds,
-            max_unstarted=max_unstarted(settings),
-            client_share=settings.client_share,
-            network_factor=settings.network_factor,
-            client_open_games=settings.client_open_games,
-            game_spectators=settings.game_spectators,
-            game_time_gifts=settings.game_time_gifts,
+            **store_bounds(settings),
         )
-    return MemoryGameStore(
-        kinds,
-        settings.max_games,
-        settings.game_idle_seconds,
-        max_moves=settings.max_moves_per_game,
-        max_total_moves=settings.max_total_moves,
-        max_refusals=settings.max_refusals_per_game,
-        unstarted_seconds=settings.unstarted_game_seconds,
-        max_unstarted=max_unstarted(settings),
-        client_share=settings.client_share,
-        network_factor=settings.network_factor,
-        client_open_games=settings.client_open_games,
-        game_spectators=settings.game_spectators,
-        game_time_gifts=settings.game_time_gifts,
-    )
+    return MemoryGameStore(kinds, **store_bounds(settings))
 
 
 def create_app(
