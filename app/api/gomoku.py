@@ -29,12 +29,12 @@ from app.contract.squares import Squares
 from app.contract.stateless import LineOut, lines_out
 from app.kinds.gomoku import RULE_DOC
 from app.rules import gomoku
+from app.rules.colors import Color
 
 router = api_router("/v1/gomoku", ["Gomoku"])
 
 Row = Annotated[int, Field(strict=True, ge=0), INTEGRAL]
 Col = Annotated[int, Field(strict=True, ge=0), INTEGRAL]
-Color = Literal["B", "W"]
 ROW_DOC = "0-based; row 0 is the top row. With `col`, unless `square` is given."
 COL_DOC = "0-based; column 0 is the left column. With `row`, unless `square` is given."
 SQUARE_DOC = (

@@ -32,7 +32,6 @@ from app.contract.stateless import (
     ApplyMoveResponse,
     CheckMoveResponse,
     CheckMovesResponse,
-    Color,
     LegalMove,
     LegalMovesResponse,
 )
@@ -41,6 +40,7 @@ from app.kinds.reversi import WrittenMoves
 from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
+from app.rules.colors import Color
 
 router = api_router("/v1/reversi", ["Reversi"])
 

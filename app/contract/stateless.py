@@ -12,8 +12,8 @@ from typing_extensions import TypedDict
 
 from app.contract.squares import Squares
 from app.rules import gomoku, tictactoe
+from app.rules.colors import Color
 
-Color = Literal["B", "W"]
 Cell = Annotated[
     tuple[int, int],
     WithJsonSchema({

@@ -69,9 +69,10 @@ from app.contract.problems import CELL_REFUSALS, ILLEGAL_SESSION_MOVE, Refusal, 
 from app.contract.squares import SquareError, Squares, check_syntax
 from app.contract.stateless import LineOut, lines_out
 from app.rules import gomoku
+from app.rules.colors import Color
 from app.rules.dead import Liveness
 from app.rules.errors import RuleError
-from app.rules.gomoku import FIVE, MIN_SIZE, RENJU_SIZE, Color, GomokuBoard, Rule
+from app.rules.gomoku import FIVE, MIN_SIZE, RENJU_SIZE, GomokuBoard, Rule
 from app.sessions.errors import (
     NO_OPENING_CHOICE,
     CellOccupied,

@@ -45,8 +45,9 @@ from app.contract.squares import SquareError, Squares, check_syntax
 from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
+from app.rules.colors import Color
 from app.rules.errors import CellError, RuleError
-from app.rules.reversi import BLACK, WHITE, Board, Color, standard_start
+from app.rules.reversi import BLACK, WHITE, Board, standard_start
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds, PassRefused
 from app.sessions.kind import (
     ABORTED,
@@ -235,7 +236,7 @@ class CreateReversiIn(CreateIn):
     board: ReversiBoard | None = Field(
         None, description="A start position instead of the standard one (not with a size)."
     )
-    next: Literal["B", "W"] | None = Field(
+    next: Color | None = Field(
         None,
         description="Who moves first on a posted board (`B` if not given); if that colour "
         "cannot move, the other starts.",

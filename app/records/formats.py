@@ -18,6 +18,7 @@ from typing import Any
 
 from app.records import ggf, psq, sgf
 from app.records.errors import RecordError
+from app.rules.colors import Color
 from app.rules.reversi import standard_start
 
 
@@ -37,7 +38,7 @@ class Recorded:
 
 
 PLAYER_OF = {"B": 1, "W": 2}
-COLOR_OF: dict[int, ggf.Color] = {1: "B", 2: "W"}
+COLOR_OF: dict[int, Color] = {1: "B", 2: "W"}
 
 
 def _read_ggf(text: str, max_moves: int) -> Recorded:

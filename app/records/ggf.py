@@ -63,8 +63,8 @@ from typing import Literal
 from app.contract.squares import MAX_COLUMNS, SquareError, parse
 from app.records.errors import RecordError
 from app.records.text import decode, place
+from app.rules.colors import Color
 
-Color = Literal["B", "W"]
 Ending = Literal["", "r", "t", "s"]
 
 PASS = "pass"

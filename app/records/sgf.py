@@ -53,13 +53,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
 
 from app.records.errors import RecordError
 from app.records.text import decode, place
+from app.rules.colors import Color
 from app.rules.gomoku import GOMOCUP_NUMBERS, RULE_NAMES, Rule
-
-Color = Literal["B", "W"]
 
 MAX_NAME = 8  # letters in a property's name
 MAX_PROPERTIES = 64  # properties in one node

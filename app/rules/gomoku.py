@@ -72,8 +72,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal, Protocol
 
+from app.rules.colors import Color
+
 Rule = Literal["freestyle", "standard", "renju", "caro"]
-Color = Literal["B", "W"]
 Forbidden = Literal["overline", "double_four", "double_three"]
 Shape = Literal["five", "overline", "four", "three"]
 Reason = Literal["occupied", "forbidden"]

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from app.rules.colors import Color
 from app.rules.errors import RuleError
 
-Color = Literal["B", "W"]
 Reason = Literal["occupied", "no_bracket"]
 # Why a move of a game (a list of moves played one after another) is refused: a reason a cell
 # is not a move, or the game having ended before it.
