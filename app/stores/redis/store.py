@@ -4,9 +4,10 @@ Every unit of work is atomic: a script (``lua/*.lua``, shipped with the package)
 rooms of one idea each: where things are kept (``keys.py``), what each script takes and answers
 (``wire.py``), what a game's stored fields mean (``codec.py``), the script runner
 (``scripts.py``), the move accounting (``accounts.py``), the push listener (``push.py``), what
-this process knows of who plays (``known.py``), and the two kinds of engine; this module is the
-``GameStore``, and routes each request to what runs it. A game's *engine* is chosen when it is
-created and kept in its meta hash:
+this process knows of who plays (``known.py``), the lobby (``lobby.py``), readiness
+(``ready.py``), and the two kinds of engine; this module is the ``GameStore``, and routes each
+request to what runs it. A game's *engine* is chosen when it is created and kept in its meta
+hash:
 
 * **generic** (any kind, ``generic.py``): read what the move needs, let the same
   ``Session.play`` the memory store uses decide it in Python, then write the outcome applied
@@ -31,11 +32,6 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
-from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
 from app.sessions import tokens
 from app.sessions.clock import ClockState, TimeControl
 from app.sessions.errors import (
@@ -58,7 +54,7 @@ from app.sessions.kind import (
     board_size,
     other,
 )
-from app.sessions.lobby import STALE_READS, Filter, filters
+from app.sessions.lobby import Filter
 from app.sessions.session import (
     ACTION_FLAGS,
     DEFAULT_GAME_SPECTATORS,
@@ -84,12 +80,10 @@ from app.sessions.session import (
 from app.sessions.store import (
     CLIENT_GAMES,
     CLIENT_MOVES,
-    CLIENT_OPEN_GAMES,
     DEFAULT_CLIENT_OPEN_GAMES,
     DEFAULT_MAX_TOTAL_MOVES,
     NETWORK_GAMES,
     NETWORK_MOVES,
-    NETWORK_OPEN_GAMES,
     UNSTARTED_GAMES,
     BoardShape,
     Changes,
@@ -100,13 +94,12 @@ from app.sessions.store import (
     Seat,
     client_part,
     network_bound,
-    network_of,
     network_part,
     opened,
     seats,
 )
 from app.stores.redis.accounts import MoveAccounts, seconds
-from app.stores.redis.cluster import STORE_ERRORS, BoundedCluster, connect, is_cluster
+from app.stores.redis.cluster import BoundedCluster, connect, is_cluster
 from app.stores.redis.codec import (
     GENERIC,
     Known,
@@ -123,20 +116,14 @@ from app.stores.redis.fast import FastPaths
 from app.stores.redis.generic import GenericEngine
 from app.stores.redis.keys import (
     LIVE_GAMES,
-    LOBBY_COUNTER,
-    LOBBY_NETWORK_OF,
-    LOBBY_OWNED,
-    LOBBY_OWNER_OF,
-    READY,
-    READY_MS,
     channel,
     game_keys,
-    lobby_index,
-    ready_key,
 )
 from app.stores.redis.known import KnownGames
+from app.stores.redis.lobby import Lobby
 from app.stores.redis.push import PushListener
-from app.stores.redis.scripts import Call, ScriptRunner, forget_connections
+from app.stores.redis.ready import takes_writes
+from app.stores.redis.scripts import Call, ScriptRunner
 from app.stores.redis.wire import (
     NOT_MOVES,
     REFUSED_AS,
@@ -151,11 +138,6 @@ from app.stores.redis.wire import (
     JoinArgs,
     JoinedReply,
     LinkedReply,
-    LobbyAddArgs,
-    LobbyAdded,
-    LobbyPage,
-    LobbyPageArgs,
-    LobbyRemoveArgs,
     MovesArgs,
     MovesReply,
     NeededReply,
@@ -177,9 +159,6 @@ from app.stores.redis.wire import (
 # Games a creation may ask to give their places (each found moved in meanwhile, or taken by
 # another process's creation first), before it is refused.
 EVICTIONS = 3
-
-# The hash slots of a Redis Cluster.
-CLUSTER_SLOTS = 16384
 
 
 class RedisGameStore:
@@ -214,15 +193,8 @@ class RedisGameStore:
         store's time, or on ``clock``'s with ``caller_time`` (tests: see scripts.py).
         The bounds are the memory store's (``MemoryGameStore``), kept for all processes."""
         self.kinds = kinds
-        self.client_open_games = client_open_games
-        self.network_open_games = network_bound(client_open_games, network_factor)
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
-        # Every lobby index a game of the served kinds may be listed in (a game leaves them all).
-        self.lobby_indexes = sorted(
-            {lobby_index(where) for kind in kinds for where in filters(kind.name, {})}
-            | {lobby_index((kind.name, rule)) for kind in kinds for rule in kind.rules}
-        )
         self.max_games = max_games
         self.max_refusals = max_refusals
         self.max_moves = max_moves  # each game keeps the limit it was created with
@@ -259,6 +231,11 @@ class RedisGameStore:
             kinds, self.client, self.scripts, self.accounts, max_refusals=max_refusals,
             idle_ms=self.idle_ms, kept_games=kept_games, accepted=self._accepted,
             read_state=self.state, read_moves=self.moves,
+        )  # fmt: skip
+        self.lobby = Lobby(
+            kinds, self._run, self.state, client_open_games=client_open_games,
+            network_open_games=network_bound(client_open_games, network_factor),
+            unstarted_ms=self.unstarted_ms,
         )  # fmt: skip
         self.fast = FastPaths(
             kinds, self.client, self.scripts, self.accounts, max_refusals=max_refusals,
@@ -332,7 +309,7 @@ class RedisGameStore:
             state = await self.state(game_id)  # its deadline, by the store's time
         if state.open_seat is not None and not terms.private:  # listed once it exists
             try:
-                await self._list(game_id, kind, params, owner)
+                await self.lobby.add(game_id, kind, params, owner)
             except CapacityExhausted:  # past its owner's most: no game after all
                 await self._forget(game_id)  # its reserved place given back
                 raise
@@ -376,45 +353,8 @@ class RedisGameStore:
             self.known.forget(game_id)
             self.generic.forget(game_id)
             with suppress(StoreUnavailable):  # else a listing drops it, finding it gone
-                await self._unlist(game_id)
+                await self.lobby.remove(game_id)
         return outcome
-
-    async def _list(
-        self, game_id: str, kind: str, params: Mapping[str, object], owner: str
-    ) -> None:
-        """List a new open game in the lobby, or CapacityExhausted: its owner (or its network)
-        holds its most. Before refusing, the listed games it names that are no longer open
-        (taken, over, or expired: Redis forgets a game, not its entry in the lobby) leave it,
-        and the game is listed if that made room: an owner's count never outlives its games."""
-        indexes = [lobby_index(where) for where in filters(kind, params)]
-        args = LobbyAddArgs(
-            game_id=game_id, owner=owner, most=self.client_open_games,
-            network=network_of(owner) or "", network_most=self.network_open_games,
-        )  # fmt: skip
-        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, LOBBY_COUNTER, LOBBY_NETWORK_OF, *indexes]
-        for attempt in range(2):
-            added = LobbyAdded(*(await self._run(Call("lobby_add", keys, args))))
-            if int(added.placed):
-                return
-            if attempt == 0:
-                for held in added.held:
-                    if not await self._still_open(held):
-                        await self._unlist(held)
-        # Its open games go when joined, deleted, or at the end of their unstarted lifetime.
-        wait = seconds(self.unstarted_ms)
-        if int(added.network):
-            raise CapacityExhausted(self.network_open_games, wait, NETWORK_OPEN_GAMES)
-        raise CapacityExhausted(self.client_open_games, wait, CLIENT_OPEN_GAMES)
-
-    async def _still_open(self, game_id: str) -> bool:
-        try:
-            return (await self.state(game_id)).open_seat is not None
-        except GameNotFound:
-            return False
-
-    async def _unlist(self, game_id: str) -> None:
-        keys = [LOBBY_OWNER_OF, LOBBY_OWNED, LOBBY_NETWORK_OF, *self.lobby_indexes]
-        await self._run(Call("lobby_remove", keys, LobbyRemoveArgs(game_id=game_id)))
 
     async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
         token = tokens.new_token()
@@ -440,7 +380,7 @@ class RedisGameStore:
             token = tokens.unseal(found.sealed, idempotency_key)
             return JoinResult(player_or_none(found.player) or 1, token, state, replayed=True)
         with suppress(StoreUnavailable):  # else a listing drops it, finding it taken
-            await self._unlist(game_id)
+            await self.lobby.remove(game_id)
         return JoinResult(player_or_none(found.player) or 1, token, state)
 
     async def rematch(self, game_id: str, token: str, owner: str) -> RematchAnswer:
@@ -502,29 +442,7 @@ class RedisGameStore:
         return recipe_of(self.kinds, found, opening)
 
     async def open_games(self, where: Filter, after: int, limit: int) -> OpenGames:
-        """A page of the lobby's index: each listed game's state read (a script a game: on a
-        cluster each is in its own slot), and a game no longer open dropped from the lobby;
-        at most ``STALE_READS`` entries read per game asked for."""
-        games: list[GameState] = []
-        cursor, more = after, True
-        budget = limit * STALE_READS
-        while len(games) < limit and more and budget > 0:
-            most = min(limit - len(games), budget)
-            args = LobbyPageArgs(after=cursor, most=most)
-            page = LobbyPage(*(await self._run(Call("lobby_page", [lobby_index(where)], args))))
-            budget -= len(page.ids)
-            more = len(page.ids) == most
-            for game_id, number in zip(page.ids, page.numbers, strict=True):
-                cursor = int(float(number))
-                try:
-                    state: GameState | None = await self.state(game_id)
-                except GameNotFound:
-                    state = None
-                if state is None or state.open_seat is None:
-                    await self._unlist(game_id)
-                else:
-                    games.append(state)
-        return OpenGames(games, cursor if more else None)
+        return await self.lobby.page(where, after, limit)
 
     async def state(self, game_id: str) -> GameState:
         keys = game_keys(game_id)
@@ -619,7 +537,7 @@ class RedisGameStore:
         self.known.forget(game_id)
         self.generic.forget(game_id)
         with suppress(StoreUnavailable):  # an open game leaves the lobby (else a listing drops it)
-            await self._unlist(game_id)
+            await self.lobby.remove(game_id)
         # The game is deleted (the answer is 204 whatever follows); were its accounts not told,
         # they give its place back when its expiry instant passes, as for a game that expired.
         with suppress(StoreUnavailable):
@@ -630,46 +548,7 @@ class RedisGameStore:
         return int(await self.scripts.guard(count, self.client))
 
     async def ready(self) -> bool:
-        """The store takes writes: one write of its own (``READY``), which a Redis that refuses
-        writes (out of memory, read-only, paused) refuses or leaves unanswered; after a
-        connection failure, once more on a fresh connection (the write changes nothing of a
-        game, so sending it again is safe). On a cluster: every slot is served by a primary
-        that says so, and every primary takes such a write (the topology asked again after a
-        failure)."""
-        if isinstance(self.client, RedisCluster):
-            return await self._cluster_ready(self.client)
-        for _ in range(2):
-            try:
-                return bool(await self.client.set(READY, self._now_ms(), px=READY_MS))
-            except RedisError as error:
-                if not isinstance(error, (RedisConnectionError, RedisTimeoutError)):
-                    return False
-                await forget_connections(error, self.client)
-        return False
-
-    async def _cluster_ready(self, cluster: RedisCluster) -> bool:
-        """Every slot has a primary, every primary answers that it serves (its cluster state
-        is ``ok``: a node back from an outage is not, until the others know it again), and
-        takes a write."""
-        for _ in range(2):
-            try:
-                await cluster.initialize()
-                primaries = cluster.get_primaries()
-                ranges = await cluster.cluster_slots(target_nodes=primaries[0])
-                served = sum(end - start + 1 for start, end in ranges)
-                states = [
-                    await cluster.execute_command("CLUSTER INFO", target_nodes=primary)
-                    for primary in primaries
-                ]
-                if served != CLUSTER_SLOTS or any(s["cluster_state"] != "ok" for s in states):
-                    return False
-                for start, end in ranges:  # a write in each primary's slots
-                    await cluster.set(ready_key(start, end), self._now_ms(), px=READY_MS)
-                return True
-            except STORE_ERRORS:
-                with suppress(*STORE_ERRORS):
-                    await cluster.nodes_manager.initialize()  # ask where the slots are now
-        return False
+        return await takes_writes(self.client, self._now_ms)
 
     # --- who plays ----------------------------------------------------------------------------
 
@@ -761,7 +640,7 @@ class RedisGameStore:
             self._count_ending(state)
             if state.lobby and state.joined is None and state.status != "in_progress":
                 with suppress(StoreUnavailable):  # aborted waiting: else a listing drops it
-                    await self._unlist(game_id)
+                    await self.lobby.remove(game_id)
             return ActionResult(state)
         if isinstance(answer, ReplayState):
             return ActionResult(
