@@ -131,6 +131,8 @@ class GenericEngine:
     async def move(
         self, game_id: str, token: str, request: MoveRequest, full: CapacityExhausted | None
     ) -> MoveResult:
+        """A move: decided on this process's copy of the game when it wrote it last, else on
+        the game as read; at the store's most moves (``full``) only a replay is answered."""
         if full is None:
             decided = await self._decide_on_kept(game_id, token, request)
             if decided is not None:
