@@ -39,7 +39,6 @@ BEING_SPLIT = {
     "api/games/routes.py": 1020,
     "kinds/gomoku.py": 1031,
     "sessions/session.py": 1050,
-    "stores/redis/store.py": 1280,
 }
 
 

@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.stores.redis import store as redis_store
+from app.stores.redis import generic as redis_generic
 from tests.api.problems import assert_problem
 from tests.api.test_endings import events
 from tests.api.test_games_api import parse_events
@@ -150,7 +150,7 @@ def test_a_takeback_reaching_past_the_records_read_with_the_game_reads_them_all(
     # (``TAKEBACK_RECORDS``), and all of them when the takeback reaches further (a Reversi
     # player's replies after its passes). With one record read first, every takeback of a move
     # and its reply reaches further.
-    monkeypatch.setattr(redis_store, "TAKEBACK_RECORDS", 1)
+    monkeypatch.setattr(redis_generic, "TAKEBACK_RECORDS", 1)
     script = kind.script[:3]
     game = create(client, kind)
     play(client, game, script)

@@ -3,9 +3,9 @@
 Keys of one game share the hash tag ``{game:ID}`` so they live in one Redis Cluster slot (a
 script may only touch keys of one slot):
 
-* ``{game:ID}:meta``  hash: kind, params (JSON), h1, h2 (token hashes), status, winner, next,
-  version, refusals (receipts of refusals kept), facts (the kind's state fields, JSON); the
-  generic path adds ``position`` (the kind's text), the line engine (a fast path) ``n``
+* ``{game:ID}:meta``  hash: the game's fields (kind, params, token hashes, status, version, ...;
+  what each is written from and read as: ``codec.py``); the generic engine adds ``position``
+  (the kind's text), the line engine (a fast path) its parameters (``n``, ``k``, ...)
 * ``{game:ID}:moves`` list: one record per accepted move, in order, as the kind encodes it
 * ``{game:ID}:receipts`` hash: "player:Idempotency-Key" -> the request's fingerprint and its
   first answer (``ok|<seq>``, or the refusal's code and arguments)

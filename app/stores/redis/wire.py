@@ -15,21 +15,23 @@ is one record too (arq's ``serialize_*`` / ``deserialize_*`` are the model):
   action, and the refusals a script decides) carry their name first, so that one decoder reads
   whichever came.
 
+The meta hash's fields that the store reads without a script (``HMGET``) are records too
+(``KnownFields``, ``RecipeFields``): the fields asked for are the record's, read back by name.
+
 The records' values are what Redis carries: texts and integers (a Lua ``false`` arrives as
-``None``). What they mean for a game is decided by the codec below (``state_read``,
-``record_read``, ``refusal_of``).
+``None``). What they mean for a game is decided by the codec (``codec.py``); what a refusal a
+script answered stands for (the exception, rebuilt for the request) is decided here
+(``refusal_of``).
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast, get_args
+from typing import Any, NamedTuple
 
 from app.rules.errors import DomainError
-from app.sessions.clock import ClockState, TimeControl
 from app.sessions.errors import (
     NO_OPENING_CHOICE,
     ActionNotAllowed,
@@ -50,18 +52,8 @@ from app.sessions.errors import (
     WrongPlayer,
     WrongStep,
 )
-from app.sessions.kind import (
-    ClockReading,
-    GameKind,
-    KindRegistry,
-    Move,
-    Placement,
-    Player,
-    Reason,
-    Status,
-    Winner,
-)
-from app.sessions.session import ActionRequest, GameState, Gift, MoveRequest
+from app.sessions.kind import Placement
+from app.sessions.session import ActionRequest, MoveRequest
 
 Wire = str | int  # what a script's argument is sent as
 
@@ -595,6 +587,39 @@ class LobbyPage(NamedTuple):
     numbers: list[str]
 
 
+# --- the meta hash's fields read without a script (HMGET), by the same names ------------------
+
+
+# A field as the client types an HMGET's answer (a text: the clients decode), None if absent.
+Field = str | bytes | None
+
+
+class KnownFields(NamedTuple):
+    """What never changes of a game (``codec.known_of``); the fields are the meta hash's, read
+    as ``HMGET meta *KnownFields._fields`` (Redis answers None for a field the game lacks)."""
+
+    kind: Field  # None: no such game
+    engine: Field
+    h1: Field
+    h2: Field
+    owner: Field
+    network: Field
+    facts: Field
+    private: Field
+
+
+class RecipeFields(NamedTuple):
+    """How a game was made (``codec.recipe_of``), read as ``KnownFields`` are."""
+
+    kind: Field  # None: no such game
+    params: Field
+    control: Field
+    fm: Field  # the first move's deadline, ms
+    off: Field
+    private: Field
+    opened: Field  # the opening's moves
+
+
 Record = type[tuple[Any, ...]]
 
 REPLIES: dict[str, Record] = {
@@ -762,92 +787,7 @@ def check_script(script: Script, text: str) -> None:
         raise ValueError(f"{script.name}.lua reads a tail its record does not declare")
 
 
-# --- the codec: what the records mean for a game --------------------------------------------
-
-
-def status_of(value: str) -> Status:
-    if value not in get_args(Status):
-        raise StoreUnavailable(f"the store holds an unknown game status {value!r}")
-    return cast(Status, value)
-
-
-def winner_of(value: Any) -> Winner:
-    winner = int(value)
-    if winner not in (0, 1, 2):
-        raise StoreUnavailable(f"the store holds an unknown winner {winner!r}")
-    return cast(Winner, winner)
-
-
-def player_or_none(value: Any) -> Player | None:
-    return None if int(value) == 0 else (1 if int(value) == 1 else 2)
-
-
-def reason_of(value: str | None) -> Reason | None:
-    if value and value not in get_args(Reason):
-        raise StoreUnavailable(f"the store holds an unknown reason {value!r}")
-    return cast(Reason, value) if value else None
-
-
-def record_read(kind: GameKind, seq: int, text: str) -> Move:
-    """Move number ``seq`` from its record: the kind's text, then the stamp game.lua's ``moved``
-    wrote — the game's version after it, and with clocks their reading — if any."""
-    record, *stamp = text.split("|")
-    move = kind.decode_move(seq, record)
-    if not stamp:
-        return move
-    version = int(stamp[0])
-    reading, at = None, None
-    if len(stamp) >= 5:  # (a record written before spent times were kept has none: 0)
-        at, first, second, running, spent = (int(value) for value in [*stamp[1:], "0"][:5])
-        reading = ClockReading(at, (first, second), player_or_none(running), spent)
-    elif len(stamp) == 2:  # a game without clocks: the instant alone
-        at = int(stamp[1])
-    return move.stamped(None if version == seq else version, reading, at)
-
-
-def state_read(kinds: KindRegistry, game_id: str, found: Iterable[Any]) -> GameState:
-    """The state a script answered (a ``StateReply``)."""
-    s = StateReply(*found)
-    kind = kinds.find(s.kind)
-    moves = int(s.moves)
-    clock = None
-    if s.control:
-        since = int(s.since)
-        clock = ClockState.at(
-            TimeControl.decode(s.control), (int(s.r1), int(s.r2)), player_or_none(s.running),
-            since, int(s.turn) or since,
-        )  # fmt: skip
-    last = record_read(kind, moves, s.last) if s.last else None
-    status, winner, reason = status_of(s.status), winner_of(s.winner), reason_of(s.reason)
-    facts = kind.ended(json.loads(s.facts), status, winner, reason)
-    return GameState(
-        game_id, s.kind, facts, status, winner, reason, player_or_none(s.next_player),
-        int(s.version), moves, last, player_or_none(s.offer), clock,
-        lobby=s.lobby == "1", open_seat=player_or_none(s.open) if status == "in_progress" else None,
-        joined=int(s.joined) or None,
-        first_move_due=(int(s.fmdue) or None) if status == "in_progress" else None,
-        disabled=frozenset(s.off.split(",")) - {""}, private=s.private == "1",
-        rematch_offer=player_or_none(s.rmo), rematch=s.rm or None,
-        takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
-        at_ms=int(s.at) or None, last_given=int(s.lg) or None, joined_ms=int(s.jat) or None,
-    )  # fmt: skip
-
-
-def gift_read(kind: GameKind, found: Iterable[Any]) -> tuple[Gift, Move | None]:
-    """A gift of time changes.lua answered (a ``GiftReply``), and the move it came after."""
-    g = GiftReply(*found)
-    made, running = int(g.moves), player_or_none(g.running)
-    gift = Gift(
-        int(g.version), int(g.at), made, (int(g.r1), int(g.r2)), running, int(g.turn),
-        player_or_none(g.offer), player_or_none(g.tbo), int(g.fmdue) or None, int(g.tbl) or None,
-    )  # fmt: skip
-    return gift, record_read(kind, made, g.last) if made else None
-
-
-def moves_read(kinds: KindRegistry, kind_name: str, first: int, records: list[Any]) -> list[Move]:
-    """Move records read from index ``first`` (0-based) on, as moves."""
-    kind = kinds.find(kind_name)
-    return [record_read(kind, first + 1 + i, record) for i, record in enumerate(records)]
+# --- refusals: what a script's refusal stands for ------------------------------------------
 
 
 def _cell(request: MoveRequest | ActionRequest) -> Placement:
@@ -892,8 +832,3 @@ def refusal_of(game_id: str, answer: tuple[Any, ...], request: Request) -> Domai
     if refused is None:
         raise StoreUnavailable(f"unexpected answer from the store: {answer!r}")
     return refused(answer, request)
-
-
-def meta_fields(fields: Mapping[str, object]) -> str:
-    """A new game's meta hash, as create.lua takes it."""
-    return json.dumps({name: str(value) for name, value in fields.items()})

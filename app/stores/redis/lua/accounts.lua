@@ -120,7 +120,7 @@ end
 -- live games hold `most` moves or more, and the networks whose hold `network_most` or more
 -- (all of them: a share is at least a thousandth of the bound, rounded down but at least one
 -- move, so at most 2,000 hold one), and the moves of each name in the table `asked` (name ->
--- the sorted set of its moves), as {name, moves, name, moves, ...} (redis_wire.py's Shares;
+-- the sorted set of its moves), as {name, moves, name, moves, ...} (wire.py's Shares;
 -- an owner's and a network's names never meet).
 local function shares(most, network_most, asked)
   local counts = {}

@@ -176,7 +176,7 @@ local function time_given(meta_key, moves_key, channel, player, seconds, now)
 end
 
 -- The game's state by name (false for a game that does not exist), and as every script
--- answers it (redis_wire.py's StateReply).
+-- answers it (wire.py's StateReply).
 local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',

@@ -12,7 +12,7 @@
 -- fill, as app/rules/dead.py's Liveness does, and ends drawn ('dead_position') when neither
 -- player can complete one with the moves left: O(log moves) a move whatever k, O(k) under
 -- standard's exact five (cells.lua says how).
--- KEYS: meta, cells, lines, moves, receipts, stones. Its arguments and answers: redis_wire.py.
+-- KEYS: meta, cells, lines, moves, receipts, stones. Its arguments and answers: wire.py.
 -- A game's version counts its changes, its moves list its moves: they differ once a draw
 -- offer was made (game.lua).
 local now = now_ms()
