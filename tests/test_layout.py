@@ -38,7 +38,6 @@ BEING_SPLIT = {
     "api/records.py": 1260,
     "api/games/routes.py": 1020,
     "kinds/gomoku.py": 1030,
-    "sessions/session.py": 1050,
     "stores/redis/store.py": 1280,
 }
 

@@ -62,6 +62,18 @@ from app.sessions.errors import (
     TooManySpectators,
     Unauthorized,
 )
+from app.sessions.exchange import (
+    ACTION_FLAGS,
+    ActionRequest,
+    ActionResult,
+    GameState,
+    JoinResult,
+    LegalMovesPage,
+    MoveRequest,
+    MoveResult,
+    Rematch,
+    RematchAnswer,
+)
 from app.sessions.kind import (
     ABORTED,
     GameKind,
@@ -78,35 +90,26 @@ from app.sessions.kind import (
     other,
 )
 from app.sessions.lobby import STALE_READS, Filter, filters
-from app.sessions.receipts import receipt_from, receipt_text
-from app.sessions.session import (
-    ACTION_FLAGS,
+from app.sessions.past import result_at, state_at_gift, state_at_takeback
+from app.sessions.receipts import (
     ANY_VERSION,
+    Answered,
+    Receipt,
+    join_receipt_key,
+    receipt_from,
+    receipt_key,
+    receipt_text,
+)
+from app.sessions.session import (
     DEFAULT_GAME_SPECTATORS,
     DEFAULT_GAME_TIME_GIFTS,
     DEFAULT_MAX_MOVES,
     DEFAULT_MAX_REFUSALS,
     NO_TERMS,
-    ActionRequest,
-    ActionResult,
-    Answered,
     Ending,
-    GameState,
-    JoinResult,
-    LegalMovesPage,
-    MoveRequest,
-    MoveResult,
-    Receipt,
-    Rematch,
-    RematchAnswer,
     Session,
     Terms,
-    join_receipt_key,
     player_by_hash,
-    receipt_key,
-    result_at,
-    state_at_gift,
-    state_at_takeback,
 )
 from app.sessions.store import (
     CLIENT_GAMES,

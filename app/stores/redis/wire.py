@@ -50,6 +50,7 @@ from app.sessions.errors import (
     WrongPlayer,
     WrongStep,
 )
+from app.sessions.exchange import ActionRequest, GameState, MoveRequest
 from app.sessions.kind import (
     ClockReading,
     GameKind,
@@ -61,7 +62,7 @@ from app.sessions.kind import (
     Status,
     Winner,
 )
-from app.sessions.session import ActionRequest, GameState, Gift, MoveRequest
+from app.sessions.past import Gift
 
 Wire = str | int  # what a script's argument is sent as
 
@@ -372,7 +373,7 @@ class ChangesReply(NamedTuple):
 
 
 class GiftReply(NamedTuple):
-    """A gift of time as game.lua's ``time_given`` logged it (session.py's ``Gift``), and the
+    """A gift of time as game.lua's ``time_given`` logged it (past.py's ``Gift``), and the
     record of the move it came after ('' for none)."""
 
     version: str
