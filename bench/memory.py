@@ -26,8 +26,8 @@ import redis.asyncio as redis
 from app.kinds import REGISTRY
 from app.rules import reversi
 from app.sessions.errors import NotYourTurn
+from app.sessions.exchange import MoveRequest
 from app.sessions.kind import Placement
-from app.sessions.session import MoveRequest
 from app.sessions.store import CreatedGame, GameStore
 from app.stores.memory import MemoryGameStore
 from app.stores.redis.store import RedisGameStore

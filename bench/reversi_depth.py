@@ -64,7 +64,10 @@ class Version:
             return __import__(f"{package}.{name}", fromlist=["_"])
 
         self.placement = module("sessions.kind").Placement
-        self.move_request = module("sessions.session").MoveRequest  # its first field: the move
+        try:  # its first field: the move
+            self.move_request = module("sessions.exchange").MoveRequest
+        except ModuleNotFoundError:  # before: among the session's values
+            self.move_request = module("sessions.session").MoveRequest
         limits = {"max_games": 10**7, "idle_seconds": 3600, "timeout_seconds": 5,
                   "max_total_moves": 10**9, "kept_games": kept_games}  # fmt: skip
         try:  # the house in wings: the stores apart, given the kinds they keep

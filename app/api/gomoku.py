@@ -27,7 +27,7 @@ from app.contract.fields import INTEGRAL, Body, Square, cell_error, cell_of
 from app.contract.problems import BODY_ERRORS
 from app.contract.squares import Squares
 from app.contract.stateless import LineOut, lines_out
-from app.kinds.gomoku import RULE_DOC
+from app.kinds.gomoku.answers import RULE_DOC
 from app.rules import gomoku
 from app.rules.colors import Color
 

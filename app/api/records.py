@@ -92,8 +92,8 @@ from app.records.signing import AUDIT, RECORD, TYPES, KeyRing, SigningKey
 from app.records.steps import Steps, completed
 from app.records.transcript import read_transcript, write_transcript
 from app.records.wthor import WthorGame, read_wthor
+from app.sessions.exchange import GameState
 from app.sessions.kind import Choice, Kinds, Pass, Placement, Played, Player, board_size
-from app.sessions.session import GameState
 from app.sessions.store import GameStore, History
 from app.settings import DEFAULT_MAX_RECORD_MOVES
 

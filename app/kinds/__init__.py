@@ -1,10 +1,10 @@
 """The kind registry: ``KINDS`` is the one list of the game kinds this service serves.
 
-A new kind is a module here (with its rules in ``app/rules/``) whose ``KIND`` is added to
-``KINDS``. Everything else derives from the registry a service is given (``create_app(kinds=…)``,
-``KINDS`` unless told): the stores find a game's kind in it (``Kinds.find``), and the edge
-builds its OpenAPI unions, its move route's refusals, its problem table and the page's kind
-table from the kinds' faces.
+A new kind is a module (or a package) here (with its rules in ``app/rules/``) whose ``KIND`` is
+added to ``KINDS``. Everything else derives from the registry a service is given
+(``create_app(kinds=…)``, ``KINDS`` unless told): the stores find a game's kind in it
+(``Kinds.find``), and the edge builds its OpenAPI unions, its move route's refusals, its problem
+table and the page's kind table from the kinds' faces.
 """
 
 from __future__ import annotations

@@ -4,25 +4,23 @@ A ``Session`` is one game: its id and kind, the hashes of its two players' token
 (the kind's part, ``kind.Position``), its version (every change of the game counts: a move, a
 draw offer, an ending), the endings a referee decides (a flag fall, a resignation, a draw by
 agreement), its clocks (``clock.py``) and the receipts of requests sent with an
-``Idempotency-Key``. ``Session.play`` and ``Session.act`` are the one statement of the policy
-both stores follow — authenticate, replay a receipt, check ``player`` and ``If-Match``, refuse
-after the end, let the position apply the move or refuse it, remember the answer — and snapshots
-(``GameState``, ``MoveResult``) are the immutable values the HTTP edge renders.
+``Idempotency-Key`` (``receipts.py``). ``Session.play`` and ``Session.act`` are the one
+statement of the policy both stores follow — authenticate, replay a receipt, check ``player``
+and ``If-Match``, refuse after the end, let the position apply the move or refuse it, remember
+the answer — on the requests of ``exchange.py``, answered with its snapshots (a retry's answer
+rebuilt as ``past.py`` says).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Literal, NamedTuple
+from dataclasses import dataclass, field
 
 from app.rules.errors import DomainError
 from app.sessions import tokens
-from app.sessions.clock import Clocks, ClockState
+from app.sessions.clock import Clocks
 from app.sessions.errors import (
     NO_CLOCK,
     NO_OPPONENT,
@@ -43,13 +41,22 @@ from app.sessions.errors import (
     WaitingForOpponent,
     WrongPlayer,
 )
+from app.sessions.exchange import (
+    ACTION_FLAGS,
+    ActionRequest,
+    ActionResult,
+    GameState,
+    JoinResult,
+    LegalMovesPage,
+    MoveRequest,
+    MoveResult,
+    Rematch,
+)
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
     ClockReading,
     GameKind,
-    LegalMoves,
     Move,
-    Played,
     Player,
     Position,
     Reason,
@@ -58,24 +65,15 @@ from app.sessions.kind import (
     board_size,
     other,
 )
-
-
-def receipt_key(player: Player | Literal["join"], idempotency_key: str) -> str:
-    """Where a game keeps the answer to a player's request under an ``Idempotency-Key``: the
-    player and a 16-byte digest of the key (a key may be 255 characters, and a game keeps
-    thousands of them)."""
-    digest = hashlib.blake2b(idempotency_key.encode(), digest_size=16).digest()
-    return f"{player}:{base64.b85encode(digest).decode()}"
-
-
-def join_receipt_key(idempotency_key: str, requester: str) -> str:
-    """Where a game keeps a join's answer: under its ``Idempotency-Key`` as the client that sent
-    it (``requester``, as the edge's ``client_of`` names it) used it. A join needs no token, so
-    the key alone would hand the seat's token to whoever sends it again: bound to its
-    requester, the same key from another client is another join (``seat_taken`` once the seat
-    is taken), however guessable the key. A key is visible ASCII, so the newline between the
-    two cannot be part of it."""
-    return receipt_key(JOIN, f"{requester}\n{idempotency_key}")
+from app.sessions.past import Gift, result_at, state_at_gift, state_at_takeback
+from app.sessions.receipts import (
+    ANY_VERSION,
+    JOIN,
+    Answered,
+    Receipt,
+    join_receipt_key,
+    receipt_key,
+)
 
 
 def player_by_hash(token_hashes: tuple[str, str], token: str) -> Player:
@@ -93,96 +91,6 @@ def player_by_digest(token_hashes: tuple[str, str], digest: str) -> Player:
     if second:
         return 2
     raise Unauthorized("the token is not valid for this game")
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRequest:
-    """A move as a client asked for it: what it plays (a cell, a pass, …, as the game's kind
-    defines it), and the conditions it set."""
-
-    played: Played
-    player: Player | None = None  # claimed in the body; must be the token's
-    expected_version: int | None = None  # If-Match; -1 names no version
-    idempotency_key: str | None = None
-
-    def fingerprint(self) -> str:
-        """What makes two requests under one Idempotency-Key "the same body"."""
-        return f"{self.played.text()}:{self.player or ''}"
-
-
-# What a player may do besides moving: resign, offer a draw, abort, offer a takeback, give
-# time to the other player.
-Action = Literal["resign", "offer", "abort", "takeback", "give_time"]
-# The rule flag (``errors.RULE_FLAGS``) that may leave each action out of a game.
-ACTION_FLAGS: Mapping[str, str] = {
-    "offer": "draw_offer", "abort": "abort", "takeback": "takeback", "give_time": "give_time",
-}  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRequest:
-    """A resignation, a draw offer, an abort, a takeback offer or time given as a client asked
-    for it, with its conditions."""
-
-    action: Action
-    player: Player | None = None
-    expected_version: int | None = None
-    idempotency_key: str | None = None
-    seconds: int = 0  # the time given (give_time)
-
-    def fingerprint(self) -> str:
-        if self.action == "give_time":
-            return f"{self.action}:{self.player or ''}:{self.seconds}"
-        return f"{self.action}:{self.player or ''}"
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    id: str
-    kind: str
-    facts: Mapping[str, object]  # the kind's own fields, e.g. {"n": 3}
-    status: Status
-    winner: Winner
-    reason: Reason | None  # why the game ended; None while it goes on
-    next_player: Player | None
-    version: int  # changes so far: moves, draw offers, an ending
-    move_count: int
-    last_move: Move | None
-    draw_offer: Player | None = None  # the player whose draw offer stands
-    clock: ClockState | None = None
-    lobby: bool = False  # created open: its state says ``open_seat``
-    open_seat: Player | None = None  # the seat nobody has taken yet (an open game's)
-    joined: int | None = None  # the version the open seat was taken at
-    # When the game is aborted if the player to move has not made their first move (ms since
-    # the epoch: ``first_move_seconds``); None when no first move is due.
-    first_move_due: int | None = None
-    disabled: frozenset[str] = frozenset()  # the rule flags the game was created without
-    private: bool = False  # read only with a player's or a spectator's token
-    rematch_offer: Player | None = None  # the player whose rematch offer stands
-    rematch: str | None = None  # the id of the rematch, once both offered
-    takeback_offer: Player | None = None  # the player whose takeback offer stands
-    last_takeback: int | None = None  # the version of the last takeback accepted, if any
-    # The instant of the game's last change (ms since the epoch, the store's time; None where
-    # no time is kept: an audit's replay, a game stored before changes kept it).
-    at_ms: int | None = None
-    last_given: int | None = None  # the version of the last gift of time, if any (streams')
-    joined_ms: int | None = None  # when the open seat was taken (ms), if kept
-
-    @property
-    def ended_version(self) -> int:
-        """The version at which the game ended (its version while it goes on): the changes
-        after the end are a rematch's, its offer and its creation."""
-        return self.version - (self.rematch_offer is not None) - 2 * (self.rematch is not None)
-
-    @property
-    def deadline_ms(self) -> int | None:
-        """The next instant the game ends by itself unless a player acts first: the running
-        clock's flag fall, or a first move's deadline."""
-        clock = None if self.clock is None else self.clock.deadline_ms
-        due = self.first_move_due
-        if clock is None or due is None:
-            return due if clock is None else clock
-        return min(clock, due)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,36 +122,6 @@ DEFAULT_GAME_TIME_GIFTS = 100
 NO_TERMS = Terms()
 
 
-@dataclass(frozen=True, slots=True)
-class Rematch:
-    """A player's seat and token in the rematch of a game: its id, the seat (the other one than
-    in this game: colours swapped) and the token, shown to that player alone."""
-
-    id: str
-    player: Player
-    token: str
-
-
-@dataclass(frozen=True, slots=True)
-class RematchAnswer:
-    """The answer to a rematch offer: the caller's seat in the rematch once both offered (None
-    while only the caller's offer stands), and the game's state."""
-
-    rematch: Rematch | None
-    state: GameState
-
-
-@dataclass(frozen=True, slots=True)
-class JoinResult:
-    """A join's answer: the seat taken, its token (shown to the joiner alone), the game after
-    it, and whether this is the answer to a retry (the same ``Idempotency-Key``)."""
-
-    player: Player
-    token: str
-    state: GameState
-    replayed: bool = False
-
-
 # The players' moves (an opening's are not theirs) from which a game can no longer be aborted.
 ABORT_BEFORE_MOVES = 2
 
@@ -253,175 +131,6 @@ KEPT_ACTIONS = frozenset({"takeback", "give_time"})
 
 # The numbers of one move's clock reading (``Session._readings``).
 READING = 5
-
-# A join's receipt key begins with this, where a player's request's begins with its seat.
-JOIN: Literal["join"] = "join"
-
-
-@dataclass(frozen=True, slots=True)
-class LegalMovesPage:
-    """A page of a game's legal moves at a version: the player to move (None once the game is
-    over, however it ended: then there are none), and the page (``LegalMoves``)."""
-
-    id: str
-    kind: str
-    version: int
-    player: Player | None
-    legal: LegalMoves
-
-
-@dataclass(frozen=True, slots=True)
-class MoveResult:
-    winner: Winner
-    move: Move
-    state: GameState
-    replayed: bool = False  # the answer to a retried request (same Idempotency-Key and body)
-
-
-@dataclass(frozen=True, slots=True)
-class ActionResult:
-    state: GameState
-    replayed: bool = False
-
-
-def latest_before(latest: int | None, version: int) -> int | None:
-    """The version of the latest change of a sort (a takeback, a gift of time) as it was at
-    ``version``, from the latest now: the same if it came before; None if not, as which one
-    came before it is not kept."""
-    return latest if latest is None or latest < version else None
-
-
-def result_at(move: Move, now: GameState, kind: GameKind) -> MoveResult:
-    """The answer a move got when it was accepted, rebuilt from the game as it is ``now``.
-
-    If the move was the game's last change, the state then is the state now. Otherwise the game
-    went on, so it was in progress then, with no draw offer standing (a move declines it): its
-    kind says who was to move and how the board stood, and the move's own clock reading how
-    the clocks stood. (A takeback made after it is no ``last_takeback`` of then: which one
-    before it was is not kept.)
-    """
-    if move.changed == now.version:
-        state = replace(now, last_move=move)
-    else:
-        next_player, then = kind.after(move, now.facts)
-        facts = kind.ended(then, "in_progress", 0, None)
-        clock = now.clock
-        if clock is not None and move.clock is not None:
-            clock = ClockState.of(clock.control, move.clock)
-        state = replace(
-            now, facts=facts, status="in_progress", winner=0, reason=None,
-            next_player=next_player, version=move.changed, move_count=move.seq, last_move=move,
-            draw_offer=None, clock=clock, takeback_offer=None, at_ms=move.at_ms,
-            last_takeback=latest_before(now.last_takeback, move.changed),
-            last_given=latest_before(now.last_given, move.changed),
-        )  # fmt: skip
-    return MoveResult(winner=state.winner, move=move, state=state, replayed=True)
-
-
-# The version of an answered move a receipt written before takebacks does not say: the move now
-# at its number.
-ANY_VERSION = -1
-
-
-class Answered(NamedTuple):
-    """The move a request was answered with: its number, and the game's version right after
-    it, which tells it from a move of the same number made after a takeback took it back."""
-
-    seq: int
-    version: int
-
-
-def state_between(
-    now: GameState, version: int, left: int, last: Move | None, kind: GameKind,
-    params: Mapping[str, object], *, at_ms: int | None, clock: ClockState | None,
-    last_takeback: int | None, last_given: int | None, draw_offer: Player | None = None,
-    takeback_offer: Player | None = None,
-) -> GameState:  # fmt: skip
-    """The state right after a change made at ``version`` that was no move (a takeback, time
-    given), ``left`` moves having been made then (the last of them ``last``), rebuilt from the
-    game as it is ``now`` (as ``result_at`` rebuilds a move's): the game went on (in progress,
-    no rematch yet); its kind says who was to move (the player after ``last``) and how the
-    board stood — back to the start (no move: a game of no opening), as a new game of its
-    ``params`` stands. What the game does not tell is given: the change's instant ``at_ms``
-    (None: not kept), the clocks ``clock``, the last takeback and gift then and the offers
-    standing.
-    The change at ``now.version`` is the state now."""
-    if version == now.version:
-        return now
-    if last is None:
-        start = kind.new(params)
-        next_player, facts = start.next_player, start.facts()
-    else:
-        next_player, facts = kind.after(last, now.facts)
-    return replace(
-        now, facts=kind.ended(facts, "in_progress", 0, None), status="in_progress", winner=0,
-        reason=None, next_player=next_player, version=version, move_count=left, last_move=last,
-        draw_offer=draw_offer, takeback_offer=takeback_offer, last_takeback=last_takeback,
-        last_given=last_given, at_ms=at_ms, clock=clock, rematch_offer=None, rematch=None,
-    )  # fmt: skip
-
-
-def state_at_takeback(
-    now: GameState, version: int, left: int, last: Move | None, kind: GameKind,
-    params: Mapping[str, object], at_ms: int | None = None,
-) -> GameState:  # fmt: skip
-    """The state right after the takeback made at ``version`` that left ``left`` moves (the
-    last of them ``last``: ``state_between``): no offer stands (a takeback declines a draw
-    offer), the player of the move taken back moves again (the same one who moves after
-    ``last``). The clocks are shown as they are now (a takeback rolls none back: they hold
-    every gift of time since); its instant is ``at_ms`` (None: a takeback stored before its
-    instant was kept)."""
-    return state_between(
-        now, version, left, last, kind, params, at_ms=at_ms, clock=now.clock,
-        last_takeback=version, last_given=latest_before(now.last_given, version),
-    )  # fmt: skip
-
-
-class Gift(NamedTuple):
-    """A gift of time as a game logs it for its streams, which send each in its place among
-    the moves (``state_at_gift``): its version and instant, the moves made then, and the
-    clocks, the offers standing, the first move's deadline and the last takeback right after
-    it: all a state then shows that the game now may not."""
-
-    version: int
-    at_ms: int
-    moves: int
-    remaining_ms: tuple[int, int]
-    running: Player | None
-    turn_ms: int  # when the running player's turn began
-    draw_offer: Player | None
-    takeback_offer: Player | None
-    first_move_due: int | None  # ms
-    last_takeback: int | None  # its version
-
-
-def state_at_gift(
-    now: GameState, gift: Gift, last: Move | None, kind: GameKind, params: Mapping[str, object]
-) -> GameState:
-    """The state right after ``gift`` (its moves' last one ``last``: ``state_between``), rebuilt
-    from the game as it is ``now``: its clocks, offers, first move's deadline and last
-    takeback as the gift left them."""
-    clock = now.clock
-    if clock is not None:
-        clock = ClockState.at(
-            clock.control, gift.remaining_ms, gift.running, gift.at_ms, gift.turn_ms
-        )
-    then = state_between(
-        now, gift.version, gift.moves, last, kind, params, at_ms=gift.at_ms, clock=clock,
-        last_takeback=gift.last_takeback, last_given=gift.version,
-        draw_offer=gift.draw_offer, takeback_offer=gift.takeback_offer,
-    )  # fmt: skip
-    return then if then is now else replace(then, first_move_due=gift.first_move_due)
-
-
-@dataclass(frozen=True, slots=True)
-class Receipt:
-    """The first answer to a request under an Idempotency-Key: the move, the state an action
-    left, or the refusal."""
-
-    fingerprint: str
-    # The accepted move, an action's state, a refusal, or a join's seat and sealed token.
-    outcome: Answered | GameState | DomainError | tuple[Player, str]
 
 
 @dataclass(frozen=True, slots=True)

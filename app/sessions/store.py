@@ -18,10 +18,7 @@ from typing import NamedTuple, Protocol
 
 from app.sessions import tokens
 from app.sessions.clock import TimeControl
-from app.sessions.kind import GameKind, Move, Played, Player, Position
-from app.sessions.lobby import Filter
-from app.sessions.session import (
-    NO_TERMS,
+from app.sessions.exchange import (
     ActionRequest,
     ActionResult,
     GameState,
@@ -30,9 +27,10 @@ from app.sessions.session import (
     MoveRequest,
     MoveResult,
     RematchAnswer,
-    Session,
-    Terms,
 )
+from app.sessions.kind import GameKind, Move, Played, Player, Position
+from app.sessions.lobby import Filter
+from app.sessions.session import NO_TERMS, Session, Terms
 
 
 class Changes(NamedTuple):

@@ -16,14 +16,7 @@ from dataclasses import dataclass
 from app.sessions import tokens
 from app.sessions.clock import Clocks, TimeControl
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
-from app.sessions.kind import KindRegistry, Move, Played, Player, other
-from app.sessions.lobby import Filter, Lobby, filters
-from app.sessions.session import (
-    DEFAULT_GAME_SPECTATORS,
-    DEFAULT_GAME_TIME_GIFTS,
-    DEFAULT_MAX_MOVES,
-    DEFAULT_MAX_REFUSALS,
-    NO_TERMS,
+from app.sessions.exchange import (
     ActionRequest,
     ActionResult,
     GameState,
@@ -32,6 +25,15 @@ from app.sessions.session import (
     MoveRequest,
     MoveResult,
     RematchAnswer,
+)
+from app.sessions.kind import KindRegistry, Move, Played, Player, other
+from app.sessions.lobby import Filter, Lobby, filters
+from app.sessions.session import (
+    DEFAULT_GAME_SPECTATORS,
+    DEFAULT_GAME_TIME_GIFTS,
+    DEFAULT_MAX_MOVES,
+    DEFAULT_MAX_REFUSALS,
+    NO_TERMS,
     Session,
     Terms,
 )

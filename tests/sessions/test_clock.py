@@ -13,8 +13,10 @@ from app.kinds import REGISTRY, find_kind
 from app.sessions import tokens
 from app.sessions.clock import Clocks, ClockState, TimeControl
 from app.sessions.errors import GameOver
+from app.sessions.exchange import ActionRequest, MoveRequest
 from app.sessions.kind import Placement
-from app.sessions.session import ActionRequest, MoveRequest, Session, result_at
+from app.sessions.past import result_at
+from app.sessions.session import Session
 from app.stores.memory import MemoryGameStore
 
 START = 1_800_000_000_000  # an instant, in ms since the epoch

@@ -22,8 +22,9 @@ from app.kinds import find_kind
 from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import CLOCK_MODES, ClockMode, Clocks, Stage, TimeControl
+from app.sessions.exchange import ActionRequest, MoveRequest
 from app.sessions.kind import Placement
-from app.sessions.session import ActionRequest, MoveRequest, Session
+from app.sessions.session import Session
 
 START = 1_800_000_000_000
 TOKENS = {1: "token-one", 2: "token-two"}

@@ -16,8 +16,8 @@ import redis
 
 from app.kinds import REGISTRY
 from app.rules.dead import windows
+from app.sessions.exchange import ActionRequest, MoveRequest
 from app.sessions.kind import Placement
-from app.sessions.session import ActionRequest, MoveRequest
 from app.stores.redis.keys import game_keys
 from app.stores.redis.store import RedisGameStore
 from tests.rules.test_dead import reference_open, wins

@@ -10,7 +10,9 @@ import random
 
 import pytest
 
-from app.kinds.gomoku import KIND, Gomoku, Swap2Choice, opening_facts
+from app.kinds.gomoku import KIND
+from app.kinds.gomoku.position import Gomoku
+from app.kinds.gomoku.swap2 import Swap2Choice, opening_facts
 from app.rules.errors import RuleError
 from app.sessions.kind import Move, Pass, Placement, Played, Player
 

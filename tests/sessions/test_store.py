@@ -30,15 +30,10 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
+from app.sessions.exchange import ActionRequest, GameState, MoveRequest, MoveResult
 from app.sessions.kind import NO_LEGAL_MOVES, LegalMove, Placement, Player
-from app.sessions.session import (
-    DEFAULT_MAX_REFUSALS,
-    ActionRequest,
-    GameState,
-    MoveRequest,
-    MoveResult,
-    result_at,
-)
+from app.sessions.past import result_at
+from app.sessions.session import DEFAULT_MAX_REFUSALS
 from app.sessions.store import Client, GameStore
 from app.sessions.watchers import SharedReads, Watchers
 from app.stores.memory import MemoryGameStore

@@ -23,8 +23,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.kinds import REGISTRY
+from app.sessions.exchange import MoveRequest
 from app.sessions.kind import Placement
-from app.sessions.session import MoveRequest
 from app.stores.redis.cluster import BoundedCluster, connect, may_have_run
 from app.stores.redis.store import RedisGameStore
 from tests.servers import wait_for

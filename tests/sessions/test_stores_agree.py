@@ -24,15 +24,9 @@ from hypothesis import strategies as st
 from app.kinds import REGISTRY
 from app.rules.errors import DomainError
 from app.sessions.clock import Stage, TimeControl
+from app.sessions.exchange import ActionRequest, GameState, LegalMovesPage, MoveRequest
 from app.sessions.kind import Pass, Placement, Player
-from app.sessions.session import (
-    NO_TERMS,
-    ActionRequest,
-    GameState,
-    LegalMovesPage,
-    MoveRequest,
-    Terms,
-)
+from app.sessions.session import NO_TERMS, Terms
 from app.sessions.store import GameStore
 from app.stores.memory import MemoryGameStore
 from app.stores.redis.store import RedisGameStore

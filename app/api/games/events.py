@@ -48,8 +48,9 @@ from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNEC
 from app.contract.games import Kind
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
+from app.sessions.exchange import GameState
 from app.sessions.kind import Kinds
-from app.sessions.session import GameState, result_at
+from app.sessions.past import result_at
 from app.sessions.store import Changes, GameStore
 
 PAGE = 50  # moves read at a time: a long history is sent in pages, other work between them

@@ -35,16 +35,9 @@ from app.contract.fields import SQUARES
 from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import Clocks
+from app.sessions.exchange import Action, ActionRequest, GameState, MoveRequest, MoveResult
 from app.sessions.kind import board_size
-from app.sessions.session import (
-    DEFAULT_MAX_MOVES,
-    Action,
-    ActionRequest,
-    GameState,
-    MoveRequest,
-    MoveResult,
-    Session,
-)
+from app.sessions.session import DEFAULT_MAX_MOVES, Session
 from app.sessions.store import opened
 
 GAME_ID = "mdT8FSRnQMzoiJ3U"

@@ -20,8 +20,8 @@ from app.contract.games import ClockOut, GameCommon, Kind, MoveTimesOut
 from app.contract.squares import Squares
 from app.sessions.clock import ClockState
 from app.sessions.errors import RULE_FLAGS
+from app.sessions.exchange import GameState, LegalMovesPage, MoveResult
 from app.sessions.kind import Kinds, LegalMove, Move, Placement, Played, board_size
-from app.sessions.session import GameState, LegalMovesPage, MoveResult
 
 Json = dict[str, Any]
 

@@ -80,9 +80,9 @@ from app.sessions.errors import (
     WrongPlayer,
     WrongStep,
 )
+from app.sessions.exchange import Action, ActionRequest, GameState, MoveRequest
 from app.sessions.kind import Player
 from app.sessions.lobby import Filter, wanted
-from app.sessions.session import Action, ActionRequest, GameState, MoveRequest
 from app.sessions.store import GameStore, Seat
 
 PREFIX = "/v1/games"

@@ -25,6 +25,7 @@ from typing import Any, cast, get_args
 
 from app.sessions.clock import WAITED_FOR, ClockState, TimeControl
 from app.sessions.errors import IdempotencyKeyReused, StoreUnavailable
+from app.sessions.exchange import ActionRequest, GameState, MoveRequest, MoveResult
 from app.sessions.kind import (
     ABORTED,
     ClockReading,
@@ -38,19 +39,9 @@ from app.sessions.kind import (
     Winner,
     board_size,
 )
-from app.sessions.receipts import receipt_from
-from app.sessions.session import (
-    ActionRequest,
-    Ending,
-    GameState,
-    Gift,
-    MoveRequest,
-    MoveResult,
-    Receipt,
-    Session,
-    Terms,
-    receipt_key,
-)
+from app.sessions.past import Gift
+from app.sessions.receipts import Receipt, receipt_from, receipt_key
+from app.sessions.session import Ending, Session, Terms
 from app.sessions.store import Client, Recipe, network_of
 from app.stores.redis.wire import GiftReply, KnownFields, ReadReply, RecipeFields, StateReply
 

@@ -15,8 +15,9 @@ from typing import Any
 
 from app.sessions import tokens
 from app.sessions.errors import CapacityExhausted, GameNotFound
+from app.sessions.exchange import LegalMovesPage, MoveRequest, MoveResult
 from app.sessions.kind import KindRegistry, LegalMove, LegalMoves, Pass, Placement
-from app.sessions.session import LegalMovesPage, MoveRequest, MoveResult, result_at
+from app.sessions.past import result_at
 from app.stores.redis.accounts import MoveAccounts
 from app.stores.redis.cluster import Client
 from app.stores.redis.codec import player_or_none, record_read, state_read

@@ -23,21 +23,18 @@ from typing import Any, TypeVar
 
 from app.rules.errors import DomainError
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound, StoreUnavailable
-from app.sessions.kind import KindRegistry, Move
-from app.sessions.receipts import receipt_text
-from app.sessions.session import (
-    ANY_VERSION,
+from app.sessions.exchange import (
     ActionRequest,
     ActionResult,
-    Answered,
     GameState,
     LegalMovesPage,
     MoveRequest,
     MoveResult,
-    Session,
-    receipt_key,
-    result_at,
 )
+from app.sessions.kind import KindRegistry, Move
+from app.sessions.past import result_at
+from app.sessions.receipts import ANY_VERSION, Answered, receipt_key, receipt_text
+from app.sessions.session import Session
 from app.stores.redis.accounts import MoveAccounts
 from app.stores.redis.cluster import Client
 from app.stores.redis.codec import (

@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from app.sessions.errors import CapacityExhausted, GameNotFound
+from app.sessions.exchange import GameState
 from app.sessions.kind import KindRegistry
 from app.sessions.lobby import STALE_READS, Filter, filters
-from app.sessions.session import GameState
 from app.sessions.store import CLIENT_OPEN_GAMES, NETWORK_OPEN_GAMES, OpenGames, network_of
 from app.stores.redis.accounts import seconds
 from app.stores.redis.keys import (

@@ -45,6 +45,18 @@ from app.sessions.errors import (
     TooManySpectators,
     Unauthorized,
 )
+from app.sessions.exchange import (
+    ACTION_FLAGS,
+    ActionRequest,
+    ActionResult,
+    GameState,
+    JoinResult,
+    LegalMovesPage,
+    MoveRequest,
+    MoveResult,
+    Rematch,
+    RematchAnswer,
+)
 from app.sessions.kind import (
     GameKind,
     KindRegistry,
@@ -55,27 +67,18 @@ from app.sessions.kind import (
     other,
 )
 from app.sessions.lobby import Filter
+from app.sessions.past import state_at_gift, state_at_takeback
+from app.sessions.receipts import (
+    join_receipt_key,
+)
 from app.sessions.session import (
-    ACTION_FLAGS,
     DEFAULT_GAME_SPECTATORS,
     DEFAULT_GAME_TIME_GIFTS,
     DEFAULT_MAX_MOVES,
     DEFAULT_MAX_REFUSALS,
     NO_TERMS,
-    ActionRequest,
-    ActionResult,
-    GameState,
-    JoinResult,
-    LegalMovesPage,
-    MoveRequest,
-    MoveResult,
-    Rematch,
-    RematchAnswer,
     Session,
     Terms,
-    join_receipt_key,
-    state_at_gift,
-    state_at_takeback,
 )
 from app.sessions.store import (
     CLIENT_GAMES,

@@ -52,8 +52,10 @@ from app.sessions.errors import (
     WrongPlayer,
     WrongStep,
 )
-from app.sessions.kind import Placement
-from app.sessions.session import ActionRequest, MoveRequest
+from app.sessions.exchange import ActionRequest, MoveRequest
+from app.sessions.kind import (
+    Placement,
+)
 
 Wire = str | int  # what a script's argument is sent as
 
@@ -364,7 +366,7 @@ class ChangesReply(NamedTuple):
 
 
 class GiftReply(NamedTuple):
-    """A gift of time as game.lua's ``time_given`` logged it (session.py's ``Gift``), and the
+    """A gift of time as game.lua's ``time_given`` logged it (past.py's ``Gift``), and the
     record of the move it came after ('' for none)."""
 
     version: str

@@ -13,7 +13,7 @@
 -- (0, or the player whose takeback offer stands), tb (the takebacks a stream may not have seen:
 -- 'version:left:at,…', the moves each left growing along it, at its instant (ms; none in an
 -- entry written before it was kept); see session.py's takebacks), gl (every gift of time:
--- 'version:at:moves:r1:r2:running:turn:offer:tbo,…', session.py's Gift; none in a game
+-- 'version:at:moves:r1:r2:running:turn:offer:tbo,…', past.py's Gift; none in a game
 -- stored before gifts were logged), jat (when the open seat was taken, ms), pm
 -- (a bit a player who has moved), off (the rule flags set false, comma-separated), private
 -- ('1': read only with a token); with a first-move deadline, fm (ms) and fmdue (0, or when).

@@ -1,7 +1,7 @@
 -- Take an open game's free seat, as session.py's Session.join decides it: one of any number of
 -- racing joins wins (a script runs alone); a retry under the winner's Idempotency-Key gets the
 -- same seat and its token again (sealed under the key: the store holds no token it can use).
--- ARG.key is session.py's join_receipt_key: the key as its client sent it, so that the same key
+-- ARG.key is receipts.py's join_receipt_key: the key as its client sent it, so that the same key
 -- from another client is another join.
 -- The seat's token hash is set, the game stops waiting ('open' 0) and the player who moves
 -- first is to move ('next' from 'waits'): a change of the game, announced, from which the game
