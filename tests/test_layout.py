@@ -36,7 +36,6 @@ KIND_BLIND = ("sessions", "stores")
 MOST_LINES = 900
 BEING_SPLIT = {
     "api/records.py": 1260,
-    "api/games/routes.py": 1020,
     "kinds/gomoku.py": 1030,
     "sessions/session.py": 1050,
     "stores/redis/store.py": 1280,

@@ -45,6 +45,7 @@ from typing_extensions import TypedDict
 from app.api.bodies import JsonBody, batch_limit, json_response
 from app.api.clients import client_of
 from app.api.games import params as game_params
+from app.api.games.access import store_errors, viewed
 from app.api.games.render import (
     Json,
     Names,
@@ -54,7 +55,6 @@ from app.api.games.render import (
     state_json,
     untimed,
 )
-from app.api.games.routes import store_errors, viewed
 from app.api.games.schemas import (
     GameShapes,
     game_of_body,
