@@ -16,20 +16,22 @@ from pydantic_core import to_json
 
 from app.api.games.schemas import GameShapes
 from app.api.problems import validation_problem
-from app.api.records import AuditShapes, audit_answer, record_problem, wthor_line
+from app.api.records import AuditShapes
 from app.cli.check import OFFLINE
 from app.cli.settings import load_settings
 from app.contract.problems import ProblemTable
 from app.kinds import REGISTRY
+from app.records.answer import audit_answer, wthor_line
+from app.records.bodies import DEFAULT_MAX_RECORD_MOVES
 from app.records.canonical import DuplicateMember, read_json
 from app.records.errors import RecordError
 from app.records.formats import FORMATS
+from app.records.reading import audit_of, record_problem
 from app.records.signing import AUDIT, TYPES, KeyRing, NotVerified
 from app.records.signing import verify as verify_signature
 from app.records.text import decode
 from app.records.transcript import read_transcript
 from app.records.wthor import read_wthor
-from app.settings import DEFAULT_MAX_RECORD_MOVES
 
 
 def _offline_audits() -> AuditShapes:
@@ -106,7 +108,7 @@ def audit(files: tuple[str, ...], params: str) -> None:
             continue
         try:
             parsed = shapes.body.validate(_audit_body(name, data, creation), context)
-            answer = audit_answer(shapes.audit(parsed, settings.max_record_moves), problems)
+            answer = audit_answer(audit_of(REGISTRY, parsed, settings.max_record_moves), problems)
         except RequestValidationError as error:
             click.echo(f"{name}: ".encode() + _problem_line(error), err=True)
             failed = True
@@ -235,7 +237,7 @@ def _checked_as(typ: str, document: dict[str, Any]) -> str:
     shapes, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)
     try:
         parsed = shapes.body.validate(json.dumps(body).encode(), OFFLINE)
-        replayed = audit_answer(shapes.audit(parsed, DEFAULT_MAX_RECORD_MOVES), problems)
+        replayed = audit_answer(audit_of(REGISTRY, parsed, DEFAULT_MAX_RECORD_MOVES), problems)
     except RequestValidationError as error:
         raise NotVerified(f"its moves cannot be replayed: {error.errors()[0]['msg']}") from None
     if replayed["chain"] != document.get("chain"):

@@ -9,7 +9,6 @@
                allowed, a store outage told apart by whether the change may have applied
 * ``names``    the names of a game's cells, kept by game id
 * ``schemas``  request bodies and response shapes, joined from the kinds' faces
-* ``render``   session values -> the response shapes (type-checked against them)
 * ``params``   the header, path and query parameters, each declared once
 * ``links``    OpenAPI links between the operations
 * ``events``   the Server-Sent Events stream and its declaration

@@ -20,9 +20,9 @@ from app.api.games.access import (
 )
 from app.api.games.examples import AnswerExamples
 from app.api.games.names import names_of_state
-from app.api.games.render import state_json
 from app.api.games.schemas import ACTION_BODY, GIVE_TIME_BODY, GameShapes
 from app.contract.games import GiveTimeIn, claimed, etag
+from app.contract.render import state_json
 from app.rules.errors import DomainError
 from app.sessions.errors import (
     ActionNotAllowed,

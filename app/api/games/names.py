@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from app.api.games.access import shapes_of, store_of
-from app.api.games.render import Names, names_of, state_names
+from app.contract.render import Names, names_of, state_names
 from app.sessions.session import GameState
 
 # The names of the cells of the games read lately, by game id. A game's board never changes,

@@ -37,7 +37,25 @@ from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_
 from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.names import names_in, names_of_state
-from app.api.games.render import (
+from app.api.games.schemas import (
+    GameShapes,
+    MoveBodies,
+    typed_dict,
+)
+from app.api.games.streams import StreamSlots
+from app.api.ratelimit import RateLimiter
+from app.api.routing import api_router
+from app.api.work import Meter, charged
+from app.contract.fields import SQUARES
+from app.contract.games import etag
+from app.contract.moves import played_by
+from app.contract.problems import (
+    BODY_ERRORS,
+    NOT_YOUR_TURN,
+    RATE_LIMITED,
+    VALIDATION_ERROR,
+)
+from app.contract.render import (
     Names,
     board_dimensions,
     board_json,
@@ -47,24 +65,6 @@ from app.api.games.render import (
     names_of,
     state_json,
     state_names,
-)
-from app.api.games.schemas import (
-    GameShapes,
-    MoveBodies,
-    played_by,
-    typed_dict,
-)
-from app.api.games.streams import StreamSlots
-from app.api.ratelimit import RateLimiter
-from app.api.routing import api_router
-from app.api.work import Meter, charged
-from app.contract.fields import SQUARES
-from app.contract.games import etag
-from app.contract.problems import (
-    BODY_ERRORS,
-    NOT_YOUR_TURN,
-    RATE_LIMITED,
-    VALIDATION_ERROR,
 )
 from app.sessions.errors import (
     ActionNotAllowed,

@@ -10,7 +10,7 @@ bodies of the kinds that have some (gomoku's swap2) likewise, and the refusals t
 documents. Nothing here names a kind.
 
 Response shapes are ``TypedDict``s: FastAPI documents them (``response_model``) at no cost per
-request; ``render.py`` builds the answers.
+request; ``app.contract.render`` builds the answers.
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
 from app.contract.fields import UNKNOWN_TAG
-from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, Kind, MoveBody, claimed
+from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, Kind, MoveBody
+from app.contract.moves import shape_for
 from app.contract.problems import Refusal
 from app.kinds import check_face
-from app.sessions.kind import Kinds, Played, Player, Winner
+from app.sessions.kind import Kinds, Player, Winner
 
 
 def _union(members: Iterable[Any]) -> Any:
@@ -159,17 +160,6 @@ def game_of_body(
     return game_of
 
 
-def _keys(shape: type[MoveBody]) -> tuple[str, ...]:
-    """The members that tell a move's shape apart (its ``key``, unless it names more)."""
-    return shape.keys or (shape.key,)
-
-
-def shape_for(shapes: tuple[type[MoveBody], ...], body: Mapping[str, object]) -> type[MoveBody]:
-    """The move shape a JSON object is: the first whose key it has (else the first shape, whose
-    errors say what is missing)."""
-    return next((shape for shape in shapes if any(k in body for k in _keys(shape))), shapes[0])
-
-
 def _shape_of(shapes: tuple[type[MoveBody], ...]) -> Callable[[object], str | None]:
     def shape_of(body: object) -> str | None:
         """The move shape a body is (``shape_for``), or the shape a parsed one is of."""
@@ -203,19 +193,6 @@ class MoveBodies:
         examples = {name: example for shape in shapes for name, example in shape.examples.items()}
         # A shape's errors are located where its members are in the body, not under its tag.
         self.body = JsonBody(model, examples, tagged=len(shapes) > 1, components=components)
-
-
-def move_of(body: BaseModel) -> MoveBody:
-    """The move body inside a parsed one (a root model's member)."""
-    inner = body.root if isinstance(body, RootModel) else body
-    assert isinstance(inner, MoveBody)
-    return inner
-
-
-def played_by(body: BaseModel) -> tuple[Played, Player | None]:
-    """What a parsed move body plays, and the player it claims."""
-    move = move_of(body)
-    return move.played(), claimed(move.player)
 
 
 @dataclass(frozen=True)
