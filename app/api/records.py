@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, NotRequired, Union, cast, get_args
+from typing import Annotated, Any, Literal, NotRequired, cast
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -35,17 +35,12 @@ from pydantic_core import from_json, to_json
 from starlette.responses import StreamingResponse
 from typing_extensions import TypedDict
 
-from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.bodies import JsonBody, json_response
 from app.api.clients import client_of
 from app.api.games import params as game_params
 from app.api.games.access import store_errors, viewed
 from app.api.games.schemas import (
     GameShapes,
-    game_of_body,
-    one_of,
-    root_model,
-    shown_as,
-    tagged_union,
     typed_dict,
 )
 from app.api.kept_records import KeptRecords, WrittenRecord
@@ -53,6 +48,7 @@ from app.api.params import Malformed, Param
 from app.api.problems import problem_responses, validation_problem
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
+from app.contract.bodies import batch_limit
 from app.contract.fields import Body
 from app.contract.games import Kind, etag
 from app.contract.problems import (
@@ -74,7 +70,7 @@ from app.contract.render import (
     untimed,
 )
 from app.records.answer import answering, audit_answer, wthor_line
-from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, PASS, WAYS, audit_model
+from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, PASS, audit_body
 from app.records.canonical import Chain
 from app.records.errors import RecordError
 from app.records.formats import FORMATS, write_record
@@ -86,66 +82,6 @@ from app.records.wthor import WthorGame, read_wthor
 from app.sessions.kind import Choice, Kinds, Pass, Placement, Played, board_size
 from app.sessions.session import GameState
 from app.sessions.store import GameStore, History
-
-# What each way's shape of an audit body adds to its kind's description in the OpenAPI document.
-WAY_DOCS = {
-    "moves": "With the moves of the game to audit as a list (`moves`).",
-    "transcript": "With the moves of the game to audit as a transcript (`transcript`).",
-    "record": "With the game to audit as a record in one of the kind's formats (`record` and "
-    "`format`), which gives the game's parameters: beside it, only those its format cannot "
-    "carry.",
-}
-
-
-def _not_null(annotation: Any) -> Any:
-    """``annotation`` without its ``None``: ``list[str] | None`` → ``list[str]``."""
-    members = [member for member in get_args(annotation) if member is not type(None)]
-    return Union[tuple(members)] if len(members) > 1 else members[0]  # noqa: UP007 - at run time
-
-
-def audit_shapes(kind: Kind, model: type[BaseModel]) -> dict[str, type[BaseModel]]:
-    """How the OpenAPI document shows ``kind``'s audit body (``model``, ``Audit…In``): one shape
-    a way of giving the moves (``Audit…MovesIn``, ``…TranscriptIn``, ``…RecordIn`` where the kind
-    has formats), none of which a body of another way or kind fits, so that every body fits one
-    shape at most (``oneOf``).
-
-    The document's only: ``model`` parses the body (its errors name the field), and the shapes
-    say what it takes. A way's fields are required in its shape and absent from the others'
-    (``model`` also reads a null one as left out, but a shape that took a null would seem to
-    share bodies with another to every tool that reads only what each shape requires). A
-    record's shape takes only the parameters its formats cannot carry (``Format.given``) and
-    may leave ``game`` out (the format names the kind, as ``game_of_body`` reads it); the other
-    shapes take the kind's creation body as it is, whose ``game`` only the default kind may
-    leave out.
-    """
-    create = kind.face.create
-    stem = model.__name__.removesuffix("In")
-    shapes: dict[str, type[BaseModel]] = {}
-    for way, own in WAYS.items():
-        formats = kind.face.formats
-        if way == "record" and not formats:
-            continue
-        fields: dict[str, Any] = {}
-        for name in own:
-            info = model.model_fields[name]
-            shown = cast(Any, Literal)[formats] if name == "format" else _not_null(info.annotation)
-            fields[name] = (shown, Field(description=info.description))
-        if way == "record":
-            beside = frozenset[str]().union(*(FORMATS[written].given for written in formats))
-            game = model.model_fields["game"]
-            fields["game"] = (game.annotation, game)
-            parameters = [name for name in create.model_fields if name in beside]
-        else:
-            parameters = [name for name in create.model_fields if name != "clock"]
-        for name in parameters:
-            info = create.model_fields[name]
-            fields[name] = (info.annotation, info)
-        doc = (create.__doc__ or "").strip() + " " + WAY_DOCS[way]
-        name = f"{stem}{way.capitalize()}In"
-        made = create_model(name, __base__=Body, __module__=__name__, __doc__=doc, **fields)
-        shapes[name] = made
-    return shapes
-
 
 # --- answers ---------------------------------------------------------------------------------
 
@@ -313,19 +249,7 @@ class AuditShapes:
     @classmethod
     def of(cls, games: GameShapes) -> AuditShapes:
         kinds = games.kinds
-        models = {kind.name: audit_model(kind) for kind in kinds}
-        by_format = {f: kind.name for kind in kinds for f in kind.face.formats}
-        union = tagged_union(game_of_body(games.default, by_format), models, "game")
-        shown = {
-            name: shape
-            for kind in kinds
-            for name, shape in audit_shapes(kind, models[kind.name]).items()
-        }
-        body = root_model("AuditIn", Annotated[union, shown_as(one_of(shown))])
-        body.__doc__ = (
-            "A game to audit: its kind's creation parameters and its moves, given one way: a "
-            "list (`moves`), a transcript (`transcript`), or a record (`record` and `format`)."
-        )
+        body = audit_body(kinds)
         parsed = JsonBody(body, AUDIT_EXAMPLES, tag="game", components=games.components)
         answer = _audit_out(games)
         batch_model = create_model(

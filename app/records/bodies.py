@@ -1,13 +1,14 @@
 """The audit body: a kind's creation body (the same model, so the same parameters and the same
 checks; no clock) plus the moves, written one of three ways — a list (``moves``), a transcript
 (``transcript``) or a record in a community format (``record`` and ``format``) — and at most
-``max_record_moves`` of them. ``audit_model`` makes a kind's; ``app.records.reading`` reads a
-parsed one into the game to replay; the HTTP edge documents and parses them
-(``app.api.records.AuditShapes``)."""
+``max_record_moves`` of them. ``audit_model`` makes a kind's, ``audit_body`` the one body of the
+kinds a service serves (``AuditIn``), which the OpenAPI document shows one shape a way of giving
+the moves (``audit_shapes``); ``app.records.reading`` reads a parsed one into the game to
+replay. The endpoint and ``adjudicator audit`` parse the same body."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, cast
+from typing import Annotated, Any, ClassVar, Literal, Union, cast, get_args
 
 from pydantic import (
     AfterValidator,
@@ -23,10 +24,19 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.contract.fields import JsonInt
+from app.contract.fields import Body, JsonInt
 from app.contract.games import Kind
 from app.contract.squares import SquareError, check_syntax
+from app.contract.unions import (
+    default_kind,
+    game_of_body,
+    one_of,
+    root_model,
+    shown_as,
+    tagged_union,
+)
 from app.records.formats import FORMATS
+from app.sessions.kind import Kinds
 
 # Moves one audited record may hold by default (ADJUDICATOR_MAX_RECORD_MOVES: the setting
 # ``max_record_moves``).
@@ -188,3 +198,84 @@ def audit_model(kind: Kind) -> type[BaseModel]:
     model.title = kind.face.title
     model.__doc__ = (create.__doc__ or "").strip() + " With the moves of the game to audit."
     return model
+
+
+# What each way's shape of an audit body adds to its kind's description in the OpenAPI document.
+WAY_DOCS = {
+    "moves": "With the moves of the game to audit as a list (`moves`).",
+    "transcript": "With the moves of the game to audit as a transcript (`transcript`).",
+    "record": "With the game to audit as a record in one of the kind's formats (`record` and "
+    "`format`), which gives the game's parameters: beside it, only those its format cannot "
+    "carry.",
+}
+
+
+def _not_null(annotation: Any) -> Any:
+    """``annotation`` without its ``None``: ``list[str] | None`` → ``list[str]``."""
+    members = [member for member in get_args(annotation) if member is not type(None)]
+    return Union[tuple(members)] if len(members) > 1 else members[0]  # noqa: UP007 - at run time
+
+
+def audit_shapes(kind: Kind, model: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """How the OpenAPI document shows ``kind``'s audit body (``model``, ``Audit…In``): one shape
+    a way of giving the moves (``Audit…MovesIn``, ``…TranscriptIn``, ``…RecordIn`` where the kind
+    has formats), none of which a body of another way or kind fits, so that every body fits one
+    shape at most (``oneOf``).
+
+    The document's only: ``model`` parses the body (its errors name the field), and the shapes
+    say what it takes. A way's fields are required in its shape and absent from the others'
+    (``model`` also reads a null one as left out, but a shape that took a null would seem to
+    share bodies with another to every tool that reads only what each shape requires). A
+    record's shape takes only the parameters its formats cannot carry (``Format.given``) and
+    may leave ``game`` out (the format names the kind, as ``game_of_body`` reads it); the other
+    shapes take the kind's creation body as it is, whose ``game`` only the default kind may
+    leave out.
+    """
+    create = kind.face.create
+    stem = model.__name__.removesuffix("In")
+    shapes: dict[str, type[BaseModel]] = {}
+    for way, own in WAYS.items():
+        formats = kind.face.formats
+        if way == "record" and not formats:
+            continue
+        fields: dict[str, Any] = {}
+        for name in own:
+            info = model.model_fields[name]
+            shown = cast(Any, Literal)[formats] if name == "format" else _not_null(info.annotation)
+            fields[name] = (shown, Field(description=info.description))
+        if way == "record":
+            beside = frozenset[str]().union(*(FORMATS[written].given for written in formats))
+            game = model.model_fields["game"]
+            fields["game"] = (game.annotation, game)
+            parameters = [name for name in create.model_fields if name in beside]
+        else:
+            parameters = [name for name in create.model_fields if name != "clock"]
+        for name in parameters:
+            info = create.model_fields[name]
+            fields[name] = (info.annotation, info)
+        doc = (create.__doc__ or "").strip() + " " + WAY_DOCS[way]
+        name = f"{stem}{way.capitalize()}In"
+        made = create_model(name, __base__=Body, __module__=__name__, __doc__=doc, **fields)
+        shapes[name] = made
+    return shapes
+
+
+def audit_body(kinds: Kinds[Kind]) -> type[BaseModel]:
+    """The audit body of ``kinds`` (``AuditIn``): one kind's audit body (``audit_model``), told
+    apart by ``game`` (or by the record's ``format``, which names its kind; else the kind whose
+    ``game`` has a default), which the OpenAPI document shows as one shape a way of giving the
+    moves (``audit_shapes``)."""
+    models = {kind.name: audit_model(kind) for kind in kinds}
+    by_format = {f: kind.name for kind in kinds for f in kind.face.formats}
+    union = tagged_union(game_of_body(default_kind(kinds), by_format), models, "game")
+    shown = {
+        name: shape
+        for kind in kinds
+        for name, shape in audit_shapes(kind, models[kind.name]).items()
+    }
+    body = root_model("AuditIn", Annotated[union, shown_as(one_of(shown))])
+    body.__doc__ = (
+        "A game to audit: its kind's creation parameters and its moves, given one way: a "
+        "list (`moves`), a transcript (`transcript`), or a record (`record` and `format`)."
+    )
+    return body

@@ -22,20 +22,16 @@ from typing import Annotated, Any, Literal, Union, cast
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
-    Discriminator,
     Field,
     RootModel,
-    Tag,
-    create_model,
 )
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
-from app.contract.fields import UNKNOWN_TAG
 from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, Kind, MoveBody
 from app.contract.moves import shape_for
 from app.contract.problems import Refusal
+from app.contract.unions import default_kind, game_of_body, root_model, tagged_union
 from app.kinds import check_face
 from app.sessions.kind import Kinds, Player, Winner
 
@@ -52,23 +48,6 @@ def _by_game(members: Iterable[Any]) -> Any:
     if len(unique) == 1:
         return unique[0]
     return Annotated[Union[unique], Field(discriminator="game")]  # noqa: UP007
-
-
-def tagged_union(
-    tag_of: Callable[[object], str | None], members: Mapping[str, type[BaseModel]], what: str
-) -> Any:
-    """A union of body models told apart by ``tag_of``; a tag none has is an error of ``what``."""
-    if len(members) == 1:
-        return next(iter(members.values()))
-    names = ", ".join(repr(name) for name in members)
-    return Annotated[
-        Union[tuple(Annotated[model, Tag(tag)] for tag, model in members.items())],  # noqa: UP007
-        Discriminator(
-            tag_of,
-            custom_error_type=UNKNOWN_TAG,
-            custom_error_message=f"{what} must be one of {names}",
-        ),
-    ]
 
 
 def typed_dict(name: str, fields: dict[str, Any]) -> type:
@@ -115,49 +94,6 @@ def _legal_moves_page(kind: Kind) -> type:
     )
     page.__doc__ = f"A page of the legal moves of the player to move, in a game of {face.title}."
     return page
-
-
-def _no_tag(body: object) -> None:
-    return None
-
-
-def one_of(members: Mapping[str, type[BaseModel]]) -> Any:
-    """A union of ``members`` that JSON Schema shows as a ``oneOf`` (pydantic writes one for a
-    tagged union only), for ``shown_as``: nothing is parsed with it, so its tags are never read."""
-    return tagged_union(_no_tag, members, "")
-
-
-def _unchanged(value: object) -> object:
-    return value
-
-
-def shown_as(shown: Any) -> BeforeValidator:
-    """A marker of a type that JSON Schema shows as ``shown`` and that parses as itself: for a
-    body whose documentation is best told apart from its parser (an audit's)."""
-    return BeforeValidator(_unchanged, json_schema_input_type=shown)
-
-
-def root_model(name: str, root: Any) -> type[BaseModel]:
-    """A root model over a run-time type (a union of the kinds' bodies)."""
-    base: type[BaseModel] = cast(Any, RootModel)[root]
-    return create_model(name, __base__=base, __module__=__name__)
-
-
-def game_of_body(
-    default: str | None, by_format: Mapping[str, str] | None = None
-) -> Callable[[object], str | None]:
-    def game_of(body: object) -> str | None:
-        """The kind a creation body names (without ``game``: the kind of the record format it
-        names, in an audit, else the default kind; a body that is no object: the default,
-        whose schema then says what is wrong)."""
-        if isinstance(body, dict):
-            written = body.get("format")
-            implied = (by_format or {}).get(written) if isinstance(written, str) else None
-            game = body.get("game", implied or default)
-            return game if isinstance(game, str) else None
-        return cast(str | None, getattr(body, "game", default))
-
-    return game_of
 
 
 def _shape_of(shapes: tuple[type[MoveBody], ...]) -> Callable[[object], str | None]:
@@ -248,8 +184,7 @@ class GameShapes:
             },
         )
         creates = {kind.name: kind.face.create for kind in kinds}
-        default = next((n for n, m in creates.items() if not m.model_fields["game"].is_required()),
-                       None)  # fmt: skip
+        default = default_kind(kinds)
         create = root_model("CreateGameIn", tagged_union(game_of_body(default), creates, "game"))
         create.__doc__ = "A new game of one kind, named by `game`" + (
             f" ({kinds.find(default).face.title.lower()} without it)." if default else "."
