@@ -302,6 +302,8 @@ class AuditShapes:
         return shapes
 
 
+# The examples' answers are signed by this key, made from a published seed: real signatures,
+# that no service's key makes (its own are at GET /v1/keys).
 EXAMPLE_KEY = SigningKey.from_seed(bytes(range(32)))
 
 AUDIT_EXAMPLES: dict[str, Any] = {
