@@ -12,8 +12,10 @@ from urllib.parse import urlsplit
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.contract.bodies import DEFAULT_MAX_BATCH
 from app.contract.events import KEEP_ALIVE_SECONDS
 from app.contract.games import LARGEST_N
+from app.records.bodies import DEFAULT_MAX_RECORD_MOVES
 from app.records.signing import load_private_key, load_public_key
 from app.sessions.session import (
     DEFAULT_GAME_SPECTATORS,
@@ -23,9 +25,6 @@ from app.sessions.session import (
 )
 from app.sessions.store import DEFAULT_CLIENT_OPEN_GAMES, DEFAULT_MAX_TOTAL_MOVES
 
-DEFAULT_MAX_BATCH = 1000  # the most items of one batch request
-# Moves one audited record may hold by default (ADJUDICATOR_MAX_RECORD_MOVES).
-DEFAULT_MAX_RECORD_MOVES = 10_000
 # Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
 DEFAULT_TRACKED_CLIENTS = 50_000
 # CPU time (µs) one move of a record is reckoned to cost to audit or to write, before the work

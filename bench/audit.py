@@ -82,7 +82,10 @@ class Side:
         audit = importlib.import_module(f"{package}.records.audit")
         wthor = importlib.import_module(f"{package}.records.wthor")
         placement = importlib.import_module(f"{package}.sessions.kind").Placement
-        squares = importlib.import_module(f"{package}.api.records").WTHOR_SQUARES
+        try:  # the audit's translation in the records' wing, or (before) at the edge
+            squares = importlib.import_module(f"{package}.records.answer").WTHOR_SQUARES
+        except ModuleNotFoundError:
+            squares = importlib.import_module(f"{package}.api.records").WTHOR_SQUARES
         _, games = wthor.read_wthor(WTHOR_FILE.read_bytes(), 60)
         self.records = [
             [audit.Submitted(placement(*squares.parse(square)), square) for square in game.moves]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.api.games.render import MOVE_TIMES
+from app.contract.render import MOVE_TIMES
 
 
 def timeless(value: Any) -> Any:

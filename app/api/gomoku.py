@@ -16,13 +16,14 @@ from fastapi import Request, Response
 from pydantic import BeforeValidator, Field, model_validator
 from typing_extensions import TypedDict
 
-from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.bodies import JsonBody, json_response
 from app.api.cells import read_query_cells
 from app.api.problems import problem_responses
 from app.api.questions import question
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import GomokuBoard
+from app.contract.bodies import batch_limit
 from app.contract.fields import INTEGRAL, Body, Square, cell_error, cell_of
 from app.contract.problems import BODY_ERRORS
 from app.contract.squares import Squares

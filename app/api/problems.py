@@ -23,7 +23,6 @@ from starlette.requests import ClientDisconnect
 
 from app.contract.problems import (
     INTERNAL_ERROR,
-    MAX_REPORTED_ERRORS,
     METHOD_NOT_ALLOWED,
     NOT_FOUND,
     PAYLOAD_TOO_LARGE,
@@ -36,6 +35,7 @@ from app.contract.problems import (
     ProblemType,
     Refusal,
     problem_body,
+    validation_problem_body,
 )
 from app.rules.errors import DomainError
 from app.sessions.errors import CapacityExhausted, TooManyStreams, Unauthorized
@@ -78,28 +78,15 @@ def problem_response(
     )
 
 
-def _issue(error: Mapping[str, Any]) -> dict[str, Any]:
-    msg = str(error["msg"])
-    reason = (error.get("ctx") or {}).get("error")
-    if error["type"] == "json_invalid" and reason and str(reason) not in msg:
-        msg = f"{msg}: {reason}"  # say what the parser tripped on, e.g. a missing comma
-    return {"loc": list(error["loc"]), "msg": msg, "type": str(error["type"])}
-
-
 def validation_problem(
     errors: Sequence[Mapping[str, Any]], headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
-    """A 422 naming the failing fields (the first ``MAX_REPORTED_ERRORS``) and counting them all;
-    ``detail`` names the first one."""
-    issues = [_issue(error) for error in errors[:MAX_REPORTED_ERRORS]]
-    first = issues[0] if issues else {"loc": ["body"], "msg": "invalid request"}
-    where = ".".join(str(part) for part in first["loc"])
-    more = f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else ""
-    return problem_response(
-        VALIDATION_ERROR,
-        f"{where}: {first['msg']}{more}",
-        extra={"errors": issues, "error_count": len(errors)},
+    """A 422 naming the failing fields (``validation_problem_body``)."""
+    return JSONResponse(
+        validation_problem_body(errors),
+        status_code=VALIDATION_ERROR.status,
         headers=headers,
+        media_type=PROBLEM_MEDIA_TYPE,
     )
 
 

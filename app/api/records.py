@@ -1,10 +1,10 @@
-"""Game records at the edge: the audit of a whole game, and the keys that verify what is signed.
+"""Game records at the edge: the audit of a whole game, a game's record, and the keys that
+verify what is signed.
 
-An audit body is a kind's creation body (the same model, so the same parameters and the same
-checks; no clock) plus the moves, written one of three ways: a list (``moves``), a transcript
-(``transcript``) or a record in a community format (``record`` and ``format``). ``AuditShapes``
-derives the bodies from the kinds a service serves, as ``GameShapes`` does the game routes';
-``audit_answer`` turns a parsed body into the signed answer, here and in ``adjudicator audit``.
+An audit body (``app.records.bodies``: a kind's creation body plus the moves, one of three ways)
+is read and replayed by ``app.records.reading`` and answered by ``app.records.answer``, here and
+in ``adjudicator audit``. ``AuditShapes`` derives the bodies from the kinds a service serves, as
+``GameShapes`` does the game routes', and says in the OpenAPI document what each way takes.
 
 Every piece of this work is linear in a record's moves, and charged to the client that asked
 (``app.api.work``): an audit's replay, its move records, its hash chain and its signature run a
@@ -16,9 +16,9 @@ written the same way, and a finished game's once (``KeptRecords``).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union, cast, get_args
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, NotRequired, cast
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -28,42 +28,19 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    ModelWrapValidatorHandler,
-    PrivateAttr,
-    RootModel,
-    ValidationError,
-    ValidationInfo,
     create_model,
-    model_validator,
     with_config,
 )
-from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import PydanticCustomError, from_json, to_json
+from pydantic_core import from_json, to_json
 from starlette.responses import StreamingResponse
 from typing_extensions import TypedDict
 
-from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.bodies import JsonBody, json_response
 from app.api.clients import client_of
 from app.api.games import params as game_params
-from app.api.games.render import (
-    Json,
-    Names,
-    clock_json,
-    move_json,
-    names_of,
-    state_json,
-    untimed,
-)
-from app.api.games.routes import store_errors, viewed
+from app.api.games.access import store_errors, viewed
 from app.api.games.schemas import (
     GameShapes,
-    game_of_body,
-    one_of,
-    played_by,
-    root_model,
-    shape_for,
-    shown_as,
-    tagged_union,
     typed_dict,
 )
 from app.api.kept_records import KeptRecords, WrittenRecord
@@ -71,8 +48,9 @@ from app.api.params import Malformed, Param
 from app.api.problems import problem_responses, validation_problem
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
-from app.contract.fields import Body, JsonInt
-from app.contract.games import CreateIn, Kind, MoveBody, PassIn, etag
+from app.contract.bodies import batch_limit
+from app.contract.fields import Body
+from app.contract.games import Kind, etag
 from app.contract.problems import (
     BODY_ERRORS,
     GAME_NOT_FOUND,
@@ -82,240 +60,28 @@ from app.contract.problems import (
     ProblemTable,
     problem_body,
 )
-from app.contract.squares import SquareError, Squares, check_syntax
-from app.kinds.reversi import PlayerScores, federation_score
-from app.records.audit import Audit, Submitted, replay, replaying
-from app.records.canonical import Chain, canonical_array
+from app.contract.render import (
+    Json,
+    Names,
+    clock_json,
+    move_json,
+    names_of,
+    state_json,
+    untimed,
+)
+from app.records.answer import answering, audit_answer, wthor_line
+from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, PASS, audit_body
+from app.records.canonical import Chain
 from app.records.errors import RecordError
-from app.records.formats import FORMATS, read_record, write_record
+from app.records.formats import FORMATS, write_record
+from app.records.reading import audit_of, reading
 from app.records.signing import AUDIT, RECORD, TYPES, KeyRing, SigningKey
-from app.records.steps import Steps, completed
-from app.records.transcript import read_transcript, write_transcript
+from app.records.steps import Steps
+from app.records.transcript import write_transcript
 from app.records.wthor import WthorGame, read_wthor
 from app.sessions.exchange import GameState
-from app.sessions.kind import Choice, Kinds, Pass, Placement, Played, Player, board_size
+from app.sessions.kind import Choice, Kinds, Pass, Placement, Played, board_size
 from app.sessions.store import GameStore, History
-from app.settings import DEFAULT_MAX_RECORD_MOVES
-
-# --- the moves of a record, as a body writes them --------------------------------------------
-
-PASS = "pass"
-
-
-def _square_or_pass(text: str) -> str:
-    """A square's name (``f5``, any case) or ``pass``, in lower case."""
-    if text.lower() == PASS:
-        return PASS
-    try:
-        return check_syntax(text)
-    except SquareError as error:
-        raise PydanticCustomError(
-            error.type, "{message}, or pass", {"message": str(error)}
-        ) from None
-
-
-def record_moves_limit(moves: Any, info: ValidationInfo) -> Any:
-    """Before-validator of a record's move list: more than ``max_record_moves`` is refused
-    before any move is looked at."""
-    settings = (info.context or {}).get("settings")
-    limit = DEFAULT_MAX_RECORD_MOVES if settings is None else settings.max_record_moves
-    if isinstance(moves, list) and len(moves) > limit:
-        raise PydanticCustomError(
-            "too_long",
-            "a record has at most {max} moves, this one has {length}: move {beyond} is beyond",
-            {"max": limit, "length": len(moves), "beyond": limit + 1},
-        )
-    return moves
-
-
-WrittenMove = Annotated[
-    Annotated[str, Field(max_length=8), AfterValidator(_square_or_pass)]
-    | tuple[JsonInt, JsonInt]
-    | Annotated[dict[str, Any], Field(max_length=2)],
-    Field(description="A square (`f5`), a `[row, col]` pair (0-based, row 0 the top row), "
-          "`pass`, or a choice as `POST /v1/games/{id}/choice` takes it (a swap2 opening's: "
-          '`{"color": "W"}`, `{"place_two": true}`).'),
-]  # fmt: skip
-
-
-# The ways an audit body gives the moves, each by its fields (``RecordSource``'s), named by the
-# first: a body gives exactly one.
-WAYS: dict[str, tuple[str, ...]] = {
-    "moves": ("moves",),
-    "transcript": ("transcript",),
-    "record": ("record", "format"),
-}
-
-
-class RecordSource(BaseModel):
-    """What an audit body adds to a kind's creation body: the moves, one of three ways."""
-
-    formats: ClassVar[tuple[str, ...]] = ()  # the kind's (``Face.formats``)
-    title: ClassVar[str] = ""  # the kind's (``Face.title``)
-
-    moves: Annotated[list[WrittenMove], BeforeValidator(record_moves_limit)] | None = Field(
-        None,
-        description="The moves in order: squares (`f5`), `[row, col]` pairs, `pass` where "
-        "the kind has passes (Othello's are inferred: a written one is checked), and choices "
-        'where an opening rule asks for them (swap2: `{"color": "W"}`, `{"place_two": '
-        "true}`). At most `max_record_moves` (default 10,000).",
-    )
-    transcript: str | None = Field(
-        None,
-        description="The squares written one after another (`f5d6c3d3c4`; `h8i9j10` where rows "
-        "have two digits), case-insensitive, spaces and line breaks allowed between them; no "
-        "passes (Othello's are inferred).",
-    )
-    record: str | None = Field(
-        None,
-        description="A game in a community format, named by `format`: its text. The game's "
-        "parameters come from the record, and those its format cannot carry from the body "
-        "(`format` says which).",
-    )
-    _beside: dict[str, Any] = PrivateAttr(default_factory=dict)  # given beside the record
-
-    format: str | None = Field(
-        None, description="The format of `record`: one of the game's community formats."
-    )
-
-    @model_validator(mode="after")
-    def _one_source(self) -> RecordSource:
-        given = [way for way in WAYS if getattr(self, way) is not None]
-        if len(given) != 1:
-            raise PydanticCustomError(
-                "one_source",
-                "give the moves one way: moves, transcript, or record with its format",
-            )
-        if (self.record is None) != (self.format is None):
-            raise PydanticCustomError("record_and_format", "record and format go together")
-        if self.format is not None and self.format not in self.formats:
-            known = ", ".join(self.formats) or "none"
-            raise PydanticCustomError(
-                "unknown_format",
-                "{kind} records come in these formats: {known}",
-                {"kind": self.title, "known": known},
-            )
-        if self.record is not None:
-            assert self.format is not None
-            beside = FORMATS[self.format].given  # set aside already (``_set_aside``)
-            others = self.model_fields_set - {"game", "record", "format"}
-            if others:
-                allowed = f" (only {', '.join(sorted(beside))})" if beside else ""
-                raise PydanticCustomError(
-                    "record_and_parameters",
-                    "a record gives the game's parameters: give no {names} with it{allowed}",
-                    {"names": ", ".join(sorted(others)), "allowed": allowed},
-                )
-        return self
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _set_aside(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
-        """Beside a record, the parameters its format cannot carry (``Format.given``) are set
-        aside, unread: they are read with the record's own, as one game's (``foul`` beside a
-        record that says renju is renju's), once the record is read."""
-        beside: dict[str, Any] = {}
-        if isinstance(data, dict) and data.get("record") is not None:
-            written = data.get("format")
-            if isinstance(written, str) and written in FORMATS:
-                given = FORMATS[written].given
-                beside = {name: value for name, value in data.items() if name in given}
-                data = {name: value for name, value in data.items() if name not in given}
-        model = handler(data)
-        model._beside = beside
-        return model
-
-
-def _no_clock(value: object) -> None:
-    if value is not None:
-        raise PydanticCustomError("no_clock", "an audit replays moves without time: no clock")
-    return
-
-
-# A creation body's ``clock``, which an audit body does not take: not in its schema, refused.
-NO_CLOCK: Any = (cast(Any, SkipJsonSchema)[Annotated[None, BeforeValidator(_no_clock)]], None)
-
-
-def audit_model(kind: Kind) -> type[BaseModel]:
-    """The audit body of ``kind``: its creation body (``Create…In``) with the moves, as
-    ``Audit…In``."""
-    create = kind.face.create
-    name = "Audit" + create.__name__.removeprefix("Create")
-    fields: dict[str, Any] = {"clock": NO_CLOCK}
-    if kind.face.formats:  # a record in the kind's format names the kind: `game` may be left out
-        game = create.model_fields["game"]
-        fields["game"] = (game.annotation, Field(kind.name, description=game.description))
-        formats = " ".join(FORMATS[written].doc for written in kind.face.formats)
-        doc = f"The format of `record`: {formats}"
-        fields["format"] = (str | None, Field(None, description=doc))
-    bases: tuple[type[BaseModel], ...] = (create, RecordSource)
-    made = create_model(name, __base__=bases, __module__=__name__, **fields)
-    model = cast(type[RecordSource], made)
-    model.formats = kind.face.formats
-    model.title = kind.face.title
-    model.__doc__ = (create.__doc__ or "").strip() + " With the moves of the game to audit."
-    return model
-
-
-# What each way's shape of an audit body adds to its kind's description in the OpenAPI document.
-WAY_DOCS = {
-    "moves": "With the moves of the game to audit as a list (`moves`).",
-    "transcript": "With the moves of the game to audit as a transcript (`transcript`).",
-    "record": "With the game to audit as a record in one of the kind's formats (`record` and "
-    "`format`), which gives the game's parameters: beside it, only those its format cannot "
-    "carry.",
-}
-
-
-def _not_null(annotation: Any) -> Any:
-    """``annotation`` without its ``None``: ``list[str] | None`` → ``list[str]``."""
-    members = [member for member in get_args(annotation) if member is not type(None)]
-    return Union[tuple(members)] if len(members) > 1 else members[0]  # noqa: UP007 - at run time
-
-
-def audit_shapes(kind: Kind, model: type[BaseModel]) -> dict[str, type[BaseModel]]:
-    """How the OpenAPI document shows ``kind``'s audit body (``model``, ``Audit…In``): one shape
-    a way of giving the moves (``Audit…MovesIn``, ``…TranscriptIn``, ``…RecordIn`` where the kind
-    has formats), none of which a body of another way or kind fits, so that every body fits one
-    shape at most (``oneOf``).
-
-    The document's only: ``model`` parses the body (its errors name the field), and the shapes
-    say what it takes. A way's fields are required in its shape and absent from the others'
-    (``model`` also reads a null one as left out, but a shape that took a null would seem to
-    share bodies with another to every tool that reads only what each shape requires). A
-    record's shape takes only the parameters its formats cannot carry (``Format.given``) and
-    may leave ``game`` out (the format names the kind, as ``game_of_body`` reads it); the other
-    shapes take the kind's creation body as it is, whose ``game`` only the default kind may
-    leave out.
-    """
-    create = kind.face.create
-    stem = model.__name__.removesuffix("In")
-    shapes: dict[str, type[BaseModel]] = {}
-    for way, own in WAYS.items():
-        formats = kind.face.formats
-        if way == "record" and not formats:
-            continue
-        fields: dict[str, Any] = {}
-        for name in own:
-            info = model.model_fields[name]
-            shown = cast(Any, Literal)[formats] if name == "format" else _not_null(info.annotation)
-            fields[name] = (shown, Field(description=info.description))
-        if way == "record":
-            beside = frozenset[str]().union(*(FORMATS[written].given for written in formats))
-            game = model.model_fields["game"]
-            fields["game"] = (game.annotation, game)
-            parameters = [name for name in create.model_fields if name in beside]
-        else:
-            parameters = [name for name in create.model_fields if name != "clock"]
-        for name in parameters:
-            info = create.model_fields[name]
-            fields[name] = (info.annotation, info)
-        doc = (create.__doc__ or "").strip() + " " + WAY_DOCS[way]
-        name = f"{stem}{way.capitalize()}In"
-        made = create_model(name, __base__=Body, __module__=__name__, __doc__=doc, **fields)
-        shapes[name] = made
-    return shapes
-
 
 # --- answers ---------------------------------------------------------------------------------
 
@@ -357,131 +123,6 @@ class IllegalOut(TypedDict, total=False):
     status: int
     detail: str
     code: str
-
-
-def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
-    """The answer to an audit, unsigned: the verdict, the moves as a session records them, the
-    state after them, and the record's hash chain."""
-    answer, _ = completed(answering(audit, problems))
-    return answer
-
-
-def answering(audit: Audit, problems: ProblemTable) -> Steps[tuple[Json, dict[str, bytes]]]:
-    """``audit_answer``, a move a step; with the canonical JSON of its moves, written as they
-    were chained, for its signature (``SigningKey.sign``'s ``written``)."""
-    kind, position = audit.kind, audit.position
-    names = names_of(kind, board_size(kind, position.facts()))
-    chained = Chain({"game": kind.name, **audit.params})
-    moves: list[Json] = []
-    written: list[bytes] = []
-    for move in audit.moves:
-        shown = move_json(move, names)
-        moves.append(shown)
-        written.append(chained.add(shown))
-        yield
-    count = position.move_count
-    state = GameState(
-        id="",
-        kind=kind.name,
-        facts=kind.ended(position.facts(), position.status, position.winner, position.reason),
-        status=position.status,
-        winner=position.winner,
-        reason=position.reason,
-        next_player=position.next_player,
-        version=0,
-        move_count=count,
-        last_move=audit.moves[-1] if audit.moves else (position.move(count) if count else None),
-    )
-    shown = state_json(state, names)
-    del shown["id"], shown["version"]
-    illegal: Json | None = None
-    if audit.refused is not None:
-        error = audit.refused.error
-        problem = problems.problem_of(type(error))
-        named = None if names is None else names.squares.name
-        refusal = problem_body(problem, error.described(named), error.details())
-        illegal = {"ply": audit.refused.ply, "move": audit.refused.given, **refusal}
-    answer: Json = {
-        "verdict": audit.verdict,
-        "plies": audit.plies,
-        "illegal": illegal,
-        "moves": moves,
-        "state": shown,
-        "chain": chained.hex(),
-    }
-    if audit.assumed:
-        answer["assumed"] = dict(audit.assumed)
-    return answer, {"moves": canonical_array(written)}
-
-
-# --- from a parsed body to an audit ----------------------------------------------------------
-
-
-# Moves read between two steps of ``submitting`` (about 1 µs each).
-READ_STEP = 256
-
-
-def submitting(
-    written: Sequence[object],
-    squares: Squares | None,
-    has_pass: bool,
-    players: Sequence[Player | None] = (),
-    choices: tuple[type[MoveBody], ...] = (),
-) -> Steps[list[Submitted]]:
-    """The moves a record wrote (squares, ``[row, col]`` pairs, ``pass``, the kind's
-    ``choices``' bodies; for the ``players`` it names, if it does) as the kind plays them, a
-    step every ``READ_STEP`` moves; a RecordError naming the first that is none of the board's."""
-    moves = []
-    for index, given in enumerate(written, 1):
-        if not index % READ_STEP:
-            yield
-        player = players[index - 1] if players else None
-        if isinstance(given, dict):
-            chosen, claimed = _chosen(given, choices, index)
-            moves.append(Submitted(chosen, given, claimed or player))
-        elif isinstance(given, tuple | list):
-            moves.append(Submitted(Placement(*given), list(given), player))
-        elif given == PASS:
-            if not has_pass:
-                raise RecordError("this game has no passes", move=index)
-            moves.append(Submitted(Pass(), given, player))
-        else:
-            assert isinstance(given, str)
-            if squares is None:
-                raise RecordError(
-                    "this board is wider than 26 columns and has no square names: write "
-                    "[row, col] pairs",
-                    move=index,
-                )
-            try:
-                moves.append(Submitted(Placement(*squares.parse(given)), given, player))
-            except SquareError as error:
-                raise RecordError(str(error), move=index) from None
-    return moves
-
-
-def _chosen(
-    given: dict[str, Any], choices: tuple[type[MoveBody], ...], index: int
-) -> tuple[Played, Player | None]:
-    """A choice a record wrote, read by the body of the kind's choice it names (its key), and
-    the player it claims (``player``: a choice by the player not to act is ``not_your_turn``,
-    as a GGF move written for the colour not to move is)."""
-    if not choices:
-        raise RecordError("this game has no choices: a move is a square or a pair", move=index)
-    try:
-        return played_by(shape_for(choices, given).model_validate(given))
-    except ValidationError as error:
-        first = error.errors(include_url=False, include_input=False)[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise RecordError(f"a choice: {where}: {first['msg']}", move=index) from None
-
-
-def record_problem(field: str, error: RecordError) -> RequestValidationError:
-    """A record that cannot be read, as the 422 that names where it broke."""
-    loc: tuple[str | int, ...] = ("body", field)
-    if "move" in error.where and field == "moves":
-        loc = (*loc, error.where["move"] - 1)
-    return RequestValidationError([{"loc": loc, "type": "record", "msg": str(error)}])
 
 
 CHAIN_DOC = (
@@ -608,19 +249,7 @@ class AuditShapes:
     @classmethod
     def of(cls, games: GameShapes) -> AuditShapes:
         kinds = games.kinds
-        models = {kind.name: audit_model(kind) for kind in kinds}
-        by_format = {f: kind.name for kind in kinds for f in kind.face.formats}
-        union = tagged_union(game_of_body(games.default, by_format), models, "game")
-        shown = {
-            name: shape
-            for kind in kinds
-            for name, shape in audit_shapes(kind, models[kind.name]).items()
-        }
-        body = root_model("AuditIn", Annotated[union, shown_as(one_of(shown))])
-        body.__doc__ = (
-            "A game to audit: its kind's creation parameters and its moves, given one way: a "
-            "list (`moves`), a transcript (`transcript`), or a record (`record` and `format`)."
-        )
+        body = audit_body(kinds)
         parsed = JsonBody(body, AUDIT_EXAMPLES, tag="game", components=games.components)
         answer = _audit_out(games)
         batch_model = create_model(
@@ -666,95 +295,11 @@ class AuditShapes:
         problems = ProblemTable.of(kind.face for kind in kinds)
 
         def example(body: BaseModel) -> Json:
-            answer = audit_answer(shapes.audit(body, DEFAULT_MAX_RECORD_MOVES), problems)
+            answer = audit_answer(audit_of(kinds, body, DEFAULT_MAX_RECORD_MOVES), problems)
             return EXAMPLE_KEY.signed(answer, AUDIT)
 
         shapes.examples.update(parsed.answers(example))
         return shapes
-
-    def audit(self, parsed: BaseModel, max_moves: int) -> Audit:
-        """The audit of a parsed body; a RequestValidationError for moves it cannot read."""
-        return completed(completed(self.reading(parsed, max_moves)).replaying())
-
-    def reading(
-        self, parsed: BaseModel, max_moves: int, afford: Callable[[int], None] | None = None
-    ) -> Steps[ToReplay]:
-        """The game of a parsed body, read (its moves as the kind plays them), to replay, a
-        step every few hundred moves; a RequestValidationError for moves it cannot read.
-        ``afford`` is told how many moves were written before they are read (``Meter.afford``:
-        429 for more than the client has left)."""
-        body = parsed.root if isinstance(parsed, RootModel) else parsed
-        assert isinstance(body, CreateIn)
-        assert isinstance(body, RecordSource)
-        kind = self.kinds.find(body.kind)
-        field = "moves" if body.moves is not None else "transcript" if body.transcript else "record"
-        try:
-            if body.record is not None:
-                assert body.format is not None, "checked by the body's model"
-                recorded = read_record(body.format, body.record, max_moves)
-                params = _params_of(kind, recorded.params, body._beside)
-                written: Sequence[object] = recorded.moves
-                players: Sequence[Player | None] = recorded.players
-                unsaid = recorded.unsaid - body._beside.keys()
-            else:
-                params = body.params()
-                written = body.moves or read_transcript(body.transcript or "", max_moves)
-                players, unsaid = (), frozenset()
-            if afford is not None:
-                afford(len(written))
-            squares = kind.face.squares(*board_size(kind, kind.new(params).facts()))
-            has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
-            moves = yield from submitting(written, squares, has_pass, players, kind.face.choices)
-        except RecordError as error:
-            raise record_problem(field, error) from None
-        opening = [] if body.record is not None else body.opening_moves()
-        assumed = {name: params[name] for name in sorted(unsaid) if name in params}
-        return ToReplay(kind, params, moves, opening, assumed)
-
-
-@dataclass(frozen=True, slots=True)
-class ToReplay:
-    """An audit body's game, read: its kind, its creation parameters, its moves as the kind
-    plays them, its opening's moves, and the parameters it was assumed to have
-    (``Audit.assumed``)."""
-
-    kind: Kind
-    params: dict[str, object]
-    moves: list[Submitted]
-    opening: list[Played]
-    assumed: dict[str, object]
-
-    def replaying(self) -> Steps[Audit]:
-        """The audit, a move a step (``replaying``)."""
-        audit = yield from replaying(self.kind, self.params, self.moves, self.opening)
-        return replace(audit, assumed=self.assumed)
-
-
-def _params_of(
-    kind: Kind, read: Mapping[str, object], beside: Mapping[str, object] = {}
-) -> dict[str, object]:
-    """The creation parameters a record gives, with those its body gives ``beside`` it, checked
-    together by the kind's creation body as a client's would be: a RecordError saying what the
-    body refused in the record's, or where both give one and differ (one game is not played
-    under both); a RequestValidationError naming a parameter given beside that is refused (its
-    value checked before it is compared: a refusal never echoes it)."""
-    try:
-        create = kind.face.create.model_validate({"game": kind.name, **read, **beside})
-    except ValidationError as error:
-        first = error.errors(include_url=False, include_input=False)[0]
-        if first["loc"] and first["loc"][0] in beside:
-            raise RequestValidationError([{**first, "loc": ("body", *first["loc"])}]) from None
-        where = ".".join(str(part) for part in first["loc"]) or "the game"
-        raise RecordError(
-            f"the record's game is not one this service plays: {where}: {first['msg']}"
-        ) from None
-    for name in beside:
-        if name in read and read[name] != getattr(create, name):
-            raise RecordError(
-                f"the record says {name} {read[name]}, the body {name} {getattr(create, name)}: "
-                "give the record's, or none"
-            )
-    return create.params()
 
 
 # The examples' answers are signed by this key, made from a published seed: real signatures,
@@ -847,7 +392,7 @@ def audited(
     """The signed answer to an audit, in steps: its moves read (refused 429 first if they are
     reckoned to cost more than the client has left: ``Meter.afford``), the replay, then the
     move records chained (and written for the signature as they are)."""
-    to_replay = yield from shapes.reading(parsed, max_moves, meter.afford)
+    to_replay = yield from reading(shapes.kinds, parsed, max_moves, meter.afford)
     audit = yield from to_replay.replaying()
     answer, written = yield from answering(audit, problems)
     return keys.current.signed(answer, AUDIT, written)
@@ -1019,15 +564,6 @@ async def get_record(request: Request, meter: Meter) -> Response:
 
 WTHOR_MEDIA_TYPE = "application/octet-stream"
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
-WTHOR_SQUARES = Squares(8, 8, from_bottom=False)  # a WTHOR game is Othello on 8 × 8
-# Each square a WTHOR move can name, as the move the audit is given: the file reader yields
-# only these names, so a game's moves are looked up (a parse and two objects a move were a
-# fifth of an audited file's time). The values are immutable: one serves every game.
-WTHOR_MOVES = {
-    WTHOR_SQUARES.name(row, col): Submitted(Placement(row, col), WTHOR_SQUARES.name(row, col))
-    for row in range(8)
-    for col in range(8)
-}
 
 
 def _batch_problem(errors: Sequence[Mapping[str, Any]]) -> Json:
@@ -1065,36 +601,6 @@ async def _audit_json_batch(request: Request, meter: Meter) -> Response:
     results = await in_slices(_audit_batch(request, records, meter), meter)
     body = b'{"results":[' + b",".join(results) + b"]}"  # as to_json writes it, whole
     return Response(body, media_type="application/json")
-
-
-def wthor_line(game: WthorGame, kind: Kind) -> Json:
-    """One game of a WTHOR file, audited: the file's own facts, the verdict, and whether the
-    score the file stores for Black is the federation's score of the game as replayed."""
-    facts = {
-        "index": game.index,
-        "tournament": game.tournament,
-        "black": game.black,
-        "white": game.white,
-        "stored_score": game.stored_score,
-    }
-    audit = replay(kind, {"height": 8, "width": 8}, map(WTHOR_MOVES.__getitem__, game.moves))
-    position = audit.position
-    final: PlayerScores | None = None
-    if audit.verdict == "finished":
-        final = federation_score(cast(PlayerScores, position.facts()["score"]), 64)
-    illegal = None
-    if audit.refused is not None:
-        error = audit.refused.error
-        illegal = {"ply": audit.refused.ply, "move": audit.refused.given, "code": error.code,
-                   "detail": str(error), **error.details()}  # fmt: skip
-    return {
-        **facts,
-        "verdict": audit.verdict,
-        "plies": audit.plies,
-        "illegal": illegal,
-        "final_score": None if final is None else {"B": final["1"], "W": final["2"]},
-        "agrees": final is not None and final["1"] == game.stored_score,
-    }
 
 
 async def _wthor_lines(

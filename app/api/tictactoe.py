@@ -8,12 +8,13 @@ from fastapi import Request, Response
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from app.api.bodies import JsonBody, batch_limit, json_response
+from app.api.bodies import JsonBody, json_response
 from app.api.problems import problem_responses
 from app.api.questions import question
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import TicTacToeBoard
+from app.contract.bodies import batch_limit
 from app.contract.fields import INTEGRAL, Body
 from app.contract.problems import BODY_ERRORS
 from app.contract.stateless import ValidateBatchResponse, ValidateResponse

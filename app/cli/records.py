@@ -14,31 +14,32 @@ import httpx
 from fastapi.exceptions import RequestValidationError
 from pydantic_core import to_json
 
-from app.api.games.schemas import GameShapes
-from app.api.problems import validation_problem
-from app.api.records import AuditShapes, audit_answer, record_problem, wthor_line
-from app.cli.check import OFFLINE
 from app.cli.settings import load_settings
-from app.contract.problems import ProblemTable
+from app.contract.bodies import BodyParser
+from app.contract.problems import ProblemTable, validation_problem_body
 from app.kinds import REGISTRY
+from app.records.answer import audit_answer, wthor_line
+from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, audit_body
 from app.records.canonical import DuplicateMember, read_json
 from app.records.errors import RecordError
 from app.records.formats import FORMATS
+from app.records.reading import audit_of, record_problem
 from app.records.signing import AUDIT, TYPES, KeyRing, NotVerified
 from app.records.signing import verify as verify_signature
 from app.records.text import decode
 from app.records.transcript import read_transcript
 from app.records.wthor import read_wthor
-from app.settings import DEFAULT_MAX_RECORD_MOVES
 
 
-def _offline_audits() -> AuditShapes:
-    """The audit bodies of the kinds the service serves, built as the app builds them."""
-    return AuditShapes.of(GameShapes.of(REGISTRY))
+def _offline_audits() -> BodyParser[Any]:
+    """The audit body of the kinds the service serves, parsed as the endpoint parses it."""
+    return BodyParser(audit_body(REGISTRY), tag="game")
 
 
 def _problem_line(error: RequestValidationError) -> bytes:
-    return bytes(validation_problem(error.errors()).body)
+    """The 422 the endpoint would answer, as its JSON (compact, UTF-8)."""
+    problem = validation_problem_body(error.errors())
+    return json.dumps(problem, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
@@ -95,7 +96,7 @@ def audit(files: tuple[str, ...], params: str) -> None:
     if keys.current.ephemeral:
         click.echo("adjudicator: no ADJUDICATOR_SIGNING_KEY_FILE: signed with an ephemeral key",
                    err=True)  # fmt: skip
-    shapes, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)
+    bodies, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)
     context = {"settings": settings}
     failed = False
     for name in files:
@@ -105,8 +106,8 @@ def audit(files: tuple[str, ...], params: str) -> None:
             failed |= _audit_wthor_file(data, settings.max_record_moves)
             continue
         try:
-            parsed = shapes.body.validate(_audit_body(name, data, creation), context)
-            answer = audit_answer(shapes.audit(parsed, settings.max_record_moves), problems)
+            parsed = bodies.validate(_audit_body(name, data, creation), context)
+            answer = audit_answer(audit_of(REGISTRY, parsed, settings.max_record_moves), problems)
         except RequestValidationError as error:
             click.echo(f"{name}: ".encode() + _problem_line(error), err=True)
             failed = True
@@ -232,10 +233,10 @@ def _checked_as(typ: str, document: dict[str, Any]) -> str:
     if typ == AUDIT:
         return "; its chain is part of what is signed"
     body = {k: v for k, v in document.items() if k not in ("state", "chain", "signature")}
-    shapes, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)
+    bodies, problems = _offline_audits(), ProblemTable.of(kind.face for kind in REGISTRY)
     try:
-        parsed = shapes.body.validate(json.dumps(body).encode(), OFFLINE)
-        replayed = audit_answer(shapes.audit(parsed, DEFAULT_MAX_RECORD_MOVES), problems)
+        parsed = bodies.validate(json.dumps(body).encode(), {})
+        replayed = audit_answer(audit_of(REGISTRY, parsed, DEFAULT_MAX_RECORD_MOVES), problems)
     except RequestValidationError as error:
         raise NotVerified(f"its moves cannot be replayed: {error.errors()[0]['msg']}") from None
     if replayed["chain"] != document.get("chain"):

@@ -11,7 +11,7 @@ A game kind brings the refusals of its own rules (``GameKind.refusals``) as rows
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -483,3 +483,23 @@ def problem_body(
     for key, value in (extra or {}).items():
         body.setdefault(key, value)  # an extra member never replaces a standard one
     return body
+
+
+def _issue(error: Mapping[str, Any]) -> dict[str, Any]:
+    msg = str(error["msg"])
+    reason = (error.get("ctx") or {}).get("error")
+    if error["type"] == "json_invalid" and reason and str(reason) not in msg:
+        msg = f"{msg}: {reason}"  # say what the parser tripped on, e.g. a missing comma
+    return {"loc": list(error["loc"]), "msg": msg, "type": str(error["type"])}
+
+
+def validation_problem_body(errors: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The 422 problem naming the failing fields of a request (pydantic's errors, located from
+    ``body``, ``query``, …): the first ``MAX_REPORTED_ERRORS``, and counting them all; ``detail``
+    names the first one."""
+    issues = [_issue(error) for error in errors[:MAX_REPORTED_ERRORS]]
+    first = issues[0] if issues else {"loc": ["body"], "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"])
+    more = f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else ""
+    extra = {"errors": issues, "error_count": len(errors)}
+    return problem_body(VALIDATION_ERROR, f"{where}: {first['msg']}{more}", extra)

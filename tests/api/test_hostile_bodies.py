@@ -12,16 +12,15 @@ import pytest
 from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
-from app.api import bodies
-from app.api.bodies import STRICT_MEMBERS, JsonBody, most_members
+from app.api.bodies import JsonBody
 from app.api.games.schemas import GameShapes
+from app.contract.bodies import DEFAULT_MAX_BATCH, EXAMINED_SURPLUS, STRICT_MEMBERS, most_members
 from app.contract.fields import Body
 from app.contract.problems import MAX_REPORTED_ERRORS
 from app.kinds import REGISTRY
 from app.main import create_app
 from app.rules.reversi import OPENING
 from app.sessions.clock import MAX_STAGES
-from app.settings import DEFAULT_MAX_BATCH
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.conftest import shared_settings
 
@@ -135,7 +134,7 @@ def test_names_of_unknown_members_are_looked_for_only_among_the_first(client: Te
     )
     assert "'zz'" in problem["errors"][0]["msg"]
     assert "'yy'" not in problem["errors"][0]["msg"]
-    assert bodies.EXAMINED_SURPLUS < 100_000
+    assert EXAMINED_SURPLUS < 100_000
 
 
 def test_each_bad_board_of_a_batch_is_one_error_not_one_a_row(client: TestClient) -> None:

@@ -27,6 +27,7 @@ from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.conftest import shared_settings
 from tests.rules import reference
+from tests.timeless import timeless
 
 OTHER = {"B": "W", "W": "B"}
 PLAYER = {"B": 1, "W": 2}
@@ -636,3 +637,32 @@ def test_a_tictactoe_session_exported_audits_back_on_any_board(
         text = record(client, created["id"], "transcript")
         from_text = audit(client, n=n, k=k, transcript=text)
         assert from_text["chain"] == exported["chain"]
+
+
+# Games of each kind played in a session, over or not: their creation bodies and the squares
+# played, the players taking turns.
+SESSION_GAMES = {
+    "tic-tac-toe, won on a line": ({"game": "tictactoe", "n": 3}, ["b2", "a1", "b1", "c3", "b3"]),
+    "gomoku, won by five": (
+        {"game": "gomoku", "rule": "freestyle"},
+        ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"],
+    ),
+    "gomoku, going on": ({"game": "gomoku", "rule": "renju"}, ["h8", "h9", "j8", "a1"]),
+    "othello, going on": ({"game": "reversi"}, ["f5", "d6", "c3", "d3", "c4"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SESSION_GAMES))
+def test_an_audits_state_is_the_sessions_state_without_its_id_version_and_clock(
+    client: TestClient, name: str
+) -> None:
+    body, squares = SESSION_GAMES[name]
+    created = create(client, **body)
+    for ply, square in enumerate(squares):
+        move(client, created, 1 + ply % 2, square=square)
+    live = client.get(f"/v1/games/{created['id']}").json()
+    audited = audit(client, **body, moves=squares)
+    # The audit replays the moves without time: no instants, and nothing only a session has.
+    shown = {key: value for key, value in live.items() if key not in ("id", "version", "clock")}
+    assert audited["state"] == timeless(shown)
+    assert audited["verdict"] == ("unfinished" if live["status"] == "in_progress" else "finished")

@@ -16,10 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.api.bodies import batch_items
+from app.contract.bodies import DEFAULT_MAX_BATCH
 from app.main import create_app
 from app.records.steps import completed
 from app.records.wthor import read_wthor
-from app.settings import DEFAULT_MAX_BATCH, Settings
+from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.records.test_wthor import MAX, YEAR_1988, federation_score, replay
 from tests.rules.reference import reversi_moves

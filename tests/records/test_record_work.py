@@ -23,6 +23,7 @@ from app.api import records, work
 from app.api.kept_records import ENTRY_BYTES, KeptRecords, WrittenRecord
 from app.api.work import WorkBudget
 from app.main import create_app
+from app.records import reading
 from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.fakes import FakeClock, FakeCpu
@@ -89,7 +90,7 @@ def test_an_audit_from_a_client_whose_share_is_used_is_429_before_it_is_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     client, budget, _ = budgeted()
-    replays = Calls(monkeypatch, records, "replaying")
+    replays = Calls(monkeypatch, reading, "replaying")
     body = {**BIG, "moves": row_moves(10)}
     with client:
         budget.limiter.spend(CLIENT, 1.0)  # its other requests used it
@@ -108,7 +109,7 @@ def test_a_record_reckoned_to_cost_more_than_the_share_left_is_429_before_its_re
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     client, budget, clock = budgeted(record_move_cpu_us=1000)  # a move reckoned at 1 ms
-    replays = Calls(monkeypatch, records, "replaying")
+    replays = Calls(monkeypatch, reading, "replaying")
     long, short = {**BIG, "moves": row_moves(200)}, {**BIG, "moves": row_moves(20)}
     with client:
         budget.limiter.spend(CLIENT, 0.4)  # 100 ms left: 200 moves are reckoned at 200 ms
@@ -133,7 +134,7 @@ def test_a_batch_is_429_before_a_record_reckoned_to_cost_more_than_is_left(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     client, budget, _ = budgeted(record_move_cpu_us=1000)
-    replays = Calls(monkeypatch, records, "replaying")
+    replays = Calls(monkeypatch, reading, "replaying")
     batch = {"records": [{**BIG, "moves": row_moves(20)}, {**BIG, "moves": row_moves(200)}]}
     with client:
         budget.limiter.spend(CLIENT, 0.4)  # 100 ms left: the first fits, the second does not
@@ -152,7 +153,7 @@ async def _concurrently(app: Any, *requests: tuple[str, dict[str, Any]]) -> list
 def _replayed_moves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The moves replayed, as each audit's replay takes them: each named by its game's ``n``."""
     log: list[int] = []
-    original = records.replaying
+    original = reading.replaying
 
     def logged(kind: Any, params: Any, moves: Any, opening: Any = ()) -> Any:
         def taken() -> Iterator[Any]:
@@ -162,7 +163,7 @@ def _replayed_moves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
         return original(kind, params, taken(), opening)
 
-    monkeypatch.setattr(records, "replaying", logged)
+    monkeypatch.setattr(reading, "replaying", logged)
     return log
 
 

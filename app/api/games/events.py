@@ -42,11 +42,11 @@ from typing import Any, NamedTuple
 from fastapi.sse import format_sse_event
 from pydantic_core import to_json
 
-from app.api.games.render import Names, move_result_json, state_json, state_names
 from app.api.games.streams import RETRY_AFTER_SECONDS
 from app.contract.events import KEEP_ALIVE_SECONDS, KEEP_ALIVES_MISSED, RECONNECT_MS
 from app.contract.games import Kind
 from app.contract.problems import SERVICE_PROBLEMS, Problem, problem_body
+from app.contract.render import Names, move_result_json, state_json, state_names
 from app.sessions.errors import GameNotFound, TooManyStreams, Unavailable
 from app.sessions.exchange import GameState
 from app.sessions.kind import Kinds

@@ -22,7 +22,10 @@ from fastapi.exceptions import RequestValidationError
 from pydantic_core import from_json, to_json
 
 from app.api.bodies import Examples
-from app.api.games.render import (
+from app.api.games.schemas import GameShapes
+from app.contract.fields import SQUARES
+from app.contract.moves import played_by
+from app.contract.render import (
     board_dimensions,
     board_json,
     move_json,
@@ -30,8 +33,6 @@ from app.api.games.render import (
     state_json,
     state_names,
 )
-from app.api.games.schemas import GameShapes, played_by
-from app.contract.fields import SQUARES
 from app.rules.errors import DomainError
 from app.sessions import tokens
 from app.sessions.clock import Clocks

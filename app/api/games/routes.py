@@ -1,16 +1,16 @@
-"""The game routes: create, poll (ETag / 304), move, moves since, one move, legal moves, board,
-events, delete.
+"""The game routes: create, poll (ETag / 304), move, join, the lobby, moves since, one move,
+legal moves, board, events, spectators, rematch, delete; the actions' routes are declared among
+them (``actions``).
 
-Each endpoint parses (``params``, ``schemas``), calls the store, and renders (``render``). All
-are ``request -> Response`` endpoints served by ``DirectRoute``; hot routes come first, since
-routes are matched in order on every request.
+Each endpoint checks who asks (``access``), parses (``params``, ``schemas``), calls the store,
+and renders (``render``). All are ``request -> Response`` endpoints served by ``DirectRoute``;
+hot routes come first, since routes are matched in order on every request.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
@@ -18,13 +18,44 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.sse import EventSourceResponse
 from pydantic import Field
 
-from app.api.bodies import Examples, JsonBody, answer_examples, json_response
+from app.api.bodies import answer_examples, json_response
 from app.api.clients import client_of
 from app.api.games import params
+from app.api.games.access import (
+    MOVE_REFUSALS,
+    a_change,
+    acting,
+    authenticated,
+    header,
+    shapes_of,
+    store_errors,
+    store_of,
+    viewed,
+)
+from app.api.games.actions import action_routes
 from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_events
 from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
-from app.api.games.render import (
+from app.api.games.names import names_in, names_of_state
+from app.api.games.schemas import (
+    GameShapes,
+    MoveBodies,
+    typed_dict,
+)
+from app.api.games.streams import StreamSlots
+from app.api.ratelimit import RateLimiter
+from app.api.routing import api_router
+from app.api.work import Meter, charged
+from app.contract.fields import SQUARES
+from app.contract.games import etag
+from app.contract.moves import played_by
+from app.contract.problems import (
+    BODY_ERRORS,
+    NOT_YOUR_TURN,
+    RATE_LIMITED,
+    VALIDATION_ERROR,
+)
+from app.contract.render import (
     Names,
     board_dimensions,
     board_json,
@@ -35,55 +66,23 @@ from app.api.games.render import (
     state_json,
     state_names,
 )
-from app.api.games.schemas import (
-    ACTION_BODY,
-    GIVE_TIME_BODY,
-    GameShapes,
-    MoveBodies,
-    played_by,
-    typed_dict,
-)
-from app.api.games.streams import StreamSlots
-from app.api.problems import problem_responses
-from app.api.ratelimit import RateLimiter
-from app.api.routing import api_router
-from app.api.work import Meter, charged
-from app.contract.fields import SQUARES
-from app.contract.games import GiveTimeIn, claimed, etag
-from app.contract.problems import (
-    BODY_ERRORS,
-    NOT_YOUR_TURN,
-    RATE_LIMITED,
-    VALIDATION_ERROR,
-    ProblemType,
-    Refusal,
-)
-from app.rules.errors import DomainError
 from app.sessions.errors import (
     ActionNotAllowed,
     BoardTooLarge,
     CapacityExhausted,
     GameNotFound,
     GameNotOver,
-    GameOver,
-    IdempotencyKeyReused,
     MoveNotFound,
-    NothingToTakeBack,
-    PreconditionFailed,
     SeatTaken,
-    StoreUnavailable,
-    TooLateToAbort,
     TooManySpectators,
     TooManyStreams,
     Unauthorized,
-    WaitingForOpponent,
     WrongPlayer,
     WrongStep,
 )
-from app.sessions.exchange import Action, ActionRequest, GameState, MoveRequest
+from app.sessions.exchange import MoveRequest
 from app.sessions.kind import Player
 from app.sessions.lobby import Filter, wanted
-from app.sessions.store import GameStore, Seat
 
 PREFIX = "/v1/games"
 
@@ -93,112 +92,13 @@ HISTORY_PAGE = 1000  # GET …/moves reads and renders this many moves at a time
 SECRET = {"Cache-Control": "no-store"}
 
 
-def store_errors(
-    *answers: ProblemType | Refusal | type[DomainError],
-) -> dict[int | str, dict[str, Any]]:
-    """``problem_responses`` for a route that reads or writes the game store: it may also answer
-    503 ``store_unavailable``."""
-    return problem_responses(*answers, StoreUnavailable)
-
-
-def store_of(request: Request) -> GameStore:
-    store: GameStore = request.app.state.store
-    return store
-
-
-@contextmanager
-def a_change() -> Iterator[None]:
-    """A store outage during a request that changes a game says whether the change may have been
-    applied; the store says so of a change it sent, and an outage it did not say it of came
-    before the change was sent (reading the game, its token, the counts): not applied."""
-    try:
-        yield
-    except StoreUnavailable as outage:
-        if outage.may_have_applied is None:
-            raise StoreUnavailable(may_have_applied=False) from outage
-        raise
-
-
-@contextmanager
-def token_checked(request: Request) -> Iterator[None]:
-    """A token checked inside: a client address that has sent too many wrong ones is refused
-    429 before its token is even looked at, and a wrong one (Unauthorized) counts."""
-    failures: RateLimiter = request.app.state.auth_failures
-    client = client_of(request)
-    failures.take(client, 1)  # as if wrong: requests in flight at once cannot pass the limit
-    wrong = False
-    try:
-        yield
-    except Unauthorized:
-        wrong = True
-        raise
-    finally:
-        if not wrong:  # a right token (or no game, or no store) costs nothing
-            failures.refund(client, 1)
-
-
-async def authenticated(request: Request, game_id: str) -> tuple[str, Seat]:
-    """The request's player token and its seat (the player, the game's kind), checked against
-    the game's players (GameNotFound, Unauthorized; a spectator's token: 403), before anything
-    else of the request is read. A request without one is 401."""
-    token = params.PLAYER_TOKEN.read(request)
-    with token_checked(request), a_change():  # the requests that carry a token change the game
-        seat = await store_of(request).seat(game_id, token)
-    return token, seat
-
-
-async def viewed(request: Request, game_id: str) -> None:
-    """A read of a game: a private one needs a player's or a spectator's token (401), checked
-    before anything is read; a public one is read by anyone (a token sent is not looked at)."""
-    try:
-        token = params.VIEWER_TOKEN.read_if_sent(request)
-    except Unauthorized:  # not a bearer token: none for this service (a public game is read)
-        token = None
-    if token is None:
-        await store_of(request).viewer(game_id, None)
-        return
-    with token_checked(request):
-        await store_of(request).viewer(game_id, token)
-
-
 def _game_path(game_id: str) -> str:
     return f"{PREFIX}/{game_id}"
 
 
-def _header(description: str) -> dict[str, object]:
-    return {"description": description, "schema": {"type": "string"}}
-
-
 def _move_made(location: str) -> dict[str, Any]:
     """The headers of the answer to an accepted move (or choice): where it is, and the ETag."""
-    return {"headers": {"Location": _header(location), "ETag": _header("The new ETag.")}}
-
-
-def _acting(body: JsonBody[Any]) -> dict[str, Any]:
-    """What a player's request that changes the game takes: its body, the player's token, and
-    the game id, an Idempotency-Key and If-Match."""
-    return {
-        **body.openapi,
-        **params.PLAYER_TOKEN.openapi,
-        "parameters": [
-            params.GAME_ID.openapi,
-            params.IDEMPOTENCY_KEY.openapi,
-            params.IF_MATCH.openapi,
-        ],
-    }
-
-
-# What a player's move or action may be refused with, whatever the game's kind (a move also
-# with its kind's refusals).
-MOVE_REFUSALS = (
-    Unauthorized, WrongPlayer, GameNotFound, GameOver, PreconditionFailed, *BODY_ERRORS,
-    IdempotencyKeyReused,
-)  # fmt: skip
-
-
-def shapes_of(request: Request) -> GameShapes:
-    shapes: GameShapes = request.app.state.games
-    return shapes
+    return {"headers": {"Location": header(location), "ETag": header("The new ETag.")}}
 
 
 # --- the endpoints (declared for an app's kinds by ``game_router``) ----------------------------
@@ -341,49 +241,6 @@ def _query_problem(name: str, message: str) -> RequestValidationError:
     return RequestValidationError([{"loc": ("query", name), "msg": message, "type": name}])
 
 
-async def _act(request: Request, action: Action) -> Response:
-    """A resignation, a draw offer, an abort, a takeback offer or time given: parsed and
-    answered as a move is."""
-    game_id = params.game_id(request)
-    key = params.IDEMPOTENCY_KEY.read(request)
-    token, _ = await authenticated(request, game_id)
-    body = await (GIVE_TIME_BODY if action == "give_time" else ACTION_BODY).parse(request)
-    asked = ActionRequest(
-        action,
-        player=claimed(body.player),
-        expected_version=params.expected_version(request, game_id),
-        idempotency_key=key,
-        seconds=body.seconds if isinstance(body, GiveTimeIn) else 0,
-    )
-    with a_change():
-        result = await store_of(request).act(game_id, token, asked)
-    headers = {"ETag": etag(game_id, result.state.version)}
-    if result.replayed:
-        headers["Idempotent-Replayed"] = "true"
-    names = names_of_state(request, result.state)
-    return json_response(state_json(result.state, names), headers=headers)
-
-
-async def resign(request: Request) -> Response:
-    return await _act(request, "resign")
-
-
-async def offer_draw(request: Request) -> Response:
-    return await _act(request, "offer")
-
-
-async def abort_game(request: Request) -> Response:
-    return await _act(request, "abort")
-
-
-async def offer_takeback(request: Request) -> Response:
-    return await _act(request, "takeback")
-
-
-async def give_time(request: Request) -> Response:
-    return await _act(request, "give_time")
-
-
 async def game_events(request: Request) -> Response:
     game_id = params.game_id(request)
     after = params.resume_point(request)
@@ -435,40 +292,6 @@ async def list_moves(request: Request) -> Response:
             break
         await asyncio.sleep(0)
     return json_response({"moves": moves, "version": version})
-
-
-# The names of the cells of the games read lately, by game id. A game's board never changes,
-# nor do its names: the reads that show a game's moves without its state (its moves, one
-# move, its legal moves) need not ask the store for its board's shape again, nor a poll of
-# its state the kinds. Game ids are random and never reused, and a game that is gone is
-# answered GameNotFound by the read that comes before its names. Bounded: the oldest go first.
-_NAMES_BY_GAME: dict[str, Names | None] = {}
-NAMES_BY_GAME_KEPT = 4096
-
-
-def _remember(game_id: str, names: Names | None) -> Names | None:
-    known = _NAMES_BY_GAME
-    if len(known) >= NAMES_BY_GAME_KEPT:
-        del known[next(iter(known))]
-    known[game_id] = names
-    return names
-
-
-async def names_in(request: Request, game_id: str) -> Names | None:
-    """The names of a game's cells (None where its board has none), for the answers that show
-    its moves without its state: its board's shape is asked of the store the first time only
-    (the Redis store keeps it too, with what it knows of the game)."""
-    if game_id in _NAMES_BY_GAME:
-        return _NAMES_BY_GAME[game_id]
-    shape = await store_of(request).board_shape(game_id)
-    return _remember(game_id, names_of(shapes_of(request).kinds.find(shape.kind), shape.size))
-
-
-def names_of_state(request: Request, state: GameState) -> Names | None:
-    """The names of the cells of the game ``state`` is of (``state_names``, kept by game id)."""
-    if state.id in _NAMES_BY_GAME:
-        return _NAMES_BY_GAME[state.id]
-    return _remember(state.id, state_names(shapes_of(request).kinds, state))
 
 
 async def get_move(request: Request) -> Response:
@@ -573,7 +396,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
             },
             **store_errors(*MOVE_REFUSALS, *shapes.refusals),
         },
-        openapi_extra=_acting(shapes.move.body),
+        openapi_extra=acting(shapes.move.body),
     )(make_move)
     if shapes.choice is not None:
         router.post(
@@ -596,7 +419,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 201: _move_made("The choice's move URL."),
                 **store_errors(*MOVE_REFUSALS, NOT_YOUR_TURN, WrongStep),
             },
-            openapi_extra=_acting(shapes.choice.body),
+            openapi_extra=acting(shapes.choice.body),
         )(make_choice)
     router.get(
         "/{game_id}",
@@ -609,7 +432,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
         response_model=shapes.game,
         responses={
             200: {
-                "headers": {"ETag": _header("Changes with every change of the game.")},
+                "headers": {"ETag": header("Changes with every change of the game.")},
                 **answer_examples(examples.state),
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
@@ -639,9 +462,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         responses={
             201: {
                 "headers": {
-                    "Location": _header("The game's URL."),
-                    "ETag": _header("Its ETag."),
-                    "Cache-Control": _header("`no-store`: the answer holds the players' tokens."),
+                    "Location": header("The game's URL."),
+                    "ETag": header("Its ETag."),
+                    "Cache-Control": header("`no-store`: the answer holds the players' tokens."),
                 },
                 "links": CREATED_GAME_LINKS,
                 **answer_examples(examples.created),
@@ -674,7 +497,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "game's streams get `event: join`; the game leaves the lobby.",
         response_model=join_out,
         responses={
-            200: {"headers": {"ETag": _header("The game's new ETag.")}},
+            200: {"headers": {"ETag": header("The game's new ETag.")}},
             **store_errors(GameNotFound, SeatTaken, VALIDATION_ERROR, RATE_LIMITED),
         },
         openapi_extra={"parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi]},
@@ -693,7 +516,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
             {"token": Annotated[str, Field(description="The spectator's bearer token.")]},
         ),
         responses={
-            201: {"headers": {"Cache-Control": _header("`no-store`: the answer holds a token.")}},
+            201: {"headers": {"Cache-Control": header("`no-store`: the answer holds a token.")}},
             **store_errors(
                 Unauthorized, WrongPlayer, GameNotFound, TooManySpectators, RATE_LIMITED
             ),
@@ -739,8 +562,8 @@ def game_router(shapes: GameShapes) -> APIRouter:
         responses={
             200: {
                 "headers": {
-                    "ETag": _header("This game's new ETag."),
-                    "Cache-Control": _header("`no-store`: the answer may hold a token."),
+                    "ETag": header("This game's new ETag."),
+                    "Cache-Control": header("`no-store`: the answer may hold a token."),
                 }
             },
             **store_errors(
@@ -788,29 +611,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
             ]
         },
     )(list_games)
-    acted: dict[Callable[[Request], Awaitable[Response]], Examples] = {
-        resign: examples.resigned,
-        offer_draw: examples.offered,
-        abort_game: examples.aborted,
-        offer_takeback: examples.takeback_offered,
-        give_time: examples.time_given,
-    }
-    for path, summary, description, endpoint in ACTIONS:
-        router.post(
-            path,
-            summary=summary,
-            description=description + " Retry-safe with `Idempotency-Key`; conditional with "
-            "`If-Match`. A refusal changes nothing.",
-            response_model=shapes.game,
-            responses={
-                200: {
-                    "headers": {"ETag": _header("The game's new ETag.")},
-                    **answer_examples(acted[endpoint]),
-                },
-                **store_errors(*MOVE_REFUSALS, *ACTION_REFUSALS[endpoint]),
-            },
-            openapi_extra=_acting(GIVE_TIME_BODY if endpoint is give_time else ACTION_BODY),
-        )(endpoint)
+    action_routes(router, shapes, examples)
     router.get(
         "/{game_id}/events",
         summary="Push: a stream of the game's changes (Server-Sent Events)",
@@ -907,8 +708,8 @@ def game_router(shapes: GameShapes) -> APIRouter:
         responses={
             200: {
                 "headers": {
-                    "ETag": _header("The game's ETag: changes with every change of the game."),
-                    "Cache-Control": _header("`no-cache`: ask again with `If-None-Match`."),
+                    "ETag": header("The game's ETag: changes with every change of the game."),
+                    "Cache-Control": header("`no-cache`: ask again with `If-None-Match`."),
                 }
             },
             304: {"description": "Unchanged since the ETag in `If-None-Match`."},
@@ -948,69 +749,3 @@ def game_router(shapes: GameShapes) -> APIRouter:
         openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
     )(delete_game)
     return router
-
-
-# A player's actions besides moving: path, summary, description, endpoint.
-ACTIONS: tuple[tuple[str, str, str, Callable[[Request], Awaitable[Response]]], ...] = (
-    (
-        "/{game_id}/resign",
-        "Resign",
-        "The token's player resigns: the game is won by the other player (`reason` "
-        "`resignation`). After the end: 409 `game_over`.",
-        resign,
-    ),
-    (
-        "/{game_id}/draw-offer",
-        "Offer (or accept) a draw",
-        "If the other player's offer stands, the game is drawn at once (`reason` `agreement`). "
-        "Otherwise the token's player's offer stands (`draw_offer`) until the next accepted "
-        "move, which declines it; offering again meanwhile changes nothing. After the end: 409 "
-        "`game_over`.",
-        offer_draw,
-    ),
-    (
-        "/{game_id}/abort",
-        "Abort the game",
-        "While the players have made fewer than two moves (an opening's posted stones are not "
-        "theirs; an open game still waiting for its second player too), either player may "
-        "abort: the game ends with no result (`status` `aborted`, `winner` 0, `reason` "
-        "`aborted`). From the second move on: 409 `too_late_to_abort` (resign instead). A "
-        "game created with `rules.abort` false: 409 `action_not_allowed`. After the end: 409 "
-        "`game_over`.",
-        abort_game,
-    ),
-    (
-        "/{game_id}/takeback-offer",
-        "Offer (or accept) a takeback",
-        "Offers to take back moves so that the token's player moves again: its last move, and "
-        "the other player's reply if there was one (every reply since, after Reversi passes). "
-        "The offer stands (`takeback_offer`) until the next accepted move, which declines it; "
-        "the other player accepts by offering too. The moves taken back disappear: "
-        "`move_count` drops and their `seq` numbers are used again by the next moves; the "
-        "`version` still grows, the clocks are not rolled back (the player who moves again "
-        "has its clock run), a standing draw offer is declined, and a stream sends `event: "
-        "takeback`. An opening's moves (posted stones, a swap2 opening) are never taken back: "
-        "a player with no other move of its own gets 409 `nothing_to_take_back`. A game created "
-        "with `rules.takeback` false: 409 `action_not_allowed`. After the end: 409 `game_over`.",
-        offer_takeback,
-    ),
-    (
-        "/{game_id}/give-time",
-        "Give time to the other player",
-        "Adds `seconds` (1–3,600) to the other player's clock at once, whether it runs or not; "
-        "a stream sends `event: clock` with the state. A game without a clock: 409 "
-        "`action_not_allowed` (`why` `no_clock`); past the most gifts a game may have (the "
-        "`game_time_gifts` setting): 409 `action_not_allowed` (`why` `too_many_gifts`); "
-        "created with `rules.give_time` false: 409 `action_not_allowed`. After the end: 409 "
-        "`game_over`.",
-        give_time,
-    ),
-)
-# What each action may be refused with besides what a move may.
-ACTION_REFUSALS: dict[Callable[[Request], Awaitable[Response]], tuple[type[DomainError], ...]] = {
-    resign: (WaitingForOpponent,),
-    offer_draw: (WaitingForOpponent, ActionNotAllowed),
-    abort_game: (ActionNotAllowed, TooLateToAbort),
-    offer_takeback: (WaitingForOpponent, ActionNotAllowed, NothingToTakeBack),
-    give_time: (WaitingForOpponent, ActionNotAllowed),
-}

@@ -10,7 +10,7 @@ bodies of the kinds that have some (gomoku's swap2) likewise, and the refusals t
 documents. Nothing here names a kind.
 
 Response shapes are ``TypedDict``s: FastAPI documents them (``response_model``) at no cost per
-request; ``render.py`` builds the answers.
+request; ``app.contract.render`` builds the answers.
 """
 
 from __future__ import annotations
@@ -22,21 +22,18 @@ from typing import Annotated, Any, Literal, Union, cast
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
-    Discriminator,
     Field,
     RootModel,
-    Tag,
-    create_model,
 )
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
-from app.contract.fields import UNKNOWN_TAG
-from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, Kind, MoveBody, claimed
+from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, Kind, MoveBody
+from app.contract.moves import shape_for
 from app.contract.problems import Refusal
+from app.contract.unions import default_kind, game_of_body, root_model, tagged_union
 from app.kinds import check_face
-from app.sessions.kind import Kinds, Played, Player, Winner
+from app.sessions.kind import Kinds, Player, Winner
 
 
 def _union(members: Iterable[Any]) -> Any:
@@ -51,23 +48,6 @@ def _by_game(members: Iterable[Any]) -> Any:
     if len(unique) == 1:
         return unique[0]
     return Annotated[Union[unique], Field(discriminator="game")]  # noqa: UP007
-
-
-def tagged_union(
-    tag_of: Callable[[object], str | None], members: Mapping[str, type[BaseModel]], what: str
-) -> Any:
-    """A union of body models told apart by ``tag_of``; a tag none has is an error of ``what``."""
-    if len(members) == 1:
-        return next(iter(members.values()))
-    names = ", ".join(repr(name) for name in members)
-    return Annotated[
-        Union[tuple(Annotated[model, Tag(tag)] for tag, model in members.items())],  # noqa: UP007
-        Discriminator(
-            tag_of,
-            custom_error_type=UNKNOWN_TAG,
-            custom_error_message=f"{what} must be one of {names}",
-        ),
-    ]
 
 
 def typed_dict(name: str, fields: dict[str, Any]) -> type:
@@ -116,60 +96,6 @@ def _legal_moves_page(kind: Kind) -> type:
     return page
 
 
-def _no_tag(body: object) -> None:
-    return None
-
-
-def one_of(members: Mapping[str, type[BaseModel]]) -> Any:
-    """A union of ``members`` that JSON Schema shows as a ``oneOf`` (pydantic writes one for a
-    tagged union only), for ``shown_as``: nothing is parsed with it, so its tags are never read."""
-    return tagged_union(_no_tag, members, "")
-
-
-def _unchanged(value: object) -> object:
-    return value
-
-
-def shown_as(shown: Any) -> BeforeValidator:
-    """A marker of a type that JSON Schema shows as ``shown`` and that parses as itself: for a
-    body whose documentation is best told apart from its parser (an audit's)."""
-    return BeforeValidator(_unchanged, json_schema_input_type=shown)
-
-
-def root_model(name: str, root: Any) -> type[BaseModel]:
-    """A root model over a run-time type (a union of the kinds' bodies)."""
-    base: type[BaseModel] = cast(Any, RootModel)[root]
-    return create_model(name, __base__=base, __module__=__name__)
-
-
-def game_of_body(
-    default: str | None, by_format: Mapping[str, str] | None = None
-) -> Callable[[object], str | None]:
-    def game_of(body: object) -> str | None:
-        """The kind a creation body names (without ``game``: the kind of the record format it
-        names, in an audit, else the default kind; a body that is no object: the default,
-        whose schema then says what is wrong)."""
-        if isinstance(body, dict):
-            written = body.get("format")
-            implied = (by_format or {}).get(written) if isinstance(written, str) else None
-            game = body.get("game", implied or default)
-            return game if isinstance(game, str) else None
-        return cast(str | None, getattr(body, "game", default))
-
-    return game_of
-
-
-def _keys(shape: type[MoveBody]) -> tuple[str, ...]:
-    """The members that tell a move's shape apart (its ``key``, unless it names more)."""
-    return shape.keys or (shape.key,)
-
-
-def shape_for(shapes: tuple[type[MoveBody], ...], body: Mapping[str, object]) -> type[MoveBody]:
-    """The move shape a JSON object is: the first whose key it has (else the first shape, whose
-    errors say what is missing)."""
-    return next((shape for shape in shapes if any(k in body for k in _keys(shape))), shapes[0])
-
-
 def _shape_of(shapes: tuple[type[MoveBody], ...]) -> Callable[[object], str | None]:
     def shape_of(body: object) -> str | None:
         """The move shape a body is (``shape_for``), or the shape a parsed one is of."""
@@ -203,19 +129,6 @@ class MoveBodies:
         examples = {name: example for shape in shapes for name, example in shape.examples.items()}
         # A shape's errors are located where its members are in the body, not under its tag.
         self.body = JsonBody(model, examples, tagged=len(shapes) > 1, components=components)
-
-
-def move_of(body: BaseModel) -> MoveBody:
-    """The move body inside a parsed one (a root model's member)."""
-    inner = body.root if isinstance(body, RootModel) else body
-    assert isinstance(inner, MoveBody)
-    return inner
-
-
-def played_by(body: BaseModel) -> tuple[Played, Player | None]:
-    """What a parsed move body plays, and the player it claims."""
-    move = move_of(body)
-    return move.played(), claimed(move.player)
 
 
 @dataclass(frozen=True)
@@ -271,8 +184,7 @@ class GameShapes:
             },
         )
         creates = {kind.name: kind.face.create for kind in kinds}
-        default = next((n for n, m in creates.items() if not m.model_fields["game"].is_required()),
-                       None)  # fmt: skip
+        default = default_kind(kinds)
         create = root_model("CreateGameIn", tagged_union(game_of_body(default), creates, "game"))
         create.__doc__ = "A new game of one kind, named by `game`" + (
             f" ({kinds.find(default).face.title.lower()} without it)." if default else "."

@@ -68,9 +68,7 @@ from app.sessions.kind import (
 )
 from app.sessions.lobby import Filter
 from app.sessions.past import state_at_gift, state_at_takeback
-from app.sessions.receipts import (
-    join_receipt_key,
-)
+from app.sessions.receipts import join_receipt_key
 from app.sessions.session import (
     DEFAULT_GAME_SPECTATORS,
     DEFAULT_GAME_TIME_GIFTS,

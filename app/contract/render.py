@@ -1,4 +1,5 @@
-"""Session values -> the answers of the game routes (the shapes ``schemas.GameShapes`` documents).
+"""Session values -> the answers of the game routes (the shapes ``app.api.games.schemas``'s
+``GameShapes`` documents), and an audit's state, rendered from its position.
 
 The common fields are type-checked here against ``GameCommon`` and ``ClockOut``; a kind's own
 fields (its state's facts, a move's record) are checked by its module.
@@ -21,7 +22,7 @@ from app.contract.squares import Squares
 from app.sessions.clock import ClockState
 from app.sessions.errors import RULE_FLAGS
 from app.sessions.exchange import GameState, LegalMovesPage, MoveResult
-from app.sessions.kind import Kinds, LegalMove, Move, Placement, Played, board_size
+from app.sessions.kind import Kinds, LegalMove, Move, Placement, Played, Position, board_size
 
 Json = dict[str, Any]
 
@@ -159,6 +160,25 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["at"] = instant(state.at_ms)
     # The id and the kind first, the kind's facts right after them.
     return {"id": state.id, "game": state.kind, **state.facts, **common}
+
+
+def position_json(kind: Kind, position: Position, last: Move | None, names: Names | None) -> Json:
+    """A position as a game's state shows it (``state_json``), without what only a session has
+    (an id, a version, a clock; no offer stands): an audit's state, its moves replayed without
+    time. ``last``: the last move, whose record it shows."""
+    facts = kind.ended(position.facts(), position.status, position.winner, position.reason)
+    return {
+        "game": kind.name,
+        **facts,
+        "status": position.status,
+        "winner": position.winner,
+        "reason": position.reason,
+        "next_player": position.next_player,
+        "move_count": position.move_count,
+        "last_move": None if last is None else move_json(last, names),
+        "draw_offer": None,
+        "takeback_offer": None,
+    }
 
 
 @lru_cache(maxsize=1024)
