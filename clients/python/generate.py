@@ -8,8 +8,9 @@ keeps equal to what the service serves) is the one source of what the client rea
 
 * every schema of ``components`` as a ``TypedDict`` (a member the schema does not require is
   ``NotRequired``; ``enum`` and ``const`` are ``Literal``; ``oneOf`` / ``anyOf`` are unions);
-* every operation: its method, path and the statuses of its answers that are not problems
-  (``OPERATIONS``, keyed by its operation id in snake_case), and the type of its answer
+* every operation: its method, path, the statuses of its answers that are not problems and
+  when it may be sent again (``x-resend``) (``OPERATIONS``, keyed by its operation id in
+  snake_case), and the type of its answer
   (``<OperationId>Answer``) — a new operation of the document is here once this runs again;
 * every problem code, from the examples of ``GET /problems/{code}``'s answer (the service's
   whole table), as a subclass of ``ProblemError`` named after it (``game_over`` → ``GameOver``)
@@ -42,6 +43,8 @@ TARGET = HERE / "src" / "adjudicator_client" / "_schema.py"
 
 SCHEMAS = "#/components/schemas/"
 SSE_EVENTS = "x-sse-events"
+RESEND = "x-resend"
+RESEND_RULES = ("always", "unsent")
 SSE_KEEP_ALIVE_SECONDS = "x-sse-keep-alive-seconds"
 SSE_KEEP_ALIVES_MISSED = "x-sse-keep-alives-missed"
 PROBLEM_TYPE_PATH = "/problems/{code}"
@@ -66,14 +69,22 @@ from adjudicator_client._problem import ProblemError
 
 OPERATION = '''
 
+# How safe a request is to send again (``x-resend``): ``always`` (sending it twice does what
+# sending it once does: after any connection error, and after a 503 whose ``Retry-After`` is
+# short), or only when the connection failed before it left (``unsent``).
+Resend: TypeAlias = Literal["always", "unsent"]
+
+
 class Operation(NamedTuple):
     """One operation of the service: its id, method and path (``{name}`` for a path
-    parameter), and the statuses of its answers that are not problems."""
+    parameter), the statuses of its answers that are not problems, and when it may be sent
+    again."""
 
     operation_id: str
     method: str
     path: str
     statuses: tuple[int, ...]
+    resend: Resend
 '''
 
 
@@ -315,6 +326,17 @@ def identifiers(shape: Shape) -> bool:
     return all(name.isidentifier() and not keyword.iskeyword(name) for name, _, _ in shape.members)
 
 
+def resend_rule(operation: Mapping[str, Any]) -> str:
+    """When the operation may be sent again (``x-resend``); where the document does not say,
+    only when it never left."""
+    rule = operation.get(RESEND, "unsent")
+    if rule not in RESEND_RULES:
+        raise ValueError(
+            f"{operation['operationId']}: {RESEND} {rule!r}, not one of {RESEND_RULES}"
+        )
+    return str(rule)
+
+
 def section(title: str) -> str:
     """A comment line that opens a part of the module."""
     return f"# --- {title} ".ljust(WIDTH, "-")
@@ -386,11 +408,12 @@ def generate(spec: Mapping[str, Any]) -> str:
     paths = {name: (path, method) for path, method, name, _ in module.operations()}
     lines += ["", "", "OPERATIONS: Final[dict[str, Operation]] = {"]
     for name, _, statuses, _ in answers:
-        operation_id = next(op["operationId"] for _, _, n, op in module.operations() if n == name)
+        operation = next(op for _, _, n, op in module.operations() if n == name)
         path, method = paths[name]
         lines.append(
-            f"    {literal(name)}: Operation({literal(operation_id)}, {literal(method.upper())}, "
-            f"{literal(path)}, {statuses!r}),"
+            f"    {literal(name)}: Operation({literal(operation['operationId'])}, "
+            f"{literal(method.upper())}, {literal(path)}, {statuses!r}, "
+            f"{literal(resend_rule(operation))}),"
         )
     lines += ["}"]
 

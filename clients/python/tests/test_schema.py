@@ -93,13 +93,14 @@ def test_a_new_operation_of_the_document_is_generated(
     document["paths"]["/v1/games/{game_id}/legal-moves"] = {
         "get": {
             "operationId": "listLegalMoves",
+            "x-resend": "always",
             "responses": {"200": {"content": {"application/json": {"schema": answer}}}},
         }
     }
     source = generator.generate(document)
     assert (
         '"list_legal_moves": Operation(\n'
-        '        "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200,)\n'
+        '        "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200,), "always"\n'
         "    ),"
     ) in source
     assert (

@@ -55,6 +55,7 @@ from adjudicator_client._schema import (
     OfferDrawAnswer,
     OfferTakebackAnswer,
     RematchAnswer,
+    Resend,
     ResignAnswer,
     ValidatePositionAnswer,
     ValidatePositionsAnswer,
@@ -113,9 +114,7 @@ class Retries:
 # The clients' retries unless told otherwise.
 DEFAULT_RETRIES = Retries()
 
-# How safe a request is to send again: ``always`` (it changes nothing, or it carries an
-# Idempotency-Key), or only when the connection failed before it left (``unsent``).
-Resend = Literal["always", "unsent"]
+# The connection errors after which a request surely never left.
 UNSENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
@@ -129,7 +128,7 @@ class Call(Generic[T]):
     body: Any = None
     headers: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, Any] = field(default_factory=dict)
-    resend: Resend = "always"
+    resend: Resend = "unsent"
     ok: tuple[int, ...] = (200,)
 
     def request(self, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
@@ -156,14 +155,14 @@ def call(
     path: Mapping[str, object] | None = None,
     headers: Mapping[str, str] | None = None,
     params: Mapping[str, Any] | None = None,
-    resend: Resend = "always",
 ) -> Call[T]:
     """The call of the document's ``operation`` (its id in snake_case), with its ``path``
-    parameters filled in."""
+    parameters filled in; sent again as the document says (``x-resend``)."""
     spec = OPERATIONS[operation]
     values = {name: quote(str(value), safe="") for name, value in (path or {}).items()}
     filled = spec.path.format_map(values)
-    return Call(spec.method, filled, read, body, headers or {}, params or {}, resend, spec.statuses)
+    headers, params = headers or {}, params or {}
+    return Call(spec.method, filled, read, body, headers, params, spec.resend, spec.statuses)
 
 
 def _json(response: httpx.Response) -> Any:
@@ -298,7 +297,7 @@ def create_game(
     body = _omit_none(
         game=game, clock=timing, board=None if board is None else _board(board), **params
     )
-    return call("create_game", _json, body, resend="unsent")
+    return call("create_game", _json, body)
 
 
 def join_game(game_id: str, idempotency_key: str | None = None) -> Call[JoinGameAnswer]:
@@ -457,10 +456,7 @@ def add_spectator(game_id: str, token: str) -> Call[AddSpectatorAnswer]:
     """A read-only token for the game, made with a player's ``token``: ``{"token"}`` (it reads
     a private game, and never acts: ``WrongPlayer``). Sent again only when the connection failed
     before the request left (each send makes a token)."""
-    return call(
-        "add_spectator", _json, path={"game_id": game_id}, headers=_bearer(token),
-        resend="unsent",
-    )  # fmt: skip
+    return call("add_spectator", _json, path={"game_id": game_id}, headers=_bearer(token))
 
 
 def rematch(game_id: str, token: str) -> Call[RematchAnswer]:
@@ -503,10 +499,7 @@ def get_board(game_id: str, *, token: str | None = None) -> Call[GetBoardAnswer]
 
 def delete_game(game_id: str, token: str) -> Call[DeleteGameAnswer]:
     """Delete the game (either player's token)."""
-    return call(
-        "delete_game", _nothing, path={"game_id": game_id}, headers=_bearer(token),
-        resend="unsent",
-    )  # fmt: skip
+    return call("delete_game", _nothing, path={"game_id": game_id}, headers=_bearer(token))
 
 
 def get_record(game_id: str, *, token: str | None = None) -> Call[GetRecordAnswer]:
