@@ -1,6 +1,7 @@
-"""Whether a client may send an operation's request again: the OpenAPI extension ``x-resend``,
-on every operation of the document, from which the clients' operation tables are generated
-(clients/python/generate.py, clients/typescript/scripts/generate.mjs).
+"""Whether and how a client sends a request again: the OpenAPI extension ``x-resend`` on every
+operation of the document, and ``x-retry`` on the document, from which the clients' operation
+tables and default retries are generated (clients/python/generate.py,
+clients/typescript/scripts/generate.mjs).
 
 * ``always``: sending the request twice does what sending it once does: a client sends it again
   after any connection error, and after a 503 whose ``Retry-After`` it is willing to wait;
@@ -21,7 +22,19 @@ from enum import StrEnum
 from typing import Any
 
 RESEND = "x-resend"
+RETRY = "x-retry"
 IDEMPOTENCY_KEY = "idempotency-key"
+
+# How a client sends a request again where its rule allows, unless told otherwise: at most
+# ``attempts`` sends in all; after a connection error, ``backoff_seconds`` later (doubling at
+# each send); after an answer of one of ``statuses`` (the service's 503s say ``Retry-After``)
+# when its ``Retry-After`` is at most ``max_retry_after_seconds``, that long later.
+RETRY_POLICY = {
+    "attempts": 3,
+    "backoff_seconds": 0.1,
+    "max_retry_after_seconds": 5,
+    "statuses": [503],
+}
 
 
 class Resend(StrEnum):
@@ -44,8 +57,10 @@ def _said(method: str, operation: Mapping[str, Any]) -> Resend | None:
 
 
 def declare_resending(document: dict[str, Any]) -> None:
-    """Write ``x-resend`` on every operation of an OpenAPI document: the route's own, else the
-    one its method or parameters say. ValueError for an operation that says nothing."""
+    """Write ``x-resend`` on every operation of an OpenAPI document (the route's own, else the
+    one its method or parameters say; ValueError for an operation that says nothing), and the
+    retry policy, ``x-retry``, on the document."""
+    document[RETRY] = RETRY_POLICY
     silent = []
     for path, item in document.get("paths", {}).items():
         for method, operation in item.items():

@@ -10,7 +10,8 @@ keeps equal to what the service serves) is the one source of what the client rea
   ``NotRequired``; ``enum`` and ``const`` are ``Literal``; ``oneOf`` / ``anyOf`` are unions);
 * every operation: its method, path, the statuses of its answers that are not problems and
   when it may be sent again (``x-resend``) (``OPERATIONS``, keyed by its operation id in
-  snake_case), and the type of its answer
+  snake_case), and the type of its answer; how a request is sent again unless a client is told
+  otherwise (``x-retry``: ``RETRY_ATTEMPTS``, …)
   (``<OperationId>Answer``) — a new operation of the document is here once this runs again;
 * every problem code, from the examples of ``GET /problems/{code}``'s answer (the service's
   whole table), as a subclass of ``ProblemError`` named after it (``game_over`` → ``GameOver``)
@@ -53,6 +54,7 @@ SYNC_CLIENT = PACKAGE / "_client.py"  # written from ASYNC_CLIENT
 SCHEMAS = "#/components/schemas/"
 SSE_EVENTS = "x-sse-events"
 RESEND = "x-resend"
+RETRY = "x-retry"
 RESEND_RULES = ("always", "unsent")
 SSE_KEEP_ALIVE_SECONDS = "x-sse-keep-alive-seconds"
 SSE_KEEP_ALIVES_MISSED = "x-sse-keep-alives-missed"
@@ -430,6 +432,21 @@ def generate(spec: Mapping[str, Any]) -> str:
             f"{literal(resend_rule(operation))}),"
         )
     lines += ["}"]
+    retry = spec[RETRY]
+    lines += ["", ""]
+    lines += comment(
+        f"How a request is sent again where its rule allows, unless told otherwise (`{RETRY}`): "
+        "at most this many sends in all; after a connection error, this long later (doubling "
+        "at each send); after an answer of these statuses, its Retry-After later if it is at "
+        "most this long.",
+        "",
+    )
+    lines += [
+        f"RETRY_ATTEMPTS: Final = {int(retry['attempts'])!r}",
+        f"RETRY_BACKOFF_SECONDS: Final = {float(retry['backoff_seconds'])!r}",
+        f"RETRY_MAX_WAIT_SECONDS: Final = {float(retry['max_retry_after_seconds'])!r}",
+        f"RETRY_STATUSES: Final = {tuple(int(status) for status in retry['statuses'])!r}",
+    ]
 
     lines += ["", "", section("the problems")]
     for problem in problems:

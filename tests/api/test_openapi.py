@@ -666,6 +666,16 @@ def test_every_operation_says_whether_a_client_may_send_it_again(spec: dict[str,
     assert unsent == {"createGame", "addSpectator", "deleteGame"}
 
 
+def test_the_document_says_how_a_client_sends_a_request_again(spec: dict[str, Any]) -> None:
+    policy = spec["x-retry"]
+    assert policy["attempts"] > 1
+    assert policy["backoff_seconds"] > 0
+    # The service's 503s (capacity, a store away) say when to come back; a client waits that
+    # long if it is short.
+    assert policy["statuses"] == [503]
+    assert policy["max_retry_after_seconds"] > 0
+
+
 def test_reads_and_requests_under_an_idempotency_key_may_be_sent_again_unsaid() -> None:
     keyed = {"parameters": [{"in": "header", "name": "Idempotency-Key"}]}
     document: dict[str, Any] = {"paths": {"/a": {"get": {}, "post": keyed}}}

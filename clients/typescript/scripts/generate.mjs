@@ -9,7 +9,8 @@
 //                      string in the schema);
 //   src/spec.js        the numbers and names the client needs at run time: every operation's
 //                      method, path, statuses that are answers and when it may be sent again
-//                      (`x-resend`), by operationId; the event stream's keep-alive interval
+//                      (`x-resend`), by operationId; how a request is sent again unless the
+//                      client is told otherwise (`x-retry`); the event stream's keep-alive interval
 //                      and misses (`x-sse-keep-alive-seconds`, `x-sse-keep-alives-missed`) and
 //                      its events' names (`GameEvent`'s).
 //
@@ -132,6 +133,20 @@ function operationTable(document) {
   return table;
 }
 
+/**
+ * The spec's retry policy (`x-retry`), in the client's units.
+ * @param {{ "x-retry": { attempts: number, backoff_seconds: number, max_retry_after_seconds: number, statuses: number[] } }} document
+ */
+function retryPolicy(document) {
+  const policy = document["x-retry"];
+  return {
+    attempts: policy.attempts,
+    backoffMs: Math.round(policy.backoff_seconds * 1000),
+    maxWaitMs: Math.round(policy.max_retry_after_seconds * 1000),
+    statuses: Object.freeze(policy.statuses),
+  };
+}
+
 /** What the client needs of `spec` at run time, as constants, into `output`.
  * @param {string} output */
 function runTime(output) {
@@ -152,6 +167,12 @@ function runTime(output) {
     "export const OPERATIONS = Object.freeze({",
     ...operations,
     "});",
+    "",
+    "/** How a request is sent again where its rule allows, unless the client is told otherwise",
+    " * (`x-retry`): at most `attempts` sends in all; after a network error, `backoffMs` later",
+    " * (doubling at each send); after an answer of `statuses`, its Retry-After later if that is",
+    " * at most `maxWaitMs`. */",
+    `export const RETRY = Object.freeze(${JSON.stringify(retryPolicy(document))});`,
     "",
     "/** How often a quiet event stream sends a keep-alive comment by default (ms), and how many",
     " * of them a client may miss before it takes the stream for dead. */",

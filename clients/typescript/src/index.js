@@ -18,15 +18,19 @@
 //   Events from fetch's body (no EventSource), resuming with Last-Event-ID (and the same token)
 //   after a drop.
 
-/** Sends in all of one request, at most; the wait after a network error (ms, doubling); the
- * longest Retry-After (ms) of a 503 that is still waited for. */
-export const DEFAULT_RETRIES = Object.freeze({ attempts: 3, backoffMs: 100, maxWaitMs: 5000 });
-
 // How often a quiet event stream speaks, how many keep-alives a client may miss, and the names of
 // the stream's events (an event of another name, a newer service's, is skipped, its id kept
 // for resuming): generated from the spec.
 export { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED } from "./spec.js";
-import { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED, OPERATIONS } from "./spec.js";
+import { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED, OPERATIONS, RETRY } from "./spec.js";
+
+/** Sends in all of one request, at most; the wait after a network error (ms, doubling); the
+ * longest Retry-After (ms) of a 503 that is still waited for: the spec's (`x-retry`). */
+export const DEFAULT_RETRIES = Object.freeze({
+  attempts: RETRY.attempts,
+  backoffMs: RETRY.backoffMs,
+  maxWaitMs: RETRY.maxWaitMs,
+});
 
 /** Connection failures after which the request surely never reached the service. */
 const UNSENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -279,7 +283,10 @@ export class Client {
       }
       const after = retryAfterSeconds(response.headers);
       const again =
-        call.resend !== "unsent" && response.status === 503 && after !== null && attempt < attempts;
+        call.resend !== "unsent" &&
+        RETRY.statuses.includes(response.status) &&
+        after !== null &&
+        attempt < attempts;
       if (!again || after * 1000 > maxWaitMs) return response;
       await response.body?.cancel();
       await sleep(after * 1000, call.signal);

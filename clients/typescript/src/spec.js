@@ -47,6 +47,12 @@ export const OPERATIONS = Object.freeze({
   getProblemType: Object.freeze({"method":"GET","path":"/problems/{code}","ok":[200],"resend":"always"}),
 });
 
+/** How a request is sent again where its rule allows, unless the client is told otherwise
+ * (`x-retry`): at most `attempts` sends in all; after a network error, `backoffMs` later
+ * (doubling at each send); after an answer of `statuses`, its Retry-After later if that is
+ * at most `maxWaitMs`. */
+export const RETRY = Object.freeze({"attempts":3,"backoffMs":100,"maxWaitMs":5000,"statuses":[503]});
+
 /** How often a quiet event stream sends a keep-alive comment by default (ms), and how many
  * of them a client may miss before it takes the stream for dead. */
 export const KEEP_ALIVE_MS = 15000;

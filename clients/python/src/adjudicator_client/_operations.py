@@ -21,6 +21,10 @@ from adjudicator_client._problem import ProblemError
 from adjudicator_client._schema import (
     OPERATIONS,
     PROBLEMS,
+    RETRY_ATTEMPTS,
+    RETRY_BACKOFF_SECONDS,
+    RETRY_MAX_WAIT_SECONDS,
+    RETRY_STATUSES,
     AbortGameAnswer,
     AddSpectatorAnswer,
     ApplyMoveAnswer,
@@ -93,11 +97,14 @@ def problem_error(response: httpx.Response) -> ProblemError:
 @dataclass(frozen=True)
 class Retries:
     """When a request is sent again: at most ``attempts`` sends in all; after a connection error
-    (at once, then backing off) or a 503 whose ``Retry-After`` is at most ``max_wait`` seconds."""
+    (``backoff`` seconds before the second send, doubling at each), or after an answer of
+    ``statuses`` (503) whose ``Retry-After`` is at most ``max_wait`` seconds. The defaults are
+    the service's document's (``x-retry``)."""
 
-    attempts: int = 3
-    max_wait: float = 5.0
-    backoff: float = 0.1  # seconds before the second send after a connection error, doubling
+    attempts: int = RETRY_ATTEMPTS
+    max_wait: float = RETRY_MAX_WAIT_SECONDS
+    backoff: float = RETRY_BACKOFF_SECONDS
+    statuses: tuple[int, ...] = RETRY_STATUSES
 
     def wait(self, attempt: int, answer: httpx.Response | None) -> float | None:
         """Seconds to wait before send number ``attempt + 1``, or None: do not send again."""
@@ -106,7 +113,7 @@ class Retries:
         if answer is None:
             return float(self.backoff * 2 ** (attempt - 1))
         after = answer.headers.get("retry-after", "")
-        if answer.status_code == 503 and after.isdigit() and int(after) <= self.max_wait:
+        if answer.status_code in self.statuses and after.isdigit() and int(after) <= self.max_wait:
             return float(after)
         return None
 

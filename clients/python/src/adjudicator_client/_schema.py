@@ -2294,6 +2294,15 @@ OPERATIONS: Final[dict[str, Operation]] = {
 }
 
 
+# How a request is sent again where its rule allows, unless told otherwise (`x-retry`): at most this
+# many sends in all; after a connection error, this long later (doubling at each send); after an
+# answer of these statuses, its Retry-After later if it is at most this long.
+RETRY_ATTEMPTS: Final = 3
+RETRY_BACKOFF_SECONDS: Final = 0.1
+RETRY_MAX_WAIT_SECONDS: Final = 5.0
+RETRY_STATUSES: Final = (503,)
+
+
 # --- the problems ---------------------------------------------------------------------------------
 
 
