@@ -1,9 +1,10 @@
 """Each operation of the service once, as a ``Call``: its request and how its answer is read.
 
 The clients (``Client``, ``AsyncClient``) send these; their methods are these functions, bound.
-Methods, paths and the statuses of answers that are not problems come from ``OPERATIONS``, and
-answer types from the ``<OperationId>Answer`` types (both generated from the service's OpenAPI
-document, ``_schema``); a problem answer is raised as the class of its ``code``.
+Methods, paths, the statuses of answers that are not problems and when a call may be sent again
+come from ``OPERATIONS``, the default retries from ``RETRY_*``, and answer types from the
+``<OperationId>Answer`` types (all generated from the service's OpenAPI document, ``_schema``);
+a problem answer is raised as the class of its ``code``.
 """
 
 from __future__ import annotations
