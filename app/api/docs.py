@@ -33,6 +33,7 @@ from app.api.bodies import BODY_MODELS
 from app.api.games.events import SSE_EVENTS, event_components
 from app.api.operations import document_problem_types
 from app.api.params import SECURITY_SCHEMES
+from app.api.resend import declare_resending
 from app.api.web import WEB_DIR
 from app.contract.problems import PROBLEM_MEDIA_TYPE
 
@@ -149,6 +150,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     )
     _defaults_in_words(components)
     document_problem_types(schema, app.state.problems)
+    declare_resending(schema)
     schema["components"]["securitySchemes"] = dict(SECURITY_SCHEMES)
     schema["components"]["schemas"] = dict(sorted(components.items()))
     app.openapi_schema = schema

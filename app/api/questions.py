@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from app.api.bodies import JsonBody, json_response
 from app.api.problems import problem_responses
+from app.api.resend import Resend, resend
 from app.api.work import meter_of
 from app.contract.problems import BODY_ERRORS
 from app.rules.errors import DomainError
@@ -53,5 +54,5 @@ def question(
         description=description,
         response_model=response_model,
         responses={200: body.answers(answer), **problem_responses(*BODY_ERRORS, *refused)},
-        openapi_extra=body.openapi,
+        openapi_extra=resend(Resend.ALWAYS, body.openapi),
     )(endpoint)

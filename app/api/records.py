@@ -46,6 +46,7 @@ from app.api.games.schemas import (
 from app.api.kept_records import KeptRecords, WrittenRecord
 from app.api.params import Malformed, Param
 from app.api.problems import problem_responses, validation_problem
+from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
 from app.contract.bodies import batch_limit
@@ -725,7 +726,7 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         "it is replayed.",
         response_model=shapes.answer,
         responses={200: shapes.examples, **problem_responses(*BODY_ERRORS)},
-        openapi_extra=shapes.body.openapi,
+        openapi_extra=resend(Resend.ALWAYS, shapes.body.openapi),
     )(audit_record)
     router.post(
         "/records/audit-batch",
@@ -750,6 +751,6 @@ def records_router(shapes: AuditShapes) -> APIRouter:
             200: {"content": {NDJSON_MEDIA_TYPE: {"schema": {"type": "string"}}}},
             **problem_responses(*BODY_ERRORS),
         },
-        openapi_extra=shapes.batch.openapi,
+        openapi_extra=resend(Resend.ALWAYS, shapes.batch.openapi),
     )(audit_batch)
     return router

@@ -22,6 +22,7 @@ from app.api.bodies import JsonBody, json_response
 from app.api.cells import read_query_cells
 from app.api.problems import problem_responses
 from app.api.questions import question
+from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import ReversiBoard
@@ -274,7 +275,7 @@ question(
         200: CHECK_MOVES_BODY.answers(check_moves_answer),
         **problem_responses(*BODY_ERRORS),
     },
-    openapi_extra=CHECK_MOVES_BODY.openapi,
+    openapi_extra=resend(Resend.ALWAYS, CHECK_MOVES_BODY.openapi),
 )
 async def check_moves(request: Request) -> Response:
     meter = meter_of(request)

@@ -11,6 +11,7 @@ from pydantic_core import PydanticCustomError
 from app.api.bodies import JsonBody, json_response
 from app.api.problems import problem_responses
 from app.api.questions import question
+from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import answered_in_slices, meter_of
 from app.contract.boards import TicTacToeBoard
@@ -121,7 +122,7 @@ question(
         200: VALIDATE_BATCH_BODY.answers(validate_batch_answer),
         **problem_responses(*BODY_ERRORS),
     },
-    openapi_extra=VALIDATE_BATCH_BODY.openapi,
+    openapi_extra=resend(Resend.ALWAYS, VALIDATE_BATCH_BODY.openapi),
 )
 async def validate_positions(request: Request) -> Response:
     meter = meter_of(request)

@@ -8,14 +8,22 @@ keeps equal to what the service serves) is the one source of what the client rea
 
 * every schema of ``components`` as a ``TypedDict`` (a member the schema does not require is
   ``NotRequired``; ``enum`` and ``const`` are ``Literal``; ``oneOf`` / ``anyOf`` are unions);
-* every operation: its method, path and the statuses of its answers that are not problems
-  (``OPERATIONS``, keyed by its operation id in snake_case), and the type of its answer
+* every operation: its method, path, the statuses of its answers that are not problems and
+  when it may be sent again (``x-resend``) (``OPERATIONS``, keyed by its operation id in
+  snake_case), and the type of its answer; how a request is sent again unless a client is told
+  otherwise (``x-retry``: ``RETRY_ATTEMPTS``, …)
   (``<OperationId>Answer``) — a new operation of the document is here once this runs again;
 * every problem code, from the examples of ``GET /problems/{code}``'s answer (the service's
   whole table), as a subclass of ``ProblemError`` named after it (``game_over`` → ``GameOver``)
   with its title, statuses, when it is answered and what to do, in ``PROBLEMS``;
 * how a client counts a quiet event stream: ``x-sse-keep-alive-seconds`` and
   ``x-sse-keep-alives-missed`` of the ``text/event-stream`` answer.
+
+It also writes the clients' code that follows from the document: in ``_async_client.py``,
+``create_game``'s overloads, one per kind of ``createGame``'s body (its members as keywords,
+answered the kind's creation answer), between their marks; and ``_client.py``, the blocking
+``Client``, from ``_async_client.py`` (``async`` and ``await`` taken out, httpx's ``Client`` for
+its ``AsyncClient``, ``time.sleep`` for ``asyncio.sleep``): one body for both.
 
 A script beside the client rather than a command of the server: it reads the document only, so
 it runs wherever the document is, without the server installed. Its output is formatted with
@@ -38,12 +46,23 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SPEC = HERE.parents[1] / "openapi" / "openapi.json"
-TARGET = HERE / "src" / "adjudicator_client" / "_schema.py"
+PACKAGE = HERE / "src" / "adjudicator_client"
+TARGET = PACKAGE / "_schema.py"
+ASYNC_CLIENT = PACKAGE / "_async_client.py"  # written by hand, but for create_game's overloads
+SYNC_CLIENT = PACKAGE / "_client.py"  # written from ASYNC_CLIENT
 
 SCHEMAS = "#/components/schemas/"
 SSE_EVENTS = "x-sse-events"
+RESEND = "x-resend"
+RETRY = "x-retry"
+RESEND_RULES = ("always", "unsent")
 SSE_KEEP_ALIVE_SECONDS = "x-sse-keep-alive-seconds"
 SSE_KEEP_ALIVES_MISSED = "x-sse-keep-alives-missed"
+CREATE_OPERATION = "createGame"  # whose body is a union of the kinds' creation bodies
+CLOCK = "ClockIn"  # the clients also take a clock as (initial seconds, increment seconds)
+OVERLOADS_START = "    # --- create_game per kind: generated from the document's kinds"
+OVERLOADS_END = "    # --- end of the generated overloads"
+SCHEMA_IMPORT = re.compile(r"^from adjudicator_client\._schema import \(\n(.*?)\n\)\n", re.M | re.S)
 PROBLEM_TYPE_PATH = "/problems/{code}"
 WIDTH = 100  # the project's line length
 AMBIGUOUS = {"l", "O", "I"}  # names pycodestyle finds ambiguous (E741)
@@ -66,14 +85,22 @@ from adjudicator_client._problem import ProblemError
 
 OPERATION = '''
 
+# How safe a request is to send again (``x-resend``): ``always`` (sending it twice does what
+# sending it once does: after any connection error, and after a 503 whose ``Retry-After`` is
+# short), or only when the connection failed before it left (``unsent``).
+Resend: TypeAlias = Literal["always", "unsent"]
+
+
 class Operation(NamedTuple):
     """One operation of the service: its id, method and path (``{name}`` for a path
-    parameter), and the statuses of its answers that are not problems."""
+    parameter), the statuses of its answers that are not problems, and when it may be sent
+    again."""
 
     operation_id: str
     method: str
     path: str
     statuses: tuple[int, ...]
+    resend: Resend
 '''
 
 
@@ -315,6 +342,17 @@ def identifiers(shape: Shape) -> bool:
     return all(name.isidentifier() and not keyword.iskeyword(name) for name, _, _ in shape.members)
 
 
+def resend_rule(operation: Mapping[str, Any]) -> str:
+    """When the operation may be sent again (``x-resend``); where the document does not say,
+    only when it never left."""
+    rule = operation.get(RESEND, "unsent")
+    if rule not in RESEND_RULES:
+        raise ValueError(
+            f"{operation['operationId']}: {RESEND} {rule!r}, not one of {RESEND_RULES}"
+        )
+    return str(rule)
+
+
 def section(title: str) -> str:
     """A comment line that opens a part of the module."""
     return f"# --- {title} ".ljust(WIDTH, "-")
@@ -386,13 +424,29 @@ def generate(spec: Mapping[str, Any]) -> str:
     paths = {name: (path, method) for path, method, name, _ in module.operations()}
     lines += ["", "", "OPERATIONS: Final[dict[str, Operation]] = {"]
     for name, _, statuses, _ in answers:
-        operation_id = next(op["operationId"] for _, _, n, op in module.operations() if n == name)
+        operation = next(op for _, _, n, op in module.operations() if n == name)
         path, method = paths[name]
         lines.append(
-            f"    {literal(name)}: Operation({literal(operation_id)}, {literal(method.upper())}, "
-            f"{literal(path)}, {statuses!r}),"
+            f"    {literal(name)}: Operation({literal(operation['operationId'])}, "
+            f"{literal(method.upper())}, {literal(path)}, {statuses!r}, "
+            f"{literal(resend_rule(operation))}),"
         )
     lines += ["}"]
+    retry = spec[RETRY]
+    lines += ["", ""]
+    lines += comment(
+        f"How a request is sent again where its rule allows, unless told otherwise (`{RETRY}`): "
+        "at most this many sends in all; after a connection error, this long later (doubling "
+        "at each send); after an answer of these statuses, its Retry-After later if it is at "
+        "most this long.",
+        "",
+    )
+    lines += [
+        f"RETRY_ATTEMPTS: Final = {int(retry['attempts'])!r}",
+        f"RETRY_BACKOFF_SECONDS: Final = {float(retry['backoff_seconds'])!r}",
+        f"RETRY_MAX_WAIT_SECONDS: Final = {float(retry['max_retry_after_seconds'])!r}",
+        f"RETRY_STATUSES: Final = {tuple(int(status) for status in retry['statuses'])!r}",
+    ]
 
     lines += ["", "", section("the problems")]
     for problem in problems:
@@ -418,19 +472,145 @@ def generate(spec: Mapping[str, Any]) -> str:
     return format_source("\n".join(lines) + "\n")
 
 
-def format_source(source: str) -> str:
-    """``source`` as ``ruff format`` writes it, with the project's settings."""
-    done = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(TARGET), "-"],
-        input=source,
-        capture_output=True,
-        text=True,
-        cwd=HERE,
-        check=False,
+def format_source(source: str, target: Path = TARGET) -> str:
+    """``source`` as ``ruff format`` writes it, with the project's settings, its imports sorted
+    and those it does not use left out."""
+    fixes = ["check", "--fix", "--exit-zero", "--quiet", "--select", "I,F401"]
+    for command in (fixes, ["format"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(target), "-"],
+            input=source,
+            capture_output=True,
+            text=True,
+            cwd=HERE,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"ruff {command[0]} failed (is ruff installed?): {done.stderr}")
+        source = done.stdout
+    return source
+
+
+# --- the clients ---------------------------------------------------------------------------------
+
+
+def create_overloads(spec: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+    """``create_game``'s overloads, one per kind of ``createGame``'s body, then one for a kind
+    the client was not made for; and the names of the module they use."""
+    module = Module(spec)
+    for name in module.schemas:
+        if name not in module.shapes:
+            module.component(name)
+    operation = next(
+        op for _, _, _, op in module.operations() if op["operationId"] == CREATE_OPERATION
     )
-    if done.returncode != 0:
-        raise RuntimeError(f"ruff format failed (is ruff installed?): {done.stderr}")
-    return done.stdout
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    answers = {kind_of(module, name): name for name in refs(module, answer_schema(operation))}
+    answer = camel(CREATE_OPERATION) + "Answer"
+    lines, names = [], {answer}
+    for name in refs(module, body):
+        schema, shape = module.schemas[name], module.shapes[name]
+        required = set(schema.get("required", ()))
+        kind = kind_of(module, name)
+        members = sorted(shape.members, key=lambda member: member[0] != "game")  # game first
+        parameters = [parameter(member, typed, member in required) for member, typed, _ in members]
+        names |= {word for p in parameters for word in re.findall(r"\w+", p)} & set(module.shapes)
+        names.add(answers[kind])
+        lines += [
+            "    @overload",
+            f"    async def create_game(self, *, {', '.join(parameters)}) -> {answers[kind]}: ...",
+        ]
+    lines += [
+        "    @overload",
+        f"    async def create_game(self, *, game: str, **params: Any) -> {answer}: ...",
+    ]
+    return lines, names
+
+
+def refs(module: Module, schema: Mapping[str, Any]) -> list[str]:
+    """The schemas a union (or a reference to one) is of, in its order."""
+    if "$ref" in schema:
+        name = schema["$ref"].removeprefix(SCHEMAS)
+        inner = module.schemas[name]
+        return refs(module, inner) if "oneOf" in inner or "anyOf" in inner else [name]
+    options = schema.get("oneOf") or schema.get("anyOf") or []
+    return [name for option in options for name in refs(module, option)]
+
+
+def answer_schema(operation: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The schema of an operation's first answer that is not a problem."""
+    status = min(status for status in operation["responses"] if status[:1] in "23")
+    media = operation["responses"][status]["content"]["application/json"]
+    schema: Mapping[str, Any] = media["schema"]
+    return schema
+
+
+def kind_of(module: Module, name: str) -> str:
+    """The kind a schema of one kind is of: its ``game`` member's constant."""
+    game = module.schemas[name]["properties"]["game"]
+    return str(game["const"] if "const" in game else game["enum"][0])
+
+
+def parameter(name: str, typed: str, required: bool) -> str:
+    """A member of a creation body as a keyword parameter: any sequence where the body has an
+    array (it is sent as JSON), a clock as a pair too, None where it may be left out."""
+    typed = re.sub(r"^NotRequired\[(.*)\]$", r"\1", typed)
+    typed = re.sub(r"\blist\[", "Sequence[", typed)
+    if CLOCK in re.findall(r"\w+", typed):
+        typed = f"tuple[int, int] | {typed}"
+    if required:
+        return f"{name}: {typed}"
+    if not (typed == "None" or typed.endswith(" | None")):
+        typed += " | None"
+    return f"{name}: {typed} = None"
+
+
+def async_client(spec: Mapping[str, Any], source: str) -> str:
+    """``_async_client.py``'s ``source`` with the document's overloads of ``create_game``, and
+    the names of ``_schema`` they use imported."""
+    lines, names = create_overloads(spec)
+    start, end = source.index(OVERLOADS_START), source.index(OVERLOADS_END)
+    start = source.index("\n", start) + 1
+    source = source[:start] + "\n".join(lines) + "\n" + source[end:]
+    imported = SCHEMA_IMPORT.search(source)
+    if imported is None:
+        raise ValueError(f"{ASYNC_CLIENT.name}: no import from adjudicator_client._schema")
+    rest = source[: imported.start()] + source[imported.end() :]
+    used = {name.strip(" ,") for name in imported.group(1).split()} | names
+    kept = sorted(name for name in used if re.search(rf"\b{name}\b", rest))
+    block = "".join(f"    {name},\n" for name in kept)
+    statement = f"from adjudicator_client._schema import (\n{block})\n"
+    source = source[: imported.start()] + statement + rest[imported.start() :]
+    return format_source(source, ASYNC_CLIENT)
+
+
+SYNC_HEADER = '''"""The blocking client, ``Client``: written by clients/python/generate.py from
+``_async_client.py`` (``AsyncClient``), whose body it is without ``async`` and ``await``. Do not
+edit: edit that module, then run ``python clients/python/generate.py``.
+"""
+'''
+# How the async client's source becomes the blocking one's, in order.
+UNASYNC = (
+    (r"\bAsyncGenerator\[(.+?), None\]", r"Generator[\1, None, None]"),
+    (r"\bAsyncGenerator\b", "Generator"),
+    (r"\basync (def|with|for)\b", r"\1"),
+    (r"\bawait ", ""),
+    (r"\b__aenter__\b", "__enter__"),
+    (r"\b__aexit__\b", "__exit__"),
+    (r"\ba(close|read|iter_lines)\b", r"\1"),
+    (r"\bAsyncClient\b", "Client"),
+    (r"\bimport asyncio\b", "import time"),
+    (r"\basyncio\.sleep\b", "time.sleep"),
+    (r"\bawaited\b", "sent"),
+)
+
+
+def sync_client(async_source: str) -> str:
+    """``_client.py``: the blocking ``Client`` from ``AsyncClient``'s source."""
+    body = async_source[async_source.index('"""', 3) + 4 :]  # after the module's docstring
+    for pattern, replacement in UNASYNC:
+        body = re.sub(pattern, replacement, body)
+    return format_source(SYNC_HEADER + body, SYNC_CLIENT)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -438,14 +618,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec", type=Path, default=SPEC, help="the OpenAPI document to read")
     parser.add_argument("--check", action="store_true", help="fail if the module is stale")
     args = parser.parse_args(argv)
-    source = generate(json.loads(args.spec.read_text(encoding="utf-8")))
+    spec = json.loads(args.spec.read_text(encoding="utf-8"))
+    asynchronous = async_client(spec, ASYNC_CLIENT.read_text(encoding="utf-8"))
+    made = {
+        TARGET: generate(spec),
+        ASYNC_CLIENT: asynchronous,
+        SYNC_CLIENT: sync_client(asynchronous),
+    }
+    stale = [path for path, source in made.items() if read(path) != source]
     if args.check:
-        if TARGET.read_text(encoding="utf-8") != source:
-            print(f"{TARGET} is stale: run python {Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(source, encoding="utf-8")
+        for path in stale:
+            print(f"{path} is stale: run python {Path(__file__).name}", file=sys.stderr)
+        return 1 if stale else 0
+    for path in stale:
+        path.write_text(made[path], encoding="utf-8")
     return 0
+
+
+def read(path: Path) -> str | None:
+    """The file's text, or None if there is none."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.validation import OpenAPIV31SpecValidator
 
 from app.api.records import AUDIT_EXAMPLES
+from app.api.resend import declare_resending
 from app.kinds import KINDS
 from tests.timeless import timeless
 
@@ -654,3 +655,40 @@ def test_the_package_the_document_and_the_clients_name_every_kind() -> None:
     for where, text in described.items():
         for name in names:
             assert name.lower() in text.lower(), (where, name)
+
+
+def test_every_operation_says_whether_a_client_may_send_it_again(spec: dict[str, Any]) -> None:
+    rules = {operation["operationId"]: operation["x-resend"] for *_, operation in operations(spec)}
+    assert set(rules.values()) == {"always", "unsent"}
+    # Each send of these makes something anew (a game, a token) or is answered otherwise the
+    # second time (a deletion): the clients send them again only when they never left.
+    unsent = {name for name, rule in rules.items() if rule == "unsent"}
+    assert unsent == {"createGame", "addSpectator", "deleteGame"}
+
+
+def test_the_document_says_how_a_client_sends_a_request_again(spec: dict[str, Any]) -> None:
+    policy = spec["x-retry"]
+    assert policy["attempts"] > 1
+    assert policy["backoff_seconds"] > 0
+    # The service's 503s (capacity, a store away) say when to come back; a client waits that
+    # long if it is short.
+    assert policy["statuses"] == [503]
+    assert policy["max_retry_after_seconds"] > 0
+
+
+def test_reads_and_requests_under_an_idempotency_key_may_be_sent_again_unsaid() -> None:
+    keyed = {"parameters": [{"in": "header", "name": "Idempotency-Key"}]}
+    document: dict[str, Any] = {"paths": {"/a": {"get": {}, "post": keyed}}}
+    declare_resending(document)
+    assert document["paths"]["/a"] == {
+        "get": {"x-resend": "always"},
+        "post": {**keyed, "x-resend": "always"},
+    }
+
+
+def test_a_route_that_does_not_say_whether_to_send_it_again_is_refused() -> None:
+    document: dict[str, Any] = {
+        "paths": {"/a": {"post": {}, "delete": {"x-resend": "unsent"}}, "/b": {"put": {}}}
+    }
+    with pytest.raises(ValueError, match=r"\['POST /a', 'PUT /b'\]"):
+        declare_resending(document)

@@ -37,13 +37,10 @@ from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_
 from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.names import names_in, names_of_state
-from app.api.games.schemas import (
-    GameShapes,
-    MoveBodies,
-    typed_dict,
-)
+from app.api.games.schemas import GameShapes, MoveBodies, typed_dict
 from app.api.games.streams import StreamSlots
 from app.api.ratelimit import RateLimiter
+from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import Meter, charged
 from app.contract.fields import SQUARES
@@ -369,6 +366,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
     router = api_router(PREFIX, ["Game sessions"])
     titles = " or ".join(kind.face.title for kind in shapes.kinds)
     examples = AnswerExamples.of(shapes)
+    token_and_game = {**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]}
     router.post(
         "/{game_id}/moves",
         status_code=201,
@@ -471,7 +469,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
             },
             **store_errors(*BODY_ERRORS, CapacityExhausted),
         },
-        openapi_extra=shapes.create.openapi,
+        openapi_extra=resend(Resend.UNSENT, shapes.create.openapi),
     )(create_game)
     join_out = typed_dict(
         "JoinOut",
@@ -521,7 +519,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 Unauthorized, WrongPlayer, GameNotFound, TooManySpectators, RATE_LIMITED
             ),
         },
-        openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
+        openapi_extra=resend(Resend.UNSENT, token_and_game),
     )(add_spectator)
     rematch_out = typed_dict(
         "RematchOut",
@@ -576,7 +574,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 RATE_LIMITED,
             ),
         },
-        openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
+        openapi_extra=resend(Resend.ALWAYS, token_and_game),
     )(rematch)
     lobby_out = typed_dict(
         "OpenGamesOut",
@@ -746,6 +744,6 @@ def game_router(shapes: GameShapes) -> APIRouter:
         summary="Delete a game",
         description="Either player's token. Afterwards the game is 404.",
         responses=store_errors(Unauthorized, GameNotFound, RATE_LIMITED),
-        openapi_extra={**params.PLAYER_TOKEN.openapi, "parameters": [params.GAME_ID.openapi]},
+        openapi_extra=resend(Resend.UNSENT, token_and_game),
     )(delete_game)
     return router

@@ -199,18 +199,19 @@ def test_the_stateless_questions(api: Client) -> None:
 
 
 class LosesAnswers(httpx.HTTPTransport):
-    """Forwards every request to the server; loses the answer of the first ``drops`` moves (the
-    server applied them), as a connection cut after the request left would."""
+    """Forwards every request to the server; loses the answer of the first ``drops`` POSTs to a
+    path of this ``ending`` (moves by default: the server applied them), as a connection cut
+    after the request left would."""
 
-    def __init__(self, drops: int) -> None:
+    def __init__(self, drops: int, ending: str = "/moves") -> None:
         super().__init__()
-        self.drops = drops
-        self.keys: list[str] = []
+        self.drops, self.ending = drops, ending
+        self.keys: list[str] = []  # each send's Idempotency-Key ("" without one)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = super().handle_request(request)
-        if request.method == "POST" and request.url.path.endswith("/moves"):
-            self.keys.append(request.headers["Idempotency-Key"])
+        if request.method == "POST" and request.url.path.endswith(self.ending):
+            self.keys.append(request.headers.get("Idempotency-Key", ""))
             if self.drops:
                 self.drops -= 1
                 response.read()
@@ -242,6 +243,16 @@ def test_retries_are_bounded(server: str) -> None:
             api.make_move(game["id"], game["tokens"]["1"], 1, 1)
         assert len(transport.keys) == 2
         assert api.get_game(game["id"])["move_count"] == 1  # applied once, answered never
+
+
+def test_a_creation_whose_answer_was_lost_is_not_sent_again(server: str) -> None:
+    """Each send would make a game: the document sends it again only when it never left."""
+    transport = LosesAnswers(drops=1, ending="/v1/games")
+    http = httpx.Client(base_url=server, transport=transport)
+    with Client(http=http, retries=Retries(attempts=3, backoff=0)) as api:
+        with pytest.raises(httpx.ReadError):
+            api.create_game(n=3)
+        assert len(transport.keys) == 1
 
 
 class BusyOnce(httpx.HTTPTransport):

@@ -65,6 +65,19 @@ def test_committed_module_is_what_the_generator_makes_of_the_committed_spec(
     )
 
 
+def test_committed_clients_are_what_the_generator_makes_of_the_async_one_and_the_spec(
+    generator: ModuleType, spec: dict[str, Any]
+) -> None:
+    """``AsyncClient`` carries the document's overloads of ``create_game``, and ``Client`` is
+    ``AsyncClient`` without ``async``: one body for both."""
+    asynchronous = generator.ASYNC_CLIENT.read_text(encoding="utf-8")
+    assert generator.async_client(spec, asynchronous) == asynchronous, (
+        "run: python clients/python/generate.py"
+    )
+    blocking = generator.SYNC_CLIENT.read_text(encoding="utf-8")
+    assert blocking == generator.sync_client(asynchronous), "run: python clients/python/generate.py"
+
+
 def test_one_method_per_operation_on_both_clients(spec: dict[str, Any]) -> None:
     operations = {
         snake(operation["operationId"])
@@ -93,13 +106,14 @@ def test_a_new_operation_of_the_document_is_generated(
     document["paths"]["/v1/games/{game_id}/legal-moves"] = {
         "get": {
             "operationId": "listLegalMoves",
+            "x-resend": "always",
             "responses": {"200": {"content": {"application/json": {"schema": answer}}}},
         }
     }
     source = generator.generate(document)
     assert (
         '"list_legal_moves": Operation(\n'
-        '        "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200,)\n'
+        '        "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200,), "always"\n'
         "    ),"
     ) in source
     assert (
@@ -107,6 +121,49 @@ def test_a_new_operation_of_the_document_is_generated(
         "    moves: list[LegalMove]\n"
         "    next_cursor: NotRequired[str | None]\n"
     ) in source
+
+
+def test_a_new_kind_of_the_document_gets_its_create_game_overload_on_both_clients(
+    generator: ModuleType, spec: dict[str, Any]
+) -> None:
+    document = copy.deepcopy(spec)
+    schemas = document["components"]["schemas"]
+    schemas["CreateConnectFourIn"] = {
+        "type": "object",
+        "required": ["game"],
+        "properties": {
+            "game": {"const": "connect4"},
+            "columns": {"type": "integer"},
+            "opening": {"type": "array", "items": {"type": "integer"}},
+        },
+    }
+    schemas["CreatedConnectFourOut"] = {
+        "type": "object",
+        "required": ["game", "id"],
+        "properties": {"game": {"const": "connect4"}, "id": {"type": "string"}},
+    }
+    schemas["CreateGameIn"]["oneOf"].append({"$ref": "#/components/schemas/CreateConnectFourIn"})
+    answer = document["paths"]["/v1/games"]["post"]["responses"]["201"]["content"]
+    answer["application/json"]["schema"]["oneOf"].append(
+        {"$ref": "#/components/schemas/CreatedConnectFourOut"}
+    )
+    source = generator.ASYNC_CLIENT.read_text(encoding="utf-8")
+    asynchronous = generator.async_client(document, source)
+    overload = (
+        "    @overload\n"
+        "    async def create_game(\n"
+        "        self,\n"
+        "        *,\n"
+        '        game: Literal["connect4"],\n'
+        "        columns: int | None = None,\n"
+        "        opening: Sequence[int] | None = None,\n"
+        "    ) -> CreatedConnectFourOut: ...\n"
+    )
+    assert overload in asynchronous
+    assert "    CreatedConnectFourOut,\n" in asynchronous  # imported from _schema
+    blocking = generator.sync_client(asynchronous)
+    assert overload.replace("async def", "def") in blocking
+    assert not re.search(r"\basync (def|with|for)\b|\bawait |\basyncio\b", blocking)
 
 
 def test_every_problem_code_of_the_document_has_its_exception_class(spec: dict[str, Any]) -> None:

@@ -7,9 +7,12 @@
 //                      operation's, from the examples of its application/problem+json answers
 //                      (openapi-typescript keeps no examples, and `Problem.code` is a plain
 //                      string in the schema);
-//   src/spec.js        the numbers and names the client needs at run time: the event stream's
-//                      keep-alive interval and misses (`x-sse-keep-alive-seconds`,
-//                      `x-sse-keep-alives-missed`) and its events' names (`GameEvent`'s).
+//   src/spec.js        the numbers and names the client needs at run time: every operation's
+//                      method, path, statuses that are answers and when it may be sent again
+//                      (`x-resend`), by operationId; how a request is sent again unless the
+//                      client is told otherwise (`x-retry`); the event stream's keep-alive interval
+//                      and misses (`x-sse-keep-alive-seconds`, `x-sse-keep-alives-missed`) and
+//                      its events' names (`GameEvent`'s).
 //
 // `node scripts/generate.mjs` writes them; `node scripts/generate.mjs --check` writes them to a
 // temporary directory and fails, saying which, when a committed one is not what the generators
@@ -103,6 +106,47 @@ function problemTypes(output) {
   writeFileSync(output, lines.join("\n"));
 }
 
+/**
+ * Every operation's method, path, statuses that are answers (not problems) and resend rule, by
+ * operationId, in the spec's order of paths. Where the spec does not say (`x-resend`), a
+ * request is sent again only when it never left.
+ * @param {{ paths: Record<string, Record<string, any>> }} document
+ */
+function operationTable(document) {
+  /** @type {Record<string, { method: string, path: string, ok: number[], resend: string }>} */
+  const table = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const resend = operation["x-resend"] ?? "unsent";
+      if (!["always", "unsent"].includes(resend)) {
+        throw new Error(`${operation.operationId}: x-resend ${JSON.stringify(resend)}`);
+      }
+      const ok = Object.keys(operation.responses ?? {})
+        .filter((status) => /^[23]/.test(status))
+        .map(Number)
+        .sort((a, b) => a - b);
+      table[operation.operationId] = { method: method.toUpperCase(), path, ok, resend };
+    }
+  }
+  return table;
+}
+
+/**
+ * The spec's retry policy (`x-retry`), in the client's units.
+ * @param {{ "x-retry": { attempts: number, backoff_seconds: number, max_retry_after_seconds: number, statuses: number[] } }} document
+ */
+function retryPolicy(document) {
+  const policy = document["x-retry"];
+  return {
+    attempts: policy.attempts,
+    backoffMs: Math.round(policy.backoff_seconds * 1000),
+    maxWaitMs: Math.round(policy.max_retry_after_seconds * 1000),
+    statuses: Object.freeze(policy.statuses),
+  };
+}
+
 /** What the client needs of `spec` at run time, as constants, into `output`.
  * @param {string} output */
 function runTime(output) {
@@ -110,8 +154,26 @@ function runTime(output) {
   const stream =
     document.paths["/v1/games/{game_id}/events"].get.responses["200"].content["text/event-stream"];
   const events = Object.keys(document.components.schemas.GameEvent.discriminator.mapping);
+  const operations = Object.entries(operationTable(document)).map(
+    ([id, operation]) => `  ${id}: Object.freeze(${JSON.stringify(operation)}),`,
+  );
   const lines = [
     ...HEADER,
+    "/** Every operation of the spec, by operationId: its method, its path (`{name}` for a path",
+    " * parameter), the statuses of its answers that are not problems, and when it may be sent",
+    " * again (`x-resend`): `always` (sending it twice does what sending it once does: after any",
+    " * network error, and after a 503 with a short Retry-After) or only when it never left",
+    " * (`unsent`). */",
+    "export const OPERATIONS = Object.freeze({",
+    ...operations,
+    "});",
+    "",
+    "/** How a request is sent again where its rule allows, unless the client is told otherwise",
+    " * (`x-retry`): at most `attempts` sends in all; after a network error, `backoffMs` later",
+    " * (doubling at each send); after an answer of `statuses`, its Retry-After later if that is",
+    " * at most `maxWaitMs`. */",
+    `export const RETRY = Object.freeze(${JSON.stringify(retryPolicy(document))});`,
+    "",
     "/** How often a quiet event stream sends a keep-alive comment by default (ms), and how many",
     " * of them a client may miss before it takes the stream for dead. */",
     `export const KEEP_ALIVE_MS = ${stream["x-sse-keep-alive-seconds"] * 1000};`,

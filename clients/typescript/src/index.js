@@ -9,22 +9,28 @@
 //   Idempotency-Key, the same on every send, and are sent again after a network error or a 503
 //   with a short Retry-After (bounded);
 //   reads and the stateless questions likewise; creating and deleting a game, and making a
-//   spectator token, only when the request never left (the connection was refused);
+//   spectator token, only when the request never left (the connection was refused): each
+//   operation's method, path, answers and rule come from the spec (spec.js's OPERATIONS, its
+//   `x-resend`);
 // * a private game's reads take a player's or a spectator's `token` in their options (sent as
 //   a bearer token; a public game's reads need none);
 // * pollGame polls with If-None-Match; gameEvents (or events) reads the game's Server-Sent
 //   Events from fetch's body (no EventSource), resuming with Last-Event-ID (and the same token)
 //   after a drop.
 
-/** Sends in all of one request, at most; the wait after a network error (ms, doubling); the
- * longest Retry-After (ms) of a 503 that is still waited for. */
-export const DEFAULT_RETRIES = Object.freeze({ attempts: 3, backoffMs: 100, maxWaitMs: 5000 });
-
 // How often a quiet event stream speaks, how many keep-alives a client may miss, and the names of
 // the stream's events (an event of another name, a newer service's, is skipped, its id kept
 // for resuming): generated from the spec.
 export { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED } from "./spec.js";
-import { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED } from "./spec.js";
+import { EVENTS, KEEP_ALIVE_MS, KEEP_ALIVES_MISSED, OPERATIONS, RETRY } from "./spec.js";
+
+/** Sends in all of one request, at most; the wait after a network error (ms, doubling); the
+ * longest Retry-After (ms) of a 503 that is still waited for: the spec's (`x-retry`). */
+export const DEFAULT_RETRIES = Object.freeze({
+  attempts: RETRY.attempts,
+  backoffMs: RETRY.backoffMs,
+  maxWaitMs: RETRY.maxWaitMs,
+});
 
 /** Connection failures after which the request surely never reached the service. */
 const UNSENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -125,9 +131,16 @@ function unsent(error) {
   return typeof cause?.code === "string" && UNSENT.has(cause.code);
 }
 
-/** @param {string} gameId */
-function game(gameId, suffix = "") {
-  return `/v1/games/${encodeURIComponent(gameId)}${suffix}`;
+/**
+ * An operation's path (`/v1/games/{game_id}/moves/{seq}`) with its parameters filled in.
+ * @param {string} template
+ * @param {Record<string, string | number>} [params]
+ */
+function filled(template, params = {}) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => {
+    if (!(name in params)) throw new TypeError(`${template}: no value for {${name}}`);
+    return encodeURIComponent(String(params[name]));
+  });
 }
 
 /** @param {string} token */
@@ -164,19 +177,31 @@ const json = (response) => response.json();
 const text = (response) => response.text();
 const nothing = async () => undefined;
 
+/** @typedef {keyof typeof OPERATIONS} OperationId */
+
 /**
- * One operation's request, and how its answer is read.
+ * What a method adds to its operation (OPERATIONS): the path's parameters, the body, headers
+ * and query, and how the answer is read.
+ * @typedef {object} Request
+ * @property {Record<string, string | number>} [params]
+ * @property {unknown} [body]
+ * @property {Record<string, string>} [headers]
+ * @property {Record<string, number | string | undefined>} [query]
+ * @property {(response: Response) => Promise<any>} [read] (default: the JSON body)
+ * @property {AbortSignal} [signal]
+ */
+
+/**
+ * One request as it is sent.
  * @typedef {object} Call
  * @property {string} method
  * @property {string} path
  * @property {unknown} [body]
  * @property {Record<string, string>} [headers]
  * @property {Record<string, number | string | undefined>} [query]
- * @property {"always" | "unsent"} [resend] whether it may be sent again after any network
- *   error and a 503 ("always": it changes nothing, or carries an Idempotency-Key), or only when
- *   it never left ("unsent")
- * @property {number[]} [ok] the statuses that are answers, not problems (default [200])
- * @property {(response: Response) => Promise<any>} [read] (default: the JSON body)
+ * @property {string} resend whether it may be sent again after any network error and a 503
+ *   ("always": sending it twice does what sending it once does), or only when it never left
+ *   ("unsent"): the spec's `x-resend`
  * @property {AbortSignal} [signal]
  */
 
@@ -258,7 +283,10 @@ export class Client {
       }
       const after = retryAfterSeconds(response.headers);
       const again =
-        call.resend !== "unsent" && response.status === 503 && after !== null && attempt < attempts;
+        call.resend !== "unsent" &&
+        RETRY.statuses.includes(response.status) &&
+        after !== null &&
+        attempt < attempts;
       if (!again || after * 1000 > maxWaitMs) return response;
       await response.body?.cancel();
       await sleep(after * 1000, call.signal);
@@ -266,119 +294,71 @@ export class Client {
   }
 
   /**
-   * Send a call; its answer read, or its problem thrown.
-   * @param {Call} call
+   * Send an operation of the spec (its method, path, answers and resend rule: OPERATIONS);
+   * its answer read, or its problem thrown.
+   * @param {OperationId} operationId
+   * @param {Request} [request]
    */
-  async #call(call) {
-    const response = await this.#send(call);
-    if (!(call.ok ?? [200]).includes(response.status)) throw await ProblemError.of(response);
-    return (call.read ?? json)(response);
+  async #call(operationId, request = {}) {
+    const { method, path, ok, resend } = OPERATIONS[operationId];
+    const { params, read = json, ...rest } = request;
+    const response = await this.#send({ ...rest, method, path: filled(path, params), resend });
+    if (!ok.includes(response.status)) throw await ProblemError.of(response);
+    return read(response);
   }
 
   // --- Reversi and tic-tac-toe, stateless --------------------------------------------------
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   checkMove(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/reversi/check-move",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("checkMove", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   checkMoves(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/reversi/check-moves",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("checkMoves", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   legalMoves(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/reversi/legal-moves",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("legalMoves", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   applyMove(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/reversi/apply-move",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("applyMove", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   gomokuCheckMove(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/gomoku/check-move",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("gomokuCheckMove", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   gomokuCheckMoves(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/gomoku/check-moves",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("gomokuCheckMoves", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   gomokuForbiddenPoints(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/gomoku/forbidden-points",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("gomokuForbiddenPoints", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   validatePosition(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/tictactoe/validate",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("validatePosition", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   validatePositions(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/tictactoe/validate-batch",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("validatePositions", { body, signal: options.signal });
   }
 
   // --- game sessions -----------------------------------------------------------------------
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   createGame(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/games",
-      body,
-      ok: [201],
-      resend: "unsent",
-      signal: options.signal,
-    });
+    return this.#call("createGame", { body, signal: options.signal });
   }
 
   /**
@@ -389,9 +369,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string }} [options]
    */
   joinGame(gameId, { signal, idempotencyKey } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/join"),
+    return this.#call("joinGame", {
+      params: { game_id: gameId },
       headers: { "Idempotency-Key": idempotencyKey ?? randomKey() },
       signal,
     });
@@ -406,14 +385,13 @@ export class Client {
     /** @type {Record<string, string | number>} */
     const query = { open: "true" };
     for (const [name, value] of Object.entries(filter)) if (value !== undefined) query[name] = value;
-    return this.#call({ method: "GET", path: "/v1/games", query, signal: options.signal });
+    return this.#call("listGames", { query, signal: options.signal });
   }
 
   /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
   getGame(gameId, options = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId),
+    return this.#call("getGame", {
+      params: { game_id: gameId },
       headers: viewing(options.token),
       signal: options.signal,
     });
@@ -427,11 +405,9 @@ export class Client {
    * @param {{ signal?: AbortSignal, token?: string }} [options]
    */
   pollGame(gameId, etag, options = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId),
+    return this.#call("getGame", {
+      params: { game_id: gameId },
       headers: { ...viewing(options.token), ...(etag ? { "If-None-Match": etag } : {}) },
-      ok: [200, 304],
       read: async (response) => ({
         state: response.status === 304 ? null : await response.json(),
         etag: response.headers.get("etag") ?? etag ?? "",
@@ -447,12 +423,10 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string }} [options]
    */
   makeMove(gameId, token, move, { signal, ...options } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/moves"),
+    return this.#call("makeMove", {
+      params: { game_id: gameId },
       body: move,
       headers: acting(token, options),
-      ok: [201],
       signal,
     });
   }
@@ -464,12 +438,10 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string }} [options]
    */
   makeChoice(gameId, token, choice, { signal, ...options } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/choice"),
+    return this.#call("makeChoice", {
+      params: { game_id: gameId },
       body: choice,
       headers: acting(token, options),
-      ok: [201],
       signal,
     });
   }
@@ -480,9 +452,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
    */
   resign(gameId, token, { signal, player, ...options } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/resign"),
+    return this.#call("resign", {
+      params: { game_id: gameId },
       body: player ? { player } : {},
       headers: acting(token, options),
       signal,
@@ -495,9 +466,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
    */
   offerDraw(gameId, token, { signal, player, ...options } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/draw-offer"),
+    return this.#call("offerDraw", {
+      params: { game_id: gameId },
       body: player ? { player } : {},
       headers: acting(token, options),
       signal,
@@ -512,9 +482,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
    */
   abortGame(gameId, token, { signal, player, ...options } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/abort"),
+    return this.#call("abortGame", {
+      params: { game_id: gameId },
       body: player ? { player } : {},
       headers: acting(token, options),
       signal,
@@ -531,9 +500,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
    */
   offerTakeback(gameId, token, { signal, player, ...options } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/takeback-offer"),
+    return this.#call("offerTakeback", {
+      params: { game_id: gameId },
       body: player ? { player } : {},
       headers: acting(token, options),
       signal,
@@ -550,9 +518,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, idempotencyKey?: string, ifMatch?: string, player?: 1 | 2 }} [options]
    */
   giveTime(gameId, token, seconds, { signal, player, ...options } = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/give-time"),
+    return this.#call("giveTime", {
+      params: { game_id: gameId },
       body: player ? { seconds, player } : { seconds },
       headers: acting(token, options),
       signal,
@@ -568,12 +535,9 @@ export class Client {
    * @param {{ signal?: AbortSignal }} [options]
    */
   addSpectator(gameId, token, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/spectators"),
+    return this.#call("addSpectator", {
+      params: { game_id: gameId },
       headers: bearer(token),
-      ok: [201],
-      resend: "unsent",
       signal: options.signal,
     });
   }
@@ -587,9 +551,8 @@ export class Client {
    * @param {{ signal?: AbortSignal }} [options]
    */
   rematch(gameId, token, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: game(gameId, "/rematch"),
+    return this.#call("rematch", {
+      params: { game_id: gameId },
       headers: bearer(token),
       signal: options.signal,
     });
@@ -600,9 +563,8 @@ export class Client {
    * @param {{ since?: number, limit?: number, signal?: AbortSignal, token?: string }} [options]
    */
   listMoves(gameId, { since, limit, signal, token } = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId, "/moves"),
+    return this.#call("listMoves", {
+      params: { game_id: gameId },
       query: { since, limit },
       headers: viewing(token),
       signal,
@@ -614,9 +576,8 @@ export class Client {
    * @param {{ after?: number, limit?: number, signal?: AbortSignal, token?: string }} [options]
    */
   listLegalMoves(gameId, { after, limit, signal, token } = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId, "/legal-moves"),
+    return this.#call("listLegalMoves", {
+      params: { game_id: gameId },
       query: { after, limit },
       headers: viewing(token),
       signal,
@@ -629,9 +590,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, token?: string }} [options]
    */
   getMove(gameId, seq, options = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId, `/moves/${seq}`),
+    return this.#call("getMove", {
+      params: { game_id: gameId, seq },
       headers: viewing(options.token),
       signal: options.signal,
     });
@@ -639,9 +599,8 @@ export class Client {
 
   /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
   getBoard(gameId, options = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId, "/board"),
+    return this.#call("getBoard", {
+      params: { game_id: gameId },
       headers: viewing(options.token),
       signal: options.signal,
     });
@@ -649,12 +608,9 @@ export class Client {
 
   /** @param {string} gameId @param {string} token @param {{ signal?: AbortSignal }} [options] */
   deleteGame(gameId, token, options = {}) {
-    return this.#call({
-      method: "DELETE",
-      path: game(gameId),
+    return this.#call("deleteGame", {
+      params: { game_id: gameId },
       headers: bearer(token),
-      ok: [204],
-      resend: "unsent",
       read: nothing,
       signal: options.signal,
     });
@@ -704,7 +660,7 @@ export class Client {
         const query = stream.lastId === null ? { since } : {};
         const fetcher = this.#fetch;
         listen();
-        const url = this.#url(game(gameId, "/events"), query);
+        const url = this.#url(filled(OPERATIONS.gameEvents.path, { game_id: gameId }), query);
         const response = await Promise.race([
           fetcher(url, { headers, signal: connection.signal }),
           closed,
@@ -757,9 +713,8 @@ export class Client {
 
   /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
   getRecord(gameId, options = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId, "/record"),
+    return this.#call("getRecord", {
+      params: { game_id: gameId },
       headers: viewing(options.token),
       signal: options.signal,
     });
@@ -771,9 +726,8 @@ export class Client {
    * @param {{ signal?: AbortSignal, token?: string }} [options]
    */
   getRecordText(gameId, format, options = {}) {
-    return this.#call({
-      method: "GET",
-      path: game(gameId, "/record"),
+    return this.#call("getRecord", {
+      params: { game_id: gameId },
       query: { format },
       headers: viewing(options.token),
       read: text,
@@ -783,53 +737,39 @@ export class Client {
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   auditRecord(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/records/audit",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("auditRecord", { body, signal: options.signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   auditBatch(body, options = {}) {
-    return this.#call({
-      method: "POST",
-      path: "/v1/records/audit-batch",
-      body,
-      signal: options.signal,
-    });
+    return this.#call("auditBatch", { body, signal: options.signal });
   }
 
   /** @param {{ signal?: AbortSignal }} [options] */
   getKeys(options = {}) {
-    return this.#call({ method: "GET", path: "/v1/keys", signal: options.signal });
+    return this.#call("getKeys", { signal: options.signal });
   }
 
   // --- operations --------------------------------------------------------------------------
 
   /** @param {{ signal?: AbortSignal }} [options] */
   getHealth(options = {}) {
-    return this.#call({ method: "GET", path: "/healthz", signal: options.signal });
+    return this.#call("getHealth", { signal: options.signal });
   }
 
   /** @param {{ signal?: AbortSignal }} [options] */
   getReadiness(options = {}) {
-    return this.#call({ method: "GET", path: "/readyz", signal: options.signal });
+    return this.#call("getReadiness", { signal: options.signal });
   }
 
   /** @param {{ signal?: AbortSignal }} [options] */
   getMetrics(options = {}) {
-    return this.#call({ method: "GET", path: "/metrics", read: text, signal: options.signal });
+    return this.#call("getMetrics", { read: text, signal: options.signal });
   }
 
   /** @param {string} code @param {{ signal?: AbortSignal }} [options] */
   getProblemType(code, options = {}) {
-    return this.#call({
-      method: "GET",
-      path: `/problems/${encodeURIComponent(code)}`,
-      signal: options.signal,
-    });
+    return this.#call("getProblemType", { params: { code }, signal: options.signal });
   }
 }
 

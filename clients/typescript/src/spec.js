@@ -3,6 +3,56 @@
  * Do not make direct changes to the file.
  */
 
+/** Every operation of the spec, by operationId: its method, its path (`{name}` for a path
+ * parameter), the statuses of its answers that are not problems, and when it may be sent
+ * again (`x-resend`): `always` (sending it twice does what sending it once does: after any
+ * network error, and after a 503 with a short Retry-After) or only when it never left
+ * (`unsent`). */
+export const OPERATIONS = Object.freeze({
+  checkMove: Object.freeze({"method":"POST","path":"/v1/reversi/check-move","ok":[200],"resend":"always"}),
+  checkMoves: Object.freeze({"method":"POST","path":"/v1/reversi/check-moves","ok":[200],"resend":"always"}),
+  legalMoves: Object.freeze({"method":"POST","path":"/v1/reversi/legal-moves","ok":[200],"resend":"always"}),
+  applyMove: Object.freeze({"method":"POST","path":"/v1/reversi/apply-move","ok":[200],"resend":"always"}),
+  validatePosition: Object.freeze({"method":"POST","path":"/v1/tictactoe/validate","ok":[200],"resend":"always"}),
+  validatePositions: Object.freeze({"method":"POST","path":"/v1/tictactoe/validate-batch","ok":[200],"resend":"always"}),
+  gomokuCheckMove: Object.freeze({"method":"POST","path":"/v1/gomoku/check-move","ok":[200],"resend":"always"}),
+  gomokuCheckMoves: Object.freeze({"method":"POST","path":"/v1/gomoku/check-moves","ok":[200],"resend":"always"}),
+  gomokuForbiddenPoints: Object.freeze({"method":"POST","path":"/v1/gomoku/forbidden-points","ok":[200],"resend":"always"}),
+  listMoves: Object.freeze({"method":"GET","path":"/v1/games/{game_id}/moves","ok":[200],"resend":"always"}),
+  makeMove: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/moves","ok":[201],"resend":"always"}),
+  makeChoice: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/choice","ok":[201],"resend":"always"}),
+  getGame: Object.freeze({"method":"GET","path":"/v1/games/{game_id}","ok":[200,304],"resend":"always"}),
+  deleteGame: Object.freeze({"method":"DELETE","path":"/v1/games/{game_id}","ok":[204],"resend":"unsent"}),
+  listGames: Object.freeze({"method":"GET","path":"/v1/games","ok":[200],"resend":"always"}),
+  createGame: Object.freeze({"method":"POST","path":"/v1/games","ok":[201],"resend":"unsent"}),
+  joinGame: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/join","ok":[200],"resend":"always"}),
+  addSpectator: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/spectators","ok":[201],"resend":"unsent"}),
+  rematch: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/rematch","ok":[200],"resend":"always"}),
+  resign: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/resign","ok":[200],"resend":"always"}),
+  offerDraw: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/draw-offer","ok":[200],"resend":"always"}),
+  abortGame: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/abort","ok":[200],"resend":"always"}),
+  offerTakeback: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/takeback-offer","ok":[200],"resend":"always"}),
+  giveTime: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/give-time","ok":[200],"resend":"always"}),
+  gameEvents: Object.freeze({"method":"GET","path":"/v1/games/{game_id}/events","ok":[200,204],"resend":"always"}),
+  getMove: Object.freeze({"method":"GET","path":"/v1/games/{game_id}/moves/{seq}","ok":[200],"resend":"always"}),
+  listLegalMoves: Object.freeze({"method":"GET","path":"/v1/games/{game_id}/legal-moves","ok":[200,304],"resend":"always"}),
+  getBoard: Object.freeze({"method":"GET","path":"/v1/games/{game_id}/board","ok":[200],"resend":"always"}),
+  getKeys: Object.freeze({"method":"GET","path":"/v1/keys","ok":[200],"resend":"always"}),
+  getRecord: Object.freeze({"method":"GET","path":"/v1/games/{game_id}/record","ok":[200,304],"resend":"always"}),
+  auditRecord: Object.freeze({"method":"POST","path":"/v1/records/audit","ok":[200],"resend":"always"}),
+  auditBatch: Object.freeze({"method":"POST","path":"/v1/records/audit-batch","ok":[200],"resend":"always"}),
+  getHealth: Object.freeze({"method":"GET","path":"/healthz","ok":[200],"resend":"always"}),
+  getReadiness: Object.freeze({"method":"GET","path":"/readyz","ok":[200],"resend":"always"}),
+  getMetrics: Object.freeze({"method":"GET","path":"/metrics","ok":[200],"resend":"always"}),
+  getProblemType: Object.freeze({"method":"GET","path":"/problems/{code}","ok":[200],"resend":"always"}),
+});
+
+/** How a request is sent again where its rule allows, unless the client is told otherwise
+ * (`x-retry`): at most `attempts` sends in all; after a network error, `backoffMs` later
+ * (doubling at each send); after an answer of `statuses`, its Retry-After later if that is
+ * at most `maxWaitMs`. */
+export const RETRY = Object.freeze({"attempts":3,"backoffMs":100,"maxWaitMs":5000,"statuses":[503]});
+
 /** How often a quiet event stream sends a keep-alive comment by default (ms), and how many
  * of them a client may miss before it takes the stream for dead. */
 export const KEEP_ALIVE_MS = 15000;

@@ -31,7 +31,8 @@
   a dropped connection, until the game's ``end``.
 """
 
-from adjudicator_client._client import AsyncClient, Client
+from adjudicator_client._async_client import AsyncClient
+from adjudicator_client._client import Client
 from adjudicator_client._events import (
     AbortEvent,
     ClockEvent,

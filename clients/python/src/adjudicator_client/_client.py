@@ -1,33 +1,19 @@
-"""The clients: ``Client`` sends the operations' calls with httpx's ``Client``, ``AsyncClient``
-with its ``AsyncClient``; both retry as ``Retries`` says and follow event streams alike.
-
-Each operation is a method named after its operation id in snake_case (``createGame`` →
-``create_game``): the function of ``_operations`` that builds its call, bound. ``create_game``
-is typed per kind (``game="reversi"`` answers a Reversi game), so it is written out here.
+"""The blocking client, ``Client``: written by clients/python/generate.py from
+``_async_client.py`` (``AsyncClient``), whose body it is without ``async`` and ``await``. Do not
+edit: edit that module, then run ``python clients/python/generate.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Sequence
-from typing import Any, Concatenate, Generic, Literal, ParamSpec, TypeVar, overload
+from collections.abc import Generator, Sequence
+from typing import Any, Literal, overload
 
 import httpx
 
 from adjudicator_client import _operations as operations
 from adjudicator_client._events import Following, GameEvent
-from adjudicator_client._operations import (
-    DEFAULT_RETRIES,
-    UNSENT,
-    Board,
-    Call,
-    Color,
-    Player,
-    Polled,
-    Retries,
-    problem_error,
-)
+from adjudicator_client._operations import DEFAULT_RETRIES, Call, Polled, Retries, problem_error
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
     ClockIn,
@@ -38,55 +24,7 @@ from adjudicator_client._schema import (
     RulesIn,
     StonesOpening,
 )
-
-GomokuRule = Literal["freestyle", "standard", "renju", "caro"]
-Visibility = Literal["public", "private"]
-
-T = TypeVar("T")
-P = ParamSpec("P")
-
-
-def _sync(build: Callable[P, Call[T]]) -> Callable[Concatenate[Client, P], T]:
-    def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return self.send(build(*args, **kwargs))
-
-    method.__name__, method.__doc__ = build.__name__, build.__doc__
-    return method
-
-
-def _async(build: Callable[P, Call[T]]) -> Callable[Concatenate[AsyncClient, P], Awaitable[T]]:
-    async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self.send(build(*args, **kwargs))
-
-    method.__name__, method.__doc__ = build.__name__, build.__doc__
-    return method
-
-
-class _Sending(Generic[T]):
-    """One call's sends, as both clients make them: after each one, whether to send again
-    (and after how long), or the answer. The policy is written once here; the clients only
-    send and wait, each in its own way."""
-
-    def __init__(self, call: Call[T], retries: Retries) -> None:
-        self.call, self.retries, self.attempt = call, retries, 0
-
-    def request(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
-        self.attempt += 1
-        return self.call.request(http)
-
-    def failed(self, error: httpx.TransportError) -> float:
-        """The wait before the next send after a connection error; raises it if none."""
-        resendable = self.call.resend == "always" or isinstance(error, UNSENT)
-        wait = self.retries.wait(self.attempt, None) if resendable else None
-        if wait is None:
-            raise error
-        return wait
-
-    def answered(self, response: httpx.Response) -> float | None:
-        """The wait before the next send after this answer, or None: it is the answer."""
-        if self.call.resend != "always":
-            return None
-        return self.retries.wait(self.attempt, response)
+from adjudicator_client._sending import Sending, T, sent
 
 
 class Client:
@@ -114,7 +52,7 @@ class Client:
 
     def send(self, call: Call[T]) -> T:
         """Send a call, again where ``retries`` allows; its answer, or its problem raised."""
-        sending = _Sending(call, self.retries)
+        sending = Sending(call, self.retries)
         while True:
             try:
                 response = self.http.send(sending.request(self.http))
@@ -127,94 +65,96 @@ class Client:
                 wait = answered
             time.sleep(wait)
 
-    check_move = _sync(operations.check_move)
-    check_moves = _sync(operations.check_moves)
-    legal_moves = _sync(operations.legal_moves)
-    apply_move = _sync(operations.apply_move)
-    apply_moves = _sync(operations.apply_moves)
-    gomoku_check_move = _sync(operations.gomoku_check_move)
-    gomoku_check_moves = _sync(operations.gomoku_check_moves)
-    gomoku_forbidden_points = _sync(operations.gomoku_forbidden_points)
-    validate_position = _sync(operations.validate_position)
-    validate_positions = _sync(operations.validate_positions)
-    get_game = _sync(operations.get_game)
-    join_game = _sync(operations.join_game)
-    list_games = _sync(operations.list_games)
-    make_move = _sync(operations.make_move)
-    make_choice = _sync(operations.make_choice)
-    resign = _sync(operations.resign)
-    offer_draw = _sync(operations.offer_draw)
-    abort_game = _sync(operations.abort_game)
-    offer_takeback = _sync(operations.offer_takeback)
-    give_time = _sync(operations.give_time)
-    add_spectator = _sync(operations.add_spectator)
-    rematch = _sync(operations.rematch)
-    list_moves = _sync(operations.list_moves)
-    list_legal_moves = _sync(operations.list_legal_moves)
-    get_move = _sync(operations.get_move)
-    get_board = _sync(operations.get_board)
-    delete_game = _sync(operations.delete_game)
-    get_record = _sync(operations.get_record)
-    get_record_text = _sync(operations.get_record_text)
-    audit_record = _sync(operations.audit_record)
-    audit_batch = _sync(operations.audit_batch)
-    get_keys = _sync(operations.get_keys)
-    get_health = _sync(operations.get_health)
-    get_readiness = _sync(operations.get_readiness)
-    get_metrics = _sync(operations.get_metrics)
-    get_problem_type = _sync(operations.get_problem_type)
+    check_move = sent(operations.check_move)
+    check_moves = sent(operations.check_moves)
+    legal_moves = sent(operations.legal_moves)
+    apply_move = sent(operations.apply_move)
+    apply_moves = sent(operations.apply_moves)
+    gomoku_check_move = sent(operations.gomoku_check_move)
+    gomoku_check_moves = sent(operations.gomoku_check_moves)
+    gomoku_forbidden_points = sent(operations.gomoku_forbidden_points)
+    validate_position = sent(operations.validate_position)
+    validate_positions = sent(operations.validate_positions)
+    get_game = sent(operations.get_game)
+    join_game = sent(operations.join_game)
+    list_games = sent(operations.list_games)
+    make_move = sent(operations.make_move)
+    make_choice = sent(operations.make_choice)
+    resign = sent(operations.resign)
+    offer_draw = sent(operations.offer_draw)
+    abort_game = sent(operations.abort_game)
+    offer_takeback = sent(operations.offer_takeback)
+    give_time = sent(operations.give_time)
+    add_spectator = sent(operations.add_spectator)
+    rematch = sent(operations.rematch)
+    list_moves = sent(operations.list_moves)
+    list_legal_moves = sent(operations.list_legal_moves)
+    get_move = sent(operations.get_move)
+    get_board = sent(operations.get_board)
+    delete_game = sent(operations.delete_game)
+    get_record = sent(operations.get_record)
+    get_record_text = sent(operations.get_record_text)
+    audit_record = sent(operations.audit_record)
+    audit_batch = sent(operations.audit_batch)
+    get_keys = sent(operations.get_keys)
+    get_health = sent(operations.get_health)
+    get_readiness = sent(operations.get_readiness)
+    get_metrics = sent(operations.get_metrics)
+    get_problem_type = sent(operations.get_problem_type)
 
-    @overload
-    def create_game(
-        self,
-        *,
-        game: Literal["reversi"],
-        height: int | None = None,
-        width: int | None = None,
-        board: Board | None = None,
-        next: Color | None = None,
-        opening: str | Sequence[str] | None = None,
-        clock: tuple[int, int] | ClockIn | None = None,
-        open: bool | None = None,
-        creator: Player | None = None,
-        visibility: Visibility | None = None,
-        first_move_seconds: int | None = None,
-        rules: RulesIn | None = None,
-    ) -> CreatedReversiOut: ...
+    # --- create_game per kind: generated from the document's kinds -----------------------
     @overload
     def create_game(
         self,
         *,
         game: Literal["tictactoe"] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: int | None = None,
+        visibility: Literal["public", "private"] | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
-        clock: tuple[int, int] | ClockIn | None = None,
-        open: bool | None = None,
-        creator: Player | None = None,
-        visibility: Visibility | None = None,
-        first_move_seconds: int | None = None,
-        rules: RulesIn | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     def create_game(
         self,
         *,
-        game: Literal["gomoku"],
-        rule: GomokuRule | None = None,
-        size: int | None = None,
-        foul: Literal["refuse", "lose"] | None = None,
-        opening: StonesOpening | Literal["swap2"] | None = None,
-        early_draw: bool | None = None,
+        game: Literal["reversi"],
         clock: tuple[int, int] | ClockIn | None = None,
         open: bool | None = None,
-        creator: Player | None = None,
-        visibility: Visibility | None = None,
+        creator: int | None = None,
+        visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        height: int | None = None,
+        width: int | None = None,
+        board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
+        next: Literal["B", "W"] | None = None,
+        opening: str | Sequence[str] | None = None,
+    ) -> CreatedReversiOut: ...
+    @overload
+    def create_game(
+        self,
+        *,
+        game: Literal["gomoku"],
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: int | None = None,
+        visibility: Literal["public", "private"] | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
+        rule: Literal["freestyle", "standard", "renju", "caro"] | None = None,
+        size: int | None = None,
+        foul: Literal["refuse", "lose"] | None = None,
+        early_draw: bool | None = None,
+        opening: StonesOpening | Literal["swap2"] | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    # --- end of the generated overloads ----------------------------------------------------
     def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
@@ -274,174 +214,3 @@ class Client:
             except httpx.TransportError:
                 pass
             time.sleep(following.dropped())
-
-
-class AsyncClient:
-    """``Client``, for asyncio: the same methods, awaited."""
-
-    def __init__(
-        self,
-        base_url: str = "http://127.0.0.1:8000",
-        *,
-        retries: Retries = DEFAULT_RETRIES,
-        timeout: float = 10.0,
-        http: httpx.AsyncClient | None = None,
-    ) -> None:
-        self.http = http or httpx.AsyncClient(base_url=base_url, timeout=timeout)
-        self.retries = retries
-
-    async def __aenter__(self) -> AsyncClient:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self.http.aclose()
-
-    async def send(self, call: Call[T]) -> T:
-        """Send a call, again where ``retries`` allows; its answer, or its problem raised."""
-        sending = _Sending(call, self.retries)
-        while True:
-            try:
-                response = await self.http.send(sending.request(self.http))
-            except httpx.TransportError as error:
-                wait = sending.failed(error)
-            else:
-                answered = sending.answered(response)
-                if answered is None:
-                    return call.answer(response)
-                wait = answered
-            await asyncio.sleep(wait)
-
-    check_move = _async(operations.check_move)
-    check_moves = _async(operations.check_moves)
-    legal_moves = _async(operations.legal_moves)
-    apply_move = _async(operations.apply_move)
-    apply_moves = _async(operations.apply_moves)
-    gomoku_check_move = _async(operations.gomoku_check_move)
-    gomoku_check_moves = _async(operations.gomoku_check_moves)
-    gomoku_forbidden_points = _async(operations.gomoku_forbidden_points)
-    validate_position = _async(operations.validate_position)
-    validate_positions = _async(operations.validate_positions)
-    get_game = _async(operations.get_game)
-    join_game = _async(operations.join_game)
-    list_games = _async(operations.list_games)
-    make_move = _async(operations.make_move)
-    make_choice = _async(operations.make_choice)
-    resign = _async(operations.resign)
-    offer_draw = _async(operations.offer_draw)
-    abort_game = _async(operations.abort_game)
-    offer_takeback = _async(operations.offer_takeback)
-    give_time = _async(operations.give_time)
-    add_spectator = _async(operations.add_spectator)
-    rematch = _async(operations.rematch)
-    list_moves = _async(operations.list_moves)
-    list_legal_moves = _async(operations.list_legal_moves)
-    get_move = _async(operations.get_move)
-    get_board = _async(operations.get_board)
-    delete_game = _async(operations.delete_game)
-    get_record = _async(operations.get_record)
-    get_record_text = _async(operations.get_record_text)
-    audit_record = _async(operations.audit_record)
-    audit_batch = _async(operations.audit_batch)
-    get_keys = _async(operations.get_keys)
-    get_health = _async(operations.get_health)
-    get_readiness = _async(operations.get_readiness)
-    get_metrics = _async(operations.get_metrics)
-    get_problem_type = _async(operations.get_problem_type)
-
-    @overload
-    async def create_game(
-        self,
-        *,
-        game: Literal["reversi"],
-        height: int | None = None,
-        width: int | None = None,
-        board: Board | None = None,
-        next: Color | None = None,
-        opening: str | Sequence[str] | None = None,
-        clock: tuple[int, int] | ClockIn | None = None,
-        open: bool | None = None,
-        creator: Player | None = None,
-        visibility: Visibility | None = None,
-        first_move_seconds: int | None = None,
-        rules: RulesIn | None = None,
-    ) -> CreatedReversiOut: ...
-    @overload
-    async def create_game(
-        self,
-        *,
-        game: Literal["tictactoe"] | None = None,
-        n: int,
-        k: int | None = None,
-        early_draw: bool | None = None,
-        clock: tuple[int, int] | ClockIn | None = None,
-        open: bool | None = None,
-        creator: Player | None = None,
-        visibility: Visibility | None = None,
-        first_move_seconds: int | None = None,
-        rules: RulesIn | None = None,
-    ) -> CreatedTicTacToeOut: ...
-    @overload
-    async def create_game(
-        self,
-        *,
-        game: Literal["gomoku"],
-        rule: GomokuRule | None = None,
-        size: int | None = None,
-        foul: Literal["refuse", "lose"] | None = None,
-        opening: StonesOpening | Literal["swap2"] | None = None,
-        early_draw: bool | None = None,
-        clock: tuple[int, int] | ClockIn | None = None,
-        open: bool | None = None,
-        creator: Player | None = None,
-        visibility: Visibility | None = None,
-        first_move_seconds: int | None = None,
-        rules: RulesIn | None = None,
-    ) -> CreatedGomokuOut: ...
-    @overload
-    async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
-    async def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
-        """``Client.create_game``, awaited."""
-        return await self.send(operations.create_game(game=game, **params))
-
-    async def poll_game(
-        self, game_id: str, etag: str | None = None, *, token: str | None = None
-    ) -> Polled:
-        """The game's state if it changed since ``etag`` (``If-None-Match``), else None
-        (``token``: a player's or a spectator's, for a private game)."""
-        return await self.send(operations.poll(game_id, etag, token))
-
-    async def game_events(
-        self,
-        game_id: str,
-        *,
-        since: int | None = None,
-        reconnects: int = 5,
-        keep_alive: float = KEEP_ALIVE_SECONDS,
-        token: str | None = None,
-    ) -> AsyncGenerator[GameEvent, None]:
-        """``Client.game_events``, awaited."""
-        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
-        while True:
-            call = following.call()
-            try:
-                async with self.http.stream(
-                    call.method, call.path, headers=call.headers, params=call.params,
-                    timeout=following.timeout(self.http),
-                ) as response:  # fmt: skip
-                    if not following.opened(response):
-                        if following.ended:
-                            return
-                        await response.aread()
-                        raise problem_error(response)
-                    async for line in response.aiter_lines():
-                        event = following.event(line)
-                        if event is not None:
-                            yield event
-                        if following.ended:
-                            return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(following.dropped())

@@ -1,9 +1,10 @@
 """Each operation of the service once, as a ``Call``: its request and how its answer is read.
 
 The clients (``Client``, ``AsyncClient``) send these; their methods are these functions, bound.
-Methods, paths and the statuses of answers that are not problems come from ``OPERATIONS``, and
-answer types from the ``<OperationId>Answer`` types (both generated from the service's OpenAPI
-document, ``_schema``); a problem answer is raised as the class of its ``code``.
+Methods, paths, the statuses of answers that are not problems and when a call may be sent again
+come from ``OPERATIONS``, the default retries from ``RETRY_*``, and answer types from the
+``<OperationId>Answer`` types (all generated from the service's OpenAPI document, ``_schema``);
+a problem answer is raised as the class of its ``code``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from adjudicator_client._problem import ProblemError
 from adjudicator_client._schema import (
     OPERATIONS,
     PROBLEMS,
+    RETRY_ATTEMPTS,
+    RETRY_BACKOFF_SECONDS,
+    RETRY_MAX_WAIT_SECONDS,
+    RETRY_STATUSES,
     AbortGameAnswer,
     AddSpectatorAnswer,
     ApplyMoveAnswer,
@@ -55,6 +60,7 @@ from adjudicator_client._schema import (
     OfferDrawAnswer,
     OfferTakebackAnswer,
     RematchAnswer,
+    Resend,
     ResignAnswer,
     ValidatePositionAnswer,
     ValidatePositionsAnswer,
@@ -92,11 +98,14 @@ def problem_error(response: httpx.Response) -> ProblemError:
 @dataclass(frozen=True)
 class Retries:
     """When a request is sent again: at most ``attempts`` sends in all; after a connection error
-    (at once, then backing off) or a 503 whose ``Retry-After`` is at most ``max_wait`` seconds."""
+    (``backoff`` seconds before the second send, doubling at each), or after an answer of
+    ``statuses`` (503) whose ``Retry-After`` is at most ``max_wait`` seconds. The defaults are
+    the service's document's (``x-retry``)."""
 
-    attempts: int = 3
-    max_wait: float = 5.0
-    backoff: float = 0.1  # seconds before the second send after a connection error, doubling
+    attempts: int = RETRY_ATTEMPTS
+    max_wait: float = RETRY_MAX_WAIT_SECONDS
+    backoff: float = RETRY_BACKOFF_SECONDS
+    statuses: tuple[int, ...] = RETRY_STATUSES
 
     def wait(self, attempt: int, answer: httpx.Response | None) -> float | None:
         """Seconds to wait before send number ``attempt + 1``, or None: do not send again."""
@@ -105,7 +114,7 @@ class Retries:
         if answer is None:
             return float(self.backoff * 2 ** (attempt - 1))
         after = answer.headers.get("retry-after", "")
-        if answer.status_code == 503 and after.isdigit() and int(after) <= self.max_wait:
+        if answer.status_code in self.statuses and after.isdigit() and int(after) <= self.max_wait:
             return float(after)
         return None
 
@@ -113,9 +122,7 @@ class Retries:
 # The clients' retries unless told otherwise.
 DEFAULT_RETRIES = Retries()
 
-# How safe a request is to send again: ``always`` (it changes nothing, or it carries an
-# Idempotency-Key), or only when the connection failed before it left (``unsent``).
-Resend = Literal["always", "unsent"]
+# The connection errors after which a request surely never left.
 UNSENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
@@ -129,7 +136,7 @@ class Call(Generic[T]):
     body: Any = None
     headers: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, Any] = field(default_factory=dict)
-    resend: Resend = "always"
+    resend: Resend = "unsent"
     ok: tuple[int, ...] = (200,)
 
     def request(self, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
@@ -156,14 +163,14 @@ def call(
     path: Mapping[str, object] | None = None,
     headers: Mapping[str, str] | None = None,
     params: Mapping[str, Any] | None = None,
-    resend: Resend = "always",
 ) -> Call[T]:
     """The call of the document's ``operation`` (its id in snake_case), with its ``path``
-    parameters filled in."""
+    parameters filled in; sent again as the document says (``x-resend``)."""
     spec = OPERATIONS[operation]
     values = {name: quote(str(value), safe="") for name, value in (path or {}).items()}
     filled = spec.path.format_map(values)
-    return Call(spec.method, filled, read, body, headers or {}, params or {}, resend, spec.statuses)
+    headers, params = headers or {}, params or {}
+    return Call(spec.method, filled, read, body, headers, params, spec.resend, spec.statuses)
 
 
 def _json(response: httpx.Response) -> Any:
@@ -298,7 +305,7 @@ def create_game(
     body = _omit_none(
         game=game, clock=timing, board=None if board is None else _board(board), **params
     )
-    return call("create_game", _json, body, resend="unsent")
+    return call("create_game", _json, body)
 
 
 def join_game(game_id: str, idempotency_key: str | None = None) -> Call[JoinGameAnswer]:
@@ -457,10 +464,7 @@ def add_spectator(game_id: str, token: str) -> Call[AddSpectatorAnswer]:
     """A read-only token for the game, made with a player's ``token``: ``{"token"}`` (it reads
     a private game, and never acts: ``WrongPlayer``). Sent again only when the connection failed
     before the request left (each send makes a token)."""
-    return call(
-        "add_spectator", _json, path={"game_id": game_id}, headers=_bearer(token),
-        resend="unsent",
-    )  # fmt: skip
+    return call("add_spectator", _json, path={"game_id": game_id}, headers=_bearer(token))
 
 
 def rematch(game_id: str, token: str) -> Call[RematchAnswer]:
@@ -503,10 +507,7 @@ def get_board(game_id: str, *, token: str | None = None) -> Call[GetBoardAnswer]
 
 def delete_game(game_id: str, token: str) -> Call[DeleteGameAnswer]:
     """Delete the game (either player's token)."""
-    return call(
-        "delete_game", _nothing, path={"game_id": game_id}, headers=_bearer(token),
-        resend="unsent",
-    )  # fmt: skip
+    return call("delete_game", _nothing, path={"game_id": game_id}, headers=_bearer(token))
 
 
 def get_record(game_id: str, *, token: str | None = None) -> Call[GetRecordAnswer]:

@@ -2216,62 +2216,91 @@ GetProblemTypeAnswer: TypeAlias = ProblemDescription
 # --- the operations -------------------------------------------------------------------------------
 
 
+# How safe a request is to send again (``x-resend``): ``always`` (sending it twice does what
+# sending it once does: after any connection error, and after a 503 whose ``Retry-After`` is
+# short), or only when the connection failed before it left (``unsent``).
+Resend: TypeAlias = Literal["always", "unsent"]
+
+
 class Operation(NamedTuple):
     """One operation of the service: its id, method and path (``{name}`` for a path
-    parameter), and the statuses of its answers that are not problems."""
+    parameter), the statuses of its answers that are not problems, and when it may be sent
+    again."""
 
     operation_id: str
     method: str
     path: str
     statuses: tuple[int, ...]
+    resend: Resend
 
 
 OPERATIONS: Final[dict[str, Operation]] = {
-    "check_move": Operation("checkMove", "POST", "/v1/reversi/check-move", (200,)),
-    "check_moves": Operation("checkMoves", "POST", "/v1/reversi/check-moves", (200,)),
-    "legal_moves": Operation("legalMoves", "POST", "/v1/reversi/legal-moves", (200,)),
-    "apply_move": Operation("applyMove", "POST", "/v1/reversi/apply-move", (200,)),
-    "validate_position": Operation("validatePosition", "POST", "/v1/tictactoe/validate", (200,)),
+    "check_move": Operation("checkMove", "POST", "/v1/reversi/check-move", (200,), "always"),
+    "check_moves": Operation("checkMoves", "POST", "/v1/reversi/check-moves", (200,), "always"),
+    "legal_moves": Operation("legalMoves", "POST", "/v1/reversi/legal-moves", (200,), "always"),
+    "apply_move": Operation("applyMove", "POST", "/v1/reversi/apply-move", (200,), "always"),
+    "validate_position": Operation(
+        "validatePosition", "POST", "/v1/tictactoe/validate", (200,), "always"
+    ),
     "validate_positions": Operation(
-        "validatePositions", "POST", "/v1/tictactoe/validate-batch", (200,)
+        "validatePositions", "POST", "/v1/tictactoe/validate-batch", (200,), "always"
     ),
-    "gomoku_check_move": Operation("gomokuCheckMove", "POST", "/v1/gomoku/check-move", (200,)),
-    "gomoku_check_moves": Operation("gomokuCheckMoves", "POST", "/v1/gomoku/check-moves", (200,)),
+    "gomoku_check_move": Operation(
+        "gomokuCheckMove", "POST", "/v1/gomoku/check-move", (200,), "always"
+    ),
+    "gomoku_check_moves": Operation(
+        "gomokuCheckMoves", "POST", "/v1/gomoku/check-moves", (200,), "always"
+    ),
     "gomoku_forbidden_points": Operation(
-        "gomokuForbiddenPoints", "POST", "/v1/gomoku/forbidden-points", (200,)
+        "gomokuForbiddenPoints", "POST", "/v1/gomoku/forbidden-points", (200,), "always"
     ),
-    "make_move": Operation("makeMove", "POST", "/v1/games/{game_id}/moves", (201,)),
-    "list_moves": Operation("listMoves", "GET", "/v1/games/{game_id}/moves", (200,)),
-    "make_choice": Operation("makeChoice", "POST", "/v1/games/{game_id}/choice", (201,)),
-    "get_game": Operation("getGame", "GET", "/v1/games/{game_id}", (200, 304)),
-    "delete_game": Operation("deleteGame", "DELETE", "/v1/games/{game_id}", (204,)),
-    "create_game": Operation("createGame", "POST", "/v1/games", (201,)),
-    "list_games": Operation("listGames", "GET", "/v1/games", (200,)),
-    "join_game": Operation("joinGame", "POST", "/v1/games/{game_id}/join", (200,)),
-    "add_spectator": Operation("addSpectator", "POST", "/v1/games/{game_id}/spectators", (201,)),
-    "rematch": Operation("rematch", "POST", "/v1/games/{game_id}/rematch", (200,)),
-    "resign": Operation("resign", "POST", "/v1/games/{game_id}/resign", (200,)),
-    "offer_draw": Operation("offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,)),
-    "abort_game": Operation("abortGame", "POST", "/v1/games/{game_id}/abort", (200,)),
+    "make_move": Operation("makeMove", "POST", "/v1/games/{game_id}/moves", (201,), "always"),
+    "list_moves": Operation("listMoves", "GET", "/v1/games/{game_id}/moves", (200,), "always"),
+    "make_choice": Operation("makeChoice", "POST", "/v1/games/{game_id}/choice", (201,), "always"),
+    "get_game": Operation("getGame", "GET", "/v1/games/{game_id}", (200, 304), "always"),
+    "delete_game": Operation("deleteGame", "DELETE", "/v1/games/{game_id}", (204,), "unsent"),
+    "create_game": Operation("createGame", "POST", "/v1/games", (201,), "unsent"),
+    "list_games": Operation("listGames", "GET", "/v1/games", (200,), "always"),
+    "join_game": Operation("joinGame", "POST", "/v1/games/{game_id}/join", (200,), "always"),
+    "add_spectator": Operation(
+        "addSpectator", "POST", "/v1/games/{game_id}/spectators", (201,), "unsent"
+    ),
+    "rematch": Operation("rematch", "POST", "/v1/games/{game_id}/rematch", (200,), "always"),
+    "resign": Operation("resign", "POST", "/v1/games/{game_id}/resign", (200,), "always"),
+    "offer_draw": Operation(
+        "offerDraw", "POST", "/v1/games/{game_id}/draw-offer", (200,), "always"
+    ),
+    "abort_game": Operation("abortGame", "POST", "/v1/games/{game_id}/abort", (200,), "always"),
     "offer_takeback": Operation(
-        "offerTakeback", "POST", "/v1/games/{game_id}/takeback-offer", (200,)
+        "offerTakeback", "POST", "/v1/games/{game_id}/takeback-offer", (200,), "always"
     ),
-    "give_time": Operation("giveTime", "POST", "/v1/games/{game_id}/give-time", (200,)),
-    "game_events": Operation("gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204)),
-    "get_move": Operation("getMove", "GET", "/v1/games/{game_id}/moves/{seq}", (200,)),
+    "give_time": Operation("giveTime", "POST", "/v1/games/{game_id}/give-time", (200,), "always"),
+    "game_events": Operation(
+        "gameEvents", "GET", "/v1/games/{game_id}/events", (200, 204), "always"
+    ),
+    "get_move": Operation("getMove", "GET", "/v1/games/{game_id}/moves/{seq}", (200,), "always"),
     "list_legal_moves": Operation(
-        "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200, 304)
+        "listLegalMoves", "GET", "/v1/games/{game_id}/legal-moves", (200, 304), "always"
     ),
-    "get_board": Operation("getBoard", "GET", "/v1/games/{game_id}/board", (200,)),
-    "get_keys": Operation("getKeys", "GET", "/v1/keys", (200,)),
-    "get_record": Operation("getRecord", "GET", "/v1/games/{game_id}/record", (200, 304)),
-    "audit_record": Operation("auditRecord", "POST", "/v1/records/audit", (200,)),
-    "audit_batch": Operation("auditBatch", "POST", "/v1/records/audit-batch", (200,)),
-    "get_health": Operation("getHealth", "GET", "/healthz", (200,)),
-    "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,)),
-    "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,)),
-    "get_problem_type": Operation("getProblemType", "GET", "/problems/{code}", (200,)),
+    "get_board": Operation("getBoard", "GET", "/v1/games/{game_id}/board", (200,), "always"),
+    "get_keys": Operation("getKeys", "GET", "/v1/keys", (200,), "always"),
+    "get_record": Operation("getRecord", "GET", "/v1/games/{game_id}/record", (200, 304), "always"),
+    "audit_record": Operation("auditRecord", "POST", "/v1/records/audit", (200,), "always"),
+    "audit_batch": Operation("auditBatch", "POST", "/v1/records/audit-batch", (200,), "always"),
+    "get_health": Operation("getHealth", "GET", "/healthz", (200,), "always"),
+    "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,), "always"),
+    "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,), "always"),
+    "get_problem_type": Operation("getProblemType", "GET", "/problems/{code}", (200,), "always"),
 }
+
+
+# How a request is sent again where its rule allows, unless told otherwise (`x-retry`): at most this
+# many sends in all; after a connection error, this long later (doubling at each send); after an
+# answer of these statuses, its Retry-After later if it is at most this long.
+RETRY_ATTEMPTS: Final = 3
+RETRY_BACKOFF_SECONDS: Final = 0.1
+RETRY_MAX_WAIT_SECONDS: Final = 5.0
+RETRY_STATUSES: Final = (503,)
 
 
 # --- the problems ---------------------------------------------------------------------------------

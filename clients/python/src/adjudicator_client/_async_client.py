@@ -1,0 +1,222 @@
+"""The client for asyncio, ``AsyncClient``, and the source of the blocking ``Client``:
+generate.py writes ``_client.py`` from this module (``await`` and ``async`` taken out, httpx's
+``Client`` for its ``AsyncClient``, ``time.sleep`` for ``asyncio.sleep``), so the two have one
+body. Edit this module, then run ``python clients/python/generate.py``.
+
+Each operation is a method named after its operation id in snake_case (``createGame`` →
+``create_game``): the function of ``_operations`` that builds its call, bound (``awaited``).
+``create_game`` is typed per kind (``game="reversi"`` answers a Reversi game): its overloads
+are generated from the kinds of the document's creation body, between the marks below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Sequence
+from typing import Any, Literal, overload
+
+import httpx
+
+from adjudicator_client import _operations as operations
+from adjudicator_client._events import Following, GameEvent
+from adjudicator_client._operations import DEFAULT_RETRIES, Call, Polled, Retries, problem_error
+from adjudicator_client._schema import (
+    KEEP_ALIVE_SECONDS,
+    ClockIn,
+    CreatedGomokuOut,
+    CreatedReversiOut,
+    CreatedTicTacToeOut,
+    CreateGameAnswer,
+    RulesIn,
+    StonesOpening,
+)
+from adjudicator_client._sending import Sending, T, awaited
+
+
+class AsyncClient:
+    """The service at ``base_url``, over an httpx client of its own (or the one given)."""
+
+    def __init__(
+        self,
+        base_url: str = "http://127.0.0.1:8000",
+        *,
+        retries: Retries = DEFAULT_RETRIES,
+        timeout: float = 10.0,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.http = http or httpx.AsyncClient(base_url=base_url, timeout=timeout)
+        self.retries = retries
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def send(self, call: Call[T]) -> T:
+        """Send a call, again where ``retries`` allows; its answer, or its problem raised."""
+        sending = Sending(call, self.retries)
+        while True:
+            try:
+                response = await self.http.send(sending.request(self.http))
+            except httpx.TransportError as error:
+                wait = sending.failed(error)
+            else:
+                answered = sending.answered(response)
+                if answered is None:
+                    return call.answer(response)
+                wait = answered
+            await asyncio.sleep(wait)
+
+    check_move = awaited(operations.check_move)
+    check_moves = awaited(operations.check_moves)
+    legal_moves = awaited(operations.legal_moves)
+    apply_move = awaited(operations.apply_move)
+    apply_moves = awaited(operations.apply_moves)
+    gomoku_check_move = awaited(operations.gomoku_check_move)
+    gomoku_check_moves = awaited(operations.gomoku_check_moves)
+    gomoku_forbidden_points = awaited(operations.gomoku_forbidden_points)
+    validate_position = awaited(operations.validate_position)
+    validate_positions = awaited(operations.validate_positions)
+    get_game = awaited(operations.get_game)
+    join_game = awaited(operations.join_game)
+    list_games = awaited(operations.list_games)
+    make_move = awaited(operations.make_move)
+    make_choice = awaited(operations.make_choice)
+    resign = awaited(operations.resign)
+    offer_draw = awaited(operations.offer_draw)
+    abort_game = awaited(operations.abort_game)
+    offer_takeback = awaited(operations.offer_takeback)
+    give_time = awaited(operations.give_time)
+    add_spectator = awaited(operations.add_spectator)
+    rematch = awaited(operations.rematch)
+    list_moves = awaited(operations.list_moves)
+    list_legal_moves = awaited(operations.list_legal_moves)
+    get_move = awaited(operations.get_move)
+    get_board = awaited(operations.get_board)
+    delete_game = awaited(operations.delete_game)
+    get_record = awaited(operations.get_record)
+    get_record_text = awaited(operations.get_record_text)
+    audit_record = awaited(operations.audit_record)
+    audit_batch = awaited(operations.audit_batch)
+    get_keys = awaited(operations.get_keys)
+    get_health = awaited(operations.get_health)
+    get_readiness = awaited(operations.get_readiness)
+    get_metrics = awaited(operations.get_metrics)
+    get_problem_type = awaited(operations.get_problem_type)
+
+    # --- create_game per kind: generated from the document's kinds -----------------------
+    @overload
+    async def create_game(
+        self,
+        *,
+        game: Literal["tictactoe"] | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: int | None = None,
+        visibility: Literal["public", "private"] | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
+        n: int,
+        k: int | None = None,
+        early_draw: bool | None = None,
+    ) -> CreatedTicTacToeOut: ...
+    @overload
+    async def create_game(
+        self,
+        *,
+        game: Literal["reversi"],
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: int | None = None,
+        visibility: Literal["public", "private"] | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
+        height: int | None = None,
+        width: int | None = None,
+        board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
+        next: Literal["B", "W"] | None = None,
+        opening: str | Sequence[str] | None = None,
+    ) -> CreatedReversiOut: ...
+    @overload
+    async def create_game(
+        self,
+        *,
+        game: Literal["gomoku"],
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: int | None = None,
+        visibility: Literal["public", "private"] | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
+        rule: Literal["freestyle", "standard", "renju", "caro"] | None = None,
+        size: int | None = None,
+        foul: Literal["refuse", "lose"] | None = None,
+        early_draw: bool | None = None,
+        opening: StonesOpening | Literal["swap2"] | None = None,
+    ) -> CreatedGomokuOut: ...
+    @overload
+    async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    # --- end of the generated overloads ----------------------------------------------------
+    async def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
+        """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
+        ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
+        ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
+        ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``, or ``"swap2"``);
+        ``early_draw=True`` (tic-tac-toe, gomoku freestyle and standard); ``clock`` is (initial
+        seconds, increment seconds), or the whole ``ClockIn`` (a ``mode``, ``stages``);
+        ``open=True`` (and ``creator=2``) leaves the other seat for anyone to join
+        (``join_game``); ``visibility="private"``: only the players and
+        spectators (``add_spectator``) read it, each read given their ``token``;
+        ``first_move_seconds``: a first move not made in time aborts the game; ``rules``: the
+        actions it leaves out (``{"abort": False}``). A kind this client was not made for takes
+        its creation body's members as keywords."""
+        return await self.send(operations.create_game(game=game, **params))
+
+    async def poll_game(
+        self, game_id: str, etag: str | None = None, *, token: str | None = None
+    ) -> Polled:
+        """The game's state if it changed since ``etag`` (``If-None-Match``), else None
+        (``token``: a player's or a spectator's, for a private game)."""
+        return await self.send(operations.poll(game_id, etag, token))
+
+    async def game_events(
+        self,
+        game_id: str,
+        *,
+        since: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+        token: str | None = None,
+    ) -> AsyncGenerator[GameEvent, None]:
+        """The game's events from version ``since`` on, until its end; a dropped stream is
+        resumed with ``Last-Event-ID`` (at most ``reconnects`` times in a row with no line
+        between). ``keep_alive``: the server's ``event_keep_alive_seconds``; a stream silent for
+        ``KEEP_ALIVES_MISSED`` times that long is taken for dead and resumed. ``token``: a
+        player's or a spectator's, for a private game (sent again on every reconnection).
+        ``aclose()`` it to stop following before the end."""
+        following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
+        while True:
+            call = following.call()
+            try:
+                async with self.http.stream(
+                    call.method, call.path, headers=call.headers, params=call.params,
+                    timeout=following.timeout(self.http),
+                ) as response:  # fmt: skip
+                    if not following.opened(response):
+                        if following.ended:
+                            return
+                        await response.aread()
+                        raise problem_error(response)
+                    async for line in response.aiter_lines():
+                        event = following.event(line)
+                        if event is not None:
+                            yield event
+                        if following.ended:
+                            return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(following.dropped())
