@@ -72,7 +72,7 @@ from app.api.problems import problem_responses, validation_problem
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
 from app.contract.fields import Body, JsonInt
-from app.contract.games import CreateIn, Kind, MoveBody, PassIn, etag
+from app.contract.games import CreateIn, Kind, MoveBody, Notation, PassIn, etag
 from app.contract.problems import (
     BODY_ERRORS,
     GAME_NOT_FOUND,
@@ -248,6 +248,12 @@ def audit_model(kind: Kind) -> type[BaseModel]:
         formats = " ".join(FORMATS[written].doc for written in kind.face.formats)
         doc = f"The format of `record`: {formats}"
         fields["format"] = (str | None, Field(None, description=doc))
+    notation = kind.face.notation
+    if notation is not None:  # its moves are not cells: written as its notation writes them
+        item: Any = notation.item
+        written = Annotated[list[item], BeforeValidator(record_moves_limit)] | None
+        fields["moves"] = (written, Field(None, description=notation.moves_doc))
+        fields["transcript"] = (str | None, Field(None, description=notation.transcript_doc))
     bases: tuple[type[BaseModel], ...] = (create, RecordSource)
     made = create_model(name, __base__=bases, __module__=__name__, **fields)
     model = cast(type[RecordSource], made)
@@ -460,6 +466,23 @@ def submitting(
     return moves
 
 
+def noted(
+    written: Sequence[object], notation: Notation, facts: Mapping[str, object]
+) -> Steps[list[Submitted]]:
+    """The moves a record wrote in its kind's ``notation`` (a Connect Four column), as the kind
+    plays them, a step every ``READ_STEP`` moves; a RecordError naming the first that is none
+    of the board's."""
+    moves = []
+    for index, given in enumerate(written, 1):
+        if not index % READ_STEP:
+            yield
+        try:
+            moves.append(Submitted(notation.read(given, facts), given))
+        except ValueError as error:
+            raise RecordError(str(error), move=index) from None
+    return moves
+
+
 def _chosen(
     given: dict[str, Any], choices: tuple[type[MoveBody], ...], index: int
 ) -> tuple[Played, Player | None]:
@@ -561,10 +584,11 @@ def _record_out(games: GameShapes) -> type:
         {
             "game": Annotated[str, Field(description="The game's kind.")],
             "moves": Annotated[
-                list[str | tuple[int, int]],
+                list[str | tuple[int, int] | int],
                 Field(
                     description="The moves in order: squares (`f5`), or `[row, col]` pairs on "
-                    "a board wider than 26 columns."
+                    "a board wider than 26 columns; as the kind's notation writes them where its "
+                    "moves are not cells (a drop's 0-based column)."
                 ),
             ],
             "state": Annotated[
@@ -698,13 +722,25 @@ class AuditShapes:
                 unsaid = recorded.unsaid - body._beside.keys()
             else:
                 params = body.params()
-                written = body.moves or read_transcript(body.transcript or "", max_moves)
                 players, unsaid = (), frozenset()
+            facts = kind.new(params).facts()
+            notation = kind.face.notation
+            if body.record is None:
+                transcript = body.transcript or ""
+                written = body.moves or (
+                    read_transcript(transcript, max_moves)
+                    if notation is None
+                    else notation.read_transcript(transcript, facts, max_moves)
+                )
             if afford is not None:
                 afford(len(written))
-            squares = kind.face.squares(*board_size(kind, kind.new(params).facts()))
-            has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
-            moves = yield from submitting(written, squares, has_pass, players, kind.face.choices)
+            if notation is not None:  # its moves are not cells: read as its notation reads them
+                moves = yield from noted(written, notation, facts)
+            else:
+                squares = kind.face.squares(*board_size(kind, facts))
+                has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
+                choices = kind.face.choices
+                moves = yield from submitting(written, squares, has_pass, players, choices)
         except RecordError as error:
             raise record_problem(field, error) from None
         opening = [] if body.record is not None else body.opening_moves()
@@ -901,13 +937,20 @@ def _writable(kind: Kind, state: GameState, wanted: str) -> None:
     formats = (JSON_RECORD, TRANSCRIPT, *kind.face.formats)
     if wanted not in formats:
         raise _format_problem(f"a {kind.face.title} game is written as {', '.join(formats)}")
-    if wanted == TRANSCRIPT and names_of(kind, board_size(kind, state.facts)) is None:
+    if (
+        wanted == TRANSCRIPT
+        and kind.face.notation is None
+        and names_of(kind, board_size(kind, state.facts)) is None
+    ):
         raise _format_problem("this board is wider than 26 columns: its squares have no names")
 
 
-def _written_move(played: Played, names: Names | None) -> object:
+def _written_move(played: Played, names: Names | None, notation: Notation | None) -> object:
     """A move as a record writes it: a square (a ``[row, col]`` pair on a board without names),
-    ``pass`` (a renju pass, as the audit reads it), or a choice as the choice route takes it."""
+    ``pass`` (a renju pass, as the audit reads it), a choice as the choice route takes it, or
+    as the kind's ``notation`` writes it (a Connect Four column)."""
+    if notation is not None:
+        return notation.written(played)
     if isinstance(played, Pass):
         return PASS
     if isinstance(played, Placement):
@@ -928,7 +971,7 @@ def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Jso
     written: list[object] = []
     records: list[Json] = []
     for move in moves:
-        written.append(_written_move(move.played, names))
+        written.append(_written_move(move.played, names, kind.face.notation))
         shown = move_json(move, names)
         records.append(shown)
         chained.add(untimed(shown))
@@ -944,7 +987,13 @@ def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Jso
 
 def _transcript(kind: Kind, history: History, state: GameState) -> Steps[WrittenRecord]:
     """The game's squares one after another, a move a step; refused for a game that has a pass
-    or a choice (``_writable`` refused a board without names)."""
+    or a choice (``_writable`` refused a board without names); as the kind's notation writes it,
+    where it has one."""
+    notation = kind.face.notation
+    if notation is not None:
+        drops = [move.played for move in history.moves[: state.move_count]]
+        text = notation.write_transcript(drops, state.facts)
+        return WrittenRecord(text.encode(), TEXT_MEDIA_TYPE)
     names = names_of(kind, board_size(kind, state.facts))
     assert names is not None, "refused before (_writable)"
     squares: list[str] = []
