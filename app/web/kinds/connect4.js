@@ -1,0 +1,108 @@
+// Connect Four on the play page: the board sizes offered, an empty start, discs drawn red and
+// yellow, a click anywhere in a column drops into it ({"column"}), the winning line shown, the
+// results, and the position check (/v1/connect4/legal-moves and check-move: the columns open
+// to the player to move, and whether each wins).
+import { api, problemText } from "../transport.js";
+
+const HINT = "Drop a disc into a column: it falls to the lowest empty cell. k in a row wins: " +
+  "across, down or diagonally. Player 1 plays X (red) and drops first. Share the invite link " +
+  "with the second player.";
+const SIZES = [[7, 6, 4], [8, 7, 4], [9, 7, 5], [10, 8, 5], [4, 4, 3], [20, 20, 5]];
+const FIELDS = (prefix) => `
+  <div class="field">
+    <label for="${prefix}connect4-size">Board</label>
+    <select id="${prefix}connect4-size" name="size"></select>
+  </div>`;
+const CHECK_OPTIONS = `
+  <label for="connect4-k">In a row to win (k)</label>
+  <input id="connect4-k" type="number" min="3" max="20" value="4" inputmode="numeric">`;
+const DIRECTIONS = [[0, 1], [1, 0], [1, 1], [1, -1]];
+
+export function pageKind({ names, empty }) {
+  return {
+    hint: HINT,
+    fields,
+    start: (params, state) => Array(state.height).fill(empty.repeat(state.width)),
+    transcript: "4453",
+    moveBody: (row, col) => ({ column: col }),
+    cellsTaken: (move) => [[move.row, move.column]],
+    showCell(cell, owner) {
+      cell.textContent = "";
+      return owner ? `${names[owner]} disc` : "empty";
+    },
+    highlights: (game) => [{ className: "win", note: "winning line", cells: winningCells(game) }],
+    result(state, who) {
+      if (state.status === "won") return `${who(state.winner)} wins!`;
+      return state.reason === "move_limit" ? "Draw: the move limit was reached." : "Draw: the board is full.";
+    },
+    checker: checker(),
+  };
+}
+
+// Width × height and k, from the size picked: the creation body.
+function fields(box, prefix = "") {
+  box.innerHTML = FIELDS(prefix);
+  const size = box.querySelector(`#${prefix}connect4-size`);
+  for (const [width, height, k] of SIZES) {
+    const label = `${width} × ${height}, ${k} in a row${width === 7 && height === 6 ? " (standard)" : ""}`;
+    size.append(new Option(label, `${width}x${height}x${k}`));
+  }
+  return () => {
+    const [width, height, k] = size.value.split("x").map(Number);
+    return { game: "connect4", width, height, k };
+  };
+}
+
+// The runs of k or more of the winner's discs through the last drop, in the four directions.
+function winningCells(game) {
+  const state = game.state;
+  const won = new Set();
+  if (!state || state.status !== "won" || state.reason !== "line" || !state.last_move) return won;
+  const { row, column } = state.last_move;
+  const owner = (r, c) => (r >= 0 && r < game.height && c >= 0 && c < game.width ? game.cells[r * game.width + c] : 0);
+  if (owner(row, column) !== state.winner) return won; // the last drop is not on the board yet
+  for (const [down, right] of DIRECTIONS) {
+    const run = [[row, column]];
+    for (const sign of [1, -1]) {
+      let [r, c] = [row + sign * down, column + sign * right];
+      for (; owner(r, c) === state.winner; r += sign * down, c += sign * right) run.push([r, c]);
+    }
+    if (run.length >= state.k) run.forEach(([r, c]) => won.add(r * game.width + c));
+  }
+  return won;
+}
+
+// The position checker's part: who drops next on the posted board, into which columns, and
+// which of them win (the board shown with them as buttons).
+function checker() {
+  let k = null; // the k field
+  return {
+    help: "rows top to bottom: . empty, X, O",
+    example: ".......\n.......\n.......\n...O...\n...XO..\n..XXO..",
+    options(box) {
+      box.innerHTML = CHECK_OPTIONS;
+      k = box.querySelector("#connect4-k");
+    },
+    check: (rows, view) => check(rows, Number(k.value) || 4, view),
+  };
+}
+
+async function check(rows, k, view) {
+  const answer = await api("POST", "/v1/connect4/legal-moves", { body: { board: rows, k } });
+  if (!answer.ok) {
+    view.say(problemText(answer.data));
+    return view.show(null);
+  }
+  const { player, columns } = answer.data;
+  if (player === null) {
+    view.say("The game is over: a player has k in a row, or the board is full.");
+    return view.show(rows);
+  }
+  const asked = await Promise.all(columns.map((column) =>
+    api("POST", "/v1/connect4/check-move", { body: { board: rows, k, column } })));
+  const wins = columns.filter((column, index) => asked[index].ok && asked[index].data.wins);
+  const mark = player === 1 ? "X" : "O";
+  const winning = wins.length ? ` Winning drops: ${wins.map((c) => c + 1).join(", ")}.` : "";
+  view.say(`${mark} to move. Open columns: ${columns.map((c) => c + 1).join(", ") || "none"}.${winning}`);
+  view.show(rows);
+}
