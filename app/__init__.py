@@ -1,1 +1,1 @@
-"""Move adjudication service: board games refereed over HTTP, one kind a module of ``app/kinds/``."""
+"""Move adjudication service: board games refereed over HTTP, a kind a module of app/kinds/."""

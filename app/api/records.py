@@ -469,7 +469,7 @@ def submitting(
 def noted(
     written: Sequence[object], notation: Notation, facts: Mapping[str, object]
 ) -> Steps[list[Submitted]]:
-    """The moves a record wrote in its kind's ``notation`` (a Connect Four column), as the kind
+    """The moves a record wrote in its kind's ``notation`` (a column), as the kind
     plays them, a step every ``READ_STEP`` moves; a RecordError naming the first that is none
     of the board's."""
     moves = []
@@ -948,7 +948,7 @@ def _writable(kind: Kind, state: GameState, wanted: str) -> None:
 def _written_move(played: Played, names: Names | None, notation: Notation | None) -> object:
     """A move as a record writes it: a square (a ``[row, col]`` pair on a board without names),
     ``pass`` (a renju pass, as the audit reads it), a choice as the choice route takes it, or
-    as the kind's ``notation`` writes it (a Connect Four column)."""
+    as the kind's ``notation`` writes it (a column)."""
     if notation is not None:
         return notation.written(played)
     if isinstance(played, Pass):

@@ -552,9 +552,9 @@ class PassIn(MoveBody):
 
 
 class Notation(Protocol):
-    """How records write the moves of a kind whose moves are not cells (Connect Four's drops,
-    written as columns): a move in a record's list and in a transcript. A kind without one is
-    written in square names and ``[row, col]`` pairs (``app.records.transcript``)."""
+    """How records write the moves of a kind whose moves are not cells (drops into a column,
+    written as the column): a move in a record's list and in a transcript. A kind without one
+    is written in square names and ``[row, col]`` pairs (``app.records.transcript``)."""
 
     @property
     def item(self) -> Any:

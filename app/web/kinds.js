@@ -16,7 +16,7 @@
 //                         state, which says the board's size), for the game checker's board
 //   cellsTaken(move)      the cells a move makes the mover's: its own, and any it turns
 //   moveBody(row, col)    the move a click of that cell posts ({row, col} unless the kind's
-//                         moves are no cells: Connect Four's {column})
+//                         moves are no cells: a column's {column})
 //   showCell(cell, owner) draws a cell of a board (its data-mark is already set); answers
 //                         what the cell holds, in words
 //   result(state, who)    the result of a game its rules ended (who(player): "X (player 1)")

@@ -614,9 +614,7 @@ def lengths_apart(one: Any, other: Any, spec: dict[str, Any]) -> bool:
         return False
     low, high = one.get("minLength", 0), one.get("maxLength", math.inf)
     other = resolved(other, spec)
-    strings = [
-        resolved(branch, spec) for branch in other.get("anyOf", other.get("oneOf", [other]))
-    ]
+    strings = [resolved(branch, spec) for branch in other.get("anyOf", other.get("oneOf", [other]))]
     strings = [branch for branch in strings if branch.get("type") in ("string", None)]
     return all(
         branch.get("type") == "string"
