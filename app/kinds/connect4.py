@@ -70,6 +70,7 @@ from app.sessions.kind import (
 NAME = "connect4"
 COLUMN_DOC = "The column, 0-based (0 is the leftmost)."
 ROW_DOC = "The row the disc landed in, counted from the top as boards are listed (0 is the top)."
+COL_DOC = "The cell's column: `column` again, as every kind's move names its cell (`row`, `col`)."
 SQUARE_DOC = (
     "The cell's name: its column letter and its row counted from the bottom (`d1` is the bottom "
     "of the fourth column)."
@@ -100,7 +101,9 @@ class Disc:
     square: str
 
     def record(self) -> Mapping[str, object]:
-        return {"column": self.column, "row": self.row, "square": self.square}
+        # ``col`` beside ``column``: a reader of every kind's records finds a move's cell by
+        # its ``row`` and ``col``, as it does in every other kind's.
+        return {"column": self.column, "row": self.row, "col": self.column, "square": self.square}
 
     def text(self) -> str:
         return f"{self.column}:{self.row}:{self.square}"
@@ -130,6 +133,7 @@ class Connect4MoveOut(MoveTimesOut):
     ]
     column: Annotated[int, Field(description=COLUMN_DOC)]
     row: Annotated[int, Field(description=ROW_DOC)]
+    col: Annotated[int, Field(description=COL_DOC)]
     square: Annotated[str, Field(description=SQUARE_DOC)]
     player: Player
 
@@ -139,6 +143,7 @@ class Connect4LegalMoveOut(TypedDict):
 
     column: Annotated[int, Field(description=COLUMN_DOC)]
     row: Annotated[int, Field(description=ROW_DOC)]
+    col: Annotated[int, Field(description=COL_DOC)]
     square: Annotated[str, Field(description=SQUARE_DOC)]
 
 

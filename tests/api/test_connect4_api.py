@@ -107,8 +107,8 @@ def test_random_games_are_refereed_as_the_reference_referees_them(
         moved = answer.json()
         seq = len(ref.history)
         assert timeless(moved["move"]) == {
-            "seq": seq, "column": column, "row": row, "square": square(row, column, height),
-            "player": player,
+            "seq": seq, "column": column, "row": row, "col": column,
+            "square": square(row, column, height), "player": player,
         }  # fmt: skip
         assert standing(moved["state"]) == expected_state(ref)
         assert moved["winner"] == expected_state(ref)["winner"]
@@ -164,7 +164,7 @@ def test_a_full_column_is_refused_409_column_full(client: TestClient) -> None:
     assert client.get(f"/v1/games/{game['id']}").json()["version"] == 4
     legal = client.get(f"/v1/games/{game['id']}/legal-moves").json()
     assert [m["column"] for m in legal["moves"]] == [1, 2, 3]
-    assert legal["moves"][0] == {"column": 1, "row": 3, "square": "b1"}
+    assert legal["moves"][0] == {"column": 1, "row": 3, "col": 1, "square": "b1"}
 
 
 def test_a_takeback_lifts_the_discs_and_play_goes_on(client: TestClient) -> None:

@@ -338,6 +338,26 @@ export class Client {
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  connect4CheckMove(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/connect4/check-move",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  connect4LegalMoves(body, options = {}) {
+    return this.#call({
+      method: "POST",
+      path: "/v1/connect4/legal-moves",
+      body,
+      signal: options.signal,
+    });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   gomokuForbiddenPoints(body, options = {}) {
     return this.#call({
       method: "POST",

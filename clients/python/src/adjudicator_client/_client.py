@@ -31,6 +31,7 @@ from adjudicator_client._operations import (
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
     ClockIn,
+    CreatedConnect4Out,
     CreatedGomokuOut,
     CreatedReversiOut,
     CreatedTicTacToeOut,
@@ -135,6 +136,8 @@ class Client:
     gomoku_check_move = _sync(operations.gomoku_check_move)
     gomoku_check_moves = _sync(operations.gomoku_check_moves)
     gomoku_forbidden_points = _sync(operations.gomoku_forbidden_points)
+    connect4_check_move = _sync(operations.connect4_check_move)
+    connect4_legal_moves = _sync(operations.connect4_legal_moves)
     validate_position = _sync(operations.validate_position)
     validate_positions = _sync(operations.validate_positions)
     get_game = _sync(operations.get_game)
@@ -214,12 +217,28 @@ class Client:
         rules: RulesIn | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
+    def create_game(
+        self,
+        *,
+        game: Literal["connect4"],
+        width: int | None = None,
+        height: int | None = None,
+        k: int | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
+    ) -> CreatedConnect4Out: ...
+    @overload
     def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
     def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
         ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``, or ``"swap2"``);
+        ``game="connect4"`` (``width``, ``height``, ``k``; its moves ``move={"column": 3}``);
         ``early_draw=True`` (tic-tac-toe, gomoku freestyle and standard); ``clock`` is (initial
         seconds, increment seconds), or the whole ``ClockIn`` (a ``mode``, ``stages``);
         ``open=True`` (and ``creator=2``) leaves the other seat for anyone to join
@@ -322,6 +341,8 @@ class AsyncClient:
     gomoku_check_move = _async(operations.gomoku_check_move)
     gomoku_check_moves = _async(operations.gomoku_check_moves)
     gomoku_forbidden_points = _async(operations.gomoku_forbidden_points)
+    connect4_check_move = _async(operations.connect4_check_move)
+    connect4_legal_moves = _async(operations.connect4_legal_moves)
     validate_position = _async(operations.validate_position)
     validate_positions = _async(operations.validate_positions)
     get_game = _async(operations.get_game)
@@ -400,6 +421,21 @@ class AsyncClient:
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
     ) -> CreatedGomokuOut: ...
+    @overload
+    async def create_game(
+        self,
+        *,
+        game: Literal["connect4"],
+        width: int | None = None,
+        height: int | None = None,
+        k: int | None = None,
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: Player | None = None,
+        visibility: Visibility | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
+    ) -> CreatedConnect4Out: ...
     @overload
     async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
     async def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
