@@ -1005,7 +1005,8 @@ def every_board_offered(page: Page) -> list[tuple[str, dict[str, str]]]:
             boards.append((kind, {"#gomoku-rule": "renju"}))
             rule = {"#gomoku-rule": "freestyle"}
             page.select_option("#gomoku-rule", "freestyle")
-        size = {"tictactoe": "#size", "reversi": "#reversi-size", "gomoku": "#gomoku-size"}[kind]
+        size = {"tictactoe": "#size", "reversi": "#reversi-size", "gomoku": "#gomoku-size",
+                "connect4": "#connect4-size"}[kind]  # fmt: skip
         boards += [(kind, {**rule, size: value}) for value in offered(page, size)]
     return boards
 
@@ -1045,7 +1046,12 @@ def shows_the_whole_game(page: Page, height: int, width: int, row_one: str) -> N
     assert shown["coords"] == coordinates(height, width, row_one)
 
 
-ROW_ONE = {"tictactoe": "bottom", "gomoku": "bottom", "reversi": "top"}  # docs/api.md
+ROW_ONE = {
+    "tictactoe": "bottom",
+    "gomoku": "bottom",
+    "reversi": "top",
+    "connect4": "bottom",
+}  # docs/api.md
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
@@ -1062,8 +1068,9 @@ def test_every_board_offered_fits_the_window_with_its_coordinates(
     page.goto(f"{server}/")
     expect(page.locator("#new-game-submit")).to_be_enabled()
     page.select_option("#time-control", "180+2")
-    boards = every_board_offered(page)
-    assert len(boards) >= 3 + 17 + 6  # renju and gomoku's sizes, tic-tac-toe's, Reversi's
+    # Gomoku's last: its 19 × 19 is the largest board, which the invited player's page opens.
+    boards = sorted(every_board_offered(page), key=lambda board: board[0] == "gomoku")
+    assert len(boards) >= 3 + 17 + 6 + 5  # renju and gomoku's, tic-tac-toe's, Reversi's, C4's
     for kind, fields in boards:
         choose_a_game(page)
         page.select_option("#game-kind", kind)

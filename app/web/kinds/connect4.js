@@ -1,22 +1,16 @@
 // Connect Four on the play page: the board sizes offered, an empty start, discs drawn red and
-// yellow, a click anywhere in a column drops into it ({"column"}), the winning line shown, the
-// results, and the position check (/v1/connect4/legal-moves and check-move: the columns open
-// to the player to move, and whether each wins). The discs are drawn here, through the CSSOM
+// yellow, a click anywhere in a column drops into it ({"column"}), the winning line shown, and
+// the results. The discs are drawn here, through the CSSOM
 // (which the page's policy allows, unlike inline styles), so that no other file names the kind.
-import { api, problemText } from "../transport.js";
-
 const HINT = "Drop a disc into a column: it falls to the lowest empty cell. k in a row wins: " +
   "across, down or diagonally. Player 1 plays X (red) and drops first. Share the invite link " +
   "with the second player.";
-const SIZES = [[7, 6, 4], [8, 7, 4], [9, 7, 5], [10, 8, 5], [4, 4, 3], [20, 20, 5]];
+const SIZES = [[7, 6, 4], [8, 7, 4], [9, 7, 5], [10, 8, 5], [4, 4, 3]];
 const FIELDS = (prefix) => `
   <div class="field">
     <label for="${prefix}connect4-size">Board</label>
     <select id="${prefix}connect4-size" name="size"></select>
   </div>`;
-const CHECK_OPTIONS = `
-  <label for="connect4-k">In a row to win (k)</label>
-  <input id="connect4-k" type="number" min="3" max="20" value="4" inputmode="numeric">`;
 const DIRECTIONS = [[0, 1], [1, 0], [1, 1], [1, -1]];
 
 export function pageKind({ names, empty }) {
@@ -36,7 +30,6 @@ export function pageKind({ names, empty }) {
       if (state.status === "won") return `${who(state.winner)} wins!`;
       return state.reason === "move_limit" ? "Draw: the move limit was reached." : "Draw: the board is full.";
     },
-    checker: checker(),
   };
 }
 
@@ -83,39 +76,4 @@ function winningCells(game) {
     if (run.length >= state.k) run.forEach(([r, c]) => won.add(r * game.width + c));
   }
   return won;
-}
-
-// The position checker's part: who drops next on the posted board, into which columns, and
-// which of them win (the board shown with them as buttons).
-function checker() {
-  let k = null; // the k field
-  return {
-    help: "rows top to bottom: . empty, X, O",
-    example: ".......\n.......\n.......\n...O...\n...XO..\n..XXO..",
-    options(box) {
-      box.innerHTML = CHECK_OPTIONS;
-      k = box.querySelector("#connect4-k");
-    },
-    check: (rows, view) => check(rows, Number(k.value) || 4, view),
-  };
-}
-
-async function check(rows, k, view) {
-  const answer = await api("POST", "/v1/connect4/legal-moves", { body: { board: rows, k } });
-  if (!answer.ok) {
-    view.say(problemText(answer.data));
-    return view.show(null);
-  }
-  const { player, columns } = answer.data;
-  if (player === null) {
-    view.say("The game is over: a player has k in a row, or the board is full.");
-    return view.show(rows);
-  }
-  const asked = await Promise.all(columns.map((column) =>
-    api("POST", "/v1/connect4/check-move", { body: { board: rows, k, column } })));
-  const wins = columns.filter((column, index) => asked[index].ok && asked[index].data.wins);
-  const mark = player === 1 ? "X" : "O";
-  const winning = wins.length ? ` Winning drops: ${wins.map((c) => c + 1).join(", ")}.` : "";
-  view.say(`${mark} to move. Open columns: ${columns.map((c) => c + 1).join(", ") || "none"}.${winning}`);
-  view.show(rows);
 }
