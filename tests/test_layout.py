@@ -166,7 +166,7 @@ def test_no_module_is_longer_than_a_room_should_be() -> None:
 
 # The files of app/ that may name Connect Four: its rules, its kind, its page module and the
 # kinds' list. The house takes every other thing of it from the kind's declarations.
-CONNECT_FOUR = re.compile(r"connect[ _-]?(?:4|four)", re.IGNORECASE)
+CONNECT_FOUR = re.compile(r"connect[\W_]*(?:4|four)", re.IGNORECASE)  # across a line break too
 NAMING_CONNECT_FOUR = {
     "rules/connect4.py",
     "kinds/connect4.py",

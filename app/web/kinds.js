@@ -22,6 +22,8 @@
 //   result(state, who)    the result of a game its rules ended (who(player): "X (player 1)")
 //   transcript            a game's opening in its square names ("f5d6c3"), for the game
 //                         checker's help
+//   transcriptHelp        what a transcript of the kind is, where it writes no squares (a
+//                         kind whose moves are columns), for the game checker's help
 // and, where the kind has them:
 //   checkedFirst          true for the kind the game checker reads a transcript as until another
 //                         is picked (one kind: Othello's, whose games are the transcripts pasted)
@@ -51,6 +53,7 @@ import { api } from "./transport.js";
 
 const OPTIONAL = {
   moveBody: (row, col) => ({ row, col }),
+  transcriptHelp: null,
   checkedFirst: false,
   recognises: () => false,
   recordParams: () => ({}),

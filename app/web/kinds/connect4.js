@@ -19,6 +19,8 @@ export function pageKind({ names, empty }) {
     fields,
     start: (params, state) => Array(state.height).fill(empty.repeat(state.width)),
     transcript: "4453",
+    transcriptHelp: "its columns one after another, one character a drop: digits 1 to 9 (boards " +
+      "up to 9 columns wide), such as 4453, or letters, a the leftmost, such as ddec",
     moveBody: (row, col) => ({ column: col }),
     cellsTaken: (move) => [[move.row, move.column]],
     showCell(cell, owner) {
