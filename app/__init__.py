@@ -1,1 +1,1 @@
-"""Move adjudication service: Reversi/Othello, n × n tic-tac-toe, gomoku and renju over HTTP."""
+"""Move adjudication service: board games refereed over HTTP, a kind a module of app/kinds/."""

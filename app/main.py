@@ -14,7 +14,6 @@ from fastapi import APIRouter, FastAPI
 from starlette.types import Lifespan
 from typing_extensions import TypedDict
 
-from app import __doc__ as summary
 from app.api import gomoku, operations, reversi, tictactoe
 from app.api.clients import Clients, trust_proxies
 from app.api.cors import allow_origins
@@ -25,6 +24,7 @@ from app.api.games.streams import StreamSlots
 from app.api.head import HeadAsGet
 from app.api.kept_records import KeptRecords
 from app.api.problems import install_problem_handlers
+from app.api.questions import kind_router
 from app.api.ratelimit import RateLimiter
 from app.api.records import AuditShapes, records_router
 from app.api.routing import index_routes
@@ -50,6 +50,13 @@ logger = logging.getLogger("app")
 def titles_of(kinds: Kinds[Kind]) -> str:
     """The kinds an app serves, by title: ``Tic-tac-toe, Reversi``."""
     return ", ".join(kind.face.title for kind in kinds)
+
+
+def summary_of(kinds: Kinds[Kind]) -> str:
+    """The app's one-line summary, naming the kinds it serves as their players know them
+    (``Face.known_as``): ``… Reversi/Othello, gomoku and renju over HTTP``."""
+    names = ", ".join(kind.face.known_as or kind.face.title for kind in kinds)
+    return f"Move adjudication service: {names} over HTTP."
 
 
 def description_of(kinds: Kinds[Kind]) -> str:
@@ -92,6 +99,15 @@ def tags_of(kinds: Kinds[Kind]) -> list[dict[str, str]]:
             "description": "Stateless five in a row under freestyle, standard, renju and caro "
             "rules: a move's legality and win, renju's forbidden points.",
         },
+        *(
+            {
+                "name": kind.face.title,
+                "description": f"Stateless {kind.face.title}: "
+                + "; ".join(asked.summary for asked in kind.face.questions),
+            }
+            for kind in kinds
+            if kind.face.questions
+        ),
         {
             "name": "Game sessions",
             "description": f"Live games of every kind ({titles_of(kinds)}), with optional "
@@ -213,7 +229,7 @@ def create_app(
     app = FastAPI(
         title="Move adjudication API",
         version="1.0.0",
-        summary=summary,
+        summary=summary_of(served),
         description=description_of(served),
         openapi_tags=tags_of(served),
         docs_url=None,
@@ -268,7 +284,9 @@ def create_app(
     configure_logging(settings)
     games = game_router(app.state.games)
     records = records_router(app.state.audits)
-    routers = (reversi.router, tictactoe.router, gomoku.router, games, records, operations.router)
+    asked = tuple(kind_router(kind) for kind in app.state.games.kinds if kind.face.questions)
+    routers = (reversi.router, tictactoe.router, gomoku.router, *asked, games, records,
+               operations.router)  # fmt: skip
     for router in routers:
         add_routes_flat(app, router)
     mount_docs(app)

@@ -177,3 +177,25 @@ def test_no_module_is_longer_than_a_room_should_be() -> None:
             long[room] = lines
     assert long == {}
     assert all(MODULES[f"app.{room[:-3].replace('/', '.')}"] for room in BEING_SPLIT)
+
+
+# The files of app/ that may name Connect Four: its rules, its kind, its page module and the
+# kinds' list. The house takes every other thing of it from the kind's declarations.
+CONNECT_FOUR = re.compile(r"connect[\W_]*(?:4|four)", re.IGNORECASE)  # across a line break too
+NAMING_CONNECT_FOUR = {
+    "rules/connect4.py",
+    "kinds/connect4.py",
+    "web/kinds/connect4.js",
+    "kinds/__init__.py",
+}
+
+
+def test_only_its_own_four_files_name_the_fourth_kind() -> None:
+    naming = {
+        path.relative_to(APP).as_posix()
+        for path in APP.rglob("*")
+        if path.is_file()
+        and path.suffix in (".py", ".js", ".lua", ".html", ".css", ".md", ".txt")
+        and CONNECT_FOUR.search(path.read_text(encoding="utf-8"))
+    }
+    assert naming == NAMING_CONNECT_FOUR

@@ -3,7 +3,8 @@ the client's CPU meter (``work.meter_of``), its OpenAPI answers those of its bod
 
 A question with one answer per body (check-move, legal-moves, apply-move, validate,
 forbidden-points) is this and nothing more; batches answer in slices (``answered_in_slices``)
-and declare their own routes.
+and declare their own routes. A kind may declare its questions on its face
+(``Face.questions``): ``kind_router`` mounts them under ``/v1/<kind>``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from pydantic import BaseModel
 from app.api.bodies import JsonBody, json_response
 from app.api.problems import problem_responses
 from app.api.resend import Resend, resend
+from app.api.routing import api_router
 from app.api.work import meter_of
+from app.contract.games import Kind
 from app.contract.problems import BODY_ERRORS
 from app.rules.errors import DomainError
 
@@ -56,3 +59,22 @@ def question(
         responses={200: body.answers(answer), **problem_responses(*BODY_ERRORS, *refused)},
         openapi_extra=resend(Resend.ALWAYS, body.openapi),
     )(endpoint)
+
+
+def kind_router(kind: Kind) -> APIRouter:
+    """The routes of the stateless questions ``kind`` declares (``Face.questions``), under
+    ``/v1/<kind>`` and tagged with its title."""
+    face = kind.face
+    router = api_router(f"/v1/{kind.name}", [face.title])
+    for asked in face.questions:
+        question(
+            router,
+            asked.path,
+            f"{kind.name}_{asked.name}",
+            JsonBody(asked.body, dict(asked.examples)),
+            asked.answer,
+            summary=asked.summary,
+            description=asked.description,
+            response_model=asked.response_model,
+        )
+    return router

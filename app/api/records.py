@@ -51,7 +51,7 @@ from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
 from app.contract.bodies import batch_limit
 from app.contract.fields import Body
-from app.contract.games import Kind, etag
+from app.contract.games import Kind, Notation, etag
 from app.contract.problems import (
     BODY_ERRORS,
     GAME_NOT_FOUND,
@@ -203,10 +203,11 @@ def _record_out(games: GameShapes) -> type:
         {
             "game": Annotated[str, Field(description="The game's kind.")],
             "moves": Annotated[
-                list[str | tuple[int, int]],
+                list[str | tuple[int, int] | int],
                 Field(
                     description="The moves in order: squares (`f5`), or `[row, col]` pairs on "
-                    "a board wider than 26 columns."
+                    "a board wider than 26 columns; as the kind's notation writes them where its "
+                    "moves are not cells (a drop's 0-based column)."
                 ),
             ],
             "state": Annotated[
@@ -447,13 +448,20 @@ def _writable(kind: Kind, state: GameState, wanted: str) -> None:
     formats = (JSON_RECORD, TRANSCRIPT, *kind.face.formats)
     if wanted not in formats:
         raise _format_problem(f"a {kind.face.title} game is written as {', '.join(formats)}")
-    if wanted == TRANSCRIPT and names_of(kind, board_size(kind, state.facts)) is None:
+    if (
+        wanted == TRANSCRIPT
+        and kind.face.notation is None
+        and names_of(kind, board_size(kind, state.facts)) is None
+    ):
         raise _format_problem("this board is wider than 26 columns: its squares have no names")
 
 
-def _written_move(played: Played, names: Names | None) -> object:
+def _written_move(played: Played, names: Names | None, notation: Notation | None) -> object:
     """A move as a record writes it: a square (a ``[row, col]`` pair on a board without names),
-    ``pass`` (a renju pass, as the audit reads it), or a choice as the choice route takes it."""
+    ``pass`` (a renju pass, as the audit reads it), a choice as the choice route takes it, or
+    as the kind's ``notation`` writes it (a column)."""
+    if notation is not None:
+        return notation.written(played)
     if isinstance(played, Pass):
         return PASS
     if isinstance(played, Placement):
@@ -474,7 +482,7 @@ def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Jso
     written: list[object] = []
     records: list[Json] = []
     for move in moves:
-        written.append(_written_move(move.played, names))
+        written.append(_written_move(move.played, names, kind.face.notation))
         shown = move_json(move, names)
         records.append(shown)
         chained.add(untimed(shown))
@@ -490,7 +498,13 @@ def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Jso
 
 def _transcript(kind: Kind, history: History, state: GameState) -> Steps[WrittenRecord]:
     """The game's squares one after another, a move a step; refused for a game that has a pass
-    or a choice (``_writable`` refused a board without names)."""
+    or a choice (``_writable`` refused a board without names); as the kind's notation writes it,
+    where it has one."""
+    notation = kind.face.notation
+    if notation is not None:
+        drops = [move.played for move in history.moves[: state.move_count]]
+        text = notation.write_transcript(drops, state.facts)
+        return WrittenRecord(text.encode(), TEXT_MEDIA_TYPE)
     names = names_of(kind, board_size(kind, state.facts))
     assert names is not None, "refused before (_writable)"
     squares: list[str] = []

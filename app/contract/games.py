@@ -10,7 +10,7 @@ of the kinds a service serves (``app.api.games.schemas.GameShapes``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Annotated, Any, ClassVar, Literal, NotRequired, Protocol
@@ -551,6 +551,64 @@ class PassIn(MoveBody):
 # --- the face of a kind -----------------------------------------------------------------------
 
 
+class Notation(Protocol):
+    """How records write the moves of a kind whose moves are not cells (drops into a column,
+    written as the column): a move in a record's list and in a transcript. A kind without one
+    is written in square names and ``[row, col]`` pairs (``app.records.transcript``)."""
+
+    @property
+    def item(self) -> Any:
+        """The annotation of one move in an audit body's ``moves`` (``JsonInt``)."""
+        ...
+
+    @property
+    def moves_doc(self) -> str:
+        """What an audit body's ``moves`` holds, for the OpenAPI document."""
+        ...
+
+    @property
+    def transcript_doc(self) -> str:
+        """What an audit body's ``transcript`` holds, for the OpenAPI document."""
+        ...
+
+    def written(self, played: Played) -> object:
+        """A move as a record's ``moves`` lists it (a JSON value)."""
+        ...
+
+    def read(self, given: object, facts: Mapping[str, object]) -> Played:
+        """A move of a record's ``moves`` (``item``, parsed) as the kind plays it on a board of
+        ``facts`` (a new game's); ValueError saying why it is none of that board's."""
+        ...
+
+    def read_transcript(
+        self, text: str, facts: Mapping[str, object], max_moves: int
+    ) -> list[object]:
+        """A transcript's moves, each as ``read`` takes it; ``app.records.errors.RecordError``
+        naming where it broke, or the move over ``max_moves``."""
+        ...
+
+    def write_transcript(self, played: Sequence[Played], facts: Mapping[str, object]) -> str:
+        """The transcript of a game's moves."""
+        ...
+
+
+@dataclass(frozen=True)
+class Question:
+    """A stateless question a kind answers: ``POST /v1/<kind>/<path>`` with a ``body`` (a
+    ``Body`` model; its ``examples`` for the docs) answered by ``answer`` in the shape
+    ``response_model``. ``name`` is the endpoint's within the kind (the operation's id is
+    ``<kind>_<name>``'s). The edge mounts every kind's (``app.api.questions.kind_router``)."""
+
+    path: str
+    name: str
+    body: type[BaseModel]
+    examples: Mapping[str, Example]
+    answer: Callable[[Any], object]
+    response_model: type
+    summary: str
+    description: str
+
+
 @dataclass(frozen=True)
 class Face:
     """Everything a kind shows clients, declared once.
@@ -598,6 +656,9 @@ class Face:
     cell_lists: Mapping[str, str] = field(default_factory=dict)
     inferred_pass: str | None = None
     formats: tuple[str, ...] = ()
+    notation: Notation | None = None
+    known_as: str = ""
+    questions: tuple[Question, ...] = ()
 
     def squares(self, height: int, width: int) -> Squares | None:
         """The square names of a board of this kind and size; None if it has none."""

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from typing import get_args, get_type_hints
 
 from app.contract.games import Kind
-from app.kinds import gomoku, reversi, tictactoe
+from app.kinds import connect4, gomoku, reversi, tictactoe
 from app.sessions.kind import Kinds
 
-KINDS: tuple[Kind, ...] = (tictactoe.KIND, reversi.KIND, gomoku.KIND)
+KINDS: tuple[Kind, ...] = (tictactoe.KIND, reversi.KIND, gomoku.KIND, connect4.KIND)
 
 
 def check_face(kind: Kind) -> None:

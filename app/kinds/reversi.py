@@ -535,6 +535,7 @@ class ReversiKind:
         created=CreatedReversiOut,
         record=ReversiMoveOut,
         board=ReversiBoardOut,
+        known_as="Reversi/Othello",
         row_one="top",  # Othello's a1 is the top-left corner (WTHOR, GGF, transcripts)
         legal_move=ReversiLegalMoveOut,
         refusals=(*CELL_REFUSALS, NO_BRACKET, PASS_REFUSED),

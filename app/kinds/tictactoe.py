@@ -264,6 +264,7 @@ class TicTacToeKind:
         created=CreatedTicTacToeOut,
         record=MoveOut,
         board=TicTacToeBoardOut,
+        known_as="n × n tic-tac-toe",
         row_one="bottom",  # as gomoku's and renju's players write it (RIF): a1 bottom left
         refusals=CELL_REFUSALS,
         page={"marks": {"1": "X", "2": "O"}, "empty": ".", "names": {"1": "X", "2": "O"}},

@@ -191,6 +191,12 @@ def audit_model(kind: Kind) -> type[BaseModel]:
         formats = " ".join(FORMATS[written].doc for written in kind.face.formats)
         doc = f"The format of `record`: {formats}"
         fields["format"] = (str | None, Field(None, description=doc))
+    notation = kind.face.notation
+    if notation is not None:  # its moves are not cells: written as its notation writes them
+        item: Any = notation.item
+        written = Annotated[list[item], BeforeValidator(record_moves_limit)] | None
+        fields["moves"] = (written, Field(None, description=notation.moves_doc))
+        fields["transcript"] = (str | None, Field(None, description=notation.transcript_doc))
     bases: tuple[type[BaseModel], ...] = (create, RecordSource)
     made = create_model(name, __base__=bases, __module__=__name__, **fields)
     model = cast(type[RecordSource], made)

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, RootModel, ValidationError
 
-from app.contract.games import CreateIn, Kind, MoveBody, PassIn
+from app.contract.games import CreateIn, Kind, MoveBody, Notation, PassIn
 from app.contract.moves import played_by, shape_for
 from app.contract.squares import SquareError, Squares
 from app.records.audit import Audit, Submitted, replaying
@@ -96,6 +96,23 @@ def audit_of(kinds: Kinds[Kind], parsed: BaseModel, max_moves: int) -> Audit:
     return completed(completed(reading(kinds, parsed, max_moves)).replaying())
 
 
+def noted(
+    written: Sequence[object], notation: Notation, facts: Mapping[str, object]
+) -> Steps[list[Submitted]]:
+    """The moves a record wrote in its kind's ``notation`` (a column), as the kind
+    plays them, a step every ``READ_STEP`` moves; a RecordError naming the first that is none
+    of the board's."""
+    moves = []
+    for index, given in enumerate(written, 1):
+        if not index % READ_STEP:
+            yield
+        try:
+            moves.append(Submitted(notation.read(given, facts), given))
+        except ValueError as error:
+            raise RecordError(str(error), move=index) from None
+    return moves
+
+
 def reading(
     kinds: Kinds[Kind],
     parsed: BaseModel,
@@ -121,13 +138,25 @@ def reading(
             unsaid = recorded.unsaid - body._beside.keys()
         else:
             params = body.params()
-            written = body.moves or read_transcript(body.transcript or "", max_moves)
             players, unsaid = (), frozenset()
+        facts = kind.new(params).facts()
+        notation = kind.face.notation
+        if body.record is None:
+            transcript = body.transcript or ""
+            written = body.moves or (
+                read_transcript(transcript, max_moves)
+                if notation is None
+                else notation.read_transcript(transcript, facts, max_moves)
+            )
         if afford is not None:
             afford(len(written))
-        squares = kind.face.squares(*board_size(kind, kind.new(params).facts()))
-        has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
-        moves = yield from submitting(written, squares, has_pass, players, kind.face.choices)
+        if notation is not None:  # its moves are not cells: read as its notation reads them
+            moves = yield from noted(written, notation, facts)
+        else:
+            squares = kind.face.squares(*board_size(kind, facts))
+            has_pass = kind.face.inferred_pass is not None or PassIn in kind.face.moves
+            choices = kind.face.choices
+            moves = yield from submitting(written, squares, has_pass, players, choices)
     except RecordError as error:
         raise record_problem(field, error) from None
     opening = [] if body.record is not None else body.opening_moves()

@@ -88,7 +88,8 @@ export function focusCell(grid, row, col) {
 export function renderCells(grid, game, kind, marks = []) {
   const highlights = [...kind.highlights(game), ...marks];
   const last = game.lastMove;
-  const lastIndex = last ? last.row * game.width + last.col : -1;
+  const [lastCell] = last ? kind.cellsTaken(last) : []; // a move's own cell comes first
+  const lastIndex = lastCell ? lastCell[0] * game.width + lastCell[1] : -1;
   grid.querySelectorAll(".cell").forEach((cell, index) => {
     const owner = game.cells[index];
     cell.dataset.mark = kind.marks[owner] || "";

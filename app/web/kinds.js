@@ -15,11 +15,15 @@
 //   start(params, state)  the rows a game of these creation parameters starts from (state: its
 //                         state, which says the board's size), for the game checker's board
 //   cellsTaken(move)      the cells a move makes the mover's: its own, and any it turns
+//   moveBody(row, col)    the move a click of that cell posts ({row, col} unless the kind's
+//                         moves are no cells: a column's {column})
 //   showCell(cell, owner) draws a cell of a board (its data-mark is already set); answers
 //                         what the cell holds, in words
 //   result(state, who)    the result of a game its rules ended (who(player): "X (player 1)")
 //   transcript            a game's opening in its square names ("f5d6c3"), for the game
 //                         checker's help
+//   transcriptHelp        what a transcript of the kind is, where it writes no squares (a
+//                         kind whose moves are columns), for the game checker's help
 // and, where the kind has them:
 //   checkedFirst          true for the kind the game checker reads a transcript as until another
 //                         is picked (one kind: Othello's, whose games are the transcripts pasted)
@@ -48,6 +52,8 @@
 import { api } from "./transport.js";
 
 const OPTIONAL = {
+  moveBody: (row, col) => ({ row, col }),
+  transcriptHelp: null,
   checkedFirst: false,
   recognises: () => false,
   recordParams: () => ({}),

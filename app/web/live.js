@@ -214,7 +214,7 @@ async function poll() {
 }
 
 function play(row, col) {
-  return sendMove({ row, col });
+  return sendMove(kindOf(game.kind).moveBody(row, col));
 }
 
 // A pass (where the kind has passes: renju's), sent as a move is.

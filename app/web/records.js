@@ -143,8 +143,10 @@ function pickFormat() {
     : format === JSON_RECORD ? JSON_HELP : `a ${kind.title} game as ${nameOf(format)} text`;
 }
 
-// What a transcript of the kind picked is: its squares, as its players name them.
+// What a transcript of the kind picked is: its squares, as its players name them (or as its
+// page module says, where its moves are no squares).
 function transcriptHelp(kind) {
+  if (kind.transcriptHelp) return kind.transcriptHelp;
   const rows = kind.row_one === "top" ? "row 1 the top row" : "row 1 the bottom row";
   return `its squares one after another (${kind.title}: column a the leftmost, ${rows}), such as ${kind.transcript}`;
 }

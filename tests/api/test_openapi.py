@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import tomllib
 from pathlib import Path
@@ -601,7 +602,26 @@ def told_apart(left: Any, right: Any, spec: dict[str, Any]) -> str | None:
                 return f"{name}: {sorted(types)} in one, {sorted(other_types)} in the other"
             if values is not None and other_values is not None and not values & other_values:
                 return f"{name}: {sorted(values)} in one, {sorted(other_values)} in the other"
+            if lengths_apart(one["properties"][name], theirs[name], spec):
+                return f"{name}: strings of lengths that do not meet"
     return None
+
+
+def lengths_apart(one: Any, other: Any, spec: dict[str, Any]) -> bool:
+    """Whether ``one`` takes only strings and ``other`` no string of a length ``one`` takes (a
+    column's letter, one character, and a square's name, two at least)."""
+    one = resolved(one, spec)
+    if one.get("type") != "string":
+        return False
+    low, high = one.get("minLength", 0), one.get("maxLength", math.inf)
+    other = resolved(other, spec)
+    strings = [resolved(branch, spec) for branch in other.get("anyOf", other.get("oneOf", [other]))]
+    strings = [branch for branch in strings if branch.get("type") in ("string", None)]
+    return all(
+        branch.get("type") == "string"
+        and (branch.get("minLength", 0) > high or branch.get("maxLength", math.inf) < low)
+        for branch in strings
+    )
 
 
 def one_ofs(node: Any, where: str = "") -> list[tuple[str, list[Any]]]:

@@ -22,9 +22,10 @@ CACHING = ("cache-control", "etag", "last-modified", "expires")
 # For each kind, a creation body and the moves after which its board shows both players' marks
 # and an empty cell.
 BOTH_MARKS = {
-    "tictactoe": ({"n": 3}, [(0, 0), (1, 1)]),
+    "tictactoe": ({"n": 3}, [{"row": 0, "col": 0}, {"row": 1, "col": 1}]),
     "reversi": ({"game": "reversi"}, []),
-    "gomoku": ({"game": "gomoku"}, [(7, 7), (7, 8)]),
+    "gomoku": ({"game": "gomoku"}, [{"row": 7, "col": 7}, {"row": 7, "col": 8}]),
+    "connect4": ({"game": "connect4"}, [{"column": 3}, {"column": 3}]),
 }
 
 
@@ -55,9 +56,8 @@ def test_the_marks_are_those_the_board_answer_writes(client: TestClient, game: s
     body, moves = BOTH_MARKS[game]
     created = client.post("/v1/games", json=body).json()
     assert created["game"] == game
-    for seq, (row, col) in enumerate(moves):
+    for seq, move in enumerate(moves):
         auth = {"Authorization": f"Bearer {created['tokens'][str(seq % 2 + 1)]}"}
-        move = {"row": row, "col": col}
         assert client.post(f"/v1/games/{created['id']}/moves", json=move, headers=auth).is_success
     rows = client.get(f"/v1/games/{created['id']}/board").json()["rows"]
     marks = facts["marks"]

@@ -304,7 +304,7 @@ def api(module_store_url: str) -> Iterator[Client]:
 
 def test_a_kind_declared_outside_the_app_is_listed_in_its_openapi(api: Client) -> None:
     spec = api.http.get("/openapi.json").json()
-    assert "(Tic-tac-toe, Reversi, Gomoku, Corners)" in spec["info"]["description"]
+    assert "(Tic-tac-toe, Reversi, Gomoku, Connect Four, Corners)" in spec["info"]["description"]
     schemas = spec["components"]["schemas"]
     assert {"CornersGameOut", "CreateCornersIn", "CornersMoveOut", "PassIn"} <= set(schemas)
     legal = spec["paths"]["/v1/games/{game_id}/legal-moves"]["get"]["responses"]["200"]

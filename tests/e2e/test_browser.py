@@ -384,6 +384,36 @@ def test_gomoku_five_in_a_row_wins(browser: Browser, server: str) -> None:
     assert not left_the_machine(first, outside)
 
 
+def test_connect_four_drops_into_the_column_clicked_and_rings_the_winning_line(
+    browser: Browser, server: str
+) -> None:
+    outside: list[playwright.Request] = []
+    first = new_page(browser, server, outside)
+    first.goto(f"{server}/")
+    first.select_option("#game-kind", "connect4")
+    expect(first.locator("#connect4-size")).to_have_value("7x6x4")
+    first.get_by_role("button", name="New game").click()
+    expect(first.locator("#status")).to_have_text("You are X (player 1). Your turn.")
+    second = join(browser, server, first, outside)
+    state = httpx.get(f"{server}/v1/games/{game_id(first)}").json()
+    assert (state["game"], state["width"], state["height"], state["k"]) == ("connect4", 7, 6, 4)
+
+    # Each click is on the top cell of its column: the disc falls to the lowest empty one.
+    for i, column in enumerate([0, 0, 1, 1, 2, 2, 3]):
+        mover, watcher = (first, second)[i % 2], (first, second)[(i + 1) % 2]
+        cell(mover, 0, column).click()
+        landed = 5 - [0, 0, 1, 1, 2, 2, 3][:i].count(column)
+        mark = "X" if i % 2 == 0 else "O"
+        expect(cell(mover, landed, column)).to_have_attribute("data-mark", mark)
+        expect(cell(watcher, landed, column)).to_have_attribute("data-mark", mark, timeout=5000)
+    for page, outcome in ((first, "You won."), (second, "You lost.")):
+        expect(page.locator("#status")).to_have_text(f"{outcome} X (player 1) wins!", timeout=5000)
+        expect(page.locator("#board .cell.win")).to_have_count(4)
+        for column in range(4):
+            expect(cell(page, 5, column)).to_have_class(re.compile(r"\bwin\b"))
+    assert not left_the_machine(first, outside)
+
+
 def open_game_in_the_lobby(
     browser: Browser, server: str, outside: list[playwright.Request]
 ) -> tuple[Page, Page, playwright.Locator]:
@@ -975,7 +1005,8 @@ def every_board_offered(page: Page) -> list[tuple[str, dict[str, str]]]:
             boards.append((kind, {"#gomoku-rule": "renju"}))
             rule = {"#gomoku-rule": "freestyle"}
             page.select_option("#gomoku-rule", "freestyle")
-        size = {"tictactoe": "#size", "reversi": "#reversi-size", "gomoku": "#gomoku-size"}[kind]
+        size = {"tictactoe": "#size", "reversi": "#reversi-size", "gomoku": "#gomoku-size",
+                "connect4": "#connect4-size"}[kind]  # fmt: skip
         boards += [(kind, {**rule, size: value}) for value in offered(page, size)]
     return boards
 
@@ -1015,7 +1046,12 @@ def shows_the_whole_game(page: Page, height: int, width: int, row_one: str) -> N
     assert shown["coords"] == coordinates(height, width, row_one)
 
 
-ROW_ONE = {"tictactoe": "bottom", "gomoku": "bottom", "reversi": "top"}  # docs/api.md
+ROW_ONE = {
+    "tictactoe": "bottom",
+    "gomoku": "bottom",
+    "reversi": "top",
+    "connect4": "bottom",
+}  # docs/api.md
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
@@ -1032,8 +1068,9 @@ def test_every_board_offered_fits_the_window_with_its_coordinates(
     page.goto(f"{server}/")
     expect(page.locator("#new-game-submit")).to_be_enabled()
     page.select_option("#time-control", "180+2")
-    boards = every_board_offered(page)
-    assert len(boards) >= 3 + 17 + 6  # renju and gomoku's sizes, tic-tac-toe's, Reversi's
+    # Gomoku's last: its 19 × 19 is the largest board, which the invited player's page opens.
+    boards = sorted(every_board_offered(page), key=lambda board: board[0] == "gomoku")
+    assert len(boards) >= 3 + 17 + 6 + 5  # renju and gomoku's, tic-tac-toe's, Reversi's, C4's
     for kind, fields in boards:
         choose_a_game(page)
         page.select_option("#game-kind", kind)

@@ -128,8 +128,8 @@ def test_a_position_and_its_moves_come_back_from_their_text() -> None:
 
 def test_the_registry_finds_every_kind_module_by_its_name() -> None:
     modules = {module.name for module in pkgutil.iter_modules(kinds.__path__)}
-    assert modules == {"tictactoe", "reversi", "gomoku"}
-    assert {kind.name for kind in KINDS} == {"tictactoe", "reversi", "gomoku"}
+    assert modules == {"tictactoe", "reversi", "gomoku", "connect4"}
+    assert {kind.name for kind in KINDS} == {"tictactoe", "reversi", "gomoku", "connect4"}
     assert find_kind("tictactoe").name == "tictactoe"
     with pytest.raises(KeyError):
         find_kind("chess")

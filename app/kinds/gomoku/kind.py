@@ -85,6 +85,7 @@ class GomokuKind:
         created=CreatedGomokuOut,
         record=GomokuMoveOut,
         board=GomokuBoardOut,
+        known_as="gomoku and renju",
         row_one="bottom",  # as gomoku's and renju's players write it (RIF): h8 is the centre
         formats=("psq", "sgf"),  # Gomocup's and Piskvork's files; SGF FF[4] GM[4]
         moves=(MoveIn, PassIn),

@@ -215,11 +215,13 @@ def test_the_kinds_unions_are_the_documents() -> None:
         adjudicator_client.TicTacToeGameOut,
         adjudicator_client.ReversiGameOut,
         adjudicator_client.GomokuGameOut,
+        adjudicator_client.Connect4GameOut,
     )
     assert set(get_args(adjudicator_client.CreateGameAnswer)) == {
         adjudicator_client.CreatedTicTacToeOut,
         adjudicator_client.CreatedReversiOut,
         adjudicator_client.CreatedGomokuOut,
+        adjudicator_client.CreatedConnect4Out,
     }
 
 

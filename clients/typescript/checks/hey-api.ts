@@ -15,6 +15,7 @@ import {
   offerDraw,
   resign,
   type GameEvent,
+  type Connect4GameOut,
   type GomokuGameOut,
   type LegalMovesResponse,
   type ReversiGameOut,
@@ -102,7 +103,7 @@ for (let col = 3; winner === 0; col++) {
 const reversi = ok(await createGame({ body: { game: "reversi" } }));
 if (reversi.game !== "reversi") throw new Error("not a Reversi game");
 // A move's answer holds a state of any kind.
-let state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut = reversi;
+let state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut = reversi;
 while (state.status === "in_progress" && state.next_player != null) {
   const player: 1 | 2 = state.next_player;
   const board = ok(await getBoard({ path: { game_id: reversi.id } }));

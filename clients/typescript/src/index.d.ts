@@ -225,6 +225,14 @@ export declare class Client {
     body: RequestBody<"gomokuForbiddenPoints">,
     options?: RequestOptions,
   ): Promise<Answer<"gomokuForbiddenPoints", 200>>;
+  connect4CheckMove(
+    body: RequestBody<"connect4CheckMove">,
+    options?: RequestOptions,
+  ): Promise<Answer<"connect4CheckMove", 200>>;
+  connect4LegalMoves(
+    body: RequestBody<"connect4LegalMoves">,
+    options?: RequestOptions,
+  ): Promise<Answer<"connect4LegalMoves", 200>>;
   validatePosition(
     body: RequestBody<"validatePosition">,
     options?: RequestOptions,

@@ -340,6 +340,16 @@ export class Client {
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  connect4CheckMove(body, options = {}) {
+    return this.#call("connect4CheckMove", { body, signal: options.signal });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  connect4LegalMoves(body, options = {}) {
+    return this.#call("connect4LegalMoves", { body, signal: options.signal });
+  }
+
+  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   gomokuForbiddenPoints(body, options = {}) {
     return this.#call("gomokuForbiddenPoints", { body, signal: options.signal });
   }

@@ -4,7 +4,7 @@
  */
 
 /** Every problem `code` of the service (the examples of `GET /problems/{code}`). */
-export type ProblemCode = "action_not_allowed" | "board_too_large" | "capacity_exhausted" | "cell_occupied" | "cors_refused" | "forbidden_move" | "game_not_found" | "game_not_over" | "game_over" | "headers_too_large" | "idempotency_key_reused" | "illegal_move" | "internal_error" | "malformed_http" | "method_not_allowed" | "move_not_found" | "not_found" | "not_your_turn" | "nothing_to_take_back" | "out_of_bounds" | "payload_too_large" | "precondition_failed" | "rate_limited" | "request_timeout" | "seat_taken" | "store_unavailable" | "too_late_to_abort" | "too_many_connections" | "too_many_spectators" | "too_many_streams" | "transfer_coding_not_implemented" | "unauthorized" | "unsupported_content_encoding" | "url_too_long" | "validation_error" | "waiting_for_opponent" | "wrong_player" | "wrong_step";
+export type ProblemCode = "action_not_allowed" | "board_too_large" | "capacity_exhausted" | "cell_occupied" | "column_full" | "cors_refused" | "forbidden_move" | "game_not_found" | "game_not_over" | "game_over" | "headers_too_large" | "idempotency_key_reused" | "illegal_move" | "internal_error" | "malformed_http" | "method_not_allowed" | "move_not_found" | "not_found" | "not_your_turn" | "nothing_to_take_back" | "out_of_bounds" | "payload_too_large" | "precondition_failed" | "rate_limited" | "request_timeout" | "seat_taken" | "store_unavailable" | "too_late_to_abort" | "too_many_connections" | "too_many_spectators" | "too_many_streams" | "transfer_coding_not_implemented" | "unauthorized" | "unsupported_content_encoding" | "url_too_long" | "validation_error" | "waiting_for_opponent" | "wrong_player" | "wrong_step";
 
 /** The problem codes each operation lists, by operationId. */
 export interface OperationProblemCodes {
@@ -17,8 +17,10 @@ export interface OperationProblemCodes {
     gomokuCheckMove: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     gomokuCheckMoves: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     gomokuForbiddenPoints: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
+    connect4CheckMove: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
+    connect4LegalMoves: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     listMoves: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
-    makeMove: "cell_occupied" | "forbidden_move" | "game_not_found" | "game_over" | "idempotency_key_reused" | "illegal_move" | "not_your_turn" | "out_of_bounds" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "wrong_player";
+    makeMove: "cell_occupied" | "column_full" | "forbidden_move" | "game_not_found" | "game_over" | "idempotency_key_reused" | "illegal_move" | "not_your_turn" | "out_of_bounds" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "wrong_player";
     makeChoice: "game_not_found" | "game_over" | "idempotency_key_reused" | "not_your_turn" | "payload_too_large" | "precondition_failed" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error" | "wrong_player" | "wrong_step";
     getGame: "game_not_found" | "store_unavailable" | "unauthorized";
     deleteGame: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized";

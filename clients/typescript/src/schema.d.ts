@@ -186,6 +186,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connect4/check-move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * May the player to move drop into this column, and does it win?
+         * @description For the player to move on a posted board (X when the counts are equal): `legal`, or the `reason` not (`column_full`, or `game_over` where a player has k in a row or the board is full), the `row` and `square` the disc lands on, and whether it `wins`. A column off the board, or a board that breaks gravity or the counts, is 422.
+         */
+        post: operations["connect4CheckMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connect4/legal-moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who drops next, and into which columns?
+         * @description The player to move on a posted board (null once someone has k in a row or the board is full) and the columns that are not full, 0-based, left to right.
+         */
+        post: operations["connect4LegalMoves"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/moves": {
         parameters: {
             query?: never;
@@ -269,7 +309,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku: `tictactoe`, `reversi`, `gomoku`): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or caro; `size`; renju's `foul`; an opening of `stones`, or `swap2`), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once, but a swap2 game's run from its first stone). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
+         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku or Connect Four: `tictactoe`, `reversi`, `gomoku`, `connect4`): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or caro; `size`; renju's `foul`; an opening of `stones`, or `swap2`), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once, but a swap2 game's run from its first stone). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
          */
         post: operations["createGame"];
         delete?: never;
@@ -691,7 +731,7 @@ export interface components {
             event: "abort";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** ActionIn */
         ActionIn: {
@@ -701,6 +741,12 @@ export interface components {
              */
             player?: number | null;
         };
+        /**
+         * AnyMoveIn
+         * @description A move: a move on a cell: its `row` and `col`, or its `square` name (where the board has names:
+         *     at most 26 columns), not both, or a pass: the mover places nothing and gives the turn away, or a drop into a column, by its number (0-based), or a drop into a column, by its letter (`a` the leftmost, either case)
+         */
+        AnyMoveIn: components["schemas"]["MoveIn"] | components["schemas"]["PassIn"] | components["schemas"]["ColumnIn"] | components["schemas"]["ColumnLetterIn"];
         /**
          * ApplyMoveRequest
          * @description One move (`row` and `col`, or `square`, on a posted `board`, by `color`), or a game's
@@ -793,6 +839,118 @@ export interface components {
             results: (components["schemas"]["AuditOut"] | {
                 [key: string]: unknown;
             })[];
+        };
+        /**
+         * AuditConnect4MovesIn
+         * @description A Connect Four game: 7 columns × 6 rows and 4 in a row unless told; player 1 (`X`) drops
+         *     first. With the moves of the game to audit as a list (`moves`).
+         */
+        AuditConnect4MovesIn: {
+            /**
+             * Moves
+             * @description The drops in order, each its column, 0-based (0 is the leftmost). At most `max_record_moves` (default 10,000).
+             */
+            moves: number[];
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
+             * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "connect4";
+            /**
+             * Width
+             * @description Columns, 4 to 20. Default: `7`.
+             */
+            width?: number;
+            /**
+             * Height
+             * @description Rows, 4 to 20. Default: `6`.
+             */
+            height?: number;
+            /**
+             * K
+             * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
+             */
+            k?: number;
+        };
+        /**
+         * AuditConnect4TranscriptIn
+         * @description A Connect Four game: 7 columns × 6 rows and 4 in a row unless told; player 1 (`X`) drops
+         *     first. With the moves of the game to audit as a transcript (`transcript`).
+         */
+        AuditConnect4TranscriptIn: {
+            /**
+             * Transcript
+             * @description The columns one after another as the community writes games: digits 1 to 9 (`4453`, boards up to 9 columns wide) or letters, either case (`ddec`, any width); spaces and line breaks allowed between them.
+             */
+            transcript: string;
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
+             * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "connect4";
+            /**
+             * Width
+             * @description Columns, 4 to 20. Default: `7`.
+             */
+            width?: number;
+            /**
+             * Height
+             * @description Rows, 4 to 20. Default: `6`.
+             */
+            height?: number;
+            /**
+             * K
+             * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
+             */
+            k?: number;
         };
         /**
          * AuditGomokuMovesIn
@@ -980,7 +1138,7 @@ export interface components {
          * AuditIn
          * @description A game to audit: its kind's creation parameters and its moves, given one way: a list (`moves`), a transcript (`transcript`), or a record (`record` and `format`).
          */
-        AuditIn: components["schemas"]["AuditTicTacToeMovesIn"] | components["schemas"]["AuditTicTacToeTranscriptIn"] | components["schemas"]["AuditReversiMovesIn"] | components["schemas"]["AuditReversiTranscriptIn"] | components["schemas"]["AuditReversiRecordIn"] | components["schemas"]["AuditGomokuMovesIn"] | components["schemas"]["AuditGomokuTranscriptIn"] | components["schemas"]["AuditGomokuRecordIn"];
+        AuditIn: components["schemas"]["AuditTicTacToeMovesIn"] | components["schemas"]["AuditTicTacToeTranscriptIn"] | components["schemas"]["AuditReversiMovesIn"] | components["schemas"]["AuditReversiTranscriptIn"] | components["schemas"]["AuditReversiRecordIn"] | components["schemas"]["AuditGomokuMovesIn"] | components["schemas"]["AuditGomokuTranscriptIn"] | components["schemas"]["AuditGomokuRecordIn"] | components["schemas"]["AuditConnect4MovesIn"] | components["schemas"]["AuditConnect4TranscriptIn"];
         /**
          * AuditOut
          * @description A whole game, audited.
@@ -1003,7 +1161,7 @@ export interface components {
              * Moves
              * @description The accepted moves, as a session records them (Othello's inferred passes are their moves' `passed`).
              */
-            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"])[];
+            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"] | components["schemas"]["Connect4MoveOut"])[];
             /**
              * State
              * @description The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
@@ -1317,6 +1475,69 @@ export interface components {
              */
             square?: string;
         };
+        /**
+         * CheckColumnIn
+         * @description A drop asked about, by the player to move: `column` (0-based) or its letter as
+         *     `square`.
+         */
+        CheckColumnIn: {
+            /**
+             * Connect4Board
+             * @description Rows top to bottom of `X`, `O` and `.`, 4 to 20 a side. Refused (422) where a disc floats (an empty cell under it), where the counts are not X = O or X = O + 1, or where both players have k in a row.
+             * @example [
+             *       ".......",
+             *       ".......",
+             *       ".......",
+             *       "...O...",
+             *       "...XO..",
+             *       "..XXO.."
+             *     ]
+             */
+            board: (string | ("X" | "O" | ".")[])[];
+            /**
+             * K
+             * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
+             */
+            k?: number;
+            /**
+             * Column
+             * @description The column, 0-based (0 is the leftmost). Or `square`.
+             */
+            column?: number | null;
+            /**
+             * Square
+             * @description The column's letter (`a` the leftmost), either case; not with `column`.
+             */
+            square?: string | null;
+        };
+        /**
+         * CheckColumnOut
+         * @description Whether the player to move may drop there, where the disc lands and whether it wins.
+         */
+        CheckColumnOut: {
+            /** Legal */
+            legal: boolean;
+            /**
+             * Reason
+             * @description Why not: the column is full, or the game is over; null if legal.
+             */
+            reason: ("column_full" | "game_over") | null;
+            /**
+             * Row
+             * @description The row the disc landed in, counted from the top as boards are listed (0 is the top). Null if refused.
+             */
+            row: number | null;
+            /**
+             * Square
+             * @description The cell's name: its column letter and its row counted from the bottom (`d1` is the bottom of the fourth column). Null if refused.
+             */
+            square: string | null;
+            /**
+             * Wins
+             * @description Whether the drop completes k or more in a row.
+             */
+            wins: boolean;
+        };
         /** CheckMoveResponse */
         CheckMoveResponse: {
             /** Legal */
@@ -1380,7 +1601,7 @@ export interface components {
             event: "clock";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /**
          * ClockIn
@@ -1480,6 +1701,277 @@ export interface components {
              */
             2: ("B" | "W") | null;
         };
+        /**
+         * ColumnIn
+         * @description A drop into a column, by its number (0-based).
+         */
+        ColumnIn: {
+            /**
+             * Player
+             * @description Optional; must be the token's player (else 403).
+             */
+            player?: number | null;
+            /**
+             * Column
+             * @description 0 … width−1, 0 the leftmost column; outside is 422 `validation_error`.
+             */
+            column: number;
+        };
+        /**
+         * ColumnLetterIn
+         * @description A drop into a column, by its letter (`a` the leftmost, either case).
+         */
+        ColumnLetterIn: {
+            /**
+             * Player
+             * @description Optional; must be the token's player (else 403).
+             */
+            player?: number | null;
+            /**
+             * Square
+             * @description The column's letter: `a` the leftmost, either case; one the board does not have is 422 `validation_error`.
+             */
+            square: string;
+        };
+        /** Connect4BoardOut */
+        Connect4BoardOut: {
+            /** Height */
+            height: number;
+            /** Width */
+            width: number;
+            /**
+             * Rows
+             * @description Top to bottom: `X` (player 1), `O` (player 2), `.` empty.
+             */
+            rows: string[];
+        };
+        /**
+         * Connect4GameOut
+         * @description A Connect Four game: `width` × `height`, `k` in a row wins.
+         */
+        Connect4GameOut: {
+            /** Id */
+            id: string;
+            /**
+             * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
+             * @enum {string}
+             */
+            status: "in_progress" | "won" | "draw" | "aborted";
+            /**
+             * Winner
+             * @description 0 while nobody has won.
+             * @enum {integer}
+             */
+            winner: 0 | 1 | 2;
+            /**
+             * Reason
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
+             */
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
+            /**
+             * Next Player
+             * @description null once the game is over, and while an open seat waits for a player.
+             */
+            next_player: (1 | 2) | null;
+            /**
+             * Version
+             * @description 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a resignation, an agreed draw).
+             */
+            version: number;
+            /**
+             * Move Count
+             * @description Accepted moves.
+             */
+            move_count: number;
+            /**
+             * Draw Offer
+             * @description The player whose draw offer stands (until the next accepted move).
+             */
+            draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
+            /** @description Only in a clocked game's state. */
+            clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
+            /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
+            /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
+            /** Width */
+            width: number;
+            /** Height */
+            height: number;
+            /**
+             * K
+             * @description Discs in a row that win.
+             */
+            k: number;
+            /**
+             * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "connect4";
+            /** @description The last accepted move's record; null before the first. */
+            last_move: components["schemas"]["Connect4MoveOut"] | null;
+        };
+        /**
+         * Connect4LegalMoveOut
+         * @description A column the player to move may drop into, and where the disc would land.
+         */
+        Connect4LegalMoveOut: {
+            /**
+             * Column
+             * @description The column, 0-based (0 is the leftmost).
+             */
+            column: number;
+            /**
+             * Row
+             * @description The row the disc landed in, counted from the top as boards are listed (0 is the top).
+             */
+            row: number;
+            /**
+             * Col
+             * @description The cell's column: `column` again, as every kind's move names its cell (`row`, `col`).
+             */
+            col: number;
+            /**
+             * Square
+             * @description The cell's name: its column letter and its row counted from the bottom (`d1` is the bottom of the fourth column).
+             */
+            square: string;
+        };
+        /**
+         * Connect4MoveIn
+         * @description A move: a drop into a column, by its number (0-based), or a drop into a column, by its letter (`a` the leftmost, either case)
+         */
+        Connect4MoveIn: components["schemas"]["ColumnIn"] | components["schemas"]["ColumnLetterIn"];
+        /**
+         * Connect4MoveOut
+         * @description A drop: its column, the cell the disc landed in, and its player.
+         */
+        Connect4MoveOut: {
+            /**
+             * At
+             * @description When the service accepted the move (RFC 3339, UTC, milliseconds). An opening's posted stones have none.
+             */
+            at?: string;
+            /**
+             * Spent Ms
+             * @description A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the untimed first moves).
+             */
+            spent_ms?: number;
+            /**
+             * Seq
+             * @description 1 for the first move; equals the game's version after it.
+             */
+            seq: number;
+            /**
+             * Column
+             * @description The column, 0-based (0 is the leftmost).
+             */
+            column: number;
+            /**
+             * Row
+             * @description The row the disc landed in, counted from the top as boards are listed (0 is the top).
+             */
+            row: number;
+            /**
+             * Col
+             * @description The cell's column: `column` again, as every kind's move names its cell (`row`, `col`).
+             */
+            col: number;
+            /**
+             * Square
+             * @description The cell's name: its column letter and its row counted from the bottom (`d1` is the bottom of the fourth column).
+             */
+            square: string;
+            /**
+             * Player
+             * @enum {integer}
+             */
+            player: 1 | 2;
+        };
+        /**
+         * ConnectFourLegalMovesOut
+         * @description A page of the legal moves of the player to move, in a game of Connect Four.
+         */
+        ConnectFourLegalMovesOut: {
+            /** Id */
+            id: string;
+            /**
+             * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "connect4";
+            /**
+             * Version
+             * @description The game's version these moves are of (its `ETag` says it).
+             */
+            version: number;
+            /**
+             * Player
+             * @description Who moves now; null once the game is over (then no moves).
+             */
+            player: (1 | 2) | null;
+            /**
+             * Count
+             * @description How many legal moves the player has, on every page.
+             */
+            count: number;
+            /**
+             * Moves
+             * @description This page's legal moves, in row-major order (by row, then column).
+             */
+            moves: components["schemas"]["Connect4LegalMoveOut"][];
+            /**
+             * Next After
+             * @description The `after` of the next page (this page's last cell index); null when no legal move follows this page.
+             */
+            next_after: number | null;
+        };
         /** Counts */
         Counts: {
             /** X */
@@ -1488,10 +1980,63 @@ export interface components {
             O: number;
         };
         /**
+         * CreateConnect4In
+         * @description A Connect Four game: 7 columns × 6 rows and 4 in a row unless told; player 1 (`X`) drops
+         *     first.
+         */
+        CreateConnect4In: {
+            /** @description Clocks; without them, no time limit. */
+            clock?: components["schemas"]["ClockIn"] | null;
+            /**
+             * Open
+             * @description `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves until the seat is taken. Default: `false`.
+             */
+            open?: boolean;
+            /**
+             * Creator
+             * @description With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+             */
+            creator?: number | null;
+            /**
+             * Visibility
+             * @description `private`: every read of the game (state, moves, board, events, record) needs a player's token or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /**
+             * First Move Seconds
+             * @description A player whose first move is not made within this many seconds of it becoming their turn (with both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`, `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline` says when.
+             */
+            first_move_seconds?: number | null;
+            /** @description Actions the game leaves out (each allowed unless set `false`). */
+            rules?: components["schemas"]["RulesIn"] | null;
+            /**
+             * Game
+             * @description The game's kind.
+             * @constant
+             */
+            game: "connect4";
+            /**
+             * Width
+             * @description Columns, 4 to 20. Default: `7`.
+             */
+            width?: number;
+            /**
+             * Height
+             * @description Rows, 4 to 20. Default: `6`.
+             */
+            height?: number;
+            /**
+             * K
+             * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
+             */
+            k?: number;
+        };
+        /**
          * CreateGameIn
          * @description A new game of one kind, named by `game` (tic-tac-toe without it).
          */
-        CreateGameIn: components["schemas"]["CreateTicTacToeIn"] | components["schemas"]["CreateReversiIn"] | components["schemas"]["CreateGomokuIn"];
+        CreateGameIn: components["schemas"]["CreateTicTacToeIn"] | components["schemas"]["CreateReversiIn"] | components["schemas"]["CreateGomokuIn"] | components["schemas"]["CreateConnect4In"];
         /**
          * CreateGomokuIn
          * @description Gomoku: five in a row under one of the four rule sets (`freestyle` unless given), on a
@@ -1671,6 +2216,117 @@ export interface components {
              * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Default: `false`.
              */
             early_draw?: boolean;
+        };
+        /** CreatedConnect4Out */
+        CreatedConnect4Out: {
+            /** Id */
+            id: string;
+            /**
+             * Status
+             * @description `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first move not made in time.
+             * @enum {string}
+             */
+            status: "in_progress" | "won" | "draw" | "aborted";
+            /**
+             * Winner
+             * @description 0 while nobody has won.
+             * @enum {integer}
+             */
+            winner: 0 | 1 | 2;
+            /**
+             * Reason
+             * @description Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku draw), `dead_position` (a game created with `early_draw`: neither player can still complete a line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both), `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not made within `first_move_seconds`); null while it goes on.
+             */
+            reason: ("line" | "board_full" | "no_moves" | "foul" | "passes" | "dead_position" | "move_limit" | "timeout" | "resignation" | "agreement" | "aborted" | "no_first_move") | null;
+            /**
+             * Next Player
+             * @description null once the game is over, and while an open seat waits for a player.
+             */
+            next_player: (1 | 2) | null;
+            /**
+             * Version
+             * @description 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a resignation, an agreed draw).
+             */
+            version: number;
+            /**
+             * Move Count
+             * @description Accepted moves.
+             */
+            move_count: number;
+            /**
+             * Draw Offer
+             * @description The player whose draw offer stands (until the next accepted move).
+             */
+            draw_offer: (1 | 2) | null;
+            /**
+             * Takeback Offer
+             * @description The player whose takeback offer stands (until the next accepted move): the other accepts by offering too.
+             */
+            takeback_offer: (1 | 2) | null;
+            /** @description Only in a clocked game's state. */
+            clock?: components["schemas"]["ClockOut"];
+            /**
+             * Open Seat
+             * @description Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves), null once someone joined it or the game ended.
+             */
+            open_seat?: (1 | 2) | null;
+            /**
+             * First Move Deadline
+             * @description Only while a first move is due in a game created with `first_move_seconds`: when the game is aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC, milliseconds).
+             */
+            first_move_deadline?: string;
+            /**
+             * Rules
+             * @description Only in a game created with an action left out: every rule flag.
+             */
+            rules?: {
+                [key: string]: boolean;
+            };
+            /**
+             * Visibility
+             * @description Only in a private game.
+             * @constant
+             */
+            visibility?: "private";
+            /**
+             * Rematch Offer
+             * @description Only while a player's rematch offer stands (after the end).
+             * @enum {integer}
+             */
+            rematch_offer?: 1 | 2;
+            /**
+             * Rematch
+             * @description Only once both players offered a rematch: the new game's id.
+             */
+            rematch?: string;
+            /**
+             * Last Takeback
+             * @description Only once a takeback was accepted: the version it made. A polling client that keeps moves and knew an older version reads them again (`moves`): moves after some `seq` were taken back, and their numbers used again.
+             */
+            last_takeback?: number;
+            /**
+             * At
+             * @description When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation, its last move or other change; of the move, in a move's answer and event.
+             */
+            at?: string;
+            /** Width */
+            width: number;
+            /** Height */
+            height: number;
+            /**
+             * K
+             * @description Discs in a row that win.
+             */
+            k: number;
+            /**
+             * @description The game's kind, as it was created. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "connect4";
+            /** @description The last accepted move's record; null before the first. */
+            last_move: components["schemas"]["Connect4MoveOut"] | null;
+            /** @description Each player's bearer token, shown only in this answer; an open game's has only the creator's (the other is made when someone joins). */
+            tokens: components["schemas"]["Tokens"];
         };
         /** CreatedGomokuOut */
         CreatedGomokuOut: {
@@ -2029,7 +2685,7 @@ export interface components {
             event: "end";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id?: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** @description The store stopped answering: `data` is the problem. The stream ends; resume it with `Last-Event-ID`. */
         ErrorEvent: {
@@ -2557,7 +3213,7 @@ export interface components {
             event: "join";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** JoinOut */
         JoinOut: {
@@ -2576,7 +3232,7 @@ export interface components {
              * State
              * @description The game after the join.
              */
-            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /**
          * Jwk
@@ -2616,6 +3272,22 @@ export interface components {
              * @description The current key, then older ones still published.
              */
             keys: components["schemas"]["Jwk"][];
+        };
+        /**
+         * LegalColumnsOut
+         * @description The player to move and the columns it may drop into.
+         */
+        LegalColumnsOut: {
+            /**
+             * Player
+             * @description Who drops next; null once the game is over.
+             */
+            player: (1 | 2) | null;
+            /**
+             * Columns
+             * @description 0-based, left to right.
+             */
+            columns: number[];
         };
         /** LegalMove */
         LegalMove: {
@@ -2808,14 +3480,14 @@ export interface components {
              */
             winner: 0 | 1 | 2;
             /** Move */
-            move: components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"];
+            move: components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"] | components["schemas"]["Connect4MoveOut"];
             /** State */
-            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** MovesPage */
         MovesPage: {
             /** Moves */
-            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"])[];
+            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"] | components["schemas"]["Connect4MoveOut"])[];
             /**
              * Version
              * @description The game's version now: its number of moves too, unless changes other than moves were made (draw offers, an ending). Pass the last move's `seq` as `since` next time.
@@ -2831,7 +3503,7 @@ export interface components {
             event: "offer";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** OpenGamesOut */
         OpenGamesOut: {
@@ -2839,7 +3511,7 @@ export interface components {
              * Games
              * @description Open games' states (`open_seat` set), oldest first.
              */
-            games: (components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"])[];
+            games: (components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"])[];
             /**
              * Next Cursor
              * @description Send as `cursor` for the next page; null: no more.
@@ -2894,6 +3566,30 @@ export interface components {
             1: number;
             /** 2 */
             2: number;
+        };
+        /**
+         * PositionIn
+         * @description A posted Connect Four position: its rows, top to bottom, and k.
+         */
+        PositionIn: {
+            /**
+             * Connect4Board
+             * @description Rows top to bottom of `X`, `O` and `.`, 4 to 20 a side. Refused (422) where a disc floats (an empty cell under it), where the counts are not X = O or X = O + 1, or where both players have k in a row.
+             * @example [
+             *       ".......",
+             *       ".......",
+             *       ".......",
+             *       "...O...",
+             *       "...XO..",
+             *       "..XXO.."
+             *     ]
+             */
+            board: (string | ("X" | "O" | ".")[])[];
+            /**
+             * K
+             * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
+             */
+            k?: number;
         };
         /**
          * Problem
@@ -2980,12 +3676,12 @@ export interface components {
             game: string;
             /**
              * Moves
-             * @description The moves in order: squares (`f5`), or `[row, col]` pairs on a board wider than 26 columns.
+             * @description The moves in order: squares (`f5`), or `[row, col]` pairs on a board wider than 26 columns; as the kind's notation writes them where its moves are not cells (a drop's 0-based column).
              */
             moves: (string | [
                 number,
                 number
-            ])[];
+            ] | number)[];
             /**
              * State
              * @description The game now, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
@@ -3010,7 +3706,7 @@ export interface components {
             event: "rematch";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** RematchOut */
         RematchOut: {
@@ -3020,7 +3716,7 @@ export interface components {
              * State
              * @description This game's state.
              */
-            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            state: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** RematchSeat */
         RematchSeat: {
@@ -3455,7 +4151,7 @@ export interface components {
             event: "takeback";
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
-            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+            data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
         };
         /** TicTacToeBoardOut */
         TicTacToeBoardOut: {
@@ -4255,6 +4951,126 @@ export interface operations {
             };
         };
     };
+    connect4CheckMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckColumnIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckColumnOut"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    connect4LegalMoves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PositionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalColumnsOut"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_content_encoding`: the request has a `Content-Encoding` (a compressed body): bodies are read as sent, never decompressed (see `Accept-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listMoves: {
         parameters: {
             query?: {
@@ -4345,7 +5161,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["GomokuMoveIn"];
+                "application/json": components["schemas"]["AnyMoveIn"];
             };
         };
         responses: {
@@ -4389,7 +5205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `not_your_turn`: the other player moves next (`next_player`). `cell_occupied`: the cell already holds a mark. `illegal_move`: a session's move (or an audited record's) that the game's rules refuse; `reason` names the rule: `no_bracket` (Reversi: the stone brackets no opponent stone), `pass_with_moves` (an audited Othello record's written pass where the player has a legal move: Othello passes are inferred), `no_passes` (a pass in a gomoku game whose rule has none: only renju has passes). `forbidden_move`: Black's move on a renju forbidden point (`forbidden`: `overline`, `double_four` or `double_three`; `lines`: the shapes that make it so), in a game created with `foul` `refuse` (the default). */
+            /** @description `game_over`: the game is won or drawn (`game_status`, `winner`, `reason`). `not_your_turn`: the other player moves next (`next_player`). `cell_occupied`: the cell already holds a mark. `illegal_move`: a session's move (or an audited record's) that the game's rules refuse; `reason` names the rule: `no_bracket` (Reversi: the stone brackets no opponent stone), `pass_with_moves` (an audited Othello record's written pass where the player has a legal move: Othello passes are inferred), `no_passes` (a pass in a gomoku game whose rule has none: only renju has passes). `forbidden_move`: Black's move on a renju forbidden point (`forbidden`: `overline`, `double_four` or `double_three`; `lines`: the shapes that make it so), in a game created with `foul` `refuse` (the default). `column_full`: a Connect Four drop into a column that holds as many discs as the board has rows. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4603,7 +5419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
                 };
             };
             /** @description Unchanged since the ETag in `If-None-Match`. */
@@ -4782,7 +5598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedTicTacToeOut"] | components["schemas"]["CreatedReversiOut"] | components["schemas"]["CreatedGomokuOut"];
+                    "application/json": components["schemas"]["CreatedTicTacToeOut"] | components["schemas"]["CreatedReversiOut"] | components["schemas"]["CreatedGomokuOut"] | components["schemas"]["CreatedConnect4Out"];
                 };
             };
             /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
@@ -5094,7 +5910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
@@ -5218,7 +6034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
@@ -5342,7 +6158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
@@ -5466,7 +6282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
@@ -5590,7 +6406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"];
+                    "application/json": components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
@@ -5777,7 +6593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"];
+                    "application/json": components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"] | components["schemas"]["Connect4MoveOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
@@ -5848,7 +6664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeLegalMovesOut"] | components["schemas"]["ReversiLegalMovesOut"] | components["schemas"]["GomokuLegalMovesOut"];
+                    "application/json": components["schemas"]["TicTacToeLegalMovesOut"] | components["schemas"]["ReversiLegalMovesOut"] | components["schemas"]["GomokuLegalMovesOut"] | components["schemas"]["ConnectFourLegalMovesOut"];
                 };
             };
             /** @description Unchanged since the ETag in `If-None-Match`. */
@@ -5923,7 +6739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicTacToeBoardOut"] | components["schemas"]["ReversiBoardOut"] | components["schemas"]["GomokuBoardOut"];
+                    "application/json": components["schemas"]["TicTacToeBoardOut"] | components["schemas"]["ReversiBoardOut"] | components["schemas"]["GomokuBoardOut"] | components["schemas"]["Connect4BoardOut"];
                 };
             };
             /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */

@@ -18,6 +18,8 @@ export const OPERATIONS = Object.freeze({
   gomokuCheckMove: Object.freeze({"method":"POST","path":"/v1/gomoku/check-move","ok":[200],"resend":"always"}),
   gomokuCheckMoves: Object.freeze({"method":"POST","path":"/v1/gomoku/check-moves","ok":[200],"resend":"always"}),
   gomokuForbiddenPoints: Object.freeze({"method":"POST","path":"/v1/gomoku/forbidden-points","ok":[200],"resend":"always"}),
+  connect4CheckMove: Object.freeze({"method":"POST","path":"/v1/connect4/check-move","ok":[200],"resend":"always"}),
+  connect4LegalMoves: Object.freeze({"method":"POST","path":"/v1/connect4/legal-moves","ok":[200],"resend":"always"}),
   listMoves: Object.freeze({"method":"GET","path":"/v1/games/{game_id}/moves","ok":[200],"resend":"always"}),
   makeMove: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/moves","ok":[201],"resend":"always"}),
   makeChoice: Object.freeze({"method":"POST","path":"/v1/games/{game_id}/choice","ok":[201],"resend":"always"}),

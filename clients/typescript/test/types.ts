@@ -43,7 +43,7 @@ export async function createGameIsTypedPerKind(): Promise<void> {
   const either = await api.createGame(body);
   if (either.game === "reversi") either.score satisfies Schemas["PlayerScores"];
   else if (either.game === "tictactoe") either.k satisfies number;
-  else either.rule satisfies "freestyle" | "standard" | "renju" | "caro";
+  else if (either.game === "gomoku") either.rule satisfies "freestyle" | "standard" | "renju" | "caro";
   void [k, tokens, score, sized, wrong];
 }
 

@@ -17,6 +17,7 @@ from adjudicator_client._operations import DEFAULT_RETRIES, Call, Polled, Retrie
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
     ClockIn,
+    CreatedConnect4Out,
     CreatedGomokuOut,
     CreatedReversiOut,
     CreatedTicTacToeOut,
@@ -73,6 +74,8 @@ class Client:
     gomoku_check_move = sent(operations.gomoku_check_move)
     gomoku_check_moves = sent(operations.gomoku_check_moves)
     gomoku_forbidden_points = sent(operations.gomoku_forbidden_points)
+    connect4_check_move = sent(operations.connect4_check_move)
+    connect4_legal_moves = sent(operations.connect4_legal_moves)
     validate_position = sent(operations.validate_position)
     validate_positions = sent(operations.validate_positions)
     get_game = sent(operations.get_game)
@@ -153,6 +156,21 @@ class Client:
         opening: StonesOpening | Literal["swap2"] | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
+    def create_game(
+        self,
+        *,
+        game: Literal["connect4"],
+        clock: tuple[int, int] | ClockIn | None = None,
+        open: bool | None = None,
+        creator: int | None = None,
+        visibility: Literal["public", "private"] | None = None,
+        first_move_seconds: int | None = None,
+        rules: RulesIn | None = None,
+        width: int | None = None,
+        height: int | None = None,
+        k: int | None = None,
+    ) -> CreatedConnect4Out: ...
+    @overload
     def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
     # --- end of the generated overloads ----------------------------------------------------
     def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
@@ -160,6 +178,7 @@ class Client:
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
         ``foul``; an ``opening`` of ``{"stones": ["h8", "i9"]}``, or ``"swap2"``);
+        ``game="connect4"`` (``width``, ``height``, ``k``; its moves ``move={"column": 3}``);
         ``early_draw=True`` (tic-tac-toe, gomoku freestyle and standard); ``clock`` is (initial
         seconds, increment seconds), or the whole ``ClockIn`` (a ``mode``, ``stages``);
         ``open=True`` (and ``creator=2``) leaves the other seat for anyone to join

@@ -34,6 +34,8 @@ from adjudicator_client._schema import (
     CheckMoveAnswer,
     CheckMovesAnswer,
     ClockIn,
+    Connect4CheckMoveAnswer,
+    Connect4LegalMovesAnswer,
     CreateGameAnswer,
     DeleteGameAnswer,
     GetBoardAnswer,
@@ -275,6 +277,22 @@ def gomoku_check_moves(
 def gomoku_forbidden_points(board: Board) -> Call[GomokuForbiddenPointsAnswer]:
     """Every point of a 15 × 15 renju position where Black may not play, and why."""
     return call("gomoku_forbidden_points", _json, {"board": _board(board), "rule": "renju"})
+
+
+def connect4_check_move(
+    board: Board, column: int | str, k: int | None = None
+) -> Call[Connect4CheckMoveAnswer]:
+    """May the player to move drop into ``column`` (0-based, or its letter), where the disc
+    lands and whether it wins (Connect Four: ``board`` rows top to bottom, ``k`` 4 unless
+    given)."""
+    where = {"square": column} if isinstance(column, str) else {"column": column}
+    body = _omit_none(board=_board(board), k=k, **where)
+    return call("connect4_check_move", _json, body)
+
+
+def connect4_legal_moves(board: Board, k: int | None = None) -> Call[Connect4LegalMovesAnswer]:
+    """Who drops next on a Connect Four ``board`` and into which columns."""
+    return call("connect4_legal_moves", _json, _omit_none(board=_board(board), k=k))
 
 
 def validate_position(board: Board, k: int | None = None) -> Call[ValidatePositionAnswer]:

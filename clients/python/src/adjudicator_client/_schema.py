@@ -17,12 +17,15 @@ __all__ = [
     "ActionIn",
     "ActionNotAllowed",
     "AddSpectatorAnswer",
+    "AnyMoveIn",
     "ApplyMoveAnswer",
     "ApplyMoveRequest",
     "ApplyMoveResponse",
     "AuditBatchAnswer",
     "AuditBatchIn",
     "AuditBatchOut",
+    "AuditConnect4MovesIn",
+    "AuditConnect4TranscriptIn",
     "AuditGomokuMovesIn",
     "AuditGomokuRecordIn",
     "AuditGomokuTranscriptIn",
@@ -38,6 +41,8 @@ __all__ = [
     "CapacityExhausted",
     "CellOccupied",
     "CellOut",
+    "CheckColumnIn",
+    "CheckColumnOut",
     "CheckMoveAnswer",
     "CheckMoveResponse",
     "CheckMovesAnswer",
@@ -47,13 +52,26 @@ __all__ = [
     "ClockOut",
     "ColorChoiceIn",
     "ColorsOut",
+    "ColumnFull",
+    "ColumnIn",
+    "ColumnLetterIn",
+    "Connect4BoardOut",
+    "Connect4CheckMoveAnswer",
+    "Connect4GameOut",
+    "Connect4LegalMoveOut",
+    "Connect4LegalMovesAnswer",
+    "Connect4MoveIn",
+    "Connect4MoveOut",
+    "ConnectFourLegalMovesOut",
     "CorsRefused",
     "Counts",
+    "CreateConnect4In",
     "CreateGameAnswer",
     "CreateGameIn",
     "CreateGomokuIn",
     "CreateReversiIn",
     "CreateTicTacToeIn",
+    "CreatedConnect4Out",
     "CreatedGomokuOut",
     "CreatedReversiOut",
     "CreatedTicTacToeOut",
@@ -101,6 +119,7 @@ __all__ = [
     "JoinOut",
     "Jwk",
     "Keys",
+    "LegalColumnsOut",
     "LegalMove",
     "LegalMovesAnswer",
     "LegalMovesRequest",
@@ -131,6 +150,7 @@ __all__ = [
     "PlaceTwoIn",
     "PlayerMs",
     "PlayerScores",
+    "PositionIn",
     "PreconditionFailed",
     "Problem",
     "ProblemDescription",
@@ -194,7 +214,7 @@ class AbortEvent(TypedDict):
     event: Literal["abort"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: str
-    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class TicTacToeGameOut(TypedDict):
@@ -579,9 +599,163 @@ GomokuMoveOut = TypedDict(
 )
 
 
+class Connect4GameOut(TypedDict):
+    """A Connect Four game: `width` × `height`, `k` in a row wins."""
+
+    id: str
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
+    reason: (
+        Literal[
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "dead_position",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
+            "aborted",
+            "no_first_move",
+        ]
+        | None
+    )
+    # null once the game is over, and while an open seat waits for a player.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
+    width: int
+    height: int
+    # Discs in a row that win.
+    k: int
+    # The game's kind, as it was created.
+    game: Literal["connect4"]
+    # The last accepted move's record; null before the first.
+    last_move: Connect4MoveOut | None
+
+
+class Connect4MoveOut(TypedDict):
+    """A drop: its column, the cell the disc landed in, and its player."""
+
+    # When the service accepted the move (RFC 3339, UTC, milliseconds). An opening's posted stones
+    # have none.
+    at: NotRequired[str]
+    # A clocked game's move: how long the mover's clock ran for it, after any delay (0 for the
+    # untimed first moves).
+    spent_ms: NotRequired[int]
+    # 1 for the first move; equals the game's version after it.
+    seq: int
+    # The column, 0-based (0 is the leftmost).
+    column: int
+    # The row the disc landed in, counted from the top as boards are listed (0 is the top).
+    row: int
+    # The cell's column: `column` again, as every kind's move names its cell (`row`, `col`).
+    col: int
+    # The cell's name: its column letter and its row counted from the bottom (`d1` is the bottom of
+    # the fourth column).
+    square: str
+    player: Literal[1, 2]
+
+
 class ActionIn(TypedDict):
     # Optional; must be the token's player (else 403).
     player: NotRequired[int | None]
+
+
+class ColumnIn(TypedDict):
+    """A drop into a column, by its number (0-based)."""
+
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+    # 0 … width−1, 0 the leftmost column; outside is 422 `validation_error`.
+    column: int
+
+
+class ColumnLetterIn(TypedDict):
+    """A drop into a column, by its letter (`a` the leftmost, either case)."""
+
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+    # The column's letter: `a` the leftmost, either case; one the board does not have is 422
+    # `validation_error`.
+    square: str
+
+
+class MoveIn(TypedDict):
+    """A move on a cell: its `row` and `col`, or its `square` name (where the board has names: at
+    most 26 columns), not both.
+    """
+
+    # Optional; must be the token's player (else 403).
+    player: NotRequired[int | None]
+    # 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`.
+    # With `col`, unless `square` is given.
+    row: NotRequired[int | None]
+    # 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422
+    # `out_of_bounds`. With `row`, unless `square` is given.
+    col: NotRequired[int | None]
+    # The cell by its square name instead of `row` and `col` (not with them), on a board of at most
+    # 26 columns: a column letter (`a` the left column) and a row number from 1 — counted from the
+    # top row in Reversi (`f5` is row 4, col 5), from the bottom row in tic-tac-toe (`a1` is the
+    # bottom-left cell). Case-insensitive. A name the board does not have, or a board wider than 26
+    # columns, is 422 `validation_error`.
+    square: NotRequired[str | None]
+
+
+# A pass: the mover places nothing and gives the turn away.
+PassIn = TypedDict("PassIn", {"player": NotRequired[int | None], "pass": Literal[True]})
+
+
+# A move: a move on a cell: its `row` and `col`, or its `square` name (where the board has names:
+# at most 26 columns), not both, or a pass: the mover places nothing and gives the turn away, or a
+# drop into a column, by its number (0-based), or a drop into a column, by its letter (`a` the
+# leftmost, either case)
+AnyMoveIn: TypeAlias = MoveIn | PassIn | ColumnIn | ColumnLetterIn
 
 
 class ApplyMoveRequest(TypedDict):
@@ -665,7 +839,7 @@ class AuditOut(TypedDict):
     illegal: IllegalOut | None
     # The accepted moves, as a session records them (Othello's inferred passes are their moves'
     # `passed`).
-    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut]
+    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut]
     # The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version`
     # and `clock`.
     state: dict[str, Any]
@@ -707,6 +881,94 @@ class SignatureOut(TypedDict):
     # base64url of the Ed25519 signature of the canonical JSON (RFC 8785) of the whole document, its
     # `signature` holding every member but `value`.
     value: str
+
+
+class AuditConnect4MovesIn(TypedDict):
+    """A Connect Four game: 7 columns × 6 rows and 4 in a row unless told; player 1 (`X`) drops
+    first. With the moves of the game to audit as a list (`moves`).
+    """
+
+    # The drops in order, each its column, 0-based (0 is the leftmost). At most `max_record_moves`
+    # (default 10,000).
+    moves: list[int]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
+    # The game's kind.
+    game: Literal["connect4"]
+    # Columns, 4 to 20. Default: `7`.
+    width: NotRequired[int]
+    # Rows, 4 to 20. Default: `6`.
+    height: NotRequired[int]
+    # Discs in a row that win, 3 to max(width, height). Default: `4`.
+    k: NotRequired[int]
+
+
+class RulesIn(TypedDict):
+    """Which of a player's actions the game allows (each `true` unless set `false`); a disabled one
+    is 409 `action_not_allowed`.
+    """
+
+    # `false`: no aborting in this game. Default: `true`.
+    abort: NotRequired[bool]
+    # `false`: no takebacks in this game. Default: `true`.
+    takeback: NotRequired[bool]
+    # `false`: no rematches in this game. Default: `true`.
+    rematch: NotRequired[bool]
+    # `false`: no draw offers in this game. Default: `true`.
+    draw_offer: NotRequired[bool]
+    # `false`: no giving time in this game. Default: `true`.
+    give_time: NotRequired[bool]
+
+
+class AuditConnect4TranscriptIn(TypedDict):
+    """A Connect Four game: 7 columns × 6 rows and 4 in a row unless told; player 1 (`X`) drops
+    first. With the moves of the game to audit as a transcript (`transcript`).
+    """
+
+    # The columns one after another as the community writes games: digits 1 to 9 (`4453`, boards up
+    # to 9 columns wide) or letters, either case (`ddec`, any width); spaces and line breaks allowed
+    # between them.
+    transcript: str
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
+    # The game's kind.
+    game: Literal["connect4"]
+    # Columns, 4 to 20. Default: `7`.
+    width: NotRequired[int]
+    # Rows, 4 to 20. Default: `6`.
+    height: NotRequired[int]
+    # Discs in a row that win, 3 to max(width, height). Default: `4`.
+    k: NotRequired[int]
 
 
 class AuditGomokuMovesIn(TypedDict):
@@ -759,23 +1021,6 @@ class AuditGomokuMovesIn(TypedDict):
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
     # stone. None if not given.
     opening: NotRequired[StonesOpening | Literal["swap2"] | None]
-
-
-class RulesIn(TypedDict):
-    """Which of a player's actions the game allows (each `true` unless set `false`); a disabled one
-    is 409 `action_not_allowed`.
-    """
-
-    # `false`: no aborting in this game. Default: `true`.
-    abort: NotRequired[bool]
-    # `false`: no takebacks in this game. Default: `true`.
-    takeback: NotRequired[bool]
-    # `false`: no rematches in this game. Default: `true`.
-    rematch: NotRequired[bool]
-    # `false`: no draw offers in this game. Default: `true`.
-    draw_offer: NotRequired[bool]
-    # `false`: no giving time in this game. Default: `true`.
-    give_time: NotRequired[bool]
 
 
 class StonesOpening(TypedDict):
@@ -1070,6 +1315,8 @@ AuditIn: TypeAlias = (
     | AuditGomokuMovesIn
     | AuditGomokuTranscriptIn
     | AuditGomokuRecordIn
+    | AuditConnect4MovesIn
+    | AuditConnect4TranscriptIn
 )
 
 
@@ -1082,6 +1329,37 @@ class CellOut(TypedDict):
     # top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns),
     # absent otherwise.
     square: NotRequired[str]
+
+
+class CheckColumnIn(TypedDict):
+    """A drop asked about, by the player to move: `column` (0-based) or its letter as `square`."""
+
+    # Rows top to bottom of `X`, `O` and `.`, 4 to 20 a side. Refused (422) where a disc floats (an
+    # empty cell under it), where the counts are not X = O or X = O + 1, or where both players have
+    # k in a row.
+    board: list[str | list[Literal["X", "O", "."]]]
+    # Discs in a row that win, 3 to max(width, height). Default: `4`.
+    k: NotRequired[int]
+    # The column, 0-based (0 is the leftmost). Or `square`.
+    column: NotRequired[int | None]
+    # The column's letter (`a` the leftmost), either case; not with `column`.
+    square: NotRequired[str | None]
+
+
+class CheckColumnOut(TypedDict):
+    """Whether the player to move may drop there, where the disc lands and whether it wins."""
+
+    legal: bool
+    # Why not: the column is full, or the game is over; null if legal.
+    reason: Literal["column_full", "game_over"] | None
+    # The row the disc landed in, counted from the top as boards are listed (0 is the top). Null if
+    # refused.
+    row: int | None
+    # The cell's name: its column letter and its row counted from the bottom (`d1` is the bottom of
+    # the fourth column). Null if refused.
+    square: str | None
+    # Whether the drop completes k or more in a row.
+    wins: bool
 
 
 class CheckMoveResponse(TypedDict):
@@ -1136,7 +1414,7 @@ class ClockEvent(TypedDict):
     event: Literal["clock"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: str
-    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class ClockIn(TypedDict):
@@ -1179,9 +1457,88 @@ class ColorChoiceIn(TypedDict):
     color: Literal["B", "W"]
 
 
+class Connect4BoardOut(TypedDict):
+    height: int
+    width: int
+    # Top to bottom: `X` (player 1), `O` (player 2), `.` empty.
+    rows: list[str]
+
+
+class Connect4LegalMoveOut(TypedDict):
+    """A column the player to move may drop into, and where the disc would land."""
+
+    # The column, 0-based (0 is the leftmost).
+    column: int
+    # The row the disc landed in, counted from the top as boards are listed (0 is the top).
+    row: int
+    # The cell's column: `column` again, as every kind's move names its cell (`row`, `col`).
+    col: int
+    # The cell's name: its column letter and its row counted from the bottom (`d1` is the bottom of
+    # the fourth column).
+    square: str
+
+
+# A move: a drop into a column, by its number (0-based), or a drop into a column, by its letter (`a`
+# the leftmost, either case)
+Connect4MoveIn: TypeAlias = ColumnIn | ColumnLetterIn
+
+
+class ConnectFourLegalMovesOut(TypedDict):
+    """A page of the legal moves of the player to move, in a game of Connect Four."""
+
+    id: str
+    # The game's kind, as it was created.
+    game: Literal["connect4"]
+    # The game's version these moves are of (its `ETag` says it).
+    version: int
+    # Who moves now; null once the game is over (then no moves).
+    player: Literal[1, 2] | None
+    # How many legal moves the player has, on every page.
+    count: int
+    # This page's legal moves, in row-major order (by row, then column).
+    moves: list[Connect4LegalMoveOut]
+    # The `after` of the next page (this page's last cell index); null when no legal move follows
+    # this page.
+    next_after: int | None
+
+
 class Counts(TypedDict):
     X: int
     O: int  # noqa: E741
+
+
+class CreateConnect4In(TypedDict):
+    """A Connect Four game: 7 columns × 6 rows and 4 in a row unless told; player 1 (`X`) drops
+    first.
+    """
+
+    # Clocks; without them, no time limit.
+    clock: NotRequired[ClockIn | None]
+    # `true`: the game waits in the lobby (`GET /v1/games?open=true`) for anyone to take the other
+    # seat (`POST /v1/games/{id}/join`); the answer holds only the creator's token, and nobody moves
+    # until the seat is taken. Default: `false`.
+    open: NotRequired[bool]
+    # With `open`: the seat the creator takes (1 unless given; 2 lets the one who joins move first).
+    creator: NotRequired[int | None]
+    # `private`: every read of the game (state, moves, board, events, record) needs a player's token
+    # or a spectator token (`POST /v1/games/{id}/spectators`), else 401; it is never listed in the
+    # lobby. `public`: anyone who knows the id reads it. Default: `"public"`.
+    visibility: NotRequired[Literal["public", "private"]]
+    # A player whose first move is not made within this many seconds of it becoming their turn (with
+    # both seats taken) loses nothing: the game is aborted at that instant (`status` `aborted`,
+    # `reason` `no_first_move`), whether or not anybody looks. The state's `first_move_deadline`
+    # says when.
+    first_move_seconds: NotRequired[int | None]
+    # Actions the game leaves out (each allowed unless set `false`).
+    rules: NotRequired[RulesIn | None]
+    # The game's kind.
+    game: Literal["connect4"]
+    # Columns, 4 to 20. Default: `7`.
+    width: NotRequired[int]
+    # Rows, 4 to 20. Default: `6`.
+    height: NotRequired[int]
+    # Discs in a row that win, 3 to max(width, height). Default: `4`.
+    k: NotRequired[int]
 
 
 class CreateGomokuIn(TypedDict):
@@ -1309,7 +1666,91 @@ class CreateTicTacToeIn(TypedDict):
 
 
 # A new game of one kind, named by `game` (tic-tac-toe without it).
-CreateGameIn: TypeAlias = CreateTicTacToeIn | CreateReversiIn | CreateGomokuIn
+CreateGameIn: TypeAlias = CreateTicTacToeIn | CreateReversiIn | CreateGomokuIn | CreateConnect4In
+
+
+class CreatedConnect4Out(TypedDict):
+    id: str
+    # `aborted`: ended with no result (`winner` 0), by a player before both had moved or by a first
+    # move not made in time.
+    status: Literal["in_progress", "won", "draw", "aborted"]
+    # 0 while nobody has won.
+    winner: Literal[0, 1, 2]
+    # Why the game ended: `line` (k in a row, five in gomoku), `board_full` (a tic-tac-toe or gomoku
+    # draw), `dead_position` (a game created with `early_draw`: neither player can still complete a
+    # line, a draw), `no_moves` (Reversi: neither colour can move; stones decide), `foul` (renju
+    # with `foul` `lose`: Black played a forbidden point, White wins), `passes` (renju: two passes
+    # in a row, a draw), `move_limit` (the configured most moves per game: a draw), `timeout` (a
+    # flag fell: the other player wins), `resignation`, `agreement` (a draw offered by both),
+    # `aborted` (by a player, before both had moved), `no_first_move` (a player's first move not
+    # made within `first_move_seconds`); null while it goes on.
+    reason: (
+        Literal[
+            "line",
+            "board_full",
+            "no_moves",
+            "foul",
+            "passes",
+            "dead_position",
+            "move_limit",
+            "timeout",
+            "resignation",
+            "agreement",
+            "aborted",
+            "no_first_move",
+        ]
+        | None
+    )
+    # null once the game is over, and while an open seat waits for a player.
+    next_player: Literal[1, 2] | None
+    # 0 at creation, +1 per change: an accepted move, a draw offer, an ending (a flag fall, a
+    # resignation, an agreed draw).
+    version: int
+    # Accepted moves.
+    move_count: int
+    # The player whose draw offer stands (until the next accepted move).
+    draw_offer: Literal[1, 2] | None
+    # The player whose takeback offer stands (until the next accepted move): the other accepts by
+    # offering too.
+    takeback_offer: Literal[1, 2] | None
+    # Only in a clocked game's state.
+    clock: NotRequired[ClockOut]
+    # Only in a game created open: the seat nobody has taken yet (the game waits: nobody moves),
+    # null once someone joined it or the game ended.
+    open_seat: NotRequired[Literal[1, 2] | None]
+    # Only while a first move is due in a game created with `first_move_seconds`: when the game is
+    # aborted (`reason` `no_first_move`) unless the player to move has moved (RFC 3339, UTC,
+    # milliseconds).
+    first_move_deadline: NotRequired[str]
+    # Only in a game created with an action left out: every rule flag.
+    rules: NotRequired[dict[str, bool]]
+    # Only in a private game.
+    visibility: NotRequired[Literal["private"]]
+    # Only while a player's rematch offer stands (after the end).
+    rematch_offer: NotRequired[Literal[1, 2]]
+    # Only once both players offered a rematch: the new game's id.
+    rematch: NotRequired[str]
+    # Only once a takeback was accepted: the version it made. A polling client that keeps moves and
+    # knew an older version reads them again (`moves`): moves after some `seq` were taken back, and
+    # their numbers used again.
+    last_takeback: NotRequired[int]
+    # When the game last changed (RFC 3339, UTC, milliseconds): the service's time of its creation,
+    # its last move or other change; of the move, in a move's answer and event.
+    at: NotRequired[str]
+    width: int
+    height: int
+    # Discs in a row that win.
+    k: int
+    # The game's kind, as it was created.
+    game: Literal["connect4"]
+    # The last accepted move's record; null before the first.
+    last_move: Connect4MoveOut | None
+    # Each player's bearer token, shown only in this answer; an open game's has only the creator's
+    # (the other is made when someone joins).
+    tokens: Tokens
+
+
+Tokens = TypedDict("Tokens", {"1": NotRequired[str], "2": NotRequired[str]})
 
 
 class CreatedGomokuOut(TypedDict):
@@ -1406,9 +1847,6 @@ class CreatedGomokuOut(TypedDict):
     # Each player's bearer token, shown only in this answer; an open game's has only the creator's
     # (the other is made when someone joins).
     tokens: Tokens
-
-
-Tokens = TypedDict("Tokens", {"1": NotRequired[str], "2": NotRequired[str]})
 
 
 class CreatedReversiOut(TypedDict):
@@ -1589,7 +2027,7 @@ class EndEvent(TypedDict):
     event: Literal["end"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: NotRequired[str]
-    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class ErrorEvent(TypedDict):
@@ -1656,7 +2094,7 @@ class JoinEvent(TypedDict):
     event: Literal["join"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: str
-    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class MoveEvent(TypedDict):
@@ -1674,7 +2112,7 @@ class OfferEvent(TypedDict):
     event: Literal["offer"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: str
-    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class RematchEvent(TypedDict):
@@ -1685,7 +2123,7 @@ class RematchEvent(TypedDict):
     event: Literal["rematch"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: str
-    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class TakebackEvent(TypedDict):
@@ -1697,7 +2135,7 @@ class TakebackEvent(TypedDict):
     event: Literal["takeback"]
     # The game's version after this change: resume after it with Last-Event-ID.
     id: str
-    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 # One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's
@@ -1718,8 +2156,8 @@ GameEvent: TypeAlias = (
 class MoveResultOut(TypedDict):
     # 0 while nobody has won, else the winner.
     winner: Literal[0, 1, 2]
-    move: MoveOut | ReversiMoveOut | GomokuMoveOut
-    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    move: MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut
+    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class GiveTimeIn(TypedDict):
@@ -1830,31 +2268,6 @@ class GomokuLegalMovesOut(TypedDict):
     next_after: int | None
 
 
-class MoveIn(TypedDict):
-    """A move on a cell: its `row` and `col`, or its `square` name (where the board has names: at
-    most 26 columns), not both.
-    """
-
-    # Optional; must be the token's player (else 403).
-    player: NotRequired[int | None]
-    # 0 … n−1 (a Reversi game: 0 … height−1), row 0 the top row; outside is 422 `out_of_bounds`.
-    # With `col`, unless `square` is given.
-    row: NotRequired[int | None]
-    # 0 … n−1 (a Reversi game: 0 … width−1), column 0 the left column; outside is 422
-    # `out_of_bounds`. With `row`, unless `square` is given.
-    col: NotRequired[int | None]
-    # The cell by its square name instead of `row` and `col` (not with them), on a board of at most
-    # 26 columns: a column letter (`a` the left column) and a row number from 1 — counted from the
-    # top row in Reversi (`f5` is row 4, col 5), from the bottom row in tic-tac-toe (`a1` is the
-    # bottom-left cell). Case-insensitive. A name the board does not have, or a board wider than 26
-    # columns, is 422 `validation_error`.
-    square: NotRequired[str | None]
-
-
-# A pass: the mover places nothing and gives the turn away.
-PassIn = TypedDict("PassIn", {"player": NotRequired[int | None], "pass": Literal[True]})
-
-
 # A move: a move on a cell: its `row` and `col`, or its `square` name (where the board has names:
 # at most 26 columns), not both, or a pass: the mover places nothing and gives the turn away
 GomokuMoveIn: TypeAlias = MoveIn | PassIn
@@ -1893,7 +2306,7 @@ class JoinOut(TypedDict):
     # Its bearer token, shown only in this answer.
     token: str
     # The game after the join.
-    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class Jwk(TypedDict):
@@ -1914,6 +2327,15 @@ class Keys(TypedDict):
 
     # The current key, then older ones still published.
     keys: list[Jwk]
+
+
+class LegalColumnsOut(TypedDict):
+    """The player to move and the columns it may drop into."""
+
+    # Who drops next; null once the game is over.
+    player: Literal[1, 2] | None
+    # 0-based, left to right.
+    columns: list[int]
 
 
 class LegalMove(TypedDict):
@@ -1943,7 +2365,7 @@ class LegalMovesResponse(TypedDict):
 
 
 class MovesPage(TypedDict):
-    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut]
+    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut]
     # The game's version now: its number of moves too, unless changes other than moves were made
     # (draw offers, an ending). Pass the last move's `seq` as `since` next time.
     version: int
@@ -1951,9 +2373,20 @@ class MovesPage(TypedDict):
 
 class OpenGamesOut(TypedDict):
     # Open games' states (`open_seat` set), oldest first.
-    games: list[TicTacToeGameOut | ReversiGameOut | GomokuGameOut]
+    games: list[TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut]
     # Send as `cursor` for the next page; null: no more.
     next_cursor: str | None
+
+
+class PositionIn(TypedDict):
+    """A posted Connect Four position: its rows, top to bottom, and k."""
+
+    # Rows top to bottom of `X`, `O` and `.`, 4 to 20 a side. Refused (422) where a disc floats (an
+    # empty cell under it), where the counts are not X = O or X = O + 1, or where both players have
+    # k in a row.
+    board: list[str | list[Literal["X", "O", "."]]]
+    # Discs in a row that win, 3 to max(width, height). Default: `4`.
+    k: NotRequired[int]
 
 
 class ProblemDescription(TypedDict):
@@ -1983,8 +2416,9 @@ class RecordOut(TypedDict):
 
     # The game's kind.
     game: str
-    # The moves in order: squares (`f5`), or `[row, col]` pairs on a board wider than 26 columns.
-    moves: list[str | list[Any]]
+    # The moves in order: squares (`f5`), or `[row, col]` pairs on a board wider than 26 columns; as
+    # the kind's notation writes them where its moves are not cells (a drop's 0-based column).
+    moves: list[str | list[Any] | int]
     # The game now, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
     state: dict[str, Any]
     # The record's SHA-256 hash chain, lower-case hex: `h0 = SHA-256(canonical JSON of the creation
@@ -1999,7 +2433,7 @@ class RematchOut(TypedDict):
     # null while only the caller's offer stands.
     rematch: RematchSeat | None
     # This game's state.
-    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+    state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
 class RematchSeat(TypedDict):
@@ -2156,17 +2590,23 @@ GomokuCheckMovesAnswer: TypeAlias = GomokuCheckMovesOut
 
 GomokuForbiddenPointsAnswer: TypeAlias = ForbiddenPointsOut
 
+Connect4CheckMoveAnswer: TypeAlias = CheckColumnOut
+
+Connect4LegalMovesAnswer: TypeAlias = LegalColumnsOut
+
 MakeMoveAnswer: TypeAlias = MoveResultOut
 
 ListMovesAnswer: TypeAlias = MovesPage
 
 MakeChoiceAnswer: TypeAlias = MoveResultOut
 
-GetGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+GetGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 DeleteGameAnswer: TypeAlias = None
 
-CreateGameAnswer: TypeAlias = CreatedTicTacToeOut | CreatedReversiOut | CreatedGomokuOut
+CreateGameAnswer: TypeAlias = (
+    CreatedTicTacToeOut | CreatedReversiOut | CreatedGomokuOut | CreatedConnect4Out
+)
 
 ListGamesAnswer: TypeAlias = OpenGamesOut
 
@@ -2176,25 +2616,25 @@ AddSpectatorAnswer: TypeAlias = SpectatorOut
 
 RematchAnswer: TypeAlias = RematchOut
 
-ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+ResignAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
-OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+OfferDrawAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
-AbortGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+AbortGameAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
-OfferTakebackAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+OfferTakebackAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
-GiveTimeAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut
+GiveTimeAnswer: TypeAlias = TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 GameEventsAnswer: TypeAlias = GameEvent
 
-GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut | GomokuMoveOut
+GetMoveAnswer: TypeAlias = MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut
 
 ListLegalMovesAnswer: TypeAlias = (
-    TicTacToeLegalMovesOut | ReversiLegalMovesOut | GomokuLegalMovesOut
+    TicTacToeLegalMovesOut | ReversiLegalMovesOut | GomokuLegalMovesOut | ConnectFourLegalMovesOut
 )
 
-GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut | GomokuBoardOut
+GetBoardAnswer: TypeAlias = TicTacToeBoardOut | ReversiBoardOut | GomokuBoardOut | Connect4BoardOut
 
 GetKeysAnswer: TypeAlias = Keys
 
@@ -2253,6 +2693,12 @@ OPERATIONS: Final[dict[str, Operation]] = {
     ),
     "gomoku_forbidden_points": Operation(
         "gomokuForbiddenPoints", "POST", "/v1/gomoku/forbidden-points", (200,), "always"
+    ),
+    "connect4_check_move": Operation(
+        "connect4CheckMove", "POST", "/v1/connect4/check-move", (200,), "always"
+    ),
+    "connect4_legal_moves": Operation(
+        "connect4LegalMoves", "POST", "/v1/connect4/legal-moves", (200,), "always"
     ),
     "make_move": Operation("makeMove", "POST", "/v1/games/{game_id}/moves", (201,), "always"),
     "list_moves": Operation("listMoves", "GET", "/v1/games/{game_id}/moves", (200,), "always"),
@@ -2694,6 +3140,16 @@ class ForbiddenMove(ProblemError):
     statuses = (409,)
 
 
+class ColumnFull(ProblemError):
+    """Column full (409 ``column_full``). When: a Connect Four drop into a column that holds as many
+    discs as the board has rows. To do: drop into another column (`legal-moves` on the game lists
+    them).
+    """
+
+    code = "column_full"
+    statuses = (409,)
+
+
 # Every problem code the service answers with, and its class.
 PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "validation_error": ValidationError,
@@ -2734,6 +3190,7 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "not_your_turn": NotYourTurn,
     "cell_occupied": CellOccupied,
     "forbidden_move": ForbiddenMove,
+    "column_full": ColumnFull,
 }
 
 
