@@ -302,7 +302,8 @@ class FastPath:
     ``early`` game keeps the windows a line can still be made in, a ``rule`` says which runs
     win); ``applies`` says which games, by their creation parameters; ``params`` are the
     engine's parameters of one (``n``, ``k``, ``rule``, ``early``). The kind declares it once;
-    the store reads it, and names no kind."""
+    the store reads it, and names no kind. A kind made from another (a subclass) inherits its
+    fast path: one whose rules differ declares its own, or None."""
 
     engine: str
     applies: Callable[[Mapping[str, object]], bool]
