@@ -87,8 +87,9 @@ class Operations:
         self.called: set[str] = set()
 
     def __call__(self, operation_id: str, **arguments: Any) -> Any:
-        """The operation's ``sync_detailed``; the module of ``checkMove`` is ``check_move``."""
-        name = re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower()
+        """The operation's ``sync_detailed``; the module of ``checkMove`` is ``check_move``, of
+        ``connect4CheckMove`` ``connect_4_check_move`` (a number is a word of its own)."""
+        name = re.sub(r"(?<!^)(?=[A-Z])|(?<=[a-z])(?=[0-9])", "_", operation_id).lower()
         assert name in self.modules, f"no module for {operation_id}: {sorted(self.modules)}"
         response = self.modules[name].sync_detailed(**arguments)
         self.called.add(operation_id)
@@ -178,6 +179,18 @@ def test_generated_client_calls_every_operation(
                   body=models.ForbiddenPointsRequest.from_dict({"board": row_of_four}))  # fmt: skip
     assert points.status_code == 200
     assert points.parsed.count == len(points.parsed.points)
+
+    # Connect Four (stateless): X to move drops into d, the bottom row's fourth in a row.
+    drops = [".......", ".......", ".......", ".......", ".......", "XXX.OOO"]
+    drop = call("connect4CheckMove", client=client, body=models.CheckColumnIn.from_dict(
+        {"board": drops, "column": 3}))  # fmt: skip
+    assert drop.status_code == 200
+    assert (drop.parsed.legal, drop.parsed.row, drop.parsed.square, drop.parsed.wins) == (
+        True, 5, "d1", True)  # fmt: skip
+    columns = call("connect4LegalMoves", client=client, body=models.PositionIn.from_dict(
+        {"board": drops}))  # fmt: skip
+    assert columns.status_code == 200
+    assert (columns.parsed.player, columns.parsed.columns) == (1, list(range(7)))
 
     # Tic-tac-toe position check (stateless).
     position = call("validatePosition", client=client, body=models.ValidateRequest.from_dict(

@@ -190,12 +190,13 @@ class GameShapes:
             f" ({kinds.find(default).face.title.lower()} without it)." if default else "."
         )
         examples = {name: example for f in faces for name, example in f.examples.items()}
+        every_shape = tuple(dict.fromkeys(s for f in faces for s in f.moves))
         by_shapes: dict[tuple[type[MoveBody], ...], MoveBodies] = {}
         for kind in kinds:
             shapes = kind.face.moves
-            if shapes not in by_shapes:
-                by_shapes[shapes] = MoveBodies(shapes, f"{kind.name.title()}MoveIn", components)
-        every_shape = tuple(dict.fromkeys(s for f in faces for s in f.moves))
+            if shapes not in by_shapes:  # a component only if the document shows it (`move`)
+                shown = components if shapes == every_shape else []
+                by_shapes[shapes] = MoveBodies(shapes, f"{kind.name.title()}MoveIn", shown)
         choosing = [kind for kind in kinds if kind.face.choices]
         choices_of = {
             kind.name: MoveBodies(

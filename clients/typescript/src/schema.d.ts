@@ -1884,11 +1884,6 @@ export interface components {
             square: string;
         };
         /**
-         * Connect4MoveIn
-         * @description A move: a drop into a column, by its number (0-based), or a drop into a column, by its letter (`a` the leftmost, either case)
-         */
-        Connect4MoveIn: components["schemas"]["ColumnIn"] | components["schemas"]["ColumnLetterIn"];
-        /**
          * Connect4MoveOut
          * @description A drop: its column, the cell the disc landed in, and its player.
          */
@@ -3027,12 +3022,6 @@ export interface components {
              */
             next_after: number | null;
         };
-        /**
-         * GomokuMoveIn
-         * @description A move: a move on a cell: its `row` and `col`, or its `square` name (where the board has names:
-         *     at most 26 columns), not both, or a pass: the mover places nothing and gives the turn away
-         */
-        GomokuMoveIn: components["schemas"]["MoveIn"] | components["schemas"]["PassIn"];
         /**
          * GomokuMoveOut
          * @description A gomoku move record: a stone (its cell), a pass, or a swap2 choice, and its colour.

@@ -60,7 +60,6 @@ __all__ = [
     "Connect4GameOut",
     "Connect4LegalMoveOut",
     "Connect4LegalMovesAnswer",
-    "Connect4MoveIn",
     "Connect4MoveOut",
     "ConnectFourLegalMovesOut",
     "CorsRefused",
@@ -105,7 +104,6 @@ __all__ = [
     "GomokuForbiddenPointsAnswer",
     "GomokuGameOut",
     "GomokuLegalMovesOut",
-    "GomokuMoveIn",
     "GomokuMoveOut",
     "GomokuMoveRequest",
     "GomokuQuery",
@@ -1478,11 +1476,6 @@ class Connect4LegalMoveOut(TypedDict):
     square: str
 
 
-# A move: a drop into a column, by its number (0-based), or a drop into a column, by its letter (`a`
-# the leftmost, either case)
-Connect4MoveIn: TypeAlias = ColumnIn | ColumnLetterIn
-
-
 class ConnectFourLegalMovesOut(TypedDict):
     """A page of the legal moves of the player to move, in a game of Connect Four."""
 
@@ -2266,11 +2259,6 @@ class GomokuLegalMovesOut(TypedDict):
     # The `after` of the next page (this page's last cell index); null when no legal move follows
     # this page.
     next_after: int | None
-
-
-# A move: a move on a cell: its `row` and `col`, or its `square` name (where the board has names:
-# at most 26 columns), not both, or a pass: the mover places nothing and gives the turn away
-GomokuMoveIn: TypeAlias = MoveIn | PassIn
 
 
 class GomokuMoveRequest(TypedDict):
