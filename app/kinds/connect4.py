@@ -55,6 +55,7 @@ from app.rules.connect4 import BoardError, ColumnFull, NotationError, Position
 from app.sessions.errors import GameOver, NotYourTurn
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
+    Alternating,
     LegalMove,
     LegalMoves,
     Move,
@@ -64,7 +65,6 @@ from app.sessions.kind import (
     Status,
     Winner,
     immutable,
-    other,
 )
 
 NAME = "connect4"
@@ -593,7 +593,7 @@ QUESTIONS = (
 # --- the kind -----------------------------------------------------------------------------------
 
 
-class Connect4Kind:
+class Connect4Kind(Alternating):
     """The kind: makes positions, encodes them and their moves for stores, and its face."""
 
     name = NAME
@@ -641,22 +641,6 @@ class Connect4Kind:
 
     def decode_move(self, seq: int, text: str) -> Move:
         return Move(seq, Disc.read(text), 1 if seq % 2 else 2)
-
-    def takes_back(self, move: Move) -> bool:
-        return True
-
-    def clocks_wait(self, params: Mapping[str, object]) -> bool:
-        return True
-
-    def after(
-        self, move: Move, facts_now: Mapping[str, object]
-    ) -> tuple[Player, Mapping[str, object]]:
-        return other(move.player), facts_now  # players alternate; the board's size is fixed
-
-    def ended(
-        self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
-    ) -> Mapping[str, object]:
-        return facts  # a result is its winner: nothing to count
 
 
 KIND = Connect4Kind()

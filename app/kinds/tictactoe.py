@@ -42,6 +42,7 @@ from app.rules.runs import RunLengths
 from app.sessions.errors import CellOccupied, GameOver, NotYourTurn, OutOfBounds
 from app.sessions.kind import (
     NO_LEGAL_MOVES,
+    Alternating,
     FastPath,
     LegalMove,
     LegalMoves,
@@ -229,7 +230,7 @@ class TicTacToe:
         return ",".join(map(str, self.cells))
 
 
-class TicTacToeKind:
+class TicTacToeKind(Alternating):
     """The kind: makes positions, and encodes them and their moves for stores."""
 
     name = "tictactoe"
@@ -288,22 +289,6 @@ class TicTacToeKind:
     def decode_move(self, seq: int, text: str) -> Move:
         row, _, col = text.partition(":")
         return Move(seq, Placement(int(row), int(col)), player_of(seq))
-
-    def takes_back(self, move: Move) -> bool:
-        return True
-
-    def clocks_wait(self, params: Mapping[str, object]) -> bool:
-        return True
-
-    def after(
-        self, move: Move, facts_now: Mapping[str, object]
-    ) -> tuple[Player, Mapping[str, object]]:
-        return other(move.player), facts_now  # players alternate; the board's size is fixed
-
-    def ended(
-        self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
-    ) -> Mapping[str, object]:
-        return facts  # a tic-tac-toe result is its winner: nothing to count
 
 
 def _integer(params: Mapping[str, object], name: str) -> int:

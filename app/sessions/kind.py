@@ -397,6 +397,29 @@ class GameKind(Protocol):
         ...
 
 
+class Alternating:
+    """What a kind whose players simply alternate says of its games, as most kinds do: every
+    move of play may be taken back, clocks wait for each player's first move, the player after
+    a move is the other, and a result is its winner (no facts an outcome decides). A kind that
+    differs says so itself (Reversi's passes and final score, swap2's opening)."""
+
+    def takes_back(self, move: Move) -> bool:
+        return True
+
+    def clocks_wait(self, params: Mapping[str, object]) -> bool:
+        return True
+
+    def after(
+        self, move: Move, facts_now: Mapping[str, object]
+    ) -> tuple[Player, Mapping[str, object]]:
+        return other(move.player), facts_now  # and the board's size is fixed
+
+    def ended(
+        self, facts: Mapping[str, object], status: Status, winner: Winner, reason: Reason | None
+    ) -> Mapping[str, object]:
+        return facts
+
+
 K_co = TypeVar("K_co", bound=GameKind, covariant=True)
 
 
