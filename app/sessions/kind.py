@@ -401,7 +401,7 @@ class Alternating:
     """What a kind whose players simply alternate says of its games, as most kinds do: every
     move of play may be taken back, clocks wait for each player's first move, the player after
     a move is the other, and a result is its winner (no facts an outcome decides). A kind that
-    differs says so itself (Reversi's passes and final score, swap2's opening)."""
+    differs says so itself (passes, a final score counted, an opening's choices)."""
 
     def takes_back(self, move: Move) -> bool:
         return True
