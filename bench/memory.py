@@ -28,7 +28,7 @@ from app.rules import reversi
 from app.sessions.errors import NotYourTurn
 from app.sessions.exchange import MoveRequest
 from app.sessions.kind import Placement
-from app.sessions.store import CreatedGame, GameStore
+from app.sessions.store import CreatedGame, GameStore, NewGame
 from app.stores.memory import MemoryGameStore
 from app.stores.redis.store import RedisGameStore
 
@@ -90,7 +90,7 @@ def key(i: int, j: int) -> str:
 async def games(
     store: GameStore, kind: str, params: dict[str, object], n: int
 ) -> list[CreatedGame]:
-    return [await store.create(kind, params) for _ in range(n)]
+    return [await store.create(NewGame(kind, params)) for _ in range(n)]
 
 
 def next_placement(kind: str, rows: list[str], player: int, j: int) -> Placement:

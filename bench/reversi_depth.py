@@ -77,12 +77,18 @@ class Version:
         except ModuleNotFoundError:  # before: the stores among the sessions
             self.game_keys = module("sessions.redis_keys").game_keys
             self.store = module("sessions.redis_store").RedisGameStore(url, **limits)
+        # A game to make: a NewGame value, or (before it) the kind and parameters themselves.
+        self.new_game = getattr(module("sessions.store"), "NewGame", None)
         self.times: dict[int, list[float]] = {seq: [] for seq in TIMED}
         self.sizes: dict[int, list[int]] = {seq: [] for seq in SIZED}
 
     async def play(self, script: Script, raw: redis.Redis) -> None:
         """One game of ``script``, timing and sizing the chosen moves."""
-        created = await self.store.create("reversi", {"height": 8, "width": 8})
+        made = ("reversi", {"height": 8, "width": 8})
+        if self.new_game is not None:
+            created = await self.store.create(self.new_game(*made))
+        else:
+            created = await self.store.create(*made)
         game = created.state.id
         meta = self.game_keys(game).meta
         for seq, (player, row, col) in enumerate(script, start=1):

@@ -52,6 +52,7 @@ from app.sessions.kind import (
     Winner,
 )
 from app.sessions.session import Terms
+from app.sessions.store import NewGame
 
 Example = Mapping[str, Any]  # an OpenAPI example: {"summary": …, "value": …}
 
@@ -442,6 +443,13 @@ class CreateIn(Body):
         """Moves played on the new game before it is handed to the players (an Othello opening,
         checked legal by the body): the game's first move records, untimed."""
         return []
+
+    def new_game(self, owner: str) -> NewGame:
+        """The game this body asks for, held by the client ``owner``."""
+        return NewGame(
+            self.kind, self.params(), self.control(), tuple(self.opening_moves()), self.terms(),
+            owner, self.open_seat(),
+        )  # fmt: skip
 
 
 def within_max_side(name: str, value: int | None, info: ValidationInfo) -> int | None:

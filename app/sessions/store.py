@@ -162,15 +162,26 @@ class CreatedGame:
 
 
 @dataclass(frozen=True, slots=True)
-class Recipe:
-    """How a game was made, as ``GameStore.create`` took it (a rematch is made from it again):
-    its kind, parameters, time control, opening moves and terms."""
+class NewGame:
+    """A game to make (``GameStore.create``): what it is — its kind (one of the store's
+    ``kinds``), its validated parameters, a time ``control`` for clocks, its ``opening`` moves
+    (checked legal by the creation body; played first, as its first move records, untimed) and
+    its ``terms`` (a private game, its first-move deadline, the actions it leaves out) — and
+    who holds it: the client ``owner`` (whose share it is charged to), an ``open_seat`` left
+    free for anyone to join (the game is then listed in the lobby unless it is private), or the
+    players' token hashes ``seated`` (a rematch's: its answer then shows no token).
+
+    What a game was made of is again a NewGame, without its holders (``recipe_of``): a rematch
+    is made from it, its holders replaced."""
 
     kind: str
     params: Mapping[str, object]
-    control: TimeControl | None
-    opening: tuple[Played, ...]
-    terms: Terms
+    control: TimeControl | None = None
+    opening: tuple[Played, ...] = ()
+    terms: Terms = NO_TERMS
+    owner: str = ""
+    open_seat: Player | None = None
+    seated: tuple[str, str] | None = None
 
 
 class OpenGames(NamedTuple):
@@ -191,29 +202,13 @@ class GameStore(Protocol):
     # The games this process ended, by reason (for ``adjudicator_games_ended_total``).
     endings: Counter[str]
 
-    async def create(
-        self,
-        kind: str,
-        params: Mapping[str, object],
-        control: TimeControl | None = None,
-        owner: str = "",
-        opening: Sequence[Played] = (),
-        open_seat: Player | None = None,
-        terms: Terms = NO_TERMS,
-        seated: tuple[str, str] | None = None,
-    ) -> CreatedGame:
-        """A new game of the kind named ``kind`` (one of the store's ``kinds``) with these
-        (validated) parameters, and clocks if a time ``control`` is given, held by the client
-        ``owner``, its ``opening`` moves (checked legal by the creation body) played first, as
-        its first move records, untimed; with ``open_seat``, that seat is left free for anyone
-        to join and the game is listed in the lobby (unless ``terms`` make it private: they
-        also give its first-move deadline and the actions it leaves out); with ``seated``, its
-        players' token hashes are those (a rematch's: its answer then shows no token). When the
-        store holds its most games, or games nobody has moved in hold their most places, the
-        oldest such game of the holder of the most (``holder_of``) gives its place if that
-        holds more than the owner's holder: gone, as if expired. Raises CapacityExhausted when
-        none does, or the owner (or its network: ``Client``) holds its share (of games, of
-        moves, or of open games)."""
+    async def create(self, game: NewGame) -> CreatedGame:
+        """A new ``game``, with clocks if it has a time control, listed in the lobby if it has
+        an open seat and is not private. When the store holds its most games, or games nobody
+        has moved in hold their most places, the oldest such game of the holder of the most
+        (``holder_of``) gives its place if that holds more than the owner's holder: gone, as if
+        expired. Raises CapacityExhausted when none does, or the owner (or its network:
+        ``Client``) holds its share (of games, of moves, or of open games)."""
         ...
 
     async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
@@ -339,12 +334,13 @@ def seats(
     return (secrets[0], secrets[1]), (hashes[0], hashes[1])
 
 
-def recipe_of(session: Session, control: TimeControl | None) -> Recipe:
-    """How ``session``'s game was made: its opening is its untimed first moves."""
+def recipe_of(session: Session, control: TimeControl | None) -> NewGame:
+    """What ``session``'s game was made of (no holders): its opening is its untimed first
+    moves."""
     opening = tuple(session.move(seq).played for seq in range(1, session.untimed + 1))
     first = None if session.first_move_ms is None else session.first_move_ms // 1000
     terms = Terms(first, session.disabled, session.private)
-    return Recipe(session.kind.name, session.params, control, opening, terms)
+    return NewGame(session.kind.name, session.params, control, opening, terms)
 
 
 def opened(kind: GameKind, params: Mapping[str, object], opening: Sequence[Played]) -> Position:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from app.sessions import tokens
-from app.sessions.clock import Clocks, TimeControl
+from app.sessions.clock import Clocks
 from app.sessions.errors import CapacityExhausted, GameNotFound, MoveNotFound
 from app.sessions.exchange import (
     ActionRequest,
@@ -26,16 +26,14 @@ from app.sessions.exchange import (
     MoveResult,
     RematchAnswer,
 )
-from app.sessions.kind import KindRegistry, Move, Played, Player, other
+from app.sessions.kind import KindRegistry, Move, other
 from app.sessions.lobby import Filter, Lobby, filters
 from app.sessions.session import (
     DEFAULT_GAME_SPECTATORS,
     DEFAULT_GAME_TIME_GIFTS,
     DEFAULT_MAX_MOVES,
     DEFAULT_MAX_REFUSALS,
-    NO_TERMS,
     Session,
-    Terms,
 )
 from app.sessions.store import (
     CLIENT_GAMES,
@@ -50,6 +48,7 @@ from app.sessions.store import (
     Changes,
     CreatedGame,
     History,
+    NewGame,
     OpenGames,
     Seat,
     client_part,
@@ -275,22 +274,14 @@ class MemoryGameStore:
         self._forget(self._unstarted.pop(victim))
         self._watchers.notify(victim)  # its streams find it gone
 
-    async def create(
-        self,
-        kind: str,
-        params: Mapping[str, object],
-        control: TimeControl | None = None,
-        owner: str = "",
-        opening: Sequence[Played] = (),
-        open_seat: Player | None = None,
-        terms: Terms = NO_TERMS,
-        seated: tuple[str, str] | None = None,
-    ) -> CreatedGame:
+    async def create(self, game: NewGame) -> CreatedGame:
+        kind, params, owner, open_seat = game.kind, game.params, game.owner, game.open_seat
+        control, terms = game.control, game.terms
         self._expire()
         self._check_games_room(owner, open_seat is not None)
         game_kind = self.kinds.find(kind)
-        secrets, hashes = seats(open_seat, seated)
-        position = opened(game_kind, params, opening)
+        secrets, hashes = seats(open_seat, game.seated)
+        position = opened(game_kind, params, game.opening)
         session = Session(
             tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
             self.max_refusals, version=position.move_count,  # an opening's moves: played,
@@ -338,14 +329,8 @@ class MemoryGameStore:
             clocks = session.clocks
             recipe = recipe_of(session, None if clocks is None else clocks.control)
             created = await self.create(
-                recipe.kind,
-                recipe.params,
-                recipe.control,
-                owner,
-                recipe.opening,
-                terms=recipe.terms,
-                seated=session.rematch_seats(player, made),
-            )  # fmt: skip
+                replace(recipe, owner=owner, seated=session.rematch_seats(player, made))
+            )
             session.rematched(player, token, made, created.state.id, self._now_ms())
             self._changed(session)
         elif session.rematch is None:

@@ -17,6 +17,7 @@ from app.sessions.exchange import ActionRequest, MoveRequest
 from app.sessions.kind import Placement
 from app.sessions.past import result_at
 from app.sessions.session import Session
+from app.sessions.store import NewGame
 from app.stores.memory import MemoryGameStore
 
 START = 1_800_000_000_000  # an instant, in ms since the epoch
@@ -99,7 +100,7 @@ async def test_a_move_one_millisecond_late_is_refused_and_one_in_time_is_not() -
     for late, accepted in ((0, True), (1, False)):
         time = Time()
         store = MemoryGameStore(REGISTRY, 10, 3600, wall_clock=time)
-        created = await store.create("tictactoe", {"n": 3, "k": 3}, TimeControl(2, 0))
+        created = await store.create(NewGame("tictactoe", {"n": 3, "k": 3}, TimeControl(2, 0)))
         game_id, (first, second) = created.state.id, created.tokens
         await store.play(game_id, first, MoveRequest(Placement(0, 0)))
         await store.play(game_id, second, MoveRequest(Placement(1, 1)))

@@ -18,6 +18,7 @@ from app.kinds import REGISTRY
 from app.rules.dead import windows
 from app.sessions.exchange import ActionRequest, MoveRequest
 from app.sessions.kind import Placement
+from app.sessions.store import NewGame
 from app.stores.redis.keys import game_keys
 from app.stores.redis.store import RedisGameStore
 from tests.rules.test_dead import reference_open, wins
@@ -91,7 +92,7 @@ async def test_the_script_keeps_the_windows_the_board_has(
     rng = random.Random(f"{kind}{params}")
     counted = 0  # games whose misses were counted near the end, where they are not kept
     for _ in range(6):
-        created = await store.create(kind, {**params, "early_draw": True})
+        created = await store.create(NewGame(kind, {**params, "early_draw": True}))
         game_id = created.state.id
         assert raw.hget(game_keys(game_id).meta, "engine") == "lines"
         board: dict[tuple[int, int], int] = {}
@@ -146,7 +147,7 @@ async def test_a_move_and_a_takeback_run_as_many_commands_at_any_k(redis_store_u
              (middle - 2, middle + 5), (middle + 1, middle - 1)]  # fmt: skip
     runs: dict[int, list[int]] = {}
     for k in (5, 500_000, BIG):
-        created = await store.create("tictactoe", {"n": BIG, "k": k, "early_draw": True})
+        created = await store.create(NewGame("tictactoe", {"n": BIG, "k": k, "early_draw": True}))
         game_id, costs = created.state.id, []
         for index, (row, col) in enumerate(cells):
             before = commands_run(raw)

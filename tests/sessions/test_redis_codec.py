@@ -14,7 +14,7 @@ from app.kinds import REGISTRY
 from app.sessions.clock import TimeControl
 from app.sessions.kind import Placement
 from app.sessions.session import Session, Terms
-from app.sessions.store import Client, Recipe, opened
+from app.sessions.store import Client, NewGame, opened
 from app.stores.redis.codec import GENERIC, created_fields, known_of, opening_moves, recipe_of
 from app.stores.redis.wire import KnownFields, RecipeFields
 
@@ -26,7 +26,7 @@ def hmget(record: type[Fields], meta: dict[str, str]) -> Fields:
     return record(*(meta.get(field) for field in record._fields))
 
 
-def created(recipe: Recipe, owner: str, engine: str = GENERIC) -> dict[str, str]:
+def created(recipe: NewGame, owner: str, engine: str = GENERIC) -> dict[str, str]:
     """The meta hash a game made from ``recipe`` is created with (create.lua writes it)."""
     kind = REGISTRY.find(recipe.kind)
     position = opened(kind, recipe.params, recipe.opening)
@@ -42,15 +42,15 @@ def created(recipe: Recipe, owner: str, engine: str = GENERIC) -> dict[str, str]
 
 
 RECIPES = {
-    "plain": Recipe("tictactoe", {"n": 3}, None, (), Terms()),
-    "every term": Recipe(
+    "plain": NewGame("tictactoe", {"n": 3}, None, (), Terms()),
+    "every term": NewGame(
         "reversi",
         {},
         TimeControl(300, 2, "bronstein"),
         (),
         Terms(30, frozenset({"abort", "takeback"}), True),
     ),
-    "an opening": Recipe(
+    "an opening": NewGame(
         "tictactoe",
         {"n": 4, "k": 3},
         TimeControl(60, 0),
@@ -65,7 +65,7 @@ def test_a_games_recipe_is_read_back_from_the_fields_it_was_created_with(name: s
     recipe = RECIPES[name]
     found = hmget(RecipeFields, created(recipe, "owner"))
     assert opening_moves(found) == len(recipe.opening)
-    assert recipe_of(REGISTRY, found, []) == Recipe(
+    assert recipe_of(REGISTRY, found, []) == NewGame(
         recipe.kind, recipe.params, recipe.control, (), recipe.terms
     )
 
@@ -76,7 +76,7 @@ def test_what_never_changes_of_a_game_is_read_back_from_its_fields(
     private: bool, network: str | None
 ) -> None:
     owner = Client("198.51.100.7", network)
-    recipe = Recipe("tictactoe", {"n": 5, "k": 4}, None, (), Terms(private=private))
+    recipe = NewGame("tictactoe", {"n": 5, "k": 4}, None, (), Terms(private=private))
     kind = REGISTRY.find("tictactoe")
     assert kind.fast_path is not None
     known = known_of(REGISTRY, hmget(KnownFields, created(recipe, owner, kind.fast_path.engine)))

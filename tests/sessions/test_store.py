@@ -34,7 +34,7 @@ from app.sessions.exchange import ActionRequest, GameState, MoveRequest, MoveRes
 from app.sessions.kind import NO_LEGAL_MOVES, LegalMove, Placement, Player
 from app.sessions.past import result_at
 from app.sessions.session import DEFAULT_MAX_REFUSALS
-from app.sessions.store import Client, GameStore
+from app.sessions.store import Client, GameStore, NewGame
 from app.sessions.watchers import SharedReads, Watchers
 from app.stores.memory import MemoryGameStore
 from app.stores.redis.keys import game_keys
@@ -124,7 +124,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_token_decides_the_player(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     assert created.tokens[0] != created.tokens[1]
     assert (await store.play(game_id, first, move(0, 0))).move.player == 1
@@ -133,18 +133,18 @@ async def test_token_decides_the_player(store: GameStore) -> None:
         await store.play(game_id, first, move(2, 2, 2))
     with pytest.raises(Unauthorized):
         await store.play(game_id, "not-a-token", move(2, 2))
-    other = await store.create(*tictactoe(3))
+    other = await store.create(NewGame(*tictactoe(3)))
     with pytest.raises(Unauthorized):
         await store.play(game_id, other.tokens[0], move(2, 2))
     assert (await store.state(game_id)).version == 2
 
 
 async def test_a_token_is_checked_apart_from_a_move(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     assert (await store.seat(game_id, first)).player == 1
     assert (await store.seat(game_id, second)).player == 2
-    other = await store.create(*tictactoe(3))
+    other = await store.create(NewGame(*tictactoe(3)))
     for wrong in ("not-a-token", other.tokens[0], first + "x"):
         with pytest.raises(Unauthorized):
             await store.seat(game_id, wrong)
@@ -161,7 +161,7 @@ async def test_a_seat_and_a_board_shape_say_the_kind_and_the_size(store: GameSto
         ("reversi", {"height": 6, "width": 10}, (6, 10)),
         ("reversi", {"board": ["BW..", "....", "...."], "next": "B"}, (3, 4)),
     ):
-        created = await store.create(kind, params)
+        created = await store.create(NewGame(kind, params))
         game_id, (first, second) = created.state.id, created.tokens
         assert await store.seat(game_id, second) == (2, kind, size)
         assert await store.board_shape(game_id) == (kind, size)
@@ -178,7 +178,7 @@ async def test_redis_knows_a_game_it_did_not_create_by_its_tokens(redis_store_ur
         RedisGameStore(REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
         for _ in range(2)
     )
-    created = await creator.create(*tictactoe(3))
+    created = await creator.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     assert await other.seat(game_id, second) == (2, "tictactoe", (3, 3))  # read once, known
     assert await other.board_shape(game_id) == ("tictactoe", (3, 3))
@@ -192,7 +192,7 @@ async def test_redis_knows_a_game_it_did_not_create_by_its_tokens(redis_store_ur
 
 
 async def test_classic_game_and_every_refusal(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     script = [(0, 0, first), (0, 2, second), (2, 2, first), (1, 1, second), (2, 0, first),
               (1, 0, second), (2, 1, first)]  # fmt: skip
@@ -208,7 +208,7 @@ async def test_classic_game_and_every_refusal(store: GameStore) -> None:
     with pytest.raises(OutOfBounds):
         await store.play(game_id, second, move(3, 0))
 
-    fresh = await store.create(*tictactoe(2))
+    fresh = await store.create(NewGame(*tictactoe(2)))
     await store.play(fresh.state.id, fresh.tokens[0], move(0, 0))
     with pytest.raises(NotYourTurn):
         await store.play(fresh.state.id, fresh.tokens[0], move(1, 1))
@@ -218,7 +218,7 @@ async def test_classic_game_and_every_refusal(store: GameStore) -> None:
 
 
 async def test_draw(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     cells = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)]
     for i, (r, c) in enumerate(cells):
         result = await store.play(created.state.id, created.tokens[i % 2], move(r, c))
@@ -227,7 +227,7 @@ async def test_draw(store: GameStore) -> None:
 
 
 async def test_huge_board_moves(store: GameStore) -> None:
-    created = await store.create(*tictactoe(1_000_000))
+    created = await store.create(NewGame(*tictactoe(1_000_000)))
     await store.play(created.state.id, created.tokens[0], move(999_999, 0))
     result = await store.play(created.state.id, created.tokens[1], move(0, 999_999))
     assert (result.winner, result.state.version, result.state.next_player) == (0, 2, 1)
@@ -239,17 +239,17 @@ async def test_capacity_refuses_with_time_until_a_slot_frees(
     store: GameStore, clock: FakeClock
 ) -> None:
     for _ in range(3):
-        await store.create(*tictactoe(3))
+        await store.create(NewGame(*tictactoe(3)))
         clock.now += 10
     with pytest.raises(CapacityExhausted) as full:
-        await store.create(*tictactoe(3))
+        await store.create(NewGame(*tictactoe(3)))
     assert full.value.retry_after == 30  # the oldest was touched 30 s ago of its 60
     clock.now += 30
-    await store.create(*tictactoe(3))  # the oldest expired, making room
+    await store.create(NewGame(*tictactoe(3)))  # the oldest expired, making room
 
 
 async def test_moves_since_and_single_move(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2), (0, 1)]):
         await store.play(game_id, (first, second)[i % 2], move(r, c))
@@ -269,7 +269,7 @@ async def test_moves_since_and_single_move(store: GameStore) -> None:
 
 
 async def test_changes_read_moves_and_state_together(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     for i, (r, c) in enumerate([(0, 0), (1, 1), (2, 2)]):
         await store.play(game_id, (first, second)[i % 2], move(r, c))
@@ -284,7 +284,7 @@ async def test_changes_read_moves_and_state_together(store: GameStore) -> None:
 
 
 async def test_delete_needs_a_player_token(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     with pytest.raises(Unauthorized):
         await store.delete(created.state.id, "nope")
     await store.delete(created.state.id, created.tokens[1])
@@ -301,7 +301,7 @@ async def test_store_is_ready(store: GameStore) -> None:
 async def test_idempotent_retry_gets_the_first_answer_and_applies_nothing(
     store: GameStore,
 ) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     accepted = await store.play(game_id, first, move(1, 1, idempotency_key="a"))
     # The same key from the other player is another request, not a replay.
@@ -316,7 +316,7 @@ async def test_idempotent_retry_gets_the_first_answer_and_applies_nothing(
 
 
 async def test_idempotent_retry_of_a_refusal_is_refused_the_same_way(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     with pytest.raises(NotYourTurn) as refused:
         await store.play(game_id, second, move(0, 0, idempotency_key="b"))
@@ -329,14 +329,14 @@ async def test_idempotent_retry_of_a_refusal_is_refused_the_same_way(store: Game
 
 
 async def test_replay_of_the_winning_move_reports_the_win(store: GameStore) -> None:
-    created = await store.create(*tictactoe(1))
+    created = await store.create(NewGame(*tictactoe(1)))
     first = await store.play(created.state.id, created.tokens[0], move(0, 0, idempotency_key="w"))
     again = await store.play(created.state.id, created.tokens[0], move(0, 0, idempotency_key="w"))
     assert (again.winner, again.state) == (1, first.state)
 
 
 async def test_if_match_applies_only_at_that_version(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     await store.play(game_id, first, move(0, 0, expected_version=0))
     with pytest.raises(PreconditionFailed) as stale:
@@ -347,7 +347,7 @@ async def test_if_match_applies_only_at_that_version(store: GameStore) -> None:
 
 
 async def test_concurrent_moves_are_each_decided_once(store: GameStore) -> None:
-    created = await store.create(*tictactoe(5))
+    created = await store.create(NewGame(*tictactoe(5)))
     game_id, (first, second) = created.state.id, created.tokens
     # Five moves of player 1 at once: one is accepted, the others find it is not their turn.
     answers = await asyncio.gather(
@@ -367,7 +367,7 @@ async def test_concurrent_moves_are_each_decided_once(store: GameStore) -> None:
 
 
 async def test_concurrent_reversi_moves_are_each_decided_once(store: GameStore) -> None:
-    created = await store.create("reversi", {})
+    created = await store.create(NewGame("reversi", {}))
     game_id, (black, white) = created.state.id, created.tokens
     # Black's four opening moves at once: one is accepted, the others find it is White's turn.
     openings = [(2, 3), (3, 2), (4, 5), (5, 4)]
@@ -392,7 +392,7 @@ async def test_concurrent_reversi_moves_are_each_decided_once(store: GameStore) 
 
 async def test_a_refused_request_is_refused_again_after_many_keyed_moves(store: GameStore) -> None:
     # Accepted moves are remembered too, but never count against the refusals' cap.
-    created = await store.create(*tictactoe(100))
+    created = await store.create(NewGame(*tictactoe(100)))
     game_id, tokens_ = created.state.id, created.tokens
     for i in range(DEFAULT_MAX_REFUSALS + 6):
         await store.play(game_id, tokens_[i % 2], move(i // 100, i % 100, idempotency_key=f"k{i}"))
@@ -419,7 +419,7 @@ async def test_a_game_remembers_at_most_its_bound_of_refusals(
     store_of_two_refusals: GameStore,
 ) -> None:
     store = store_of_two_refusals
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     for key in ("a", "b", "c"):  # player 2 first: not their turn
         with pytest.raises(NotYourTurn):
@@ -437,7 +437,7 @@ async def test_a_game_remembers_at_most_its_bound_of_refusals(
 async def test_any_kind_is_played_and_its_refusals_remembered(
     store: GameStore,
 ) -> None:
-    created = await store.create(NoDiagonalKind.name, {"n": 3})
+    created = await store.create(NewGame(NoDiagonalKind.name, {"n": 3}))
     game_id, (first, second) = created.state.id, created.tokens
     assert (await store.play(game_id, first, move(0, 1))).state.kind == NoDiagonalKind.name
     with pytest.raises(IllegalMove) as refused:
@@ -456,7 +456,7 @@ async def test_the_move_that_reaches_the_limit_draws_the_game(
     store_of_three_moves: GameStore,
 ) -> None:
     store = store_of_three_moves
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     await store.play(game_id, first, move(0, 0))
     await store.play(game_id, second, move(1, 1))
@@ -474,7 +474,7 @@ async def test_the_move_that_reaches_the_limit_draws_the_game(
 
 
 async def test_a_game_says_why_it_ended(store: GameStore) -> None:
-    won = await store.create(*tictactoe(1))
+    won = await store.create(NewGame(*tictactoe(1)))
     assert won.state.reason is None
     result = await store.play(won.state.id, won.tokens[0], move(0, 0))
     assert (result.state.status, result.state.reason) == ("won", "line")
@@ -501,7 +501,7 @@ async def every_page(store: GameStore, game_id: str, limit: int) -> list[tuple[i
 
 
 async def test_legal_moves_are_the_empty_cells_in_pages(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens
     fresh = await store.legal_moves(game_id, -1, 100)
     everything = [(r, c) for r in range(3) for c in range(3)]
@@ -523,7 +523,7 @@ async def test_legal_moves_are_the_empty_cells_in_pages(store: GameStore) -> Non
 
 
 async def test_a_page_of_a_board_of_a_million_is_its_first_cells(store: GameStore) -> None:
-    created = await store.create("tictactoe", {"n": 1_000_000, "k": 5})
+    created = await store.create(NewGame("tictactoe", {"n": 1_000_000, "k": 5}))
     game_id, (first, second) = created.state.id, created.tokens
     await store.play(game_id, first, move(0, 0))
     await store.play(game_id, second, move(0, 2))
@@ -537,9 +537,9 @@ async def test_a_page_of_a_board_of_a_million_is_its_first_cells(store: GameStor
 
 
 async def test_nobody_has_a_legal_move_once_the_game_is_over(store: GameStore) -> None:
-    won = await store.create(*tictactoe(1))
+    won = await store.create(NewGame(*tictactoe(1)))
     await store.play(won.state.id, won.tokens[0], move(0, 0))
-    resigned = await store.create(*tictactoe(3))
+    resigned = await store.create(NewGame(*tictactoe(3)))
     await store.act(resigned.state.id, resigned.tokens[1], ActionRequest("resign"))
     for game_id, version in ((won.state.id, 1), (resigned.state.id, 1)):
         over = await store.legal_moves(game_id, -1, 10)
@@ -548,7 +548,7 @@ async def test_nobody_has_a_legal_move_once_the_game_is_over(store: GameStore) -
 
 async def test_no_legal_move_at_the_move_limit(store_of_three_moves: GameStore) -> None:
     store = store_of_three_moves
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     for i, at in enumerate([(0, 0), (1, 1), (2, 2)]):
         await store.play(created.state.id, created.tokens[i % 2], move(*at))
     over = await store.legal_moves(created.state.id, -1, 10)
@@ -558,7 +558,7 @@ async def test_no_legal_move_at_the_move_limit(store_of_three_moves: GameStore) 
 async def test_the_legal_moves_of_no_game_are_not_found(store: GameStore) -> None:
     with pytest.raises(GameNotFound):
         await store.legal_moves("nosuchgame", -1, 10)
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     await store.delete(created.state.id, created.tokens[0])
     with pytest.raises(GameNotFound):
         await store.legal_moves(created.state.id, -1, 10)
@@ -569,7 +569,7 @@ async def test_the_legal_moves_of_no_game_are_not_found(store: GameStore) -> Non
 
 async def test_memory_store_keeps_only_token_hashes(clock: FakeClock) -> None:
     store = MemoryGameStore(REGISTRY, max_games=3, idle_seconds=60, clock=clock)
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game = store._entry(created.state.id).session
     assert created.tokens[0] not in game.token_hashes
     assert game.token_hashes == tuple(tokens.token_hash(t) for t in created.tokens)
@@ -577,8 +577,8 @@ async def test_memory_store_keeps_only_token_hashes(clock: FakeClock) -> None:
 
 async def test_memory_idle_games_expire_and_moves_keep_them_alive(clock: FakeClock) -> None:
     store = MemoryGameStore(REGISTRY, max_games=3, idle_seconds=60, clock=clock)
-    idle = await store.create(*tictactoe(3))
-    active = await store.create(*tictactoe(3))
+    idle = await store.create(NewGame(*tictactoe(3)))
+    active = await store.create(NewGame(*tictactoe(3)))
     clock.now += 50
     await store.play(active.state.id, active.tokens[0], move(0, 0))
     await store.state(idle.state.id)  # reading does not extend a game's life
@@ -603,14 +603,14 @@ async def test_a_store_bounds_the_moves_of_all_its_games(
     store_of_three_stored_moves: GameStore,
 ) -> None:
     store = store_of_three_stored_moves
-    full = await store.create(*tictactoe(5))
-    other = await store.create(*tictactoe(5))
+    full = await store.create(NewGame(*tictactoe(5)))
+    other = await store.create(NewGame(*tictactoe(5)))
     answers = [
         await store.play(full.state.id, full.tokens[i % 2], move(0, i, idempotency_key=f"m{i}"))
         for i in range(3)
     ]
     with pytest.raises(CapacityExhausted) as refused:
-        await store.create(*tictactoe(3))
+        await store.create(NewGame(*tictactoe(3)))
     assert refused.value.retry_after == 60  # until the oldest idle game frees its moves
     with pytest.raises(CapacityExhausted):
         await store.play(other.state.id, other.tokens[0], move(0, 0))
@@ -622,20 +622,20 @@ async def test_a_store_bounds_the_moves_of_all_its_games(
         await store.play("nope", full.tokens[0], move(0, 0))
     await store.delete(full.state.id, full.tokens[0])  # its three moves are freed
     await store.play(other.state.id, other.tokens[0], move(0, 0))
-    await store.create(*tictactoe(3))
+    await store.create(NewGame(*tictactoe(3)))
 
 
 async def test_expired_games_free_their_moves(
     store_of_three_stored_moves: GameStore, clock: FakeClock
 ) -> None:
     store = store_of_three_stored_moves
-    game = await store.create(*tictactoe(5))
+    game = await store.create(NewGame(*tictactoe(5)))
     for i in range(3):
         await store.play(game.state.id, game.tokens[i % 2], move(0, i))
     with pytest.raises(CapacityExhausted):
-        await store.create(*tictactoe(3))
+        await store.create(NewGame(*tictactoe(3)))
     clock.now += 61  # the game expires, and its moves with it
-    fresh = await store.create(*tictactoe(3))
+    fresh = await store.create(NewGame(*tictactoe(3)))
     await store.play(fresh.state.id, fresh.tokens[0], move(0, 0))
 
 
@@ -658,19 +658,19 @@ async def test_a_game_nobody_moved_in_gives_its_place_back_soon(
     store_of_quick_unstarted_games: GameStore, clock: FakeClock
 ) -> None:
     store = store_of_quick_unstarted_games
-    unstarted = await store.create(*tictactoe(3), owner=Client("10.0.0.1", "10.0.0.0/24"))
-    started = await store.create(*tictactoe(3), owner="b")
+    unstarted = await store.create(NewGame(*tictactoe(3), owner=Client("10.0.0.1", "10.0.0.0/24")))
+    started = await store.create(NewGame(*tictactoe(3), owner="b"))
     await store.play(started.state.id, started.tokens[0], move(0, 0))
-    await store.create(*tictactoe(3), owner="c")
+    await store.create(NewGame(*tictactoe(3), owner="c"))
     # Three games: the store is full, and no network holds more games nobody moved in than the
     # newcomer's (one: its neighbour's), so none gives its place.
     with pytest.raises(CapacityExhausted) as refused:
-        await store.create(*tictactoe(3), owner=Client("10.0.0.2", "10.0.0.0/24"))
+        await store.create(NewGame(*tictactoe(3), owner=Client("10.0.0.2", "10.0.0.0/24")))
     assert refused.value.retry_after == 10  # until the first game nobody moved in expires
     clock.now += 11
     assert await store.live_games() == 1  # the started game lives on
     assert (await store.state(started.state.id)).move_count == 1
-    await store.create(*tictactoe(3), owner="d")
+    await store.create(NewGame(*tictactoe(3), owner="d"))
     if isinstance(store, MemoryGameStore):  # Redis's own keys expire by Redis's own time
         with pytest.raises(GameNotFound):
             await store.state(unstarted.state.id)
@@ -680,11 +680,11 @@ async def test_one_client_holds_at_most_its_share(
     store_of_quick_unstarted_games: GameStore,
 ) -> None:
     store = store_of_quick_unstarted_games
-    mine = await store.create(*tictactoe(5), owner="greedy")
+    mine = await store.create(NewGame(*tictactoe(5), owner="greedy"))
     with pytest.raises(CapacityExhausted) as refused:  # one game of three is its share
-        await store.create(*tictactoe(5), owner="greedy")
+        await store.create(NewGame(*tictactoe(5), owner="greedy"))
     assert "one client" in str(refused.value)
-    yours = await store.create(*tictactoe(5), owner="polite")
+    yours = await store.create(NewGame(*tictactoe(5), owner="polite"))
     await store.play(mine.state.id, mine.tokens[0], move(0, 0))
     await store.play(mine.state.id, mine.tokens[1], move(1, 1))
     with pytest.raises(CapacityExhausted) as refused:  # two moves of four are its share
@@ -694,7 +694,7 @@ async def test_one_client_holds_at_most_its_share(
     await store.play(yours.state.id, yours.tokens[0], move(0, 0))  # the others play on
     await store.play(yours.state.id, yours.tokens[1], move(1, 1))
     await store.delete(mine.state.id, mine.tokens[0])  # its share is free again
-    again = await store.create(*tictactoe(5), owner="greedy")
+    again = await store.create(NewGame(*tictactoe(5), owner="greedy"))
     await store.play(again.state.id, again.tokens[0], move(0, 0))
 
 
@@ -713,11 +713,11 @@ async def test_every_client_whose_games_expired_moves_again_at_once(
 ) -> None:
     store = store_of_two_games_and_moves_each
     owners = ("a", "b")
-    older = [await store.create(*tictactoe(3), owner=owner) for owner in owners]
-    newer = [await store.create(*tictactoe(3), owner=owner) for owner in owners]
+    older = [await store.create(NewGame(*tictactoe(3), owner=owner)) for owner in owners]
+    newer = [await store.create(NewGame(*tictactoe(3), owner=owner)) for owner in owners]
     for game in older:  # each client's older game: moved in now (it expires in 60 s)
         await store.play(game.state.id, game.tokens[0], move(0, 0))
-    await store.create(*tictactoe(3), owner="c")  # Redis: moves reported (else within 1 s)
+    await store.create(NewGame(*tictactoe(3), owner="c"))  # Redis: moves reported (else within 1 s)
     clock.now += 30
     for game in newer:  # its newer one 30 s later: two moves, each client's share
         await store.play(game.state.id, game.tokens[0], move(0, 0))
@@ -745,21 +745,21 @@ async def test_a_crowd_of_unstarted_games_gives_way_to_a_client_that_plays(
     store_of_four_unstarted_places: GameStore,
 ) -> None:
     store = store_of_four_unstarted_places
-    crowd = [await store.create(*tictactoe(3), owner="crowd") for _ in range(3)]
-    await store.create(*tictactoe(3), owner="other")  # the pool is full
+    crowd = [await store.create(NewGame(*tictactoe(3), owner="crowd")) for _ in range(3)]
+    await store.create(NewGame(*tictactoe(3), owner="other"))  # the pool is full
     # A newcomer takes the place of the oldest game of the holder of the most (3 ≥ 0 + 2).
-    mine = await store.create(*tictactoe(3), owner="player")
+    mine = await store.create(NewGame(*tictactoe(3), owner="player"))
     with pytest.raises(GameNotFound):
         await store.state(crowd[0].state.id)
     assert (await store.state(crowd[1].state.id)).move_count == 0
     await store.play(mine.state.id, mine.tokens[0], move(0, 0))  # started: out of the pool
-    late = await store.create(*tictactoe(3), owner="late")  # a free place in the pool
-    again = await store.create(*tictactoe(3), owner="player")  # the crowd's 2 ≥ 0 + 2
+    late = await store.create(NewGame(*tictactoe(3), owner="late"))  # a free place in the pool
+    again = await store.create(NewGame(*tictactoe(3), owner="player"))  # the crowd's 2 ≥ 0 + 2
     with pytest.raises(GameNotFound):
         await store.state(crowd[1].state.id)
     # The crowd, other, late and player hold one each: nobody holds two more than another.
     with pytest.raises(CapacityExhausted) as refused:
-        await store.create(*tictactoe(3), owner="crowd")
+        await store.create(NewGame(*tictactoe(3), owner="crowd"))
     assert "nobody has moved in" in str(refused.value)
     for game in (crowd[2], late, again):  # a first move is never refused: it leaves the pool
         await store.play(game.state.id, game.tokens[0], move(1, 1))
@@ -772,10 +772,10 @@ async def test_a_started_game_never_gives_its_place(
     store = store_of_four_unstarted_places
     started = []
     for _ in range(6):  # the store full of games that were moved in
-        started.append(await store.create(*tictactoe(3), owner="busy"))
+        started.append(await store.create(NewGame(*tictactoe(3), owner="busy")))
         await store.play(started[-1].state.id, started[-1].tokens[0], move(0, 0))
     with pytest.raises(CapacityExhausted) as refused:
-        await store.create(*tictactoe(3), owner="newcomer")
+        await store.create(NewGame(*tictactoe(3), owner="newcomer"))
     assert "live games" in str(refused.value)
     for game in started:  # every started game plays on
         assert (await store.play(game.state.id, game.tokens[1], move(1, 1))).move.seq == 2
@@ -787,15 +787,15 @@ async def test_a_full_store_makes_room_among_the_games_nobody_moved_in(
     store = store_of_four_unstarted_places
     started = []
     for _ in range(5):
-        started.append(await store.create(*tictactoe(3), owner="busy"))
+        started.append(await store.create(NewGame(*tictactoe(3), owner="busy")))
         await store.play(started[-1].state.id, started[-1].tokens[0], move(0, 0))
-    idle = await store.create(*tictactoe(3), owner="idle")  # the store's sixth game
-    mine = await store.create(*tictactoe(3), owner="newcomer")  # idle holds more (1 > 0)
+    idle = await store.create(NewGame(*tictactoe(3), owner="idle"))  # the store's sixth game
+    mine = await store.create(NewGame(*tictactoe(3), owner="newcomer"))  # idle holds more (1 > 0)
     with pytest.raises(GameNotFound):
         await store.state(idle.state.id)
     await store.play(mine.state.id, mine.tokens[0], move(0, 0))  # moved in: it keeps its place
     with pytest.raises(CapacityExhausted) as refused:
-        await store.create(*tictactoe(3), owner="idle")
+        await store.create(NewGame(*tictactoe(3), owner="idle"))
     assert "live games" in str(refused.value)
     assert (await store.state(mine.state.id)).move_count == 1
 
@@ -806,10 +806,10 @@ async def test_a_network_holds_the_unstarted_games_of_all_its_clients(
     store = store_of_four_unstarted_places
     # Four addresses of one /24, a game each: one holder of four, not four of one.
     crowd = [
-        await store.create(*tictactoe(3), owner=Client(f"10.0.0.{i}", "10.0.0.0/24"))
+        await store.create(NewGame(*tictactoe(3), owner=Client(f"10.0.0.{i}", "10.0.0.0/24")))
         for i in range(1, 5)
     ]
-    await store.create(*tictactoe(3), owner=Client("10.0.1.1", "10.0.1.0/24"))
+    await store.create(NewGame(*tictactoe(3), owner=Client("10.0.1.1", "10.0.1.0/24")))
     with pytest.raises(GameNotFound):
         await store.state(crowd[0].state.id)
     for game in crowd[1:]:
@@ -840,12 +840,12 @@ async def test_the_clients_of_one_network_share_its_part_of_the_store(
 ) -> None:
     store = store_of_shares_by_network
     a, b, c = ONE_NETWORK
-    games = [await store.create(*tictactoe(5), owner=owner) for owner in [a] * 5 + [b] * 4]
+    games = [await store.create(NewGame(*tictactoe(5), owner=owner)) for owner in [a] * 5 + [b] * 4]
     for owner in (c, a):  # each below its own six, their /24 at its nine
         with pytest.raises(CapacityExhausted) as refused:
-            await store.create(*tictactoe(5), owner=owner)
+            await store.create(NewGame(*tictactoe(5), owner=owner))
         assert "one network" in str(refused.value)
-    elsewhere = await store.create(*tictactoe(5), owner=ANOTHER_NETWORK)
+    elsewhere = await store.create(NewGame(*tictactoe(5), owner=ANOTHER_NETWORK))
     for game in (games[0], games[1], games[5], games[6]):  # two moves each: the /24's four
         await store.play(game.state.id, game.tokens[0], move(0, 0))
     with pytest.raises(CapacityExhausted) as refused:  # b's third of its own three
@@ -853,7 +853,7 @@ async def test_the_clients_of_one_network_share_its_part_of_the_store(
     assert "one network" in str(refused.value)
     await store.play(elsewhere.state.id, elsewhere.tokens[0], move(0, 0))  # another network's
     await store.delete(games[0].state.id, games[0].tokens[0])  # a game and its move given back
-    await store.create(*tictactoe(5), owner=c)
+    await store.create(NewGame(*tictactoe(5), owner=c))
     await store.play(games[7].state.id, games[7].tokens[0], move(0, 0))
 
 
@@ -863,13 +863,13 @@ async def test_the_clients_of_one_network_share_its_open_games(
     store = store_of_shares_by_network
     a, b, c = ONE_NETWORK
     for owner in (a, a, b, b):
-        await store.create(*tictactoe(3), owner=owner, open_seat=2)
+        await store.create(NewGame(*tictactoe(3), owner=owner, open_seat=2))
     for owner in (c, a):  # each below its own three, their /24 at its four
         with pytest.raises(CapacityExhausted) as refused:
-            await store.create(*tictactoe(3), owner=owner, open_seat=2)
+            await store.create(NewGame(*tictactoe(3), owner=owner, open_seat=2))
         assert "open games created by the clients of one network" in str(refused.value)
-    await store.create(*tictactoe(3), owner=c)  # a game that is not open
-    await store.create(*tictactoe(3), owner=ANOTHER_NETWORK, open_seat=2)
+    await store.create(NewGame(*tictactoe(3), owner=c))  # a game that is not open
+    await store.create(NewGame(*tictactoe(3), owner=ANOTHER_NETWORK, open_seat=2))
 
 
 # --- Redis store --------------------------------------------------------------------------------
@@ -885,7 +885,7 @@ async def test_redis_keeps_only_token_hashes_under_one_hash_tag(redis_store_url:
     store = RedisGameStore(
         REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
     )
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     await store.play(created.state.id, created.tokens[0], move(1, 1, idempotency_key="k"))
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     keys = set(raw.keys(f"{{game:{created.state.id}}}:*"))
@@ -919,7 +919,7 @@ async def test_a_gomoku_game_takes_the_fast_path_its_rule_and_start_allow(
     store = RedisGameStore(
         REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
     )
-    created = await store.create("gomoku", params, opening=opening)
+    created = await store.create(NewGame("gomoku", params, opening=tuple(opening)))
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     assert raw.hget(game_keys(created.state.id)[0], "engine") == engine
     await store.close()
@@ -934,7 +934,7 @@ async def test_a_fast_path_game_kept_under_its_scripts_old_name_plays_on(
     store = RedisGameStore(
         REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
     )
-    created = await store.create("tictactoe", {"n": 3})
+    created = await store.create(NewGame("tictactoe", {"n": 3}))
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     raw.hset(game_keys(created.state.id).meta, "engine", "tictactoe_move")
     x, o = created.tokens
@@ -958,7 +958,7 @@ async def test_a_gomoku_game_kept_from_before_swap2_reads_and_replays(
     store = RedisGameStore(
         REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
     )
-    created = await store.create("gomoku", {"rule": "freestyle", "size": 15})
+    created = await store.create(NewGame("gomoku", {"rule": "freestyle", "size": 15}))
     game_id, (black, white) = created.state.id, created.tokens
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
     raw.hset(game_keys(game_id)[0], "facts", '{"rule":"freestyle","size":15,"foul":"refuse"}')
@@ -986,7 +986,7 @@ async def test_redis_game_keys_expire_when_idle_and_moves_refresh_them(
         fast_paths=fast_paths,
     )
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     meta = game_keys(created.state.id)[0]
     assert 25_000 < raw.pttl(meta) <= 30_000
     raw.pexpire(meta, 5_000)  # as if 25 s had passed
@@ -1009,7 +1009,7 @@ async def test_redis_game_nobody_moved_in_expires_sooner(redis_store_url: str) -
         unstarted_seconds=5,
     )
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     meta = game_keys(created.state.id)[0]
     assert 4_000 < raw.pttl(meta) <= 5_000
     await store.play(created.state.id, created.tokens[0], move(0, 0))
@@ -1027,7 +1027,7 @@ async def test_redis_refusals_remembered_expire_with_their_game(
         fast_paths=fast_paths,
     )  # fmt: skip
     raw = redis.Redis.from_url(redis_store_url, decode_responses=True)
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     with pytest.raises(NotYourTurn):  # the second player first: refused, and remembered
         await store.play(created.state.id, created.tokens[1], move(0, 0, idempotency_key="k"))
     keys = game_keys(created.state.id)
@@ -1047,7 +1047,7 @@ async def test_a_redis_game_stored_before_gifts_were_logged_streams_as_it_did(
     store = RedisGameStore(
         REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
     )
-    created = await store.create(*tictactoe(3), TimeControl(60, 0))
+    created = await store.create(NewGame(*tictactoe(3), TimeControl(60, 0)))
     game_id, (one, two) = created.state.id, created.tokens
     await store.play(game_id, one, move(0, 0))
     await store.act(game_id, one, ActionRequest("give_time", seconds=5))
@@ -1085,7 +1085,7 @@ async def test_redis_reloads_its_scripts_after_a_flush(redis_store_url: str) -> 
     store = RedisGameStore(
         REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2
     )
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     redis.Redis.from_url(redis_store_url).script_flush()  # as after a restart: NOSCRIPT
     assert (await store.play(created.state.id, created.tokens[0], move(0, 0))).state.version == 1
     assert (await store.state(created.state.id)).version == 1
@@ -1118,13 +1118,16 @@ async def test_redis_processes_count_their_moves_together(redis_store_url: str) 
                        max_total_moves=4)
         for _ in range(2)
     )  # fmt: skip
-    games = [await first.create(*tictactoe(5)), await second.create(*tictactoe(5))]
+    games = [
+        await first.create(NewGame(*tictactoe(5))),
+        await second.create(NewGame(*tictactoe(5))),
+    ]
     for store, game in zip((first, second), games, strict=True):
         for i in range(2):
             await store.play(game.state.id, game.tokens[i % 2], move(0, i))
     await first.close()  # says what it had not yet said
     with pytest.raises(CapacityExhausted):
-        await second.create(*tictactoe(3))
+        await second.create(NewGame(*tictactoe(3)))
     with pytest.raises(CapacityExhausted):
         await second.play(games[1].state.id, games[1].tokens[0], move(1, 1))
     await second.delete(games[0].state.id, games[0].tokens[0])  # frees the first's two moves
@@ -1142,19 +1145,21 @@ async def test_a_game_moved_in_before_the_accounting_heard_keeps_its_place(
                        max_unstarted=3)
         for _ in range(2)
     )  # fmt: skip
-    crowd = [await first.create(*tictactoe(3), owner="crowd") for _ in range(3)]
+    crowd = [await first.create(NewGame(*tictactoe(3), owner="crowd")) for _ in range(3)]
     await second.play(crowd[0].state.id, crowd[0].tokens[0], move(0, 0))
     assert crowd[0].state.id in second.accounts._unreported  # not yet heard
     # Named to give its place, it is found moved in: kept, and out of the pool, which has room.
-    await first.create(*tictactoe(3), owner="player")
+    await first.create(NewGame(*tictactoe(3), owner="player"))
     assert (await first.state(crowd[0].state.id)).move_count == 1
     assert (await first.state(crowd[1].state.id)).move_count == 0
     await second.close()  # its report: the started game counted once
-    await first.create(*tictactoe(3), owner="late")  # the crowd's next oldest gives its place
+    await first.create(
+        NewGame(*tictactoe(3), owner="late")
+    )  # the crowd's next oldest gives its place
     with pytest.raises(GameNotFound):
         await first.state(crowd[1].state.id)
     with pytest.raises(CapacityExhausted):
-        await first.create(*tictactoe(3), owner="crowd")  # holds one, as every holder does
+        await first.create(NewGame(*tictactoe(3), owner="crowd"))  # holds one, as every holder does
     assert await first.live_games() == 4
     await first.close()
 
@@ -1171,7 +1176,7 @@ async def test_k_in_a_row_games_match_a_board_scan(store: GameStore) -> None:
     for _ in range(12):
         n = rng.randint(3, 7)
         k = rng.randint(2, n - 1)
-        created = await store.create(*gomoku(n, k))
+        created = await store.create(NewGame(*gomoku(n, k)))
         game_id, tokens_ = created.state.id, created.tokens
         assert dict(created.state.facts) == {"n": n, "k": k}
         grid = [["."] * n for _ in range(n)]
@@ -1205,7 +1210,7 @@ async def test_k_in_a_row_games_match_a_board_scan(store: GameStore) -> None:
 async def test_five_in_a_row_on_a_board_of_a_million(
     store: GameStore, stones: list[tuple[int, int]], winning: tuple[int, int]
 ) -> None:
-    created = await store.create(*gomoku(10**6, 5))
+    created = await store.create(NewGame(*gomoku(10**6, 5)))
     game_id, (first, second) = created.state.id, created.tokens
     far = iter(range(100, 200, 2))  # player 2's stones: far apart, never a run
     for r, c in stones:
@@ -1223,7 +1228,7 @@ async def play_out(store: GameStore, params: dict[str, object], seed: int) -> No
     flips, the pass, the score, who moves, how it ends; and each move's answer rebuilt later
     (``result_at``: replays, event streams) equals the one first given."""
     rng = random.Random(seed)
-    created = await store.create("reversi", params)
+    created = await store.create(NewGame("reversi", params))
     game_id, tokens_ = created.state.id, created.tokens
     grid = await store.rows(game_id)
     color = {1: "B", 2: "W"}
@@ -1277,7 +1282,7 @@ async def test_reversi_random_games_match_the_reference(
 async def test_reversi_from_a_posted_position_with_passes_and_a_wipe_out(store: GameStore) -> None:
     # White cannot answer Black's first move: Black plays again (passed), then wipes White out.
     board = ["BW..", "....", "....", "...."]
-    created = await store.create("reversi", {"board": board, "next": "B"})
+    created = await store.create(NewGame("reversi", {"board": board, "next": "B"}))
     game_id, (black, _) = created.state.id, created.tokens
     assert created.state.next_player == 1
     first = await store.play(game_id, black, move(0, 2))
@@ -1286,13 +1291,15 @@ async def test_reversi_from_a_posted_position_with_passes_and_a_wipe_out(store: 
     assert first.state.facts["score"] == {"1": 3, "2": 0}
     await store.delete(game_id, black)
     # A position where the colour asked cannot move: the other one starts.
-    passes = await store.create("reversi", {"board": ["BW..", "....", "....", "...."], "next": "W"})
+    passes = await store.create(
+        NewGame("reversi", {"board": ["BW..", "....", "....", "...."], "next": "W"})
+    )
     assert passes.state.next_player == 1
     await play_out(store, {"board": ["B.W.", ".WB.", "..W.", "...."], "next": "W"}, seed=3)
 
 
 async def test_reversi_refusals_change_nothing(store: GameStore) -> None:
-    created = await store.create("reversi", {})
+    created = await store.create(NewGame("reversi", {}))
     game_id, (black, white) = created.state.id, created.tokens
     assert dict(created.state.facts) == {
         "height": 8, "width": 8, "score": {"1": 2, "2": 2}, "final_score": None,
@@ -1324,7 +1331,7 @@ async def test_redis_processes_never_answer_from_an_outdated_copy(redis_store_ur
         RedisGameStore(REGISTRY, redis_store_url, max_games=10, idle_seconds=60, timeout_seconds=2)
         for _ in range(2)
     )
-    created = await first.create("reversi", {})
+    created = await first.create(NewGame("reversi", {}))
     game_id, (black, white) = created.state.id, created.tokens
     await first.play(game_id, black, move(2, 3))  # first keeps the game at version 1
     grid = await second.rows(game_id)
@@ -1368,7 +1375,7 @@ def test_a_reader_woken_by_a_change_never_joins_a_read_sent_before_it() -> None:
 
 
 async def test_versions_count_every_change_and_moves_keep_their_seq(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (one, two) = created.state.id, created.tokens
     await store.act(game_id, one, ActionRequest("offer"))  # version 1
     first = await store.play(game_id, one, move(0, 0))  # declines it: version 2, move 1
@@ -1394,7 +1401,7 @@ async def test_versions_count_every_change_and_moves_keep_their_seq(store: GameS
 async def test_actions_end_the_game_once_and_are_remembered_under_their_key(
     store: GameStore,
 ) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (one, two) = created.state.id, created.tokens
     keyed = ActionRequest("offer", idempotency_key="k")
     offered = await store.act(game_id, two, keyed)
@@ -1424,7 +1431,7 @@ async def test_actions_end_the_game_once_and_are_remembered_under_their_key(
 
 
 async def test_a_clocked_moves_answer_is_the_same_whenever_asked(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3), TimeControl(60, 2))
+    created = await store.create(NewGame(*tictactoe(3), TimeControl(60, 2)))
     game_id, (one, two) = created.state.id, created.tokens
     cells = [(one, 0, 0), (two, 1, 1), (one, 0, 1), (two, 2, 2), (one, 0, 2)]
     answers = []
@@ -1457,7 +1464,7 @@ async def test_a_stream_reads_each_gift_of_time_as_the_state_it_left(
     page of moves of any size, the gifts after it up to the last move read (all, when it is
     the game's last) are the states their answers were — but the one whose move was taken
     back (history, as that move is)."""
-    created = await store.create(*tictactoe(4), TimeControl(60, 2, mode))
+    created = await store.create(NewGame(*tictactoe(4), TimeControl(60, 2, mode)))
     game_id, (one, two) = created.state.id, created.tokens
     answers: dict[int, GameState] = {}  # by version
 
@@ -1497,7 +1504,7 @@ async def test_a_stream_reads_each_gift_of_time_as_the_state_it_left(
 
 
 async def test_a_key_first_used_for_an_action_is_reused_by_a_move(store: GameStore) -> None:
-    created = await store.create(*tictactoe(3))
+    created = await store.create(NewGame(*tictactoe(3)))
     game_id, (one, _) = created.state.id, created.tokens
     with pytest.raises(WrongPlayer):  # refused, and remembered under the key
         await store.act(game_id, one, ActionRequest("resign", player=2, idempotency_key="k"))

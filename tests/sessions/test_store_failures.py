@@ -25,6 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from app.kinds import REGISTRY
 from app.sessions.exchange import MoveRequest
 from app.sessions.kind import Placement
+from app.sessions.store import NewGame
 from app.stores.redis.cluster import BoundedCluster, connect, may_have_run
 from app.stores.redis.store import RedisGameStore
 from tests.servers import wait_for
@@ -108,7 +109,7 @@ async def test_a_lost_subscription_is_made_again_and_its_waiters_read_again(
         RedisGameStore(REGISTRY, redis_url, max_games=10, idle_seconds=60, timeout_seconds=2)
         for _ in range(2)
     )
-    created = await mover.create("tictactoe", {"n": 3})
+    created = await mover.create(NewGame("tictactoe", {"n": 3}))
     game_id = created.state.id
     waiting = asyncio.create_task(watcher.wait_for_change(game_id, 0, 60))
     await asyncio.to_thread(wait_for, lambda: raw.pubsub_numpat() == 1, "the subscription")

@@ -27,7 +27,7 @@ from app.sessions.clock import Stage, TimeControl
 from app.sessions.exchange import ActionRequest, GameState, LegalMovesPage, MoveRequest
 from app.sessions.kind import Pass, Placement, Player
 from app.sessions.session import NO_TERMS, Terms
-from app.sessions.store import GameStore
+from app.sessions.store import GameStore, NewGame
 from app.stores.memory import MemoryGameStore
 from app.stores.redis.store import RedisGameStore
 from tests.conftest import empty_store
@@ -106,7 +106,7 @@ async def play(
     """What a store answered to each step of the sequence, and the game's state after it; the
     time is ``now[0]`` (ms), which the steps move on."""
     now[0] = START_MS
-    created = await store.create(*game, control, terms=terms)
+    created = await store.create(NewGame(*game, control, terms=terms))
     game_id, tokens = created.state.id, created.tokens
     seen: list[tuple[Any, ...]] = [_state(created.state)]
     state = created.state
@@ -459,7 +459,7 @@ points = st.lists(
 async def replayed(store: GameStore, game: tuple[str, dict[str, object]], game_id: str) -> Any:
     """The oracle of a takeback: a new game of the store that replays the game's moves (those
     left), and what it shows — its state but the id and version, its board, its legal moves."""
-    created = await store.create(*game)
+    created = await store.create(NewGame(*game))
     moves, _ = await store.moves(game_id, 0, 10_000)
     for move in moves:
         await store.play(created.state.id, created.tokens[move.player - 1],
@@ -479,7 +479,7 @@ async def legal_at_every_point(
 ) -> list[tuple[Any, ...]]:
     """The pages a store answered at every point of a game played by ``sequence``: at each, one
     page (as asked) and every legal move, then the legal move picked is played."""
-    created = await store.create(*game)
+    created = await store.create(NewGame(*game))
     game_id, tokens = created.state.id, created.tokens
     seen: list[tuple[Any, ...]] = []
     for after, limit, pick, takeback in sequence:
@@ -575,7 +575,9 @@ async def seated(
     the state of the rematch once made. Tokens are each store's own: they are kept by seat
     (and the last spectator's) and never compared."""
     created = await store.create(
-        *game, owner="creator", open_seat=open_seat, terms=replace(NO_TERMS, private=private)
+        NewGame(
+            *game, owner="creator", open_seat=open_seat, terms=replace(NO_TERMS, private=private)
+        )
     )
     game_id = created.state.id
     tokens: dict[object, str] = {

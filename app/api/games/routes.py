@@ -165,15 +165,7 @@ async def create_game(request: Request) -> Response:
     shapes = shapes_of(request)
     body = shapes.create_body(await shapes.create.parse(request))
     owner = client_of(request)
-    created = await store_of(request).create(
-        body.kind,
-        body.params(),
-        body.control(),
-        owner,
-        body.opening_moves(),
-        body.open_seat(),
-        body.terms(),
-    )
+    created = await store_of(request).create(body.new_game(owner))
     state = created.state
     tokens = {str(seat): token for seat, token in enumerate(created.tokens, 1) if token}
     answer = {**state_json(state, state_names(shapes.kinds, state)), "tokens": tokens}

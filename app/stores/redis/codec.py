@@ -42,7 +42,7 @@ from app.sessions.kind import (
 from app.sessions.past import Gift
 from app.sessions.receipts import Receipt, receipt_from, receipt_key
 from app.sessions.session import Ending, Session, Terms
-from app.sessions.store import Client, Recipe, network_of
+from app.sessions.store import Client, NewGame, network_of
 from app.stores.redis.wire import GiftReply, KnownFields, ReadReply, RecipeFields, StateReply
 
 # The engine of a game that no fast path plays (its meta hash's ``engine``; a fast path's
@@ -280,14 +280,14 @@ def opening_moves(found: RecipeFields) -> int:
     return int(found.opened or 0)
 
 
-def recipe_of(kinds: KindRegistry, found: RecipeFields, opening: Sequence[Move]) -> Recipe:
-    """How the game was made, from its meta hash's fields and its opening's moves (its first
-    ``opening_moves``)."""
+def recipe_of(kinds: KindRegistry, found: RecipeFields, opening: Sequence[Move]) -> NewGame:
+    """What the game was made of (no holders: ``NewGame``), from its meta hash's fields and its
+    opening's moves (its first ``opening_moves``)."""
     terms = Terms(
         None if found.fm is None else int(found.fm) // 1000,
         frozenset(str(found.off or "").split(",")) - {""}, str(found.private) == "1",
     )  # fmt: skip
-    return Recipe(
+    return NewGame(
         kinds.find(str(found.kind)).name, json.loads(str(found.params)),
         None if found.control is None else TimeControl.decode(str(found.control)),
         tuple(move.played for move in opening), terms,

@@ -27,13 +27,13 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from app.sessions import tokens
-from app.sessions.clock import ClockState, TimeControl
+from app.sessions.clock import ClockState
 from app.sessions.errors import (
     PRIVATE_GAME,
     CapacityExhausted,
@@ -61,8 +61,6 @@ from app.sessions.kind import (
     GameKind,
     KindRegistry,
     Move,
-    Played,
-    Player,
     board_size,
     other,
 )
@@ -74,9 +72,7 @@ from app.sessions.session import (
     DEFAULT_GAME_TIME_GIFTS,
     DEFAULT_MAX_MOVES,
     DEFAULT_MAX_REFUSALS,
-    NO_TERMS,
     Session,
-    Terms,
 )
 from app.sessions.store import (
     CLIENT_GAMES,
@@ -90,8 +86,8 @@ from app.sessions.store import (
     Changes,
     CreatedGame,
     History,
+    NewGame,
     OpenGames,
-    Recipe,
     Seat,
     client_part,
     network_bound,
@@ -276,32 +272,29 @@ class RedisGameStore:
             return path.engine
         return GENERIC
 
-    async def create(
-        self,
-        kind: str,
-        params: Mapping[str, object],
-        control: TimeControl | None = None,
-        owner: str = "",
-        opening: Sequence[Played] = (),
-        open_seat: Player | None = None,
-        terms: Terms = NO_TERMS,
-        seated: tuple[str, str] | None = None,
-    ) -> CreatedGame:
+    async def create(self, game: NewGame) -> CreatedGame:
+        kind, params, control, owner, terms = (
+            game.kind,
+            game.params,
+            game.control,
+            game.owner,
+            game.terms,
+        )
         game_kind = self.kinds.find(kind)
         game_id = tokens.new_game_id()
-        await self._reserve(game_id, owner, len(opening))
-        secrets, hashes = seats(open_seat, seated)
-        position = opened(game_kind, params, opening)
+        await self._reserve(game_id, owner, len(game.opening))
+        secrets, hashes = seats(game.open_seat, game.seated)
+        position = opened(game_kind, params, game.opening)
         session = Session(
             game_id, game_kind, params, hashes, position, self.max_moves,
             version=position.move_count,  # an opening's moves, as if they had been played
-            lobby=open_seat is not None, open_seat=open_seat,
+            lobby=game.open_seat is not None, open_seat=game.open_seat,
         )  # fmt: skip
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
             initial = control.initial_ms
             state = replace(state, clock=ClockState(control, (initial, initial), None, None))
-        engine = self._engine_for(game_kind, params, bool(opening))
+        engine = self._engine_for(game_kind, params, bool(game.opening))
         records = [game_kind.encode_move(move) for move in session.moves(0, state.move_count)]
         fast = None if engine == GENERIC else game_kind.fast_path
         fields = created_fields(session, engine, fast, owner, control, terms)
@@ -413,10 +406,7 @@ class RedisGameStore:
             player = player_or_none(answer.player) or 1
             recipe = await self._recipe(game_id)
             seated = {player: answer.hash, other(player): tokens.token_hash(made)}
-            created = await self.create(
-                recipe.kind, recipe.params, recipe.control, owner, recipe.opening,
-                terms=recipe.terms, seated=(seated[1], seated[2]),
-            )  # fmt: skip
+            created = await self.create(replace(recipe, owner=owner, seated=(seated[1], seated[2])))
             answer = await call("link", created.state.id)
             if not isinstance(answer, LinkedReply) or answer.id != created.state.id:
                 await self._forget(created.state.id)  # another call linked its own first
@@ -437,7 +427,7 @@ class RedisGameStore:
             await self.accounts.forget(game_id)
         self.known.forget(game_id)
 
-    async def _recipe(self, game_id: str) -> Recipe:
+    async def _recipe(self, game_id: str) -> NewGame:
         """How the game was made: its creation parameters, clocks, terms and opening moves
         (its first ``opened`` move records)."""
         read = self.client.hmget(game_keys(game_id).meta, list(RecipeFields._fields))
