@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, and_, event, func, literal, select, tuple_
+from sqlalchemy import and_, event, func, literal, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -217,11 +217,11 @@ class Archive:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def _listing(self, where: Where, after: Cursor | None) -> Select[Any]:
+    def _listing(self, where: Where, after: Cursor | None) -> Any:
         """The public games of ``where`` before ``after``, newest end first: driven by the seats'
         index when a seat's name or player is asked, else by the games' (``tables``)."""
         order: tuple[Any, Any]
-        query: Select[Any]
+        query: Any  # a Select
         if where.name is not None or where.player is not None:
             seat = seats.alias("seat")
             query = select(games.c.summary, games.c.ended_at, games.c.id).join(
