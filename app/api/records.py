@@ -427,7 +427,7 @@ RECORD_FORMAT = Param(
 )
 
 
-def _format_problem(message: str) -> RequestValidationError:
+def format_problem(message: str) -> RequestValidationError:
     """A ``?format=`` that cannot write the game, as the 422 that says why."""
     return RequestValidationError([{"loc": ("query", "format"), "type": "format", "msg": message}])
 
@@ -437,7 +437,7 @@ def _writable(kind: Kind, state: GameState, wanted: str) -> None:
     what can be told before a move is read."""
     refused = refusal(kind, board_size(kind, state.facts), wanted)
     if refused is not None:
-        raise _format_problem(refused)
+        raise format_problem(refused)
 
 
 @charged
@@ -467,7 +467,7 @@ async def get_record(request: Request, meter: Meter) -> Response:
         if over:
             kept.keep(game_id, state.version, wanted, written)
     if written.refused is not None:
-        raise _format_problem(written.refused)
+        raise format_problem(written.refused)
     return Response(written.body, media_type=written.media_type, headers=headers)
 
 

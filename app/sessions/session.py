@@ -179,6 +179,7 @@ class Session:
     # Every gift of time, in order (at most ``max_gifts``): a stream sends each in its place.
     given: list[Gift] = field(default_factory=list)
     joined_ms: int | None = None  # when the open seat was taken (ms; None: not yet, or no time)
+    created_ms: int | None = None  # when it was created (ms; None: no time kept)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
@@ -315,6 +316,7 @@ class Session:
             at_ms=self.changed_ms,
             last_given=self.last_given,
             joined_ms=self.joined_ms,
+            created_ms=self.created_ms,
         )
         return self._snapshot
 

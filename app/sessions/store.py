@@ -235,6 +235,11 @@ class GameStore(Protocol):
     async def state(self, game_id: str) -> GameState:
         """Raises GameNotFound."""
 
+    async def readers(self, game_id: str) -> frozenset[str]:
+        """The hashes of the tokens that may read the game if it is private: its players' and
+        its spectators' (what the archive keeps of who may read it). Raises GameNotFound."""
+        ...
+
     async def viewer(self, game_id: str, token: str | None) -> None:
         """Whether the game may be read with ``token`` (None: none sent): a public game by
         anyone, a private one with a player's or a spectator's token only. Raises GameNotFound,

@@ -291,7 +291,7 @@ class MemoryGameStore:
         self._make_room(owner)  # the last refusal: a game that gives its place is gone
         self._moves += position.move_count
         _count(self._owned_moves, owner, position.move_count)
-        session.changed_ms = self._now_ms()
+        session.changed_ms = session.created_ms = self._now_ms()
         if control is not None:
             wait = game_kind.clocks_wait(params)
             session.clocks = Clocks.start(control, session.changed_ms, wait)
@@ -348,6 +348,10 @@ class MemoryGameStore:
 
     async def state(self, game_id: str) -> GameState:
         return self._session(game_id).state()
+
+    async def readers(self, game_id: str) -> frozenset[str]:
+        session = self._entry(game_id).session
+        return frozenset(session.token_hashes) - {""} | session.spectators
 
     async def viewer(self, game_id: str, token: str | None) -> None:
         self._entry(game_id).session.check_viewer(token)

@@ -202,6 +202,7 @@ def state_read(kinds: KindRegistry, game_id: str, found: Iterable[Any]) -> GameS
         rematch_offer=player_or_none(s.rmo), rematch=s.rm or None,
         takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
         at_ms=int(s.at) or None, last_given=int(s.lg) or None, joined_ms=int(s.jat) or None,
+        created_ms=int(s.made) or None,
     )  # fmt: skip
 
 

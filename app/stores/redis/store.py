@@ -301,7 +301,10 @@ class RedisGameStore:
         args = CreateArgs(ttl_ms=self.unstarted_ms, fields=fields, records=json.dumps(records))
         keys = game_keys(game_id)
         made_at = await self._run(Call("create", [keys.meta, keys.moves], args))
-        state = replace(state, disabled=terms.disabled, private=terms.private, at_ms=int(made_at))
+        state = replace(
+            state, disabled=terms.disabled, private=terms.private, at_ms=int(made_at),
+            created_ms=int(made_at),
+        )  # fmt: skip
         if terms.first_move_seconds is not None and state.next_player is not None:
             state = await self.state(game_id)  # its deadline, by the store's time
         if state.open_seat is not None and not terms.private:  # listed once it exists
@@ -563,6 +566,11 @@ class RedisGameStore:
             if await self.known.spectates(game_id, token):
                 raise SpectatorToken() from None
             raise
+
+    async def readers(self, game_id: str) -> frozenset[str]:
+        known = await self.known.game(game_id)
+        spectators = await self.known.spectators(game_id)
+        return frozenset(known.hashes) - {""} | spectators
 
     async def viewer(self, game_id: str, token: str | None) -> None:
         known = await self.known.game(game_id)

@@ -293,6 +293,7 @@ class StateReply(NamedTuple):
     at: str = "0"  # the instant of the game's last change (ms), '0' if never written
     lg: str = "0"  # the version of the last gift of time, '0' for none
     jat: str = "0"  # when the open seat was taken (ms), '0' before (or not kept)
+    made: str = "0"  # when the game was created (ms), '0' if not kept
 
 
 class ReadReply(NamedTuple):

@@ -1,0 +1,218 @@
+"""The archive's routes: finished games listed (``GET /v1/archive/games``) and read back as their
+signed records (``GET /v1/archive/games/{id}``).
+
+Every filter and the cursor are read by hand (``Param``: one declaration for the docs and the
+parser), each bounded; a page reads at most ``limit`` games, each counted against the client's
+history reads (429 past its share), and walks one index of the archive from the cursor. A private
+game is never listed, and its record is read only with a token of one of its players or
+spectators.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
+
+from app.api.bodies import json_response
+from app.api.clients import client_of
+from app.api.games import params as game_params
+from app.api.games.access import store_errors
+from app.api.params import Malformed, Param, integer, matching
+from app.api.ratelimit import RateLimiter
+from app.api.records import RECORD_FORMAT, format_problem
+from app.api.routing import api_router
+from app.contract.problems import GAME_NOT_FOUND, RATE_LIMITED, UNAUTHORIZED, VALIDATION_ERROR
+from app.sessions import tokens
+from app.sessions.errors import PRIVATE_GAME, GameNotFound, Unauthorized
+from app.stores.archive.archive import Archive, Cursor, Where
+from app.stores.archive.tables import ID_LENGTH, NAME_LENGTH
+
+MAX_PAGE, DEFAULT_PAGE = 1000, 100
+
+_WORD, _word = matching("[a-z][a-z0-9_]{0,31}", "name", "is not a name", max_length=32)
+
+
+def _filter(name: str, description: str) -> Param[str | None]:
+    return Param[str | None](name, "query", _WORD, description, _word, None)
+
+
+GAME = _filter("game", "Only games of this kind (`tictactoe`, `reversi`, `gomoku`, `connect4`).")
+RULE = _filter("rule", "Only games under this rule (gomoku's `renju`, …).")
+STATUS = _filter("status", "Only games that ended so: `won`, `draw` or `aborted`.")
+REASON = _filter("reason", "Only games that ended for this reason (`line`, `timeout`, …).")
+_PLAYER, _player = matching(
+    "[A-Za-z0-9_-]{1,64}", "player", "is not a player's id", max_length=ID_LENGTH
+)
+PLAYER = Param[str | None]("player", "query", _PLAYER, "Only games a player played.", _player, None)
+
+
+def _name(text: str) -> str:
+    if not 1 <= len(text) <= NAME_LENGTH or not text.isprintable():
+        raise Malformed(
+            "name", f"must be 1 to {NAME_LENGTH} characters, none of them a control character"
+        )
+    return text
+
+
+NAME = Param[str | None](
+    "name", "query", {"type": "string", "minLength": 1, "maxLength": NAME_LENGTH},
+    "Only games with a seat of this name (exactly).", _name, None,
+)  # fmt: skip
+# RFC 3339: a date, a time (seconds, up to microseconds) and a zone (Z or an offset).
+_RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([Zz]|[+-]\d{2}:\d{2})"
+)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _instant(text: str) -> int:
+    """An RFC 3339 instant, as ms since the epoch."""
+    if len(text) > 40 or not _RFC3339.fullmatch(text):
+        raise Malformed("datetime", "must be an RFC 3339 instant, e.g. 2026-12-02T10:00:00Z")
+    try:
+        moment = datetime.fromisoformat(text.upper())
+    except ValueError:
+        raise Malformed("datetime", "is not a date and time that exists") from None
+    return (moment - EPOCH) // timedelta(milliseconds=1)
+
+
+_INSTANT = {"type": "string", "format": "date-time", "maxLength": 40}
+ENDED_AFTER = Param[int | None](
+    "ended_after", "query", _INSTANT, "Only games that ended after this instant (RFC 3339).",
+    _instant, None,
+)  # fmt: skip
+ENDED_BEFORE = Param[int | None](
+    "ended_before", "query", _INSTANT, "Only games that ended before this instant (RFC 3339).",
+    _instant, None,
+)  # fmt: skip
+
+
+def _cursor(text: str) -> Cursor:
+    try:
+        return Cursor.decode(text)
+    except ValueError:
+        raise Malformed("cursor", "must be a `next` of this listing") from None
+
+
+CURSOR = Param[Cursor | None](
+    "cursor", "query", {"type": "string", "maxLength": 200},
+    "Where the page starts: the previous page's `next`.", _cursor, None,
+)  # fmt: skip
+_LIMIT, _limit = integer(1, MAX_PAGE)
+LIMIT = Param(
+    "limit", "query", _LIMIT, f"At most this many games (1 to {MAX_PAGE}).", _limit, DEFAULT_PAGE
+)
+FILTERS = (GAME, RULE, PLAYER, NAME, STATUS, REASON, ENDED_AFTER, ENDED_BEFORE)
+
+
+def where_of(request: Request) -> Where:
+    """The filters a listing or an export asks for (each a 422 naming it if malformed)."""
+    return Where(**{param.name: param.read(request) for param in FILTERS})
+
+
+@with_config(ConfigDict(extra="allow"))
+class ArchivedGameOut(TypedDict):
+    """A finished game, as listed: its creation parameters (as `POST /v1/games` took them) are
+    members too."""
+
+    id: str
+    game: str
+    names: Annotated[dict[str, str], Field(description="The seats' names, by seat.")]
+    players: Annotated[dict[str, str], Field(description="The seats' players, by seat.")]
+    status: Annotated[str, Field(description="`won`, `draw` or `aborted`.")]
+    winner: Annotated[int | None, Field(description="1 or 2; null for a draw or an abort.")]
+    reason: Annotated[str | None, Field(description="Why it ended.")]
+    move_count: int
+    created_at: Annotated[str, Field(description="RFC 3339, UTC, ms.")]
+    ended_at: Annotated[str, Field(description="RFC 3339, UTC, ms.")]
+    chain: Annotated[str, Field(description="The record's hash chain.")]
+
+
+class ArchivedGamesOut(TypedDict):
+    games: list[ArchivedGameOut]
+    next: Annotated[str | None, Field(description="Send as `cursor` for the next page.")]
+
+
+def archive_of(request: Request) -> Archive | None:
+    archive: Archive | None = request.app.state.archive
+    return archive
+
+
+async def list_archived(request: Request) -> Response:
+    where = where_of(request)
+    after = CURSOR.read(request)
+    limit = LIMIT.read(request)
+    reads: RateLimiter = request.app.state.history_reads
+    reads.take(client_of(request), limit)  # a page reads up to ``limit`` games
+    archive = archive_of(request)
+    if archive is None:  # no archive: nothing was kept
+        return json_response({"games": [], "next": None})
+    page = await archive.page(where, after, limit)
+    cursor = None if page.next is None else page.next.encode()
+    return json_response({"games": page.games, "next": cursor})
+
+
+async def get_archived(request: Request) -> Response:
+    game_id = game_params.game_id(request)
+    wanted = RECORD_FORMAT.read(request)
+    archive = archive_of(request)
+    kept = None if archive is None else await archive.kept(game_id, wanted)
+    if kept is None:
+        if archive is not None and await archive.exists(game_id):
+            raise format_problem(f"no {wanted} record is kept of this game")
+        raise GameNotFound(game_id)
+    if kept.private:
+        try:
+            token = game_params.VIEWER_TOKEN.read_if_sent(request)
+        except Unauthorized:
+            token = None
+        if token is None or tokens.token_hash(token) not in kept.readers:
+            raise Unauthorized(PRIVATE_GAME)
+    record = kept.record
+    if record.refused is not None:
+        raise format_problem(record.refused)
+    cache = "private" if kept.private else "public"
+    headers = {"Cache-Control": f"{cache}, max-age=86400, immutable"}
+    return Response(record.body, media_type=record.media_type, headers=headers)
+
+
+def archive_router() -> APIRouter:
+    router = api_router("/v1/archive", ["Archive"])
+    router.get(
+        "/games",
+        summary="List finished games",
+        description="Finished public games from the archive, newest end first, a page at a "
+        "time (`limit`, 1 to 1000, default 100; `cursor`: the previous page's `next`), "
+        "filtered by kind, rule, a player, a seat's name, status, reason and when they ended. "
+        "Private games are never listed. Each listed game counts as a read against the "
+        "client's history limit (429 `rate_limited` past it); 503 `store_unavailable` while "
+        "the archive cannot be reached.",
+        response_model=ArchivedGamesOut,
+        responses={200: {}, **store_errors(VALIDATION_ERROR, RATE_LIMITED)},
+        openapi_extra={
+            "parameters": [param.openapi for param in (*FILTERS, CURSOR, LIMIT)],
+        },
+    )(list_archived)
+    viewer: dict[str, Any] = dict(game_params.VIEWER_TOKEN.openapi)
+    router.get(
+        "/games/{game_id}",
+        summary="A finished game's record, from the archive",
+        description="The finished game's signed record exactly as `GET /v1/games/{id}/record` "
+        "answered it at the end, in the same formats (`?format=`), after its live copy is "
+        "gone. A private game's needs a token of one of its players or spectators (401). 404 "
+        "`game_not_found` for no such game archived.",
+        responses={
+            200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+            **store_errors(VALIDATION_ERROR, GAME_NOT_FOUND, UNAUTHORIZED),
+        },
+        openapi_extra={
+            **viewer,
+            "parameters": [game_params.GAME_ID.openapi, RECORD_FORMAT.openapi],
+        },
+    )(get_archived)
+    return router

@@ -1,0 +1,175 @@
+"""The archiver: every finished game, from its live store into the archive, once.
+
+A store built to archive keeps each ended game in an outbox, written by the same atomic step
+that ends it (``GameStore.unarchived``), and does not let it go until it is told the game is in
+the archive (``GameStore.archived``). The archiver of each process takes games from there: the
+one a request of this process just ended at once, before that request is answered
+(``settle``), and every other (a flag that fell with nobody looking, a game another process
+ended, one left waiting while the archive was down) from its loop (``run``), woken by the store
+when a game ends here and every ``poll_seconds`` for those that end elsewhere. Writing a game is
+idempotent by its id (``Archive.put``), so two archivers that take the same game, or one that
+dies between the write and telling the store, archive it once.
+
+A game is archived as the record route answered it at its end, in every format, signed, with
+the listing's summary of it (``finished_of``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Mapping
+
+from app.contract.games import Kind
+from app.contract.render import instant
+from app.records.signing import KeyRing
+from app.records.steps import completed
+from app.records.written import JSON_RECORD, every_format, recording
+from app.sessions.errors import GameNotFound, StoreUnavailable
+from app.sessions.exchange import GameState
+from app.sessions.kind import Kinds
+from app.sessions.store import GameStore, History
+from app.stores.archive.archive import Archive, ArchivedRecord, Finished
+
+log = logging.getLogger("adjudicator.archive")
+
+# Games taken from the outbox at a time.
+BATCH = 100
+# How long a request that ended a game waits for its archiving before it is answered anyway
+# (the loop archives it later): an archive that is slow or down never holds up play for long.
+SETTLE_SECONDS = 1.0
+
+
+def finished_of(
+    kind: Kind, history: History, state: GameState, keys: KeyRing, readers: frozenset[str]
+) -> Finished:
+    """A finished game as the archive keeps it: its record in every format, and its summary
+    (``GET /v1/archive/games``): its id, creation parameters, names, players, result, moves,
+    times and hash chain (and the final score where its state has one: Reversi's)."""
+    record, _ = completed(recording(kind, history, state))
+    written = [
+        ArchivedRecord(name, kept.media_type, kept.body, kept.refused)
+        for name, kept in every_format(kind, history, state, keys)
+    ]
+    now = record["state"]
+    ended_ms = state.at_ms or 0
+    created_ms = state.created_ms or ended_ms
+    names: Mapping[str, str] = {}
+    players: Mapping[str, str] = {}
+    summary: dict[str, object] = {
+        "id": state.id, **{k: v for k, v in record.items() if k not in ("moves", "state", "chain")},
+        "names": names, "players": players, "status": state.status, "winner": state.winner,
+        "reason": state.reason, "move_count": state.move_count,
+        "created_at": instant(created_ms), "ended_at": instant(ended_ms), "chain": record["chain"],
+    }  # fmt: skip
+    if "final_score" in now:
+        summary["final_score"] = now["final_score"]
+    rule = history.params.get("rule")
+    return Finished(
+        id=state.id, game=kind.name, rule=None if rule is None else str(rule),
+        status=state.status, winner=state.winner, reason=state.reason,
+        move_count=state.move_count, created_ms=created_ms, ended_ms=ended_ms,
+        private=state.private, summary=summary, records=written, readers=readers,
+    )  # fmt: skip
+
+
+class Archiver:
+    """Archives the finished games of ``store`` into ``archive`` (see the module)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        archive: Archive,
+        kinds: Kinds[Kind],
+        keys: KeyRing,
+        *,
+        poll_seconds: float = 1.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store, self.archive, self.kinds, self.keys = store, archive, kinds, keys
+        self.poll_seconds = poll_seconds
+        self.clock = clock
+        self.written = 0  # games this process wrote into the archive
+        self.failures = 0  # attempts that found the archive or the store unavailable
+        self._task: asyncio.Task[None] | None = None
+
+    async def archive_one(self, game_id: str) -> bool:
+        """Archive the finished game ``game_id`` (if the store still has it) and let the store
+        forget it: True if it is archived now (by this call or before)."""
+        try:
+            state = await self.store.state(game_id)
+        except GameNotFound:  # gone: archived and expired already
+            await self.store.archived([game_id])
+            return True
+        if state.status == "in_progress":  # a takeback? never: a game's end is its last change
+            return False
+        history = await self.store.history(game_id)
+        readers = await self.store.readers(game_id) if state.private else frozenset()
+        kind = self.kinds.find(state.kind)
+        finished = finished_of(kind, history, state, self.keys, readers)
+        if await self.archive.put(finished, int(self.clock() * 1000)):
+            self.written += 1
+        await self.store.archived([game_id])
+        return True
+
+    async def settle(self, state: GameState) -> None:
+        """Archive the game a request just ended, before it is answered, if that takes less than
+        ``SETTLE_SECONDS``; else (or if the archive is down) the loop archives it later."""
+        if state.status == "in_progress":
+            return
+        try:
+            await asyncio.wait_for(self.archive_one(state.id), SETTLE_SECONDS)
+        except (StoreUnavailable, TimeoutError):
+            self.failures += 1
+
+    async def drain(self) -> int:
+        """Archive every game waiting in the store's outbox now: how many."""
+        done = 0
+        while True:
+            waiting = await self.store.unarchived(BATCH)
+            if not waiting:
+                return done
+            for game_id in waiting:
+                done += await self.archive_one(game_id)
+            if len(waiting) < BATCH:
+                return done
+
+    async def run(self) -> None:
+        """Archive what waits, whenever a game ends here and every ``poll_seconds``; an archive
+        or store that is down is tried again, waiting longer each time (up to a minute)."""
+        pause = self.poll_seconds
+        while True:
+            try:
+                await self.drain()
+                pause = self.poll_seconds
+            except StoreUnavailable:
+                self.failures += 1
+                pause = min(60.0, pause * 2)
+                log.warning("archive: unavailable, trying again in %.0f s", pause)
+            except Exception:  # never let the loop die: log, and try again later
+                self.failures += 1
+                log.exception("archive: a game could not be archived")
+                pause = min(60.0, pause * 2)
+            try:  # cleared before the next read: an ending after it sets it again
+                await asyncio.wait_for(self.store.ended.wait(), pause)
+            except TimeoutError:
+                pass
+            self.store.ended.clear()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run(), name="archiver")
+
+    async def stop(self) -> None:
+        """Stop the loop; archive what waits, if that takes little (a live store that
+        outlives this process keeps the rest for the next)."""
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        try:
+            await asyncio.wait_for(self.drain(), 5)
+        except (StoreUnavailable, TimeoutError):
+            pass
