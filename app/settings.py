@@ -159,6 +159,13 @@ class Settings(BaseSettings):
     archive_connections: int = Field(
         5, ge=1, description="Connections to the archive's database one process opens."
     )
+    archive_upgrade_at_start: bool = Field(
+        True,
+        description="Apply the archive's migrations at start on PostgreSQL too (processes "
+        "starting together take turns). Off, `adjudicator db upgrade` does it, and a process "
+        "that finds the database behind says so and archives nothing until it is done. On "
+        "SQLite they are always applied at start.",
+    )
     archive_poll_seconds: float = Field(
         1.0,
         gt=0,

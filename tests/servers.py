@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -339,13 +340,16 @@ def postgres_binary(name: str) -> str:
 
 
 @contextmanager
-def postgres_server(directory: Path) -> Iterator[str]:
-    """A throwaway PostgreSQL server on a free loopback port (its data in ``directory``, no
-    fsync: a test's data need not survive the machine), its database ``adjudicator`` made;
-    yields its URL (``postgresql://adjudicator@127.0.0.1:PORT/adjudicator``) and stops it
-    afterwards. PostgreSQL refuses to run as root: as root, it runs as the ``postgres`` user
-    that Debian's package makes."""
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL server on a free loopback port (its data in a new temporary
+    directory, removed afterwards; no fsync: a test's data need not survive the machine), its
+    database ``adjudicator`` made; yields its URL
+    (``postgresql://adjudicator@127.0.0.1:PORT/adjudicator``) and stops it afterwards.
+    PostgreSQL refuses to run as root: as root, it runs as the ``postgres`` user that Debian's
+    package makes (so its directory is one of its own under /tmp, not under pytest's, which
+    only root may enter)."""
     initdb, postgres = postgres_binary("initdb"), postgres_binary("postgres")
+    directory = Path(tempfile.mkdtemp(prefix="adjudicator-postgres-"))
     data, sockets = directory / "data", directory / "sockets"
     sockets.mkdir()
     as_user: dict[str, Any] = {}
@@ -389,3 +393,4 @@ def postgres_server(directory: Path) -> Iterator[str]:
     finally:
         process.send_signal(signal.SIGINT)  # a fast shutdown: connections closed, no wait
         process.wait(timeout=30)
+        shutil.rmtree(directory, ignore_errors=True)

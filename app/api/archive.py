@@ -64,9 +64,7 @@ NAME = Param[str | None](
     "Only games with a seat of this name (exactly).", _name, None,
 )  # fmt: skip
 # RFC 3339: a date, a time (seconds, up to microseconds) and a zone (Z or an offset).
-_RFC3339 = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([Zz]|[+-]\d{2}:\d{2})"
-)
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([Zz]|[+-]\d{2}:\d{2})")
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -112,7 +110,11 @@ FILTERS = (GAME, RULE, PLAYER, NAME, STATUS, REASON, ENDED_AFTER, ENDED_BEFORE)
 
 def where_of(request: Request) -> Where:
     """The filters a listing or an export asks for (each a 422 naming it if malformed)."""
-    return Where(**{param.name: param.read(request) for param in FILTERS})
+    return Where(
+        game=GAME.read(request), rule=RULE.read(request), player=PLAYER.read(request),
+        name=NAME.read(request), status=STATUS.read(request), reason=REASON.read(request),
+        ended_after=ENDED_AFTER.read(request), ended_before=ENDED_BEFORE.read(request),
+    )  # fmt: skip
 
 
 @with_config(ConfigDict(extra="allow"))

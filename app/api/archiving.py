@@ -17,7 +17,9 @@ the listing's summary of it (``finished_of``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import time
 from collections.abc import Callable, Mapping
 
@@ -25,12 +27,14 @@ from app.contract.games import Kind
 from app.contract.render import instant
 from app.records.signing import KeyRing
 from app.records.steps import completed
-from app.records.written import JSON_RECORD, every_format, recording
+from app.records.written import every_format, recording
 from app.sessions.errors import GameNotFound, StoreUnavailable
 from app.sessions.exchange import GameState
 from app.sessions.kind import Kinds
 from app.sessions.store import GameStore, History
 from app.stores.archive.archive import Archive, ArchivedRecord, Finished
+from app.stores.archive.migrate import current, head, upgrade
+from app.stores.archive.urls import shown
 
 log = logging.getLogger("adjudicator.archive")
 
@@ -39,6 +43,8 @@ BATCH = 100
 # How long a request that ended a game waits for its archiving before it is answered anyway
 # (the loop archives it later): an archive that is slow or down never holds up play for long.
 SETTLE_SECONDS = 1.0
+# How often the keys kept in the archive are read again (other processes' keys).
+KEYS_SECONDS = 30.0
 
 
 def finished_of(
@@ -85,18 +91,59 @@ class Archiver:
         keys: KeyRing,
         *,
         poll_seconds: float = 1.0,
+        migrate: bool = True,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store, self.archive, self.kinds, self.keys = store, archive, kinds, keys
         self.poll_seconds = poll_seconds
+        self.migrate = migrate
+        self.ready = False  # the archive's schema is the newest (``open``)
         self.clock = clock
+        # The public keys of every key that signed a record in the archive (``publish``), for
+        # ``GET /v1/keys``: records signed by a process that is gone still verify.
+        self.published: list[dict[str, str]] = []
+        self._published_at = -math.inf
         self.written = 0  # games this process wrote into the archive
         self.failures = 0  # attempts that found the archive or the store unavailable
         self._task: asyncio.Task[None] | None = None
 
+    async def open(self) -> None:
+        """Bring the archive to the newest schema (SQLite always: the file is this process's
+        own; PostgreSQL if ``migrate``, else check it is there: ``adjudicator db upgrade``
+        makes it), or say why not: the loop tries again while finished games wait in the live
+        store."""
+        url = shown(self.archive.url)
+        try:
+            if self.archive.sqlite or self.migrate:
+                await upgrade(self.archive)
+            elif await current(self.archive) != head():
+                log.error("archive: %s is not at the newest schema (%s): run `adjudicator db "
+                          "upgrade`", url, head())  # fmt: skip
+                return
+        except StoreUnavailable:
+            log.warning("archive: %s cannot be reached now; finished games wait until it can",
+                        url)  # fmt: skip
+            return
+        self.ready = True
+        log.info("archive: %s", url)
+        with contextlib.suppress(StoreUnavailable):  # else the loop publishes it
+            await self.publish()
+
+    async def publish(self) -> None:
+        """Keep this process's signing key in the archive (before it signs a record kept there),
+        and read every key kept, at most every ``KEYS_SECONDS``."""
+        now = self.clock()
+        if now - self._published_at < KEYS_SECONDS:
+            return
+        await self.archive.keep_key(self.keys.current.jwk, int(now * 1000))
+        self.published = await self.archive.keys()
+        self._published_at = now
+
     async def archive_one(self, game_id: str) -> bool:
         """Archive the finished game ``game_id`` (if the store still has it) and let the store
         forget it: True if it is archived now (by this call or before)."""
+        if not self.ready:
+            raise StoreUnavailable(may_have_applied=False)
         try:
             state = await self.store.state(game_id)
         except GameNotFound:  # gone: archived and expired already
@@ -104,6 +151,7 @@ class Archiver:
             return True
         if state.status == "in_progress":  # a takeback? never: a game's end is its last change
             return False
+        await self.publish()
         history = await self.store.history(game_id)
         readers = await self.store.readers(game_id) if state.private else frozenset()
         kind = self.kinds.find(state.kind)
@@ -140,22 +188,24 @@ class Archiver:
         or store that is down is tried again, waiting longer each time (up to a minute)."""
         pause = self.poll_seconds
         while True:
+            self.store.ended.clear()  # before the read: an ending after it sets it again
             try:
-                await self.drain()
+                if not self.ready:
+                    await self.open()
+                if self.ready:
+                    await self.publish()
+                    await self.drain()
                 pause = self.poll_seconds
             except StoreUnavailable:
                 self.failures += 1
                 pause = min(60.0, pause * 2)
-                log.warning("archive: unavailable, trying again in %.0f s", pause)
+                log.warning("archive: unavailable, trying again in %.1f s", pause)
             except Exception:  # never let the loop die: log, and try again later
                 self.failures += 1
                 log.exception("archive: a game could not be archived")
                 pause = min(60.0, pause * 2)
-            try:  # cleared before the next read: an ending after it sets it again
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.store.ended.wait(), pause)
-            except TimeoutError:
-                pass
-            self.store.ended.clear()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self.run(), name="archiver")
@@ -165,11 +215,7 @@ class Archiver:
         outlives this process keeps the rest for the next)."""
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
-        try:
+        with contextlib.suppress(StoreUnavailable, TimeoutError):
             await asyncio.wait_for(self.drain(), 5)
-        except (StoreUnavailable, TimeoutError):
-            pass

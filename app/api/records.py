@@ -376,7 +376,12 @@ class Keys(BaseModel):
 
 async def get_keys(request: Request) -> Response:
     keys: KeyRing = request.app.state.keys
-    body = Keys.model_validate(keys.jwks()).model_dump_json()
+    published = keys.jwks()
+    archiver = request.app.state.archiver
+    if archiver is not None:  # the keys that signed archived records, this one's first
+        listed = {key["kid"] for key in published["keys"]}
+        published["keys"] += [key for key in archiver.published if key["kid"] not in listed]
+    body = Keys.model_validate(published).model_dump_json()
     return Response(body, media_type="application/json", headers={"Cache-Control": KEYS_CACHE})
 
 

@@ -25,6 +25,7 @@ from app.api.games.access import (
     MOVE_REFUSALS,
     a_change,
     acting,
+    archived_if_ended,
     authenticated,
     header,
     shapes_of,
@@ -138,6 +139,7 @@ async def _play(request: Request, bodies: Callable[[GameShapes, str], MoveBodies
     )
     with a_change():
         result = await store_of(request).play(game_id, token, move)
+    await archived_if_ended(request, result.state, result.replayed)
     headers = {
         "Location": f"{_game_path(game_id)}/moves/{result.move.seq}",
         "ETag": etag(game_id, result.state.version),

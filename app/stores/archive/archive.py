@@ -26,7 +26,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from app.sessions.errors import StoreUnavailable
-from app.stores.archive.tables import games, records, seats
+from app.stores.archive.tables import games, records, seats, signing_keys
 from app.stores.archive.urls import engine_url, is_sqlite
 
 T = TypeVar("T")
@@ -161,7 +161,7 @@ class Archive:
     async def close(self) -> None:
         await self.engine.dispose()
 
-    async def _run(self, work: Callable[[AsyncConnection], Awaitable[T]], write: bool) -> T:
+    async def run(self, work: Callable[[AsyncConnection], Awaitable[T]], write: bool) -> T:
         """``work`` on a connection (in a transaction when it writes); StoreUnavailable when the
         database cannot be reached or fails."""
         try:
@@ -213,7 +213,7 @@ class Archive:
                 )  # fmt: skip
             return True
 
-        return await self._run(write, write=True)
+        return await self.run(write, write=True)
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -265,7 +265,7 @@ class Archive:
             last = Cursor(rows[-1].ended_at, rows[-1].id) if more else None
             return Page(listed, last)
 
-        return await self._run(read, write=False)
+        return await self.run(read, write=False)
 
     async def every(self, where: Where, batch: int = 500) -> AsyncIterator[Sequence[Any]]:
         """The summaries of ``where``'s public games, newest end first, ``batch`` at a time,
@@ -303,14 +303,36 @@ class Archive:
             record = ArchivedRecord(found.format, found.media_type, found.body, found.refused)
             return Kept(record, found.private, frozenset(json.loads(found.readers)))
 
-        return await self._run(read, write=False)
+        return await self.run(read, write=False)
+
+    async def keep_key(self, jwk: Mapping[str, str], added_ms: int) -> None:
+        """Keep a signing key's public JWK (by its ``kid``), once."""
+
+        async def write(connection: AsyncConnection) -> None:
+            row = {"kid": jwk["kid"], "jwk": json.dumps(dict(jwk)), "added_at": added_ms}
+            await connection.execute(
+                self._insert(signing_keys)
+                .values(row)
+                .on_conflict_do_nothing(index_elements=["kid"])
+            )
+
+        await self.run(write, write=True)
+
+    async def keys(self) -> list[dict[str, str]]:
+        """The public JWKs of every key kept, oldest first."""
+
+        async def read(connection: AsyncConnection) -> list[dict[str, str]]:
+            query = select(signing_keys.c.jwk).order_by(signing_keys.c.added_at)
+            return [json.loads(row.jwk) for row in await connection.execute(query)]
+
+        return await self.run(read, write=False)
 
     async def exists(self, game_id: str) -> bool:
         async def read(connection: AsyncConnection) -> bool:
             query = select(games.c.seq).where(games.c.id == game_id)
             return (await connection.execute(query)).first() is not None
 
-        return await self._run(read, write=False)
+        return await self.run(read, write=False)
 
     async def count(self) -> int:
         """The games archived."""
@@ -320,7 +342,7 @@ class Archive:
                 (await connection.execute(select(func.count()).select_from(games))).scalar_one()
             )
 
-        return await self._run(read, write=False)
+        return await self.run(read, write=False)
 
     async def forget_before(self, ended_ms: int) -> int:
         """Remove the games that ended before ``ended_ms`` (retention), their seats and records:
@@ -333,7 +355,7 @@ class Archive:
             removed = await connection.execute(games.delete().where(games.c.ended_at < ended_ms))
             return int(removed.rowcount)
 
-        return await self._run(write, write=True)
+        return await self.run(write, write=True)
 
 
 __all__ = ["Archive", "ArchivedRecord", "Cursor", "Finished", "Kept", "Page", "Where"]

@@ -11,6 +11,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.stores.archive.archive import Archive
 
@@ -45,12 +46,20 @@ def _current(connection: Connection) -> str | None:
 
 
 async def upgrade(archive: Archive) -> None:
-    """Apply every migration the archive's database has not had."""
-    async with archive.engine.begin() as connection:
+    """Apply every migration the archive's database has not had (StoreUnavailable if it
+    cannot be reached)."""
+
+    async def apply(connection: AsyncConnection) -> None:
         await connection.run_sync(_upgrade)
+
+    await archive.run(apply, write=True)
 
 
 async def current(archive: Archive) -> str | None:
-    """The database's revision (None: none applied)."""
-    async with archive.engine.connect() as connection:
+    """The database's revision (None: none applied; StoreUnavailable if it cannot be
+    reached)."""
+
+    async def read(connection: AsyncConnection) -> str | None:
         return await connection.run_sync(_current)
+
+    return await archive.run(read, write=False)

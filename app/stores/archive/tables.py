@@ -12,6 +12,9 @@ declares them (the migrations, ``migrations/versions``, make them; a test keeps 
   end: what the ``name`` and ``player`` filters walk, in the listing's order.
 * ``records``: a finished game's record in each format its kind writes, the bytes ``GET
   /v1/games/{id}/record`` answered at the end (or why a format cannot write the game).
+* ``signing_keys``: the public key (a JWK, by its ``kid``) of every key that signed a record
+  kept here, so that a record signed by a process's key made at start (ephemeral) still
+  verifies against ``GET /v1/keys`` after that process is gone.
 
 Times are integers, milliseconds since the epoch (the stores' own), so that both databases
 order and compare them alike.
@@ -96,4 +99,12 @@ records = Table(
     Column("media_type", String(WORD_LENGTH * 2), nullable=False),
     Column("body", LargeBinary, nullable=False),
     Column("refused", Text, nullable=True),
+)
+
+signing_keys = Table(
+    "signing_keys",
+    metadata,
+    Column("kid", String(ID_LENGTH), primary_key=True),
+    Column("jwk", Text, nullable=False),
+    Column("added_at", BigInteger, nullable=False),
 )

@@ -1,4 +1,4 @@
-"""Finished games, their seats and their records.
+"""Finished games, their seats and their records, and the keys that signed them.
 
 Revision ID: 0001
 Revises:
@@ -74,8 +74,17 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game_id", "format", name="pk_records"),
     )
 
+    op.create_table(
+        "signing_keys",
+        sa.Column("kid", sa.String(64), nullable=False),
+        sa.Column("jwk", sa.Text(), nullable=False),
+        sa.Column("added_at", sa.BigInteger(), nullable=False),
+        sa.PrimaryKeyConstraint("kid", name="pk_signing_keys"),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("signing_keys")
     op.drop_table("records")
     op.drop_table("seats")
     op.drop_table("games")

@@ -1,0 +1,252 @@
+"""Games that last, through the HTTP API (contract part 3, "Games that last"): every finished
+game is archived with its signed record, listed and read back exactly as the record route
+answered it at the end, on SQLite and on a real PostgreSQL server; private games stay private;
+an archive that cannot be reached answers 503 on the archive's routes, never holds up play, and
+loses no game; a restart keeps every game and every signature verifiable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.records.signing import verify
+from app.settings import Settings
+from app.stores.archive.archive import Archive
+from app.stores.archive.migrate import upgrade
+from app.stores.archive.urls import NONE
+from tests.api.problems import assert_problem
+from tests.api.test_session_kinds import KINDS, Kind, create, send
+from tests.conftest import app_settings, fresh_database
+from tests.servers import free_port, wait_for
+
+
+def served(archive_url: str, **settings: Any) -> Settings:
+    return app_settings(
+        archive_url=archive_url, create_rate_per_minute=0, archive_poll_seconds=0.1, **settings
+    )
+
+
+@pytest.fixture
+def client(archive_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(served(archive_url)), raise_server_exceptions=False) as made:
+        yield made
+
+
+def played_out(client: TestClient, kind: Kind) -> dict[str, Any]:
+    game = create(client, kind)
+    for player, row, col in kind.script:
+        assert send(client, game, player, row, col).status_code == 201
+    return game
+
+
+def bearer(game: dict[str, Any], seat: str = "1") -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['tokens'][seat]}"}
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[kind.name for kind in KINDS])
+def test_a_finished_game_is_read_back_as_its_record_route_answered_it(
+    client: TestClient, kind: Kind
+) -> None:
+    game = played_out(client, kind)
+    live = {
+        wanted: client.get(f"/v1/games/{game['id']}/record", params={"format": wanted})
+        for wanted in ("json", "transcript", "ggf", "psq", "sgf")
+    }
+    for wanted, answered in live.items():
+        kept = client.get(f"/v1/archive/games/{game['id']}", params={"format": wanted})
+        assert kept.status_code == answered.status_code, (wanted, kept.text)
+        if answered.status_code == 200:  # the same bytes, the same media type
+            assert kept.content == answered.content
+            assert kept.headers["content-type"] == answered.headers["content-type"]
+        else:  # the same refusal
+            assert kept.json()["errors"] == answered.json()["errors"]
+    record = client.get(f"/v1/archive/games/{game['id']}").json()
+    keys = client.get("/v1/keys").json()["keys"]
+    assert verify(record, keys, "record").typ == "record"
+    listed = client.get("/v1/archive/games", params={"game": record["game"]}).json()["games"]
+    summary = next(found for found in listed if found["id"] == game["id"])
+    state = record["state"]
+    assert {name: summary[name] for name in ("status", "winner", "reason", "move_count")} == {
+        name: state[name] for name in ("status", "winner", "reason", "move_count")
+    }
+    assert summary["chain"] == record["chain"]
+    assert summary["game"] == record["game"]
+    assert summary["created_at"] <= summary["ended_at"]
+    if "final_score" in state:
+        assert summary["final_score"] == state["final_score"]
+
+
+ENDINGS = {
+    "resign": ("won", "resignation"),
+    "abort": ("aborted", "aborted"),
+}
+
+
+@pytest.mark.parametrize("action", sorted(ENDINGS))
+def test_every_ending_is_archived(client: TestClient, action: str) -> None:
+    game = create(client, KINDS[0])
+    answered = client.post(f"/v1/games/{game['id']}/{action}", headers=bearer(game), json={})
+    assert answered.status_code == 200, answered.text
+    kept = client.get(f"/v1/archive/games/{game['id']}")
+    assert kept.status_code == 200
+    status, reason = ENDINGS[action]
+    assert (kept.json()["state"]["status"], kept.json()["state"]["reason"]) == (status, reason)
+
+
+def test_an_agreed_draw_is_archived(client: TestClient) -> None:
+    game = create(client, KINDS[0])
+    for seat in ("1", "2"):
+        answered = client.post(f"/v1/games/{game['id']}/draw-offer", headers=bearer(game, seat))
+        assert answered.status_code == 200, answered.text
+    state = client.get(f"/v1/archive/games/{game['id']}").json()["state"]
+    assert (state["status"], state["reason"]) == ("draw", "agreement")
+
+
+def test_a_flag_that_falls_with_nobody_watching_is_archived(client: TestClient) -> None:
+    body = {**KINDS[0].body, "clock": {"initial_seconds": 1, "increment_seconds": 0}}
+    game = client.post("/v1/games", json=body).json()
+    assert send(client, game, 1, 0, 0).status_code == 201
+    assert send(client, game, 2, 1, 1).status_code == 201  # both clocks have run: one falls
+
+    def archived() -> bool:
+        return client.get(f"/v1/archive/games/{game['id']}").status_code == 200
+
+    wait_for(archived, "the flag's fall archived", seconds=30)
+    state = client.get(f"/v1/archive/games/{game['id']}").json()["state"]
+    assert (state["status"], state["reason"], state["winner"]) == ("won", "timeout", 2)
+
+
+def test_a_private_game_is_never_listed_and_read_only_with_its_tokens(client: TestClient) -> None:
+    body = {**KINDS[0].body, "visibility": "private"}
+    game = client.post("/v1/games", json=body).json()
+    spectator = client.post(f"/v1/games/{game['id']}/spectators", headers=bearer(game)).json()
+    for player, row, col in KINDS[0].script:
+        assert send(client, game, player, row, col).status_code == 201
+    listed = client.get("/v1/archive/games", params={"limit": 1000}).json()["games"]
+    assert game["id"] not in {found["id"] for found in listed}
+    path = f"/v1/archive/games/{game['id']}"
+    assert_problem(client.get(path), 401, "unauthorized")
+    assert_problem(client.get(path, headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
+    for token in (game["tokens"]["1"], game["tokens"]["2"], spectator["token"]):
+        assert client.get(path, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+
+
+def test_listing_pages_and_filters(client: TestClient) -> None:
+    made = [played_out(client, KINDS[0])["id"] for _ in range(5)]
+    names: list[str] = []
+    cursor = None
+    while True:
+        params: dict[str, Any] = {"limit": 2, "game": "tictactoe"}
+        if cursor:
+            params["cursor"] = cursor
+        page = client.get("/v1/archive/games", params=params).json()
+        names += [found["id"] for found in page["games"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert names == list(reversed(made))  # newest end first
+    assert client.get("/v1/archive/games", params={"status": "draw"}).json()["games"] == []
+    assert client.get("/v1/archive/games", params={"game": "reversi"}).json()["games"] == []
+    assert client.get("/v1/archive/games", params={"ended_before": "2000-01-01T00:00:00Z"}).json()[
+        "games"
+    ] == []  # fmt: skip
+    after = client.get("/v1/archive/games", params={"ended_after": "2000-01-01T00:00:00+01:00"})
+    assert len(after.json()["games"]) == 5
+
+
+BAD_QUERIES = [
+    ("limit", "0"), ("limit", "1001"), ("limit", "ten"), ("cursor", "nope"),
+    ("cursor", "x" * 300), ("game", "Tic Tac"), ("status", "x" * 40),
+    ("ended_after", "yesterday"), ("ended_after", "2026-02-30T00:00:00Z"),
+    ("ended_before", "2026-12-02"), ("name", ""), ("name", "a\u0000b"), ("name", "n" * 65),
+    ("player", "not a player!"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "value"), BAD_QUERIES)
+def test_a_bad_filter_is_a_422_naming_it(client: TestClient, name: str, value: str) -> None:
+    answered = client.get("/v1/archive/games", params={name: value})
+    problem = assert_problem(answered, 422, "validation_error")
+    assert problem["errors"][0]["loc"] == ["query", name]
+
+
+def test_a_repeated_filter_is_refused(client: TestClient) -> None:
+    answered = client.get("/v1/archive/games?game=reversi&game=gomoku")
+    assert_problem(answered, 422, "validation_error")
+
+
+def test_an_unknown_game_is_404_and_a_bad_format_422(client: TestClient) -> None:
+    assert_problem(client.get("/v1/archive/games/nothing"), 404, "game_not_found")
+    game = played_out(client, KINDS[0])
+    answered = client.get(f"/v1/archive/games/{game['id']}", params={"format": "ggf"})
+    assert_problem(answered, 422, "validation_error")
+
+
+def test_without_an_archive_nothing_is_kept() -> None:
+    with TestClient(create_app(served(NONE)), raise_server_exceptions=False) as client:
+        game = played_out(client, KINDS[0])
+        assert client.get("/v1/archive/games").json() == {"games": [], "next": None}
+        assert_problem(client.get(f"/v1/archive/games/{game['id']}"), 404, "game_not_found")
+
+
+def test_an_unreachable_archive_never_holds_up_play_and_loses_no_game(
+    postgres_url: str,
+) -> None:
+    """The archive's database does not exist yet: play goes on, the archive's routes answer
+    503, and every game that ended meanwhile is archived once the database is there."""
+    server = postgres_url.rpartition("/")[0]
+    url = f"{server}/later_{free_port()}"
+    settings = served(url, archive_timeout_seconds=1)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        ended = [played_out(client, KINDS[0])["id"] for _ in range(3)]
+        assert_problem(client.get("/v1/archive/games"), 503, "store_unavailable")
+        assert_problem(client.get(f"/v1/archive/games/{ended[0]}"), 503, "store_unavailable")
+        made = fresh_database(postgres_url)  # a database, migrated; then the same name
+        name = made.rpartition("/")[2]
+        asyncio.run(_rename(postgres_url, name, url.rpartition("/")[2]))
+
+        def all_archived() -> bool:
+            return all(
+                client.get(f"/v1/archive/games/{game_id}").status_code == 200
+                for game_id in ended
+            )
+
+        wait_for(all_archived, "the waiting games archived", seconds=90)
+        listed = client.get("/v1/archive/games").json()["games"]
+        assert sorted(found["id"] for found in listed) == sorted(ended)
+
+
+async def _rename(server_url: str, old: str, new: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(server_url, timeout=10)
+    try:
+        await connection.execute(f"ALTER DATABASE {old} RENAME TO {new}")
+    finally:
+        await connection.close()
+    archive = Archive(f"{server_url.rpartition('/')[0]}/{new}")
+    try:
+        await upgrade(archive)
+    finally:
+        await archive.close()
+
+
+def test_a_restart_keeps_every_game_and_every_signature(archive_url: str) -> None:
+    with TestClient(create_app(served(archive_url)), raise_server_exceptions=False) as first:
+        game = played_out(first, KINDS[0])
+        before = first.get(f"/v1/archive/games/{game['id']}").content
+    time.sleep(0.01)
+    with TestClient(create_app(served(archive_url)), raise_server_exceptions=False) as second:
+        after = second.get(f"/v1/archive/games/{game['id']}")
+        assert after.content == before
+        keys = second.get("/v1/keys").json()["keys"]  # a new ephemeral key, and the old one
+        assert verify(after.json(), keys, "record").kid != keys[0]["kid"]
+        listed = second.get("/v1/archive/games").json()["games"]
+        assert [found["id"] for found in listed] == [game["id"]]
