@@ -10,12 +10,15 @@ spectators.
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import ConfigDict, Field, with_config
+from starlette.responses import StreamingResponse
 from typing_extensions import TypedDict
 
 from app.api.bodies import json_response
@@ -24,9 +27,11 @@ from app.api.games import params as game_params
 from app.api.games.access import store_errors
 from app.api.params import Malformed, Param, integer, matching
 from app.api.ratelimit import RateLimiter
-from app.api.records import RECORD_FORMAT, format_problem
+from app.api.records import NDJSON_MEDIA_TYPE, RECORD_FORMAT, format_problem
 from app.api.routing import api_router
 from app.contract.problems import GAME_NOT_FOUND, RATE_LIMITED, UNAUTHORIZED, VALIDATION_ERROR
+from app.records.written import JSON_RECORD, TEXT_MEDIA_TYPE
+from app.records.wthor import WTHOR, WTHOR_MEDIA_TYPE, header_bytes, wthor_header
 from app.sessions import tokens
 from app.sessions.errors import PRIVATE_GAME, GameNotFound, Unauthorized
 from app.stores.archive.archive import Archive, Cursor, Where
@@ -183,6 +188,87 @@ async def get_archived(request: Request) -> Response:
     return Response(record.body, media_type=record.media_type, headers=headers)
 
 
+# What ``GET /v1/archive/export`` writes: each format, the records it is made of (the archive's
+# name for them) and its media type.
+EXPORTS = {
+    "ndjson": (JSON_RECORD, NDJSON_MEDIA_TYPE),
+    "ggf": ("ggf", TEXT_MEDIA_TYPE),
+    "sgf": ("sgf", TEXT_MEDIA_TYPE),
+    WTHOR: (WTHOR, WTHOR_MEDIA_TYPE),
+}
+
+
+def _export_format(text: str) -> str:
+    if text not in EXPORTS:
+        raise Malformed("enum", f"must be one of {', '.join(EXPORTS)}")
+    return text
+
+
+EXPORT_FORMAT = Param(
+    "format", "query", {"type": "string", "enum": list(EXPORTS), "maxLength": 16},
+    "`ndjson` (each game's signed JSON record, a line each), `ggf` (Othello games as GGS "
+    "writes them, one after another), `sgf` (gomoku games, SGF FF[4]) or `wtb` (a WTHOR "
+    "database file of the 8 × 8 Othello games from the standard start that ended on the board, "
+    "as the federation keeps them: what `POST /v1/records/audit-batch` reads).",
+    _export_format, "ndjson",
+)  # fmt: skip
+# Games read from the archive at a time: what an export holds in memory, whatever its size.
+EXPORT_BATCH = 500
+
+
+async def _paced(reads: RateLimiter, client: str, most: int) -> int:
+    """Up to ``most`` games of ``client``'s history reads, waiting for its bucket to refill
+    rather than refusing: an export goes on at the client's share."""
+    while True:
+        granted = reads.take_up_to(client, most, refuse=False)
+        if granted:
+            return granted
+        await asyncio.sleep(min(1.0, most / reads.rate))
+
+
+async def _exported(
+    archive: Archive, where: Where, stored: str, below: int, first: int, reads: RateLimiter,
+    client: str, header: bytes,
+) -> AsyncIterator[bytes]:  # fmt: skip
+    """The export's bytes: ``header``, then the records, a batch at a time (``first`` games of
+    the client's share taken already), each line ended (``\n``) but a WTHOR file's."""
+    if header:
+        yield header
+    after: Cursor | None = None
+    granted = first
+    end = b"" if stored == WTHOR else b"\n"
+    while True:
+        bodies, after = await archive.exported(where, stored, after, below, granted)
+        if bodies:
+            yield end.join(bodies) + end
+        if after is None:
+            reads.refund(client, granted - len(bodies))
+            return
+        granted = await _paced(reads, client, EXPORT_BATCH)
+
+
+async def export_archived(request: Request) -> Response:
+    where = where_of(request)
+    wanted = EXPORT_FORMAT.read(request)
+    stored, media_type = EXPORTS[wanted]
+    reads: RateLimiter = request.app.state.history_reads
+    client = client_of(request)
+    first = reads.take_up_to(client, EXPORT_BATCH, refuse=True)  # 429 before any byte
+    archive = archive_of(request)
+    below = 0 if archive is None else await archive.newest()
+    header = b""
+    if wanted == WTHOR:  # the header counts the games: those archived when the export began
+        count = 0 if archive is None or not below else await archive.counted(where, stored, below)
+        header = header_bytes(wthor_header(count, datetime.now(UTC)))
+    if archive is None or not below:
+        reads.refund(client, first)
+        return Response(header, media_type=media_type)
+    name = f"adjudicator-archive.{'wtb' if wanted == WTHOR else wanted}"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    body = _exported(archive, where, stored, below, first, reads, client, header)
+    return StreamingResponse(body, media_type=media_type, headers=headers)
+
+
 def archive_router() -> APIRouter:
     router = api_router("/v1/archive", ["Archive"])
     router.get(
@@ -217,4 +303,27 @@ def archive_router() -> APIRouter:
             "parameters": [game_params.GAME_ID.openapi, RECORD_FORMAT.openapi],
         },
     )(get_archived)
+    router.get(
+        "/export",
+        summary="Export finished games",
+        description="Every finished public game the filters select (those of `GET "
+        "/v1/archive/games`), newest end first, streamed in one `format`: the archive as it was "
+        "when the export began. Its memory is a batch of games whatever the archive's size. "
+        "Each game counts as a read against the client's history limit: an export past it "
+        "goes on at the client's share (it waits for its bucket); 429 `rate_limited` if the "
+        "share is spent when it begins. A game a format cannot write is left out (an Othello "
+        "game in `sgf`, a game ended off the board in `wtb`).",
+        responses={
+            200: {
+                "content": {
+                    media: {"schema": {"type": "string", "format": "binary"}}
+                    for media in sorted({media for _, media in EXPORTS.values()})
+                }
+            },
+            **store_errors(VALIDATION_ERROR, RATE_LIMITED),
+        },
+        openapi_extra={
+            "parameters": [*(param.openapi for param in FILTERS), EXPORT_FORMAT.openapi],
+        },
+    )(export_archived)
     return router

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import time
@@ -27,7 +28,8 @@ from app.contract.games import Kind
 from app.contract.render import instant
 from app.records.signing import KeyRing
 from app.records.steps import completed
-from app.records.written import every_format, recording
+from app.records.written import JSON_RECORD, every_format, recording
+from app.records.wthor import WTHOR, WTHOR_MEDIA_TYPE, game_bytes, recorded_game
 from app.sessions.errors import GameNotFound, StoreUnavailable
 from app.sessions.exchange import GameState
 from app.sessions.kind import Kinds
@@ -58,6 +60,10 @@ def finished_of(
         ArchivedRecord(name, kept.media_type, kept.body, kept.refused)
         for name, kept in every_format(kind, history, state, keys)
     ]
+    signed = next(kept for kept in written if kept.format == JSON_RECORD)
+    wthor = recorded_game(json.loads(signed.body))
+    if wthor is not None:  # its 68 bytes in a WTHOR file, for the archive's .wtb export
+        written.append(ArchivedRecord(WTHOR, WTHOR_MEDIA_TYPE, game_bytes(wthor)))
     now = record["state"]
     ended_ms = state.at_ms or 0
     created_ms = state.created_ms or ended_ms

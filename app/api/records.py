@@ -76,7 +76,7 @@ from app.records.written import (
     refusal,
     written_record,
 )
-from app.records.wthor import WthorGame, read_wthor
+from app.records.wthor import WTHOR_MEDIA_TYPE, WthorGame, read_wthor
 from app.sessions.exchange import GameState
 from app.sessions.kind import Kinds, board_size
 from app.sessions.store import GameStore
@@ -478,7 +478,6 @@ async def get_record(request: Request, meter: Meter) -> Response:
 
 # --- batches: JSON, and WTHOR files streamed back as NDJSON -----------------------------------
 
-WTHOR_MEDIA_TYPE = "application/octet-stream"
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
 
 

@@ -8,8 +8,10 @@ loses no game; a restart keeps every game and every signature verifiable.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.records.signing import verify
+from app.records.wthor import read_wthor
 from app.settings import Settings
 from app.stores.archive.archive import Archive
 from app.stores.archive.migrate import upgrade
@@ -25,6 +28,8 @@ from tests.api.problems import assert_problem
 from tests.api.test_session_kinds import KINDS, Kind, create, send
 from tests.conftest import app_settings, fresh_database
 from tests.servers import free_port, wait_for
+
+WTHOR_1988 = (Path(__file__).parents[1] / "data" / "WTH_1988.wtb").read_bytes()
 
 
 def served(archive_url: str, **settings: Any) -> Settings:
@@ -250,3 +255,66 @@ def test_a_restart_keeps_every_game_and_every_signature(archive_url: str) -> Non
         assert verify(after.json(), keys, "record").kid != keys[0]["kid"]
         listed = second.get("/v1/archive/games").json()["games"]
         assert [found["id"] for found in listed] == [game["id"]]
+
+
+def test_an_ndjson_export_is_every_listed_games_signed_record(client: TestClient) -> None:
+    games = [played_out(client, kind)["id"] for kind in KINDS]
+    answered = client.get("/v1/archive/export", params={"format": "ndjson"})
+    assert answered.status_code == 200
+    assert answered.headers["content-type"] == "application/x-ndjson"
+    lines = answered.content.splitlines()
+    keys = client.get("/v1/keys").json()["keys"]
+    exported = [json.loads(line) for line in lines]
+    for record in exported:
+        verify(record, keys, "record")
+    listed = client.get("/v1/archive/games").json()["games"]
+    assert [summary["chain"] for summary in listed] == [record["chain"] for record in exported]
+    assert len(exported) == len(games)
+    only = client.get("/v1/archive/export", params={"format": "ndjson", "game": "reversi"})
+    assert [json.loads(line)["game"] for line in only.content.splitlines()] == ["reversi"]
+
+
+def test_a_wtb_export_of_real_games_audits_back_with_every_stored_score(
+    client: TestClient,
+) -> None:
+    """Forty games of the federation's 1988 base, played through the service (with a resigned
+    game and a small board that no WTHOR file holds), exported as a WTHOR file that the audit
+    reads back: every game's stored score is the federation's."""
+    _, games = read_wthor(WTHOR_1988, 60)
+    played = 0
+    for game in games:
+        if played == 40:
+            break
+        if len(game.moves) < 40:  # a game whose record stops early: not over on the board
+            continue
+        made = client.post("/v1/games", json={"game": "reversi"}).json()
+        for square in game.moves:
+            state = client.get(f"/v1/games/{made['id']}").json()
+            seat = str(state["next_player"])
+            answered = client.post(
+                f"/v1/games/{made['id']}/moves", json={"square": square}, headers=bearer(made, seat)
+            )
+            assert answered.status_code == 201, answered.text
+        played += client.get(f"/v1/games/{made['id']}").json()["reason"] == "no_moves"
+    resigned = client.post("/v1/games", json={"game": "reversi"}).json()
+    client.post(f"/v1/games/{resigned['id']}/resign", headers=bearer(resigned), json={})
+    played_out(client, next(kind for kind in KINDS if kind.name == "reversi"))  # 4 × 4
+    exported = client.get("/v1/archive/export", params={"format": "wtb"})
+    assert exported.status_code == 200
+    header, read = read_wthor(exported.content, 60)
+    assert header.games == played == len(list(read_wthor(exported.content, 60)[1]))
+    audited = client.post(
+        "/v1/records/audit-batch", content=exported.content,
+        headers={"content-type": "application/octet-stream"},
+    )  # fmt: skip
+    lines = [json.loads(line) for line in audited.content.splitlines()]
+    assert len(lines) == played
+    assert all(line["agrees"] and line["verdict"] == "finished" for line in lines), lines
+
+
+def test_an_export_without_games_is_empty_and_a_bad_format_422(client: TestClient) -> None:
+    empty = client.get("/v1/archive/export", params={"format": "wtb"})
+    assert read_wthor(empty.content, 60)[0].games == 0
+    assert client.get("/v1/archive/export").content == b""
+    problem = assert_problem(client.get("/v1/archive/export?format=pgn"), 422, "validation_error")
+    assert problem["errors"][0]["loc"] == ["query", "format"]

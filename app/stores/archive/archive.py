@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, event, func, literal, select, tuple_
+from sqlalchemy import and_, event, exists, func, literal, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -217,41 +217,58 @@ class Archive:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def _listing(self, where: Where, after: Cursor | None) -> Any:
-        """The public games of ``where`` before ``after``, newest end first: driven by the seats'
-        index when a seat's name or player is asked, else by the games' (``tables``)."""
-        order: tuple[Any, Any]
+    def _listing(
+        self, where: Where, after: Cursor | None, format: str | None = None, below: int = 0
+    ) -> Any:
+        """The public games of ``where`` before ``after``, newest end first (their summary, end
+        and id; and their record in ``format``, if asked, those that have one; archived at or
+        before ``below``, a ``seq``, if given): walked
+        down the seats' index when a seat's name or player is asked, else the games'
+        (``tables``). A game both of whose seats match is listed once: the first seat stands
+        for it."""
         query: Any  # a Select
-        if where.name is not None or where.player is not None:
-            seat = seats.alias("seat")
-            query = select(games.c.summary, games.c.ended_at, games.c.id).join(
-                seat, seat.c.game_id == games.c.id
-            )
-            conditions = [seat.c.private == literal(False)]
-            if where.name is not None:
-                conditions.append(seat.c.name == where.name)
-            if where.player is not None:
-                if where.name is not None:  # both on one seat, or the player on the other
-                    other = seats.alias("other")
-                    query = query.join(other, other.c.game_id == games.c.id)
-                    conditions.append(other.c.player == where.player)
-                else:
-                    conditions.append(seat.c.player == where.player)
+        picked: tuple[Any, ...] = (games.c.summary, games.c.ended_at, games.c.id)
+        if format is not None:
+            picked += (records.c.body,)
+        conditions: list[Any] = []
+        driver = where.name if where.name is not None else where.player
+        if driver is not None:
+            column = "name" if where.name is not None else "player"
+            seat, first = seats.alias("seat"), seats.alias("first")
+            query = select(*picked).select_from(seat).join(games, games.c.id == seat.c.game_id)
+            conditions += [
+                seat.c.private == literal(False), seat.c[column] == driver,
+                ~exists().where(first.c.game_id == seat.c.game_id, first.c.seat < seat.c.seat,
+                                first.c[column] == driver),
+            ]  # fmt: skip
+            if where.name is not None and where.player is not None:
+                other = seats.alias("other")
+                conditions.append(
+                    exists().where(other.c.game_id == seat.c.game_id,
+                                   other.c.player == where.player)
+                )  # fmt: skip
             order = (seat.c.ended_at, seat.c.game_id)
         else:
-            query = select(games.c.summary, games.c.ended_at, games.c.id)
-            conditions = [games.c.private == literal(False)]
+            query = select(*picked)
+            conditions.append(games.c.private == literal(False))
             order = (games.c.ended_at, games.c.id)
-        for column in ("game", "rule", "status", "reason"):
-            value = getattr(where, column)
+        for name in ("game", "rule", "status", "reason"):
+            value = getattr(where, name)
             if value is not None:
-                conditions.append(games.c[column] == value)
+                conditions.append(games.c[name] == value)
         if where.ended_after is not None:
             conditions.append(order[0] > where.ended_after)
         if where.ended_before is not None:
             conditions.append(order[0] < where.ended_before)
         if after is not None:
             conditions.append(tuple_(*order) < tuple_(literal(after.ended_ms), literal(after.id)))
+        if below:
+            conditions.append(games.c.seq <= below)
+        if format is not None:
+            query = query.join(
+                records, and_(records.c.game_id == games.c.id, records.c.format == format)
+            )
+            conditions.append(records.c.refused.is_(None))
         return query.where(and_(*conditions)).order_by(order[0].desc(), order[1].desc())
 
     async def page(self, where: Where, after: Cursor | None, limit: int) -> Page:
@@ -278,6 +295,43 @@ class Archive:
             if page.next is None:
                 return
             after = page.next
+
+    async def newest(self) -> int:
+        """The ``seq`` of the game archived last (0: none): an export reads the archive as it
+        was then (``below``)."""
+
+        async def read(connection: AsyncConnection) -> int:
+            found = await connection.execute(select(func.max(games.c.seq)))
+            return int(found.scalar_one() or 0)
+
+        return await self.run(read, write=False)
+
+    async def counted(self, where: Where, format: str, below: int) -> int:
+        """How many games ``exported`` gives."""
+
+        async def read(connection: AsyncConnection) -> int:
+            listed = self._listing(where, None, format, below).order_by(None).subquery()
+            found = await connection.execute(select(func.count()).select_from(listed))
+            return int(found.scalar_one())
+
+        return await self.run(read, write=False)
+
+    async def exported(
+        self, where: Where, format: str, after: Cursor | None, below: int, limit: int
+    ) -> tuple[list[bytes], Cursor | None]:
+        """The records in ``format`` of at most ``limit`` public games of ``where`` after the
+        cursor ``after`` (archived at or before ``below``), newest end first; and the cursor
+        after them (None: no more)."""
+
+        async def read(connection: AsyncConnection) -> tuple[list[bytes], Cursor | None]:
+            query = self._listing(where, after, format, below).limit(limit + 1)
+            rows = (await connection.execute(query)).all()
+            more = len(rows) > limit
+            rows = rows[:limit]
+            last = Cursor(rows[-1].ended_at, rows[-1].id) if more else None
+            return [bytes(row.body) for row in rows], last
+
+        return await self.run(read, write=False)
 
     async def kept(self, game_id: str, format: str) -> Kept | None:
         """The game's record in ``format``, and who may read it; None: no such game archived
