@@ -304,7 +304,13 @@ def create_app(
         None
         if archive is None
         else Archiver(
-            store, archive, served, app.state.keys, poll_seconds=settings.archive_poll_seconds
+            store,
+            archive,
+            served,
+            app.state.keys,
+            poll_seconds=settings.archive_poll_seconds,
+            migrate=settings.archive_upgrade_at_start,
+            retention_days=settings.archive_retention_days,
         )
     )
     app.state.streams = StreamSlots(

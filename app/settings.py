@@ -166,6 +166,12 @@ class Settings(BaseSettings):
         "that finds the database behind says so and archives nothing until it is done. On "
         "SQLite they are always applied at start.",
     )
+    archive_retention_days: float = Field(
+        0,
+        ge=0,
+        description="Finished games are removed from the archive this many days after they "
+        "ended (checked hourly); 0 keeps every game.",
+    )
     archive_poll_seconds: float = Field(
         1.0,
         gt=0,

@@ -45,8 +45,13 @@ BATCH = 100
 # How long a request that ended a game waits for its archiving before it is answered anyway
 # (the loop archives it later): an archive that is slow or down never holds up play for long.
 SETTLE_SECONDS = 1.0
-# How often the keys kept in the archive are read again (other processes' keys).
+# How often the keys kept in the archive are read again (other processes' keys), and its games
+# counted.
 KEYS_SECONDS = 30.0
+# How often games past the retention are removed.
+RETENTION_SECONDS = 3600.0
+# The most waiting games the metrics count (a count past it says "at least").
+WAITING_COUNTED = 10_000
 
 
 def finished_of(
@@ -98,11 +103,16 @@ class Archiver:
         *,
         poll_seconds: float = 1.0,
         migrate: bool = True,
+        retention_days: float = 0,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store, self.archive, self.kinds, self.keys = store, archive, kinds, keys
         self.poll_seconds = poll_seconds
         self.migrate = migrate
+        self.retention_days = retention_days
+        self.size = 0  # games in the archive when last counted (``publish``)
+        self.removed = 0  # games this process removed from it (retention)
+        self._retained_at = -math.inf
         self.ready = False  # the archive's schema is the newest (``open``)
         self.clock = clock
         # The public keys of every key that signed a record in the archive (``publish``), for
@@ -143,7 +153,35 @@ class Archiver:
             return
         await self.archive.keep_key(self.keys.current.jwk, int(now * 1000))
         self.published = await self.archive.keys()
+        self.size = await self.archive.count()
         self._published_at = now
+
+    async def retain(self) -> None:
+        """Remove the games that ended more than ``retention_days`` ago, at most every
+        ``RETENTION_SECONDS`` (none removed with 0: every game is kept)."""
+        now = self.clock()
+        if not self.retention_days or now - self._retained_at < RETENTION_SECONDS:
+            return
+        self._retained_at = now
+        oldest = int((now - self.retention_days * 86_400) * 1000)
+        removed = await self.archive.forget_before(oldest)
+        if removed:
+            self.removed += removed
+            self.size = max(0, self.size - removed)
+            log.info("archive: %d games that ended before %s removed", removed, instant(oldest))
+
+    async def lag(self) -> tuple[int, float]:
+        """What waits in the store's outbox: how many games (at most ``WAITING_COUNTED``), and
+        how long the one that waited longest has waited, in seconds (0 for none)."""
+        waiting = await self.store.unarchived(WAITING_COUNTED)
+        if not waiting:
+            return 0, 0.0
+        try:
+            oldest = await self.store.state(waiting[0])
+        except GameNotFound:
+            return len(waiting), 0.0
+        ended = oldest.at_ms or int(self.clock() * 1000)
+        return len(waiting), max(0.0, self.clock() - ended / 1000)
 
     async def archive_one(self, game_id: str) -> bool:
         """Archive the finished game ``game_id`` (if the store still has it) and let the store
@@ -164,6 +202,7 @@ class Archiver:
         finished = finished_of(kind, history, state, self.keys, readers)
         if await self.archive.put(finished, int(self.clock() * 1000)):
             self.written += 1
+            self.size += 1
         await self.store.archived([game_id])
         return True
 
@@ -201,6 +240,7 @@ class Archiver:
                 if self.ready:
                     await self.publish()
                     await self.drain()
+                    await self.retain()
                 pause = self.poll_seconds
             except StoreUnavailable:
                 self.failures += 1

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
 from app.records.signing import verify
@@ -219,8 +220,7 @@ def test_an_unreachable_archive_never_holds_up_play_and_loses_no_game(
 
         def all_archived() -> bool:
             return all(
-                client.get(f"/v1/archive/games/{game_id}").status_code == 200
-                for game_id in ended
+                client.get(f"/v1/archive/games/{game_id}").status_code == 200 for game_id in ended
             )
 
         wait_for(all_archived, "the waiting games archived", seconds=90)
@@ -318,3 +318,16 @@ def test_an_export_without_games_is_empty_and_a_bad_format_422(client: TestClien
     assert client.get("/v1/archive/export").content == b""
     problem = assert_problem(client.get("/v1/archive/export?format=pgn"), 422, "validation_error")
     assert problem["errors"][0]["loc"] == ["query", "format"]
+
+
+def test_the_archives_size_and_lag_are_metrics(client: TestClient) -> None:
+    played_out(client, KINDS[0])
+    families = {
+        family.name: family.samples[0].value
+        for family in text_string_to_metric_families(client.get("/metrics").text)
+        if family.name.startswith("adjudicator_archive")
+    }
+    assert families == {
+        "adjudicator_archive_games": 1.0, "adjudicator_archive_waiting_games": 0.0,
+        "adjudicator_archive_lag_seconds": 0.0, "adjudicator_archive_written_games": 1.0,
+    }  # fmt: skip
