@@ -61,7 +61,8 @@ async def test_a_game_is_written_once_however_often_it_is_offered(archive: Archi
     assert not await archive.put(game, 7000)
     assert await archive.count() == 1
     kept = await archive.kept("g1", "json")
-    assert kept is not None and kept.record.body == b'{"id":"g1"}'
+    assert kept is not None
+    assert kept.record.body == b'{"id":"g1"}'
     assert await archive.kept("g1", "ggf") is None
     assert await archive.kept("nope", "json") is None
 
@@ -139,7 +140,8 @@ async def test_pages_walk_exactly_what_the_filters_select(archive: Archive) -> N
         Where(), Where(game="reversi"), Where(status="draw", reason="timeout"),
         Where(rule="renju", game="gomoku"), Where(name="Ann"), Where(name="Bo", status="won"),
         Where(player="p2"), Where(name="Cy", player="p1"), Where(ended_after=10_020),
-        Where(ended_before=10_010, game="tictactoe"), Where(ended_after=10_010, ended_before=10_030),
+        Where(ended_before=10_010, game="tictactoe"),
+        Where(ended_after=10_010, ended_before=10_030),
         Where(game="connect4"), Where(name="Nobody"),
     ]  # fmt: skip
     for where in filters:
@@ -153,7 +155,9 @@ async def test_a_private_game_is_never_listed_but_is_kept(archive: Archive) -> N
     assert (await archive.page(Where(), None, 10)).games == []
     assert (await archive.page(Where(name="Ann"), None, 10)).games == []
     kept = await archive.kept("secret", "json")
-    assert kept is not None and kept.private and kept.readers == readers
+    assert kept is not None
+    assert kept.private
+    assert kept.readers == readers
 
 
 async def test_signing_keys_are_kept_once_each(archive: Archive) -> None:
