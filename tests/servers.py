@@ -37,6 +37,11 @@ NO_CLIENT_LIMITS = {
 }  # fmt: skip
 
 
+# A server a test starts archives nothing unless the test names an archive: the default, a
+# SQLite file in the working directory, would be written into the checkout.
+NO_ARCHIVE = {"ADJUDICATOR_ARCHIVE_URL": "none"}
+
+
 def free_port() -> int:
     """A loopback port nothing listens on, for a server about to start: below the kernel's
     ephemeral range, where no outgoing connection takes it before the server binds it (on a
@@ -254,8 +259,8 @@ def uvicorn_server(env: dict[str, str] | None = None, log: Path | None = None) -
     sink = log.open("wb") if log else None
     with sink or nullcontext():
         process = subprocess.Popen(
-            command, env={**os.environ, **NO_CLIENT_LIMITS, **(env or {})}, stdout=sink,
-            stderr=sink,
+            command, env={**os.environ, **NO_CLIENT_LIMITS, **NO_ARCHIVE, **(env or {})},
+            stdout=sink, stderr=sink,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
@@ -306,7 +311,10 @@ def adjudicator_command(
     command = [script] if script else [sys.executable, "-m", "app.cli"]
     settings = {"ADJUDICATOR_HOST": "127.0.0.1", "ADJUDICATOR_PORT": str(port),
                 "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
-    base = without_settings(os.environ) if reader else {**os.environ, **NO_CLIENT_LIMITS}
+    base = (
+        without_settings(os.environ) if reader
+        else {**os.environ, **NO_CLIENT_LIMITS, **NO_ARCHIVE}
+    )  # fmt: skip
     with log.open("wb") as sink:
         process = subprocess.Popen(
             command, env={**base, **settings, **env}, stdout=sink, stderr=sink, cwd=cwd

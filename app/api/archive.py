@@ -150,7 +150,7 @@ def archive_of(request: Request) -> Archive | None:
     return archive
 
 
-async def list_archived(request: Request) -> Response:
+async def list_archived_games(request: Request) -> Response:
     where = where_of(request)
     after = CURSOR.read(request)
     limit = LIMIT.read(request)
@@ -164,7 +164,7 @@ async def list_archived(request: Request) -> Response:
     return json_response({"games": page.games, "next": cursor})
 
 
-async def get_archived(request: Request) -> Response:
+async def get_archived_game(request: Request) -> Response:
     game_id = game_params.game_id(request)
     wanted = RECORD_FORMAT.read(request)
     archive = archive_of(request)
@@ -247,7 +247,7 @@ async def _exported(
         granted = await _paced(reads, client, EXPORT_BATCH)
 
 
-async def export_archived(request: Request) -> Response:
+async def export_archive(request: Request) -> Response:
     where = where_of(request)
     wanted = EXPORT_FORMAT.read(request)
     stored, media_type = EXPORTS[wanted]
@@ -285,7 +285,7 @@ def archive_router() -> APIRouter:
         openapi_extra={
             "parameters": [param.openapi for param in (*FILTERS, CURSOR, LIMIT)],
         },
-    )(list_archived)
+    )(list_archived_games)
     viewer: dict[str, Any] = dict(game_params.VIEWER_TOKEN.openapi)
     router.get(
         "/games/{game_id}",
@@ -302,7 +302,7 @@ def archive_router() -> APIRouter:
             **viewer,
             "parameters": [game_params.GAME_ID.openapi, RECORD_FORMAT.openapi],
         },
-    )(get_archived)
+    )(get_archived_game)
     router.get(
         "/export",
         summary="Export finished games",
@@ -325,5 +325,5 @@ def archive_router() -> APIRouter:
         openapi_extra={
             "parameters": [*(param.openapi for param in FILTERS), EXPORT_FORMAT.openapi],
         },
-    )(export_archived)
+    )(export_archive)
     return router

@@ -638,6 +638,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/archive/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List finished games
+         * @description Finished public games from the archive, newest end first, a page at a time (`limit`, 1 to 1000, default 100; `cursor`: the previous page's `next`), filtered by kind, rule, a player, a seat's name, status, reason and when they ended. Private games are never listed. Each listed game counts as a read against the client's history limit (429 `rate_limited` past it); 503 `store_unavailable` while the archive cannot be reached.
+         */
+        get: operations["listArchivedGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/archive/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished game's record, from the archive
+         * @description The finished game's signed record exactly as `GET /v1/games/{id}/record` answered it at the end, in the same formats (`?format=`), after its live copy is gone. A private game's needs a token of one of its players or spectators (401). 404 `game_not_found` for no such game archived.
+         */
+        get: operations["getArchivedGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/archive/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export finished games
+         * @description Every finished public game the filters select (those of `GET /v1/archive/games`), newest end first, streamed in one `format`: the archive as it was when the export began. Its memory is a batch of games whatever the archive's size. Each game counts as a read against the client's history limit: an export past it goes on at the client's share (it waits for its bucket); 429 `rate_limited` if the share is spent when it begins. A game a format cannot write is left out (an Othello game in `sgf`, a game ended off the board in `wtb`).
+         */
+        get: operations["exportArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -818,6 +878,75 @@ export interface components {
             winner: ("B" | "W" | "draw") | null;
             /** @description Set only when the game is over: the score as the World Othello Federation counts it, each colour's stones and the empty squares to the winner (split equally on a draw, an odd one left over given to nobody). */
             final_score: components["schemas"]["Score"] | null;
+        };
+        /**
+         * ArchivedGameOut
+         * @description A finished game, as listed: its creation parameters (as `POST /v1/games` took them) are
+         *     members too.
+         */
+        ArchivedGameOut: {
+            /** Id */
+            id: string;
+            /** Game */
+            game: string;
+            /**
+             * Names
+             * @description The seats' names, by seat.
+             */
+            names: {
+                [key: string]: string;
+            };
+            /**
+             * Players
+             * @description The seats' players, by seat.
+             */
+            players: {
+                [key: string]: string;
+            };
+            /**
+             * Status
+             * @description `won`, `draw` or `aborted`.
+             */
+            status: string;
+            /**
+             * Winner
+             * @description 1 or 2; null for a draw or an abort.
+             */
+            winner: number | null;
+            /**
+             * Reason
+             * @description Why it ended.
+             */
+            reason: string | null;
+            /** Move Count */
+            move_count: number;
+            /**
+             * Created At
+             * @description RFC 3339, UTC, ms.
+             */
+            created_at: string;
+            /**
+             * Ended At
+             * @description RFC 3339, UTC, ms.
+             */
+            ended_at: string;
+            /**
+             * Chain
+             * @description The record's hash chain.
+             */
+            chain: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ArchivedGamesOut */
+        ArchivedGamesOut: {
+            /** Games */
+            games: components["schemas"]["ArchivedGameOut"][];
+            /**
+             * Next
+             * @description Send as `cursor` for the next page.
+             */
+            next: string | null;
         };
         /**
          * AuditBatchIn
@@ -6994,6 +7123,206 @@ export interface operations {
             };
             /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listArchivedGames: {
+        parameters: {
+            query?: {
+                /** @description Only games of this kind (`tictactoe`, `reversi`, `gomoku`, `connect4`). */
+                game?: string;
+                /** @description Only games under this rule (gomoku's `renju`, …). */
+                rule?: string;
+                /** @description Only games a player played. */
+                player?: string;
+                /** @description Only games with a seat of this name (exactly). */
+                name?: string;
+                /** @description Only games that ended so: `won`, `draw` or `aborted`. */
+                status?: string;
+                /** @description Only games that ended for this reason (`line`, `timeout`, …). */
+                reason?: string;
+                /** @description Only games that ended after this instant (RFC 3339). */
+                ended_after?: string;
+                /** @description Only games that ended before this instant (RFC 3339). */
+                ended_before?: string;
+                /** @description Where the page starts: the previous page's `next`. */
+                cursor?: string;
+                /** @description At most this many games (1 to 1000). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchivedGamesOut"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getArchivedGame: {
+        parameters: {
+            query?: {
+                /** @description How the game is written: `json` (the default: the creation parameters, the moves, the state, the hash chain and, once the game is over, the signature), `transcript` (its squares, one after another, as `text/plain`), or the kind's community format: `ggf` (Othello, as GGS writes it), `psq` (gomoku, as Gomocup's manager writes it) or `sgf` (gomoku, SGF FF[4] with `GM[4]`). */
+                format?: "json" | "transcript" | "ggf" | "psq" | "sgf";
+            };
+            header?: never;
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/plain": string;
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportArchive: {
+        parameters: {
+            query?: {
+                /** @description Only games of this kind (`tictactoe`, `reversi`, `gomoku`, `connect4`). */
+                game?: string;
+                /** @description Only games under this rule (gomoku's `renju`, …). */
+                rule?: string;
+                /** @description Only games a player played. */
+                player?: string;
+                /** @description Only games with a seat of this name (exactly). */
+                name?: string;
+                /** @description Only games that ended so: `won`, `draw` or `aborted`. */
+                status?: string;
+                /** @description Only games that ended for this reason (`line`, `timeout`, …). */
+                reason?: string;
+                /** @description Only games that ended after this instant (RFC 3339). */
+                ended_after?: string;
+                /** @description Only games that ended before this instant (RFC 3339). */
+                ended_before?: string;
+                /** @description `ndjson` (each game's signed JSON record, a line each), `ggf` (Othello games as GGS writes them, one after another), `sgf` (gomoku games, SGF FF[4]) or `wtb` (a WTHOR database file of the 8 × 8 Othello games from the standard start that ended on the board, as the federation keeps them: what `POST /v1/records/audit-batch` reads). */
+                format?: "ndjson" | "ggf" | "sgf" | "wtb";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/octet-stream": string;
+                    "application/x-ndjson": string;
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

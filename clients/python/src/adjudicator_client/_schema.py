@@ -21,6 +21,8 @@ __all__ = [
     "ApplyMoveAnswer",
     "ApplyMoveRequest",
     "ApplyMoveResponse",
+    "ArchivedGameOut",
+    "ArchivedGamesOut",
     "AuditBatchAnswer",
     "AuditBatchIn",
     "AuditBatchOut",
@@ -75,6 +77,7 @@ __all__ = [
     "CreatedReversiOut",
     "CreatedTicTacToeOut",
     "DeleteGameAnswer",
+    "ExportArchiveAnswer",
     "ForbiddenMove",
     "ForbiddenPointOut",
     "ForbiddenPointsOut",
@@ -83,6 +86,7 @@ __all__ = [
     "GameNotFound",
     "GameNotOver",
     "GameOver",
+    "GetArchivedGameAnswer",
     "GetBoardAnswer",
     "GetGameAnswer",
     "GetHealthAnswer",
@@ -123,6 +127,7 @@ __all__ = [
     "LegalMovesRequest",
     "LegalMovesResponse",
     "LineOut",
+    "ListArchivedGamesAnswer",
     "ListGamesAnswer",
     "ListLegalMovesAnswer",
     "ListMovesAnswer",
@@ -808,6 +813,38 @@ class ApplyMoveResponse(TypedDict):
 class Score(TypedDict):
     B: int
     W: int
+
+
+class ArchivedGameOut(TypedDict):
+    """A finished game, as listed: its creation parameters (as `POST /v1/games` took them) are
+    members too.
+    """
+
+    id: str
+    game: str
+    # The seats' names, by seat.
+    names: dict[str, str]
+    # The seats' players, by seat.
+    players: dict[str, str]
+    # `won`, `draw` or `aborted`.
+    status: str
+    # 1 or 2; null for a draw or an abort.
+    winner: int | None
+    # Why it ended.
+    reason: str | None
+    move_count: int
+    # RFC 3339, UTC, ms.
+    created_at: str
+    # RFC 3339, UTC, ms.
+    ended_at: str
+    # The record's hash chain.
+    chain: str
+
+
+class ArchivedGamesOut(TypedDict):
+    games: list[ArchivedGameOut]
+    # Send as `cursor` for the next page.
+    next: str | None
 
 
 class AuditBatchIn(TypedDict):
@@ -2632,6 +2669,12 @@ AuditRecordAnswer: TypeAlias = AuditOut
 
 AuditBatchAnswer: TypeAlias = AuditBatchOut
 
+ListArchivedGamesAnswer: TypeAlias = ArchivedGamesOut
+
+GetArchivedGameAnswer: TypeAlias = Any
+
+ExportArchiveAnswer: TypeAlias = Any
+
 GetHealthAnswer: TypeAlias = Health
 
 GetReadinessAnswer: TypeAlias = Readiness
@@ -2721,6 +2764,13 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "get_record": Operation("getRecord", "GET", "/v1/games/{game_id}/record", (200, 304), "always"),
     "audit_record": Operation("auditRecord", "POST", "/v1/records/audit", (200,), "always"),
     "audit_batch": Operation("auditBatch", "POST", "/v1/records/audit-batch", (200,), "always"),
+    "list_archived_games": Operation(
+        "listArchivedGames", "GET", "/v1/archive/games", (200,), "always"
+    ),
+    "get_archived_game": Operation(
+        "getArchivedGame", "GET", "/v1/archive/games/{game_id}", (200,), "always"
+    ),
+    "export_archive": Operation("exportArchive", "GET", "/v1/archive/export", (200,), "always"),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,), "always"),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,), "always"),
     "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,), "always"),
