@@ -122,6 +122,9 @@ class Archiver:
         self.written = 0  # games this process wrote into the archive
         self.failures = 0  # attempts that found the archive or the store unavailable
         self._task: asyncio.Task[None] | None = None
+        # The games being archived by this process now: one archiving a game, whoever asks
+        # (the request that ended it, the loop woken by its end).
+        self._taking: dict[str, asyncio.Future[bool]] = {}
 
     async def open(self) -> None:
         """Bring the archive to the newest schema (SQLite always: the file is this process's
@@ -185,7 +188,25 @@ class Archiver:
 
     async def archive_one(self, game_id: str) -> bool:
         """Archive the finished game ``game_id`` (if the store still has it) and let the store
-        forget it: True if it is archived now (by this call or before)."""
+        forget it: True if it is archived now (by this call or before). A game this process is
+        archiving already is waited for, not archived again."""
+        taking = self._taking.get(game_id)
+        if taking is not None:
+            return await asyncio.shield(taking)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._taking[game_id] = future
+        try:
+            done = await self._archive(game_id)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a waiter may never come
+            raise
+        finally:
+            del self._taking[game_id]
+        future.set_result(done)
+        return done
+
+    async def _archive(self, game_id: str) -> bool:
         if not self.ready:
             raise StoreUnavailable(may_have_applied=False)
         try:

@@ -144,11 +144,12 @@ class Archive:
     def __init__(self, url: str, *, timeout_seconds: float = 5.0, connections: int = 5) -> None:
         self.url = url
         self.sqlite = is_sqlite(url)
-        options: dict[str, Any] = {"pool_pre_ping": True}
-        if self.sqlite:
+        options: dict[str, Any] = {}
+        if self.sqlite:  # a file: no connection to find broken before use
             options["connect_args"] = {"timeout": timeout_seconds}
         else:
             options |= {
+                "pool_pre_ping": True,  # a server restarted meanwhile: a new connection
                 "pool_size": connections,
                 "max_overflow": 0,
                 "pool_timeout": timeout_seconds,
