@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
@@ -331,3 +333,25 @@ def test_the_archives_size_and_lag_are_metrics(client: TestClient) -> None:
         "adjudicator_archive_games": 1.0, "adjudicator_archive_waiting_games": 0.0,
         "adjudicator_archive_lag_seconds": 0.0, "adjudicator_archive_written_games": 1.0,
     }  # fmt: skip
+
+
+ARCHIVE_PARAMS = ["game", "rule", "player", "name", "status", "reason", "ended_after",
+                  "ended_before", "cursor", "limit", "format"]  # fmt: skip
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.dictionaries(
+        st.sampled_from(ARCHIVE_PARAMS),
+        st.text(max_size=80) | st.binary(max_size=40).map(repr),
+        max_size=4,
+    ),
+    st.sampled_from(["/v1/archive/games", "/v1/archive/export", "/v1/archive/games/x"]),
+)
+def test_no_query_is_a_server_error(client: TestClient, query: dict[str, str], path: str) -> None:
+    answered = client.get(path, params=query)
+    assert answered.status_code in (200, 404, 422), answered.text
+    if answered.status_code == 422:
+        assert answered.json()["errors"][0]["loc"][0] == "query"
