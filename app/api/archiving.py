@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from app.contract.games import Kind
-from app.contract.render import instant
+from app.contract.render import instant, names_json
 from app.records.signing import KeyRing
 from app.records.steps import completed
 from app.records.written import JSON_RECORD, every_format, recording
@@ -72,7 +72,7 @@ def finished_of(
     now = record["state"]
     ended_ms = state.at_ms or 0
     created_ms = state.created_ms or ended_ms
-    names: Mapping[str, str] = {}
+    names = names_json(state.names)
     players: Mapping[str, str] = {}
     summary: dict[str, object] = {
         "id": state.id, **{k: v for k, v in record.items() if k not in ("moves", "state", "chain")},
@@ -88,6 +88,7 @@ def finished_of(
         status=state.status, winner=state.winner, reason=state.reason,
         move_count=state.move_count, created_ms=created_ms, ended_ms=ended_ms,
         private=state.private, summary=summary, records=written, readers=readers,
+        names={seat: name for seat, name in enumerate(state.names, 1) if name is not None},
     )  # fmt: skip
 
 

@@ -15,7 +15,17 @@ from typing import cast
 from pydantic_core import to_json
 
 from app.contract.games import Kind, Notation
-from app.contract.render import Json, Names, clock_json, move_json, names_of, state_json, untimed
+from app.contract.render import (
+    NO_NAMES,
+    Json,
+    Names,
+    clock_json,
+    move_json,
+    names_json,
+    names_of,
+    state_json,
+    untimed,
+)
 from app.records.bodies import PASS
 from app.records.canonical import Chain
 from app.records.errors import RecordError
@@ -93,6 +103,8 @@ def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Jso
     if now.get("last_move"):
         now["last_move"] = untimed(now["last_move"])
     record = {**params, "moves": written, "state": now, "chain": chained.hex()}
+    if state.names != NO_NAMES:  # what the seats are called: beside the parameters, unchained
+        record = {**params, "names": names_json(state.names), **record}
     return record, records
 
 

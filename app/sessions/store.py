@@ -14,7 +14,7 @@ import asyncio
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from app.sessions import tokens
@@ -170,7 +170,8 @@ class NewGame:
     its ``terms`` (a private game, its first-move deadline, the actions it leaves out) — and
     who holds it: the client ``owner`` (whose share it is charged to), an ``open_seat`` left
     free for anyone to join (the game is then listed in the lobby unless it is private), or the
-    players' token hashes ``seated`` (a rematch's: its answer then shows no token).
+    players' token hashes ``seated`` (a rematch's: its answer then shows no token); and what
+    the seats are called (``names``).
 
     What a game was made of is again a NewGame, without its holders (``recipe_of``): a rematch
     is made from it, its holders replaced."""
@@ -183,6 +184,14 @@ class NewGame:
     owner: str = ""
     open_seat: Player | None = None
     seated: tuple[str, str] | None = None
+    names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
+
+    def rematch(self, owner: str, seated: tuple[str, str]) -> NewGame:
+        """The rematch of the game this made, held by ``owner``: the same game with the seats
+        swapped (the players' token hashes ``seated`` as the rematch seats them, and each
+        player's name going along to the other seat)."""
+        swapped = (self.names[1], self.names[0])
+        return replace(self, owner=owner, seated=seated, names=swapped)
 
 
 class OpenGames(NamedTuple):
@@ -252,8 +261,11 @@ class GameStore(Protocol):
         ``Client``) holds its share (of games, of moves, or of open games)."""
         ...
 
-    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
-        """Take the open seat of the game (``Session.join``): one join wins however many race,
+    async def join(
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
+    ) -> JoinResult:
+        """Take the open seat of the game (``Session.join``), called ``name`` if given (else as
+        the creator called it): one join wins however many race,
         and a retry under the winner's ``idempotency_key`` from the same ``requester`` (the
         client, as limits count it) gets its seat and token again; the game leaves the lobby.
         Raises GameNotFound or SeatTaken."""
@@ -386,7 +398,7 @@ def recipe_of(session: Session, control: TimeControl | None) -> NewGame:
     opening = tuple(session.move(seq).played for seq in range(1, session.untimed + 1))
     first = None if session.first_move_ms is None else session.first_move_ms // 1000
     terms = Terms(first, session.disabled, session.private)
-    return NewGame(session.kind.name, session.params, control, opening, terms)
+    return NewGame(session.kind.name, session.params, control, opening, terms, names=session.names)
 
 
 def opened(kind: GameKind, params: Mapping[str, object], opening: Sequence[Played]) -> Position:

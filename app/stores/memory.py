@@ -13,7 +13,7 @@ import math
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import islice
 
 from app.sessions import tokens
@@ -442,6 +442,7 @@ class MemoryGameStore:
         self._moves += position.move_count
         _count(self._owned_moves, owner, position.move_count)
         session.changed_ms = session.created_ms = self._now_ms()
+        session.names = game.names
         if control is not None:
             wait = game_kind.clocks_wait(params)
             session.clocks = Clocks.start(control, session.changed_ms, wait)
@@ -458,11 +459,13 @@ class MemoryGameStore:
             _count(self._open_owned, owner, 1)
         return CreatedGame(state, secrets)
 
-    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
+    async def join(
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
+    ) -> JoinResult:
         entry = self._entry(game_id)
         now = self._now_ms()
         session = self._session(game_id, now)
-        result = session.join(idempotency_key, requester, now)
+        result = session.join(idempotency_key, requester, now, name)
         if not result.replayed:
             self._unlist(entry)
             if game_id in self._unstarted:  # its players are seated now: its life starts again
@@ -479,9 +482,7 @@ class MemoryGameStore:
             made = tokens.new_token()
             clocks = session.clocks
             recipe = recipe_of(session, None if clocks is None else clocks.control)
-            created = await self.create(
-                replace(recipe, owner=owner, seated=session.rematch_seats(player, made))
-            )
+            created = await self.create(recipe.rematch(owner, session.rematch_seats(player, made)))
             session.rematched(player, token, made, created.state.id, self._now_ms())
             self._changed(session)
         elif session.rematch is None:

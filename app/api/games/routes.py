@@ -38,7 +38,7 @@ from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_
 from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.names import names_in, names_of_state
-from app.api.games.schemas import GameShapes, MoveBodies, typed_dict
+from app.api.games.schemas import JOIN_BODY, GameShapes, MoveBodies, typed_dict
 from app.api.games.streams import StreamSlots
 from app.api.ratelimit import RateLimiter
 from app.api.resend import Resend, resend
@@ -181,8 +181,9 @@ async def join_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client)  # a seat is half a game
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
-    with a_change():
-        joined = await store_of(request).join(game_id, key, client)  # a retry is its client's
+    body = await JOIN_BODY.parse(request)
+    with a_change():  # a retry is its client's
+        joined = await store_of(request).join(game_id, key, client, body.name)
     state = joined.state
     headers = {"ETag": etag(game_id, state.version), **SECRET}
     if joined.replayed:
@@ -486,13 +487,18 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "true`): the key is bound to the client that sent it (its address, an IPv6 address's "
         "/64; behind the operator's trusted proxies, the address they forward), so the same key "
         "from another client is another join, 409 `seat_taken` once the seat is taken. The "
-        "game's streams get `event: join`; the game leaves the lobby.",
+        "game's streams get `event: join`; the game leaves the lobby. The body may name the "
+        'seat (`{"name": "Bo"}`, 1 to 64 characters, no control character): states and '
+        "records call the seat so; without it, the seat keeps the name its creator gave it.",
         response_model=join_out,
         responses={
             200: {"headers": {"ETag": header("The game's new ETag.")}},
             **store_errors(GameNotFound, SeatTaken, VALIDATION_ERROR, RATE_LIMITED),
         },
-        openapi_extra={"parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi]},
+        openapi_extra={
+            **JOIN_BODY.openapi,
+            "parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi],
+        },
     )(join_game)
     router.post(
         "/{game_id}/spectators",

@@ -288,7 +288,7 @@ class RedisGameStore:
         session = Session(
             game_id, game_kind, params, hashes, position, self.max_moves,
             version=position.move_count,  # an opening's moves, as if they had been played
-            lobby=game.open_seat is not None, open_seat=game.open_seat,
+            lobby=game.open_seat is not None, open_seat=game.open_seat, names=game.names,
         )  # fmt: skip
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
@@ -356,13 +356,15 @@ class RedisGameStore:
                 await self.lobby.remove(game_id)
         return outcome
 
-    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
+    async def join(
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
+    ) -> JoinResult:
         token = tokens.new_token()
         key = "" if idempotency_key is None else join_receipt_key(idempotency_key, requester)
         sealed = "" if idempotency_key is None else tokens.seal(token, idempotency_key)
         args = JoinArgs(
             token_hash=tokens.token_hash(token), sealed=sealed, key=key, channel=channel(game_id),
-            ttl_ms=self.unstarted_ms,
+            ttl_ms=self.unstarted_ms, name=name or "",
         )  # fmt: skip
         keys = game_keys(game_id)
         found = decode(
@@ -409,7 +411,7 @@ class RedisGameStore:
             player = player_or_none(answer.player) or 1
             recipe = await self._recipe(game_id)
             seated = {player: answer.hash, other(player): tokens.token_hash(made)}
-            created = await self.create(replace(recipe, owner=owner, seated=(seated[1], seated[2])))
+            created = await self.create(recipe.rematch(owner, (seated[1], seated[2])))
             answer = await call("link", created.state.id)
             if not isinstance(answer, LinkedReply) or answer.id != created.state.id:
                 await self._forget(created.state.id)  # another call linked its own first

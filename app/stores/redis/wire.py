@@ -220,6 +220,7 @@ class JoinArgs(NamedTuple):
     key: Wire
     channel: Wire
     ttl_ms: Wire  # the game's life from the join: its players are seated, nobody moved yet
+    name: Wire  # what the joiner's seat is called ('': as the creator called it)
 
 
 class SpectateArgs(NamedTuple):
@@ -294,6 +295,8 @@ class StateReply(NamedTuple):
     lg: str = "0"  # the version of the last gift of time, '0' for none
     jat: str = "0"  # when the open seat was taken (ms), '0' before (or not kept)
     made: str = "0"  # when the game was created (ms), '0' if not kept
+    n1: str = ""  # what seat 1 is called, '' if not named
+    n2: str = ""
 
 
 class ReadReply(NamedTuple):
@@ -621,6 +624,8 @@ class RecipeFields(NamedTuple):
     off: Field
     private: Field
     opened: Field  # the opening's moves
+    n1: Field  # what seat 1 is called (None: not named)
+    n2: Field
 
 
 Record = type[tuple[Any, ...]]
