@@ -264,7 +264,7 @@ export declare class Client {
    * retry with the same `idempotencyKey` gets the same seat and token. */
   joinGame(
     gameId: string,
-    options?: RequestOptions & { idempotencyKey?: string },
+    options?: RequestOptions & { idempotencyKey?: string; name?: string },
   ): Promise<Answer<"joinGame", 200>>;
   /** A page of the lobby: open games, oldest first (`cursor`: the last page's `next_cursor`). */
   listGames(

@@ -390,12 +390,13 @@ export class Client {
    * `idempotencyKey` from the same client address gets the same seat and token: the service
    * binds a join's key to the client that sent it).
    * @param {string} gameId
-   * @param {{ signal?: AbortSignal, idempotencyKey?: string }} [options]
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, name?: string }} [options]
    */
-  joinGame(gameId, { signal, idempotencyKey } = {}) {
+  joinGame(gameId, { signal, idempotencyKey, name } = {}) {
     return this.#call("joinGame", {
       params: { game_id: gameId },
       headers: { "Idempotency-Key": idempotencyKey ?? randomKey() },
+      ...(name === undefined ? {} : { body: { name } }),
       signal,
     });
   }

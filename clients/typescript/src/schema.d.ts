@@ -329,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Join an open game
-         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when the same client retries it (`Idempotent-Replayed: true`): the key is bound to the client that sent it (its address, an IPv6 address's /64; behind the operator's trusted proxies, the address they forward), so the same key from another client is another join, 409 `seat_taken` once the seat is taken. The game's streams get `event: join`; the game leaves the lobby.
+         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when the same client retries it (`Idempotent-Replayed: true`): the key is bound to the client that sent it (its address, an IPv6 address's /64; behind the operator's trusted proxies, the address they forward), so the same key from another client is another join, 409 `seat_taken` once the seat is taken. The game's streams get `event: join`; the game leaves the lobby. The body may name the seat (`{"name": "Bo"}`, 1 to 64 characters, no control character): states and records call the seat so; without it, the seat keeps the name its creator gave it.
          */
         post: operations["joinGame"];
         delete?: never;
@@ -1003,6 +1003,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1059,6 +1061,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1120,6 +1124,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1229,6 +1235,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1352,6 +1360,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1442,6 +1452,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1512,6 +1524,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1567,6 +1581,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1949,6 +1965,13 @@ export interface components {
              */
             visibility?: "private";
             /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -2134,6 +2157,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -2192,6 +2217,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -2257,6 +2284,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -2319,6 +2348,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -2412,6 +2443,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -2523,6 +2561,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -2652,6 +2697,13 @@ export interface components {
              */
             visibility?: "private";
             /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -2760,6 +2812,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -3059,6 +3118,13 @@ export interface components {
              */
             visibility?: "private";
             /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -3332,6 +3398,17 @@ export interface components {
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
             data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
+        };
+        /**
+         * JoinIn
+         * @description What a player taking the open seat may say: the name the seat is called by.
+         */
+        JoinIn: {
+            /**
+             * Name
+             * @description The seat's name, in states and records.
+             */
+            name?: string | null;
         };
         /** JoinOut */
         JoinOut: {
@@ -3611,6 +3688,17 @@ export interface components {
              * @description The game's version now: its number of moves too, unless changes other than moves were made (draw offers, an ending). Pass the last move's `seq` as `since` next time.
              */
             version: number;
+        };
+        /**
+         * NamesIn
+         * @description What each seat is called (each optional): `"1"` the first player's, `"2"` the
+         *     second's.
+         */
+        NamesIn: {
+            /** 1 */
+            1?: string | null;
+            /** 2 */
+            2?: string | null;
         };
         /** @description A draw offer stands (`draw_offer`): `data` is the state. */
         OfferEvent: {
@@ -3942,6 +4030,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -4355,6 +4450,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -5779,7 +5881,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["JoinIn"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {

@@ -332,12 +332,15 @@ def create_game(
     return call("create_game", _json, body)
 
 
-def join_game(game_id: str, idempotency_key: str | None = None) -> Call[JoinGameAnswer]:
-    """Take the free seat of an open game: ``{"player", "token", "state"}`` (a new random
-    Idempotency-Key unless given: a retry from the same client address gets the same seat and
-    token; the service binds a join's key to the client that sent it)."""
+def join_game(
+    game_id: str, idempotency_key: str | None = None, *, name: str | None = None
+) -> Call[JoinGameAnswer]:
+    """Take the free seat of an open game, called ``name`` if given: ``{"player", "token",
+    "state"}`` (a new random Idempotency-Key unless given: a retry from the same client address
+    gets the same seat and token; the service binds a join's key to the client that sent it)."""
     headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
-    return call("join_game", _json, path={"game_id": game_id}, headers=headers)
+    body = None if name is None else {"name": name}
+    return call("join_game", _json, body, path={"game_id": game_id}, headers=headers)
 
 
 def list_games(

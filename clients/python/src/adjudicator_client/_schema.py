@@ -118,6 +118,7 @@ __all__ = [
     "IllegalOut",
     "InternalError",
     "JoinGameAnswer",
+    "JoinIn",
     "JoinOut",
     "Jwk",
     "Keys",
@@ -141,6 +142,7 @@ __all__ = [
     "MoveQuery",
     "MoveResultOut",
     "MovesPage",
+    "NamesIn",
     "NotFound",
     "NotYourTurn",
     "NothingToTakeBack",
@@ -279,6 +281,9 @@ class TicTacToeGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -417,6 +422,9 @@ class ReversiGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -532,6 +540,9 @@ class GomokuGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -661,6 +672,9 @@ class Connect4GameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -943,6 +957,10 @@ class AuditConnect4MovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -968,6 +986,11 @@ class RulesIn(TypedDict):
     draw_offer: NotRequired[bool]
     # `false`: no giving time in this game. Default: `true`.
     give_time: NotRequired[bool]
+
+
+# What each seat is called (each optional): `"1"` the first player's, `"2"` the
+# second's.
+NamesIn = TypedDict("NamesIn", {"1": NotRequired[str | None], "2": NotRequired[str | None]})
 
 
 class AuditConnect4TranscriptIn(TypedDict):
@@ -996,6 +1019,10 @@ class AuditConnect4TranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -1034,6 +1061,10 @@ class AuditGomokuMovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1131,6 +1162,10 @@ class AuditGomokuTranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1183,6 +1218,10 @@ class AuditReversiMovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1244,6 +1283,10 @@ class AuditReversiTranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1289,6 +1332,10 @@ class AuditTicTacToeMovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1327,6 +1374,10 @@ class AuditTicTacToeTranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1561,6 +1612,10 @@ class CreateConnect4In(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -1595,6 +1650,10 @@ class CreateGomokuIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1643,6 +1702,10 @@ class CreateReversiIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1683,6 +1746,10 @@ class CreateTicTacToeIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1756,6 +1823,9 @@ class CreatedConnect4Out(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -1840,6 +1910,9 @@ class CreatedGomokuOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -1936,6 +2009,9 @@ class CreatedReversiOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -2022,6 +2098,9 @@ class CreatedTicTacToeOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -2323,6 +2402,13 @@ class GomokuMoveRequest(TypedDict):
 
 class Health(TypedDict):
     status: Literal["ok"]
+
+
+class JoinIn(TypedDict):
+    """What a player taking the open seat may say: the name the seat is called by."""
+
+    # The seat's name, in states and records.
+    name: NotRequired[str | None]
 
 
 class JoinOut(TypedDict):
