@@ -46,7 +46,7 @@ def _filter(name: str, description: str) -> Param[str | None]:
     return Param[str | None](name, "query", _WORD, description, _word, None)
 
 
-GAME = _filter("game", "Only games of this kind (`tictactoe`, `reversi`, `gomoku`, `connect4`).")
+GAME = _filter("game", "Only games of this kind (its `game`, as `POST /v1/games` names it).")
 RULE = _filter("rule", "Only games under this rule (gomoku's `renju`, …).")
 STATUS = _filter("status", "Only games that ended so: `won`, `draw` or `aborted`.")
 REASON = _filter("reason", "Only games that ended for this reason (`line`, `timeout`, …).")

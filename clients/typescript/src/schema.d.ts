@@ -7241,7 +7241,7 @@ export interface operations {
     listArchivedGames: {
         parameters: {
             query?: {
-                /** @description Only games of this kind (`tictactoe`, `reversi`, `gomoku`, `connect4`). */
+                /** @description Only games of this kind (its `game`, as `POST /v1/games` names it). */
                 game?: string;
                 /** @description Only games under this rule (gomoku's `renju`, …). */
                 rule?: string;
@@ -7372,7 +7372,7 @@ export interface operations {
     exportArchive: {
         parameters: {
             query?: {
-                /** @description Only games of this kind (`tictactoe`, `reversi`, `gomoku`, `connect4`). */
+                /** @description Only games of this kind (its `game`, as `POST /v1/games` names it). */
                 game?: string;
                 /** @description Only games under this rule (gomoku's `renju`, …). */
                 rule?: string;
