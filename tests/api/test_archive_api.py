@@ -355,3 +355,34 @@ def test_no_query_is_a_server_error(client: TestClient, query: dict[str, str], p
     assert answered.status_code in (200, 404, 422), answered.text
     if answered.status_code == 422:
         assert answered.json()["errors"][0]["loc"][0] == "query"
+
+
+@pytest.fixture
+def on_every_store(store_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    """An app on each store (memory, Redis, a Redis Cluster) archiving into SQLite."""
+    settings = served(f"sqlite:///{tmp_path / 'archive.sqlite3'}", store_url=store_url)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as made:
+        yield made
+
+
+def test_every_ending_on_every_store_is_archived_once(on_every_store: TestClient) -> None:
+    client = on_every_store
+    won = played_out(client, KINDS[0])
+    resigned = create(client, KINDS[0])
+    client.post(f"/v1/games/{resigned['id']}/resign", headers=bearer(resigned), json={})
+    clocked = client.post(
+        "/v1/games", json={**KINDS[0].body, "clock": {"initial_seconds": 1, "increment_seconds": 0}}
+    ).json()
+    assert send(client, clocked, 1, 0, 0).status_code == 201
+    assert send(client, clocked, 2, 1, 1).status_code == 201
+    ended = {won["id"], resigned["id"], clocked["id"]}
+
+    def all_listed() -> bool:
+        games = client.get("/v1/archive/games").json()["games"]
+        return {game["id"] for game in games} == ended
+
+    wait_for(all_listed, "every ending archived", seconds=30)  # the flag falls unwatched
+    listed = client.get("/v1/archive/games").json()["games"]
+    assert len(listed) == len(ended)  # each once
+    reasons = {game["id"]: game["reason"] for game in listed}
+    assert reasons == {won["id"]: "line", resigned["id"]: "resignation", clocked["id"]: "timeout"}
