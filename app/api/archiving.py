@@ -126,6 +126,8 @@ class Archiver:
         # The games being archived by this process now: one archiving a game, whoever asks
         # (the request that ended it, the loop woken by its end).
         self._taking: dict[str, asyncio.Future[bool]] = {}
+        # The archivings requests started and no longer wait for (``settle``): kept till done.
+        self._settling: set[asyncio.Future[bool]] = set()
 
     async def open(self) -> None:
         """Bring the archive to the newest schema (SQLite always: the file is this process's
@@ -193,11 +195,21 @@ class Archiver:
         archiving already is waited for, not archived again."""
         taking = self._taking.get(game_id)
         if taking is not None:
-            return await asyncio.shield(taking)
+            try:
+                return await asyncio.shield(taking)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # this call was cancelled
+                    raise
+                # The one archiving it was (the process is stopping): not archived by it.
+                raise StoreUnavailable(may_have_applied=None) from None
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._taking[game_id] = future
         try:
             done = await self._archive(game_id)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: a waiter may never come
@@ -230,13 +242,23 @@ class Archiver:
 
     async def settle(self, state: GameState) -> None:
         """Archive the game a request just ended, before it is answered, if that takes less than
-        ``SETTLE_SECONDS``; else (or if the archive is down) the loop archives it later."""
-        if state.status == "in_progress":
+        ``SETTLE_SECONDS`` (past it, the archiving goes on without the request); not while the
+        archive is known to be down (``ready`` false since its last failure: the loop tries it
+        again), so that an archive that is down never holds up a move."""
+        if state.status == "in_progress" or not self.ready:
             return
-        try:
-            await asyncio.wait_for(self.archive_one(state.id), SETTLE_SECONDS)
-        except (StoreUnavailable, TimeoutError):
+        archiving = asyncio.ensure_future(self.archive_one(state.id))
+        self._settling.add(archiving)
+        archiving.add_done_callback(self._settled)
+        await asyncio.wait({archiving}, timeout=SETTLE_SECONDS)
+
+    def _settled(self, archiving: asyncio.Future[bool]) -> None:
+        self._settling.discard(archiving)
+        if archiving.cancelled():
+            return
+        if isinstance(archiving.exception(), StoreUnavailable):
             self.failures += 1
+            self.ready = False  # the loop opens it again, and archives what waits
 
     async def drain(self) -> int:
         """Archive every game waiting in the store's outbox now: how many."""
@@ -266,6 +288,7 @@ class Archiver:
                 pause = self.poll_seconds
             except StoreUnavailable:
                 self.failures += 1
+                self.ready = False  # opened again first: requests do not wait for it meanwhile
                 pause = min(60.0, pause * 2)
                 log.warning("archive: unavailable, trying again in %.1f s", pause)
             except Exception:  # never let the loop die: log, and try again later

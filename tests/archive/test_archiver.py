@@ -76,8 +76,8 @@ async def test_a_game_ended_while_the_archive_is_down_waits_for_it(archive_url: 
     assert not archiver.ready
     game_id = await won(live)
     state = await live.state(game_id)
-    await archiver.settle(state)  # answered all the same: it waits
-    assert archiver.failures == 1
+    await archiver.settle(state)  # answered at once: the archive is known to be down
+    assert archiver.failures == 0
     with pytest.raises(StoreUnavailable):
         await archiver.drain()
     assert await live.unarchived(10) == [game_id]
@@ -124,3 +124,29 @@ async def test_retention_and_lag(archive: Archive) -> None:
     await archiver.retain()
     assert not await archive.exists(first)
     assert archiver.removed == 1
+
+
+async def test_an_archive_that_goes_down_holds_up_no_more_endings() -> None:
+    """The archive was up, and is down now: the first ending finds it so (and is answered
+    within the settling time all the same); the next do not wait for it at all, and wait in the
+    store for the loop."""
+    live = store()
+    down = Archive(f"postgresql://nobody@127.0.0.1:{free_port()}/none", timeout_seconds=0.5)
+    archiver = Archiver(live, down, SERVED, KEYS)
+    archiver.ready = True  # as if it had been opened
+    try:
+        first = await won(live)
+        await archiver.settle(await live.state(first))
+        for _ in range(50):  # its archiving, left to go on, fails
+            if not archiver.ready:
+                break
+            await asyncio.sleep(0.1)
+        assert not archiver.ready
+        assert archiver.failures == 1
+        later = [await won(live) for _ in range(3)]
+        for game_id in later:
+            await archiver.settle(await live.state(game_id))  # returns at once: no attempt
+        assert archiver.failures == 1
+        assert await live.unarchived(10) == [first, *later]
+    finally:
+        await down.close()
