@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import time
@@ -27,8 +26,7 @@ from collections.abc import Callable, Mapping
 from app.contract.games import Kind
 from app.contract.render import instant, names_json
 from app.records.signing import KeyRing
-from app.records.steps import completed
-from app.records.written import JSON_RECORD, every_format, recording
+from app.records.written import every_format
 from app.records.wthor import WTHOR, WTHOR_MEDIA_TYPE, game_bytes, recorded_game
 from app.sessions.errors import GameNotFound, StoreUnavailable
 from app.sessions.exchange import GameState
@@ -60,13 +58,12 @@ def finished_of(
     """A finished game as the archive keeps it: its record in every format, and its summary
     (``GET /v1/archive/games``): its id, creation parameters, names, players, result, moves,
     times and hash chain (and the final score where its state has one: Reversi's)."""
-    record, _ = completed(recording(kind, history, state))
+    record, formats = every_format(kind, history, state, keys)
     written = [
         ArchivedRecord(name, kept.media_type, kept.body, kept.refused)
-        for name, kept in every_format(kind, history, state, keys)
+        for name, kept in formats.items()
     ]
-    signed = next(kept for kept in written if kept.format == JSON_RECORD)
-    wthor = recorded_game(json.loads(signed.body))
+    wthor = recorded_game(record)
     if wthor is not None:  # its 68 bytes in a WTHOR file, for the archive's .wtb export
         written.append(ArchivedRecord(WTHOR, WTHOR_MEDIA_TYPE, game_bytes(wthor)))
     now = record["state"]

@@ -8,7 +8,6 @@ whoever asked for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
@@ -142,6 +141,15 @@ def written_record(
     if wanted == TRANSCRIPT:
         return (yield from _transcript(kind, history, state))
     record, records = yield from recording(kind, history, state)
+    return _formatted(record, records, state, wanted, keys)
+
+
+def _formatted(
+    record: Json, records: list[Json], state: GameState, wanted: str, keys: KeyRing
+) -> WrittenRecord:
+    """The game's ``record`` (with its move ``records``) in ``wanted``, a format other than a
+    transcript: the JSON record signed once the game is over, or a format's text, or why that
+    format cannot write this game."""
     if wanted == JSON_RECORD:
         over = state.status != "in_progress"
         signed = keys.current.signed(record, RECORD) if over else {**record, "signature": None}
@@ -158,13 +166,19 @@ def written_record(
 
 def every_format(
     kind: Kind, history: History, state: GameState, keys: KeyRing
-) -> Iterator[tuple[str, WrittenRecord]]:
-    """A finished game's record in every format ``?format=`` names (``RECORD_FORMATS``), each
-    as ``written_record`` writes it, or why it cannot be."""
+) -> tuple[Json, dict[str, WrittenRecord]]:
+    """A finished game's record (unsigned), and the record in every format ``?format=`` names
+    (``RECORD_FORMATS``) as ``written_record`` writes it, or why it cannot be: the game
+    rendered once for all of them."""
     size = board_size(kind, state.facts)
+    record, records = completed(recording(kind, history, state))
+    written: dict[str, WrittenRecord] = {}
     for wanted in RECORD_FORMATS:
         refused = refusal(kind, size, wanted)
         if refused is not None:
-            yield wanted, WrittenRecord(refused=refused)
-            continue
-        yield wanted, completed(written_record(kind, history, state, wanted, keys))
+            written[wanted] = WrittenRecord(refused=refused)
+        elif wanted == TRANSCRIPT:
+            written[wanted] = completed(_transcript(kind, history, state))
+        else:
+            written[wanted] = _formatted(record, records, state, wanted, keys)
+    return record, written
