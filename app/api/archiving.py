@@ -46,6 +46,9 @@ SETTLE_SECONDS = 1.0
 # How often the keys kept in the archive are read again (other processes' keys), and its games
 # counted.
 KEYS_SECONDS = 30.0
+# How long a stopping process archives what waits before it goes (the rest waits in a live
+# store that outlives it, for the next process; a memory store's go with it).
+STOP_SECONDS = 2.0
 # How often games past the retention are removed.
 RETENTION_SECONDS = 3600.0
 # The most waiting games the metrics count (a count past it says "at least").
@@ -306,4 +309,4 @@ class Archiver:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         with contextlib.suppress(StoreUnavailable, TimeoutError):
-            await asyncio.wait_for(self.drain(), 5)
+            await asyncio.wait_for(self.drain(), STOP_SECONDS)

@@ -1,7 +1,7 @@
 // Finished games: the archive (GET /v1/archive/games), the newest first, each with a Show
 // button that reads its signed record from the archive (GET /v1/archive/games/{id}) and replays
 // it with the game checker below, which says how it ended and draws its last position. The list
-// is read when the page starts and on Refresh; a service that keeps no archive shows none.
+// is read when the page starts and on Reload; a service that keeps no archive shows none.
 import { $ } from "./elements.js";
 import { kindOf } from "./kinds.js";
 import { named, showMessage } from "./status.js";
@@ -31,12 +31,13 @@ function entry(summary) {
     : summary.status === "draw" ? "draw" : "aborted";
   const ended = summary.ended_at.slice(0, 16).replace("T", " ");
   const text = document.createElement("span");
+  text.id = `archived-${summary.id}`;
   text.textContent = `${kind.title}${what}${seats}: ${result} (${summary.reason}), ${summary.move_count} moves, ${ended} UTC`;
   const show = document.createElement("button");
   show.type = "button";
   show.className = "secondary";
   show.textContent = "Show";
-  show.setAttribute("aria-label", `Show this finished ${kind.title} game`);
+  show.setAttribute("aria-describedby", text.id); // "Show", and which game: the entry's words
   show.addEventListener("click", () => replay(summary.id));
   item.append(text, " ", show);
   return item;

@@ -181,7 +181,11 @@ async def join_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client)  # a seat is half a game
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
-    body = await JOIN_BODY.parse(request)
+    try:
+        body = await JOIN_BODY.parse(request)
+    except RequestValidationError:  # a game that does not exist is said first, as everywhere
+        await store_of(request).board_shape(game_id)
+        raise
     with a_change():  # a retry is its client's
         joined = await store_of(request).join(game_id, key, client, body.name)
     state = joined.state

@@ -87,11 +87,16 @@ class Life:
         idle_ms: int,
         clock: Callable[[], float],
         settle: Callable[[str], Awaitable[object]],
+        ends_games: bool = True,
     ) -> None:
-        """``settle``: read the game through a game script (its deadline, if due, falls)."""
+        """``settle``: read the game through a game script (its deadline, if due, falls).
+        ``ends_games`` false: the sweep writes hints and keeps the outbox's pass, but ends no
+        game itself (a store on its caller's time, in tests: that clock moves only as the
+        caller's requests say, and a game's deadline falls when a request reads it, as the
+        memory store's does under the same clock)."""
         self.client, self.runner, self.accounts = client, runner, accounts
         self.cluster, self.archive, self.idle_ms = cluster, archive, idle_ms
-        self.clock, self.settle = clock, settle
+        self.clock, self.settle, self.ends_games = clock, settle, ends_games
         self.slots = CLUSTER_SLOTS if cluster else 1
         self.per_tick = max(1, math.ceil(self.slots * TICK_SECONDS / FULL_PASS_SECONDS))
         self.ended = asyncio.Event()
@@ -189,12 +194,13 @@ class Life:
         """One tick: the hints written, the games whose deadline came ended, a few slots of the
         full pass read."""
         await self.flush()
-        now = self._now_ms()
-        slots = await self._guard(
-            self.client.zrange(DUE_SLOTS, "-inf", now, byscore=True, offset=0, num=DUE_PER_TICK)
-        )
-        for slot in slots:
-            await self._sweep_slot(int(slot), now)
+        if self.ends_games:
+            now = self._now_ms()
+            slots = await self._guard(
+                self.client.zrange(DUE_SLOTS, "-inf", now, byscore=True, offset=0, num=DUE_PER_TICK)
+            )
+            for slot in slots:
+                await self._sweep_slot(int(slot), now)
         await self._pass_some()
 
     async def _sweep_slot(self, slot: int, now: int) -> None:
