@@ -10,13 +10,17 @@ from collections.abc import Callable
 from typing import IO, Any, TypeVar
 
 import click
-from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 from starlette.responses import Response
 
-from app.api import reversi, tictactoe
-from app.api.bodies import JsonBody, json_response
+from app.api.bodies import json_response
 from app.api.problems import validation_problem
+from app.contract.bodies import BodyInvalid, BodyParser
+from app.kinds.reversi.questions import (
+    CHECK_MOVE,
+    LEGAL_MOVES,
+)
+from app.kinds.tictactoe import VALIDATE
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -34,10 +38,10 @@ def check() -> None:
 OFFLINE: dict[str, Any] = {}
 
 
-def _answer(body: JsonBody[ModelT], respond: Callable[[ModelT], object], data: bytes) -> None:
+def _answer(body: BodyParser[ModelT], respond: Callable[[ModelT], object], data: bytes) -> None:
     try:
         response: Response = json_response(respond(body.validate(data, OFFLINE)))
-    except RequestValidationError as error:
+    except BodyInvalid as error:
         response = validation_problem(error.errors())
     failed = response.status_code != 200
     click.echo(response.body, err=failed)
@@ -61,9 +65,9 @@ def check_reversi(question: IO[bytes]) -> None:
     and what it flips (POST /v1/reversi/check-move)."""
     data = question.read()
     if _has_cell(data):
-        _answer(reversi.MOVE_BODY, reversi.check_move_answer, data)
+        _answer(BodyParser(CHECK_MOVE.body), CHECK_MOVE.answer, data)
     else:
-        _answer(reversi.LEGAL_MOVES_BODY, reversi.legal_moves_answer, data)
+        _answer(BodyParser(LEGAL_MOVES.body), LEGAL_MOVES.answer, data)
 
 
 @check.command("tictactoe")
@@ -71,4 +75,4 @@ def check_reversi(question: IO[bytes]) -> None:
 def check_tictactoe(question: IO[bytes]) -> None:
     """A tic-tac-toe board (and k): can it occur in a legal game, whose turn is it (POST
     /v1/tictactoe/validate)."""
-    _answer(tictactoe.VALIDATE_BODY, tictactoe.validate_answer, question.read())
+    _answer(BodyParser(VALIDATE.body), VALIDATE.answer, question.read())
