@@ -14,7 +14,7 @@ renders it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 import click
@@ -22,7 +22,7 @@ from pydantic_core import to_json
 
 from app.contract.bodies import BodyInvalid, BodyParser
 from app.contract.games import Kind, Question
-from app.contract.problems import ProblemTable, problem_body, validation_problem_body
+from app.contract.problems import ProblemTable, problem_body, problem_json, validation_problem_body
 from app.kinds import REGISTRY
 from app.rules.errors import DomainError
 
@@ -38,13 +38,6 @@ def check() -> None:
 # may read bound batches and live games (``max_batch``, ``max_n``), never one move or one
 # position; without them a validator applies the default.
 OFFLINE: dict[str, Any] = {}
-
-
-def problem_json(problem: Mapping[str, object]) -> bytes:
-    """A problem's body as the edge writes it (Starlette's ``JSONResponse``: compact UTF-8)."""
-    return json.dumps(
-        problem, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode()
 
 
 def answer(asked: Question, data: bytes) -> tuple[bytes, bool]:

@@ -15,7 +15,7 @@ from pydantic_core import to_json
 
 from app.cli.settings import load_settings
 from app.contract.bodies import BodyInvalid, BodyParser
-from app.contract.problems import ProblemTable, validation_problem_body
+from app.contract.problems import ProblemTable, problem_json, validation_problem_body
 from app.kinds import REGISTRY
 from app.records.answer import audit_answer, wthor_line
 from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, audit_body
@@ -37,8 +37,7 @@ def _offline_audits() -> BodyParser[Any]:
 
 def _problem_line(error: BodyInvalid) -> bytes:
     """The 422 the endpoint would answer, as its JSON (compact, UTF-8)."""
-    problem = validation_problem_body(error.errors())
-    return json.dumps(problem, ensure_ascii=False, separators=(",", ":")).encode()
+    return problem_json(validation_problem_body(error.errors()))
 
 
 def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
