@@ -461,6 +461,20 @@ def test_a_malformed_question_is_the_endpoints_problem_and_exit_1(
     assert json.loads(result.stderr) == answer.json()
 
 
+def test_a_question_refused_by_the_rules_is_the_endpoints_problem(client: TestClient) -> None:
+    # No command asks apply-move, but a question the rules refuse (``Question.refused``) is
+    # answered offline with the problem the endpoint answers, not a traceback.
+    from app.cli.check import answer
+    from app.kinds.reversi.questions import APPLY_MOVE
+
+    question = {"board": OPENING, "row": 0, "col": 0, "color": "B"}
+    written, failed = answer(APPLY_MOVE, json.dumps(question).encode())
+    endpoint = client.post("/v1/reversi/apply-move", json=question)
+    assert failed
+    assert endpoint.status_code == 422
+    assert json.loads(written) == endpoint.json()
+
+
 # Settings of the server, malformed: ``serve`` refuses each, ``check`` reads none of them.
 MALFORMED_SERVER_SETTINGS = [
     ("port", "abc", "valid integer"),
