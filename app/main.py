@@ -37,6 +37,8 @@ from app.body_limit import BodyLimitMiddleware
 from app.contract.games import Kind
 from app.contract.problems import ProblemTable
 from app.kinds import KINDS
+from app.kinds.reversi import KIND as REVERSI
+from app.kinds.tictactoe import KIND as TICTACTOE
 from app.observability import Metrics, ObservabilityMiddleware, configure_logging
 from app.records.signing import KeyRing
 from app.server import protocol_for
@@ -91,6 +93,17 @@ Every error is `application/problem+json` with a stable `code` to branch on.
 """
 
 
+# The kinds whose questions (``Face.questions``) come with batches the edge declares: each
+# one's router (``app.api.reversi``, ``app.api.tictactoe``) mounts them beside its batch, under
+# the tag ``tags_of`` describes. Every other kind's are mounted by ``kind_router``.
+BATCHED = frozenset({REVERSI.name, TICTACTOE.name})
+
+
+def routed_alone(kind: Kind) -> bool:
+    """Whether ``kind``'s questions are mounted by ``kind_router``, under a tag of its own."""
+    return bool(kind.face.questions) and kind.name not in BATCHED
+
+
 def tags_of(kinds: Kinds[Kind]) -> list[dict[str, str]]:
     return [
         {
@@ -110,7 +123,7 @@ def tags_of(kinds: Kinds[Kind]) -> list[dict[str, str]]:
                 + "; ".join(asked.summary for asked in kind.face.questions),
             }
             for kind in kinds
-            if kind.face.questions
+            if routed_alone(kind)
         ),
         {
             "name": "Game sessions",
@@ -329,7 +342,7 @@ def create_app(
     configure_logging(settings)
     games = game_router(app.state.games)
     records = records_router(app.state.audits)
-    asked = tuple(kind_router(kind) for kind in app.state.games.kinds if kind.face.questions)
+    asked = tuple(kind_router(kind) for kind in app.state.games.kinds if routed_alone(kind))
     routers = (reversi.router, tictactoe.router, gomoku.router, *asked, games, records,
                archive_router(), operations.router)  # fmt: skip
     for router in routers:

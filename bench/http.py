@@ -49,7 +49,7 @@ from pathlib import Path
 
 import httpx
 
-from app.api.reversi import CLASSIC_BOARD
+from app.kinds.reversi.questions import CLASSIC_BOARD
 from app.rules import reversi
 from app.rules.reversi import OPENING
 from bench.loadgen import Request, load

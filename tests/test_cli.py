@@ -387,6 +387,10 @@ def test_openapi_prints_the_committed_document() -> None:
 
 # Offline checks: the HTTP endpoint's answer, from a file or stdin
 
+FOUR = [".......", ".......", ".......", "...O...", "...XO..", "..XXO.."]
+FOUR_TO_WIN = [".......", ".......", ".......", "....O..", "....O..", ".XXXO.."]
+FOUR_WON = [".......", ".......", ".......", "....O..", "....O..", "XXXXO.."]
+
 QUESTIONS = [
     ("reversi", "/v1/reversi/legal-moves", {"board": OPENING, "color": "B"}),
     ("reversi", "/v1/reversi/legal-moves", {"board": ["BBB", "BBB"], "color": "W"}),
@@ -398,6 +402,11 @@ QUESTIONS = [
     ("tictactoe", "/v1/tictactoe/validate", {"board": ["XOX", "O O", "XOX"]}),
     ("tictactoe", "/v1/tictactoe/validate",
      {"board": ["XXXXO", "OO.OO", ".....", "XXXXO", "O...."], "k": 4}),
+    # A kind whose questions only its face declares: its command comes from the registry.
+    ("connect4", "/v1/connect4/legal-moves", {"board": FOUR}),
+    ("connect4", "/v1/connect4/legal-moves", {"board": FOUR_WON, "k": 4}),
+    ("connect4", "/v1/connect4/check-move", {"board": FOUR, "column": 3}),
+    ("connect4", "/v1/connect4/check-move", {"board": FOUR_TO_WIN, "square": "A"}),
 ]  # fmt: skip
 
 
@@ -431,7 +440,13 @@ MALFORMED = [
     ("tictactoe", "/v1/tictactoe/validate", b'{"board": ["XO", "OX"], "k": 3}'),
     ("tictactoe", "/v1/tictactoe/validate", b'{"board": ["XOX", "O O", "XOX"], "n": 3}'),
     ("tictactoe", "/v1/tictactoe/validate", b"[]"),
-]
+    ("connect4", "/v1/connect4/check-move", json.dumps({"board": FOUR, "column": 7}).encode()),
+    ("connect4", "/v1/connect4/check-move",
+     json.dumps({"board": FOUR, "column": 1, "square": "b"}).encode()),
+    ("connect4", "/v1/connect4/legal-moves",
+     json.dumps({"board": ["X......", *FOUR[1:]]}).encode()),
+    ("connect4", "/v1/connect4/legal-moves", b'{"board": 7}'),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("game", "path", "question"), MALFORMED)
@@ -444,6 +459,20 @@ def test_a_malformed_question_is_the_endpoints_problem_and_exit_1(
     answer = client.post(path, content=question, headers={"content-type": "application/json"})
     assert answer.status_code == 422
     assert json.loads(result.stderr) == answer.json()
+
+
+def test_a_question_refused_by_the_rules_is_the_endpoints_problem(client: TestClient) -> None:
+    # No command asks apply-move, but a question the rules refuse (``Question.refused``) is
+    # answered offline with the problem the endpoint answers, not a traceback.
+    from app.cli.check import answer
+    from app.kinds.reversi.questions import APPLY_MOVE
+
+    question = {"board": OPENING, "row": 0, "col": 0, "color": "B"}
+    written, failed = answer(APPLY_MOVE, json.dumps(question).encode())
+    endpoint = client.post("/v1/reversi/apply-move", json=question)
+    assert failed
+    assert endpoint.status_code == 422
+    assert json.loads(written) == endpoint.json()
 
 
 # Settings of the server, malformed: ``serve`` refuses each, ``check`` reads none of them.

@@ -23,13 +23,12 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from fastapi import Request
-from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 from pydantic_core import from_json, to_json
 from starlette.responses import Response
 
 from app.api.work import Meter, in_slices, meter_of
-from app.contract.bodies import UTF8_BOM, BodyParser, ModelT
+from app.contract.bodies import UTF8_BOM, BodyInvalid, BodyParser, ModelT
 from app.records.steps import Steps
 
 # A body of at most this many bytes is parsed without waiting for its client's turn
@@ -110,7 +109,7 @@ class JsonBody(BodyParser[ModelT]):
         meter: Meter | None = None,
         context: Mapping[str, Any] | None = None,
     ) -> ModelT:
-        """The validated body, or a RequestValidationError naming every bad field.
+        """The validated body, or a BodyInvalid naming every bad field (answered 422).
 
         Validators see ``{"settings": <Settings>}`` as their validation context, and what the
         route adds (``context``: a game move's board's square names). The parsing is charged to
@@ -140,7 +139,7 @@ class JsonBody(BodyParser[ModelT]):
 
     def _parsed(self, content_type: str | None, body: bytes, context: dict[str, Any]) -> ModelT:
         if content_type is not None and not _is_json(content_type):
-            raise RequestValidationError(
+            raise BodyInvalid(
                 [
                     {
                         "loc": ("body",),

@@ -5,7 +5,8 @@ its kinds' refusals, is ``app.state.problems``): the handlers' answers, the Open
 every route (``problem_responses``) and ``/problems/{code}`` derive from it. Domain errors from
 ``rules``/``sessions`` are looked up by class; framework errors (validation, unknown path, wrong
 method, oversize body, rate limit) have rows of their own, so no error leaves the app as
-anything but ``application/problem+json``.
+anything but ``application/problem+json``. A body the contract or the records refuse
+(``app.contract.bodies.BodyInvalid``) is answered as the framework's validation error is.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
+from app.contract.bodies import BodyInvalid
 from app.contract.problems import (
     INTERNAL_ERROR,
     METHOD_NOT_ALLOWED,
@@ -98,7 +100,9 @@ def _counted(request: Request, response: JSONResponse, problem: ProblemType) -> 
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
+    # The framework's refusal of a request (its own, or the edge's of a query) and the
+    # contract's and records' of a body (``BodyInvalid``): one answer.
+    assert isinstance(exc, RequestValidationError | BodyInvalid)
     return _counted(request, validation_problem(exc.errors()), VALIDATION_ERROR)
 
 
@@ -164,6 +168,7 @@ def install_problem_handlers(app: FastAPI) -> None:
     """Route every error the app can raise to a problem+json answer."""
     app.add_exception_handler(ClientDisconnect, _on_client_disconnect)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(BodyInvalid, _on_validation_error)
     app.add_exception_handler(HTTPException, _on_http_exception)
     app.add_exception_handler(DomainError, _on_domain_error)
     app.add_exception_handler(Exception, _on_unexpected)

@@ -3,8 +3,10 @@ the client's CPU meter (``work.meter_of``), its OpenAPI answers those of its bod
 
 A question with one answer per body (check-move, legal-moves, apply-move, validate,
 forbidden-points) is this and nothing more; batches answer in slices (``answered_in_slices``)
-and declare their own routes. A kind may declare its questions on its face
-(``Face.questions``): ``kind_router`` mounts them under ``/v1/<kind>``.
+and declare their own routes. A kind may declare its questions on its face (``Face.questions``):
+``kind_router`` mounts them under ``/v1/<kind>``, or, for a kind whose questions come with
+batches the edge declares (Reversi's ``check-moves``, tic-tac-toe's ``validate-batch``), its own
+router mounts each (``ask``) beside its batch.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from app.api.problems import problem_responses
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import meter_of
-from app.contract.games import Kind
+from app.contract.games import Kind, Question
 from app.contract.problems import BODY_ERRORS
 from app.rules.errors import DomainError
 
@@ -61,20 +63,27 @@ def question(
     )(endpoint)
 
 
+def ask(router: APIRouter, kind: Kind, asked: Question) -> None:
+    """Declare on ``router`` the route of a question ``kind`` declares (``Face.questions``):
+    ``POST <router's prefix><path>``, tagged as the router is."""
+    question(
+        router,
+        asked.path,
+        asked.endpoint or f"{kind.name}_{asked.name}",
+        JsonBody(asked.body, dict(asked.examples)),
+        asked.answer,
+        summary=asked.summary,
+        description=asked.description,
+        response_model=asked.response_model,
+        refused=asked.refused,
+    )
+
+
 def kind_router(kind: Kind) -> APIRouter:
     """The routes of the stateless questions ``kind`` declares (``Face.questions``), under
     ``/v1/<kind>`` and tagged with its title."""
     face = kind.face
     router = api_router(f"/v1/{kind.name}", [face.title])
     for asked in face.questions:
-        question(
-            router,
-            asked.path,
-            f"{kind.name}_{asked.name}",
-            JsonBody(asked.body, dict(asked.examples)),
-            asked.answer,
-            summary=asked.summary,
-            description=asked.description,
-            response_model=asked.response_model,
-        )
+        ask(router, kind, asked)
     return router

@@ -49,7 +49,7 @@ from app.api.problems import problem_responses, validation_problem
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
-from app.contract.bodies import batch_limit
+from app.contract.bodies import BodyInvalid, batch_limit
 from app.contract.fields import Body
 from app.contract.games import Kind, etag
 from app.contract.problems import (
@@ -503,7 +503,7 @@ def _audit_batch(request: Request, records: list[bytes], meter: Meter) -> Steps[
             yield
             answer = yield from audited(shapes, parsed, max_moves, meter, problems, keys)
             results.append(to_json(answer))
-        except RequestValidationError as refused:
+        except BodyInvalid as refused:  # the body's parser's, or the reading's
             errors = refused.errors()
             located = [{**e, "loc": ("body", "records", index, *e["loc"][1:])} for e in errors]
             results.append(to_json({"problem": _batch_problem(located)}))

@@ -8,7 +8,7 @@ building the service (FastAPI, Pydantic and the app take about a second to impor
 
 * ``serve`` (``app.cli.serve``) takes every setting of ``app.settings.Settings`` as a flag;
   ``openapi`` prints the document the service serves.
-* ``check`` (``app.cli.check``) answers the stateless questions offline.
+* ``check`` (``app.cli.check``) answers the stateless questions the kinds declare, offline.
 * ``audit`` and ``verify`` (``app.cli.records``) are the records endpoints offline.
 * ``db`` (``app.cli.db``) migrates the archive's database (``db upgrade``).
 * ``game`` (``app.cli.game``) is a client of a running service, one command a game route, made

@@ -11,12 +11,11 @@ from typing import IO, Any
 
 import click
 import httpx
-from fastapi.exceptions import RequestValidationError
 from pydantic_core import to_json
 
 from app.cli.settings import load_settings
-from app.contract.bodies import BodyParser
-from app.contract.problems import ProblemTable, validation_problem_body
+from app.contract.bodies import BodyInvalid, BodyParser
+from app.contract.problems import ProblemTable, problem_json, validation_problem_body
 from app.kinds import REGISTRY
 from app.records.answer import audit_answer, wthor_line
 from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, audit_body
@@ -36,16 +35,15 @@ def _offline_audits() -> BodyParser[Any]:
     return BodyParser(audit_body(REGISTRY), tag="game")
 
 
-def _problem_line(error: RequestValidationError) -> bytes:
+def _problem_line(error: BodyInvalid) -> bytes:
     """The 422 the endpoint would answer, as its JSON (compact, UTF-8)."""
-    problem = validation_problem_body(error.errors())
-    return json.dumps(problem, ensure_ascii=False, separators=(",", ":")).encode()
+    return problem_json(validation_problem_body(error.errors()))
 
 
 def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
     """The audit body a file stands for: a JSON body or record as it is (a record's state,
     chain and signature left out), a record in a format its name ends with, else a transcript
-    of a game of ``params``; a RequestValidationError for a text that is not UTF-8."""
+    of a game of ``params``; a BodyInvalid for a text that is not UTF-8."""
     ending = os.path.splitext(name)[1].lower()
     if ending == ".json":
         try:
@@ -108,7 +106,7 @@ def audit(files: tuple[str, ...], params: str) -> None:
         try:
             parsed = bodies.validate(_audit_body(name, data, creation), context)
             answer = audit_answer(audit_of(REGISTRY, parsed, settings.max_record_moves), problems)
-        except RequestValidationError as error:
+        except BodyInvalid as error:
             click.echo(f"{name}: ".encode() + _problem_line(error), err=True)
             failed = True
             continue
@@ -237,7 +235,7 @@ def _checked_as(typ: str, document: dict[str, Any]) -> str:
     try:
         parsed = bodies.validate(json.dumps(body).encode(), {})
         replayed = audit_answer(audit_of(REGISTRY, parsed, DEFAULT_MAX_RECORD_MOVES), problems)
-    except RequestValidationError as error:
+    except BodyInvalid as error:
         raise NotVerified(f"its moves cannot be replayed: {error.errors()[0]['msg']}") from None
     if replayed["chain"] != document.get("chain"):
         raise NotVerified("its hash chain is not the chain of its moves: a move was changed")

@@ -24,7 +24,6 @@ from types import UnionType
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 from annotated_types import MaxLen
-from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
@@ -43,6 +42,23 @@ NAMED_SURPLUS = 5
 # Members read looking for those names: a body of one unknown name repeated a million times is
 # not searched to its end.
 EXAMINED_SURPLUS = 64
+
+
+class BodyInvalid(Exception):
+    """A body (or a value read from one) that is not what its request takes: every error, each a
+    pydantic-style dict (``loc``, ``type``, ``msg``; ``loc`` starting with where it is, ``"body"``
+    for a body's member), as ``errors()`` lists them. The contract's and the records' own refusal,
+    free of HTTP: the edge answers it 422 ``validation_error`` (``app.api.problems``), as it
+    answers the framework's ``RequestValidationError``, and the command line prints the same
+    problem."""
+
+    def __init__(self, errors: Sequence[Any]) -> None:
+        super().__init__(errors)
+        self._errors = errors
+
+    def errors(self) -> Sequence[Any]:
+        """Every error, as the 422 ``validation_error``'s ``errors`` names them."""
+        return self._errors
 
 
 class BodyParser(Generic[ModelT]):
@@ -78,7 +94,7 @@ class BodyParser(Generic[ModelT]):
         return {**error, "loc": error["loc"][1:] if error["loc"] else ()}
 
     def validate(self, body: bytes, context: dict[str, Any]) -> ModelT:
-        """The model of a raw body, or a RequestValidationError naming every bad field (its
+        """The model of a raw body, or a BodyInvalid naming every bad field (its
         ``loc`` starting with ``"body"``): how a route parses, and how ``adjudicator check``
         answers the same question offline. A leading byte-order mark is ignored. A body of
         many members is validated in two passes (see the module's docs)."""
@@ -89,24 +105,24 @@ class BodyParser(Generic[ModelT]):
         most = self._most_members(context)
         if most is not None and members > most + STRICT_MEMBERS:
             unknown = unknown_names(body, self._unknown_member)
-            raise RequestValidationError([surplus_error(members - most, unknown, most)])
+            raise BodyInvalid([surplus_error(members - most, unknown, most)])
         try:
             parsed = self._validated(body, context, extra="ignore")
-        except RequestValidationError as refused:  # and the members no model takes, if any
+        except BodyInvalid as refused:  # and the members no model takes, if any
             unknown = unknown_names(body, self._unknown_member)
             surplus = [surplus_error(None, unknown)] if unknown else []
-            raise RequestValidationError([*refused.errors(), *surplus]) from None
+            raise BodyInvalid([*refused.errors(), *surplus]) from None
         surplus_count = members - members_taken(parsed)
         if surplus_count == 0:
             return parsed
         if surplus_count <= STRICT_MEMBERS:
             return self._validated(body, context)
         unknown = unknown_names(body, self._unknown_member)
-        raise RequestValidationError([surplus_error(surplus_count, unknown)])
+        raise BodyInvalid([surplus_error(surplus_count, unknown)])
 
     def validate_value(self, value: Any, context: dict[str, Any]) -> ModelT:
         """The model of a value already read from JSON (an item of a batch whose items are
-        validated one by one), or a RequestValidationError as ``validate``'s."""
+        validated one by one), or a BodyInvalid as ``validate``'s."""
         try:
             return self._adapter.validate_python(value, context=context)
         except ValidationError as error:
@@ -134,12 +150,12 @@ class BodyParser(Generic[ModelT]):
             if collecting:
                 gc.enable()
 
-    def _refused(self, error: ValidationError) -> RequestValidationError:
+    def _refused(self, error: ValidationError) -> BodyInvalid:
         """The body's errors, each located where it is in the body."""
         errors = error.errors(include_url=False, include_input=False)
         if self._tagged:
             errors = [self._untagged(e) for e in errors]
-        return RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in errors])
+        return BodyInvalid([{**e, "loc": ("body", *e["loc"])} for e in errors])
 
 
 def members_taken(value: Any) -> int:

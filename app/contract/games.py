@@ -29,6 +29,7 @@ from typing_extensions import TypedDict
 from app.contract.fields import INTEGRAL, SQUARES, Body, JsonInt, Square, cell_of
 from app.contract.problems import Refusal
 from app.contract.squares import RowOne, Squares
+from app.rules.errors import DomainError
 from app.sessions.clock import (
     MAX_GIVEN_SECONDS,
     MAX_INCREMENT_SECONDS,
@@ -650,8 +651,16 @@ class Notation(Protocol):
 class Question:
     """A stateless question a kind answers: ``POST /v1/<kind>/<path>`` with a ``body`` (a
     ``Body`` model; its ``examples`` for the docs) answered by ``answer`` in the shape
-    ``response_model``. ``name`` is the endpoint's within the kind (the operation's id is
-    ``<kind>_<name>``'s). The edge mounts every kind's (``app.api.questions.kind_router``)."""
+    ``response_model``; ``refused`` are the domain errors ``answer`` may raise besides the
+    body's own problems (documented as the route's answers). ``name`` is the endpoint's within
+    the kind (the operation's id is ``<kind>_<name>``'s), unless ``endpoint`` names it whole:
+    the first kinds' questions were named before there were kinds (``check_move``,
+    ``validate_position``). The edge mounts every kind's (``app.api.questions``).
+
+    ``offline`` says whether ``adjudicator check <kind>`` asks it (``app.cli.check``): None, it
+    does not; a body with any of the members ``offline`` names (a move's cell) asks this
+    question; a body with none of those of the kind's questions asks the one whose ``offline``
+    is empty."""
 
     path: str
     name: str
@@ -661,6 +670,9 @@ class Question:
     response_model: type
     summary: str
     description: str
+    refused: tuple[type[DomainError], ...] = ()
+    endpoint: str = ""
+    offline: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ A game kind brings the refusals of its own rules (``GameKind.refusals``) as rows
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -503,3 +504,11 @@ def validation_problem_body(errors: Sequence[Mapping[str, Any]]) -> dict[str, An
     more = f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else ""
     extra = {"errors": issues, "error_count": len(errors)}
     return problem_body(VALIDATION_ERROR, f"{where}: {first['msg']}{more}", extra)
+
+
+def problem_json(problem: Mapping[str, Any]) -> bytes:
+    """A problem's body as the edge writes it (Starlette's ``JSONResponse``: compact UTF-8
+    JSON), for the commands that answer offline."""
+    return json.dumps(
+        problem, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode()

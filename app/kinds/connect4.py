@@ -568,6 +568,7 @@ QUESTIONS = (
         },
         answer=check_move_answer,
         response_model=CheckColumnOut,
+        offline=("column", "square"),  # a body naming a column asks whether a drop there is legal
         summary="May the player to move drop into this column, and does it win?",
         description="For the player to move on a posted board (X when the counts are equal): "
         "`legal`, or the `reason` not (`column_full`, or `game_over` where a player has k in a "
@@ -583,6 +584,7 @@ QUESTIONS = (
         },
         answer=legal_moves_answer,
         response_model=LegalColumnsOut,
+        offline=(),  # any other body asks who drops next and where
         summary="Who drops next, and into which columns?",
         description="The player to move on a posted board (null once someone has k in a row "
         "or the board is full) and the columns that are not full, 0-based, left to right.",

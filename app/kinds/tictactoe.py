@@ -9,6 +9,10 @@ The move list is a flat ``array`` of (row, col) pairs — the player follows fro
 number — rather than a list of ``Move`` objects: 8 bytes a move and nothing for Python's cycle
 collector to walk. With one object per move, 200,000 stored moves made every full collection
 take ~35 ms, which showed up as the moves endpoint's p99 latency.
+
+The kind's stateless question, ``validate`` (can a posted position occur in a legal game, and
+whose turn is it: ``VALIDATE``), is declared on its face; the edge mounts it under
+``/v1/tictactoe`` beside its batch (``app.api.tictactoe``'s ``validate-batch``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from pydantic import Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
-from app.contract.fields import INTEGRAL, JsonInt
+from app.contract.boards import TicTacToeBoard
+from app.contract.fields import INTEGRAL, Body, JsonInt
 from app.contract.games import (
     EARLY_DRAW_DOC,
     KIND_DOC,
@@ -32,10 +37,13 @@ from app.contract.games import (
     Face,
     GameCommon,
     MoveOut,
+    Question,
     Tokens,
     within_max_side,
 )
 from app.contract.problems import CELL_REFUSALS
+from app.contract.stateless import ValidateResponse
+from app.rules import tictactoe
 from app.rules.dead import Liveness
 from app.rules.lines import LineCounters
 from app.rules.runs import RunLengths
@@ -230,6 +238,65 @@ class TicTacToe:
         return ",".join(map(str, self.cells))
 
 
+# --- the stateless question ---------------------------------------------------------------------
+
+
+class ValidateRequest(Body):
+    board: TicTacToeBoard
+    k: Annotated[int, Field(strict=True, ge=1), INTEGRAL] | None = Field(
+        None, description="Marks in a row that win, 1 ≤ k ≤ n; default n."
+    )
+
+    @field_validator("k")
+    @classmethod
+    def _at_most_n(cls, value: int | None, info: ValidationInfo) -> int | None:
+        board: tuple[str, ...] | None = info.data.get("board")
+        if value is not None and board is not None and value > len(board):
+            raise PydanticCustomError("k_too_large", "k must be at most n = {n}", {"n": len(board)})
+        return value
+
+
+def verdict_json(verdict: tictactoe.Verdict) -> ValidateResponse:
+    return {
+        "valid": verdict.valid,
+        "reason": verdict.reason,
+        "status": verdict.status,
+        "next": verdict.next,
+        "winner": verdict.winner,
+        "counts": {"X": verdict.x_count, "O": verdict.o_count},
+    }
+
+
+def validate_answer(query: ValidateRequest) -> ValidateResponse:
+    """The answer of ``validate`` (and of ``adjudicator check tictactoe``; of each item of
+    ``validate-batch``)."""
+    return verdict_json(tictactoe.check_position(query.board, query.k))
+
+
+VALIDATE = Question(
+    path="/validate",
+    name="validate",
+    endpoint="validate_position",
+    body=ValidateRequest,
+    examples={
+        "classic": {
+            "summary": "Classic 3 × 3: valid, X to move",
+            "value": {"board": ["XOX", "O O", "XOX"]},
+        },
+        "five_in_a_row": {
+            "summary": "5 × 5 board, 3 in a row wins",
+            "value": {"board": ["XXX..", "OO...", ".....", ".....", "....."], "k": 3},
+        },
+    },
+    answer=validate_answer,
+    response_model=ValidateResponse,
+    summary="Can this position occur in a legal game? Whose turn is it?",
+    description="X moves first, players alternate, play stops at the first k in a row (row, "
+    "column or diagonal) or a full board. Closed-form check, no search: fine up to 100 × 100.",
+    offline=(),
+)
+
+
 class TicTacToeKind(Alternating):
     """The kind: makes positions, and encodes them and their moves for stores."""
 
@@ -269,6 +336,7 @@ class TicTacToeKind(Alternating):
         row_one="bottom",  # as gomoku's and renju's players write it (RIF): a1 bottom left
         refusals=CELL_REFUSALS,
         page={"marks": {"1": "X", "2": "O"}, "empty": ".", "names": {"1": "X", "2": "O"}},
+        questions=(VALIDATE,),
     )
 
     def new(self, params: Mapping[str, object]) -> TicTacToe:

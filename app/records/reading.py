@@ -9,9 +9,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, RootModel, ValidationError
 
+from app.contract.bodies import BodyInvalid
 from app.contract.games import CreateIn, Kind, MoveBody, Notation, PassIn
 from app.contract.moves import played_by, shape_for
 from app.contract.squares import SquareError, Squares
@@ -82,16 +82,16 @@ def _chosen(
         raise RecordError(f"a choice: {where}: {first['msg']}", move=index) from None
 
 
-def record_problem(field: str, error: RecordError) -> RequestValidationError:
+def record_problem(field: str, error: RecordError) -> BodyInvalid:
     """A record that cannot be read, as the 422 that names where it broke."""
     loc: tuple[str | int, ...] = ("body", field)
     if "move" in error.where and field == "moves":
         loc = (*loc, error.where["move"] - 1)
-    return RequestValidationError([{"loc": loc, "type": "record", "msg": str(error)}])
+    return BodyInvalid([{"loc": loc, "type": "record", "msg": str(error)}])
 
 
 def audit_of(kinds: Kinds[Kind], parsed: BaseModel, max_moves: int) -> Audit:
-    """The audit of a parsed body (of one of ``kinds``); a RequestValidationError for moves it
+    """The audit of a parsed body (of one of ``kinds``); a BodyInvalid for moves it
     cannot read."""
     return completed(completed(reading(kinds, parsed, max_moves)).replaying())
 
@@ -120,7 +120,7 @@ def reading(
     afford: Callable[[int], None] | None = None,
 ) -> Steps[ToReplay]:
     """The game of a parsed body, read (its moves as the kind plays them), to replay, a
-    step every few hundred moves; a RequestValidationError for moves it cannot read.
+    step every few hundred moves; a BodyInvalid for moves it cannot read.
     ``afford`` is told how many moves were written before they are read (``Meter.afford``:
     429 for more than the client has left)."""
     body = parsed.root if isinstance(parsed, RootModel) else parsed
@@ -188,14 +188,14 @@ def _params_of(
     """The creation parameters a record gives, with those its body gives ``beside`` it, checked
     together by the kind's creation body as a client's would be: a RecordError saying what the
     body refused in the record's, or where both give one and differ (one game is not played
-    under both); a RequestValidationError naming a parameter given beside that is refused (its
+    under both); a BodyInvalid naming a parameter given beside that is refused (its
     value checked before it is compared: a refusal never echoes it)."""
     try:
         create = kind.face.create.model_validate({"game": kind.name, **read, **beside})
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
         if first["loc"] and first["loc"][0] in beside:
-            raise RequestValidationError([{**first, "loc": ("body", *first["loc"])}]) from None
+            raise BodyInvalid([{**first, "loc": ("body", *first["loc"])}]) from None
         where = ".".join(str(part) for part in first["loc"]) or "the game"
         raise RecordError(
             f"the record's game is not one this service plays: {where}: {first['msg']}"

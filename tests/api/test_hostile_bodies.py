@@ -9,12 +9,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
 from app.api.bodies import JsonBody
 from app.api.games.schemas import GameShapes
-from app.contract.bodies import DEFAULT_MAX_BATCH, EXAMINED_SURPLUS, STRICT_MEMBERS, most_members
+from app.contract.bodies import (
+    DEFAULT_MAX_BATCH,
+    EXAMINED_SURPLUS,
+    STRICT_MEMBERS,
+    BodyInvalid,
+    most_members,
+)
 from app.contract.fields import Body
 from app.contract.problems import MAX_REPORTED_ERRORS
 from app.kinds import REGISTRY
@@ -179,7 +184,7 @@ def test_colons_inside_texts_are_no_members() -> None:
     text = "12:00:00 " * 2 * STRICT_MEMBERS
     parsed = body.validate(json.dumps({"text": text, "items": [1, 2]}).encode(), {})
     assert parsed.text == text
-    with pytest.raises(RequestValidationError) as refused:
+    with pytest.raises(BodyInvalid) as refused:
         body.validate(json.dumps({"text": text, "items": [], "note": 1}).encode(), {})
     assert [e["loc"] for e in refused.value.errors()] == [("body", "note")]
 

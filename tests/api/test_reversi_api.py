@@ -7,7 +7,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.reversi import CLASSIC_BOARD
+from app.kinds.reversi.questions import CLASSIC_BOARD
 from app.rules.reversi import OPENING
 from tests.api.problems import assert_problem, assert_validation_error
 from tests.rules.reference import othello_square, reversi_flips, reversi_moves, reversi_play

@@ -10,13 +10,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.api.bodies import batch_items
-from app.contract.bodies import DEFAULT_MAX_BATCH
+from app.contract.bodies import DEFAULT_MAX_BATCH, BodyInvalid
 from app.main import create_app
 from app.records.steps import completed
 from app.records.wthor import read_wthor
@@ -183,7 +182,7 @@ def full_parse(body: bytes) -> list[Any] | None:
     """The batch's records as the whole body's validation reads them; None for a 422."""
     try:
         parsed = BATCH_APP.state.audits.batch.validate(body, BATCH_APP.state.validation_context)
-    except RequestValidationError:
+    except BodyInvalid:
         return None
     return [json.loads(record) for record in parsed.records]
 

@@ -12,7 +12,7 @@ import redis
 
 from app.api.games.events import move_events
 from app.kinds import KINDS, REGISTRY, Kinds
-from app.kinds.reversi import NoBracket
+from app.kinds.reversi.kind import NoBracket
 from app.kinds.tictactoe import TicTacToe, TicTacToeKind
 from app.rules.reversi import IllegalMove
 from app.sessions import tokens

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi.exceptions import RequestValidationError
 from pydantic_core import from_json, to_json
 
 from app.api.bodies import Examples
 from app.api.games.schemas import GameShapes
+from app.contract.bodies import BodyInvalid
 from app.contract.fields import SQUARES
 from app.contract.moves import played_by
 from app.contract.render import (
@@ -163,7 +163,7 @@ def _moved(shapes: GameShapes, body: object, move: object) -> tuple[MoveResult, 
         parsed = shapes.moves_of[game.kind.name].body.validate(to_json(move), {SQUARES: squares})
         played, player = played_by(parsed)
         result = game.play(MoveRequest(played, player=player), TOKENS["1"])
-    except (RequestValidationError, DomainError):
+    except (BodyInvalid, DomainError):
         return None
     return result, game
 

@@ -1,21 +1,5 @@
-"""Reversi / Othello sessions: the service holds the board, a move is legal only if it brackets.
-
-The rules are ``app/rules/reversi.py``'s (the stateless endpoints' own engine). Player 1 is
-Black (``B``) and player 2 White (``W``). After a move the opponent moves if it can; if it cannot,
-the mover moves again and the move is recorded with ``passed``; if neither can, the game is over
-and the one with more stones wins (``no_moves``), or it is a draw.
-
-A move record carries its ``flips`` (sorted by (row, col)) and ``passed`` as its facts, and the
-score right after it (``Move.state_facts``), from which its answer is rebuilt later (an
-idempotent replay, an event stream's history). A board has at most 32 × 32 cells, so a game has
-at most 1,020 moves. Records are kept as their text (``ReversiKind.encode_move``), one string a
-move: nothing for Python's cycle collector to walk, as tic-tac-toe keeps a flat array (with an
-object graph per move, thousands of games made every full collection show in the p99). The
-text is written when the records are first read, not when the move is played: a session reads
-its last move right after playing it (for its state), so its moves are written one at a time,
-and that last one is answered as played rather than decoded; an audit, which replays a whole
-game and reads only its end, never writes them.
-"""
+"""The Reversi kind: its positions, its creation body, its face, and how a store keeps its
+games (the package's docs say how)."""
 
 from __future__ import annotations
 
@@ -23,12 +7,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Annotated, ClassVar, Literal, NotRequired, cast
 
-from pydantic import Field, PlainValidator, ValidationError, WithJsonSchema, model_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from app.contract.boards import ReversiBoard
-from app.contract.fields import INTEGRAL, NoMembers
+from app.contract.fields import INTEGRAL
 from app.contract.games import (
     KIND_DOC,
     LAST_MOVE,
@@ -42,6 +26,8 @@ from app.contract.games import (
 )
 from app.contract.problems import CELL_REFUSALS, ILLEGAL_SESSION_MOVE, Refusal
 from app.contract.squares import SquareError, Squares, check_syntax
+from app.kinds.reversi.moves import ROW_ONE, WrittenMoves
+from app.kinds.reversi.questions import QUESTIONS
 from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
@@ -158,71 +144,6 @@ PASS_REFUSED = Refusal(PassRefused, ILLEGAL_SESSION_MOVE)
 
 
 EvenSide = Annotated[int, Field(strict=True, ge=4, le=32, multiple_of=2), INTEGRAL]
-# An opening is at most every square of the largest board with names (26 × 32 cells, 4 letters
-# a square at most), as a transcript or a list.
-OPENING_TEXT = 26 * 32 * 4
-
-
-MOST_SQUARES = 26 * 32  # the squares of the largest board with names
-SQUARE_TEXT = 8  # characters of a square name at most (a letter and a row number)
-
-
-def _written_moves(value: object) -> str | list[str]:
-    """A game's moves as a body writes them: a transcript (a string of at most
-    ``OPENING_TEXT`` characters) or a list of at most ``MOST_SQUARES`` strings; a
-    ValidationError naming the item that is not one (``loc`` its index), else the member."""
-    if isinstance(value, str):
-        if len(value) > OPENING_TEXT:
-            raise PydanticCustomError(
-                "string_too_long",
-                "a transcript has at most {max} characters",
-                {"max": OPENING_TEXT},
-            )
-        return value
-    if not isinstance(value, list):
-        raise PydanticCustomError(
-            "moves_type", "moves are a transcript (a string, f5d6c3) or a list of squares"
-        )
-    if len(value) > MOST_SQUARES:
-        raise PydanticCustomError(
-            "too_long", "a list of moves has at most {max} squares", {"max": MOST_SQUARES}
-        )
-    for index, item in enumerate(value):
-        if not isinstance(item, str) or len(item) > SQUARE_TEXT:
-            raise ValidationError.from_exception_data(
-                "moves",
-                [
-                    InitErrorDetails(
-                        type=PydanticCustomError(
-                            "square_syntax", "a square is a string such as f5 or h10"
-                        ),
-                        loc=(index,),
-                        input=item,
-                    )
-                ],
-            )
-    return value
-
-
-# A game's moves, written one of the two ways players write them: one schema, one validator,
-# errors located in the body (``moves``, or its item), not in a union's branches.
-WrittenMoves = Annotated[
-    str | list[str],
-    PlainValidator(_written_moves),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "string", "maxLength": OPENING_TEXT, "examples": ["f5d6c3d3c4"]},
-                {
-                    "type": "array",
-                    "items": {"type": "string", "maxLength": SQUARE_TEXT},
-                    "maxItems": MOST_SQUARES,
-                },
-            ]
-        }
-    ),
-    NoMembers(),
-]
 
 
 class CreateReversiIn(CreateIn):
@@ -536,13 +457,14 @@ class ReversiKind:
         record=ReversiMoveOut,
         board=ReversiBoardOut,
         known_as="Reversi/Othello",
-        row_one="top",  # Othello's a1 is the top-left corner (WTHOR, GGF, transcripts)
+        row_one=ROW_ONE,  # Othello's a1 is the top-left corner (WTHOR, GGF, transcripts)
         legal_move=ReversiLegalMoveOut,
         refusals=(*CELL_REFUSALS, NO_BRACKET, PASS_REFUSED),
         page={"marks": {"1": "B", "2": "W"}, "empty": ".", "names": {"1": "Black", "2": "White"}},
         cell_lists={"flips": "flip_squares"},
         inferred_pass="passed",
         formats=("ggf",),
+        questions=QUESTIONS,
     )
 
     def new(self, params: Mapping[str, object]) -> Reversi:
