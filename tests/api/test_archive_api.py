@@ -386,3 +386,14 @@ def test_every_ending_on_every_store_is_archived_once(on_every_store: TestClient
     assert len(listed) == len(ended)  # each once
     reasons = {game["id"]: game["reason"] for game in listed}
     assert reasons == {won["id"]: "line", resigned["id"]: "resignation", clocked["id"]: "timeout"}
+
+
+def test_a_finished_game_deleted_is_archived_first(client: TestClient) -> None:
+    """A player cannot unmake a result: deleting a finished game archives it first."""
+    game = played_out(client, KINDS[0])
+    deleted = client.delete(f"/v1/games/{game['id']}", headers=bearer(game, "2"))
+    assert deleted.status_code == 204
+    assert client.get(f"/v1/archive/games/{game['id']}").status_code == 200
+    live = create(client, KINDS[0])  # a game that goes on is no result: deleted, not archived
+    assert client.delete(f"/v1/games/{live['id']}", headers=bearer(live)).status_code == 204
+    assert_problem(client.get(f"/v1/archive/games/{live['id']}"), 404, "game_not_found")

@@ -44,6 +44,7 @@ from app.api.ratelimit import RateLimiter
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import Meter, charged
+from app.contract.bodies import BodyInvalid
 from app.contract.fields import SQUARES
 from app.contract.games import etag
 from app.contract.moves import played_by
@@ -183,7 +184,7 @@ async def join_game(request: Request) -> Response:
     key = params.IDEMPOTENCY_KEY.read(request)
     try:
         body = await JOIN_BODY.parse(request)
-    except RequestValidationError:  # a game that does not exist is said first, as everywhere
+    except BodyInvalid:  # a game that does not exist is said first, as everywhere
         await store_of(request).board_shape(game_id)
         raise
     with a_change():  # a retry is its client's
@@ -351,6 +352,11 @@ async def rematch(request: Request) -> Response:
 async def delete_game(request: Request) -> Response:
     game_id = params.game_id(request)
     token, _ = await authenticated(request, game_id)
+    archiver = request.app.state.archiver
+    if archiver is not None and (await store_of(request).state(game_id)).status != "in_progress":
+        # A finished game is archived before it goes (503, and nothing deleted, while the
+        # archive cannot take it): a player cannot unmake a result by deleting its game.
+        await archiver.archive_one(game_id)
     with a_change():
         await store_of(request).delete(game_id, token)
     return Response(status_code=204)
@@ -746,7 +752,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "/{game_id}",
         status_code=204,
         summary="Delete a game",
-        description="Either player's token. Afterwards the game is 404.",
+        description="Either player's token. Afterwards the game is 404. A finished game is "
+        "archived first (`GET /v1/archive/games/{id}` still reads it): while the archive "
+        "cannot take it, 503 `store_unavailable` and nothing is deleted.",
         responses=store_errors(Unauthorized, GameNotFound, RATE_LIMITED),
         openapi_extra=resend(Resend.UNSENT, token_and_game),
     )(delete_game)
