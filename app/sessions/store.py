@@ -10,6 +10,7 @@ applied twice. Implementations: ``app.stores.memory`` (embedded, the default) an
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -197,10 +198,50 @@ class GameStore(Protocol):
 
     Every method that reads or changes a game first lets a flag fall that is due by the store's
     time (so a game shows the end on time whether or not anybody was looking).
+
+    **A game lives as long as its clock.** A game whose clock runs, or whose first move's
+    deadline is pending, is never removed before that instant: idle expiry (``idle_seconds``;
+    ``unstarted_seconds`` before the first move) counts only while no clock runs, and a game is
+    kept at least ``idle_seconds`` past its deadline. Nobody needs to look: the store ends a game
+    whose deadline came within about a second of it by itself (memory: one timer for the
+    earliest deadline; Redis: deadlines every store process sweeps), as a request touching it
+    would (the same ending, counted in ``endings``, announced to its streams).
+
+    **The archive's outbox** (a store built with ``archive=True``; without it, nothing below
+    applies and a finished game expires as it always did). Every game that ends — by a move
+    (won, drawn, the move limit), a resignation, an agreed draw, a flag fall, an abort or a
+    first move's deadline — is put in the store's outbox by the same atomic step that ends it,
+    and from then on waits in the store, never expired nor evicted, until ``archived`` says it
+    is in the archive. A waiting game still counts as a live game (of the store's
+    ``max_games``, and of its owner's share) until then, so the outbox is bounded by the games
+    the store already bounds. If the archive stays down, finished games keep their places:
+    once the store is full, creations are refused (``CapacityExhausted``: 503 / 429 with a
+    Retry-After) until the archive takes them, while play in the live games goes on. (A
+    player's ``delete`` still removes a game, waiting or not: it leaves the outbox too.)
     """
 
     # The games this process ended, by reason (for ``adjudicator_games_ended_total``).
     endings: Counter[str]
+
+    # Set whenever a game of this store ended in this process (a request, or the store's own
+    # timer or sweep: a flag fall, a first move's deadline), once it is in the outbox (an
+    # archiving store only). An archiver waits on it, then ``clear()``s it BEFORE it reads
+    # ``unarchived`` (so that an ending after the read sets it again). A hint: a game another
+    # process ended, or one left by a process that died, is only found by reading
+    # ``unarchived`` — an archiver reads it every few seconds too.
+    ended: asyncio.Event
+
+    async def unarchived(self, limit: int) -> list[str]:
+        """The ids of ended games waiting to be archived (``archive=True``; else none), oldest
+        end first, at most ``limit`` (≥ 1). Reading takes nothing: a game stays listed until
+        ``archived`` (an archiver may die between the two; archivers are idempotent by id)."""
+        ...
+
+    async def archived(self, game_ids: Sequence[str]) -> None:
+        """These games are in the archive now: they leave the outbox, and from now on expire
+        as finished games do (``idle_seconds`` from now). Idempotent: ids not waiting (never
+        ended, archived already, unknown, gone) are ignored."""
+        ...
 
     async def create(self, game: NewGame) -> CreatedGame:
         """A new ``game``, with clocks if it has a time control, listed in the lobby if it has
