@@ -13,8 +13,8 @@ import math
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
-from itertools import islice
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from app.sessions import tokens
 from app.sessions.clock import Clocks

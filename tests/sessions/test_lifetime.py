@@ -29,7 +29,7 @@ from tests.fakes import FakeClock
 
 pytestmark = pytest.mark.anyio
 
-STORES = ["memory"]  # Redis: next commit
+STORES = ["memory", "redis", "redis-generic", "cluster"]
 
 
 def move(row: int, col: int) -> MoveRequest:
@@ -53,10 +53,13 @@ def build(
             archive=archive, **clocks, **limits,
         )  # fmt: skip
     server, _, engine = request.param.partition("-")
-    return RedisGameStore(
-        REGISTRY, empty_store(request, server), max_games=limits.pop("max_games", 50),
-        idle_seconds=idle_seconds, timeout_seconds=10, fast_paths=engine != "generic",
-        archive=archive, **limits,
+    url = empty_store(request, server)
+    return remember_raw(
+        RedisGameStore(
+            REGISTRY, url, max_games=limits.pop("max_games", 50), idle_seconds=idle_seconds,
+            timeout_seconds=10, fast_paths=engine != "generic", archive=archive, **limits,
+        ),
+        url,
     )  # fmt: skip
 
 
@@ -67,15 +70,22 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[GameStore]:
     await built.close()
 
 
+RAW: dict[int, redis.Redis | redis.RedisCluster] = {}
+
+
 def raw_of(store: GameStore) -> redis.Redis | redis.RedisCluster:
     """A plain client of the Redis store ``store`` keeps its games in (read directly: no
     script of the store runs, so no read settles anything)."""
-    assert isinstance(store, RedisGameStore)
-    kwargs = store.client.connection_pool.connection_kwargs if not store.cluster else None
-    if kwargs is not None:
-        return redis.Redis(host=kwargs["host"], port=kwargs["port"], decode_responses=True)
-    node = store.client.get_default_node()
-    return redis.RedisCluster(host=node.host, port=node.port, decode_responses=True)
+    return RAW[id(store)]
+
+
+def remember_raw(store: GameStore, url: str) -> GameStore:
+    if url.startswith("redis+cluster://"):
+        host, _, port = url.removeprefix("redis+cluster://").split(",")[0].rpartition(":")
+        RAW[id(store)] = redis.RedisCluster(host=host, port=int(port), decode_responses=True)
+    else:
+        RAW[id(store)] = redis.Redis.from_url(url, decode_responses=True)
+    return store
 
 
 async def until(check: Callable[[], object], seconds: float = 5.0) -> None:
@@ -91,7 +101,8 @@ async def started(store: GameStore, control: TimeControl | None = None) -> tuple
     """A 3 × 3 tic-tac-toe game in which both players moved (so a clock runs, player 1's)."""
     created = await store.create(NewGame("tictactoe", {"n": 3}, control))
     game_id, (x, o) = created.state.id, created.tokens
-    assert x is not None and o is not None
+    assert x is not None
+    assert o is not None
     await store.play(game_id, x, move(0, 0))
     await store.play(game_id, o, move(1, 1))
     return game_id, x, o
@@ -105,8 +116,8 @@ async def test_memory_a_clocked_game_idle_past_its_idle_time_plays_and_ends_on_t
     store = MemoryGameStore(
         REGISTRY, max_games=5, idle_seconds=60, clock=clock, wall_clock=clock, archive=False
     )
-    game_id, x, o = await started(store, TimeControl(600, 0))
-    plain, px, _ = await started(store)  # no clock: idle expiry as ever
+    game_id, x, _ = await started(store, TimeControl(600, 0))
+    plain, _, _ = await started(store)  # no clock: idle expiry as ever
     clock.now += 300  # five idle times: player 1 thinks
     with pytest.raises(GameNotFound):
         await store.state(plain)
@@ -122,7 +133,6 @@ async def test_memory_a_clocked_game_idle_past_its_idle_time_plays_and_ends_on_t
     clock.now += 2
     with pytest.raises(GameNotFound):
         await store.state(game_id)
-    del px
     await store.close()
 
 
@@ -133,7 +143,7 @@ async def test_redis_a_clocked_game_idle_past_its_idle_time_plays_and_ends_on_ti
     request.param = store_kind  # type: ignore[attr-defined]
     store = build(request, archive=False, idle_seconds=1)
     raw = raw_of(store)
-    game_id, x, o = await started(store, TimeControl(4, 0))
+    game_id, x, _ = await started(store, TimeControl(4, 0))
     plain, _, _ = await started(store)
     meta = game_keys(game_id).meta
     assert raw.pttl(meta) > 4_000  # the running clock's 4 s, and a second after it
@@ -220,7 +230,8 @@ async def ended_by(store: GameStore, how: str) -> str:
     if how == "move_limit":
         created = await store.create(NewGame("tictactoe", {"n": 3}))
         game_id, (x, o) = created.state.id, created.tokens
-        assert x is not None and o is not None
+        assert x is not None
+        assert o is not None
         for token, cell in ((x, (0, 0)), (o, (1, 1)), (x, (2, 2))):
             await store.play(game_id, token, move(*cell))
         return game_id

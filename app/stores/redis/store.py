@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -115,8 +115,11 @@ from app.stores.redis.keys import (
     LIVE_GAMES,
     channel,
     game_keys,
+    slot_keys,
+    slot_of,
 )
 from app.stores.redis.known import KnownGames
+from app.stores.redis.life import Life
 from app.stores.redis.lobby import Lobby
 from app.stores.redis.push import PushListener
 from app.stores.redis.ready import takes_writes
@@ -188,11 +191,14 @@ class RedisGameStore:
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
         game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
+        archive: bool = False,
     ) -> None:
         """``clock`` is this process's time (the accounting's); the games' clocks run on the
         store's time, or on ``clock``'s with ``caller_time`` (tests: see scripts.py).
-        The bounds are the memory store's (``MemoryGameStore``), kept for all processes."""
+        The bounds are the memory store's (``MemoryGameStore``), kept for all processes.
+        ``archive``: every ended game waits in the outbox until archived (``life.py``)."""
         self.kinds = kinds
+        self.archive = archive
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
         self.max_games = max_games
@@ -215,6 +221,9 @@ class RedisGameStore:
         self.scripts = ScriptRunner(
             publish="SPUBLISH" if self.cluster else "PUBLISH", caller_time=caller_time,
             clock=clock, on_flag_fall=self._flag_fell,
+            life_keys=lambda meta: self.life.keys_of(meta),
+            on_life=lambda meta, ended, due: self.life.seen(meta, ended, due),
+            archive=archive, idle_ms=self.idle_ms,
         )  # fmt: skip
         self.accounts = MoveAccounts(
             self.scripts, self.client, clock=clock, max_games=max_games,
@@ -225,6 +234,12 @@ class RedisGameStore:
             network_moves=network_part(max_total_moves, client_share, network_factor),
             idle_ms=self.idle_ms, unstarted_ms=self.unstarted_ms,
         )  # fmt: skip
+        # Deadlines swept with nobody looking, and the archive's outbox.
+        self.life = Life(
+            self.client, self.scripts, self.accounts, cluster=self.cluster, archive=archive,
+            idle_ms=self.idle_ms, clock=clock, settle=self.state,
+        )  # fmt: skip
+        self.ended = self.life.ended  # the port's: set when a game this process ends waits
         self.push = PushListener(self.stream_client, timeout_seconds, self._version)
         self.known = KnownGames(kinds, self.client, self.scripts, max_games)
         self.generic = GenericEngine(
@@ -243,6 +258,7 @@ class RedisGameStore:
         )  # fmt: skip
 
     async def close(self) -> None:
+        await self.life.close()
         await self.accounts.close()
         await self.push.close()
         for client in (self.client, self.stream_client):
@@ -528,7 +544,8 @@ class RedisGameStore:
 
     async def delete(self, game_id: str, token: str) -> None:
         args = DeleteArgs(token_hash=tokens.token_hash(token), channel=channel(game_id))
-        outcome = await self._run(Call("delete", list(game_keys(game_id)), args), change=True)
+        keys = [*game_keys(game_id), *slot_keys(slot_of(game_id, self.cluster))]
+        outcome = await self._run(Call("delete", keys, args), change=True)
         if outcome != "ok":  # not found, or not authorised
             raise NOT_MOVES[type(decode([outcome]))](game_id)
         self.known.forget(game_id)
@@ -545,7 +562,16 @@ class RedisGameStore:
         return int(await self.scripts.guard(count, self.client))
 
     async def ready(self) -> bool:
+        self.life.start()
         return await takes_writes(self.client, self._now_ms)
+
+    # --- the archive's outbox (``life.py``) -------------------------------------------------
+
+    async def unarchived(self, limit: int) -> list[str]:
+        return await self.life.unarchived(limit)
+
+    async def archived(self, game_ids: Sequence[str]) -> None:
+        await self.life.archived(game_ids)
 
     # --- who plays ----------------------------------------------------------------------------
 

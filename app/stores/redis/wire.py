@@ -165,7 +165,7 @@ class LegalArgs(NamedTuple):
 
 
 class ReserveArgs(NamedTuple):
-    """reserve.lua; its tail: the report, game id / accepted moves pairs."""
+    """reserve.lua; its tail: the report, game id / accepted moves / expires triples."""
 
     now: Wire  # ms
     unstarted_ms: Wire  # a new game's lifetime until its first move
@@ -187,7 +187,8 @@ class ReserveArgs(NamedTuple):
 
 
 class TouchArgs(NamedTuple):
-    """touch.lua; its tail: the report, game id / accepted moves pairs."""
+    """touch.lua; its tail: the report, game id / accepted moves / expires triples
+    (accounts.lua's ``report``)."""
 
     now: Wire
     idle_ms: Wire
@@ -209,6 +210,12 @@ class EvictArgs(NamedTuple):
 
 class NoArgs(NamedTuple):
     pass
+
+
+class ArchivedArgs(NamedTuple):
+    """archived.lua: the game expires this long from now, now that it is archived."""
+
+    idle_ms: Wire
 
 
 class JoinArgs(NamedTuple):
@@ -411,11 +418,15 @@ class ReserveReply(NamedTuple):
 
 class Settled(NamedTuple):
     """Every game script's answer: the reason of the ending game.lua's ``settle`` applied in it
-    (``timeout``, ``no_first_move``; none: 0, and the store counts the ending), and the
-    script's own answer."""
+    (``timeout``, ``no_first_move``; none: 0, and the store counts the ending), the script's
+    own answer, and game.lua's ``lived``: the instant the game ended if it went into the
+    archive's outbox in it (0: it did not), and its deadline if that changed in it (0: it did
+    not, or the game has none)."""
 
     fell: str | int
     answer: Any
+    ended: int = 0
+    due: int = 0
 
 
 # Tagged answers: the outcomes of a move or an action...
@@ -733,6 +744,7 @@ SCRIPTS: dict[str, Script] = {
         ),
         Script("lobby_add", LobbyAddArgs, replies=("lobby_added",), game=False),
         Script("forget_game", NoArgs, game=False),
+        Script("archived", ArchivedArgs, game=False),
         Script("lobby_remove", LobbyRemoveArgs, game=False),
         Script("lobby_page", LobbyPageArgs, replies=("lobby_page",), game=False),
     )
