@@ -215,9 +215,10 @@ class GameStore(Protocol):
     is in the archive. A waiting game still counts as a live game (of the store's
     ``max_games``, and of its owner's share) until then, so the outbox is bounded by the games
     the store already bounds. If the archive stays down, finished games keep their places:
-    once the store is full, creations are refused (``CapacityExhausted``: 503 / 429 with a
-    Retry-After) until the archive takes them, while play in the live games goes on. (A
-    player's ``delete`` still removes a game, waiting or not: it leaves the outbox too.)
+    once the store is full, creations are refused (``CapacityExhausted``: 503
+    ``capacity_exhausted`` with a Retry-After) until the archive takes them, while play in
+    the live games goes on. (A player's ``delete`` still removes a game, waiting or not: it
+    leaves the outbox too.)
     """
 
     # The games this process ended, by reason (for ``adjudicator_games_ended_total``).

@@ -67,6 +67,9 @@ from app.sessions.unstarted import Unstarted
 from app.sessions.watchers import Watchers
 
 Clock = Callable[[], float]
+# The endings by time: the game lives ``idle_seconds`` from its deadline (as a Redis game's
+# keys, which live that long past it), however long ago its last move was.
+BY_TIME = ("timeout", "no_first_move")
 
 
 def _count(counts: Counter[str], owner: str, change: int) -> None:
@@ -279,7 +282,8 @@ class MemoryGameStore:
             entry = self._started.get(session.id) or self._unstarted.get(session.id)
             if entry is not None:
                 self._unlist(entry)
-            if entry is not None and session.id in self._started:  # idle from its end
+            if state.reason in BY_TIME and session.id in self._started:  # idle from then
+                entry = self._started[session.id]
                 entry.expires = self.clock() + self.idle_seconds
                 self._started.move_to_end(session.id)
         if self.archive and session.over:

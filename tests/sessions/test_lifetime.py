@@ -309,20 +309,44 @@ async def test_an_archived_game_leaves_the_outbox_and_expires_as_a_finished_game
     await store.close()
 
 
-async def test_a_full_store_of_waiting_games_refuses_creation_until_archived() -> None:
-    clock = FakeClock(1_000_000.0)
-    store = MemoryGameStore(
-        REGISTRY, max_games=2, idle_seconds=60, clock=clock, wall_clock=clock, archive=True
-    )
-    first = await ended_by(store, "abort")  # nobody moved: still never evicted
+@pytest.fixture(params=["memory", "redis", "cluster"])
+async def store_of_two_quick_games(request: pytest.FixtureRequest) -> AsyncIterator[GameStore]:
+    """Each store, with two places and games that expire a second after their last move."""
+    built = build(request, max_games=2, idle_seconds=1)
+    yield built
+    await built.close()
+
+
+async def test_a_full_store_of_waiting_games_refuses_creation_until_archived(
+    store_of_two_quick_games: GameStore,
+) -> None:
+    """Waiting games keep their places, however long the archive is down (one nobody moved
+    in never gives its place either): a creation is refused until they are archived, then
+    they expire as finished games do."""
+    store = store_of_two_quick_games
+    first = await ended_by(store, "abort")
     second = await ended_by(store, "resignation")
-    clock.now += 3_600
+    await asyncio.sleep(1.5)  # past their idle time
     with pytest.raises(CapacityExhausted):
         await store.create(NewGame("tictactoe", {"n": 3}))
+    assert (await store.state(first)).reason == "aborted"
+    assert await store.live_games() == 2
     await store.archived([first, second])
-    clock.now += 61
+    assert await store.unarchived(10) == []
+    await asyncio.sleep(1.5)
     await store.create(NewGame("tictactoe", {"n": 3}))
-    await store.close()
+    with pytest.raises(GameNotFound):
+        await store.state(second)
+
+
+async def test_a_deleted_game_leaves_the_outbox(store: GameStore) -> None:
+    game_id, x, o = await started(store)
+    await store.act(game_id, o, ActionRequest("resign"))
+    kept = await ended_by(store, "agreement")
+    assert await store.unarchived(10) == [game_id, kept]
+    await store.delete(game_id, x)
+    assert await store.unarchived(10) == [kept]
+    await store.archived([game_id])  # gone: ignored
 
 
 @pytest.mark.parametrize("store_kind", ["redis", "cluster"])
