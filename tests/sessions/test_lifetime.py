@@ -22,7 +22,7 @@ from app.sessions.kind import Placement
 from app.sessions.session import Terms
 from app.sessions.store import GameStore, NewGame
 from app.stores.memory import MemoryGameStore
-from app.stores.redis.keys import game_keys
+from app.stores.redis.keys import DUE_SLOTS, OUTBOX_SLOTS, game_keys
 from app.stores.redis.store import RedisGameStore
 from tests.conftest import empty_store
 from tests.fakes import FakeClock
@@ -416,3 +416,44 @@ async def test_redis_without_archive_nothing_waits(
     assert 25_000 < raw.pttl(game_keys(done).meta) <= 30_000
     assert raw.hget(game_keys(done).meta, "ob") is None
     await store.close()
+
+
+@pytest.mark.parametrize("store_kind", ["redis", "cluster"])
+async def test_redis_hints_a_dead_process_lost_are_found_by_the_full_pass(
+    request: pytest.FixtureRequest, store_kind: str
+) -> None:
+    """The hints of which slots hold deadlines and endings are written after the script, by
+    the process that ran it: one that died in between leaves entries no hint points to. Every
+    process's pass over every slot finds them."""
+    request.param = store_kind  # type: ignore[attr-defined]
+    dying = build(request)
+    assert isinstance(dying, RedisGameStore)
+    raw = raw_of(dying)
+    done = await ended_by(dying, "resignation")
+    clocked, _, _ = await started(dying, TimeControl(1, 0))
+    dying.life._due_hints.clear()  # as if it died before writing its hints
+    dying.life._outbox_hints.clear()
+    await dying.life.close()
+    raw.delete(DUE_SLOTS, OUTBOX_SLOTS)
+    await asyncio.sleep(1.2)  # the flag is due
+    survivor = RedisGameStore(
+        REGISTRY, empty_url(store_kind, request), max_games=50, idle_seconds=60,
+        timeout_seconds=10, archive=True,
+    )  # fmt: skip
+    survivor.life._closed = True  # its sweep runs only as this test says
+    assert await survivor.unarchived(10) == []  # no hint: not found yet
+    assert raw.hget(game_keys(clocked).meta, "status") == "in_progress"
+    survivor.life.per_tick = survivor.life.slots  # the whole pass in one tick
+    await survivor.life.sweep()  # hints found
+    await survivor.life.sweep()  # the due game ended
+    assert raw.hmget(game_keys(clocked).meta, "status", "reason") == ["won", "timeout"]
+    assert await survivor.unarchived(10) == [done, clocked]
+    await survivor.close()
+    await dying.close()
+
+
+def empty_url(store_kind: str, request: pytest.FixtureRequest) -> str:
+    """The URL of the server ``store_kind`` names, not emptied."""
+    return str(
+        request.getfixturevalue("redis_url" if store_kind == "redis" else "redis_cluster_url")
+    )

@@ -19,9 +19,11 @@ usual one a handful.
 **Finding the slots that hold any.** A script answers what it changed (``wire.Settled``: the
 instant the game went into the outbox, its new deadline), and the process that ran it writes a
 hint to the accounting's slot soon after (``DUE_SLOTS``: slot -> the earliest deadline it may
-hold; ``OUTBOX_SLOTS``: slot -> the oldest ending it may hold; ``ZADD LT``): at the sweep's next
-tick, within a quarter of a second. A hint lost with a process that died in between is found
-by a pass over every slot, a few slots each tick (every slot within ``FULL_PASS_SECONDS``).
+hold; ``OUTBOX_SLOTS``: slot -> the oldest ending it may hold; ``ZADD LT``): an ending's
+before the request that ended the game is answered (``told``), so that every process lists it
+from then on; a deadline's at the sweep's next tick, within a quarter of a second. A hint
+lost with a process that died in between is found by a pass over every slot, a few slots each
+tick (every slot within ``FULL_PASS_SECONDS``).
 A slot's hint is rewritten after its set changed by another process's removal, then the set
 read again, so that an addition racing with it is never lost.
 
@@ -126,6 +128,15 @@ class Life:
             self.ended.set()
         self.start()
 
+    async def told(self) -> None:
+        """After a request's script: an ending it put in the outbox is hinted before the
+        request is answered (one round trip, once a game), so that every process's
+        ``unarchived`` lists it from then on. A failure leaves the hint to the sweep's next
+        tick (the ending is stored all the same)."""
+        if self._outbox_hints:
+            with suppress(StoreUnavailable):
+                await self.flush()
+
     # --- the sweep ---------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -207,6 +218,8 @@ class Life:
                 await self.settle(game_id)
             except GameNotFound:  # gone (deleted, evicted): its deadline with it
                 await self._guard(self.client.zrem(deadlines, game_id))
+            except StoreUnavailable:  # logged; this game next tick, the others now
+                continue
         await self._rehint(DUE_SLOTS, deadlines, slot)
 
     async def _rehint(self, hints: str, entries: str, slot: int) -> None:

@@ -273,7 +273,11 @@ class RedisGameStore:
             self.endings[state.reason] += 1
 
     async def _run(self, call: Call, *, change: bool = False) -> Any:
-        return await self.scripts.run(self.client, call, change=change)
+        self.life.start()  # the sweep runs in every process the store is used in
+        try:
+            return await self.scripts.run(self.client, call, change=change)
+        finally:
+            await self.life.told()
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -625,13 +629,19 @@ class RedisGameStore:
     # --- moves ------------------------------------------------------------------------------
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        self.life.start()
         known = await self.known.game(game_id)  # an unknown game is a 404 first
         engine, full = known.engine, await self.accounts.full(known.owner)
         if engine == GENERIC:
             move = self.generic.move(game_id, token, request, full)
         else:
             move = self.fast.move(game_id, known.kind, token, request, full)
-        return await self._told(game_id, token, self.scripts.guard(move, self.client, change=True))
+        try:
+            return await self._told(
+                game_id, token, self.scripts.guard(move, self.client, change=True)
+            )
+        finally:
+            await self.life.told()
 
     def _accepted(self, game_id: str, found: list[Any]) -> MoveResult:
         """The answer to a move a script accepted, from the state it answered; the move is
