@@ -170,6 +170,7 @@ class MemoryGameStore:
         self._heap: list[tuple[int, str]] = []
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: int | None = None
+        self._timer_loop: asyncio.AbstractEventLoop | None = None
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
         self.client_open_games = client_open_games
@@ -334,17 +335,18 @@ class MemoryGameStore:
         if not heap:
             return
         at = heap[0][0]
-        if self._timer is not None:
-            if self._timer_at is not None and self._timer_at <= at:
-                return
-            self._timer.cancel()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self._timer = None
             return
+        if self._timer is not None:
+            # (A timer of another loop, one that has stopped, is no timer: armed again here.)
+            if self._timer_loop is loop and self._timer_at is not None and self._timer_at <= at:
+                return
+            self._timer.cancel()
         delay = max(0.0, (at - self._now_ms()) / 1000)
         self._timer, self._timer_at = loop.call_later(delay, self._fire), at
+        self._timer_loop = loop
 
     def _fire(self) -> None:
         """The timer: every game whose deadline came ends now, as a touch would end it."""

@@ -141,20 +141,24 @@ class Life:
 
     def start(self) -> None:
         """The sweep runs (from the first use of the store on a running event loop)."""
-        if self._closed or (self._task is not None and not self._task.done()):
+        if self._closed:
             return
         try:
-            asyncio.get_running_loop()
+            loop = asyncio.get_running_loop()
         except RuntimeError:
             return
+        task = self._task
+        if task is not None and not task.done() and task.get_loop() is loop:
+            return  # (one of another loop, which has stopped, is replaced)
         self._task = asyncio.create_task(self._sweeping())
 
     async def close(self) -> None:
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
+        task = self._task
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
             with suppress(asyncio.CancelledError):
-                await self._task
+                await task
         with suppress(StoreUnavailable):
             await self.flush()
 
