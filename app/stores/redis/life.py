@@ -69,6 +69,7 @@ TICK_SECONDS = 0.25  # how often each process looks for deadlines that came
 FULL_PASS_SECONDS = 60.0  # every slot is read within this, for hints a dead process lost
 DUE_PER_TICK = 64  # slots, and games of a slot, settled per tick at most (the rest: next tick)
 META_PREFIX, META_SUFFIX = "{game:", "}:meta"
+STORE_TIME = "return redis.call('TIME')"  # on the node of its one key's slot
 
 
 def game_of_meta(meta_key: str) -> str:
@@ -88,9 +89,13 @@ class Life:
         archive: bool,
         idle_ms: int,
         clock: Callable[[], float],
+        caller_time: bool = False,
         settle: Callable[[str], Awaitable[object]],
     ) -> None:
-        """``settle``: read the game through a game script (its deadline, if due, falls)."""
+        """``settle``: read the game through a game script (its deadline, if due, falls);
+        ``caller_time``: the games' clocks run on ``clock`` (scripts.py), else on the store's
+        time, which the sweep then asks the store for."""
+        self.caller_time = caller_time
         self.client, self.runner, self.accounts = client, runner, accounts
         self.cluster, self.archive, self.idle_ms = cluster, archive, idle_ms
         self.clock, self.settle = clock, settle
@@ -204,13 +209,22 @@ class Life:
         """One tick: the hints written, the games whose deadline came ended, a few slots of the
         full pass read."""
         await self.flush()
-        now = self._now_ms()
+        now = await self._store_now_ms()
         slots = await self._guard(
             self.client.zrange(DUE_SLOTS, "-inf", now, byscore=True, offset=0, num=DUE_PER_TICK)
         )
         for slot in slots:
             await self._sweep_slot(int(slot), now)
         await self._pass_some()
+
+    async def _store_now_ms(self) -> int:
+        """The time the games' clocks run on: the store's (asked of the accounting slot's node,
+        so that a process whose own clock is off sweeps neither early nor late), or the
+        caller's."""
+        if self.caller_time:
+            return self._now_ms()
+        seconds, micros = await self._guard(self.client.eval(STORE_TIME, 1, DUE_SLOTS))
+        return int(seconds) * 1000 + int(micros) // 1000
 
     async def _sweep_slot(self, slot: int, now: int) -> None:
         deadlines = slot_keys(slot).deadlines

@@ -237,7 +237,7 @@ class RedisGameStore:
         # Deadlines swept with nobody looking, and the archive's outbox.
         self.life = Life(
             self.client, self.scripts, self.accounts, cluster=self.cluster, archive=archive,
-            idle_ms=self.idle_ms, clock=clock, settle=self.state,
+            idle_ms=self.idle_ms, clock=clock, caller_time=caller_time, settle=self.state,
         )  # fmt: skip
         self.ended = self.life.ended  # the port's: set when a game this process ends waits
         self.push = PushListener(self.stream_client, timeout_seconds, self._version)
