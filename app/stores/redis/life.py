@@ -59,6 +59,7 @@ from app.stores.redis.keys import (
     game_keys,
     slot_keys,
     slot_of,
+    slot_tag,
 )
 from app.stores.redis.scripts import Call, ScriptRunner
 from app.stores.redis.wire import ArchivedArgs
@@ -100,6 +101,7 @@ class Life:
         self.cluster, self.archive, self.idle_ms = cluster, archive, idle_ms
         self.clock, self.settle = clock, settle
         self.slots = CLUSTER_SLOTS if cluster else 1
+        slot_tag(0)  # the slots' tags, found once (some 0.1 s), before any request waits
         self.per_tick = max(1, math.ceil(self.slots * TICK_SECONDS / FULL_PASS_SECONDS))
         self.ended = asyncio.Event()
         self._due_hints: dict[int, int] = {}
