@@ -451,3 +451,15 @@ def empty_url(store_kind: str, request: pytest.FixtureRequest) -> str:
     return str(
         request.getfixturevalue("redis_url" if store_kind == "redis" else "redis_cluster_url")
     )
+
+
+async def test_a_page_of_the_outbox_is_its_oldest_endings(store: GameStore) -> None:
+    """However many slots the endings are kept in (a cluster's are many), a page of ``k`` is
+    the ``k`` oldest: the first ``k`` of the whole outbox."""
+    ended = [await ended_by(store, "resignation") for _ in range(12)]
+    everything = await store.unarchived(100)
+    assert sorted(everything) == sorted(ended)
+    for k in (1, 2, 5, 11, 12, 13):
+        assert await store.unarchived(k) == everything[:k]
+    await store.archived(everything[:5])
+    assert await store.unarchived(3) == everything[5:8]

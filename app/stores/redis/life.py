@@ -69,6 +69,7 @@ logger = logging.getLogger("app.sessions.redis")
 TICK_SECONDS = 0.25  # how often each process looks for deadlines that came
 FULL_PASS_SECONDS = 60.0  # every slot is read within this, for hints a dead process lost
 DUE_PER_TICK = 64  # slots, and games of a slot, settled per tick at most (the rest: next tick)
+SLOTS_PER_READ = 16  # outbox slots read in one round trip
 META_PREFIX, META_SUFFIX = "{game:", "}:meta"
 STORE_TIME = "return redis.call('TIME')"  # on the node of its one key's slot
 
@@ -276,27 +277,34 @@ class Life:
     # --- the outbox --------------------------------------------------------------------------
 
     async def unarchived(self, limit: int) -> list[str]:
-        """The oldest endings waiting, at most ``limit``: read from the ``limit`` slots whose
-        oldest ending is the oldest (no other slot can hold one of the ``limit`` oldest)."""
+        """The oldest endings waiting, at most ``limit``: the slots read in the order of their
+        hints (each at most its oldest ending: ``_rehint``, ``ZADD LT``), a few at a time, until
+        the next slot's hint is later than the ``limit``-th oldest ending read (no slot after it
+        can hold an older one). Only the first ``limit`` slots can hold one of the ``limit``
+        oldest, so at most those are read."""
         if not self.archive or limit < 1:
             return []
         self.start()
         await self.flush()
-        slots = [
-            int(slot) for slot in await self._guard(self.client.zrange(OUTBOX_SLOTS, 0, limit - 1))
-        ]
-        if not slots:
-            return []
-        async with self.client.pipeline(transaction=False) as pipe:
-            for slot in slots:
-                pipe.zrange(slot_keys(slot).outbox, 0, limit - 1, withscores=True)
-            found = await self._guard(pipe.execute())
+        hinted = await self._guard(self.client.zrange(OUTBOX_SLOTS, 0, limit - 1, withscores=True))
         waiting: list[tuple[float, str]] = []
-        for slot, entries in zip(slots, found, strict=True):
-            if not entries:
-                await self._rehint(OUTBOX_SLOTS, slot_keys(slot).outbox, slot)
-            waiting += [(score, game_id) for game_id, score in entries]
-        return [game_id for _, game_id in sorted(waiting)[:limit]]
+        for first in range(0, len(hinted), SLOTS_PER_READ):
+            batch = [int(slot) for slot, _ in hinted[first : first + SLOTS_PER_READ]]
+            async with self.client.pipeline(transaction=False) as pipe:
+                for slot in batch:
+                    pipe.zrange(slot_keys(slot).outbox, 0, limit - 1, withscores=True)
+                found = await self._guard(pipe.execute())
+            for slot, entries in zip(batch, found, strict=True):
+                if not entries:
+                    await self._rehint(OUTBOX_SLOTS, slot_keys(slot).outbox, slot)
+                waiting += [(score, game_id) for game_id, score in entries]
+            waiting = sorted(waiting)[:limit]
+            following = first + SLOTS_PER_READ
+            if len(waiting) == limit and (
+                following >= len(hinted) or waiting[-1][0] <= hinted[following][1]
+            ):
+                break
+        return [game_id for _, game_id in waiting]
 
     async def archived(self, game_ids: Sequence[str]) -> None:
         """Each game leaves its slot's outbox and expires ``idle_ms`` from now (archived.lua);
