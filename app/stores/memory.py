@@ -283,10 +283,14 @@ class MemoryGameStore:
             entry = self._started.get(session.id) or self._unstarted.get(session.id)
             if entry is not None:
                 self._unlist(entry)
-            if state.reason in BY_TIME and session.id in self._started:  # idle from then
-                entry = self._started[session.id]
-                entry.expires = self.clock() + self.idle_seconds
-                self._started.move_to_end(session.id)
+            if state.reason in BY_TIME:  # its idle time from then
+                for queue, life in (
+                    (self._started, self.idle_seconds),
+                    (self._unstarted, self.unstarted_seconds),
+                ):
+                    if session.id in queue:
+                        queue[session.id].expires = self.clock() + life
+                        queue.move_to_end(session.id)
         if self.archive and session.over:
             self._to_outbox(session.id)
         self._watch(session)
