@@ -38,21 +38,23 @@ def move(row: int, col: int) -> MoveRequest:
 
 def build(
     request: pytest.FixtureRequest,
+    name: str | None = None,
     *,
     archive: bool = True,
     idle_seconds: float = 60,
     clock: Callable[[], float] | None = None,
     **limits: int,
 ) -> GameStore:
-    """The store of the test's parameter; the memory store's two clocks are ``clock`` (real
-    time if None)."""
-    if request.param == "memory":
+    """The store ``name``d (by default the test's parameter); the memory store's two clocks
+    are ``clock`` (real time if None)."""
+    name = name or request.param
+    if name == "memory":
         clocks = {} if clock is None else {"clock": clock, "wall_clock": clock}
         return MemoryGameStore(
             REGISTRY, max_games=limits.pop("max_games", 50), idle_seconds=idle_seconds,
             archive=archive, **clocks, **limits,
         )  # fmt: skip
-    server, _, engine = request.param.partition("-")
+    server, _, engine = name.partition("-")
     url = empty_store(request, server)
     return remember_raw(
         RedisGameStore(
@@ -140,8 +142,7 @@ async def test_memory_a_clocked_game_idle_past_its_idle_time_plays_and_ends_on_t
 async def test_redis_a_clocked_game_idle_past_its_idle_time_plays_and_ends_on_time(
     request: pytest.FixtureRequest, store_kind: str
 ) -> None:
-    request.param = store_kind  # type: ignore[attr-defined]
-    store = build(request, archive=False, idle_seconds=1)
+    store = build(request, store_kind, archive=False, idle_seconds=1)
     raw = raw_of(store)
     game_id, x, _ = await started(store, TimeControl(4, 0))
     plain, _, _ = await started(store)
@@ -281,9 +282,7 @@ async def test_every_ending_waits_in_the_outbox_once(store: GameStore) -> None:
     assert await store.unarchived(3) == waiting[:3]
 
 
-async def test_an_archived_game_leaves_the_outbox_and_expires_as_a_finished_game(
-    request: pytest.FixtureRequest,
-) -> None:
+async def test_an_archived_game_leaves_the_outbox_and_expires_as_a_finished_game() -> None:
     clock = FakeClock(1_000_000.0)
     store = MemoryGameStore(
         REGISTRY, max_games=3, idle_seconds=60, clock=clock, wall_clock=clock, archive=True
@@ -347,8 +346,7 @@ async def test_a_deleted_game_leaves_the_outbox(store: GameStore) -> None:
 async def test_redis_waiting_games_persist_and_archived_ones_expire(
     request: pytest.FixtureRequest, store_kind: str
 ) -> None:
-    request.param = store_kind  # type: ignore[attr-defined]
-    store = build(request, idle_seconds=30)
+    store = build(request, store_kind, idle_seconds=30)
     raw = raw_of(store)
     done = await ended_by(store, "resignation")
     keys = [key for key in game_keys(done) if raw.exists(key)]
@@ -385,7 +383,7 @@ async def test_two_processes_on_one_redis_share_one_outbox(
     await second.close()
 
 
-async def test_without_archive_nothing_waits(request: pytest.FixtureRequest) -> None:
+async def test_without_archive_nothing_waits() -> None:
     clock = FakeClock(1_000_000.0)
     store = MemoryGameStore(REGISTRY, max_games=3, idle_seconds=60, clock=clock, wall_clock=clock)
     done = await ended_by(store, "resignation")
@@ -401,8 +399,7 @@ async def test_without_archive_nothing_waits(request: pytest.FixtureRequest) -> 
 async def test_redis_without_archive_nothing_waits(
     request: pytest.FixtureRequest, store_kind: str
 ) -> None:
-    request.param = store_kind  # type: ignore[attr-defined]
-    store = build(request, archive=False, idle_seconds=30)
+    store = build(request, store_kind, archive=False, idle_seconds=30)
     raw = raw_of(store)
     done = await ended_by(store, "resignation")
     assert await store.unarchived(10) == []
@@ -419,8 +416,7 @@ async def test_redis_hints_a_dead_process_lost_are_found_by_the_full_pass(
     """The hints of which slots hold deadlines and endings are written after the script, by
     the process that ran it: one that died in between leaves entries no hint points to. Every
     process's pass over every slot finds them."""
-    request.param = store_kind  # type: ignore[attr-defined]
-    dying = build(request)
+    dying = build(request, store_kind)
     assert isinstance(dying, RedisGameStore)
     raw = raw_of(dying)
     done = await ended_by(dying, "resignation")
