@@ -210,8 +210,8 @@ class GameStore(Protocol):
 
     **A game lives as long as its clock.** A game whose clock runs, or whose first move's
     deadline is pending, is never removed before that instant: idle expiry (``idle_seconds``;
-    ``unstarted_seconds`` before the first move) counts only while no clock runs, and a game is
-    kept at least ``idle_seconds`` past its deadline. Nobody needs to look: the store ends a game
+    ``unstarted_seconds`` before the first move) counts only while no clock runs, and a game
+    ended by its deadline lives its idle time from then. Nobody needs to look: the store ends a game
     whose deadline came within about a second of it by itself (memory: one timer for the
     earliest deadline; Redis: deadlines every store process sweeps), as a request touching it
     would (the same ending, counted in ``endings``, announced to its streams).
@@ -244,13 +244,18 @@ class GameStore(Protocol):
     async def unarchived(self, limit: int) -> list[str]:
         """The ids of ended games waiting to be archived (``archive=True``; else none), oldest
         end first, at most ``limit`` (≥ 1). Reading takes nothing: a game stays listed until
-        ``archived`` (an archiver may die between the two; archivers are idempotent by id)."""
+        ``archived`` (an archiver may die between the two; archivers are idempotent by id).
+        Shared by every process of a networked store: a game another process ended is listed
+        once that process answered the request that ended it, or swept it (one that died
+        before telling where it is: within a minute, ``app.stores.redis.life``). Raises
+        StoreUnavailable."""
         ...
 
     async def archived(self, game_ids: Sequence[str]) -> None:
         """These games are in the archive now: they leave the outbox, and from now on expire
         as finished games do (``idle_seconds`` from now). Idempotent: ids not waiting (never
-        ended, archived already, unknown, gone) are ignored."""
+        ended, archived already, unknown, gone) are ignored. Raises StoreUnavailable (then
+        some may have been taken out: call again)."""
         ...
 
     async def create(self, game: NewGame) -> CreatedGame:

@@ -170,6 +170,7 @@ class MemoryGameStore:
         self._heap: list[tuple[int, str]] = []
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: int | None = None
+        self._timer_loop: asyncio.AbstractEventLoop | None = None
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
         self.client_open_games = client_open_games
@@ -282,10 +283,14 @@ class MemoryGameStore:
             entry = self._started.get(session.id) or self._unstarted.get(session.id)
             if entry is not None:
                 self._unlist(entry)
-            if state.reason in BY_TIME and session.id in self._started:  # idle from then
-                entry = self._started[session.id]
-                entry.expires = self.clock() + self.idle_seconds
-                self._started.move_to_end(session.id)
+            if state.reason in BY_TIME:  # its idle time from then
+                for queue, life in (
+                    (self._started, self.idle_seconds),
+                    (self._unstarted, self.unstarted_seconds),
+                ):
+                    if session.id in queue:
+                        queue[session.id].expires = self.clock() + life
+                        queue.move_to_end(session.id)
         if self.archive and session.over:
             self._to_outbox(session.id)
         self._watch(session)
@@ -334,17 +339,18 @@ class MemoryGameStore:
         if not heap:
             return
         at = heap[0][0]
-        if self._timer is not None:
-            if self._timer_at is not None and self._timer_at <= at:
-                return
-            self._timer.cancel()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self._timer = None
             return
+        if self._timer is not None:
+            # (A timer of another loop, one that has stopped, is no timer: armed again here.)
+            if self._timer_loop is loop and self._timer_at is not None and self._timer_at <= at:
+                return
+            self._timer.cancel()
         delay = max(0.0, (at - self._now_ms()) / 1000)
         self._timer, self._timer_at = loop.call_later(delay, self._fire), at
+        self._timer_loop = loop
 
     def _fire(self) -> None:
         """The timer: every game whose deadline came ends now, as a touch would end it."""

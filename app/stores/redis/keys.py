@@ -17,8 +17,10 @@ script may only touch keys of one slot):
 
 The store's accounting lives in a slot of its own, tag ``{adjudicator}`` (``ACCOUNTS``, touched
 only by ``reserve.lua``, ``touch.lua`` and ``forget.lua``, never in one script with a game's
-keys): ``{adjudicator}:games``, a sorted set (game id -> the instant it expires, ms) that counts
-live games; ``{adjudicator}:moves``, a hash (game id -> moves counted);
+keys): ``{adjudicator}:games``, a sorted set (game id -> the instant it expires, ms: its
+deadline's plus the idle time while one is pending, ``accounts.FAR_MS`` while it waits in the
+archive's outbox) that counts live games; ``{adjudicator}:moves``, a hash (game id -> moves
+counted);
 ``{adjudicator}:total_moves``, their sum; and each client's share: ``{adjudicator}:owner`` (game
 id -> the client that created it), ``{adjudicator}:owned_games`` (client -> its live games) and
 ``{adjudicator}:owned_moves``, a sorted set (client -> the moves of its live games); each

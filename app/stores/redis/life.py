@@ -19,9 +19,11 @@ usual one a handful.
 **Finding the slots that hold any.** A script answers what it changed (``wire.Settled``: the
 instant the game went into the outbox, its new deadline), and the process that ran it writes a
 hint to the accounting's slot soon after (``DUE_SLOTS``: slot -> the earliest deadline it may
-hold; ``OUTBOX_SLOTS``: slot -> the oldest ending it may hold; ``ZADD LT``): at the sweep's next
-tick, within a quarter of a second. A hint lost with a process that died in between is found
-by a pass over every slot, a few slots each tick (every slot within ``FULL_PASS_SECONDS``).
+hold; ``OUTBOX_SLOTS``: slot -> the oldest ending it may hold; ``ZADD LT``): an ending's
+before the request that ended the game is answered (``told``), so that every process lists it
+from then on; a deadline's at the sweep's next tick, within a quarter of a second. A hint
+lost with a process that died in between is found by a pass over every slot, a few slots each
+tick (every slot within ``FULL_PASS_SECONDS``).
 A slot's hint is rewritten after its set changed by another process's removal, then the set
 read again, so that an addition racing with it is never lost.
 
@@ -57,6 +59,7 @@ from app.stores.redis.keys import (
     game_keys,
     slot_keys,
     slot_of,
+    slot_tag,
 )
 from app.stores.redis.scripts import Call, ScriptRunner
 from app.stores.redis.wire import ArchivedArgs
@@ -66,7 +69,9 @@ logger = logging.getLogger("app.sessions.redis")
 TICK_SECONDS = 0.25  # how often each process looks for deadlines that came
 FULL_PASS_SECONDS = 60.0  # every slot is read within this, for hints a dead process lost
 DUE_PER_TICK = 64  # slots, and games of a slot, settled per tick at most (the rest: next tick)
+SLOTS_PER_READ = 16  # outbox slots read in one round trip
 META_PREFIX, META_SUFFIX = "{game:", "}:meta"
+STORE_TIME = "return redis.call('TIME')"  # on the node of its one key's slot
 
 
 def game_of_meta(meta_key: str) -> str:
@@ -86,18 +91,21 @@ class Life:
         archive: bool,
         idle_ms: int,
         clock: Callable[[], float],
+        caller_time: bool = False,
         settle: Callable[[str], Awaitable[object]],
-        ends_games: bool = True,
     ) -> None:
-        """``settle``: read the game through a game script (its deadline, if due, falls).
-        ``ends_games`` false: the sweep writes hints and keeps the outbox's pass, but ends no
-        game itself (a store on its caller's time, in tests: that clock moves only as the
-        caller's requests say, and a game's deadline falls when a request reads it, as the
-        memory store's does under the same clock)."""
+        """``settle``: read the game through a game script (its deadline, if due, falls);
+        ``caller_time``: the games' clocks run on ``clock`` (scripts.py: tests), else on the
+        store's time, which the sweep then asks the store for. On the caller's time the sweep
+        writes hints and keeps the outbox's pass, but ends no game itself: that clock moves
+        only as the caller's requests say, and a game's deadline falls when a request reads
+        it, as the memory store's does under the same clock (the stores' differential test)."""
+        self.caller_time = caller_time
         self.client, self.runner, self.accounts = client, runner, accounts
         self.cluster, self.archive, self.idle_ms = cluster, archive, idle_ms
-        self.clock, self.settle, self.ends_games = clock, settle, ends_games
+        self.clock, self.settle = clock, settle
         self.slots = CLUSTER_SLOTS if cluster else 1
+        slot_tag(0)  # the slots' tags, found once (some 0.1 s), before any request waits
         self.per_tick = max(1, math.ceil(self.slots * TICK_SECONDS / FULL_PASS_SECONDS))
         self.ended = asyncio.Event()
         self._due_hints: dict[int, int] = {}
@@ -131,24 +139,37 @@ class Life:
             self.ended.set()
         self.start()
 
+    async def told(self) -> None:
+        """After a request's script: an ending it put in the outbox is hinted before the
+        request is answered (one round trip, once a game), so that every process's
+        ``unarchived`` lists it from then on. A failure leaves the hint to the sweep's next
+        tick (the ending is stored all the same)."""
+        if self._outbox_hints:
+            with suppress(StoreUnavailable):
+                await self.flush()
+
     # --- the sweep ---------------------------------------------------------------------------
 
     def start(self) -> None:
         """The sweep runs (from the first use of the store on a running event loop)."""
-        if self._closed or (self._task is not None and not self._task.done()):
+        if self._closed:
             return
         try:
-            asyncio.get_running_loop()
+            loop = asyncio.get_running_loop()
         except RuntimeError:
             return
+        task = self._task
+        if task is not None and not task.done() and task.get_loop() is loop:
+            return  # (one of another loop, which has stopped, is replaced)
         self._task = asyncio.create_task(self._sweeping())
 
     async def close(self) -> None:
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
+        task = self._task
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
             with suppress(asyncio.CancelledError):
-                await self._task
+                await task
         with suppress(StoreUnavailable):
             await self.flush()
 
@@ -194,14 +215,23 @@ class Life:
         """One tick: the hints written, the games whose deadline came ended, a few slots of the
         full pass read."""
         await self.flush()
-        if self.ends_games:
-            now = self._now_ms()
+        if not self.caller_time:  # (see __init__)
+            now = await self._store_now_ms()
             slots = await self._guard(
                 self.client.zrange(DUE_SLOTS, "-inf", now, byscore=True, offset=0, num=DUE_PER_TICK)
             )
             for slot in slots:
                 await self._sweep_slot(int(slot), now)
         await self._pass_some()
+
+    async def _store_now_ms(self) -> int:
+        """The time the games' clocks run on: the store's (asked of the accounting slot's node,
+        so that a process whose own clock is off sweeps neither early nor late), or the
+        caller's."""
+        if self.caller_time:
+            return self._now_ms()
+        seconds, micros = await self._guard(self.client.eval(STORE_TIME, 1, DUE_SLOTS))
+        return int(seconds) * 1000 + int(micros) // 1000
 
     async def _sweep_slot(self, slot: int, now: int) -> None:
         deadlines = slot_keys(slot).deadlines
@@ -213,6 +243,8 @@ class Life:
                 await self.settle(game_id)
             except GameNotFound:  # gone (deleted, evicted): its deadline with it
                 await self._guard(self.client.zrem(deadlines, game_id))
+            except StoreUnavailable:  # logged; this game next tick, the others now
+                continue
         await self._rehint(DUE_SLOTS, deadlines, slot)
 
     async def _rehint(self, hints: str, entries: str, slot: int) -> None:
@@ -249,27 +281,34 @@ class Life:
     # --- the outbox --------------------------------------------------------------------------
 
     async def unarchived(self, limit: int) -> list[str]:
-        """The oldest endings waiting, at most ``limit``: read from the ``limit`` slots whose
-        oldest ending is the oldest (no other slot can hold one of the ``limit`` oldest)."""
+        """The oldest endings waiting, at most ``limit``: the slots read in the order of their
+        hints (each at most its oldest ending: ``_rehint``, ``ZADD LT``), a few at a time, until
+        the next slot's hint is later than the ``limit``-th oldest ending read (no slot after it
+        can hold an older one). Only the first ``limit`` slots can hold one of the ``limit``
+        oldest, so at most those are read."""
         if not self.archive or limit < 1:
             return []
         self.start()
         await self.flush()
-        slots = [
-            int(slot) for slot in await self._guard(self.client.zrange(OUTBOX_SLOTS, 0, limit - 1))
-        ]
-        if not slots:
-            return []
-        async with self.client.pipeline(transaction=False) as pipe:
-            for slot in slots:
-                pipe.zrange(slot_keys(slot).outbox, 0, limit - 1, withscores=True)
-            found = await self._guard(pipe.execute())
+        hinted = await self._guard(self.client.zrange(OUTBOX_SLOTS, 0, limit - 1, withscores=True))
         waiting: list[tuple[float, str]] = []
-        for slot, entries in zip(slots, found, strict=True):
-            if not entries:
-                await self._rehint(OUTBOX_SLOTS, slot_keys(slot).outbox, slot)
-            waiting += [(score, game_id) for game_id, score in entries]
-        return [game_id for _, game_id in sorted(waiting)[:limit]]
+        for first in range(0, len(hinted), SLOTS_PER_READ):
+            batch = [int(slot) for slot, _ in hinted[first : first + SLOTS_PER_READ]]
+            async with self.client.pipeline(transaction=False) as pipe:
+                for slot in batch:
+                    pipe.zrange(slot_keys(slot).outbox, 0, limit - 1, withscores=True)
+                found = await self._guard(pipe.execute())
+            for slot, entries in zip(batch, found, strict=True):
+                if not entries:
+                    await self._rehint(OUTBOX_SLOTS, slot_keys(slot).outbox, slot)
+                waiting += [(score, game_id) for game_id, score in entries]
+            waiting = sorted(waiting)[:limit]
+            following = first + SLOTS_PER_READ
+            if len(waiting) == limit and (
+                following >= len(hinted) or waiting[-1][0] <= hinted[following][1]
+            ):
+                break
+        return [game_id for _, game_id in waiting]
 
     async def archived(self, game_ids: Sequence[str]) -> None:
         """Each game leaves its slot's outbox and expires ``idle_ms`` from now (archived.lua);

@@ -237,7 +237,7 @@ class RedisGameStore:
         # Deadlines swept with nobody looking, and the archive's outbox.
         self.life = Life(
             self.client, self.scripts, self.accounts, cluster=self.cluster, archive=archive,
-            idle_ms=self.idle_ms, clock=clock, settle=self.state, ends_games=not caller_time,
+            idle_ms=self.idle_ms, clock=clock, caller_time=caller_time, settle=self.state,
         )  # fmt: skip
         self.ended = self.life.ended  # the port's: set when a game this process ends waits
         self.push = PushListener(self.stream_client, timeout_seconds, self._version)
@@ -273,7 +273,11 @@ class RedisGameStore:
             self.endings[state.reason] += 1
 
     async def _run(self, call: Call, *, change: bool = False) -> Any:
-        return await self.scripts.run(self.client, call, change=change)
+        self.life.start()  # the sweep runs in every process the store is used in
+        try:
+            return await self.scripts.run(self.client, call, change=change)
+        finally:
+            await self.life.told()
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -635,13 +639,19 @@ class RedisGameStore:
     # --- moves ------------------------------------------------------------------------------
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        self.life.start()
         known = await self.known.game(game_id)  # an unknown game is a 404 first
         engine, full = known.engine, await self.accounts.full(known.owner)
         if engine == GENERIC:
             move = self.generic.move(game_id, token, request, full)
         else:
             move = self.fast.move(game_id, known.kind, token, request, full)
-        return await self._told(game_id, token, self.scripts.guard(move, self.client, change=True))
+        try:
+            return await self._told(
+                game_id, token, self.scripts.guard(move, self.client, change=True)
+            )
+        finally:
+            await self.life.told()
 
     def _accepted(self, game_id: str, found: list[Any]) -> MoveResult:
         """The answer to a move a script accepted, from the state it answered; the move is

@@ -286,7 +286,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a game
-         * @description Either player's token. Afterwards the game is 404.
+         * @description Either player's token. Afterwards the game is 404. A finished game is archived first (`GET /v1/archive/games/{id}` still reads it): while the archive cannot take it, 503 `store_unavailable` and nothing is deleted.
          */
         delete: operations["deleteGame"];
         options?: never;
