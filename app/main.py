@@ -15,6 +15,8 @@ from starlette.types import Lifespan
 from typing_extensions import TypedDict
 
 from app.api import gomoku, operations, reversi, tictactoe
+from app.api.archive import archive_router
+from app.api.archiving import Archiver
 from app.api.clients import Clients, trust_proxies
 from app.api.cors import allow_origins
 from app.api.docs import build_openapi, mount_docs
@@ -43,6 +45,8 @@ from app.server import protocol_for
 from app.sessions.kind import Kinds
 from app.sessions.store import GameStore, client_part
 from app.settings import Settings
+from app.stores.archive.archive import Archive
+from app.stores.archive.urls import NONE as NO_ARCHIVE
 from app.stores.memory import MemoryGameStore
 from app.stores.redis.store import RedisGameStore
 
@@ -162,19 +166,32 @@ def lifespan_for(settings: Settings, store: GameStore) -> Lifespan[FastAPI]:
         if keys.current.ephemeral:
             # Said always; a warning where other processes may sign for the same games.
             shared = not isinstance(store, MemoryGameStore) or settings.workers > 1
+            kept = (
+                "the archive keeps its public key, so the finished games' records it keeps "
+                "verify after this process stops; any other"
+                if app.state.archiver is not None
+                else "what"
+            )
             logger.log(
                 logging.WARNING if shared else logging.INFO,
-                "signing key: ephemeral (kid %s), made at start: what this process signs "
+                "signing key: ephemeral (kid %s), made at start: %s this process signs "
                 "verifies only against its own GET /v1/keys, and only until it stops. Set "
                 "ADJUDICATOR_SIGNING_KEY_FILE (one file for every process sharing a store).",
-                keys.current.kid,
-            )
+                keys.current.kid, kept,
+            )  # fmt: skip
         else:
             logger.info("signing key: kid %s", keys.current.kid)
+        archiver: Archiver | None = app.state.archiver
+        if archiver is not None:
+            await archiver.open()
+            archiver.start()
         try:
             with watching_for_stop(app.state.stopping):
                 yield
         finally:
+            if archiver is not None:
+                await archiver.stop()
+                await archiver.archive.close()
             await store.close()
 
     return lifespan
@@ -217,7 +234,9 @@ def store_bounds(settings: Settings) -> StoreBounds:
 
 
 def store_from(settings: Settings, kinds: Kinds[Kind]) -> GameStore:
-    """The store the settings name, keeping games of ``kinds``."""
+    """The store the settings name, keeping games of ``kinds``; with an archive, it keeps each
+    finished game until it is archived (``GameStore.unarchived``)."""
+    archive = settings.archive_url != NO_ARCHIVE
     if not settings.store_url.startswith("memory://"):
         return RedisGameStore(
             kinds,
@@ -226,9 +245,21 @@ def store_from(settings: Settings, kinds: Kinds[Kind]) -> GameStore:
             max_connections=settings.store_connections,
             stream_connections=settings.store_stream_connections,
             kept_games=settings.store_kept_games,
+            archive=archive,
             **store_bounds(settings),
         )
-    return MemoryGameStore(kinds, **store_bounds(settings))
+    return MemoryGameStore(kinds, archive=archive, **store_bounds(settings))
+
+
+def archive_from(settings: Settings) -> Archive | None:
+    """The archive the settings name (None: ``none``)."""
+    if settings.archive_url == NO_ARCHIVE:
+        return None
+    return Archive(
+        settings.archive_url,
+        timeout_seconds=settings.archive_timeout_seconds,
+        connections=settings.archive_connections,
+    )
 
 
 def create_app(
@@ -281,6 +312,20 @@ def create_app(
         record_move_us=settings.record_move_cpu_us, network_factor=factor,
     )  # fmt: skip
     app.state.kept_records = KeptRecords(settings.record_cache_bytes)
+    app.state.archive = archive = archive_from(settings)
+    app.state.archiver = (
+        None
+        if archive is None
+        else Archiver(
+            store,
+            archive,
+            served,
+            app.state.keys,
+            poll_seconds=settings.archive_poll_seconds,
+            migrate=settings.archive_upgrade_at_start,
+            retention_days=settings.archive_retention_days,
+        )
+    )
     app.state.streams = StreamSlots(
         settings.max_streams, settings.max_streams_per_game, settings.max_streams_per_client,
         max_clients=tracked, network_factor=factor,
@@ -299,7 +344,7 @@ def create_app(
     records = records_router(app.state.audits)
     asked = tuple(kind_router(kind) for kind in app.state.games.kinds if routed_alone(kind))
     routers = (reversi.router, tictactoe.router, gomoku.router, *asked, games, records,
-               operations.router)  # fmt: skip
+               archive_router(), operations.router)  # fmt: skip
     for router in routers:
         add_routes_flat(app, router)
     mount_docs(app)

@@ -102,6 +102,25 @@ class Metrics:
             "adjudicator_live_games", "Games in the store (this process's view).",
             registry=self.registry,
         )  # fmt: skip
+        self.archived_games = Gauge(
+            "adjudicator_archive_games", "Finished games in the archive (when last counted).",
+            registry=self.registry,
+        )  # fmt: skip
+        self.archive_waiting = Gauge(
+            "adjudicator_archive_waiting_games",
+            "Finished games waiting in the live store to be archived (counted up to 10,000).",
+            registry=self.registry,
+        )  # fmt: skip
+        self.archive_lag = Gauge(
+            "adjudicator_archive_lag_seconds",
+            "How long the finished game that has waited longest to be archived has waited.",
+            registry=self.registry,
+        )  # fmt: skip
+        self.archive_written = Gauge(
+            "adjudicator_archive_written_games",
+            "Finished games this process wrote into the archive since it started.",
+            registry=self.registry,
+        )  # fmt: skip
         self.registry.register(EndingsCollector(endings if endings is not None else {}))
         self._counted: dict[tuple[str, str, int], Any] = {}
         self._timed: dict[str, Any] = {}

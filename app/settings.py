@@ -24,6 +24,7 @@ from app.sessions.session import (
     DEFAULT_MAX_REFUSALS,
 )
 from app.sessions.store import DEFAULT_CLIENT_OPEN_GAMES, DEFAULT_MAX_TOTAL_MOVES
+from app.stores.archive.urls import PATTERN as ARCHIVE_URL_PATTERN
 
 # Client addresses a per-client limit remembers by default (ADJUDICATOR_MAX_TRACKED_CLIENTS).
 DEFAULT_TRACKED_CLIENTS = 50_000
@@ -142,6 +143,41 @@ class Settings(BaseSettings):
         description="Where games live: `memory://` (embedded, one process), "
         "`redis://host:port/db` / `rediss://…` (one Redis, shared by many processes) or "
         "`redis+cluster://host:port[,host:port…]` (a Redis Cluster ≥ 7, by its seed nodes).",
+    )
+    archive_url: str = Field(
+        "sqlite:///adjudicator.sqlite3",
+        pattern=ARCHIVE_URL_PATTERN,
+        description="Where finished games are archived: `sqlite:///PATH` (a file, relative to "
+        "the working directory; `sqlite:////abs/path` for an absolute one; the default keeps "
+        "finished games across restarts), `postgresql://user:pass@host:port/db` (one database "
+        "for many processes), or `none` (nothing archived: a finished game goes with its live "
+        "copy).",
+    )
+    archive_timeout_seconds: float = Field(
+        5.0, gt=0, description="Connect and statement timeout for the archive's database."
+    )
+    archive_connections: int = Field(
+        5, ge=1, description="Connections to the archive's database one process opens."
+    )
+    archive_upgrade_at_start: bool = Field(
+        True,
+        description="Apply the archive's migrations at start on PostgreSQL too (processes "
+        "starting together take turns). Off, `adjudicator db upgrade` does it, and a process "
+        "that finds the database behind says so and archives nothing until it is done. On "
+        "SQLite they are always applied at start.",
+    )
+    archive_retention_days: float = Field(
+        0,
+        ge=0,
+        description="Finished games are removed from the archive this many days after they "
+        "ended (checked hourly); 0 keeps every game.",
+    )
+    archive_poll_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="How often each process looks for finished games waiting to be archived "
+        "that it was not told of (ended by another process, or left while the archive was "
+        "down).",
     )
     store_timeout_seconds: float = Field(
         1.0, gt=0, description="Connect and command timeout for a networked store."

@@ -232,6 +232,8 @@ def bounded_protocol_of(root: Path) -> str | None:
 def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
     processes: dict[str, subprocess.Popen[bytes]] = {}
     urls: dict[str, str] = {}
+    # The service archives finished games as shipped (into SQLite), but not into the checkout.
+    scratch = Path(tempfile.mkdtemp(prefix="bench-http-"))
     targets = {name: (target, ROOT) for name, target in SERVERS.items()}
     if baseline is not None:
         targets["baseline"] = ("app.main:app", baseline)
@@ -239,7 +241,10 @@ def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
         for name, (target, root) in targets.items():
             port = free_port()
             # The bench sends everything from one address: no per-client limits.
-            env = {**os.environ, **NO_CLIENT_LIMITS}
+            env = {
+                **os.environ, **NO_CLIENT_LIMITS,
+                "ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{scratch / f'{name}.sqlite3'}",
+            }  # fmt: skip
             cwd = None
             launch = [sys.executable, "-m", "uvicorn"]
             if name in ("service", "baseline"):
@@ -280,6 +285,7 @@ def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
             process.terminate()
         for process in processes.values():
             process.wait(timeout=10)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def new_game(url: str, n: int = 1_000_000) -> dict[str, object]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,14 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from app.main import create_app
 from app.settings import Settings
-from tests.servers import redis_cluster, redis_server
+from tests.servers import postgres_server, redis_cluster, redis_server
 
 # The suite writes into the checkout only under test-artifacts/ (ignored by git).
 ROOT = Path(__file__).resolve().parents[1]
+# An app a test builds archives nothing unless the test names an archive (tests/archive, and
+# the tests of the archive's routes): the default, a SQLite file in the working directory, would
+# be written into the checkout by every app, and servers, the tests start.
+os.environ.setdefault("ADJUDICATOR_ARCHIVE_URL", "none")
 ARTIFACTS = ROOT / "test-artifacts"
 set_hypothesis_home_dir(str(ARTIFACTS / "hypothesis"))  # its example database and caches
 
@@ -106,6 +111,28 @@ def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
 
 
 @pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """One PostgreSQL server for the whole run, its database ``adjudicator`` (skipped locally
+    if missing; required under CI): each test that uses it makes a database of its own
+    (``archive_url``)."""
+    with postgres_server() as url:
+        yield url
+
+
+ARCHIVES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=ARCHIVES)
+def archive_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each archive test runs on both databases, empty: a SQLite file of its own, or a
+    database of its own on the run's PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    server: str = request.getfixturevalue("postgres_url")
+    return fresh_database(server)
+
+
+@pytest.fixture(scope="session")
 def redis_flusher(redis_url: str) -> Iterator[redis.Redis]:
     """One connection that empties the run's Redis before each test that asks for it."""
     client = redis.Redis.from_url(redis_url)
@@ -121,6 +148,27 @@ def cluster_flusher(redis_cluster_url: str) -> Iterator[redis.RedisCluster]:
     client = redis.RedisCluster(host=host, port=int(port))
     yield client
     client.close()
+
+
+def fresh_database(server: str) -> str:
+    """A new, empty database on the PostgreSQL server of ``server`` (a URL of one of its
+    databases): its URL."""
+    import asyncio
+    import uuid
+
+    import asyncpg
+
+    name = f"test_{uuid.uuid4().hex[:16]}"
+
+    async def make() -> None:
+        connection = await asyncpg.connect(server, timeout=10)
+        try:
+            await connection.execute(f"CREATE DATABASE {name}")
+        finally:
+            await connection.close()
+
+    asyncio.run(make())
+    return f"{server.rpartition('/')[0]}/{name}"
 
 
 def empty_store(request: pytest.FixtureRequest, store: str) -> str:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -31,6 +35,11 @@ NO_CLIENT_LIMITS = {
     # A load generator creates its games before it plays them: every place may hold them.
     "ADJUDICATOR_UNSTARTED_GAMES_SHARE": "1",
 }  # fmt: skip
+
+
+# A server a test starts archives nothing unless the test names an archive: the default, a
+# SQLite file in the working directory, would be written into the checkout.
+NO_ARCHIVE = {"ADJUDICATOR_ARCHIVE_URL": "none"}
 
 
 def free_port() -> int:
@@ -250,8 +259,8 @@ def uvicorn_server(env: dict[str, str] | None = None, log: Path | None = None) -
     sink = log.open("wb") if log else None
     with sink or nullcontext():
         process = subprocess.Popen(
-            command, env={**os.environ, **NO_CLIENT_LIMITS, **(env or {})}, stdout=sink,
-            stderr=sink,
+            command, env={**os.environ, **NO_CLIENT_LIMITS, **NO_ARCHIVE, **(env or {})},
+            stdout=sink, stderr=sink,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
@@ -302,7 +311,10 @@ def adjudicator_command(
     command = [script] if script else [sys.executable, "-m", "app.cli"]
     settings = {"ADJUDICATOR_HOST": "127.0.0.1", "ADJUDICATOR_PORT": str(port),
                 "ADJUDICATOR_LOG_LEVEL": "warning"}  # fmt: skip
-    base = without_settings(os.environ) if reader else {**os.environ, **NO_CLIENT_LIMITS}
+    base = (
+        without_settings(os.environ) if reader
+        else {**os.environ, **NO_CLIENT_LIMITS, **NO_ARCHIVE}
+    )  # fmt: skip
     with log.open("wb") as sink:
         process = subprocess.Popen(
             command, env={**base, **settings, **env}, stdout=sink, stderr=sink, cwd=cwd
@@ -319,3 +331,74 @@ def adjudicator_command(
 def without_settings(environment: Mapping[str, str]) -> dict[str, str]:
     """``environment`` without the service's variables (``ADJUDICATOR_*``)."""
     return {k: v for k, v in environment.items() if not k.startswith("ADJUDICATOR_")}
+
+
+def postgres_binary(name: str) -> str:
+    """A PostgreSQL server binary: on the PATH, or where Debian's ``postgresql`` package puts
+    it (``/usr/lib/postgresql/<major>/bin``, the newest); missing, as ``require_binary``."""
+    found = shutil.which(name) or next(
+        (str(path) for path in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"),
+                                      key=lambda path: int(path.parts[-3]), reverse=True)),
+        None,
+    )  # fmt: skip
+    if found is None:
+        require_binary(name, "postgresql")  # skips, or fails under CI
+    assert found is not None
+    return found
+
+
+@contextmanager
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL server on a free loopback port (its data in a new temporary
+    directory, removed afterwards; no fsync: a test's data need not survive the machine), its
+    database ``adjudicator`` made; yields its URL
+    (``postgresql://adjudicator@127.0.0.1:PORT/adjudicator``) and stops it afterwards.
+    PostgreSQL refuses to run as root: as root, it runs as the ``postgres`` user that Debian's
+    package makes (so its directory is one of its own under /tmp, not under pytest's, which
+    only root may enter)."""
+    initdb, postgres = postgres_binary("initdb"), postgres_binary("postgres")
+    directory = Path(tempfile.mkdtemp(prefix="adjudicator-postgres-"))
+    data, sockets = directory / "data", directory / "sockets"
+    sockets.mkdir()
+    as_user: dict[str, Any] = {}
+    if os.geteuid() == 0:
+        import pwd
+
+        account = pwd.getpwnam("postgres")
+        os.chown(directory, account.pw_uid, account.pw_gid)
+        os.chown(sockets, account.pw_uid, account.pw_gid)
+        as_user = {"user": account.pw_uid, "group": account.pw_gid}
+    subprocess.run(
+        [initdb, "-D", str(data), "-U", "adjudicator", "-A", "trust", "-E", "UTF8",
+         "--no-sync", "--no-instructions"],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **as_user,
+    )  # fmt: skip
+    port = free_port()
+    process = subprocess.Popen(
+        [postgres, "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(sockets),
+         "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+         "-c", "max_connections=200"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **as_user,
+    )  # fmt: skip
+    server = f"postgresql://adjudicator@127.0.0.1:{port}"
+
+    def ready() -> bool:
+        async def made() -> None:
+            import asyncpg
+
+            connection = await asyncpg.connect(f"{server}/postgres", timeout=2)
+            try:
+                await connection.execute("CREATE DATABASE adjudicator")
+            finally:
+                await connection.close()
+
+        asyncio.run(made())
+        return True
+
+    try:
+        wait_for(ready, "postgres")
+        yield f"{server}/adjudicator"
+    finally:
+        process.send_signal(signal.SIGINT)  # a fast shutdown: connections closed, no wait
+        process.wait(timeout=30)
+        shutil.rmtree(directory, ignore_errors=True)

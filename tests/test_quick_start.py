@@ -34,6 +34,7 @@ from pathlib import Path
 
 import pytest
 
+from app.records.signing import verify
 from tests.installs import clean_environment, fail_or_skip_install
 from tests.servers import free_port, wait_for, without_settings
 
@@ -125,6 +126,24 @@ def serving(command: list[str], cwd: Path, env: dict[str, str], log: Path) -> It
                 process.wait(timeout=15)
 
 
+def finish_a_game(url: str) -> tuple[str, dict[str, object]]:
+    """A tic-tac-toe game played to its end: its id and its signed record."""
+    _, game = post_json(f"{url}/v1/games", {"game": "tictactoe", "n": 3})
+    tokens = game["tokens"]
+    assert isinstance(tokens, dict)
+    for seq, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
+        token = tokens["1" if seq % 2 == 0 else "2"]
+        request = urllib.request.Request(
+            f"{url}/v1/games/{game['id']}/moves", json.dumps({"row": row, "col": col}).encode(),
+            {"content-type": "application/json", "authorization": f"Bearer {token}"},
+        )  # fmt: skip
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert answer.status == 201
+    _, record = get(f"{url}/v1/games/{game['id']}/record")
+    signed: dict[str, object] = json.loads(record)
+    return str(game["id"]), signed
+
+
 def assert_serves(url: str) -> None:
     assert get(f"{url}/healthz") == (200, b'{"status":"ok"}')
     status, page = get(f"{url}/")
@@ -179,8 +198,19 @@ def test_the_readmes_first_command_alone_installs_and_serves(tmp_path: Path) -> 
     env = environment(ADJUDICATOR_PORT=str(free_port()))  # 8000 may be taken on this machine
     with serving(["bash", "-c", first], checkout, env, tmp_path / "first.log") as url:
         assert_serves(url)
+        game_id, finished = finish_a_game(url)
     venv = checkout / ".venv"  # the command's own
     assert_installed_alone(venv, tmp_path)
+    # Started again (as a reader would, the install done): the finished game is still there,
+    # its record verified by the keys the service publishes now.
+    again = ". .venv/bin/activate && adjudicator"
+    with serving(["bash", "-c", again], checkout, env, tmp_path / "again.log") as url:
+        status, kept = get(f"{url}/v1/archive/games/{game_id}")
+        assert status == 200
+        assert json.loads(kept) == finished
+        _, keys = get(f"{url}/v1/keys")
+        assert verify(finished, json.loads(keys)["keys"], "record").typ == "record"
+    assert (checkout / "adjudicator.sqlite3").is_file()  # the archive, where it was started
 
 
 # The Dockerfile, read as a builder reads it

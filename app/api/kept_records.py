@@ -16,7 +16,8 @@ in its turn.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+
+from app.records.written import WrittenRecord
 
 # What an entry costs beyond its bytes (its key, the objects that hold it), roughly.
 ENTRY_BYTES = 256
@@ -24,18 +25,9 @@ ENTRY_BYTES = 256
 Key = tuple[str, int, str]  # game id, version, format
 
 
-@dataclass(frozen=True, slots=True)
-class WrittenRecord:
-    """A game's record in one format: its bytes and their media type, or why the format cannot
-    write this game (``refused``: the 422's message)."""
-
-    body: bytes = b""
-    media_type: str = ""
-    refused: str | None = None
-
-    @property
-    def size(self) -> int:
-        return len(self.body) + len(self.refused or "") + ENTRY_BYTES
+def size(written: WrittenRecord) -> int:
+    """What keeping ``written`` costs, in bytes: its own, and ``ENTRY_BYTES``."""
+    return len(written.body) + len(written.refused or "") + ENTRY_BYTES
 
 
 class KeptRecords:
@@ -56,19 +48,19 @@ class KeptRecords:
     def keep(self, game_id: str, version: int, format: str, written: WrittenRecord) -> None:
         """Keep ``written``, dropping the least recently read to make room (a record larger
         than all the room is not kept)."""
-        if written.size > self.max_bytes:
+        if size(written) > self.max_bytes:
             return
         key = (game_id, version, format)
         replaced = self._kept.pop(key, None)
         if replaced is not None:
-            self._bytes -= replaced.size
-        while self._kept and self._bytes + written.size > self.max_bytes:
+            self._bytes -= size(replaced)
+        while self._kept and self._bytes + size(written) > self.max_bytes:
             _, dropped = self._kept.popitem(last=False)
-            self._bytes -= dropped.size
+            self._bytes -= size(dropped)
         self._kept[key] = written
-        self._bytes += written.size
+        self._bytes += size(written)
 
     @property
     def bytes(self) -> int:
-        """What is kept now, in bytes (``WrittenRecord.size`` each)."""
+        """What is kept now, in bytes (``size`` each)."""
         return self._bytes

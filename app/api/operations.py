@@ -69,6 +69,13 @@ async def get_readiness(request: Request) -> Response:
 async def get_metrics(request: Request) -> Response:
     registry = request.app.state.metrics
     registry.live_games.set(await request.app.state.store.live_games())
+    archiver = request.app.state.archiver
+    if archiver is not None:
+        registry.archived_games.set(archiver.size)
+        registry.archive_written.set(archiver.written)
+        waiting, lag = await archiver.lag()
+        registry.archive_waiting.set(waiting)
+        registry.archive_lag.set(lag)
     return Response(generate_latest(registry.registry), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -43,7 +43,7 @@ from app.api.games.schemas import (
     GameShapes,
     typed_dict,
 )
-from app.api.kept_records import KeptRecords, WrittenRecord
+from app.api.kept_records import KeptRecords
 from app.api.params import Malformed, Param
 from app.api.problems import problem_responses, validation_problem
 from app.api.resend import Resend, resend
@@ -51,7 +51,7 @@ from app.api.routing import api_router
 from app.api.work import SLICE_SECONDS, Meter, WorkBudget, charged, in_slices
 from app.contract.bodies import BodyInvalid, batch_limit
 from app.contract.fields import Body
-from app.contract.games import Kind, Notation, etag
+from app.contract.games import Kind, etag
 from app.contract.problems import (
     BODY_ERRORS,
     GAME_NOT_FOUND,
@@ -63,26 +63,23 @@ from app.contract.problems import (
 )
 from app.contract.render import (
     Json,
-    Names,
-    clock_json,
-    move_json,
-    names_of,
-    state_json,
-    untimed,
 )
 from app.records.answer import answering, audit_answer, wthor_line
-from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, PASS, audit_body
-from app.records.canonical import Chain
+from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, audit_body
 from app.records.errors import RecordError
-from app.records.formats import FORMATS, write_record
 from app.records.reading import audit_of, reading
-from app.records.signing import AUDIT, RECORD, TYPES, KeyRing, SigningKey
+from app.records.signing import AUDIT, TYPES, KeyRing, SigningKey
 from app.records.steps import Steps
-from app.records.transcript import write_transcript
-from app.records.wthor import WthorGame, read_wthor
+from app.records.written import (
+    JSON_RECORD,
+    RECORD_FORMATS,
+    refusal,
+    written_record,
+)
+from app.records.wthor import WTHOR_MEDIA_TYPE, WthorGame, read_wthor
 from app.sessions.exchange import GameState
-from app.sessions.kind import Choice, Kinds, Pass, Placement, Played, board_size
-from app.sessions.store import GameStore, History
+from app.sessions.kind import Kinds, board_size
+from app.sessions.store import GameStore
 
 # --- answers ---------------------------------------------------------------------------------
 
@@ -379,7 +376,12 @@ class Keys(BaseModel):
 
 async def get_keys(request: Request) -> Response:
     keys: KeyRing = request.app.state.keys
-    body = Keys.model_validate(keys.jwks()).model_dump_json()
+    published = keys.jwks()
+    archiver = request.app.state.archiver
+    if archiver is not None:  # the keys that signed archived records, this one's first
+        listed = {key["kid"] for key in published["keys"]}
+        published["keys"] += [key for key in archiver.published if key["kid"] not in listed]
+    body = Keys.model_validate(published).model_dump_json()
     return Response(body, media_type="application/json", headers={"Cache-Control": KEYS_CACHE})
 
 
@@ -410,10 +412,6 @@ async def audit_record(request: Request, meter: Meter) -> Response:
     return json_response(await in_slices(answer, meter))
 
 
-# What ``?format=`` names: the JSON record, a transcript, or a community format of the kind's.
-JSON_RECORD, TRANSCRIPT = "json", "transcript"
-
-
 def _format_of(text: str) -> str:
     if not (text.isascii() and text.isalpha() and text.islower() and len(text) <= 16):
         raise Malformed("format", "must be json, transcript, or the game's own format")
@@ -423,7 +421,7 @@ def _format_of(text: str) -> str:
 RECORD_FORMAT = Param(
     "format",
     "query",
-    {"type": "string", "enum": [JSON_RECORD, TRANSCRIPT, *FORMATS], "maxLength": 16},
+    {"type": "string", "enum": list(RECORD_FORMATS), "maxLength": 16},
     "How the game is written: `json` (the default: the creation parameters, the moves, the "
     "state, the hash chain and, once the game is over, the signature), `transcript` (its "
     "squares, one after another, as `text/plain`), or the kind's community format: `ggf` "
@@ -434,114 +432,17 @@ RECORD_FORMAT = Param(
 )
 
 
-TEXT_MEDIA_TYPE = "text/plain; charset=utf-8"
-
-
-def _format_problem(message: str) -> RequestValidationError:
+def format_problem(message: str) -> RequestValidationError:
     """A ``?format=`` that cannot write the game, as the 422 that says why."""
     return RequestValidationError([{"loc": ("query", "format"), "type": "format", "msg": message}])
 
 
 def _writable(kind: Kind, state: GameState, wanted: str) -> None:
-    """422 unless ``wanted`` is a format of the game's kind, and a transcript a board with square
-    names: what can be told before a move is read."""
-    formats = (JSON_RECORD, TRANSCRIPT, *kind.face.formats)
-    if wanted not in formats:
-        raise _format_problem(f"a {kind.face.title} game is written as {', '.join(formats)}")
-    if (
-        wanted == TRANSCRIPT
-        and kind.face.notation is None
-        and names_of(kind, board_size(kind, state.facts)) is None
-    ):
-        raise _format_problem("this board is wider than 26 columns: its squares have no names")
-
-
-def _written_move(played: Played, names: Names | None, notation: Notation | None) -> object:
-    """A move as a record writes it: a square (a ``[row, col]`` pair on a board without names),
-    ``pass`` (a renju pass, as the audit reads it), a choice as the choice route takes it, or
-    as the kind's ``notation`` writes it (a column)."""
-    if notation is not None:
-        return notation.written(played)
-    if isinstance(played, Pass):
-        return PASS
-    if isinstance(played, Placement):
-        row, col = played.row, played.col
-        return [row, col] if names is None else names.squares.name(row, col)
-    return dict(cast(Choice, played).body())  # a swap2 opening's choice
-
-
-def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Json, list[Json]]]:
-    """A session's game as a record, unsigned, a move a step: its creation parameters, its moves
-    as squares (``[row, col]`` pairs on a board without names), its state now, and the hash
-    chain of its move records (the audit's, for the same moves); and those move records."""
-    names = names_of(kind, board_size(kind, state.facts))
-    moves = history.moves[: state.move_count]  # a move that landed between the two reads waits
-    params = {"game": kind.name, **history.params}
-    # The chain and the state are the audit's, which replays the moves without time.
-    chained = Chain(params)
-    written: list[object] = []
-    records: list[Json] = []
-    for move in moves:
-        written.append(_written_move(move.played, names, kind.face.notation))
-        shown = move_json(move, names)
-        records.append(shown)
-        chained.add(untimed(shown))
-        yield
-    now = state_json(state, names)
-    for private in ("id", "version", "clock", "at"):
-        now.pop(private, None)
-    if now.get("last_move"):
-        now["last_move"] = untimed(now["last_move"])
-    record = {**params, "moves": written, "state": now, "chain": chained.hex()}
-    return record, records
-
-
-def _transcript(kind: Kind, history: History, state: GameState) -> Steps[WrittenRecord]:
-    """The game's squares one after another, a move a step; refused for a game that has a pass
-    or a choice (``_writable`` refused a board without names); as the kind's notation writes it,
-    where it has one."""
-    notation = kind.face.notation
-    if notation is not None:
-        drops = [move.played for move in history.moves[: state.move_count]]
-        text = notation.write_transcript(drops, state.facts)
-        return WrittenRecord(text.encode(), TEXT_MEDIA_TYPE)
-    names = names_of(kind, board_size(kind, state.facts))
-    assert names is not None, "refused before (_writable)"
-    squares: list[str] = []
-    for move in history.moves[: state.move_count]:
-        played = move.played
-        if isinstance(played, Pass):
-            return WrittenRecord(refused="a transcript writes no pass, and this game has one: "
-                                 "read its JSON record")  # fmt: skip
-        if not isinstance(played, Placement):
-            return WrittenRecord(refused="a transcript writes no choice, and this game has its "
-                                 "opening's: read its JSON record")  # fmt: skip
-        squares.append(names.squares.name(played.row, played.col))
-        yield
-    return WrittenRecord(write_transcript(squares).encode(), TEXT_MEDIA_TYPE)
-
-
-def written_record(
-    kind: Kind, history: History, state: GameState, wanted: str, keys: KeyRing
-) -> Steps[WrittenRecord]:
-    """The game's record in the format ``wanted`` (one ``_writable`` let through), a move a
-    step: the JSON record signed once the game is over, or a format's text, or why that format
-    cannot write this game."""
-    if wanted == TRANSCRIPT:
-        return (yield from _transcript(kind, history, state))
-    record, records = yield from recording(kind, history, state)
-    if wanted == JSON_RECORD:
-        over = state.status != "in_progress"
-        signed = keys.current.signed(record, RECORD) if over else {**record, "signature": None}
-        return WrittenRecord(to_json(signed), "application/json")
-    try:
-        # What a format writes beyond the JSON record: the move records, and the clock (a
-        # creation parameter the JSON record leaves out, as an audit replays without time).
-        clock = None if state.clock is None else clock_json(state.clock)
-        text = write_record(wanted, {**record, "records": records, "clock": clock})
-    except RecordError as error:
-        return WrittenRecord(refused=str(error))
-    return WrittenRecord(text.encode(), TEXT_MEDIA_TYPE)
+    """422 unless ``wanted`` is a format of the game's kind that can write it (``refusal``):
+    what can be told before a move is read."""
+    refused = refusal(kind, board_size(kind, state.facts), wanted)
+    if refused is not None:
+        raise format_problem(refused)
 
 
 @charged
@@ -571,13 +472,12 @@ async def get_record(request: Request, meter: Meter) -> Response:
         if over:
             kept.keep(game_id, state.version, wanted, written)
     if written.refused is not None:
-        raise _format_problem(written.refused)
+        raise format_problem(written.refused)
     return Response(written.body, media_type=written.media_type, headers=headers)
 
 
 # --- batches: JSON, and WTHOR files streamed back as NDJSON -----------------------------------
 
-WTHOR_MEDIA_TYPE = "application/octet-stream"
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
 
 

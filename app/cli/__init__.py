@@ -1,5 +1,5 @@
 """The ``adjudicator`` command: ``serve`` (the default), ``openapi``, ``check``, ``audit``,
-``verify`` and ``game``.
+``verify``, ``db`` and ``game``.
 
 Each subcommand lives in a module of its own and is imported only when it runs (or when the
 top-level help lists it): ``adjudicator game …`` is a small HTTP client and must not pay for
@@ -10,6 +10,7 @@ building the service (FastAPI, Pydantic and the app take about a second to impor
   ``openapi`` prints the document the service serves.
 * ``check`` (``app.cli.check``) answers the stateless questions the kinds declare, offline.
 * ``audit`` and ``verify`` (``app.cli.records``) are the records endpoints offline.
+* ``db`` (``app.cli.db``) migrates the archive's database (``db upgrade``).
 * ``game`` (``app.cli.game``) is a client of a running service, one command a game route, made
   from the OpenAPI document shipped with the package.
 """
@@ -28,6 +29,7 @@ COMMANDS = {
     "audit": ("app.cli.records", "audit"),
     "verify": ("app.cli.records", "verify"),
     "game": ("app.cli.game", "game"),
+    "db": ("app.cli.db", "db"),
 }
 
 

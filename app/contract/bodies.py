@@ -240,10 +240,13 @@ def surplus_error(count: int | None, unknown: list[str], most: int | None = None
 
 
 def most_members(kind: Any, max_batch: int, metadata: Sequence[Any] = ()) -> int | None:
-    """The most object members a valid value of type ``kind`` holds — each followed by a colon
-    in its JSON, and no text a body takes holds one — or None when nothing bounds them (free
-    text, a list of objects without a batch limit). Numbers and literals hold none, nor a type
-    marked so (a marker whose ``members`` is 0: a board)."""
+    """The most colons a valid value of type ``kind`` holds in its JSON: each object member is
+    followed by one, and a text holds at most as many as its most characters (a seat's name may
+    hold some; most texts a body takes, square names and such, hold none but are counted alike)
+    — or None when nothing bounds them (text of no most length, a list of objects without a
+    batch limit). Numbers and literals hold none, nor a type marked so (a marker whose
+    ``members`` is 0: a board)."""
+    metadata = _expanded(metadata)
     if any(getattr(marker, "members", None) == 0 for marker in metadata):
         return 0
     origin = get_origin(kind)
@@ -273,7 +276,14 @@ def most_members(kind: Any, max_batch: int, metadata: Sequence[Any] = ()) -> int
                 return None
             total += 1 + inner
         return total
-    return None  # text, or a type this does not know: no bound
+    if kind is str:
+        return _max_length(metadata)  # as many colons as characters, if they are bounded
+    return None  # a type this does not know: no bound
+
+
+def _expanded(metadata: Sequence[Any]) -> list[Any]:
+    """The markers of a type, a ``Field``'s constraints among them (its own markers)."""
+    return [inner for marker in metadata for inner in (marker, *getattr(marker, "metadata", ()))]
 
 
 def _max_length(metadata: Sequence[Any]) -> int | None:

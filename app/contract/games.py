@@ -236,6 +236,15 @@ class GameCommon(TypedDict):
     visibility: NotRequired[
         Annotated[Literal["private"], Field(description="Only in a private game.")]
     ]
+    names: NotRequired[
+        Annotated[
+            dict[str, str],
+            Field(
+                description="Only in a game whose seats have names (at creation, or by who "
+                'joined): each named seat\'s name, by seat (`{"1": "Ann"}`).'
+            ),
+        ]
+    ]
     rematch_offer: NotRequired[
         Annotated[
             Player,
@@ -370,6 +379,36 @@ RulesIn.__doc__ = (
 )
 
 
+# A seat's name: 1 to 64 characters, none of them a control character (C0, DEL or C1), so that
+# no record, log line or page shows what a name hides.
+NAME_LENGTH = 64
+SEAT_NAME_PATTERN = r"^[^\u0000-\u001f\u007f-\u009f]{1,64}$"
+SeatName = Annotated[
+    str,
+    Field(
+        strict=True, min_length=1, max_length=NAME_LENGTH, pattern=SEAT_NAME_PATTERN,
+        description=f"1 to {NAME_LENGTH} characters, no control character.",
+    ),
+]  # fmt: skip
+
+
+class NamesIn(Body):
+    """What each seat is called (each optional): `"1"` the first player's, `"2"` the
+    second's."""
+
+    first: SeatName | None = Field(None, alias="1")
+    second: SeatName | None = Field(None, alias="2")
+
+    def pair(self) -> tuple[str | None, str | None]:
+        return self.first, self.second
+
+
+class JoinIn(Body):
+    """What a player taking the open seat may say: the name the seat is called by."""
+
+    name: SeatName | None = Field(None, description="The seat's name, in states and records.")
+
+
 def disabled_of(rules: BaseModel | None) -> frozenset[str]:
     """The rule flags a ``RulesIn`` sets false."""
     if rules is None:
@@ -414,6 +453,12 @@ class CreateIn(Body):
     rules: RulesIn | None = Field(
         None, description="Actions the game leaves out (each allowed unless set `false`)."
     )
+    names: NamesIn | None = Field(
+        None,
+        description='What the seats are called (`{"1": "Ann", "2": "Bo"}`, each '
+        "optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). "
+        "An open game's free seat is named by who joins it.",
+    )
 
     @model_validator(mode="after")
     def _creator_of_an_open_game(self) -> CreateIn:
@@ -447,9 +492,10 @@ class CreateIn(Body):
 
     def new_game(self, owner: str) -> NewGame:
         """The game this body asks for, held by the client ``owner``."""
+        names = (None, None) if self.names is None else self.names.pair()
         return NewGame(
             self.kind, self.params(), self.control(), tuple(self.opening_moves()), self.terms(),
-            owner, self.open_seat(),
+            owner, self.open_seat(), names=names,
         )  # fmt: skip
 
 

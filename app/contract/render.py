@@ -123,6 +123,14 @@ def move_json(move: Move, names: Names | None) -> Json:
     return record
 
 
+NO_NAMES = (None, None)
+
+
+def names_json(names: tuple[str | None, str | None]) -> dict[str, str]:
+    """The seats' names, by seat, those that have one (``{"1": "Ann"}``)."""
+    return {str(seat): name for seat, name in enumerate(names, 1) if name is not None}
+
+
 def state_json(state: GameState, names: Names | None, last_json: Json | None = None) -> Json:
     """The common fields, checked here, joined with the kind's facts, checked by its module
     (``Position.facts``); each kind's state shape is exactly that join (``schemas.py``).
@@ -150,6 +158,8 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["rules"] = {flag: flag not in state.disabled for flag in RULE_FLAGS}
     if state.private:
         common["visibility"] = "private"
+    if state.names != NO_NAMES:
+        common["names"] = names_json(state.names)
     if state.rematch_offer is not None:
         common["rematch_offer"] = state.rematch_offer
     if state.rematch is not None:

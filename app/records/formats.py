@@ -78,6 +78,8 @@ def _write_ggf(record: Mapping[str, Any]) -> str:
             size=height,
             start_rows=board,
             to_move=record.get("next", "B"),
+            black=(record.get("names") or {}).get("1"),  # Othello: player 1 is Black
+            white=(record.get("names") or {}).get("2"),
             result=_result(state),
             time_control=_time_control(record.get("clock")),
         )
@@ -152,10 +154,13 @@ def _seat_colors(state: Mapping[str, Any]) -> dict[int, str | None]:
     return {seat: colors.get(str(seat)) for seat in (1, 2)}
 
 
-def _players(state: Mapping[str, Any]) -> tuple[str, str]:
-    """The two seats' names, Black's first (player 1 first while no colour is fixed)."""
-    first = _black_seat(state)
-    return f"player {first}", f"player {3 - first}"
+def _players(record: Mapping[str, Any]) -> tuple[str, str]:
+    """The two seats' names, Black's first (player 1 first while no colour is fixed): the
+    names the record gives its seats, else ``player 1`` and ``player 2``."""
+    first = _black_seat(record["state"])
+    names = record.get("names") or {}
+    black, white = (names.get(str(seat)) or f"player {seat}" for seat in (first, 3 - first))
+    return black, white
 
 
 def _black_seat(state: Mapping[str, Any]) -> int:
@@ -198,7 +203,7 @@ def _write_psq(record: Mapping[str, Any]) -> str:
     result = 0 if state["status"] == "draw" else None if color is None else "BW".index(color) + 1
     stones = tuple(point for _, point in written if point is not None)
     spent = tuple(played.get("spent_ms") for played in record["records"] if "row" in played)
-    game = psq.PsqGame(record["size"], stones, spent, record["rule"], result, _players(state))
+    game = psq.PsqGame(record["size"], stones, spent, record["rule"], result, _players(record))
     try:
         return psq.write_psq(game)
     except ValueError as error:
@@ -222,7 +227,7 @@ def _write_sgf(record: Mapping[str, Any]) -> str:
         sgf.SgfMove("B" if color == "B" else "W", point)
         for color, point in _stones_and_passes(record)
     )
-    black, white = _players(state)
+    black, white = _players(record)
     try:
         return sgf.write_sgf(
             sgf.SgfGame(record["size"], record["rule"], moves, black, white, result)

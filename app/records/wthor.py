@@ -34,11 +34,15 @@ reached, by its byte offset and its index. ``write_wthor`` writes the same forma
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
+from typing import Any
 
 from app.records.errors import RecordError
 
+WTHOR = "wtb"  # the format's name (a file's extension), as exports and the archive name it
+WTHOR_MEDIA_TYPE = "application/octet-stream"
 HEADER_SIZE = 16
 GAME_SIZE = 68
 MOVES_SIZE = 60  # move bytes per game: 64 squares less the 4 of the start
@@ -116,36 +120,66 @@ def write_wthor(header: WthorHeader, games: Sequence[WthorGame]) -> bytes:
     game has more than 60 moves."""
     if header.games != len(games):
         raise ValueError(f"the header counts {header.games} games and {len(games)} are given")
+    return header_bytes(header) + b"".join(game_bytes(game) for game in games)
+
+
+def wthor_header(games: int, made: date) -> WthorHeader:
+    """The header of a file of ``games`` games made on ``made``: an 8 × 8 file (P1 8) of
+    games of that year, whose theoretical scores are the final ones (P3 0: perfect play from 0
+    empties, ``recorded_game``)."""
+    return WthorHeader(
+        made.year // 100, made.year % 100, made.month, made.day, games, 0, made.year, 8, 0, 0
+    )
+
+
+def header_bytes(header: WthorHeader) -> bytes:
+    """A WTHOR file's 16 header bytes (ValueError for a field that does not fit its bytes)."""
     try:
-        chunks = [
-            _HEADER.pack(
-                header.century,
-                header.year,
-                header.month,
-                header.day,
-                header.games,
-                header.records,
-                header.games_year,
-                header.board_size,
-                header.game_type,
-                header.depth,
-                0,
-            )
-        ]
-        for game in games:
-            chunks.append(
-                _GAME.pack(
-                    game.tournament,
-                    game.black,
-                    game.white,
-                    game.stored_score,
-                    game.theoretical_score,
-                )
-            )
-            chunks.append(_move_bytes(game.moves))
+        return _HEADER.pack(
+            header.century, header.year, header.month, header.day, header.games,
+            header.records, header.games_year, header.board_size, header.game_type,
+            header.depth, 0,
+        )  # fmt: skip
     except struct.error as error:
         raise ValueError(f"a field does not fit its bytes: {error}") from None
-    return b"".join(chunks)
+
+
+def game_bytes(game: WthorGame) -> bytes:
+    """A game's 68 bytes in a WTHOR file (ValueError for a field that does not fit its bytes,
+    a move that is not a square of 8 × 8, or more than 60 moves)."""
+    try:
+        numbers = _GAME.pack(
+            game.tournament, game.black, game.white, game.stored_score, game.theoretical_score
+        )
+    except struct.error as error:
+        raise ValueError(f"a field does not fit its bytes: {error}") from None
+    return numbers + _move_bytes(game.moves)
+
+
+# A JSON record's members that are not its creation parameters.
+NOT_PARAMS = frozenset({"moves", "state", "chain", "signature", "names", "players"})
+
+
+def recorded_game(record: Mapping[str, Any]) -> WthorGame | None:
+    """A game's JSON record (``GET /v1/games/{id}/record``) as a WTHOR game, if a WTHOR file
+    holds it whole: Othello on 8 × 8 from the standard start (no other creation parameter),
+    ended on the board (``no_moves``: a WTHOR record holds no other ending), its moves squares.
+    Its stored score is Black's final score as the federation counts it, and so is its
+    theoretical score: perfect play from 0 empties (``depth`` 0) is the end itself. No player
+    or tournament numbers (0): they index the federation's own files."""
+    state = record.get("state")
+    params = {name: value for name, value in record.items() if name not in NOT_PARAMS}
+    if params != {"game": "reversi", "height": 8, "width": 8} or not isinstance(state, Mapping):
+        return None
+    final, moves = state.get("final_score"), record.get("moves")
+    if state.get("reason") != "no_moves" or not isinstance(final, Mapping):
+        return None
+    if not isinstance(moves, list) or not all(move in _CODES for move in moves):
+        return None
+    black = final.get("1")  # player 1 is Black
+    if not isinstance(black, int) or len(moves) > MOVES_SIZE:
+        return None
+    return WthorGame(0, 0, 0, 0, 0, black, black, tuple(moves))
 
 
 def _read_header(data: bytes) -> WthorHeader:

@@ -92,6 +92,8 @@ class GameState:
     at_ms: int | None = None
     last_given: int | None = None  # the version of the last gift of time, if any (streams')
     joined_ms: int | None = None  # when the open seat was taken (ms), if kept
+    created_ms: int | None = None  # when the game was created (ms; the store's time), if kept
+    names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
 
     @property
     def ended_version(self) -> int:

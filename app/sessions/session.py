@@ -179,6 +179,8 @@ class Session:
     # Every gift of time, in order (at most ``max_gifts``): a stream sends each in its place.
     given: list[Gift] = field(default_factory=list)
     joined_ms: int | None = None  # when the open seat was taken (ms; None: not yet, or no time)
+    created_ms: int | None = None  # when it was created (ms; None: no time kept)
+    names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
@@ -315,6 +317,8 @@ class Session:
             at_ms=self.changed_ms,
             last_given=self.last_given,
             joined_ms=self.joined_ms,
+            created_ms=self.created_ms,
+            names=self.names,
         )
         return self._snapshot
 
@@ -496,8 +500,12 @@ class Session:
             assert self.open_seat is not None
             raise WaitingForOpponent(self.open_seat)
 
-    def join(self, idempotency_key: str | None, requester: str, now_ms: int = 0) -> JoinResult:
-        """Take the open seat with a new token (the store keeps its hash); with an
+    def join(
+        self, idempotency_key: str | None, requester: str, now_ms: int = 0,
+        name: str | None = None,
+    ) -> JoinResult:  # fmt: skip
+        """Take the open seat with a new token (the store keeps its hash), called ``name`` if
+        given (else as the creator called it); with an
         ``idempotency_key``, a retry of the join that took it by the same ``requester`` gets
         the same seat and token (sealed under the key: ``tokens.seal``; ``join_receipt_key``).
         SeatTaken if no seat is free, or the game is over."""
@@ -520,6 +528,10 @@ class Session:
         hashes[seat - 1] = tokens.token_hash(token)
         self.token_hashes = (hashes[0], hashes[1])
         self.open_seat = None
+        if name is not None:
+            named = list(self.names)
+            named[seat - 1] = name
+            self.names = (named[0], named[1])
         self._changed_without_move(now_ms)
         self.joined, self.joined_ms = self.version, now_ms or None
         self.first_turn(now_ms)

@@ -10,10 +10,11 @@ applied twice. Implementations: ``app.stores.memory`` (embedded, the default) an
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from app.sessions import tokens
@@ -169,7 +170,8 @@ class NewGame:
     its ``terms`` (a private game, its first-move deadline, the actions it leaves out) — and
     who holds it: the client ``owner`` (whose share it is charged to), an ``open_seat`` left
     free for anyone to join (the game is then listed in the lobby unless it is private), or the
-    players' token hashes ``seated`` (a rematch's: its answer then shows no token).
+    players' token hashes ``seated`` (a rematch's: its answer then shows no token); and what
+    the seats are called (``names``).
 
     What a game was made of is again a NewGame, without its holders (``recipe_of``): a rematch
     is made from it, its holders replaced."""
@@ -182,6 +184,14 @@ class NewGame:
     owner: str = ""
     open_seat: Player | None = None
     seated: tuple[str, str] | None = None
+    names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
+
+    def rematch(self, owner: str, seated: tuple[str, str]) -> NewGame:
+        """The rematch of the game this made, held by ``owner``: the same game with the seats
+        swapped (the players' token hashes ``seated`` as the rematch seats them, and each
+        player's name going along to the other seat)."""
+        swapped = (self.names[1], self.names[0])
+        return replace(self, owner=owner, seated=seated, names=swapped)
 
 
 class OpenGames(NamedTuple):
@@ -197,10 +207,56 @@ class GameStore(Protocol):
 
     Every method that reads or changes a game first lets a flag fall that is due by the store's
     time (so a game shows the end on time whether or not anybody was looking).
+
+    **A game lives as long as its clock.** A game whose clock runs, or whose first move's
+    deadline is pending, is never removed before that instant: idle expiry (``idle_seconds``;
+    ``unstarted_seconds`` before the first move) counts only while no clock runs, and a game
+    ended by its deadline lives its idle time from then. Nobody needs to look: the store ends a game
+    whose deadline came within about a second of it by itself (memory: one timer for the
+    earliest deadline; Redis: deadlines every store process sweeps), as a request touching it
+    would (the same ending, counted in ``endings``, announced to its streams).
+
+    **The archive's outbox** (a store built with ``archive=True``; without it, nothing below
+    applies and a finished game expires as it always did). Every game that ends — by a move
+    (won, drawn, the move limit), a resignation, an agreed draw, a flag fall, an abort or a
+    first move's deadline — is put in the store's outbox by the same atomic step that ends it,
+    and from then on waits in the store, never expired nor evicted, until ``archived`` says it
+    is in the archive. A waiting game still counts as a live game (of the store's
+    ``max_games``, and of its owner's share) until then, so the outbox is bounded by the games
+    the store already bounds. If the archive stays down, finished games keep their places:
+    once the store is full, creations are refused (``CapacityExhausted``: 503
+    ``capacity_exhausted`` with a Retry-After) until the archive takes them, while play in
+    the live games goes on. (A player's ``delete`` still removes a game, waiting or not: it
+    leaves the outbox too.)
     """
 
     # The games this process ended, by reason (for ``adjudicator_games_ended_total``).
     endings: Counter[str]
+
+    # Set whenever a game of this store ended in this process (a request, or the store's own
+    # timer or sweep: a flag fall, a first move's deadline), once it is in the outbox (an
+    # archiving store only). An archiver waits on it, then ``clear()``s it BEFORE it reads
+    # ``unarchived`` (so that an ending after the read sets it again). A hint: a game another
+    # process ended, or one left by a process that died, is only found by reading
+    # ``unarchived`` — an archiver reads it every few seconds too.
+    ended: asyncio.Event
+
+    async def unarchived(self, limit: int) -> list[str]:
+        """The ids of ended games waiting to be archived (``archive=True``; else none), oldest
+        end first, at most ``limit`` (≥ 1). Reading takes nothing: a game stays listed until
+        ``archived`` (an archiver may die between the two; archivers are idempotent by id).
+        Shared by every process of a networked store: a game another process ended is listed
+        once that process answered the request that ended it, or swept it (one that died
+        before telling where it is: within a minute, ``app.stores.redis.life``). Raises
+        StoreUnavailable."""
+        ...
+
+    async def archived(self, game_ids: Sequence[str]) -> None:
+        """These games are in the archive now: they leave the outbox, and from now on expire
+        as finished games do (``idle_seconds`` from now). Idempotent: ids not waiting (never
+        ended, archived already, unknown, gone) are ignored. Raises StoreUnavailable (then
+        some may have been taken out: call again)."""
+        ...
 
     async def create(self, game: NewGame) -> CreatedGame:
         """A new ``game``, with clocks if it has a time control, listed in the lobby if it has
@@ -211,8 +267,11 @@ class GameStore(Protocol):
         ``Client``) holds its share (of games, of moves, or of open games)."""
         ...
 
-    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
-        """Take the open seat of the game (``Session.join``): one join wins however many race,
+    async def join(
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
+    ) -> JoinResult:
+        """Take the open seat of the game (``Session.join``), called ``name`` if given (else as
+        the creator called it): one join wins however many race,
         and a retry under the winner's ``idempotency_key`` from the same ``requester`` (the
         client, as limits count it) gets its seat and token again; the game leaves the lobby.
         Raises GameNotFound or SeatTaken."""
@@ -234,6 +293,11 @@ class GameStore(Protocol):
 
     async def state(self, game_id: str) -> GameState:
         """Raises GameNotFound."""
+
+    async def readers(self, game_id: str) -> frozenset[str]:
+        """The hashes of the tokens that may read the game if it is private: its players' and
+        its spectators' (what the archive keeps of who may read it). Raises GameNotFound."""
+        ...
 
     async def viewer(self, game_id: str, token: str | None) -> None:
         """Whether the game may be read with ``token`` (None: none sent): a public game by
@@ -340,7 +404,7 @@ def recipe_of(session: Session, control: TimeControl | None) -> NewGame:
     opening = tuple(session.move(seq).played for seq in range(1, session.untimed + 1))
     first = None if session.first_move_ms is None else session.first_move_ms // 1000
     terms = Terms(first, session.disabled, session.private)
-    return NewGame(session.kind.name, session.params, control, opening, terms)
+    return NewGame(session.kind.name, session.params, control, opening, terms, names=session.names)
 
 
 def opened(kind: GameKind, params: Mapping[str, object], opening: Sequence[Played]) -> Position:

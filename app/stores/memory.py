@@ -7,11 +7,14 @@ service must run with a single worker when using it.
 
 from __future__ import annotations
 
+import asyncio
+import heapq
 import math
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import islice
 
 from app.sessions import tokens
 from app.sessions.clock import Clocks
@@ -64,6 +67,9 @@ from app.sessions.unstarted import Unstarted
 from app.sessions.watchers import Watchers
 
 Clock = Callable[[], float]
+# The endings by time: the game lives ``idle_seconds`` from its deadline (as a Redis game's
+# keys, which live that long past it), however long ago its last move was.
+BY_TIME = ("timeout", "no_first_move")
 
 
 def _count(counts: Counter[str], owner: str, change: int) -> None:
@@ -83,6 +89,20 @@ class _Entry:
     owner: str  # the client that created it, whose share of the store it holds
     expires: float  # when it disappears (``clock``) unless a move comes first
     listed: bool = False  # in the lobby: open, and counted in its owner's open games
+    waiting: bool = False  # ended, in the outbox until archived (an archiving store)
+    archived: bool = False  # ended, and archived: it expires as a finished game
+
+
+def _due_ms(session: Session) -> int | None:
+    """When the game ends by itself unless a player acts first (its running clock's flag, a
+    first move's deadline: ``GameState.deadline_ms``), or None."""
+    if session.over:
+        return None
+    clocks, first = session.clocks, session.first_due
+    flag = None if clocks is None else clocks.deadline_ms
+    if flag is None or first is None:
+        return first if flag is None else flag
+    return min(flag, first)
 
 
 class MemoryGameStore:
@@ -107,8 +127,17 @@ class MemoryGameStore:
     pool: a started game never gives its place, and no number of unstarted ones refuses it.
 
     Games' clocks run on ``wall_clock`` (seconds since the epoch); a flag that is due falls
-    whenever its game is touched by any request, and at the latest when a stream of the game
-    wakes at the deadline.
+    whenever its game is touched by any request, and at the latest when the store's timer
+    wakes: one ``loop.call_later`` for the earliest deadline of all games (a heap of deadlines,
+    by game; not a task per game), armed by every change that sets or moves a deadline.
+
+    A game whose deadline is pending (``_due_ms``), or that waits in the outbox, is held: when
+    its turn to expire comes, it goes to the back of its queue with a new lifetime instead
+    (``idle_seconds``, or ``unstarted_seconds``), so the queues stay in the order they expire
+    and a held game costs O(1) once a lifetime. With ``archive``, a game that ends is put in
+    the outbox (``_outbox``, in the order of the endings) in the same synchronous step that
+    ends it (``_changed``), and leaves the pool of games nobody moved in (it never gives its
+    place); ``archived`` takes it out, and it expires ``idle_seconds`` later.
     """
 
     def __init__(
@@ -129,8 +158,19 @@ class MemoryGameStore:
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
         game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
+        archive: bool = False,
     ) -> None:
         self.kinds = kinds
+        self.archive = archive
+        self.ended = asyncio.Event()  # set when a game of this store ends (``GameStore``)
+        self._outbox: OrderedDict[str, None] = OrderedDict()  # waiting games, oldest end first
+        # The timer: each game's pending deadline (ms, ``wall_clock``), a heap of them (with
+        # stale entries, dropped as they come up), and the one wakeup for the earliest.
+        self._deadlines: dict[str, int] = {}
+        self._heap: list[tuple[int, str]] = []
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: int | None = None
+        self._timer_loop: asyncio.AbstractEventLoop | None = None
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
         self.client_open_games = client_open_games
@@ -171,15 +211,31 @@ class MemoryGameStore:
         return len(self._unstarted) + len(self._started)
 
     def _expire(self) -> None:
-        now = self.clock()
-        for queue in (self._unstarted, self._started):
+        now, held = self.clock(), []
+        for queue, life in (
+            (self._unstarted, self.unstarted_seconds),
+            (self._started, self.idle_seconds),
+        ):
+            kept = []
             while queue:
                 entry = next(iter(queue.values()))
                 if entry.expires > now:
                     break
                 game_id, gone = queue.popitem(last=False)
+                if gone.waiting or _due_ms(gone.session) is not None:
+                    kept.append((game_id, gone))  # held: a new lifetime, at the back
+                    continue
                 self._forget(gone)
                 self._watchers.notify(game_id)
+            for game_id, entry in kept:
+                entry.expires = now + life
+                queue[game_id] = entry
+            held += kept
+        now_ms = self._now_ms()
+        for _, entry in held:  # a deadline the timer has not come to yet (or no loop runs)
+            due = _due_ms(entry.session)
+            if due is not None and due <= now_ms and entry.session.settle(now_ms):
+                self._changed(entry.session)
 
     def _unlist(self, entry: _Entry) -> None:
         """The game leaves the lobby (its seat taken, or the game gone)."""
@@ -192,6 +248,8 @@ class MemoryGameStore:
         """Give back what a game held of the store's bounds and of its owner's share."""
         self._unlist(entry)
         self._held_unstarted.remove(holder_of(entry.owner), entry.session.id)
+        self._deadlines.pop(entry.session.id, None)
+        self._outbox.pop(entry.session.id, None)
         moves = entry.session.held_moves
         self._moves -= moves
         _count(self._owned_games, entry.owner, -1)
@@ -217,14 +275,116 @@ class MemoryGameStore:
 
     def _changed(self, session: Session) -> None:
         """The game just changed: wake its streams, and count the ending if it ended by this
-        change (not one of a rematch's, after it); an open game that ended leaves the lobby."""
+        change (not one of a rematch's, after it); an open game that ended leaves the lobby,
+        and with ``archive`` waits in the outbox. Its deadline, if any, is the timer's."""
         state = session.state()
         if state.reason is not None and state.version == state.ended_version:
             self.endings[state.reason] += 1
             entry = self._started.get(session.id) or self._unstarted.get(session.id)
             if entry is not None:
                 self._unlist(entry)
+            if state.reason in BY_TIME:  # its idle time from then
+                for queue, life in (
+                    (self._started, self.idle_seconds),
+                    (self._unstarted, self.unstarted_seconds),
+                ):
+                    if session.id in queue:
+                        queue[session.id].expires = self.clock() + life
+                        queue.move_to_end(session.id)
+        if self.archive and session.over:
+            self._to_outbox(session.id)
+        self._watch(session)
         self._watchers.notify(session.id)
+
+    def _to_outbox(self, game_id: str) -> None:
+        """The game ended: it waits in the outbox (once), and never gives its place."""
+        entry = self._started.get(game_id)
+        if entry is None:
+            entry = self._unstarted.pop(game_id, None)
+            if entry is None:
+                return
+            self._held_unstarted.remove(holder_of(entry.owner), game_id)
+            entry.expires = self.clock() + self.idle_seconds
+            self._started[game_id] = entry  # at the back: the newest lifetime
+        if entry.waiting or entry.archived:
+            return
+        entry.waiting = True
+        self._outbox[game_id] = None
+        self.ended.set()
+
+    # --- the timer ---------------------------------------------------------------------------
+
+    def _watch(self, session: Session) -> None:
+        """Keep the game's pending deadline (if any) for the timer, armed for the earliest."""
+        due = _due_ms(session)
+        if due is None:
+            self._deadlines.pop(session.id, None)
+            return
+        if self._deadlines.get(session.id) == due:
+            return
+        self._deadlines[session.id] = due
+        if len(self._heap) > 2 * len(self._deadlines) + 64:  # stale entries: rebuilt
+            self._heap = [(at, game_id) for game_id, at in self._deadlines.items()]
+            heapq.heapify(self._heap)
+        else:
+            heapq.heappush(self._heap, (due, session.id))
+        self._arm()
+
+    def _arm(self) -> None:
+        """One wakeup, at the earliest pending deadline (none without a running event loop:
+        the deadlines then fall when their games are touched)."""
+        heap = self._heap
+        while heap and self._deadlines.get(heap[0][1]) != heap[0][0]:
+            heapq.heappop(heap)
+        if not heap:
+            return
+        at = heap[0][0]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._timer is not None:
+            # (A timer of another loop, one that has stopped, is no timer: armed again here.)
+            if self._timer_loop is loop and self._timer_at is not None and self._timer_at <= at:
+                return
+            self._timer.cancel()
+        delay = max(0.0, (at - self._now_ms()) / 1000)
+        self._timer, self._timer_at = loop.call_later(delay, self._fire), at
+        self._timer_loop = loop
+
+    def _fire(self) -> None:
+        """The timer: every game whose deadline came ends now, as a touch would end it."""
+        self._timer = self._timer_at = None
+        now, heap = self._now_ms(), self._heap
+        while heap and heap[0][0] <= now:
+            due, game_id = heapq.heappop(heap)
+            if self._deadlines.get(game_id) != due:
+                continue  # stale: moved, or gone
+            del self._deadlines[game_id]
+            entry = self._started.get(game_id) or self._unstarted.get(game_id)
+            if entry is None:
+                continue
+            if entry.session.settle(now):
+                self._changed(entry.session)
+            else:
+                self._watch(entry.session)
+        self._arm()
+
+    # --- the outbox --------------------------------------------------------------------------
+
+    async def unarchived(self, limit: int) -> list[str]:
+        return list(islice(self._outbox, max(0, limit)))
+
+    async def archived(self, game_ids: Sequence[str]) -> None:
+        for game_id in game_ids:
+            if game_id not in self._outbox:
+                continue
+            del self._outbox[game_id]
+            entry = self._started.get(game_id)
+            if entry is not None:
+                entry.waiting, entry.archived = False, True
+                entry.expires = self.clock() + self.idle_seconds
+                self._started.move_to_end(game_id)
 
     def _retry_after(self) -> int:
         """Seconds until the next game expires and frees its place and moves."""
@@ -291,13 +451,15 @@ class MemoryGameStore:
         self._make_room(owner)  # the last refusal: a game that gives its place is gone
         self._moves += position.move_count
         _count(self._owned_moves, owner, position.move_count)
-        session.changed_ms = self._now_ms()
+        session.changed_ms = session.created_ms = self._now_ms()
+        session.names = game.names
         if control is not None:
             wait = game_kind.clocks_wait(params)
             session.clocks = Clocks.start(control, session.changed_ms, wait)
         terms.onto(session, self._now_ms())
         entry = _Entry(session, owner, self.clock() + self.unstarted_seconds)
         self._unstarted[session.id] = entry
+        self._watch(session)  # a first move's deadline
         self._held_unstarted.add(holder_of(owner), session.id)
         _count(self._owned_games, owner, 1)
         state = session.state()
@@ -307,11 +469,13 @@ class MemoryGameStore:
             _count(self._open_owned, owner, 1)
         return CreatedGame(state, secrets)
 
-    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
+    async def join(
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
+    ) -> JoinResult:
         entry = self._entry(game_id)
         now = self._now_ms()
         session = self._session(game_id, now)
-        result = session.join(idempotency_key, requester, now)
+        result = session.join(idempotency_key, requester, now, name)
         if not result.replayed:
             self._unlist(entry)
             if game_id in self._unstarted:  # its players are seated now: its life starts again
@@ -328,9 +492,7 @@ class MemoryGameStore:
             made = tokens.new_token()
             clocks = session.clocks
             recipe = recipe_of(session, None if clocks is None else clocks.control)
-            created = await self.create(
-                replace(recipe, owner=owner, seated=session.rematch_seats(player, made))
-            )
+            created = await self.create(recipe.rematch(owner, session.rematch_seats(player, made)))
             session.rematched(player, token, made, created.state.id, self._now_ms())
             self._changed(session)
         elif session.rematch is None:
@@ -348,6 +510,10 @@ class MemoryGameStore:
 
     async def state(self, game_id: str) -> GameState:
         return self._session(game_id).state()
+
+    async def readers(self, game_id: str) -> frozenset[str]:
+        session = self._entry(game_id).session
+        return frozenset(session.token_hashes) - {""} | session.spectators
 
     async def viewer(self, game_id: str, token: str | None) -> None:
         self._entry(game_id).session.check_viewer(token)
@@ -442,4 +608,6 @@ class MemoryGameStore:
         return len(self)
 
     async def close(self) -> None:
-        return None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = self._timer_at = None

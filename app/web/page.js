@@ -1,7 +1,8 @@
-// The play page, started: live games of every kind the service offers over its public API, a
-// position checker and a game checker. Loads the kinds first (the picker and the checkers are
+// The play page, started: live games of every kind the service offers over its public API, the
+// lobby, finished games from the archive, a position checker and a game checker. Loads the kinds first (the picker and the checkers are
 // built from them), then opens the game the address bar names, and the one it names next.
 import { wireActions } from "./actions.js";
+import { startArchive } from "./archive.js";
 import { startChecker } from "./checker.js";
 import { $ } from "./elements.js";
 import { loadKinds } from "./kinds.js";
@@ -23,6 +24,7 @@ async function start() {
   startChecker(kinds);
   startAudit(kinds);
   startLobby();
+  startArchive();
   wireActions(act, pass, choose, offerRematch, spectate);
   wireInvite();
   const target = arrival();

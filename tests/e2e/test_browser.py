@@ -35,8 +35,10 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with uvicorn_server({"ADJUDICATOR_STORE_URL": "memory://"}) as url:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    archive = tmp_path_factory.mktemp("archive") / "archive.sqlite3"  # Finished games reads it
+    env = {"ADJUDICATOR_STORE_URL": "memory://", "ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{archive}"}
+    with uvicorn_server(env) as url:
         yield url
 
 
@@ -452,6 +454,31 @@ def test_an_open_game_is_found_and_joined_from_the_lobby(browser: Browser, serve
     second.get_by_role("button", name="Refresh").click()
     expect(second.locator("#lobby-games li")).to_have_count(len(still_open))
     assert not left_the_machine(first, outside)
+
+
+def test_a_finished_game_is_listed_and_replayed_from_the_archive(
+    browser: Browser, server: str
+) -> None:
+    """A game played to its end (here through the API) is listed under Finished games, newest
+    first; Show reads its record from the archive and the game checker replays it."""
+    game = httpx.post(f"{server}/v1/games", json={"game": "tictactoe", "n": 3}).json()
+    for seq, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
+        token = game["tokens"]["1" if seq % 2 == 0 else "2"]
+        moved = httpx.post(
+            f"{server}/v1/games/{game['id']}/moves", json={"row": row, "col": col},
+            headers={"Authorization": f"Bearer {token}"},
+        )  # fmt: skip
+        assert moved.status_code == 201
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    newest = page.locator("#archive-games li").first
+    expect(newest).to_contain_text("Tic-tac-toe (3 × 3): Player 1 won (line), 5 moves")
+    newest.get_by_role("button", name="Show").click()
+    expect(page.locator("#audit-verdict")).to_contain_text("Finished after 5 plies")
+    expect(page.locator("#audit-format")).to_have_value("json")
+    expect(page.locator("#audit-board [data-mark]")).to_have_count(9)
+    assert not left_the_machine(page, outside)
 
 
 def test_renju_crosses_black_s_forbidden_points_and_refuses_one_with_its_reason(

@@ -34,8 +34,9 @@ START = ["........", "........", "........", "...WB...", "...BW...", "........",
 
 
 @pytest.fixture
-def server() -> Iterator[str]:
-    with uvicorn_server() as url:
+def server(tmp_path: Path) -> Iterator[str]:
+    archive = f"sqlite:///{tmp_path / 'archive.sqlite3'}"  # the archive's operations read it
+    with uvicorn_server({"ADJUDICATOR_ARCHIVE_URL": archive}) as url:
         yield url
 
 
@@ -257,6 +258,21 @@ def test_generated_client_calls_every_operation(
                    body=models.MoveIn.from_dict({"row": 2, "col": 2}))  # fmt: skip
     assert refused.status_code == 409
     assert refused.parsed.code == "game_over"
+
+    # Finished, so archived: listed, read back as its record, exported.
+    listed = call("listArchivedGames", client=client, game="tictactoe", status="won")
+    assert listed.status_code == 200
+    assert game.id in [summary.id for summary in listed.parsed.games]
+    kept = call("getArchivedGame", game_id=game.id, client=client)
+    assert kept.status_code == 200
+    assert json.loads(kept.content)["chain"] == httpx.get(
+        f"{server}/v1/games/{game.id}/record"
+    ).json()["chain"]  # fmt: skip
+    ndjson = models.ExportArchiveFormat.NDJSON
+    exported = call("exportArchive", client=client, format_=ndjson, game="tictactoe")
+    assert exported.status_code == 200
+    assert game.id.encode() not in exported.content  # a record names no id: its chain
+    assert len(exported.content.splitlines()) == len(listed.parsed.games)
 
     since = call("listMoves", game_id=game.id, client=client, since=3)
     assert since.status_code == 200

@@ -63,9 +63,10 @@ SINGLE_REQUESTS = [
 # moves' operations alone (their links lead to a move at every turn), whatever its seed. And
 # the first walk, among 20 operations, tested 19 at most with 150 examples (rematch, whose
 # link was only inferred, then got one from the creation): with 300, seeds 20261198 and
-# 20261205 test every one.
+# 20261205 test every one; since names (a join's body), 20261206, 20261207 and 20261209 tested
+# 19 or 18, and 20261208 every one.
 # Each change of the games' schema may need a new seed for the first walk: try the next ones.
-EVERY_OPERATION_SEED = 20261205
+EVERY_OPERATION_SEED = 20261208
 MOVES_SEED = 20261198
 MOVES_WALK = "stateful, moves"
 GAMES_PATHS = ["--include-path-regex", "^/v1/games", "--max-examples", "300"]

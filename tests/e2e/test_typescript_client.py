@@ -53,10 +53,12 @@ def node() -> str:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    archive = tmp_path_factory.mktemp("archive") / "archive.sqlite3"
     env = {
         "ADJUDICATOR_STORE_URL": "memory://",
         "ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS": str(KEEP_ALIVE_SECONDS),
+        "ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{archive}",  # the archive's methods read it
     }
     with uvicorn_server(env) as url:
         yield url

@@ -20,10 +20,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api import records, work
-from app.api.kept_records import ENTRY_BYTES, KeptRecords, WrittenRecord
+from app.api.kept_records import ENTRY_BYTES, KeptRecords
 from app.api.work import WorkBudget
 from app.main import create_app
 from app.records import reading
+from app.records.written import WrittenRecord
 from app.settings import Settings
 from tests.api.problems import assert_problem
 from tests.fakes import FakeClock, FakeCpu

@@ -32,7 +32,7 @@ def created(recipe: NewGame, owner: str, engine: str = GENERIC) -> dict[str, str
     position = opened(kind, recipe.params, recipe.opening)
     session = Session(
         "g", kind, recipe.params, ("hash1", "hash2"), position, 100,
-        version=position.move_count,
+        version=position.move_count, names=recipe.names,
     )  # fmt: skip
     fast = None if engine == GENERIC else kind.fast_path
     meta: dict[str, str] = json.loads(
@@ -49,6 +49,7 @@ RECIPES = {
         TimeControl(300, 2, "bronstein"),
         (),
         Terms(30, frozenset({"abort", "takeback"}), True),
+        names=("Ann", "Bo"),
     ),
     "an opening": NewGame(
         "tictactoe",
@@ -66,7 +67,7 @@ def test_a_games_recipe_is_read_back_from_the_fields_it_was_created_with(name: s
     found = hmget(RecipeFields, created(recipe, "owner"))
     assert opening_moves(found) == len(recipe.opening)
     assert recipe_of(REGISTRY, found, []) == NewGame(
-        recipe.kind, recipe.params, recipe.control, (), recipe.terms
+        recipe.kind, recipe.params, recipe.control, (), recipe.terms, names=recipe.names
     )
 
 

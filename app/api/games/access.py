@@ -29,6 +29,7 @@ from app.sessions.errors import (
     Unauthorized,
     WrongPlayer,
 )
+from app.sessions.exchange import GameState
 from app.sessions.store import GameStore, Seat
 
 
@@ -38,6 +39,14 @@ def store_errors(
     """``problem_responses`` for a route that reads or writes the game store: it may also answer
     503 ``store_unavailable``."""
     return problem_responses(*answers, StoreUnavailable)
+
+
+async def archived_if_ended(request: Request, state: GameState, replayed: bool) -> None:
+    """A request that ended the game has it archived before it is answered (``Archiver.settle``:
+    if the archive answers promptly; else it waits in the store for the archiver's loop)."""
+    archiver = request.app.state.archiver
+    if archiver is not None and not replayed and state.status != "in_progress":
+        await archiver.settle(state)
 
 
 def store_of(request: Request) -> GameStore:

@@ -13,6 +13,7 @@ from app.api.games.access import (
     MOVE_REFUSALS,
     a_change,
     acting,
+    archived_if_ended,
     authenticated,
     header,
     store_errors,
@@ -49,6 +50,7 @@ async def _act(request: Request, action: Action) -> Response:
     )
     with a_change():
         result = await store_of(request).act(game_id, token, asked)
+    await archived_if_ended(request, result.state, result.replayed)
     headers = {"ETag": etag(game_id, result.state.version)}
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"

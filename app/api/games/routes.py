@@ -25,6 +25,7 @@ from app.api.games.access import (
     MOVE_REFUSALS,
     a_change,
     acting,
+    archived_if_ended,
     authenticated,
     header,
     shapes_of,
@@ -37,12 +38,13 @@ from app.api.games.events import PAGE, event_stream, keep_alives_in_words, move_
 from app.api.games.examples import AnswerExamples
 from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.names import names_in, names_of_state
-from app.api.games.schemas import GameShapes, MoveBodies, typed_dict
+from app.api.games.schemas import JOIN_BODY, GameShapes, MoveBodies, typed_dict
 from app.api.games.streams import StreamSlots
 from app.api.ratelimit import RateLimiter
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.work import Meter, charged
+from app.contract.bodies import BodyInvalid
 from app.contract.fields import SQUARES
 from app.contract.games import etag
 from app.contract.moves import played_by
@@ -138,6 +140,7 @@ async def _play(request: Request, bodies: Callable[[GameShapes, str], MoveBodies
     )
     with a_change():
         result = await store_of(request).play(game_id, token, move)
+    await archived_if_ended(request, result.state, result.replayed)
     headers = {
         "Location": f"{_game_path(game_id)}/moves/{result.move.seq}",
         "ETag": etag(game_id, result.state.version),
@@ -179,8 +182,13 @@ async def join_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client)  # a seat is half a game
     game_id = params.game_id(request)
     key = params.IDEMPOTENCY_KEY.read(request)
-    with a_change():
-        joined = await store_of(request).join(game_id, key, client)  # a retry is its client's
+    try:
+        body = await JOIN_BODY.parse(request)
+    except BodyInvalid:  # a game that does not exist is said first, as everywhere
+        await store_of(request).board_shape(game_id)
+        raise
+    with a_change():  # a retry is its client's
+        joined = await store_of(request).join(game_id, key, client, body.name)
     state = joined.state
     headers = {"ETag": etag(game_id, state.version), **SECRET}
     if joined.replayed:
@@ -344,6 +352,11 @@ async def rematch(request: Request) -> Response:
 async def delete_game(request: Request) -> Response:
     game_id = params.game_id(request)
     token, _ = await authenticated(request, game_id)
+    archiver = request.app.state.archiver
+    if archiver is not None and (await store_of(request).state(game_id)).status != "in_progress":
+        # A finished game is archived before it goes (503, and nothing deleted, while the
+        # archive cannot take it): a player cannot unmake a result by deleting its game.
+        await archiver.archive_one(game_id)
     with a_change():
         await store_of(request).delete(game_id, token)
     return Response(status_code=204)
@@ -484,13 +497,18 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "true`): the key is bound to the client that sent it (its address, an IPv6 address's "
         "/64; behind the operator's trusted proxies, the address they forward), so the same key "
         "from another client is another join, 409 `seat_taken` once the seat is taken. The "
-        "game's streams get `event: join`; the game leaves the lobby.",
+        "game's streams get `event: join`; the game leaves the lobby. The body may name the "
+        'seat (`{"name": "Bo"}`, 1 to 64 characters, no control character): states and '
+        "records call the seat so; without it, the seat keeps the name its creator gave it.",
         response_model=join_out,
         responses={
             200: {"headers": {"ETag": header("The game's new ETag.")}},
             **store_errors(GameNotFound, SeatTaken, VALIDATION_ERROR, RATE_LIMITED),
         },
-        openapi_extra={"parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi]},
+        openapi_extra={
+            **JOIN_BODY.openapi,
+            "parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi],
+        },
     )(join_game)
     router.post(
         "/{game_id}/spectators",
@@ -734,7 +752,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "/{game_id}",
         status_code=204,
         summary="Delete a game",
-        description="Either player's token. Afterwards the game is 404.",
+        description="Either player's token. Afterwards the game is 404. A finished game is "
+        "archived first (`GET /v1/archive/games/{id}` still reads it): while the archive "
+        "cannot take it, 503 `store_unavailable` and nothing is deleted.",
         responses=store_errors(Unauthorized, GameNotFound, RATE_LIMITED),
         openapi_extra=resend(Resend.UNSENT, token_and_game),
     )(delete_game)

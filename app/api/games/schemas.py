@@ -28,7 +28,7 @@ from pydantic import (
 from typing_extensions import TypedDict
 
 from app.api.bodies import JsonBody
-from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, Kind, MoveBody
+from app.contract.games import KIND_DOC, ActionIn, CreateIn, GiveTimeIn, JoinIn, Kind, MoveBody
 from app.contract.moves import shape_for
 from app.contract.problems import Refusal
 from app.contract.unions import default_kind, game_of_body, root_model, tagged_union
@@ -240,6 +240,9 @@ class GameShapes:
 
 ACTION_BODY = JsonBody(
     ActionIn, {"anyone": {"summary": "The token says who", "value": {}}}, optional=True
+)
+JOIN_BODY = JsonBody(
+    JoinIn, {"named": {"summary": "Join as Bo", "value": {"name": "Bo"}}}, optional=True
 )
 GIVE_TIME_BODY = JsonBody(
     GiveTimeIn, {"fifteen": {"summary": "15 seconds to the other player", "value": {"seconds": 15}}}

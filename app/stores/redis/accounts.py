@@ -34,8 +34,13 @@ from app.stores.redis.wire import (
     TouchArgs,
 )
 
-# A report: game id -> (moves accepted since the last one, the game's owner).
-Reports = dict[str, tuple[int, str]]
+# A report: game id -> (moves accepted since the last one, the game's owner, the instant it
+# lives until: '' for the idle time from the report, ms, or minus ms for an exact instant that
+# may end a wait in the outbox: accounts.lua's ``report``).
+Reports = dict[str, tuple[int, str, str]]
+# The instant a game waiting in the archive's outbox lives until (ms): never, in practice
+# (accounts.lua's FAR).
+FAR_MS = 9_000_000_000_000_000
 
 
 def seconds(milliseconds: object) -> int:
@@ -149,7 +154,7 @@ class MoveAccounts:
         network = network_of(owner)
 
         def full() -> bool:
-            unreported = sum(count for count, _ in self._unreported.values())
+            unreported = sum(count for count, _, _ in self._unreported.values())
             return self._total_moves + unreported >= self.max_total_moves
 
         def over(name: str | None, share: int) -> bool:
@@ -187,9 +192,26 @@ class MoveAccounts:
     # --- reports of accepted moves ---------------------------------------------------------
 
     def accepted(self, game_id: str, owner: str) -> None:
-        count, _ = self._unreported.get(game_id, (0, owner))
-        self._unreported[game_id] = (count + 1, owner)
+        count, _, expires = self._unreported.get(game_id, (0, owner, ""))
+        self._unreported[game_id] = (count + 1, owner, expires)
         self._owe(owner, 1)
+        self._soon()
+
+    def lives_until(self, game_id: str, expires_ms: int, exact: bool = False) -> None:
+        """The game lives until ``expires_ms`` at least (its deadline's, plus the idle time;
+        ``FAR_MS``: it waits in the outbox), or, ``exact``, until then (it was archived): told
+        with the next report."""
+        count, owner, known = self._unreported.get(game_id, (0, "", ""))
+        if not exact and known and abs(int(known)) >= expires_ms:
+            return
+        self._unreported[game_id] = (count, owner, str(-expires_ms if exact else expires_ms))
+        self._soon()
+
+    def _soon(self) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
         if self._reporter is None or self._reporter.done():
             self._reporter = asyncio.create_task(self._report_soon())
 
@@ -253,7 +275,11 @@ class MoveAccounts:
 
     @staticmethod
     def _tail(reports: Reports) -> list[str | int]:
-        return [item for game_id, (count, _) in reports.items() for item in (game_id, count)]
+        return [
+            item
+            for game_id, (count, _, expires) in reports.items()
+            for item in (game_id, count, expires)
+        ]
 
     def _counted(self, total: int, shares: list[Any]) -> None:
         """What an accounting script answered: the total of moves held, and the owners' shares
@@ -273,7 +299,7 @@ class MoveAccounts:
         return reports
 
     def _restore_reports(self, reports: Reports) -> None:
-        for game_id, (count, owner) in reports.items():
-            kept, _ = self._unreported.get(game_id, (0, owner))
-            self._unreported[game_id] = (kept + count, owner)
+        for game_id, (count, owner, expires) in reports.items():
+            kept, _, later = self._unreported.get(game_id, (0, owner, ""))
+            self._unreported[game_id] = (kept + count, owner, later or expires)
             self._owe(owner, count)

@@ -91,6 +91,9 @@ def created_fields(
         fields["off"] = ",".join(sorted(terms.disabled))
     if terms.private:
         fields["private"] = 1
+    for seat, name in enumerate(session.names, 1):
+        if name is not None:
+            fields[f"n{seat}"] = name
     if control is not None:
         fields |= {
             "control": control.encode(), "r1": control.initial_ms, "r2": control.initial_ms,
@@ -202,6 +205,7 @@ def state_read(kinds: KindRegistry, game_id: str, found: Iterable[Any]) -> GameS
         rematch_offer=player_or_none(s.rmo), rematch=s.rm or None,
         takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
         at_ms=int(s.at) or None, last_given=int(s.lg) or None, joined_ms=int(s.jat) or None,
+        created_ms=int(s.made) or None, names=(s.n1 or None, s.n2 or None),
     )  # fmt: skip
 
 
@@ -291,4 +295,6 @@ def recipe_of(kinds: KindRegistry, found: RecipeFields, opening: Sequence[Move])
         kinds.find(str(found.kind)).name, json.loads(str(found.params)),
         None if found.control is None else TimeControl.decode(str(found.control)),
         tuple(move.played for move in opening), terms,
+        names=(None if found.n1 is None else str(found.n1),
+               None if found.n2 is None else str(found.n2)),
     )  # fmt: skip

@@ -17,8 +17,10 @@ script may only touch keys of one slot):
 
 The store's accounting lives in a slot of its own, tag ``{adjudicator}`` (``ACCOUNTS``, touched
 only by ``reserve.lua``, ``touch.lua`` and ``forget.lua``, never in one script with a game's
-keys): ``{adjudicator}:games``, a sorted set (game id -> the instant it expires, ms) that counts
-live games; ``{adjudicator}:moves``, a hash (game id -> moves counted);
+keys): ``{adjudicator}:games``, a sorted set (game id -> the instant it expires, ms: its
+deadline's plus the idle time while one is pending, ``accounts.FAR_MS`` while it waits in the
+archive's outbox) that counts live games; ``{adjudicator}:moves``, a hash (game id -> moves
+counted);
 ``{adjudicator}:total_moves``, their sum; and each client's share: ``{adjudicator}:owner`` (game
 id -> the client that created it), ``{adjudicator}:owned_games`` (client -> its live games) and
 ``{adjudicator}:owned_moves``, a sorted set (client -> the moves of its live games); each
@@ -33,6 +35,18 @@ and ``{adjudicator}:unstarted_ranks`` (the ranks, a sorted set of one score: the
 most first). On a Redis
 Cluster that slot is on one node: the store reports moves to it in the background rather than
 with each move (``RedisGameStore``).
+
+A game's life beyond its keys (``life.py``) is kept per hash slot, so that the script that
+changes a game may write it in the game's own slot (on a cluster a script touches one slot):
+``{T}:deadlines``, a sorted set (game id -> its pending deadline, ms: the running clock's flag
+fall, or a first move's deadline; ``game.lua``'s ``lived``), and ``{T}:outbox``, a sorted set
+(game id -> the instant it ended, ms: an archiving store's ended games waiting to be archived),
+where ``T`` is the slot's tag (``slot_tag``: a text whose own hash slot is that slot). On one
+Redis every game's slot is 0 (``SLOTS`` is 1): one deadlines set, one outbox. Which slots hold
+any is found from two sorted sets of the accounting's slot, hints written right after the
+script by the process that ran it: ``{adjudicator}:due_slots`` (slot -> the earliest deadline
+it may hold) and ``{adjudicator}:outbox_slots`` (slot -> the oldest ending it may hold); a hint
+a process died before writing is found by a pass over every slot, a few at a time.
 
 A game's changes are announced on its channel, ``{game:ID}:events``: under the game's hash tag,
 so that on a Redis Cluster a script may ``SPUBLISH`` it (sharded pub/sub, in the game's slot) and
@@ -84,6 +98,9 @@ def lobby_index(where: tuple[str, ...]) -> str:
 
 # What /readyz writes to learn that the store takes writes, and how long it is kept.
 READY = "{adjudicator}:ready"
+DUE_SLOTS = "{adjudicator}:due_slots"
+OUTBOX_SLOTS = "{adjudicator}:outbox_slots"
+CLUSTER_SLOTS = 16_384  # a Redis Cluster's hash slots
 READY_MS = 10_000
 CHANNEL_PREFIX, CHANNEL_SUFFIX = "{game:", "}:events"
 CHANNELS = CHANNEL_PREFIX + "*" + CHANNEL_SUFFIX  # the pattern of every game's channel
@@ -121,3 +138,38 @@ def ready_key(first: int, last: int) -> str:
         if first <= key_slot(key.encode()) <= last:
             return key
     raise LookupError(f"no readiness key in slots {first}-{last}")
+
+
+@lru_cache(maxsize=1)
+def _slot_tags() -> tuple[str, ...]:
+    """For each hash slot of a cluster, the first text ``l<N>`` whose hash slot it is."""
+    tags: list[str | None] = [None] * CLUSTER_SLOTS
+    left, n = CLUSTER_SLOTS, 0
+    while left:
+        tag = f"l{n}"
+        slot = key_slot(tag.encode())
+        if tags[slot] is None:
+            tags[slot] = tag
+            left -= 1
+        n += 1
+    return tuple(tag or "" for tag in tags)
+
+
+def slot_tag(slot: int) -> str:
+    """A hash tag whose keys live in ``slot``."""
+    return _slot_tags()[slot]
+
+
+def slot_of(game_id: str, cluster: bool) -> int:
+    """The slot a game's life is kept in: its keys' hash slot on a cluster; 0 on one Redis."""
+    return key_slot(f"game:{game_id}".encode()) if cluster else 0
+
+
+class SlotKeys(NamedTuple):
+    deadlines: str
+    outbox: str
+
+
+def slot_keys(slot: int) -> SlotKeys:
+    tag = "{" + slot_tag(slot) + "}"
+    return SlotKeys(f"{tag}:deadlines", f"{tag}:outbox")

@@ -72,6 +72,14 @@ class KnownGames:
             known = await self.game(game_id)
             return player_by_hash(known.hashes, token)
 
+    async def spectators(self, game_id: str) -> frozenset[str]:
+        """The hashes of the game's spectator tokens (its meta hash's ``s:<hash>`` fields)."""
+        fields = self.client.hkeys(game_keys(game_id).meta)
+        found = await self.scripts.guard(fields, self.client)
+        return frozenset(
+            str(name).removeprefix("s:") for name in found if str(name).startswith("s:")
+        )
+
     async def spectates(self, game_id: str, token: str) -> bool:
         """Whether ``token`` is one of the game's spectator tokens (spectate.lua keeps them)."""
         asked = self.client.hexists(game_keys(game_id).meta, f"s:{tokens.token_hash(token)}")

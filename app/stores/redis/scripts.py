@@ -3,9 +3,11 @@
 A script's text is its prelude (``PUBLISH``: ``SPUBLISH`` on a cluster, the game's own slot;
 the time, ``now_ms``; its arguments and answers by name, from ``wire.py``), then
 ``game.lua`` (and ``cells.lua`` for one that changes a fast path's cells) for a script that
-reads or changes a game (run as the function ``answer``, whose
-answer comes back as ``REPLY.settled``: whether a flag fell in it, and the answer) or
-``accounts.lua`` for the store's accounting, then the script itself.
+reads or changes a game (run as the function ``answer``, then game.lua's ``lived``: the game's
+deadline and outbox entry kept in its slot's sorted sets, the last two KEYS the runner adds to
+the script's own, ``keys.slot_keys``; the answer comes back as ``REPLY.settled``: whether a flag
+fell in it, the answer, and ``lived``'s hints) or ``accounts.lua`` for the store's accounting,
+then the script itself.
 
 Scripts are called by SHA (computed here, not asked of the server) and loaded when the server
 answers ``NOSCRIPT`` (after a restart, or on a replica that took over: the script did not run).
@@ -58,15 +60,30 @@ def _lua(name: str) -> str:
     return files("app.stores.redis").joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
 
 
-def script_text(script: Script, publish: str = "PUBLISH", caller_time: bool = False) -> str:
-    """The text Redis runs for ``script`` (ValueError if it names what its record does not)."""
+def script_text(
+    script: Script,
+    publish: str = "PUBLISH",
+    caller_time: bool = False,
+    *,
+    archive: bool = False,
+    idle_ms: int = 3_600_000,
+) -> str:
+    """The text Redis runs for ``script`` (ValueError if it names what its record does not);
+    a game script's keeps its game's life as a store that ``archive``s or not, whose games
+    live ``idle_ms`` past their deadlines, keeps it (game.lua's ``lived``)."""
     body = _lua(script.name)
     if script.game:
         lib = _lua("game") + (_lua("cells") if script.cells else "")
+        life = (
+            "local OUTBOX = table.remove(KEYS)\nlocal DEADLINES = table.remove(KEYS)\n"
+            f"local ARCHIVE = {'true' if archive else 'false'}\nlocal IDLE_MS = {int(idle_ms)}\n"
+        )
         body = (
-            f"{lib}local function answer()\n{body}\nend\n"
+            f"{life}{lib}local function answer()\n{body}\nend\n"
             "local answered = answer()\n"
-            "return REPLY.settled{fell = settled or 0, answer = answered}\n"
+            "local ended, due = lived(KEYS[1], now_ms())\n"
+            "return REPLY.settled{fell = settled or 0, answer = answered, ended = ended,"
+            " due = due}\n"
         )
     elif script.accounts:
         body = _lua("accounts") + body
@@ -95,11 +112,23 @@ class ScriptRunner:
         caller_time: bool = False,
         clock: Callable[[], float],
         on_flag_fall: Callable[[str], None],
+        life_keys: Callable[[str], Sequence[str]] = lambda game_meta: (),
+        on_life: Callable[[str, int, int], None] = lambda game_meta, ended, due: None,
+        archive: bool = False,
+        idle_ms: int = 3_600_000,
     ) -> None:
+        """``life_keys``: the deadlines and outbox keys of the slot of the game whose meta key
+        is given; ``on_life``: told, after each game script, of its meta key, the instant it
+        went into the outbox (0: it did not now) and its deadline if that changed (0: it did
+        not, or it has none)."""
         self.caller_time = caller_time
         self.clock = clock
         self.on_flag_fall = on_flag_fall
-        self.texts = {name: script_text(s, publish, caller_time) for name, s in SCRIPTS.items()}
+        self.life_keys, self.on_life = life_keys, on_life
+        self.texts = {
+            name: script_text(s, publish, caller_time, archive=archive, idle_ms=idle_ms)
+            for name, s in SCRIPTS.items()
+        }
         self.shas = {
             name: hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
             for name, text in self.texts.items()
@@ -114,6 +143,13 @@ class ScriptRunner:
             argv.insert(0, int(self.clock() * 1000))
         return argv
 
+    def _keys(self, call: Call) -> list[str]:
+        """The script's keys; a game script's, and its game's slot's deadlines and outbox."""
+        keys = list(call.keys)
+        if SCRIPTS[call.script].game:
+            keys += self.life_keys(keys[0])
+        return keys
+
     def answer(self, call: Call, answer: Any) -> Any:
         """A script's own answer: the ending a game script applied by itself (a flag fall, a
         first move's deadline) counted, its answer handed on."""
@@ -122,6 +158,8 @@ class ScriptRunner:
         settled = Settled(*answer)
         if settled.fell:
             self.on_flag_fall(str(settled.fell))
+        if settled.ended or settled.due:
+            self.on_life(call.keys[0], int(settled.ended), int(settled.due))
         return settled.answer
 
     async def run(self, client: Client, call: Call, *, change: bool = False) -> Any:
@@ -129,12 +167,10 @@ class ScriptRunner:
         return self.answer(call, await self.guard(self._evalsha(client, call), client, change))
 
     async def _evalsha(self, client: Client, call: Call) -> Any:
-        argv = self._argv(call)
+        argv, keys = self._argv(call), self._keys(call)
         for _ in range(2):
             try:
-                return await client.evalsha(
-                    self.shas[call.script], len(call.keys), *call.keys, *argv
-                )
+                return await client.evalsha(self.shas[call.script], len(keys), *keys, *argv)
             except NoScriptError:  # the server restarted, or a replica took over: did not run
                 await client.script_load(self.texts[call.script])
         raise StoreUnavailable("the store keeps forgetting its scripts")
@@ -147,7 +183,8 @@ class ScriptRunner:
         calls = (first, then)
         async with client.pipeline(transaction=False) as pipe:
             for call in calls:
-                pipe.evalsha(self.shas[call.script], len(call.keys), *call.keys, *self._argv(call))
+                keys = self._keys(call)
+                pipe.evalsha(self.shas[call.script], len(keys), *keys, *self._argv(call))
             answers = await pipe.execute(raise_on_error=False)
         for call, answer in zip(calls, answers, strict=True):
             if isinstance(answer, NoScriptError):

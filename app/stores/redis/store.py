@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -115,8 +115,11 @@ from app.stores.redis.keys import (
     LIVE_GAMES,
     channel,
     game_keys,
+    slot_keys,
+    slot_of,
 )
 from app.stores.redis.known import KnownGames
+from app.stores.redis.life import Life
 from app.stores.redis.lobby import Lobby
 from app.stores.redis.push import PushListener
 from app.stores.redis.ready import takes_writes
@@ -188,11 +191,14 @@ class RedisGameStore:
         client_open_games: int = DEFAULT_CLIENT_OPEN_GAMES,
         game_spectators: int = DEFAULT_GAME_SPECTATORS,
         game_time_gifts: int = DEFAULT_GAME_TIME_GIFTS,
+        archive: bool = False,
     ) -> None:
         """``clock`` is this process's time (the accounting's); the games' clocks run on the
         store's time, or on ``clock``'s with ``caller_time`` (tests: see scripts.py).
-        The bounds are the memory store's (``MemoryGameStore``), kept for all processes."""
+        The bounds are the memory store's (``MemoryGameStore``), kept for all processes.
+        ``archive``: every ended game waits in the outbox until archived (``life.py``)."""
         self.kinds = kinds
+        self.archive = archive
         self.game_spectators = game_spectators
         self.game_time_gifts = game_time_gifts
         self.max_games = max_games
@@ -215,6 +221,9 @@ class RedisGameStore:
         self.scripts = ScriptRunner(
             publish="SPUBLISH" if self.cluster else "PUBLISH", caller_time=caller_time,
             clock=clock, on_flag_fall=self._flag_fell,
+            life_keys=lambda meta: self.life.keys_of(meta),
+            on_life=lambda meta, ended, due: self.life.seen(meta, ended, due),
+            archive=archive, idle_ms=self.idle_ms,
         )  # fmt: skip
         self.accounts = MoveAccounts(
             self.scripts, self.client, clock=clock, max_games=max_games,
@@ -225,6 +234,12 @@ class RedisGameStore:
             network_moves=network_part(max_total_moves, client_share, network_factor),
             idle_ms=self.idle_ms, unstarted_ms=self.unstarted_ms,
         )  # fmt: skip
+        # Deadlines swept with nobody looking, and the archive's outbox.
+        self.life = Life(
+            self.client, self.scripts, self.accounts, cluster=self.cluster, archive=archive,
+            idle_ms=self.idle_ms, clock=clock, caller_time=caller_time, settle=self.state,
+        )  # fmt: skip
+        self.ended = self.life.ended  # the port's: set when a game this process ends waits
         self.push = PushListener(self.stream_client, timeout_seconds, self._version)
         self.known = KnownGames(kinds, self.client, self.scripts, max_games)
         self.generic = GenericEngine(
@@ -243,6 +258,7 @@ class RedisGameStore:
         )  # fmt: skip
 
     async def close(self) -> None:
+        await self.life.close()
         await self.accounts.close()
         await self.push.close()
         for client in (self.client, self.stream_client):
@@ -257,7 +273,11 @@ class RedisGameStore:
             self.endings[state.reason] += 1
 
     async def _run(self, call: Call, *, change: bool = False) -> Any:
-        return await self.scripts.run(self.client, call, change=change)
+        self.life.start()  # the sweep runs in every process the store is used in
+        try:
+            return await self.scripts.run(self.client, call, change=change)
+        finally:
+            await self.life.told()
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -288,7 +308,7 @@ class RedisGameStore:
         session = Session(
             game_id, game_kind, params, hashes, position, self.max_moves,
             version=position.move_count,  # an opening's moves, as if they had been played
-            lobby=game.open_seat is not None, open_seat=game.open_seat,
+            lobby=game.open_seat is not None, open_seat=game.open_seat, names=game.names,
         )  # fmt: skip
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
@@ -301,7 +321,10 @@ class RedisGameStore:
         args = CreateArgs(ttl_ms=self.unstarted_ms, fields=fields, records=json.dumps(records))
         keys = game_keys(game_id)
         made_at = await self._run(Call("create", [keys.meta, keys.moves], args))
-        state = replace(state, disabled=terms.disabled, private=terms.private, at_ms=int(made_at))
+        state = replace(
+            state, disabled=terms.disabled, private=terms.private, at_ms=int(made_at),
+            created_ms=int(made_at),
+        )  # fmt: skip
         if terms.first_move_seconds is not None and state.next_player is not None:
             state = await self.state(game_id)  # its deadline, by the store's time
         if state.open_seat is not None and not terms.private:  # listed once it exists
@@ -353,13 +376,15 @@ class RedisGameStore:
                 await self.lobby.remove(game_id)
         return outcome
 
-    async def join(self, game_id: str, idempotency_key: str | None, requester: str) -> JoinResult:
+    async def join(
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
+    ) -> JoinResult:
         token = tokens.new_token()
         key = "" if idempotency_key is None else join_receipt_key(idempotency_key, requester)
         sealed = "" if idempotency_key is None else tokens.seal(token, idempotency_key)
         args = JoinArgs(
             token_hash=tokens.token_hash(token), sealed=sealed, key=key, channel=channel(game_id),
-            ttl_ms=self.unstarted_ms,
+            ttl_ms=self.unstarted_ms, name=name or "",
         )  # fmt: skip
         keys = game_keys(game_id)
         found = decode(
@@ -406,7 +431,7 @@ class RedisGameStore:
             player = player_or_none(answer.player) or 1
             recipe = await self._recipe(game_id)
             seated = {player: answer.hash, other(player): tokens.token_hash(made)}
-            created = await self.create(replace(recipe, owner=owner, seated=(seated[1], seated[2])))
+            created = await self.create(recipe.rematch(owner, (seated[1], seated[2])))
             answer = await call("link", created.state.id)
             if not isinstance(answer, LinkedReply) or answer.id != created.state.id:
                 await self._forget(created.state.id)  # another call linked its own first
@@ -528,7 +553,8 @@ class RedisGameStore:
 
     async def delete(self, game_id: str, token: str) -> None:
         args = DeleteArgs(token_hash=tokens.token_hash(token), channel=channel(game_id))
-        outcome = await self._run(Call("delete", list(game_keys(game_id)), args), change=True)
+        keys = [*game_keys(game_id), *slot_keys(slot_of(game_id, self.cluster))]
+        outcome = await self._run(Call("delete", keys, args), change=True)
         if outcome != "ok":  # not found, or not authorised
             raise NOT_MOVES[type(decode([outcome]))](game_id)
         self.known.forget(game_id)
@@ -545,7 +571,16 @@ class RedisGameStore:
         return int(await self.scripts.guard(count, self.client))
 
     async def ready(self) -> bool:
+        self.life.start()
         return await takes_writes(self.client, self._now_ms)
+
+    # --- the archive's outbox (``life.py``) -------------------------------------------------
+
+    async def unarchived(self, limit: int) -> list[str]:
+        return await self.life.unarchived(limit)
+
+    async def archived(self, game_ids: Sequence[str]) -> None:
+        await self.life.archived(game_ids)
 
     # --- who plays ----------------------------------------------------------------------------
 
@@ -563,6 +598,11 @@ class RedisGameStore:
             if await self.known.spectates(game_id, token):
                 raise SpectatorToken() from None
             raise
+
+    async def readers(self, game_id: str) -> frozenset[str]:
+        known = await self.known.game(game_id)
+        spectators = await self.known.spectators(game_id)
+        return frozenset(known.hashes) - {""} | spectators
 
     async def viewer(self, game_id: str, token: str | None) -> None:
         known = await self.known.game(game_id)
@@ -599,13 +639,19 @@ class RedisGameStore:
     # --- moves ------------------------------------------------------------------------------
 
     async def play(self, game_id: str, token: str, request: MoveRequest) -> MoveResult:
+        self.life.start()
         known = await self.known.game(game_id)  # an unknown game is a 404 first
         engine, full = known.engine, await self.accounts.full(known.owner)
         if engine == GENERIC:
             move = self.generic.move(game_id, token, request, full)
         else:
             move = self.fast.move(game_id, known.kind, token, request, full)
-        return await self._told(game_id, token, self.scripts.guard(move, self.client, change=True))
+        try:
+            return await self._told(
+                game_id, token, self.scripts.guard(move, self.client, change=True)
+            )
+        finally:
+            await self.life.told()
 
     def _accepted(self, game_id: str, found: list[Any]) -> MoveResult:
         """The answer to a move a script accepted, from the state it answered; the move is

@@ -165,7 +165,7 @@ class LegalArgs(NamedTuple):
 
 
 class ReserveArgs(NamedTuple):
-    """reserve.lua; its tail: the report, game id / accepted moves pairs."""
+    """reserve.lua; its tail: the report, game id / accepted moves / expires triples."""
 
     now: Wire  # ms
     unstarted_ms: Wire  # a new game's lifetime until its first move
@@ -187,7 +187,8 @@ class ReserveArgs(NamedTuple):
 
 
 class TouchArgs(NamedTuple):
-    """touch.lua; its tail: the report, game id / accepted moves pairs."""
+    """touch.lua; its tail: the report, game id / accepted moves / expires triples
+    (accounts.lua's ``report``)."""
 
     now: Wire
     idle_ms: Wire
@@ -211,6 +212,12 @@ class NoArgs(NamedTuple):
     pass
 
 
+class ArchivedArgs(NamedTuple):
+    """archived.lua: the game expires this long from now, now that it is archived."""
+
+    idle_ms: Wire
+
+
 class JoinArgs(NamedTuple):
     """join.lua: the joiner's new token's hash, the token sealed under the Idempotency-Key
     (``tokens.seal``; '' without a key), and the key's digest ('' without one)."""
@@ -220,6 +227,7 @@ class JoinArgs(NamedTuple):
     key: Wire
     channel: Wire
     ttl_ms: Wire  # the game's life from the join: its players are seated, nobody moved yet
+    name: Wire  # what the joiner's seat is called ('': as the creator called it)
 
 
 class SpectateArgs(NamedTuple):
@@ -293,6 +301,9 @@ class StateReply(NamedTuple):
     at: str = "0"  # the instant of the game's last change (ms), '0' if never written
     lg: str = "0"  # the version of the last gift of time, '0' for none
     jat: str = "0"  # when the open seat was taken (ms), '0' before (or not kept)
+    made: str = "0"  # when the game was created (ms), '0' if not kept
+    n1: str = ""  # what seat 1 is called, '' if not named
+    n2: str = ""
 
 
 class ReadReply(NamedTuple):
@@ -411,11 +422,15 @@ class ReserveReply(NamedTuple):
 
 class Settled(NamedTuple):
     """Every game script's answer: the reason of the ending game.lua's ``settle`` applied in it
-    (``timeout``, ``no_first_move``; none: 0, and the store counts the ending), and the
-    script's own answer."""
+    (``timeout``, ``no_first_move``; none: 0, and the store counts the ending), the script's
+    own answer, and game.lua's ``lived``: the instant the game ended if it went into the
+    archive's outbox in it (0: it did not), and its deadline if that changed in it (0: it did
+    not, or the game has none)."""
 
     fell: str | int
     answer: Any
+    ended: int = 0
+    due: int = 0
 
 
 # Tagged answers: the outcomes of a move or an action...
@@ -620,6 +635,8 @@ class RecipeFields(NamedTuple):
     off: Field
     private: Field
     opened: Field  # the opening's moves
+    n1: Field  # what seat 1 is called (None: not named)
+    n2: Field
 
 
 Record = type[tuple[Any, ...]]
@@ -733,6 +750,7 @@ SCRIPTS: dict[str, Script] = {
         ),
         Script("lobby_add", LobbyAddArgs, replies=("lobby_added",), game=False),
         Script("forget_game", NoArgs, game=False),
+        Script("archived", ArchivedArgs, game=False),
         Script("lobby_remove", LobbyRemoveArgs, game=False),
         Script("lobby_page", LobbyPageArgs, replies=("lobby_page",), game=False),
     )

@@ -4,8 +4,10 @@ and async."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -678,3 +680,25 @@ async def test_the_async_client_plays_and_streams(server: str) -> None:
         assert watched.state["status"] == "aborted"
         streamed = [event async for event in api.game_events(private["id"], token=spectator)]
         assert [type(event) for event in streamed] == [AbortEvent, EndEvent]
+
+
+def test_the_archive_lists_reads_and_exports_finished_games(tmp_path: Path) -> None:
+    archive = {"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    with uvicorn_server(archive) as url, Client(url) as api:
+        game = api.create_game(n=3, open=True, names={"1": "Ann"})
+        joined = api.join_game(game["id"], name="Bo")
+        assert joined["state"]["names"] == {"1": "Ann", "2": "Bo"}
+        game["tokens"]["2"] = joined["token"]
+        play(api, game, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
+        page = api.list_archived_games(game="tictactoe", status="won", name="Bo")
+        assert [found["id"] for found in page["games"]] == [game["id"]]
+        assert page["next"] is None
+        assert api.get_archived_game(game["id"]) == api.get_record(game["id"])
+        # Row 1 is the bottom row.
+        assert api.get_archived_game_text(game["id"], "transcript") == "a3a2b3b2c3"
+        exported = api.export_archive("ndjson", game="tictactoe")
+        assert [json.loads(line)["chain"] for line in exported.splitlines()] == [
+            page["games"][0]["chain"]
+        ]
+        with pytest.raises(client_module.GameNotFound):
+            api.get_archived_game("nothing")

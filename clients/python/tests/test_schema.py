@@ -27,7 +27,10 @@ MODULE = CLIENT / "src" / "adjudicator_client" / "_schema.py"
 # Public methods of the clients that are not an operation of their own.
 # Methods that are not one operation each: the client's own, and second forms of an operation
 # (a record as text, a whole game's moves played by apply-move).
-NOT_OPERATIONS = {"send", "close", "aclose", "poll_game", "get_record_text", "apply_moves"}
+NOT_OPERATIONS = {
+    "send", "close", "aclose", "poll_game", "get_record_text", "get_archived_game_text",
+    "apply_moves",
+}  # fmt: skip
 
 
 def load_generator() -> ModuleType:

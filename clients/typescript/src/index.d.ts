@@ -142,6 +142,19 @@ export interface Polled {
   etag: string;
 }
 
+/** The archive's filters (`GET /v1/archive/games`, `GET /v1/archive/export`): each exact but
+ * the ends, RFC 3339 instants, exclusive. */
+export interface ArchiveFilter {
+  game?: string;
+  rule?: string;
+  player?: string;
+  name?: string;
+  status?: string;
+  reason?: string;
+  ended_after?: string;
+  ended_before?: string;
+}
+
 export interface EventsOptions extends ReadOptions {
   /** Events after this version of the game (default: from its creation). */
   since?: number;
@@ -251,7 +264,7 @@ export declare class Client {
    * retry with the same `idempotencyKey` gets the same seat and token. */
   joinGame(
     gameId: string,
-    options?: RequestOptions & { idempotencyKey?: string },
+    options?: RequestOptions & { idempotencyKey?: string; name?: string },
   ): Promise<Answer<"joinGame", 200>>;
   /** A page of the lobby: open games, oldest first (`cursor`: the last page's `next_cursor`). */
   listGames(
@@ -351,6 +364,27 @@ export declare class Client {
     format: "transcript" | "ggf" | "psq" | "sgf",
     options?: ReadOptions,
   ): Promise<string>;
+  // The archive: finished games, after their live copies are gone.
+  /** A page of finished public games, newest end first (`cursor`: the last page's `next`). */
+  listArchivedGames(
+    filter?: ArchiveFilter & { limit?: number; cursor?: string },
+    options?: RequestOptions,
+  ): Promise<Answer<"listArchivedGames", 200>>;
+  /** A finished game's signed record, as its record route answered it at the end. */
+  getArchivedGame(gameId: string, options?: ReadOptions): Promise<Answer<"getArchivedGame", 200>>;
+  /** A finished game's record as a transcript or in its kind's community format, as text. */
+  getArchivedGameText(
+    gameId: string,
+    format: "transcript" | "ggf" | "psq" | "sgf",
+    options?: ReadOptions,
+  ): Promise<string>;
+  /** Every finished public game of the filter, in one format: NDJSON records, GGF, SGF, or a
+   * WTHOR file (`wtb`) of the 8 × 8 Othello games that ended on the board. */
+  exportArchive(
+    format: "ndjson" | "ggf" | "sgf" | "wtb",
+    filter?: ArchiveFilter,
+    options?: RequestOptions,
+  ): Promise<Uint8Array>;
   /** Replays a whole game: is it legal, how did it end; the answer is signed. */
   auditRecord(
     body: RequestBody<"auditRecord">,

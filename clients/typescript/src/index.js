@@ -175,6 +175,20 @@ function acting(token, options) {
 const json = (response) => response.json();
 /** @param {Response} response */
 const text = (response) => response.text();
+/** @param {Response} response */
+const bytes = async (response) => new Uint8Array(await response.arrayBuffer());
+
+/**
+ * A query of the members given (undefined ones left out).
+ * @param {Record<string, string | number | undefined>} filter
+ * @returns {Record<string, string | number>}
+ */
+function defined(filter) {
+  /** @type {Record<string, string | number>} */
+  const query = {};
+  for (const [name, value] of Object.entries(filter)) if (value !== undefined) query[name] = value;
+  return query;
+}
 const nothing = async () => undefined;
 
 /** @typedef {keyof typeof OPERATIONS} OperationId */
@@ -376,12 +390,13 @@ export class Client {
    * `idempotencyKey` from the same client address gets the same seat and token: the service
    * binds a join's key to the client that sent it).
    * @param {string} gameId
-   * @param {{ signal?: AbortSignal, idempotencyKey?: string }} [options]
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, name?: string }} [options]
    */
-  joinGame(gameId, { signal, idempotencyKey } = {}) {
+  joinGame(gameId, { signal, idempotencyKey, name } = {}) {
     return this.#call("joinGame", {
       params: { game_id: gameId },
       headers: { "Idempotency-Key": idempotencyKey ?? randomKey() },
+      ...(name === undefined ? {} : { body: { name } }),
       signal,
     });
   }
@@ -392,10 +407,10 @@ export class Client {
    * @param {{ signal?: AbortSignal }} [options]
    */
   listGames(filter = {}, options = {}) {
-    /** @type {Record<string, string | number>} */
-    const query = { open: "true" };
-    for (const [name, value] of Object.entries(filter)) if (value !== undefined) query[name] = value;
-    return this.#call("listGames", { query, signal: options.signal });
+    return this.#call("listGames", {
+      query: { open: "true", ...defined(filter) },
+      signal: options.signal,
+    });
   }
 
   /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
@@ -741,6 +756,51 @@ export class Client {
       query: { format },
       headers: viewing(options.token),
       read: text,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * @param {Record<string, string | number | undefined>} [filter]
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  listArchivedGames(filter = {}, options = {}) {
+    return this.#call("listArchivedGames", { query: defined(filter), signal: options.signal });
+  }
+
+  /** @param {string} gameId @param {{ signal?: AbortSignal, token?: string }} [options] */
+  getArchivedGame(gameId, options = {}) {
+    return this.#call("getArchivedGame", {
+      params: { game_id: gameId },
+      headers: viewing(options.token),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * @param {string} gameId
+   * @param {"transcript" | "ggf" | "psq" | "sgf"} format
+   * @param {{ signal?: AbortSignal, token?: string }} [options]
+   */
+  getArchivedGameText(gameId, format, options = {}) {
+    return this.#call("getArchivedGame", {
+      params: { game_id: gameId },
+      query: { format },
+      headers: viewing(options.token),
+      read: text,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * @param {"ndjson" | "ggf" | "sgf" | "wtb"} format
+   * @param {Record<string, string | number | undefined>} [filter]
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  exportArchive(format, filter = {}, options = {}) {
+    return this.#call("exportArchive", {
+      query: { ...defined(filter), format },
+      read: bytes,
       signal: options.signal,
     });
   }

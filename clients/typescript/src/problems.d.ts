@@ -42,6 +42,9 @@ export interface OperationProblemCodes {
     getRecord: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
     auditRecord: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
     auditBatch: "payload_too_large" | "rate_limited" | "unsupported_content_encoding" | "validation_error";
+    listArchivedGames: "rate_limited" | "store_unavailable" | "validation_error";
+    getArchivedGame: "game_not_found" | "store_unavailable" | "unauthorized" | "validation_error";
+    exportArchive: "rate_limited" | "store_unavailable" | "validation_error";
     getHealth: never;
     getReadiness: "store_unavailable";
     getMetrics: never;

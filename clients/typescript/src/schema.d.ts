@@ -286,7 +286,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a game
-         * @description Either player's token. Afterwards the game is 404.
+         * @description Either player's token. Afterwards the game is 404. A finished game is archived first (`GET /v1/archive/games/{id}` still reads it): while the archive cannot take it, 503 `store_unavailable` and nothing is deleted.
          */
         delete: operations["deleteGame"];
         options?: never;
@@ -329,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Join an open game
-         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when the same client retries it (`Idempotent-Replayed: true`): the key is bound to the client that sent it (its address, an IPv6 address's /64; behind the operator's trusted proxies, the address they forward), so the same key from another client is another join, 409 `seat_taken` once the seat is taken. The game's streams get `event: join`; the game leaves the lobby.
+         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when the same client retries it (`Idempotent-Replayed: true`): the key is bound to the client that sent it (its address, an IPv6 address's /64; behind the operator's trusted proxies, the address they forward), so the same key from another client is another join, 409 `seat_taken` once the seat is taken. The game's streams get `event: join`; the game leaves the lobby. The body may name the seat (`{"name": "Bo"}`, 1 to 64 characters, no control character): states and records call the seat so; without it, the seat keeps the name its creator gave it.
          */
         post: operations["joinGame"];
         delete?: never;
@@ -638,6 +638,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/archive/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List finished games
+         * @description Finished public games from the archive, newest end first, a page at a time (`limit`, 1 to 1000, default 100; `cursor`: the previous page's `next`), filtered by kind, rule, a player, a seat's name, status, reason and when they ended. Private games are never listed. Each listed game counts as a read against the client's history limit (429 `rate_limited` past it); 503 `store_unavailable` while the archive cannot be reached.
+         */
+        get: operations["listArchivedGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/archive/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished game's record, from the archive
+         * @description The finished game's signed record exactly as `GET /v1/games/{id}/record` answered it at the end, in the same formats (`?format=`), after its live copy is gone. A private game's needs a token of one of its players or spectators (401). 404 `game_not_found` for no such game archived.
+         */
+        get: operations["getArchivedGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/archive/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export finished games
+         * @description Every finished public game the filters select (those of `GET /v1/archive/games`), newest end first, streamed in one `format`: the archive as it was when the export began. Its memory is a batch of games whatever the archive's size. Each game counts as a read against the client's history limit: an export past it goes on at the client's share (it waits for its bucket); 429 `rate_limited` if the share is spent when it begins. A game a format cannot write is left out (an Othello game in `sgf`, a game ended off the board in `wtb`).
+         */
+        get: operations["exportArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -820,6 +880,75 @@ export interface components {
             final_score: components["schemas"]["Score"] | null;
         };
         /**
+         * ArchivedGameOut
+         * @description A finished game, as listed: its creation parameters (as `POST /v1/games` took them) are
+         *     members too.
+         */
+        ArchivedGameOut: {
+            /** Id */
+            id: string;
+            /** Game */
+            game: string;
+            /**
+             * Names
+             * @description The seats' names, by seat.
+             */
+            names: {
+                [key: string]: string;
+            };
+            /**
+             * Players
+             * @description The seats' players, by seat.
+             */
+            players: {
+                [key: string]: string;
+            };
+            /**
+             * Status
+             * @description `won`, `draw` or `aborted`.
+             */
+            status: string;
+            /**
+             * Winner
+             * @description 1 or 2; null for a draw or an abort.
+             */
+            winner: number | null;
+            /**
+             * Reason
+             * @description Why it ended.
+             */
+            reason: string | null;
+            /** Move Count */
+            move_count: number;
+            /**
+             * Created At
+             * @description RFC 3339, UTC, ms.
+             */
+            created_at: string;
+            /**
+             * Ended At
+             * @description RFC 3339, UTC, ms.
+             */
+            ended_at: string;
+            /**
+             * Chain
+             * @description The record's hash chain.
+             */
+            chain: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ArchivedGamesOut */
+        ArchivedGamesOut: {
+            /** Games */
+            games: components["schemas"]["ArchivedGameOut"][];
+            /**
+             * Next
+             * @description Send as `cursor` for the next page.
+             */
+            next: string | null;
+        };
+        /**
          * AuditBatchIn
          * @description Games to audit, each as `POST /v1/records/audit` takes one.
          */
@@ -874,6 +1003,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -930,6 +1061,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -991,6 +1124,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1100,6 +1235,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1223,6 +1360,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1313,6 +1452,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -1383,6 +1524,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1438,6 +1581,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1820,6 +1965,13 @@ export interface components {
              */
             visibility?: "private";
             /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -2005,6 +2157,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -2063,6 +2217,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -2128,6 +2284,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind.
@@ -2190,6 +2348,8 @@ export interface components {
             first_move_seconds?: number | null;
             /** @description Actions the game leaves out (each allowed unless set `false`). */
             rules?: components["schemas"]["RulesIn"] | null;
+            /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
+            names?: components["schemas"]["NamesIn"] | null;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -2283,6 +2443,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -2394,6 +2561,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -2523,6 +2697,13 @@ export interface components {
              */
             visibility?: "private";
             /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -2631,6 +2812,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -2930,6 +3118,13 @@ export interface components {
              */
             visibility?: "private";
             /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -3203,6 +3398,17 @@ export interface components {
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id: string;
             data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
+        };
+        /**
+         * JoinIn
+         * @description What a player taking the open seat may say: the name the seat is called by.
+         */
+        JoinIn: {
+            /**
+             * Name
+             * @description The seat's name, in states and records.
+             */
+            name?: string | null;
         };
         /** JoinOut */
         JoinOut: {
@@ -3482,6 +3688,17 @@ export interface components {
              * @description The game's version now: its number of moves too, unless changes other than moves were made (draw offers, an ending). Pass the last move's `seq` as `since` next time.
              */
             version: number;
+        };
+        /**
+         * NamesIn
+         * @description What each seat is called (each optional): `"1"` the first player's, `"2"` the
+         *     second's.
+         */
+        NamesIn: {
+            /** 1 */
+            1?: string | null;
+            /** 2 */
+            2?: string | null;
         };
         /** @description A draw offer stands (`draw_offer`): `data` is the state. */
         OfferEvent: {
@@ -3813,6 +4030,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -4226,6 +4450,13 @@ export interface components {
              * @constant
              */
             visibility?: "private";
+            /**
+             * Names
+             * @description Only in a game whose seats have names (at creation, or by who joined): each named seat's name, by seat (`{"1": "Ann"}`).
+             */
+            names?: {
+                [key: string]: string;
+            };
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -5650,7 +5881,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["JoinIn"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -6994,6 +7229,206 @@ export interface operations {
             };
             /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listArchivedGames: {
+        parameters: {
+            query?: {
+                /** @description Only games of this kind (its `game`, as `POST /v1/games` names it). */
+                game?: string;
+                /** @description Only games under this rule (gomoku's `renju`, …). */
+                rule?: string;
+                /** @description Only games a player played. */
+                player?: string;
+                /** @description Only games with a seat of this name (exactly). */
+                name?: string;
+                /** @description Only games that ended so: `won`, `draw` or `aborted`. */
+                status?: string;
+                /** @description Only games that ended for this reason (`line`, `timeout`, …). */
+                reason?: string;
+                /** @description Only games that ended after this instant (RFC 3339). */
+                ended_after?: string;
+                /** @description Only games that ended before this instant (RFC 3339). */
+                ended_before?: string;
+                /** @description Where the page starts: the previous page's `next`. */
+                cursor?: string;
+                /** @description At most this many games (1 to 1000). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchivedGamesOut"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getArchivedGame: {
+        parameters: {
+            query?: {
+                /** @description How the game is written: `json` (the default: the creation parameters, the moves, the state, the hash chain and, once the game is over, the signature), `transcript` (its squares, one after another, as `text/plain`), or the kind's community format: `ggf` (Othello, as GGS writes it), `psq` (gomoku, as Gomocup's manager writes it) or `sgf` (gomoku, SGF FF[4] with `GM[4]`). */
+                format?: "json" | "transcript" | "ggf" | "psq" | "sgf";
+            };
+            header?: never;
+            path: {
+                /** @description The game's id, from `POST /v1/games`. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/plain": string;
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`: no such game: never created, deleted or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportArchive: {
+        parameters: {
+            query?: {
+                /** @description Only games of this kind (its `game`, as `POST /v1/games` names it). */
+                game?: string;
+                /** @description Only games under this rule (gomoku's `renju`, …). */
+                rule?: string;
+                /** @description Only games a player played. */
+                player?: string;
+                /** @description Only games with a seat of this name (exactly). */
+                name?: string;
+                /** @description Only games that ended so: `won`, `draw` or `aborted`. */
+                status?: string;
+                /** @description Only games that ended for this reason (`line`, `timeout`, …). */
+                reason?: string;
+                /** @description Only games that ended after this instant (RFC 3339). */
+                ended_after?: string;
+                /** @description Only games that ended before this instant (RFC 3339). */
+                ended_before?: string;
+                /** @description `ndjson` (each game's signed JSON record, a line each), `ggf` (Othello games as GGS writes them, one after another), `sgf` (gomoku games, SGF FF[4]) or `wtb` (a WTHOR database file of the 8 × 8 Othello games from the standard start that ended on the board, as the federation keeps them: what `POST /v1/records/audit-batch` reads). */
+                format?: "ndjson" | "ggf" | "sgf" | "wtb";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/octet-stream": string;
+                    "application/x-ndjson": string;
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -68,6 +68,17 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     assert.equal(over.body.winner, 1);
 
     assert.deepEqual(await api.getBoard(game.id), { n: 3, rows: ["XXX", "OO.", "..."] });
+    // Finished: archived, its record as the record route answered it.
+    assert.deepEqual(await api.getArchivedGame(game.id), await api.getRecord(game.id));
+    assert.equal(await api.getArchivedGameText(game.id, "transcript"), "a3a2b3b2c3");
+    const listed = await api.listArchivedGames({ game: "tictactoe", status: "won", limit: 1000 });
+    const summary = listed.games.find((found) => found.id === game.id);
+    assert.ok(summary);
+    assert.deepEqual([summary.winner, summary.reason, summary.move_count], [1, "line", 5]);
+    const exported = new TextDecoder().decode(await api.exportArchive("ndjson", { game: "tictactoe" }));
+    const chains = exported.trim().split("\n").map((line) => JSON.parse(line).chain);
+    assert.ok(chains.includes(summary.chain));
+    await refused(api.getArchivedGame("nothing"), "game_not_found", 404);
     const page = await api.listMoves(game.id, { since: 3 });
     assert.deepEqual(
       page.moves.map((move) => move.seq),

@@ -136,17 +136,32 @@ local function shares(most, network_most, asked)
   return REPLY.shares{heavy = heavy, owned = counts}
 end
 
+-- A game that waits in the archive's outbox lives until an instant this far (ms: the year
+-- 2255): never before it is archived (keys.py's FAR_MS).
+local FAR = 9000000000000000
+
+-- The game (if it is among the live ones) lives until `expires` (ms) — unless it waits in the
+-- outbox (its instant FAR), which only `exact` changes (it was archived). True if it is live.
+local function lives_until(game_id, expires, exact)
+  local now = redis.call('ZSCORE', KEYS[1], game_id)
+  if not now then return false end
+  if exact or tonumber(now) < FAR then redis.call('ZADD', KEYS[1], 'XX', expires, game_id) end
+  return true
+end
+
 -- Moves accepted since the last report, as ARGV from `first` on (a script's tail: game id /
--- count pairs): each game that had some (and is still among the live ones) lives until
--- `expires` (ms), is one somebody has moved in, and its moves are added to the counts, its
--- owner's and its network's too. Answers the total of moves held, and the table of the names
--- whose counts changed (``ask``'s).
+-- count / expires triples): each game that had some, or whose life changed (count 0), and is
+-- still among the live ones lives until its `expires` (ms; '': `expires`, now plus the idle
+-- time; negative: exactly minus it, an archived game; FAR or later: it waits in the outbox,
+-- and so is no game nobody has moved in either: it never gives its place), is one somebody has
+-- moved in if it had moves, and its moves are added to the counts, its owner's and its
+-- network's too. Answers the total of moves held, and the table of the names whose counts
+-- changed (``ask``'s).
 local function report(first, expires)
   local added, asked = 0, {}
-  for i = first, #ARGV, 2 do
-    if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
-      local count = tonumber(ARGV[i + 1])
-      redis.call('ZADD', KEYS[1], 'XX', expires, ARGV[i])
+  for i = first, #ARGV, 3 do
+    local count, until_ms = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]) or expires
+    if lives_until(ARGV[i], math.abs(until_ms), until_ms < 0) and count > 0 then
       redis.call('HINCRBY', KEYS[2], ARGV[i], count)
       unstart(ARGV[i])
       local owner = redis.call('HGET', KEYS[4], ARGV[i])
@@ -155,6 +170,8 @@ local function report(first, expires)
       if network then redis.call('ZINCRBY', KEYS[9], count, network) end
       ask(asked, owner, network)
       added = added + count
+    elseif until_ms >= FAR then
+      unstart(ARGV[i])
     end
   end
   if added ~= 0 then return redis.call('INCRBY', KEYS[3], added), asked end

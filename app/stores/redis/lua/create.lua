@@ -2,7 +2,7 @@
 -- reserved its place first: reserve.lua), with the game's first first-move deadline if it has
 -- one. KEYS: meta, moves. Answers its instant (ms): the game's first change.
 local now = now_ms()
-local fields, flat = cjson.decode(ARG.fields), {'at', int(now)}
+local fields, flat = cjson.decode(ARG.fields), {'at', int(now), 'made', int(now)}
 for name, value in pairs(fields) do
   flat[#flat + 1] = name
   flat[#flat + 1] = value

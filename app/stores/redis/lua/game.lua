@@ -181,7 +181,7 @@ local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
                        'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm', 'tbo', 'tbl',
-                       'turn', 'at', 'lg', 'jat')
+                       'turn', 'at', 'lg', 'jat', 'made', 'n1', 'n2')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
@@ -190,7 +190,8 @@ local function state_fields(meta_key, moves_key)
           lobby = m[14] or '0', open = m[15] or '0', joined = m[16] or '0',
           fmdue = m[17] or '0', off = m[18] or '', private = m[19] or '0', rmo = m[20] or '0',
           rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0', turn = m[24] or '0',
-          at = m[25] or '0', lg = m[26] or '0', jat = m[27] or '0'}
+          at = m[25] or '0', lg = m[26] or '0', jat = m[27] or '0', made = m[28] or '0',
+          n1 = m[29] or '', n2 = m[30] or ''}
 end
 
 local function state_of(meta_key, moves_key)
@@ -209,10 +210,11 @@ local function remember(meta_key, receipts_key, field, value, most, always)
     return
   end
   local left = redis.call('PTTL', meta_key)
-  if left <= 0 then return end  -- a game without a lifetime (none has one): nothing kept
+  if left == 0 or left == -2 then return end  -- gone: nothing kept
   redis.call('HSET', receipts_key, field, value)
   if not always then redis.call('HINCRBY', meta_key, 'refusals', 1) end
-  redis.call('PEXPIRE', receipts_key, left)
+  -- kept with the game: as long as it lives, or (waiting in the outbox) until it is archived
+  if left > 0 then redis.call('PEXPIRE', receipts_key, left) end
 end
 
 
@@ -269,4 +271,64 @@ end
 local function takeback_offered(meta_key, channel, player, now)
   read_clock(meta_key, now, false)
   changed(meta_key, channel, {'tbo', player}, now)
+end
+
+-- A game's life after every game script (the store runs it after the script's own answer:
+-- scripts.py), in the game's slot: DEADLINES and OUTBOX are that slot's sorted sets (keys.py),
+-- IDLE_MS the store's idle time and ARCHIVE whether it archives (the prelude's).
+-- * Its pending deadline (the running clock's flag, or a first move's deadline: what `settle`
+--   waits for) is kept in DEADLINES (and in 'dl'), so that a sweep ends it when it comes with
+--   nobody looking; and its keys live at least IDLE_MS past it (a game whose clock runs is
+--   never removed before its flag falls).
+-- * Archiving, a game that has ended (whatever ended it: this script's move or action, or
+--   `settle`) goes into OUTBOX once, scored by the instant it ended ('ob' 1: waiting; the
+--   store's `archived` makes it 2), and its keys stop expiring until it is archived.
+-- Answers the instant it ended if it went into the outbox now (else 0), and its deadline if
+-- that changed now (else 0): the process's hints (life.py).
+local GAME_KEYS = {'meta', 'cells', 'lines', 'moves', 'receipts', 'stones'}
+local function each_key(meta_key, command, ...)
+  local tag = string.sub(meta_key, 1, -6)  -- '{game:ID}' of '{game:ID}:meta'
+  for _, name in ipairs(GAME_KEYS) do redis.call(command, tag .. ':' .. name, ...) end
+end
+
+local function lived(meta_key, now)
+  local f = redis.call('HMGET', meta_key, 'status', 'running', 'since', 'r1', 'r2', 'control',
+                       'turn', 'fmdue', 'dl', 'ob', 'at')
+  if not f[1] then return 0, 0 end
+  local game_id = string.match(meta_key, '^{game:(.*)}:meta$')
+  local due = 0
+  if f[1] == 'in_progress' then
+    local running = tonumber(f[2] or 0)
+    if running ~= 0 then
+      local c, since = control_of(f[6]), tonumber(f[3])
+      due = counts_from(c, since, tonumber(f[7] or since)) + tonumber(f[3 + running])
+    end
+    local first = tonumber(f[8] or 0)
+    if first ~= 0 and (due == 0 or first < due) then due = first end
+  end
+  local moved = 0
+  if due ~= tonumber(f[9] or 0) then
+    if due ~= 0 then
+      redis.call('ZADD', DEADLINES, due, game_id)
+      moved = due
+    else
+      redis.call('ZREM', DEADLINES, game_id)
+    end
+    redis.call('HSET', meta_key, 'dl', int(due))
+  end
+  local ended, waiting = 0, ARCHIVE and f[10] == '1'
+  if ARCHIVE and f[1] ~= 'in_progress' and not f[10] then
+    ended = tonumber(f[11] or now)
+    redis.call('ZADD', OUTBOX, ended, game_id)
+    redis.call('HSET', meta_key, 'ob', 1)
+    waiting = true
+  end
+  if waiting then
+    if redis.call('PTTL', meta_key) ~= -1 then each_key(meta_key, 'PERSIST') end
+  elseif due ~= 0 then
+    local life = due - now + IDLE_MS
+    local left = redis.call('PTTL', meta_key)
+    if left >= 0 and left < life then each_key(meta_key, 'PEXPIRE', int(life)) end
+  end
+  return ended, moved
 end

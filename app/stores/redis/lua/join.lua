@@ -23,6 +23,7 @@ if seat == 0 or meta[2] ~= 'in_progress' then return REPLY.seat_taken{} end
 local version = changed(KEYS[1], ARG.channel, {'h' .. seat, ARG.token_hash, 'open', 0,
                                                'next', meta[3] or 0}, now)
 redis.call('HSET', KEYS[1], 'joined', version, 'jat', int(now))
+if ARG.name ~= '' then redis.call('HSET', KEYS[1], 'n' .. seat, ARG.name) end
 first_turn(KEYS[1], tonumber(meta[3] or 0), now)
 if ARG.key ~= '' then
   redis.call('HSET', KEYS[3], ARG.key, 'join|' .. seat .. '|' .. ARG.sealed)

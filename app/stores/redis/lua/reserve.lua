@@ -1,6 +1,6 @@
 -- The store's accounting, on creation: the moves accepted since the last report counted (as
 -- touch.lua does), the game named by the last answer settled (`evicted`: it gave its place, or
--- was found moved in), the games that expired forgotten (their moves, and their owners' and
+-- was found moved in, or waiting in the outbox), the games that expired forgotten (their moves, and their owners' and
 -- networks' counts, with them), then a place reserved for a new game, with its opening's moves
 -- — or, without a game id, only a recount.
 -- When the store holds its most games, or games nobody has moved in hold their most places, the
@@ -9,7 +9,7 @@
 -- the most of them, if that holds more than the new game's holder: accounts.lua's victim_for),
 -- and places nothing: the store deletes that game unless somebody moved in it meanwhile, and
 -- asks again.
--- KEYS: accounts.lua's. The tail: the report's game id / accepted moves pairs.
+-- KEYS: accounts.lua's. The tail: the report's game id / accepted moves / expires triples.
 -- Answers whether it placed the game, the ms until the next game expires (when not placed), the
 -- total of moves held, why not, the shares (of the owner and network asked, and of those the
 -- report and the expiry changed), and the game that must give its place ('' if none).
@@ -17,10 +17,7 @@ local now = tonumber(ARG.now)
 local _, asked = report(ARG_TAIL, now + tonumber(ARG.idle_ms))
 if ARG.evicted ~= '' then
   if ARG.evicted_started == '1' then  -- moved in before the report said so: it keeps its place
-    if redis.call('ZSCORE', KEYS[1], ARG.evicted) then
-      redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARG.idle_ms), ARG.evicted)
-      unstart(ARG.evicted)
-    end
+    if lives_until(ARG.evicted, now + tonumber(ARG.idle_ms), false) then unstart(ARG.evicted) end
   elseif redis.call('ZREM', KEYS[1], ARG.evicted) == 1 then  -- deleted: its place is free
     local count, owner, network = forget_game(ARG.evicted)
     if count > 0 then redis.call('DECRBY', KEYS[3], count) end

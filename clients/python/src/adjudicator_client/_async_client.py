@@ -28,6 +28,7 @@ from adjudicator_client._schema import (
     CreatedReversiOut,
     CreatedTicTacToeOut,
     CreateGameAnswer,
+    NamesIn,
     RulesIn,
     StonesOpening,
 )
@@ -103,6 +104,10 @@ class AsyncClient:
     delete_game = awaited(operations.delete_game)
     get_record = awaited(operations.get_record)
     get_record_text = awaited(operations.get_record_text)
+    list_archived_games = awaited(operations.list_archived_games)
+    get_archived_game = awaited(operations.get_archived_game)
+    get_archived_game_text = awaited(operations.get_archived_game_text)
+    export_archive = awaited(operations.export_archive)
     audit_record = awaited(operations.audit_record)
     audit_batch = awaited(operations.audit_batch)
     get_keys = awaited(operations.get_keys)
@@ -123,6 +128,7 @@ class AsyncClient:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
@@ -138,6 +144,7 @@ class AsyncClient:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         height: int | None = None,
         width: int | None = None,
         board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
@@ -155,6 +162,7 @@ class AsyncClient:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         rule: Literal["freestyle", "standard", "renju", "caro"] | None = None,
         size: int | None = None,
         foul: Literal["refuse", "lose"] | None = None,
@@ -172,6 +180,7 @@ class AsyncClient:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         width: int | None = None,
         height: int | None = None,
         k: int | None = None,

@@ -22,6 +22,7 @@ from adjudicator_client._schema import (
     CreatedReversiOut,
     CreatedTicTacToeOut,
     CreateGameAnswer,
+    NamesIn,
     RulesIn,
     StonesOpening,
 )
@@ -97,6 +98,10 @@ class Client:
     delete_game = sent(operations.delete_game)
     get_record = sent(operations.get_record)
     get_record_text = sent(operations.get_record_text)
+    list_archived_games = sent(operations.list_archived_games)
+    get_archived_game = sent(operations.get_archived_game)
+    get_archived_game_text = sent(operations.get_archived_game_text)
+    export_archive = sent(operations.export_archive)
     audit_record = sent(operations.audit_record)
     audit_batch = sent(operations.audit_batch)
     get_keys = sent(operations.get_keys)
@@ -117,6 +122,7 @@ class Client:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
@@ -132,6 +138,7 @@ class Client:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         height: int | None = None,
         width: int | None = None,
         board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
@@ -149,6 +156,7 @@ class Client:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         rule: Literal["freestyle", "standard", "renju", "caro"] | None = None,
         size: int | None = None,
         foul: Literal["refuse", "lose"] | None = None,
@@ -166,6 +174,7 @@ class Client:
         visibility: Literal["public", "private"] | None = None,
         first_move_seconds: int | None = None,
         rules: RulesIn | None = None,
+        names: NamesIn | None = None,
         width: int | None = None,
         height: int | None = None,
         k: int | None = None,

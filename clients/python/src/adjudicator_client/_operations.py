@@ -38,6 +38,7 @@ from adjudicator_client._schema import (
     Connect4LegalMovesAnswer,
     CreateGameAnswer,
     DeleteGameAnswer,
+    GetArchivedGameAnswer,
     GetBoardAnswer,
     GetGameAnswer,
     GetHealthAnswer,
@@ -53,6 +54,7 @@ from adjudicator_client._schema import (
     GomokuForbiddenPointsAnswer,
     JoinGameAnswer,
     LegalMovesAnswer,
+    ListArchivedGamesAnswer,
     ListGamesAnswer,
     ListLegalMovesAnswer,
     ListMovesAnswer,
@@ -181,6 +183,10 @@ def _json(response: httpx.Response) -> Any:
 
 def _text(response: httpx.Response) -> str:
     return response.text
+
+
+def _bytes(response: httpx.Response) -> bytes:
+    return response.content
 
 
 def _nothing(response: httpx.Response) -> None:
@@ -326,12 +332,15 @@ def create_game(
     return call("create_game", _json, body)
 
 
-def join_game(game_id: str, idempotency_key: str | None = None) -> Call[JoinGameAnswer]:
-    """Take the free seat of an open game: ``{"player", "token", "state"}`` (a new random
-    Idempotency-Key unless given: a retry from the same client address gets the same seat and
-    token; the service binds a join's key to the client that sent it)."""
+def join_game(
+    game_id: str, idempotency_key: str | None = None, *, name: str | None = None
+) -> Call[JoinGameAnswer]:
+    """Take the free seat of an open game, called ``name`` if given: ``{"player", "token",
+    "state"}`` (a new random Idempotency-Key unless given: a retry from the same client address
+    gets the same seat and token; the service binds a join's key to the client that sent it)."""
     headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
-    return call("join_game", _json, path={"game_id": game_id}, headers=headers)
+    body = None if name is None else {"name": name}
+    return call("join_game", _json, body, path={"game_id": game_id}, headers=headers)
 
 
 def list_games(
@@ -544,6 +553,67 @@ def get_record_text(
     for Othello; ``psq`` and ``sgf`` for gomoku), as text."""
     path, params = {"game_id": game_id}, {"format": format}
     return call("get_record", _text, path=path, headers=_viewer(token), params=params)
+
+
+def list_archived_games(
+    *,
+    game: str | None = None,
+    rule: str | None = None,
+    player: str | None = None,
+    name: str | None = None,
+    status: str | None = None,
+    reason: str | None = None,
+    ended_after: str | None = None,
+    ended_before: str | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+) -> Call[ListArchivedGamesAnswer]:
+    """A page of the archive: finished public games, newest end first (``cursor``: the last
+    page's ``next``), filtered by kind, rule, player, a seat's name, status, reason and when
+    they ended (RFC 3339 instants)."""
+    params = _omit_none(
+        game=game, rule=rule, player=player, name=name, status=status, reason=reason,
+        ended_after=ended_after, ended_before=ended_before, limit=limit, cursor=cursor,
+    )  # fmt: skip
+    return call("list_archived_games", _json, params=params)
+
+
+def get_archived_game(game_id: str, *, token: str | None = None) -> Call[GetArchivedGameAnswer]:
+    """A finished game's signed record from the archive, as its record route answered it at the
+    end (``token``: a player's or a spectator's, for a private game)."""
+    return call("get_archived_game", _json, path={"game_id": game_id}, headers=_viewer(token))
+
+
+def get_archived_game_text(
+    game_id: str,
+    format: Literal["transcript", "ggf", "psq", "sgf"],
+    *,
+    token: str | None = None,
+) -> Call[str]:
+    """A finished game from the archive as a transcript or in its kind's community format."""
+    path, params = {"game_id": game_id}, {"format": format}
+    return call("get_archived_game", _text, path=path, headers=_viewer(token), params=params)
+
+
+def export_archive(
+    format: Literal["ndjson", "ggf", "sgf", "wtb"] = "ndjson",
+    *,
+    game: str | None = None,
+    rule: str | None = None,
+    player: str | None = None,
+    name: str | None = None,
+    status: str | None = None,
+    reason: str | None = None,
+    ended_after: str | None = None,
+    ended_before: str | None = None,
+) -> Call[bytes]:
+    """Every finished public game of the filters in one ``format``: NDJSON signed records, GGF,
+    SGF, or a WTHOR file (``wtb``) of the 8 × 8 Othello games that ended on the board."""
+    params = _omit_none(
+        format=format, game=game, rule=rule, player=player, name=name, status=status,
+        reason=reason, ended_after=ended_after, ended_before=ended_before,
+    )  # fmt: skip
+    return call("export_archive", _bytes, params=params)
 
 
 def audit_record(

@@ -21,6 +21,8 @@ __all__ = [
     "ApplyMoveAnswer",
     "ApplyMoveRequest",
     "ApplyMoveResponse",
+    "ArchivedGameOut",
+    "ArchivedGamesOut",
     "AuditBatchAnswer",
     "AuditBatchIn",
     "AuditBatchOut",
@@ -75,6 +77,7 @@ __all__ = [
     "CreatedReversiOut",
     "CreatedTicTacToeOut",
     "DeleteGameAnswer",
+    "ExportArchiveAnswer",
     "ForbiddenMove",
     "ForbiddenPointOut",
     "ForbiddenPointsOut",
@@ -83,6 +86,7 @@ __all__ = [
     "GameNotFound",
     "GameNotOver",
     "GameOver",
+    "GetArchivedGameAnswer",
     "GetBoardAnswer",
     "GetGameAnswer",
     "GetHealthAnswer",
@@ -114,6 +118,7 @@ __all__ = [
     "IllegalOut",
     "InternalError",
     "JoinGameAnswer",
+    "JoinIn",
     "JoinOut",
     "Jwk",
     "Keys",
@@ -123,6 +128,7 @@ __all__ = [
     "LegalMovesRequest",
     "LegalMovesResponse",
     "LineOut",
+    "ListArchivedGamesAnswer",
     "ListGamesAnswer",
     "ListLegalMovesAnswer",
     "ListMovesAnswer",
@@ -136,6 +142,7 @@ __all__ = [
     "MoveQuery",
     "MoveResultOut",
     "MovesPage",
+    "NamesIn",
     "NotFound",
     "NotYourTurn",
     "NothingToTakeBack",
@@ -274,6 +281,9 @@ class TicTacToeGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -412,6 +422,9 @@ class ReversiGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -527,6 +540,9 @@ class GomokuGameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -656,6 +672,9 @@ class Connect4GameOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -810,6 +829,38 @@ class Score(TypedDict):
     W: int
 
 
+class ArchivedGameOut(TypedDict):
+    """A finished game, as listed: its creation parameters (as `POST /v1/games` took them) are
+    members too.
+    """
+
+    id: str
+    game: str
+    # The seats' names, by seat.
+    names: dict[str, str]
+    # The seats' players, by seat.
+    players: dict[str, str]
+    # `won`, `draw` or `aborted`.
+    status: str
+    # 1 or 2; null for a draw or an abort.
+    winner: int | None
+    # Why it ended.
+    reason: str | None
+    move_count: int
+    # RFC 3339, UTC, ms.
+    created_at: str
+    # RFC 3339, UTC, ms.
+    ended_at: str
+    # The record's hash chain.
+    chain: str
+
+
+class ArchivedGamesOut(TypedDict):
+    games: list[ArchivedGameOut]
+    # Send as `cursor` for the next page.
+    next: str | None
+
+
 class AuditBatchIn(TypedDict):
     """Games to audit, each as `POST /v1/records/audit` takes one."""
 
@@ -906,6 +957,10 @@ class AuditConnect4MovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -931,6 +986,11 @@ class RulesIn(TypedDict):
     draw_offer: NotRequired[bool]
     # `false`: no giving time in this game. Default: `true`.
     give_time: NotRequired[bool]
+
+
+# What each seat is called (each optional): `"1"` the first player's, `"2"` the
+# second's.
+NamesIn = TypedDict("NamesIn", {"1": NotRequired[str | None], "2": NotRequired[str | None]})
 
 
 class AuditConnect4TranscriptIn(TypedDict):
@@ -959,6 +1019,10 @@ class AuditConnect4TranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -997,6 +1061,10 @@ class AuditGomokuMovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1094,6 +1162,10 @@ class AuditGomokuTranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1146,6 +1218,10 @@ class AuditReversiMovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1207,6 +1283,10 @@ class AuditReversiTranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1252,6 +1332,10 @@ class AuditTicTacToeMovesIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1290,6 +1374,10 @@ class AuditTicTacToeTranscriptIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1524,6 +1612,10 @@ class CreateConnect4In(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -1558,6 +1650,10 @@ class CreateGomokuIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1606,6 +1702,10 @@ class CreateReversiIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1646,6 +1746,10 @@ class CreateTicTacToeIn(TypedDict):
     first_move_seconds: NotRequired[int | None]
     # Actions the game leaves out (each allowed unless set `false`).
     rules: NotRequired[RulesIn | None]
+    # What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry
+    # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
+    # it.
+    names: NotRequired[NamesIn | None]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1719,6 +1823,9 @@ class CreatedConnect4Out(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -1803,6 +1910,9 @@ class CreatedGomokuOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -1899,6 +2009,9 @@ class CreatedReversiOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -1985,6 +2098,9 @@ class CreatedTicTacToeOut(TypedDict):
     rules: NotRequired[dict[str, bool]]
     # Only in a private game.
     visibility: NotRequired[Literal["private"]]
+    # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
+    # by seat (`{"1": "Ann"}`).
+    names: NotRequired[dict[str, str]]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -2286,6 +2402,13 @@ class GomokuMoveRequest(TypedDict):
 
 class Health(TypedDict):
     status: Literal["ok"]
+
+
+class JoinIn(TypedDict):
+    """What a player taking the open seat may say: the name the seat is called by."""
+
+    # The seat's name, in states and records.
+    name: NotRequired[str | None]
 
 
 class JoinOut(TypedDict):
@@ -2632,6 +2755,12 @@ AuditRecordAnswer: TypeAlias = AuditOut
 
 AuditBatchAnswer: TypeAlias = AuditBatchOut
 
+ListArchivedGamesAnswer: TypeAlias = ArchivedGamesOut
+
+GetArchivedGameAnswer: TypeAlias = Any
+
+ExportArchiveAnswer: TypeAlias = Any
+
 GetHealthAnswer: TypeAlias = Health
 
 GetReadinessAnswer: TypeAlias = Readiness
@@ -2721,6 +2850,13 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "get_record": Operation("getRecord", "GET", "/v1/games/{game_id}/record", (200, 304), "always"),
     "audit_record": Operation("auditRecord", "POST", "/v1/records/audit", (200,), "always"),
     "audit_batch": Operation("auditBatch", "POST", "/v1/records/audit-batch", (200,), "always"),
+    "list_archived_games": Operation(
+        "listArchivedGames", "GET", "/v1/archive/games", (200,), "always"
+    ),
+    "get_archived_game": Operation(
+        "getArchivedGame", "GET", "/v1/archive/games/{game_id}", (200,), "always"
+    ),
+    "export_archive": Operation("exportArchive", "GET", "/v1/archive/export", (200,), "always"),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,), "always"),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,), "always"),
     "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,), "always"),

@@ -1,0 +1,416 @@
+"""Finished games in a database: written once, listed by an index, read back as they were.
+
+A game is archived in one transaction (its row, its seats, its records) that does nothing if the
+game is there already (``put``): archivers in many processes may offer the same game, and an
+archiver that died after the write and before telling the live store offers it again; the
+database keeps one. A page of the listing (``page``) walks one index from a cursor, newest end
+first, and an export (``every``) reads the same order in batches, each its own short query, so
+that neither holds a database's worth of rows in memory nor a transaction open for long.
+
+An archive that cannot be reached raises ``StoreUnavailable``: the routes answer 503, and the
+archiver leaves the game waiting in its live store and tries again.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy import and_, event, exists, func, literal, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from app.sessions.errors import StoreUnavailable
+from app.stores.archive.tables import games, records, seats, signing_keys
+from app.stores.archive.urls import engine_url, is_sqlite
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedRecord:
+    """A finished game's record in one ``format``: the bytes answered and their media type, or
+    why the format cannot write the game (``refused``)."""
+
+    format: str
+    media_type: str
+    body: bytes
+    refused: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished game as the archive keeps it: the columns it is found by, its ``summary`` as
+    listed (JSON), the token hashes that may read it if it is private (``readers``), its seats'
+    names and players (by seat: 1, 2) and its records. Times are ms since the epoch."""
+
+    id: str
+    game: str
+    rule: str | None
+    status: str
+    winner: int | None
+    reason: str | None
+    move_count: int
+    created_ms: int
+    ended_ms: int
+    private: bool
+    summary: Mapping[str, object]
+    records: Sequence[ArchivedRecord]
+    readers: frozenset[str] = frozenset()
+    names: Mapping[int, str] = field(default_factory=dict)
+    players: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A listing's filters (None: any): exact values, and the end strictly after
+    ``ended_after`` and strictly before ``ended_before`` (ms since the epoch)."""
+
+    game: str | None = None
+    rule: str | None = None
+    player: str | None = None
+    name: str | None = None
+    status: str | None = None
+    reason: str | None = None
+    ended_after: int | None = None
+    ended_before: int | None = None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Cursor:
+    """Where a page ends: the last game listed (its end, its id). Listed newest end first, the
+    next page holds the games before it in that order."""
+
+    ended_ms: int
+    id: str
+
+    def encode(self) -> str:
+        text = f"{self.ended_ms}:{self.id}".encode()
+        return base64.urlsafe_b64encode(text).decode().rstrip("=")
+
+    @classmethod
+    def decode(cls, text: str) -> Cursor:
+        """The cursor ``encode`` wrote; ValueError for anything else."""
+        if not 0 < len(text) <= 200:
+            raise ValueError("not a cursor of this listing")
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            raise ValueError("not a cursor of this listing") from None
+        ended, colon, game_id = raw.partition(":")
+        if not colon or not ended.isdigit() or not game_id or not game_id.isprintable():
+            raise ValueError("not a cursor of this listing")
+        return cls(int(ended), game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page of summaries, newest end first, and the cursor to the next (None: no more)."""
+
+    games: list[Mapping[str, Any]]
+    next: Cursor | None
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A game's record in one format as archived, and who may read it: whether it is private,
+    and the token hashes that may read it then."""
+
+    record: ArchivedRecord
+    private: bool
+    readers: frozenset[str]
+
+
+def _sqlite_pragmas(connection: Any, _: Any) -> None:
+    """Each SQLite connection: write-ahead logging (readers do not wait for the archiver; a
+    process that dies loses no committed game), waits up to 5 s for another's write, and keeps
+    foreign keys."""
+    cursor = connection.cursor()
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000",
+                   "foreign_keys=ON"):  # fmt: skip
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+class Archive:
+    """The archive at ``url`` (``app.stores.archive.urls``). ``timeout_seconds`` bounds a
+    connection's making and each statement on PostgreSQL; ``connections`` the pool."""
+
+    def __init__(self, url: str, *, timeout_seconds: float = 5.0, connections: int = 5) -> None:
+        self.url = url
+        self.sqlite = is_sqlite(url)
+        options: dict[str, Any] = {}
+        if self.sqlite:  # a file: no connection to find broken before use
+            options["connect_args"] = {"timeout": timeout_seconds}
+        else:
+            options |= {
+                "pool_pre_ping": True,  # a server restarted meanwhile: a new connection
+                "pool_size": connections,
+                "max_overflow": 0,
+                "pool_timeout": timeout_seconds,
+                "connect_args": {"timeout": timeout_seconds, "command_timeout": timeout_seconds},
+            }
+        self.engine: AsyncEngine = create_async_engine(engine_url(url), **options)
+        if self.sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def run(self, work: Callable[[AsyncConnection], Awaitable[T]], write: bool) -> T:
+        """``work`` on a connection (in a transaction when it writes); StoreUnavailable when the
+        database cannot be reached or fails."""
+        try:
+            if write:
+                async with self.engine.begin() as connection:
+                    return await work(connection)
+            async with self.engine.connect() as connection:
+                return await work(connection)
+        except (DBAPIError, SQLAlchemyError, OSError, TimeoutError) as error:
+            raise StoreUnavailable(may_have_applied=None if write else False) from error
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def _insert(self, table: Any) -> Any:
+        dialect = sqlite if self.sqlite else postgresql
+        return dialect.insert(table)
+
+    async def put(self, game: Finished, archived_ms: int) -> bool:
+        """Archive ``game`` unless it is archived already: True if this call wrote it."""
+
+        async def write(connection: AsyncConnection) -> bool:
+            row = {
+                "id": game.id, "game": game.game, "rule": game.rule, "status": game.status,
+                "winner": game.winner, "reason": game.reason, "move_count": game.move_count,
+                "created_at": game.created_ms, "ended_at": game.ended_ms,
+                "private": game.private, "summary": json.dumps(game.summary),
+                "readers": json.dumps(sorted(game.readers)), "archived_at": archived_ms,
+            }  # fmt: skip
+            written = await connection.execute(
+                self._insert(games).values(row).on_conflict_do_nothing(index_elements=["id"])
+            )
+            if written.rowcount != 1:  # there already
+                return False
+            seated = [
+                {"game_id": game.id, "seat": seat, "name": game.names.get(seat),
+                 "player": game.players.get(seat), "private": game.private,
+                 "ended_at": game.ended_ms}
+                for seat in (1, 2)
+            ]  # fmt: skip
+            await connection.execute(seats.insert(), seated)
+            if game.records:
+                await connection.execute(
+                    records.insert(),
+                    [
+                        {"game_id": game.id, "format": kept.format, "body": kept.body,
+                         "media_type": kept.media_type, "refused": kept.refused}
+                        for kept in game.records
+                    ],
+                )  # fmt: skip
+            return True
+
+        return await self.run(write, write=True)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def _listing(
+        self, where: Where, after: Cursor | None, format: str | None = None, below: int = 0
+    ) -> Any:
+        """The public games of ``where`` before ``after``, newest end first (their summary, end
+        and id; and their record in ``format``, if asked, those that have one; archived at or
+        before ``below``, a ``seq``, if given): walked
+        down the seats' index when a seat's name or player is asked, else the games'
+        (``tables``). A game both of whose seats match is listed once: the first seat stands
+        for it."""
+        query: Any  # a Select
+        picked: tuple[Any, ...] = (games.c.summary, games.c.ended_at, games.c.id)
+        if format is not None:
+            picked += (records.c.body,)
+        conditions: list[Any] = []
+        driver = where.name if where.name is not None else where.player
+        if driver is not None:
+            column = "name" if where.name is not None else "player"
+            seat, first = seats.alias("seat"), seats.alias("first")
+            query = select(*picked).select_from(seat).join(games, games.c.id == seat.c.game_id)
+            conditions += [
+                seat.c.private == literal(False), seat.c[column] == driver,
+                ~exists().where(first.c.game_id == seat.c.game_id, first.c.seat < seat.c.seat,
+                                first.c[column] == driver),
+            ]  # fmt: skip
+            if where.name is not None and where.player is not None:
+                other = seats.alias("other")
+                conditions.append(
+                    exists().where(other.c.game_id == seat.c.game_id,
+                                   other.c.player == where.player)
+                )  # fmt: skip
+            order = (seat.c.ended_at, seat.c.game_id)
+        else:
+            query = select(*picked)
+            conditions.append(games.c.private == literal(False))
+            order = (games.c.ended_at, games.c.id)
+        for name in ("game", "rule", "status", "reason"):
+            value = getattr(where, name)
+            if value is not None:
+                conditions.append(games.c[name] == value)
+        if where.ended_after is not None:
+            conditions.append(order[0] > where.ended_after)
+        if where.ended_before is not None:
+            conditions.append(order[0] < where.ended_before)
+        if after is not None:
+            conditions.append(tuple_(*order) < tuple_(literal(after.ended_ms), literal(after.id)))
+        if below:
+            conditions.append(games.c.seq <= below)
+        if format is not None:
+            query = query.join(
+                records, and_(records.c.game_id == games.c.id, records.c.format == format)
+            )
+            conditions.append(records.c.refused.is_(None))
+        return query.where(and_(*conditions)).order_by(order[0].desc(), order[1].desc())
+
+    async def page(self, where: Where, after: Cursor | None, limit: int) -> Page:
+        """At most ``limit`` summaries of ``where``'s public games after the cursor ``after``."""
+
+        async def read(connection: AsyncConnection) -> Page:
+            rows = (await connection.execute(self._listing(where, after).limit(limit + 1))).all()
+            more = len(rows) > limit
+            rows = rows[:limit]
+            listed = [json.loads(row.summary) for row in rows]
+            last = Cursor(rows[-1].ended_at, rows[-1].id) if more else None
+            return Page(listed, last)
+
+        return await self.run(read, write=False)
+
+    async def every(self, where: Where, batch: int = 500) -> AsyncIterator[Sequence[Any]]:
+        """The summaries of ``where``'s public games, newest end first, ``batch`` at a time,
+        each batch its own query (a cursor page): as the archive was when each was read."""
+        after: Cursor | None = None
+        while True:
+            page = await self.page(where, after, batch)
+            if page.games:
+                yield page.games
+            if page.next is None:
+                return
+            after = page.next
+
+    async def newest(self) -> int:
+        """The ``seq`` of the game archived last (0: none): an export reads the archive as it
+        was then (``below``)."""
+
+        async def read(connection: AsyncConnection) -> int:
+            found = await connection.execute(select(func.max(games.c.seq)))
+            return int(found.scalar_one() or 0)
+
+        return await self.run(read, write=False)
+
+    async def counted(self, where: Where, format: str, below: int) -> int:
+        """How many games ``exported`` gives."""
+
+        async def read(connection: AsyncConnection) -> int:
+            listed = self._listing(where, None, format, below).order_by(None).subquery()
+            found = await connection.execute(select(func.count()).select_from(listed))
+            return int(found.scalar_one())
+
+        return await self.run(read, write=False)
+
+    async def exported(
+        self, where: Where, format: str, after: Cursor | None, below: int, limit: int
+    ) -> tuple[list[bytes], Cursor | None]:
+        """The records in ``format`` of at most ``limit`` public games of ``where`` after the
+        cursor ``after`` (archived at or before ``below``), newest end first; and the cursor
+        after them (None: no more)."""
+
+        async def read(connection: AsyncConnection) -> tuple[list[bytes], Cursor | None]:
+            query = self._listing(where, after, format, below).limit(limit + 1)
+            rows = (await connection.execute(query)).all()
+            more = len(rows) > limit
+            rows = rows[:limit]
+            last = Cursor(rows[-1].ended_at, rows[-1].id) if more else None
+            return [bytes(row.body) for row in rows], last
+
+        return await self.run(read, write=False)
+
+    async def kept(self, game_id: str, format: str) -> Kept | None:
+        """The game's record in ``format``, and who may read it; None: no such game archived
+        (or none in that format)."""
+
+        async def read(connection: AsyncConnection) -> Kept | None:
+            found = (
+                await connection.execute(
+                    select(
+                        records.c.format,
+                        records.c.media_type,
+                        records.c.body,
+                        records.c.refused,
+                        games.c.private,
+                        games.c.readers,
+                    )
+                    .join(games, games.c.id == records.c.game_id)
+                    .where(records.c.game_id == game_id, records.c.format == format)
+                )
+            ).first()
+            if found is None:
+                return None
+            record = ArchivedRecord(found.format, found.media_type, found.body, found.refused)
+            return Kept(record, found.private, frozenset(json.loads(found.readers)))
+
+        return await self.run(read, write=False)
+
+    async def keep_key(self, jwk: Mapping[str, str], added_ms: int) -> None:
+        """Keep a signing key's public JWK (by its ``kid``), once."""
+
+        async def write(connection: AsyncConnection) -> None:
+            row = {"kid": jwk["kid"], "jwk": json.dumps(dict(jwk)), "added_at": added_ms}
+            await connection.execute(
+                self._insert(signing_keys)
+                .values(row)
+                .on_conflict_do_nothing(index_elements=["kid"])
+            )
+
+        await self.run(write, write=True)
+
+    async def keys(self) -> list[dict[str, str]]:
+        """The public JWKs of every key kept, oldest first."""
+
+        async def read(connection: AsyncConnection) -> list[dict[str, str]]:
+            query = select(signing_keys.c.jwk).order_by(signing_keys.c.added_at)
+            return [json.loads(row.jwk) for row in await connection.execute(query)]
+
+        return await self.run(read, write=False)
+
+    async def exists(self, game_id: str) -> bool:
+        async def read(connection: AsyncConnection) -> bool:
+            query = select(games.c.seq).where(games.c.id == game_id)
+            return (await connection.execute(query)).first() is not None
+
+        return await self.run(read, write=False)
+
+    async def count(self) -> int:
+        """The games archived."""
+
+        async def read(connection: AsyncConnection) -> int:
+            return int(
+                (await connection.execute(select(func.count()).select_from(games))).scalar_one()
+            )
+
+        return await self.run(read, write=False)
+
+    async def forget_before(self, ended_ms: int) -> int:
+        """Remove the games that ended before ``ended_ms`` (retention), their seats and records:
+        how many."""
+
+        async def write(connection: AsyncConnection) -> int:
+            old = select(games.c.id).where(games.c.ended_at < ended_ms)
+            for table in (records, seats):
+                await connection.execute(table.delete().where(table.c.game_id.in_(old)))
+            removed = await connection.execute(games.delete().where(games.c.ended_at < ended_ms))
+            return int(removed.rowcount)
+
+        return await self.run(write, write=True)
+
+
+__all__ = ["Archive", "ArchivedRecord", "Cursor", "Finished", "Kept", "Page", "Where"]

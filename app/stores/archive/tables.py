@@ -1,0 +1,110 @@
+"""The archive's tables: finished games, their seats and their records, as SQLAlchemy Core
+declares them (the migrations, ``migrations/versions``, make them; a test keeps the two equal).
+
+* ``games``: one row a finished game. ``seq`` numbers the rows in the order they were archived
+  (an export reads the archive as it was when it began: the rows up to its ``seq``); ``id`` is
+  the game's. The columns a listing filters on are columns (``game``, ``rule``, ``status``,
+  ``reason``, ``ended_at``, ``private``), each with an index that ends with the listing's order
+  (``ended_at``, ``id``, newest first), so a page is a walk down one index, never a scan of
+  every game. ``summary`` is the listing's JSON of the game, written once. ``readers`` are the
+  token hashes that may read a private game (its players' and its spectators').
+* ``seats``: a row a seat, with its name and its player (when a player took it), and the game's
+  end: what the ``name`` and ``player`` filters walk, in the listing's order.
+* ``records``: a finished game's record in each format its kind writes, the bytes ``GET
+  /v1/games/{id}/record`` answered at the end (or why a format cannot write the game).
+* ``signing_keys``: the public key (a JWK, by its ``kid``) of every key that signed a record
+  kept here, so that a record signed by a process's key made at start (ephemeral) still
+  verifies against ``GET /v1/keys`` after that process is gone.
+
+Times are integers, milliseconds since the epoch (the stores' own), so that both databases
+order and compare them alike.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    SmallInteger,
+    String,
+    Table,
+    Text,
+)
+
+# Constraint names spelled out, so that a migration names what it changes on both databases.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+ID_LENGTH = 64  # a game's id (the stores' are 22 characters), a player's
+NAME_LENGTH = 64  # a seat's name: 1 to 64 characters (the contract's)
+WORD_LENGTH = 32  # a kind's name, a rule, a status, a reason, a format
+
+games = Table(
+    "games",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("id", String(ID_LENGTH), nullable=False, unique=True),
+    Column("game", String(WORD_LENGTH), nullable=False),
+    Column("rule", String(WORD_LENGTH), nullable=True),
+    Column("status", String(WORD_LENGTH), nullable=False),
+    Column("winner", SmallInteger, nullable=True),
+    Column("reason", String(WORD_LENGTH), nullable=True),
+    Column("move_count", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("ended_at", BigInteger, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("readers", Text, nullable=False),
+    Column("archived_at", BigInteger, nullable=False),
+)
+# The listing's order, and one index a filter: each ends with it.
+Index(None, games.c.private, games.c.ended_at, games.c.id)
+for _column in ("game", "rule", "status", "reason"):
+    Index(None, games.c.private, games.c[_column], games.c.ended_at, games.c.id)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column(
+        "game_id", String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("seat", SmallInteger, primary_key=True),
+    Column("name", String(NAME_LENGTH), nullable=True),
+    Column("player", String(ID_LENGTH), nullable=True),
+    Column("private", Boolean, nullable=False),
+    Column("ended_at", BigInteger, nullable=False),
+)
+Index(None, seats.c.name, seats.c.private, seats.c.ended_at, seats.c.game_id)
+Index(None, seats.c.player, seats.c.private, seats.c.ended_at, seats.c.game_id)
+
+records = Table(
+    "records",
+    metadata,
+    Column(
+        "game_id", String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("format", String(WORD_LENGTH), primary_key=True),
+    Column("media_type", String(WORD_LENGTH * 2), nullable=False),
+    Column("body", LargeBinary, nullable=False),
+    Column("refused", Text, nullable=True),
+)
+
+signing_keys = Table(
+    "signing_keys",
+    metadata,
+    Column("kid", String(ID_LENGTH), primary_key=True),
+    Column("jwk", Text, nullable=False),
+    Column("added_at", BigInteger, nullable=False),
+)
