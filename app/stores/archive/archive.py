@@ -13,6 +13,7 @@ archiver leaves the game waiting in its live store and tries again.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import json
@@ -20,8 +21,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, event, exists, func, literal, select, tuple_
+from sqlalchemy import Engine, and_, create_engine, event, exists, func, literal, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -156,11 +158,20 @@ class Archive:
                 "connect_args": {"timeout": timeout_seconds, "command_timeout": timeout_seconds},
             }
         self.engine: AsyncEngine = create_async_engine(engine_url(url), **options)
+        # SQLite's writes: SQLAlchemy's synchronous engine over the same file (``put``).
+        self.writer: Engine | None = None
         if self.sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            self.writer = create_engine(
+                make_url(url),
+                connect_args={"timeout": timeout_seconds, "check_same_thread": False},
+            )
+            event.listen(self.writer, "connect", _sqlite_pragmas)
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self.writer is not None:
+            self.writer.dispose()
 
     async def run(self, work: Callable[[AsyncConnection], Awaitable[T]], write: bool) -> T:
         """``work`` on a connection (in a transaction when it writes); StoreUnavailable when the
@@ -181,40 +192,66 @@ class Archive:
         return dialect.insert(table)
 
     async def put(self, game: Finished, archived_ms: int) -> bool:
-        """Archive ``game`` unless it is archived already: True if this call wrote it."""
+        """Archive ``game`` unless it is archived already: True if this call wrote it. On SQLite
+        the transaction runs whole in a worker thread, on SQLAlchemy's synchronous engine over
+        the same file: through aiosqlite each statement's every call (a cursor, its execution,
+        its close) is a hop to its thread and back, some twenty for a game (2 ms); here one."""
+        statements = self._writes(game, archived_ms)
+        if self.writer is not None:
+            writer = self.writer
+
+            def write_here() -> bool:
+                with writer.begin() as connection:
+                    first, *rest = statements
+                    if connection.execute(*first).rowcount != 1:  # there already
+                        return False
+                    for statement in rest:
+                        connection.execute(*statement)
+                    return True
+
+            try:
+                return await asyncio.to_thread(write_here)
+            except (DBAPIError, SQLAlchemyError, OSError) as error:
+                raise StoreUnavailable(may_have_applied=None) from error
 
         async def write(connection: AsyncConnection) -> bool:
-            row = {
-                "id": game.id, "game": game.game, "rule": game.rule, "status": game.status,
-                "winner": game.winner, "reason": game.reason, "move_count": game.move_count,
-                "created_at": game.created_ms, "ended_at": game.ended_ms,
-                "private": game.private, "summary": json.dumps(game.summary),
-                "readers": json.dumps(sorted(game.readers)), "archived_at": archived_ms,
-            }  # fmt: skip
-            written = await connection.execute(
-                self._insert(games).values(row).on_conflict_do_nothing(index_elements=["id"])
-            )
-            if written.rowcount != 1:  # there already
+            first, *rest = statements
+            if (await connection.execute(*first)).rowcount != 1:  # there already
                 return False
-            seated = [
-                {"game_id": game.id, "seat": seat, "name": game.names.get(seat),
-                 "player": game.players.get(seat), "private": game.private,
-                 "ended_at": game.ended_ms}
-                for seat in (1, 2)
-            ]  # fmt: skip
-            await connection.execute(seats.insert(), seated)
-            if game.records:
-                await connection.execute(
-                    records.insert(),
-                    [
-                        {"game_id": game.id, "format": kept.format, "body": kept.body,
-                         "media_type": kept.media_type, "refused": kept.refused}
-                        for kept in game.records
-                    ],
-                )  # fmt: skip
+            for statement in rest:
+                await connection.execute(*statement)
             return True
 
         return await self.run(write, write=True)
+
+    def _writes(self, game: Finished, archived_ms: int) -> list[tuple[Any, ...]]:
+        """The statements that archive ``game`` (each with its rows), in order: its row first,
+        which does nothing if the game is there already (then nothing else is written)."""
+        row = {
+            "id": game.id, "game": game.game, "rule": game.rule, "status": game.status,
+            "winner": game.winner, "reason": game.reason, "move_count": game.move_count,
+            "created_at": game.created_ms, "ended_at": game.ended_ms,
+            "private": game.private, "summary": json.dumps(game.summary),
+            "readers": json.dumps(sorted(game.readers)), "archived_at": archived_ms,
+        }  # fmt: skip
+        seated = [
+            {"game_id": game.id, "seat": seat, "name": game.names.get(seat),
+             "player": game.players.get(seat), "private": game.private,
+             "ended_at": game.ended_ms}
+            for seat in (1, 2)
+        ]  # fmt: skip
+        statements: list[tuple[Any, ...]] = [
+            (self._insert(games).values(row).on_conflict_do_nothing(index_elements=["id"]),),
+            (seats.insert(), seated),
+        ]
+        if game.records:
+            kept = [
+                {"game_id": game.id, "format": record.format, "body": record.body,
+                 "media_type": record.media_type, "refused": record.refused}
+                for record in game.records
+            ]  # fmt: skip
+            statements.append((records.insert(), kept))
+        return statements
 
     # --- reading ------------------------------------------------------------------------------
 
