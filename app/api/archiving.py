@@ -46,6 +46,8 @@ SETTLE_SECONDS = 1.0
 # How often the keys kept in the archive are read again (other processes' keys), and its games
 # counted.
 KEYS_SECONDS = 30.0
+# How long the loop, woken by an ending, lets the request that ended it archive it first.
+WAKE_SECONDS = 0.05
 # How long a stopping process archives what waits before it goes (the rest waits in a live
 # store that outlives it, for the next process; a memory store's go with it).
 STOP_SECONDS = 2.0
@@ -297,6 +299,9 @@ class Archiver:
                 pause = min(60.0, pause * 2)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.store.ended.wait(), pause)
+                # Woken by an ending: the request that ended it is archiving it (``settle``);
+                # the loop comes after, not beside it on the answer's path.
+                await asyncio.sleep(WAKE_SECONDS)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self.run(), name="archiver")
