@@ -125,6 +125,7 @@ class Archiver:
         self.written = 0  # games this process wrote into the archive
         self.failures = 0  # attempts that found the archive or the store unavailable
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         # The games being archived by this process now: one archiving a game, whoever asks
         # (the request that ended it, the loop woken by its end).
         self._taking: dict[str, asyncio.Future[bool]] = {}
@@ -278,7 +279,7 @@ class Archiver:
         """Archive what waits, whenever a game ends here and every ``poll_seconds``; an archive
         or store that is down is tried again, waiting longer each time (up to a minute)."""
         pause = self.poll_seconds
-        while True:
+        while not self._stopping:  # (a cancellation a store's client swallows ends it too)
             self.store.ended.clear()  # before the read: an ending after it sets it again
             try:
                 if not self.ready:
@@ -309,9 +310,12 @@ class Archiver:
     async def stop(self) -> None:
         """Stop the loop; archive what waits, if that takes little (a live store that
         outlives this process keeps the rest for the next)."""
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # Bounded: a store's client may swallow the cancellation (as a connection error)
+            # in the middle of a round; the loop then ends at its next turn, or is left.
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._task), STOP_SECONDS)
         with contextlib.suppress(StoreUnavailable, TimeoutError):
             await asyncio.wait_for(self.drain(), STOP_SECONDS)

@@ -150,3 +150,31 @@ async def test_an_archive_that_goes_down_holds_up_no_more_endings() -> None:
         assert await live.unarchived(10) == [first, *later]
     finally:
         await down.close()
+
+
+class Swallowing(MemoryGameStore):
+    """A store whose client turns a cancellation into a connection error, as redis-py's may
+    in the middle of a round trip."""
+
+    async def unarchived(self, limit: int) -> list[str]:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            raise StoreUnavailable(may_have_applied=False) from None
+        return []
+
+
+async def test_a_stopping_archiver_stops_though_its_store_swallows_the_cancellation(
+    archive: Archive,
+) -> None:
+    live = Swallowing(REGISTRY, max_games=10, idle_seconds=60, archive=True)
+    archiver = Archiver(live, archive, SERVED, KEYS, poll_seconds=0.05)
+    await archiver.open()
+    archiver.start()
+    await asyncio.sleep(0.2)  # the loop waits in the store's read
+    started = time.monotonic()
+    await asyncio.wait_for(archiver.stop(), 30)  # stop's drain meets the same store: bounded
+    assert time.monotonic() - started < 10
+    await asyncio.sleep(0.2)
+    assert archiver._task is not None
+    assert archiver._task.done()  # the loop saw it was stopping and ended
