@@ -287,6 +287,7 @@ class Archiver:
                 if self.ready:
                     await self.publish()
                     await self.drain()
+                    await self.archive.checkpoint()  # the log of what requests wrote
                     await self.retain()
                 pause = self.poll_seconds
             except StoreUnavailable:

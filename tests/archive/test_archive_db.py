@@ -6,8 +6,12 @@ offered, and the listing pages exactly as a slow reference (filter every game, s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import shutil
+import sqlite3
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,6 +83,43 @@ async def test_archivers_racing_on_one_game_write_it_once(archive_url: str) -> N
     finally:
         for archive in archives:
             await archive.close()
+
+
+async def test_a_write_that_finds_sqlite_locked_waits_off_the_event_loop(tmp_path: Path) -> None:
+    """A SQLite write is made on the event loop only when the write lock is free at once: held
+    by another connection, the write waits for it in a thread while the loop goes on, and is
+    made when it is released; the log it leaves is checkpointed into the file."""
+    path = tmp_path / "locked.sqlite3"
+    archive = Archive(f"sqlite:///{path}")
+    await upgrade(archive)
+    try:
+        await archive.checkpoint()  # the tables in the file
+        assert await archive.put(finished("free", 1000), 2000)  # the lock free: made at once
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        writing = asyncio.ensure_future(archive.put(finished("locked", 1001), 2000))
+        turns = 0
+        while turns < 20:  # the loop goes on while the write waits
+            await asyncio.sleep(0)
+            turns += 1
+        assert not writing.done()
+        other.execute("COMMIT")
+        assert await writing
+        other.close()
+        listed = (await archive.page(Where(), None, 10)).games
+        assert sorted(game["id"] for game in listed) == ["free", "locked"]
+
+        def in_the_file() -> list[str]:  # the file alone, without its log
+            copy = tmp_path / "copy.sqlite3"
+            shutil.copyfile(path, copy)
+            with contextlib.closing(sqlite3.connect(copy)) as reading:
+                return sorted(row[0] for row in reading.execute("SELECT id FROM games"))
+
+        assert in_the_file() == []  # written to the log only, so far
+        await archive.checkpoint()
+        assert in_the_file() == ["free", "locked"]
+    finally:
+        await archive.close()
 
 
 def reference(games: list[Finished], where: Where) -> list[str]:
