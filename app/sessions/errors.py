@@ -151,8 +151,12 @@ class SeatTaken(RuleError):
 
     code = "seat_taken"
 
-    def __init__(self) -> None:
-        super().__init__("this game has no free seat: both players are seated")
+    def __init__(self, detail: str = "this game has no free seat: both players are seated") -> None:
+        super().__init__(detail)
+
+
+# A player joining the game whose other seat it holds (SeatTaken): it plays with another.
+OWN_GAME = "this player holds the game's other seat: a game is played by two players"
 
 
 # The actions a game may be created without (``"rules": {"<action>": false}``), each with

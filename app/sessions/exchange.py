@@ -94,6 +94,8 @@ class GameState:
     joined_ms: int | None = None  # when the open seat was taken (ms), if kept
     created_ms: int | None = None  # when the game was created (ms; the store's time), if kept
     names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
+    players: tuple[str | None, str | None] = (None, None)  # the players (ids) holding them
+    rated: bool = False  # its result updates its players' ratings
 
     @property
     def ended_version(self) -> int:

@@ -24,6 +24,7 @@ from app.sessions.clock import Clocks
 from app.sessions.errors import (
     NO_CLOCK,
     NO_OPPONENT,
+    OWN_GAME,
     PRIVATE_GAME,
     REMEMBERED_REFUSALS,
     TOO_MANY_GIFTS,
@@ -96,15 +97,18 @@ def player_by_digest(token_hashes: tuple[str, str], digest: str) -> Player:
 @dataclass(frozen=True, slots=True)
 class Terms:
     """What a game's creation says of its life beyond its kind's rules: the first-move deadline
-    (seconds), the rule flags set false (``errors.RULE_FLAGS``), and whether it is private."""
+    (seconds), the rule flags set false (``errors.RULE_FLAGS``), whether it is private, and
+    whether it is rated (its result updates its players' ratings)."""
 
     first_move_seconds: int | None = None
     disabled: frozenset[str] = frozenset()
     private: bool = False
+    rated: bool = False
 
     def onto(self, session: Session, now_ms: int) -> None:
         """A new game's ``session`` takes these terms at ``now_ms``, its creation."""
         session.disabled, session.private = self.disabled, self.private
+        session.rated = self.rated
         if self.first_move_seconds is not None:
             session.first_move_ms = self.first_move_seconds * 1000
             session.first_turn(now_ms)
@@ -181,6 +185,8 @@ class Session:
     joined_ms: int | None = None  # when the open seat was taken (ms; None: not yet, or no time)
     created_ms: int | None = None  # when it was created (ms; None: no time kept)
     names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
+    players: tuple[str | None, str | None] = (None, None)  # the players (ids) holding them
+    rated: bool = False  # its result updates its players' ratings (``Terms.rated``)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
@@ -319,6 +325,8 @@ class Session:
             joined_ms=self.joined_ms,
             created_ms=self.created_ms,
             names=self.names,
+            players=self.players,
+            rated=self.rated,
         )
         return self._snapshot
 
@@ -502,10 +510,12 @@ class Session:
 
     def join(
         self, idempotency_key: str | None, requester: str, now_ms: int = 0,
-        name: str | None = None,
+        name: str | None = None, player: str | None = None, token: str | None = None,
     ) -> JoinResult:  # fmt: skip
-        """Take the open seat with a new token (the store keeps its hash), called ``name`` if
-        given (else as the creator called it); with an
+        """Take the open seat with a new token (the store keeps its hash), or with ``token``
+        (a player's for this game: ``tokens.seat_token``) for the ``player`` (an id) taking
+        it, who may not hold the other seat too (SeatTaken), called ``name`` if given (else as
+        the creator called it); with an
         ``idempotency_key``, a retry of the join that took it by the same ``requester`` gets
         the same seat and token (sealed under the key: ``tokens.seal``; ``join_receipt_key``).
         SeatTaken if no seat is free, or the game is over."""
@@ -517,13 +527,16 @@ class Session:
                 outcome = receipt.outcome
                 assert isinstance(outcome, tuple), "a join's receipt holds its seat"
                 assert not isinstance(outcome, Answered), "a join's receipt holds its seat"
-                player, sealed = outcome
-                token = tokens.unseal(sealed, idempotency_key)
-                return JoinResult(player, token, self.state(), replayed=True)
+                taken, sealed = outcome
+                return JoinResult(
+                    taken, tokens.unseal(sealed, idempotency_key), self.state(), replayed=True
+                )
         seat = self.open_seat
         if seat is None or self.over:
             raise SeatTaken()
-        token = tokens.new_token()
+        if player is not None and player in self.players:
+            raise SeatTaken(OWN_GAME)
+        token = token or tokens.new_token()
         hashes = list(self.token_hashes)
         hashes[seat - 1] = tokens.token_hash(token)
         self.token_hashes = (hashes[0], hashes[1])
@@ -532,6 +545,10 @@ class Session:
             named = list(self.names)
             named[seat - 1] = name
             self.names = (named[0], named[1])
+        if player is not None:
+            held = list(self.players)
+            held[seat - 1] = player
+            self.players = (held[0], held[1])
         self._changed_without_move(now_ms)
         self.joined, self.joined_ms = self.version, now_ms or None
         self.first_turn(now_ms)

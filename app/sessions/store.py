@@ -170,7 +170,9 @@ class NewGame:
     its ``terms`` (a private game, its first-move deadline, the actions it leaves out) — and
     who holds it: the client ``owner`` (whose share it is charged to), an ``open_seat`` left
     free for anyone to join (the game is then listed in the lobby unless it is private), or the
-    players' token hashes ``seated`` (a rematch's: its answer then shows no token); and what
+    players' token hashes ``seated`` (a rematch's: its answer then shows no token), or the
+    tokens ``given`` to seats (a player's seat token, ``tokens.seat_token``, for the game
+    ``id`` given: the others made as ever), and the ``players`` (ids) holding seats; and what
     the seats are called (``names``).
 
     What a game was made of is again a NewGame, without its holders (``recipe_of``): a rematch
@@ -185,13 +187,18 @@ class NewGame:
     open_seat: Player | None = None
     seated: tuple[str, str] | None = None
     names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
+    id: str | None = None  # the new game's id (None: made by the store)
+    given: tuple[str | None, str | None] = (None, None)  # seats' tokens given (None: made)
+    players: tuple[str | None, str | None] = (None, None)  # the players (ids) holding seats
 
     def rematch(self, owner: str, seated: tuple[str, str]) -> NewGame:
         """The rematch of the game this made, held by ``owner``: the same game with the seats
         swapped (the players' token hashes ``seated`` as the rematch seats them, and each
-        player's name going along to the other seat)."""
+        player's name going along to the other seat). A rematch is the players' own: held by
+        their tokens, by no player's key, and not rated."""
         swapped = (self.names[1], self.names[0])
-        return replace(self, owner=owner, seated=seated, names=swapped)
+        terms = replace(self.terms, rated=False)
+        return replace(self, owner=owner, seated=seated, names=swapped, terms=terms)
 
 
 class OpenGames(NamedTuple):
@@ -268,10 +275,12 @@ class GameStore(Protocol):
         ...
 
     async def join(
-        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
-    ) -> JoinResult:
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None,
+        player: str | None = None, token: str | None = None,
+    ) -> JoinResult:  # fmt: skip
         """Take the open seat of the game (``Session.join``), called ``name`` if given (else as
-        the creator called it): one join wins however many race,
+        the creator called it), by the ``player`` (an id) with its seat ``token`` if given (a
+        player holds one seat of a game at most: SeatTaken): one join wins however many race,
         and a retry under the winner's ``idempotency_key`` from the same ``requester`` (the
         client, as limits count it) gets its seat and token again; the game leaves the lobby.
         Raises GameNotFound or SeatTaken."""
@@ -383,14 +392,17 @@ class GameStore(Protocol):
 
 
 def seats(
-    open_seat: Player | None, seated: tuple[str, str] | None = None
+    open_seat: Player | None,
+    seated: tuple[str, str] | None = None,
+    given: tuple[str | None, str | None] = (None, None),
 ) -> tuple[tuple[str | None, str | None], tuple[str, str]]:
-    """A new game's tokens and their hashes: a token for each seat, but none for an open game's
-    free seat, whose hash is empty (no token's hash is: nobody holds that seat until a join
-    gives it one); none at all for a game whose seats' hashes are given (``seated``)."""
+    """A new game's tokens and their hashes: a token for each seat (``given``, else made), but
+    none for an open game's free seat, whose hash is empty (no token's hash is: nobody holds
+    that seat until a join gives it one); none at all for a game whose seats' hashes are given
+    (``seated``)."""
     if seated is not None:
         return (None, None), seated
-    made = [tokens.new_token(), tokens.new_token()]
+    made = [token or tokens.new_token() for token in given]
     secrets: list[str | None] = list(made)
     hashes = [tokens.token_hash(token) for token in made]
     if open_seat is not None:

@@ -6,6 +6,7 @@ stretching is needed — and comparisons use ``hmac.compare_digest`` to leak no 
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -25,6 +26,41 @@ def matches(token_digest: str, stored_digest: str) -> bool:
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(12)
+
+
+# --- players' keys ------------------------------------------------------------------------------
+#
+# A player's key is ``<player id>.<secret>`` (a game's token never holds a dot): the service keeps
+# its hash, finds the player by the id it names, and acts for the player in a game through the
+# seat's token for that game, which the key derives (``seat_token``): the game keeps that
+# token's hash as it keeps any seat's, so a key acts wherever its seat's token acts, with nothing
+# looked up on the way, and a key that is not a player's derives a token no seat has.
+
+KEY_MARK = "."
+SEAT_TOKEN = b"adjudicator seat token "
+
+
+def new_player_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def new_player_key(player_id: str) -> str:
+    return f"{player_id}{KEY_MARK}{secrets.token_urlsafe(32)}"
+
+
+def player_of_key(token: str) -> str | None:
+    """The player id a bearer token names if it has a player key's shape, else None."""
+    player, mark, secret = token.partition(KEY_MARK)
+    return player if mark and player and secret else None
+
+
+def seat_token(token: str, game_id: str) -> str:
+    """The token a bearer ``token`` is in the game ``game_id``: a player key's seat token there
+    (an HMAC of the game's id under the key), any other token itself."""
+    if player_of_key(token) is None:
+        return token
+    digest = hmac.new(token.encode(), SEAT_TOKEN + game_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 # What a sealed token is kept for: each derives its own pads from the same secret.

@@ -440,10 +440,10 @@ class MemoryGameStore:
         self._expire()
         self._check_games_room(owner, open_seat is not None)
         game_kind = self.kinds.find(kind)
-        secrets, hashes = seats(open_seat, game.seated)
+        secrets, hashes = seats(open_seat, game.seated, game.given)
         position = opened(game_kind, params, game.opening)
         session = Session(
-            tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
+            game.id or tokens.new_game_id(), game_kind, params, hashes, position, self.max_moves,
             self.max_refusals, version=position.move_count,  # an opening's moves: played,
             untimed=position.move_count,  # and untimed
             lobby=open_seat is not None, open_seat=open_seat, max_gifts=self.game_time_gifts,
@@ -452,7 +452,7 @@ class MemoryGameStore:
         self._moves += position.move_count
         _count(self._owned_moves, owner, position.move_count)
         session.changed_ms = session.created_ms = self._now_ms()
-        session.names = game.names
+        session.names, session.players = game.names, game.players
         if control is not None:
             wait = game_kind.clocks_wait(params)
             session.clocks = Clocks.start(control, session.changed_ms, wait)
@@ -470,12 +470,13 @@ class MemoryGameStore:
         return CreatedGame(state, secrets)
 
     async def join(
-        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
-    ) -> JoinResult:
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None,
+        player: str | None = None, token: str | None = None,
+    ) -> JoinResult:  # fmt: skip
         entry = self._entry(game_id)
         now = self._now_ms()
         session = self._session(game_id, now)
-        result = session.join(idempotency_key, requester, now, name)
+        result = session.join(idempotency_key, requester, now, name, player, token)
         if not result.replayed:
             self._unlist(entry)
             if game_id in self._unstarted:  # its players are seated now: its life starts again

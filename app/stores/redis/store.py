@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 from app.sessions import tokens
 from app.sessions.clock import ClockState
 from app.sessions.errors import (
+    OWN_GAME,
     PRIVATE_GAME,
     CapacityExhausted,
     GameNotFound,
@@ -301,14 +302,15 @@ class RedisGameStore:
             game.terms,
         )
         game_kind = self.kinds.find(kind)
-        game_id = tokens.new_game_id()
+        game_id = game.id or tokens.new_game_id()
         await self._reserve(game_id, owner, len(game.opening))
-        secrets, hashes = seats(game.open_seat, game.seated)
+        secrets, hashes = seats(game.open_seat, game.seated, game.given)
         position = opened(game_kind, params, game.opening)
         session = Session(
             game_id, game_kind, params, hashes, position, self.max_moves,
             version=position.move_count,  # an opening's moves, as if they had been played
             lobby=game.open_seat is not None, open_seat=game.open_seat, names=game.names,
+            players=game.players, rated=terms.rated,
         )  # fmt: skip
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
@@ -377,14 +379,15 @@ class RedisGameStore:
         return outcome
 
     async def join(
-        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None
-    ) -> JoinResult:
-        token = tokens.new_token()
+        self, game_id: str, idempotency_key: str | None, requester: str, name: str | None = None,
+        player: str | None = None, token: str | None = None,
+    ) -> JoinResult:  # fmt: skip
+        token = token or tokens.new_token()
         key = "" if idempotency_key is None else join_receipt_key(idempotency_key, requester)
         sealed = "" if idempotency_key is None else tokens.seal(token, idempotency_key)
         args = JoinArgs(
             token_hash=tokens.token_hash(token), sealed=sealed, key=key, channel=channel(game_id),
-            ttl_ms=self.unstarted_ms, name=name or "",
+            ttl_ms=self.unstarted_ms, name=name or "", player=player or "",
         )  # fmt: skip
         keys = game_keys(game_id)
         found = decode(
@@ -393,7 +396,7 @@ class RedisGameStore:
         if isinstance(found, NotFound):
             raise GameNotFound(game_id)
         if isinstance(found, SeatTakenReply):
-            raise SeatTaken()
+            raise SeatTaken(OWN_GAME) if found.why else SeatTaken()
         assert isinstance(found, JoinedReply)
         state = state_read(self.kinds, game_id, found.state)
         self.known.forget(game_id)  # its token hashes changed

@@ -228,6 +228,7 @@ class JoinArgs(NamedTuple):
     channel: Wire
     ttl_ms: Wire  # the game's life from the join: its players are seated, nobody moved yet
     name: Wire  # what the joiner's seat is called ('': as the creator called it)
+    player: Wire  # the player (an id) taking it ('': none)
 
 
 class SpectateArgs(NamedTuple):
@@ -304,6 +305,9 @@ class StateReply(NamedTuple):
     made: str = "0"  # when the game was created (ms), '0' if not kept
     n1: str = ""  # what seat 1 is called, '' if not named
     n2: str = ""
+    p1: str = ""  # the player (an id) holding seat 1, '' for none
+    p2: str = ""
+    rated: str = "0"  # '1': its result updates its players' ratings
 
 
 class ReadReply(NamedTuple):
@@ -546,7 +550,7 @@ class JoinedReply(NamedTuple):
 
 
 class SeatTakenReply(NamedTuple):
-    pass
+    why: str = ""  # 'own_game': the player joining holds the other seat
 
 
 class ActionNotAllowedReply(NamedTuple):
