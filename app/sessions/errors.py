@@ -155,6 +155,8 @@ class SeatTaken(RuleError):
         super().__init__(detail)
 
 
+# A join of a rated game without a player's key (Unauthorized): its seats are players'.
+PLAYER_NEEDED = "a rated game's seats are taken by players: join it with a player's key"
 # A player joining the game whose other seat it holds (SeatTaken): it plays with another.
 OWN_GAME = "this player holds the game's other seat: a game is played by two players"
 

@@ -95,7 +95,7 @@ class GameState:
     created_ms: int | None = None  # when the game was created (ms; the store's time), if kept
     names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
     players: tuple[str | None, str | None] = (None, None)  # the players (ids) holding them
-    rated: bool = False  # its result updates its players' ratings
+    pool: str | None = None  # a rated game's pool: its result updates its players' ratings there
 
     @property
     def ended_version(self) -> int:

@@ -25,6 +25,7 @@ from app.sessions.errors import (
     NO_CLOCK,
     NO_OPPONENT,
     OWN_GAME,
+    PLAYER_NEEDED,
     PRIVATE_GAME,
     REMEMBERED_REFUSALS,
     TOO_MANY_GIFTS,
@@ -98,17 +99,17 @@ def player_by_digest(token_hashes: tuple[str, str], digest: str) -> Player:
 class Terms:
     """What a game's creation says of its life beyond its kind's rules: the first-move deadline
     (seconds), the rule flags set false (``errors.RULE_FLAGS``), whether it is private, and
-    whether it is rated (its result updates its players' ratings)."""
+    the pool of a rated game (its result updates its players' ratings there; None: not rated)."""
 
     first_move_seconds: int | None = None
     disabled: frozenset[str] = frozenset()
     private: bool = False
-    rated: bool = False
+    pool: str | None = None
 
     def onto(self, session: Session, now_ms: int) -> None:
         """A new game's ``session`` takes these terms at ``now_ms``, its creation."""
         session.disabled, session.private = self.disabled, self.private
-        session.rated = self.rated
+        session.pool = self.pool
         if self.first_move_seconds is not None:
             session.first_move_ms = self.first_move_seconds * 1000
             session.first_turn(now_ms)
@@ -186,7 +187,7 @@ class Session:
     created_ms: int | None = None  # when it was created (ms; None: no time kept)
     names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
     players: tuple[str | None, str | None] = (None, None)  # the players (ids) holding them
-    rated: bool = False  # its result updates its players' ratings (``Terms.rated``)
+    pool: str | None = None  # a rated game's pool (``Terms.pool``); None: not rated
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
@@ -326,7 +327,7 @@ class Session:
             created_ms=self.created_ms,
             names=self.names,
             players=self.players,
-            rated=self.rated,
+            pool=self.pool,
         )
         return self._snapshot
 
@@ -536,6 +537,8 @@ class Session:
             raise SeatTaken()
         if player is not None and player in self.players:
             raise SeatTaken(OWN_GAME)
+        if player is None and self.pool is not None:
+            raise Unauthorized(PLAYER_NEEDED)
         token = token or tokens.new_token()
         hashes = list(self.token_hashes)
         hashes[seat - 1] = tokens.token_hash(token)

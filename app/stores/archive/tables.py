@@ -12,6 +12,14 @@ declares them (the migrations, ``migrations/versions``, make them; a test keeps 
   end: what the ``name`` and ``player`` filters walk, in the listing's order.
 * ``records``: a finished game's record in each format its kind writes, the bytes ``GET
   /v1/games/{id}/record`` answered at the end (or why a format cannot write the game).
+* ``players``: a row a player: its id, its name, the hash of its key (``tokens.token_hash``),
+  the client that made it (players are bounded per client: an index counts them) and when.
+* ``ratings``: a player's Glicko-2 rating in a pool (``app.contract.pools``), once it played a
+  rated game there; the index walks a pool by rating, highest first.
+* ``rating_changes``: each rated game's update of each of its players, numbered in the order
+  the updates were made (a rated game's players' rows are locked before it is numbered, so two
+  updates of one player are numbered in the order they were made): replayed in that order from
+  the games' summaries, they make ``ratings`` again.
 * ``signing_keys``: the public key (a JWK, by its ``kid``) of every key that signed a record
   kept here, so that a record signed by a process's key made at start (ephemeral) still
   verifies against ``GET /v1/keys`` after that process is gone.
@@ -26,6 +34,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Double,
     ForeignKey,
     Index,
     Integer,
@@ -108,3 +117,42 @@ signing_keys = Table(
     Column("jwk", Text, nullable=False),
     Column("added_at", BigInteger, nullable=False),
 )
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("name", String(NAME_LENGTH), nullable=False),
+    Column("key_hash", String(ID_LENGTH), nullable=False),
+    Column("owner", String(ID_LENGTH * 2), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+Index(None, players.c.owner)
+
+POOL_LENGTH = 128  # a pool's name (``app.contract.pools``)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("pool", String(POOL_LENGTH), primary_key=True),
+    Column("player", String(ID_LENGTH), ForeignKey("players.id"), primary_key=True),
+    Column("rating", Double, nullable=False),
+    Column("rd", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+)
+Index(None, ratings.c.pool, ratings.c.rating, ratings.c.player)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(ID_LENGTH), nullable=False),
+    Column("pool", String(POOL_LENGTH), nullable=False),
+    Column("player", String(ID_LENGTH), nullable=False),
+    Column("rating", Double, nullable=False),
+    Column("rd", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+)
+Index(None, rating_changes.c.player, rating_changes.c.seq)

@@ -97,8 +97,8 @@ def created_fields(
     for seat, player in enumerate(session.players, 1):
         if player is not None:
             fields[f"p{seat}"] = player
-    if terms.rated:
-        fields["rated"] = 1
+    if terms.pool is not None:
+        fields["pool"] = terms.pool
     if control is not None:
         fields |= {
             "control": control.encode(), "r1": control.initial_ms, "r2": control.initial_ms,
@@ -211,7 +211,7 @@ def state_read(kinds: KindRegistry, game_id: str, found: Iterable[Any]) -> GameS
         takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
         at_ms=int(s.at) or None, last_given=int(s.lg) or None, joined_ms=int(s.jat) or None,
         created_ms=int(s.made) or None, names=(s.n1 or None, s.n2 or None),
-        players=(s.p1 or None, s.p2 or None), rated=s.rated == "1",
+        players=(s.p1 or None, s.p2 or None), pool=s.pool or None,
     )  # fmt: skip
 
 

@@ -36,6 +36,7 @@ from app.sessions import tokens
 from app.sessions.clock import ClockState
 from app.sessions.errors import (
     OWN_GAME,
+    PLAYER_NEEDED,
     PRIVATE_GAME,
     CapacityExhausted,
     GameNotFound,
@@ -310,7 +311,7 @@ class RedisGameStore:
             game_id, game_kind, params, hashes, position, self.max_moves,
             version=position.move_count,  # an opening's moves, as if they had been played
             lobby=game.open_seat is not None, open_seat=game.open_seat, names=game.names,
-            players=game.players, rated=terms.rated,
+            players=game.players, pool=terms.pool,
         )  # fmt: skip
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start
@@ -396,6 +397,8 @@ class RedisGameStore:
         if isinstance(found, NotFound):
             raise GameNotFound(game_id)
         if isinstance(found, SeatTakenReply):
+            if found.why == "player_needed":
+                raise Unauthorized(PLAYER_NEEDED)
             raise SeatTaken(OWN_GAME) if found.why else SeatTaken()
         assert isinstance(found, JoinedReply)
         state = state_read(self.kinds, game_id, found.state)

@@ -307,7 +307,7 @@ class StateReply(NamedTuple):
     n2: str = ""
     p1: str = ""  # the player (an id) holding seat 1, '' for none
     p2: str = ""
-    rated: str = "0"  # '1': its result updates its players' ratings
+    pool: str = ""  # a rated game's pool ('': not rated)
 
 
 class ReadReply(NamedTuple):
@@ -550,7 +550,9 @@ class JoinedReply(NamedTuple):
 
 
 class SeatTakenReply(NamedTuple):
-    why: str = ""  # 'own_game': the player joining holds the other seat
+    # 'own_game': the player joining holds the other seat; 'player_needed': a rated game's seat
+    # joined without a player
+    why: str = ""
 
 
 class ActionNotAllowedReply(NamedTuple):

@@ -8,7 +8,7 @@
 -- lives an unstarted game's life again. KEYS: meta, moves, receipts.
 local now = now_ms()
 settle(KEYS[1], ARG.channel, now)
-local meta = redis.call('HMGET', KEYS[1], 'open', 'status', 'waits', 'p1', 'p2')
+local meta = redis.call('HMGET', KEYS[1], 'open', 'status', 'waits', 'p1', 'p2', 'pool')
 if not meta[2] then return REPLY.game_not_found{} end
 if ARG.key ~= '' then
   local seen = redis.call('HGET', KEYS[3], ARG.key)
@@ -23,6 +23,7 @@ if seat == 0 or meta[2] ~= 'in_progress' then return REPLY.seat_taken{} end
 if ARG.player ~= '' and (meta[4] == ARG.player or meta[5] == ARG.player) then
   return REPLY.seat_taken{why = 'own_game'}
 end
+if ARG.player == '' and (meta[6] or '') ~= '' then return REPLY.seat_taken{why = 'player_needed'} end
 local version = changed(KEYS[1], ARG.channel, {'h' .. seat, ARG.token_hash, 'open', 0,
                                                'next', meta[3] or 0}, now)
 redis.call('HSET', KEYS[1], 'joined', version, 'jat', int(now))
