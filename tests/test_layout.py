@@ -28,6 +28,7 @@ MAY_IMPORT = {
     "records": {"rules", "sessions", "contract"},
     "kinds": {"rules", "sessions", "contract", "records"},
     "stores": {"rules", "sessions"},
+    "league": set(),
 }
 # The wings that keep games without knowing what game they are.
 KIND_BLIND = ("sessions", "stores")

@@ -1,0 +1,1 @@
+"""Players' ratings: pure Python, no web framework, no I/O, nothing else of the house."""
