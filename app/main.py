@@ -25,6 +25,7 @@ from app.api.games.schemas import GameShapes
 from app.api.games.streams import StreamSlots
 from app.api.head import HeadAsGet
 from app.api.kept_records import KeptRecords
+from app.api.players import players_router
 from app.api.problems import install_problem_handlers
 from app.api.questions import kind_router
 from app.api.ratelimit import RateLimiter
@@ -344,7 +345,7 @@ def create_app(
     records = records_router(app.state.audits)
     asked = tuple(kind_router(kind) for kind in app.state.games.kinds if routed_alone(kind))
     routers = (reversi.router, tictactoe.router, gomoku.router, *asked, games, records,
-               archive_router(), operations.router)  # fmt: skip
+               archive_router(), players_router(), operations.router)  # fmt: skip
     for router in routers:
         add_routes_flat(app, router)
     mount_docs(app)

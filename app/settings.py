@@ -172,6 +172,12 @@ class Settings(BaseSettings):
         description="Finished games are removed from the archive this many days after they "
         "ended (checked hourly); 0 keeps every game.",
     )
+    max_players_per_client: int = Field(
+        100,
+        ge=1,
+        description="Players (`POST /v1/players`) a client address may make, ever (an IPv6 "
+        "address's /64 counts as one client).",
+    )
     archive_poll_seconds: float = Field(
         1.0,
         gt=0,

@@ -27,7 +27,7 @@ MAY_IMPORT = {
     "contract": {"rules", "sessions"},
     "records": {"rules", "sessions", "contract"},
     "kinds": {"rules", "sessions", "contract", "records"},
-    "stores": {"rules", "sessions"},
+    "stores": {"rules", "sessions", "league"},
     "league": set(),
 }
 # The wings that keep games without knowing what game they are.

@@ -178,7 +178,8 @@ async def get_archived_game(request: Request) -> Response:
             token = game_params.VIEWER_TOKEN.read_if_sent(request)
         except Unauthorized:
             token = None
-        if token is None or tokens.token_hash(token) not in kept.readers:
+        seat = None if token is None else tokens.seat_token(token, game_id)  # a key: its seat's
+        if seat is None or tokens.token_hash(seat) not in kept.readers:
             raise Unauthorized(PRIVATE_GAME)
     record = kept.record
     if record.refused is not None:

@@ -21,10 +21,10 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from app.contract.games import Kind
-from app.contract.render import instant, names_json
+from app.contract.render import instant, names_json, players_json
 from app.records.signing import KeyRing
 from app.records.written import every_format
 from app.records.wthor import WTHOR, WTHOR_MEDIA_TYPE, game_bytes, recorded_game
@@ -32,7 +32,7 @@ from app.sessions.errors import GameNotFound, StoreUnavailable
 from app.sessions.exchange import GameState
 from app.sessions.kind import Kinds
 from app.sessions.store import GameStore, History
-from app.stores.archive.archive import Archive, ArchivedRecord, Finished
+from app.stores.archive.archive import Archive, ArchivedRecord, Finished, Rated
 from app.stores.archive.migrate import current, head, upgrade
 from app.stores.archive.urls import shown
 
@@ -75,7 +75,7 @@ def finished_of(
     ended_ms = state.at_ms or 0
     created_ms = state.created_ms or ended_ms
     names = names_json(state.names)
-    players: Mapping[str, str] = {}
+    players = {seat: player for seat, player in players_json(state.players).items() if player}
     summary: dict[str, object] = {
         "id": state.id, **{k: v for k, v in record.items() if k not in ("moves", "state", "chain")},
         "names": names, "players": players, "status": state.status, "winner": state.winner,
@@ -84,6 +84,8 @@ def finished_of(
     }  # fmt: skip
     if "final_score" in now:
         summary["final_score"] = now["final_score"]
+    if state.pool is not None:
+        summary["rated"], summary["pool"] = True, state.pool
     rule = history.params.get("rule")
     return Finished(
         id=state.id, game=kind.name, rule=None if rule is None else str(rule),
@@ -91,7 +93,22 @@ def finished_of(
         move_count=state.move_count, created_ms=created_ms, ended_ms=ended_ms,
         private=state.private, summary=summary, records=written, readers=readers,
         names={seat: name for seat, name in enumerate(state.names, 1) if name is not None},
+        players={int(seat): player for seat, player in players.items()},
+        rated=rated_of(state),
     )  # fmt: skip
+
+
+def rated_of(state: GameState) -> Rated | None:
+    """A finished rated game's result as its ratings see it; None for a game that is not
+    rated, or ended with no result (aborted)."""
+    first, second = state.players
+    if state.pool is None or first is None or second is None:
+        return None
+    if state.status == "draw":
+        return Rated(state.pool, (first, second), 0.5)
+    if state.status == "won" and state.winner in (1, 2):
+        return Rated(state.pool, (first, second), 1.0 if state.winner == 1 else 0.0)
+    return None
 
 
 class Archiver:

@@ -245,6 +245,30 @@ class GameCommon(TypedDict):
             ),
         ]
     ]
+    players: NotRequired[
+        Annotated[
+            dict[str, str | None],
+            Field(
+                description="Only in a game a player (`POST /v1/players`) holds a seat of: the "
+                'player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).'
+            ),
+        ]
+    ]
+    rated: NotRequired[
+        Annotated[
+            Literal[True],
+            Field(description="Only in a rated game: its result updates its players' ratings."),
+        ]
+    ]
+    pool: NotRequired[
+        Annotated[
+            str,
+            Field(
+                description="Only in a rated game: the pool its players are rated in (the game, "
+                "its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`)."
+            ),
+        ]
+    ]
     rematch_offer: NotRequired[
         Annotated[
             Player,
@@ -460,13 +484,31 @@ class CreateIn(Body):
         "An open game's free seat is named by who joins it.",
     )
 
+    rated: bool = Field(
+        False,
+        description="`true`: the game's result (won or drawn, not aborted) updates both "
+        "players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key "
+        "(the creator's seat is the player's), open (`open: true`), its free seat taken by "
+        "another player's join.",
+    )
+
     @model_validator(mode="after")
     def _creator_of_an_open_game(self) -> CreateIn:
         if self.creator is not None and not self.open:
             raise PydanticCustomError(
                 "creator_without_open", "creator is for open games: give open true with it"
             )
+        if self.rated and not self.open:
+            raise PydanticCustomError(
+                "rated_without_open",
+                "a rated game is open: its other seat is taken by a player's join; give open "
+                "true with it",
+            )
         return self
+
+    def creator_seat(self) -> Player:
+        """The seat the creator takes (both, for a game that is not open: then the first)."""
+        return 2 if self.creator == 2 else 1
 
     def open_seat(self) -> Player | None:
         """The seat an open game leaves free: the one the creator does not take."""

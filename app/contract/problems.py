@@ -33,6 +33,7 @@ from app.sessions.errors import (
     NothingToTakeBack,
     NotYourTurn,
     OutOfBounds,
+    PlayerNotFound,
     PreconditionFailed,
     SeatTaken,
     StoreUnavailable,
@@ -256,6 +257,13 @@ GAME_NOT_FOUND = refusal(
 )  # fmt: skip
 
 
+PLAYER_NOT_FOUND = refusal(
+    PlayerNotFound("Xq3pV0aLm8TzR2kd"), 404, "Player not found",
+    "no player with this id",
+    "use an id from `POST /v1/players` (a player's key begins with its id)",
+)  # fmt: skip
+
+
 MOVE_NOT_FOUND = refusal(
     MoveNotFound("-heRG8jEVeK2DVZG", 12), 404, "Move not found",
     "the game has no move with this number",
@@ -405,7 +413,8 @@ CELL_REFUSALS = (OUT_OF_BOUNDS, NOT_YOUR_TURN, CELL_OCCUPIED)
 # The domain errors the service itself answers with, whatever kinds it serves: the sessions'
 # (tokens, versions, receipts, availability) and the stateless questions'.
 SERVICE_REFUSALS = (
-    ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, GAME_OVER,
+    ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, PLAYER_NOT_FOUND,
+    GAME_OVER,
     BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, WAITING_FOR_OPPONENT, SEAT_TAKEN,
     ACTION_NOT_ALLOWED, TOO_LATE_TO_ABORT, TOO_MANY_SPECTATORS, GAME_NOT_OVER,
     NOTHING_TO_TAKE_BACK,

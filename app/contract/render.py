@@ -126,6 +126,11 @@ def move_json(move: Move, names: Names | None) -> Json:
 NO_NAMES = (None, None)
 
 
+def players_json(players: tuple[str | None, str | None]) -> dict[str, str | None]:
+    """The seats' players, by seat (``{"1": "Xq3p…", "2": None}``)."""
+    return {str(seat): player for seat, player in enumerate(players, 1)}
+
+
 def names_json(names: tuple[str | None, str | None]) -> dict[str, str]:
     """The seats' names, by seat, those that have one (``{"1": "Ann"}``)."""
     return {str(seat): name for seat, name in enumerate(names, 1) if name is not None}
@@ -160,6 +165,10 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["visibility"] = "private"
     if state.names != NO_NAMES:
         common["names"] = names_json(state.names)
+    if state.players != NO_NAMES:
+        common["players"] = players_json(state.players)
+    if state.pool is not None:
+        common["rated"], common["pool"] = True, state.pool
     if state.rematch_offer is not None:
         common["rematch_offer"] = state.rematch_offer
     if state.rematch is not None:

@@ -22,6 +22,7 @@ from app.contract.render import (
     move_json,
     names_json,
     names_of,
+    players_json,
     state_json,
     untimed,
 )
@@ -102,8 +103,13 @@ def recording(kind: Kind, history: History, state: GameState) -> Steps[tuple[Jso
     if now.get("last_move"):
         now["last_move"] = untimed(now["last_move"])
     record = {**params, "moves": written, "state": now, "chain": chained.hex()}
-    if state.names != NO_NAMES:  # what the seats are called: beside the parameters, unchained
-        record = {**params, "names": names_json(state.names), **record}
+    seats: dict[str, object] = {}  # what seats are called, who holds them: unchained
+    if state.names != NO_NAMES:
+        seats["names"] = names_json(state.names)
+    if state.players != NO_NAMES:
+        seats["players"] = players_json(state.players)
+    if seats:
+        record = {**params, **seats, **record}
     return record, records
 
 

@@ -311,6 +311,13 @@ class GameNotFound(NotFound):
         super().__init__(f"no game {game_id!r} (it may have ended by deletion or expired)")
 
 
+class PlayerNotFound(NotFound):
+    code = "player_not_found"
+
+    def __init__(self, player_id: str) -> None:
+        super().__init__(f"no player {player_id!r}")
+
+
 class MoveNotFound(NotFound):
     code = "move_not_found"
 

@@ -32,9 +32,11 @@ def new_game_id() -> str:
 #
 # A player's key is ``<player id>.<secret>`` (a game's token never holds a dot): the service keeps
 # its hash, finds the player by the id it names, and acts for the player in a game through the
-# seat's token for that game, which the key derives (``seat_token``): the game keeps that
-# token's hash as it keeps any seat's, so a key acts wherever its seat's token acts, with nothing
-# looked up on the way, and a key that is not a player's derives a token no seat has.
+# seat's token for that game, derived from the key's hash (``seat_token``): the game keeps that
+# token's hash as it keeps any seat's, so a key acts wherever its seat's token acts with nothing
+# looked up on the way, a key that is not a player's derives a token no seat has, and the
+# service seats a player it knows by its kept hash alone (a tournament's pairings, a seek's
+# match) without the key.
 
 KEY_MARK = "."
 SEAT_TOKEN = b"adjudicator seat token "
@@ -54,13 +56,19 @@ def player_of_key(token: str) -> str | None:
     return player if mark and player and secret else None
 
 
+def seat_token_of(key_hash: str, game_id: str) -> str:
+    """The seat token in the game ``game_id`` of the player whose key's hash is ``key_hash``:
+    an HMAC of the game's id under that hash."""
+    digest = hmac.new(key_hash.encode(), SEAT_TOKEN + game_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
 def seat_token(token: str, game_id: str) -> str:
     """The token a bearer ``token`` is in the game ``game_id``: a player key's seat token there
-    (an HMAC of the game's id under the key), any other token itself."""
+    (``seat_token_of``), any other token itself."""
     if player_of_key(token) is None:
         return token
-    digest = hmac.new(token.encode(), SEAT_TOKEN + game_id.encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    return seat_token_of(token_hash(token), game_id)
 
 
 # What a sealed token is kept for: each derives its own pads from the same secret.

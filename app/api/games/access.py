@@ -20,6 +20,7 @@ from app.api.problems import problem_responses
 from app.api.ratelimit import RateLimiter
 from app.contract.problems import BODY_ERRORS, ProblemType, Refusal
 from app.rules.errors import DomainError
+from app.sessions import tokens
 from app.sessions.errors import (
     GameNotFound,
     GameOver,
@@ -89,7 +90,7 @@ async def authenticated(request: Request, game_id: str) -> tuple[str, Seat]:
     """The request's player token and its seat (the player, the game's kind), checked against
     the game's players (GameNotFound, Unauthorized; a spectator's token: 403), before anything
     else of the request is read. A request without one is 401."""
-    token = params.PLAYER_TOKEN.read(request)
+    token = tokens.seat_token(params.PLAYER_TOKEN.read(request), game_id)  # a key: its seat's
     with token_checked(request), a_change():  # the requests that carry a token change the game
         seat = await store_of(request).seat(game_id, token)
     return token, seat
@@ -106,7 +107,7 @@ async def viewed(request: Request, game_id: str) -> None:
         await store_of(request).viewer(game_id, None)
         return
     with token_checked(request):
-        await store_of(request).viewer(game_id, token)
+        await store_of(request).viewer(game_id, tokens.seat_token(token, game_id))
 
 
 def header(description: str) -> dict[str, object]:

@@ -40,6 +40,7 @@ from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.names import names_in, names_of_state
 from app.api.games.schemas import JOIN_BODY, GameShapes, MoveBodies, typed_dict
 from app.api.games.streams import StreamSlots
+from app.api.players import RATED_BY_PLAYERS, player_if_key, seated
 from app.api.ratelimit import RateLimiter
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
@@ -65,6 +66,7 @@ from app.contract.render import (
     state_json,
     state_names,
 )
+from app.sessions import tokens
 from app.sessions.errors import (
     ActionNotAllowed,
     BoardTooLarge,
@@ -166,9 +168,15 @@ async def get_game(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     request.app.state.creation_limiter.take(client_of(request))
     shapes = shapes_of(request)
+    player = await player_if_key(request)
     body = shapes.create_body(await shapes.create.parse(request))
+    if body.rated and player is None:
+        raise Unauthorized(RATED_BY_PLAYERS)
     owner = client_of(request)
-    created = await store_of(request).create(body.new_game(owner))
+    game = body.new_game(owner)
+    if player is not None:
+        game = seated(game, player, body.creator_seat(), shapes.kinds, body.rated)
+    created = await store_of(request).create(game)
     state = created.state
     tokens = {str(seat): token for seat, token in enumerate(created.tokens, 1) if token}
     answer = {**state_json(state, state_names(shapes.kinds, state)), "tokens": tokens}
@@ -187,8 +195,14 @@ async def join_game(request: Request) -> Response:
     except BodyInvalid:  # a game that does not exist is said first, as everywhere
         await store_of(request).board_shape(game_id)
         raise
+    player = await player_if_key(request)
+    store = store_of(request)
     with a_change():  # a retry is its client's
-        joined = await store_of(request).join(game_id, key, client, body.name)
+        if player is None:
+            joined = await store.join(game_id, key, client, body.name)
+        else:  # the seat is the player's, called by its name
+            token = tokens.seat_token_of(player.key_hash, game_id)
+            joined = await store.join(game_id, key, client, player.name, player.id, token)
     state = joined.state
     headers = {"ETag": etag(game_id, state.version), **SECRET}
     if joined.replayed:

@@ -29,6 +29,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from app.sessions.errors import StoreUnavailable
+from app.stores.archive.ratings import Rated, Steps, drive, drive_async, rating_steps
 from app.stores.archive.tables import games, records, seats, signing_keys
 from app.stores.archive.urls import engine_url, is_sqlite
 
@@ -67,6 +68,7 @@ class Finished:
     readers: frozenset[str] = frozenset()
     names: Mapping[int, str] = field(default_factory=dict)
     players: Mapping[int, str] = field(default_factory=dict)
+    rated: Rated | None = None  # a rated game's result: its players' ratings change with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +228,7 @@ class Archive:
         costs as much again as the write), and in a worker thread, waiting for the lock, when
         it is not: another game's move never waits for a lock."""
         rows = self._rows(game, archived_ms)
-        if self.writes is not None:
+        if self.writes is not None and game.rated is None:
             try:
                 try:
                     return self.writes.put(rows, wait=False)
@@ -235,16 +237,35 @@ class Archive:
             except (DBAPIError, SQLAlchemyError, OSError, sqlite3.Error) as error:
                 raise StoreUnavailable(may_have_applied=None) from error
 
+        if self.writer is not None:  # SQLite, a rated game: SQLAlchemy's engine, in a thread
+            writer = self.writer
+
+            def write_here() -> bool:
+                with writer.begin() as connection:
+                    return drive(self._steps(game, rows, archived_ms), connection.execute)
+
+            try:
+                return await asyncio.to_thread(write_here)
+            except (DBAPIError, SQLAlchemyError, OSError) as error:
+                raise StoreUnavailable(may_have_applied=None) from error
+
         async def write(connection: AsyncConnection) -> bool:
-            (first, row), *rest = zip(self._inserts(), rows, strict=True)
-            if (await connection.execute(first, row)).rowcount != 1:  # there already
-                return False
-            for statement, more in rest:
-                if more:
-                    await connection.execute(statement, more)
-            return True
+            return await drive_async(self._steps(game, rows, archived_ms), connection.execute)
 
         return await self.run(write, write=True)
+
+    def _steps(self, game: Finished, rows: list[Any], archived_ms: int) -> Steps:
+        """The statements that archive ``game`` (``_inserts`` with ``rows``), and a rated
+        game's ratings (``rating_steps``): nothing past the first if it is there already."""
+        (first, row), *rest = zip(self._inserts(), rows, strict=True)
+        if (yield (first, row)).rowcount != 1:  # there already
+            return False
+        for statement, more in rest:
+            if more:
+                yield (statement, more)
+        if game.rated is not None:
+            yield from rating_steps(game.id, game.rated, archived_ms, postgres=not self.sqlite)
+        return True
 
     @staticmethod
     def _rows(game: Finished, archived_ms: int) -> list[Any]:
@@ -550,4 +571,4 @@ class _SqliteWrites:
             self._now = None
 
 
-__all__ = ["Archive", "ArchivedRecord", "Cursor", "Finished", "Kept", "Page", "Where"]
+__all__ = ["Archive", "ArchivedRecord", "Cursor", "Finished", "Kept", "Page", "Rated", "Where"]

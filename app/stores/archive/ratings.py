@@ -1,0 +1,102 @@
+"""A rated game's update of its players' ratings, in the transaction that archives it.
+
+The update is written once, as the statements it runs (``rating_steps``: a generator that
+yields each statement and is sent its result), and run by the archive on either database's
+connection, synchronous or not (``drive``, ``drive_async``).
+
+Both players' rows in the pool are made if missing (a player's first rated game there: a new
+player's values), then read and locked (PostgreSQL: ``FOR UPDATE``, in the players' order, so
+that two games of one player wait for each other and never deadlock; SQLite writes one
+transaction at a time), updated as Glicko-2 says of the game (``app.league.glicko2``), and the
+change numbered (``rating_changes``) after the locks: two updates of one player are numbered in
+the order they were made, and replaying the rated games in that order makes the ratings again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Generator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from app.league.glicko2 import Rating, after_game
+from app.stores.archive.tables import rating_changes, ratings
+
+Step = tuple[Any, ...]  # a statement and its parameters, as a connection's ``execute`` takes them
+Steps = Generator[Step, Any, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A rated game's result, as its ratings see it: its pool, its players (seats 1 and 2) and
+    seat 1's score (1 a win, 0.5 a draw, 0 a loss)."""
+
+    pool: str
+    players: tuple[str, str]
+    score: float
+
+
+def rating_steps(
+    game_id: str, rated: Rated, at_ms: int, postgres: bool
+) -> Generator[Step, Any, None]:
+    """The statements that update ``rated``'s players' ratings (see the module)."""
+    insert = (postgresql if postgres else sqlite).insert
+    new = Rating.NEW
+    for player in sorted(rated.players):
+        made = {
+            "pool": rated.pool, "player": player, "rating": new.rating, "rd": new.rd,
+            "volatility": new.volatility, "games": 0, "updated_at": at_ms,
+        }  # fmt: skip
+        yield (
+            insert(ratings).values(made).on_conflict_do_nothing(index_elements=["pool", "player"]),
+        )
+    query = (
+        select(ratings.c.player, ratings.c.rating, ratings.c.rd, ratings.c.volatility)
+        .where(ratings.c.pool == rated.pool, ratings.c.player.in_(rated.players))
+        .order_by(ratings.c.player)
+    )
+    if postgres:
+        query = query.with_for_update()
+    found = yield (query,)
+    before = {row.player: Rating(row.rating, row.rd, row.volatility) for row in found}
+    first, second = rated.players
+    after = dict(
+        zip(rated.players, after_game(before[first], before[second], rated.score), strict=True)
+    )
+    for player, now in after.items():
+        yield (
+            ratings.update()
+            .where(ratings.c.pool == rated.pool, ratings.c.player == player)
+            .values(rating=now.rating, rd=now.rd, volatility=now.volatility,
+                    games=ratings.c.games + 1, updated_at=at_ms),
+        )  # fmt: skip
+    changes = [
+        {"game_id": game_id, "pool": rated.pool, "player": player, "rating": now.rating,
+         "rd": now.rd, "volatility": now.volatility}
+        for player, now in after.items()
+    ]  # fmt: skip
+    yield (rating_changes.insert(), changes)
+
+
+def drive(steps: Steps, execute: Callable[..., Any]) -> bool:
+    """Run ``steps`` with a synchronous connection's ``execute``: what they return."""
+    result = None
+    while True:
+        try:
+            step = steps.send(result)
+        except StopIteration as done:
+            return bool(done.value)
+        result = execute(*step)
+
+
+async def drive_async(steps: Steps, execute: Callable[..., Awaitable[Any]]) -> bool:
+    """Run ``steps`` with an asynchronous connection's ``execute``: what they return."""
+    result = None
+    while True:
+        try:
+            step = steps.send(result)
+        except StopIteration as done:
+            return bool(done.value)
+        result = await execute(*step)
