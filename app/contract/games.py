@@ -486,6 +486,7 @@ class CreateIn(Body):
 
     rated: bool = Field(
         False,
+        strict=True,
         description="`true`: the game's result (won or drawn, not aborted) updates both "
         "players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key "
         "(the creator's seat is the player's), open (`open: true`), its free seat taken by "
