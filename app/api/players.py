@@ -24,6 +24,7 @@ from app.api.clients import client_of
 from app.api.games.access import store_errors
 from app.api.params import BearerToken, Malformed, Param, integer, matching
 from app.api.ratelimit import RateLimiter
+from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.contract.fields import Body
 from app.contract.games import SeatName
@@ -296,7 +297,7 @@ def players_router() -> APIRouter:
             201: {"headers": {"Location": LOCATION}},
             **store_errors(VALIDATION_ERROR, RATE_LIMITED),
         },
-        openapi_extra={**PLAYER_BODY.openapi},
+        openapi_extra=resend(Resend.UNSENT, PLAYER_BODY.openapi),
     )(create_player)
     router.get(
         "/players/me",

@@ -7,6 +7,7 @@ reference replaying the archive's rated games in the order their updates were ma
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -90,17 +91,20 @@ def play(client: TestClient, game_id: str, keys: dict[int, str], script: list[An
 
 def test_a_player_is_made_once_and_read_without_its_key(client: TestClient) -> None:
     ann = make_player(client, "Ann")
-    assert ann["name"] == "Ann" and ann["key"].startswith(ann["id"] + ".")
+    assert ann["name"] == "Ann"
+    assert ann["key"].startswith(ann["id"] + ".")
     found = client.get(f"/v1/players/{ann['id']}")
     assert found.status_code == 200
     body = found.json()
     assert set(body) == {"id", "name", "created_at", "ratings"}
-    assert body["id"] == ann["id"] and body["ratings"] == {}
+    assert body["id"] == ann["id"]
+    assert body["ratings"] == {}
     assert ann["key"] not in found.text
     me = client.get("/v1/players/me", headers=bearer(ann["key"]))
     assert me.json() == body
     other = make_player(client, "Ann")  # names need not be unique; ids and keys are
-    assert other["id"] != ann["id"] and other["key"] != ann["key"]
+    assert other["id"] != ann["id"]
+    assert other["key"] != ann["key"]
 
 
 def test_unknown_players_and_keys_are_refused(client: TestClient) -> None:
@@ -160,7 +164,8 @@ def test_a_players_key_acts_for_its_seat_and_its_token_too(client: TestClient) -
     game = made.json()
     assert game["players"] == {"1": ann["id"], "2": None}
     assert game["names"] == {"1": "Ann"}
-    assert "rated" not in game and "pool" not in game
+    assert "rated" not in game
+    assert "pool" not in game
     game_id = game["id"]
     assert move(client, game_id, ann["key"], 0, 0).status_code == 201  # seat 1, by its key
     assert move(client, game_id, game["tokens"]["2"], 1, 1).status_code == 201
@@ -179,7 +184,8 @@ def test_a_player_joins_with_its_key_but_never_its_own_game(client: TestClient) 
         "/v1/games", json={"n": 3, "open": True, "creator": 2}, headers=bearer(ann["key"])
     )
     game = made.json()
-    assert game["players"] == {"1": None, "2": ann["id"]} and game["open_seat"] == 1
+    assert game["players"] == {"1": None, "2": ann["id"]}
+    assert game["open_seat"] == 1
     own = client.post(f"/v1/games/{game['id']}/join", headers=bearer(ann["key"]))
     assert_problem(own, 409, "seat_taken")
     joined = client.post(
@@ -204,7 +210,8 @@ def test_a_private_games_records_are_read_with_a_players_key(client: TestClient)
     keys = {1: ann["key"], 2: made["tokens"]["2"]}
     play(client, game_id, keys, WIN)
     record = client.get(f"/v1/games/{game_id}/record", headers=bearer(ann["key"]))
-    assert record.status_code == 200 and record.json()["players"] == {"1": ann["id"], "2": None}
+    assert record.status_code == 200
+    assert record.json()["players"] == {"1": ann["id"], "2": None}
     kept = client.get(f"/v1/archive/games/{game_id}", headers=bearer(ann["key"]))
     assert kept.status_code == 200, kept.text
     assert kept.content == record.content
@@ -230,7 +237,8 @@ def test_a_rated_game_is_made_only_open_and_by_players(client: TestClient) -> No
     made = client.post(
         "/v1/games", json={"n": 3, "open": True, "rated": True}, headers=bearer(ann["key"])
     ).json()
-    assert made["rated"] is True and made["pool"] == "tictactoe/3x3/k3/correspondence"
+    assert made["rated"] is True
+    assert made["pool"] == "tictactoe/3x3/k3/correspondence"
     # Its free seat is a player's: a join without a key is refused, and changes nothing.
     assert_problem(client.post(f"/v1/games/{made['id']}/join"), 401, "unauthorized")
     assert client.get(f"/v1/games/{made['id']}").json()["open_seat"] == 2
@@ -284,16 +292,19 @@ def test_a_rated_result_rates_both_players_once(client: TestClient) -> None:
         got = rated[pool]
         assert got["games"] == 1
         want = expected[player["id"]]
-        assert abs(got["rating"] - want[0]) < 0.01 and abs(got["rd"] - want[1]) < 0.01
+        assert abs(got["rating"] - want[0]) < 0.01
+        assert abs(got["rd"] - want[1]) < 0.01
         assert abs(got["volatility"] - want[2]) < 1e-6
     listed = client.get("/v1/ratings", params={"pool": pool}).json()
     assert [row["id"] for row in listed["players"]] == [ann["id"], bo["id"]]
-    assert listed["players"][0]["provisional"] is True and listed["next"] is None
+    assert listed["players"][0]["provisional"] is True
+    assert listed["next"] is None
     assert set(listed["players"][0]) == {"id", "name", "rating", "rd", "games", "provisional"}
     # The archive's summary says so; the game is archived once (its result rated once).
     summary = client.get("/v1/archive/games", params={"player": ann["id"]}).json()["games"]
     assert [game["id"] for game in summary] == [game_id]
-    assert summary[0]["rated"] is True and summary[0]["pool"] == pool
+    assert summary[0]["rated"] is True
+    assert summary[0]["pool"] == pool
     assert summary[0]["players"] == {"1": ann["id"], "2": bo["id"]}
 
 
@@ -339,8 +350,10 @@ def test_ratings_are_a_replay_of_the_archives_rated_games(archive_url: str) -> N
     assert set(shown) == set(replayed)
     for key, (rating, rd, volatility, played) in replayed.items():
         got = shown[key]
-        assert abs(got[0] - rating) < 0.01 and abs(got[1] - rd) < 0.01, key
-        assert abs(got[2] - volatility) < 1e-6 and got[3] == played, key
+        assert abs(got[0] - rating) < 0.01, key
+        assert abs(got[1] - rd) < 0.01, key
+        assert abs(got[2] - volatility) < 1e-6, key
+        assert got[3] == played, key
 
 
 async def replay(archive_url: str) -> dict[tuple[str, str], tuple[float, float, float, int]]:
@@ -396,7 +409,7 @@ def test_a_pool_and_a_cursor_are_checked(client: TestClient, text: str) -> None:
 
 def test_ratings_page_exactly(client: TestClient) -> None:
     players = [make_player(client, f"P{index}") for index in range(7)]
-    for first, second in zip(players, players[1:], strict=False):
+    for first, second in itertools.pairwise(players):
         game_id = rated_game(client, first, second, {"n": 3})
         play(client, game_id, {1: first["key"], 2: second["key"]}, WIN)
     pool = "tictactoe/3x3/k3/correspondence"
@@ -436,10 +449,12 @@ def test_players_play_rated_games_on_every_store(store_url: str, tmp_path: Any) 
         state = client.get(f"/v1/games/{game_id}").json()
         assert state["players"] == {"1": ann["id"], "2": bo["id"]}
         assert state["names"] == {"1": "Ann", "2": "Bo"}
-        assert state["pool"] == "tictactoe/3x3/k3/correspondence" and state["rated"] is True
+        assert state["pool"] == "tictactoe/3x3/k3/correspondence"
+        assert state["rated"] is True
         assert_problem(move(client, game_id, bo["key"], 0, 0), 409, "not_your_turn")
         play(client, game_id, {1: ann["key"], 2: bo["key"]}, WIN)
         pool = state["pool"]
         for player, won in ((ann, True), (bo, False)):
             got = client.get(f"/v1/players/{player['id']}").json()["ratings"][pool]
-            assert got["games"] == 1 and (got["rating"] > 1500) == won
+            assert got["games"] == 1
+            assert (got["rating"] > 1500) == won

@@ -40,7 +40,7 @@ from app.api.games.links import CREATED_GAME_LINKS, MOVE_LINKS
 from app.api.games.names import names_in, names_of_state
 from app.api.games.schemas import JOIN_BODY, GameShapes, MoveBodies, typed_dict
 from app.api.games.streams import StreamSlots
-from app.api.players import RATED_BY_PLAYERS, player_if_key, seated
+from app.api.players import PLAYER_KEY_IF_SENT, RATED_BY_PLAYERS, player_if_key, seated
 from app.api.ratelimit import RateLimiter
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
@@ -473,8 +473,12 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "but a swap2 game's run from its first stone). Player 1 "
         "plays X or Black and moves first (on a posted Reversi board: `next`). The answer "
         "holds both players' bearer tokens — shown only here; hand token 2 to the other "
-        "player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, "
-        "and 429 `rate_limited` when one address creates games too fast.",
+        "player. With a player's key (`POST /v1/players`) as the bearer token, the creator's "
+        "seat is the player's (`players`, named by the player): its token in the answer acts "
+        "for it, and so does the key; 401 for a key of no player. `rated: true` (open games "
+        "made with a key) rates the result in the state's `pool`. Answers 503 "
+        "`capacity_exhausted` with `Retry-After` when the store is full, and 429 "
+        "`rate_limited` when one address creates games too fast.",
         response_model=shapes.created,
         responses={
             201: {
@@ -488,7 +492,9 @@ def game_router(shapes: GameShapes) -> APIRouter:
             },
             **store_errors(*BODY_ERRORS, CapacityExhausted),
         },
-        openapi_extra=resend(Resend.UNSENT, shapes.create.openapi),
+        openapi_extra=resend(
+            Resend.UNSENT, {**shapes.create.openapi, **PLAYER_KEY_IF_SENT.openapi}
+        ),
     )(create_game)
     join_out = typed_dict(
         "JoinOut",
@@ -513,14 +519,19 @@ def game_router(shapes: GameShapes) -> APIRouter:
         "from another client is another join, 409 `seat_taken` once the seat is taken. The "
         "game's streams get `event: join`; the game leaves the lobby. The body may name the "
         'seat (`{"name": "Bo"}`, 1 to 64 characters, no control character): states and '
-        "records call the seat so; without it, the seat keeps the name its creator gave it.",
+        "records call the seat so; without it, the seat keeps the name its creator gave it. "
+        "With a player's key as the bearer token, the seat is the player's, called by the "
+        "player's name (the answer's token and the key both act for it); a player never takes "
+        "both seats of a game (409 `seat_taken`), and a rated game's seat is taken only so "
+        "(401 without a key).",
         response_model=join_out,
         responses={
             200: {"headers": {"ETag": header("The game's new ETag.")}},
-            **store_errors(GameNotFound, SeatTaken, VALIDATION_ERROR, RATE_LIMITED),
+            **store_errors(GameNotFound, SeatTaken, Unauthorized, VALIDATION_ERROR, RATE_LIMITED),
         },
         openapi_extra={
             **JOIN_BODY.openapi,
+            **PLAYER_KEY_IF_SENT.openapi,
             "parameters": [params.GAME_ID.openapi, params.IDEMPOTENCY_KEY.openapi],
         },
     )(join_game)

@@ -309,7 +309,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku or Connect Four: `tictactoe`, `reversi`, `gomoku`, `connect4`): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or caro; `size`; renju's `foul`; an opening of `stones`, or `swap2`), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once, but a swap2 game's run from its first stone). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
+         * @description Creates a game of the kind named by `game` (Tic-tac-toe or Reversi or Gomoku or Connect Four: `tictactoe`, `reversi`, `gomoku`, `connect4`): n × n tic-tac-toe with k in a row (without `game`: k = n), Reversi (8 × 8, other even sizes, or a posted position), or gomoku (`rule` freestyle, standard, renju or caro; `size`; renju's `foul`; an opening of `stones`, or `swap2`), with clocks if `clock` is given (Fischer timing; neither runs until each player has moved once, but a swap2 game's run from its first stone). Player 1 plays X or Black and moves first (on a posted Reversi board: `next`). The answer holds both players' bearer tokens — shown only here; hand token 2 to the other player. With a player's key (`POST /v1/players`) as the bearer token, the creator's seat is the player's (`players`, named by the player): its token in the answer acts for it, and so does the key; 401 for a key of no player. `rated: true` (open games made with a key) rates the result in the state's `pool`. Answers 503 `capacity_exhausted` with `Retry-After` when the store is full, and 429 `rate_limited` when one address creates games too fast.
          */
         post: operations["createGame"];
         delete?: never;
@@ -329,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Join an open game
-         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when the same client retries it (`Idempotent-Replayed: true`): the key is bound to the client that sent it (its address, an IPv6 address's /64; behind the operator's trusted proxies, the address they forward), so the same key from another client is another join, 409 `seat_taken` once the seat is taken. The game's streams get `event: join`; the game leaves the lobby. The body may name the seat (`{"name": "Bo"}`, 1 to 64 characters, no control character): states and records call the seat so; without it, the seat keeps the name its creator gave it.
+         * @description Takes the open seat of a game created with `open` (no token needed: the answer holds the new seat's token, shown only here, and the game after it). One of any number of racing joins wins; the others, and any join of a game without a free seat, are 409 `seat_taken`. A join sent with an `Idempotency-Key` is answered again with the same seat and token when the same client retries it (`Idempotent-Replayed: true`): the key is bound to the client that sent it (its address, an IPv6 address's /64; behind the operator's trusted proxies, the address they forward), so the same key from another client is another join, 409 `seat_taken` once the seat is taken. The game's streams get `event: join`; the game leaves the lobby. The body may name the seat (`{"name": "Bo"}`, 1 to 64 characters, no control character): states and records call the seat so; without it, the seat keeps the name its creator gave it. With a player's key as the bearer token, the seat is the player's, called by the player's name (the answer's token and the key both act for it); a player never takes both seats of a game (409 `seat_taken`), and a rated game's seat is taken only so (401 without a key).
          */
         post: operations["joinGame"];
         delete?: never;
@@ -698,6 +698,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a player
+         * @description A player: an identity that lasts, with a name, a key and a rating in each pool it plays rated games in. The key is shown only in this answer (the service keeps a hash). With it as the bearer token, `POST /v1/games` seats the player as the creator and `POST /v1/games/{id}/join` seats the player; in the player's games it acts wherever the seat's token acts. Counted as a game creation against the client's rate (429 `rate_limited`); a client makes at most `ADJUDICATOR_MAX_PLAYERS_PER_CLIENT` players (503 `capacity_exhausted`). 503 `store_unavailable` where the service keeps no archive (`ADJUDICATOR_ARCHIVE_URL=none`) or it cannot be reached.
+         */
+        post: operations["createPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player whose key this is
+         * @description The player the bearer key is of, as `GET /v1/players/{id}` shows it (401 for a key of no player).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player
+         * @description A player's name, when it was made, and its rating in each pool it played rated games in (Glicko-2, unrounded). 404 `player_not_found` for no such player.
+         */
+        get: operations["getPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pool's ratings
+         * @description The players rated in a pool, highest rating first, a page at a time (`limit`, 1 to 1000, default 100; `cursor`: the previous page's `next`). `provisional`: the rating deviation is over 110. Each listed player counts as a read against the client's history limit (429 `rate_limited` past it).
+         */
+        get: operations["listRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1006,6 +1086,11 @@ export interface components {
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
             /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -1063,6 +1148,11 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
+            /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
             /**
              * Game
              * @description The game's kind.
@@ -1126,6 +1216,11 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
+            /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
             /**
              * Game
              * @description The game's kind.
@@ -1237,6 +1332,11 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
+            /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
             /**
              * Game
              * @description The game's kind.
@@ -1363,6 +1463,11 @@ export interface components {
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
             /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -1455,6 +1560,11 @@ export interface components {
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
             /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -1527,6 +1637,11 @@ export interface components {
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
             /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
+            /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
              * @constant
@@ -1583,6 +1698,11 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
+            /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -1972,6 +2092,24 @@ export interface components {
                 [key: string]: string;
             };
             /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -2160,6 +2298,11 @@ export interface components {
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
             /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -2219,6 +2362,11 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
+            /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
             /**
              * Game
              * @description The game's kind.
@@ -2287,6 +2435,11 @@ export interface components {
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
             /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
+            /**
              * Game
              * @description The game's kind.
              * @constant
@@ -2350,6 +2503,11 @@ export interface components {
             rules?: components["schemas"]["RulesIn"] | null;
             /** @description What the seats are called (`{"1": "Ann", "2": "Bo"}`, each optional): states and records carry them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins it. */
             names?: components["schemas"]["NamesIn"] | null;
+            /**
+             * Rated
+             * @description `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings in its pool (the state's `pool`). Made with a player's key (the creator's seat is the player's), open (`open: true`), its free seat taken by another player's join. Default: `false`.
+             */
+            rated?: boolean;
             /**
              * Game
              * @description The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
@@ -2450,6 +2608,24 @@ export interface components {
             names?: {
                 [key: string]: string;
             };
+            /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -2568,6 +2744,24 @@ export interface components {
             names?: {
                 [key: string]: string;
             };
+            /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -2704,6 +2898,24 @@ export interface components {
                 [key: string]: string;
             };
             /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
+            /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
              * @enum {integer}
@@ -2819,6 +3031,24 @@ export interface components {
             names?: {
                 [key: string]: string;
             };
+            /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -3124,6 +3354,24 @@ export interface components {
             names?: {
                 [key: string]: string;
             };
+            /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -3700,6 +3948,18 @@ export interface components {
             /** 2 */
             2?: string | null;
         };
+        /** NewPlayerOut */
+        NewPlayerOut: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Key
+             * @description The player's key, shown only here (the service keeps a hash): a bearer token for `GET /v1/players/me`, for making and joining games as this player, and wherever a seat's token acts in the player's games.
+             */
+            key: string;
+        };
         /** @description A draw offer stands (`draw_offer`): `data` is the state. */
         OfferEvent: {
             /**
@@ -3759,6 +4019,17 @@ export interface components {
              */
             place_two: true;
         };
+        /**
+         * PlayerIn
+         * @description A new player: what it is called in states, records, listings and standings.
+         */
+        PlayerIn: {
+            /**
+             * Name
+             * @description The player's name.
+             */
+            name: string;
+        };
         /** PlayerMs */
         PlayerMs: {
             /** 1 */
@@ -3766,12 +4037,51 @@ export interface components {
             /** 2 */
             2: number;
         };
+        /** PlayerOut */
+        PlayerOut: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Created At
+             * @description RFC 3339, UTC, ms.
+             */
+            created_at: string;
+            /**
+             * Ratings
+             * @description The player's rating in each pool it played.
+             */
+            ratings: {
+                [key: string]: components["schemas"]["PoolRatingOut"];
+            };
+        };
         /** PlayerScores */
         PlayerScores: {
             /** 1 */
             1: number;
             /** 2 */
             2: number;
+        };
+        /** PoolRatingOut */
+        PoolRatingOut: {
+            /**
+             * Rating
+             * @description Glicko-2's rating, unrounded.
+             */
+            rating: number;
+            /**
+             * Rd
+             * @description Its rating deviation.
+             */
+            rd: number;
+            /** Volatility */
+            volatility: number;
+            /**
+             * Games
+             * @description Rated games played in the pool.
+             */
+            games: number;
         };
         /**
          * PositionIn
@@ -3861,6 +4171,34 @@ export interface components {
             example: {
                 [key: string]: unknown;
             };
+        };
+        /** RankedOut */
+        RankedOut: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Rating */
+            rating: number;
+            /** Rd */
+            rd: number;
+            /** Games */
+            games: number;
+            /**
+             * Provisional
+             * @description `rd` > 110: the rating is not settled yet.
+             */
+            provisional: boolean;
+        };
+        /** RatingsOut */
+        RatingsOut: {
+            /** Players */
+            players: components["schemas"]["RankedOut"][];
+            /**
+             * Next
+             * @description Send as `cursor` for the next page.
+             */
+            next: string | null;
         };
         /** Readiness */
         Readiness: {
@@ -4037,6 +4375,24 @@ export interface components {
             names?: {
                 [key: string]: string;
             };
+            /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -4457,6 +4813,24 @@ export interface components {
             names?: {
                 [key: string]: string;
             };
+            /**
+             * Players
+             * @description Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by seat (`{"1": "Xq3p…", "2": null}`).
+             */
+            players?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Rated
+             * @description Only in a rated game: its result updates its players' ratings.
+             * @constant
+             */
+            rated?: true;
+            /**
+             * Pool
+             * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
+             */
+            pool?: string;
             /**
              * Rematch Offer
              * @description Only while a player's rematch offer stands (after the end).
@@ -5896,6 +6270,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JoinOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `game_not_found`: no such game: never created, deleted or expired. */
@@ -7407,6 +7790,201 @@ export interface operations {
                     "application/octet-stream": string;
                     "application/x-ndjson": string;
                     "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    /** @description The player's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewPlayerOut"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's id, from `POST /v1/players`. */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerOut"];
+                };
+            };
+            /** @description `player_not_found`: no player with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRatings: {
+        parameters: {
+            query: {
+                /** @description The pool (a rated game's state says it: `reversi/8x8/blitz`, …). */
+                pool: string;
+                /** @description Where the page starts: the previous page's `next`. */
+                cursor?: string;
+                /** @description At most this many players (1 to 1000). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingsOut"];
                 };
             };
             /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */

@@ -70,6 +70,7 @@ __all__ = [
     "CreateGameAnswer",
     "CreateGameIn",
     "CreateGomokuIn",
+    "CreatePlayerAnswer",
     "CreateReversiIn",
     "CreateTicTacToeIn",
     "CreatedConnect4Out",
@@ -91,8 +92,10 @@ __all__ = [
     "GetGameAnswer",
     "GetHealthAnswer",
     "GetKeysAnswer",
+    "GetMeAnswer",
     "GetMetricsAnswer",
     "GetMoveAnswer",
+    "GetPlayerAnswer",
     "GetProblemTypeAnswer",
     "GetReadinessAnswer",
     "GetRecordAnswer",
@@ -132,6 +135,7 @@ __all__ = [
     "ListGamesAnswer",
     "ListLegalMovesAnswer",
     "ListMovesAnswer",
+    "ListRatingsAnswer",
     "MakeChoiceAnswer",
     "MakeMoveAnswer",
     "MalformedHttp",
@@ -143,6 +147,7 @@ __all__ = [
     "MoveResultOut",
     "MovesPage",
     "NamesIn",
+    "NewPlayerOut",
     "NotFound",
     "NotYourTurn",
     "NothingToTakeBack",
@@ -153,13 +158,19 @@ __all__ = [
     "PassIn",
     "PayloadTooLarge",
     "PlaceTwoIn",
+    "PlayerIn",
     "PlayerMs",
+    "PlayerNotFound",
+    "PlayerOut",
     "PlayerScores",
+    "PoolRatingOut",
     "PositionIn",
     "PreconditionFailed",
     "Problem",
     "ProblemDescription",
+    "RankedOut",
     "RateLimited",
+    "RatingsOut",
     "Readiness",
     "RecordOut",
     "RematchAnswer",
@@ -284,6 +295,14 @@ class TicTacToeGameOut(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -425,6 +444,14 @@ class ReversiGameOut(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -543,6 +570,14 @@ class GomokuGameOut(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -675,6 +710,14 @@ class Connect4GameOut(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -961,6 +1004,11 @@ class AuditConnect4MovesIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -1023,6 +1071,11 @@ class AuditConnect4TranscriptIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -1065,6 +1118,11 @@ class AuditGomokuMovesIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1166,6 +1224,11 @@ class AuditGomokuTranscriptIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1222,6 +1285,11 @@ class AuditReversiMovesIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1287,6 +1355,11 @@ class AuditReversiTranscriptIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1336,6 +1409,11 @@ class AuditTicTacToeMovesIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1378,6 +1456,11 @@ class AuditTicTacToeTranscriptIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1616,6 +1699,11 @@ class CreateConnect4In(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["connect4"]
     # Columns, 4 to 20. Default: `7`.
@@ -1654,6 +1742,11 @@ class CreateGomokuIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["gomoku"]
     # `freestyle` (five or more wins), `standard` (exactly five), `renju` (15 × 15; Black exactly
@@ -1706,6 +1799,11 @@ class CreateReversiIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind.
     game: Literal["reversi"]
     # Rows: even, 4 to 32; 8 if not given.
@@ -1750,6 +1848,11 @@ class CreateTicTacToeIn(TypedDict):
     # them (JSON `names`; GGF and SGF `PB`, `PW`). An open game's free seat is named by who joins
     # it.
     names: NotRequired[NamesIn | None]
+    # `true`: the game's result (won or drawn, not aborted) updates both players' Glicko-2 ratings
+    # in its pool (the state's `pool`). Made with a player's key (the creator's seat is the
+    # player's), open (`open: true`), its free seat taken by another player's join. Default:
+    # `false`.
+    rated: NotRequired[bool]
     # The game's kind; without it, tic-tac-toe. Default: `"tictactoe"`.
     game: NotRequired[Literal["tictactoe"]]
     # Board side.
@@ -1826,6 +1929,14 @@ class CreatedConnect4Out(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -1913,6 +2024,14 @@ class CreatedGomokuOut(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -2012,6 +2131,14 @@ class CreatedReversiOut(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -2101,6 +2228,14 @@ class CreatedTicTacToeOut(TypedDict):
     # Only in a game whose seats have names (at creation, or by who joined): each named seat's name,
     # by seat (`{"1": "Ann"}`).
     names: NotRequired[dict[str, str]]
+    # Only in a game a player (`POST /v1/players`) holds a seat of: the player holding each seat, by
+    # seat (`{"1": "Xq3p…", "2": null}`).
+    players: NotRequired[dict[str, str | None]]
+    # Only in a rated game: its result updates its players' ratings.
+    rated: NotRequired[Literal[True]]
+    # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
+    # `k`, and its speed: `reversi/8x8/blitz`).
+    pool: NotRequired[str]
     # Only while a player's rematch offer stands (after the end).
     rematch_offer: NotRequired[Literal[1, 2]]
     # Only once both players offered a rematch: the new game's id.
@@ -2482,11 +2617,46 @@ class MovesPage(TypedDict):
     version: int
 
 
+class NewPlayerOut(TypedDict):
+    id: str
+    name: str
+    # The player's key, shown only here (the service keeps a hash): a bearer token for `GET
+    # /v1/players/me`, for making and joining games as this player, and wherever a seat's token acts
+    # in the player's games.
+    key: str
+
+
 class OpenGamesOut(TypedDict):
     # Open games' states (`open_seat` set), oldest first.
     games: list[TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut]
     # Send as `cursor` for the next page; null: no more.
     next_cursor: str | None
+
+
+class PlayerIn(TypedDict):
+    """A new player: what it is called in states, records, listings and standings."""
+
+    # The player's name.
+    name: str
+
+
+class PlayerOut(TypedDict):
+    id: str
+    name: str
+    # RFC 3339, UTC, ms.
+    created_at: str
+    # The player's rating in each pool it played.
+    ratings: dict[str, PoolRatingOut]
+
+
+class PoolRatingOut(TypedDict):
+    # Glicko-2's rating, unrounded.
+    rating: float
+    # Its rating deviation.
+    rd: float
+    volatility: float
+    # Rated games played in the pool.
+    games: int
 
 
 class PositionIn(TypedDict):
@@ -2513,6 +2683,22 @@ class ProblemDescription(TypedDict):
     todo: str
     # A realistic answer.
     example: dict[str, Any]
+
+
+class RankedOut(TypedDict):
+    id: str
+    name: str
+    rating: float
+    rd: float
+    games: int
+    # `rd` > 110: the rating is not settled yet.
+    provisional: bool
+
+
+class RatingsOut(TypedDict):
+    players: list[RankedOut]
+    # Send as `cursor` for the next page.
+    next: str | None
 
 
 class Readiness(TypedDict):
@@ -2761,6 +2947,14 @@ GetArchivedGameAnswer: TypeAlias = Any
 
 ExportArchiveAnswer: TypeAlias = Any
 
+CreatePlayerAnswer: TypeAlias = NewPlayerOut
+
+GetMeAnswer: TypeAlias = PlayerOut
+
+GetPlayerAnswer: TypeAlias = PlayerOut
+
+ListRatingsAnswer: TypeAlias = RatingsOut
+
 GetHealthAnswer: TypeAlias = Health
 
 GetReadinessAnswer: TypeAlias = Readiness
@@ -2857,6 +3051,10 @@ OPERATIONS: Final[dict[str, Operation]] = {
         "getArchivedGame", "GET", "/v1/archive/games/{game_id}", (200,), "always"
     ),
     "export_archive": Operation("exportArchive", "GET", "/v1/archive/export", (200,), "always"),
+    "create_player": Operation("createPlayer", "POST", "/v1/players", (201,), "unsent"),
+    "get_me": Operation("getMe", "GET", "/v1/players/me", (200,), "always"),
+    "get_player": Operation("getPlayer", "GET", "/v1/players/{player_id}", (200,), "always"),
+    "list_ratings": Operation("listRatings", "GET", "/v1/ratings", (200,), "always"),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,), "always"),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,), "always"),
     "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,), "always"),
@@ -3068,6 +3266,15 @@ class MoveNotFound(ProblemError):
     """
 
     code = "move_not_found"
+    statuses = (404,)
+
+
+class PlayerNotFound(ProblemError):
+    """Player not found (404 ``player_not_found``). When: no player with this id. To do: use an id
+    from `POST /v1/players` (a player's key begins with its id).
+    """
+
+    code = "player_not_found"
     statuses = (404,)
 
 
@@ -3295,6 +3502,7 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "wrong_player": WrongPlayer,
     "game_not_found": GameNotFound,
     "move_not_found": MoveNotFound,
+    "player_not_found": PlayerNotFound,
     "game_over": GameOver,
     "board_too_large": BoardTooLarge,
     "precondition_failed": PreconditionFailed,
