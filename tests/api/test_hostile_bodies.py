@@ -203,10 +203,10 @@ def test_the_most_members_of_a_body_come_from_its_shape() -> None:
     assert most_members(CheckMovesRequest, 50) == 2 + 50 * len(MoveQuery.model_fields)
     assert most_members(ValidateBatchRequest, 7) == 1 + 7 * 2  # a board and k an item
     # gomoku's: its 6, stones, clock and its 4 (stages: at most MAX_STAGES of 2), open,
-    # creator, visibility, first_move_seconds, and rules and its 5; and names, its 2 seats and
-    # the colons their names may hold
+    # creator, visibility, first_move_seconds, rated, and rules and its 5; and names, its 2
+    # seats and the colons their names may hold
     names = 1 + 2 + 2 * NAME_LENGTH
-    assert most_members(create_game_in, 1000) == 20 + 2 + MAX_STAGES * 2 + names
+    assert most_members(create_game_in, 1000) == 21 + 2 + MAX_STAGES * 2 + names
     assert most_members(JoinIn, 1000) == 1 + NAME_LENGTH
     assert most_members(Annotated, 1000) is None  # a type it does not know: no bound
     assert most_members(str, 1000) is None  # text of no most length may hold any colons
