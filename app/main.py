@@ -32,6 +32,7 @@ from app.api.ratelimit import RateLimiter
 from app.api.records import AuditShapes, records_router
 from app.api.routing import index_routes
 from app.api.shutdown import watching_for_stop
+from app.api.tournaments import tournaments_router
 from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
@@ -345,7 +346,8 @@ def create_app(
     records = records_router(app.state.audits)
     asked = tuple(kind_router(kind) for kind in app.state.games.kinds if routed_alone(kind))
     routers = (reversi.router, tictactoe.router, gomoku.router, *asked, games, records,
-               archive_router(), players_router(), operations.router)  # fmt: skip
+               archive_router(), players_router(), tournaments_router(),
+               operations.router)  # fmt: skip
     for router in routers:
         add_routes_flat(app, router)
     mount_docs(app)

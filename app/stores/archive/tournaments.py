@@ -128,7 +128,7 @@ class Tournaments:
                             "withdrawn": None,
                         }
                         for number, player in enumerate(entered, 1)
-                    ],  # fmt: skip
+                    ],
                 )
             return True
 
@@ -276,7 +276,7 @@ class Tournaments:
                         "discs2": None,
                     }
                     for b in boards
-                ],  # fmt: skip
+                ],
             )
             return True
 
@@ -306,8 +306,9 @@ class Tournaments:
 
         await self.archive.run(write, write=True)
 
-    async def paired(self, tournament_id: str, number: int, at_ms: int) -> None:
-        """Round ``number``'s games are made: it is paired, and the stream says so."""
+    async def paired(self, tournament_id: str, number: int, at_ms: int, total: int) -> None:
+        """Round ``number`` (of ``total``) has its games made: it is paired, and the stream
+        says so."""
 
         async def write(connection: AsyncConnection) -> None:
             await self._lock(connection, tournament_id)
@@ -320,7 +321,9 @@ class Tournaments:
                 .values(paired_at=at_ms)
             )
             await connection.execute(
-                update(tournaments).where(tournaments.c.id == tournament_id).values(status=RUNNING)
+                update(tournaments)
+                .where(tournaments.c.id == tournament_id)
+                .values(status=RUNNING, rounds=total)
             )
             await _drive(connection, told(tournament_id, "round", {"round": number}))
             await _drive(connection, ended_if_done(tournament_id, at_ms))
