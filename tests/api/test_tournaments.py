@@ -20,6 +20,7 @@ from app.main import create_app
 from app.records.signing import verify
 from tests.api.problems import assert_problem
 from tests.api.test_players import WIN, bearer, make_player, move, served
+from tests.api.test_session_kinds import reversi_script
 
 DRAW = [(1, 0, 0), (2, 0, 1), (1, 0, 2), (2, 1, 1), (1, 1, 0), (2, 1, 2), (1, 2, 1), (2, 2, 0),
         (1, 2, 2)]  # fmt: skip
@@ -235,3 +236,86 @@ def test_racing_round_requests_pair_one_round(archive_url: str) -> None:
 
     statuses = asyncio.run(race())
     assert statuses == [201] + [409] * 7
+
+
+def test_a_reversi_double_round_robin_on_every_store(store_url: str, tmp_path: Any) -> None:
+    """A double round robin of 4 × 4 Othello games on each live store: the second cycle is the
+    first with seats swapped, each board keeps its game's final discs, the standings' Brightwell
+    and discs equal a recomputation from the boards, and the stream tells every round, every
+    result and the end, resumable after any event."""
+    settings = served(f"sqlite:///{tmp_path / 'archive.sqlite3'}", store_url=store_url)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        organiser = make_player(client, "Org")
+        entrants = [make_player(client, f"P{n}") for n in range(1, 4)]
+        keys = {p["id"]: p["key"] for p in entrants}
+        body = {"game": {"game": "reversi", "height": 4, "width": 4},
+                "system": "double_round_robin"}  # fmt: skip
+        made = make_tournament(client, organiser, entrants, **body)
+        assert made["rounds_planned"] == 6  # three players: three rounds (a bye each), twice
+        seed = 0
+        for _ in range(6):
+            shown = pair(client, organiser, made["id"])["rounds"][-1]
+            for pairing in shown["pairings"]:
+                if pairing["game"] is not None:
+                    seed += 1
+                    play_out(client, pairing, keys, reversi_script(4, seed))
+        final = client.get(f"/v1/tournaments/{made['id']}").json()
+    assert final["status"] == "finished"
+    rounds = final["rounds"]
+    first_cycle = [[(p["players"]["1"], p["players"]["2"]) for p in r["pairings"]]
+                   for r in rounds[:3]]  # fmt: skip
+    second_cycle = [
+        [(p["players"]["2"], p["players"]["1"]) if p["players"]["2"] else
+         (p["players"]["1"], None) for p in r["pairings"]]
+        for r in rounds[3:]
+    ]  # fmt: skip
+    assert second_cycle == first_cycle
+    points = dict.fromkeys(keys, 0.0)
+    discs = dict.fromkeys(keys, 0)
+    faced: dict[str, list[str]] = {player: [] for player in keys}
+    gained = {"1-0": (1, 0), "0-1": (0, 1), "½-½": (0.5, 0.5), "bye": (1, 0)}
+    for shown in rounds:
+        for pairing in shown["pairings"]:
+            first, second = pairing["players"]["1"], pairing["players"]["2"]
+            one, two = gained[pairing["result"]]
+            points[first] += one
+            if second is None:
+                discs[first] += 32  # a bye counts 32 discs
+                continue
+            points[second] += two
+            discs[first] += pairing["discs"]["1"]
+            discs[second] += pairing["discs"]["2"]
+            faced[first].append(second)
+            faced[second].append(first)
+    for row in final["standings"]:
+        player = row["player"]
+        assert row["points"] == points[player]
+        assert row["tiebreaks"]["discs"] == discs[player]
+        brightwell = discs[player] + 6 * sum(points[other] for other in faced[player])
+        assert row["tiebreaks"]["brightwell"] == brightwell
+    assert list(final["standings"][0]["tiebreaks"]) == ["sonneborn_berger", "brightwell", "discs"]
+
+
+def test_a_tournaments_stream_tells_rounds_results_and_the_end(client: TestClient) -> None:
+    organiser = make_player(client, "Org")
+    entrants = [make_player(client, f"P{n}") for n in range(2)]
+    keys = {p["id"]: p["key"] for p in entrants}
+    made = make_tournament(client, organiser, entrants)
+    shown = pair(client, organiser, made["id"])["rounds"][-1]
+    play_out(client, shown["pairings"][0], keys, WIN)
+    stream = client.get(f"/v1/tournaments/{made['id']}/events")
+    assert stream.status_code == 200
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    events = [block for block in stream.text.split("\n\n") if block.startswith("id:")]
+    names = [block.split("\n")[1].removeprefix("event: ") for block in events]
+    assert names == ["round", "result", "end"]
+    assert '"result": "1-0"' in events[1]
+    resumed = client.get(
+        f"/v1/tournaments/{made['id']}/events", headers={"Last-Event-ID": "1"}
+    ).text
+    assert [b.split("\n")[1] for b in resumed.split("\n\n") if b.startswith("id:")] == [
+        "event: result",
+        "event: end",
+    ]
+    done = client.get(f"/v1/tournaments/{made['id']}/events", headers={"Last-Event-ID": "3"})
+    assert done.status_code == 204
