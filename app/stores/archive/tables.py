@@ -166,7 +166,8 @@ Index(None, rating_changes.c.player, rating_changes.c.seq)
 #   withdrew after (None: playing on).
 # * ``tournament_rounds``: each round, claimed, then paired.
 # * ``pairings``: every board of every round: entrants by number (``seat2`` None: a bye), its
-#   game (unique: a finished game finds its board), its result and, for Reversi, the discs.
+#   game (unique: a finished game finds its board), its result and, where the game counts them,
+#   its final discs.
 # * ``tournament_events``: what its stream says, numbered (a round paired, a result, the end):
 #   written in the transaction that makes the change, read by every process's streams.
 
