@@ -319,3 +319,47 @@ def test_a_tournaments_stream_tells_rounds_results_and_the_end(client: TestClien
     ]
     done = client.get(f"/v1/tournaments/{made['id']}/events", headers={"Last-Event-ID": "3"})
     assert done.status_code == 204
+
+
+def test_a_rated_swiss_is_paired_round_by_round_and_rates_its_games(client: TestClient) -> None:
+    """A rated Swiss of nine players, four rounds: each round pairs everyone still playing (a
+    bye for the odd one out, never twice to one player), nobody meets twice, a withdrawn player
+    is paired no more, and every game's result is rated in its pool."""
+    organiser = make_player(client, "Org")
+    entrants = [make_player(client, f"P{n}") for n in range(1, 10)]
+    keys = {p["id"]: p["key"] for p in entrants}
+    made = make_tournament(client, organiser, entrants, system="swiss", rounds=4, rated=True)
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    scripts = [WIN, DRAW, SEAT2_WINS]
+    withdrawn = entrants[-1]["id"]
+    for round_number in range(1, 5):
+        if round_number == 3:
+            gone = client.delete(
+                f"/v1/tournaments/{made['id']}/players/{withdrawn}",
+                headers=bearer(organiser["key"]),
+            )
+            assert gone.status_code == 200, gone.text
+        shown = pair(client, organiser, made["id"])["rounds"][-1]
+        seated = [p for pairing in shown["pairings"] for p in pairing["players"].values() if p]
+        playing = [p for p in keys if round_number < 3 or p != withdrawn]
+        assert sorted(seated) == sorted(playing)
+        for index, pairing in enumerate(shown["pairings"]):
+            first, second = pairing["players"]["1"], pairing["players"]["2"]
+            if second is None:
+                byes.append(first)
+                continue
+            assert frozenset((first, second)) not in met
+            met.add(frozenset((first, second)))
+            state = client.get(f"/v1/games/{pairing['game']}").json()
+            assert state["pool"] == "tictactoe/3x3/k3/correspondence"
+            play_out(client, pairing, keys, scripts[(round_number + index) % 3])
+    assert len(byes) == len(set(byes))
+    final = client.get(f"/v1/tournaments/{made['id']}").json()
+    assert final["status"] == "finished"
+    assert list(final["standings"][0]["tiebreaks"]) == ["buchholz", "sonneborn_berger"]
+    games_played = {p: sum(1 for pair_ in met if p in pair_) for p in keys}
+    for player, played in games_played.items():
+        rated = client.get(f"/v1/players/{player}").json()["ratings"]
+        got = rated.get("tictactoe/3x3/k3/correspondence", {"games": 0})["games"]
+        assert got == played
