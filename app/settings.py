@@ -195,6 +195,12 @@ class Settings(BaseSettings):
         description="Rounds a Swiss tournament may have (`rounds`); a round robin has its "
         "entrants' count less one (twice that, double).",
     )
+    tournament_documents: int = Field(
+        256,
+        ge=1,
+        description="Tournaments' documents (and TRF reports) each process keeps as last "
+        "answered, for reads of an unchanged one (the most recent kept).",
+    )
     archive_poll_seconds: float = Field(
         1.0,
         gt=0,

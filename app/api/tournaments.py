@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Annotated, Any, get_args
 
 from fastapi import APIRouter, Request, Response
 from pydantic import Field, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, to_json
 from starlette.responses import StreamingResponse
 
 from app.api.archive import archive_of
@@ -464,9 +465,46 @@ def archive_of_or_none(request: Request) -> Any:
     return archive
 
 
+class Documents:
+    """Tournaments' documents as answered, by tournament, format and version (its count of
+    changes: a document changes only with it), the ``most`` recent kept: a document read again
+    unchanged — a standings page many watch — costs one small query, not its every result read,
+    ranked and signed again."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._kept: OrderedDict[tuple[str, str, int, str], bytes] = OrderedDict()
+
+    def get(self, key: tuple[str, str, int, str]) -> bytes | None:
+        body = self._kept.get(key)
+        if body is not None:
+            self._kept.move_to_end(key)
+        return body
+
+    def put(self, key: tuple[str, str, int, str], body: bytes) -> None:
+        self._kept[key] = body
+        while len(self._kept) > self.most:
+            self._kept.popitem(last=False)
+
+
 async def get_tournament(request: Request) -> Response:
     wanted = tournament_id(request)
     shown = FORMAT.read(request)
+    version = await tournaments_of(request).version(wanted)
+    if version is None:
+        raise TournamentNotFound(wanted)
+    keys: KeyRing = request.app.state.keys
+    key = (wanted, shown, version, keys.current.kid)
+    documents: Documents = request.app.state.tournament_documents
+    media = "text/plain; charset=utf-8" if shown == TRF else "application/json"
+    kept = documents.get(key)
+    if kept is None:
+        kept = await _document_bytes(request, wanted, shown)
+        documents.put(key, kept)
+    return Response(kept, media_type=media)
+
+
+async def _document_bytes(request: Request, wanted: str, shown: str) -> bytes:
     tournament = await found(request, wanted)
     if shown == TRF:
         event = tournament.event
@@ -475,8 +513,8 @@ async def get_tournament(request: Request) -> Response:
             event.name, tournament.entrants, tournament.played, system_of(event), total,
             reversi=is_reversi(event),
         )  # fmt: skip
-        return Response(text, media_type="text/plain; charset=utf-8")
-    return json_response(document(tournament, request.app.state.keys))
+        return text.encode()
+    return to_json(document(tournament, request.app.state.keys))
 
 
 async def tournament_events(request: Request) -> Response:

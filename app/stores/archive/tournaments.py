@@ -180,6 +180,19 @@ class Tournaments:
 
         return await self.archive.run(read, write=False)
 
+    async def version(self, tournament_id: str) -> int | None:
+        """The tournament's count of changes (its events, its entrants' changes): what its
+        document is as of; None for no such tournament."""
+
+        async def read(connection: AsyncConnection) -> int | None:
+            found = await connection.execute(
+                select(tournaments.c.changes).where(tournaments.c.id == tournament_id)
+            )
+            changes = found.scalar_one_or_none()
+            return None if changes is None else int(changes)
+
+        return await self.archive.run(read, write=False)
+
     async def enter(self, tournament_id: str, player: str, most: int) -> str:
         """Enter ``player`` last in the seeding order before round 1: ``"entered"``, or why
         not: ``"started"`` (a round is paired), ``"entered_already"``, ``"full"`` (``most``
@@ -203,6 +216,7 @@ class Tournaments:
                 return "full"
             row = {"tournament": tournament_id, "number": len(numbers) + 1, "player": player}
             await connection.execute(entrants.insert().values(row))
+            await _changed(connection, tournament_id)
             return "entered"
 
         try:
@@ -228,6 +242,8 @@ class Tournaments:
                 )
                 .values(withdrawn=after)
             )
+            if done.rowcount:
+                await _changed(connection, tournament_id)
             return bool(done.rowcount)
 
         return await self.archive.run(write, write=True)
@@ -356,6 +372,15 @@ class Tournaments:
             await connection.execute(
                 select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
             )
+
+
+async def _changed(connection: AsyncConnection, tournament_id: str) -> None:
+    """A change the stream does not tell (an entrant's): the document's version moves on."""
+    await connection.execute(
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id)
+        .values(changes=tournaments.c.changes + 1)
+    )
 
 
 async def _check_players(connection: AsyncConnection, ids: Sequence[str]) -> None:
