@@ -135,6 +135,21 @@ export interface PlayerActionOptions extends ActionOptions {
   player?: 1 | 2;
 }
 
+/** Options of a creation or a join of a game. */
+export interface SeatOptions extends RequestOptions {
+  /** A player's key (`createPlayer`), sent as a bearer token: the seat is the player's (called
+   * by its name), and the key acts for it wherever the seat's token does. A rated game's seats
+   * are taken only so. */
+  key?: string;
+}
+
+/** A new player: its id, name and key (shown only this once). */
+export type NewPlayer = Answer<"createPlayer", 201>;
+/** A player: its name, when it was made, its rating in each pool it played. */
+export type Player = Answer<"getPlayer", 200>;
+/** A page of a pool's players by rating, highest first (`next`: the cursor of the next). */
+export type RatingsPage = Answer<"listRatings", 200>;
+
 /** The answer to `pollGame`: the state if it changed since the ETag given (else null), and the
  * ETag to send next time. */
 export interface Polled {
@@ -185,11 +200,11 @@ export type CreatedFor<B extends CreateGameBody> = Extract<CreatedGame, { game: 
 export type CreateGame = UnionToIntersection<
   CreateGameBody extends infer B
     ? B extends CreateGameBody
-      ? (body: B, options?: RequestOptions) => Promise<CreatedFor<B>>
+      ? (body: B, options?: SeatOptions) => Promise<CreatedFor<B>>
       : never
     : never
 > &
-  ((body: CreateGameBody, options?: RequestOptions) => Promise<CreatedGame>);
+  ((body: CreateGameBody, options?: SeatOptions) => Promise<CreatedGame>);
 
 /**
  * The service at `baseUrl`. One method per operation of the spec, named after its operationId;
@@ -257,14 +272,17 @@ export declare class Client {
 
   // Game sessions.
   /** A new game: `{n: 3}`, `{game: "tictactoe", n: 15, k: 5}`, `{game: "reversi"}`, …; the
-   * answer is the state of the body's kind, with each player's token. Sent again only when the
+   * answer is the state of the body's kind, with each player's token. With a player's `key`
+   * the creator's seat is the player's; `{..., open: true, rated: true}` with a key: a rated
+   * game, its result rating both players in its state's `pool`. Sent again only when the
    * request never left. */
   createGame: CreateGame;
   /** Take an open game's free seat: its token (shown only here) and the game after it; a
-   * retry with the same `idempotencyKey` gets the same seat and token. */
+   * retry with the same `idempotencyKey` gets the same seat and token. With a player's `key`
+   * the seat is the player's (never both seats of a game: 409 `seat_taken`). */
   joinGame(
     gameId: string,
-    options?: RequestOptions & { idempotencyKey?: string; name?: string },
+    options?: SeatOptions & { idempotencyKey?: string; name?: string },
   ): Promise<Answer<"joinGame", 200>>;
   /** A page of the lobby: open games, oldest first (`cursor`: the last page's `next_cursor`). */
   listGames(
@@ -385,6 +403,21 @@ export declare class Client {
     filter?: ArchiveFilter,
     options?: RequestOptions,
   ): Promise<Uint8Array>;
+  // Players and ratings (a service with an archive).
+  /** A new player: `{id, name, key}`. The key is shown only this once: it is the `key` of
+   * `createGame` and `joinGame`, the token of the player's seat in its games, and `getMe`'s.
+   * Sent again only when the request never left. */
+  createPlayer(name: string, options?: RequestOptions): Promise<NewPlayer>;
+  /** A player and its ratings, by its id (404 `player_not_found`). */
+  getPlayer(playerId: string, options?: RequestOptions): Promise<Player>;
+  /** The player whose key this is (401 `unauthorized` for a key of no player). */
+  getMe(key: string, options?: RequestOptions): Promise<Player>;
+  /** A page of a pool's players by rating, highest first (`pool`: a rated game's state names
+   * it; `cursor`: the last page's `next`); `provisional` while a player's RD is over 110. */
+  listRatings(
+    pool: string,
+    options?: RequestOptions & { cursor?: string; limit?: number },
+  ): Promise<RatingsPage>;
   /** Replays a whole game: is it legal, how did it end; the answer is signed. */
   auditRecord(
     body: RequestBody<"auditRecord">,

@@ -14,6 +14,8 @@
 //   `x-resend`);
 // * a private game's reads take a player's or a spectator's `token` in their options (sent as
 //   a bearer token; a public game's reads need none);
+// * a player's key (createPlayer) seats its player where it is given as `key` (createGame,
+//   joinGame), and in the player's games is its seat's token;
 // * pollGame polls with If-None-Match; gameEvents (or events) reads the game's Server-Sent
 //   Events from fetch's body (no EventSource), resuming with Last-Event-ID (and the same token)
 //   after a drop.
@@ -156,6 +158,16 @@ function bearer(token) {
  */
 function viewing(token) {
   return token === undefined ? {} : bearer(token);
+}
+
+/**
+ * The headers of a creation or a join: a player's key, if given (it seats the player; without
+ * one the seat is anonymous).
+ * @param {string | undefined} key
+ * @returns {Record<string, string>}
+ */
+function asPlayer(key) {
+  return key === undefined ? {} : bearer(key);
 }
 
 /**
@@ -380,22 +392,31 @@ export class Client {
 
   // --- game sessions -----------------------------------------------------------------------
 
-  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  /**
+   * A new game; with a player's `key` (`createPlayer`), the creator's seat is the player's.
+   * @param {unknown} body
+   * @param {{ signal?: AbortSignal, key?: string }} [options]
+   */
   createGame(body, options = {}) {
-    return this.#call("createGame", { body, signal: options.signal });
+    return this.#call("createGame", {
+      body,
+      headers: asPlayer(options.key),
+      signal: options.signal,
+    });
   }
 
   /**
    * Take an open game's free seat: `{player, token, state}` (a retry with the same
    * `idempotencyKey` from the same client address gets the same seat and token: the service
-   * binds a join's key to the client that sent it).
+   * binds a join's key to the client that sent it); with a player's `key`, the seat is the
+   * player's (a rated game's seat is taken only so).
    * @param {string} gameId
-   * @param {{ signal?: AbortSignal, idempotencyKey?: string, name?: string }} [options]
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, name?: string, key?: string }} [options]
    */
-  joinGame(gameId, { signal, idempotencyKey, name } = {}) {
+  joinGame(gameId, { signal, idempotencyKey, name, key } = {}) {
     return this.#call("joinGame", {
       params: { game_id: gameId },
-      headers: { "Idempotency-Key": idempotencyKey ?? randomKey() },
+      headers: { "Idempotency-Key": idempotencyKey ?? randomKey(), ...asPlayer(key) },
       ...(name === undefined ? {} : { body: { name } }),
       signal,
     });
@@ -803,6 +824,36 @@ export class Client {
       read: bytes,
       signal: options.signal,
     });
+  }
+
+  // --- players and ratings ----------------------------------------------------------------
+
+  /**
+   * A new player: `{id, name, key}`, the key shown only this once. Sent again only when the
+   * request never left (each send makes a player).
+   * @param {string} name
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  createPlayer(name, options = {}) {
+    return this.#call("createPlayer", { body: { name }, signal: options.signal });
+  }
+
+  /** @param {string} playerId @param {{ signal?: AbortSignal }} [options] */
+  getPlayer(playerId, options = {}) {
+    return this.#call("getPlayer", { params: { player_id: playerId }, signal: options.signal });
+  }
+
+  /** @param {string} key @param {{ signal?: AbortSignal }} [options] */
+  getMe(key, options = {}) {
+    return this.#call("getMe", { headers: bearer(key), signal: options.signal });
+  }
+
+  /**
+   * @param {string} pool
+   * @param {{ cursor?: string, limit?: number, signal?: AbortSignal }} [options]
+   */
+  listRatings(pool, { cursor, limit, signal } = {}) {
+    return this.#call("listRatings", { query: { pool, cursor, limit }, signal });
   }
 
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */

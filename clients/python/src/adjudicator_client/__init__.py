@@ -26,6 +26,11 @@
   or a spectator's (``add_spectator``): every read takes it as ``token=`` (``get_game``,
   ``poll_game``, ``list_moves``, ``get_move``, ``list_legal_moves``, ``get_board``,
   ``game_events``, ``get_record``, ``get_record_text``); a public game's reads need none.
+* Players (with an archive on the service): ``create_player(name)`` answers the player's
+  ``key``, shown only once. ``key=`` seats its player in ``create_game`` and ``join_game``
+  (``rated=True``: an open game between players, its result rating both); in the player's
+  games the key is the ``token`` of its seat, for moves and every action. ``get_me(key)``,
+  ``get_player(id)`` with its ratings, and ``list_ratings(pool)`` a page at a time.
 * ``poll_game`` polls with ``If-None-Match`` (unchanged: ``Polled.state`` is None), and
   ``game_events`` iterates over the game's event stream, resuming with ``Last-Event-ID`` after
   a dropped connection, until the game's ``end``.

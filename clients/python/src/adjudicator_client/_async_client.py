@@ -7,6 +7,10 @@ Each operation is a method named after its operation id in snake_case (``createG
 ``create_game``): the function of ``_operations`` that builds its call, bound (``awaited``).
 ``create_game`` is typed per kind (``game="reversi"`` answers a Reversi game): its overloads
 are generated from the kinds of the document's creation body, between the marks below.
+
+A player's key (``create_player``) is passed where it is used, as a game's tokens are:
+``key=`` seats its player in ``create_game`` and ``join_game``, and in the player's games it is
+the ``token`` of the player's seat.
 """
 
 from __future__ import annotations
@@ -108,6 +112,10 @@ class AsyncClient:
     get_archived_game = awaited(operations.get_archived_game)
     get_archived_game_text = awaited(operations.get_archived_game_text)
     export_archive = awaited(operations.export_archive)
+    create_player = awaited(operations.create_player)
+    get_player = awaited(operations.get_player)
+    get_me = awaited(operations.get_me)
+    list_ratings = awaited(operations.list_ratings)
     audit_record = awaited(operations.audit_record)
     audit_batch = awaited(operations.audit_batch)
     get_keys = awaited(operations.get_keys)
@@ -133,6 +141,7 @@ class AsyncClient:
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
+        key: str | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     async def create_game(
@@ -152,6 +161,7 @@ class AsyncClient:
         board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
         next: Literal["B", "W"] | None = None,
         opening: str | Sequence[str] | None = None,
+        key: str | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     async def create_game(
@@ -171,6 +181,7 @@ class AsyncClient:
         foul: Literal["refuse", "lose"] | None = None,
         early_draw: bool | None = None,
         opening: StonesOpening | Literal["swap2"] | None = None,
+        key: str | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     async def create_game(
@@ -188,11 +199,16 @@ class AsyncClient:
         width: int | None = None,
         height: int | None = None,
         k: int | None = None,
+        key: str | None = None,
     ) -> CreatedConnect4Out: ...
     @overload
-    async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    async def create_game(
+        self, *, game: str, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer: ...
     # --- end of the generated overloads ----------------------------------------------------
-    async def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
+    async def create_game(
+        self, *, game: str | None = None, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
@@ -204,9 +220,12 @@ class AsyncClient:
         (``join_game``); ``visibility="private"``: only the players and
         spectators (``add_spectator``) read it, each read given their ``token``;
         ``first_move_seconds``: a first move not made in time aborts the game; ``rules``: the
-        actions it leaves out (``{"abort": False}``). A kind this client was not made for takes
-        its creation body's members as keywords."""
-        return await self.send(operations.create_game(game=game, **params))
+        actions it leaves out (``{"abort": False}``); ``key``: a player's key (``create_player``),
+        whose player takes the creator's seat, the key acting for it as its token does;
+        ``rated=True`` (an open game made with a key): a player's join with its key takes the
+        other seat, and the result rates both in the state's ``pool``. A kind this client was not
+        made for takes its creation body's members as keywords."""
+        return await self.send(operations.create_game(game=game, key=key, **params))
 
     async def poll_game(
         self, game_id: str, etag: str | None = None, *, token: str | None = None

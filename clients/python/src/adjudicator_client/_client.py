@@ -102,6 +102,10 @@ class Client:
     get_archived_game = sent(operations.get_archived_game)
     get_archived_game_text = sent(operations.get_archived_game_text)
     export_archive = sent(operations.export_archive)
+    create_player = sent(operations.create_player)
+    get_player = sent(operations.get_player)
+    get_me = sent(operations.get_me)
+    list_ratings = sent(operations.list_ratings)
     audit_record = sent(operations.audit_record)
     audit_batch = sent(operations.audit_batch)
     get_keys = sent(operations.get_keys)
@@ -127,6 +131,7 @@ class Client:
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
+        key: str | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     def create_game(
@@ -146,6 +151,7 @@ class Client:
         board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
         next: Literal["B", "W"] | None = None,
         opening: str | Sequence[str] | None = None,
+        key: str | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     def create_game(
@@ -165,6 +171,7 @@ class Client:
         foul: Literal["refuse", "lose"] | None = None,
         early_draw: bool | None = None,
         opening: StonesOpening | Literal["swap2"] | None = None,
+        key: str | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     def create_game(
@@ -182,11 +189,16 @@ class Client:
         width: int | None = None,
         height: int | None = None,
         k: int | None = None,
+        key: str | None = None,
     ) -> CreatedConnect4Out: ...
     @overload
-    def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    def create_game(
+        self, *, game: str, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer: ...
     # --- end of the generated overloads ----------------------------------------------------
-    def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
+    def create_game(
+        self, *, game: str | None = None, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
@@ -198,9 +210,12 @@ class Client:
         (``join_game``); ``visibility="private"``: only the players and
         spectators (``add_spectator``) read it, each read given their ``token``;
         ``first_move_seconds``: a first move not made in time aborts the game; ``rules``: the
-        actions it leaves out (``{"abort": False}``). A kind this client was not made for takes
-        its creation body's members as keywords."""
-        return self.send(operations.create_game(game=game, **params))
+        actions it leaves out (``{"abort": False}``); ``key``: a player's key (``create_player``),
+        whose player takes the creator's seat, the key acting for it as its token does;
+        ``rated=True`` (an open game made with a key): a player's join with its key takes the
+        other seat, and the result rates both in the state's ``pool``. A kind this client was not
+        made for takes its creation body's members as keywords."""
+        return self.send(operations.create_game(game=game, key=key, **params))
 
     def poll_game(
         self, game_id: str, etag: str | None = None, *, token: str | None = None
