@@ -21,13 +21,15 @@ ranks two players by pairing number alone where C.04.3 (E.4, by A.2's order) ran
 score first; its board order is not always the handbook's publishing order (by the higher
 ranked player's score, then the pair's total); now and then it floats a scoregroup's players
 down to give the bye to a lower score where py4swiss pairs the group within itself. It costs
-seconds a round past about 100 entrants (minutes at 500: pure-Python matching), and on some
-histories its last-resort backtracking search runs for minutes where py4swiss answers at once.
+seconds a round past about 100 entrants (minutes at 500: pure-Python matching); on some
+histories it leaves entrants unpaired though a complete pairing exists, and on others its
+last-resort backtracking search runs for minutes, where py4swiss answers at once.
 
 **Checked before it is answered.** Whatever the library answers, a round is returned only if
 it pairs every entrant still playing exactly once, no two who have met before, and gives at
-most one bye, to someone who has not had one; otherwise the round cannot be paired by the
-rules (too few rounds' worth of new opponents left) and ``LeagueError`` says so.
+most one bye, to someone who has not had one; otherwise ``LeagueError`` says the round cannot
+be paired: by the rules (too few rounds' worth of new opponents left), or by the library (the
+case above).
 """
 
 from __future__ import annotations
