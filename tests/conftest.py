@@ -39,7 +39,6 @@ LONG = [
         "tests/e2e",
         "tests/test_tours.py",
         "tests/sessions/test_stores_agree.py",
-        "tests/league/test_swiss.py",
         "tests/test_code_quality.py",
         "tests/test_cli.py",
     )
