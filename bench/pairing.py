@@ -1,6 +1,6 @@
 """How long the next Swiss round takes to pair: round 5 of an event of 500 entrants by default,
 through ``app.league.swiss.swiss_round`` (py4swiss's Dutch system, from the TRF-16 report:
-writing and parsing included), median of a few runs.
+writing and parsing included; round 1 is worked out without the engine), median of a few runs.
 
     python -m bench.pairing [--players 500] [--round 5] [--runs 3] [--profile]
 
@@ -52,7 +52,7 @@ def main() -> None:
     played = history(entrants, args.round - 1, args.round + 4, seed=args.players)
     runs = [timed(entrants, played, args.round) for _ in range(args.runs)]
     print(
-        f"py4swiss: round {args.round} of {args.players} entrants, median "
+        f"swiss_round: round {args.round} of {args.players} entrants, median "
         f"{statistics.median(runs):.2f} s over {args.runs} runs "
         f"({', '.join(f'{run:.2f}' for run in runs)})",
         flush=True,

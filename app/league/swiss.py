@@ -12,6 +12,9 @@ rest from it, as the rules define it: scores, colour differences and preferences
 (A.4), byes had (C.2), who has met (C.1). Pairing numbers are the entrants' numbers (no
 ratings: the seeding order is the initial order).
 
+**Round 1** is worked out here (``first_round``), as the engine pairs it (the tests compare the
+two), because the engine takes seconds for it at a few hundred entrants.
+
 **What comes back.** The round's games in the handbook's publishing order (C.04.2: by the higher
 ranked player's score, then the pair's total, then the higher ranked player's number), seat 1
 White; then the bye, which scores one point.
@@ -21,7 +24,7 @@ playing exactly once, no two who have met before, and gives at most one bye, to 
 not had one; otherwise ``LeagueError`` says the round cannot be paired by the rules (too few
 rounds' worth of new opponents left, say), which the engine says first.
 
-**Cost.** About 4 s a round at 500 entrants on one core (``bench/pairing.py``,
+**Cost.** At 500 entrants, 3 to 6 s a round on one core from round 2 on (``bench/pairing.py``,
 ``bench/RESULTS.md``): the engine's matching is native, but the edge weights of its matching
 graph are computed in Python. A caller serving requests runs it off the event loop.
 """
@@ -71,6 +74,19 @@ def swiss_round(
     playing = [e.number for e in entrants if e.plays_in(round_number)]
     if len(playing) < 2:
         raise LeagueError("a round needs two entrants or more")
+    if round_number == 1:
+        pairings = first_round(playing)
+    else:
+        pairings = engine_round(entrants, played, round_number, rounds)
+    check_round(playing, played, pairings)
+    return pairings
+
+
+def engine_round(
+    entrants: Sequence[Entrant], played: Sequence[Pairing], round_number: int, rounds: int
+) -> list[Pairing]:
+    """Round ``round_number`` as py4swiss's Dutch engine pairs it, unchecked: its games in its
+    order, then the bye."""
     # py4swiss reads a TRF from a file only (TrfParser.parse); the file is a few kB and is read
     # in milliseconds, against seconds of pairing.
     with tempfile.TemporaryDirectory() as folder:
@@ -83,11 +99,29 @@ def swiss_round(
         raise LeagueError(f"the round cannot be paired by the rules ({error})") from error
     games = [(p.white, p.black) for p in answer if p.white and p.black]
     byes = [p.white or p.black for p in answer if not (p.white and p.black)]
-    pairings = [Pairing(round_number, board, *game) for board, game in enumerate(games, 1)] + [
+    return [Pairing(round_number, board, *game) for board, game in enumerate(games, 1)] + [
         Pairing(round_number, board, bye, None, "bye")
         for board, bye in enumerate(byes, len(games) + 1)
     ]
-    check_round(playing, played, pairings)
+
+
+def first_round(playing: Sequence[int]) -> list[Pairing]:
+    """Round 1, as the Dutch system pairs it with every score 0 and no colours yet (what the
+    engine answers, worked out here because the engine takes seconds for it past a few hundred
+    entrants: it weighs every pair of the one scoregroup). The top half of the pairing order
+    (S1) meets the bottom half (S2) in order (C.04.3 B.1, B.6: the first candidate); E.5 gives the
+    higher ranked player the initial colour (White) when their pairing number is odd, Black
+    when it is even; an odd count's last entrant has the bye (C.2, C.5: the lowest ranked
+    player). The boards are already in the publishing order (every score 0: by the higher
+    ranked player's number)."""
+    half = len(playing) // 2
+    games = [
+        (top, bottom) if top % 2 else (bottom, top)
+        for top, bottom in zip(playing[:half], playing[half : 2 * half], strict=True)
+    ]
+    pairings = [Pairing(1, board, *game) for board, game in enumerate(games, 1)]
+    if len(playing) % 2:
+        pairings.append(Pairing(1, half + 1, playing[-1], None, "bye"))
     return pairings
 
 
