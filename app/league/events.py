@@ -84,12 +84,18 @@ def check_entrants(entrants: Sequence[Entrant]) -> None:
 
 
 def check_played(entrants: Sequence[Entrant], played: Iterable[Pairing]) -> None:
-    """Every pairing names entrants, a bye has the result ``"bye"`` and a game any other."""
+    """Every pairing names entrants, each at most once a round; a bye has the result ``"bye"``
+    and a game any other."""
     count = len(entrants)
+    seated: set[tuple[int, int]] = set()
     for pairing in played:
         seats = [pairing.seat1] if pairing.seat2 is None else [pairing.seat1, pairing.seat2]
         if any(not 1 <= seat <= count for seat in seats) or len(set(seats)) != len(seats):
             raise LeagueError(f"round {pairing.round}, board {pairing.board}: no such pairing")
+        for seat in seats:
+            if (pairing.round, seat) in seated:
+                raise LeagueError(f"round {pairing.round}: entrant {seat} is paired twice")
+            seated.add((pairing.round, seat))
         if pairing.result is not None and (pairing.result == "bye") != pairing.is_bye:
             raise LeagueError(f"round {pairing.round}, board {pairing.board}: wrong result")
 

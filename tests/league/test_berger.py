@@ -7,7 +7,6 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from caissify_pairings.engines.round_robin import berger_round as caissify_berger_round
 
 from app.league.berger import berger_round, berger_tables, round_robin_round, round_robin_rounds
 from app.league.events import Entrant, LeagueError
@@ -47,11 +46,6 @@ def test_the_published_tables_are_read_whole() -> None:
 @pytest.mark.parametrize("n", sorted(TABLES))
 def test_the_rule_makes_the_published_tables(n: int) -> None:
     assert berger_tables(n) == TABLES[n]
-
-
-@pytest.mark.parametrize("n", sorted(TABLES))
-def test_caissify_makes_the_published_tables_too(n: int) -> None:
-    assert [caissify_berger_round(n, r) for r in range(1, n)] == TABLES[n]
 
 
 @pytest.mark.parametrize("n", range(2, 41, 2))

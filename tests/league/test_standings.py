@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from app.league.events import Entrant, Pairing, Result
+from app.league.events import Entrant, LeagueError, Pairing, Result
 from app.league.standings import Standing, System, standings, tiebreak_names
 
 
@@ -190,3 +190,18 @@ def test_standings_match_the_slow_recomputation(seed: int) -> None:
     assert [(row.rank, row.number) for row in rows] == sorted(
         (row.rank, row.number) for row in rows
     )
+
+
+@pytest.mark.parametrize(
+    "played",
+    [
+        [Pairing(1, 1, 1, 2, "1-0"), Pairing(1, 2, 2, None, "bye")],  # 2 twice in round 1
+        [Pairing(1, 1, 1, 3, "1-0")],  # no entrant 3
+        [Pairing(1, 1, 1, 1, "1-0")],  # 1 against 1
+        [Pairing(1, 1, 1, None, "1-0")],  # a bye with a game's result
+        [Pairing(1, 1, 1, 2, "bye")],  # a game with a bye's
+    ],
+)
+def test_pairings_that_cannot_be_are_refused(played: list[Pairing]) -> None:
+    with pytest.raises(LeagueError):
+        standings(field(2), played, "swiss")
