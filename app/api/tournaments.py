@@ -47,8 +47,8 @@ from app.contract.problems import (
     VALIDATION_ERROR,
 )
 from app.contract.render import instant
-from app.league.berger import round_robin_round, round_robin_rounds
-from app.league.events import LeagueError, Pairing
+from app.league.events import LeagueError
+from app.league.rounds import pair_next_round, total_rounds
 from app.league.standings import System, standings
 from app.league.trf import trf16
 from app.records.signing import TOURNAMENT, KeyRing
@@ -258,11 +258,9 @@ def is_reversi(event: Event) -> bool:
 
 
 def planned_rounds(event: Event, count: int) -> int:
-    if event.system == "swiss":
-        return event.rounds
-    if count < 2:
+    if event.system != "swiss" and count < 2:
         return 0
-    return round_robin_rounds(count, double=event.system == "double_round_robin")
+    return total_rounds(system_of(event), count, event.rounds)
 
 
 def document(tournament: Tournament, keys: KeyRing) -> dict[str, Any]:
@@ -395,8 +393,11 @@ async def pair_round(request: Request) -> Response:
         raise TournamentRefused(f"all {total} rounds are paired")
     if any(pairing.result is None for pairing in tournament.played):
         raise TournamentRefused(f"round {number - 1} has an unfinished game")
-    try:
-        paired = _pairings(tournament, number, total)
+    try:  # in a thread: a large Swiss takes seconds to pair (its engine's scoring is Python)
+        paired = await asyncio.to_thread(
+            pair_next_round, system_of(event), tournament.entrants, tournament.played,
+            event.rounds if event.system == "swiss" else None,
+        )  # fmt: skip
     except LeagueError as error:
         raise TournamentRefused(str(error)) from None
     boards = [
@@ -412,16 +413,6 @@ async def pair_round(request: Request) -> Response:
         raise
     await book.paired(wanted, number, _now_ms(), total)
     return json_response(document(await found(request, wanted), request.app.state.keys), 201)
-
-
-def _pairings(tournament: Tournament, number: int, total: int) -> list[Pairing]:
-    event = tournament.event
-    if event.system == "swiss":
-        from app.league.swiss import swiss_round
-
-        return swiss_round(tournament.entrants, tournament.played, number, total)
-    double = event.system == "double_round_robin"
-    return round_robin_round(tournament.entrants, number, double=double)
 
 
 async def _make_games(
