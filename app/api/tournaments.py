@@ -32,7 +32,14 @@ from app.api.games.access import store_errors, store_of
 from app.api.games.schemas import GameShapes
 from app.api.games.streams import StreamSlots
 from app.api.params import Malformed, Param, matching
-from app.api.players import NO_PLAYERS, PLAYER_KEY, player_by_key, seated_pair
+from app.api.players import (
+    NO_PLAYERS,
+    PLAYER_ID,
+    PLAYER_KEY,
+    player_by_key,
+    players_of,
+    seated_pair,
+)
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.contract.bodies import BodyInvalid
@@ -61,7 +68,6 @@ from app.sessions.errors import (
     TournamentNotFound,
     TournamentRefused,
 )
-from app.stores.archive.players import Players
 from app.stores.archive.tables import ID_LENGTH
 from app.stores.archive.tournaments import (
     STALE_CLAIM_MS,
@@ -180,8 +186,6 @@ _ID, _id = matching("[A-Za-z0-9_-]{1,64}", "tournament_id", "is not a tournament
 TOURNAMENT_ID = Param(
     "tournament_id", "path", _ID, "The tournament's id, from `POST /v1/tournaments`.", _id, ""
 )
-_PLAYER, _player = matching("[A-Za-z0-9_-]{1,64}", "player_id", "is not a player's id", 64)
-PLAYER_ID = Param("player_id", "path", _PLAYER, "The player's id.", _player, "")
 
 
 def _format(text: str) -> str:
@@ -426,7 +430,7 @@ async def _make_games(
     owner = client_of(request)
     by_number = {entrant.number: entrant for entrant in tournament.entrants}
     ids = {by_number[n].id for b in boards for n in (b.pairing.seat1, b.pairing.seat2) if n}
-    found_players = await Players(archive_of_or_none(request)).many(sorted(ids))
+    found_players = await players_of(request).many(sorted(ids))
     made: list[tuple[str, str]] = []
     try:
         for board in boards:
@@ -447,13 +451,6 @@ async def _make_games(
             with contextlib.suppress(DomainError):
                 await asyncio.shield(store.delete(game_id, token))
         raise
-
-
-def archive_of_or_none(request: Request) -> Any:
-    archive = archive_of(request)
-    if archive is None:
-        raise StoreUnavailable(NO_PLAYERS)
-    return archive
 
 
 class Documents:

@@ -8432,7 +8432,7 @@ export interface operations {
             path: {
                 /** @description The tournament's id, from `POST /v1/tournaments`. */
                 tournament_id: string;
-                /** @description The player's id. */
+                /** @description The player's id, from `POST /v1/players`. */
                 player_id: string;
             };
             cookie?: never;
