@@ -25,8 +25,11 @@ from tests.servers import uvicorn_server
 
 
 @pytest.fixture
-def server() -> Iterator[str]:
-    with uvicorn_server() as url:
+def server(tmp_path: Path) -> Iterator[str]:
+    """The service with an archive (a SQLite file): players, ratings and tournaments live there,
+    and are fuzzed as every other route."""
+    archive = {"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    with uvicorn_server(archive) as url:
         yield url
 
 

@@ -25,7 +25,7 @@ export interface OperationProblemCodes {
     getGame: "game_not_found" | "store_unavailable" | "unauthorized";
     deleteGame: "game_not_found" | "rate_limited" | "store_unavailable" | "unauthorized";
     listGames: "rate_limited" | "store_unavailable" | "validation_error";
-    createGame: "capacity_exhausted" | "payload_too_large" | "rate_limited" | "store_unavailable" | "unsupported_content_encoding" | "validation_error";
+    createGame: "capacity_exhausted" | "payload_too_large" | "rate_limited" | "store_unavailable" | "unauthorized" | "unsupported_content_encoding" | "validation_error";
     joinGame: "game_not_found" | "rate_limited" | "seat_taken" | "store_unavailable" | "unauthorized" | "validation_error";
     addSpectator: "game_not_found" | "rate_limited" | "store_unavailable" | "too_many_spectators" | "unauthorized" | "wrong_player";
     rematch: "action_not_allowed" | "capacity_exhausted" | "game_not_found" | "game_not_over" | "rate_limited" | "store_unavailable" | "unauthorized" | "wrong_player";

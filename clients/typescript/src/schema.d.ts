@@ -6409,6 +6409,15 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedTicTacToeOut"] | components["schemas"]["CreatedReversiOut"] | components["schemas"]["CreatedGomokuOut"] | components["schemas"]["CreatedConnect4Out"];
                 };
             };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
             413: {
                 headers: {
