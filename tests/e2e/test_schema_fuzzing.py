@@ -68,8 +68,10 @@ SINGLE_REQUESTS = [
 # link was only inferred, then got one from the creation): with 300, seeds 20261198 and
 # 20261205 test every one; since names (a join's body), 20261206, 20261207 and 20261209 tested
 # 19 or 18, and 20261208 every one.
+# Since rated games (a creation body's `rated`), 20261209 and 20261212 tested 19 and 20261213
+# and 20261214 met an open game's missing token in a link; 20261210 and 20261211 tested all 20.
 # Each change of the games' schema may need a new seed for the first walk: try the next ones.
-EVERY_OPERATION_SEED = 20261208
+EVERY_OPERATION_SEED = 20261210
 MOVES_SEED = 20261198
 MOVES_WALK = "stateful, moves"
 GAMES_PATHS = ["--include-path-regex", "^/v1/games", "--max-examples", "300"]
