@@ -166,7 +166,7 @@ def follow(tournament_id: str, after: int | None, url: str) -> None:
                 for event in _events(answer.iter_lines()):
                     failures = 0
                     last = str(event["id"])
-                    click.echo(json.dumps(event, ensure_ascii=False))
+                    click.echo(json.dumps(event, ensure_ascii=False, separators=(",", ":")))
                     if event["event"] == "end":
                         return
             why = "the stream ended before the tournament did"
