@@ -621,6 +621,77 @@ def test_player_and_ratings_commands_play_a_rated_game_and_list_its_pool(
     assert "127.0.0.1" in down.output
 
 
+def test_tournament_commands_make_pair_play_and_follow_a_round_robin(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """``adjudicator tournament …`` against a real server with an archive: a round robin made
+    with the organiser's key, a player entered and another withdrawn, each round paired and its
+    games played by their players' keys (``adjudicator game make-move``), the finished document,
+    its TRF-16 report, and its events followed one JSON line each, resumed with --after;
+    problems on stderr with exit status 1."""
+    archive = {"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    with uvicorn_server(archive) as url:
+
+        def run(*args: str, ok: bool = True) -> Any:
+            result = runner.invoke(main, [*args, "--url", url])
+            assert (result.exit_code == 0) is ok, result.output
+            return json.loads(result.stdout if ok else result.stderr)
+
+        org, ann, bo, cy, di = (run("player", "new", name) for name in
+                                ("Org", "Ann", "Bo", "Cy", "Di"))  # fmt: skip
+        keys = {p["id"]: p["key"] for p in (ann, bo, cy, di)}
+        made = run("tournament", "new", "--name", "Club", "--system", "round_robin",
+                   "--game", '{"n": 3}', "--player", ann["id"], "--player", bo["id"],
+                   "--key", org["key"])  # fmt: skip
+        assert (made["name"], made["status"], made["organiser"]) == ("Club", "registering",
+                                                                      org["id"])  # fmt: skip
+        assert [p["id"] for p in made["players"]] == [ann["id"], bo["id"]]
+        tid = made["id"]
+        run("tournament", "enter", tid, cy["id"], "--key", org["key"])
+        run("tournament", "enter", tid, di["id"], "--key", org["key"])
+        withdrawn = run("tournament", "withdraw", tid, di["id"], "--key", org["key"])
+        assert {p["id"]: p.get("withdrawn") for p in withdrawn["players"]}[di["id"]] == 0
+        refused = run("tournament", "pair", tid, "--key", ann["key"], ok=False)
+        assert refused["code"] == "not_organiser"
+        for number in range(1, withdrawn["rounds_planned"] + 1):
+            paired = run("tournament", "pair", tid, "--key", org["key"])
+            assert paired["rounds"][-1]["number"] == number
+            for pairing in paired["rounds"][-1]["pairings"]:
+                if pairing["game"] is None:
+                    continue
+                seats = [keys[pairing["players"]["1"]], keys[pairing["players"]["2"]]]
+                for i, square in enumerate(["a1", "a2", "b1", "b2", "c1"]):
+                    run("game", "make-move", pairing["game"], "--body",
+                        f'{{"square": "{square}"}}', "--token", seats[i % 2])  # fmt: skip
+        done = run("tournament", "show", tid)
+        assert done["status"] == "finished"
+        points = {row["player"]: row["points"] for row in done["standings"]}
+        assert points == {ann["id"]: 2, bo["id"]: 2, cy["id"]: 2, di["id"]: 0}  # a win, a bye
+        report = runner.invoke(main, ["tournament", "show", tid, "--trf", "--url", url])
+        assert report.exit_code == 0, report.output
+        assert report.stdout.startswith("012 Club")
+
+        followed = runner.invoke(main, ["tournament", "follow", tid, "--url", url])
+        assert followed.exit_code == 0, followed.output
+        events = [json.loads(line) for line in followed.stdout.splitlines()]
+        assert [e["event"] for e in events if e["event"] != "result"] == [
+            "round", "round", "round", "end"
+        ]  # fmt: skip
+        assert [e["data"]["round"] for e in events if e["event"] == "round"] == [1, 2, 3]
+        assert len([e for e in events if e["event"] == "result"]) == 3
+        assert [e["id"] for e in events] == sorted(e["id"] for e in events)
+        resumed = runner.invoke(main, ["tournament", "follow", tid, "--after",
+                                       str(events[-2]["id"]), "--url", url])  # fmt: skip
+        assert [json.loads(line) for line in resumed.stdout.splitlines()] == events[-1:]
+        assert run("tournament", "show", "nothing", ok=False)["code"] == "tournament_not_found"
+        gone = run("tournament", "follow", "nothing", ok=False)
+        assert gone["code"] == "tournament_not_found"
+    bad = runner.invoke(main, ["tournament", "new", "--name", "X", "--system", "swiss",
+                               "--game", "[1]", "--key", "k", "--url", url])  # fmt: skip
+    assert bad.exit_code == 2
+    assert "JSON object" in bad.output
+
+
 def test_game_commands_are_the_game_routes(runner: CliRunner) -> None:
     listed = runner.invoke(main, ["game", "--help"])
     assert listed.exit_code == 0
@@ -651,7 +722,13 @@ print([name for name in heavy if name in sys.modules])
 
 @pytest.mark.parametrize(
     ("command", "named"),
-    [(["game", "make-move"], "make-move"), (["player", "new"], "NAME"), (["ratings"], "POOL")],
+    [
+        (["game", "make-move"], "make-move"),
+        (["player", "new"], "NAME"),
+        (["ratings"], "POOL"),
+        (["tournament", "new"], "--system"),
+        (["tournament", "follow"], "--after"),
+    ],
 )
 def test_a_client_commands_help_builds_nothing_of_the_service(
     command: list[str], named: str

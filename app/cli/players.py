@@ -59,7 +59,8 @@ def _send(
     token: str | None = None,
     query: dict[str, Any] | None = None,
 ) -> Any:
-    """Send one request; the answer's text to stdout, and its JSON; a problem to stderr and
+    """Send one request; the answer's text to stdout, and its JSON (a text answer's text, as
+    a tournament's report); a problem to stderr and
     exit status 1; a connection that fails, one line and exit status 1."""
     filled = _path(operation_id)
     for name, value in (path or {}).items():
@@ -78,7 +79,7 @@ def _send(
     click.echo(answer.text, err=answer.is_error)
     if answer.is_error:
         raise click.exceptions.Exit(1)
-    return answer.json()
+    return answer.json() if "json" in answer.headers.get("content-type", "") else answer.text
 
 
 @click.group()

@@ -29,7 +29,7 @@ MODULE = CLIENT / "src" / "adjudicator_client" / "_schema.py"
 # (a record as text, a whole game's moves played by apply-move).
 NOT_OPERATIONS = {
     "send", "close", "aclose", "poll_game", "get_record_text", "get_archived_game_text",
-    "apply_moves",
+    "apply_moves", "get_tournament_text",
 }  # fmt: skip
 
 

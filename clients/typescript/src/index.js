@@ -673,9 +673,28 @@ export class Client {
    * @returns {AsyncGenerator<any, void, undefined>}
    */
   async *gameEvents(gameId, options = {}) {
-    const { since, signal, keepAliveMs = KEEP_ALIVE_MS, reconnects = 5, token } = options;
+    const { since, token } = options;
+    const stream = new EventParser(EVENTS);
+    const path = filled(OPERATIONS.gameEvents.path, { game_id: gameId });
+    yield* this.#follow(`game ${gameId}`, stream, options, () => ({
+      url: this.#url(path, stream.lastId === null ? { since } : {}),
+      headers: viewing(token),
+    }));
+  }
+
+  /**
+   * A stream's events until its `end`, as `gameEvents` follows a game's: each connection made
+   * by `open` (its URL and headers; Last-Event-ID added once an event was seen), resumed after
+   * a drop or a silence, `reconnects` times in a row at most.
+   * @param {string} label
+   * @param {EventParser} stream
+   * @param {{ signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} options
+   * @param {() => { url: string, headers: Record<string, string> }} open
+   * @returns {AsyncGenerator<any, void, undefined>}
+   */
+  async *#follow(label, stream, options, open) {
+    const { signal, keepAliveMs = KEEP_ALIVE_MS, reconnects = 5 } = options;
     const silence = KEEP_ALIVES_MISSED * keepAliveMs;
-    const stream = new EventParser();
     let failures = 0;
     while (true) {
       if (signal?.aborted) throw signal.reason;
@@ -700,13 +719,13 @@ export class Client {
       /** @type {ReadableStreamDefaultReader<Uint8Array> | undefined} */
       let reader;
       try {
+        const opened = open();
         /** @type {Record<string, string>} */
-        const headers = { Accept: "text/event-stream", ...viewing(token) };
+        const headers = { Accept: "text/event-stream", ...opened.headers };
         if (stream.lastId !== null) headers["Last-Event-ID"] = stream.lastId;
-        const query = stream.lastId === null ? { since } : {};
         const fetcher = this.#fetch;
         listen();
-        const url = this.#url(filled(OPERATIONS.gameEvents.path, { game_id: gameId }), query);
+        const url = opened.url;
         const response = await Promise.race([
           fetcher(url, { headers, signal: connection.signal }),
           closed,
@@ -740,7 +759,7 @@ export class Client {
       stream.interrupted();
       failures += 1;
       if (failures > reconnects) {
-        throw new Error(`the event stream of game ${gameId} kept dropping`);
+        throw new Error(`the event stream of ${label} kept dropping`);
       }
       await sleep(this.#retries.backoffMs * failures, signal);
     }
@@ -856,6 +875,92 @@ export class Client {
     return this.#call("listRatings", { query: { pool, cursor, limit }, signal });
   }
 
+  // --- tournaments ------------------------------------------------------------------------
+
+  /**
+   * A tournament organised by the player whose `key` this is: the tournament's document.
+   * @param {unknown} body
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  createTournament(body, { key, signal }) {
+    return this.#call("createTournament", { body, headers: bearer(key), signal });
+  }
+
+  /** @param {string} tournamentId @param {{ signal?: AbortSignal }} [options] */
+  getTournament(tournamentId, options = {}) {
+    return this.#call("getTournament", {
+      params: { tournament_id: tournamentId },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * The tournament's FIDE TRF-16 report, as text.
+   * @param {string} tournamentId
+   * @param {"trf"} [format]
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  getTournamentText(tournamentId, format = "trf", options = {}) {
+    return this.#call("getTournament", {
+      params: { tournament_id: tournamentId },
+      query: { format },
+      read: text,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * @param {string} tournamentId
+   * @param {string} playerId
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  enterPlayer(tournamentId, playerId, { key, signal }) {
+    return this.#call("enterPlayer", {
+      params: { tournament_id: tournamentId },
+      body: { player: playerId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /**
+   * @param {string} tournamentId
+   * @param {string} playerId
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  withdrawPlayer(tournamentId, playerId, { key, signal }) {
+    return this.#call("withdrawPlayer", {
+      params: { tournament_id: tournamentId, player_id: playerId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /** @param {string} tournamentId @param {{ key: string, signal?: AbortSignal }} options */
+  pairRound(tournamentId, { key, signal }) {
+    return this.#call("pairRound", {
+      params: { tournament_id: tournamentId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /**
+   * The tournament's events (after the one numbered `after`, if given) until its `end`, each
+   * `{event, id, data}`: `round` (`{round}`), `result` (`{round, board, game, result}`) and
+   * `end`; resumed with Last-Event-ID as a game's stream is.
+   * @param {string} tournamentId
+   * @param {{ after?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} [options]
+   * @returns {AsyncGenerator<any, void, undefined>}
+   */
+  async *tournamentEvents(tournamentId, options = {}) {
+    const stream = new EventParser(TOURNAMENT_EVENTS);
+    if (options.after !== undefined) stream.lastId = String(options.after);
+    const path = filled(OPERATIONS.tournamentEvents.path, { tournament_id: tournamentId });
+    const url = this.#url(path, {});
+    yield* this.#follow(`tournament ${tournamentId}`, stream, options, () => ({ url, headers: {} }));
+  }
+
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   auditRecord(body, options = {}) {
     return this.#call("auditRecord", { body, signal: options.signal });
@@ -894,6 +999,9 @@ export class Client {
   }
 }
 
+/** The names of the events a tournament's stream gives. */
+export const TOURNAMENT_EVENTS = Object.freeze(["round", "result", "end"]);
+
 /** What EventParser.feed gives for a comment line (the service's keep-alives). */
 const KEEP_ALIVE = Symbol("keep-alive");
 
@@ -902,12 +1010,19 @@ const KEEP_ALIVE = Symbol("keep-alive");
 class EventParser {
   /** The last event id seen: where a new connection resumes. @type {string | null} */
   lastId = null;
+  /** The names of the events the stream gives (others are skipped). @type {readonly string[]} */
+  #names;
   #buffer = "";
   #first = true;
   #event = "";
   #data = /** @type {string[]} */ ([]);
   /** @type {string | undefined} */
   #id = undefined;
+
+  /** @param {readonly string[]} names */
+  constructor(names) {
+    this.#names = names;
+  }
 
   /**
    * The events and keep-alives that this text completes.
@@ -960,7 +1075,7 @@ class EventParser {
     this.#data = [];
     this.#id = undefined;
     if (id !== undefined) this.lastId = id;
-    if (!EVENTS.includes(event) || lines.length === 0) return null;
+    if (!this.#names.includes(event) || lines.length === 0) return null;
     let data;
     try {
       data = JSON.parse(lines.join("\n"));

@@ -188,3 +188,30 @@ export async function playersAndTheirKeys(): Promise<void> {
   // @ts-expect-error a pool's ratings name the pool
   await api.listRatings({ limit: 10 });
 }
+
+export async function tournamentsAreTyped(): Promise<void> {
+  const key = "organiser-key";
+  const made = await api.createTournament(
+    { name: "Club", system: "round_robin", game: { n: 3 }, players: ["a", "b"] },
+    { key },
+  );
+  made.status satisfies "registering" | "running" | "finished";
+  await api.enterPlayer(made.id, "c", { key });
+  await api.withdrawPlayer(made.id, "c", { key });
+  const paired = await api.pairRound(made.id, { key });
+  const board = paired.rounds[0]?.pairings[0];
+  board?.game satisfies string | null | undefined;
+  board?.result satisfies "1-0" | "0-1" | "½-½" | "bye" | null | undefined;
+  const shown = await api.getTournament(made.id);
+  shown.standings[0]?.tiebreaks satisfies Record<string, number> | undefined;
+  const report: string = await api.getTournamentText(made.id, "trf");
+  void report;
+  for await (const event of api.tournamentEvents(made.id, { after: 2 })) {
+    if (event.event === "result") event.data.result satisfies string | null;
+    if (event.event === "round") event.data.round satisfies number;
+  }
+  // @ts-expect-error the organiser's operations take its key
+  await api.pairRound(made.id);
+  // @ts-expect-error a system is one of three
+  await api.createTournament({ name: "X", system: "knockout", game: {} }, { key });
+}

@@ -10,19 +10,26 @@ are generated from the kinds of the document's creation body, between the marks 
 
 A player's key (``create_player``) is passed where it is used, as a game's tokens are:
 ``key=`` seats its player in ``create_game`` and ``join_game``, and in the player's games it is
-the ``token`` of the player's seat.
+the ``token`` of the player's seat; it is the organiser's bearer token in a tournament's
+operations (``create_tournament``, ``enter_player``, ``withdraw_player``, ``pair_round``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 import httpx
 
 from adjudicator_client import _operations as operations
-from adjudicator_client._events import Following, GameEvent
+from adjudicator_client._events import (
+    Following,
+    FollowingTournament,
+    GameEvent,
+    Stream,
+    TournamentEvent,
+)
 from adjudicator_client._operations import DEFAULT_RETRIES, Call, Polled, Retries, problem_error
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
@@ -37,6 +44,8 @@ from adjudicator_client._schema import (
     StonesOpening,
 )
 from adjudicator_client._sending import Sending, T, awaited
+
+E = TypeVar("E")
 
 
 class AsyncClient:
@@ -116,6 +125,12 @@ class AsyncClient:
     get_player = awaited(operations.get_player)
     get_me = awaited(operations.get_me)
     list_ratings = awaited(operations.list_ratings)
+    create_tournament = awaited(operations.create_tournament)
+    get_tournament = awaited(operations.get_tournament)
+    get_tournament_text = awaited(operations.get_tournament_text)
+    enter_player = awaited(operations.enter_player)
+    withdraw_player = awaited(operations.withdraw_player)
+    pair_round = awaited(operations.pair_round)
     audit_record = awaited(operations.audit_record)
     audit_batch = awaited(operations.audit_batch)
     get_keys = awaited(operations.get_keys)
@@ -234,7 +249,7 @@ class AsyncClient:
         (``token``: a player's or a spectator's, for a private game)."""
         return await self.send(operations.poll(game_id, etag, token))
 
-    async def game_events(
+    def game_events(
         self,
         game_id: str,
         *,
@@ -250,6 +265,26 @@ class AsyncClient:
         player's or a spectator's, for a private game (sent again on every reconnection).
         ``aclose()`` it to stop following before the end."""
         following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
+        return self._follow(following)
+
+    def tournament_events(
+        self,
+        tournament_id: str,
+        *,
+        after: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> AsyncGenerator[TournamentEvent, None]:
+        """The tournament's events (after the one numbered ``after``, if given) until its
+        ``end``: each a ``TournamentEvent`` (``id``, ``event``: ``round``, ``result`` or
+        ``end``, and its JSON ``data``); a dropped stream is resumed with ``Last-Event-ID`` as
+        ``game_events`` resumes a game's. ``aclose()`` it to stop following before the end."""
+        backoff = self.retries.backoff
+        following = FollowingTournament(tournament_id, after, reconnects, backoff, keep_alive)
+        return self._follow(following)
+
+    async def _follow(self, following: Stream[E]) -> AsyncGenerator[E, None]:
+        """A stream's events until its end, reopened after each drop."""
         while True:
             call = following.call()
             try:

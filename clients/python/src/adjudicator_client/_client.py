@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 import httpx
 
 from adjudicator_client import _operations as operations
-from adjudicator_client._events import Following, GameEvent
+from adjudicator_client._events import (
+    Following,
+    FollowingTournament,
+    GameEvent,
+    Stream,
+    TournamentEvent,
+)
 from adjudicator_client._operations import DEFAULT_RETRIES, Call, Polled, Retries, problem_error
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
@@ -27,6 +33,8 @@ from adjudicator_client._schema import (
     StonesOpening,
 )
 from adjudicator_client._sending import Sending, T, sent
+
+E = TypeVar("E")
 
 
 class Client:
@@ -106,6 +114,12 @@ class Client:
     get_player = sent(operations.get_player)
     get_me = sent(operations.get_me)
     list_ratings = sent(operations.list_ratings)
+    create_tournament = sent(operations.create_tournament)
+    get_tournament = sent(operations.get_tournament)
+    get_tournament_text = sent(operations.get_tournament_text)
+    enter_player = sent(operations.enter_player)
+    withdraw_player = sent(operations.withdraw_player)
+    pair_round = sent(operations.pair_round)
     audit_record = sent(operations.audit_record)
     audit_batch = sent(operations.audit_batch)
     get_keys = sent(operations.get_keys)
@@ -240,6 +254,26 @@ class Client:
         player's or a spectator's, for a private game (sent again on every reconnection).
         ``close()`` it to stop following before the end."""
         following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
+        return self._follow(following)
+
+    def tournament_events(
+        self,
+        tournament_id: str,
+        *,
+        after: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> Generator[TournamentEvent, None, None]:
+        """The tournament's events (after the one numbered ``after``, if given) until its
+        ``end``: each a ``TournamentEvent`` (``id``, ``event``: ``round``, ``result`` or
+        ``end``, and its JSON ``data``); a dropped stream is resumed with ``Last-Event-ID`` as
+        ``game_events`` resumes a game's. ``close()`` it to stop following before the end."""
+        backoff = self.retries.backoff
+        following = FollowingTournament(tournament_id, after, reconnects, backoff, keep_alive)
+        return self._follow(following)
+
+    def _follow(self, following: Stream[E]) -> Generator[E, None, None]:
+        """A stream's events until its end, reopened after each drop."""
         while True:
             call = following.call()
             try:

@@ -38,7 +38,9 @@ from adjudicator_client._schema import (
     Connect4LegalMovesAnswer,
     CreateGameAnswer,
     CreatePlayerAnswer,
+    CreateTournamentAnswer,
     DeleteGameAnswer,
+    EnterPlayerAnswer,
     GetArchivedGameAnswer,
     GetBoardAnswer,
     GetGameAnswer,
@@ -51,6 +53,7 @@ from adjudicator_client._schema import (
     GetProblemTypeAnswer,
     GetReadinessAnswer,
     GetRecordAnswer,
+    GetTournamentAnswer,
     GiveTimeAnswer,
     GomokuCheckMoveAnswer,
     GomokuCheckMovesAnswer,
@@ -67,11 +70,13 @@ from adjudicator_client._schema import (
     MoveQuery,
     OfferDrawAnswer,
     OfferTakebackAnswer,
+    PairRoundAnswer,
     RematchAnswer,
     Resend,
     ResignAnswer,
     ValidatePositionAnswer,
     ValidatePositionsAnswer,
+    WithdrawPlayerAnswer,
 )
 
 T = TypeVar("T")
@@ -662,6 +667,59 @@ def list_ratings(
     return call("list_ratings", _json, params=params)
 
 
+def create_tournament(
+    name: str,
+    system: Literal["round_robin", "double_round_robin", "swiss"],
+    game: Mapping[str, Any],
+    *,
+    key: str,
+    players: Sequence[str] = (),
+    rounds: int | None = None,
+    openings: Sequence[Mapping[str, Any]] | None = None,
+    rated: bool | None = None,
+) -> Call[CreateTournamentAnswer]:
+    """A tournament organised by the player whose ``key`` this is: a ``round_robin``, a
+    ``double_round_robin`` or a ``swiss`` (of ``rounds`` rounds) of games made from ``game``
+    (a creation body, ``{"game": "reversi"}``), ``players`` (ids) in the seeding order,
+    ``openings`` laid over ``game`` round by round, ``rated`` games: the tournament's document."""
+    body = _omit_none(
+        name=name, system=system, game=dict(game), players=list(players), rounds=rounds,
+        openings=None if openings is None else [dict(o) for o in openings], rated=rated,
+    )  # fmt: skip
+    return call("create_tournament", _json, body, headers=_bearer(key))
+
+
+def get_tournament(tournament_id: str) -> Call[GetTournamentAnswer]:
+    """A tournament's document: players, rounds (each board's players, game and result) and
+    standings (points, then the tie-breaks); a finished one's is signed."""
+    return call("get_tournament", _json, path={"tournament_id": tournament_id})
+
+
+def get_tournament_text(tournament_id: str, format: Literal["trf"] = "trf") -> Call[str]:
+    """A tournament's FIDE TRF-16 report, as text."""
+    path, params = {"tournament_id": tournament_id}, {"format": format}
+    return call("get_tournament", _text, path=path, params=params)
+
+
+def enter_player(tournament_id: str, player_id: str, *, key: str) -> Call[EnterPlayerAnswer]:
+    """Enter a player last in the seeding order, before round 1 (the organiser's ``key``): the
+    tournament's document."""
+    path, body = {"tournament_id": tournament_id}, {"player": player_id}
+    return call("enter_player", _json, body, path=path, headers=_bearer(key))
+
+
+def withdraw_player(tournament_id: str, player_id: str, *, key: str) -> Call[WithdrawPlayerAnswer]:
+    """Withdraw a player, not paired in later rounds (the organiser's ``key``): the document."""
+    path = {"tournament_id": tournament_id, "player_id": player_id}
+    return call("withdraw_player", _json, path=path, headers=_bearer(key))
+
+
+def pair_round(tournament_id: str, *, key: str) -> Call[PairRoundAnswer]:
+    """Pair the next round and make all its games (the organiser's ``key``): the document, its
+    last round's pairings naming each game, played by its players with their keys."""
+    return call("pair_round", _json, path={"tournament_id": tournament_id}, headers=_bearer(key))
+
+
 def audit_record(
     *,
     game: str | None = None,
@@ -755,3 +813,13 @@ def events(
         headers["Last-Event-ID"] = last_event_id
     params = {"since": since} if last_event_id is None and since is not None else {}
     return call("game_events", _nothing, path={"game_id": game_id}, headers=headers, params=params)
+
+
+def tournament_stream(tournament_id: str, last_event_id: str | None) -> Call[None]:
+    """``tournamentEvents``: the stream from its first event, or resumed after
+    ``last_event_id`` (the clients read its lines: ``_events.FollowingTournament``)."""
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    path = {"tournament_id": tournament_id}
+    return call("tournament_events", _nothing, path=path, headers=headers)
