@@ -32,6 +32,7 @@ from app.api.ratelimit import RateLimiter
 from app.api.records import AuditShapes, records_router
 from app.api.routing import index_routes
 from app.api.shutdown import watching_for_stop
+from app.api.tournaments import Documents, tournaments_router
 from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
@@ -314,6 +315,7 @@ def create_app(
     )  # fmt: skip
     app.state.kept_records = KeptRecords(settings.record_cache_bytes)
     app.state.archive = archive = archive_from(settings)
+    app.state.tournament_documents = Documents(settings.tournament_documents)
     app.state.archiver = (
         None
         if archive is None
@@ -345,7 +347,8 @@ def create_app(
     records = records_router(app.state.audits)
     asked = tuple(kind_router(kind) for kind in app.state.games.kinds if routed_alone(kind))
     routers = (reversi.router, tictactoe.router, gomoku.router, *asked, games, records,
-               archive_router(), players_router(), operations.router)  # fmt: skip
+               archive_router(), players_router(), tournaments_router(),
+               operations.router)  # fmt: skip
     for router in routers:
         add_routes_flat(app, router)
     mount_docs(app)

@@ -178,6 +178,29 @@ class Settings(BaseSettings):
         description="Players (`POST /v1/players`) a client address may make, ever (an IPv6 "
         "address's /64 counts as one client).",
     )
+    max_tournaments_per_player: int = Field(
+        20,
+        ge=1,
+        description="Tournaments (`POST /v1/tournaments`) a player may organise, ever.",
+    )
+    max_tournament_players: int = Field(
+        500,
+        ge=2,
+        description="Entrants a tournament may have (each round makes up to half as many "
+        "games at once, counted against the organiser's client share).",
+    )
+    max_tournament_rounds: int = Field(
+        50,
+        ge=1,
+        description="Rounds a Swiss tournament may have (`rounds`); a round robin has its "
+        "entrants' count less one (twice that, double).",
+    )
+    tournament_documents: int = Field(
+        256,
+        ge=1,
+        description="Tournaments' documents (and TRF reports) each process keeps as last "
+        "answered, for reads of an unchanged one (the most recent kept).",
+    )
     archive_poll_seconds: float = Field(
         1.0,
         gt=0,

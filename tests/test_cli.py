@@ -570,6 +570,128 @@ def test_game_commands_play_a_game_from_the_lobby_to_a_rematch(runner: CliRunner
         assert moved["code"] == "wrong_player"
 
 
+def test_player_and_ratings_commands_play_a_rated_game_and_list_its_pool(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """``adjudicator player …`` and ``adjudicator ratings`` against a real server with an
+    archive: players made (their keys shown once, stderr says so), read by id and by key; a
+    rated game made and joined with their keys as ``--token`` and played with them; the pool's
+    ratings, a page at a time; problems on stderr with exit status 1."""
+    archive = {"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    with uvicorn_server(archive) as url:
+
+        def run(*args: str, ok: bool = True) -> Any:
+            result = runner.invoke(main, [*args, "--url", url])
+            assert (result.exit_code == 0) is ok, result.output
+            return json.loads(result.stdout if ok else result.stderr)
+
+        made = runner.invoke(main, ["player", "new", "Ann", "--url", url])
+        assert made.exit_code == 0, made.output
+        ann = json.loads(made.stdout)
+        assert set(ann) == {"id", "name", "key"}
+        assert "shown only this once" in made.stderr
+        bo = run("player", "new", "Bo")
+        shown = run("player", "show", ann["id"])
+        assert (shown["id"], shown["name"], shown["ratings"]) == (ann["id"], "Ann", {})
+        assert run("player", "me", "--key", bo["key"])["id"] == bo["id"]
+
+        body = '{"n": 3, "open": true, "rated": true}'
+        game = run("game", "create-game", "--body", body, "--token", ann["key"])
+        joined = run("game", "join-game", game["id"], "--token", bo["key"])
+        assert joined["state"]["players"] == {"1": ann["id"], "2": bo["id"]}
+        for i, square in enumerate(["a1", "a2", "b1", "b2", "c1"]):
+            key = (ann, bo)[i % 2]["key"]
+            run("game", "make-move", game["id"], "--body", f'{{"square": "{square}"}}',
+                "--token", key)  # fmt: skip
+        pool = game["pool"]
+        listed = run("ratings", pool)
+        assert [row["name"] for row in listed["players"]] == ["Ann", "Bo"]
+        assert listed["next"] is None
+        first = run("ratings", pool, "--limit", "1")
+        assert [row["id"] for row in first["players"]] == [ann["id"]]
+        second = run("ratings", pool, "--limit", "1", "--cursor", first["next"])
+        assert [row["id"] for row in second["players"]] == [bo["id"]]
+        assert run("player", "show", bo["id"])["ratings"][pool]["games"] == 1
+
+        assert run("player", "show", "nobody", ok=False)["code"] == "player_not_found"
+        assert run("player", "me", "--key", "not-a-key", ok=False)["code"] == "unauthorized"
+        assert run("player", "new", "", ok=False)["code"] == "validation_error"
+    down = runner.invoke(main, ["ratings", "x", "--url", f"http://127.0.0.1:{free_port()}"])
+    assert down.exit_code == 1
+    assert "127.0.0.1" in down.output
+
+
+def test_tournament_commands_make_pair_play_and_follow_a_round_robin(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """``adjudicator tournament …`` against a real server with an archive: a round robin made
+    with the organiser's key, a player entered and another withdrawn, each round paired and its
+    games played by their players' keys (``adjudicator game make-move``), the finished document,
+    its TRF-16 report, and its events followed one JSON line each, resumed with --after;
+    problems on stderr with exit status 1."""
+    archive = {"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    with uvicorn_server(archive) as url:
+
+        def run(*args: str, ok: bool = True) -> Any:
+            result = runner.invoke(main, [*args, "--url", url])
+            assert (result.exit_code == 0) is ok, result.output
+            return json.loads(result.stdout if ok else result.stderr)
+
+        org, ann, bo, cy, di = (run("player", "new", name) for name in
+                                ("Org", "Ann", "Bo", "Cy", "Di"))  # fmt: skip
+        keys = {p["id"]: p["key"] for p in (ann, bo, cy, di)}
+        made = run("tournament", "new", "--name", "Club", "--system", "round_robin",
+                   "--game", '{"n": 3}', "--player", ann["id"], "--player", bo["id"],
+                   "--key", org["key"])  # fmt: skip
+        assert (made["name"], made["status"], made["organiser"]) == ("Club", "registering",
+                                                                      org["id"])  # fmt: skip
+        assert [p["id"] for p in made["players"]] == [ann["id"], bo["id"]]
+        tid = made["id"]
+        run("tournament", "enter", tid, cy["id"], "--key", org["key"])
+        run("tournament", "enter", tid, di["id"], "--key", org["key"])
+        withdrawn = run("tournament", "withdraw", tid, di["id"], "--key", org["key"])
+        assert {p["id"]: p.get("withdrawn") for p in withdrawn["players"]}[di["id"]] == 0
+        refused = run("tournament", "pair", tid, "--key", ann["key"], ok=False)
+        assert refused["code"] == "not_organiser"
+        for number in range(1, withdrawn["rounds_planned"] + 1):
+            paired = run("tournament", "pair", tid, "--key", org["key"])
+            assert paired["rounds"][-1]["number"] == number
+            for pairing in paired["rounds"][-1]["pairings"]:
+                if pairing["game"] is None:
+                    continue
+                seats = [keys[pairing["players"]["1"]], keys[pairing["players"]["2"]]]
+                for i, square in enumerate(["a1", "a2", "b1", "b2", "c1"]):
+                    run("game", "make-move", pairing["game"], "--body",
+                        f'{{"square": "{square}"}}', "--token", seats[i % 2])  # fmt: skip
+        done = run("tournament", "show", tid)
+        assert done["status"] == "finished"
+        points = {row["player"]: row["points"] for row in done["standings"]}
+        assert points == {ann["id"]: 2, bo["id"]: 2, cy["id"]: 2, di["id"]: 0}  # a win, a bye
+        report = runner.invoke(main, ["tournament", "show", tid, "--trf", "--url", url])
+        assert report.exit_code == 0, report.output
+        assert report.stdout.startswith("012 Club")
+
+        followed = runner.invoke(main, ["tournament", "follow", tid, "--url", url])
+        assert followed.exit_code == 0, followed.output
+        events = [json.loads(line) for line in followed.stdout.splitlines()]
+        assert [e["event"] for e in events if e["event"] != "result"] == [
+            "round", "round", "round", "end"
+        ]  # fmt: skip
+        assert [e["data"]["round"] for e in events if e["event"] == "round"] == [1, 2, 3]
+        assert len([e for e in events if e["event"] == "result"]) == 3
+        assert [e["id"] for e in events] == sorted(e["id"] for e in events)
+        resumed = runner.invoke(main, ["tournament", "follow", tid, "--after",
+                                       str(events[-2]["id"]), "--url", url])  # fmt: skip
+        assert [json.loads(line) for line in resumed.stdout.splitlines()] == events[-1:]
+        assert run("tournament", "show", "nothing", ok=False)["code"] == "tournament_not_found"
+        gone = run("tournament", "follow", "nothing", ok=False)
+        assert gone["code"] == "tournament_not_found"
+    bad = runner.invoke(main, ["tournament", "new", "--name", "X", "--system", "swiss",
+                               "--game", "[1]", "--key", "k", "--url", url])  # fmt: skip
+    assert bad.exit_code == 2
+    assert "JSON object" in bad.output
+
+
 def test_game_commands_are_the_game_routes(runner: CliRunner) -> None:
     listed = runner.invoke(main, ["game", "--help"])
     assert listed.exit_code == 0
@@ -583,8 +705,9 @@ def test_game_commands_are_the_game_routes(runner: CliRunner) -> None:
     assert "127.0.0.1" in down.output
 
 
-# What a game command's help imports: nothing of the service (no FastAPI, Pydantic or app
-# built), and no HTTP client until a request is sent; the routes come from the packaged spec.
+# What a client command's help imports (a game command's, a player's, the ratings'): nothing of
+# the service (no FastAPI, Pydantic or app built), and no HTTP client until a request is sent;
+# the routes come from the packaged spec.
 GAME_HELP_IMPORTS = """
 import sys
 from app.cli import main
@@ -597,11 +720,24 @@ print([name for name in heavy if name in sys.modules])
 """
 
 
-def test_a_game_commands_help_builds_nothing_of_the_service() -> None:
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        (["game", "make-move"], "make-move"),
+        (["player", "new"], "NAME"),
+        (["ratings"], "POOL"),
+        (["tournament", "new"], "--system"),
+        (["tournament", "follow"], "--after"),
+    ],
+)
+def test_a_client_commands_help_builds_nothing_of_the_service(
+    command: list[str], named: str
+) -> None:
+    code = GAME_HELP_IMPORTS.replace('["game", "make-move", "--help"]', repr([*command, "--help"]))
     done = subprocess.run(
-        [sys.executable, "-c", GAME_HELP_IMPORTS], env=CLEAN_ENV, capture_output=True,
-        text=True, timeout=60, check=False,
+        [sys.executable, "-c", code], env=CLEAN_ENV, capture_output=True, text=True, timeout=60,
+        check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "make-move" in done.stdout
+    assert named in done.stdout
     assert done.stdout.splitlines()[-1] == "[]"

@@ -20,7 +20,8 @@ APP = Path(__file__).resolve().parent.parent / "app"
 
 # What each wing may import of the house (besides itself), from the bottom up: the rules are
 # pure; the session core knows the rules only; the contract, the records and the kinds build on
-# the core; the stores keep the core's sessions and know no kind, contract or record.
+# the core; the stores keep the core's sessions and know no kind, contract or record; the league's
+# tournament algorithms (pairings, standings, reports) are pure and import nothing of the house.
 MAY_IMPORT = {
     "rules": set(),
     "sessions": {"rules"},

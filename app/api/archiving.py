@@ -21,10 +21,11 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from app.contract.games import Kind
 from app.contract.render import instant, names_json, players_json
+from app.league.events import Result
 from app.records.signing import KeyRing
 from app.records.written import every_format
 from app.records.wthor import WTHOR, WTHOR_MEDIA_TYPE, game_bytes, recorded_game
@@ -33,6 +34,7 @@ from app.sessions.exchange import GameState
 from app.sessions.kind import Kinds
 from app.sessions.store import GameStore, History
 from app.stores.archive.archive import Archive, ArchivedRecord, Finished, Rated
+from app.stores.archive.boards import BoardResult
 from app.stores.archive.migrate import current, head, upgrade
 from app.stores.archive.urls import shown
 
@@ -94,8 +96,29 @@ def finished_of(
         private=state.private, summary=summary, records=written, readers=readers,
         names={seat: name for seat, name in enumerate(state.names, 1) if name is not None},
         players={int(seat): player for seat, player in players.items()},
-        rated=rated_of(state),
+        rated=rated_of(state), board=board_of(state, now),
     )  # fmt: skip
+
+
+def board_of(state: GameState, now: Mapping[str, object]) -> tuple[str, BoardResult] | None:
+    """A tournament's finished game's result as its board takes it: won, drawn, or — aborted,
+    which only its first move's deadline does to a tournament's game — lost by the player whose
+    move it was (a forfeit); with Reversi's final discs (``final_score``)."""
+    if state.tournament is None:
+        return None
+    result: Result
+    if state.status == "draw":
+        result = "½-½"
+    elif state.status == "won":
+        result = "1-0" if state.winner == 1 else "0-1"
+    else:  # aborted: the player to move never moved
+        last = state.last_move
+        result = "1-0" if last is not None and last.player == 1 else "0-1"
+    score = now.get("final_score")
+    discs = None
+    if isinstance(score, Mapping):
+        discs = (int(score["1"]), int(score["2"]))
+    return state.tournament, BoardResult(result, discs)
 
 
 def rated_of(state: GameState) -> Rated | None:

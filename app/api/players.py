@@ -193,12 +193,13 @@ async def player_if_key(request: Request) -> Player | None:
 
 
 def seated(game: NewGame, player: Player, seat: int, kinds: Kinds[Any], rated: bool) -> NewGame:
-    """``game`` with ``player`` in ``seat``: the game's id made here, the seat's token the
+    """``game`` with ``player`` in ``seat``: the game's id made here (unless it has one), the
+    seat's token the
     player's for it (``tokens.seat_token_of``), the seat named by the player; and, ``rated``,
     its pool (``pool_of``)."""
-    game_id = tokens.new_game_id()
-    given = [None, None]
-    given[seat - 1] = tokens.seat_token_of(player.key_hash, game_id)  # type: ignore[call-overload]
+    game_id = game.id or tokens.new_game_id()
+    given: list[str | None] = list(game.given)
+    given[seat - 1] = tokens.seat_token_of(player.key_hash, game_id)
     held = list(game.players)
     held[seat - 1] = player.id
     named = list(game.names)
@@ -212,6 +213,16 @@ def seated(game: NewGame, player: Player, seat: int, kinds: Kinds[Any], rated: b
         game, id=game_id, given=(given[0], given[1]), players=(held[0], held[1]),
         names=(named[0], named[1]), terms=terms,
     )  # fmt: skip
+
+
+def seated_pair(
+    game: NewGame, game_id: str, first: Player, second: Player, kinds: Kinds[Any], rated: bool
+) -> NewGame:
+    """``game`` (``game_id``) with ``first`` in seat 1 and ``second`` in seat 2, each playing
+    with its key (its seat's token derived from the key's hash), named by them; ``rated``: in
+    its pool."""
+    game = seated(replace(game, id=game_id), first, 1, kinds, rated)
+    return seated(game, second, 2, kinds, rated=False)
 
 
 def player_json(player: Player) -> dict[str, Any]:
@@ -270,9 +281,6 @@ async def list_ratings(request: Request) -> Response:
         for row in page
     ]  # fmt: skip
     return json_response({"players": rows, "next": None if more is None else more.encode()})
-
-
-LOCATION = {"description": "The player's URL.", "schema": {"type": "string"}}
 
 
 LOCATION = {"description": "The player's URL.", "schema": {"type": "string"}}

@@ -1,5 +1,5 @@
 """The ``adjudicator`` command: ``serve`` (the default), ``openapi``, ``check``, ``audit``,
-``verify``, ``db`` and ``game``.
+``verify``, ``db``, ``game``, ``player``, ``ratings`` and ``tournament``.
 
 Each subcommand lives in a module of its own and is imported only when it runs (or when the
 top-level help lists it): ``adjudicator game …`` is a small HTTP client and must not pay for
@@ -13,6 +13,10 @@ building the service (FastAPI, Pydantic and the app take about a second to impor
 * ``db`` (``app.cli.db``) migrates the archive's database (``db upgrade``).
 * ``game`` (``app.cli.game``) is a client of a running service, one command a game route, made
   from the OpenAPI document shipped with the package.
+* ``player`` and ``ratings`` (``app.cli.players``) are clients of its players and ratings:
+  ``player new NAME`` (the key shown once), ``player show ID``, ``player me``, ``ratings POOL``.
+* ``tournament`` (``app.cli.tournaments``) is a client of its tournaments: ``tournament new``,
+  ``show ID [--trf]``, the organiser's ``enter``, ``withdraw`` and ``pair``, and ``follow ID``.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ COMMANDS = {
     "audit": ("app.cli.records", "audit"),
     "verify": ("app.cli.records", "verify"),
     "game": ("app.cli.game", "game"),
+    "player": ("app.cli.players", "player"),
+    "ratings": ("app.cli.players", "ratings"),
+    "tournament": ("app.cli.tournaments", "tournament"),
     "db": ("app.cli.db", "db"),
 }
 

@@ -260,6 +260,12 @@ class GameCommon(TypedDict):
             Field(description="Only in a rated game: its result updates its players' ratings."),
         ]
     ]
+    tournament: NotRequired[
+        Annotated[
+            str,
+            Field(description="Only in a tournament's game: the tournament (its id)."),
+        ]
+    ]
     pool: NotRequired[
         Annotated[
             str,

@@ -31,6 +31,7 @@ from app.sessions.errors import (
     IdempotencyKeyReused,
     MoveNotFound,
     NothingToTakeBack,
+    NotOrganiser,
     NotYourTurn,
     OutOfBounds,
     PlayerNotFound,
@@ -40,6 +41,8 @@ from app.sessions.errors import (
     TooLateToAbort,
     TooManySpectators,
     TooManyStreams,
+    TournamentNotFound,
+    TournamentRefused,
     Unauthorized,
     WaitingForOpponent,
     WrongPlayer,
@@ -264,6 +267,29 @@ PLAYER_NOT_FOUND = refusal(
 )  # fmt: skip
 
 
+TOURNAMENT_NOT_FOUND = refusal(
+    TournamentNotFound("Tq9aZ2xkPp0wL4nb"), 404, "Tournament not found",
+    "no tournament with this id",
+    "use an id from `POST /v1/tournaments`",
+)  # fmt: skip
+
+
+NOT_ORGANISER = refusal(
+    NotOrganiser(), 403, "Not the organiser",
+    "a tournament's round, entrant or withdrawal asked with a key other than its organiser's",
+    "send the organiser's key (the one that made the tournament)",
+)  # fmt: skip
+
+
+TOURNAMENT_REFUSED = refusal(
+    TournamentRefused("round 3 has an unfinished game"), 409, "Tournament refuses it now",
+    "a round while a game of the round before is unfinished (or another request is pairing "
+    "it), a round past the last, an entrant after round 1 (or entered already, or past "
+    "`ADJUDICATOR_MAX_TOURNAMENT_PLAYERS`); `detail` says which",
+    "wait for the round's games to end, or read the tournament (`GET /v1/tournaments/{id}`)",
+)  # fmt: skip
+
+
 MOVE_NOT_FOUND = refusal(
     MoveNotFound("-heRG8jEVeK2DVZG", 12), 404, "Move not found",
     "the game has no move with this number",
@@ -414,7 +440,7 @@ CELL_REFUSALS = (OUT_OF_BOUNDS, NOT_YOUR_TURN, CELL_OCCUPIED)
 # (tokens, versions, receipts, availability) and the stateless questions'.
 SERVICE_REFUSALS = (
     ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, PLAYER_NOT_FOUND,
-    GAME_OVER,
+    TOURNAMENT_NOT_FOUND, NOT_ORGANISER, TOURNAMENT_REFUSED, GAME_OVER,
     BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, WAITING_FOR_OPPONENT, SEAT_TAKEN,
     ACTION_NOT_ALLOWED, TOO_LATE_TO_ABORT, TOO_MANY_SPECTATORS, GAME_NOT_OVER,
     NOTHING_TO_TAKE_BACK,

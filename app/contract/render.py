@@ -169,6 +169,8 @@ def state_json(state: GameState, names: Names | None, last_json: Json | None = N
         common["players"] = players_json(state.players)
     if state.pool is not None:
         common["rated"], common["pool"] = True, state.pool
+    if state.tournament is not None:
+        common["tournament"] = state.tournament
     if state.rematch_offer is not None:
         common["rematch_offer"] = state.rematch_offer
     if state.rematch is not None:

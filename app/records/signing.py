@@ -42,7 +42,8 @@ SIGNATURE_BYTES = 64
 # What a signed document is (its signature's ``typ``), and how verify names it.
 RECORD = "record"  # a game's record: GET /v1/games/{id}/record
 AUDIT = "audit"  # an audit's answer: POST /v1/records/audit, audit-batch, adjudicator audit
-TYPES = {RECORD: "a game record", AUDIT: "an audit answer"}
+TOURNAMENT = "tournament"  # a finished tournament: GET /v1/tournaments/{id}
+TYPES = {RECORD: "a game record", AUDIT: "an audit answer", TOURNAMENT: "a tournament's result"}
 
 
 class KeyFileError(ValueError):

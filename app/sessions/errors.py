@@ -311,6 +311,30 @@ class GameNotFound(NotFound):
         super().__init__(f"no game {game_id!r} (it may have ended by deletion or expired)")
 
 
+class TournamentNotFound(NotFound):
+    code = "tournament_not_found"
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(f"no tournament {tournament_id!r}")
+
+
+class NotOrganiser(AccessDenied):
+    """A tournament's change asked by a player who is not its organiser."""
+
+    code = "not_organiser"
+
+    def __init__(self) -> None:
+        super().__init__("only the tournament's organiser (its key) pairs, enters and withdraws")
+
+
+class TournamentRefused(RuleError):
+    """A change a tournament cannot take now: a round while the one before has an unfinished
+    game (or while another request pairs it), a round past the last, an entrant after round 1
+    or entered already, or past the most entrants."""
+
+    code = "tournament_refused"
+
+
 class PlayerNotFound(NotFound):
     code = "player_not_found"
 

@@ -96,6 +96,7 @@ class GameState:
     names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
     players: tuple[str | None, str | None] = (None, None)  # the players (ids) holding them
     pool: str | None = None  # a rated game's pool: its result updates its players' ratings there
+    tournament: str | None = None  # the tournament the game is a board of (its result is one)
 
     @property
     def ended_version(self) -> int:

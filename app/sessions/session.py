@@ -99,17 +99,19 @@ def player_by_digest(token_hashes: tuple[str, str], digest: str) -> Player:
 class Terms:
     """What a game's creation says of its life beyond its kind's rules: the first-move deadline
     (seconds), the rule flags set false (``errors.RULE_FLAGS``), whether it is private, and
-    the pool of a rated game (its result updates its players' ratings there; None: not rated)."""
+    the pool of a rated game (its result updates its players' ratings there; None: not rated),
+    and the tournament it is a board of (its result is one)."""
 
     first_move_seconds: int | None = None
     disabled: frozenset[str] = frozenset()
     private: bool = False
     pool: str | None = None
+    tournament: str | None = None
 
     def onto(self, session: Session, now_ms: int) -> None:
         """A new game's ``session`` takes these terms at ``now_ms``, its creation."""
         session.disabled, session.private = self.disabled, self.private
-        session.pool = self.pool
+        session.pool, session.tournament = self.pool, self.tournament
         if self.first_move_seconds is not None:
             session.first_move_ms = self.first_move_seconds * 1000
             session.first_turn(now_ms)
@@ -188,6 +190,7 @@ class Session:
     names: tuple[str | None, str | None] = (None, None)  # what seats 1 and 2 are called
     players: tuple[str | None, str | None] = (None, None)  # the players (ids) holding them
     pool: str | None = None  # a rated game's pool (``Terms.pool``); None: not rated
+    tournament: str | None = None  # the tournament it is a board of (``Terms.tournament``)
     # The last snapshot: polling reads it far more often than moves change it.
     _snapshot: GameState | None = field(default=None, repr=False)
     # The board's rows and columns, read once (``board_size``): they never change.
@@ -328,6 +331,7 @@ class Session:
             names=self.names,
             players=self.players,
             pool=self.pool,
+            tournament=self.tournament,
         )
         return self._snapshot
 

@@ -197,7 +197,7 @@ class NewGame:
         player's name going along to the other seat). A rematch is the players' own: held by
         their tokens, by no player's key, and not rated."""
         swapped = (self.names[1], self.names[0])
-        terms = replace(self.terms, pool=None)
+        terms = replace(self.terms, pool=None, tournament=None)
         return replace(self, owner=owner, seated=seated, names=swapped, terms=terms)
 
 

@@ -1,5 +1,6 @@
 // The play page, started: live games of every kind the service offers over its public API, the
-// lobby, finished games from the archive, a position checker and a game checker. Loads the kinds first (the picker and the checkers are
+// lobby, finished games from the archive, a tournament's standings and crosstable, a position
+// checker and a game checker. Loads the kinds first (the picker and the checkers are
 // built from them), then opens the game the address bar names, and the one it names next.
 import { wireActions } from "./actions.js";
 import { startArchive } from "./archive.js";
@@ -11,6 +12,7 @@ import { act, choose, game, offerRematch, openGame, pass, spectate } from "./liv
 import { startPicker } from "./picker.js";
 import { startAudit } from "./records.js";
 import { arrival, wireInvite } from "./seats.js";
+import { startTournament } from "./tournament.js";
 
 async function start() {
   let kinds;
@@ -25,6 +27,7 @@ async function start() {
   startAudit(kinds);
   startLobby();
   startArchive();
+  startTournament();
   wireActions(act, pass, choose, offerRematch, spectate);
   wireInvite();
   const target = arrival();

@@ -21,7 +21,8 @@ keeps equal to what the service serves) is the one source of what the client rea
 
 It also writes the clients' code that follows from the document: in ``_async_client.py``,
 ``create_game``'s overloads, one per kind of ``createGame``'s body (its members as keywords,
-answered the kind's creation answer), between their marks; and ``_client.py``, the blocking
+and ``key``, a player's key, where the operation's security takes one; answered the kind's
+creation answer), between their marks; and ``_client.py``, the blocking
 ``Client``, from ``_async_client.py`` (``async`` and ``await`` taken out, httpx's ``Client`` for
 its ``AsyncClient``, ``time.sleep`` for ``asyncio.sleep``): one body for both.
 
@@ -60,6 +61,10 @@ SSE_KEEP_ALIVE_SECONDS = "x-sse-keep-alive-seconds"
 SSE_KEEP_ALIVES_MISSED = "x-sse-keep-alives-missed"
 CREATE_OPERATION = "createGame"  # whose body is a union of the kinds' creation bodies
 CLOCK = "ClockIn"  # the clients also take a clock as (initial seconds, increment seconds)
+# The security scheme of a player's key: an operation whose security lists it takes the key as
+# its ``key`` keyword (a creation made with one seats the player).
+PLAYER_KEY = "PlayerKey"
+PLAYER_KEY_PARAMETER = "key: str | None = None"
 OVERLOADS_START = "    # --- create_game per kind: generated from the document's kinds"
 OVERLOADS_END = "    # --- end of the generated overloads"
 SCHEMA_IMPORT = re.compile(r"^from adjudicator_client\._schema import \(\n(.*?)\n\)\n", re.M | re.S)
@@ -507,23 +512,26 @@ def create_overloads(spec: Mapping[str, Any]) -> tuple[list[str], set[str]]:
     body = operation["requestBody"]["content"]["application/json"]["schema"]
     answers = {kind_of(module, name): name for name in refs(module, answer_schema(operation))}
     answer = camel(CREATE_OPERATION) + "Answer"
+    keyed = any(PLAYER_KEY in need for need in operation.get("security", ()))
+    own = [PLAYER_KEY_PARAMETER] if keyed else []  # the request's, after the body's members
     lines, names = [], {answer}
     for name in refs(module, body):
         schema, shape = module.schemas[name], module.shapes[name]
         required = set(schema.get("required", ()))
         kind = kind_of(module, name)
         members = sorted(shape.members, key=lambda member: member[0] != "game")  # game first
+        if keyed and "key" in {member for member, _, _ in members}:
+            raise ValueError(f"{name}: a member called key would be the player's key")
         parameters = [parameter(member, typed, member in required) for member, typed, _ in members]
         names |= {word for p in parameters for word in re.findall(r"\w+", p)} & set(module.shapes)
         names.add(answers[kind])
         lines += [
             "    @overload",
-            f"    async def create_game(self, *, {', '.join(parameters)}) -> {answers[kind]}: ...",
+            f"    async def create_game(self, *, {', '.join(parameters + own)})"
+            f" -> {answers[kind]}: ...",
         ]
-    lines += [
-        "    @overload",
-        f"    async def create_game(self, *, game: str, **params: Any) -> {answer}: ...",
-    ]
+    rest = ", ".join(["game: str", *own, "**params: Any"])
+    lines += ["    @overload", f"    async def create_game(self, *, {rest}) -> {answer}: ..."]
     return lines, names
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +123,65 @@ def test_a_process_killed_after_acknowledged_endings_loses_none(
     with adjudicator_command(env, tmp_path / "after.log") as after:
         wait_for(lambda: sorted(listed(after.url)) == sorted(ended), "every ended game archived")
         all_verified(after.url, ended)
+
+
+def test_a_rated_tournament_across_two_processes_on_redis_and_postgres(
+    redis_and_postgres: dict[str, str], tmp_path: Path
+) -> None:
+    """Players made on one process play a rated round robin paired on the other, each move sent
+    to either: every result reaches its board once, both processes show the same finished,
+    signed tournament, and each player is rated once a game; racing pairings on both processes
+    pair one round."""
+    env = redis_and_postgres
+    with (
+        adjudicator_command(env, tmp_path / "a.log") as first,
+        adjudicator_command(env, tmp_path / "b.log") as second,
+    ):
+        made = [httpx.post(f"{first.url}/v1/players", json={"name": f"P{n}"}).json()
+                for n in range(5)]  # fmt: skip
+        organiser, entrants = made[0], made[1:]
+        keys = {p["id"]: p["key"] for p in entrants}
+        org = {"Authorization": f"Bearer {organiser['key']}"}
+        body = {"name": "Two", "system": "round_robin", "game": {"n": 3}, "rated": True,
+                "players": [p["id"] for p in entrants]}  # fmt: skip
+        tournament = httpx.post(f"{second.url}/v1/tournaments", json=body, headers=org).json()
+        path = f"/v1/tournaments/{tournament['id']}"
+        games = 0
+        url = f"{path}/rounds"
+        for _ in range(3):  # four players: three rounds
+            with ThreadPoolExecutor(4) as pool:  # at once, two requests to each process
+                answers = list(
+                    pool.map(
+                        lambda base: httpx.post(f"{base}{url}", headers=org, timeout=30),
+                        (first.url, second.url, first.url, second.url),
+                    )
+                )
+            assert sorted(a.status_code for a in answers) == [201, 409, 409, 409]
+            shown = next(a for a in answers if a.status_code == 201).json()["rounds"][-1]
+            for pairing in shown["pairings"]:
+                seats = {1: keys[pairing["players"]["1"]], 2: keys[pairing["players"]["2"]]}
+                for seq, (row, col) in enumerate(WIN):
+                    target = (first.url, second.url)[seq % 2]
+                    moved = httpx.post(
+                        f"{target}/v1/games/{pairing['game']}/moves",
+                        json={"row": row, "col": col},
+                        headers={"Authorization": f"Bearer {seats[1 + seq % 2]}"},
+                    )  # fmt: skip
+                    assert moved.status_code == 201, moved.text
+                games += 1
+            wait_for(
+                lambda: all(p["result"] == "1-0" for p in httpx.get(f"{first.url}{path}").json()
+                            ["rounds"][-1]["pairings"]),
+                "the round's results on its boards",
+            )  # fmt: skip
+        final = [httpx.get(f"{base}{path}").json() for base in (first.url, second.url)]
+        assert final[0]["status"] == "finished"
+        assert final[0]["standings"] == final[1]["standings"]
+        keys_published = httpx.get(f"{second.url}/v1/keys").json()["keys"]
+        assert verify(final[0], keys_published, "tournament").typ == "tournament"
+        pool = "tictactoe/3x3/k3/correspondence"
+        rated = [
+            httpx.get(f"{first.url}/v1/players/{p['id']}").json()["ratings"][pool]["games"]
+            for p in entrants
+        ]
+        assert sum(rated) == 2 * games

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import playwright.sync_api as playwright
@@ -1511,3 +1512,163 @@ def test_a_game_from_the_lobby_to_a_rematch_between_two_contexts(
     expect(third.locator("#status")).to_have_text("Aborted: no result.")
     expect(fourth.locator("#status")).to_have_text("Aborted: no result.", timeout=5000)
     assert not left_the_machine(first, outside)
+
+
+def api_player(server: str, name: str) -> dict[str, str]:
+    made = httpx.post(f"{server}/v1/players", json={"name": name})
+    assert made.status_code == 201, made.text
+    player: dict[str, str] = made.json()
+    return player
+
+
+def organised(server: str, method: str, path: str, key: str, **body: object) -> dict[str, Any]:
+    """An organiser's request to a tournament route, answered with the tournament's document."""
+    sent = httpx.request(
+        method, f"{server}/v1/tournaments{path}", json=body or None,
+        headers={"Authorization": f"Bearer {key}"},
+    )  # fmt: skip
+    assert sent.is_success, sent.text
+    document: dict[str, Any] = sent.json()
+    return document
+
+
+def crosstable_of(document: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """Each player's rounds as the API's document says them: (opponent id, own score), ("",
+    "bye") for a bye, ("", "") where unpaired; an unfinished game's score is ""."""
+    scores = {"1-0": ("1", "0"), "0-1": ("0", "1"), "½-½": ("½", "½")}
+    table: dict[str, list[tuple[str, str]]] = {p["id"]: [] for p in document["players"]}
+    for played in document["rounds"]:
+        for player, cells in table.items():
+            found = [p for p in played["pairings"] if player in p["players"].values()]
+            if not found:
+                cells.append(("", ""))
+                continue
+            (pairing,) = found
+            if pairing["result"] == "bye":
+                cells.append(("", "bye"))
+                continue
+            seat = 0 if pairing["players"]["1"] == player else 1
+            opponent = pairing["players"]["2" if seat == 0 else "1"]
+            result = pairing["result"]
+            cells.append((opponent, scores[result][seat] if result else ""))
+    return table
+
+
+def page_crosstable(page: Page) -> dict[str, list[tuple[str, str]]]:
+    rows = page.locator("#tournament-crosstable-body tr")
+    table = {}
+    for index in range(rows.count()):
+        row = rows.nth(index)
+        cells = row.locator("td[data-result]")
+        table[row.get_attribute("data-player") or ""] = [
+            (cells.nth(i).get_attribute("data-opponent") or "",
+             cells.nth(i).get_attribute("data-result") or "")
+            for i in range(cells.count())
+        ]  # fmt: skip
+    return table
+
+
+def page_standings(page: Page) -> list[tuple[str, str, str, dict[str, str]]]:
+    rows = page.locator("#tournament-standings-body tr")
+    standings = []
+    for index in range(rows.count()):
+        row = rows.nth(index)
+        breaks = row.locator("td[data-tiebreak]")
+        standings.append((
+            row.locator("td").first.inner_text(),
+            row.locator("th").inner_text(),
+            row.locator("td[data-points]").get_attribute("data-points") or "",
+            {breaks.nth(i).get_attribute("data-tiebreak") or "":
+             breaks.nth(i).get_attribute("data-value") or "" for i in range(breaks.count())},
+        ))  # fmt: skip
+    return standings
+
+
+def api_standings(document: dict[str, Any]) -> list[tuple[str, str, str, dict[str, str]]]:
+    names = {p["id"]: p["name"] for p in document["players"]}
+    return [
+        (str(row["rank"]), names[row["player"]], str(row["points"]),
+         {name: str(value) for name, value in row["tiebreaks"].items()})
+        for row in document["standings"]
+    ]  # fmt: skip
+
+
+def js_number(value: str) -> str:
+    """A number as JavaScript's String() writes it (2.0 is "2")."""
+    number = float(value)
+    return str(int(number)) if number.is_integer() else str(number)
+
+
+def test_a_round_robin_s_standings_and_crosstable_follow_its_games(
+    browser: Browser, server: str
+) -> None:
+    """A round robin of three made and played through the API: the Tournament panel shows the
+    id entered, its crosstable (opponent and score per round, a bye, a game going on) and
+    standings, kept up to date through its event stream, equal to the API's document at every
+    step, and its end."""
+    organiser = api_player(server, "Org")
+    entrants = [api_player(server, name) for name in ("Ann", "Bo", "Cy")]
+    keys = {p["id"]: p["key"] for p in entrants}
+    made = organised(
+        server, "POST", "", organiser["key"], name="Club", system="round_robin",
+        game={"n": 3}, players=[p["id"] for p in entrants],
+    )  # fmt: skip
+    outside: list[playwright.Request] = []
+    page = new_page(browser, server, outside)
+    page.goto(f"{server}/")
+    page.fill("#tournament-id", made["id"])
+    page.get_by_role("button", name="Show tournament").click()
+    status = page.locator("#tournament-status")
+    expect(status).to_have_text("Club (round robin): registering players.")
+
+    def shows(document: dict[str, Any]) -> None:
+        table = page.locator("#tournament-crosstable-body tr")
+        expect(table).to_have_count(len(document["players"]))
+        heads = page.locator("#tournament-crosstable-head th")
+        expect(heads).to_have_count(3 + len(document["rounds"]))
+        wanted = crosstable_of(document)
+        standings = [
+            (rank, name, js_number(points), {k: js_number(v) for k, v in breaks.items()})
+            for rank, name, points, breaks in api_standings(document)
+        ]
+        for _ in range(50):  # the page follows the stream: let it catch up
+            if page_crosstable(page) == wanted and page_standings(page) == standings:
+                break
+            page.wait_for_timeout(100)
+        assert page_crosstable(page) == wanted
+        assert page_standings(page) == standings
+
+    for number in range(1, made["rounds_planned"] + 1):
+        paired = organised(server, "POST", f"/{made['id']}/rounds", organiser["key"])
+        expect(status).to_have_text(f"Club (round robin): round {number} of 3.")
+        shows(paired)  # a bye, and a game going on: "…"
+        byes = page.locator("#tournament-crosstable-body td", has_text="bye")
+        expect(byes).to_have_count(number)  # one a round
+        going_on = page.locator("#tournament-crosstable-body td", has_text="…")
+        expect(going_on).to_have_count(2)  # its game, in both players' rows
+        (pairing,) = [p for p in paired["rounds"][-1]["pairings"] if p["game"] is not None]
+        seats = {1: keys[pairing["players"]["1"]], 2: keys[pairing["players"]["2"]]}
+        script = (
+            [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]
+            if number != 2
+            else [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)]
+        )  # a draw
+        for seq, (row, col) in enumerate(script):
+            moved = httpx.post(
+                f"{server}/v1/games/{pairing['game']}/moves", json={"row": row, "col": col},
+                headers={"Authorization": f"Bearer {seats[1 if seq % 2 == 0 else 2]}"},
+            )  # fmt: skip
+            assert moved.status_code == 201, moved.text
+        shows(httpx.get(f"{server}/v1/tournaments/{made['id']}").json())
+    final = httpx.get(f"{server}/v1/tournaments/{made['id']}").json()
+    assert final["status"] == "finished"
+    expect(status).to_have_text("Club (round robin): finished after 3 rounds.")
+    shows(final)
+    heads = page.locator("#tournament-standings-head th")
+    expect(heads).to_have_text(["Rank", "Player", "Points", "Sonneborn–Berger"])
+    missing = page.locator("#tournament-status")
+    page.fill("#tournament-id", "nothing")
+    page.get_by_role("button", name="Show tournament").click()
+    expect(missing).to_contain_text("nothing")
+    expect(page.locator("#tournament-tables")).to_be_hidden()
+    assert not left_the_machine(page, outside)

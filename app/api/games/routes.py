@@ -490,7 +490,7 @@ def game_router(shapes: GameShapes) -> APIRouter:
                 "links": CREATED_GAME_LINKS,
                 **answer_examples(examples.created),
             },
-            **store_errors(*BODY_ERRORS, CapacityExhausted),
+            **store_errors(*BODY_ERRORS, CapacityExhausted, Unauthorized),
         },
         openapi_extra=resend(
             Resend.UNSENT, {**shapes.create.openapi, **PLAYER_KEY_IF_SENT.openapi}

@@ -29,6 +29,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from app.sessions.errors import StoreUnavailable
+from app.stores.archive.boards import BoardResult, result_steps
 from app.stores.archive.ratings import Rated, Steps, drive, drive_async, rating_steps
 from app.stores.archive.tables import games, records, seats, signing_keys
 from app.stores.archive.urls import engine_url, is_sqlite
@@ -69,6 +70,8 @@ class Finished:
     names: Mapping[int, str] = field(default_factory=dict)
     players: Mapping[int, str] = field(default_factory=dict)
     rated: Rated | None = None  # a rated game's result: its players' ratings change with it
+    # A tournament's game: the tournament, and the result its board takes.
+    board: tuple[str, BoardResult] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +231,7 @@ class Archive:
         costs as much again as the write), and in a worker thread, waiting for the lock, when
         it is not: another game's move never waits for a lock."""
         rows = self._rows(game, archived_ms)
-        if self.writes is not None and game.rated is None:
+        if self.writes is not None and game.rated is None and game.board is None:
             try:
                 try:
                     return self.writes.put(rows, wait=False)
@@ -237,7 +240,7 @@ class Archive:
             except (DBAPIError, SQLAlchemyError, OSError, sqlite3.Error) as error:
                 raise StoreUnavailable(may_have_applied=None) from error
 
-        if self.writer is not None:  # SQLite, a rated game: SQLAlchemy's engine, in a thread
+        if self.writer is not None:  # SQLite, a rated or a tournament's game: in a thread
             writer = self.writer
 
             def write_here() -> bool:
@@ -256,7 +259,8 @@ class Archive:
 
     def _steps(self, game: Finished, rows: list[Any], archived_ms: int) -> Steps:
         """The statements that archive ``game`` (``_inserts`` with ``rows``), and a rated
-        game's ratings (``rating_steps``): nothing past the first if it is there already."""
+        game's ratings (``rating_steps``), a tournament's game's board (``result_steps``):
+        nothing past the first if it is there already."""
         (first, row), *rest = zip(self._inserts(), rows, strict=True)
         if (yield (first, row)).rowcount != 1:  # there already
             return False
@@ -265,6 +269,9 @@ class Archive:
                 yield (statement, more)
         if game.rated is not None:
             yield from rating_steps(game.id, game.rated, archived_ms, postgres=not self.sqlite)
+        if game.board is not None:
+            tournament, taken = game.board
+            yield from result_steps(game.id, tournament, taken, archived_ms, not self.sqlite)
         return True
 
     @staticmethod

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import and_, func, or_, select, text
@@ -123,6 +123,17 @@ class Players:
                 row.pool: PoolRating(row.rating, row.rd, row.volatility, row.games) for row in rows
             }
             return Player(found.id, found.name, found.created_at, found.key_hash, kept)
+
+        return await self.archive.run(read, write=False)
+
+    async def many(self, ids: Sequence[str]) -> dict[str, Player]:
+        """The players ``ids`` (without their ratings), by id."""
+
+        async def read(connection: AsyncConnection) -> dict[str, Player]:
+            rows = await connection.execute(select(players).where(players.c.id.in_(ids)))
+            return {
+                row.id: Player(row.id, row.name, row.created_at, row.key_hash, {}) for row in rows
+            }
 
         return await self.archive.run(read, write=False)
 

@@ -156,3 +156,103 @@ rating_changes = Table(
     Column("volatility", Double, nullable=False),
 )
 Index(None, rating_changes.c.player, rating_changes.c.seq)
+
+# --- tournaments ----------------------------------------------------------------------------------
+#
+# * ``tournaments``: one row an event: its organiser (a player), its system, its rounds (all of
+#   a round robin's; a Swiss's as asked), the creation body of its games and its openings (JSON),
+#   whether its games are rated, its status, and ``changes``: its events so far (``events``).
+# * ``entrants``: its players in the seeding order (``number`` 1 to n), each with the round it
+#   withdrew after (None: playing on).
+# * ``tournament_rounds``: each round, claimed, then paired.
+# * ``pairings``: every board of every round: entrants by number (``seat2`` None: a bye), its
+#   game (unique: a finished game finds its board), its result and, where the game counts them,
+#   its final discs.
+# * ``tournament_events``: what its stream says, numbered (a round paired, a result, the end):
+#   written in the transaction that makes the change, read by every process's streams.
+
+SYSTEM_LENGTH = 32
+RESULT_LENGTH = 8
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("name", String(NAME_LENGTH), nullable=False),
+    Column("organiser", String(ID_LENGTH), ForeignKey("players.id"), nullable=False),
+    Column("system", String(SYSTEM_LENGTH), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("openings", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("status", String(WORD_LENGTH), nullable=False),
+    Column("changes", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("ended_at", BigInteger, nullable=True),
+)
+Index(None, tournaments.c.organiser)
+
+entrants = Table(
+    "entrants",
+    metadata,
+    Column(
+        "tournament",
+        String(ID_LENGTH),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("number", Integer, primary_key=True),
+    Column("player", String(ID_LENGTH), ForeignKey("players.id"), nullable=False),
+    Column("withdrawn", Integer, nullable=True),
+)
+Index(None, entrants.c.tournament, entrants.c.player, unique=True)
+
+# A round, claimed by the request that pairs it (the key: racing requests pair it once) before
+# its games are made, and paired once they all are (``paired_at``): a round left claimed by a
+# process that died is claimed again.
+tournament_rounds = Table(
+    "tournament_rounds",
+    metadata,
+    Column(
+        "tournament",
+        String(ID_LENGTH),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("number", Integer, primary_key=True),
+    Column("claimed_at", BigInteger, nullable=False),
+    Column("paired_at", BigInteger, nullable=True),
+)
+
+pairings = Table(
+    "pairings",
+    metadata,
+    Column(
+        "tournament",
+        String(ID_LENGTH),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("seat1", Integer, nullable=False),
+    Column("seat2", Integer, nullable=True),
+    Column("game_id", String(ID_LENGTH), nullable=True, unique=True),
+    Column("result", String(RESULT_LENGTH), nullable=True),
+    Column("discs1", SmallInteger, nullable=True),
+    Column("discs2", SmallInteger, nullable=True),
+)
+
+tournament_events = Table(
+    "tournament_events",
+    metadata,
+    Column(
+        "tournament",
+        String(ID_LENGTH),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("seq", Integer, primary_key=True),
+    Column("event", String(WORD_LENGTH), nullable=False),
+    Column("data", Text, nullable=False),
+)

@@ -99,6 +99,8 @@ def created_fields(
             fields[f"p{seat}"] = player
     if terms.pool is not None:
         fields["pool"] = terms.pool
+    if terms.tournament is not None:
+        fields["tour"] = terms.tournament
     if control is not None:
         fields |= {
             "control": control.encode(), "r1": control.initial_ms, "r2": control.initial_ms,
@@ -211,7 +213,7 @@ def state_read(kinds: KindRegistry, game_id: str, found: Iterable[Any]) -> GameS
         takeback_offer=player_or_none(s.tbo), last_takeback=int(s.tbl) or None,
         at_ms=int(s.at) or None, last_given=int(s.lg) or None, joined_ms=int(s.jat) or None,
         created_ms=int(s.made) or None, names=(s.n1 or None, s.n2 or None),
-        players=(s.p1 or None, s.p2 or None), pool=s.pool or None,
+        players=(s.p1 or None, s.p2 or None), pool=s.pool or None, tournament=s.tour or None,
     )  # fmt: skip
 
 

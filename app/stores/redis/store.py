@@ -311,7 +311,7 @@ class RedisGameStore:
             game_id, game_kind, params, hashes, position, self.max_moves,
             version=position.move_count,  # an opening's moves, as if they had been played
             lobby=game.open_seat is not None, open_seat=game.open_seat, names=game.names,
-            players=game.players, pool=terms.pool,
+            players=game.players, pool=terms.pool, tournament=terms.tournament,
         )  # fmt: skip
         state = session.state()
         if control is not None:  # the clocks, stopped (game.lua): Clocks.start

@@ -308,6 +308,7 @@ class StateReply(NamedTuple):
     p1: str = ""  # the player (an id) holding seat 1, '' for none
     p2: str = ""
     pool: str = ""  # a rated game's pool ('': not rated)
+    tour: str = ""  # the tournament the game is a board of ('': none)
 
 
 class ReadReply(NamedTuple):

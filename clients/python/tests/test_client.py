@@ -4,6 +4,7 @@ and async."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
@@ -702,3 +703,72 @@ def test_the_archive_lists_reads_and_exports_finished_games(tmp_path: Path) -> N
         ]
         with pytest.raises(client_module.GameNotFound):
             api.get_archived_game("nothing")
+
+
+def test_players_play_rated_games_with_their_keys_and_are_rated(tmp_path: Path) -> None:
+    """Players made, read and found by their keys; a rated open game made and joined with keys,
+    played with the keys as the seats' tokens, rating both in its pool; the pool's ratings a
+    page at a time; the players' problems as their classes."""
+    archive = {"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    with uvicorn_server(archive) as url, Client(url) as api:
+        ann, bo = api.create_player("Ann"), api.create_player("Bo")
+        assert set(ann) == {"id", "name", "key"}
+        assert ann["name"] == "Ann"
+        me = api.get_me(ann["key"])
+        assert (me["id"], me["name"], me["ratings"]) == (ann["id"], "Ann", {})
+        assert api.get_player(bo["id"]) == api.get_me(bo["key"])
+        game = api.create_game(n=3, open=True, rated=True, key=ann["key"])
+        pool = game["pool"]
+        assert pool == "tictactoe/3x3/k3/correspondence"
+        with pytest.raises(client_module.Unauthorized):
+            api.join_game(game["id"])  # a rated game's seat is a player's
+        with pytest.raises(client_module.SeatTaken):
+            api.join_game(game["id"], key=ann["key"])  # never both seats
+        joined = api.join_game(game["id"], key=bo["key"])
+        assert joined["state"]["players"] == {"1": ann["id"], "2": bo["id"]}
+        assert joined["state"]["names"] == {"1": "Ann", "2": "Bo"}
+        keys = [ann["key"], bo["key"]]
+        for i, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1)]):
+            api.make_move(game["id"], keys[i % 2], row, col)  # a key acts as its seat's token
+        with pytest.raises(client_module.NotYourTurn):
+            api.make_move(game["id"], bo["key"], 2, 2)
+        assert api.make_move(game["id"], ann["key"], 0, 2)["winner"] == 1
+        page = api.list_ratings(pool)
+        assert [(row["id"], row["name"], row["games"]) for row in page["players"]] == [
+            (ann["id"], "Ann", 1), (bo["id"], "Bo", 1)
+        ]  # fmt: skip
+        assert page["players"][0]["rating"] > 1500 > page["players"][1]["rating"]
+        assert all(row["provisional"] for row in page["players"])
+        assert page["next"] is None
+        first = api.list_ratings(pool, limit=1)
+        assert [row["id"] for row in first["players"]] == [ann["id"]]
+        assert first["next"] is not None
+        second = api.list_ratings(pool, cursor=first["next"], limit=1)
+        assert [row["id"] for row in second["players"]] == [bo["id"]]
+        rated = api.get_player(ann["id"])["ratings"][pool]
+        assert (rated["rating"], rated["rd"]) == tuple(
+            page["players"][0][member] for member in ("rating", "rd")
+        )
+        assert rated["games"] == 1
+        assert api.list_ratings("reversi/8x8/blitz") == {"players": [], "next": None}
+        with pytest.raises(client_module.PlayerNotFound):
+            api.get_player("nobody")
+        with pytest.raises(client_module.Unauthorized):
+            api.get_me(f"{ann['id']}.not-its-secret")
+        with pytest.raises(client_module.ValidationError):
+            api.create_player("")
+
+        async def as_a_player() -> None:
+            async with AsyncClient(url) as aio:
+                cy = await aio.create_player("Cy")
+                assert (await aio.get_me(cy["key"]))["name"] == "Cy"
+                made = await aio.create_game(n=3, open=True, rated=True, key=cy["key"])
+                await aio.join_game(made["id"], key=ann["key"])
+                await aio.resign(made["id"], cy["key"])
+                ratings = await aio.list_ratings(pool)
+                assert {row["name"]: row["games"] for row in ratings["players"]} == {
+                    "Ann": 2, "Bo": 1, "Cy": 1
+                }  # fmt: skip
+                assert (await aio.get_player(cy["id"]))["ratings"][pool]["games"] == 1
+
+        asyncio.run(as_a_player())

@@ -29,7 +29,7 @@ MODULE = CLIENT / "src" / "adjudicator_client" / "_schema.py"
 # (a record as text, a whole game's moves played by apply-move).
 NOT_OPERATIONS = {
     "send", "close", "aclose", "poll_game", "get_record_text", "get_archived_game_text",
-    "apply_moves",
+    "apply_moves", "get_tournament_text",
 }  # fmt: skip
 
 
@@ -160,6 +160,7 @@ def test_a_new_kind_of_the_document_gets_its_create_game_overload_on_both_client
         '        game: Literal["connect4"],\n'
         "        columns: int | None = None,\n"
         "        opening: Sequence[int] | None = None,\n"
+        "        key: str | None = None,\n"  # the operation's own: a player's key
         "    ) -> CreatedConnectFourOut: ...\n"
     )
     assert overload in asynchronous
@@ -187,8 +188,9 @@ def test_every_problem_code_of_the_document_has_its_exception_class(spec: dict[s
 
 def test_create_game_is_typed_for_every_kind_of_the_document(spec: dict[str, Any]) -> None:
     """Each kind of ``CreateGameIn`` has an overload of its own, taking exactly its creation
-    body's members and answering its own creation answer; a kind the client was not made for
-    takes its members as keywords."""
+    body's members (and ``key``, a player's key, which the operation's security takes) and
+    answering its own creation answer; a kind the client was not made for takes its members as
+    keywords."""
     schemas = spec["components"]["schemas"]
     kinds = {}
     for option in schemas["CreateGameIn"]["oneOf"]:
@@ -208,7 +210,8 @@ def test_create_game_is_typed_for_every_kind_of_the_document(spec: dict[str, Any
                 assert game == "str"  # the others
                 continue
             (name,) = re.findall(r"Literal\[['\"](\w+)['\"]\]", game)
-            typed[name] = set(signature.parameters) - {"self"}
+            assert "key" in signature.parameters  # createGame takes a player's key
+            typed[name] = set(signature.parameters) - {"self", "key"}
             assert answers[str(signature.return_annotation)] == name
         assert typed == kinds, cls
 

@@ -102,6 +102,8 @@ export declare const KEEP_ALIVE_MS: number;
 export declare const KEEP_ALIVES_MISSED: number;
 /** The names of the events a game's stream gives (the spec's `GameEvent["event"]`). */
 export declare const EVENTS: readonly GameEvent["event"][];
+/** The names of the events a tournament's stream gives. */
+export declare const TOURNAMENT_EVENTS: readonly TournamentEvent["event"][];
 
 export interface ClientOptions {
   /** The service's address, e.g. `http://127.0.0.1:8000` (`""`: the page's own origin). */
@@ -133,6 +135,89 @@ export interface ActionOptions extends RequestOptions {
 export interface PlayerActionOptions extends ActionOptions {
   /** The player the token is for; the service refuses another (403 `wrong_player`). */
   player?: 1 | 2;
+}
+
+/** Options of a creation or a join of a game. */
+export interface SeatOptions extends RequestOptions {
+  /** A player's key (`createPlayer`), sent as a bearer token: the seat is the player's (called
+   * by its name), and the key acts for it wherever the seat's token does. A rated game's seats
+   * are taken only so. */
+  key?: string;
+}
+
+/** A new player: its id, name and key (shown only this once). */
+export type NewPlayer = Answer<"createPlayer", 201>;
+/** A player: its name, when it was made, its rating in each pool it played. */
+export type Player = Answer<"getPlayer", 200>;
+/** A page of a pool's players by rating, highest first (`next`: the cursor of the next). */
+export type RatingsPage = Answer<"listRatings", 200>;
+
+/** A tournament's body (`createTournament`): its name, system, each game's creation body, the
+ * players in the seeding order, a Swiss's rounds, openings, whether its games are rated. */
+export type TournamentBody = RequestBody<"createTournament">;
+
+/** A result of a tournament's board: a game's, or a bye; null while its game goes on. */
+export type TournamentResult = "1-0" | "0-1" | "½-½" | "bye" | null;
+
+/** A tournament's document (`GET /v1/tournaments/{id}`, and what its organiser's operations
+ * answer): its players, rounds and standings; a finished one's is signed. */
+export interface Tournament {
+  id: string;
+  name: string;
+  system: "round_robin" | "double_round_robin" | "swiss";
+  status: "registering" | "running" | "finished";
+  organiser: string;
+  game: Record<string, unknown>;
+  openings: Record<string, unknown>[];
+  rated: boolean;
+  rounds_planned: number;
+  created_at: string;
+  ended_at?: string;
+  /** The entrants in the seeding order (`withdrawn`: after how many rounds). */
+  players: { id: string; name: string; withdrawn?: number }[];
+  rounds: {
+    number: number;
+    pairings: {
+      board: number;
+      players: { "1": string; "2": string | null };
+      game: string | null;
+      result: TournamentResult;
+      discs?: Record<string, number>;
+    }[];
+  }[];
+  /** By rank (players equal on everything share one): points, then the tie-breaks in order. */
+  standings: {
+    rank: number;
+    player: string;
+    points: number;
+    tiebreaks: Record<string, number>;
+  }[];
+  signature?: string;
+}
+
+/** An event of a tournament's stream: a round paired, a game of it ended, the standings final. */
+export type TournamentEvent =
+  | { event: "round"; id?: string; data: { round: number } }
+  | {
+      event: "result";
+      id?: string;
+      data: { round: number; board: number; game: string; result: TournamentResult };
+    }
+  | { event: "end"; id?: string; data: Record<string, unknown> };
+
+/** Options of an organiser's operation on a tournament. */
+export interface OrganiserOptions extends RequestOptions {
+  /** The organiser's player key, sent as a bearer token (else 403 `not_organiser`). */
+  key: string;
+}
+
+export interface TournamentEventsOptions extends RequestOptions {
+  /** Events after the one with this id (default: from the first). */
+  after?: number;
+  /** The service's keep-alive interval, in ms (its `ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS`). */
+  keepAliveMs?: number;
+  /** Drops in a row, with no line heard in between, before the stream is given up. */
+  reconnects?: number;
 }
 
 /** The answer to `pollGame`: the state if it changed since the ETag given (else null), and the
@@ -185,11 +270,11 @@ export type CreatedFor<B extends CreateGameBody> = Extract<CreatedGame, { game: 
 export type CreateGame = UnionToIntersection<
   CreateGameBody extends infer B
     ? B extends CreateGameBody
-      ? (body: B, options?: RequestOptions) => Promise<CreatedFor<B>>
+      ? (body: B, options?: SeatOptions) => Promise<CreatedFor<B>>
       : never
     : never
 > &
-  ((body: CreateGameBody, options?: RequestOptions) => Promise<CreatedGame>);
+  ((body: CreateGameBody, options?: SeatOptions) => Promise<CreatedGame>);
 
 /**
  * The service at `baseUrl`. One method per operation of the spec, named after its operationId;
@@ -257,14 +342,17 @@ export declare class Client {
 
   // Game sessions.
   /** A new game: `{n: 3}`, `{game: "tictactoe", n: 15, k: 5}`, `{game: "reversi"}`, …; the
-   * answer is the state of the body's kind, with each player's token. Sent again only when the
+   * answer is the state of the body's kind, with each player's token. With a player's `key`
+   * the creator's seat is the player's; `{..., open: true, rated: true}` with a key: a rated
+   * game, its result rating both players in its state's `pool`. Sent again only when the
    * request never left. */
   createGame: CreateGame;
   /** Take an open game's free seat: its token (shown only here) and the game after it; a
-   * retry with the same `idempotencyKey` gets the same seat and token. */
+   * retry with the same `idempotencyKey` gets the same seat and token. With a player's `key`
+   * the seat is the player's (never both seats of a game: 409 `seat_taken`). */
   joinGame(
     gameId: string,
-    options?: RequestOptions & { idempotencyKey?: string; name?: string },
+    options?: SeatOptions & { idempotencyKey?: string; name?: string },
   ): Promise<Answer<"joinGame", 200>>;
   /** A page of the lobby: open games, oldest first (`cursor`: the last page's `next_cursor`). */
   listGames(
@@ -385,6 +473,54 @@ export declare class Client {
     filter?: ArchiveFilter,
     options?: RequestOptions,
   ): Promise<Uint8Array>;
+  // Players and ratings (a service with an archive).
+  /** A new player: `{id, name, key}`. The key is shown only this once: it is the `key` of
+   * `createGame` and `joinGame`, the token of the player's seat in its games, and `getMe`'s.
+   * Sent again only when the request never left. */
+  createPlayer(name: string, options?: RequestOptions): Promise<NewPlayer>;
+  /** A player and its ratings, by its id (404 `player_not_found`). */
+  getPlayer(playerId: string, options?: RequestOptions): Promise<Player>;
+  /** The player whose key this is (401 `unauthorized` for a key of no player). */
+  getMe(key: string, options?: RequestOptions): Promise<Player>;
+  /** A page of a pool's players by rating, highest first (`pool`: a rated game's state names
+   * it; `cursor`: the last page's `next`); `provisional` while a player's RD is over 110. */
+  listRatings(
+    pool: string,
+    options?: RequestOptions & { cursor?: string; limit?: number },
+  ): Promise<RatingsPage>;
+  // Tournaments (a service with an archive); the organiser's operations take its player key.
+  /** A round robin, double round robin or Swiss organised by the player whose `key` this is. */
+  createTournament(body: TournamentBody, options: OrganiserOptions): Promise<Tournament>;
+  /** A tournament's document (404 `tournament_not_found`). */
+  getTournament(tournamentId: string, options?: RequestOptions): Promise<Tournament>;
+  /** A tournament's FIDE TRF-16 report, as text. */
+  getTournamentText(
+    tournamentId: string,
+    format?: "trf",
+    options?: RequestOptions,
+  ): Promise<string>;
+  /** Enter a player last in the seeding order, before round 1 (409 `tournament_refused` after). */
+  enterPlayer(
+    tournamentId: string,
+    playerId: string,
+    options: OrganiserOptions,
+  ): Promise<Tournament>;
+  /** Withdraw a player: not paired in later rounds. */
+  withdrawPlayer(
+    tournamentId: string,
+    playerId: string,
+    options: OrganiserOptions,
+  ): Promise<Tournament>;
+  /** Pair the next round and make all its games (409 `tournament_refused` while a game of the
+   * round before is unfinished, or past the last round); each game is played by its players
+   * with their keys. */
+  pairRound(tournamentId: string, options: OrganiserOptions): Promise<Tournament>;
+  /** The tournament's events until its `end`: `for await (const event of
+   * api.tournamentEvents(id))`; resumed with Last-Event-ID as `gameEvents` resumes. */
+  tournamentEvents(
+    tournamentId: string,
+    options?: TournamentEventsOptions,
+  ): AsyncGenerator<TournamentEvent, void, undefined>;
   /** Replays a whole game: is it legal, how did it end; the answer is signed. */
   auditRecord(
     body: RequestBody<"auditRecord">,

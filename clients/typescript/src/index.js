@@ -14,6 +14,8 @@
 //   `x-resend`);
 // * a private game's reads take a player's or a spectator's `token` in their options (sent as
 //   a bearer token; a public game's reads need none);
+// * a player's key (createPlayer) seats its player where it is given as `key` (createGame,
+//   joinGame), and in the player's games is its seat's token;
 // * pollGame polls with If-None-Match; gameEvents (or events) reads the game's Server-Sent
 //   Events from fetch's body (no EventSource), resuming with Last-Event-ID (and the same token)
 //   after a drop.
@@ -156,6 +158,16 @@ function bearer(token) {
  */
 function viewing(token) {
   return token === undefined ? {} : bearer(token);
+}
+
+/**
+ * The headers of a creation or a join: a player's key, if given (it seats the player; without
+ * one the seat is anonymous).
+ * @param {string | undefined} key
+ * @returns {Record<string, string>}
+ */
+function asPlayer(key) {
+  return key === undefined ? {} : bearer(key);
 }
 
 /**
@@ -380,22 +392,31 @@ export class Client {
 
   // --- game sessions -----------------------------------------------------------------------
 
-  /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
+  /**
+   * A new game; with a player's `key` (`createPlayer`), the creator's seat is the player's.
+   * @param {unknown} body
+   * @param {{ signal?: AbortSignal, key?: string }} [options]
+   */
   createGame(body, options = {}) {
-    return this.#call("createGame", { body, signal: options.signal });
+    return this.#call("createGame", {
+      body,
+      headers: asPlayer(options.key),
+      signal: options.signal,
+    });
   }
 
   /**
    * Take an open game's free seat: `{player, token, state}` (a retry with the same
    * `idempotencyKey` from the same client address gets the same seat and token: the service
-   * binds a join's key to the client that sent it).
+   * binds a join's key to the client that sent it); with a player's `key`, the seat is the
+   * player's (a rated game's seat is taken only so).
    * @param {string} gameId
-   * @param {{ signal?: AbortSignal, idempotencyKey?: string, name?: string }} [options]
+   * @param {{ signal?: AbortSignal, idempotencyKey?: string, name?: string, key?: string }} [options]
    */
-  joinGame(gameId, { signal, idempotencyKey, name } = {}) {
+  joinGame(gameId, { signal, idempotencyKey, name, key } = {}) {
     return this.#call("joinGame", {
       params: { game_id: gameId },
-      headers: { "Idempotency-Key": idempotencyKey ?? randomKey() },
+      headers: { "Idempotency-Key": idempotencyKey ?? randomKey(), ...asPlayer(key) },
       ...(name === undefined ? {} : { body: { name } }),
       signal,
     });
@@ -652,9 +673,28 @@ export class Client {
    * @returns {AsyncGenerator<any, void, undefined>}
    */
   async *gameEvents(gameId, options = {}) {
-    const { since, signal, keepAliveMs = KEEP_ALIVE_MS, reconnects = 5, token } = options;
+    const { since, token } = options;
+    const stream = new EventParser(EVENTS);
+    const path = filled(OPERATIONS.gameEvents.path, { game_id: gameId });
+    yield* this.#follow(`game ${gameId}`, stream, options, () => ({
+      url: this.#url(path, stream.lastId === null ? { since } : {}),
+      headers: viewing(token),
+    }));
+  }
+
+  /**
+   * A stream's events until its `end`, as `gameEvents` follows a game's: each connection made
+   * by `open` (its URL and headers; Last-Event-ID added once an event was seen), resumed after
+   * a drop or a silence, `reconnects` times in a row at most.
+   * @param {string} label
+   * @param {EventParser} stream
+   * @param {{ signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} options
+   * @param {() => { url: string, headers: Record<string, string> }} open
+   * @returns {AsyncGenerator<any, void, undefined>}
+   */
+  async *#follow(label, stream, options, open) {
+    const { signal, keepAliveMs = KEEP_ALIVE_MS, reconnects = 5 } = options;
     const silence = KEEP_ALIVES_MISSED * keepAliveMs;
-    const stream = new EventParser();
     let failures = 0;
     while (true) {
       if (signal?.aborted) throw signal.reason;
@@ -679,13 +719,13 @@ export class Client {
       /** @type {ReadableStreamDefaultReader<Uint8Array> | undefined} */
       let reader;
       try {
+        const opened = open();
         /** @type {Record<string, string>} */
-        const headers = { Accept: "text/event-stream", ...viewing(token) };
+        const headers = { Accept: "text/event-stream", ...opened.headers };
         if (stream.lastId !== null) headers["Last-Event-ID"] = stream.lastId;
-        const query = stream.lastId === null ? { since } : {};
         const fetcher = this.#fetch;
         listen();
-        const url = this.#url(filled(OPERATIONS.gameEvents.path, { game_id: gameId }), query);
+        const url = opened.url;
         const response = await Promise.race([
           fetcher(url, { headers, signal: connection.signal }),
           closed,
@@ -719,7 +759,7 @@ export class Client {
       stream.interrupted();
       failures += 1;
       if (failures > reconnects) {
-        throw new Error(`the event stream of game ${gameId} kept dropping`);
+        throw new Error(`the event stream of ${label} kept dropping`);
       }
       await sleep(this.#retries.backoffMs * failures, signal);
     }
@@ -805,6 +845,122 @@ export class Client {
     });
   }
 
+  // --- players and ratings ----------------------------------------------------------------
+
+  /**
+   * A new player: `{id, name, key}`, the key shown only this once. Sent again only when the
+   * request never left (each send makes a player).
+   * @param {string} name
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  createPlayer(name, options = {}) {
+    return this.#call("createPlayer", { body: { name }, signal: options.signal });
+  }
+
+  /** @param {string} playerId @param {{ signal?: AbortSignal }} [options] */
+  getPlayer(playerId, options = {}) {
+    return this.#call("getPlayer", { params: { player_id: playerId }, signal: options.signal });
+  }
+
+  /** @param {string} key @param {{ signal?: AbortSignal }} [options] */
+  getMe(key, options = {}) {
+    return this.#call("getMe", { headers: bearer(key), signal: options.signal });
+  }
+
+  /**
+   * @param {string} pool
+   * @param {{ cursor?: string, limit?: number, signal?: AbortSignal }} [options]
+   */
+  listRatings(pool, { cursor, limit, signal } = {}) {
+    return this.#call("listRatings", { query: { pool, cursor, limit }, signal });
+  }
+
+  // --- tournaments ------------------------------------------------------------------------
+
+  /**
+   * A tournament organised by the player whose `key` this is: the tournament's document.
+   * @param {unknown} body
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  createTournament(body, { key, signal }) {
+    return this.#call("createTournament", { body, headers: bearer(key), signal });
+  }
+
+  /** @param {string} tournamentId @param {{ signal?: AbortSignal }} [options] */
+  getTournament(tournamentId, options = {}) {
+    return this.#call("getTournament", {
+      params: { tournament_id: tournamentId },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * The tournament's FIDE TRF-16 report, as text.
+   * @param {string} tournamentId
+   * @param {"trf"} [format]
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  getTournamentText(tournamentId, format = "trf", options = {}) {
+    return this.#call("getTournament", {
+      params: { tournament_id: tournamentId },
+      query: { format },
+      read: text,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * @param {string} tournamentId
+   * @param {string} playerId
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  enterPlayer(tournamentId, playerId, { key, signal }) {
+    return this.#call("enterPlayer", {
+      params: { tournament_id: tournamentId },
+      body: { player: playerId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /**
+   * @param {string} tournamentId
+   * @param {string} playerId
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  withdrawPlayer(tournamentId, playerId, { key, signal }) {
+    return this.#call("withdrawPlayer", {
+      params: { tournament_id: tournamentId, player_id: playerId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /** @param {string} tournamentId @param {{ key: string, signal?: AbortSignal }} options */
+  pairRound(tournamentId, { key, signal }) {
+    return this.#call("pairRound", {
+      params: { tournament_id: tournamentId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /**
+   * The tournament's events (after the one numbered `after`, if given) until its `end`, each
+   * `{event, id, data}`: `round` (`{round}`), `result` (`{round, board, game, result}`) and
+   * `end`; resumed with Last-Event-ID as a game's stream is.
+   * @param {string} tournamentId
+   * @param {{ after?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} [options]
+   * @returns {AsyncGenerator<any, void, undefined>}
+   */
+  async *tournamentEvents(tournamentId, options = {}) {
+    const stream = new EventParser(TOURNAMENT_EVENTS);
+    if (options.after !== undefined) stream.lastId = String(options.after);
+    const path = filled(OPERATIONS.tournamentEvents.path, { tournament_id: tournamentId });
+    const url = this.#url(path, {});
+    yield* this.#follow(`tournament ${tournamentId}`, stream, options, () => ({ url, headers: {} }));
+  }
+
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   auditRecord(body, options = {}) {
     return this.#call("auditRecord", { body, signal: options.signal });
@@ -843,6 +999,9 @@ export class Client {
   }
 }
 
+/** The names of the events a tournament's stream gives. */
+export const TOURNAMENT_EVENTS = Object.freeze(["round", "result", "end"]);
+
 /** What EventParser.feed gives for a comment line (the service's keep-alives). */
 const KEEP_ALIVE = Symbol("keep-alive");
 
@@ -851,12 +1010,19 @@ const KEEP_ALIVE = Symbol("keep-alive");
 class EventParser {
   /** The last event id seen: where a new connection resumes. @type {string | null} */
   lastId = null;
+  /** The names of the events the stream gives (others are skipped). @type {readonly string[]} */
+  #names;
   #buffer = "";
   #first = true;
   #event = "";
   #data = /** @type {string[]} */ ([]);
   /** @type {string | undefined} */
   #id = undefined;
+
+  /** @param {readonly string[]} names */
+  constructor(names) {
+    this.#names = names;
+  }
 
   /**
    * The events and keep-alives that this text completes.
@@ -909,7 +1075,7 @@ class EventParser {
     this.#data = [];
     this.#id = undefined;
     if (id !== undefined) this.lastId = id;
-    if (!EVENTS.includes(event) || lines.length === 0) return null;
+    if (!this.#names.includes(event) || lines.length === 0) return null;
     let data;
     try {
       data = JSON.parse(lines.join("\n"));

@@ -778,6 +778,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a tournament
+         * @description A round robin (FIDE's Berger tables), a double round robin (seats swapped the second time) or a Swiss (the FIDE Dutch system) of one kind of game, organised by the player whose key is the bearer token. `players`: the seeding order. Each round's games are made by `POST /v1/tournaments/{id}/rounds`, each for its two players (who play with their keys), seat 1 moving first. At most `ADJUDICATOR_MAX_TOURNAMENTS_PER_PLAYER` tournaments an organiser (503 `capacity_exhausted`), `ADJUDICATOR_MAX_TOURNAMENT_PLAYERS` players and `ADJUDICATOR_MAX_TOURNAMENT_ROUNDS` Swiss rounds (422).
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament
+         * @description Its players, rounds (each board's players, game and result: `1-0`, `0-1`, `½-½`, `bye`, or null while its game goes on) and standings (points — a win 1, a draw ½, a bye 1 — then the tie-breaks: a Swiss's `buchholz` then `sonneborn_berger`, a round robin's `sonneborn_berger`, and for Reversi `brightwell` and `discs`). A finished tournament's is signed (`signature`, verified with `GET /v1/keys`). `?format=trf`: its FIDE TRF-16 report.
+         */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter a player
+         * @description Enters a player last in the seeding order, before round 1 (the organiser's key; 409 `tournament_refused` after it).
+         */
+        post: operations["enterPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a player
+         * @description The player is not paired in later rounds (the organiser's key); a round robin's later opponents of theirs get byes.
+         */
+        delete: operations["withdrawPlayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pair the next round
+         * @description Pairs the next round and makes all its games at once, or none (the organiser's key). 409 `tournament_refused` while a game of the round before is unfinished, while another request pairs it (racing requests pair it once), or past the last round.
+         */
+        post: operations["pairRound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a tournament
+         * @description Server-sent events: `round` (a round paired: `{"round"}`), `result` (a game of it ended: `{"round", "board", "game", "result"}`) and `end` (the standings are final; the stream ends). Each event's `id` numbers it: a reconnect with `Last-Event-ID` resumes after it.
+         */
+        get: operations["tournamentEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2105,6 +2225,11 @@ export interface components {
              */
             rated?: true;
             /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
+            /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
              */
@@ -2622,6 +2747,11 @@ export interface components {
              */
             rated?: true;
             /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
+            /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
              */
@@ -2757,6 +2887,11 @@ export interface components {
              * @constant
              */
             rated?: true;
+            /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
             /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
@@ -2911,6 +3046,11 @@ export interface components {
              */
             rated?: true;
             /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
+            /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
              */
@@ -3045,6 +3185,11 @@ export interface components {
              */
             rated?: true;
             /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
+            /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
              */
@@ -3099,6 +3244,14 @@ export interface components {
             /** @description The game's version after this change: resume after it with Last-Event-ID. */
             id?: string;
             data: components["schemas"]["TicTacToeGameOut"] | components["schemas"]["ReversiGameOut"] | components["schemas"]["GomokuGameOut"] | components["schemas"]["Connect4GameOut"];
+        };
+        /** EntrantIn */
+        EntrantIn: {
+            /**
+             * Player
+             * @description The player's id.
+             */
+            player: string;
         };
         /** @description The store stopped answering: `data` is the problem. The stream ends; resume it with `Last-Event-ID`. */
         ErrorEvent: {
@@ -3367,6 +3520,11 @@ export interface components {
              * @constant
              */
             rated?: true;
+            /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
             /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
@@ -4389,6 +4547,11 @@ export interface components {
              */
             rated?: true;
             /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
+            /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
              */
@@ -4634,7 +4797,7 @@ export interface components {
              * @description What the signed document is, signed with it: `record` (a game's record, `GET /v1/games/{id}/record`) or `audit` (an audit's answer). A record never verifies as an audit answer, nor an answer as a record.
              * @enum {string}
              */
-            typ: "record" | "audit";
+            typ: "record" | "audit" | "tournament";
             /**
              * Value
              * @description base64url of the Ed25519 signature of the canonical JSON (RFC 8785) of the whole document, its `signature` holding every member but `value`.
@@ -4827,6 +4990,11 @@ export interface components {
              */
             rated?: true;
             /**
+             * Tournament
+             * @description Only in a tournament's game: the tournament (its id).
+             */
+            tournament?: string;
+            /**
              * Pool
              * @description Only in a rated game: the pool its players are rated in (the game, its rule, its board's size, `k`, and its speed: `reversi/8x8/blitz`).
              */
@@ -4913,6 +5081,52 @@ export interface components {
             1?: string;
             /** 2 */
             2?: string;
+        };
+        /**
+         * TournamentIn
+         * @description A new tournament.
+         */
+        TournamentIn: {
+            /**
+             * Name
+             * @description The tournament's name.
+             */
+            name: string;
+            /**
+             * System
+             * @description `round_robin` (FIDE's Berger tables), `double_round_robin` (the cycle again, seats swapped) or `swiss` (the FIDE Dutch system).
+             * @enum {string}
+             */
+            system: "round_robin" | "double_round_robin" | "swiss";
+            /**
+             * Rounds
+             * @description A Swiss's rounds (required for it; a round robin's are its entrants' count less one, twice that double; at most `ADJUDICATOR_MAX_TOURNAMENT_ROUNDS`).
+             */
+            rounds?: number | null;
+            /**
+             * Game
+             * @description The creation body of each of its games, as `POST /v1/games` takes it (without `open`, `creator`, `rated` or `names`: the tournament seats its players).
+             */
+            game: {
+                [key: string]: unknown;
+            };
+            /**
+             * Players
+             * @description Its players' ids in the seeding order (more may enter before round 1).
+             */
+            players?: string[];
+            /**
+             * Openings
+             * @description Members laid over `game` for each round: round r plays `openings[(r − 1) mod len]` (an Othello `opening`, gomoku `stones`, …).
+             */
+            openings?: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Rated
+             * @description `true`: its games are rated (in their pool). Default: `false`.
+             */
+            rated?: boolean;
         };
         /** ValidateBatchRequest */
         ValidateBatchRequest: {
@@ -6193,6 +6407,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedTicTacToeOut"] | components["schemas"]["CreatedReversiOut"] | components["schemas"]["CreatedGomokuOut"] | components["schemas"]["CreatedConnect4Out"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `payload_too_large`: the body is larger than the configured limit; refused while reading. */
@@ -7998,6 +8221,381 @@ export interface operations {
             };
             /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: {
+                /** @description `json` (the tournament) or `trf` (its FIDE TRF-16 report, text). */
+                format?: "json" | "trf";
+            };
+            header?: never;
+            path: {
+                /** @description The tournament's id, from `POST /v1/tournaments`. */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/plain": string;
+                };
+            };
+            /** @description `tournament_not_found`: no tournament with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enterPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id, from `POST /v1/tournaments`. */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntrantIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_organiser`: a tournament's round, entrant or withdrawal asked with a key other than its organiser's. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: no tournament with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_refused`: a round while a game of the round before is unfinished (or another request is pairing it), a round past the last, an entrant after round 1 (or entered already, or past `ADJUDICATOR_MAX_TOURNAMENT_PLAYERS`); `detail` says which. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    withdrawPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id, from `POST /v1/tournaments`. */
+                tournament_id: string;
+                /** @description The player's id, from `POST /v1/players`. */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_organiser`: a tournament's round, entrant or withdrawal asked with a key other than its organiser's. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: no tournament with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_refused`: a round while a game of the round before is unfinished (or another request is pairing it), a round past the last, an entrant after round 1 (or entered already, or past `ADJUDICATOR_MAX_TOURNAMENT_PLAYERS`); `detail` says which. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pairRound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id, from `POST /v1/tournaments`. */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_organiser`: a tournament's round, entrant or withdrawal asked with a key other than its organiser's. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: no tournament with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_refused`: a round while a game of the round before is unfinished (or another request is pairing it), a round past the last, an entrant after round 1 (or entered already, or past `ADJUDICATOR_MAX_TOURNAMENT_PLAYERS`); `detail` says which. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    tournamentEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id, from `POST /v1/tournaments`. */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `tournament_not_found`: no tournament with this id. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -165,3 +165,53 @@ export async function choicesAreTyped(): Promise<void> {
   // @ts-expect-error a colour is B or W
   await api.makeChoice("id", "token", { color: "X" });
 }
+
+export async function playersAndTheirKeys(): Promise<void> {
+  const made = await api.createPlayer("Ann");
+  const key: string = made.key;
+  const rated = await api.createGame({ n: 3, open: true, rated: true }, { key });
+  rated.pool satisfies string | undefined;
+  const joined = await api.joinGame(rated.id, { key, name: "Ann" });
+  joined.state.players satisfies { [seat: string]: string | null } | undefined;
+  await api.makeMove(rated.id, key, { row: 1, col: 1 }); // a key acts as its seat's token
+  const me = await api.getMe(key);
+  const player = await api.getPlayer(me.id);
+  const pool = player.ratings["tictactoe/3x3/k3/correspondence"];
+  pool satisfies { rating: number; rd: number; volatility: number; games: number } | undefined;
+  const page = await api.listRatings("tictactoe/3x3/k3/correspondence", { limit: 10 });
+  page.players[0]?.provisional satisfies boolean | undefined;
+  await api.listRatings("tictactoe/3x3/k3/correspondence", { cursor: page.next ?? undefined });
+  // @ts-expect-error a key is a string
+  await api.createGame({ n: 3 }, { key: 1 });
+  // @ts-expect-error a player has a name
+  await api.createPlayer();
+  // @ts-expect-error a pool's ratings name the pool
+  await api.listRatings({ limit: 10 });
+}
+
+export async function tournamentsAreTyped(): Promise<void> {
+  const key = "organiser-key";
+  const made = await api.createTournament(
+    { name: "Club", system: "round_robin", game: { n: 3 }, players: ["a", "b"] },
+    { key },
+  );
+  made.status satisfies "registering" | "running" | "finished";
+  await api.enterPlayer(made.id, "c", { key });
+  await api.withdrawPlayer(made.id, "c", { key });
+  const paired = await api.pairRound(made.id, { key });
+  const board = paired.rounds[0]?.pairings[0];
+  board?.game satisfies string | null | undefined;
+  board?.result satisfies "1-0" | "0-1" | "½-½" | "bye" | null | undefined;
+  const shown = await api.getTournament(made.id);
+  shown.standings[0]?.tiebreaks satisfies Record<string, number> | undefined;
+  const report: string = await api.getTournamentText(made.id, "trf");
+  void report;
+  for await (const event of api.tournamentEvents(made.id, { after: 2 })) {
+    if (event.event === "result") event.data.result satisfies string | null;
+    if (event.event === "round") event.data.round satisfies number;
+  }
+  // @ts-expect-error the organiser's operations take its key
+  await api.pairRound(made.id);
+  // @ts-expect-error a system is one of three
+  await api.createTournament({ name: "X", system: "knockout", game: {} }, { key });
+}

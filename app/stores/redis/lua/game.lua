@@ -181,7 +181,7 @@ local function state_fields(meta_key, moves_key)
   local m = redis.call('HMGET', meta_key, 'kind', 'facts', 'status', 'winner', 'reason', 'next',
                        'version', 'offer', 'control', 'r1', 'r2', 'since', 'running', 'lobby',
                        'open', 'joined', 'fmdue', 'off', 'private', 'rmo', 'rm', 'tbo', 'tbl',
-                       'turn', 'at', 'lg', 'jat', 'made', 'n1', 'n2', 'p1', 'p2', 'pool')
+                       'turn', 'at', 'lg', 'jat', 'made', 'n1', 'n2', 'p1', 'p2', 'pool', 'tour')
   if not m[1] then return false end
   return {kind = m[1], facts = m[2], status = m[3], winner = m[4], reason = m[5] or '',
           next_player = m[6], version = m[7], last = redis.call('LINDEX', moves_key, -1) or false,
@@ -192,7 +192,7 @@ local function state_fields(meta_key, moves_key)
           rm = m[21] or '', tbo = m[22] or '0', tbl = m[23] or '0', turn = m[24] or '0',
           at = m[25] or '0', lg = m[26] or '0', jat = m[27] or '0', made = m[28] or '0',
           n1 = m[29] or '', n2 = m[30] or '', p1 = m[31] or '', p2 = m[32] or '',
-          pool = m[33] or ''}
+          pool = m[33] or '', tour = m[34] or ''}
 end
 
 local function state_of(meta_key, moves_key)

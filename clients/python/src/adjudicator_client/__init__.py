@@ -26,6 +26,17 @@
   or a spectator's (``add_spectator``): every read takes it as ``token=`` (``get_game``,
   ``poll_game``, ``list_moves``, ``get_move``, ``list_legal_moves``, ``get_board``,
   ``game_events``, ``get_record``, ``get_record_text``); a public game's reads need none.
+* Players (with an archive on the service): ``create_player(name)`` answers the player's
+  ``key``, shown only once. ``key=`` seats its player in ``create_game`` and ``join_game``
+  (``rated=True``: an open game between players, its result rating both); in the player's
+  games the key is the ``token`` of its seat, for moves and every action. ``get_me(key)``,
+  ``get_player(id)`` with its ratings, and ``list_ratings(pool)`` a page at a time.
+* Tournaments (with an archive): the organiser's key is ``key=`` of ``create_tournament``,
+  ``enter_player``, ``withdraw_player`` and ``pair_round`` (each answers the tournament's
+  document; a paired round's games are played by their players with their keys);
+  ``get_tournament`` reads its document, ``get_tournament_text`` its TRF-16 report, and
+  ``tournament_events`` follows its stream (``TournamentEvent``: ``round``, ``result``,
+  ``end``), resumed as a game's is.
 * ``poll_game`` polls with ``If-None-Match`` (unchanged: ``Polled.state`` is None), and
   ``game_events`` iterates over the game's event stream, resuming with ``Last-Event-ID`` after
   a dropped connection, until the game's ``end``.
@@ -43,6 +54,7 @@ from adjudicator_client._events import (
     OfferEvent,
     RematchEvent,
     TakebackEvent,
+    TournamentEvent,
 )
 from adjudicator_client._operations import Board, Color, Player, Polled, Retries, token_for
 from adjudicator_client._problem import ProblemError
@@ -69,6 +81,7 @@ __all__ = [
     "RematchEvent",
     "Retries",
     "TakebackEvent",
+    "TournamentEvent",
     "token_for",
 ]
 __all__ += _schema_all

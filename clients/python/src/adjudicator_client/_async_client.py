@@ -7,18 +7,29 @@ Each operation is a method named after its operation id in snake_case (``createG
 ``create_game``): the function of ``_operations`` that builds its call, bound (``awaited``).
 ``create_game`` is typed per kind (``game="reversi"`` answers a Reversi game): its overloads
 are generated from the kinds of the document's creation body, between the marks below.
+
+A player's key (``create_player``) is passed where it is used, as a game's tokens are:
+``key=`` seats its player in ``create_game`` and ``join_game``, and in the player's games it is
+the ``token`` of the player's seat; it is the organiser's bearer token in a tournament's
+operations (``create_tournament``, ``enter_player``, ``withdraw_player``, ``pair_round``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 import httpx
 
 from adjudicator_client import _operations as operations
-from adjudicator_client._events import Following, GameEvent
+from adjudicator_client._events import (
+    Following,
+    FollowingTournament,
+    GameEvent,
+    Stream,
+    TournamentEvent,
+)
 from adjudicator_client._operations import DEFAULT_RETRIES, Call, Polled, Retries, problem_error
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
@@ -33,6 +44,8 @@ from adjudicator_client._schema import (
     StonesOpening,
 )
 from adjudicator_client._sending import Sending, T, awaited
+
+E = TypeVar("E")
 
 
 class AsyncClient:
@@ -108,6 +121,16 @@ class AsyncClient:
     get_archived_game = awaited(operations.get_archived_game)
     get_archived_game_text = awaited(operations.get_archived_game_text)
     export_archive = awaited(operations.export_archive)
+    create_player = awaited(operations.create_player)
+    get_player = awaited(operations.get_player)
+    get_me = awaited(operations.get_me)
+    list_ratings = awaited(operations.list_ratings)
+    create_tournament = awaited(operations.create_tournament)
+    get_tournament = awaited(operations.get_tournament)
+    get_tournament_text = awaited(operations.get_tournament_text)
+    enter_player = awaited(operations.enter_player)
+    withdraw_player = awaited(operations.withdraw_player)
+    pair_round = awaited(operations.pair_round)
     audit_record = awaited(operations.audit_record)
     audit_batch = awaited(operations.audit_batch)
     get_keys = awaited(operations.get_keys)
@@ -133,6 +156,7 @@ class AsyncClient:
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
+        key: str | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     async def create_game(
@@ -152,6 +176,7 @@ class AsyncClient:
         board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
         next: Literal["B", "W"] | None = None,
         opening: str | Sequence[str] | None = None,
+        key: str | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     async def create_game(
@@ -171,6 +196,7 @@ class AsyncClient:
         foul: Literal["refuse", "lose"] | None = None,
         early_draw: bool | None = None,
         opening: StonesOpening | Literal["swap2"] | None = None,
+        key: str | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     async def create_game(
@@ -188,11 +214,16 @@ class AsyncClient:
         width: int | None = None,
         height: int | None = None,
         k: int | None = None,
+        key: str | None = None,
     ) -> CreatedConnect4Out: ...
     @overload
-    async def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    async def create_game(
+        self, *, game: str, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer: ...
     # --- end of the generated overloads ----------------------------------------------------
-    async def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
+    async def create_game(
+        self, *, game: str | None = None, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
@@ -204,9 +235,12 @@ class AsyncClient:
         (``join_game``); ``visibility="private"``: only the players and
         spectators (``add_spectator``) read it, each read given their ``token``;
         ``first_move_seconds``: a first move not made in time aborts the game; ``rules``: the
-        actions it leaves out (``{"abort": False}``). A kind this client was not made for takes
-        its creation body's members as keywords."""
-        return await self.send(operations.create_game(game=game, **params))
+        actions it leaves out (``{"abort": False}``); ``key``: a player's key (``create_player``),
+        whose player takes the creator's seat, the key acting for it as its token does;
+        ``rated=True`` (an open game made with a key): a player's join with its key takes the
+        other seat, and the result rates both in the state's ``pool``. A kind this client was not
+        made for takes its creation body's members as keywords."""
+        return await self.send(operations.create_game(game=game, key=key, **params))
 
     async def poll_game(
         self, game_id: str, etag: str | None = None, *, token: str | None = None
@@ -215,7 +249,7 @@ class AsyncClient:
         (``token``: a player's or a spectator's, for a private game)."""
         return await self.send(operations.poll(game_id, etag, token))
 
-    async def game_events(
+    def game_events(
         self,
         game_id: str,
         *,
@@ -231,6 +265,26 @@ class AsyncClient:
         player's or a spectator's, for a private game (sent again on every reconnection).
         ``aclose()`` it to stop following before the end."""
         following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
+        return self._follow(following)
+
+    def tournament_events(
+        self,
+        tournament_id: str,
+        *,
+        after: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> AsyncGenerator[TournamentEvent, None]:
+        """The tournament's events (after the one numbered ``after``, if given) until its
+        ``end``: each a ``TournamentEvent`` (``id``, ``event``: ``round``, ``result`` or
+        ``end``, and its JSON ``data``); a dropped stream is resumed with ``Last-Event-ID`` as
+        ``game_events`` resumes a game's. ``aclose()`` it to stop following before the end."""
+        backoff = self.retries.backoff
+        following = FollowingTournament(tournament_id, after, reconnects, backoff, keep_alive)
+        return self._follow(following)
+
+    async def _follow(self, following: Stream[E]) -> AsyncGenerator[E, None]:
+        """A stream's events until its end, reopened after each drop."""
         while True:
             call = following.call()
             try:

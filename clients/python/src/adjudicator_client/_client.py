@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 import httpx
 
 from adjudicator_client import _operations as operations
-from adjudicator_client._events import Following, GameEvent
+from adjudicator_client._events import (
+    Following,
+    FollowingTournament,
+    GameEvent,
+    Stream,
+    TournamentEvent,
+)
 from adjudicator_client._operations import DEFAULT_RETRIES, Call, Polled, Retries, problem_error
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
@@ -27,6 +33,8 @@ from adjudicator_client._schema import (
     StonesOpening,
 )
 from adjudicator_client._sending import Sending, T, sent
+
+E = TypeVar("E")
 
 
 class Client:
@@ -102,6 +110,16 @@ class Client:
     get_archived_game = sent(operations.get_archived_game)
     get_archived_game_text = sent(operations.get_archived_game_text)
     export_archive = sent(operations.export_archive)
+    create_player = sent(operations.create_player)
+    get_player = sent(operations.get_player)
+    get_me = sent(operations.get_me)
+    list_ratings = sent(operations.list_ratings)
+    create_tournament = sent(operations.create_tournament)
+    get_tournament = sent(operations.get_tournament)
+    get_tournament_text = sent(operations.get_tournament_text)
+    enter_player = sent(operations.enter_player)
+    withdraw_player = sent(operations.withdraw_player)
+    pair_round = sent(operations.pair_round)
     audit_record = sent(operations.audit_record)
     audit_batch = sent(operations.audit_batch)
     get_keys = sent(operations.get_keys)
@@ -127,6 +145,7 @@ class Client:
         n: int,
         k: int | None = None,
         early_draw: bool | None = None,
+        key: str | None = None,
     ) -> CreatedTicTacToeOut: ...
     @overload
     def create_game(
@@ -146,6 +165,7 @@ class Client:
         board: Sequence[str | Sequence[Literal[".", "B", "W"]]] | None = None,
         next: Literal["B", "W"] | None = None,
         opening: str | Sequence[str] | None = None,
+        key: str | None = None,
     ) -> CreatedReversiOut: ...
     @overload
     def create_game(
@@ -165,6 +185,7 @@ class Client:
         foul: Literal["refuse", "lose"] | None = None,
         early_draw: bool | None = None,
         opening: StonesOpening | Literal["swap2"] | None = None,
+        key: str | None = None,
     ) -> CreatedGomokuOut: ...
     @overload
     def create_game(
@@ -182,11 +203,16 @@ class Client:
         width: int | None = None,
         height: int | None = None,
         k: int | None = None,
+        key: str | None = None,
     ) -> CreatedConnect4Out: ...
     @overload
-    def create_game(self, *, game: str, **params: Any) -> CreateGameAnswer: ...
+    def create_game(
+        self, *, game: str, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer: ...
     # --- end of the generated overloads ----------------------------------------------------
-    def create_game(self, *, game: str | None = None, **params: Any) -> CreateGameAnswer:
+    def create_game(
+        self, *, game: str | None = None, key: str | None = None, **params: Any
+    ) -> CreateGameAnswer:
         """A new game: ``game="reversi"`` (``height`` / ``width``, or a posted ``board`` and
         ``next``; an ``opening``, ``"f5d6c3"``, played first), tic-tac-toe (``n``, ``k``), or
         ``game="gomoku"`` (a ``rule``: freestyle, standard, renju or caro; ``size``; renju's
@@ -198,9 +224,12 @@ class Client:
         (``join_game``); ``visibility="private"``: only the players and
         spectators (``add_spectator``) read it, each read given their ``token``;
         ``first_move_seconds``: a first move not made in time aborts the game; ``rules``: the
-        actions it leaves out (``{"abort": False}``). A kind this client was not made for takes
-        its creation body's members as keywords."""
-        return self.send(operations.create_game(game=game, **params))
+        actions it leaves out (``{"abort": False}``); ``key``: a player's key (``create_player``),
+        whose player takes the creator's seat, the key acting for it as its token does;
+        ``rated=True`` (an open game made with a key): a player's join with its key takes the
+        other seat, and the result rates both in the state's ``pool``. A kind this client was not
+        made for takes its creation body's members as keywords."""
+        return self.send(operations.create_game(game=game, key=key, **params))
 
     def poll_game(
         self, game_id: str, etag: str | None = None, *, token: str | None = None
@@ -225,6 +254,26 @@ class Client:
         player's or a spectator's, for a private game (sent again on every reconnection).
         ``close()`` it to stop following before the end."""
         following = Following(game_id, since, reconnects, self.retries.backoff, keep_alive, token)
+        return self._follow(following)
+
+    def tournament_events(
+        self,
+        tournament_id: str,
+        *,
+        after: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> Generator[TournamentEvent, None, None]:
+        """The tournament's events (after the one numbered ``after``, if given) until its
+        ``end``: each a ``TournamentEvent`` (``id``, ``event``: ``round``, ``result`` or
+        ``end``, and its JSON ``data``); a dropped stream is resumed with ``Last-Event-ID`` as
+        ``game_events`` resumes a game's. ``close()`` it to stop following before the end."""
+        backoff = self.retries.backoff
+        following = FollowingTournament(tournament_id, after, reconnects, backoff, keep_alive)
+        return self._follow(following)
+
+    def _follow(self, following: Stream[E]) -> Generator[E, None, None]:
+        """A stream's events until its end, reopened after each drop."""
         while True:
             call = following.call()
             try:

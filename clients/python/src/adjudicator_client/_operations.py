@@ -37,17 +37,23 @@ from adjudicator_client._schema import (
     Connect4CheckMoveAnswer,
     Connect4LegalMovesAnswer,
     CreateGameAnswer,
+    CreatePlayerAnswer,
+    CreateTournamentAnswer,
     DeleteGameAnswer,
+    EnterPlayerAnswer,
     GetArchivedGameAnswer,
     GetBoardAnswer,
     GetGameAnswer,
     GetHealthAnswer,
     GetKeysAnswer,
+    GetMeAnswer,
     GetMetricsAnswer,
     GetMoveAnswer,
+    GetPlayerAnswer,
     GetProblemTypeAnswer,
     GetReadinessAnswer,
     GetRecordAnswer,
+    GetTournamentAnswer,
     GiveTimeAnswer,
     GomokuCheckMoveAnswer,
     GomokuCheckMovesAnswer,
@@ -58,16 +64,19 @@ from adjudicator_client._schema import (
     ListGamesAnswer,
     ListLegalMovesAnswer,
     ListMovesAnswer,
+    ListRatingsAnswer,
     MakeChoiceAnswer,
     MakeMoveAnswer,
     MoveQuery,
     OfferDrawAnswer,
     OfferTakebackAnswer,
+    PairRoundAnswer,
     RematchAnswer,
     Resend,
     ResignAnswer,
     ValidatePositionAnswer,
     ValidatePositionsAnswer,
+    WithdrawPlayerAnswer,
 )
 
 T = TypeVar("T")
@@ -203,6 +212,12 @@ def _viewer(token: str | None) -> dict[str, str]:
     return {} if token is None else _bearer(token)
 
 
+def _as_player(key: str | None) -> dict[str, str]:
+    """The headers of a creation or a join: a player's key if given (``create_player``), which
+    seats the player; none for an anonymous seat."""
+    return {} if key is None else _bearer(key)
+
+
 def etag(game_id: str, version: int) -> str:
     """The ETag of a game at a version, as the service writes it."""
     return f'"{game_id}.{version}"'
@@ -316,11 +331,13 @@ def create_game(
     game: str | None = None,
     clock: tuple[int, int] | ClockIn | None = None,
     board: Board | None = None,
+    key: str | None = None,
     **params: Any,
 ) -> Call[CreateGameAnswer]:
     """A new game of the kind ``game`` (tic-tac-toe without it) with its creation parameters;
     ``clock`` is (initial seconds, increment seconds), or the whole ``ClockIn`` (a ``mode``,
-    ``stages``). The clients type it per kind."""
+    ``stages``); ``key``: a player's key, whose player takes the creator's seat (and acts for
+    it as its token does). The clients type it per kind."""
     timing: ClockIn | None = None
     if isinstance(clock, tuple):
         timing = {"initial_seconds": clock[0], "increment_seconds": clock[1]}
@@ -329,16 +346,22 @@ def create_game(
     body = _omit_none(
         game=game, clock=timing, board=None if board is None else _board(board), **params
     )
-    return call("create_game", _json, body)
+    return call("create_game", _json, body, headers=_as_player(key))
 
 
 def join_game(
-    game_id: str, idempotency_key: str | None = None, *, name: str | None = None
+    game_id: str,
+    idempotency_key: str | None = None,
+    *,
+    name: str | None = None,
+    key: str | None = None,
 ) -> Call[JoinGameAnswer]:
     """Take the free seat of an open game, called ``name`` if given: ``{"player", "token",
     "state"}`` (a new random Idempotency-Key unless given: a retry from the same client address
-    gets the same seat and token; the service binds a join's key to the client that sent it)."""
-    headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
+    gets the same seat and token; the service binds a join's key to the client that sent it).
+    ``key``: a player's key, whose player takes the seat, called by the player's name (a rated
+    game's seat is taken only so); the key then acts for the seat as its token does."""
+    headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex, **_as_player(key)}
     body = None if name is None else {"name": name}
     return call("join_game", _json, body, path={"game_id": game_id}, headers=headers)
 
@@ -616,6 +639,87 @@ def export_archive(
     return call("export_archive", _bytes, params=params)
 
 
+def create_player(name: str) -> Call[CreatePlayerAnswer]:
+    """A new player called ``name``: ``{"id", "name", "key"}``. The key is shown only this once
+    (the service keeps a hash): pass it as ``key=`` to ``create_game`` and ``join_game`` to play
+    as the player, as the ``token`` of the player's seat in its games, and to ``get_me``. Sent
+    again only when the request never left (each send makes a player)."""
+    return call("create_player", _json, {"name": name})
+
+
+def get_player(player_id: str) -> Call[GetPlayerAnswer]:
+    """A player: its name, when it was made and its rating in each pool it played."""
+    return call("get_player", _json, path={"player_id": player_id})
+
+
+def get_me(key: str) -> Call[GetMeAnswer]:
+    """The player whose ``key`` this is (``Unauthorized`` for a key of no player)."""
+    return call("get_me", _json, headers=_bearer(key))
+
+
+def list_ratings(
+    pool: str, cursor: str | None = None, limit: int | None = None
+) -> Call[ListRatingsAnswer]:
+    """A page of a pool's players by rating, highest first (``pool``: a rated game's state
+    names it, ``"reversi/8x8/blitz"``; ``cursor``: the last page's ``next``, None after the
+    last page; ``provisional`` while a player's RD is over 110)."""
+    params = _omit_none(pool=pool, cursor=cursor, limit=limit)
+    return call("list_ratings", _json, params=params)
+
+
+def create_tournament(
+    name: str,
+    system: Literal["round_robin", "double_round_robin", "swiss"],
+    game: Mapping[str, Any],
+    *,
+    key: str,
+    players: Sequence[str] = (),
+    rounds: int | None = None,
+    openings: Sequence[Mapping[str, Any]] | None = None,
+    rated: bool | None = None,
+) -> Call[CreateTournamentAnswer]:
+    """A tournament organised by the player whose ``key`` this is: a ``round_robin``, a
+    ``double_round_robin`` or a ``swiss`` (of ``rounds`` rounds) of games made from ``game``
+    (a creation body, ``{"game": "reversi"}``), ``players`` (ids) in the seeding order,
+    ``openings`` laid over ``game`` round by round, ``rated`` games: the tournament's document."""
+    body = _omit_none(
+        name=name, system=system, game=dict(game), players=list(players), rounds=rounds,
+        openings=None if openings is None else [dict(o) for o in openings], rated=rated,
+    )  # fmt: skip
+    return call("create_tournament", _json, body, headers=_bearer(key))
+
+
+def get_tournament(tournament_id: str) -> Call[GetTournamentAnswer]:
+    """A tournament's document: players, rounds (each board's players, game and result) and
+    standings (points, then the tie-breaks); a finished one's is signed."""
+    return call("get_tournament", _json, path={"tournament_id": tournament_id})
+
+
+def get_tournament_text(tournament_id: str, format: Literal["trf"] = "trf") -> Call[str]:
+    """A tournament's FIDE TRF-16 report, as text."""
+    path, params = {"tournament_id": tournament_id}, {"format": format}
+    return call("get_tournament", _text, path=path, params=params)
+
+
+def enter_player(tournament_id: str, player_id: str, *, key: str) -> Call[EnterPlayerAnswer]:
+    """Enter a player last in the seeding order, before round 1 (the organiser's ``key``): the
+    tournament's document."""
+    path, body = {"tournament_id": tournament_id}, {"player": player_id}
+    return call("enter_player", _json, body, path=path, headers=_bearer(key))
+
+
+def withdraw_player(tournament_id: str, player_id: str, *, key: str) -> Call[WithdrawPlayerAnswer]:
+    """Withdraw a player, not paired in later rounds (the organiser's ``key``): the document."""
+    path = {"tournament_id": tournament_id, "player_id": player_id}
+    return call("withdraw_player", _json, path=path, headers=_bearer(key))
+
+
+def pair_round(tournament_id: str, *, key: str) -> Call[PairRoundAnswer]:
+    """Pair the next round and make all its games (the organiser's ``key``): the document, its
+    last round's pairings naming each game, played by its players with their keys."""
+    return call("pair_round", _json, path={"tournament_id": tournament_id}, headers=_bearer(key))
+
+
 def audit_record(
     *,
     game: str | None = None,
@@ -709,3 +813,13 @@ def events(
         headers["Last-Event-ID"] = last_event_id
     params = {"since": since} if last_event_id is None and since is not None else {}
     return call("game_events", _nothing, path={"game_id": game_id}, headers=headers, params=params)
+
+
+def tournament_stream(tournament_id: str, last_event_id: str | None) -> Call[None]:
+    """``tournamentEvents``: the stream from its first event, or resumed after
+    ``last_event_id`` (the clients read its lines: ``_events.FollowingTournament``)."""
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    path = {"tournament_id": tournament_id}
+    return call("tournament_events", _nothing, path=path, headers=headers)

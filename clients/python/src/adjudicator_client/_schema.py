@@ -73,11 +73,14 @@ __all__ = [
     "CreatePlayerAnswer",
     "CreateReversiIn",
     "CreateTicTacToeIn",
+    "CreateTournamentAnswer",
     "CreatedConnect4Out",
     "CreatedGomokuOut",
     "CreatedReversiOut",
     "CreatedTicTacToeOut",
     "DeleteGameAnswer",
+    "EnterPlayerAnswer",
+    "EntrantIn",
     "ExportArchiveAnswer",
     "ForbiddenMove",
     "ForbiddenPointOut",
@@ -99,6 +102,7 @@ __all__ = [
     "GetProblemTypeAnswer",
     "GetReadinessAnswer",
     "GetRecordAnswer",
+    "GetTournamentAnswer",
     "GiveTimeAnswer",
     "GiveTimeIn",
     "GomokuBoardOut",
@@ -149,12 +153,14 @@ __all__ = [
     "NamesIn",
     "NewPlayerOut",
     "NotFound",
+    "NotOrganiser",
     "NotYourTurn",
     "NothingToTakeBack",
     "OfferDrawAnswer",
     "OfferTakebackAnswer",
     "OpenGamesOut",
     "OutOfBounds",
+    "PairRoundAnswer",
     "PassIn",
     "PayloadTooLarge",
     "PlaceTwoIn",
@@ -202,6 +208,10 @@ __all__ = [
     "TooManyConnections",
     "TooManySpectators",
     "TooManyStreams",
+    "TournamentEventsAnswer",
+    "TournamentIn",
+    "TournamentNotFound",
+    "TournamentRefused",
     "TransferCodingNotImplemented",
     "Unauthorized",
     "UnsupportedContentEncoding",
@@ -215,6 +225,7 @@ __all__ = [
     "ValidationError",
     "ValidationIssue",
     "WaitingForOpponent",
+    "WithdrawPlayerAnswer",
     "WrongPlayer",
     "WrongStep",
 ]
@@ -300,6 +311,8 @@ class TicTacToeGameOut(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -449,6 +462,8 @@ class ReversiGameOut(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -575,6 +590,8 @@ class GomokuGameOut(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -715,6 +732,8 @@ class Connect4GameOut(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -969,7 +988,7 @@ class SignatureOut(TypedDict):
     # What the signed document is, signed with it: `record` (a game's record, `GET
     # /v1/games/{id}/record`) or `audit` (an audit's answer). A record never verifies as an audit
     # answer, nor an answer as a record.
-    typ: Literal["record", "audit"]
+    typ: Literal["record", "audit", "tournament"]
     # base64url of the Ed25519 signature of the canonical JSON (RFC 8785) of the whole document, its
     # `signature` holding every member but `value`.
     value: str
@@ -1934,6 +1953,8 @@ class CreatedConnect4Out(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -2029,6 +2050,8 @@ class CreatedGomokuOut(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -2136,6 +2159,8 @@ class CreatedReversiOut(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -2233,6 +2258,8 @@ class CreatedTicTacToeOut(TypedDict):
     players: NotRequired[dict[str, str | None]]
     # Only in a rated game: its result updates its players' ratings.
     rated: NotRequired[Literal[True]]
+    # Only in a tournament's game: the tournament (its id).
+    tournament: NotRequired[str]
     # Only in a rated game: the pool its players are rated in (the game, its rule, its board's size,
     # `k`, and its speed: `reversi/8x8/blitz`).
     pool: NotRequired[str]
@@ -2272,6 +2299,11 @@ class EndEvent(TypedDict):
     # The game's version after this change: resume after it with Last-Event-ID.
     id: NotRequired[str]
     data: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
+
+
+class EntrantIn(TypedDict):
+    # The player's id.
+    player: str
 
 
 class ErrorEvent(TypedDict):
@@ -2833,6 +2865,29 @@ class TicTacToeLegalMovesOut(TypedDict):
     next_after: int | None
 
 
+class TournamentIn(TypedDict):
+    """A new tournament."""
+
+    # The tournament's name.
+    name: str
+    # `round_robin` (FIDE's Berger tables), `double_round_robin` (the cycle again, seats swapped) or
+    # `swiss` (the FIDE Dutch system).
+    system: Literal["round_robin", "double_round_robin", "swiss"]
+    # A Swiss's rounds (required for it; a round robin's are its entrants' count less one, twice
+    # that double; at most `ADJUDICATOR_MAX_TOURNAMENT_ROUNDS`).
+    rounds: NotRequired[int | None]
+    # The creation body of each of its games, as `POST /v1/games` takes it (without `open`,
+    # `creator`, `rated` or `names`: the tournament seats its players).
+    game: dict[str, Any]
+    # Its players' ids in the seeding order (more may enter before round 1).
+    players: NotRequired[list[str]]
+    # Members laid over `game` for each round: round r plays `openings[(r − 1) mod len]` (an Othello
+    # `opening`, gomoku `stones`, …).
+    openings: NotRequired[list[dict[str, Any]]]
+    # `true`: its games are rated (in their pool). Default: `false`.
+    rated: NotRequired[bool]
+
+
 class ValidateBatchRequest(TypedDict):
     # 1 to `max_batch` (default 1000) positions.
     items: list[ValidateRequest]
@@ -2955,6 +3010,18 @@ GetPlayerAnswer: TypeAlias = PlayerOut
 
 ListRatingsAnswer: TypeAlias = RatingsOut
 
+CreateTournamentAnswer: TypeAlias = Any
+
+GetTournamentAnswer: TypeAlias = Any
+
+EnterPlayerAnswer: TypeAlias = Any
+
+WithdrawPlayerAnswer: TypeAlias = Any
+
+PairRoundAnswer: TypeAlias = Any
+
+TournamentEventsAnswer: TypeAlias = Any
+
 GetHealthAnswer: TypeAlias = Health
 
 GetReadinessAnswer: TypeAlias = Readiness
@@ -3055,6 +3122,26 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "get_me": Operation("getMe", "GET", "/v1/players/me", (200,), "always"),
     "get_player": Operation("getPlayer", "GET", "/v1/players/{player_id}", (200,), "always"),
     "list_ratings": Operation("listRatings", "GET", "/v1/ratings", (200,), "always"),
+    "create_tournament": Operation("createTournament", "POST", "/v1/tournaments", (201,), "unsent"),
+    "get_tournament": Operation(
+        "getTournament", "GET", "/v1/tournaments/{tournament_id}", (200,), "always"
+    ),
+    "enter_player": Operation(
+        "enterPlayer", "POST", "/v1/tournaments/{tournament_id}/players", (201,), "unsent"
+    ),
+    "withdraw_player": Operation(
+        "withdrawPlayer",
+        "DELETE",
+        "/v1/tournaments/{tournament_id}/players/{player_id}",
+        (200,),
+        "unsent",
+    ),
+    "pair_round": Operation(
+        "pairRound", "POST", "/v1/tournaments/{tournament_id}/rounds", (201,), "unsent"
+    ),
+    "tournament_events": Operation(
+        "tournamentEvents", "GET", "/v1/tournaments/{tournament_id}/events", (200,), "always"
+    ),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,), "always"),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,), "always"),
     "get_metrics": Operation("getMetrics", "GET", "/metrics", (200,), "always"),
@@ -3276,6 +3363,37 @@ class PlayerNotFound(ProblemError):
 
     code = "player_not_found"
     statuses = (404,)
+
+
+class TournamentNotFound(ProblemError):
+    """Tournament not found (404 ``tournament_not_found``). When: no tournament with this id. To do:
+    use an id from `POST /v1/tournaments`.
+    """
+
+    code = "tournament_not_found"
+    statuses = (404,)
+
+
+class NotOrganiser(ProblemError):
+    """Not the organiser (403 ``not_organiser``). When: a tournament's round, entrant or withdrawal
+    asked with a key other than its organiser's. To do: send the organiser's key (the one that
+    made the tournament).
+    """
+
+    code = "not_organiser"
+    statuses = (403,)
+
+
+class TournamentRefused(ProblemError):
+    """Tournament refuses it now (409 ``tournament_refused``). When: a round while a game of the
+    round before is unfinished (or another request is pairing it), a round past the last, an
+    entrant after round 1 (or entered already, or past `ADJUDICATOR_MAX_TOURNAMENT_PLAYERS`);
+    `detail` says which. To do: wait for the round's games to end, or read the tournament (`GET
+    /v1/tournaments/{id}`).
+    """
+
+    code = "tournament_refused"
+    statuses = (409,)
 
 
 class GameOver(ProblemError):
@@ -3503,6 +3621,9 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "game_not_found": GameNotFound,
     "move_not_found": MoveNotFound,
     "player_not_found": PlayerNotFound,
+    "tournament_not_found": TournamentNotFound,
+    "not_organiser": NotOrganiser,
+    "tournament_refused": TournamentRefused,
     "game_over": GameOver,
     "board_too_large": BoardTooLarge,
     "precondition_failed": PreconditionFailed,

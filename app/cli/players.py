@@ -1,0 +1,128 @@
+"""``adjudicator player`` and ``adjudicator ratings``: clients of a running service's players and
+ratings (a service that keeps an archive), beside ``adjudicator game``.
+
+* ``player new NAME`` makes a player and prints the answer, its key in it; the key is shown only
+  this once (stderr says so), and is the ``--token`` of ``adjudicator game create-game`` and
+  ``join-game`` (which then seat the player) and of every action in the player's games.
+* ``player show ID`` prints a player and its ratings; ``player me`` the player of a key.
+* ``ratings POOL`` prints a page of the pool's players by rating (``--limit``, ``--cursor``).
+
+As ``adjudicator game``'s commands do, each prints the service's answer (JSON) to stdout, and a
+problem to stderr with exit status 1; the service is ``--url`` (or ``ADJUDICATOR_URL``). The
+routes' paths come from the OpenAPI document shipped with the package, and nothing of the
+service is imported here, httpx only when a request is sent.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+from urllib.parse import quote
+
+import click
+
+from app.cli.game import DEFAULT_URL, SPEC
+
+KEY_SHOWN_ONCE = (
+    "The key is shown only this once (the service keeps a hash of it): keep it. It acts as the "
+    "player: --token of `adjudicator game create-game` and `join-game` seats the player, and it "
+    "is the player's token in every game it plays; `adjudicator player me --key KEY`."
+)
+
+URL = click.option(
+    "--url",
+    default=DEFAULT_URL,
+    show_default=True,
+    envvar="ADJUDICATOR_URL",
+    help="The service.",
+)
+
+
+def _path(operation_id: str) -> str:
+    """The path of the document's operation ``operation_id``."""
+    spec = json.loads(resources.files("app").joinpath(SPEC).read_bytes())
+    for path, methods in spec["paths"].items():
+        for operation in methods.values():
+            if operation.get("operationId") == operation_id:
+                return str(path)
+    raise click.ClickException(f"the OpenAPI document has no operation {operation_id}")
+
+
+def _send(
+    url: str,
+    method: str,
+    operation_id: str,
+    *,
+    path: dict[str, str] | None = None,
+    body: Any = None,
+    token: str | None = None,
+    query: dict[str, Any] | None = None,
+) -> Any:
+    """Send one request; the answer's text to stdout, and its JSON (a text answer's text, as
+    a tournament's report); a problem to stderr and
+    exit status 1; a connection that fails, one line and exit status 1."""
+    filled = _path(operation_id)
+    for name, value in (path or {}).items():
+        filled = filled.replace(f"{{{name}}}", quote(value, safe=""))
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    params = {name: value for name, value in (query or {}).items() if value is not None}
+    address = url.rstrip("/") + filled
+    import httpx  # here, not above: a command's --help needs no HTTP client
+
+    try:
+        answer = httpx.request(
+            method, address, params=params, headers=headers, json=body, timeout=30.0
+        )
+    except httpx.HTTPError as error:
+        raise click.ClickException(f"{address}: {error}") from None
+    click.echo(answer.text, err=answer.is_error)
+    if answer.is_error:
+        raise click.exceptions.Exit(1)
+    return answer.json() if "json" in answer.headers.get("content-type", "") else answer.text
+
+
+@click.group()
+def player() -> None:
+    """Players on a running service (--url, or ADJUDICATOR_URL; the service keeps them in its
+    archive): make one (new), read one (show), or the player of a key (me). Prints the
+    service's answer; a problem goes to stderr, with exit status 1."""
+
+
+@player.command("new")
+@click.argument("name")
+@URL
+def new(name: str, url: str) -> None:
+    """Make a player called NAME: prints its id, name and key. The key is shown only this once."""
+    _send(url, "POST", "createPlayer", body={"name": name})
+    click.echo(KEY_SHOWN_ONCE, err=True)
+
+
+@player.command("show")
+@click.argument("player_id", metavar="ID")
+@URL
+def show(player_id: str, url: str) -> None:
+    """A player: its name, when it was made, and its rating in each pool it played."""
+    _send(url, "GET", "getPlayer", path={"player_id": player_id})
+
+
+@player.command("me")
+@URL
+@click.option(
+    "--key", required=True, envvar="ADJUDICATOR_KEY", help="The player's key (or ADJUDICATOR_KEY)."
+)
+def me(url: str, key: str) -> None:
+    """The player whose key this is."""
+    _send(url, "GET", "getMe", token=key)
+
+
+@click.command(short_help="A page of a pool's players by rating.")
+@click.argument("pool")
+@click.option("--limit", type=click.IntRange(1), default=None, help="At most this many players.")
+@click.option("--cursor", default=None, help="Where the page starts: the last page's `next`.")
+@URL
+def ratings(pool: str, limit: int | None, cursor: str | None, url: str) -> None:
+    """A page of POOL's players by rating, highest first (POOL: a rated game's state names it,
+    e.g. tictactoe/3x3/k3/correspondence or reversi/8x8/blitz); `next` is the --cursor of the
+    next page (null after the last). Prints the service's answer."""
+    _send(url, "GET", "listRatings", query={"pool": pool, "limit": limit, "cursor": cursor})

@@ -1,0 +1,142 @@
+"""Swiss rounds by the FIDE Dutch system (Handbook C.04.3, the edition effective until 31 January
+2026, which FIDE's endorsed programs bbpPairings and JaVaFo implement), paired by ``py4swiss``
+from the tournament's TRF-16 report.
+
+**What the engine reads.** The report ``app.league.trf`` writes (every round played: opponent,
+colour, result; ``U`` for a pairing-allocated bye, ``Z`` for a round without a game), with the
+lines pairing programs read beside TRF-16: ``XXR`` the number of rounds (the last round's
+exceptions for topscorers, C.04.3 A.7, depend on it), ``XXC white1`` (the top seed has White,
+i.e. seat 1, in round 1: C.04.3 E.5's initial colour) and ``XXZ`` (JaVaFo's extension: the
+entrants not to be paired, here those withdrawn before the round). The engine works out the
+rest from it, as the rules define it: scores, colour differences and preferences (A.6), floats
+(A.4), byes had (C.2), who has met (C.1). Pairing numbers are the entrants' numbers (no
+ratings: the seeding order is the initial order).
+
+**Round 1** is worked out here (``first_round``), as the engine pairs it (the tests compare the
+two), because the engine takes seconds for it at a few hundred entrants.
+
+**What comes back.** The round's games in the handbook's publishing order (C.04.2: by the higher
+ranked player's score, then the pair's total, then the higher ranked player's number), seat 1
+White; then the bye, which scores one point.
+
+**Checked before it is answered.** A round is returned only if it pairs every entrant still
+playing exactly once, no two who have met before, and gives at most one bye, to someone who has
+not had one; otherwise ``LeagueError`` says the round cannot be paired by the rules (too few
+rounds' worth of new opponents left, say), which the engine says first.
+
+**Cost.** At 500 entrants, 3 to 6 s a round on one core from round 2 on (``bench/pairing.py``,
+``bench/RESULTS.md``): the engine's matching is native, but the edge weights of its matching
+graph are computed in Python. A caller serving requests runs it off the event loop.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from py4swiss.engines import DutchEngine
+from py4swiss.engines.common import PairingError
+from py4swiss.trf import TrfParser
+
+from app.league.events import (
+    Entrant,
+    LeagueError,
+    Pairing,
+    check_entrants,
+    check_next_round,
+    check_played,
+)
+from app.league.trf import trf16
+
+
+def pairing_report(
+    entrants: Sequence[Entrant], played: Sequence[Pairing], round_number: int, rounds: int
+) -> str:
+    """The TRF a Dutch pairing program reads to pair ``round_number``: the tournament's TRF-16
+    report and, if anyone has withdrawn before the round, ``XXZ`` with their numbers."""
+    text = trf16("Swiss", entrants, played, "swiss", rounds)
+    absent = [e.number for e in entrants if not e.plays_in(round_number)]
+    return text + (f"XXZ {' '.join(map(str, absent))}\n" if absent else "")
+
+
+def swiss_round(
+    entrants: Sequence[Entrant], played: Sequence[Pairing], round_number: int, rounds: int
+) -> list[Pairing]:
+    """Round ``round_number`` (of ``rounds``) of a Swiss by the Dutch system, given every pairing
+    of the rounds before it (all finished): its games in the publishing order, then the bye
+    (``result`` ``"bye"``) if the count of entrants still playing is odd."""
+    check_entrants(entrants)
+    check_played(entrants, played)
+    if round_number > rounds:
+        raise LeagueError(f"this Swiss has {rounds} rounds")
+    check_next_round(played, round_number)
+    playing = [e.number for e in entrants if e.plays_in(round_number)]
+    if len(playing) < 2:
+        raise LeagueError("a round needs two entrants or more")
+    if round_number == 1:
+        pairings = first_round(playing)
+    else:
+        pairings = engine_round(entrants, played, round_number, rounds)
+    check_round(playing, played, pairings)
+    return pairings
+
+
+def engine_round(
+    entrants: Sequence[Entrant], played: Sequence[Pairing], round_number: int, rounds: int
+) -> list[Pairing]:
+    """Round ``round_number`` as py4swiss's Dutch engine pairs it, unchecked: its games in its
+    order, then the bye."""
+    # py4swiss reads a TRF from a file only (TrfParser.parse); the file is a few kB and is read
+    # in milliseconds, against seconds of pairing.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "swiss.trf"
+        path.write_text(pairing_report(entrants, played, round_number, rounds), encoding="utf-8")
+        report = TrfParser.parse(path, strict=True)
+    try:
+        answer = DutchEngine.generate_pairings(report)
+    except PairingError as error:
+        raise LeagueError(f"the round cannot be paired by the rules ({error})") from error
+    games = [(p.white, p.black) for p in answer if p.white and p.black]
+    byes = [p.white or p.black for p in answer if not (p.white and p.black)]
+    return [Pairing(round_number, board, *game) for board, game in enumerate(games, 1)] + [
+        Pairing(round_number, board, bye, None, "bye")
+        for board, bye in enumerate(byes, len(games) + 1)
+    ]
+
+
+def first_round(playing: Sequence[int]) -> list[Pairing]:
+    """Round 1, as the Dutch system pairs it with every score 0 and no colours yet (what the
+    engine answers, worked out here because the engine takes seconds for it past a few hundred
+    entrants: it weighs every pair of the one scoregroup). The top half of the pairing order
+    (S1) meets the bottom half (S2) in order (C.04.3 B.1, B.6: the first candidate); E.5 gives the
+    higher ranked player the initial colour (White) when their pairing number is odd, Black
+    when it is even; an odd count's last entrant has the bye (C.2, C.5: the lowest ranked
+    player). The boards are already in the publishing order (every score 0: by the higher
+    ranked player's number)."""
+    half = len(playing) // 2
+    games = [
+        (top, bottom) if top % 2 else (bottom, top)
+        for top, bottom in zip(playing[:half], playing[half : 2 * half], strict=True)
+    ]
+    pairings = [Pairing(1, board, *game) for board, game in enumerate(games, 1)]
+    if len(playing) % 2:
+        pairings.append(Pairing(1, half + 1, playing[-1], None, "bye"))
+    return pairings
+
+
+def check_round(
+    playing: Sequence[int], played: Sequence[Pairing], pairings: Sequence[Pairing]
+) -> None:
+    """The round pairs each entrant still ``playing`` once, no two who have met, and gives at
+    most one bye, to someone without one; else it cannot be paired by the rules."""
+    seated = [seat for p in pairings for seat in (p.seat1, p.seat2) if seat is not None]
+    met = {frozenset((p.seat1, p.seat2)) for p in played if p.seat2 is not None}
+    had_bye = {p.seat1 for p in played if p.seat2 is None}
+    byes = [p.seat1 for p in pairings if p.seat2 is None]
+    if sorted(seated) != sorted(playing):
+        raise LeagueError("the round cannot be paired: not every entrant could be paired once")
+    if any(frozenset((p.seat1, p.seat2)) in met for p in pairings if p.seat2 is not None):
+        raise LeagueError("the round cannot be paired without two entrants meeting again")
+    if len(byes) > 1 or set(byes) & had_bye:
+        raise LeagueError("the round cannot be paired without a second bye")

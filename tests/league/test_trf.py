@@ -1,0 +1,166 @@
+"""The TRF-16 report: its fixed columns on a small event, and the Swiss's engine (py4swiss)
+reading it back, strictly (its points checked against its results), to the same pairings and
+results."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+from py4swiss.trf import TrfParser
+
+from app.league.berger import round_robin_round, round_robin_rounds
+from app.league.events import Entrant, Pairing
+from app.league.standings import standings
+from app.league.swiss import swiss_round
+from app.league.trf import trf16
+from tests.league.reference import play, random_field
+
+ENTRANTS = [
+    Entrant(1, "a", "Ann Able"),
+    Entrant(2, "b", "Bob Baker"),
+    Entrant(3, "c", "Cy Cole"),
+    Entrant(4, "d", "Di Dunn", withdrawn=1),
+    Entrant(5, "e", "Ed Eve"),
+]
+PLAYED = [
+    Pairing(1, 1, 1, 4, "1-0"),
+    Pairing(1, 2, 5, 2, "½-½"),
+    Pairing(1, 3, 3, None, "bye"),
+    Pairing(2, 1, 3, 1, "0-1"),
+    Pairing(2, 2, 2, 5, None),  # unfinished
+]
+# Columns, 1-based as TRF-16 counts them: start number 5-8, name 15-47, points 81-84, rank
+# 86-89, round 1 in 92-99 (opponent 92-95, colour 97, result 99), round 2 in 102-109. The lines
+# are as long as the format makes them.
+REPORT_LINES = [
+    "012 Club Swiss",
+    "062 5",
+    "092 Swiss system (FIDE Dutch, C.04.3)",
+    "001    1      Ann Able                                                           2.0    1     4 w 1     3 b 1",  # noqa: E501
+    "001    2      Bob Baker                                                          0.5    3     5 b =     5 w",  # noqa: E501
+    "001    3      Cy Cole                                                            1.0    2  0000 - U     1 w 0",  # noqa: E501
+    "001    4      Di Dunn                                                            0.0    5     1 b 0  0000 - Z",  # noqa: E501
+    "001    5      Ed Eve                                                             0.5    3     2 w =     2 b",  # noqa: E501
+    "XXR 5",
+    "XXC white1",
+]
+REPORT = "\n".join(REPORT_LINES) + "\n"
+
+
+def test_the_report_has_trf16s_columns() -> None:
+    report = trf16("Club Swiss", ENTRANTS, PLAYED, "swiss", 5)
+    assert report == REPORT
+    ann = report.splitlines()[3]
+    assert (ann[0:3], ann[4:8], ann[14:47].rstrip(), ann[80:84], ann[85:89]) == (
+        "001",
+        "   1",
+        "Ann Able",
+        " 2.0",
+        "   1",
+    )
+    assert (ann[91:95], ann[96], ann[98]) == ("   4", "w", "1")
+    assert (ann[101:105], ann[106], ann[108]) == ("   3", "b", "1")
+
+
+def test_ranks_and_points_are_the_standings() -> None:
+    lines = REPORT.splitlines()[3:8]
+    rows = {row.number: row for row in standings(ENTRANTS, PLAYED, "swiss")}
+    for line in lines:
+        row = rows[int(line[4:8])]
+        assert (float(line[80:84]), int(line[85:89])) == (row.points, row.rank)
+
+
+def test_a_long_name_is_cut_and_kept_on_its_line() -> None:
+    entrants = [Entrant(1, "a", "A\tvery\nlong name " + "x" * 40), Entrant(2, "b", "B")]
+    line = trf16("T", entrants, [], "round_robin", 1).splitlines()[3]
+    assert line[14:47] == ("A very long name " + "x" * 40)[:33]
+    assert len(line.rstrip()) <= 89
+
+
+def test_a_round_robins_byes_say_which_kind_they_are() -> None:
+    """Five entrants on the tables of six (1-6, 2-5, 3-4 / 6-4, 5-3, 1-2 / 2-6, 3-1, 4-5 /
+    6-5, 1-4, 2-3 / 3-6, 4-2, 5-1): the extra number's partner has a pairing-allocated bye (U);
+    entrant 5 withdraws after round 1, and whoever the tables then pair with 5 has a full-point
+    bye (F); 5 has no game (Z)."""
+    entrants = [Entrant(n, str(n), f"P{n}", 1 if n == 5 else None) for n in range(1, 6)]
+    played = [
+        p if p.seat2 is None else Pairing(p.round, p.board, p.seat1, p.seat2, "1-0")
+        for r in range(1, 6)
+        for p in round_robin_round(entrants, r)
+    ]
+    lines = trf16("RR", entrants, played, "round_robin", 5).splitlines()[3:8]
+    codes = {
+        (int(line[4:8]), r): line[81 + 10 * r : 89 + 10 * r].strip()
+        for line in lines
+        for r in range(1, 6)
+    }
+    byes = {key: code for key, code in codes.items() if code.startswith("0000")}
+    assert byes == {
+        (1, 1): "0000 - U",
+        (4, 2): "0000 - U",
+        (3, 2): "0000 - F",
+        (2, 3): "0000 - U",
+        (4, 3): "0000 - F",
+        (3, 5): "0000 - U",
+        (1, 5): "0000 - F",
+        **{(5, r): "0000 - Z" for r in range(2, 6)},
+    }
+
+
+def read_back_py4swiss(report: str) -> dict[tuple[int, int], tuple[int, str, str]]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "event.trf"
+        path.write_text(report, encoding="utf-8")
+        trf = TrfParser.parse(path, strict=True)
+    return {
+        (section.starting_number, r): (result.id, result.color.value, result.result.value)
+        for section in trf.player_sections
+        for r, result in enumerate(section.results, 1)
+    }
+
+
+def expected(
+    entrants: list[Entrant], played: list[Pairing], rounds: int
+) -> dict[tuple[int, int], tuple[int, str, str]]:
+    """Each entrant's round as TRF-16 codes it, read off the pairings."""
+    codes: dict[tuple[int, int], tuple[int, str, str]] = {}
+    for p in played:
+        if p.seat2 is None:
+            codes[p.seat1, p.round] = (0, "-", "U")
+            continue
+        first, second = p.points()
+        mark = {1.0: "1", 0.5: "=", 0.0: "0"}
+        codes[p.seat1, p.round] = (p.seat2, "w", mark[first])
+        codes[p.seat2, p.round] = (p.seat1, "b", mark[second])
+    for e in entrants:
+        for r in range(1, rounds + 1):
+            codes.setdefault((e.number, r), (0, "-", "Z"))
+    return codes
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_engine_reads_a_swiss_back_to_its_pairings_and_results(seed: int) -> None:
+    rng = random.Random(seed)
+    count, rounds = rng.randrange(6, 25), 5
+    entrants = random_field(rng, count, rounds, withdrawals=rng.randrange(3))
+    played: list[Pairing] = []
+    for r in range(1, rounds + 1):
+        played += play(swiss_round(entrants, played, r, rounds), rng)
+    report = trf16("Read back", entrants, played, "swiss", rounds)
+    assert read_back_py4swiss(report) == expected(entrants, played, rounds)
+
+
+def test_the_engine_reads_a_double_round_robin_back() -> None:
+    rng = random.Random(7)
+    entrants = [Entrant(n, str(n), f"P{n}") for n in range(1, 7)]
+    rounds = round_robin_rounds(6, double=True)
+    played = [
+        p
+        for r in range(1, rounds + 1)
+        for p in play(round_robin_round(entrants, r, double=True), rng)
+    ]
+    report = trf16("DRR", entrants, played, "double_round_robin", rounds)
+    assert read_back_py4swiss(report) == expected(entrants, played, rounds)
