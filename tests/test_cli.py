@@ -37,7 +37,10 @@ SCRIPT = shutil.which("adjudicator", path=str(Path(sys.executable).parent))
 COMMAND = [SCRIPT] if SCRIPT else [sys.executable, "-m", "app.cli"]
 # The tests' own settings only: none inherited from the shell that runs the suite.
 CLEAN_ENV = {
-    name: value for name, value in os.environ.items() if not name.startswith("ADJUDICATOR_")
+    **{name: value for name, value in os.environ.items() if not name.startswith("ADJUDICATOR_")},
+    # No archive unless a test names one: the default is a file in the working directory, which
+    # here is the repository's.
+    "ADJUDICATOR_ARCHIVE_URL": "none",
 }
 # How uvicorn ends after a graceful shutdown: it re-raises the SIGTERM it caught.
 STOPPED_BY_SIGTERM = (0, -signal.SIGTERM)
@@ -54,9 +57,10 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 
 @pytest.fixture
-def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    """click's in-process runner, with no ADJUDICATOR_* variable set; a command that would
-    serve (one worker) or bind a socket for workers fails the test instead."""
+def runner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> CliRunner:
+    """click's in-process runner, with no ADJUDICATOR_* variable set, in a directory of its own
+    (the default archive is a file in the working directory); a command that would serve (one
+    worker) or bind a socket for workers fails the test instead."""
 
     def no_serving(*args: object, **kwargs: object) -> None:
         pytest.fail("the command started a server")
@@ -66,6 +70,7 @@ def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     for name in os.environ:
         if name.startswith("ADJUDICATOR_"):
             monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
     return CliRunner()
 
 
