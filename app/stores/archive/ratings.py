@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.league.glicko2 import Rating, after_game
@@ -44,14 +44,14 @@ def rating_steps(
     """The statements that update ``rated``'s players' ratings (see the module)."""
     insert = (postgresql if postgres else sqlite).insert
     new = Rating.NEW
-    for player in sorted(rated.players):
-        made = {
-            "pool": rated.pool, "player": player, "rating": new.rating, "rd": new.rd,
-            "volatility": new.volatility, "games": 0, "updated_at": at_ms,
-        }  # fmt: skip
-        yield (
-            insert(ratings).values(made).on_conflict_do_nothing(index_elements=["pool", "player"]),
-        )
+    made = [
+        {"pool": rated.pool, "player": player, "rating": new.rating, "rd": new.rd,
+         "volatility": new.volatility, "games": 0, "updated_at": at_ms}
+        for player in sorted(rated.players)
+    ]  # fmt: skip
+    # Both rows at once (each made if missing), then read and locked, then both updated at
+    # once: four round trips in all on PostgreSQL.
+    yield (insert(ratings).on_conflict_do_nothing(index_elements=["pool", "player"]), made)
     query = (
         select(ratings.c.player, ratings.c.rating, ratings.c.rd, ratings.c.volatility)
         .where(ratings.c.pool == rated.pool, ratings.c.player.in_(rated.players))
@@ -65,13 +65,19 @@ def rating_steps(
     after = dict(
         zip(rated.players, after_game(before[first], before[second], rated.score), strict=True)
     )
-    for player, now in after.items():
-        yield (
-            ratings.update()
-            .where(ratings.c.pool == rated.pool, ratings.c.player == player)
-            .values(rating=now.rating, rd=now.rd, volatility=now.volatility,
-                    games=ratings.c.games + 1, updated_at=at_ms),
-        )  # fmt: skip
+    updated = [
+        {"b_pool": rated.pool, "b_player": player, "b_rating": now.rating, "b_rd": now.rd,
+         "b_volatility": now.volatility, "b_at": at_ms}
+        for player, now in after.items()
+    ]  # fmt: skip
+    yield (
+        ratings.update()
+        .where(ratings.c.pool == bindparam("b_pool"), ratings.c.player == bindparam("b_player"))
+        .values(rating=bindparam("b_rating"), rd=bindparam("b_rd"),
+                volatility=bindparam("b_volatility"), games=ratings.c.games + 1,
+                updated_at=bindparam("b_at")),
+        updated,
+    )  # fmt: skip
     changes = [
         {"game_id": game_id, "pool": rated.pool, "player": player, "rating": now.rating,
          "rd": now.rd, "volatility": now.volatility}
