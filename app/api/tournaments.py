@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Annotated, Any, get_args
 
 from fastapi import APIRouter, Request, Response
+from fastapi.sse import EventSourceResponse
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError, to_json
 from starlette.responses import StreamingResponse
@@ -326,8 +327,8 @@ async def create_tournament(request: Request) -> Response:
     if len(body.players) > settings.max_tournament_players:
         raise _invalid(("players",), f"at most {settings.max_tournament_players} players")
     event = Event(
-        tokens.new_game_id(), body.name, organiser.id, body.system, body.rounds or 0, body.game,
-        body.openings, body.rated, "registering", 0, _now_ms(), None,
+        tokens.new_tournament_id(), body.name, organiser.id, body.system, body.rounds or 0,
+        body.game, body.openings, body.rated, "registering", 0, _now_ms(), None,
     )  # fmt: skip
     try:
         made = await tournaments_of(request).make(
@@ -626,8 +627,14 @@ def tournaments_router() -> APIRouter:
         'game of it ended: `{"round", "board", "game", "result"}`) and `end` (the '
         "standings are final; the stream ends). Each event's `id` numbers it: a reconnect with "
         "`Last-Event-ID` resumes after it.",
+        response_class=EventSourceResponse,
         responses={
-            200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}},
+            200: {
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "description": "The tournament's events until its end; lines starting with "
+                "`:` are keep-alives.",
+            },
+            204: {"description": "Resumed at or past the end: nothing more to send."},
             **store_errors(TOURNAMENT_NOT_FOUND),
         },
         openapi_extra={"parameters": [TOURNAMENT_ID.openapi]},

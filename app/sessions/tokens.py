@@ -42,8 +42,18 @@ KEY_MARK = "."
 SEAT_TOKEN = b"adjudicator seat token "
 
 
+def _named_id(letter: str) -> str:
+    """An id a command line takes as an argument: never beginning with ``-`` (an option)."""
+    made = secrets.token_urlsafe(12)
+    return made if made[0] != "-" else letter + made[1:]
+
+
 def new_player_id() -> str:
-    return secrets.token_urlsafe(12)
+    return _named_id("P")
+
+
+def new_tournament_id() -> str:
+    return _named_id("T")
 
 
 def new_player_key(player_id: str) -> str:

@@ -413,6 +413,53 @@ def test_generated_client_calls_every_operation(
     assert (problem.parsed.code, problem.parsed.status, problem.parsed.title) == (
         "cell_occupied", 409, "Cell occupied")  # fmt: skip
 
+    # Players, ratings and tournaments: players made, a rated round robin of two made with the
+    # organiser's key, paired, played with the players' keys, finished, read and followed; a
+    # player entered into another and withdrawn.
+    made = {
+        name: json.loads(call("createPlayer", client=client,
+                              body=models.PlayerIn.from_dict({"name": name})).content)
+        for name in ("Org", "Ann", "Bo", "Cy")
+    }  # fmt: skip
+    keyed = {name: authenticated(player["key"]) for name, player in made.items()}
+    me = call("getMe", client=keyed["Ann"])
+    assert json.loads(me.content)["id"] == made["Ann"]["id"]
+    assert json.loads(call("getPlayer", player_id=made["Bo"]["id"], client=client).content)[
+        "name"] == "Bo"  # fmt: skip
+    event = models.TournamentIn.from_dict(
+        {"name": "Gen", "system": "round_robin", "game": {"n": 3}, "rated": True,
+         "players": [made["Ann"]["id"], made["Bo"]["id"]]}
+    )  # fmt: skip
+    created = call("createTournament", client=keyed["Org"], body=event)
+    assert created.status_code == 201, created.content
+    tid = json.loads(created.content)["id"]
+    paired = call("pairRound", tournament_id=tid, client=keyed["Org"])
+    assert paired.status_code == 201, paired.content
+    [board] = json.loads(paired.content)["rounds"][0]["pairings"]
+    by_id = {player["id"]: keyed[name] for name, player in made.items()}
+    seats = {1: by_id[board["players"]["1"]], 2: by_id[board["players"]["2"]]}
+    for seq, (row, col) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]):
+        played = call("makeMove", game_id=board["game"], client=seats[1 + seq % 2],
+                      body=models.MoveIn.from_dict({"row": row, "col": col}))  # fmt: skip
+        assert played.status_code == 201, played.content
+    finished = json.loads(call("getTournament", tournament_id=tid, client=client).content)
+    assert finished["status"] == "finished"
+    assert "signature" in finished
+    followed = call("tournamentEvents", tournament_id=tid, client=client)
+    assert followed.status_code == 200
+    assert "event: end" in followed.content.decode()
+    ratings = call("listRatings", client=client, pool="tictactoe/3x3/k3/correspondence")
+    assert len(json.loads(ratings.content)["players"]) == 2
+    other = call("createTournament", client=keyed["Org"], body=models.TournamentIn.from_dict(
+        {"name": "Other", "system": "swiss", "rounds": 3, "game": {"n": 3}}))  # fmt: skip
+    other_id = json.loads(other.content)["id"]
+    entered = call("enterPlayer", tournament_id=other_id, client=keyed["Org"],
+                   body=models.EntrantIn.from_dict({"player": made["Cy"]["id"]}))  # fmt: skip
+    assert entered.status_code == 201, entered.content
+    withdrawn = call("withdrawPlayer", tournament_id=other_id, player_id=made["Cy"]["id"],
+                     client=keyed["Org"])  # fmt: skip
+    assert withdrawn.status_code == 200, withdrawn.content
+
     # Every operation of the spec went through the generated client.
     in_spec = {
         operation["operationId"]

@@ -224,11 +224,11 @@ def test_a_record_never_verifies_as_an_audit_answer_nor_an_answer_as_a_record() 
     ("typ", "why"),
     [
         (None, "does not say what the document is"),
-        ("tournament", "typ 'tournament' is not 'record' or 'audit'"),
-        ("Record", "is not 'record' or 'audit'"),
-        (["record"], "is not 'record' or 'audit'"),
-        ({"record": 1}, "is not 'record' or 'audit'"),
-        (1, "is not 'record' or 'audit'"),
+        ("receipt", "typ 'receipt' is not 'record' or 'audit' or 'tournament'"),
+        ("Record", "is not 'record' or 'audit' or 'tournament'"),
+        (["record"], "is not 'record' or 'audit' or 'tournament'"),
+        ({"record": 1}, "is not 'record' or 'audit' or 'tournament'"),
+        (1, "is not 'record' or 'audit' or 'tournament'"),
     ],
 )
 def test_a_signature_that_does_not_say_a_known_typ_does_not_verify(typ: object, why: str) -> None:

@@ -8584,15 +8584,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description The tournament's events until its end; lines starting with `:` are keep-alives. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
                     "text/event-stream": string;
                 };
+            };
+            /** @description Resumed at or past the end: nothing more to send. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `tournament_not_found`: no tournament with this id. */
             404: {

@@ -55,7 +55,7 @@ export const OPERATIONS = Object.freeze({
   enterPlayer: Object.freeze({"method":"POST","path":"/v1/tournaments/{tournament_id}/players","ok":[201],"resend":"unsent"}),
   withdrawPlayer: Object.freeze({"method":"DELETE","path":"/v1/tournaments/{tournament_id}/players/{player_id}","ok":[200],"resend":"unsent"}),
   pairRound: Object.freeze({"method":"POST","path":"/v1/tournaments/{tournament_id}/rounds","ok":[201],"resend":"unsent"}),
-  tournamentEvents: Object.freeze({"method":"GET","path":"/v1/tournaments/{tournament_id}/events","ok":[200],"resend":"always"}),
+  tournamentEvents: Object.freeze({"method":"GET","path":"/v1/tournaments/{tournament_id}/events","ok":[200,204],"resend":"always"}),
   getHealth: Object.freeze({"method":"GET","path":"/healthz","ok":[200],"resend":"always"}),
   getReadiness: Object.freeze({"method":"GET","path":"/readyz","ok":[200],"resend":"always"}),
   getMetrics: Object.freeze({"method":"GET","path":"/metrics","ok":[200],"resend":"always"}),

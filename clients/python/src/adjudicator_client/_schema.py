@@ -3020,7 +3020,7 @@ WithdrawPlayerAnswer: TypeAlias = Any
 
 PairRoundAnswer: TypeAlias = Any
 
-TournamentEventsAnswer: TypeAlias = Any
+TournamentEventsAnswer: TypeAlias = str
 
 GetHealthAnswer: TypeAlias = Health
 
@@ -3140,7 +3140,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
         "pairRound", "POST", "/v1/tournaments/{tournament_id}/rounds", (201,), "unsent"
     ),
     "tournament_events": Operation(
-        "tournamentEvents", "GET", "/v1/tournaments/{tournament_id}/events", (200,), "always"
+        "tournamentEvents", "GET", "/v1/tournaments/{tournament_id}/events", (200, 204), "always"
     ),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,), "always"),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,), "always"),
