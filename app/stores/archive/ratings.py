@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -26,6 +26,7 @@ from app.stores.archive.tables import rating_changes, ratings
 
 Step = tuple[Any, ...]  # a statement and its parameters, as a connection's ``execute`` takes them
 Steps = Generator[Step, Any, bool]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,23 +87,25 @@ def rating_steps(
     yield (rating_changes.insert(), changes)
 
 
-def drive(steps: Steps, execute: Callable[..., Any]) -> bool:
+def drive(steps: Generator[Step, Any, R], execute: Callable[..., Any]) -> R:
     """Run ``steps`` with a synchronous connection's ``execute``: what they return."""
     result = None
     while True:
         try:
             step = steps.send(result)
         except StopIteration as done:
-            return bool(done.value)
+            returned: R = done.value
+            return returned
         result = execute(*step)
 
 
-async def drive_async(steps: Steps, execute: Callable[..., Awaitable[Any]]) -> bool:
+async def drive_async(steps: Generator[Step, Any, R], execute: Callable[..., Awaitable[Any]]) -> R:
     """Run ``steps`` with an asynchronous connection's ``execute``: what they return."""
     result = None
     while True:
         try:
             step = steps.send(result)
         except StopIteration as done:
-            return bool(done.value)
+            returned: R = done.value
+            return returned
         result = await execute(*step)

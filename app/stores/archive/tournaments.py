@@ -17,7 +17,7 @@ so that its events are numbered one at a time.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -29,7 +29,7 @@ from app.league.events import Entrant, Pairing, Result
 from app.sessions.errors import StoreUnavailable
 from app.stores.archive.archive import Archive
 from app.stores.archive.boards import REGISTERING, RUNNING, ended_if_done, told
-from app.stores.archive.ratings import Step
+from app.stores.archive.ratings import drive_async
 from app.stores.archive.tables import (
     entrants,
     pairings,
@@ -341,8 +341,8 @@ class Tournaments:
                 .where(tournaments.c.id == tournament_id)
                 .values(status=RUNNING, rounds=total)
             )
-            await _drive(connection, told(tournament_id, "round", {"round": number}))
-            await _drive(connection, ended_if_done(tournament_id, at_ms))
+            await drive_async(told(tournament_id, "round", {"round": number}), connection.execute)
+            await drive_async(ended_if_done(tournament_id, at_ms), connection.execute)
 
         await self.archive.run(write, write=True)
 
@@ -402,13 +402,3 @@ async def _rounds_claimed(connection: AsyncConnection, tournament_id: str) -> in
         .where(tournament_rounds.c.tournament == tournament_id)
     )
     return int(counted.scalar_one())
-
-
-async def _drive(connection: AsyncConnection, steps: Generator[Step, Any, None]) -> None:
-    result = None
-    while True:
-        try:
-            step = steps.send(result)
-        except StopIteration:
-            return
-        result = await connection.execute(*step)
