@@ -1,7 +1,9 @@
 // The play page, started: live games of every kind the service offers over its public API, the
 // lobby, finished games from the archive, a tournament's standings and crosstable, a position
-// checker and a game checker. Loads the kinds first (the picker and the checkers are
-// built from them), then opens the game the address bar names, and the one it names next.
+// checker and a game checker. Wires the tournament panel at once (it needs no kinds, and a form
+// not yet wired would be submitted by the browser itself), loads the kinds (the picker, the
+// checkers and the archive's list are built from them), then opens the game the address bar
+// names, and the one it names next.
 import { wireActions } from "./actions.js";
 import { startArchive } from "./archive.js";
 import { startChecker } from "./checker.js";
@@ -15,6 +17,7 @@ import { arrival, wireInvite } from "./seats.js";
 import { startTournament } from "./tournament.js";
 
 async function start() {
+  startTournament();
   let kinds;
   try {
     kinds = await loadKinds();
@@ -27,7 +30,6 @@ async function start() {
   startAudit(kinds);
   startLobby();
   startArchive();
-  startTournament();
   wireActions(act, pass, choose, offerRematch, spectate);
   wireInvite();
   const target = arrival();
