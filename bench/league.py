@@ -30,7 +30,7 @@ from typing import Any
 
 import httpx
 
-from app.main import create_app
+from app.cli.serve import served_app
 from app.settings import Settings
 from app.stores.archive.archive import Archive, ArchivedRecord, Finished, Rated
 from app.stores.archive.migrate import upgrade
@@ -138,7 +138,8 @@ async def standings(directory: Path, count: int, reads: int, finished: bool) -> 
              for n in range(1, rounds + 1)],
         )  # fmt: skip
     await archive.close()
-    app = create_app(Settings(archive_url=url, client_cpu_ms_per_minute=0, client_share=1))
+    # As the command serves it: its startup heap frozen (``served_app``).
+    app = served_app(Settings(archive_url=url, client_cpu_ms_per_minute=0, client_share=1))
     taken: list[float] = []
     cold: list[float] = []
     documents = app.state.tournament_documents
