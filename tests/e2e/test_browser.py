@@ -1599,13 +1599,14 @@ def js_number(value: str) -> str:
     return str(int(number)) if number.is_integer() else str(number)
 
 
+@pytest.mark.parametrize("push", [True, False], ids=["events", "polling"])
 def test_a_round_robin_s_standings_and_crosstable_follow_its_games(
-    browser: Browser, server: str
+    browser: Browser, server: str, push: bool
 ) -> None:
     """A round robin of three made and played through the API: the Tournament panel shows the
     id entered, its crosstable (opponent and score per round, a bye, a game going on) and
-    standings, kept up to date through its event stream, equal to the API's document at every
-    step, and its end."""
+    standings, kept up to date through its event stream (or, in a browser without
+    EventSource, by polling), equal to the API's document at every step, and its end."""
     organiser = api_player(server, "Org")
     entrants = [api_player(server, name) for name in ("Ann", "Bo", "Cy")]
     keys = {p["id"]: p["key"] for p in entrants}
@@ -1614,7 +1615,7 @@ def test_a_round_robin_s_standings_and_crosstable_follow_its_games(
         game={"n": 3}, players=[p["id"] for p in entrants],
     )  # fmt: skip
     outside: list[playwright.Request] = []
-    page = new_page(browser, server, outside)
+    page = new_page(browser, server, outside, push)
     page.goto(f"{server}/")
     page.fill("#tournament-id", made["id"])
     page.get_by_role("button", name="Show tournament").click()
