@@ -333,8 +333,9 @@ class Settings(BaseSettings):
         15_000,
         ge=0,
         description="CPU time (ms) one client address may have a process spend a minute "
-        "parsing its request bodies, answering its stateless questions, auditing its records "
-        "and writing the game records, legal moves and boards it reads (0: no limit); beyond, "
+        "parsing its request bodies, answering its stateless questions, auditing its records, "
+        "writing the game records, legal moves and boards it reads and pairing its tournaments' "
+        "rounds (0: no limit); beyond, "
         "429 before its next request's work starts. 15,000: a quarter of a core.",
     )
     client_cpu_burst_ms: float = Field(

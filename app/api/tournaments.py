@@ -43,6 +43,7 @@ from app.api.players import (
 )
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
+from app.api.work import meter_of
 from app.contract.bodies import BodyInvalid
 from app.contract.fields import Body
 from app.contract.games import SeatName
@@ -384,6 +385,7 @@ async def withdraw_player(request: Request) -> Response:
 
 
 async def pair_round(request: Request) -> Response:
+    meter = meter_of(request)  # the pairing's CPU time is its client's (429 if in debt)
     wanted, tournament = await _organised(request)
     book = tournaments_of(request)
     event = tournament.event
@@ -399,7 +401,7 @@ async def pair_round(request: Request) -> Response:
     if any(pairing.result is None for pairing in tournament.played):
         raise TournamentRefused(f"round {number - 1} has an unfinished game")
     try:  # in a thread: a large Swiss takes seconds to pair (its engine's scoring is Python)
-        paired = await asyncio.to_thread(
+        paired = await meter.in_thread(
             pair_next_round, system_of(event), tournament.entrants, tournament.played,
             event.rounds if event.system == "swiss" else None,
         )  # fmt: skip

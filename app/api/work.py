@@ -70,6 +70,25 @@ class Meter:
         least = min(moves * budget.move_seconds, budget.limiter.burst)
         budget.limiter.admit(self._client, least)
 
+    async def in_thread(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker thread (work that would hold the event loop for
+        seconds), the thread's CPU time charged to the client as the loop's is."""
+        clock = self._budget.cpu_clock
+        spent = 0.0
+
+        def measured() -> T:
+            nonlocal spent
+            started = clock()
+            try:
+                return work(*args)
+            finally:
+                spent = clock() - started
+
+        try:
+            return await asyncio.to_thread(measured)
+        finally:
+            self._budget.limiter.spend(self._client, spent)
+
     def turn(self) -> Turn:
         """The client's turn, to take with ``async with`` around a stretch of its work."""
         return Turn(self._budget.turns, self._client)

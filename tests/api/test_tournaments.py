@@ -8,6 +8,8 @@ recomputed from the results, a finished tournament signed, a TRF-16 report, and 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -172,6 +174,36 @@ def test_only_the_organiser_pairs_enters_and_withdraws(client: TestClient) -> No
     gone = client.delete(f"{path}/players/{entrants[1]['id']}", headers=bearer(organiser["key"]))
     assert gone.status_code == 200, gone.text
     assert gone.json()["players"][1]["withdrawn"] == 1
+
+
+@pytest.mark.parametrize("pairing_cpu", [0.0, 1.0], ids=["free", "dear"])
+def test_a_pairing_s_cpu_time_is_charged_to_its_client(
+    archive_url: str, pairing_cpu: float
+) -> None:
+    """Pairing runs in a worker thread (a large Swiss takes seconds): the thread's CPU time is
+    the organiser's client's, as the event loop's is. Here the loop's work costs nothing and a
+    pairing ``pairing_cpu`` seconds, against a burst of 0.5 s: a dear one leaves the client in
+    debt, refused (429) before its next request is looked at; a free one does not."""
+    loop_thread = threading.get_ident()
+    ticks = itertools.count()
+
+    def cpu_clock() -> float:  # each call in a worker thread: pairing_cpu seconds later
+        return 0.0 if threading.get_ident() == loop_thread else next(ticks) * pairing_cpu
+
+    settings = served(archive_url, client_cpu_ms_per_minute=600, client_cpu_burst_ms=500)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        client.app.state.work_budget.cpu_clock = cpu_clock  # type: ignore[attr-defined]
+        loop_thread = client.portal.call(threading.get_ident)  # type: ignore[union-attr]
+        organiser = make_player(client, "Org")
+        made = make_tournament(client, organiser, [make_player(client, f"P{n}") for n in range(3)])
+        pair(client, organiser, made["id"])
+        again = client.post(
+            f"/v1/tournaments/{made['id']}/rounds", headers=bearer(organiser["key"])
+        )
+        if pairing_cpu:
+            assert_problem(again, 429, "rate_limited")
+        else:
+            assert_problem(again, 409, "tournament_refused")  # round 1 goes on
 
 
 @pytest.mark.parametrize(
