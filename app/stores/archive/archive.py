@@ -4,7 +4,7 @@ A game is archived in one transaction (its row, its seats, its records) that doe
 game is there already (``put``): archivers in many processes may offer the same game, and an
 archiver that died after the write and before telling the live store offers it again; the
 database keeps one. A page of the listing (``page``) walks one index from a cursor, newest end
-first, and an export (``every``) reads the same order in batches, each its own short query, so
+first, and an export (``exported``) reads the same order in batches, each its own short query, so
 that neither holds a database's worth of rows in memory nor a transaction open for long.
 
 An archive that cannot be reached raises ``StoreUnavailable``: the routes answer 503, and the
@@ -18,7 +18,7 @@ import base64
 import binascii
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -391,18 +391,6 @@ class Archive:
             return Page(listed, last)
 
         return await self.run(read, write=False)
-
-    async def every(self, where: Where, batch: int = 500) -> AsyncIterator[Sequence[Any]]:
-        """The summaries of ``where``'s public games, newest end first, ``batch`` at a time,
-        each batch its own query (a cursor page): as the archive was when each was read."""
-        after: Cursor | None = None
-        while True:
-            page = await self.page(where, after, batch)
-            if page.games:
-                yield page.games
-            if page.next is None:
-                return
-            after = page.next
 
     async def newest(self) -> int:
         """The ``seq`` of the game archived last (0: none): an export reads the archive as it
