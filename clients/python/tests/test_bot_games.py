@@ -1,0 +1,264 @@
+"""``adjudicator-bot`` against a real server (with an archive: its players): two bots, each a
+process with an engine of its own, play a game by its id — freestyle gomoku, renju with swap2
+and a clock, k in a row, Othello with a clock — with the example engines of ``docs/examples``
+(so the docs' engines stay true), and engines that misbehave (``faulty_engine.py``): one that
+crashes, one that answers taken cells, one too slow for its clock. A bot started again resumes
+its game. Each bot says one line per game, which the service's own state bears out."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator_client import Client
+from tests.servers import uvicorn_server
+
+CLIENT = Path(__file__).resolve().parents[1]
+EXAMPLES = CLIENT.parents[1] / "docs" / "examples"
+FAULTY = Path(__file__).resolve().parent / "faulty_engine.py"
+GOMOCUP = f"{sys.executable} {EXAMPLES / 'gomocup_random.py'}"
+NBOARD = f"{sys.executable} {EXAMPLES / 'nboard_random.py'}"
+LINE = re.compile(
+    r"game (?P<id>\S+) (?P<kind>\S+) seat (?P<seat>[12]) \((?P<mark>[BWXO])\): "
+    r"(?P<outcome>won|lost|drawn|aborted) by (?P<reason>\S+) after (?P<moves>\d+) moves; "
+    r"engine restarts (?P<restarts>\d+), refused answers (?P<refusals>\d+)"
+    r"(?: \(gave up: (?P<gave_up>.+)\))?"
+)
+BOT_SECONDS = 240  # a game of random engines takes seconds; this only keeps a test from hanging
+
+
+def faulty(engine: str, *faults: str) -> str:
+    """The engine behind the misbehaving proxy."""
+    return f"{sys.executable} {FAULTY} {' '.join(faults)} -- {engine}"
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    archive = tmp_path_factory.mktemp("bots") / "archive.sqlite3"
+    with uvicorn_server({"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{archive}"}) as served:
+        yield served
+
+
+def bot(url: str, key: str, engine: str, protocol: str, *more: str) -> subprocess.Popen[str]:
+    """An ``adjudicator-bot`` process (this checkout's client first on its path)."""
+    path = os.pathsep.join([str(CLIENT / "src"), os.environ.get("PYTHONPATH", "")])
+    return subprocess.Popen(
+        [sys.executable, "-m", "adjudicator_client.bot", "--server", url, "--engine", engine,
+         "--protocol", protocol, *more],
+        env={**os.environ, "PYTHONPATH": path, "ADJUDICATOR_KEY": key},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+@dataclass
+class Said:
+    """What a bot said of its game (its line's fields), and what else it wrote."""
+
+    line: dict[str, Any]
+    stderr: str
+
+
+def said(process: subprocess.Popen[str]) -> Said:
+    out, err = process.communicate(timeout=BOT_SECONDS)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err, err
+    (line,) = out.splitlines()
+    found = LINE.fullmatch(line)
+    assert found is not None, line
+    return Said(found.groupdict(), err)
+
+
+@dataclass
+class Duel:
+    """Two players and a game of theirs: Ann made it with her key (seat 1), Bo joined it."""
+
+    api: Client
+    game_id: str
+    keys: tuple[str, str]
+
+    def bots(self, url: str, engines: tuple[str, str], protocol: str,
+             *more: str) -> tuple[Said, Said]:  # fmt: skip
+        running = [
+            bot(url, key, engine, protocol, f"--game={self.game_id}", *more)
+            for key, engine in zip(self.keys, engines, strict=True)
+        ]
+        first, second = (said(process) for process in running)
+        return first, second
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.api.get_game(self.game_id))
+
+
+def duel(api: Client, **game: Any) -> Duel:
+    ann, bo = api.create_player("Ann"), api.create_player("Bo")
+    made = api.create_game(open=True, key=ann["key"], **game)
+    api.join_game(made["id"], key=bo["key"])
+    return Duel(api, made["id"], (ann["key"], bo["key"]))
+
+
+def bears_out(lines: tuple[Said, Said], state: dict[str, Any]) -> None:
+    """Both lines say what the service's state says: the game, the moves, the reason, each
+    seat's outcome."""
+    assert state["status"] != "in_progress"
+    words = {"won": "won", "draw": "drawn", "aborted": "aborted"}
+    for seat, told in enumerate(lines, start=1):
+        line = told.line
+        assert (line["id"], int(line["seat"])) == (state["id"], seat)
+        assert (int(line["moves"]), line["reason"]) == (state["move_count"], state["reason"])
+        expected = words[state["status"]]
+        if state["status"] == "won" and state["winner"] != seat:
+            expected = "lost"
+        assert line["outcome"] == expected
+
+
+def test_two_gomocup_bots_play_freestyle_gomoku(url: str) -> None:
+    with Client(url) as api:
+        game = duel(api, game="gomoku")
+        lines = game.bots(url, (GOMOCUP, GOMOCUP), "gomocup")
+        state = game.state()
+    bears_out(lines, state)
+    assert state["reason"] in ("line", "board_full")
+    assert all(told.line["refusals"] == told.line["restarts"] == "0" for told in lines)
+    assert [told.line["mark"] for told in lines] == ["B", "W"]
+
+
+def test_two_gomocup_bots_play_renju_with_swap2_and_a_clock(url: str) -> None:
+    clock = {"initial_seconds": 120, "increment_seconds": 2}
+    with Client(url) as api:
+        game = duel(api, game="gomoku", rule="renju", opening="swap2", clock=clock)
+        # A random Black plays renju's forbidden points now and then: refused, asked again.
+        lines = game.bots(url, (GOMOCUP, GOMOCUP), "gomocup", "--refusals", "100")
+        state = game.state()
+    bears_out(lines, state)
+    assert state["reason"] in ("line", "board_full")
+    assert state["opening"] is None  # the brains placed the stones and chose the colours
+    assert {told.line["mark"] for told in lines} == {"B", "W"}
+    assert [told.line["mark"] for told in lines] == [state["colors"]["1"], state["colors"]["2"]]
+    assert all(told.line["restarts"] == "0" for told in lines)
+
+
+def test_two_gomocup_bots_play_k_in_a_row(url: str) -> None:
+    with Client(url) as api:
+        game = duel(api, n=7, k=4)
+        lines = game.bots(url, (GOMOCUP, GOMOCUP), "gomocup")
+        state = game.state()
+    bears_out(lines, state)
+    assert [told.line["mark"] for told in lines] == ["X", "O"]
+
+
+def test_two_nboard_bots_play_othello_with_a_clock(url: str) -> None:
+    clock = {"initial_seconds": 120, "increment_seconds": 2}
+    with Client(url) as api:
+        game = duel(api, game="reversi", clock=clock)
+        lines = game.bots(url, (NBOARD, NBOARD), "nboard")
+        state = game.state()
+        record = api.get_record_text(game.game_id, "ggf")
+    bears_out(lines, state)
+    assert state["reason"] == "no_moves"  # played out: random movers never pass a legal move
+    assert all(told.line["refusals"] == told.line["restarts"] == "0" for told in lines)
+    assert record.count("[") > 60
+
+
+@pytest.mark.parametrize(
+    ("protocol", "engine", "game"),
+    [("gomocup", GOMOCUP, {"game": "gomoku"}), ("nboard", NBOARD, {"game": "reversi"})],
+    ids=["gomocup", "nboard"],
+)
+def test_an_engine_that_crashes_is_started_again_and_the_game_goes_on(
+    url: str, tmp_path: Path, protocol: str, engine: str, game: dict[str, Any]
+) -> None:
+    crashing = faulty(engine, "--crash-after", "4", "--once", str(tmp_path / "crashed"))
+    with Client(url) as api:
+        match = duel(api, **game)
+        lines = match.bots(url, (crashing, engine), protocol)
+        state = match.state()
+    bears_out(lines, state)
+    assert (tmp_path / "crashed").exists()
+    assert lines[0].line["restarts"] == "1"
+    assert state["reason"] not in ("resignation", "aborted")  # it played on, to the end
+    assert "starting it again" in lines[0].stderr
+
+
+@pytest.mark.parametrize(
+    ("protocol", "engine", "game"),
+    [("gomocup", GOMOCUP, {"game": "gomoku"}), ("nboard", NBOARD, {"game": "reversi"})],
+    ids=["gomocup", "nboard"],
+)
+def test_a_refused_answer_is_never_taken_for_played(
+    url: str, protocol: str, engine: str, game: dict[str, Any]
+) -> None:
+    with Client(url) as api:
+        match = duel(api, **game)
+        lines = match.bots(url, (faulty(engine, "--illegal", "1"), engine), protocol)
+        state = match.state()
+        moves = api.list_moves(match.game_id)["moves"]
+    bears_out(lines, state)
+    assert lines[0].line["refusals"] == "1"
+    assert "cell_occupied" in lines[0].stderr
+    assert state["reason"] not in ("resignation", "aborted")
+    squares = [move["square"] for move in moves]
+    assert len(squares) == len(set(squares))  # what was played is what the service accepted
+
+
+def test_an_engine_whose_answers_keep_being_refused_resigns(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        lines = match.bots(url, (faulty(NBOARD, "--illegal", "100"), NBOARD), "nboard")
+        state = match.state()
+    bears_out(lines, state)
+    assert (state["reason"], state["winner"]) == ("resignation", 2)
+    assert lines[0].line["refusals"] == "4"  # --refusals 3 by default: the fourth resigns
+    assert "answers refused" in lines[0].line["gave_up"]
+
+
+def test_a_slow_engine_loses_on_time_and_its_bot_moves_on(url: str) -> None:
+    clock = {"initial_seconds": 2, "increment_seconds": 0}
+    with Client(url) as api:
+        match = duel(api, game="gomoku", clock=clock)
+        slow = faulty(GOMOCUP, "--slow", "1.5")
+        started = time.monotonic()
+        lines = match.bots(url, (slow, GOMOCUP), "gomocup")
+        state = match.state()
+    bears_out(lines, state)
+    assert (state["reason"], state["winner"]) == ("timeout", 2)
+    assert lines[0].line["outcome"] == "lost"
+    assert time.monotonic() - started < BOT_SECONDS  # it did not wait for its engine forever
+
+
+def test_a_bot_started_again_resumes_its_game(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        slow = faulty(NBOARD, "--slow", "0.2")
+        first = bot(url, ann, slow, "nboard", f"--game={match.game_id}")
+        other = bot(url, bo, slow, "nboard", f"--game={match.game_id}")
+        deadline = time.monotonic() + BOT_SECONDS
+        while match.state()["move_count"] < 10 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first.send_signal(signal.SIGKILL)  # the bot is gone mid-game, its engine with it
+        first.communicate(timeout=BOT_SECONDS)
+        again = bot(url, ann, NBOARD, "nboard", f"--game={match.game_id}")
+        lines = said(again), said(other)
+        state = match.state()
+    bears_out(lines, state)
+    assert state["reason"] == "no_moves"
+
+
+def test_a_game_the_engine_does_not_play_is_aborted(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        (line,) = match.bots(url, (GOMOCUP, GOMOCUP), "gomocup")[:1]
+        state = match.state()
+    assert state["status"] == "aborted"
+    assert line.line["outcome"] == "aborted"
+    assert "do not play reversi" in line.line["gave_up"]
