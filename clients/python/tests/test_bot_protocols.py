@@ -83,7 +83,7 @@ def test_a_brain_is_started_told_the_rules_and_opens_with_begin() -> None:
     played = run(Gomocup(engine).move(position(), Limits(3000, 60000, 42000), 1.0))
     assert played == (7, 7)
     assert engine.heard == [
-        "START 15", "INFO timeout_turn 3000", "INFO timeout_match 60000",
+        "START 15", "ABOUT", "INFO timeout_turn 3000", "INFO timeout_match 60000",
         "INFO time_left 42000", "INFO rule 4", "BEGIN",
     ]  # fmt: skip
 
@@ -158,9 +158,23 @@ def test_a_silent_brain_is_gone() -> None:
         run(Gomocup(brain([], BEGIN=[])).move(position(), LIMITS, 1.0))
 
 
-def test_about_says_the_brains_name() -> None:
-    engine = brain([], ABOUT=['name="Yixin", version="2018", author="Sun Kai"'])
-    assert run(Gomocup(engine).about()) == "Yixin"
+def test_a_new_brain_is_asked_its_name_once() -> None:
+    engine = brain(["7,7", "1,1"], ABOUT=['name="Yixin", version="2018", author="Sun Kai"'])
+    gomocup = Gomocup(engine)
+    run(gomocup.move(position(), LIMITS, 1.0))
+    gomocup.lost()
+    run(gomocup.move(position((7, 7, True), (2, 2, False)), LIMITS, 1.0))
+    assert gomocup.name == "Yixin"
+    assert engine.heard.count("ABOUT") == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "name"),
+    [(['name="pbrain-x", version="1"'], "pbrain-x"), (["Old Brain 1.0"], "Old Brain 1.0"),
+     (["UNKNOWN ABOUT"], None), ([], None)],
+)  # fmt: skip
+def test_a_brains_name_is_what_it_says_if_it_says_one(answer: list[str], name: str | None) -> None:
+    assert run(Gomocup(brain([], ABOUT=answer)).about()) == name
 
 
 @pytest.mark.parametrize(

@@ -36,12 +36,13 @@ import logging
 import re
 from dataclasses import dataclass
 
-from adjudicator_client.bot.engine import BadAnswer, Lines
+from adjudicator_client.bot.engine import BadAnswer, EngineGone, Lines
 
 log = logging.getLogger("adjudicator_client.bot")
 
 # ``INFO rule``'s bits for each rule of the service's gomoku ("freestyle": none of them).
 RULE_BITS = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
+ABOUT_SECONDS = 5.0  # how long a brain's name is waited for
 UNLIMITED_MS = 2147483647  # ``time_left`` of a game without a clock, as the protocol writes it
 _CELL = re.compile(r"\s*(\d{1,7})\s*,\s*(\d{1,7})\s*")
 _NOTES = ("MESSAGE", "DEBUG")
@@ -108,23 +109,34 @@ class Gomocup:
         self.known: tuple[Stone, ...] | None = None  # the brain's board, if the bot knows it
         self.fresh = False  # its board is empty, after START, RESTART or SWAP2BOARD
         self.name: str | None = None
+        self.asked_about = False
 
     async def start(self, width: int, height: int) -> None:
         """``START`` (``RECTSTART`` for a board that is not square): BadAnswer if the brain
-        does not take the size."""
+        does not take the size; then, the first time, ``ABOUT``."""
         command = f"START {width}" if width == height else f"RECTSTART {width},{height}"
         await self.engine.send(command)
         answer = await self._reply(self.wait)
         if answer.upper() != "OK":
             raise BadAnswer(f"{command} answered {answer!r}")
         self.size, self.known, self.fresh = (width, height), (), True
+        if not self.asked_about:
+            await self.about()
 
     async def about(self) -> str | None:
-        """The brain's name (``ABOUT``), if it says one."""
+        """The brain's name (``ABOUT``), if it says one within ``ABOUT_SECONDS`` (a brain need
+        not know the command: it answers ``UNKNOWN``, or nothing)."""
+        self.asked_about = True
         await self.engine.send("ABOUT")
-        answer = await self._reply(self.wait)
+        try:
+            answer = await self._reply(min(self.wait, ABOUT_SECONDS))
+        except EngineGone:
+            return None
         found = re.search(r'name\s*=\s*"([^"]*)"', answer)
-        self.name = found[1] if found else (answer.strip() or None)
+        if found is None and answer.split(" ")[0].upper() not in ("UNKNOWN", "ERROR"):
+            found = re.match(r"(.*)", answer)
+        self.name = found[1] if found else None
+        log.debug("brain: %s", answer)
         return self.name
 
     def lost(self) -> None:
