@@ -3,10 +3,15 @@ process with an engine of its own, play a game by its id — freestyle gomoku, r
 and a clock, k in a row, Othello with a clock — with the example engines of ``docs/examples``
 (so the docs' engines stay true), and engines that misbehave (``faulty_engine.py``): one that
 crashes, one that answers taken cells, one too slow for its clock. A bot started again resumes
-its game. Each bot says one line per game, which the service's own state bears out."""
+its game. Then games from the player's stream: bots that seek play each other game after game,
+a bot accepts a challenge (and declines one its engine does not play), bots play their
+tournament's games, and a bot stopped mid-game and started again finds its game on its stream.
+Each bot says one line per game, which the service's own state bears out."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import re
 import signal
@@ -68,14 +73,19 @@ class Said:
     stderr: str
 
 
-def said(process: subprocess.Popen[str]) -> Said:
+def said_all(process: subprocess.Popen[str]) -> list[Said]:
+    """Each line the bot said, once it stopped by itself."""
     out, err = process.communicate(timeout=BOT_SECONDS)
     assert process.returncode == 0, err
     assert "Traceback" not in err, err
-    (line,) = out.splitlines()
-    found = LINE.fullmatch(line)
-    assert found is not None, line
-    return Said(found.groupdict(), err)
+    found = [LINE.fullmatch(line) for line in out.splitlines()]
+    assert all(match is not None for match in found), out
+    return [Said(match.groupdict(), err) for match in found if match is not None]
+
+
+def said(process: subprocess.Popen[str]) -> Said:
+    (one,) = said_all(process)
+    return one
 
 
 @dataclass
@@ -262,3 +272,117 @@ def test_a_game_the_engine_does_not_play_is_aborted(url: str) -> None:
     assert state["status"] == "aborted"
     assert line.line["outcome"] == "aborted"
     assert "do not play reversi" in line.line["gave_up"]
+
+
+# --- games from the player's stream -------------------------------------------------------------
+
+
+def players(api: Client, *names: str) -> list[dict[str, str]]:
+    made = [api.create_player(name) for name in names]
+    return [{"id": player["id"], "name": player["name"], "key": player["key"]} for player in made]
+
+
+def played_alike(first: list[Said], second: list[Said], api: Client) -> list[dict[str, Any]]:
+    """Both bots said a line for each of the same games, each over, as the service says."""
+    games = sorted(told.line["id"] for told in first)
+    assert games == sorted(told.line["id"] for told in second)
+    assert len(set(games)) == len(games)
+    states = []
+    for game_id in games:
+        mine = next(told for told in first if told.line["id"] == game_id)
+        theirs = next(told for told in second if told.line["id"] == game_id)
+        state = dict(api.get_game(game_id))
+        pair = (mine, theirs) if mine.line["seat"] == "1" else (theirs, mine)
+        bears_out(pair, state)
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize(
+    ("protocol", "engine", "seeks", "games"),
+    [
+        ("gomocup", GOMOCUP, [{"game": {"game": "gomoku", "rule": "renju"}},
+                              {"game": {"game": "gomoku"}, "rated": True}], 4),
+        ("nboard", NBOARD, [{"game": {"game": "reversi",
+                                      "clock": {"initial_seconds": 60, "increment_seconds": 1}}}],
+         3),
+    ],
+    ids=["gomocup", "nboard"],
+)  # fmt: skip
+def test_two_seeking_bots_play_each_other_game_after_game(
+    url: str, protocol: str, engine: str, seeks: list[dict[str, Any]], games: int
+) -> None:
+    with Client(url) as api:
+        ann, bo = players(api, "Ann", "Bo")
+        asked = [arg for seek in seeks for arg in ("--seek", json.dumps(seek))]
+        more = [*asked, "--games", str(games), "--refusals", "100"]
+        running = [bot(url, p["key"], engine, protocol, *more) for p in (ann, bo)]
+        first, second = (said_all(process) for process in running)
+        states = played_alike(first, second, api)
+        assert len(states) >= games
+        assert all(told.line["restarts"] == "0" for told in first + second)
+        assert api.list_seeks()["seeks"] == []  # none left waiting: withdrawn at the end
+        archived = api.list_archived_games(player=ann["id"])["games"]
+        assert {game["id"] for game in archived} == {state["id"] for state in states}
+    if len(seeks) > 1:
+        assert {state["rule"] for state in states} == {"renju", "freestyle"}
+
+
+def test_a_bot_accepts_a_challenge_it_plays_and_declines_one_it_does_not(url: str) -> None:
+    with Client(url) as api:
+        ann, bo = players(api, "Ann", "Bo")
+        accepting = bot(url, bo["key"], GOMOCUP, "gomocup", "--accept-challenges", "--games", "1")
+        playing = bot(url, ann["key"], GOMOCUP, "gomocup", "--games", "1")  # its stream's games
+        api.create_challenge(bo["id"], {"game": "reversi"}, key=ann["key"])
+        deadline = time.monotonic() + BOT_SECONDS
+        while api.list_challenges(key=ann["key"])["outgoing"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert api.list_challenges(key=ann["key"])["outgoing"] == []  # declined
+        api.create_challenge(bo["id"], {"game": "gomoku", "size": 9}, key=ann["key"])
+        (mine,), (theirs,) = said_all(playing), said_all(accepting)
+        (state,) = played_alike([mine], [theirs], api)
+    assert (state["game"], state["size"]) == ("gomoku", 9)
+
+
+def test_bots_play_their_tournaments_games(url: str) -> None:
+    with Client(url) as api:
+        org, ann, bo, cy = players(api, "Org", "Ann", "Bo", "Cy")
+        made = api.create_tournament(
+            "Bots", "round_robin", {"game": "gomoku", "size": 9}, key=org["key"],
+            players=[ann["id"], bo["id"], cy["id"]],
+        )  # fmt: skip
+        running = [bot(url, p["key"], GOMOCUP, "gomocup", "--games", "2") for p in (ann, bo, cy)]
+        for _ in range(3):  # three players: three rounds, a bye each
+            api.pair_round(made["id"], key=org["key"])
+            deadline = time.monotonic() + BOT_SECONDS
+            while any(p["game"] is not None and p["result"] is None
+                      for r in api.get_tournament(made["id"])["rounds"]
+                      for p in r["pairings"]) and time.monotonic() < deadline:  # fmt: skip
+                time.sleep(0.2)
+        lines = [said_all(process) for process in running]
+        done = api.get_tournament(made["id"])
+    assert done["status"] == "finished"
+    assert all(len(told) == 2 for told in lines)  # each played its two games
+    paired = {p["game"] for r in done["rounds"] for p in r["pairings"] if p["game"]}
+    assert {told.line["id"] for told in itertools.chain(*lines)} == paired
+
+
+def test_a_seeking_bot_started_again_finds_its_game_on_its_stream(url: str) -> None:
+    with Client(url) as api:
+        ann, bo = players(api, "Ann", "Bo")
+        seek = ["--seek", json.dumps({"game": {"game": "reversi"}}), "--games", "1"]
+        slow = faulty(NBOARD, "--slow", "0.2")
+        first = bot(url, ann["key"], slow, "nboard", *seek)
+        other = bot(url, bo["key"], slow, "nboard", *seek)
+        stream = api.player_events(ann["id"], key=ann["key"])
+        game_id = next(event.data["game"] for event in stream if event.event == "game")
+        stream.close()
+        deadline = time.monotonic() + BOT_SECONDS
+        while api.get_game(game_id)["move_count"] < 10 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=BOT_SECONDS)
+        again = bot(url, ann["key"], NBOARD, "nboard", *seek)
+        (mine,), (theirs,) = said_all(again), said_all(other)
+        (state,) = played_alike([mine], [theirs], api)
+    assert state["reason"] == "no_moves"

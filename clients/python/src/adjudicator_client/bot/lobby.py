@@ -21,68 +21,19 @@ import functools
 import json
 import logging
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 
 from adjudicator_client._async_client import AsyncClient
-from adjudicator_client._events import Stream
-from adjudicator_client._operations import Call
+from adjudicator_client._events import PlayerEvent
 from adjudicator_client._problem import ProblemError
-from adjudicator_client._schema import KEEP_ALIVE_SECONDS
 from adjudicator_client.bot.game import GameRunner, Options, Outcome
 from adjudicator_client.bot.positions import PROTOCOL_GAMES
 
 log = logging.getLogger("adjudicator_client.bot")
 
-RECONNECTS = 1_000_000  # the player's stream is followed until the bot stops
-BACKOFF_SECONDS = 1.0
-
-
-@dataclass(frozen=True)
-class PlayerEvent:
-    """One event of a player's stream: its number, its name and its JSON data."""
-
-    id: int
-    event: str
-    data: Any
-
-
-def player_event(kind: str, number: int | None, body: Any) -> PlayerEvent:
-    return PlayerEvent(number or 0, kind, body)
-
-
-def _json(response: httpx.Response) -> Any:
-    return response.json()
-
-
-def _nothing(response: httpx.Response) -> None:
-    return None
-
-
-def _bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-class FollowingPlayer(Stream[PlayerEvent]):
-    """A player's event stream (with its key), from its first event or resumed after the last
-    one seen; it has no end."""
-
-    def __init__(self, player_id: str, key: str, backoff: float) -> None:
-        super().__init__(player_id, player_event, RECONNECTS, backoff, KEEP_ALIVE_SECONDS)
-        self.player_id, self.key = player_id, key
-
-    def call(self) -> Call[None]:
-        headers = {"Accept": "text/event-stream", **_bearer(self.key)}
-        if self.parser.last_id is not None:
-            headers["Last-Event-ID"] = self.parser.last_id
-        path = f"/v1/players/{quote(self.player_id, safe='')}/events"
-        return Call("GET", path, _nothing, headers=headers, resend="always")
-
-    def is_end(self, event: PlayerEvent) -> bool:
-        return False
+BACKOFF_CAP_SECONDS = 30.0  # the longest wait before the player's stream is opened again
 
 
 class Bot:
@@ -213,12 +164,25 @@ class Bot:
     # --- the player's stream ---------------------------------------------------------------
 
     async def _follow(self) -> None:
-        following = FollowingPlayer(self.player_id, self.key, self.api.retries.backoff)
-        async for event in self.api._follow(following):
+        """The player's events, from the stream's start, until the bot stops: the stream opened
+        again after the last event seen whenever it keeps dropping (the service restarting)."""
+        seen: int | None = None
+        wait = self.api.retries.backoff
+        while True:
             try:
-                await self._told(event)
-            except (ProblemError, httpx.TransportError) as error:
-                log.warning("event %s %s: %s", event.id, event.event, error)
+                async for event in self.api.player_events(self.player_id, key=self.key, after=seen):
+                    seen, wait = event.id, self.api.retries.backoff
+                    try:
+                        await self._told(event)
+                    except (ProblemError, httpx.TransportError) as error:
+                        log.warning("event %s %s: %s", event.id, event.event, error)
+            except (ConnectionError, httpx.TransportError) as error:
+                log.warning("the player's stream dropped (%s): opening it again", error)
+            except ProblemError as problem:
+                if problem.status not in (429, 503):
+                    raise
+            await asyncio.sleep(wait)
+            wait = min(BACKOFF_CAP_SECONDS, wait * 2)
 
     async def _told(self, event: PlayerEvent) -> None:
         data = event.data if isinstance(event.data, dict) else {}
@@ -242,22 +206,19 @@ class Bot:
         to = challenge.get("to") or {}
         if not self.accept_challenges or to.get("id") != self.player_id:
             return
-        path = f"/v1/challenges/{quote(str(challenge.get('id')), safe='')}"
+        challenge_id = str(challenge.get("id"))
         kind = str((challenge.get("game") or {}).get("game", "tictactoe"))
         try:
             if kind not in PROTOCOL_GAMES[self.options.protocol]:
-                await self.api.send(Call("POST", f"{path}/decline", _nothing,
-                                         headers=_bearer(self.key), ok=(204,)))  # fmt: skip
+                await self.api.decline_challenge(challenge_id, key=self.key)
                 return
             if self.enough:
                 return
-            made = await self.api.send(
-                Call("POST", f"{path}/accept", _json, headers=_bearer(self.key), ok=(201,))
-            )
+            made = await self.api.accept_challenge(challenge_id, key=self.key)
         except ProblemError as refused:  # taken or withdrawn meanwhile (or a stream's past)
-            log.info("challenge %s: %s", challenge.get("id"), refused.code)
+            log.info("challenge %s: %s", challenge_id, refused.code)
             return
-        await self._begin(str(made["game"]), made.get("seat"))
+        await self._begin(made["game"], made["seat"])
 
     # --- seeks ------------------------------------------------------------------------------
 
@@ -267,25 +228,25 @@ class Bot:
         if self.enough or index in self.standing or index in self.holding.values():
             return
         body = self.seeks[index]
+        answer_range = body.get("rating_range")
         try:
-            posted = await self.api.send(
-                Call("POST", "/v1/seeks", _json, body, _bearer(self.key), ok=(201,))
-            )
+            posted = await self.api.create_seek(
+                body.get("game") or {}, key=self.key, rated=body.get("rated"),
+                rating_range=None if answer_range is None else tuple(answer_range),
+            )  # fmt: skip
         except ProblemError as refused:
             log.error("seek %s refused: %s", json.dumps(body), refused)
             raise
-        if posted.get("game"):
-            await self._begin(str(posted["game"]), posted.get("seat"), index)
+        if posted["game"] is not None:
+            await self._begin(posted["game"], posted["seat"], index)
         else:
-            self.standing[index] = str(posted["id"])
-            self.seeking[str(posted["id"])] = index
+            self.standing[index] = posted["id"]
+            self.seeking[posted["id"]] = index
 
     async def _withdraw(self) -> None:
         """Withdraw the seeks that wait (a seek that made a game meanwhile is gone already)."""
         for index, seek_id in list(self.standing.items()):
             self.standing.pop(index, None)
             self.seeking.pop(seek_id, None)
-            path = f"/v1/seeks/{quote(seek_id, safe='')}"
             with contextlib.suppress(ProblemError, httpx.TransportError):
-                await self.api.send(Call("DELETE", path, _nothing, headers=_bearer(self.key),
-                                         ok=(204,)))  # fmt: skip
+                await self.api.withdraw_seek(seek_id, key=self.key)
