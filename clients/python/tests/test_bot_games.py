@@ -10,6 +10,8 @@ Each bot says one line per game, which the service's own state bears out."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -17,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -272,6 +275,82 @@ def test_a_game_the_engine_does_not_play_is_aborted(url: str) -> None:
     assert state["status"] == "aborted"
     assert line.line["outcome"] == "aborted"
     assert "do not play reversi" in line.line["gave_up"]
+
+
+class Cutter:
+    """A TCP proxy on loopback in front of the server, in a thread of its own: ``cut`` closes
+    every connection it carries (a dropped network), and refuses new ones for ``seconds`` (the
+    service away for a while)."""
+
+    def __init__(self, target: str) -> None:
+        self.host, _, port = target.removeprefix("http://").partition(":")
+        self.target_port = int(port)
+        self.loop = asyncio.new_event_loop()
+        self.carried: set[asyncio.StreamWriter] = set()
+        self.down_until = 0.0
+        ready = threading.Event()
+        self.port = 0
+
+        async def serve() -> None:
+            server = await asyncio.start_server(self._carry, "127.0.0.1", 0)
+            self.port = server.sockets[0].getsockname()[1]
+            ready.set()
+            async with server:
+                await server.serve_forever()
+
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(serve(),),
+                                       daemon=True)  # fmt: skip
+        self.thread.start()
+        ready.wait(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def _carry(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if time.monotonic() < self.down_until:
+            writer.close()
+            return
+        up_reader, up_writer = await asyncio.open_connection(self.host, self.target_port)
+        self.carried |= {writer, up_writer}
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(ConnectionError, OSError):
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            sink.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        self.carried -= {writer, up_writer}
+
+    def cut(self, seconds: float = 0.0) -> None:
+        def close_all() -> None:
+            self.down_until = time.monotonic() + seconds
+            for writer in list(self.carried):
+                writer.transport.abort()
+
+        self.loop.call_soon_threadsafe(close_all)
+
+
+def test_bots_survive_dropped_connections_and_a_service_away_for_a_while(url: str) -> None:
+    cutter = Cutter(url)
+    with Client(url) as api:
+        match = duel(api, game="reversi", clock={"initial_seconds": 120, "increment_seconds": 1})
+        slow = faulty(NBOARD, "--slow", "0.1")
+        running = [bot(cutter.url, key, slow, "nboard", f"--game={match.game_id}")
+                   for key in match.keys]  # fmt: skip
+        for moves, seconds in ((8, 0.0), (20, 3.0), (36, 0.0)):
+            deadline = time.monotonic() + BOT_SECONDS
+            while match.state()["move_count"] < moves and time.monotonic() < deadline:
+                time.sleep(0.05)
+            cutter.cut(seconds)
+        first, second = (said(process) for process in running)
+        state = match.state()
+    bears_out((first, second), state)
+    assert state["reason"] == "no_moves"  # played out: nobody lost track, nobody flagged
+    assert all(told.line["refusals"] == told.line["restarts"] == "0" for told in (first, second))
+    assert "event stream dropped" in first.stderr + second.stderr  # the cuts were felt
 
 
 # --- games from the player's stream -------------------------------------------------------------

@@ -323,6 +323,12 @@ class GameRunner:
             log.warning("game %s: %s; reading the game again", self.game_id, error)
             self._lost()
             self._update(await self._read())
+        except ProblemError as problem:
+            if problem.status not in BUSY:
+                raise
+            log.warning("game %s: the service is busy (%s)", self.game_id, problem.code)
+            await asyncio.sleep(problem.retry_after or 1.0)
+            self._update(await self._read())
 
     @property
     def gomocup_engine(self) -> Restarting[Gomocup]:
@@ -404,6 +410,8 @@ class GameRunner:
         try:
             return await self.api.get_record_text(self.game_id, "ggf", token=self.key)
         except ProblemError as problem:
+            if problem.status in BUSY or problem.status in NOT_OURS:
+                raise
             raise CannotPlay(f"no GGF record of this game ({problem.detail})") from problem
 
     async def _think(self, answer: Awaitable[T]) -> T | None:

@@ -42,7 +42,7 @@ log = logging.getLogger("adjudicator_client.bot")
 
 # ``INFO rule``'s bits for each rule of the service's gomoku ("freestyle": none of them).
 RULE_BITS = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
-ABOUT_SECONDS = 5.0  # how long a brain's name is waited for
+ABOUT_SECONDS = 3.0  # how long a brain's name is waited for
 UNLIMITED_MS = 2147483647  # ``time_left`` of a game without a clock, as the protocol writes it
 _CELL = re.compile(r"\s*(\d{1,7})\s*,\s*(\d{1,7})\s*")
 _NOTES = ("MESSAGE", "DEBUG")

@@ -152,7 +152,7 @@ class Bot:
 
     def _ended(self, game_id: str, task: asyncio.Task[Outcome]) -> None:
         self.running.pop(game_id, None)
-        if not task.cancelled() and task.exception() is None and task.result().over:
+        if not task.cancelled() and task.exception() is None and task.result().played:
             self.played += 1
         elif not task.cancelled() and task.exception() is not None:
             log.error("game %s: %s", game_id, task.exception())
