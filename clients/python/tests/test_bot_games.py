@@ -270,11 +270,14 @@ def test_a_bot_started_again_resumes_its_game(url: str) -> None:
 def test_a_game_the_engine_does_not_play_is_aborted(url: str) -> None:
     with Client(url) as api:
         match = duel(api, game="reversi")
-        (line,) = match.bots(url, (GOMOCUP, GOMOCUP), "gomocup")[:1]
+        line = said(bot(url, match.keys[0], GOMOCUP, "gomocup", f"--game={match.game_id}"))
         state = match.state()
+        again = bot(url, match.keys[0], GOMOCUP, "gomocup", f"--game={match.game_id}")
+        out, _ = again.communicate(timeout=BOT_SECONDS)
     assert state["status"] == "aborted"
     assert line.line["outcome"] == "aborted"
-    assert "do not play reversi" in line.line["gave_up"]
+    assert "do not play reversi" in (line.line["gave_up"] or "")
+    assert out == f"game {match.game_id} reversi: not played: it was over before the bot read it\n"
 
 
 class Cutter:

@@ -96,7 +96,7 @@ class Outcome:
         kind = str(state.get("game", "?"))
         if state.get("rule"):
             kind += f"/{state['rule']}"
-        if self.seat is None or not self.over:
+        if self.seat is None or not self.over or not self.played:
             return f"game {self.game_id} {kind}: not played: {self.note or 'stopped'}"
         words = [
             f"game {self.game_id} {kind} seat {self.seat} ({mark_of(state, self.seat)}):",

@@ -103,6 +103,7 @@ class Bot:
                 following.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await following
+            await asyncio.gather(*self.chores, return_exceptions=True)  # a seek in flight
             await self._withdraw()
             for task in self.running.values():
                 task.cancel()
