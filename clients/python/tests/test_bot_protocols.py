@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from adjudicator_client.bot.engine import BadAnswer, EngineGone
+from adjudicator_client.bot.engine import BadAnswer, CannotPlay, EngineGone
 from adjudicator_client.bot.game import Action, swap2_plan
 from adjudicator_client.bot.gomocup import Gomocup, Limits, Position, Stone, Swap2Answer
 from adjudicator_client.bot.nboard import NBoard, Played
@@ -148,8 +148,8 @@ def test_an_answer_that_is_no_cell_of_the_board_is_a_bad_answer(answer: str) -> 
         run(Gomocup(brain([answer])).move(position(), LIMITS, 1.0))
 
 
-def test_a_brain_that_refuses_the_board_size_is_a_bad_answer() -> None:
-    with pytest.raises(BadAnswer, match="START 3"):
+def test_a_brain_that_refuses_the_board_size_cannot_play_the_game() -> None:
+    with pytest.raises(CannotPlay, match="START 3"):
         run(Gomocup(brain([], START=["ERROR too small"])).move(position(side=3), LIMITS, 1.0))
 
 

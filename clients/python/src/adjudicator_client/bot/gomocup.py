@@ -36,7 +36,7 @@ import logging
 import re
 from dataclasses import dataclass
 
-from adjudicator_client.bot.engine import BadAnswer, EngineGone, Lines
+from adjudicator_client.bot.engine import BadAnswer, CannotPlay, EngineGone, Lines
 
 log = logging.getLogger("adjudicator_client.bot")
 
@@ -112,13 +112,13 @@ class Gomocup:
         self.asked_about = False
 
     async def start(self, width: int, height: int) -> None:
-        """``START`` (``RECTSTART`` for a board that is not square): BadAnswer if the brain
+        """``START`` (``RECTSTART`` for a board that is not square): CannotPlay if the brain
         does not take the size; then, the first time, ``ABOUT``."""
         command = f"START {width}" if width == height else f"RECTSTART {width},{height}"
         await self.engine.send(command)
         answer = await self._reply(self.wait)
         if answer.upper() != "OK":
-            raise BadAnswer(f"{command} answered {answer!r}")
+            raise CannotPlay(f"the brain does not play this board ({command}: {answer})")
         self.size, self.known, self.fresh = (width, height), (), True
         if not self.asked_about:
             await self.about()
