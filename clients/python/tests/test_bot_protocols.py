@@ -1,6 +1,7 @@
 """The bot's protocol adapters with engines the tests script (no process, no server): what a
 Gomocup brain and an NBoard engine are told, in which order, and what their answers mean; the
-swap2 opening's answers as actions; the service's states as positions and clocks."""
+swap2 opening's answers as actions; the service's states as positions and clocks; and what the
+command line refuses before it starts."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from adjudicator_client.bot.cli import main
 from adjudicator_client.bot.engine import BadAnswer, CannotPlay, EngineGone
 from adjudicator_client.bot.game import Action, swap2_plan
 from adjudicator_client.bot.gomocup import Gomocup, Limits, Position, Stone, Swap2Answer
@@ -397,3 +399,26 @@ def test_no_clock_is_the_turn_seconds_and_no_match_limit() -> None:
 def test_othello_records_are_told_with_their_time_and_passes() -> None:
     moves = [{"square": "f5", "spent_ms": 1500, "passed": False}, {"square": "d6", "passed": True}]
     assert nboard_moves(moves) == [Played("f5", 1.5, False), Played("d6", None, True)]
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--engine", "no-such-brain --fast", "--key", "k"], "cannot run 'no-such-brain'"),
+        (["--engine", "python3 brain.py"], "--key or $ADJUDICATOR_KEY is needed"),
+        (["--engine", "python3", "--key", "k", "--seek", "[1]"], "a seek is a JSON object"),
+        (["--engine", "python3", "--key", "k", "--seek", "{"], "not JSON"),
+        (["--engine", "python3", "--key", "k", "--games", "0"], "must be at least 1"),
+    ],
+)
+def test_the_command_line_refuses_what_cannot_work(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ADJUDICATOR_KEY", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--server", "http://127.0.0.1:9", "--protocol", "gomocup", *argv])
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err

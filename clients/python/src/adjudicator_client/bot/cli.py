@@ -15,6 +15,8 @@ import asyncio
 import json
 import logging
 import os
+import shlex
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -101,6 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
     if not arguments.key:
         parser().error(f"--key or ${KEY_VARIABLE} is needed: the bot plays as a player")
+    program = (shlex.split(arguments.engine) or [""])[0]
+    if not shutil.which(program) and not os.access(program, os.X_OK):
+        parser().error(f"--engine: cannot run {program!r}")
     logging.basicConfig(
         level=logging.DEBUG if arguments.verbose else logging.WARNING, stream=sys.stderr,
         format="adjudicator-bot: %(message)s",

@@ -78,6 +78,7 @@ class EngineProcess:
         assert stdin is not None
         if stdin.is_closing() or self.process.returncode is not None:
             raise EngineGone(f"the engine exited ({self.process.returncode})")
+        log.debug("engine %s < %s", self.pid, line)
         try:
             stdin.write(line.encode() + b"\n")
             await stdin.drain()
@@ -95,7 +96,9 @@ class EngineProcess:
             raise BadAnswer(f"the engine wrote a line too long to read: {error}") from error
         if not raw:
             raise EngineGone(f"the engine closed its output (exit status {await self._exit()})")
-        return raw.decode(errors="replace").rstrip("\r\n").replace("\r", "")
+        line = raw.decode(errors="replace").rstrip("\r\n").replace("\r", "")
+        log.debug("engine %s > %s", self.pid, line)
+        return line
 
     async def _exit(self) -> int | None:
         with contextlib.suppress(TimeoutError):
