@@ -150,7 +150,7 @@ def test_two_gomocup_bots_play_renju_with_swap2_and_a_clock(url: str) -> None:
     with Client(url) as api:
         game = duel(api, game="gomoku", rule="renju", opening="swap2", clock=clock)
         # A random Black plays renju's forbidden points now and then: refused, asked again.
-        lines = game.bots(url, (GOMOCUP, GOMOCUP), "gomocup", "--refusals", "100")
+        lines = game.bots(url, (GOMOCUP, GOMOCUP), "gomocup")
         state = game.state()
     bears_out(lines, state)
     assert state["reason"] in ("line", "board_full")
@@ -230,8 +230,8 @@ def test_an_engine_whose_answers_keep_being_refused_resigns(url: str) -> None:
         state = match.state()
     bears_out(lines, state)
     assert (state["reason"], state["winner"]) == ("resignation", 2)
-    assert lines[0].line["refusals"] == "4"  # --refusals 3 by default: the fourth resigns
-    assert "answers refused" in lines[0].line["gave_up"]
+    assert lines[0].line["refusals"] == "6"  # --refusals 5 by default: the sixth resigns
+    assert "answers refused in a row" in (lines[0].line["gave_up"] or "")
 
 
 def test_a_slow_engine_loses_on_time_and_its_bot_moves_on(url: str) -> None:
@@ -397,7 +397,7 @@ def test_two_seeking_bots_play_each_other_game_after_game(
     with Client(url) as api:
         ann, bo = players(api, "Ann", "Bo")
         asked = [arg for seek in seeks for arg in ("--seek", json.dumps(seek))]
-        more = [*asked, "--games", str(games), "--refusals", "100"]
+        more = [*asked, "--games", str(games)]
         running = [bot(url, p["key"], engine, protocol, *more) for p in (ann, bo)]
         first, second = (said_all(process) for process in running)
         states = played_alike(first, second, api)

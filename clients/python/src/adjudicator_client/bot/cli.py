@@ -87,9 +87,9 @@ def parser() -> argparse.ArgumentParser:
         help="times a game's engine is started again after it died (default 3)",
     )  # fmt: skip
     parse.add_argument(
-        "--refusals", type=int, default=3, metavar="N",
-        help="answers of the engine the service may refuse in a game before it is resigned "
-        "(default 3)",
+        "--refusals", type=int, default=5, metavar="N",
+        help="answers of the engine the service may refuse in a row before the game is "
+        "resigned (default 5)",
     )  # fmt: skip
     parse.add_argument(
         "--depth", type=positive, default=10, metavar="N",

@@ -4,12 +4,13 @@ engine asked for a move whenever the player is to move, each answer sent as the 
 with the player's key, and a line said when the game is over.
 
 The service decides. An answer the service refuses is never taken for played: the engine is
-told the whole position again and asked again, ``refusals`` times at most in a game, and then
-the game is resigned. An engine that dies or stops answering is started again and told the
-whole position (``restarts`` times at most). A move whose answer was lost with the connection
-is sent again with the same ``Idempotency-Key`` (the service applies it once), or read back
-from the game. When the game ends while the engine thinks (a flag fall, a resignation), the
-engine is stopped.
+told the whole position again and asked again — ``refusals`` times in a row at most (a random
+mover that hits a renju forbidden point now and then finds another cell; an engine stuck on an
+illegal answer does not), and then the game is resigned. An engine that dies or stops
+answering is started again and told the whole position (``restarts`` times at most). A move
+whose answer was lost with the connection is sent again with the same ``Idempotency-Key`` (the
+service applies it once), or read back from the game. When the game ends while the engine
+thinks (a flag fall, a resignation), the engine is stopped.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class Options:
     protocol: Protocol
     turn_seconds: float = 10.0
     restarts: int = 3
-    refusals: int = 3
+    refusals: int = 5
     depth: int = 10
     wait: float = 60.0
 
@@ -171,6 +172,7 @@ class GameRunner:
         self.state: State = {}
         self.changed = asyncio.Event()
         self.plan: list[Action] = []
+        self.refused_in_a_row = 0
         self.gomocup: Restarting[Gomocup] | None = None
         self.nboard: Restarting[NBoard] | None = None
         if options.protocol == "gomocup":
@@ -467,6 +469,7 @@ class GameRunner:
             self._refused(f"{label} refused: {refused.code} ({refused.detail})")
             return False
         self._update(answer["state"])
+        self.refused_in_a_row = 0
         return True
 
     def _lost(self) -> None:
@@ -477,12 +480,13 @@ class GameRunner:
 
     def _refused(self, why: str) -> None:
         """An answer of the engine that is not a legal move here: counted, and the engine told
-        the whole position next time; past ``refusals``, CannotPlay."""
+        the whole position next time; past ``refusals`` in a row, CannotPlay."""
         self.outcome.refusals += 1
+        self.refused_in_a_row += 1
         self._lost()
         log.warning("game %s: %s", self.game_id, why)
-        if self.outcome.refusals > self.options.refusals:
-            raise CannotPlay(f"{self.outcome.refusals} answers refused, the last: {why}")
+        if self.refused_in_a_row > self.options.refusals:
+            raise CannotPlay(f"{self.refused_in_a_row} answers refused in a row, the last: {why}")
 
     async def _give_up(self, why: str) -> None:
         """The engine cannot play this game: abort it while that is allowed (before the second
