@@ -66,6 +66,7 @@ class Bot:
         self.standing: dict[int, str] = {}  # each --seek's index → its seek's id, while it waits
         self.seeking: dict[str, int] = {}  # a seek's id → its --seek's index
         self.holding: dict[str, int] = {}  # a game made by a seek → its --seek's index
+        self.early: dict[str, str] = {}  # a seek's id told on the stream before it was posted
         self.idle = asyncio.Event()
         self.chores: set[asyncio.Task[None]] = set()
 
@@ -119,8 +120,11 @@ class Bot:
     # --- games -----------------------------------------------------------------------------
 
     async def _begin(self, game_id: str, seat: int | None, seek: int | None = None) -> None:
-        """Play the game, unless it is played already (or over: a game of the stream's past)."""
+        """Play the game, unless it is played already (or over: a game of the stream's past);
+        ``seek``: the index of the ``--seek`` that made it, posted again when it is over."""
         if game_id in self.begun:
+            if seek is not None:
+                self._hold(game_id, seek)
             return
         self.begun.add(game_id)
         if seek is not None:
@@ -132,6 +136,15 @@ class Bot:
         task = asyncio.create_task(runner.run())
         self.running[game_id] = task
         task.add_done_callback(functools.partial(self._ended, game_id))
+
+    def _hold(self, game_id: str, seek: int) -> None:
+        """The ``seek``-th seek made ``game_id``, learnt after the game was begun (its stream's
+        event came before the seek's own answer): posted again when the game is over — now, if
+        it is over already."""
+        if game_id in self.running:
+            self.holding[game_id] = seek
+        else:
+            self._chore(self._seek(seek))
 
     def _chore(self, work: Coroutine[Any, Any, None]) -> None:
         """Work done beside the games (a seek posted again, seeks withdrawn); its failure is
@@ -191,7 +204,10 @@ class Bot:
             game_id, seat = str(data.get("game")), data.get("seat")
             seek = None
             if data.get("via") == "seek":
-                seek = self.seeking.pop(str(data.get("seek")), None)
+                seek_id = str(data.get("seek"))
+                seek = self.seeking.pop(seek_id, None)
+                if seek is None:  # a seek whose answer is not read yet (or of the past)
+                    self.early[seek_id] = game_id
             if seek is not None:
                 self.standing.pop(seek, None)
             await self._begin(game_id, seat if seat in (1, 2) else None, seek)
@@ -238,8 +254,9 @@ class Bot:
         except ProblemError as refused:
             log.error("seek %s refused: %s", json.dumps(body), refused)
             raise
-        if posted["game"] is not None:
-            await self._begin(posted["game"], posted["seat"], index)
+        made = posted["game"] or self.early.pop(posted["id"], None)
+        if made is not None:  # at once, or told on the stream before this answer was read
+            await self._begin(made, posted["seat"], index)
         else:
             self.standing[index] = posted["id"]
             self.seeking[posted["id"]] = index
