@@ -411,6 +411,8 @@ def test_othello_records_are_told_with_their_time_and_passes() -> None:
         (["--engine", "python3 brain.py"], "--key or $ADJUDICATOR_KEY is needed"),
         (["--engine", "python3", "--key", "k", "--seek", "[1]"], "a seek is a JSON object"),
         (["--engine", "python3", "--key", "k", "--seek", "{"], "not JSON"),
+        (["--engine", "python3", "--key", "k", "--seek", '{"game": {}, "rate": 1}'], "not rate"),
+        (["--engine", "python3", "--key", "k", "--seek", '{"rated": true}'], "not a game"),
         (["--engine", "python3", "--key", "k", "--games", "0"], "must be at least 1"),
     ],
 )

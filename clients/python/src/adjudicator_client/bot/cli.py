@@ -29,6 +29,7 @@ from adjudicator_client.bot.game import Options
 from adjudicator_client.bot.lobby import Bot
 
 KEY_VARIABLE = "ADJUDICATOR_KEY"
+SEEK_MEMBERS = frozenset({"game", "rated", "rating_range"})  # POST /v1/seeks's body
 
 
 def seek_body(text: str) -> dict[str, Any]:
@@ -39,6 +40,12 @@ def seek_body(text: str) -> dict[str, Any]:
         raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
     if not isinstance(body, dict):
         raise argparse.ArgumentTypeError('a seek is a JSON object: {"game": {…}, …}')
+    unknown = sorted(set(body) - SEEK_MEMBERS)
+    if unknown or not isinstance(body.get("game"), dict):
+        raise argparse.ArgumentTypeError(
+            f"a seek has a game (its creation body) and may have rated and rating_range, not "
+            f"{', '.join(unknown) or 'a game that is not an object'}"
+        )
     return body
 
 
