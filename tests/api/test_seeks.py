@@ -365,3 +365,23 @@ def test_without_an_archive_the_routes_are_503() -> None:
         for method, path in routes:
             answer = client.request(method, path, json={"game": GAME}, headers=key)
             assert_problem(answer, 503, "store_unavailable")
+
+
+def test_a_game_that_cannot_be_made_leaves_the_waiting_seek_and_the_challenge(
+    tmp_path: Any,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    with TestClient(create_app(served(url, max_games=1)), raise_server_exceptions=False) as client:
+        ann, bo = make_player(client, "Ann"), make_player(client, "Bo")
+        assert client.post("/v1/games", json=GAME).status_code == 201  # the store is full
+        waiting = seek(client, ann)
+        refused = client.post("/v1/seeks", json={"game": GAME}, headers=bearer(bo["key"]))
+        assert_problem(refused, 503, "capacity_exhausted")
+        assert [s["id"] for s in client.get("/v1/seeks").json()["seeks"]] == [waiting["id"]]
+        challenge = client.post(
+            "/v1/challenges", json={"to": bo["id"], "game": GAME}, headers=bearer(ann["key"])
+        ).json()
+        path = f"/v1/challenges/{challenge['id']}"
+        assert_problem(client.post(f"{path}/accept", headers=bearer(bo["key"])), 503,
+                       "capacity_exhausted")  # fmt: skip
+        assert client.get(path, headers=bearer(bo["key"])).json() == challenge
