@@ -107,7 +107,11 @@ class SeekIn(Body):
     rated: bool = RATED_FIELD
     rating_range: (
         Annotated[
-            list[Annotated[float, Field(ge=-MAX_RATING, le=MAX_RATING, allow_inf_nan=False)]],
+            list[
+                Annotated[
+                    float, Field(strict=True, ge=-MAX_RATING, le=MAX_RATING, allow_inf_nan=False)
+                ]
+            ],
             Field(min_length=2, max_length=2),
         ]
         | None

@@ -320,6 +320,8 @@ HOSTILE_SEEKS = [
     {"game": GAME, "rating_range": [1400]},
     {"game": GAME, "rating_range": [1400, 1e308]},
     {"game": GAME, "rating_range": ["a", "b"]},
+    {"game": GAME, "rating_range": [False, 0.0]},
+    {"game": GAME, "rating_range": ["1400", 1800]},
     {"game": {**GAME, "open": True}},
     {"game": {**GAME, "rated": True}},
     {"game": {**GAME, "names": {"1": "x"}}},
