@@ -387,3 +387,16 @@ def test_a_game_that_cannot_be_made_leaves_the_waiting_seek_and_the_challenge(
         assert_problem(client.post(f"{path}/accept", headers=bearer(bo["key"])), 503,
                        "capacity_exhausted")  # fmt: skip
         assert client.get(path, headers=bearer(bo["key"])).json() == challenge
+
+
+def test_a_players_streams_are_bounded_per_client_as_games_are(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    app = create_app(served(url, max_streams_per_client=1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        ann = make_player(client, "Ann")
+        path, key = f"/v1/players/{ann['id']}/events", bearer(ann["key"])
+        with client.stream("GET", path, headers=key) as held:
+            assert held.status_code == 200
+            refused = client.get(path, headers=key)
+            assert_problem(refused, 503, "too_many_streams")
+            assert "retry-after" in refused.headers
