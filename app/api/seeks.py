@@ -11,6 +11,7 @@ seeks, an accepted challenge, or a tournament's pairing) seats each by its key's
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
@@ -106,7 +107,11 @@ class SeekIn(Body):
     rated: bool = RATED_FIELD
     rating_range: (
         Annotated[
-            list[Annotated[float, Field(ge=-MAX_RATING, le=MAX_RATING, allow_inf_nan=False)]],
+            list[
+                Annotated[
+                    float, Field(strict=True, ge=-MAX_RATING, le=MAX_RATING, allow_inf_nan=False)
+                ]
+            ],
             Field(min_length=2, max_length=2),
         ]
         | None
@@ -344,16 +349,21 @@ async def create_seek(request: Request) -> Response:
     if matched is None:
         return json_response({"id": seek.id, "game": None, "seat": None}, 201, headers)
     other = matched.other
-    try:
-        game_id, seat = await make_game(request, game, body.rated, player.id, other.player)
-    except BaseException:
-        await offers.unmatch(other)  # its player's seek waits again
-        raise
-    await tell(
-        request,
-        [game_told(player.id, game_id, seat, "seek", seek.id),
-         game_told(other.player, game_id, 3 - seat, "seek", other.id)],
-    )  # fmt: skip
+
+    async def made() -> tuple[str, int]:
+        try:
+            game_id, seat = await make_game(request, game, body.rated, player.id, other.player)
+        except BaseException:
+            await offers.unmatch(other)  # its player's seek waits again
+            raise
+        await tell(
+            request,
+            [game_told(player.id, game_id, seat, "seek", seek.id),
+             game_told(other.player, game_id, 3 - seat, "seek", other.id)],
+        )  # fmt: skip
+        return game_id, seat
+
+    game_id, seat = await asyncio.shield(made())  # matched: made and told, whoever leaves
     return json_response({"id": seek.id, "game": game_id, "seat": seat}, 201, headers)
 
 
@@ -459,20 +469,28 @@ async def accept_challenge(request: Request) -> Response:
     request.app.state.creation_limiter.take(client_of(request))
     game = game_body(request, challenge.game, ("game",))
     offers = offers_of(request)
-    if not await offers.take(challenge):
+
+    async def made() -> tuple[str, int] | None:
+        if not await offers.take(challenge):
+            return None
+        try:
+            game_id, seat = await make_game(
+                request, game, challenge.rated, player.id, challenge.challenger
+            )
+        except BaseException:
+            await offers.untake(challenge)  # it stays open
+            raise
+        await tell(
+            request,
+            [game_told(player.id, game_id, seat, "challenge", challenge.id),
+             game_told(challenge.challenger, game_id, 3 - seat, "challenge", challenge.id)],
+        )  # fmt: skip
+        return game_id, seat
+
+    answer = await asyncio.shield(made())  # taken: made and told, whoever leaves
+    if answer is None:
         raise ChallengeNotFound(challenge.id)
-    try:
-        game_id, seat = await make_game(
-            request, game, challenge.rated, player.id, challenge.challenger
-        )
-    except BaseException:
-        await offers.untake(challenge)
-        raise
-    await tell(
-        request,
-        [game_told(player.id, game_id, seat, "challenge", challenge.id),
-         game_told(challenge.challenger, game_id, 3 - seat, "challenge", challenge.id)],
-    )  # fmt: skip
+    game_id, seat = answer
     return json_response({"game": game_id, "seat": seat}, 201, {"Location": f"/v1/games/{game_id}"})
 
 

@@ -320,6 +320,8 @@ HOSTILE_SEEKS = [
     {"game": GAME, "rating_range": [1400]},
     {"game": GAME, "rating_range": [1400, 1e308]},
     {"game": GAME, "rating_range": ["a", "b"]},
+    {"game": GAME, "rating_range": [False, 0.0]},
+    {"game": GAME, "rating_range": ["1400", 1800]},
     {"game": {**GAME, "open": True}},
     {"game": {**GAME, "rated": True}},
     {"game": {**GAME, "names": {"1": "x"}}},
@@ -365,3 +367,36 @@ def test_without_an_archive_the_routes_are_503() -> None:
         for method, path in routes:
             answer = client.request(method, path, json={"game": GAME}, headers=key)
             assert_problem(answer, 503, "store_unavailable")
+
+
+def test_a_game_that_cannot_be_made_leaves_the_waiting_seek_and_the_challenge(
+    tmp_path: Any,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    with TestClient(create_app(served(url, max_games=1)), raise_server_exceptions=False) as client:
+        ann, bo = make_player(client, "Ann"), make_player(client, "Bo")
+        assert client.post("/v1/games", json=GAME).status_code == 201  # the store is full
+        waiting = seek(client, ann)
+        refused = client.post("/v1/seeks", json={"game": GAME}, headers=bearer(bo["key"]))
+        assert_problem(refused, 503, "capacity_exhausted")
+        assert [s["id"] for s in client.get("/v1/seeks").json()["seeks"]] == [waiting["id"]]
+        challenge = client.post(
+            "/v1/challenges", json={"to": bo["id"], "game": GAME}, headers=bearer(ann["key"])
+        ).json()
+        path = f"/v1/challenges/{challenge['id']}"
+        assert_problem(client.post(f"{path}/accept", headers=bearer(bo["key"])), 503,
+                       "capacity_exhausted")  # fmt: skip
+        assert client.get(path, headers=bearer(bo["key"])).json() == challenge
+
+
+def test_a_players_streams_are_bounded_per_client_as_games_are(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    app = create_app(served(url, max_streams_per_client=1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        ann = make_player(client, "Ann")
+        path, key = f"/v1/players/{ann['id']}/events", bearer(ann["key"])
+        with client.stream("GET", path, headers=key) as held:
+            assert held.status_code == 200
+            refused = client.get(path, headers=key)
+            assert_problem(refused, 503, "too_many_streams")
+            assert "retry-after" in refused.headers
