@@ -413,6 +413,10 @@ def test_othello_records_are_told_with_their_time_and_passes() -> None:
         (["--engine", "python3", "--key", "k", "--seek", "{"], "not JSON"),
         (["--engine", "python3", "--key", "k", "--seek", '{"game": {}, "rate": 1}'], "not rate"),
         (["--engine", "python3", "--key", "k", "--seek", '{"rated": true}'], "not a game"),
+        (
+            ["--engine", "python3", "--key", "k", "--seek", '{"game": {}, "rating_range": 5}'],
+            "two numbers",
+        ),
         (["--engine", "python3", "--key", "k", "--games", "0"], "must be at least 1"),
     ],
 )

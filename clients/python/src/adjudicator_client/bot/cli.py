@@ -46,6 +46,12 @@ def seek_body(text: str) -> dict[str, Any]:
             f"a seek has a game (its creation body) and may have rated and rating_range, not "
             f"{', '.join(unknown) or 'a game that is not an object'}"
         )
+    bounds = body.get("rating_range")
+    if bounds is not None and not (
+        isinstance(bounds, list) and len(bounds) == 2
+        and all(isinstance(bound, int | float) and not isinstance(bound, bool) for bound in bounds)
+    ):  # fmt: skip
+        raise argparse.ArgumentTypeError("a seek's rating_range is [lo, hi]: two numbers")
     return body
 
 
