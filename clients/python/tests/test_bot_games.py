@@ -202,6 +202,34 @@ def test_an_engine_that_crashes_is_started_again_and_the_game_goes_on(
     assert "starting it again" in lines[0].stderr
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")
+def test_an_engine_killed_mid_game_is_started_again_and_the_game_resumed(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        slow = faulty(NBOARD, "--slow", "0.05")
+        running = [bot(url, key, slow, "nboard", f"--game={match.game_id}") for key in match.keys]
+        deadline = time.monotonic() + BOT_SECONDS
+        while match.state()["move_count"] < 12 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (engine,) = children(running[0].pid)  # the first bot's engine: one game, one engine
+        os.kill(engine, signal.SIGKILL)
+        first, second = (said(process) for process in running)
+        state = match.state()
+    bears_out((first, second), state)
+    assert first.line["restarts"] == "1"
+    assert state["reason"] == "no_moves"  # resumed and played out
+
+
 @pytest.mark.parametrize(
     ("protocol", "engine", "game"),
     [("gomocup", GOMOCUP, {"game": "gomoku"}), ("nboard", NBOARD, {"game": "reversi"})],
