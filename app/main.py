@@ -31,6 +31,7 @@ from app.api.questions import kind_router
 from app.api.ratelimit import RateLimiter
 from app.api.records import AuditShapes, records_router
 from app.api.routing import index_routes
+from app.api.seeks import seeks_router
 from app.api.shutdown import watching_for_stop
 from app.api.tournaments import Documents, tournaments_router
 from app.api.web import mount_web
@@ -46,6 +47,7 @@ from app.records.signing import KeyRing
 from app.server import protocol_for
 from app.sessions.kind import Kinds
 from app.sessions.store import GameStore, client_part
+from app.sessions.watchers import Watchers
 from app.settings import Settings
 from app.stores.archive.archive import Archive
 from app.stores.archive.urls import NONE as NO_ARCHIVE
@@ -316,6 +318,7 @@ def create_app(
     app.state.kept_records = KeptRecords(settings.record_cache_bytes)
     app.state.archive = archive = archive_from(settings)
     app.state.tournament_documents = Documents(settings.tournament_documents)
+    app.state.player_watchers = Watchers()  # players' streams, woken by this process's events
     app.state.archiver = (
         None
         if archive is None
@@ -347,7 +350,7 @@ def create_app(
     records = records_router(app.state.audits)
     asked = tuple(kind_router(kind) for kind in app.state.games.kinds if routed_alone(kind))
     routers = (reversi.router, tictactoe.router, gomoku.router, *asked, games, records,
-               archive_router(), players_router(), tournaments_router(),
+               archive_router(), players_router(), tournaments_router(), seeks_router(),
                operations.router)  # fmt: skip
     for router in routers:
         add_routes_flat(app, router)

@@ -183,6 +183,24 @@ class Settings(BaseSettings):
         ge=1,
         description="Tournaments (`POST /v1/tournaments`) a player may organise, ever.",
     )
+    max_seeks_per_player: int = Field(
+        10,
+        ge=1,
+        description="Open seeks (`POST /v1/seeks`) a player may hold at once; one more is 503 "
+        "`capacity_exhausted` until one is matched or withdrawn.",
+    )
+    max_challenges_per_player: int = Field(
+        20,
+        ge=1,
+        description="Open challenges (`POST /v1/challenges`) a player may have made at once; "
+        "one more is 503 `capacity_exhausted` until one is accepted, declined or withdrawn.",
+    )
+    player_events_kept: int = Field(
+        1000,
+        ge=1,
+        description="Events of a player's stream (`GET /v1/players/{id}/events`) kept for a "
+        "resume with `Last-Event-ID`, the most recent; older ones are gone.",
+    )
     max_tournament_players: int = Field(
         500,
         ge=2,

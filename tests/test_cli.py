@@ -697,6 +697,61 @@ def test_tournament_commands_make_pair_play_and_follow_a_round_robin(
     assert "JSON object" in bad.output
 
 
+def test_seek_and_challenge_commands_make_games_told_on_the_players_streams(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """``adjudicator seek …`` and ``challenge …`` against a real server with an archive: two
+    seeks that fit make a game, printed on both players' streams (``player follow``); a
+    challenge declined and one accepted; problems on stderr with exit status 1."""
+    archive = {"ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    with uvicorn_server(archive) as url:
+
+        def run(*args: str, ok: bool = True) -> Any:
+            result = runner.invoke(main, [*args, "--url", url])
+            assert (result.exit_code == 0) is ok, result.output
+            text = result.stdout if ok else result.stderr
+            return json.loads(text) if text.strip() else None
+
+        def followed(player: dict[str, Any], count: int) -> list[Any]:
+            args = ["player", "follow", player["id"], "--count", str(count)]
+            result = runner.invoke(main, [*args, "--key", player["key"], "--url", url])
+            assert result.exit_code == 0, result.output
+            return [json.loads(line) for line in result.stdout.splitlines()]
+
+        ann, bo = run("player", "new", "Ann"), run("player", "new", "Bo")
+        waiting = run("seek", "new", "--game", '{"n": 3}', "--range", "1000", "2000",
+                      "--key", ann["key"])  # fmt: skip
+        assert waiting["game"] is None
+        assert [s["id"] for s in run("seek", "list", "--game", "tictactoe")["seeks"]] == [
+            waiting["id"]
+        ]
+        made = run("seek", "new", "--game", '{"game": "tictactoe", "n": 3}', "--key", bo["key"])
+        [told] = followed(ann, 1)
+        assert told["event"] == "game"
+        assert (told["data"]["game"], told["data"]["seat"]) == (made["game"], 3 - made["seat"])
+        assert run("seek", "list")["seeks"] == []
+        mine = run("seek", "new", "--game", '{"n": 4}', "--rated", "--key", ann["key"])
+        assert run("seek", "withdraw", mine["id"], "--key", bo["key"], ok=False)["code"] == (
+            "wrong_player"
+        )
+        run("seek", "withdraw", mine["id"], "--key", ann["key"])
+
+        offered = run("challenge", "new", bo["id"], "--game", '{"n": 3}', "--key", ann["key"])
+        assert run("challenge", "list", "--key", bo["key"])["incoming"] == [offered]
+        run("challenge", "decline", offered["id"], "--key", bo["key"])
+        assert [e["event"] for e in followed(ann, 2)] == ["game", "challenge_declined"]
+        again = run("challenge", "new", bo["id"], "--game", '{"n": 3}', "--key", ann["key"])
+        game = run("challenge", "accept", again["id"], "--key", bo["key"])
+        assert followed(bo, 4)[-1]["data"] == {
+            "game": game["game"], "seat": game["seat"], "via": "challenge",
+            "challenge": again["id"],
+        }  # fmt: skip
+        gone = run("challenge", "withdraw", again["id"], "--key", ann["key"], ok=False)
+        assert gone["code"] == "challenge_not_found"
+        assert run("challenge", "new", ann["id"], "--game", '{"n": 3}', "--key", ann["key"],
+                   ok=False)["code"] == "validation_error"  # fmt: skip
+
+
 def test_game_commands_are_the_game_routes(runner: CliRunner) -> None:
     listed = runner.invoke(main, ["game", "--help"])
     assert listed.exit_code == 0
@@ -733,6 +788,9 @@ print([name for name in heavy if name in sys.modules])
         (["ratings"], "POOL"),
         (["tournament", "new"], "--system"),
         (["tournament", "follow"], "--after"),
+        (["seek", "new"], "--range"),
+        (["challenge", "accept"], "ID"),
+        (["player", "follow"], "--count"),
     ],
 )
 def test_a_client_commands_help_builds_nothing_of_the_service(

@@ -11,6 +11,7 @@ so the game routes look nothing up for it.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -22,12 +23,14 @@ from app.api.archive import archive_of
 from app.api.bodies import JsonBody, json_response
 from app.api.clients import client_of
 from app.api.games.access import store_errors
+from app.api.games.schemas import GameShapes
 from app.api.params import BearerToken, Malformed, Param, integer, matching
 from app.api.ratelimit import RateLimiter
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
+from app.contract.bodies import BodyInvalid
 from app.contract.fields import Body
-from app.contract.games import SeatName
+from app.contract.games import CreateIn, SeatName
 from app.contract.pools import pool_of
 from app.contract.problems import (
     PLAYER_NOT_FOUND,
@@ -206,13 +209,32 @@ def seated(game: NewGame, player: Player, seat: int, kinds: Kinds[Any], rated: b
     named[seat - 1] = player.name
     terms = game.terms
     if rated:
-        kind = kinds.find(game.kind)
-        facts = kind.new(game.params).facts()
-        terms = replace(terms, pool=pool_of(kind, game.params, facts, game.control))
+        terms = replace(terms, pool=pool_of_game(game, kinds))
     return replace(
         game, id=game_id, given=(given[0], given[1]), players=(held[0], held[1]),
         names=(named[0], named[1]), terms=terms,
     )  # fmt: skip
+
+
+def pool_of_game(game: NewGame, kinds: Kinds[Any]) -> str:
+    """The pool ``game`` is rated in (``pool_of``), were it rated."""
+    kind = kinds.find(game.kind)
+    return pool_of(kind, game.params, kind.new(game.params).facts(), game.control)
+
+
+def game_body(request: Request, body: Mapping[str, Any], where: Sequence[str | int]) -> CreateIn:
+    """``body`` read as a creation body of ``POST /v1/games`` (a 422 naming its members under
+    ``where``): a tournament's games', a seek's, a challenge's."""
+    shapes: GameShapes = request.app.state.games
+    try:
+        return shapes.create_body(
+            shapes.create.validate_value(dict(body), request.app.state.validation_context)
+        )
+    except BodyInvalid as invalid:
+        raise BodyInvalid(
+            [{**error, "loc": ("body", *where, *tuple(error["loc"])[1:])}
+             for error in invalid.errors()]
+        ) from None  # fmt: skip
 
 
 def seated_pair(

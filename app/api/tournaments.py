@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Annotated, Any, get_args
 
@@ -23,11 +23,11 @@ from fastapi import APIRouter, Request, Response
 from fastapi.sse import EventSourceResponse
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError, to_json
-from starlette.responses import StreamingResponse
 
 from app.api.archive import archive_of
 from app.api.bodies import JsonBody, json_response
 from app.api.clients import client_of
+from app.api.feeds import feed
 from app.api.games import params as game_params
 from app.api.games.access import store_errors, store_of
 from app.api.games.schemas import GameShapes
@@ -37,12 +37,14 @@ from app.api.players import (
     NO_PLAYERS,
     PLAYER_ID,
     PLAYER_KEY,
+    game_body,
     player_by_key,
     players_of,
     seated_pair,
 )
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
+from app.api.seeks import game_told, woken
 from app.api.work import meter_of
 from app.contract.bodies import BodyInvalid
 from app.contract.fields import Body
@@ -96,10 +98,6 @@ SEATING = ("open", "creator", "rated", "names")
 TOURNAMENT_RULES_OFF = {"abort": False, "rematch": False}
 MAX_OPENINGS = 100
 TRF = "trf"
-# How often a tournament's stream reads its events (they are written by whichever process made
-# the change), and how many at a time.
-EVENTS_POLL_SECONDS = 0.5
-EVENTS_PAGE = 100
 
 
 class TournamentIn(Body):
@@ -228,20 +226,6 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _game_body(request: Request, body: Mapping[str, Any], where: Sequence[str | int]) -> Any:
-    """``body`` read as a creation body (a 422 naming its members under ``where``)."""
-    shapes: GameShapes = request.app.state.games
-    try:
-        return shapes.create_body(
-            shapes.create.validate_value(dict(body), request.app.state.validation_context)
-        )
-    except BodyInvalid as invalid:
-        raise BodyInvalid(
-            [{**error, "loc": ("body", *where, *tuple(error["loc"])[1:])}
-             for error in invalid.errors()]
-        ) from None  # fmt: skip
-
-
 def round_body(event: Event, number: int) -> dict[str, Any]:
     """Round ``number``'s game body: the event's, its opening laid over it, made without the
     actions a tournament's game leaves out."""
@@ -320,9 +304,9 @@ async def create_tournament(request: Request) -> Response:
     request.app.state.creation_limiter.take(client_of(request))
     body = await TOURNAMENT_BODY.parse(request)
     settings = request.app.state.settings
-    _game_body(request, body.game, ("game",))
+    game_body(request, body.game, ("game",))
     for index, opening in enumerate(body.openings):
-        _game_body(request, body.game | opening, ("openings", index))
+        game_body(request, body.game | opening, ("openings", index))
     if body.rounds is not None and body.rounds > settings.max_tournament_rounds:
         raise _invalid(("rounds",), f"at most {settings.max_tournament_rounds}")
     if len(body.players) > settings.max_tournament_players:
@@ -418,7 +402,15 @@ async def pair_round(request: Request) -> Response:
     except BaseException:
         await asyncio.shield(book.unclaim(wanted, number))
         raise
-    await book.paired(wanted, number, _now_ms(), total)
+    by_number = {entrant.number: entrant.id for entrant in tournament.entrants}
+    told = [
+        game_told(by_number[entrant], board.game_id, seat, "tournament", wanted)
+        for board in boards if board.game_id is not None
+        for seat, entrant in ((1, board.pairing.seat1), (2, board.pairing.seat2 or 0))
+    ]  # fmt: skip
+    kept = request.app.state.settings.player_events_kept
+    await book.paired(wanted, number, _now_ms(), total, told, kept)
+    woken(request, told)
     return json_response(document(await found(request, wanted), request.app.state.keys), 201)
 
 
@@ -428,7 +420,7 @@ async def _make_games(
     """Make round ``number``'s games, all or none (those made are deleted if one cannot be)."""
     event = tournament.event
     shapes: GameShapes = request.app.state.games
-    body = _game_body(request, round_body(event, number), ("game",))
+    body = game_body(request, round_body(event, number), ("game",))
     store = store_of(request)
     owner = client_of(request)
     by_number = {entrant.number: entrant for entrant in tournament.entrants}
@@ -520,26 +512,9 @@ async def tournament_events(request: Request) -> Response:
     if tournament.event.status == "finished" and after >= tournament.event.changes:
         return Response(status_code=204)  # resumed at or past the end: stop reconnecting
     slot = streams.take(key, client)
-
-    async def events() -> AsyncIterator[bytes]:
-        seen = after
-        while not await request.is_disconnected():
-            page = await book.events(wanted, seen, EVENTS_PAGE)
-            for seq, name, data in page:
-                seen = seq
-                yield f"id: {seq}\nevent: {name}\ndata: {data}\n\n".encode()
-                if name == "end":
-                    return
-            if not page:
-                yield b": keep-alive\n\n"
-                await asyncio.sleep(EVENTS_POLL_SECONDS)
-
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    response = StreamingResponse(
-        slot.during(events()), media_type="text/event-stream", headers=headers
+    return feed(
+        request, slot, lambda seen, most: book.events(wanted, seen, most), after, last="end"
     )
-    slot.held_until_gone(response)
-    return response
 
 
 def tournaments_router() -> APIRouter:

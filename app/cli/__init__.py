@@ -1,5 +1,6 @@
 """The ``adjudicator`` command: ``serve`` (the default), ``openapi``, ``check``, ``audit``,
-``verify``, ``db``, ``game``, ``player``, ``ratings`` and ``tournament``.
+``verify``, ``db``, ``game``, ``player``, ``ratings``, ``tournament``, ``seek`` and
+``challenge``.
 
 Each subcommand lives in a module of its own and is imported only when it runs (or when the
 top-level help lists it): ``adjudicator game …`` is a small HTTP client and must not pay for
@@ -17,6 +18,9 @@ building the service (FastAPI, Pydantic and the app take about a second to impor
   ``player new NAME`` (the key shown once), ``player show ID``, ``player me``, ``ratings POOL``.
 * ``tournament`` (``app.cli.tournaments``) is a client of its tournaments: ``tournament new``,
   ``show ID [--trf]``, the organiser's ``enter``, ``withdraw`` and ``pair``, and ``follow ID``.
+* ``seek`` and ``challenge`` (``app.cli.seeks``) are clients of its seeks and challenges: ``seek
+  new``, ``list``, ``withdraw``; ``challenge new``, ``list``, ``accept``, ``decline``,
+  ``withdraw``; ``player follow ID`` prints a player's events.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ COMMANDS = {
     "player": ("app.cli.players", "player"),
     "ratings": ("app.cli.players", "ratings"),
     "tournament": ("app.cli.tournaments", "tournament"),
+    "seek": ("app.cli.seeks", "seek"),
+    "challenge": ("app.cli.seeks", "challenge"),
     "db": ("app.cli.db", "db"),
 }
 

@@ -4,7 +4,9 @@ ratings (a service that keeps an archive), beside ``adjudicator game``.
 * ``player new NAME`` makes a player and prints the answer, its key in it; the key is shown only
   this once (stderr says so), and is the ``--token`` of ``adjudicator game create-game`` and
   ``join-game`` (which then seat the player) and of every action in the player's games.
-* ``player show ID`` prints a player and its ratings; ``player me`` the player of a key.
+* ``player show ID`` prints a player and its ratings; ``player me`` the player of a key;
+  ``player follow ID --key KEY`` prints the player's events (``game``, ``challenge``,
+  ``challenge_declined``) as they come, one JSON line each.
 * ``ratings POOL`` prints a page of the pool's players by rating (``--limit``, ``--cursor``).
 
 As ``adjudicator game``'s commands do, each prints the service's answer (JSON) to stdout, and a
@@ -16,6 +18,8 @@ service is imported here, httpx only when a request is sent.
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Iterable, Iterator
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -116,6 +120,23 @@ def me(url: str, key: str) -> None:
     _send(url, "GET", "getMe", token=key)
 
 
+@player.command("follow")
+@click.argument("player_id", metavar="ID")
+@click.option("--after", type=click.IntRange(0), default=None, help="Start after event N.")
+@click.option("--count", type=click.IntRange(1), default=None, help="Stop after N events.")
+@URL
+@click.option(
+    "--key", required=True, envvar="ADJUDICATOR_KEY", help="The player's key (or ADJUDICATOR_KEY)."
+)
+def follow(player_id: str, after: int | None, count: int | None, url: str, key: str) -> None:
+    """Print the player's events as they come, one JSON line each ({"id", "event", "data"}:
+    `game`, a game of the player began; `challenge`; `challenge_declined`), until interrupted
+    (or --count of them); a dropped stream is resumed after the last event printed. The
+    player's own --key."""
+    path = _path("playerEvents").replace("{player_id}", quote(player_id, safe=""))
+    follow_stream(url.rstrip("/") + path, after, token=key, count=count)
+
+
 @click.command(short_help="A page of a pool's players by rating.")
 @click.argument("pool")
 @click.option("--limit", type=click.IntRange(1), default=None, help="At most this many players.")
@@ -126,3 +147,84 @@ def ratings(pool: str, limit: int | None, cursor: str | None, url: str) -> None:
     e.g. tictactoe/3x3/k3/correspondence or reversi/8x8/blitz); `next` is the --cursor of the
     next page (null after the last). Prints the service's answer."""
     _send(url, "GET", "listRatings", query={"pool": pool, "limit": limit, "cursor": cursor})
+
+
+def json_object(value: str) -> dict[str, Any]:
+    """A JSON object given on the command line (a game's creation body)."""
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as error:
+        raise click.BadParameter(f"not JSON: {error}") from None
+    if not isinstance(parsed, dict):
+        raise click.BadParameter("a JSON object, e.g. '{\"n\": 3}'")
+    return parsed
+
+
+# Drops of an event stream in a row (no event between them) before ``follow_stream`` gives up.
+RECONNECTS = 5
+
+
+def follow_stream(
+    address: str,
+    after: int | None,
+    *,
+    last: str | None = None,
+    token: str | None = None,
+    count: int | None = None,
+) -> None:
+    """Print the events of the stream at ``address`` (with the bearer ``token``, if given) as
+    they come, one JSON line each (``{"id", "event", "data"}``), until one named ``last`` or
+    the ``count``-th (a stream with neither goes on until interrupted); a dropped stream is
+    resumed after the last event printed (``after``: start after event N)."""
+    import httpx  # here, not above: a command's --help needs no HTTP client
+
+    since = None if after is None else str(after)
+    failures = 0
+    while True:
+        headers = {"Accept": "text/event-stream"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        if since is not None:
+            headers["Last-Event-ID"] = since
+        try:
+            with httpx.stream("GET", address, headers=headers, timeout=60.0) as answer:
+                if answer.status_code == 204:
+                    return  # resumed at or past the end
+                if answer.status_code != 200:
+                    answer.read()
+                    click.echo(answer.text, err=True)
+                    raise click.exceptions.Exit(1)
+                for event in _events(answer.iter_lines()):
+                    failures = 0
+                    since = str(event["id"])
+                    click.echo(json.dumps(event, ensure_ascii=False, separators=(",", ":")))
+                    if count is not None:
+                        count -= 1
+                    if event["event"] == last or count == 0:
+                        return
+            why = "the stream ended"
+        except httpx.TransportError as error:
+            why = str(error)
+        failures += 1  # dropped: resumed after the last event printed
+        if failures > RECONNECTS:
+            raise click.ClickException(f"{address}: {why}")
+        time.sleep(0.5 * failures)
+
+
+def _events(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """The events of a stream's lines: ``{"id", "event", "data"}`` each (comments skipped)."""
+    kind, data, number = "message", list[str](), None
+    for line in lines:
+        if not line:
+            if data:
+                yield {"id": number, "event": kind, "data": json.loads("\n".join(data))}
+            kind, data, number = "message", [], None
+        elif not line.startswith(":"):  # a comment is a keep-alive
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "event":
+                kind = value
+            elif name == "data":
+                data.append(value)
+            elif name == "id":
+                number = int(value) if value.isdigit() else value

@@ -19,15 +19,12 @@ service is imported here, httpx only when a request is sent.
 
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import quote
 
 import click
 
-from app.cli.players import URL, _path, _send
+from app.cli.players import URL, _path, _send, follow_stream, json_object
 
 SYSTEMS = ("round_robin", "double_round_robin", "swiss")
 KEY = click.option(
@@ -36,18 +33,6 @@ KEY = click.option(
     envvar="ADJUDICATOR_KEY",
     help="The organiser's player key (or ADJUDICATOR_KEY).",
 )
-# Drops of the event stream in a row (no event between them) before ``follow`` gives up.
-RECONNECTS = 5
-
-
-def _json_object(value: str) -> dict[str, Any]:
-    try:
-        parsed = json.loads(value)
-    except json.JSONDecodeError as error:
-        raise click.BadParameter(f"not JSON: {error}") from None
-    if not isinstance(parsed, dict):
-        raise click.BadParameter("a JSON object, e.g. '{\"n\": 3}'")
-    return parsed
 
 
 @click.group()
@@ -88,7 +73,7 @@ def new(
     url: str,
 ) -> None:
     """Make a tournament organised by the player of --key: prints its document."""
-    body: dict[str, Any] = {"name": name, "system": system, "game": _json_object(game),
+    body: dict[str, Any] = {"name": name, "system": system, "game": json_object(game),
                             "players": list(players), "rated": rated}  # fmt: skip
     if rounds is not None:
         body["rounds"] = rounds
@@ -145,53 +130,5 @@ def pair(tournament_id: str, key: str, url: str) -> None:
 def follow(tournament_id: str, after: int | None, url: str) -> None:
     """Print the tournament's events as they come, one JSON line each ({"id", "event",
     "data"}), until its `end`; a dropped stream is resumed after the last event printed."""
-    import httpx  # here, not above: a command's --help needs no HTTP client
-
     path = _path("tournamentEvents").replace("{tournament_id}", quote(tournament_id, safe=""))
-    address = url.rstrip("/") + path
-    last = None if after is None else str(after)
-    failures = 0
-    while True:
-        headers = {"Accept": "text/event-stream"}
-        if last is not None:
-            headers["Last-Event-ID"] = last
-        try:
-            with httpx.stream("GET", address, headers=headers, timeout=60.0) as answer:
-                if answer.status_code == 204:
-                    return  # resumed at or past the end
-                if answer.status_code != 200:
-                    answer.read()
-                    click.echo(answer.text, err=True)
-                    raise click.exceptions.Exit(1)
-                for event in _events(answer.iter_lines()):
-                    failures = 0
-                    last = str(event["id"])
-                    click.echo(json.dumps(event, ensure_ascii=False, separators=(",", ":")))
-                    if event["event"] == "end":
-                        return
-            why = "the stream ended before the tournament did"
-        except httpx.TransportError as error:
-            why = str(error)
-        failures += 1  # dropped: resumed after the last event printed
-        if failures > RECONNECTS:
-            raise click.ClickException(f"{address}: {why}")
-        time.sleep(0.5 * failures)
-
-
-def _events(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """The events of a stream's lines: ``{"id", "event", "data"}`` each (comments skipped)."""
-    kind, data, number = "message", list[str](), None
-    for line in lines:
-        if not line:
-            if data:
-                yield {"id": number, "event": kind, "data": json.loads("\n".join(data))}
-            kind, data, number = "message", [], None
-        elif not line.startswith(":"):  # a comment is a keep-alive
-            name, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if name == "event":
-                kind = value
-            elif name == "data":
-                data.append(value)
-            elif name == "id":
-                number = int(value) if value.isdigit() else value
+    follow_stream(url.rstrip("/") + path, after, last="end")

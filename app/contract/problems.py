@@ -25,6 +25,7 @@ from app.sessions.errors import (
     BoardTooLarge,
     CapacityExhausted,
     CellOccupied,
+    ChallengeNotFound,
     GameNotFound,
     GameNotOver,
     GameOver,
@@ -37,6 +38,7 @@ from app.sessions.errors import (
     PlayerNotFound,
     PreconditionFailed,
     SeatTaken,
+    SeekNotFound,
     StoreUnavailable,
     TooLateToAbort,
     TooManySpectators,
@@ -248,8 +250,10 @@ UNAUTHORIZED = refusal(
 
 WRONG_PLAYER = refusal(
     WrongPlayer(2, 1), 403, "Token is for the other player",
-    "`player` contradicts the token, or the token is a spectator's (it never acts)",
-    "leave `player` out (the token says who moves) or send your own seat's number",
+    "`player` contradicts the token, or the token is a spectator's (it never acts); or a "
+    "player's key sent for another player's seek, challenge or event stream",
+    "leave `player` out (the token says who moves) or send your own seat's number; act on "
+    "your own seeks and challenges, follow your own stream",
 )  # fmt: skip
 
 
@@ -287,6 +291,21 @@ TOURNAMENT_REFUSED = refusal(
     "it), a round past the last, an entrant after round 1 (or entered already, or past "
     "`ADJUDICATOR_MAX_TOURNAMENT_PLAYERS`); `detail` says which",
     "wait for the round's games to end, or read the tournament (`GET /v1/tournaments/{id}`)",
+)  # fmt: skip
+
+
+SEEK_NOT_FOUND = refusal(
+    SeekNotFound("Sk4pV0aLm8TzR2kd"), 404, "Seek not found",
+    "no open seek with this id: matched (its game made), withdrawn, or never made",
+    "list the open seeks (`GET /v1/seeks`); a matched seek's game is told on the player's "
+    "stream (`GET /v1/players/{id}/events`)",
+)  # fmt: skip
+
+
+CHALLENGE_NOT_FOUND = refusal(
+    ChallengeNotFound("Ch4pV0aLm8TzR2kd"), 404, "Challenge not found",
+    "no open challenge with this id: accepted, declined, withdrawn, or never made",
+    "list your open challenges (`GET /v1/challenges`)",
 )  # fmt: skip
 
 
@@ -440,7 +459,8 @@ CELL_REFUSALS = (OUT_OF_BOUNDS, NOT_YOUR_TURN, CELL_OCCUPIED)
 # (tokens, versions, receipts, availability) and the stateless questions'.
 SERVICE_REFUSALS = (
     ILLEGAL_MOVE, UNAUTHORIZED, WRONG_PLAYER, GAME_NOT_FOUND, MOVE_NOT_FOUND, PLAYER_NOT_FOUND,
-    TOURNAMENT_NOT_FOUND, NOT_ORGANISER, TOURNAMENT_REFUSED, GAME_OVER,
+    TOURNAMENT_NOT_FOUND, NOT_ORGANISER, TOURNAMENT_REFUSED, SEEK_NOT_FOUND, CHALLENGE_NOT_FOUND,
+    GAME_OVER,
     BOARD_TOO_LARGE, PRECONDITION_FAILED, WRONG_STEP, WAITING_FOR_OPPONENT, SEAT_TAKEN,
     ACTION_NOT_ALLOWED, TOO_LATE_TO_ABORT, TOO_MANY_SPECTATORS, GAME_NOT_OVER,
     NOTHING_TO_TAKE_BACK,

@@ -261,6 +261,15 @@ class SpectatorToken(WrongPlayer):
         DomainError.__init__(self, "this is a spectator token: it reads the game, never acts")
 
 
+class NotYours(WrongPlayer):
+    """A player's key sent for what is another player's: its seek, the challenge made to
+    another (or by another), another's event stream (403 ``wrong_player``)."""
+
+    def __init__(self, what: str) -> None:
+        self.token_player, self.claimed = 0, 0
+        DomainError.__init__(self, f"this key is not the player's whose {what} this is")
+
+
 # A private game read without a player's or a spectator's token.
 PRIVATE_GAME = "this game is private: a player's or a spectator's bearer token is required"
 
@@ -340,6 +349,22 @@ class PlayerNotFound(NotFound):
 
     def __init__(self, player_id: str) -> None:
         super().__init__(f"no player {player_id!r}")
+
+
+class SeekNotFound(NotFound):
+    code = "seek_not_found"
+
+    def __init__(self, seek_id: str) -> None:
+        super().__init__(f"no seek {seek_id!r} (matched, withdrawn, or never made)")
+
+
+class ChallengeNotFound(NotFound):
+    code = "challenge_not_found"
+
+    def __init__(self, challenge_id: str) -> None:
+        super().__init__(
+            f"no challenge {challenge_id!r} (accepted, declined, withdrawn, or never made)"
+        )
 
 
 class MoveNotFound(NotFound):

@@ -56,6 +56,14 @@ def new_tournament_id() -> str:
     return _named_id("T")
 
 
+def new_seek_id() -> str:
+    return _named_id("S")
+
+
+def new_challenge_id() -> str:
+    return _named_id("C")
+
+
 def new_player_key(player_id: str) -> str:
     return f"{player_id}{KEY_MARK}{secrets.token_urlsafe(32)}"
 

@@ -169,9 +169,13 @@ def test_every_body_has_examples_the_service_accepts(
                 if keyed and not any(choice == {} for choice in operation["security"]):
                     key = client.post("/v1/players", json={"name": "Org"}).json()["key"]
                     headers = {"Authorization": f"Bearer {key}"}
-                response = client.request(
-                    method.upper(), path, json=example["value"], headers=headers
-                )
+                value = example["value"]
+                if "to" in value:  # a challenge: to a player the example made
+                    value = {
+                        **value,
+                        "to": client.post("/v1/players", json={"name": "To"}).json()["id"],
+                    }
+                response = client.request(method.upper(), path, json=value, headers=headers)
                 assert response.status_code in (200, 201), (path, response.text)
             else:  # as in the docs: create a game, Authorize with its token; a game of a kind
                 # the example is for (a move's examples are every kind's: a pass is renju's)
@@ -717,7 +721,8 @@ def test_every_operation_says_whether_a_client_may_send_it_again(spec: dict[str,
     unsent = {name for name, rule in rules.items() if rule == "unsent"}
     assert unsent == {
         "createGame", "addSpectator", "deleteGame", "createPlayer", "createTournament",
-        "enterPlayer", "withdrawPlayer", "pairRound",
+        "enterPlayer", "withdrawPlayer", "pairRound", "createSeek", "withdrawSeek",
+        "createChallenge", "acceptChallenge", "declineChallenge", "withdrawChallenge",
     }  # fmt: skip
 
 

@@ -460,6 +460,43 @@ def test_generated_client_calls_every_operation(
                      client=keyed["Org"])  # fmt: skip
     assert withdrawn.status_code == 200, withdrawn.content
 
+    # Seeks and challenges: two seeks that fit make a game, a seek withdrawn; a challenge
+    # declined, one withdrawn, one accepted; a player's stream refused to another's key (it has
+    # no end: a call that answers 200 would never return).
+    def seek_by(name: str) -> Any:
+        seek_body = models.SeekIn.from_dict({"game": {"n": 3}})
+        posted = call("createSeek", client=keyed[name], body=seek_body)
+        assert posted.status_code == 201, posted.content
+        return json.loads(posted.content)
+
+    assert seek_by("Ann")["game"] is None
+    assert len(json.loads(call("listSeeks", client=client).content)["seeks"]) == 1
+    matched = seek_by("Bo")
+    assert matched["game"] is not None
+    waiting = seek_by("Cy")
+    withdrawn_seek = call("withdrawSeek", seek_id=waiting["id"], client=keyed["Cy"])
+    assert withdrawn_seek.status_code == 204, withdrawn_seek.content
+
+    def challenge_bo() -> str:
+        body = models.ChallengeIn.from_dict({"to": made["Bo"]["id"], "game": {"n": 3}})
+        posted = call("createChallenge", client=keyed["Ann"], body=body)
+        assert posted.status_code == 201, posted.content
+        return str(json.loads(posted.content)["id"])
+
+    first = challenge_bo()
+    assert json.loads(call("listChallenges", client=keyed["Bo"]).content)["incoming"][0][
+        "id"] == first  # fmt: skip
+    assert call("getChallenge", challenge_id=first, client=keyed["Bo"]).status_code == 200
+    declined = call("declineChallenge", challenge_id=first, client=keyed["Bo"])
+    assert declined.status_code == 204, declined.content
+    second = challenge_bo()
+    taken_back = call("withdrawChallenge", challenge_id=second, client=keyed["Ann"])
+    assert taken_back.status_code == 204, taken_back.content
+    accepted = call("acceptChallenge", challenge_id=challenge_bo(), client=keyed["Bo"])
+    assert accepted.status_code == 201, accepted.content
+    refused = call("playerEvents", player_id=made["Ann"]["id"], client=keyed["Bo"])
+    assert refused.status_code == 403
+
     # Every operation of the spec went through the generated client.
     in_spec = {
         operation["operationId"]

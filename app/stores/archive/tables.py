@@ -256,3 +256,55 @@ tournament_events = Table(
     Column("event", String(WORD_LENGTH), nullable=False),
     Column("data", Text, nullable=False),
 )
+
+# --- seeks, challenges and players' events --------------------------------------------------------
+#
+# * ``seeks``: a player's standing offer to play: its game's creation body (canonical JSON) and
+#   rated flag, hashed together as ``terms`` (two seeks fit only with equal terms: the index walks
+#   a terms' seeks oldest first), its pool (where its players' ratings are read) and the rating
+#   range it accepts (None: any).
+# * ``challenges``: a player's offer to one other player, until accepted, declined or withdrawn.
+# * ``player_events``: what a player's stream says, numbered per player (a game of its began, a
+#   challenge came, one was declined), the last ``ADJUDICATOR_PLAYER_EVENTS_KEPT`` kept.
+
+TERMS_LENGTH = 64  # a sha-256, hex
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("player", String(ID_LENGTH), ForeignKey("players.id"), nullable=False),
+    Column("terms", String(TERMS_LENGTH), nullable=False),
+    Column("kind", String(WORD_LENGTH), nullable=False),
+    Column("game", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("pool", String(POOL_LENGTH), nullable=False),
+    Column("lo", Double, nullable=True),
+    Column("hi", Double, nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+)
+Index(None, seeks.c.terms, seeks.c.created_at, seeks.c.id)
+Index(None, seeks.c.created_at, seeks.c.id)
+Index(None, seeks.c.player)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("challenger", String(ID_LENGTH), ForeignKey("players.id"), nullable=False),
+    Column("challenged", String(ID_LENGTH), ForeignKey("players.id"), nullable=False),
+    Column("game", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+Index(None, challenges.c.challenger, challenges.c.created_at)
+Index(None, challenges.c.challenged, challenges.c.created_at)
+
+player_events = Table(
+    "player_events",
+    metadata,
+    Column("player", String(ID_LENGTH), ForeignKey("players.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("event", String(WORD_LENGTH), nullable=False),
+    Column("data", Text, nullable=False),
+)

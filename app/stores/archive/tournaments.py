@@ -29,6 +29,7 @@ from app.league.events import Entrant, Pairing, Result
 from app.sessions.errors import StoreUnavailable
 from app.stores.archive.archive import Archive
 from app.stores.archive.boards import REGISTERING, RUNNING, ended_if_done, told
+from app.stores.archive.offers import Told, write_told
 from app.stores.archive.ratings import drive_async
 from app.stores.archive.tables import (
     entrants,
@@ -324,9 +325,13 @@ class Tournaments:
 
         await self.archive.run(write, write=True)
 
-    async def paired(self, tournament_id: str, number: int, at_ms: int, total: int) -> None:
+    async def paired(
+        self, tournament_id: str, number: int, at_ms: int, total: int,
+        games: Sequence[Told] = (), kept: int = 1,
+    ) -> None:  # fmt: skip
         """Round ``number`` (of ``total``) has its games made: it is paired, and the stream
-        says so."""
+        says so, as the players' streams say ``games`` (their games began; ``kept``: the events
+        a player's stream keeps)."""
 
         async def write(connection: AsyncConnection) -> None:
             await self._lock(connection, tournament_id)
@@ -345,6 +350,7 @@ class Tournaments:
             )
             await drive_async(told(tournament_id, "round", {"round": number}), connection.execute)
             await drive_async(ended_if_done(tournament_id, at_ms), connection.execute)
+            await write_told(connection, self.archive, kept, games)
 
         await self.archive.run(write, write=True)
 

@@ -172,3 +172,15 @@ def test_it_plays_a_whole_game(venv: Venv) -> None:
     assert reason == "no_moves"
     assert int(moves) > 0
     assert lines[3] == "async won 1"
+
+
+def test_the_bot_is_a_command_of_the_distribution(venv: Venv) -> None:
+    command = venv.python.parent / "adjudicator-bot"
+    done = subprocess.run(
+        [str(command), "--help"], cwd=venv.directory, env=clean_environment(),
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for option in ("--server", "--key", "--engine", "--protocol", "--seek", "--games"):
+        assert option in done.stdout
+    assert "--accept-challenges" in done.stdout

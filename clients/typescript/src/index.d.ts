@@ -104,6 +104,8 @@ export declare const KEEP_ALIVES_MISSED: number;
 export declare const EVENTS: readonly GameEvent["event"][];
 /** The names of the events a tournament's stream gives. */
 export declare const TOURNAMENT_EVENTS: readonly TournamentEvent["event"][];
+/** The names of the events a player's stream gives. */
+export declare const PLAYER_EVENTS: readonly PlayerEvent["event"][];
 
 export interface ClientOptions {
   /** The service's address, e.g. `http://127.0.0.1:8000` (`""`: the page's own origin). */
@@ -213,6 +215,52 @@ export interface OrganiserOptions extends RequestOptions {
 
 export interface TournamentEventsOptions extends RequestOptions {
   /** Events after the one with this id (default: from the first). */
+  after?: number;
+  /** The service's keep-alive interval, in ms (its `ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS`). */
+  keepAliveMs?: number;
+  /** Drops in a row, with no line heard in between, before the stream is given up. */
+  reconnects?: number;
+}
+
+/** A seek's body (`createSeek`): the game's creation body, `rated`, `rating_range`. */
+export type SeekBody = RequestBody<"createSeek">;
+/** A posted seek: its id, and the game made at once (with the player's seat) or null. */
+export type PostedSeek = Answer<"createSeek", 201>;
+/** A page of the open seeks, oldest first (`next`: the cursor of the next). */
+export type SeeksPage = Answer<"listSeeks", 200>;
+/** A challenge's body (`createChallenge`): `to` (a player's id), the game, `rated`. */
+export type ChallengeBody = RequestBody<"createChallenge">;
+/** An open challenge: who made it (`from`), to whom (`to`), the game, `rated`. */
+export type Challenge = Answer<"getChallenge", 200>;
+/** A game made for a player: its id and the player's seat. */
+export interface GameMade {
+  game: string;
+  seat: 1 | 2;
+}
+
+/** An event of a player's stream: a game of the player began (from a seek, a challenge or a
+ * tournament's pairing), a challenge made to it, one of its challenges declined. */
+export type PlayerEvent =
+  | {
+      event: "game";
+      id?: string;
+      data: GameMade & { via: "seek" | "challenge" | "tournament"; [via: string]: unknown };
+    }
+  | { event: "challenge"; id?: string; data: Challenge }
+  | {
+      event: "challenge_declined";
+      id?: string;
+      data: { challenge: string; by: { id: string; name: string } };
+    };
+
+/** Options of a player's operation: its key. */
+export interface KeyOptions extends RequestOptions {
+  /** The player's key, sent as a bearer token. */
+  key: string;
+}
+
+export interface PlayerEventsOptions extends KeyOptions {
+  /** Events after the one with this id (default: from the first kept). */
   after?: number;
   /** The service's keep-alive interval, in ms (its `ADJUDICATOR_EVENT_KEEP_ALIVE_SECONDS`). */
   keepAliveMs?: number;
@@ -521,6 +569,35 @@ export declare class Client {
     tournamentId: string,
     options?: TournamentEventsOptions,
   ): AsyncGenerator<TournamentEvent, void, undefined>;
+  // Seeks, challenges and a player's stream (a service with an archive), with the player's key.
+  /** A standing offer to play: matched at once with a waiting seek that fits, or waiting. */
+  createSeek(body: SeekBody, options: KeyOptions): Promise<PostedSeek>;
+  /** The open seeks, oldest first (`game`: of this kind only; `cursor`: the last page's `next`). */
+  listSeeks(
+    options?: RequestOptions & { game?: string; cursor?: string; limit?: number },
+  ): Promise<SeeksPage>;
+  /** Withdraw one's own seek (403 `wrong_player` for another's, 404 `seek_not_found`). */
+  withdrawSeek(seekId: string, options: KeyOptions): Promise<void>;
+  /** Challenge a player; its stream tells it (`challenge`). */
+  createChallenge(body: ChallengeBody, options: KeyOptions): Promise<Challenge>;
+  /** The open challenges made to the player (`incoming`) and by it (`outgoing`). */
+  listChallenges(
+    options: KeyOptions & { limit?: number },
+  ): Promise<Answer<"listChallenges", 200>>;
+  /** An open challenge, to either of its players (404 `challenge_not_found`). */
+  getChallenge(challengeId: string, options: KeyOptions): Promise<Challenge>;
+  /** Accept a challenge (the challenged player's key): the game made, and the player's seat. */
+  acceptChallenge(challengeId: string, options: KeyOptions): Promise<GameMade>;
+  /** Decline a challenge (the challenged player's key); the challenger's stream tells it. */
+  declineChallenge(challengeId: string, options: KeyOptions): Promise<void>;
+  /** Withdraw one's own challenge (the challenger's key). */
+  withdrawChallenge(challengeId: string, options: KeyOptions): Promise<void>;
+  /** The player's events: `for await (const event of api.playerEvents(id, { key }))`; resumed
+   * with Last-Event-ID as `gameEvents` resumes; it has no end. */
+  playerEvents(
+    playerId: string,
+    options: PlayerEventsOptions,
+  ): AsyncGenerator<PlayerEvent, void, undefined>;
   /** Replays a whole game: is it legal, how did it end; the answer is signed. */
   auditRecord(
     body: RequestBody<"auditRecord">,

@@ -961,6 +961,111 @@ export class Client {
     yield* this.#follow(`tournament ${tournamentId}`, stream, options, () => ({ url, headers: {} }));
   }
 
+  // --- seeks, challenges and a player's stream ---------------------------------------------
+
+  /**
+   * A standing offer to play, by the player whose `key` this is: `{id, game, seat}` — the game
+   * made at once when it fit a waiting seek, else `game` null (the player's stream tells the
+   * game when it is made).
+   * @param {unknown} body
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  createSeek(body, { key, signal }) {
+    return this.#call("createSeek", { body, headers: bearer(key), signal });
+  }
+
+  /**
+   * The open seeks, oldest first, a page at a time.
+   * @param {{ game?: string, cursor?: string, limit?: number, signal?: AbortSignal }} [options]
+   */
+  listSeeks({ game, cursor, limit, signal } = {}) {
+    return this.#call("listSeeks", { query: defined({ game, cursor, limit }), signal });
+  }
+
+  /** @param {string} seekId @param {{ key: string, signal?: AbortSignal }} options */
+  withdrawSeek(seekId, { key, signal }) {
+    return this.#call("withdrawSeek", {
+      params: { seek_id: seekId },
+      headers: bearer(key),
+      read: nothing,
+      signal,
+    });
+  }
+
+  /**
+   * Challenge a player (`body.to`) as the player whose `key` this is.
+   * @param {unknown} body
+   * @param {{ key: string, signal?: AbortSignal }} options
+   */
+  createChallenge(body, { key, signal }) {
+    return this.#call("createChallenge", { body, headers: bearer(key), signal });
+  }
+
+  /** @param {{ key: string, limit?: number, signal?: AbortSignal }} options */
+  listChallenges({ key, limit, signal }) {
+    return this.#call("listChallenges", {
+      query: defined({ limit }),
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /** @param {string} challengeId @param {{ key: string, signal?: AbortSignal }} options */
+  getChallenge(challengeId, { key, signal }) {
+    return this.#call("getChallenge", {
+      params: { challenge_id: challengeId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /** @param {string} challengeId @param {{ key: string, signal?: AbortSignal }} options */
+  acceptChallenge(challengeId, { key, signal }) {
+    return this.#call("acceptChallenge", {
+      params: { challenge_id: challengeId },
+      headers: bearer(key),
+      signal,
+    });
+  }
+
+  /** @param {string} challengeId @param {{ key: string, signal?: AbortSignal }} options */
+  declineChallenge(challengeId, { key, signal }) {
+    return this.#call("declineChallenge", {
+      params: { challenge_id: challengeId },
+      headers: bearer(key),
+      read: nothing,
+      signal,
+    });
+  }
+
+  /** @param {string} challengeId @param {{ key: string, signal?: AbortSignal }} options */
+  withdrawChallenge(challengeId, { key, signal }) {
+    return this.#call("withdrawChallenge", {
+      params: { challenge_id: challengeId },
+      headers: bearer(key),
+      read: nothing,
+      signal,
+    });
+  }
+
+  /**
+   * The events of the player whose `key` this is (after the one numbered `after`, if given),
+   * each `{event, id, data}`: `game` (`{game, seat, via, …}`), `challenge` (the challenge) and
+   * `challenge_declined` (`{challenge, by}`); resumed with Last-Event-ID as a game's stream is.
+   * It has no end: stop with the `signal` or by leaving the loop.
+   * @param {string} playerId
+   * @param {{ key: string, after?: number, signal?: AbortSignal, keepAliveMs?: number, reconnects?: number }} options
+   * @returns {AsyncGenerator<any, void, undefined>}
+   */
+  async *playerEvents(playerId, options) {
+    const stream = new EventParser(PLAYER_EVENTS);
+    if (options.after !== undefined) stream.lastId = String(options.after);
+    const path = filled(OPERATIONS.playerEvents.path, { player_id: playerId });
+    const url = this.#url(path, {});
+    const headers = bearer(options.key);
+    yield* this.#follow(`player ${playerId}`, stream, options, () => ({ url, headers }));
+  }
+
   /** @param {unknown} body @param {{ signal?: AbortSignal }} [options] */
   auditRecord(body, options = {}) {
     return this.#call("auditRecord", { body, signal: options.signal });
@@ -1001,6 +1106,9 @@ export class Client {
 
 /** The names of the events a tournament's stream gives. */
 export const TOURNAMENT_EVENTS = Object.freeze(["round", "result", "end"]);
+
+/** The names of the events a player's stream gives. */
+export const PLAYER_EVENTS = Object.freeze(["game", "challenge", "challenge_declined"]);
 
 /** What EventParser.feed gives for a comment line (the service's keep-alives). */
 const KEEP_ALIVE = Symbol("keep-alive");

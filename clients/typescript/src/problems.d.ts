@@ -4,7 +4,7 @@
  */
 
 /** Every problem `code` of the service (the examples of `GET /problems/{code}`). */
-export type ProblemCode = "action_not_allowed" | "board_too_large" | "capacity_exhausted" | "cell_occupied" | "column_full" | "cors_refused" | "forbidden_move" | "game_not_found" | "game_not_over" | "game_over" | "headers_too_large" | "idempotency_key_reused" | "illegal_move" | "internal_error" | "malformed_http" | "method_not_allowed" | "move_not_found" | "not_found" | "not_organiser" | "not_your_turn" | "nothing_to_take_back" | "out_of_bounds" | "payload_too_large" | "player_not_found" | "precondition_failed" | "rate_limited" | "request_timeout" | "seat_taken" | "store_unavailable" | "too_late_to_abort" | "too_many_connections" | "too_many_spectators" | "too_many_streams" | "tournament_not_found" | "tournament_refused" | "transfer_coding_not_implemented" | "unauthorized" | "unsupported_content_encoding" | "url_too_long" | "validation_error" | "waiting_for_opponent" | "wrong_player" | "wrong_step";
+export type ProblemCode = "action_not_allowed" | "board_too_large" | "capacity_exhausted" | "cell_occupied" | "challenge_not_found" | "column_full" | "cors_refused" | "forbidden_move" | "game_not_found" | "game_not_over" | "game_over" | "headers_too_large" | "idempotency_key_reused" | "illegal_move" | "internal_error" | "malformed_http" | "method_not_allowed" | "move_not_found" | "not_found" | "not_organiser" | "not_your_turn" | "nothing_to_take_back" | "out_of_bounds" | "payload_too_large" | "player_not_found" | "precondition_failed" | "rate_limited" | "request_timeout" | "seat_taken" | "seek_not_found" | "store_unavailable" | "too_late_to_abort" | "too_many_connections" | "too_many_spectators" | "too_many_streams" | "tournament_not_found" | "tournament_refused" | "transfer_coding_not_implemented" | "unauthorized" | "unsupported_content_encoding" | "url_too_long" | "validation_error" | "waiting_for_opponent" | "wrong_player" | "wrong_step";
 
 /** The problem codes each operation lists, by operationId. */
 export interface OperationProblemCodes {
@@ -55,6 +55,16 @@ export interface OperationProblemCodes {
     withdrawPlayer: "not_organiser" | "store_unavailable" | "tournament_not_found" | "tournament_refused" | "unauthorized";
     pairRound: "not_organiser" | "store_unavailable" | "tournament_not_found" | "tournament_refused" | "unauthorized";
     tournamentEvents: "store_unavailable" | "tournament_not_found";
+    listSeeks: "store_unavailable" | "validation_error";
+    createSeek: "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
+    withdrawSeek: "seek_not_found" | "store_unavailable" | "unauthorized" | "validation_error" | "wrong_player";
+    listChallenges: "store_unavailable" | "unauthorized" | "validation_error";
+    createChallenge: "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
+    getChallenge: "challenge_not_found" | "store_unavailable" | "unauthorized" | "validation_error" | "wrong_player";
+    withdrawChallenge: "challenge_not_found" | "store_unavailable" | "unauthorized" | "validation_error" | "wrong_player";
+    acceptChallenge: "challenge_not_found" | "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error" | "wrong_player";
+    declineChallenge: "challenge_not_found" | "store_unavailable" | "unauthorized" | "validation_error" | "wrong_player";
+    playerEvents: "store_unavailable" | "unauthorized" | "validation_error" | "wrong_player";
     getHealth: never;
     getReadiness: "store_unavailable";
     getMetrics: never;

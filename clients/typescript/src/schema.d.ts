@@ -898,6 +898,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/seeks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open seeks
+         * @description The seeks waiting, oldest first, a page at a time (`limit`, 1 to 100; `cursor`: the previous page's `next`; `game`: only seeks of this kind of game), each with its player and its player's rating in the game's pool. 503 `store_unavailable` where the service keeps no archive.
+         */
+        get: operations["listSeeks"];
+        put?: never;
+        /**
+         * Seek a game
+         * @description A standing offer to play, by the player whose key is the bearer token. When it fits a waiting seek of another player (the same game, as its creation body makes it, and the same `rated`; each player's rating in the game's pool within the other's `rating_range`), the game is made at once — seats drawn at random, each player playing with its key — and both seeks are gone: the answer names the game and the seat, and both players' streams (`GET /v1/players/{id}/events`) tell it (`game`). Otherwise the seek waits (`game` null) until a seek that fits it comes, or it is withdrawn. Two seeks that fit make one game, however many processes race. A player holds at most `ADJUDICATOR_MAX_SEEKS_PER_PLAYER` seeks (503 `capacity_exhausted`); a seek is counted as a game creation. 503 `store_unavailable` where the service keeps no archive.
+         */
+        post: operations["createSeek"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks/{seek_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a seek
+         * @description Withdraws one's own seek (its player's key; another player's: 403 `wrong_player`). 404 `seek_not_found` once it is matched or withdrawn.
+         */
+        delete: operations["withdrawSeek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One's open challenges
+         * @description The open challenges made to the player whose key is the bearer token (`incoming`) and by it (`outgoing`), oldest first, at most `limit` of each.
+         */
+        get: operations["listChallenges"];
+        put?: never;
+        /**
+         * Challenge a player
+         * @description An offer to play one player (`to`), by the player whose key is the bearer token; the challenged player's stream tells it (`challenge`, the challenge as answered here). It waits until accepted (the game is made), declined (the challenger's stream tells it: `challenge_declined`) or withdrawn. A player has at most `ADJUDICATOR_MAX_CHALLENGES_PER_PLAYER` challenges open (503 `capacity_exhausted`); challenging oneself or no player is 422. 503 `store_unavailable` where the service keeps no archive.
+         */
+        post: operations["createChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A challenge
+         * @description An open challenge, to either of its players (another's key: 403 `wrong_player`).
+         */
+        get: operations["getChallenge"];
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a challenge
+         * @description The challenger's key: the challenge is gone.
+         */
+        delete: operations["withdrawChallenge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a challenge
+         * @description The challenged player's key: the game is made, seats drawn at random, each player playing with its key, and both players' streams tell it (`game`). The answer names the game and the accepting player's seat. Another's key: 403 `wrong_player`.
+         */
+        post: operations["acceptChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a challenge
+         * @description The challenged player's key: the challenge is gone, and the challenger's stream tells it (`challenge_declined`).
+         */
+        post: operations["declineChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{player_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a player
+         * @description Server-sent events for the player whose key is the bearer token (another player's: 403 `wrong_player`): `game` when a game of the player began — from a seek, a challenge or a tournament's pairing: `{"game", "seat", "via": "seek" | "challenge" | "tournament", <via>: its id}` —, `challenge` (a challenge made to the player, as `POST /v1/challenges` answered it) and `challenge_declined` (`{"challenge", "by"}`). Each event's `id` numbers it: a reconnect with `Last-Event-ID` resumes after it (the last `ADJUDICATOR_PLAYER_EVENTS_KEPT` are kept). Streams are bounded per client as a game's are (503 `too_many_streams`).
+         */
+        get: operations["playerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1859,6 +2011,57 @@ export interface components {
              * @description The cell's square name (`f5`: column letter, row number from 1; Reversi counts rows from the top, tic-tac-toe from the bottom). Present where the board has names (at most 26 columns), absent otherwise.
              */
             square?: string;
+        };
+        /**
+         * ChallengeIn
+         * @description An offer to one player.
+         */
+        ChallengeIn: {
+            /**
+             * To
+             * @description The challenged player's id.
+             */
+            to: string;
+            /**
+             * Game
+             * @description The game's creation body, as `POST /v1/games` takes it (without `open`, `creator`, `rated` or `names`: the service seats both players, each named by itself).
+             */
+            game: {
+                [key: string]: unknown;
+            };
+            /**
+             * Rated
+             * @description `true`: the game is rated (in its pool, `GET /v1/ratings`). Default: `false`.
+             */
+            rated?: boolean;
+        };
+        /** ChallengeOut */
+        ChallengeOut: {
+            /** Id */
+            id: string;
+            from: components["schemas"]["NameOut"];
+            to: components["schemas"]["NameOut"];
+            /** Game */
+            game: {
+                [key: string]: unknown;
+            };
+            /** Rated */
+            rated: boolean;
+            /** Created At */
+            created_at: string;
+        };
+        /** ChallengesOut */
+        ChallengesOut: {
+            /**
+             * Incoming
+             * @description Made to the player, oldest first.
+             */
+            incoming: components["schemas"]["ChallengeOut"][];
+            /**
+             * Outgoing
+             * @description Made by the player, oldest first.
+             */
+            outgoing: components["schemas"]["ChallengeOut"][];
         };
         /**
          * CheckColumnIn
@@ -3322,6 +3525,19 @@ export interface components {
         };
         /** @description One event of a game's stream (`GET /v1/games/{game_id}/events`), as a client reads it: the event's name, its `id` and its `data` line parsed as JSON. */
         GameEvent: components["schemas"]["JoinEvent"] | components["schemas"]["MoveEvent"] | components["schemas"]["OfferEvent"] | components["schemas"]["TakebackEvent"] | components["schemas"]["ClockEvent"] | components["schemas"]["AbortEvent"] | components["schemas"]["RematchEvent"] | components["schemas"]["EndEvent"] | components["schemas"]["ErrorEvent"];
+        /** GameMadeOut */
+        GameMadeOut: {
+            /**
+             * Game
+             * @description The game's id.
+             */
+            game: string;
+            /**
+             * Seat
+             * @description The player's seat: 1 moves first.
+             */
+            seat: number;
+        };
         /**
          * GiveTimeIn
          * @description Time given to the other player's clock.
@@ -4095,6 +4311,13 @@ export interface components {
              */
             version: number;
         };
+        /** NameOut */
+        NameOut: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+        };
         /**
          * NamesIn
          * @description What each seat is called (each optional): `"1"` the first player's, `"2"` the
@@ -4264,6 +4487,21 @@ export interface components {
              * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
              */
             k?: number;
+        };
+        /** PostedSeekOut */
+        PostedSeekOut: {
+            /** Id */
+            id: string;
+            /**
+             * Game
+             * @description The game made at once when the seek fit one that was waiting; null: it waits (the game is told on the player's stream when made).
+             */
+            game: string | null;
+            /**
+             * Seat
+             * @description The player's seat in that game.
+             */
+            seat: number | null;
         };
         /**
          * Problem
@@ -4778,6 +5016,68 @@ export interface components {
             B: number;
             /** W */
             W: number;
+        };
+        /**
+         * SeekIn
+         * @description A standing offer to play.
+         */
+        SeekIn: {
+            /**
+             * Game
+             * @description The game's creation body, as `POST /v1/games` takes it (without `open`, `creator`, `rated` or `names`: the service seats both players, each named by itself).
+             */
+            game: {
+                [key: string]: unknown;
+            };
+            /**
+             * Rated
+             * @description `true`: the game is rated (in its pool, `GET /v1/ratings`). Default: `false`.
+             */
+            rated?: boolean;
+            /**
+             * Rating Range
+             * @description `[lo, hi]`: only an opponent whose rating in the game's pool is within it (inclusive) fits; left out, any does. A player with no rating in the pool is rated 1500.
+             */
+            rating_range?: number[] | null;
+        };
+        /** SeekOut */
+        SeekOut: {
+            /** Id */
+            id: string;
+            player: components["schemas"]["NameOut"];
+            /**
+             * Game
+             * @description The game's creation body.
+             */
+            game: {
+                [key: string]: unknown;
+            };
+            /** Rated */
+            rated: boolean;
+            /** Rating Range */
+            rating_range: number[] | null;
+            /**
+             * Pool
+             * @description The game's pool, where ratings are read.
+             */
+            pool: string;
+            /**
+             * Rating
+             * @description The player's rating in the pool (1500: none).
+             */
+            rating: number;
+            /** Created At */
+            created_at: string;
+        };
+        /** SeeksOut */
+        SeeksOut: {
+            /** Seeks */
+            seeks: components["schemas"]["SeekOut"][];
+            /**
+             * Next
+             * @description Send as `cursor` for the next page.
+             */
+            next: string | null;
         };
         /** SignatureOut */
         SignatureOut: {
@@ -5995,7 +6295,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6121,7 +6421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6583,7 +6883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6664,7 +6964,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6752,7 +7052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6876,7 +7176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7000,7 +7300,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7124,7 +7424,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7248,7 +7548,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts). */
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8602,6 +8902,623 @@ export interface operations {
             };
             /** @description `tournament_not_found`: no tournament with this id. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSeeks: {
+        parameters: {
+            query?: {
+                /** @description Only open games of this kind (`tictactoe`, `reversi`, `gomoku`). */
+                game?: string;
+                /** @description Where the page starts: the previous page's `next`. */
+                cursor?: string;
+                /** @description At most this many (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeeksOut"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSeek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeekIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostedSeekOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    withdrawSeek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seek's id, from `POST /v1/seeks`. */
+                seek_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `seek_not_found`: no open seek with this id: matched (its game made), withdrawn, or never made. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listChallenges: {
+        parameters: {
+            query?: {
+                /** @description At most this many (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengesOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id, from `POST /v1/challenges`. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found`: no open challenge with this id: accepted, declined, withdrawn, or never made. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    withdrawChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id, from `POST /v1/challenges`. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found`: no open challenge with this id: accepted, declined, withdrawn, or never made. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    acceptChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id, from `POST /v1/challenges`. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameMadeOut"];
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found`: no open challenge with this id: accepted, declined, withdrawn, or never made. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    declineChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id, from `POST /v1/challenges`. */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found`: no open challenge with this id: accepted, declined, withdrawn, or never made. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store_unavailable`: the game store (Redis) does not answer; a request that changes a game says whether it may have been applied all the same (`may_have_been_applied`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    playerEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's id, from `POST /v1/players`. */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's events; lines starting with `:` are keep-alives. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `unauthorized`: no bearer token, or not one of this game's (a private game's reads: neither a player's nor a spectator's). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong_player`: `player` contradicts the token, or the token is a spectator's (it never acts); or a player's key sent for another player's seek, challenge or event stream. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -215,3 +215,30 @@ export async function tournamentsAreTyped(): Promise<void> {
   // @ts-expect-error a system is one of three
   await api.createTournament({ name: "X", system: "knockout", game: {} }, { key });
 }
+
+export async function seeksAndChallengesAreTyped(): Promise<void> {
+  const key = "player-key";
+  const posted = await api.createSeek(
+    { game: { game: "gomoku", rule: "renju" }, rated: true, rating_range: [1400, 1800] },
+    { key },
+  );
+  posted.game satisfies string | null;
+  const page = await api.listSeeks({ game: "gomoku", limit: 10 });
+  page.seeks[0]?.player.name satisfies string | undefined;
+  await api.withdrawSeek(posted.id, { key });
+  const challenge = await api.createChallenge({ to: "p", game: { game: "reversi" } }, { key });
+  challenge.from.id satisfies string;
+  const made = await api.acceptChallenge(challenge.id, { key });
+  made.seat satisfies 1 | 2;
+  await api.declineChallenge(challenge.id, { key });
+  await api.withdrawChallenge(challenge.id, { key });
+  (await api.listChallenges({ key })).incoming satisfies unknown[];
+  for await (const event of api.playerEvents("p", { key, after: 3 })) {
+    if (event.event === "game") event.data.seat satisfies 1 | 2;
+    if (event.event === "challenge_declined") event.data.challenge satisfies string;
+  }
+  // @ts-expect-error a seek is a player's: its key
+  await api.createSeek({ game: { n: 3 } });
+  // @ts-expect-error a player's stream is followed with its key
+  api.playerEvents("p");
+}

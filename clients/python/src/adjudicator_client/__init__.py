@@ -37,6 +37,13 @@
   ``get_tournament`` reads its document, ``get_tournament_text`` its TRF-16 report, and
   ``tournament_events`` follows its stream (``TournamentEvent``: ``round``, ``result``,
   ``end``), resumed as a game's is.
+* Seeks and challenges (with an archive), each with the player's ``key=``: ``create_seek``
+  (matched at once with a waiting seek that fits, or waiting), ``list_seeks``,
+  ``withdraw_seek``; ``create_challenge``, ``list_challenges``, ``get_challenge``,
+  ``accept_challenge`` (the game made), ``decline_challenge``, ``withdraw_challenge``; and
+  ``player_events`` follows the player's stream (``PlayerEvent``: ``game``, a game of the
+  player began — from a seek, a challenge or a tournament —, ``challenge``,
+  ``challenge_declined``), resumed as a game's is; it has no end.
 * ``poll_game`` polls with ``If-None-Match`` (unchanged: ``Polled.state`` is None), and
   ``game_events`` iterates over the game's event stream, resuming with ``Last-Event-ID`` after
   a dropped connection, until the game's ``end``.
@@ -52,6 +59,7 @@ from adjudicator_client._events import (
     JoinEvent,
     MoveEvent,
     OfferEvent,
+    PlayerEvent,
     RematchEvent,
     TakebackEvent,
     TournamentEvent,
@@ -76,6 +84,7 @@ __all__ = [
     "MoveEvent",
     "OfferEvent",
     "Player",
+    "PlayerEvent",
     "Polled",
     "ProblemError",
     "RematchEvent",

@@ -11,7 +11,9 @@ are generated from the kinds of the document's creation body, between the marks 
 A player's key (``create_player``) is passed where it is used, as a game's tokens are:
 ``key=`` seats its player in ``create_game`` and ``join_game``, and in the player's games it is
 the ``token`` of the player's seat; it is the organiser's bearer token in a tournament's
-operations (``create_tournament``, ``enter_player``, ``withdraw_player``, ``pair_round``).
+operations (``create_tournament``, ``enter_player``, ``withdraw_player``, ``pair_round``), and
+the player's in its seeks, challenges and stream (``create_seek``, ``create_challenge``,
+``accept_challenge``, ``player_events``, …).
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ import httpx
 from adjudicator_client import _operations as operations
 from adjudicator_client._events import (
     Following,
+    FollowingPlayer,
     FollowingTournament,
     GameEvent,
+    PlayerEvent,
     Stream,
     TournamentEvent,
 )
@@ -131,6 +135,15 @@ class AsyncClient:
     enter_player = awaited(operations.enter_player)
     withdraw_player = awaited(operations.withdraw_player)
     pair_round = awaited(operations.pair_round)
+    create_seek = awaited(operations.create_seek)
+    list_seeks = awaited(operations.list_seeks)
+    withdraw_seek = awaited(operations.withdraw_seek)
+    create_challenge = awaited(operations.create_challenge)
+    list_challenges = awaited(operations.list_challenges)
+    get_challenge = awaited(operations.get_challenge)
+    accept_challenge = awaited(operations.accept_challenge)
+    decline_challenge = awaited(operations.decline_challenge)
+    withdraw_challenge = awaited(operations.withdraw_challenge)
     audit_record = awaited(operations.audit_record)
     audit_batch = awaited(operations.audit_batch)
     get_keys = awaited(operations.get_keys)
@@ -281,6 +294,24 @@ class AsyncClient:
         ``game_events`` resumes a game's. ``aclose()`` it to stop following before the end."""
         backoff = self.retries.backoff
         following = FollowingTournament(tournament_id, after, reconnects, backoff, keep_alive)
+        return self._follow(following)
+
+    def player_events(
+        self,
+        player_id: str,
+        *,
+        key: str,
+        after: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> AsyncGenerator[PlayerEvent, None]:
+        """The events of the player whose ``key`` this is (after the one numbered ``after``, if
+        given): each a ``PlayerEvent`` (``id``, ``event``: ``game``, ``challenge`` or
+        ``challenge_declined``, and its JSON ``data``); a dropped stream is resumed with
+        ``Last-Event-ID`` as ``game_events`` resumes a game's. It has no end: ``aclose()`` it
+        to stop following."""
+        backoff = self.retries.backoff
+        following = FollowingPlayer(player_id, key, after, reconnects, backoff, keep_alive)
         return self._follow(following)
 
     async def _follow(self, following: Stream[E]) -> AsyncGenerator[E, None]:

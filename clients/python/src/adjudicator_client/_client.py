@@ -14,8 +14,10 @@ import httpx
 from adjudicator_client import _operations as operations
 from adjudicator_client._events import (
     Following,
+    FollowingPlayer,
     FollowingTournament,
     GameEvent,
+    PlayerEvent,
     Stream,
     TournamentEvent,
 )
@@ -120,6 +122,15 @@ class Client:
     enter_player = sent(operations.enter_player)
     withdraw_player = sent(operations.withdraw_player)
     pair_round = sent(operations.pair_round)
+    create_seek = sent(operations.create_seek)
+    list_seeks = sent(operations.list_seeks)
+    withdraw_seek = sent(operations.withdraw_seek)
+    create_challenge = sent(operations.create_challenge)
+    list_challenges = sent(operations.list_challenges)
+    get_challenge = sent(operations.get_challenge)
+    accept_challenge = sent(operations.accept_challenge)
+    decline_challenge = sent(operations.decline_challenge)
+    withdraw_challenge = sent(operations.withdraw_challenge)
     audit_record = sent(operations.audit_record)
     audit_batch = sent(operations.audit_batch)
     get_keys = sent(operations.get_keys)
@@ -270,6 +281,24 @@ class Client:
         ``game_events`` resumes a game's. ``close()`` it to stop following before the end."""
         backoff = self.retries.backoff
         following = FollowingTournament(tournament_id, after, reconnects, backoff, keep_alive)
+        return self._follow(following)
+
+    def player_events(
+        self,
+        player_id: str,
+        *,
+        key: str,
+        after: int | None = None,
+        reconnects: int = 5,
+        keep_alive: float = KEEP_ALIVE_SECONDS,
+    ) -> Generator[PlayerEvent, None, None]:
+        """The events of the player whose ``key`` this is (after the one numbered ``after``, if
+        given): each a ``PlayerEvent`` (``id``, ``event``: ``game``, ``challenge`` or
+        ``challenge_declined``, and its JSON ``data``); a dropped stream is resumed with
+        ``Last-Event-ID`` as ``game_events`` resumes a game's. It has no end: ``close()`` it
+        to stop following."""
+        backoff = self.retries.backoff
+        following = FollowingPlayer(player_id, key, after, reconnects, backoff, keep_alive)
         return self._follow(following)
 
     def _follow(self, following: Stream[E]) -> Generator[E, None, None]:

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
-from adjudicator_client._operations import Call, events, tournament_stream
+from adjudicator_client._operations import Call, events, player_stream, tournament_stream
 from adjudicator_client._schema import (
     KEEP_ALIVE_SECONDS,
     KEEP_ALIVES_MISSED,
@@ -188,6 +188,22 @@ def game_event(kind: str, number: int | None, body: Any) -> GameEvent | None:
     return None
 
 
+@dataclass(frozen=True)
+class PlayerEvent:
+    """One event of a player's stream: its number (``id``), its name (``event``: ``game``, a
+    game of the player began — ``{"game", "seat", "via", …}``; ``challenge``, a challenge made
+    to the player; ``challenge_declined``) and its JSON ``data``. The stream never ends."""
+
+    id: int
+    event: str
+    data: Any
+
+
+def player_event(kind: str, number: int | None, body: Any) -> PlayerEvent:
+    """A player's stream's event from its name, number and data."""
+    return PlayerEvent(number or 0, kind, body)
+
+
 def tournament_event(kind: str, number: int | None, body: Any) -> TournamentEvent:
     """A tournament's stream's event from its name, number and data."""
     return TournamentEvent(number or 0, kind, body)
@@ -292,3 +308,23 @@ class FollowingTournament(Stream[TournamentEvent]):
 
     def is_end(self, event: TournamentEvent) -> bool:
         return event.event == "end"
+
+
+class FollowingPlayer(Stream[PlayerEvent]):
+    """A player's event stream (with its ``key``), from its first event kept (or after
+    ``after``) or resumed after the last event seen; it has no end."""
+
+    def __init__(
+        self, player_id: str, key: str, after: int | None, reconnects: int, backoff: float,
+        keep_alive: float,
+    ) -> None:  # fmt: skip
+        super().__init__(player_id, player_event, reconnects, backoff, keep_alive)
+        self.player_id, self.key = player_id, key
+        if after is not None:
+            self.parser.last_id = str(after)
+
+    def call(self) -> Call[None]:
+        return player_stream(self.player_id, self.key, self.parser.last_id)
+
+    def is_end(self, event: PlayerEvent) -> bool:
+        return False

@@ -27,6 +27,7 @@ from adjudicator_client._schema import (
     RETRY_MAX_WAIT_SECONDS,
     RETRY_STATUSES,
     AbortGameAnswer,
+    AcceptChallengeAnswer,
     AddSpectatorAnswer,
     ApplyMoveAnswer,
     AuditBatchAnswer,
@@ -36,13 +37,17 @@ from adjudicator_client._schema import (
     ClockIn,
     Connect4CheckMoveAnswer,
     Connect4LegalMovesAnswer,
+    CreateChallengeAnswer,
     CreateGameAnswer,
     CreatePlayerAnswer,
+    CreateSeekAnswer,
     CreateTournamentAnswer,
+    DeclineChallengeAnswer,
     DeleteGameAnswer,
     EnterPlayerAnswer,
     GetArchivedGameAnswer,
     GetBoardAnswer,
+    GetChallengeAnswer,
     GetGameAnswer,
     GetHealthAnswer,
     GetKeysAnswer,
@@ -61,10 +66,12 @@ from adjudicator_client._schema import (
     JoinGameAnswer,
     LegalMovesAnswer,
     ListArchivedGamesAnswer,
+    ListChallengesAnswer,
     ListGamesAnswer,
     ListLegalMovesAnswer,
     ListMovesAnswer,
     ListRatingsAnswer,
+    ListSeeksAnswer,
     MakeChoiceAnswer,
     MakeMoveAnswer,
     MoveQuery,
@@ -76,7 +83,9 @@ from adjudicator_client._schema import (
     ResignAnswer,
     ValidatePositionAnswer,
     ValidatePositionsAnswer,
+    WithdrawChallengeAnswer,
     WithdrawPlayerAnswer,
+    WithdrawSeekAnswer,
 )
 
 T = TypeVar("T")
@@ -720,6 +729,78 @@ def pair_round(tournament_id: str, *, key: str) -> Call[PairRoundAnswer]:
     return call("pair_round", _json, path={"tournament_id": tournament_id}, headers=_bearer(key))
 
 
+def create_seek(
+    game: Mapping[str, Any],
+    *,
+    key: str,
+    rated: bool | None = None,
+    rating_range: tuple[float, float] | None = None,
+) -> Call[CreateSeekAnswer]:
+    """A standing offer to play ``game`` (a creation body, ``{"game": "reversi"}``) by the
+    player whose ``key`` this is, ``rated`` or not, against an opponent rated within
+    ``rating_range`` (``(lo, hi)``) in the game's pool: ``{"id", "game", "seat"}`` — the game
+    made at once when it fit a waiting seek, else ``game`` None (the player's stream,
+    ``player_events``, tells the game when it is made)."""
+    body = _omit_none(
+        game=dict(game), rated=rated,
+        rating_range=None if rating_range is None else list(rating_range),
+    )  # fmt: skip
+    return call("create_seek", _json, body, headers=_bearer(key))
+
+
+def list_seeks(
+    game: str | None = None, cursor: str | None = None, limit: int | None = None
+) -> Call[ListSeeksAnswer]:
+    """A page of the open seeks, oldest first (``game``: of this kind only; ``cursor``: the last
+    page's ``next``)."""
+    return call("list_seeks", _json, params=_omit_none(game=game, cursor=cursor, limit=limit))
+
+
+def withdraw_seek(seek_id: str, *, key: str) -> Call[WithdrawSeekAnswer]:
+    """Withdraw one's own seek (its player's ``key``)."""
+    return call("withdraw_seek", _nothing, path={"seek_id": seek_id}, headers=_bearer(key))
+
+
+def create_challenge(
+    to: str, game: Mapping[str, Any], *, key: str, rated: bool | None = None
+) -> Call[CreateChallengeAnswer]:
+    """Challenge the player ``to`` (an id) to ``game`` (a creation body), as the player whose
+    ``key`` this is: the challenge, told on the challenged player's stream."""
+    body = _omit_none(to=to, game=dict(game), rated=rated)
+    return call("create_challenge", _json, body, headers=_bearer(key))
+
+
+def list_challenges(*, key: str, limit: int | None = None) -> Call[ListChallengesAnswer]:
+    """The open challenges made to (``incoming``) and by (``outgoing``) the player whose ``key``
+    this is."""
+    return call("list_challenges", _json, headers=_bearer(key), params=_omit_none(limit=limit))
+
+
+def get_challenge(challenge_id: str, *, key: str) -> Call[GetChallengeAnswer]:
+    """An open challenge, to either of its players' ``key``."""
+    path = {"challenge_id": challenge_id}
+    return call("get_challenge", _json, path=path, headers=_bearer(key))
+
+
+def accept_challenge(challenge_id: str, *, key: str) -> Call[AcceptChallengeAnswer]:
+    """Accept a challenge (the challenged player's ``key``): ``{"game", "seat"}``, the game made
+    for both players, each playing with its key."""
+    path = {"challenge_id": challenge_id}
+    return call("accept_challenge", _json, path=path, headers=_bearer(key))
+
+
+def decline_challenge(challenge_id: str, *, key: str) -> Call[DeclineChallengeAnswer]:
+    """Decline a challenge (the challenged player's ``key``); the challenger's stream tells it."""
+    path = {"challenge_id": challenge_id}
+    return call("decline_challenge", _nothing, path=path, headers=_bearer(key))
+
+
+def withdraw_challenge(challenge_id: str, *, key: str) -> Call[WithdrawChallengeAnswer]:
+    """Withdraw one's own challenge (the challenger's ``key``)."""
+    path = {"challenge_id": challenge_id}
+    return call("withdraw_challenge", _nothing, path=path, headers=_bearer(key))
+
+
 def audit_record(
     *,
     game: str | None = None,
@@ -813,6 +894,15 @@ def events(
         headers["Last-Event-ID"] = last_event_id
     params = {"since": since} if last_event_id is None and since is not None else {}
     return call("game_events", _nothing, path={"game_id": game_id}, headers=headers, params=params)
+
+
+def player_stream(player_id: str, key: str, last_event_id: str | None) -> Call[None]:
+    """``playerEvents``: the player's stream (its ``key``) from its first event kept, or resumed
+    after ``last_event_id`` (the clients read its lines: ``_events.FollowingPlayer``)."""
+    headers = {"Accept": "text/event-stream", **_bearer(key)}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    return call("player_events", _nothing, path={"player_id": player_id}, headers=headers)
 
 
 def tournament_stream(tournament_id: str, last_event_id: str | None) -> Call[None]:

@@ -14,6 +14,7 @@ from adjudicator_client._problem import ProblemError
 
 __all__ = [
     "AbortGameAnswer",
+    "AcceptChallengeAnswer",
     "ActionIn",
     "ActionNotAllowed",
     "AddSpectatorAnswer",
@@ -43,6 +44,10 @@ __all__ = [
     "CapacityExhausted",
     "CellOccupied",
     "CellOut",
+    "ChallengeIn",
+    "ChallengeNotFound",
+    "ChallengeOut",
+    "ChallengesOut",
     "CheckColumnIn",
     "CheckColumnOut",
     "CheckMoveAnswer",
@@ -66,18 +71,21 @@ __all__ = [
     "ConnectFourLegalMovesOut",
     "CorsRefused",
     "Counts",
+    "CreateChallengeAnswer",
     "CreateConnect4In",
     "CreateGameAnswer",
     "CreateGameIn",
     "CreateGomokuIn",
     "CreatePlayerAnswer",
     "CreateReversiIn",
+    "CreateSeekAnswer",
     "CreateTicTacToeIn",
     "CreateTournamentAnswer",
     "CreatedConnect4Out",
     "CreatedGomokuOut",
     "CreatedReversiOut",
     "CreatedTicTacToeOut",
+    "DeclineChallengeAnswer",
     "DeleteGameAnswer",
     "EnterPlayerAnswer",
     "EntrantIn",
@@ -87,11 +95,13 @@ __all__ = [
     "ForbiddenPointsOut",
     "ForbiddenPointsRequest",
     "GameEventsAnswer",
+    "GameMadeOut",
     "GameNotFound",
     "GameNotOver",
     "GameOver",
     "GetArchivedGameAnswer",
     "GetBoardAnswer",
+    "GetChallengeAnswer",
     "GetGameAnswer",
     "GetHealthAnswer",
     "GetKeysAnswer",
@@ -136,10 +146,12 @@ __all__ = [
     "LegalMovesResponse",
     "LineOut",
     "ListArchivedGamesAnswer",
+    "ListChallengesAnswer",
     "ListGamesAnswer",
     "ListLegalMovesAnswer",
     "ListMovesAnswer",
     "ListRatingsAnswer",
+    "ListSeeksAnswer",
     "MakeChoiceAnswer",
     "MakeMoveAnswer",
     "MalformedHttp",
@@ -150,6 +162,7 @@ __all__ = [
     "MoveQuery",
     "MoveResultOut",
     "MovesPage",
+    "NameOut",
     "NamesIn",
     "NewPlayerOut",
     "NotFound",
@@ -164,6 +177,7 @@ __all__ = [
     "PassIn",
     "PayloadTooLarge",
     "PlaceTwoIn",
+    "PlayerEventsAnswer",
     "PlayerIn",
     "PlayerMs",
     "PlayerNotFound",
@@ -171,6 +185,7 @@ __all__ = [
     "PlayerScores",
     "PoolRatingOut",
     "PositionIn",
+    "PostedSeekOut",
     "PreconditionFailed",
     "Problem",
     "ProblemDescription",
@@ -193,6 +208,10 @@ __all__ = [
     "RulesIn",
     "Score",
     "SeatTaken",
+    "SeekIn",
+    "SeekNotFound",
+    "SeekOut",
+    "SeeksOut",
     "SignatureOut",
     "SpectatorOut",
     "StageIn",
@@ -225,7 +244,9 @@ __all__ = [
     "ValidationError",
     "ValidationIssue",
     "WaitingForOpponent",
+    "WithdrawChallengeAnswer",
     "WithdrawPlayerAnswer",
+    "WithdrawSeekAnswer",
     "WrongPlayer",
     "WrongStep",
 ]
@@ -1519,6 +1540,43 @@ class CellOut(TypedDict):
     square: NotRequired[str]
 
 
+class ChallengeIn(TypedDict):
+    """An offer to one player."""
+
+    # The challenged player's id.
+    to: str
+    # The game's creation body, as `POST /v1/games` takes it (without `open`, `creator`, `rated` or
+    # `names`: the service seats both players, each named by itself).
+    game: dict[str, Any]
+    # `true`: the game is rated (in its pool, `GET /v1/ratings`). Default: `false`.
+    rated: NotRequired[bool]
+
+
+class NameOut(TypedDict):
+    id: str
+    name: str
+
+
+ChallengeOut = TypedDict(
+    "ChallengeOut",
+    {
+        "id": str,
+        "from": NameOut,
+        "to": NameOut,
+        "game": dict[str, Any],
+        "rated": bool,
+        "created_at": str,
+    },
+)
+
+
+class ChallengesOut(TypedDict):
+    # Made to the player, oldest first.
+    incoming: list[ChallengeOut]
+    # Made by the player, oldest first.
+    outgoing: list[ChallengeOut]
+
+
 class CheckColumnIn(TypedDict):
     """A drop asked about, by the player to move: `column` (0-based) or its letter as `square`."""
 
@@ -2436,6 +2494,13 @@ class MoveResultOut(TypedDict):
     state: TicTacToeGameOut | ReversiGameOut | GomokuGameOut | Connect4GameOut
 
 
+class GameMadeOut(TypedDict):
+    # The game's id.
+    game: str
+    # The player's seat: 1 moves first.
+    seat: int
+
+
 class GiveTimeIn(TypedDict):
     """Time given to the other player's clock."""
 
@@ -2702,6 +2767,15 @@ class PositionIn(TypedDict):
     k: NotRequired[int]
 
 
+class PostedSeekOut(TypedDict):
+    id: str
+    # The game made at once when the seek fit one that was waiting; null: it waits (the game is told
+    # on the player's stream when made).
+    game: str | None
+    # The player's seat in that game.
+    seat: int | None
+
+
 class ProblemDescription(TypedDict):
     code: str
     # The HTTP status it is answered with (the first, for a code answered with two: `statuses` lists
@@ -2833,6 +2907,39 @@ class ReversiMoveRequest(TypedDict):
     # board does not have is 422 `validation_error`.
     square: NotRequired[str | None]
     color: Literal["B", "W"]
+
+
+class SeekIn(TypedDict):
+    """A standing offer to play."""
+
+    # The game's creation body, as `POST /v1/games` takes it (without `open`, `creator`, `rated` or
+    # `names`: the service seats both players, each named by itself).
+    game: dict[str, Any]
+    # `true`: the game is rated (in its pool, `GET /v1/ratings`). Default: `false`.
+    rated: NotRequired[bool]
+    # `[lo, hi]`: only an opponent whose rating in the game's pool is within it (inclusive) fits;
+    # left out, any does. A player with no rating in the pool is rated 1500.
+    rating_range: NotRequired[list[float] | None]
+
+
+class SeekOut(TypedDict):
+    id: str
+    player: NameOut
+    # The game's creation body.
+    game: dict[str, Any]
+    rated: bool
+    rating_range: list[float] | None
+    # The game's pool, where ratings are read.
+    pool: str
+    # The player's rating in the pool (1500: none).
+    rating: float
+    created_at: str
+
+
+class SeeksOut(TypedDict):
+    seeks: list[SeekOut]
+    # Send as `cursor` for the next page.
+    next: str | None
 
 
 class SpectatorOut(TypedDict):
@@ -3022,6 +3129,26 @@ PairRoundAnswer: TypeAlias = Any
 
 TournamentEventsAnswer: TypeAlias = str
 
+CreateSeekAnswer: TypeAlias = PostedSeekOut
+
+ListSeeksAnswer: TypeAlias = SeeksOut
+
+WithdrawSeekAnswer: TypeAlias = None
+
+CreateChallengeAnswer: TypeAlias = ChallengeOut
+
+ListChallengesAnswer: TypeAlias = ChallengesOut
+
+GetChallengeAnswer: TypeAlias = ChallengeOut
+
+WithdrawChallengeAnswer: TypeAlias = None
+
+AcceptChallengeAnswer: TypeAlias = GameMadeOut
+
+DeclineChallengeAnswer: TypeAlias = None
+
+PlayerEventsAnswer: TypeAlias = str
+
 GetHealthAnswer: TypeAlias = Health
 
 GetReadinessAnswer: TypeAlias = Readiness
@@ -3141,6 +3268,26 @@ OPERATIONS: Final[dict[str, Operation]] = {
     ),
     "tournament_events": Operation(
         "tournamentEvents", "GET", "/v1/tournaments/{tournament_id}/events", (200, 204), "always"
+    ),
+    "create_seek": Operation("createSeek", "POST", "/v1/seeks", (201,), "unsent"),
+    "list_seeks": Operation("listSeeks", "GET", "/v1/seeks", (200,), "always"),
+    "withdraw_seek": Operation("withdrawSeek", "DELETE", "/v1/seeks/{seek_id}", (204,), "unsent"),
+    "create_challenge": Operation("createChallenge", "POST", "/v1/challenges", (201,), "unsent"),
+    "list_challenges": Operation("listChallenges", "GET", "/v1/challenges", (200,), "always"),
+    "get_challenge": Operation(
+        "getChallenge", "GET", "/v1/challenges/{challenge_id}", (200,), "always"
+    ),
+    "withdraw_challenge": Operation(
+        "withdrawChallenge", "DELETE", "/v1/challenges/{challenge_id}", (204,), "unsent"
+    ),
+    "accept_challenge": Operation(
+        "acceptChallenge", "POST", "/v1/challenges/{challenge_id}/accept", (201,), "unsent"
+    ),
+    "decline_challenge": Operation(
+        "declineChallenge", "POST", "/v1/challenges/{challenge_id}/decline", (204,), "unsent"
+    ),
+    "player_events": Operation(
+        "playerEvents", "GET", "/v1/players/{player_id}/events", (200,), "always"
     ),
     "get_health": Operation("getHealth", "GET", "/healthz", (200,), "always"),
     "get_readiness": Operation("getReadiness", "GET", "/readyz", (200,), "always"),
@@ -3330,8 +3477,9 @@ class Unauthorized(ProblemError):
 
 class WrongPlayer(ProblemError):
     """Token is for the other player (403 ``wrong_player``). When: `player` contradicts the token,
-    or the token is a spectator's (it never acts). To do: leave `player` out (the token says who
-    moves) or send your own seat's number.
+    or the token is a spectator's (it never acts); or a player's key sent for another player's
+    seek, challenge or event stream. To do: leave `player` out (the token says who moves) or send
+    your own seat's number; act on your own seeks and challenges, follow your own stream.
     """
 
     code = "wrong_player"
@@ -3394,6 +3542,26 @@ class TournamentRefused(ProblemError):
 
     code = "tournament_refused"
     statuses = (409,)
+
+
+class SeekNotFound(ProblemError):
+    """Seek not found (404 ``seek_not_found``). When: no open seek with this id: matched (its game
+    made), withdrawn, or never made. To do: list the open seeks (`GET /v1/seeks`); a matched
+    seek's game is told on the player's stream (`GET /v1/players/{id}/events`).
+    """
+
+    code = "seek_not_found"
+    statuses = (404,)
+
+
+class ChallengeNotFound(ProblemError):
+    """Challenge not found (404 ``challenge_not_found``). When: no open challenge with this id:
+    accepted, declined, withdrawn, or never made. To do: list your open challenges (`GET
+    /v1/challenges`).
+    """
+
+    code = "challenge_not_found"
+    statuses = (404,)
 
 
 class GameOver(ProblemError):
@@ -3624,6 +3792,8 @@ PROBLEMS: Final[dict[str, type[ProblemError]]] = {
     "tournament_not_found": TournamentNotFound,
     "not_organiser": NotOrganiser,
     "tournament_refused": TournamentRefused,
+    "seek_not_found": SeekNotFound,
+    "challenge_not_found": ChallengeNotFound,
     "game_over": GameOver,
     "board_too_large": BoardTooLarge,
     "precondition_failed": PreconditionFailed,

@@ -1,0 +1,420 @@
+"""Seeks, challenges and players' events in the archive's database (``tables.seeks``,
+``tables.challenges``, ``tables.player_events``): where players and their ratings are, so that
+every process that shares the players shares them, whatever its live store.
+
+**A seek is matched atomically.** ``seek`` writes the new seek and looks for one that fits it in
+one transaction, which holds the seeks of its terms alone: on SQLite the transaction's first
+statement is the write (SQLite writes one transaction at a time, and a transaction that begins
+with a write reads after the lock is taken); on PostgreSQL an advisory lock of the terms comes
+first. So of two seeks that fit, however many processes post them, the second one's transaction
+finds the first and takes both: one game. The game is made by the caller, in the live store,
+after the transaction; if it cannot be made, ``unmatch`` puts the other seek back.
+
+**A player's events** are numbered per player (``tell``, in the transaction that makes the
+change they tell, or right after the game they tell of is made); on PostgreSQL each player's
+numbering takes turns by an advisory lock, taken in the order of the players' ids (a
+transaction telling several never waits in a circle). The last ``kept`` of a player's events
+are kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import String, and_, delete, func, literal, or_, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.league.glicko2 import NEW_RATING
+from app.stores.archive.archive import Archive
+from app.stores.archive.tables import challenges, player_events, players, ratings, seeks
+
+# The seeks of equal terms a new seek is tried against, oldest first (a bound on the work of
+# one post; a seek further down the queue is matched by a later one).
+MATCH_SCAN = 200
+
+
+class Full(Exception):
+    """The player holds its most seeks (or challenges): nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """A seek as kept: whose (id and name), its game's creation body, rated flag, terms (their
+    hash) and pool, the ratings it accepts (None: any), when it was made, and its player's
+    rating in the pool (as read with it)."""
+
+    id: str
+    player: str
+    game: Mapping[str, Any]
+    rated: bool
+    terms: str
+    kind: str
+    pool: str
+    bounds: tuple[float, float] | None
+    created_ms: int
+    name: str = ""
+    rating: float = NEW_RATING
+
+
+@dataclass(frozen=True, slots=True)
+class Matched:
+    """A new seek fit ``other``: both are gone; the game is the caller's to make."""
+
+    other: Seek
+    rating: float  # the new seek's player's rating in the pool
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    id: str
+    challenger: str
+    challenger_name: str
+    challenged: str
+    challenged_name: str
+    game: Mapping[str, Any]
+    rated: bool
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """An event of a player's stream: its name and its data (JSON)."""
+
+    player: str
+    event: str
+    data: Mapping[str, Any]
+
+
+SeekCursor = tuple[int, str]  # the last listed seek's (created_at, id)
+
+
+def fits(mine: Seek, my_rating: float, theirs: Seek, their_rating: float) -> bool:
+    """Whether each player's rating is within the other's range."""
+    return _within(mine.bounds, their_rating) and _within(theirs.bounds, my_rating)
+
+
+def _within(bounds: tuple[float, float] | None, rating: float) -> bool:
+    return bounds is None or bounds[0] <= rating <= bounds[1]
+
+
+class Offers:
+    """The seeks, challenges and players' events kept in ``archive``'s database."""
+
+    def __init__(self, archive: Archive, kept: int) -> None:
+        self.archive = archive
+        self.kept = kept
+
+    async def _lock(self, connection: AsyncConnection, *names: str) -> None:
+        await _lock(connection, self.archive, *names)
+
+    # --- seeks -----------------------------------------------------------------------------------
+
+    async def seek(self, new: Seek, most: int) -> Matched | None:
+        """Post ``new``: matched with the oldest seek of its terms by another player that fits it
+        (both gone), or kept (None). Full if its player holds ``most`` seeks already."""
+
+        async def write(connection: AsyncConnection) -> Matched | None:
+            await self._lock(connection, f"seeks:{new.terms}", f"seeker:{new.player}")
+            await connection.execute(seeks.insert().values(_seek_row(new)))  # the write first
+            held = await connection.execute(
+                select(func.count()).select_from(seeks).where(seeks.c.player == new.player)
+            )
+            if held.scalar_one() > most:
+                raise Full()
+            waiting = (
+                await connection.execute(
+                    _seek_rows()
+                    .where(seeks.c.terms == new.terms, seeks.c.player != new.player)
+                    .order_by(seeks.c.created_at, seeks.c.id)
+                    .limit(MATCH_SCAN)
+                )
+            ).all()
+            if not waiting:
+                return None
+            rated = await _ratings(
+                connection, new.pool, {new.player, *(row.player for row in waiting)}
+            )
+            mine = rated.get(new.player, NEW_RATING)
+            for row in waiting:
+                other = _seek_of(row)
+                theirs = rated.get(other.player, NEW_RATING)
+                if fits(new, mine, other, theirs):
+                    await connection.execute(
+                        delete(seeks).where(seeks.c.id.in_([new.id, other.id]))
+                    )
+                    return Matched(_rated(other, theirs), mine)
+            return None
+
+        return await self.archive.run(write, write=True)
+
+    async def unmatch(self, other: Seek) -> None:
+        """Put back a seek ``seek`` matched, whose game could not be made."""
+
+        async def write(connection: AsyncConnection) -> None:
+            await connection.execute(seeks.insert().values(_seek_row(other)))
+
+        await self.archive.run(write, write=True)
+
+    async def find_seek(self, seek_id: str) -> Seek | None:
+        async def read(connection: AsyncConnection) -> Seek | None:
+            row = (await connection.execute(_seek_rows().where(seeks.c.id == seek_id))).first()
+            return None if row is None else _seek_of(row)
+
+        return await self.archive.run(read, write=False)
+
+    async def withdraw(self, seek_id: str, player: str) -> Literal["gone", "not_yours", "done"]:
+        """Withdraw the seek ``seek_id`` of ``player``: done, gone (no such seek: never made,
+        matched, withdrawn) or not_yours (another player's)."""
+
+        async def write(connection: AsyncConnection) -> Literal["gone", "not_yours", "done"]:
+            done = await connection.execute(
+                delete(seeks).where(seeks.c.id == seek_id, seeks.c.player == player)
+            )
+            if done.rowcount:
+                return "done"
+            held = await connection.execute(select(seeks.c.player).where(seeks.c.id == seek_id))
+            return "gone" if held.first() is None else "not_yours"
+
+        return await self.archive.run(write, write=True)
+
+    async def listed(
+        self, kind: str | None, after: SeekCursor | None, limit: int
+    ) -> tuple[list[Seek], SeekCursor | None]:
+        """Open seeks oldest first (of ``kind``'s games, if given), after ``after``, at most
+        ``limit``, each with its player's name and rating in its pool; the next cursor."""
+
+        async def read(connection: AsyncConnection) -> tuple[list[Seek], SeekCursor | None]:
+            query = (
+                select(seeks, players.c.name, ratings.c.rating)
+                .join(players, players.c.id == seeks.c.player)
+                .outerjoin(
+                    ratings,
+                    and_(ratings.c.player == seeks.c.player, ratings.c.pool == seeks.c.pool),
+                )
+                .order_by(seeks.c.created_at, seeks.c.id)
+                .limit(limit + 1)
+            )
+            if kind is not None:
+                query = query.where(seeks.c.kind == kind)
+            if after is not None:
+                query = query.where(
+                    or_(
+                        seeks.c.created_at > after[0],
+                        and_(seeks.c.created_at == after[0], seeks.c.id > after[1]),
+                    )
+                )
+            rows = (await connection.execute(query)).all()
+            page = [
+                _rated(_seek_of(row, row.name), row.rating)
+                if row.rating is not None
+                else _seek_of(row, row.name)
+                for row in rows[:limit]
+            ]
+            more = len(rows) > limit
+            return page, (page[-1].created_ms, page[-1].id) if more and page else None
+
+        return await self.archive.run(read, write=False)
+
+    # --- challenges ------------------------------------------------------------------------------
+
+    async def challenge(self, new: Challenge, most: int, told: Told) -> None:
+        """Keep ``new`` and tell its challenged player (``told``); Full if the challenger holds
+        ``most`` open challenges(the challenged is a player:
+        the caller found it)."""
+
+        async def write(connection: AsyncConnection) -> None:
+            await self._lock(connection, f"challenger:{new.challenger}")
+            row = {
+                "id": new.id, "challenger": new.challenger, "challenged": new.challenged,
+                "game": json.dumps(new.game, sort_keys=True), "rated": new.rated,
+                "created_at": new.created_ms,
+            }  # fmt: skip
+            await connection.execute(challenges.insert().values(row))  # the write first
+            held = await connection.execute(
+                select(func.count())
+                .select_from(challenges)
+                .where(challenges.c.challenger == new.challenger)
+            )
+            if held.scalar_one() > most:
+                raise Full()
+            await self._tell(connection, [told])
+
+        await self.archive.run(write, write=True)
+
+    async def find_challenge(self, challenge_id: str) -> Challenge | None:
+        async def read(connection: AsyncConnection) -> Challenge | None:
+            row = (
+                await connection.execute(_challenge_rows().where(challenges.c.id == challenge_id))
+            ).first()
+            return None if row is None else _challenge_of(row)
+
+        return await self.archive.run(read, write=False)
+
+    async def take(self, challenge: Challenge, told: Sequence[Told] = ()) -> bool:
+        """Take ``challenge`` away (accepted, declined or withdrawn), telling ``told`` with it:
+        False if it is gone already (a racing request took it)."""
+
+        async def write(connection: AsyncConnection) -> bool:
+            done = await connection.execute(
+                delete(challenges).where(challenges.c.id == challenge.id)
+            )
+            if not done.rowcount:
+                return False
+            await self._tell(connection, told)
+            return True
+
+        return await self.archive.run(write, write=True)
+
+    async def untake(self, challenge: Challenge) -> None:
+        """Put back a challenge taken to be accepted, whose game could not be made."""
+
+        async def write(connection: AsyncConnection) -> None:
+            row = {
+                "id": challenge.id, "challenger": challenge.challenger,
+                "challenged": challenge.challenged,
+                "game": json.dumps(challenge.game, sort_keys=True), "rated": challenge.rated,
+                "created_at": challenge.created_ms,
+            }  # fmt: skip
+            await connection.execute(challenges.insert().values(row))
+
+        await self.archive.run(write, write=True)
+
+    async def challenges_of(
+        self, player: str, limit: int
+    ) -> tuple[list[Challenge], list[Challenge]]:
+        """The open challenges ``player`` received and made, oldest first, at most ``limit``
+        of each."""
+
+        async def read(connection: AsyncConnection) -> tuple[list[Challenge], list[Challenge]]:
+            lists = []
+            for column in (challenges.c.challenged, challenges.c.challenger):
+                rows = await connection.execute(
+                    _challenge_rows()
+                    .where(column == player)
+                    .order_by(challenges.c.created_at, challenges.c.id)
+                    .limit(limit)
+                )
+                lists.append([_challenge_of(row) for row in rows])
+            return lists[0], lists[1]
+
+        return await self.archive.run(read, write=False)
+
+    # --- players' events -------------------------------------------------------------------------
+
+    async def tell(self, told: Sequence[Told]) -> None:
+        async def write(connection: AsyncConnection) -> None:
+            await self._tell(connection, told)
+
+        await self.archive.run(write, write=True)
+
+    async def _tell(self, connection: AsyncConnection, told: Sequence[Told]) -> None:
+        await write_told(connection, self.archive, self.kept, told)
+
+    async def events(self, player: str, after: int, limit: int) -> list[tuple[int, str, str]]:
+        """The player's stream events after ``after``: (seq, event, data)."""
+
+        async def read(connection: AsyncConnection) -> list[tuple[int, str, str]]:
+            rows = await connection.execute(
+                select(player_events.c.seq, player_events.c.event, player_events.c.data)
+                .where(player_events.c.player == player, player_events.c.seq > after)
+                .order_by(player_events.c.seq)
+                .limit(limit)
+            )
+            return [(row.seq, row.event, row.data) for row in rows]
+
+        return await self.archive.run(read, write=False)
+
+
+async def write_told(
+    connection: AsyncConnection, archive: Archive, kept: int, told: Sequence[Told]
+) -> None:
+    """Number and write ``told`` (in the caller's transaction); a player's oldest events
+    past the ``kept`` last go."""
+    told_players = sorted({event.player for event in told})
+    await _lock(connection, archive, *(f"events:{player}" for player in told_players))
+    for event in told:
+        last = select(func.coalesce(func.max(player_events.c.seq), 0)).where(
+            player_events.c.player == event.player
+        )
+        await connection.execute(
+            player_events.insert().from_select(
+                ["player", "seq", "event", "data"],
+                select(
+                    literal(event.player, String),
+                    func.coalesce(func.max(player_events.c.seq), 0) + 1,
+                    literal(event.event, String),
+                    literal(json.dumps(event.data), String),
+                ).where(player_events.c.player == event.player),
+            )
+        )
+        await connection.execute(
+            delete(player_events).where(
+                player_events.c.player == event.player,
+                player_events.c.seq <= last.scalar_subquery() - kept,
+            )
+        )
+
+
+async def _lock(connection: AsyncConnection, archive: Archive, *names: str) -> None:
+    """On PostgreSQL, advisory locks of ``names`` till the transaction ends, in order."""
+    if not archive.sqlite:
+        for name in names:
+            await connection.execute(
+                text("SELECT pg_advisory_xact_lock(hashtext(:name))"), {"name": name}
+            )
+
+
+def _seek_row(seek: Seek) -> dict[str, Any]:
+    lo, hi = seek.bounds if seek.bounds is not None else (None, None)
+    return {
+        "id": seek.id, "player": seek.player, "terms": seek.terms, "kind": seek.kind,
+        "game": json.dumps(seek.game, sort_keys=True), "rated": seek.rated, "pool": seek.pool,
+        "lo": lo, "hi": hi, "created_at": seek.created_ms,
+    }  # fmt: skip
+
+
+def _seek_rows() -> Any:
+    return select(seeks)
+
+
+def _seek_of(row: Any, name: str = "") -> Seek:
+    bounds = None if row.lo is None else (float(row.lo), float(row.hi))
+    return Seek(
+        row.id, row.player, json.loads(row.game), bool(row.rated), row.terms, row.kind, row.pool,
+        bounds, int(row.created_at), name,
+    )  # fmt: skip
+
+
+def _rated(seek: Seek, rating: float) -> Seek:
+    return Seek(
+        seek.id, seek.player, seek.game, seek.rated, seek.terms, seek.kind, seek.pool,
+        seek.bounds, seek.created_ms, seek.name, float(rating),
+    )  # fmt: skip
+
+
+async def _ratings(connection: AsyncConnection, pool: str, ids: set[str]) -> dict[str, float]:
+    rows = await connection.execute(
+        select(ratings.c.player, ratings.c.rating).where(
+            ratings.c.pool == pool, ratings.c.player.in_(sorted(ids))
+        )
+    )
+    return {row.player: float(row.rating) for row in rows}
+
+
+def _challenge_rows() -> Any:
+    challenger, challenged = players.alias("challenger_of"), players.alias("challenged_of")
+    return (
+        select(challenges, challenger.c.name.label("from_name"), challenged.c.name.label("to_name"))
+        .join(challenger, challenger.c.id == challenges.c.challenger)
+        .join(challenged, challenged.c.id == challenges.c.challenged)
+    )
+
+
+def _challenge_of(row: Any) -> Challenge:
+    return Challenge(
+        row.id, row.challenger, row.from_name, row.challenged, row.to_name,
+        json.loads(row.game), bool(row.rated), int(row.created_at),
+    )  # fmt: skip

@@ -1,0 +1,270 @@
+"""The bot's player, as the service sees it: its event stream followed (``GET
+/v1/players/{id}/events``: ``game`` — a game of the player began, from a seek, a challenge or a
+tournament —, ``challenge``, ``challenge_declined``), its seeks posted (``POST /v1/seeks``, one
+for each ``--seek``) and posted again after each game they made, the challenges made to it
+accepted when asked to (``POST /v1/challenges/{id}/accept``), and every game it is seated in
+played, each by a ``GameRunner`` with an engine of its own.
+
+``--games N``: once N games were begun the bot seeks and accepts no more, withdraws its seeks,
+and stops when its games are over. Without it, it plays until it is stopped.
+
+A seek's game holds the bot's seek until it ends (one game at a time from each ``--seek``); a
+challenge's or a tournament's game is played whenever it comes. The player's stream is read
+from its start, so a bot started again finds the games it was playing and resumes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from adjudicator_client._async_client import AsyncClient
+from adjudicator_client._events import PlayerEvent
+from adjudicator_client._problem import ProblemError
+from adjudicator_client.bot.game import GameRunner, Options, Outcome
+from adjudicator_client.bot.positions import PROTOCOL_GAMES
+
+log = logging.getLogger("adjudicator_client.bot")
+
+BACKOFF_CAP_SECONDS = 30.0  # the longest wait before the player's stream is opened again
+
+
+class Bot:
+    """The bot: its player (the ``key``'s), its engine (``options``), what it seeks
+    (``seeks``: bodies of ``POST /v1/seeks``), whether it accepts challenges, how many games it
+    plays (``games``; None: until stopped), and games to play by id (``game_ids``)."""
+
+    def __init__(
+        self,
+        api: AsyncClient,
+        key: str,
+        options: Options,
+        *,
+        seeks: Sequence[Mapping[str, Any]] = (),
+        accept_challenges: bool = False,
+        games: int | None = None,
+        game_ids: Sequence[str] = (),
+        report: Callable[[str], None] = print,
+    ) -> None:
+        self.api, self.key, self.options = api, key, options
+        self.seeks = list(seeks)
+        self.accept_challenges, self.games = accept_challenges, games
+        self.game_ids = list(game_ids)
+        self.report = report
+        self.player_id = ""
+        self.begun: set[str] = set()  # games seen: each is played once
+        self.running: dict[str, asyncio.Task[Outcome]] = {}
+        self.played = 0  # games played from their start or resumed, to their end
+        self.started = 0  # games begun while the bot followed them (counted against ``games``)
+        self.standing: dict[int, str] = {}  # each --seek's index → its seek's id, while it waits
+        self.seeking: dict[str, int] = {}  # a seek's id → its --seek's index
+        self.holding: dict[str, int] = {}  # a game made by a seek → its --seek's index
+        self.early: dict[str, str] = {}  # a seek's id told on the stream before it was posted
+        self.idle = asyncio.Event()
+        self.chores: set[asyncio.Task[None]] = set()
+
+    @property
+    def enough(self) -> bool:
+        return self.games is not None and self.started >= self.games
+
+    @property
+    def lobby(self) -> bool:
+        """Whether the bot follows its player's stream: it seeks, accepts challenges, or was
+        given no game to play (it plays the games it is seated in: tournaments')."""
+        return bool(self.seeks or self.accept_challenges or not self.game_ids)
+
+    async def run(self) -> None:
+        """Play until ``games`` were played (or, given only games by id, until they are over);
+        the seeks withdrawn and every engine stopped when it returns."""
+        me = await self.api.get_me(self.key)
+        self.player_id = me["id"]
+        following: asyncio.Task[None] | None = None
+        try:
+            for game_id in self.game_ids:
+                await self._begin(game_id, None)
+            if self.lobby:
+                following = asyncio.create_task(self._follow())
+                following.add_done_callback(lambda _: self.idle.set())
+                for index in range(len(self.seeks)):
+                    await self._seek(index)
+            while not self._finished():
+                self.idle.clear()
+                if following is not None and following.done():
+                    following.result()  # its failure is the bot's
+                await self.idle.wait()
+        finally:
+            if following is not None:
+                following.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await following
+            await asyncio.gather(*self.chores, return_exceptions=True)  # a seek in flight
+            await self._withdraw()
+            for task in self.running.values():
+                task.cancel()
+            for task in list(self.running.values()):
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def _finished(self) -> bool:
+        if self.running:
+            return False
+        return self.enough or not self.lobby
+
+    # --- games -----------------------------------------------------------------------------
+
+    async def _begin(self, game_id: str, seat: int | None, seek: int | None = None) -> None:
+        """Play the game, unless it is played already (or over: a game of the stream's past);
+        ``seek``: the index of the ``--seek`` that made it, posted again when it is over."""
+        if game_id in self.begun:
+            if seek is not None:
+                self._hold(game_id, seek)
+            return
+        self.begun.add(game_id)
+        if seek is not None:
+            self.holding[game_id] = seek
+        runner = GameRunner(
+            self.api, game_id, self.key, self.player_id, self.options, seat=seat,
+            report=self.report, on_start=self._started, tell_past=game_id in self.game_ids,
+        )  # fmt: skip
+        task = asyncio.create_task(runner.run())
+        self.running[game_id] = task
+        task.add_done_callback(functools.partial(self._ended, game_id))
+
+    def _hold(self, game_id: str, seek: int) -> None:
+        """The ``seek``-th seek made ``game_id``, learnt after the game was begun (its stream's
+        event came before the seek's own answer): posted again when the game is over — now, if
+        it is over already."""
+        if game_id in self.running:
+            self.holding[game_id] = seek
+        else:
+            self._chore(self._seek(seek))
+
+    def _chore(self, work: Coroutine[Any, Any, None]) -> None:
+        """Work done beside the games (a seek posted again, seeks withdrawn); its failure is
+        said, and stops nothing."""
+        task = asyncio.create_task(work)
+        self.chores.add(task)
+        task.add_done_callback(self._chore_done)
+
+    def _chore_done(self, task: asyncio.Task[None]) -> None:
+        self.chores.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s", task.exception())
+
+    def _started(self) -> None:
+        """A game begun: counted; at ``games``, the seeks that wait are withdrawn."""
+        self.started += 1
+        if self.enough:
+            self._chore(self._withdraw())
+
+    def _ended(self, game_id: str, task: asyncio.Task[Outcome]) -> None:
+        self.running.pop(game_id, None)
+        if not task.cancelled() and task.exception() is None and task.result().played:
+            self.played += 1
+        elif not task.cancelled() and task.exception() is not None:
+            log.error("game %s: %s", game_id, task.exception())
+        seek = self.holding.pop(game_id, None)
+        if seek is not None and not self.enough:
+            self._chore(self._seek(seek))
+        self.idle.set()
+
+    # --- the player's stream ---------------------------------------------------------------
+
+    async def _follow(self) -> None:
+        """The player's events, from the stream's start, until the bot stops: the stream opened
+        again after the last event seen whenever it keeps dropping (the service restarting)."""
+        seen: int | None = None
+        wait = self.api.retries.backoff
+        while True:
+            try:
+                async for event in self.api.player_events(self.player_id, key=self.key, after=seen):
+                    seen, wait = event.id, self.api.retries.backoff
+                    try:
+                        await self._told(event)
+                    except (ProblemError, httpx.TransportError) as error:
+                        log.warning("event %s %s: %s", event.id, event.event, error)
+            except (ConnectionError, httpx.TransportError) as error:
+                log.warning("the player's stream dropped (%s): opening it again", error)
+            except ProblemError as problem:
+                if problem.status not in (429, 503):
+                    raise
+            await asyncio.sleep(wait)
+            wait = min(BACKOFF_CAP_SECONDS, wait * 2)
+
+    async def _told(self, event: PlayerEvent) -> None:
+        data = event.data if isinstance(event.data, dict) else {}
+        if event.event == "game":
+            game_id, seat = str(data.get("game")), data.get("seat")
+            seek = None
+            if data.get("via") == "seek":
+                seek_id = str(data.get("seek"))
+                seek = self.seeking.pop(seek_id, None)
+                if seek is None:  # a seek whose answer is not read yet (or of the past)
+                    self.early[seek_id] = game_id
+            if seek is not None:
+                self.standing.pop(seek, None)
+            await self._begin(game_id, seat if seat in (1, 2) else None, seek)
+        elif event.event == "challenge":
+            await self._challenged(data)
+        elif event.event == "challenge_declined":
+            log.info("challenge %s declined", data.get("challenge"))
+
+    async def _challenged(self, challenge: Mapping[str, Any]) -> None:
+        """A challenge to the player: accepted (``--accept-challenges``) when its game is one
+        the engine plays and the bot still plays games; declined when the engine does not play
+        it; else left for its player to answer."""
+        to = challenge.get("to") or {}
+        if not self.accept_challenges or to.get("id") != self.player_id:
+            return
+        challenge_id = str(challenge.get("id"))
+        kind = str((challenge.get("game") or {}).get("game", "tictactoe"))
+        try:
+            if kind not in PROTOCOL_GAMES[self.options.protocol]:
+                await self.api.decline_challenge(challenge_id, key=self.key)
+                return
+            if self.enough:
+                return
+            made = await self.api.accept_challenge(challenge_id, key=self.key)
+        except ProblemError as refused:  # taken or withdrawn meanwhile (or a stream's past)
+            log.info("challenge %s: %s", challenge_id, refused.code)
+            return
+        await self._begin(made["game"], made["seat"])
+
+    # --- seeks ------------------------------------------------------------------------------
+
+    async def _seek(self, index: int) -> None:
+        """Post the ``index``-th seek (unless it stands, or enough games were begun); a game it
+        makes at once is played."""
+        if self.enough or index in self.standing or index in self.holding.values():
+            return
+        body = self.seeks[index]
+        answer_range = body.get("rating_range")
+        try:
+            posted = await self.api.create_seek(
+                body.get("game") or {}, key=self.key, rated=body.get("rated"),
+                rating_range=None if answer_range is None else tuple(answer_range),
+            )  # fmt: skip
+        except ProblemError as refused:
+            log.error("seek %s refused: %s", json.dumps(body), refused)
+            raise
+        made = posted["game"] or self.early.pop(posted["id"], None)
+        if made is not None:  # at once, or told on the stream before this answer was read
+            await self._begin(made, posted["seat"], index)
+        else:
+            self.standing[index] = posted["id"]
+            self.seeking[posted["id"]] = index
+
+    async def _withdraw(self) -> None:
+        """Withdraw the seeks that wait (a seek that made a game meanwhile is gone already)."""
+        for index, seek_id in list(self.standing.items()):
+            self.standing.pop(index, None)
+            self.seeking.pop(seek_id, None)
+            with contextlib.suppress(ProblemError, httpx.TransportError):
+                await self.api.withdraw_seek(seek_id, key=self.key)

@@ -1,0 +1,86 @@
+"""The bot's books of its seeks, with a service the test plays (no server, no engine): the
+player's stream may tell a seek's game before the seek's own answer is read, and a game may be
+over before that; either way the seek is posted again after its game, and the bot stops after
+``--games`` games with nothing left standing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Mapping
+from typing import Any
+
+import pytest
+
+from adjudicator_client import PlayerEvent, Retries
+from adjudicator_client.bot import lobby
+from adjudicator_client.bot.game import Options, Outcome
+from adjudicator_client.bot.lobby import Bot
+
+
+class Service:
+    """Seeks answered ``waiting`` whose game the player's stream tells first (``early``), or
+    made at once; each game over as soon as it is played."""
+
+    def __init__(self, early: bool) -> None:
+        self.early = early
+        self.retries = Retries()
+        self.events: asyncio.Queue[PlayerEvent] = asyncio.Queue()
+        self.posted: list[str] = []
+        self.withdrawn: list[str] = []
+
+    async def get_me(self, key: str) -> dict[str, str]:
+        return {"id": "me", "name": "Bot"}
+
+    async def player_events(
+        self, player_id: str, *, key: str, after: int | None = None
+    ) -> AsyncGenerator[PlayerEvent, None]:
+        while True:
+            yield await self.events.get()
+
+    async def create_seek(self, game: Mapping[str, Any], **_: Any) -> dict[str, Any]:
+        seek_id = f"s{len(self.posted)}"
+        self.posted.append(seek_id)
+        game_id = f"g{len(self.posted)}"
+        told = {"game": game_id, "seat": 1, "via": "seek", "seek": seek_id}
+        await self.events.put(PlayerEvent(len(self.posted), "game", told))
+        if self.early:  # the stream's event is read before this answer
+            for _turn in range(10):
+                await asyncio.sleep(0)
+            return {"id": seek_id, "game": None, "seat": None}
+        return {"id": seek_id, "game": game_id, "seat": 1}
+
+    async def withdraw_seek(self, seek_id: str, *, key: str) -> None:
+        self.withdrawn.append(seek_id)
+
+
+class Runner:
+    """A game played at once: begun (``on_start``) and over."""
+
+    def __init__(self, api: Any, game_id: str, *_: Any, on_start: Any = None, **__: Any) -> None:
+        self.game_id, self.on_start = game_id, on_start
+
+    async def run(self) -> Outcome:
+        self.on_start()
+        await asyncio.sleep(0)
+        return Outcome(self.game_id, 1, {"status": "won"}, played=True)
+
+
+@pytest.mark.parametrize("early", [True, False], ids=["told-first", "answered-first"])
+def test_a_seek_is_posted_again_after_its_game_however_its_game_was_learnt(
+    early: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby, "GameRunner", Runner)
+    service = Service(early)
+    options = Options(engine="brain", protocol="gomocup")
+
+    async def play() -> None:
+        api: Any = service  # the calls the bot makes of a client, and nothing more
+        seeks = [{"game": {"game": "gomoku"}}]
+        bot = Bot(api, "key", options, seeks=seeks, games=3, report=lambda line: None)
+        await asyncio.wait_for(bot.run(), 10)
+        assert bot.started == 3
+        assert bot.standing == {}
+
+    asyncio.run(play())
+    assert len(service.posted) == 3  # one seek a game, none left over
+    assert service.withdrawn == []
