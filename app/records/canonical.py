@@ -14,11 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from _json import encode_basestring, make_encoder
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
-
-from _json import encode_basestring, make_encoder
 
 
 class DuplicateMember(ValueError):

@@ -949,8 +949,8 @@ class AuditOut(TypedDict):
     # The first refused move; null if none.
     illegal: IllegalOut | None
     # The accepted moves, as a session records them (Othello's inferred passes are their moves'
-    # `passed`).
-    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut]
+    # `passed`); left out of a `"detail": "summary"` answer.
+    moves: NotRequired[list[MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut]]
     # The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version`
     # and `clock`.
     state: dict[str, Any]
@@ -1036,6 +1036,11 @@ class AuditConnect4MovesIn(TypedDict):
     height: NotRequired[int]
     # Discs in a row that win, 3 to max(width, height). Default: `4`.
     k: NotRequired[int]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class RulesIn(TypedDict):
@@ -1103,6 +1108,11 @@ class AuditConnect4TranscriptIn(TypedDict):
     height: NotRequired[int]
     # Discs in a row that win, 3 to max(width, height). Default: `4`.
     k: NotRequired[int]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditGomokuMovesIn(TypedDict):
@@ -1164,6 +1174,11 @@ class AuditGomokuMovesIn(TypedDict):
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
     # stone. None if not given.
     opening: NotRequired[StonesOpening | Literal["swap2"] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class StonesOpening(TypedDict):
@@ -1210,6 +1225,11 @@ class AuditGomokuRecordIn(TypedDict):
     # complete a line with the moves left; a move costs the same at any k. In a state: present, and
     # true, only in such a game. Freestyle and standard only. Default: `false`.
     early_draw: NotRequired[bool]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditGomokuTranscriptIn(TypedDict):
@@ -1270,6 +1290,11 @@ class AuditGomokuTranscriptIn(TypedDict):
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
     # stone. None if not given.
     opening: NotRequired[StonesOpening | Literal["swap2"] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditReversiMovesIn(TypedDict):
@@ -1325,6 +1350,11 @@ class AuditReversiMovesIn(TypedDict):
     # are the game's first move records, untimed; the player to move after them moves next. An
     # illegal one is 422 naming it. Not with a posted board.
     opening: NotRequired[str | list[str] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditReversiRecordIn(TypedDict):
@@ -1341,6 +1371,11 @@ class AuditReversiRecordIn(TypedDict):
     format: Literal["ggf"]
     # The game's kind. Default: `"reversi"`.
     game: NotRequired[Literal["reversi"]]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditReversiTranscriptIn(TypedDict):
@@ -1395,6 +1430,11 @@ class AuditReversiTranscriptIn(TypedDict):
     # are the game's first move records, untimed; the player to move after them moves next. An
     # illegal one is 422 naming it. Not with a posted board.
     opening: NotRequired[str | list[str] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditTicTacToeMovesIn(TypedDict):
@@ -1443,6 +1483,11 @@ class AuditTicTacToeMovesIn(TypedDict):
     # complete a line with the moves left; a move costs the same at any k. In a state: present, and
     # true, only in such a game. Default: `false`.
     early_draw: NotRequired[bool]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditTicTacToeTranscriptIn(TypedDict):
@@ -1490,6 +1535,11 @@ class AuditTicTacToeTranscriptIn(TypedDict):
     # complete a line with the moves left; a move costs the same at any k. In a state: present, and
     # true, only in such a game. Default: `false`.
     early_draw: NotRequired[bool]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 # A game to audit: its kind's creation parameters and its moves, given one way: a list (`moves`), a
