@@ -105,8 +105,18 @@ def _canonical_as_written(value: Any, text: str) -> bool:
     if objects == 0:
         return True
     if objects == 1 and type(value) is dict:
-        return all(type(name) is str for name in value)
+        return _names_are_strings(value)
     return _named_by_strings(value)
+
+
+def _names_are_strings(members: dict[Any, Any]) -> bool:
+    """Whether each of an object's members is named by a string (joining the names, in C,
+    fails on any other)."""
+    try:
+        "".join(members)
+    except TypeError:
+        return False
+    return True
 
 
 def _named_by_strings(value: Any) -> bool:
@@ -115,7 +125,7 @@ def _named_by_strings(value: Any) -> bool:
     while pending:
         item = pending.pop()
         if isinstance(item, dict):  # as the encoder takes them: subclasses too
-            if not all(type(name) is str for name in item):
+            if not _names_are_strings(item):
                 return False
             pending.extend(item.values())
         elif isinstance(item, list | tuple):
