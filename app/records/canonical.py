@@ -106,7 +106,7 @@ def _canonical_as_written(value: Any, text: str) -> bool:
         return True
     if objects == 1 and type(value) is dict:
         return _names_are_strings(value)
-    return _named_by_strings(value)
+    return not isinstance(value, _CONTAINERS) or _named_by_strings(value)
 
 
 def _names_are_strings(members: dict[Any, Any]) -> bool:
@@ -120,17 +120,26 @@ def _names_are_strings(members: dict[Any, Any]) -> bool:
 
 
 def _named_by_strings(value: Any) -> bool:
-    """Whether every object in ``value`` names its members by strings."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):  # as the encoder takes them: subclasses too
-            if not _names_are_strings(item):
-                return False
-            pending.extend(item.values())
-        elif isinstance(item, list | tuple):
-            pending.extend(item)
-    return True
+    """Whether every object in ``value`` names its members by strings (a value nested deeper
+    than Python recurses: no, and the general writer says so)."""
+    try:
+        return _walked(value)
+    except RecursionError:
+        return False
+
+
+_CONTAINERS = (dict, list, tuple)  # as the encoder takes them: subclasses too
+
+
+def _walked(value: Any) -> bool:
+    if isinstance(value, dict):
+        if not _names_are_strings(value):
+            return False
+        items: Iterable[Any] = value.values()
+    else:
+        items = value
+    # A leaf costs one isinstance (states hold lists of numbers and names), a container a call.
+    return all(_walked(item) for item in items if isinstance(item, _CONTAINERS))
 
 
 def _write(value: Any) -> Iterable[str]:

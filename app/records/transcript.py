@@ -41,9 +41,9 @@ def read_transcript(data: str | bytes, max_moves: int) -> list[str]:
     for a transcript of more than ``max_moves`` squares."""
     text = decode(data)
     if _SQUARES.fullmatch(text):
-        found = _SQUARE.findall(text.lower())  # ASCII only: lower case keeps every length
-        if len(found) <= max_moves:
-            return found
+        every: list[str] = _SQUARE.findall(text.lower())  # ASCII: lower case keeps lengths
+        if len(every) <= max_moves:
+            return every
     squares: list[str] = []
     end = len(text)
     at = _skip_space(text, 0)
