@@ -61,7 +61,8 @@ def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
     except RecordError as error:
         raise record_problem(field, error) from None
     if written in FORMATS:  # with what ``params`` gives that the format cannot carry (a rule)
-        beside = {name: params[name] for name in FORMATS[written].given if name in params}
+        named = (*FORMATS[written].given, "detail")  # and how much the answer says
+        beside = {name: params[name] for name in named if name in params}
         return json.dumps({"record": text, "format": written, **beside}).encode()
     return json.dumps({**params, "transcript": text}).encode()
 
