@@ -67,7 +67,7 @@ from app.contract.render import (
 from app.records.answer import answering, audit_answer, wthor_line
 from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, audit_body
 from app.records.errors import RecordError
-from app.records.reading import audit_of, reading
+from app.records.reading import audit_of, detail_of, reading
 from app.records.signing import AUDIT, TYPES, KeyRing, SigningKey
 from app.records.steps import Steps
 from app.records.written import (
@@ -152,12 +152,15 @@ def _audit_out(games: GameShapes) -> type:
             "illegal": Annotated[
                 IllegalOut | None, Field(description="The first refused move; null if none.")
             ],
-            "moves": Annotated[
-                list[games.record],  # type: ignore[name-defined]
-                Field(
-                    description="The accepted moves, as a session records them (Othello's "
-                    "inferred passes are their moves' `passed`)."
-                ),
+            "moves": NotRequired[
+                Annotated[
+                    list[games.record],  # type: ignore[name-defined]
+                    Field(
+                        description="The accepted moves, as a session records them (Othello's "
+                        'inferred passes are their moves\' `passed`); left out of a `"detail": '
+                        '"summary"` answer.'
+                    ),
+                ]
             ],
             "state": Annotated[
                 dict[str, Any],
@@ -294,8 +297,8 @@ class AuditShapes:
         problems = ProblemTable.of(kind.face for kind in kinds)
 
         def example(body: BaseModel) -> Json:
-            answer = audit_answer(audit_of(kinds, body, DEFAULT_MAX_RECORD_MOVES), problems)
-            return EXAMPLE_KEY.signed(answer, AUDIT)
+            audit = audit_of(kinds, body, DEFAULT_MAX_RECORD_MOVES)
+            return EXAMPLE_KEY.signed(audit_answer(audit, problems, detail_of(body)), AUDIT)
 
         shapes.examples.update(parsed.answers(example))
         return shapes
@@ -340,6 +343,10 @@ AUDIT_EXAMPLES: dict[str, Any] = {
             "B[jg];W[ib];B[hg])",
             "format": "sgf",
         },
+    },
+    "othello-summary": {
+        "summary": "The same game, answered as a summary: no move list",
+        "value": {"game": "reversi", "transcript": "f5d6c3d3c4f4f6f3e6e7d7", "detail": "summary"},
     },
     "tictactoe-pairs": {
         "summary": "Tic-tac-toe as [row, col] pairs: X wins on the diagonal",
@@ -398,7 +405,7 @@ def audited(
     move records chained (and written for the signature as they are)."""
     to_replay = yield from reading(shapes.kinds, parsed, max_moves, meter.afford)
     audit = yield from to_replay.replaying()
-    answer, written = yield from answering(audit, problems)
+    answer, written = yield from answering(audit, problems, detail_of(parsed))
     return keys.current.signed(answer, AUDIT, written)
 
 
@@ -633,8 +640,10 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         "/v1/games` takes it, without a clock) and the moves: a list, a transcript, or a "
         "record in the kind's community format. Othello passes are inferred. The answer "
         "holds the accepted move records, the state after them, the record's SHA-256 hash "
-        "chain and the service's Ed25519 signature (`GET /v1/keys`). A record that cannot be "
-        "read, or of more than `max_record_moves` moves, is 422 naming where it broke. The "
+        'chain and the service\'s Ed25519 signature (`GET /v1/keys`); `"detail": '
+        '"summary"` leaves the move records out (the chain is the same; the summary is signed '
+        "as a whole). A record that cannot be read, or of more than `max_record_moves` moves, "
+        "is 422 naming where it broke. The "
         "audit's CPU time is charged to the client's share as it goes; a record of more moves "
         "than the share has left (`record_move_cpu_us` a move) is 429 `rate_limited` before "
         "it is replayed.",
@@ -647,7 +656,9 @@ def records_router(shapes: AuditShapes) -> APIRouter:
         summary="Audit many games",
         description='`application/json`: `{"records": [<audit body>, …]}` (1 to '
         '`max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be '
-        'read is its own result, `{"problem": <its 422>}`, never the batch\'s failure; once '
+        'read is its own result, `{"problem": <its 422>}`, never the batch\'s failure; each '
+        'record says its own `detail` (`"detail": "summary"`: its answer without the move '
+        "records); once "
         "the client's CPU share is used (between two slices of the work, or before a record "
         "of more moves than it has left), the batch is 429 `rate_limited`. "
         "`application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello "

@@ -22,7 +22,7 @@ from app.records.bodies import DEFAULT_MAX_RECORD_MOVES, audit_body
 from app.records.canonical import DuplicateMember, read_json
 from app.records.errors import RecordError
 from app.records.formats import FORMATS
-from app.records.reading import audit_of, record_problem
+from app.records.reading import audit_of, detail_of, record_problem
 from app.records.signing import AUDIT, TYPES, KeyRing, NotVerified
 from app.records.signing import verify as verify_signature
 from app.records.text import decode
@@ -61,7 +61,8 @@ def _audit_body(name: str, data: bytes, params: Mapping[str, Any]) -> bytes:
     except RecordError as error:
         raise record_problem(field, error) from None
     if written in FORMATS:  # with what ``params`` gives that the format cannot carry (a rule)
-        beside = {name: params[name] for name in FORMATS[written].given if name in params}
+        named = (*FORMATS[written].given, "detail")  # and how much the answer says
+        beside = {name: params[name] for name in named if name in params}
         return json.dumps({"record": text, "format": written, **beside}).encode()
     return json.dumps({**params, "transcript": text}).encode()
 
@@ -105,7 +106,8 @@ def audit(files: tuple[str, ...], params: str) -> None:
             continue
         try:
             parsed = bodies.validate(_audit_body(name, data, creation), context)
-            answer = audit_answer(audit_of(REGISTRY, parsed, settings.max_record_moves), problems)
+            audit = audit_of(REGISTRY, parsed, settings.max_record_moves)
+            answer = audit_answer(audit, problems, detail_of(parsed))
         except BodyInvalid as error:
             click.echo(f"{name}: ".encode() + _problem_line(error), err=True)
             failed = True

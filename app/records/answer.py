@@ -13,6 +13,7 @@ from app.contract.problems import ProblemTable, problem_body
 from app.contract.render import Json, move_json, names_of, position_json
 from app.contract.squares import Squares
 from app.records.audit import Audit, Submitted, replay
+from app.records.bodies import FULL, SUMMARY, Detail
 from app.records.canonical import Chain, canonical_array
 from app.records.steps import Steps, completed
 from app.records.wthor import WthorGame
@@ -20,26 +21,35 @@ from app.rules.reversi import federation_score
 from app.sessions.kind import Placement, board_size
 
 
-def audit_answer(audit: Audit, problems: ProblemTable) -> Json:
-    """The answer to an audit, unsigned: the verdict, the moves as a session records them, the
-    state after them, and the record's hash chain."""
-    answer, _ = completed(answering(audit, problems))
+def audit_answer(audit: Audit, problems: ProblemTable, detail: Detail = FULL) -> Json:
+    """The answer to an audit, unsigned: the verdict, the moves as a session records them
+    (unless ``detail`` is ``summary``), the state after them, and the record's hash chain."""
+    answer, _ = completed(answering(audit, problems, detail))
     return answer
 
 
-def answering(audit: Audit, problems: ProblemTable) -> Steps[tuple[Json, dict[str, bytes]]]:
+def answering(
+    audit: Audit, problems: ProblemTable, detail: Detail = FULL
+) -> Steps[tuple[Json, dict[str, bytes]]]:
     """``audit_answer``, a move a step; with the canonical JSON of its moves, written as they
-    were chained, for its signature (``SigningKey.sign``'s ``written``)."""
+    were chained, for its signature (``SigningKey.sign``'s ``written``). A summary chains the
+    same move records, and keeps neither them nor their JSON."""
     kind, position = audit.kind, audit.position
     names = names_of(kind, board_size(kind, position.facts()))
     chained = Chain({"game": kind.name, **audit.params})
     moves: list[Json] = []
     written: list[bytes] = []
-    for move in audit.moves:
-        shown = move_json(move, names)
-        moves.append(shown)
-        written.append(chained.add(shown))
-        yield
+    if detail == SUMMARY:
+        add = chained.add
+        for move in audit.moves:
+            add(move_json(move, names))
+            yield
+    else:
+        for move in audit.moves:
+            shown = move_json(move, names)
+            moves.append(shown)
+            written.append(chained.add(shown))
+            yield
     count = position.move_count
     last = audit.moves[-1] if audit.moves else (position.move(count) if count else None)
     shown = position_json(kind, position, last, names)
@@ -50,17 +60,14 @@ def answering(audit: Audit, problems: ProblemTable) -> Steps[tuple[Json, dict[st
         named = None if names is None else names.squares.name
         refusal = problem_body(problem, error.described(named), error.details())
         illegal = {"ply": audit.refused.ply, "move": audit.refused.given, **refusal}
-    answer: Json = {
-        "verdict": audit.verdict,
-        "plies": audit.plies,
-        "illegal": illegal,
-        "moves": moves,
-        "state": shown,
-        "chain": chained.hex(),
-    }
+    answer: Json = {"verdict": audit.verdict, "plies": audit.plies, "illegal": illegal}
+    if detail == SUMMARY:
+        answer |= {"state": shown, "chain": chained.hex()}
+    else:
+        answer |= {"moves": moves, "state": shown, "chain": chained.hex()}
     if audit.assumed:
         answer["assumed"] = dict(audit.assumed)
-    return answer, {"moves": canonical_array(written)}
+    return answer, {} if detail == SUMMARY else {"moves": canonical_array(written)}
 
 
 WTHOR_SQUARES = Squares(8, 8, from_bottom=False)  # a WTHOR game is Othello on 8 × 8

@@ -81,6 +81,19 @@ WrittenMove = Annotated[
 ]  # fmt: skip
 
 
+# How much an audit's answer says (``detail``): everything, or what a bulk client needs to know
+# of a game (the verdict, the plies, the refusal, the state, the chain), without the move list.
+Detail = Literal["full", "summary"]
+FULL: Detail = "full"
+SUMMARY: Detail = "summary"
+DETAIL_DOC = (
+    "How much the answer says: `full` (the default: the accepted move records too) or "
+    "`summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, "
+    "without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is "
+    "the same either way, and the summary is signed as a whole, as the full answer is."
+)
+
+
 # The ways an audit body gives the moves, each by its fields (``RecordSource``'s), named by the
 # first: a body gives exactly one.
 WAYS: dict[str, tuple[str, ...]] = {
@@ -116,6 +129,7 @@ class RecordSource(BaseModel):
         "(`format` says which).",
     )
     _beside: dict[str, Any] = PrivateAttr(default_factory=dict)  # given beside the record
+    detail: Detail = Field(FULL, description=DETAIL_DOC)
 
     format: str | None = Field(
         None, description="The format of `record`: one of the game's community formats."
@@ -141,7 +155,7 @@ class RecordSource(BaseModel):
         if self.record is not None:
             assert self.format is not None
             beside = FORMATS[self.format].given  # set aside already (``_set_aside``)
-            others = self.model_fields_set - {"game", "record", "format"}
+            others = self.model_fields_set - {"game", "record", "format", "detail"}
             if others:
                 allowed = f" (only {', '.join(sorted(beside))})" if beside else ""
                 raise PydanticCustomError(
@@ -259,6 +273,8 @@ def audit_shapes(kind: Kind, model: type[BaseModel]) -> dict[str, type[BaseModel
         for name in parameters:
             info = create.model_fields[name]
             fields[name] = (info.annotation, info)
+        info = model.model_fields["detail"]
+        fields["detail"] = (info.annotation, info)
         doc = (create.__doc__ or "").strip() + " " + WAY_DOCS[way]
         name = f"{stem}{way.capitalize()}In"
         made = create_model(name, __base__=Body, __module__=__name__, __doc__=doc, **fields)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from _json import encode_basestring, make_encoder
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -53,36 +54,92 @@ def read_json(data: bytes) -> Any:
         raise ValueError("it nests deeper than a reader follows") from None
 
 
+def _not_json(value: object) -> Any:
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
+# The standard library's encoder, in C, made once (``json.dumps`` makes one a call): object
+# members sorted, no whitespace, strings as ``json.dumps(ensure_ascii=False)`` writes them (as
+# the general writer does), NaN and infinities refused, anything but dicts, lists, tuples,
+# strings, numbers, booleans and null refused (``_not_json``). No check for cycles: a value that
+# holds itself is a RecursionError, as in the general writer.
+_ENCODE = make_encoder(None, _not_json, encode_basestring, None, ":", ",", True, False, False)
+
+
 def canonical_json(value: Any) -> bytes:
     """``value`` (JSON types only: dict with str keys, list/tuple, str, int, float, bool, None)
     as canonical JSON bytes; anything else, or a non-finite number, is a ``ValueError``.
 
-    A value without floats whose object members are named in ASCII (every record the service
-    writes) is written by the standard library's encoder, in C: for it, sorting names by code
-    points is sorting them by UTF-16 code units, and integers, strings, booleans and null are
-    written as RFC 8785 writes them. Anything else goes the slow, general way (``_write``)."""
-    if _plain(value):
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    The values records hold are written by the standard library's encoder, in C
+    (``_ENCODE``), and its text is kept where it is provably what RFC 8785 writes
+    (``_canonical_as_written``): no float (ECMAScript writes numbers its own way), every object
+    member named by a string, no character beyond the Basic Multilingual Plane (sorting names by
+    code points is then sorting them by UTF-16 code units). Integers, strings, booleans and null
+    are written alike by both. Anything else goes the slow, general way (``_write``), which also
+    says why a value is not JSON."""
+    try:
+        text = "".join(_ENCODE(value, 0))
+    except (TypeError, ValueError):  # not JSON to the encoder: the general writer says why
+        return "".join(_write(value)).encode("utf-8")
+    if _canonical_as_written(value, text):
         return text.encode("utf-8")
     return "".join(_write(value)).encode("utf-8")
 
 
-def _plain(value: Any) -> bool:
-    """Whether ``value`` holds only dicts named in ASCII, lists, tuples, strings, integers,
-    booleans and null."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        kind = type(item)
-        if kind is dict:
-            if not all(type(name) is str and name.isascii() for name in item):
-                return False
-            pending.extend(item.values())
-        elif kind is list or kind is tuple:
-            pending.extend(item)
-        elif not (kind is str or kind is int or kind is bool or item is None):
-            return False  # a float, a subclass, anything else: the general writer decides
+def _canonical_as_written(value: Any, text: str) -> bool:
+    """Whether ``text``, ``value`` as ``_ENCODE`` wrote it, is its canonical JSON.
+
+    Looked at in the text, in C, where it can be, and cautiously (a string holding the text
+    looked for sends its value the general way, which writes the same): a float is written by
+    Python with a ``.`` or a signed exponent (``1.0``, ``1e+16``, ``5e-324``), which integers
+    never have; a character beyond the Basic Multilingual Plane is one whose code point order
+    and UTF-16 order may differ; and an object member named by an integer, a boolean or null
+    (written as a string by the encoder, refused by RFC 8785) can only be in an object, each of
+    which writes a ``{``: with none, there is none to look at, with one, it is ``value``'s own,
+    and only with more are the objects walked in Python (``_named_by_strings``)."""
+    if "." in text or "e+" in text or "e-" in text:
+        return False
+    if not text.isascii() and max(text) > "\uffff":
+        return False
+    objects = text.count("{")
+    if objects == 0:
+        return True
+    if objects == 1 and type(value) is dict:
+        return _names_are_strings(value)
+    return not isinstance(value, _CONTAINERS) or _named_by_strings(value)
+
+
+def _names_are_strings(members: dict[Any, Any]) -> bool:
+    """Whether each of an object's members is named by a string (joining the names, in C,
+    fails on any other)."""
+    try:
+        "".join(members)
+    except TypeError:
+        return False
     return True
+
+
+def _named_by_strings(value: Any) -> bool:
+    """Whether every object in ``value`` names its members by strings (a value nested deeper
+    than Python recurses: no, and the general writer says so)."""
+    try:
+        return _walked(value)
+    except RecursionError:
+        return False
+
+
+_CONTAINERS = (dict, list, tuple)  # as the encoder takes them: subclasses too
+
+
+def _walked(value: Any) -> bool:
+    if isinstance(value, dict):
+        if not _names_are_strings(value):
+            return False
+        items: Iterable[Any] = value.values()
+    else:
+        items = value
+    # A leaf costs one isinstance (states hold lists of numbers and names), a container a call.
+    return all(_walked(item) for item in items if isinstance(item, _CONTAINERS))
 
 
 def _write(value: Any) -> Iterable[str]:
@@ -93,7 +150,7 @@ def _write(value: Any) -> Iterable[str]:
     elif value is False:
         yield "false"
     elif isinstance(value, int):
-        yield str(value)
+        yield int.__repr__(value)  # the number, as the standard library's encoder writes it
     elif isinstance(value, float):
         yield number(value)
     elif isinstance(value, str):

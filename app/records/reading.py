@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, RootModel, ValidationError
@@ -16,7 +17,7 @@ from app.contract.games import CreateIn, Kind, MoveBody, Notation, PassIn
 from app.contract.moves import played_by, shape_for
 from app.contract.squares import SquareError, Squares
 from app.records.audit import Audit, Submitted, replaying
-from app.records.bodies import PASS, RecordSource
+from app.records.bodies import PASS, Detail, RecordSource
 from app.records.errors import RecordError
 from app.records.formats import read_record
 from app.records.steps import Steps, completed
@@ -38,10 +39,16 @@ def submitting(
     ``choices``' bodies; for the ``players`` it names, if it does) as the kind plays them, a
     step every ``READ_STEP`` moves; a RecordError naming the first that is none of the board's."""
     moves = []
+    named = _named_moves(squares) if squares is not None else {}
     for index, given in enumerate(written, 1):
         if not index % READ_STEP:
             yield
         player = players[index - 1] if players else None
+        if player is None and type(given) is str:  # a square as its board names it: looked up
+            move = named.get(given)
+            if move is not None:
+                moves.append(move)
+                continue
         if isinstance(given, dict):
             chosen, claimed = _chosen(given, choices, index)
             moves.append(Submitted(chosen, given, claimed or player))
@@ -66,6 +73,19 @@ def submitting(
     return moves
 
 
+@lru_cache(maxsize=64)
+def _named_moves(squares: Squares) -> dict[str, Submitted]:
+    """Each square of a board with names, as the move that plays it, written as its name, for
+    no player in particular: a record's squares are looked up (reading each name was a third
+    of a transcript's audit, before its replay). The values are immutable, so one serves every
+    record; a board whose names are not kept (``Squares.table``) has none (each is read)."""
+    return {
+        name: Submitted(Placement(row, col), name)
+        for row, names in enumerate(squares.table)
+        for col, name in enumerate(names)
+    }
+
+
 def _chosen(
     given: dict[str, Any], choices: tuple[type[MoveBody], ...], index: int
 ) -> tuple[Played, Player | None]:
@@ -88,6 +108,13 @@ def record_problem(field: str, error: RecordError) -> BodyInvalid:
     if "move" in error.where and field == "moves":
         loc = (*loc, error.where["move"] - 1)
     return BodyInvalid([{"loc": loc, "type": "record", "msg": str(error)}])
+
+
+def detail_of(parsed: BaseModel) -> Detail:
+    """How much the answer to a parsed audit body is to say (its ``detail``)."""
+    body = parsed.root if isinstance(parsed, RootModel) else parsed
+    assert isinstance(body, RecordSource)
+    return body.detail
 
 
 def audit_of(kinds: Kinds[Kind], parsed: BaseModel, max_moves: int) -> Audit:

@@ -51,6 +51,23 @@ def test_audit_answers_as_the_endpoint_does(tmp_path: Path, key_file: Path) -> N
     assert offline == online  # Ed25519 signatures are deterministic: the same bytes
 
 
+def test_a_summary_offline_is_the_endpoints_summary(tmp_path: Path, key_file: Path) -> None:
+    game, ggf = tmp_path / "game.txt", DATA / "ggs-2003-saio.ggf"
+    game.write_text("f5d6c3\nd3c4")
+    params = '{"game": "reversi", "detail": "summary"}'
+    status, out, _ = run(["audit", "--params", params, str(game), str(ggf)], key_file)
+    assert status == 0
+    offline = [json.loads(line) for line in out.splitlines()]
+    with TestClient(create_app(Settings(signing_key_file=key_file))) as client:
+        bodies = [
+            {"game": "reversi", "transcript": "f5d6c3\nd3c4", "detail": "summary"},
+            {"record": ggf.read_text(), "format": "ggf", "detail": "summary"},
+        ]
+        online = [client.post("/v1/records/audit", json=body).json() for body in bodies]
+    assert offline == online
+    assert all("moves" not in answer for answer in offline)
+
+
 def test_an_illegal_game_exits_1_and_an_unreadable_file_says_why(tmp_path: Path) -> None:
     illegal, unreadable = tmp_path / "illegal.txt", tmp_path / "bad.txt"
     illegal.write_text("b2a1b2")

@@ -135,3 +135,21 @@ def test_a_written_transcript_reads_back_as_the_same_squares(names: list[str]) -
 def test_writing_anything_but_square_names_is_a_value_error(bad: str) -> None:
     with pytest.raises(SquareError):
         write_transcript(["f5", bad])
+
+
+@given(
+    st.lists(st.tuples(squares, st.sampled_from(["", " ", "\n", "\t ", "\r\n"])), max_size=40),
+    st.sampled_from(["", " ", "\n"]),
+)
+def test_squares_between_spaces_read_as_the_squares_and_within_the_bound(
+    written: list[tuple[str, str]], before: str
+) -> None:
+    """Read at once or a square at a time (a transcript that is squares and spaces only is read
+    at once): the same squares, and the bound refused at the same move."""
+    text = before + "".join(name + space for name, space in written)
+    names = [name.lower() for name, _ in written]
+    assert read_transcript(text, len(names)) == names
+    if names:
+        with pytest.raises(RecordError) as refused:
+            read_transcript(text, len(names) - 1)
+        assert refused.value.where["move"] == len(names)

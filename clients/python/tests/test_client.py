@@ -153,6 +153,11 @@ def test_a_swap2_opening_to_its_colours(api: Client) -> None:
     psq = api.get_record_text(game["id"], "psq")
     audited = api.audit_record(record=psq, format="psq")
     assert (audited["verdict"], audited["plies"]) == ("unfinished", 3)
+    summary = api.audit_record(record=psq, format="psq", detail="summary")
+    assert "moves" not in summary
+    assert {k: v for k, v in audited.items() if k not in ("moves", "signature")} == {
+        k: v for k, v in summary.items() if k != "signature"
+    }
 
 
 def test_an_open_game_is_listed_joined_once_and_played(api: Client) -> None:

@@ -609,7 +609,7 @@ export interface paths {
         put?: never;
         /**
          * Audit a whole game
-         * @description Replays a game move by move with the rules every session plays by, and says whether it is a legal game and how it stands: `finished`, `unfinished` (the record stops before the end) or `illegal` (the first refused move, with the refusal a session's move would get). The body is the kind's creation body (as `POST /v1/games` takes it, without a clock) and the moves: a list, a transcript, or a record in the kind's community format. Othello passes are inferred. The answer holds the accepted move records, the state after them, the record's SHA-256 hash chain and the service's Ed25519 signature (`GET /v1/keys`). A record that cannot be read, or of more than `max_record_moves` moves, is 422 naming where it broke. The audit's CPU time is charged to the client's share as it goes; a record of more moves than the share has left (`record_move_cpu_us` a move) is 429 `rate_limited` before it is replayed.
+         * @description Replays a game move by move with the rules every session plays by, and says whether it is a legal game and how it stands: `finished`, `unfinished` (the record stops before the end) or `illegal` (the first refused move, with the refusal a session's move would get). The body is the kind's creation body (as `POST /v1/games` takes it, without a clock) and the moves: a list, a transcript, or a record in the kind's community format. Othello passes are inferred. The answer holds the accepted move records, the state after them, the record's SHA-256 hash chain and the service's Ed25519 signature (`GET /v1/keys`); `"detail": "summary"` leaves the move records out (the chain is the same; the summary is signed as a whole). A record that cannot be read, or of more than `max_record_moves` moves, is 422 naming where it broke. The audit's CPU time is charged to the client's share as it goes; a record of more moves than the share has left (`record_move_cpu_us` a move) is 429 `rate_limited` before it is replayed.
          */
         post: operations["auditRecord"];
         delete?: never;
@@ -629,7 +629,7 @@ export interface paths {
         put?: never;
         /**
          * Audit many games
-         * @description `application/json`: `{"records": [<audit body>, …]}` (1 to `max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be read is its own result, `{"problem": <its 422>}`, never the batch's failure; once the client's CPU share is used (between two slices of the work, or before a record of more moves than it has left), the batch is 429 `rate_limited`. `application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line a game in file order, streamed as it is audited: `index`, `tournament`, `black`, `white` (the file's numbers), `stored_score` (Black's, as the file stores it), `verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to the winner; null unless the game is finished) and `agrees` (`stored_score` is `final_score.B`). A game record that cannot be read is a line `{"index", "problem"}` and ends the stream. A file whose header does not match its length is 422. (The WTHOR form is said here rather than as a second request media type, which the common client generators cannot yet read.)
+         * @description `application/json`: `{"records": [<audit body>, …]}` (1 to `max_batch`) → `{"results": [<audit answer>, …]}` in order; a record that cannot be read is its own result, `{"problem": <its 422>}`, never the batch's failure; each record says its own `detail` (`"detail": "summary"`: its answer without the move records); once the client's CPU share is used (between two slices of the work, or before a record of more moves than it has left), the batch is 429 `rate_limited`. `application/octet-stream`: a WTHOR database file (`.wtb`: the French Othello Federation's format, 8 × 8), up to the body limit → `application/x-ndjson`, one line a game in file order, streamed as it is audited: `index`, `tournament`, `black`, `white` (the file's numbers), `stored_score` (Black's, as the file stores it), `verdict`, `plies`, `illegal`, `final_score` (the federation's: the empty squares to the winner; null unless the game is finished) and `agrees` (`stored_score` is `final_score.B`). A game record that cannot be read is a line `{"index", "problem"}` and ends the stream. A file whose header does not match its length is 422. (The WTHOR form is said here rather than as a second request media type, which the common client generators cannot yet read.)
          */
         post: operations["auditBatch"];
         delete?: never;
@@ -1383,6 +1383,12 @@ export interface components {
              * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
              */
             k?: number;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditConnect4TranscriptIn
@@ -1446,6 +1452,12 @@ export interface components {
              * @description Discs in a row that win, 3 to max(width, height). Default: `4`.
              */
             k?: number;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditGomokuMovesIn
@@ -1526,6 +1538,12 @@ export interface components {
              * @description Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three stones (Black, White, Black), then player 2 chooses a colour or to place two more (White, Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.
              */
             opening?: components["schemas"]["StonesOpening"] | "swap2" | null;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditGomokuRecordIn
@@ -1567,6 +1585,12 @@ export interface components {
              * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Freestyle and standard only. Default: `false`.
              */
             early_draw?: boolean;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditGomokuTranscriptIn
@@ -1642,6 +1666,12 @@ export interface components {
              * @description Stones placed before the players move (`{"stones": […]}`), or `"swap2"`: player 1 places three stones (Black, White, Black), then player 2 chooses a colour or to place two more (White, Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first stone. None if not given.
              */
             opening?: components["schemas"]["StonesOpening"] | "swap2" | null;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditIn
@@ -1668,9 +1698,9 @@ export interface components {
             illegal: components["schemas"]["IllegalOut"] | null;
             /**
              * Moves
-             * @description The accepted moves, as a session records them (Othello's inferred passes are their moves' `passed`).
+             * @description The accepted moves, as a session records them (Othello's inferred passes are their moves' `passed`); left out of a `"detail": "summary"` answer.
              */
-            moves: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"] | components["schemas"]["Connect4MoveOut"])[];
+            moves?: (components["schemas"]["MoveOut"] | components["schemas"]["ReversiMoveOut"] | components["schemas"]["GomokuMoveOut"] | components["schemas"]["Connect4MoveOut"])[];
             /**
              * State
              * @description The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version` and `clock`.
@@ -1770,6 +1800,12 @@ export interface components {
              * @description Moves played from the standard start before the game is handed to the players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They are the game's first move records, untimed; the player to move after them moves next. An illegal one is 422 naming it. Not with a posted board.
              */
             opening?: string | string[] | null;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditReversiRecordIn
@@ -1794,6 +1830,12 @@ export interface components {
              * @constant
              */
             game?: "reversi";
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditReversiTranscriptIn
@@ -1867,6 +1909,12 @@ export interface components {
              * @description Moves played from the standard start before the game is handed to the players, as a transcript (`"f5d6c3d3c4"`) or a list of squares: an XOT or opening-book start. Passes are inferred. They are the game's first move records, untimed; the player to move after them moves next. An illegal one is 422 naming it. Not with a posted board.
              */
             opening?: string | string[] | null;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditTicTacToeMovesIn
@@ -1934,6 +1982,12 @@ export interface components {
              * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Default: `false`.
              */
             early_draw?: boolean;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * AuditTicTacToeTranscriptIn
@@ -1996,6 +2050,12 @@ export interface components {
              * @description `true`: the game ends drawn (`reason` `dead_position`) as soon as neither player can still complete a line with the moves left; a move costs the same at any k. In a state: present, and true, only in such a game. Default: `false`.
              */
             early_draw?: boolean;
+            /**
+             * Detail
+             * @description How much the answer says: `full` (the default: the accepted move records too) or `summary` (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and the summary is signed as a whole, as the full answer is. Default: `"full"`.
+             * @enum {string}
+             */
+            detail?: "full" | "summary";
         };
         /**
          * CellOut

@@ -137,8 +137,12 @@ describe("games against the service", { skip: NO_SERVICE }, () => {
     });
     const sgf = await api.getRecordText(game.id, "sgf");
     assert.equal((sgf.match(/;[BW]\[[a-z]{2}\]/g) ?? []).length, 6); // the stones, not the choices
-    const audited = await api.auditRecord({ record: await api.getRecordText(game.id, "psq"), format: "psq" });
+    const psq = await api.getRecordText(game.id, "psq");
+    const audited = await api.auditRecord({ record: psq, format: "psq" });
     assert.deepEqual([audited.verdict, audited.plies], ["unfinished", 6]);
+    const summary = await api.auditRecord({ record: psq, format: "psq", detail: "summary" });
+    assert.equal(summary.moves, undefined);
+    assert.deepEqual([summary.verdict, summary.plies, summary.chain], ["unfinished", 6, audited.chain]);
   });
 
   test("an open game: listed in the lobby, joined once, then played", async () => {

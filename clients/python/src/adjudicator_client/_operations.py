@@ -809,11 +809,13 @@ def audit_record(
     record: str | None = None,
     format: str | None = None,
     board: Board | None = None,
+    detail: Literal["full", "summary"] | None = None,
     **params: Any,
 ) -> Call[AuditRecordAnswer]:
     """Replay a whole game (the kind's creation parameters, and its moves as a list of squares,
     ``(row, col)`` pairs or ``"pass"``, a ``transcript``, or a ``record`` in a ``format``): is
-    it legal, how did it end; the answer is signed."""
+    it legal, how did it end; the answer is signed. ``detail="summary"``: the answer without
+    the move records (the service's default is ``full``)."""
     body = _omit_none(
         game=game,
         moves=None if moves is None else [m if isinstance(m, str) else list(m) for m in moves],
@@ -821,6 +823,7 @@ def audit_record(
         record=record,
         format=format,
         board=None if board is None else _board(board),
+        detail=detail,
         **params,
     )
     return call("audit_record", _json, body)

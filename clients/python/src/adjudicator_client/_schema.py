@@ -970,8 +970,8 @@ class AuditOut(TypedDict):
     # The first refused move; null if none.
     illegal: IllegalOut | None
     # The accepted moves, as a session records them (Othello's inferred passes are their moves'
-    # `passed`).
-    moves: list[MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut]
+    # `passed`); left out of a `"detail": "summary"` answer.
+    moves: NotRequired[list[MoveOut | ReversiMoveOut | GomokuMoveOut | Connect4MoveOut]]
     # The game after the accepted moves, as `GET /v1/games/{id}` shows it, without `id`, `version`
     # and `clock`.
     state: dict[str, Any]
@@ -1057,6 +1057,11 @@ class AuditConnect4MovesIn(TypedDict):
     height: NotRequired[int]
     # Discs in a row that win, 3 to max(width, height). Default: `4`.
     k: NotRequired[int]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class RulesIn(TypedDict):
@@ -1124,6 +1129,11 @@ class AuditConnect4TranscriptIn(TypedDict):
     height: NotRequired[int]
     # Discs in a row that win, 3 to max(width, height). Default: `4`.
     k: NotRequired[int]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditGomokuMovesIn(TypedDict):
@@ -1185,6 +1195,11 @@ class AuditGomokuMovesIn(TypedDict):
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
     # stone. None if not given.
     opening: NotRequired[StonesOpening | Literal["swap2"] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class StonesOpening(TypedDict):
@@ -1231,6 +1246,11 @@ class AuditGomokuRecordIn(TypedDict):
     # complete a line with the moves left; a move costs the same at any k. In a state: present, and
     # true, only in such a game. Freestyle and standard only. Default: `false`.
     early_draw: NotRequired[bool]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditGomokuTranscriptIn(TypedDict):
@@ -1291,6 +1311,11 @@ class AuditGomokuTranscriptIn(TypedDict):
     # Black) and let player 1 choose (`POST /v1/games/{id}/choice`); the clocks run from the first
     # stone. None if not given.
     opening: NotRequired[StonesOpening | Literal["swap2"] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditReversiMovesIn(TypedDict):
@@ -1346,6 +1371,11 @@ class AuditReversiMovesIn(TypedDict):
     # are the game's first move records, untimed; the player to move after them moves next. An
     # illegal one is 422 naming it. Not with a posted board.
     opening: NotRequired[str | list[str] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditReversiRecordIn(TypedDict):
@@ -1362,6 +1392,11 @@ class AuditReversiRecordIn(TypedDict):
     format: Literal["ggf"]
     # The game's kind. Default: `"reversi"`.
     game: NotRequired[Literal["reversi"]]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditReversiTranscriptIn(TypedDict):
@@ -1416,6 +1451,11 @@ class AuditReversiTranscriptIn(TypedDict):
     # are the game's first move records, untimed; the player to move after them moves next. An
     # illegal one is 422 naming it. Not with a posted board.
     opening: NotRequired[str | list[str] | None]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditTicTacToeMovesIn(TypedDict):
@@ -1464,6 +1504,11 @@ class AuditTicTacToeMovesIn(TypedDict):
     # complete a line with the moves left; a move costs the same at any k. In a state: present, and
     # true, only in such a game. Default: `false`.
     early_draw: NotRequired[bool]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 class AuditTicTacToeTranscriptIn(TypedDict):
@@ -1511,6 +1556,11 @@ class AuditTicTacToeTranscriptIn(TypedDict):
     # complete a line with the moves left; a move costs the same at any k. In a state: present, and
     # true, only in such a game. Default: `false`.
     early_draw: NotRequired[bool]
+    # How much the answer says: `full` (the default: the accepted move records too) or `summary`
+    # (the verdict, `plies`, `illegal`, the state, the chain and the signature, without `moves`: the
+    # answer a bulk client reads, a few hundred bytes a game). The chain is the same either way, and
+    # the summary is signed as a whole, as the full answer is. Default: `"full"`.
+    detail: NotRequired[Literal["full", "summary"]]
 
 
 # A game to audit: its kind's creation parameters and its moves, given one way: a list (`moves`), a
