@@ -16,7 +16,7 @@ from fastapi import Request, Response
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict
 
-from app.api.batches import results_response
+from app.api.batches import rendered, results_response
 from app.api.bodies import JsonBody
 from app.api.cells import Asked, read_query_cells
 from app.api.problems import problem_responses
@@ -314,7 +314,7 @@ async def gomoku_check_moves(request: Request) -> Response:
     with meter:
         asked = batch.read_cells()
     answer = functools.partial(question_answer, batch.board, batch.rule, squares_of(batch.board))
-    return await results_response(asked, answer, meter)
+    return await results_response(asked, rendered(answer), meter)
 
 
 question(

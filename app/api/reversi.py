@@ -4,11 +4,12 @@ apply a move: declared on its face, ``app.kinds.reversi.questions``) and their b
 
 from __future__ import annotations
 
-import functools
-from typing import Annotated, Required
+from collections.abc import Callable
+from typing import Annotated, Required, get_args
 
 from fastapi import Request, Response
 from pydantic import BeforeValidator, ConfigDict, Field, with_config
+from pydantic_core import to_json
 from typing_extensions import TypedDict
 
 from app.api.batches import results_response
@@ -72,18 +73,36 @@ class CheckMovesRequest(Body):
 
 
 def question_answer(
-    board: reversi.Board, squares: Squares | None, asked: Asked
+    checks: reversi.BoardChecks, squares: Squares | None, asked: Asked
 ) -> CheckMoveResponse:
     """The answer to one question of ``check-moves`` (a query whose cell was read)."""
-    row, col, color = asked
-    return check_json(reversi.check_move(board, row, col, color), squares)
+    return check_json(checks.check(*asked), squares)
+
+
+def question_renderer(board: reversi.Board, squares: Squares | None) -> Callable[[Asked], bytes]:
+    """Each question's answer on ``board``, rendered (``question_answer``'s, byte for byte):
+    the board's legal moves found once a colour (``reversi.BoardChecks``), and the two answers
+    of an illegal move, the most of any batch, written once."""
+    checks = reversi.BoardChecks(board)
+    illegal = {
+        reason: to_json(check_json(reversi.MoveCheck(False, reason, []), squares))
+        for reason in get_args(reversi.Reason)
+    }
+
+    def render(asked: Asked) -> bytes:
+        check = checks.check(*asked)
+        if check.reason is None:
+            return to_json(check_json(check, squares))
+        return illegal[check.reason]
+
+    return render
 
 
 def check_moves_answer(batch: CheckMovesRequest) -> CheckMovesResponse:
     """The answer of ``check-moves``, at once (the route renders it as one array, in slices:
     ``app.api.batches``)."""
-    board, squares = batch.board, squares_of(batch.board)
-    return {"results": [question_answer(board, squares, asked) for asked in batch.read_cells()]}
+    checks, squares = reversi.BoardChecks(batch.board), squares_of(batch.board)
+    return {"results": [question_answer(checks, squares, asked) for asked in batch.read_cells()]}
 
 
 CHECK_MOVES_BODY = JsonBody(
@@ -129,8 +148,9 @@ async def check_moves(request: Request) -> Response:
     batch = await CHECK_MOVES_BODY.parse(request, meter)
     with meter:
         asked = batch.read_cells()
-    answer = functools.partial(question_answer, batch.board, squares_of(batch.board))
-    return await results_response(asked, answer, meter)
+    return await results_response(
+        asked, question_renderer(batch.board, squares_of(batch.board)), meter
+    )
 
 
 ask(router, REVERSI, LEGAL_MOVES)

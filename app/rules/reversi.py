@@ -473,6 +473,35 @@ def check_move(board: Board, row: int, col: int, color: Color) -> MoveCheck:
     return MoveCheck(True, None, flips)
 
 
+class BoardChecks:
+    """``check_move`` of many cells of one board (a batch's questions): each colour's legal moves
+    are found once, as a bitboard (``legal_moves_mask``), and each cell is then answered by its
+    bit: occupied, no bracket, or a legal move and its flips, walked out on the bitboards."""
+
+    __slots__ = ("_board", "_legal", "_taken")
+
+    def __init__(self, board: Board) -> None:
+        black, white = board.bits()
+        self._board, self._taken = board, black | white
+        self._legal: dict[Color, int] = {}  # by colour, when first asked
+
+    def check(self, row: int, col: int, color: Color) -> MoveCheck:
+        """``check_move(board, row, col, color)``."""
+        board = self._board
+        if not (0 <= row < board.rows and 0 <= col < board.cols):
+            raise _outside(board, row, col)
+        move = 1 << (row * board.geometry.width + col)
+        if self._taken & move:
+            return MoveCheck(False, "occupied", [])
+        legal = self._legal.get(color)
+        if legal is None:
+            legal = self._legal[color] = legal_moves_mask(board, color)
+        if not legal & move:
+            return MoveCheck(False, "no_bracket", [])
+        own, opp = board.stones(color)
+        return MoveCheck(True, None, board.cells(_flips(own, opp, move, board.geometry.shifts)))
+
+
 class LegalMove(NamedTuple):
     row: int
     col: int
