@@ -478,28 +478,34 @@ class BoardChecks:
     are found once, as a bitboard (``legal_moves_mask``), and each cell is then answered by its
     bit: occupied, no bracket, or a legal move and its flips, walked out on the bitboards."""
 
-    __slots__ = ("_board", "_legal", "_taken")
+    __slots__ = ("_board", "_cols", "_legal", "_rows", "_taken", "_width")
 
     def __init__(self, board: Board) -> None:
         black, white = board.bits()
         self._board, self._taken = board, black | white
+        self._rows, self._cols, self._width = board.rows, board.cols, board.geometry.width
         self._legal: dict[Color, int] = {}  # by colour, when first asked
 
     def check(self, row: int, col: int, color: Color) -> MoveCheck:
         """``check_move(board, row, col, color)``."""
-        board = self._board
-        if not (0 <= row < board.rows and 0 <= col < board.cols):
-            raise _outside(board, row, col)
-        move = 1 << (row * board.geometry.width + col)
+        if not (0 <= row < self._rows and 0 <= col < self._cols):
+            raise _outside(self._board, row, col)
+        move = 1 << (row * self._width + col)
         if self._taken & move:
-            return MoveCheck(False, "occupied", [])
+            return _OCCUPIED
         legal = self._legal.get(color)
         if legal is None:
-            legal = self._legal[color] = legal_moves_mask(board, color)
+            legal = self._legal[color] = legal_moves_mask(self._board, color)
         if not legal & move:
-            return MoveCheck(False, "no_bracket", [])
+            return _NO_BRACKET
+        board = self._board
         own, opp = board.stones(color)
         return MoveCheck(True, None, board.cells(_flips(own, opp, move, board.geometry.shifts)))
+
+
+# The answers of every illegal move: one value each (their empty flips are never changed).
+_OCCUPIED = MoveCheck(False, "occupied", [])
+_NO_BRACKET = MoveCheck(False, "no_bracket", [])
 
 
 class LegalMove(NamedTuple):
