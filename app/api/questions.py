@@ -45,11 +45,11 @@ def question(
     endpoint's, from which its operation id derives; ``refused`` are the domain errors the
     answer may raise besides the body's own problems."""
 
+    def respond(asked: ModelT) -> Response:
+        return json_response(answer(asked))
+
     async def endpoint(request: Request) -> Response:
-        meter = meter_of(request)
-        asked = await body.parse(request, meter)
-        with meter:
-            return json_response(answer(asked))
+        return await body.answer(request, respond, meter_of(request))
 
     endpoint.__name__ = endpoint.__qualname__ = name
     router.post(
