@@ -154,7 +154,7 @@ class JsonBody(BodyParser[ModelT]):
             if self._optional and not body.removeprefix(UTF8_BOM):
                 # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
                 return respond(self._adapter.validate_json(b"{}", context=known))
-            return respond(self._parsed(request.headers.get("content-type"), body, known))
+            return respond(self._parsed(content_type_of(request), body, known))
 
     def _parsed(self, content_type: str | None, body: bytes, context: dict[str, Any]) -> ModelT:
         if content_type is not None and not _is_json(content_type):
@@ -176,7 +176,7 @@ class JsonBody(BodyParser[ModelT]):
         event loop; a body that is not plainly of that shape (anything wrong with it, too) is
         parsed whole by ``parse``, for its exact errors."""
         body = await read_body(request)
-        content_type = request.headers.get("content-type")
+        content_type = content_type_of(request)
         if content_type is None or _is_json(content_type):
             limit = request.app.state.settings.max_batch
             items = await in_slices(batch_items(body, member, limit), meter)
@@ -240,6 +240,15 @@ def batch_items(body: bytes, member: str, limit: int) -> Steps[list[bytes] | Non
             return items if _CLOSING.match(text, at) else None
         ends = at + 1
         yield
+
+
+def content_type_of(request: Request) -> str | None:
+    """The request's ``Content-Type``, as ``request.headers.get`` reads it (the first), without
+    making the request's ``Headers``."""
+    for name, value in request.scope["headers"]:
+        if name == b"content-type":
+            return str(value.decode("latin-1"))
+    return None
 
 
 def _parsed_body(body: ModelT) -> ModelT:
