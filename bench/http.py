@@ -1,6 +1,6 @@
 """HTTP throughput and latency of every endpoint, next to two ceilings, in one run.
 
-    python -m bench.http [--duration 3] [--rounds 3] [--connections 8] [--only TEXT]
+    python -m bench.http [--duration 3] [--rounds 3] [--connections 8] [--only TEXT ...]
                          [--baseline REV]
 
 Three uvicorn processes are pinned to core 0 (``taskset``): the service, a raw ASGI app and a
@@ -570,7 +570,12 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--only", default="", help="run scenarios whose name contains this")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="run scenarios whose name contains this (again: or that)",
+    )
     parser.add_argument(
         "--baseline",
         metavar="REV",
@@ -594,7 +599,11 @@ def main() -> None:
         )
         urls = stack.enter_context(servers(baseline))
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        chosen = [s for s in scenarios(urls) if s.server != "service" or args.only in s.name]
+        chosen = [
+            s
+            for s in scenarios(urls)
+            if s.server != "service" or not args.only or any(o in s.name for o in args.only)
+        ]
         ceiling = next(s for s in chosen if s.name.startswith("ceiling: bare"))
         for round_ in range(args.rounds):
             for index, scenario in enumerate(chosen):

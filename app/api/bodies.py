@@ -20,6 +20,7 @@ import gc
 import json
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any, TypeVar, cast
 
 from fastapi import Request
@@ -55,6 +56,7 @@ def answer_examples(examples: Examples) -> dict[str, Any]:
     return {"content": {"application/json": {"examples": examples}}}
 
 
+@lru_cache(maxsize=64)  # clients send a few content types, request after request
 def _is_json(content_type: str) -> bool:
     media = content_type.partition(";")[0].strip().lower()
     return media == "application/json" or (

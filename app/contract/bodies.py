@@ -50,6 +50,8 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 # A UTF-8 byte-order mark before a body: RFC 8259 §8.1 lets a parser ignore it, and some
 # Windows tools write one.
 UTF8_BOM = b"\xef\xbb\xbf"
+# Bodies of more bytes than this are parsed with the garbage collector held off (``_validated``).
+COLLECTED_BYTES = 4096
 # Bodies with at most this many members (colons, in fact) are validated strictly at once: their
 # errors are at most about this many, plus a few per batch item.
 STRICT_MEMBERS = 1024
@@ -166,8 +168,10 @@ class BodyParser(Generic[ModelT]):
         if max_batch not in self._limited:
             self._limited[max_batch] = batch_limited(self.model, max_batch)
         limited = self._limited[max_batch]
-        collecting = gc.isenabled()
-        gc.disable()
+        # A small body makes too few objects for a collection to start: left as it is.
+        collecting = len(body) > COLLECTED_BYTES and gc.isenabled()
+        if collecting:
+            gc.disable()
         try:
             if limited is None:
                 return self._adapter.validate_json(body, context=context, extra=extra)

@@ -190,10 +190,15 @@ class Board:
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> Board:
-        """From equal-length strings over ``.BW`` (the caller has checked them)."""
-        if not (0 < len(rows) <= MAX_SIDE and 0 < len(rows[0]) <= MAX_SIDE):
+        """From equal-length strings over ``.BW`` (the caller has checked them). Built without
+        ``__init__``, as ``_played`` is: a posted board is built a request."""
+        height, width = len(rows), len(rows[0]) if rows else 0
+        if not (0 < height <= MAX_SIDE and 0 < width <= MAX_SIDE):
             raise ValueError(f"board must be 1..{MAX_SIDE} × 1..{MAX_SIDE}")
-        return cls(len(rows), len(rows[0]), text=tuple(rows))
+        board = object.__new__(cls)
+        board.rows, board.cols, board.geometry = height, width, geometry(height, width)
+        board._text, board._bits, board._lanes = tuple(rows), None, None
+        return board
 
     @classmethod
     def from_bitboards(cls, rows: int, cols: int, black: int, white: int) -> Board:
