@@ -52,13 +52,20 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _content_length(scope)
+        length = chunked = encoding = None  # the three fields read, in one pass over the head
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                length = length if length is not None else value
+            elif name == b"transfer-encoding":
+                chunked = chunked if chunked is not None else value
+            elif name == b"content-encoding":
+                encoding = encoding if encoding is not None else value
+        declared = _content_length(length)
         # The body is all read when it is: none at all, or its last part received.
-        read = declared in (None, 0) and _header(scope, b"transfer-encoding") is None
+        read = declared in (None, 0) and chunked is None
         # An answer given before the body is read closes the connection if much is left unread.
         small = read or (declared is not None and 0 <= declared <= UNREAD_KEPT)
         closing = {} if small else {"Connection": "close"}
-        encoding = _header(scope, b"content-encoding")
         if encoding is not None and encoding.strip().lower() not in (b"", b"identity"):
             detail = f"the body must not be encoded; got Content-Encoding {encoding[:64]!r}"
             headers = {"Accept-Encoding": "identity", **closing}
@@ -111,19 +118,13 @@ class BodyLimitMiddleware:
         await response(scope, receive, send)
 
 
-def _header(scope: Scope, wanted: bytes) -> bytes | None:
-    for name, value in scope["headers"]:
-        if name == wanted:
-            return bytes(value)
-    return None
-
-
-def _content_length(scope: Scope) -> int | None:
-    """The declared length; None without one, -1 when it is not ASCII digits. Past 18 digits
-    it is only "more than any limit" (and ``int`` refuses strings of thousands of digits)."""
-    value = _header(scope, b"content-length")
+def _content_length(value: bytes | None) -> int | None:
+    """The declared length (the first ``Content-Length`` field's ``value``); None without one,
+    -1 when it is not ASCII digits. Past 18 digits it is only "more than any limit" (and
+    ``int`` refuses strings of thousands of digits)."""
     if value is None:
         return None
+    value = bytes(value)
     if not value.isdigit():  # bytes.isdigit: ASCII digits only
         return -1
     return int(value) if len(value) <= 18 else sys.maxsize

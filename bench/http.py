@@ -1,7 +1,7 @@
 """HTTP throughput and latency of every endpoint, next to two ceilings, in one run.
 
-    python -m bench.http [--duration 3] [--rounds 3] [--connections 8] [--only TEXT]
-                         [--baseline REV]
+    python -m bench.http [--duration 3] [--rounds 3] [--connections 8] [--only TEXT ...]
+                         [--baseline REV] [--metered]
 
 Three uvicorn processes are pinned to core 0 (``taskset``): the service, a raw ASGI app and a
 bare FastAPI app (``bench/ceilings.py``); the load generator ``wrk`` (Debian package) runs
@@ -228,8 +228,16 @@ def bounded_protocol_of(root: Path) -> str | None:
     return named[1] if named else "app.server:BoundedHttpToolsProtocol"
 
 
+# ``--metered``: each client's share of the work metered as shipped, but too large for the bench's
+# one address to use up (``NO_CLIENT_LIMITS`` turns the metering off).
+METERED = {
+    "ADJUDICATOR_CLIENT_CPU_MS_PER_MINUTE": "1000000000",
+    "ADJUDICATOR_CLIENT_CPU_BURST_MS": "1000000000",
+}
+
+
 @contextmanager
-def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
+def servers(baseline: Path | None = None, metered: bool = False) -> Iterator[dict[str, str]]:
     processes: dict[str, subprocess.Popen[bytes]] = {}
     urls: dict[str, str] = {}
     # The service archives finished games as shipped (into SQLite), but not into the checkout.
@@ -242,7 +250,7 @@ def servers(baseline: Path | None = None) -> Iterator[dict[str, str]]:
             port = free_port()
             # The bench sends everything from one address: no per-client limits.
             env = {
-                **os.environ, **NO_CLIENT_LIMITS,
+                **os.environ, **NO_CLIENT_LIMITS, **(METERED if metered else {}),
                 "ADJUDICATOR_ARCHIVE_URL": f"sqlite:///{scratch / f'{name}.sqlite3'}",
             }  # fmt: skip
             cwd = None
@@ -570,11 +578,21 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--only", default="", help="run scenarios whose name contains this")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="run scenarios whose name contains this (again: or that)",
+    )
     parser.add_argument(
         "--baseline",
         metavar="REV",
         help="also serve the app of this git revision and compare each service scenario to it",
+    )
+    parser.add_argument(
+        "--metered",
+        action="store_true",
+        help="meter each client's work as shipped (a share too large to use up), not off",
     )
     parser.add_argument(
         "--generator",
@@ -592,9 +610,13 @@ def main() -> None:
         baseline, sha = (
             stack.enter_context(exported(args.baseline)) if args.baseline else (None, "")
         )
-        urls = stack.enter_context(servers(baseline))
+        urls = stack.enter_context(servers(baseline, args.metered))
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        chosen = [s for s in scenarios(urls) if s.server != "service" or args.only in s.name]
+        chosen = [
+            s
+            for s in scenarios(urls)
+            if s.server != "service" or not args.only or any(o in s.name for o in args.only)
+        ]
         ceiling = next(s for s in chosen if s.name.startswith("ceiling: bare"))
         for round_ in range(args.rounds):
             for index, scenario in enumerate(chosen):
@@ -620,7 +642,7 @@ def main() -> None:
                     scenario.vs_baseline.append(scenario.results[-1][0] / twin.results[-1][0])
     print(
         f"{args.generator}, {args.connections} connections, {args.duration:g} s per run, "
-        f"{args.rounds} rounds; "
+        f"{args.rounds} rounds{', metered' if args.metered else ''}; "
         "medians. ratio: req/s ÷ the bare FastAPI GET run just before it (median of pairs)"
         + (
             f"; vs baseline: req/s ÷ the baseline's adjacent run (median of pairs), baseline "

@@ -20,16 +20,20 @@ import gc
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from functools import lru_cache
+from typing import Any, TypeVar, cast
 
 from fastapi import Request
 from pydantic import BaseModel
 from pydantic_core import from_json, to_json
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
 from app.api.work import Meter, in_slices, meter_of
 from app.contract.bodies import UTF8_BOM, BodyInvalid, BodyParser, ModelT
 from app.records.steps import Steps
+
+R = TypeVar("R")
 
 # A body of at most this many bytes is parsed without waiting for its client's turn
 # (``Meter.turn``): it costs about a slice of work (``work.SLICE_SECONDS``) or less, and most
@@ -52,6 +56,7 @@ def answer_examples(examples: Examples) -> dict[str, Any]:
     return {"content": {"application/json": {"examples": examples}}}
 
 
+@lru_cache(maxsize=64)  # clients send a few content types, request after request
 def _is_json(content_type: str) -> bool:
     media = content_type.partition(";")[0].strip().lower()
     return media == "application/json" or (
@@ -117,25 +122,41 @@ class JsonBody(BodyParser[ModelT]):
         ``SMALL_BODY_BYTES`` in the client's turn (``Meter.turn``); a client that has used its
         share is refused 429 before its body is read, and again, unparsed, when its turn comes.
         """
-        meter = meter or meter_of(request)
-        body = await request.body()
-        if len(body) <= SMALL_BODY_BYTES:
-            return self._parsed_now(request, body, meter, context)
-        async with meter.turn():
-            return self._parsed_now(request, body, meter, context)
+        return await self.answer(request, _parsed_body, meter, context)
 
-    def _parsed_now(
-        self, request: Request, body: bytes, meter: Meter, context: Mapping[str, Any] | None
-    ) -> ModelT:
+    async def answer(
+        self,
+        request: Request,
+        respond: Callable[[ModelT], R],
+        meter: Meter | None = None,
+        context: Mapping[str, Any] | None = None,
+    ) -> R:
+        """``respond`` of the parsed body (``parse``), in the same stretch of work: one
+        measure of the client's time for both, as a stateless question's answer is written."""
+        meter = meter or meter_of(request)
+        body = await read_body(request)
+        if len(body) <= SMALL_BODY_BYTES:
+            return self._answered_now(request, body, meter, context, respond)
+        async with meter.turn():
+            return self._answered_now(request, body, meter, context, respond)
+
+    def _answered_now(
+        self,
+        request: Request,
+        body: bytes,
+        meter: Meter,
+        context: Mapping[str, Any] | None,
+        respond: Callable[[ModelT], R],
+    ) -> R:
         meter.admit()  # again: the client's other requests may have used its share meanwhile
         known: dict[str, Any] = request.app.state.validation_context
         if context:
             known = {**known, **context}
-        if self._optional and not body.removeprefix(UTF8_BOM):
-            # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
-            return self._adapter.validate_json(b"{}", context=known)
         with meter:
-            return self._parsed(request.headers.get("content-type"), body, known)
+            if self._optional and not body.removeprefix(UTF8_BOM):
+                # No body, whatever its declared type (``curl -X POST -d ''`` says form data).
+                return respond(self._adapter.validate_json(b"{}", context=known))
+            return respond(self._parsed(content_type_of(request), body, known))
 
     def _parsed(self, content_type: str | None, body: bytes, context: dict[str, Any]) -> ModelT:
         if content_type is not None and not _is_json(content_type):
@@ -156,8 +177,8 @@ class JsonBody(BodyParser[ModelT]):
         slices charged to ``meter``, so that a megabyte of items is never one stretch of the
         event loop; a body that is not plainly of that shape (anything wrong with it, too) is
         parsed whole by ``parse``, for its exact errors."""
-        body = await request.body()
-        content_type = request.headers.get("content-type")
+        body = await read_body(request)
+        content_type = content_type_of(request)
         if content_type is None or _is_json(content_type):
             limit = request.app.state.settings.max_batch
             items = await in_slices(batch_items(body, member, limit), meter)
@@ -223,8 +244,65 @@ def batch_items(body: bytes, member: str, limit: int) -> Steps[list[bytes] | Non
         yield
 
 
+def content_type_of(request: Request) -> str | None:
+    """The request's ``Content-Type``, as ``request.headers.get`` reads it (the first), without
+    making the request's ``Headers``."""
+    for name, value in request.scope["headers"]:
+        if name == b"content-type":
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _parsed_body(body: ModelT) -> ModelT:
+    return body
+
+
+async def read_body(request: Request) -> bytes:
+    """The request's body, as ``await request.body()`` reads it (and kept for it): here in one
+    loop, where Starlette's goes through two async generators (a few µs a request)."""
+    body: bytes | None = getattr(request, "_body", None)
+    if body is not None:
+        return body
+    if request._stream_consumed:
+        raise RuntimeError("Stream consumed")
+    receive, chunks = request.receive, []
+    while True:
+        message = await receive()
+        if message["type"] == "http.request":
+            chunk = message.get("body", b"")
+            if chunk:
+                chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        elif message["type"] == "http.disconnect":
+            request._is_disconnected = True
+            raise ClientDisconnect
+    request._stream_consumed = True
+    body = request._body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return body
+
+
+class JsonAnswer(Response):
+    """A JSON answer of bytes already rendered: its two headers written at once (Starlette's
+    ``Response`` looks for them among the headers it is given, and encodes the media type)."""
+
+    media_type = "application/json"
+
+    def __init__(
+        self, body: bytes, status_code: int = 200, headers: Mapping[str, str] | None = None
+    ) -> None:
+        if headers or not 200 <= status_code < 300 or status_code == 204:
+            super().__init__(body, status_code, headers)
+            return
+        self.status_code, self.background, self.body = status_code, None, body
+        self.raw_headers = [
+            (b"content-length", str(len(body)).encode()),
+            (b"content-type", b"application/json"),
+        ]
+
+
 def json_response(
     data: Any, status_code: int = 200, headers: dict[str, str] | None = None
 ) -> Response:
     """Render plain data (dicts, lists, tuples, str, int, None) as a JSON response."""
-    return Response(to_json(data), status_code, headers, media_type="application/json")
+    return JsonAnswer(to_json(data), status_code, headers)

@@ -10,19 +10,20 @@ players write them (``h8`` is the centre of 15 × 15).
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Required
 
 from fastapi import Request, Response
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict
 
-from app.api.bodies import JsonBody, json_response
-from app.api.cells import read_query_cells
+from app.api.batches import rendered, results_response
+from app.api.bodies import JsonBody
+from app.api.cells import Asked, read_query_cells
 from app.api.problems import problem_responses
 from app.api.questions import question
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
-from app.api.work import answered_in_slices, meter_of
+from app.api.work import meter_of
 from app.contract.boards import GomokuBoard
 from app.contract.bodies import batch_limit
 from app.contract.fields import INTEGRAL, Body, Square, cell_error, cell_of
@@ -95,13 +96,15 @@ class GomokuMoveRequest(Body):
         return self
 
 
-class GomokuQuery(Body):
+@with_config(ConfigDict(extra="forbid", hide_input_in_errors=True))  # as ``Body``'s
+class GomokuQuery(TypedDict, total=False):
     """One question of a batch: may ``color`` play at (row, col), or at ``square``?"""
 
-    row: Row | None = Field(None, description=ROW_DOC)
-    col: Col | None = Field(None, description=COL_DOC)
-    square: Square | None = Field(None, description=SQUARE_DOC)
-    color: Color
+    # A TypedDict, as Reversi's ``MoveQuery`` (``app.api.cells``).
+    row: Annotated[Row | None, Field(None, description=ROW_DOC)]
+    col: Annotated[Col | None, Field(None, description=COL_DOC)]
+    square: Annotated[Square | None, Field(None, description=SQUARE_DOC)]
+    color: Required[Color]
 
 
 class GomokuCheckMovesRequest(Body):
@@ -118,10 +121,10 @@ class GomokuCheckMovesRequest(Body):
         _board_fits_rule(self.board, self.rule)
         return self
 
-    def read_cells(self) -> None:
-        """Each query's cell, read on the board (``app.api.cells.read_query_cells``)."""
+    def read_cells(self) -> list[Asked]:
+        """Each query's question, its cell read on the board (``app.api.cells``)."""
         size = self.board.size
-        read_query_cells(self.queries, size, size, squares_of(self.board))
+        return read_query_cells(self.queries, size, size, squares_of(self.board))
 
 
 class ForbiddenPointsRequest(Body):
@@ -194,19 +197,18 @@ def check_move_answer(move: GomokuMoveRequest) -> GomokuCheckOut:
     return check_json(check, squares_of(board))
 
 
-def query_answer(
-    board: gomoku.RowsBoard, rule: gomoku.Rule, squares: Squares | None, query: GomokuQuery
+def question_answer(
+    board: gomoku.RowsBoard, rule: gomoku.Rule, squares: Squares | None, asked: Asked
 ) -> GomokuCheckOut:
-    row, col = query.row, query.col
-    assert row is not None, "resolved by read_cells"
-    assert col is not None, "resolved by read_cells"
-    return check_json(gomoku.check_move(board, board.size, row, col, query.color, rule), squares)
+    """The answer to one question of ``check-moves`` (a query whose cell was read)."""
+    row, col, color = asked
+    return check_json(gomoku.check_move(board, board.size, row, col, color, rule), squares)
 
 
 def check_moves_answer(batch: GomokuCheckMovesRequest) -> GomokuCheckMovesOut:
-    batch.read_cells()
     board, squares = batch.board, squares_of(batch.board)
-    return {"results": [query_answer(board, batch.rule, squares, q) for q in batch.queries]}
+    asked = batch.read_cells()
+    return {"results": [question_answer(board, batch.rule, squares, a) for a in asked]}
 
 
 def forbidden_points_answer(query: ForbiddenPointsRequest) -> ForbiddenPointsOut:
@@ -310,12 +312,9 @@ async def gomoku_check_moves(request: Request) -> Response:
     meter = meter_of(request)
     batch = await CHECK_MOVES_BODY.parse(request, meter)
     with meter:
-        batch.read_cells()
-    squares = squares_of(batch.board)
-    answer = functools.partial(query_answer, batch.board, batch.rule, squares)
-    results = await answered_in_slices(batch.queries, answer, meter)
-    with meter:
-        return json_response({"results": results})
+        asked = batch.read_cells()
+    answer = functools.partial(question_answer, batch.board, batch.rule, squares_of(batch.board))
+    return await results_response(asked, rendered(answer), meter)
 
 
 question(

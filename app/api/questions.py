@@ -2,7 +2,7 @@
 the client's CPU meter (``work.meter_of``), its OpenAPI answers those of its body's examples.
 
 A question with one answer per body (check-move, legal-moves, apply-move, validate,
-forbidden-points) is this and nothing more; batches answer in slices (``answered_in_slices``)
+forbidden-points) is this and nothing more; batches answer in slices (``app.api.batches``)
 and declare their own routes. A kind may declare its questions on its face (``Face.questions``):
 ``kind_router`` mounts them under ``/v1/<kind>``, or, for a kind whose questions come with
 batches the edge declares (Reversi's ``check-moves``, tic-tac-toe's ``validate-batch``), its own
@@ -45,11 +45,11 @@ def question(
     endpoint's, from which its operation id derives; ``refused`` are the domain errors the
     answer may raise besides the body's own problems."""
 
+    def respond(asked: ModelT) -> Response:
+        return json_response(answer(asked))
+
     async def endpoint(request: Request) -> Response:
-        meter = meter_of(request)
-        asked = await body.parse(request, meter)
-        with meter:
-            return json_response(answer(asked))
+        return await body.answer(request, respond, meter_of(request))
 
     endpoint.__name__ = endpoint.__qualname__ = name
     router.post(

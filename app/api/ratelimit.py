@@ -11,6 +11,13 @@ put it in debt. A refusal is 429 ``rate_limited`` with ``Retry-After``. The buck
 this process (with several processes, each applies the limit on its own) and at most
 ``max_clients`` of them are kept (clients' and networks' alike), the least recently seen
 dropped first, so the table itself cannot be grown without bound.
+
+Metering every request costs nanoseconds, not microseconds: ``admit`` of a client that is not in
+debt is a lookup in the table of those in debt (``_debtors``: each bucket that went below zero,
+with when it is back), and ``spend`` of a small cost adds it to what the client owes
+(``_owed``), charged to its buckets once it reaches ``SETTLED_SHARE`` of a burst, or as soon as
+anything else reads them. A client can so pass its share by at most that much before it is
+refused (a hundredth of a burst: 20 ms of the default 2 s).
 """
 
 from __future__ import annotations
@@ -24,6 +31,9 @@ from starlette.exceptions import HTTPException
 
 from app.sessions.store import network_of
 from app.settings import DEFAULT_TRACKED_CLIENTS
+
+# What a client may owe uncharged (``spend``), as a share of its burst.
+SETTLED_SHARE = 0.01
 
 
 class RateLimiter:
@@ -44,6 +54,12 @@ class RateLimiter:
         # A client's network: a bucket of its own, ``network_factor`` times as big and as fast.
         self.network_factor = network_factor
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when
+        # The buckets below zero (clients' and networks'): when each is back at zero.
+        self._debtors: dict[str, float] = {}
+        # What clients owe and is not yet charged to their buckets (``spend``), and up to how
+        # much they may.
+        self._owed: dict[str, float] = {}
+        self._settled_at = self.burst * SETTLED_SHARE
 
     @property
     def enabled(self) -> bool:
@@ -58,21 +74,42 @@ class RateLimiter:
 
     def _read(self, client: str) -> tuple[float, str | None, float, float]:
         """The tokens of ``client``'s bucket, its network (or None), the network's tokens
-        (infinite for none) and now."""
+        (infinite for none) and now — what it owes charged (``spend``)."""
         now = self.clock()
-        mine = self._bucket(client, 1.0, now)
+        owed = self._owed.pop(client, 0.0) if self._owed else 0.0
+        mine = max(-self.burst, self._bucket(client, 1.0, now) - owed)
         network = network_of(client)
         if network is None:
             return mine, None, math.inf, now
-        return mine, network, self._bucket(network, self.network_factor, now), now
+        ours = self._bucket(network, self.network_factor, now) - owed
+        return mine, network, max(-self.burst * self.network_factor, ours), now
 
     def _keep(self, client: str, mine: float, network: str | None, ours: float, now: float) -> None:
-        """Put the buckets back (the most recently seen last) with these tokens."""
+        """Put the buckets back (the most recently seen last) with these tokens, and note
+        those below zero, with when they are back (``_debtors``)."""
         self._buckets[client] = (mine, now)
+        self._note(client, mine, now, self.rate)
         if network is not None:
             self._buckets[network] = (ours, now)
+            self._note(network, ours, now, self.rate * self.network_factor)
         while len(self._buckets) > self.max_clients:
-            self._buckets.popitem(last=False)
+            dropped, _ = self._buckets.popitem(last=False)
+            self._debtors.pop(dropped, None)
+
+    def _note(self, key: str, tokens: float, now: float, rate: float) -> None:
+        if tokens < 0:
+            self._debtors[key] = now - tokens / rate
+        elif self._debtors:
+            self._debtors.pop(key, None)
+
+    def _in_debt(self, client: str) -> bool:
+        """Whether ``client`` or its network may be in debt (a bucket of theirs went below zero
+        and may not be back yet): only then is ``admit`` more than a lookup."""
+        debtors = self._debtors
+        if client in debtors:
+            return True
+        network = network_of(client)
+        return network is not None and network in debtors
 
     def _refuse(
         self, client: str, mine: float, network: str | None, ours: float, now: float,
@@ -104,8 +141,8 @@ class RateLimiter:
     def admit(self, client: str, least: float = 0) -> None:
         """Raise 429 unless ``client`` (and its network) has at least ``least`` tokens (a cost
         it may yet spend; by default: it is not in debt); spend nothing."""
-        if not self.enabled:
-            return
+        if not self.enabled or (least <= 0 and not (self._debtors and self._in_debt(client))):
+            return  # not in debt, as far as what it was charged says: nothing to read
         mine, network, ours, now = self._read(client)
         if mine < least or ours < least:
             raise self._refuse(client, mine, network, ours, now, least)
@@ -133,9 +170,23 @@ class RateLimiter:
 
     def spend(self, client: str, cost: float) -> None:
         """Spend ``cost`` tokens, whatever is left: the bucket may go into debt (at most a
-        burst deep), which the next ``admit`` refuses until it is paid back."""
+        burst deep), which the next ``admit`` refuses until it is paid back. A cost is owed
+        (``_owed``) until the client owes ``SETTLED_SHARE`` of a burst: then it is charged."""
         if not self.enabled:
             return
-        mine, network, ours, now = self._read(client)
+        owed = self._owed
+        owing = owed.get(client, 0.0) + cost
+        if owing < self._settled_at:
+            if client not in owed and len(owed) >= self.max_clients:
+                self._settle()  # the table of what is owed is bounded as the buckets are
+            owed[client] = owing
+            return
+        mine, network, ours, now = self._read(client)  # what it owed, with ``cost``, charged
         deepest = -self.burst * self.network_factor
         self._keep(client, max(-self.burst, mine - cost), network, max(deepest, ours - cost), now)
+
+    def _settle(self) -> None:
+        """Charge every client what it owes."""
+        for client in list(self._owed):
+            mine, network, ours, now = self._read(client)
+            self._keep(client, mine, network, ours, now)

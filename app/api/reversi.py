@@ -4,19 +4,22 @@ apply a move: declared on its face, ``app.kinds.reversi.questions``) and their b
 
 from __future__ import annotations
 
-import functools
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Required, get_args
 
 from fastapi import Request, Response
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, ConfigDict, Field, with_config
+from pydantic_core import to_json
+from typing_extensions import TypedDict
 
-from app.api.bodies import JsonBody, json_response
-from app.api.cells import read_query_cells
+from app.api.batches import results_response
+from app.api.bodies import JsonBody
+from app.api.cells import Asked, read_query_cells
 from app.api.problems import problem_responses
 from app.api.questions import ask
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
-from app.api.work import answered_in_slices, meter_of
+from app.api.work import meter_of
 from app.contract.boards import ReversiBoard
 from app.contract.bodies import batch_limit
 from app.contract.fields import Body, Square
@@ -42,14 +45,17 @@ from app.rules.colors import Color
 router = api_router("/v1/reversi", ["Reversi"])
 
 
-class MoveQuery(Body):
+@with_config(ConfigDict(extra="forbid", hide_input_in_errors=True))  # as ``Body``'s
+class MoveQuery(TypedDict, total=False):
     """One question of a batch: may ``color`` play at (row, col), or at ``square``? Which
     cell it asks about, the batch reads on its board (``CheckMovesRequest.read_cells``)."""
 
-    row: Row | None = Field(None, description=ROW_DOC)
-    col: Col | None = Field(None, description=COL_DOC)
-    square: Square | None = Field(None, description=SQUARE_DOC)
-    color: Color
+    # A TypedDict, not a model: pydantic-core reads a thousand of them into plain dicts, no
+    # object and no Python call a query (its schema is the model's it was, default and all).
+    row: Annotated[Row | None, Field(None, description=ROW_DOC)]
+    col: Annotated[Col | None, Field(None, description=COL_DOC)]
+    square: Annotated[Square | None, Field(None, description=SQUARE_DOC)]
+    color: Required[Color]
 
 
 class CheckMovesRequest(Body):
@@ -60,26 +66,43 @@ class CheckMovesRequest(Body):
         min_length=1, description="1 to `max_batch` (default 1000) questions."
     )
 
-    def read_cells(self) -> None:
-        """Each query's cell, read on the board (``app.api.cells.read_query_cells``)."""
-        read_query_cells(self.queries, self.board.rows, self.board.cols, squares_of(self.board))
+    def read_cells(self) -> list[Asked]:
+        """Each query's question, its cell read on the board (``app.api.cells``)."""
+        board = self.board
+        return read_query_cells(self.queries, board.rows, board.cols, squares_of(board))
 
 
-def query_answer(
-    board: reversi.Board, squares: Squares | None, query: MoveQuery
+def question_answer(
+    checks: reversi.BoardChecks, squares: Squares | None, asked: Asked
 ) -> CheckMoveResponse:
-    """The answer to one query of ``check-moves`` whose cell was read (``read_cells``)."""
-    row, col = query.row, query.col
-    assert row is not None, "resolved by read_cells"
-    assert col is not None, "resolved by read_cells"
-    return check_json(reversi.check_move(board, row, col, query.color), squares)
+    """The answer to one question of ``check-moves`` (a query whose cell was read)."""
+    return check_json(checks.check(*asked), squares)
+
+
+def question_renderer(board: reversi.Board, squares: Squares | None) -> Callable[[Asked], bytes]:
+    """Each question's answer on ``board``, rendered (``question_answer``'s, byte for byte):
+    the board's legal moves found once a colour (``reversi.BoardChecks``), and the two answers
+    of an illegal move, the most of any batch, written once."""
+    checks = reversi.BoardChecks(board)
+    illegal = {
+        reason: to_json(check_json(reversi.MoveCheck(False, reason, []), squares))
+        for reason in get_args(reversi.Reason)
+    }
+
+    def render(asked: Asked) -> bytes:
+        check = checks.check(*asked)
+        if check.reason is None:
+            return to_json(check_json(check, squares))
+        return illegal[check.reason]
+
+    return render
 
 
 def check_moves_answer(batch: CheckMovesRequest) -> CheckMovesResponse:
-    """The answer of ``check-moves``, at once (the route answers in slices)."""
-    batch.read_cells()
-    board, squares = batch.board, squares_of(batch.board)
-    return {"results": [query_answer(board, squares, query) for query in batch.queries]}
+    """The answer of ``check-moves``, at once (the route renders it as one array, in slices:
+    ``app.api.batches``)."""
+    checks, squares = reversi.BoardChecks(batch.board), squares_of(batch.board)
+    return {"results": [question_answer(checks, squares, asked) for asked in batch.read_cells()]}
 
 
 CHECK_MOVES_BODY = JsonBody(
@@ -124,11 +147,10 @@ async def check_moves(request: Request) -> Response:
     meter = meter_of(request)
     batch = await CHECK_MOVES_BODY.parse(request, meter)
     with meter:
-        batch.read_cells()
-    answer = functools.partial(query_answer, batch.board, squares_of(batch.board))
-    results = await answered_in_slices(batch.queries, answer, meter)
-    with meter:
-        return json_response({"results": results})
+        asked = batch.read_cells()
+    return await results_response(
+        asked, question_renderer(batch.board, squares_of(batch.board)), meter
+    )
 
 
 ask(router, REVERSI, LEGAL_MOVES)

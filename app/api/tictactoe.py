@@ -8,18 +8,19 @@ from typing import Annotated
 from fastapi import Request, Response
 from pydantic import BeforeValidator, Field
 
-from app.api.bodies import JsonBody, json_response
+from app.api.batches import rendered, results_response
+from app.api.bodies import JsonBody
 from app.api.problems import problem_responses
 from app.api.questions import ask
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
-from app.api.work import answered_in_slices, meter_of
+from app.api.work import meter_of
 from app.contract.bodies import batch_limit
 from app.contract.fields import Body
 from app.contract.problems import BODY_ERRORS
 from app.contract.stateless import ValidateBatchResponse
 from app.kinds.tictactoe import KIND as TICTACTOE
-from app.kinds.tictactoe import VALIDATE, ValidateRequest, validate_answer
+from app.kinds.tictactoe import VALIDATE, ValidateRequest, position_answer, validate_answer
 
 router = api_router("/v1/tictactoe", ["Tic-tac-toe"])
 
@@ -71,6 +72,5 @@ ask(router, TICTACTOE, VALIDATE)
 async def validate_positions(request: Request) -> Response:
     meter = meter_of(request)
     batch = await VALIDATE_BATCH_BODY.parse(request, meter)
-    results = await answered_in_slices(batch.items, validate_answer, meter)
-    with meter:
-        return json_response({"results": results})
+    positions = [(item.board, item.k) for item in batch.items]  # a position asked again: once
+    return await results_response(positions, rendered(position_answer), meter)

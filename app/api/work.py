@@ -4,8 +4,12 @@ Parsing a body, answering a stateless question, auditing a record, writing a gam
 listing a game's legal moves: work a client chooses the size of (a board of 10,000 cells, a
 batch of a thousand, a record of ten thousand moves, a hostile megabyte). ``WorkBudget`` gives
 each client (``clients.client_of``) a share of this process's time for that work —
-``client_cpu_ms_per_minute``, with bursts of ``client_cpu_burst_ms`` — measured as the CPU time
-of the event loop's thread while the work runs, and charged as it is done. A client that has
+``client_cpu_ms_per_minute``, with bursts of ``client_cpu_burst_ms`` — measured while the work
+runs, and charged as it is done (``RateLimiter.spend``: small charges a few at once). The work is
+a stretch of the event loop's thread that awaits nothing, so it is measured by the performance
+counter: the loop's CPU time for it, and any time the system lent its core to another process
+meanwhile (the loop served nobody else either). The thread's own CPU clock is a system call that
+costs a microsecond a reading, more than the rest of the metering of a request. A client that has
 used its share is refused 429 ``rate_limited`` before its next body is read, until the share has
 refilled; work whose cost is known before it starts (a record's moves, reckoned at
 ``record_move_cpu_us`` each: ``Meter.afford``) is refused before it starts if the client has not
@@ -194,7 +198,7 @@ class WorkBudget:
         self,
         ms_per_minute: float,
         burst_ms: float,
-        cpu_clock: Callable[[], float] = time.thread_time,
+        cpu_clock: Callable[[], float] = time.perf_counter,
         max_clients: int = DEFAULT_TRACKED_CLIENTS,
         record_move_us: float = DEFAULT_RECORD_MOVE_CPU_US,
         network_factor: float = 1.0,

@@ -115,24 +115,28 @@ class BoardField(Generic[BoardT]):
         fails here (another form, or a mistake) is validated row by row by ``detailed``, whose
         errors name the row (``loc: [..., "board", 3]``).
         """
-        if (
-            type(value) is list
-            and 0 < len(value) <= self.max_side
-            and all(type(row) is str for row in value)
-        ):
-            width = len(value[0])
+        if type(value) is list and 0 < len(value) <= self.max_side:
+            try:
+                text = "".join(value)  # C checks that every row is a string
+            except TypeError:
+                text = ""  # a row of another type: the long way says which
+            width = len(value[0]) if text else 0
             if (
                 0 < width <= self.max_side
                 and (not self.square or width == len(value))
-                and all(len(row) == width for row in value)
+                and len(set(map(len, value))) == 1  # rows of one width
+                and not text.translate(self._strip_allowed)
             ):
-                text = "".join(value)
-                if not text.translate(self._strip_allowed):
-                    if text.translate(self._normalise) != text:
-                        value = [row.translate(self._normalise) for row in value]
-                    return self.build(value)
+                if not self._normalised and text.translate(self._normalise) != text:
+                    value = [row.translate(self._normalise) for row in value]
+                return self.build(value)
         board: BoardT = detailed(value)
         return board
+
+    @cached_property
+    def _normalised(self) -> bool:
+        """Whether every accepted character is the engine's own (nothing to normalise)."""
+        return all(char == cell for char, cell in self.cells.items())
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler

@@ -7,7 +7,6 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
@@ -23,14 +22,43 @@ from app.contract import squares
 UNKNOWN_TAG = "unknown_tag"
 
 
-def _integral(value: Any) -> Any:
-    """JSON Schema counts 3.0 as an integer; so does the service. ``true`` and "3" stay refused."""
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
+def _whole(value: float) -> int:
+    if not value.is_integer():
+        raise ValueError("not a whole number")  # the union's error says what it is: int_type
+    return int(value)
 
 
-INTEGRAL = BeforeValidator(_integral)
+class Integral:
+    """JSON Schema counts 3.0 as an integer; so does the service. ``true`` and "3" stay refused.
+
+    An integer is taken as it is by pydantic-core (no Python call: a batch holds thousands); only
+    a float is turned into the integer it is, if it is one. The constraints before the marker
+    (``ge``, ``le``) are checked on the integer after, and the JSON Schema is theirs alone."""
+
+    _FLOAT = core_schema.chain_schema(
+        [
+            core_schema.float_schema(strict=True, allow_inf_nan=False),
+            core_schema.no_info_plain_validator_function(_whole),
+        ]
+    )
+    _INTEGER = core_schema.union_schema(
+        [core_schema.int_schema(strict=True), _FLOAT], custom_error_type="int_type"
+    )
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.chain_schema([self._INTEGER, handler(source)])
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        while schema["type"] != "chain":  # under constraints added around it: ``JsonInt``'s
+            schema = schema["schema"]
+        return handler(schema["steps"][-1])
+
+
+INTEGRAL = Integral()
 # An integer as JSON Schema means it: 3 and 3.0, not true, not "3", not 3.5. A constrained one
 # puts its constraints before the validator, ``Annotated[int, Field(strict=True, ge=0), INTEGRAL]``:
 # added around ``JsonInt`` (or to ``JsonInt | None``), Pydantic still enforces them but writes

@@ -269,8 +269,13 @@ def verdict_json(verdict: tictactoe.Verdict) -> ValidateResponse:
 
 def validate_answer(query: ValidateRequest) -> ValidateResponse:
     """The answer of ``validate`` (and of ``adjudicator check tictactoe``; of each item of
-    ``validate-batch``)."""
-    return verdict_json(tictactoe.check_position(query.board, query.k))
+    ``validate-batch``: ``position_answer``)."""
+    return position_answer((query.board, query.k))
+
+
+def position_answer(position: tuple[tuple[str, ...], int | None]) -> ValidateResponse:
+    """The answer of ``validate`` about a board and its k (None: n)."""
+    return verdict_json(tictactoe.check_position(*position))
 
 
 VALIDATE = Question(

@@ -190,10 +190,15 @@ class Board:
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> Board:
-        """From equal-length strings over ``.BW`` (the caller has checked them)."""
-        if not (0 < len(rows) <= MAX_SIDE and 0 < len(rows[0]) <= MAX_SIDE):
+        """From equal-length strings over ``.BW`` (the caller has checked them). Built without
+        ``__init__``, as ``_played`` is: a posted board is built a request."""
+        height, width = len(rows), len(rows[0]) if rows else 0
+        if not (0 < height <= MAX_SIDE and 0 < width <= MAX_SIDE):
             raise ValueError(f"board must be 1..{MAX_SIDE} × 1..{MAX_SIDE}")
-        return cls(len(rows), len(rows[0]), text=tuple(rows))
+        board = object.__new__(cls)
+        board.rows, board.cols, board.geometry = height, width, geometry(height, width)
+        board._text, board._bits, board._lanes = tuple(rows), None, None
+        return board
 
     @classmethod
     def from_bitboards(cls, rows: int, cols: int, black: int, white: int) -> Board:
@@ -471,6 +476,41 @@ def check_move(board: Board, row: int, col: int, color: Color) -> MoveCheck:
     if not flips:
         return MoveCheck(False, "no_bracket", [])
     return MoveCheck(True, None, flips)
+
+
+class BoardChecks:
+    """``check_move`` of many cells of one board (a batch's questions): each colour's legal moves
+    are found once, as a bitboard (``legal_moves_mask``), and each cell is then answered by its
+    bit: occupied, no bracket, or a legal move and its flips, walked out on the bitboards."""
+
+    __slots__ = ("_board", "_cols", "_legal", "_rows", "_taken", "_width")
+
+    def __init__(self, board: Board) -> None:
+        black, white = board.bits()
+        self._board, self._taken = board, black | white
+        self._rows, self._cols, self._width = board.rows, board.cols, board.geometry.width
+        self._legal: dict[Color, int] = {}  # by colour, when first asked
+
+    def check(self, row: int, col: int, color: Color) -> MoveCheck:
+        """``check_move(board, row, col, color)``."""
+        if not (0 <= row < self._rows and 0 <= col < self._cols):
+            raise _outside(self._board, row, col)
+        move = 1 << (row * self._width + col)
+        if self._taken & move:
+            return _OCCUPIED
+        legal = self._legal.get(color)
+        if legal is None:
+            legal = self._legal[color] = legal_moves_mask(self._board, color)
+        if not legal & move:
+            return _NO_BRACKET
+        board = self._board
+        own, opp = board.stones(color)
+        return MoveCheck(True, None, board.cells(_flips(own, opp, move, board.geometry.shifts)))
+
+
+# The answers of every illegal move: one value each (their empty flips are never changed).
+_OCCUPIED = MoveCheck(False, "occupied", [])
+_NO_BRACKET = MoveCheck(False, "no_bracket", [])
 
 
 class LegalMove(NamedTuple):

@@ -24,7 +24,7 @@ cells of all winning segments without enumerating them. Lines are laid out as st
 scanned with a regular expression, so the per-cell work happens in C.
 
 The check stops as soon as its answer is known, so its cost is bounded whatever the board: whether
-a mark has won at all is one regular-expression search per direction (in C); only the winner's
+a mark has won at all is one regular-expression search over every line (in C); only the winner's
 runs are read one by one, and the intersection of their cores is empty after at most five of
 them — a cell lies on one line per direction, and the maximal runs of one line are disjoint, so
 two runs of one direction share no cell. The Python work is O(k); the rest is O(n²) in C (about
@@ -103,10 +103,10 @@ def _run_pattern(mark: str, k: int) -> re.Pattern[str]:
     return re.compile(f"{mark}{{{k},}}")
 
 
-def _has_run(lines: tuple[str, ...], mark: Mark, k: int) -> bool:
-    """Whether ``mark`` has k in a row on some line."""
-    pattern = _run_pattern(mark, k)
-    return any(pattern.search(text) for text in lines)
+def _has_run(every_line: str, mark: Mark, k: int) -> bool:
+    """Whether ``mark`` has k in a row on some line (``every_line``: the lines of every
+    direction, joined by SEPARATOR: one search)."""
+    return _run_pattern(mark, k).search(every_line) is not None
 
 
 def _winning_core(lines: tuple[str, ...], mark: Mark, n: int, k: int) -> set[Cell]:
@@ -148,7 +148,8 @@ def check_position(rows: Sequence[str], k: int | None = None) -> Verdict:
     if not (x == o or x == o + 1):
         return invalid("bad_counts")
     lines = _lines(rows)
-    x_won, o_won = _has_run(lines, "X", k), _has_run(lines, "O", k)
+    every_line = SEPARATOR.join(lines)
+    x_won, o_won = _has_run(every_line, "X", k), _has_run(every_line, "O", k)
     if x_won and o_won:
         return invalid("both_won")
     if x_won:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic_core import to_json
 
+from app.api.batches import rendered, results
 from app.main import create_app
+from app.records.steps import completed
 from app.rules.reversi import OPENING
 from app.settings import Settings
 from tests.api.problems import assert_validation_error
@@ -36,6 +40,50 @@ def test_check_moves_answers_each_query_in_order_like_check_move(client: TestCli
         assert result == single
         expected = reversi_flips(board, query["row"], query["col"], query["color"])
         assert result["flips"] == [list(cell) for cell in expected]
+
+
+def random_queries(
+    rng: random.Random, rows: int, cols: int, count: int, named: bool
+) -> list[tuple[dict[str, object], tuple[int, int, str]]]:
+    """Queries about cells of a rows × cols board (each with the cell and colour it asks
+    about), some asked again, some by square name (rows counted from the top)."""
+    queries: list[tuple[dict[str, object], tuple[int, int, str]]] = []
+    for _ in range(count):
+        if queries and rng.random() < 0.3:
+            queries.append(rng.choice(queries))  # a question asked again
+            continue
+        row, col, color = rng.randrange(rows), rng.randrange(cols), rng.choice("BW")
+        if named and rng.random() < 0.3:
+            square = f"{'abcdefghijklmnopqrstuvwxyz'[col]}{row + 1}"
+            queries.append(({"square": square, "color": color}, (row, col, color)))
+        else:
+            queries.append(({"row": row, "col": col, "color": color}, (row, col, color)))
+    return queries
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (3, 5), (8, 8), (12, 26), (32, 27), (32, 32)])
+def test_check_moves_on_random_positions_answer_as_check_move_and_the_reference(
+    client: TestClient, rows: int, cols: int
+) -> None:
+    rng = random.Random(rows * 100 + cols)
+    for weights in [(1, 1, 1), (6, 1, 2)]:
+        board = ["".join(rng.choices(".BW", weights, k=cols)) for _ in range(rows)]
+        asked = random_queries(rng, rows, cols, 200, named=cols <= 26)
+        queries = [query for query, _ in asked]
+        response = client.post("/v1/reversi/check-moves", json={"board": board, "queries": queries})
+        assert response.status_code == 200, response.text
+        results = response.json()["results"]
+        assert len(results) == len(queries)
+        singles: dict[str, object] = {}
+        for (query, (row, col, color)), result in zip(asked, results, strict=True):
+            key = json.dumps(query, sort_keys=True)
+            if key not in singles:
+                single = client.post("/v1/reversi/check-move", json={"board": board, **query})
+                singles[key] = single.json()
+            assert result == singles[key]
+            expected = reversi_flips(board, row, col, color)
+            assert result["flips"] == [list(cell) for cell in expected]
+            assert result["legal"] == bool(expected)
 
 
 def test_validate_batch_answers_each_item_in_order_like_validate(client: TestClient) -> None:
@@ -136,3 +184,18 @@ def test_empty_or_malformed_batches_are_refused(
     client: TestClient, path: str, payload: dict[str, object], field: str
 ) -> None:
     assert_validation_error(client.post(path, json=payload), "body", field)
+
+
+def test_a_batch_answer_is_its_whole_list_rendered_at_once() -> None:
+    # Each distinct question answered and rendered once, the array joined from the bytes: the
+    # same bytes as rendering every answer in one list.
+    asked = [3, 1, 3, 0, 2, 1, 3]
+    calls: list[int] = []
+
+    def answer(n: int) -> dict[str, object]:
+        calls.append(n)
+        return {"n": n, "cells": [[n, n]] * n, "name": None if n % 2 else "é"}
+
+    written = completed(results(asked, rendered(answer)))
+    assert written == to_json({"results": [answer(n) for n in asked]})
+    assert sorted(calls[:4]) == [0, 1, 2, 3]  # then once more each, for the comparison

@@ -112,9 +112,9 @@ def test_every_per_client_limit_is_kept_for_the_network_too(limit: str, network:
     # A network holds two clients' worth: two of its clients reach it, a third is refused.
     app = create_app(Settings(network_factor=2, **settings))
     if "client_cpu_ms_per_minute" in settings:
-        # A request's work (two stretches of 0.3 s) spends more than a client's 0.5 s, and two
-        # requests' more than a network's 1 s.
-        app.state.work_budget.cpu_clock = FakeCpu(0.3)
+        # A request's work (one stretch of 0.6 s: its body parsed and answered at once) spends
+        # more than a client's 0.5 s, and two requests' more than a network's 1 s.
+        app.state.work_budget.cpu_clock = FakeCpu(0.6)
     (one, two, three), elsewhere = NETWORKS[network]
     with TestClient(app, client=(one, 40000)) as base:
         answers = [ask_from(base, host, ask) for host in (one, one, two, three, elsewhere)]

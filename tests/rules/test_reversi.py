@@ -49,6 +49,7 @@ def assert_engine_matches_reference(grid: list[str]) -> None:
 
 
 def assert_board_matches_reference(board: Board, grid: list[str]) -> None:
+    checks = reversi.BoardChecks(board)  # a batch's questions, answered by the board's masks
     for color in ("B", "W"):
         expected_moves = reversi_moves(grid, color)
         moves = reversi.legal_moves(board, color)
@@ -59,6 +60,7 @@ def assert_board_matches_reference(board: Board, grid: list[str]) -> None:
         for r in range(len(grid)):
             for c in range(len(grid[0])):
                 check = reversi.check_move(board, r, c, color)
+                assert checks.check(r, c, color) == check
                 expected = reversi_flips(grid, r, c, color)
                 assert check.flips == expected
                 flips = reversi.move_flips(board, r, c, color)  # the bitboard path of a move
@@ -101,10 +103,13 @@ def test_random_boards_of_every_shape_up_to_10x10_match_reference(seed: int) -> 
 def test_any_board_up_to_32x32_matches_reference(grid: list[str]) -> None:
     board = Board.from_rows(grid)
     assert board.to_rows() == grid
+    checks = reversi.BoardChecks(board)
     for color in ("B", "W"):
         assert [(m.row, m.col) for m in reversi.legal_moves(board, color)] == reversi_moves(
             grid, color
         )
+        for r, c in {(len(grid) - 1, len(grid[0]) - 1), (len(grid) // 2, len(grid[0]) // 2)}:
+            assert checks.check(r, c, color).flips == reversi_flips(grid, r, c, color)
 
 
 def assert_turn_matches_reference(grid: list[str], row: int, col: int, color: str) -> None:
@@ -220,3 +225,5 @@ def test_moves_do_not_wrap_around_board_edges() -> None:
 def test_position_out_of_board_is_refused() -> None:
     with pytest.raises(IndexError):
         reversi.check_move(Board.from_rows(OPENING), 8, 0, "B")
+    with pytest.raises(IndexError):
+        reversi.BoardChecks(Board.from_rows(OPENING)).check(0, 8, "W")
