@@ -77,7 +77,7 @@ class Meter:
     async def in_thread(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a worker thread (work that would hold the event loop for
         seconds), the thread's CPU time charged to the client as the loop's is."""
-        clock = self._budget.cpu_clock
+        clock = self._budget.thread_clock
         spent = 0.0
 
         def measured() -> T:
@@ -210,6 +210,9 @@ class WorkBudget:
         )  # fmt: skip
         # A budget that is off (0 ms a minute) charges nothing: it reads no clock.
         self.cpu_clock = cpu_clock if self.limiter.enabled else _no_time
+        # A worker thread's work (``Meter.in_thread``): that thread's own CPU time, which its
+        # waits for the interpreter's lock do not count.
+        self.thread_clock = time.thread_time if self.limiter.enabled else _no_time
         self.turns = Turns()
 
     def meter(self, request: Request) -> Meter:

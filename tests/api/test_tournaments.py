@@ -193,6 +193,7 @@ def test_a_pairing_s_cpu_time_is_charged_to_its_client(
     settings = served(archive_url, client_cpu_ms_per_minute=600, client_cpu_burst_ms=500)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         client.app.state.work_budget.cpu_clock = cpu_clock  # type: ignore[attr-defined]
+        client.app.state.work_budget.thread_clock = cpu_clock  # type: ignore[attr-defined]
         loop_thread = client.portal.call(threading.get_ident)  # type: ignore[union-attr]
         organiser = make_player(client, "Org")
         made = make_tournament(client, organiser, [make_player(client, f"P{n}") for n in range(3)])
