@@ -46,15 +46,20 @@ def free_port() -> int:
     """A loopback port nothing listens on, for a server about to start: below the kernel's
     ephemeral range, where no outgoing connection takes it before the server binds it (on a
     busy machine one did: "Address already in use"). A port the kernel gives out if that range
-    cannot be read."""
+    cannot be read. Each of pytest-xdist's workers has its own residue of the range, and never
+    one this process handed out before: a server given one may not have
+    bound it yet (a cluster's nodes got the same port twice, and one of them never started)."""
     if EPHEMERAL_LOW > FIRST_PORT + 1000:
         for _ in range(100):
-            port = PORTS.randrange(FIRST_PORT, EPHEMERAL_LOW)
+            port = PORTS.randrange(FIRST_PORT + WORKER, EPHEMERAL_LOW, WORKERS)
+            if port in HANDED_OUT:
+                continue
             with socket.socket() as sock:
                 try:
                     sock.bind(("127.0.0.1", port))
                 except OSError:  # in use: another
                     continue
+                HANDED_OUT.add(port)
                 return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -72,6 +77,9 @@ def ephemeral_low() -> int:
 FIRST_PORT = 20_000  # above the usual services' ports (8000, 6379, …)
 EPHEMERAL_LOW = ephemeral_low()
 PORTS = random.SystemRandom()  # its own: Hypothesis seeds the random module in its tests
+HANDED_OUT: set[int] = set()
+WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0) % WORKERS
 
 
 def require_binary(name: str, package: str | None = None) -> str:
