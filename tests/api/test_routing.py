@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.routing import BaseRoute, Match, Mount, Route
 
-from app.api.routing import RouteIndex
-from app.main import create_app
+from app.api.routing import DirectLane, RouteIndex, api_router, index_routes
+from app.main import add_routes_flat, create_app
 from app.settings import Settings
 
 APP = create_app(Settings())
@@ -54,6 +54,9 @@ def indexed(scope: dict[str, Any]) -> tuple[Match, BaseRoute | None]:
 def filled(path: str) -> str:
     """A route's path with each parameter given a value."""
     return "/".join("x1" if "{" in part else part for part in path.split("/"))
+
+
+LANE = APP.router.middleware_stack
 
 
 def test_the_index_is_first_and_every_route_is_still_listed() -> None:
@@ -141,3 +144,55 @@ def test_shapes_remembered_are_bounded() -> None:
             seen.add((i, j))
             assert 0 < len(index._by_shape) <= RouteIndex.MAX_SHAPES
     assert len(seen) > RouteIndex.MAX_SHAPES
+
+
+def test_the_stateless_questions_take_the_direct_lane() -> None:
+    assert isinstance(LANE, DirectLane)
+    for path in ("/v1/reversi/legal-moves", "/v1/reversi/check-move", "/v1/tictactoe/validate"):
+        assert LANE.chosen(scope_of("POST", path)) is not None, path
+    assert LANE.chosen(scope_of("GET", "/healthz")) is not None
+
+
+@pytest.mark.parametrize(
+    "pattern", sorted({r.path for r in ROUTES if isinstance(r, APIRoute | Mount)})
+)
+@pytest.mark.parametrize("method", METHODS)
+def test_the_direct_lane_serves_a_path_only_with_the_route_every_route_would(
+    pattern: str, method: str
+) -> None:
+    path = filled(pattern)
+    for variant in (pattern, path, path + "/", path + "\n", path + "//"):
+        for root in ("", "/prefix"):
+            scope = scope_of(method, variant, root)
+            lane = LANE.chosen(scope)
+            if lane is not None:
+                assert every_route(scope) == (Match.FULL, lane), (method, root, variant)
+
+
+def test_a_literal_path_an_earlier_route_matches_is_left_to_the_router() -> None:
+    app = FastAPI()
+    router = api_router()
+
+    @router.get("/things/{name}")
+    async def parameter(request: Request) -> Response:
+        return Response("parameter")
+
+    @router.get("/things/new")
+    async def literal(request: Request) -> Response:
+        return Response("literal")
+
+    @router.get("/other")
+    async def other(request: Request) -> Response:
+        return Response("other")
+
+    add_routes_flat(app, router)
+    index_routes(app.router, traced=False)
+    lane = app.router.middleware_stack
+    assert isinstance(lane, DirectLane)
+    assert lane.chosen(scope_of("GET", "/things/new")) is None
+    assert lane.chosen(scope_of("GET", "/other")) is not None
+    assert lane.chosen(scope_of("POST", "/other")) is None  # a 405, the router's
+    with TestClient(app) as client:
+        assert client.get("/things/new").text == "parameter"
+        assert client.get("/other").text == "other"
+        assert client.post("/other").status_code == 405
