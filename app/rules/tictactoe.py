@@ -29,6 +29,11 @@ runs are read one by one, and the intersection of their cores is empty after at 
 them — a cell lies on one line per direction, and the maximal runs of one line are disjoint, so
 two runs of one direction share no cell. The Python work is O(k); the rest is O(n²) in C (about
 1 ms for 100 × 100, whatever the marks: ``bench.engine``).
+
+Boards of at most ``SMALL_SIDE`` a side (3 × 3 among them) are judged by the same rule on
+bitmasks: each k-window a mask, a mark's winning windows those it fills, and their common cells
+one ``&`` of them all — cheaper there than laying the lines out (2.7 µs against 6.7 µs for a
+3 × 3 position).
 """
 
 from __future__ import annotations
@@ -128,6 +133,57 @@ def _winning_core(lines: tuple[str, ...], mark: Mark, n: int, k: int) -> set[Cel
     return common
 
 
+# Boards of at most this side (tic-tac-toe's own 3 × 3 among them) are judged on bitmasks: a
+# handful of k-windows, each tried with one ``&``, costs less than laying out the lines.
+SMALL_SIDE = 4
+
+
+@lru_cache(maxsize=64)
+def _windows(n: int, k: int) -> tuple[int, ...]:
+    """Every k-in-a-row of an n × n board as a mask of its cells (bit ``r * n + c``)."""
+    windows = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < n and 0 <= end_c < n:
+                    cells = ((r + dr * i) * n + c + dc * i for i in range(k))
+                    windows.append(sum(1 << cell for cell in cells))
+    return tuple(dict.fromkeys(windows))  # k = 1: one window a cell, not four
+
+
+_X_BITS = str.maketrans("XO. ", "1000")  # a space: empty too, as the line scan reads it
+_O_BITS = str.maketrans("XO. ", "0100")
+
+
+def _small(text: str, n: int, k: int, x: int, o: int) -> Verdict:
+    """``check_position``'s verdict on a small board (``SMALL_SIDE``), the counts known good:
+    the winning windows of each mark as masks, and a win valid iff they share a cell."""
+    windows = _windows(n, k)
+    # Bit r * n + c is the cell's: the text reversed puts cell 0 at the lowest bit.
+    xs, os_ = int(text[::-1].translate(_X_BITS), 2), int(text[::-1].translate(_O_BITS), 2)
+    x_won = [w for w in windows if xs & w == w]
+    o_won = [w for w in windows if os_ & w == w]
+    if x_won and o_won:
+        return Verdict(False, "both_won", None, None, None, x, o)
+    for won, mark, status, count_ok, moved in (
+        (x_won, "X", "x_won", x == o + 1, "x_won_but_o_moved"),
+        (o_won, "O", "o_won", x == o, "o_won_but_x_moved"),
+    ):
+        if won:
+            if not count_ok:
+                return Verdict(False, moved, None, None, None, x, o)  # type: ignore[arg-type]
+            common = -1
+            for window in won:
+                common &= window
+            if not common:
+                return Verdict(False, "play_after_win", None, None, None, x, o)
+            return Verdict(True, None, status, None, mark, x, o)  # type: ignore[arg-type]
+    if x + o == n * n:
+        return Verdict(True, None, "draw", None, None, x, o)
+    return Verdict(True, None, "in_progress", "X" if x == o else "O", None, x, o)
+
+
 def check_position(rows: Sequence[str], k: int | None = None) -> Verdict:
     """Judge an n × n board given as n strings over ``X``, ``O`` and ``.``.
 
@@ -147,6 +203,8 @@ def check_position(rows: Sequence[str], k: int | None = None) -> Verdict:
 
     if not (x == o or x == o + 1):
         return invalid("bad_counts")
+    if n <= SMALL_SIDE:
+        return _small(text, n, k, x, o)
     lines = _lines(rows)
     every_line = SEPARATOR.join(lines)
     x_won, o_won = _has_run(every_line, "X", k), _has_run(every_line, "O", k)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.rules import tictactoe
 from app.rules.tictactoe import check_position
 from tests.rules.reference import all_boards, has_k_in_row, reachable_backward, reachable_positions
 
@@ -142,3 +143,16 @@ def test_run_longer_than_2k_minus_1_is_play_after_win() -> None:
     grid = [row, "O.O.O.O", "..O.O..", *(["......."] * 4)]
     verdict = check_position(grid, 3)
     assert (verdict.valid, verdict.reason) == (False, "play_after_win")
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_the_small_boards_masks_and_the_line_scan_give_one_verdict_on_every_3x3_board(
+    k: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Boards of at most ``SMALL_SIDE`` are judged on bitmasks; the line scan judges the rest.
+    Every verdict field agrees on every 3 × 3 board (and 2 × 2), whatever k."""
+    boards = [*all_boards(3), *all_boards(2)]
+    masks = [check_position(grid, k) for grid in boards if k <= len(grid)]
+    monkeypatch.setattr(tictactoe, "SMALL_SIDE", 0)
+    scanned = [check_position(grid, k) for grid in boards if k <= len(grid)]
+    assert masks == scanned
