@@ -382,6 +382,91 @@ def test_bots_survive_dropped_connections_and_a_service_away_for_a_while(url: st
     assert "event stream dropped" in first.stderr + second.stderr  # the cuts were felt
 
 
+# --- the opponent's offers: draws, takebacks, rematches ------------------------------------------
+
+
+def until(api: Client, game_id: str, token: str, wanted: Any) -> dict[str, Any]:
+    """The game's state once ``wanted(state)`` holds (the other side is a bot: it gets there)."""
+    deadline = time.monotonic() + BOT_SECONDS
+    while True:
+        state = dict(api.get_game(game_id, token=token))
+        if wanted(state):
+            return state
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+
+
+def human_move(api: Client, game_id: str, token: str) -> dict[str, Any]:
+    """A move of the test's own side (a person's, at a bot's game): its first legal move."""
+    legal = api.list_legal_moves(game_id, limit=1, token=token)["moves"][0]
+    return dict(api.make_move(game_id, token, legal["row"], legal["col"])["state"])
+
+
+def test_a_bot_declines_draw_and_takeback_offers_by_playing_on(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        running = bot(url, ann, faulty(NBOARD, "--slow", "0.3"), "nboard",
+                      f"--game={match.game_id}", "-v")  # fmt: skip
+        for offer in (api.offer_draw, api.offer_takeback):
+            while True:  # an offer made while the bot is to move (its engine thinks)
+                until(api, match.game_id, bo, lambda state: state["next_player"] == 2)
+                human_move(api, match.game_id, bo)
+                offered = dict(offer(match.game_id, bo))
+                if offered["next_player"] == 1:
+                    break
+            answered = until(api, match.game_id, bo,
+                             lambda state, seen=offered: state["version"] > seen["version"])  # fmt: skip
+            assert answered["status"] == "in_progress"
+            assert answered["move_count"] == offered["move_count"] + 1  # its move: the answer
+            assert (answered["draw_offer"], answered["takeback_offer"]) == (None, None)
+        api.resign(match.game_id, bo)
+        told = said(running)
+    assert (told.line["outcome"], told.line["reason"]) == ("won", "resignation")
+    assert "offers a draw: declined" in told.stderr
+    assert "offers a takeback: declined" in told.stderr
+
+
+def test_a_bot_told_to_accept_draws_accepts_the_opponents_offer(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        running = bot(url, ann, NBOARD, "nboard", f"--game={match.game_id}", "--accept-draws")
+        until(api, match.game_id, bo, lambda state: state["next_player"] == 2)
+        api.offer_draw(match.game_id, bo)  # on its own turn: the bot's answer is no move
+        told = said(running)
+        state = match.state()
+    assert (state["status"], state["reason"]) == ("draw", "agreement")
+    assert (told.line["outcome"], told.line["reason"]) == ("drawn", "agreement")
+
+
+def test_a_bot_accepts_a_rematch_while_it_would_play_on(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        running = bot(url, ann, NBOARD, "nboard", f"--game={match.game_id}", "--games", "2")
+        until(api, match.game_id, bo, lambda state: state["next_player"] == 2)
+        api.resign(match.game_id, bo)
+        assert api.rematch(match.game_id, bo)["rematch"] is None  # Bo's offer stands
+        made = until(api, match.game_id, bo, lambda state: state.get("rematch"))["rematch"]
+        mine = api.rematch(match.game_id, bo)["rematch"]  # Bo's seat and token in it
+        assert mine is not None and mine["id"] == made
+        seat, token = mine["player"], mine["token"]
+        while True:  # Bo moves (it may open the rematch), and resigns once the bot has moved
+            state = until(api, made, token, lambda state: state["next_player"] == seat)
+            if state["move_count"] >= 2:
+                break
+            human_move(api, made, token)
+        api.resign(made, token)
+        assert api.rematch(made, token)["rematch"] is None  # its second game: it plays no third
+        first, second = said_all(running)
+        state = dict(api.get_game(made, token=token))
+    assert (first.line["id"], second.line["id"]) == (match.game_id, made)
+    assert int(second.line["seat"]) == 3 - seat
+    assert all(told.line["outcome"] == "won" for told in (first, second))
+    assert "rematch" not in state  # the bot is gone: Bo's offer stands unanswered
+
+
 # --- games from the player's stream -------------------------------------------------------------
 
 

@@ -84,3 +84,47 @@ def test_a_seek_is_posted_again_after_its_game_however_its_game_was_learnt(
     asyncio.run(play())
     assert len(service.posted) == 3  # one seek a game, none left over
     assert service.withdrawn == []
+
+
+class Expiring(Service):
+    """Seeks that wait, each told nothing of until the test tells the stream something."""
+
+    async def create_seek(self, game: Mapping[str, Any], **_: Any) -> dict[str, Any]:
+        seek_id = f"s{len(self.posted)}"
+        self.posted.append(seek_id)
+        return {"id": seek_id, "game": None, "seat": None}
+
+
+async def settled(condition: Any) -> None:
+    """Until ``condition()`` holds (the bot's tasks run meanwhile)."""
+    for _turn in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the bot did not get there")
+
+
+def test_a_seek_that_expired_is_posted_again_and_one_not_the_bots_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(lobby, "GameRunner", Runner)
+    service = Expiring(early=False)
+    options = Options(engine="brain", protocol="gomocup")
+
+    async def play() -> None:
+        api: Any = service
+        seeks = [{"game": {"game": "gomoku"}}]
+        bot = Bot(api, "key", options, seeks=seeks, games=1, report=lambda line: None)
+        running = asyncio.create_task(bot.run())
+        await settled(lambda: bot.standing == {0: "s0"})
+        await service.events.put(PlayerEvent(1, "seek_expired", {"seek": "elsewhere"}))
+        await service.events.put(PlayerEvent(2, "seek_expired", {"seek": "s0"}))
+        await settled(lambda: bot.standing == {0: "s1"})
+        game = {"game": "g1", "seat": 2, "via": "seek", "seek": "s1"}
+        await service.events.put(PlayerEvent(3, "game", game))
+        await asyncio.wait_for(running, 10)
+        assert (bot.started, bot.standing, bot.seeking) == (1, {}, {})
+
+    asyncio.run(play())
+    assert service.posted == ["s0", "s1"]  # the expired one again; "elsewhere" was not the bot's
+    assert service.withdrawn == []

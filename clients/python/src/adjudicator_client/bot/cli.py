@@ -2,6 +2,7 @@
 
     adjudicator-bot --server URL --key KEY --engine "CMD ARGS" --protocol gomocup|nboard
                     [--seek JSON]... [--accept-challenges] [--games N] [--game ID]...
+                    [--accept-draws] [--rematch-seconds S]
 
 ``--key`` is read from ``ADJUDICATOR_KEY`` when not given. Each game's line is written on the
 standard output; what the bot has to say besides (an engine started again, an answer refused,
@@ -92,6 +93,15 @@ def parser() -> argparse.ArgumentParser:
         help="also play this game by its id (the player's seat in it); repeatable",
     )  # fmt: skip
     parse.add_argument(
+        "--accept-draws", action="store_true",
+        help="accept the opponent's draw offers (default: declined by playing on)",
+    )  # fmt: skip
+    parse.add_argument(
+        "--rematch-seconds", type=float, default=15.0, metavar="S",
+        help="how long after a game's end the opponent's rematch offer is looked for, and "
+        "accepted while the bot would play more games (default 15; 0: never)",
+    )  # fmt: skip
+    parse.add_argument(
         "--turn-seconds", type=float, default=10.0, metavar="S",
         help="the time a move may take in a game without a clock (default 10)",
     )  # fmt: skip
@@ -127,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = Options(
         engine=arguments.engine, protocol=arguments.protocol,
         turn_seconds=arguments.turn_seconds, restarts=arguments.restarts,
-        refusals=arguments.refusals, depth=arguments.depth,
+        refusals=arguments.refusals, depth=arguments.depth, accept_draws=arguments.accept_draws,
     )  # fmt: skip
 
     def report(line: str) -> None:
@@ -138,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot = Bot(
                 api, arguments.key, options, seeks=arguments.seek,
                 accept_challenges=arguments.accept_challenges, games=arguments.games,
-                game_ids=arguments.game, report=report,
+                game_ids=arguments.game, report=report, rematch_seconds=arguments.rematch_seconds,
             )  # fmt: skip
             await bot.run()
 

@@ -11,6 +11,12 @@ answering is started again and told the whole position (``restarts`` times at mo
 whose answer was lost with the connection is sent again with the same ``Idempotency-Key`` (the
 service applies it once), or read back from the game. When the game ends while the engine
 thinks (a flag fall, a resignation), the engine is stopped.
+
+The opponent's offers, as the game's stream tells them: neither protocol can ask its engine
+about a draw or a takeback, and the contract declines an offer with the next accepted move. So
+a draw offer is accepted at once with ``accept_draws`` (its own offer sent back, at that
+version only: ``If-Match``), else declined by the bot's next move, as a takeback offer always is;
+each said once (``-v``).
 """
 
 from __future__ import annotations
@@ -63,8 +69,8 @@ T = TypeVar("T")
 class Options:
     """How the bot plays: its engine's command line and protocol, the seconds a move of a game
     without a clock may take, how many times in a game an engine may be started again and its
-    answers refused, an NBoard engine's depth, and the seconds an engine has to answer what is
-    not a move."""
+    answers refused, an NBoard engine's depth, the seconds an engine has to answer what is not
+    a move, and whether the opponent's draw offers are accepted."""
 
     engine: str
     protocol: Protocol
@@ -73,6 +79,7 @@ class Options:
     refusals: int = 5
     depth: int = 10
     wait: float = 60.0
+    accept_draws: bool = False
 
 
 @dataclass
@@ -173,6 +180,7 @@ class GameRunner:
         self.changed = asyncio.Event()
         self.plan: list[Action] = []
         self.refused_in_a_row = 0
+        self.offers_seen: set[tuple[str, int]] = set()  # (offer, move_count) answered or said
         self.gomocup: Restarting[Gomocup] | None = None
         self.nboard: Restarting[NBoard] | None = None
         if options.protocol == "gomocup":
@@ -262,6 +270,43 @@ class GameRunner:
             await asyncio.wait_for(self.changed.wait(), POLL_SECONDS)
             return
         self._update(await self._read())
+        await self._answer_offers()
+
+    async def _answer_offers(self) -> None:
+        """The opponent's offers that stand: a draw accepted (``accept_draws``) while the game
+        is as it was when the offer was read, else declined by playing on, as a takeback is."""
+        state = self.state
+        if state.get("status") != "in_progress" or self.outcome.seat is None:
+            return
+        other, moves = 3 - self.seat, int(state.get("move_count", 0))
+        for offer, what in (("draw_offer", "a draw"), ("takeback_offer", "a takeback")):
+            if state.get(offer) != other or (offer, moves) in self.offers_seen:
+                continue
+            self.offers_seen.add((offer, moves))
+            if offer == "draw_offer" and self.options.accept_draws:
+                if not await self._accept_draw(int(state["version"])):
+                    self.offers_seen.discard((offer, moves))  # tried again at the next read
+            else:
+                log.info("game %s: the opponent offers %s: declined (the bot plays on)",
+                         self.game_id, what)  # fmt: skip
+
+    async def _accept_draw(self, version: int) -> bool:
+        """The opponent's draw offer accepted (the bot's own offer, at ``version`` only: a move
+        made meanwhile declined it, and the bot does not offer a draw of its own); False if the
+        service could not be reached."""
+        key = f"bot-{self.game_id}-{version}-draw"
+        try:
+            answer = await self.api.offer_draw(self.game_id, self.key, if_match=version,
+                                               idempotency_key=key)  # fmt: skip
+        except httpx.TransportError as error:
+            log.warning("game %s: cannot reach the service (%s)", self.game_id, error)
+            return False
+        except ProblemError as refused:  # the game moved on meanwhile
+            log.info("game %s: the draw offer was gone (%s)", self.game_id, refused.code)
+            return True
+        log.info("game %s: the opponent's draw offer accepted", self.game_id)
+        self._update(answer)
+        return True
 
     async def _read(self) -> State:
         """The game's state, read until the service answers (it may be restarting)."""
@@ -286,11 +331,13 @@ class GameRunner:
                 since = int(self.state["version"])
                 async for event in self.api.game_events(self.game_id, since=since, token=self.key):
                     self._update(event.state)
+                    await self._answer_offers()
             except (ConnectionError, httpx.HTTPError, ProblemError) as error:
                 log.warning("game %s: its event stream dropped (%s)", self.game_id, error)
                 await asyncio.sleep(1.0)
             with contextlib.suppress(ProblemError):
                 self._update(await self._read())
+                await self._answer_offers()
             if self.state.get("status") != "in_progress":
                 return
 
