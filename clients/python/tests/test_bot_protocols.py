@@ -304,7 +304,7 @@ def test_an_nboard_engine_is_told_the_whole_game_then_each_move() -> None:
     assert len(read) == 1
 
 
-@pytest.mark.parametrize("why", ["lost", "pass", "takeback"])
+@pytest.mark.parametrize("why", ["lost", "pass", "takeback", "takeback-replayed"])
 def test_an_nboard_engine_is_told_the_whole_game_again_when_needed(why: str) -> None:
     engine = engine_of(["f4", "d3"])
     nboard = NBoard(engine, depth=10)
@@ -316,8 +316,10 @@ def test_an_nboard_engine_is_told_the_whole_game_again_when_needed(why: str) -> 
         moves = [*moves, Played("f4"), Played("e3")]
     elif why == "pass":
         moves = [*moves, Played("f4", passed=True)]
-    else:
+    elif why == "takeback":
         moves = []
+    else:  # f5 taken back and another move played: as many moves as the engine was told
+        moves = [Played("d3")]
     run(nboard.move(moves, ggf_reader(read), 1.0))
     assert len(read) == 2
     assert sum(line.startswith("set game") for line in engine.heard) == 2
