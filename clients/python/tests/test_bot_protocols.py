@@ -15,7 +15,14 @@ import pytest
 from adjudicator_client.bot.cli import main
 from adjudicator_client.bot.engine import BadAnswer, CannotPlay, EngineGone
 from adjudicator_client.bot.game import Action, swap2_plan
-from adjudicator_client.bot.gomocup import Gomocup, Limits, Position, Stone, Swap2Answer
+from adjudicator_client.bot.gomocup import (
+    UNLIMITED_MS,
+    Gomocup,
+    Limits,
+    Position,
+    Stone,
+    Swap2Answer,
+)
 from adjudicator_client.bot.nboard import NBoard, Played
 from adjudicator_client.bot.positions import (
     answer_seconds,
@@ -392,6 +399,13 @@ def test_a_running_clock_counts_down_to_its_deadline() -> None:
     assert answer_seconds(given, 10) > given.left / 1000
 
 
+def test_a_clock_given_weeks_is_told_as_the_protocol_can_write_it() -> None:
+    state = clocked(None, None)
+    state["clock"]["remaining_ms"]["1"] = 40 * 86_400_000  # time given, stage after stage
+    given = limits(state, seat=1, turn_seconds=10)
+    assert given.left == given.turn == UNLIMITED_MS  # a 32-bit count of milliseconds
+
+
 def test_no_clock_is_the_turn_seconds_and_no_match_limit() -> None:
     given = limits(gomoku_state(clock=None), seat=1, turn_seconds=2.5)
     assert (given.turn, given.match) == (2500, 0)
@@ -420,6 +434,13 @@ def test_othello_records_are_told_with_their_time_and_passes() -> None:
             "two numbers",
         ),
         (["--engine", "python3", "--key", "k", "--games", "0"], "must be at least 1"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "-1"], "at least 0"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "inf"], "number of seconds"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "nan"], "number of seconds"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "1e7"], "at most 2147483"),
+        (["--engine", "python3", "--key", "k", "--rematch-seconds", "-5"], "at least 0"),
+        (["--engine", "python3", "--key", "k", "--restarts", "-1"], "must be at least 0"),
+        (["--engine", "python3", "--key", "k", "--refusals", "-2"], "must be at least 0"),
     ],
 )
 def test_the_command_line_refuses_what_cannot_work(

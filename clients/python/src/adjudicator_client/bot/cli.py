@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import json
 import logging
+import math
 import os
 import shlex
 import shutil
@@ -27,6 +28,7 @@ import httpx
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._problem import ProblemError
 from adjudicator_client.bot.game import Options
+from adjudicator_client.bot.gomocup import UNLIMITED_MS
 from adjudicator_client.bot.lobby import Bot
 
 KEY_VARIABLE = "ADJUDICATOR_KEY"
@@ -60,6 +62,30 @@ def positive(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be at least 0")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A number of seconds: finite, at least 0."""
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError("must be a number of seconds, at least 0")
+    return value
+
+
+def turn_seconds(text: str) -> float:
+    """A move's seconds, as Gomocup's ``timeout_turn`` tells them: milliseconds a 32-bit
+    integer holds."""
+    value = seconds(text)
+    if value * 1000 > UNLIMITED_MS:
+        raise argparse.ArgumentTypeError(f"must be at most {UNLIMITED_MS // 1000} seconds")
     return value
 
 
@@ -97,20 +123,20 @@ def parser() -> argparse.ArgumentParser:
         help="accept the opponent's draw offers (default: declined by playing on)",
     )  # fmt: skip
     parse.add_argument(
-        "--rematch-seconds", type=float, default=15.0, metavar="S",
+        "--rematch-seconds", type=seconds, default=15.0, metavar="S",
         help="how long after a game's end the opponent's rematch offer is looked for, and "
         "accepted while the bot would play more games (default 15; 0: never)",
     )  # fmt: skip
     parse.add_argument(
-        "--turn-seconds", type=float, default=10.0, metavar="S",
+        "--turn-seconds", type=turn_seconds, default=10.0, metavar="S",
         help="the time a move may take in a game without a clock (default 10)",
     )  # fmt: skip
     parse.add_argument(
-        "--restarts", type=int, default=3, metavar="N",
+        "--restarts", type=count, default=3, metavar="N",
         help="times a game's engine is started again after it died (default 3)",
     )  # fmt: skip
     parse.add_argument(
-        "--refusals", type=int, default=5, metavar="N",
+        "--refusals", type=count, default=5, metavar="N",
         help="answers of the engine the service may refuse in a row before the game is "
         "resigned (default 5)",
     )  # fmt: skip
