@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,24 @@ BUSY = frozenset({429, 503})
 NOT_OURS = frozenset({401, 403, 404})
 
 T = TypeVar("T")
+
+
+async def answered(game_id: str, call: Callable[[], Awaitable[T]]) -> T:
+    """``call``'s answer, asked again until the service answers (it may be away, restarting
+    or busy: waits doubling up to ``BACKOFF_CAP_SECONDS``); a refusal that is not for a while
+    is raised."""
+    wait = 0.5
+    while True:
+        try:
+            return await call()
+        except httpx.TransportError as error:
+            log.warning("game %s: cannot reach the service (%s)", game_id, error)
+        except ProblemError as problem:
+            if problem.status not in BUSY:
+                raise
+            wait = max(wait, problem.retry_after or 0)
+        await asyncio.sleep(wait)
+        wait = min(BACKOFF_CAP_SECONDS, wait * 2)
 
 
 @dataclass(frozen=True)
@@ -310,18 +329,7 @@ class GameRunner:
 
     async def _read(self) -> State:
         """The game's state, read until the service answers (it may be restarting)."""
-        wait = 0.5
-        while True:
-            try:
-                return await self.api.get_game(self.game_id, token=self.key)
-            except httpx.TransportError as error:
-                log.warning("game %s: cannot reach the service (%s)", self.game_id, error)
-            except ProblemError as problem:
-                if problem.status not in BUSY:
-                    raise
-                wait = max(wait, problem.retry_after or 0)
-            await asyncio.sleep(wait)
-            wait = min(BACKOFF_CAP_SECONDS, wait * 2)
+        return await answered(self.game_id, lambda: self.api.get_game(self.game_id, token=self.key))
 
     async def _watch(self) -> None:
         """The game's events, each one's state kept, until its end; the stream opened again
@@ -545,8 +553,12 @@ class GameRunner:
         if int(self.state.get("move_count", 0)) < 2:
             actions.insert(0, self.api.abort_game)
         for action in actions:
-            try:
-                answer = await action(self.game_id, self.key)
+            key = f"bot-{self.game_id}-{self.state.get('version')}-{action.__name__}"
+            try:  # the same Idempotency-Key until answered: applied once
+                answer = await answered(
+                    self.game_id, functools.partial(action, self.game_id, self.key,
+                                                    idempotency_key=key),
+                )  # fmt: skip
             except ProblemError as refused:
                 log.info("game %s: %s refused: %s", self.game_id, action.__name__, refused.code)
                 continue

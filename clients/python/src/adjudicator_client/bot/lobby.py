@@ -35,7 +35,7 @@ import httpx
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._events import PlayerEvent
 from adjudicator_client._problem import ProblemError
-from adjudicator_client.bot.game import BUSY, GameRunner, Options, Outcome
+from adjudicator_client.bot.game import BUSY, GameRunner, Options, Outcome, answered
 from adjudicator_client.bot.positions import PROTOCOL_GAMES
 
 log = logging.getLogger("adjudicator_client.bot")
@@ -234,25 +234,27 @@ class Bot:
                 polled = await self.api.poll_game(game_id, etag, token=token)
             except httpx.TransportError as error:
                 log.warning("game %s: cannot reach the service (%s)", game_id, error)
-                polled = None
             except ProblemError as problem:
                 if problem.status not in BUSY:
                     return  # gone (expired, deleted)
-                polled = None
-            state = None if polled is None else polled.state
-            etag = etag if polled is None else polled.etag
-            if state is not None and state.get("rematch"):
-                return  # made already: not with the bot, which never offers first
-            if state is not None and state.get("rematch_offer") == 3 - seat:
-                answer = await self.api.rematch(game_id, token)
-                made = answer["rematch"]
-                if made is not None:
-                    log.info("game %s: the opponent's rematch offer accepted: %s", game_id,
-                             made["id"])  # fmt: skip
-                    self.tokens[made["id"]] = made["token"]
-                    await self._begin(made["id"], made["player"])
-                return
+            else:
+                etag, state = polled.etag, polled.state or {}
+                if state.get("rematch"):
+                    return  # made already: not with the bot, which never offers first
+                if state.get("rematch_offer") == 3 - seat:
+                    await self._accept_rematch(game_id, token)
+                    return
             await asyncio.sleep(REMATCH_POLL_SECONDS)
+
+    async def _accept_rematch(self, game_id: str, token: str) -> None:
+        """The rematch made (asked until the service answers: asking again is safe, a rematch
+        made is answered again, so one whose answer was lost is not), and begun."""
+        answer = await answered(game_id, lambda: self.api.rematch(game_id, token))
+        made = answer["rematch"]
+        if made is not None:
+            log.info("game %s: the opponent's rematch offer accepted: %s", game_id, made["id"])
+            self.tokens[made["id"]] = made["token"]
+            await self._begin(made["id"], made["player"])
 
     # --- the player's stream ---------------------------------------------------------------
 
