@@ -560,6 +560,28 @@ def test_bots_play_their_tournaments_games(url: str) -> None:
     assert {told.line["id"] for told in itertools.chain(*lines)} == paired
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")
+def test_a_bot_told_to_stop_withdraws_its_seek_and_stops_its_engine(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        seek = json.dumps({"game": {"game": "reversi", "rules": {"takeback": False}}})
+        running = bot(url, ann, faulty(NBOARD, "--slow", "30"), "nboard",
+                      f"--game={match.game_id}", "--seek", seek)  # fmt: skip
+        deadline = time.monotonic() + BOT_SECONDS
+        while not children(running.pid) or not api.list_seeks()["seeks"]:  # thinks, and seeks
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        (engine,) = children(running.pid)
+        running.send_signal(signal.SIGTERM)  # as a service manager stops it
+        out, err = running.communicate(timeout=BOT_SECONDS)
+        assert running.returncode == 128 + signal.SIGTERM
+        assert "Traceback" not in err
+        assert out.startswith(f"game {match.game_id} reversi seat 1 (B): left in progress after")
+        assert api.list_seeks()["seeks"] == []  # withdrawn: no game made that nobody plays
+    assert not Path(f"/proc/{engine}").exists()
+
+
 def test_a_seeking_bot_started_again_finds_its_game_on_its_stream(url: str) -> None:
     with Client(url) as api:
         ann, bo = players(api, "Ann", "Bo")

@@ -1,6 +1,7 @@
 """A game's runner (``GameRunner``) with a service the test plays (no server, no engine): a game
 its engine cannot play is aborted (or resigned) even when the service is away at that moment,
-with one ``Idempotency-Key`` however many times it is asked."""
+with one ``Idempotency-Key`` however many times it is asked; a game the bot stopped playing is
+said to be left in progress, not "not played"."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from adjudicator_client.bot.game import GameRunner, Options
+from adjudicator_client.bot.game import GameRunner, Options, Outcome
 
 
 class Away:
@@ -39,3 +40,10 @@ def test_a_game_given_up_while_the_service_is_away_is_aborted_once_it_is_back() 
     assert runner.state["status"] == "aborted"
     assert len(service.calls) == 3
     assert len(set(service.calls)) == 1  # the same Idempotency-Key: applied once
+
+
+def test_a_game_the_bot_stopped_playing_is_said_to_be_left_in_progress() -> None:
+    state = {"game": "reversi", "status": "in_progress", "move_count": 7}
+    line = Outcome("g1", 2, state, played=True).line()
+    assert line == "game g1 reversi seat 2 (W): left in progress after 7 moves: the bot stopped"
+    assert Outcome("g2", None, state).line() == "game g2 reversi: not played: stopped"

@@ -6,19 +6,22 @@
 
 ``--key`` is read from ``ADJUDICATOR_KEY`` when not given. Each game's line is written on the
 standard output; what the bot has to say besides (an engine started again, an answer refused,
-a connection dropped) on the standard error.
+a connection dropped) on the standard error. Stopped by Ctrl-C (SIGINT) or SIGTERM, it
+withdraws its seeks and stops its engines first (exit status 130, 143).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import math
 import os
 import shlex
 import shutil
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -176,12 +179,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 accept_challenges=arguments.accept_challenges, games=arguments.games,
                 game_ids=arguments.game, report=report, rematch_seconds=arguments.rematch_seconds,
             )  # fmt: skip
+            playing = asyncio.current_task()
+            assert playing is not None
+            with contextlib.suppress(NotImplementedError):  # a loop without signals (Windows)
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, playing.cancel)
             await bot.run()
 
     try:
         asyncio.run(play())
     except KeyboardInterrupt:
         return 130
+    except asyncio.CancelledError:  # SIGTERM: stopped as Ctrl-C stops it
+        return 128 + signal.SIGTERM
     except (ProblemError, httpx.HTTPError, ConnectionError) as error:
         print(f"adjudicator-bot: {error}", file=sys.stderr)
         return 1
