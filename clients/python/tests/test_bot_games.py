@@ -412,13 +412,14 @@ def test_a_bot_declines_draw_and_takeback_offers_by_playing_on(url: str) -> None
             while True:  # an offer made while the bot is to move (its engine thinks)
                 until(api, match.game_id, bo, lambda state: state["next_player"] == 2)
                 human_move(api, match.game_id, bo)
-                offered = dict(offer(match.game_id, bo))
+                offered: dict[str, Any] = dict(offer(match.game_id, bo))
                 if offered["next_player"] == 1:
                     break
+            version, moves = int(offered["version"]), int(offered["move_count"])
             answered = until(api, match.game_id, bo,
-                             lambda state, seen=offered: state["version"] > seen["version"])  # fmt: skip
+                             lambda state, seen=version: state["version"] > seen)  # fmt: skip
             assert answered["status"] == "in_progress"
-            assert answered["move_count"] == offered["move_count"] + 1  # its move: the answer
+            assert answered["move_count"] == moves + 1  # its move: the answer
             assert (answered["draw_offer"], answered["takeback_offer"]) == (None, None)
         api.resign(match.game_id, bo)
         told = said(running)
@@ -450,7 +451,8 @@ def test_a_bot_accepts_a_rematch_while_it_would_play_on(url: str) -> None:
         assert api.rematch(match.game_id, bo)["rematch"] is None  # Bo's offer stands
         made = until(api, match.game_id, bo, lambda state: state.get("rematch"))["rematch"]
         mine = api.rematch(match.game_id, bo)["rematch"]  # Bo's seat and token in it
-        assert mine is not None and mine["id"] == made
+        assert mine is not None
+        assert mine["id"] == made
         seat, token = mine["player"], mine["token"]
         while True:  # Bo moves (it may open the rematch), and resigns once the bot has moved
             state = until(api, made, token, lambda state: state["next_player"] == seat)
@@ -564,7 +566,7 @@ def test_bots_play_their_tournaments_games(url: str) -> None:
 def test_a_bot_told_to_stop_withdraws_its_seek_and_stops_its_engine(url: str) -> None:
     with Client(url) as api:
         match = duel(api, game="reversi")
-        ann, bo = match.keys
+        ann = match.keys[0]
         seek = json.dumps({"game": {"game": "reversi", "rules": {"takeback": False}}})
         running = bot(url, ann, faulty(NBOARD, "--slow", "30"), "nboard",
                       f"--game={match.game_id}", "--seek", seek)  # fmt: skip

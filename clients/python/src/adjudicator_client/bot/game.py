@@ -124,9 +124,10 @@ class Outcome:
         if state.get("rule"):
             kind += f"/{state['rule']}"
         if self.seat is not None and self.played and not self.over:
+            why = self.note or "the bot stopped"
             return (
                 f"game {self.game_id} {kind} seat {self.seat} ({mark_of(state, self.seat)}): left "
-                f"in progress after {state.get('move_count')} moves: {self.note or 'the bot stopped'}"
+                f"in progress after {state.get('move_count')} moves: {why}"
             )
         if self.seat is None or not self.over or not self.played:
             return f"game {self.game_id} {kind}: not played: {self.note or 'stopped'}"

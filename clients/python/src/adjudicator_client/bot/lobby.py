@@ -238,7 +238,8 @@ class Bot:
                 if problem.status not in BUSY:
                     return  # gone (expired, deleted)
             else:
-                etag, state = polled.etag, polled.state or {}
+                etag = polled.etag
+                state: Mapping[str, Any] = polled.state or {}
                 if state.get("rematch"):
                     return  # made already: not with the bot, which never offers first
                 if state.get("rematch_offer") == 3 - seat:
