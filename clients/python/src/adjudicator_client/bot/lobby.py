@@ -151,9 +151,9 @@ class Bot:
         self.begun.add(game_id)
         if seek is not None:
             self.holding[game_id] = seek
+        token = self.tokens.get(game_id, self.key)
         runner = GameRunner(
-            self.api, game_id, self.tokens.get(game_id, self.key), self.player_id, self.options,
-            seat=seat,
+            self.api, game_id, token, self.player_id, self.options, seat=seat,
             report=self.report, on_start=self._started, tell_past=game_id in self.game_ids,
         )  # fmt: skip
         task = asyncio.create_task(runner.run())
