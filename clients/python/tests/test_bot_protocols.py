@@ -97,6 +97,19 @@ def test_a_brain_is_started_told_the_rules_and_opens_with_begin() -> None:
     ]  # fmt: skip
 
 
+def test_a_clock_is_read_when_the_brain_is_ready_to_hear_it() -> None:
+    engine = brain(["7,7"])
+    heard_when_read: list[list[str]] = []
+
+    def clock() -> Limits:  # a running clock's time, read after START and ABOUT took theirs
+        heard_when_read.append(list(engine.heard))
+        return Limits(3000, 60000, 42000)
+
+    assert run(Gomocup(engine).move(position(), clock, 1.0)) == (7, 7)
+    assert heard_when_read == [["START 15", "ABOUT"]]
+    assert "INFO time_left 42000" in engine.heard
+
+
 def test_the_opponents_one_new_stone_is_a_turn() -> None:
     engine = brain(["7,7", "8,8"])
     gomocup = Gomocup(engine)

@@ -34,7 +34,7 @@ import httpx
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._problem import ProblemError
 from adjudicator_client.bot.engine import BadAnswer, CannotPlay, Lines, Restarting
-from adjudicator_client.bot.gomocup import Gomocup, Position, Stone, Swap2Answer
+from adjudicator_client.bot.gomocup import Gomocup, Limits, Position, Stone, Swap2Answer
 from adjudicator_client.bot.nboard import NBoard
 from adjudicator_client.bot.positions import (
     PROTOCOL_GAMES,
@@ -402,14 +402,18 @@ class GameRunner:
         self, engine: Restarting[Gomocup], state: State, moves: Sequence[Record]
     ) -> None:
         position = gomocup_position(state, moves, self.seat)
-        given = limits(state, self.seat, self.options.turn_seconds)
-        timeout = answer_seconds(given, self.options.turn_seconds)
-        answer = await self._think(engine.ask(lambda brain: brain.move(position, given, timeout)))
+        clock = self._clock(state)
+        timeout = answer_seconds(clock(), self.options.turn_seconds)
+        answer = await self._think(engine.ask(lambda brain: brain.move(position, clock, timeout)))
         if answer is not None:
             x, y = answer
             await self._post(f"{x},{y}", lambda key: self.api.make_move(
                 self.game_id, self.key, y, x, idempotency_key=key
             ))  # fmt: skip
+
+    def _clock(self, state: State) -> Callable[[], Limits]:
+        """The player's time, read when the brain is told it (after a START, a restart)."""
+        return functools.partial(limits, state, self.seat, self.options.turn_seconds)
 
     async def _opening(
         self, engine: Restarting[Gomocup], state: State, moves: Sequence[Record]
@@ -421,9 +425,9 @@ class GameRunner:
             placed.width, placed.height, placed.rule,
             tuple(Stone(stone.x, stone.y, mine=False) for stone in placed.stones),
         )  # fmt: skip
-        given = limits(state, self.seat, self.options.turn_seconds)
-        timeout = answer_seconds(given, self.options.turn_seconds)
-        answer = await self._think(engine.ask(lambda brain: brain.swap2(opening, given, timeout)))
+        clock = self._clock(state)
+        timeout = answer_seconds(clock(), self.options.turn_seconds)
+        answer = await self._think(engine.ask(lambda brain: brain.swap2(opening, clock, timeout)))
         if answer is not None:
             self.plan = swap2_plan(step, len(stones(moves)), answer)
             await self._follow_plan()
