@@ -202,7 +202,7 @@ def test_a_brains_name_is_what_it_says_if_it_says_one(answer: list[str], name: s
 @pytest.mark.parametrize(
     ("answer", "read"),
     [
-        ("7,7 8,7 9,9", Swap2Answer(False, ((7, 7), (8, 7), (9, 9)))),
+        ("1,7 8,1 9,2", Swap2Answer(False, ((1, 7), (8, 1), (9, 2)))),
         ("swap", Swap2Answer(True)),
         ("8,8", Swap2Answer(False, ((8, 8),))),
         ("8,8 8,6", Swap2Answer(False, ((8, 8), (8, 6)))),
@@ -215,10 +215,13 @@ def test_swap2board_sends_the_stones_and_reads_the_answer(answer: str, read: Swa
     assert engine.heard[-5:] == ["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"]
 
 
-@pytest.mark.parametrize("answer", ["SWAP 1,1", "1,1 2,2 3,3 4,4", "1,1 nowhere", "99,1"])
+@pytest.mark.parametrize(
+    "answer", ["SWAP 1,1", "1,1 2,2 3,3 4,4", "1,1 nowhere", "99,1", "1,1 2,2 1,1", "4,4"]
+)
 def test_a_swap2_answer_out_of_the_protocol_is_a_bad_answer(answer: str) -> None:
+    opening = position((4, 4, False), (5, 5, False), (6, 6, False))
     with pytest.raises(BadAnswer):
-        run(Gomocup(brain([], DONE=[answer])).swap2(position(), LIMITS, 1.0))
+        run(Gomocup(brain([], DONE=[answer])).swap2(opening, LIMITS, 1.0))
 
 
 def test_after_swap2_the_game_goes_on_from_a_board() -> None:

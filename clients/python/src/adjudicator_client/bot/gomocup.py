@@ -198,7 +198,11 @@ class Gomocup:
             return Swap2Answer(swap=True)
         cells = [cell(word, position.width, position.height) for word in answer.split()]
         placed = tuple(found for found in cells if found is not None)
-        if not placed or len(placed) != len(cells) or len(placed) > 3:
+        taken = {(stone.x, stone.y) for stone in position.stones}
+        if (
+            not placed or len(placed) != len(cells) or len(placed) > 3
+            or len(set(placed)) != len(placed) or taken & set(placed)
+        ):  # fmt: skip  # a stone twice, or on a stone: the plan would stop half-way
             raise BadAnswer(f"SWAP2BOARD answered {answer!r}")
         return Swap2Answer(swap=False, stones=placed)
 
