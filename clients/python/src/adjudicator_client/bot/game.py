@@ -311,8 +311,11 @@ class GameRunner:
             if offer == "draw_offer" and self.options.accept_draws:
                 if not await self._accept_draw(int(state["version"])):
                     self.offers_seen.discard((offer, moves))  # tried again at the next read
-            else:
-                log.info("game %s: the opponent offers %s: declined (the bot plays on)",
+            elif state.get("next_player") == self.seat:
+                log.info("game %s: the opponent offers %s: declined by the bot's next move",
+                         self.game_id, what)  # fmt: skip
+            else:  # the opponent's own next move declines it: the contract has no other way
+                log.info("game %s: the opponent offers %s on its own turn: left to its move",
                          self.game_id, what)  # fmt: skip
 
     async def _accept_draw(self, version: int) -> bool:
