@@ -321,7 +321,7 @@ class GameRunner:
     async def _accept_draw(self, version: int) -> bool:
         """The opponent's draw offer accepted (the bot's own offer, at ``version`` only: a move
         made meanwhile declined it, and the bot does not offer a draw of its own); False if the
-        service could not be reached."""
+        service could not be reached, or was busy: the next read of the game tries again."""
         key = f"bot-{self.game_id}-{version}-draw"
         try:
             answer = await self.api.offer_draw(self.game_id, self.key, if_match=version,
@@ -329,9 +329,11 @@ class GameRunner:
         except httpx.TransportError as error:
             log.warning("game %s: cannot reach the service (%s)", self.game_id, error)
             return False
-        except ProblemError as refused:  # the game moved on meanwhile
+        except ProblemError as refused:
+            if refused.status in BUSY:
+                return False
             log.info("game %s: the draw offer was gone (%s)", self.game_id, refused.code)
-            return True
+            return True  # the game moved on meanwhile
         log.info("game %s: the opponent's draw offer accepted", self.game_id)
         self._update(answer)
         return True
