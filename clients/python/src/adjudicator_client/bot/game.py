@@ -309,8 +309,7 @@ class GameRunner:
                 continue
             self.offers_seen.add((offer, moves))
             if offer == "draw_offer" and self.options.accept_draws:
-                if not await self._accept_draw(int(state["version"])):
-                    self.offers_seen.discard((offer, moves))  # tried again at the next read
+                await self._accept_draw(int(state["version"]))
             elif state.get("next_player") == self.seat:
                 log.info("game %s: the opponent offers %s: declined by the bot's next move",
                          self.game_id, what)  # fmt: skip
@@ -318,25 +317,20 @@ class GameRunner:
                 log.info("game %s: the opponent offers %s on its own turn: left to its move",
                          self.game_id, what)  # fmt: skip
 
-    async def _accept_draw(self, version: int) -> bool:
+    async def _accept_draw(self, version: int) -> None:
         """The opponent's draw offer accepted (the bot's own offer, at ``version`` only: a move
-        made meanwhile declined it, and the bot does not offer a draw of its own); False if the
-        service could not be reached, or was busy: the next read of the game tries again."""
+        made meanwhile declined it, and the bot does not offer a draw of its own); asked until
+        the service answers, with one Idempotency-Key."""
         key = f"bot-{self.game_id}-{version}-draw"
+        accept = functools.partial(self.api.offer_draw, self.game_id, self.key, if_match=version,
+                                   idempotency_key=key)  # fmt: skip
         try:
-            answer = await self.api.offer_draw(self.game_id, self.key, if_match=version,
-                                               idempotency_key=key)  # fmt: skip
-        except httpx.TransportError as error:
-            log.warning("game %s: cannot reach the service (%s)", self.game_id, error)
-            return False
-        except ProblemError as refused:
-            if refused.status in BUSY:
-                return False
+            answer = await answered(self.game_id, accept)
+        except ProblemError as refused:  # the game moved on meanwhile
             log.info("game %s: the draw offer was gone (%s)", self.game_id, refused.code)
-            return True  # the game moved on meanwhile
+            return
         log.info("game %s: the opponent's draw offer accepted", self.game_id)
         self._update(answer)
-        return True
 
     async def _read(self) -> State:
         """The game's state, read until the service answers (it may be restarting)."""
