@@ -182,7 +182,8 @@ class GameRunner:
     """Plays the game ``game_id`` for the player whose ``key`` it holds (``player_id``), with a
     new engine of ``options``; ``report`` is given the game's line at its end (``on_start``
     called when the game turns out to be one to play: the player's, going on; a game over before
-    it was read is reported only with ``tell_past``)."""
+    it was read is reported only with ``tell_past``). ``first_read``: the places of the games'
+    first reads, taken one each (a bot started again reads its stream's past games at once)."""
 
     def __init__(
         self,
@@ -196,10 +197,12 @@ class GameRunner:
         report: Callable[[str], None] = print,
         on_start: Callable[[], None] | None = None,
         tell_past: bool = True,
+        first_read: asyncio.Semaphore | None = None,
     ) -> None:
         self.api, self.game_id, self.key, self.player_id = api, game_id, key, player_id
         self.options, self.report = options, report
         self.on_start, self.tell_past = on_start, tell_past
+        self.first_read = first_read
         self.outcome = Outcome(game_id, seat)
         self.state: State = {}
         self.changed = asyncio.Event()
@@ -251,7 +254,8 @@ class GameRunner:
         return self.outcome
 
     async def _play(self) -> None:
-        self._update(await self._read())
+        async with self.first_read or contextlib.nullcontext():
+            self._update(await self._read())
         if self.outcome.seat is None:
             self.outcome.seat = seat_of(self.state, self.player_id)
         if self.outcome.seat is None:

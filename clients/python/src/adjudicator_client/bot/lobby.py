@@ -42,6 +42,9 @@ log = logging.getLogger("adjudicator_client.bot")
 
 BACKOFF_CAP_SECONDS = 30.0  # the longest wait before the player's stream is opened again
 REMATCH_POLL_SECONDS = 1.0  # how often an ended game is read for its opponent's rematch offer
+# Games first read at once: a bot started again is told every game of its stream's past (up to
+# the service's player_events_kept), most of them over, and reads each before it plays any.
+FIRST_READS = 8
 
 
 class Bot:
@@ -83,6 +86,7 @@ class Bot:
         self.chores: set[asyncio.Task[None]] = set()
         self.tokens: dict[str, str] = {}  # a rematch → the bot's token in it (not its key)
         self.rematching: dict[str, asyncio.Task[None]] = {}  # an ended game → its offer looked for
+        self.first_reads = asyncio.Semaphore(FIRST_READS)
 
     @property
     def enough(self) -> bool:
@@ -155,6 +159,7 @@ class Bot:
         runner = GameRunner(
             self.api, game_id, token, self.player_id, self.options, seat=seat,
             report=self.report, on_start=self._started, tell_past=game_id in self.game_ids,
+            first_read=self.first_reads,
         )  # fmt: skip
         task = asyncio.create_task(runner.run())
         self.running[game_id] = task
