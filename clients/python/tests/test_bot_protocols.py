@@ -355,6 +355,26 @@ def test_a_stale_pong_and_answer_are_passed_over() -> None:
     assert run(nboard.move([], ggf_reader([]), 1.0)) == "c4"
 
 
+class Stale:
+    """An engine that answers every ping with a pong of long ago, one line a millisecond, and
+    is taken for gone when a read's time is up (as ``EngineProcess`` is)."""
+
+    async def send(self, line: str) -> None:
+        pass
+
+    async def receive(self, timeout: float | None) -> str:
+        if timeout is not None and timeout <= 0:
+            raise EngineGone("said nothing in time")
+        await asyncio.sleep(0.001)
+        return "pong 0"
+
+
+def test_an_engine_that_never_pongs_the_ping_is_gone_within_the_pings_time() -> None:
+    nboard = NBoard(Stale(), depth=3, wait=0.05)
+    with pytest.raises(EngineGone):
+        run(asyncio.wait_for(nboard.start(), 30))  # not a stale pong after another forever
+
+
 @pytest.mark.parametrize("answer", ["PA", "pass", "z", "f5f6", ""])
 def test_a_go_answer_that_is_no_square_is_a_bad_answer(answer: str) -> None:
     engine = engine_of([], go=[f"=== {answer}"])

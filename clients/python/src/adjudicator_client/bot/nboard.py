@@ -107,11 +107,14 @@ class NBoard:
 
     async def _ping(self, timeout: float) -> None:
         """``ping n``, and every line until ``pong n`` (a stale answer of a search stopped by
-        the ping among them) passed over."""
+        the ping among them) passed over — all within ``timeout`` seconds, however many stale
+        pongs come first."""
         self.pings += 1
         await self.engine.send(f"ping {self.pings}")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         while True:
-            line = await self._line_starting("pong", timeout)
+            line = await self._line_starting("pong", max(0.0, deadline - loop.time()))
             if line.split()[1:2] == [str(self.pings)]:
                 return
 
