@@ -70,15 +70,6 @@ def list_seeks(kind: str | None, limit: int | None, cursor: str | None, url: str
     _send(url, "GET", "listSeeks", query={"game": kind, "limit": limit, "cursor": cursor})
 
 
-@seek.command("withdraw")
-@click.argument("seek_id", metavar="ID")
-@KEY
-@URL
-def withdraw_seek(seek_id: str, key: str, url: str) -> None:
-    """Withdraw one's own seek."""
-    _send(url, "DELETE", "withdrawSeek", path={"seek_id": seek_id}, token=key)
-
-
 @click.group()
 def challenge() -> None:
     """Challenges on a running service (--url, or ADJUDICATOR_URL): challenge a player (new),
@@ -106,28 +97,37 @@ def list_challenges(key: str, url: str) -> None:
     _send(url, "GET", "listChallenges", token=key)
 
 
-@challenge.command("accept")
-@click.argument("challenge_id", metavar="ID")
-@KEY
-@URL
-def accept(challenge_id: str, key: str, url: str) -> None:
-    """Accept a challenge made to the player of --key: prints {"game", "seat"}."""
-    _send(url, "POST", "acceptChallenge", path={"challenge_id": challenge_id}, token=key)
+# The commands that act on one seek or challenge, named by its id, as the player of --key:
+# group, command, method, operation, the operation's path parameter, what the command does.
+BY_ID: tuple[tuple[click.Group, str, str, str, str, str], ...] = (
+    (seek, "withdraw", "DELETE", "withdrawSeek", "seek_id", "Withdraw one's own seek."),
+    (
+        challenge, "accept", "POST", "acceptChallenge", "challenge_id",
+        'Accept a challenge made to the player of --key: prints {"game", "seat"}.',
+    ),
+    (
+        challenge, "decline", "POST", "declineChallenge", "challenge_id",
+        "Decline a challenge made to the player of --key.",
+    ),
+    (
+        challenge, "withdraw", "DELETE", "withdrawChallenge", "challenge_id",
+        "Withdraw a challenge the player of --key made.",
+    ),
+)  # fmt: skip
 
 
-@challenge.command("decline")
-@click.argument("challenge_id", metavar="ID")
-@KEY
-@URL
-def decline(challenge_id: str, key: str, url: str) -> None:
-    """Decline a challenge made to the player of --key."""
-    _send(url, "POST", "declineChallenge", path={"challenge_id": challenge_id}, token=key)
+def _by_id(method: str, operation: str, parameter: str, does: str) -> click.Command:
+    """A command that sends ``operation`` for the id it is given, with the player's key."""
+
+    @click.command(help=does)
+    @click.argument("object_id", metavar="ID")
+    @KEY
+    @URL
+    def command(object_id: str, key: str, url: str) -> None:
+        _send(url, method, operation, path={parameter: object_id}, token=key)
+
+    return command
 
 
-@challenge.command("withdraw")
-@click.argument("challenge_id", metavar="ID")
-@KEY
-@URL
-def withdraw_challenge(challenge_id: str, key: str, url: str) -> None:
-    """Withdraw a challenge the player of --key made."""
-    _send(url, "DELETE", "withdrawChallenge", path={"challenge_id": challenge_id}, token=key)
+for _group, _name, *_sent in BY_ID:
+    _group.add_command(_by_id(*_sent), _name)

@@ -382,6 +382,93 @@ def test_bots_survive_dropped_connections_and_a_service_away_for_a_while(url: st
     assert "event stream dropped" in first.stderr + second.stderr  # the cuts were felt
 
 
+# --- the opponent's offers: draws, takebacks, rematches ------------------------------------------
+
+
+def until(api: Client, game_id: str, token: str, wanted: Any) -> dict[str, Any]:
+    """The game's state once ``wanted(state)`` holds (the other side is a bot: it gets there)."""
+    deadline = time.monotonic() + BOT_SECONDS
+    while True:
+        state = dict(api.get_game(game_id, token=token))
+        if wanted(state):
+            return state
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+
+
+def human_move(api: Client, game_id: str, token: str) -> dict[str, Any]:
+    """A move of the test's own side (a person's, at a bot's game): its first legal move."""
+    legal = api.list_legal_moves(game_id, limit=1, token=token)["moves"][0]
+    return dict(api.make_move(game_id, token, legal["row"], legal["col"])["state"])
+
+
+def test_a_bot_declines_draw_and_takeback_offers_by_playing_on(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        running = bot(url, ann, faulty(NBOARD, "--slow", "0.3"), "nboard",
+                      f"--game={match.game_id}", "-v")  # fmt: skip
+        for offer in (api.offer_draw, api.offer_takeback):
+            while True:  # an offer made while the bot is to move (its engine thinks)
+                until(api, match.game_id, bo, lambda state: state["next_player"] == 2)
+                human_move(api, match.game_id, bo)
+                offered: dict[str, Any] = dict(offer(match.game_id, bo))
+                if offered["next_player"] == 1:
+                    break
+            version, moves = int(offered["version"]), int(offered["move_count"])
+            answered = until(api, match.game_id, bo,
+                             lambda state, seen=version: state["version"] > seen)  # fmt: skip
+            assert answered["status"] == "in_progress"
+            assert answered["move_count"] == moves + 1  # its move: the answer
+            assert (answered["draw_offer"], answered["takeback_offer"]) == (None, None)
+        api.resign(match.game_id, bo)
+        told = said(running)
+    assert (told.line["outcome"], told.line["reason"]) == ("won", "resignation")
+    assert "offers a draw: declined" in told.stderr
+    assert "offers a takeback: declined" in told.stderr
+
+
+def test_a_bot_told_to_accept_draws_accepts_the_opponents_offer(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        running = bot(url, ann, NBOARD, "nboard", f"--game={match.game_id}", "--accept-draws")
+        until(api, match.game_id, bo, lambda state: state["next_player"] == 2)
+        api.offer_draw(match.game_id, bo)  # on its own turn: the bot's answer is no move
+        told = said(running)
+        state = match.state()
+    assert (state["status"], state["reason"]) == ("draw", "agreement")
+    assert (told.line["outcome"], told.line["reason"]) == ("drawn", "agreement")
+
+
+def test_a_bot_accepts_a_rematch_while_it_would_play_on(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann, bo = match.keys
+        running = bot(url, ann, NBOARD, "nboard", f"--game={match.game_id}", "--games", "2")
+        until(api, match.game_id, bo, lambda state: state["next_player"] == 2)
+        api.resign(match.game_id, bo)
+        assert api.rematch(match.game_id, bo)["rematch"] is None  # Bo's offer stands
+        made = until(api, match.game_id, bo, lambda state: state.get("rematch"))["rematch"]
+        mine = api.rematch(match.game_id, bo)["rematch"]  # Bo's seat and token in it
+        assert mine is not None
+        assert mine["id"] == made
+        seat, token = mine["player"], mine["token"]
+        while True:  # Bo moves (it may open the rematch), and resigns once the bot has moved
+            state = until(api, made, token, lambda state: state["next_player"] == seat)
+            if state["move_count"] >= 2:
+                break
+            human_move(api, made, token)
+        api.resign(made, token)
+        assert api.rematch(made, token)["rematch"] is None  # its second game: it plays no third
+        first, second = said_all(running)
+        state = dict(api.get_game(made, token=token))
+    assert (first.line["id"], second.line["id"]) == (match.game_id, made)
+    assert int(second.line["seat"]) == 3 - seat
+    assert all(told.line["outcome"] == "won" for told in (first, second))
+    assert "rematch" not in state  # the bot is gone: Bo's offer stands unanswered
+
+
 # --- games from the player's stream -------------------------------------------------------------
 
 
@@ -473,6 +560,28 @@ def test_bots_play_their_tournaments_games(url: str) -> None:
     assert all(len(told) == 2 for told in lines)  # each played its two games
     paired = {p["game"] for r in done["rounds"] for p in r["pairings"] if p["game"]}
     assert {told.line["id"] for told in itertools.chain(*lines)} == paired
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")
+def test_a_bot_told_to_stop_withdraws_its_seek_and_stops_its_engine(url: str) -> None:
+    with Client(url) as api:
+        match = duel(api, game="reversi")
+        ann = match.keys[0]
+        seek = json.dumps({"game": {"game": "reversi", "rules": {"takeback": False}}})
+        running = bot(url, ann, faulty(NBOARD, "--slow", "30"), "nboard",
+                      f"--game={match.game_id}", "--seek", seek)  # fmt: skip
+        deadline = time.monotonic() + BOT_SECONDS
+        while not children(running.pid) or not api.list_seeks()["seeks"]:  # thinks, and seeks
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        (engine,) = children(running.pid)
+        running.send_signal(signal.SIGTERM)  # as a service manager stops it
+        out, err = running.communicate(timeout=BOT_SECONDS)
+        assert running.returncode == 128 + signal.SIGTERM
+        assert "Traceback" not in err
+        assert out.startswith(f"game {match.game_id} reversi seat 1 (B): left in progress after")
+        assert api.list_seeks()["seeks"] == []  # withdrawn: no game made that nobody plays
+    assert not Path(f"/proc/{engine}").exists()
 
 
 def test_a_seeking_bot_started_again_finds_its_game_on_its_stream(url: str) -> None:

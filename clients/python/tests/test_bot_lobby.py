@@ -1,11 +1,13 @@
 """The bot's books of its seeks, with a service the test plays (no server, no engine): the
 player's stream may tell a seek's game before the seek's own answer is read, and a game may be
 over before that; either way the seek is posted again after its game, and the bot stops after
-``--games`` games with nothing left standing."""
+``--games`` games with nothing left standing. A seek that expired is posted again; a bot started
+again reads the past games of its stream a few at a time."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
@@ -84,3 +86,86 @@ def test_a_seek_is_posted_again_after_its_game_however_its_game_was_learnt(
     asyncio.run(play())
     assert len(service.posted) == 3  # one seek a game, none left over
     assert service.withdrawn == []
+
+
+class Expiring(Service):
+    """Seeks that wait, each told nothing of until the test tells the stream something."""
+
+    async def create_seek(self, game: Mapping[str, Any], **_: Any) -> dict[str, Any]:
+        seek_id = f"s{len(self.posted)}"
+        self.posted.append(seek_id)
+        return {"id": seek_id, "game": None, "seat": None}
+
+
+async def settled(condition: Any) -> None:
+    """Until ``condition()`` holds (the bot's tasks run meanwhile)."""
+    for _turn in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the bot did not get there")
+
+
+def test_a_seek_that_expired_is_posted_again_and_one_not_the_bots_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(lobby, "GameRunner", Runner)
+    service = Expiring(early=False)
+    options = Options(engine="brain", protocol="gomocup")
+
+    async def play() -> None:
+        api: Any = service
+        seeks = [{"game": {"game": "gomoku"}}]
+        bot = Bot(api, "key", options, seeks=seeks, games=1, report=lambda line: None)
+        running = asyncio.create_task(bot.run())
+        await settled(lambda: bot.standing == {0: "s0"})
+        await service.events.put(PlayerEvent(1, "seek_expired", {"seek": "elsewhere"}))
+        await service.events.put(PlayerEvent(2, "seek_expired", {"seek": "s0"}))
+        await settled(lambda: bot.standing == {0: "s1"})
+        game = {"game": "g1", "seat": 2, "via": "seek", "seek": "s1"}
+        await service.events.put(PlayerEvent(3, "game", game))
+        await asyncio.wait_for(running, 10)
+        assert (bot.started, bot.standing, bot.seeking) == (1, {}, {})
+
+    asyncio.run(play())
+    assert service.posted == ["s0", "s1"]  # the expired one again; "elsewhere" was not the bot's
+    assert service.withdrawn == []
+
+
+class Past(Service):
+    """A player's stream that tells ``count`` games of its past, each over when it is read (its
+    reads counted: how many at once)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(early=False)
+        self.reading = self.most = self.read = 0
+        for number in range(count):
+            told = {"game": f"g{number}", "seat": 1, "via": "challenge"}
+            self.events.put_nowait(PlayerEvent(number, "game", told))
+
+    async def get_game(self, game_id: str, *, token: str) -> dict[str, Any]:
+        self.reading += 1
+        self.most = max(self.most, self.reading)
+        for _turn in range(5):
+            await asyncio.sleep(0)
+        self.reading -= 1
+        self.read += 1
+        return {"id": game_id, "version": 9, "status": "won", "players": {"1": "me"}}
+
+
+def test_a_bot_started_again_reads_its_streams_past_games_a_few_at_a_time() -> None:
+    service = Past(count=60)
+    options = Options(engine="brain", protocol="gomocup")
+
+    async def play() -> None:
+        api: Any = service
+        bot = Bot(api, "key", options, report=lambda line: None)  # its stream's games only
+        running = asyncio.create_task(bot.run())
+        await settled(lambda: service.read == 60)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        assert bot.started == 0  # all over before they were read: none played
+
+    asyncio.run(play())
+    assert service.most <= lobby.FIRST_READS

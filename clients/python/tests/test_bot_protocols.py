@@ -15,7 +15,14 @@ import pytest
 from adjudicator_client.bot.cli import main
 from adjudicator_client.bot.engine import BadAnswer, CannotPlay, EngineGone
 from adjudicator_client.bot.game import Action, swap2_plan
-from adjudicator_client.bot.gomocup import Gomocup, Limits, Position, Stone, Swap2Answer
+from adjudicator_client.bot.gomocup import (
+    UNLIMITED_MS,
+    Gomocup,
+    Limits,
+    Position,
+    Stone,
+    Swap2Answer,
+)
 from adjudicator_client.bot.nboard import NBoard, Played
 from adjudicator_client.bot.positions import (
     answer_seconds,
@@ -88,6 +95,19 @@ def test_a_brain_is_started_told_the_rules_and_opens_with_begin() -> None:
         "START 15", "ABOUT", "INFO timeout_turn 3000", "INFO timeout_match 60000",
         "INFO time_left 42000", "INFO rule 4", "BEGIN",
     ]  # fmt: skip
+
+
+def test_a_clock_is_read_when_the_brain_is_ready_to_hear_it() -> None:
+    engine = brain(["7,7"])
+    heard_when_read: list[list[str]] = []
+
+    def clock() -> Limits:  # a running clock's time, read after START and ABOUT took theirs
+        heard_when_read.append(list(engine.heard))
+        return Limits(3000, 60000, 42000)
+
+    assert run(Gomocup(engine).move(position(), clock, 1.0)) == (7, 7)
+    assert heard_when_read == [["START 15", "ABOUT"]]
+    assert "INFO time_left 42000" in engine.heard
 
 
 def test_the_opponents_one_new_stone_is_a_turn() -> None:
@@ -182,7 +202,7 @@ def test_a_brains_name_is_what_it_says_if_it_says_one(answer: list[str], name: s
 @pytest.mark.parametrize(
     ("answer", "read"),
     [
-        ("7,7 8,7 9,9", Swap2Answer(False, ((7, 7), (8, 7), (9, 9)))),
+        ("1,7 8,1 9,2", Swap2Answer(False, ((1, 7), (8, 1), (9, 2)))),
         ("swap", Swap2Answer(True)),
         ("8,8", Swap2Answer(False, ((8, 8),))),
         ("8,8 8,6", Swap2Answer(False, ((8, 8), (8, 6)))),
@@ -195,10 +215,13 @@ def test_swap2board_sends_the_stones_and_reads_the_answer(answer: str, read: Swa
     assert engine.heard[-5:] == ["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"]
 
 
-@pytest.mark.parametrize("answer", ["SWAP 1,1", "1,1 2,2 3,3 4,4", "1,1 nowhere", "99,1"])
+@pytest.mark.parametrize(
+    "answer", ["SWAP 1,1", "1,1 2,2 3,3 4,4", "1,1 nowhere", "99,1", "1,1 2,2 1,1", "4,4"]
+)
 def test_a_swap2_answer_out_of_the_protocol_is_a_bad_answer(answer: str) -> None:
+    opening = position((4, 4, False), (5, 5, False), (6, 6, False))
     with pytest.raises(BadAnswer):
-        run(Gomocup(brain([], DONE=[answer])).swap2(position(), LIMITS, 1.0))
+        run(Gomocup(brain([], DONE=[answer])).swap2(opening, LIMITS, 1.0))
 
 
 def test_after_swap2_the_game_goes_on_from_a_board() -> None:
@@ -304,7 +327,7 @@ def test_an_nboard_engine_is_told_the_whole_game_then_each_move() -> None:
     assert len(read) == 1
 
 
-@pytest.mark.parametrize("why", ["lost", "pass", "takeback"])
+@pytest.mark.parametrize("why", ["lost", "pass", "takeback", "takeback-replayed"])
 def test_an_nboard_engine_is_told_the_whole_game_again_when_needed(why: str) -> None:
     engine = engine_of(["f4", "d3"])
     nboard = NBoard(engine, depth=10)
@@ -316,8 +339,10 @@ def test_an_nboard_engine_is_told_the_whole_game_again_when_needed(why: str) -> 
         moves = [*moves, Played("f4"), Played("e3")]
     elif why == "pass":
         moves = [*moves, Played("f4", passed=True)]
-    else:
+    elif why == "takeback":
         moves = []
+    else:  # f5 taken back and another move played: as many moves as the engine was told
+        moves = [Played("d3")]
     run(nboard.move(moves, ggf_reader(read), 1.0))
     assert len(read) == 2
     assert sum(line.startswith("set game") for line in engine.heard) == 2
@@ -328,6 +353,26 @@ def test_a_stale_pong_and_answer_are_passed_over() -> None:
     nboard = NBoard(engine, depth=3)
     nboard.started = True
     assert run(nboard.move([], ggf_reader([]), 1.0)) == "c4"
+
+
+class Stale:
+    """An engine that answers every ping with a pong of long ago, one line a millisecond, and
+    is taken for gone when a read's time is up (as ``EngineProcess`` is)."""
+
+    async def send(self, line: str) -> None:
+        pass
+
+    async def receive(self, timeout: float | None) -> str:
+        if timeout is not None and timeout <= 0:
+            raise EngineGone("said nothing in time")
+        await asyncio.sleep(0.001)
+        return "pong 0"
+
+
+def test_an_engine_that_never_pongs_the_ping_is_gone_within_the_pings_time() -> None:
+    nboard = NBoard(Stale(), depth=3, wait=0.05)
+    with pytest.raises(EngineGone):
+        run(asyncio.wait_for(nboard.start(), 30))  # not a stale pong after another forever
 
 
 @pytest.mark.parametrize("answer", ["PA", "pass", "z", "f5f6", ""])
@@ -390,6 +435,13 @@ def test_a_running_clock_counts_down_to_its_deadline() -> None:
     assert answer_seconds(given, 10) > given.left / 1000
 
 
+def test_a_clock_given_weeks_is_told_as_the_protocol_can_write_it() -> None:
+    state = clocked(None, None)
+    state["clock"]["remaining_ms"]["1"] = 40 * 86_400_000  # time given, stage after stage
+    given = limits(state, seat=1, turn_seconds=10)
+    assert given.left == given.turn == UNLIMITED_MS  # a 32-bit count of milliseconds
+
+
 def test_no_clock_is_the_turn_seconds_and_no_match_limit() -> None:
     given = limits(gomoku_state(clock=None), seat=1, turn_seconds=2.5)
     assert (given.turn, given.match) == (2500, 0)
@@ -418,6 +470,13 @@ def test_othello_records_are_told_with_their_time_and_passes() -> None:
             "two numbers",
         ),
         (["--engine", "python3", "--key", "k", "--games", "0"], "must be at least 1"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "-1"], "at least 0"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "inf"], "number of seconds"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "nan"], "number of seconds"),
+        (["--engine", "python3", "--key", "k", "--turn-seconds", "1e7"], "at most 2147483"),
+        (["--engine", "python3", "--key", "k", "--rematch-seconds", "-5"], "at least 0"),
+        (["--engine", "python3", "--key", "k", "--restarts", "-1"], "must be at least 0"),
+        (["--engine", "python3", "--key", "k", "--refusals", "-2"], "must be at least 0"),
     ],
 )
 def test_the_command_line_refuses_what_cannot_work(

@@ -2,21 +2,26 @@
 
     adjudicator-bot --server URL --key KEY --engine "CMD ARGS" --protocol gomocup|nboard
                     [--seek JSON]... [--accept-challenges] [--games N] [--game ID]...
+                    [--accept-draws] [--rematch-seconds S]
 
 ``--key`` is read from ``ADJUDICATOR_KEY`` when not given. Each game's line is written on the
 standard output; what the bot has to say besides (an engine started again, an answer refused,
-a connection dropped) on the standard error.
+a connection dropped) on the standard error. Stopped by Ctrl-C (SIGINT) or SIGTERM, it
+withdraws its seeks and stops its engines first (exit status 130, 143).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import math
 import os
 import shlex
 import shutil
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -26,6 +31,7 @@ import httpx
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._problem import ProblemError
 from adjudicator_client.bot.game import Options
+from adjudicator_client.bot.gomocup import UNLIMITED_MS
 from adjudicator_client.bot.lobby import Bot
 
 KEY_VARIABLE = "ADJUDICATOR_KEY"
@@ -62,6 +68,30 @@ def positive(text: str) -> int:
     return value
 
 
+def count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be at least 0")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A number of seconds: finite, at least 0."""
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError("must be a number of seconds, at least 0")
+    return value
+
+
+def turn_seconds(text: str) -> float:
+    """A move's seconds, as Gomocup's ``timeout_turn`` tells them: milliseconds a 32-bit
+    integer holds."""
+    value = seconds(text)
+    if value * 1000 > UNLIMITED_MS:
+        raise argparse.ArgumentTypeError(f"must be at most {UNLIMITED_MS // 1000} seconds")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(
         prog="adjudicator-bot",
@@ -92,15 +122,24 @@ def parser() -> argparse.ArgumentParser:
         help="also play this game by its id (the player's seat in it); repeatable",
     )  # fmt: skip
     parse.add_argument(
-        "--turn-seconds", type=float, default=10.0, metavar="S",
+        "--accept-draws", action="store_true",
+        help="accept the opponent's draw offers (default: declined by playing on)",
+    )  # fmt: skip
+    parse.add_argument(
+        "--rematch-seconds", type=seconds, default=15.0, metavar="S",
+        help="how long after a game's end the opponent's rematch offer is looked for, and "
+        "accepted while the bot would play more games (default 15; 0: never)",
+    )  # fmt: skip
+    parse.add_argument(
+        "--turn-seconds", type=turn_seconds, default=10.0, metavar="S",
         help="the time a move may take in a game without a clock (default 10)",
     )  # fmt: skip
     parse.add_argument(
-        "--restarts", type=int, default=3, metavar="N",
+        "--restarts", type=count, default=3, metavar="N",
         help="times a game's engine is started again after it died (default 3)",
     )  # fmt: skip
     parse.add_argument(
-        "--refusals", type=int, default=5, metavar="N",
+        "--refusals", type=count, default=5, metavar="N",
         help="answers of the engine the service may refuse in a row before the game is "
         "resigned (default 5)",
     )  # fmt: skip
@@ -127,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = Options(
         engine=arguments.engine, protocol=arguments.protocol,
         turn_seconds=arguments.turn_seconds, restarts=arguments.restarts,
-        refusals=arguments.refusals, depth=arguments.depth,
+        refusals=arguments.refusals, depth=arguments.depth, accept_draws=arguments.accept_draws,
     )  # fmt: skip
 
     def report(line: str) -> None:
@@ -138,14 +177,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot = Bot(
                 api, arguments.key, options, seeks=arguments.seek,
                 accept_challenges=arguments.accept_challenges, games=arguments.games,
-                game_ids=arguments.game, report=report,
+                game_ids=arguments.game, report=report, rematch_seconds=arguments.rematch_seconds,
             )  # fmt: skip
+            playing = asyncio.current_task()
+            assert playing is not None
+            with contextlib.suppress(NotImplementedError):  # a loop without signals (Windows)
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, playing.cancel)
             await bot.run()
 
     try:
         asyncio.run(play())
     except KeyboardInterrupt:
         return 130
+    except asyncio.CancelledError:  # SIGTERM: stopped as Ctrl-C stops it
+        return 128 + signal.SIGTERM
     except (ProblemError, httpx.HTTPError, ConnectionError) as error:
         print(f"adjudicator-bot: {error}", file=sys.stderr)
         return 1

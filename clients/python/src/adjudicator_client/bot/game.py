@@ -11,12 +11,19 @@ answering is started again and told the whole position (``restarts`` times at mo
 whose answer was lost with the connection is sent again with the same ``Idempotency-Key`` (the
 service applies it once), or read back from the game. When the game ends while the engine
 thinks (a flag fall, a resignation), the engine is stopped.
+
+The opponent's offers, as the game's stream tells them: neither protocol can ask its engine
+about a draw or a takeback, and the contract declines an offer with the next accepted move. So
+a draw offer is accepted at once with ``accept_draws`` (its own offer sent back, at that
+version only: ``If-Match``), else declined by the bot's next move, as a takeback offer always is;
+each said once (``-v``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -27,7 +34,7 @@ import httpx
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._problem import ProblemError
 from adjudicator_client.bot.engine import BadAnswer, CannotPlay, Lines, Restarting
-from adjudicator_client.bot.gomocup import Gomocup, Position, Stone, Swap2Answer
+from adjudicator_client.bot.gomocup import Gomocup, Limits, Position, Stone, Swap2Answer
 from adjudicator_client.bot.nboard import NBoard
 from adjudicator_client.bot.positions import (
     PROTOCOL_GAMES,
@@ -59,12 +66,30 @@ NOT_OURS = frozenset({401, 403, 404})
 T = TypeVar("T")
 
 
+async def answered(game_id: str, call: Callable[[], Awaitable[T]]) -> T:
+    """``call``'s answer, asked again until the service answers (it may be away, restarting
+    or busy: waits doubling up to ``BACKOFF_CAP_SECONDS``); a refusal that is not for a while
+    is raised."""
+    wait = 0.5
+    while True:
+        try:
+            return await call()
+        except httpx.TransportError as error:
+            log.warning("game %s: cannot reach the service (%s)", game_id, error)
+        except ProblemError as problem:
+            if problem.status not in BUSY:
+                raise
+            wait = max(wait, problem.retry_after or 0)
+        await asyncio.sleep(wait)
+        wait = min(BACKOFF_CAP_SECONDS, wait * 2)
+
+
 @dataclass(frozen=True)
 class Options:
     """How the bot plays: its engine's command line and protocol, the seconds a move of a game
     without a clock may take, how many times in a game an engine may be started again and its
-    answers refused, an NBoard engine's depth, and the seconds an engine has to answer what is
-    not a move."""
+    answers refused, an NBoard engine's depth, the seconds an engine has to answer what is not
+    a move, and whether the opponent's draw offers are accepted."""
 
     engine: str
     protocol: Protocol
@@ -73,6 +98,7 @@ class Options:
     refusals: int = 5
     depth: int = 10
     wait: float = 60.0
+    accept_draws: bool = False
 
 
 @dataclass
@@ -97,6 +123,12 @@ class Outcome:
         kind = str(state.get("game", "?"))
         if state.get("rule"):
             kind += f"/{state['rule']}"
+        if self.seat is not None and self.played and not self.over:
+            why = self.note or "the bot stopped"
+            return (
+                f"game {self.game_id} {kind} seat {self.seat} ({mark_of(state, self.seat)}): left "
+                f"in progress after {state.get('move_count')} moves: {why}"
+            )
         if self.seat is None or not self.over or not self.played:
             return f"game {self.game_id} {kind}: not played: {self.note or 'stopped'}"
         words = [
@@ -150,7 +182,8 @@ class GameRunner:
     """Plays the game ``game_id`` for the player whose ``key`` it holds (``player_id``), with a
     new engine of ``options``; ``report`` is given the game's line at its end (``on_start``
     called when the game turns out to be one to play: the player's, going on; a game over before
-    it was read is reported only with ``tell_past``)."""
+    it was read is reported only with ``tell_past``). ``first_read``: the places of the games'
+    first reads, taken one each (a bot started again reads its stream's past games at once)."""
 
     def __init__(
         self,
@@ -164,15 +197,18 @@ class GameRunner:
         report: Callable[[str], None] = print,
         on_start: Callable[[], None] | None = None,
         tell_past: bool = True,
+        first_read: asyncio.Semaphore | None = None,
     ) -> None:
         self.api, self.game_id, self.key, self.player_id = api, game_id, key, player_id
         self.options, self.report = options, report
         self.on_start, self.tell_past = on_start, tell_past
+        self.first_read = first_read
         self.outcome = Outcome(game_id, seat)
         self.state: State = {}
         self.changed = asyncio.Event()
         self.plan: list[Action] = []
         self.refused_in_a_row = 0
+        self.offers_seen: set[tuple[str, int]] = set()  # (offer, move_count) answered or said
         self.gomocup: Restarting[Gomocup] | None = None
         self.nboard: Restarting[NBoard] | None = None
         if options.protocol == "gomocup":
@@ -218,7 +254,8 @@ class GameRunner:
         return self.outcome
 
     async def _play(self) -> None:
-        self._update(await self._read())
+        async with self.first_read or contextlib.nullcontext():
+            self._update(await self._read())
         if self.outcome.seat is None:
             self.outcome.seat = seat_of(self.state, self.player_id)
         if self.outcome.seat is None:
@@ -262,21 +299,46 @@ class GameRunner:
             await asyncio.wait_for(self.changed.wait(), POLL_SECONDS)
             return
         self._update(await self._read())
+        await self._answer_offers()
+
+    async def _answer_offers(self) -> None:
+        """The opponent's offers that stand: a draw accepted (``accept_draws``) while the game
+        is as it was when the offer was read, else declined by playing on, as a takeback is."""
+        state = self.state
+        if state.get("status") != "in_progress" or self.outcome.seat is None:
+            return
+        other, moves = 3 - self.seat, int(state.get("move_count", 0))
+        for offer, what in (("draw_offer", "a draw"), ("takeback_offer", "a takeback")):
+            if state.get(offer) != other or (offer, moves) in self.offers_seen:
+                continue
+            self.offers_seen.add((offer, moves))
+            if offer == "draw_offer" and self.options.accept_draws:
+                await self._accept_draw(int(state["version"]))
+            elif state.get("next_player") == self.seat:
+                log.info("game %s: the opponent offers %s: declined by the bot's next move",
+                         self.game_id, what)  # fmt: skip
+            else:  # the opponent's own next move declines it: the contract has no other way
+                log.info("game %s: the opponent offers %s on its own turn: left to its move",
+                         self.game_id, what)  # fmt: skip
+
+    async def _accept_draw(self, version: int) -> None:
+        """The opponent's draw offer accepted (the bot's own offer, at ``version`` only: a move
+        made meanwhile declined it, and the bot does not offer a draw of its own); asked until
+        the service answers, with one Idempotency-Key."""
+        key = f"bot-{self.game_id}-{version}-draw"
+        accept = functools.partial(self.api.offer_draw, self.game_id, self.key, if_match=version,
+                                   idempotency_key=key)  # fmt: skip
+        try:
+            answer = await answered(self.game_id, accept)
+        except ProblemError as refused:  # the game moved on meanwhile
+            log.info("game %s: the draw offer was gone (%s)", self.game_id, refused.code)
+            return
+        log.info("game %s: the opponent's draw offer accepted", self.game_id)
+        self._update(answer)
 
     async def _read(self) -> State:
         """The game's state, read until the service answers (it may be restarting)."""
-        wait = 0.5
-        while True:
-            try:
-                return await self.api.get_game(self.game_id, token=self.key)
-            except httpx.TransportError as error:
-                log.warning("game %s: cannot reach the service (%s)", self.game_id, error)
-            except ProblemError as problem:
-                if problem.status not in BUSY:
-                    raise
-                wait = max(wait, problem.retry_after or 0)
-            await asyncio.sleep(wait)
-            wait = min(BACKOFF_CAP_SECONDS, wait * 2)
+        return await answered(self.game_id, lambda: self.api.get_game(self.game_id, token=self.key))
 
     async def _watch(self) -> None:
         """The game's events, each one's state kept, until its end; the stream opened again
@@ -286,11 +348,13 @@ class GameRunner:
                 since = int(self.state["version"])
                 async for event in self.api.game_events(self.game_id, since=since, token=self.key):
                     self._update(event.state)
+                    await self._answer_offers()
             except (ConnectionError, httpx.HTTPError, ProblemError) as error:
                 log.warning("game %s: its event stream dropped (%s)", self.game_id, error)
                 await asyncio.sleep(1.0)
             with contextlib.suppress(ProblemError):
                 self._update(await self._read())
+                await self._answer_offers()
             if self.state.get("status") != "in_progress":
                 return
 
@@ -341,14 +405,18 @@ class GameRunner:
         self, engine: Restarting[Gomocup], state: State, moves: Sequence[Record]
     ) -> None:
         position = gomocup_position(state, moves, self.seat)
-        given = limits(state, self.seat, self.options.turn_seconds)
-        timeout = answer_seconds(given, self.options.turn_seconds)
-        answer = await self._think(engine.ask(lambda brain: brain.move(position, given, timeout)))
+        clock = self._clock(state)
+        timeout = answer_seconds(clock(), self.options.turn_seconds)
+        answer = await self._think(engine.ask(lambda brain: brain.move(position, clock, timeout)))
         if answer is not None:
             x, y = answer
             await self._post(f"{x},{y}", lambda key: self.api.make_move(
                 self.game_id, self.key, y, x, idempotency_key=key
             ))  # fmt: skip
+
+    def _clock(self, state: State) -> Callable[[], Limits]:
+        """The player's time, read when the brain is told it (after a START, a restart)."""
+        return functools.partial(limits, state, self.seat, self.options.turn_seconds)
 
     async def _opening(
         self, engine: Restarting[Gomocup], state: State, moves: Sequence[Record]
@@ -360,9 +428,9 @@ class GameRunner:
             placed.width, placed.height, placed.rule,
             tuple(Stone(stone.x, stone.y, mine=False) for stone in placed.stones),
         )  # fmt: skip
-        given = limits(state, self.seat, self.options.turn_seconds)
-        timeout = answer_seconds(given, self.options.turn_seconds)
-        answer = await self._think(engine.ask(lambda brain: brain.swap2(opening, given, timeout)))
+        clock = self._clock(state)
+        timeout = answer_seconds(clock(), self.options.turn_seconds)
+        answer = await self._think(engine.ask(lambda brain: brain.swap2(opening, clock, timeout)))
         if answer is not None:
             self.plan = swap2_plan(step, len(stones(moves)), answer)
             await self._follow_plan()
@@ -498,8 +566,12 @@ class GameRunner:
         if int(self.state.get("move_count", 0)) < 2:
             actions.insert(0, self.api.abort_game)
         for action in actions:
-            try:
-                answer = await action(self.game_id, self.key)
+            key = f"bot-{self.game_id}-{self.state.get('version')}-{action.__name__}"
+            try:  # the same Idempotency-Key until answered: applied once
+                answer = await answered(
+                    self.game_id, functools.partial(action, self.game_id, self.key,
+                                                    idempotency_key=key),
+                )  # fmt: skip
             except ProblemError as refused:
                 log.info("game %s: %s refused: %s", self.game_id, action.__name__, refused.code)
                 continue

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from adjudicator_client.bot.engine import BadAnswer, CannotPlay, EngineGone, Lines
@@ -145,9 +146,10 @@ class Gomocup:
         self.known = None
 
     async def move(
-        self, position: Position, limits: Limits, timeout: float | None
+        self, position: Position, limits: Limits | Callable[[], Limits], timeout: float | None
     ) -> tuple[int, int]:
-        """The brain's move in ``position``, answered within ``timeout`` seconds."""
+        """The brain's move in ``position``, answered within ``timeout`` seconds; ``limits``
+        (or the clock that reads them) told once the brain is ready to hear them."""
         stones, known = position.stones, self.known
         if self.size != (position.width, position.height):
             await self.start(position.width, position.height)
@@ -176,7 +178,9 @@ class Gomocup:
         self.fresh = False
         return played
 
-    async def swap2(self, position: Position, limits: Limits, timeout: float | None) -> Swap2Answer:
+    async def swap2(
+        self, position: Position, limits: Limits | Callable[[], Limits], timeout: float | None
+    ) -> Swap2Answer:
         """The brain's answer to ``SWAP2BOARD`` with the opening's stones (``Stone.mine`` does
         not matter: no colour is anybody's yet)."""
         if self.size != (position.width, position.height):
@@ -194,15 +198,22 @@ class Gomocup:
             return Swap2Answer(swap=True)
         cells = [cell(word, position.width, position.height) for word in answer.split()]
         placed = tuple(found for found in cells if found is not None)
-        if not placed or len(placed) != len(cells) or len(placed) > 3:
+        taken = {(stone.x, stone.y) for stone in position.stones}
+        if (
+            not placed or len(placed) != len(cells) or len(placed) > 3
+            or len(set(placed)) != len(placed) or taken & set(placed)
+        ):  # fmt: skip  # a stone twice, or on a stone: the plan would stop half-way
             raise BadAnswer(f"SWAP2BOARD answered {answer!r}")
         return Swap2Answer(swap=False, stones=placed)
 
-    async def _limits(self, position: Position, limits: Limits) -> None:
+    async def _limits(self, position: Position, limits: Limits | Callable[[], Limits]) -> None:
+        """``INFO``: the time limits — read now, when given as a clock (a running clock's time
+        left after a brain's START, however long that took) — and the rule."""
+        told = limits() if callable(limits) else limits
         for key, value in (
-            ("timeout_turn", limits.turn),
-            ("timeout_match", limits.match),
-            ("time_left", limits.left),
+            ("timeout_turn", told.turn),
+            ("timeout_match", told.match),
+            ("time_left", told.left),
             ("rule", position.rule),
         ):
             await self.engine.send(f"INFO {key} {value}")

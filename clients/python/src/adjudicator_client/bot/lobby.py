@@ -10,7 +10,14 @@ and stops when its games are over. Without it, it plays until it is stopped.
 
 A seek's game holds the bot's seek until it ends (one game at a time from each ``--seek``); a
 challenge's or a tournament's game is played whenever it comes. The player's stream is read
-from its start, so a bot started again finds the games it was playing and resumes them.
+from its start, so a bot started again finds the games it was playing and resumes them. A seek
+that expired unanswered (``seek_expired``) is posted again while the bot wants games.
+
+After a game's end the bot looks for its opponent's rematch offer for ``rematch_seconds``
+(every ``REMATCH_POLL_SECONDS``: a game's stream ends with the game) while it wants games: the
+offer is accepted and the rematch played — with the token its answer gives, a rematch being
+held by no player's key. Else the offer is left to stand: the contract has no way to decline
+one.
 """
 
 from __future__ import annotations
@@ -28,18 +35,24 @@ import httpx
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._events import PlayerEvent
 from adjudicator_client._problem import ProblemError
-from adjudicator_client.bot.game import GameRunner, Options, Outcome
+from adjudicator_client.bot.game import BUSY, GameRunner, Options, Outcome, answered
 from adjudicator_client.bot.positions import PROTOCOL_GAMES
 
 log = logging.getLogger("adjudicator_client.bot")
 
 BACKOFF_CAP_SECONDS = 30.0  # the longest wait before the player's stream is opened again
+REMATCH_POLL_SECONDS = 1.0  # how often an ended game is read for its opponent's rematch offer
+# Games first read at once: a bot started again is told every game of its stream's past (up to
+# the service's player_events_kept), most of them over, and reads each before it plays any.
+FIRST_READS = 8
 
 
 class Bot:
     """The bot: its player (the ``key``'s), its engine (``options``), what it seeks
     (``seeks``: bodies of ``POST /v1/seeks``), whether it accepts challenges, how many games it
-    plays (``games``; None: until stopped), and games to play by id (``game_ids``)."""
+    plays (``games``; None: until stopped), games to play by id (``game_ids``), and how long
+    after a game's end its opponent's rematch offer is waited for (``rematch_seconds``; 0:
+    none is)."""
 
     def __init__(
         self,
@@ -52,8 +65,10 @@ class Bot:
         games: int | None = None,
         game_ids: Sequence[str] = (),
         report: Callable[[str], None] = print,
+        rematch_seconds: float = 0.0,
     ) -> None:
         self.api, self.key, self.options = api, key, options
+        self.rematch_seconds = rematch_seconds
         self.seeks = list(seeks)
         self.accept_challenges, self.games = accept_challenges, games
         self.game_ids = list(game_ids)
@@ -69,6 +84,9 @@ class Bot:
         self.early: dict[str, str] = {}  # a seek's id told on the stream before it was posted
         self.idle = asyncio.Event()
         self.chores: set[asyncio.Task[None]] = set()
+        self.tokens: dict[str, str] = {}  # a rematch → the bot's token in it (not its key)
+        self.rematching: dict[str, asyncio.Task[None]] = {}  # an ended game → its offer looked for
+        self.first_reads = asyncio.Semaphore(FIRST_READS)
 
     @property
     def enough(self) -> bool:
@@ -79,6 +97,12 @@ class Bot:
         """Whether the bot follows its player's stream: it seeks, accepts challenges, or was
         given no game to play (it plays the games it is seated in: tournaments')."""
         return bool(self.seeks or self.accept_challenges or not self.game_ids)
+
+    @property
+    def wants_more(self) -> bool:
+        """Whether the bot would play another game: it follows its player's stream, or was told
+        how many games to play, and has not begun ``games`` yet."""
+        return not self.enough and (self.lobby or self.games is not None)
 
     async def run(self) -> None:
         """Play until ``games`` were played (or, given only games by id, until they are over);
@@ -106,14 +130,15 @@ class Bot:
                     await following
             await asyncio.gather(*self.chores, return_exceptions=True)  # a seek in flight
             await self._withdraw()
-            for task in self.running.values():
+            tasks = [*self.rematching.values(), *self.running.values()]
+            for task in tasks:
                 task.cancel()
-            for task in list(self.running.values()):
+            for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
     def _finished(self) -> bool:
-        if self.running:
+        if self.running or self.rematching:
             return False
         return self.enough or not self.lobby
 
@@ -121,7 +146,8 @@ class Bot:
 
     async def _begin(self, game_id: str, seat: int | None, seek: int | None = None) -> None:
         """Play the game, unless it is played already (or over: a game of the stream's past);
-        ``seek``: the index of the ``--seek`` that made it, posted again when it is over."""
+        ``seek``: the index of the ``--seek`` that made it, posted again when it is over. A
+        rematch is played with its own token (``tokens``), every other game with the key."""
         if game_id in self.begun:
             if seek is not None:
                 self._hold(game_id, seek)
@@ -129,9 +155,11 @@ class Bot:
         self.begun.add(game_id)
         if seek is not None:
             self.holding[game_id] = seek
+        token = self.tokens.get(game_id, self.key)
         runner = GameRunner(
-            self.api, game_id, self.key, self.player_id, self.options, seat=seat,
+            self.api, game_id, token, self.player_id, self.options, seat=seat,
             report=self.report, on_start=self._started, tell_past=game_id in self.game_ids,
+            first_read=self.first_reads,
         )  # fmt: skip
         task = asyncio.create_task(runner.run())
         self.running[game_id] = task
@@ -168,12 +196,71 @@ class Bot:
         self.running.pop(game_id, None)
         if not task.cancelled() and task.exception() is None and task.result().played:
             self.played += 1
+            self._look_for_rematch(task.result())
         elif not task.cancelled() and task.exception() is not None:
             log.error("game %s: %s", game_id, task.exception())
         seek = self.holding.pop(game_id, None)
         if seek is not None and not self.enough:
             self._chore(self._seek(seek))
         self.idle.set()
+
+    # --- rematches ---------------------------------------------------------------------------
+
+    def _look_for_rematch(self, outcome: Outcome) -> None:
+        """After a game the engine played to its end: its opponent's rematch offer looked for,
+        if the bot would play on and the game allows one."""
+        state = outcome.state or {}
+        if (
+            self.rematch_seconds <= 0 or not self.wants_more or outcome.gave_up
+            or outcome.seat is None or not outcome.over
+            or str(state.get("game")) not in PROTOCOL_GAMES[self.options.protocol]
+            or (state.get("rules") or {}).get("rematch") is False or state.get("tournament")
+        ):  # fmt: skip
+            return
+        task = asyncio.create_task(self._rematch(outcome.game_id, outcome.seat))
+        self.rematching[outcome.game_id] = task
+        task.add_done_callback(functools.partial(self._rematch_done, outcome.game_id))
+
+    def _rematch_done(self, game_id: str, task: asyncio.Task[None]) -> None:
+        self.rematching.pop(game_id, None)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("game %s: its rematch: %s", game_id, task.exception())
+        self.idle.set()
+
+    async def _rematch(self, game_id: str, seat: int) -> None:
+        """The ended game read every ``REMATCH_POLL_SECONDS`` (its ETag: an unchanged game is
+        a 304) for ``rematch_seconds`` while the bot wants games: the opponent's rematch offer,
+        accepted, and the rematch begun."""
+        token = self.tokens.get(game_id, self.key)
+        loop = asyncio.get_running_loop()
+        until, etag = loop.time() + self.rematch_seconds, None
+        while self.wants_more and loop.time() < until:
+            try:
+                polled = await self.api.poll_game(game_id, etag, token=token)
+            except httpx.TransportError as error:
+                log.warning("game %s: cannot reach the service (%s)", game_id, error)
+            except ProblemError as problem:
+                if problem.status not in BUSY:
+                    return  # gone (expired, deleted)
+            else:
+                etag = polled.etag
+                state: Mapping[str, Any] = polled.state or {}
+                if state.get("rematch"):
+                    return  # made already: not with the bot, which never offers first
+                if state.get("rematch_offer") == 3 - seat:
+                    await self._accept_rematch(game_id, token)
+                    return
+            await asyncio.sleep(REMATCH_POLL_SECONDS)
+
+    async def _accept_rematch(self, game_id: str, token: str) -> None:
+        """The rematch made (asked until the service answers: asking again is safe, a rematch
+        made is answered again, so one whose answer was lost is not), and begun."""
+        answer = await answered(game_id, lambda: self.api.rematch(game_id, token))
+        made = answer["rematch"]
+        if made is not None:
+            log.info("game %s: the opponent's rematch offer accepted: %s", game_id, made["id"])
+            self.tokens[made["id"]] = made["token"]
+            await self._begin(made["id"], made["player"])
 
     # --- the player's stream ---------------------------------------------------------------
 
@@ -215,6 +302,19 @@ class Bot:
             await self._challenged(data)
         elif event.event == "challenge_declined":
             log.info("challenge %s declined", data.get("challenge"))
+        elif event.event == "seek_expired":
+            self._expired(str(data.get("seek")))
+
+    def _expired(self, seek_id: str) -> None:
+        """One of the bot's seeks expired unanswered: posted again while the bot wants games (a
+        seek of the stream's past, or of another program of the player, is not the bot's)."""
+        index = self.seeking.pop(seek_id, None)
+        if index is None:
+            return
+        if self.standing.get(index) == seek_id:
+            del self.standing[index]
+        log.info("seek %s expired: posted again", seek_id)
+        self._chore(self._seek(index))
 
     async def _challenged(self, challenge: Mapping[str, Any]) -> None:
         """A challenge to the player: accepted (``--accept-challenges``) when its game is one

@@ -18,11 +18,12 @@ The engine may write ``set myname <name>``, ``status …``, ``nodestats …``, `
 top-left corner, as the service names them; a pass is never asked for (the service passes for a
 player with no move).
 
-The adapter knows how many of the game's moves the engine was told. The next ``go`` follows
-``move`` lines for the moves since (the engine's own accepted move among them) when it was told
-them all before and none of them made a pass; else a whole ``set game`` with the service's own
-GGF record of the game (``GET /v1/games/{id}/record?format=ggf``): a new engine, a refused
-answer, a pass, a takeback.
+The adapter knows which of the game's moves the engine was told. The next ``go`` follows
+``move`` lines for the moves since (the engine's own accepted move among them) when the game
+still begins with the moves it was told and none of those since made a pass; else a whole
+``set game`` with the service's own GGF record of the game (``GET
+/v1/games/{id}/record?format=ggf``): a new engine, a refused answer, a pass, a takeback (even
+one whose moves were replaced by as many others).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class NBoard:
         self.engine = engine
         self.depth, self.wait = depth, wait
         self.started = False
-        self.known: int | None = None  # how many of the game's moves the engine was told
+        self.known: tuple[Played, ...] | None = None  # the game's moves the engine was told
         self.pings = 0
         self.name: str | None = None
 
@@ -87,7 +88,7 @@ class NBoard:
         if not self.started:
             await self.start()
         known = self.known
-        news = None if known is None or known > len(moves) else moves[known:]
+        news = None if known is None or tuple(moves[: len(known)]) != known else moves[len(known) :]
         if news is None or any(played.passed for played in news):
             text = " ".join((await record()).split())  # one line, as the command is
             await self.engine.send(f"set game {text}")
@@ -95,7 +96,7 @@ class NBoard:
             for played in news:
                 time = "" if played.seconds is None else f"//{played.seconds:.2f}"
                 await self.engine.send(f"move {played.square}{time}")
-        self.known = len(moves)
+        self.known = tuple(moves)
         await self._ping(self.wait)
         await self.engine.send("go")
         answer = await self._line_starting("===", timeout)
@@ -106,11 +107,14 @@ class NBoard:
 
     async def _ping(self, timeout: float) -> None:
         """``ping n``, and every line until ``pong n`` (a stale answer of a search stopped by
-        the ping among them) passed over."""
+        the ping among them) passed over — all within ``timeout`` seconds, however many stale
+        pongs come first."""
         self.pings += 1
         await self.engine.send(f"ping {self.pings}")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         while True:
-            line = await self._line_starting("pong", timeout)
+            line = await self._line_starting("pong", max(0.0, deadline - loop.time()))
             if line.split()[1:2] == [str(self.pings)]:
                 return
 

@@ -77,7 +77,8 @@ def gomocup_position(state: State, moves: Sequence[Record], seat: int) -> Positi
 def limits(state: State, seat: int, turn_seconds: float, now: datetime | None = None) -> Limits:
     """The time a Gomocup brain is given: without a clock, ``turn_seconds`` a move and no limit
     to the game; with one, what is left on the seat's clock (counted down to its ``deadline``
-    while it runs, less the margin) for the move and the game."""
+    while it runs, less the margin) for the move and the game — at most what the protocol's
+    32-bit milliseconds hold."""
     clock = state.get("clock")
     if not clock:
         return Limits(turn=int(turn_seconds * 1000))
@@ -87,7 +88,7 @@ def limits(state: State, seat: int, turn_seconds: float, now: datetime | None = 
         now = now or datetime.now(UTC)
         until = datetime.fromisoformat(str(deadline).replace("Z", "+00:00")) - now
         left = min(left, int(until.total_seconds() * 1000))
-    left = max(0, left - min(MARGIN_MS, left // MARGIN_SHARE))
+    left = min(UNLIMITED_MS, max(0, left - min(MARGIN_MS, left // MARGIN_SHARE)))
     return Limits(turn=left, match=int(clock["initial_seconds"]) * 1000, left=left)
 
 
