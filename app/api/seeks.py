@@ -352,7 +352,7 @@ async def list_seeks(request: Request) -> Response:
 async def withdraw_seek(request: Request) -> Response:
     player = await player_by_key(request, PLAYER_KEY.read(request))
     wanted = SEEK_ID.read(request)
-    outcome = await offers_of(request).withdraw(wanted, player.id)
+    outcome = await offers_of(request).withdraw(wanted, player.id, now_ms())
     if outcome == "gone":
         raise SeekNotFound(wanted)
     if outcome == "not_yours":
@@ -502,8 +502,10 @@ def seeks_router() -> APIRouter:
         "other's `rating_range`), the game is made at once — seats drawn at random, each "
         "player playing with its key — and both seeks are gone: the answer names the game and "
         "the seat, and both players' streams (`GET /v1/players/{id}/events`) tell it "
-        "(`game`). Otherwise the seek waits (`game` null) until a seek that fits it comes, or "
-        "it is withdrawn. Two seeks that fit make one game, however many processes race. A "
+        "(`game`). Otherwise the seek waits (`game` null) until a seek that fits it comes, it "
+        "is withdrawn, or it expires (`ADJUDICATOR_SEEK_SECONDS` after it was made: its "
+        "player's stream tells `seek_expired`). Two seeks that fit make one game, however many "
+        "processes race, made and told once even if the process matching them dies halfway. A "
         "player holds at most `ADJUDICATOR_MAX_SEEKS_PER_PLAYER` seeks (503 "
         f"`capacity_exhausted`); a seek is counted as a game creation. {bounded}",
         response_model=PostedSeekOut,
@@ -513,7 +515,8 @@ def seeks_router() -> APIRouter:
     router.get(
         "/seeks",
         summary="Open seeks",
-        description="The seeks waiting, oldest first, a page at a time (`limit`, 1 to 100; "
+        description="The seeks waiting (not expired), oldest first, a page at a time "
+        "(`limit`, 1 to 100; "
         "`cursor`: the previous page's `next`; `game`: only seeks of this kind of game), each "
         f"with its player and its player's rating in the game's pool. {bounded}",
         response_model=SeeksOut,
@@ -527,7 +530,7 @@ def seeks_router() -> APIRouter:
         summary="Withdraw a seek",
         status_code=204,
         description="Withdraws one's own seek (its player's key; another player's: 403 "
-        "`wrong_player`). 404 `seek_not_found` once it is matched or withdrawn.",
+        "`wrong_player`). 404 `seek_not_found` once it is matched, withdrawn or expired.",
         responses={
             204: {},
             **store_errors(VALIDATION_ERROR, UNAUTHORIZED, WRONG_PLAYER, SEEK_NOT_FOUND),
@@ -604,8 +607,9 @@ def seeks_router() -> APIRouter:
         "player's: 403 `wrong_player`): `game` when a game of the player began — from a seek, "
         'a challenge or a tournament\'s pairing: `{"game", "seat", "via": "seek" | '
         '"challenge" | "tournament", <via>: its id}` —, `challenge` (a challenge made to the '
-        'player, as `POST /v1/challenges` answered it) and `challenge_declined` (`{"challenge", '
-        '"by"}`). Each event\'s `id` numbers it: a reconnect with `Last-Event-ID` resumes after '
+        'player, as `POST /v1/challenges` answered it), `challenge_declined` (`{"challenge", '
+        '"by"}`) and `seek_expired` (`{"seek"}`: a seek of the player expired, gone). Each '
+        "event's `id` numbers it: a reconnect with `Last-Event-ID` resumes after "
         "it (the last `ADJUDICATOR_PLAYER_EVENTS_KEPT` are kept). Streams are bounded per "
         "client as a game's are (503 `too_many_streams`).",
         response_class=EventSourceResponse,

@@ -55,6 +55,7 @@ async def test_an_expired_seek_is_never_matched_listed_nor_counted(offers: Offer
     # Not matched: bo's seek that fits waits; not counted: ann, at her most (1), seeks again.
     assert await offers.seek(a_seek("s2", "bo", later), 1, drawn(later)) is None
     assert await offers.seek(a_seek("s3", "ann", later + 1), 1, drawn(later + 1)) is not None
+    assert await offers.withdraw("s1", "ann", later) == "gone"  # not withdrawn: it expired
     # Swept once, its player told, however many sweep at once.
     swept = await asyncio.gather(*(offers.expire(later, 10, expired_told) for _ in range(3)))
     assert sorted(told.data["seek"] for batch in swept for told in batch) == ["s1"]

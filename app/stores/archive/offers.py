@@ -249,17 +249,22 @@ class Offers:
 
         return await self.archive.run(read, write=False)
 
-    async def withdraw(self, seek_id: str, player: str) -> Literal["gone", "not_yours", "done"]:
-        """Withdraw the seek ``seek_id`` of ``player``: done, gone (no such seek: never made,
-        matched, withdrawn) or not_yours (another player's)."""
+    async def withdraw(
+        self, seek_id: str, player: str, now_ms: int
+    ) -> Literal["gone", "not_yours", "done"]:
+        """Withdraw the seek ``seek_id`` of ``player``: done, gone (no such live seek: never
+        made, matched, withdrawn, expired at ``now_ms``) or not_yours (another player's)."""
+        live = self._live(now_ms)
 
         async def write(connection: AsyncConnection) -> Literal["gone", "not_yours", "done"]:
             done = await connection.execute(
-                delete(seeks).where(seeks.c.id == seek_id, seeks.c.player == player)
+                delete(seeks).where(seeks.c.id == seek_id, seeks.c.player == player, live)
             )
             if done.rowcount:
                 return "done"
-            held = await connection.execute(select(seeks.c.player).where(seeks.c.id == seek_id))
+            held = await connection.execute(
+                select(seeks.c.player).where(seeks.c.id == seek_id, live)
+            )
             return "gone" if held.first() is None else "not_yours"
 
         return await self.archive.run(write, write=True)
