@@ -224,13 +224,11 @@ class Offers:
         """Delete up to ``limit`` seeks expired at ``now_ms``, oldest first, telling each one's
         player ``told(seek)`` in the same transaction (each told once, however many processes
         sweep: the delete is the transaction's first statement, and tells what it deleted)."""
-        expired = (
-            select(seeks.c.id)
-            .where(seeks.c.created_at <= now_ms - self.seek_ms)
-            .order_by(seeks.c.created_at, seeks.c.id)
-            .limit(limit)
-            .scalar_subquery()
-        )
+        oldest = select(seeks.c.id).where(seeks.c.created_at <= now_ms - self.seek_ms)
+        expired = oldest.order_by(seeks.c.created_at, seeks.c.id).limit(limit).scalar_subquery()
+
+        async def any_expired(connection: AsyncConnection) -> bool:
+            return (await connection.execute(oldest.limit(1))).first() is not None
 
         async def write(connection: AsyncConnection) -> list[Told]:
             gone = await connection.execute(
@@ -240,6 +238,9 @@ class Offers:
             await self._tell(connection, events)
             return events
 
+        # A read first: the periodic work takes no write lock while nothing expired.
+        if not await self.archive.run(any_expired, write=False):
+            return []
         return await self.archive.run(write, write=True)
 
     async def find_seek(self, seek_id: str) -> Seek | None:
