@@ -18,11 +18,16 @@ makes a game once by its id): told once, whoever finishes it (``finish`` compare
 **A seek lives ``seek_ms``** from its making: older, it is never matched, listed nor counted
 toward its player's most, and ``expire`` deletes it and tells its player.
 
-**A player's events** are numbered per player (``tell``, in the transaction that makes the
-change they tell, or right after the game they tell of is made); on PostgreSQL each player's
-numbering takes turns by an advisory lock, taken in the order of the players' ids (a
-transaction telling several never waits in a circle). The last ``kept`` of a player's events
-are kept.
+**A player's events** are numbered per player (``write_told``, in the transaction that makes
+the change they tell: a challenge made or declined, a pending game finished, a seek expired,
+a round paired); on PostgreSQL each player's numbering takes turns by an advisory lock, taken
+in the order of the players' ids (a transaction telling several never waits in a circle). The
+last ``kept`` of a player's events are kept.
+
+Taking a pending game needs no lock of its own: ``claim`` and ``finish`` each change one row
+only if its ``claimed_at`` is still the one read — SQLite runs them one at a time (each is its
+transaction's first statement, a write), and PostgreSQL reads the row again once a racing
+writer's transaction ends — so of racing processes exactly one claim holds, and one finish.
 """
 
 from __future__ import annotations
@@ -451,12 +456,6 @@ class Offers:
         return await self.archive.run(read, write=False)
 
     # --- players' events -------------------------------------------------------------------------
-
-    async def tell(self, told: Sequence[Told]) -> None:
-        async def write(connection: AsyncConnection) -> None:
-            await self._tell(connection, told)
-
-        await self.archive.run(write, write=True)
 
     async def _tell(self, connection: AsyncConnection, told: Sequence[Told]) -> None:
         await write_told(connection, self.archive, self.kept, told)
