@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from app.api.matches import Matches, now_ms
 from app.main import create_app
-from app.stores.archive.offers import Offers
+from app.stores.archive.offers import Offers, Seek
 from tests.api.problems import assert_problem
 from tests.api.test_players import WIN, bearer, make_player, move, served
 from tests.conftest import empty_store
@@ -504,3 +504,24 @@ def test_a_seek_expires_told_on_its_players_stream(tmp_path: Any) -> None:
         assert seek(client, bo)["game"] is None  # nothing to match
         assert seek(client, ann)["game"] is not None  # at her most (1) no longer
         assert [name for name, _ in told(client, ann)] == ["seek_expired", "game"]
+
+
+def test_a_pending_game_that_can_no_longer_be_made_puts_the_waiting_seek_back(
+    quick: TestClient,
+) -> None:
+    """A pending game whose body no longer makes a game (this version's settings refuse it):
+    the periodic work undoes it, and the waiting seek waits again, nobody told of a game."""
+    ann, bo = make_player(quick, "Ann"), make_player(quick, "Bo")
+    waiting = seek(quick, ann)
+    matches = Matches.of(quick.app.state, quick.app.state.archive)
+    kept = quick.portal.call(matches.offers.find_seek, waiting["id"])
+    assert kept is not None
+    refused = Seek("s-bo", bo["id"], {"game": "no-such-kind"}, kept.rated, kept.terms, kept.kind,
+                   kept.pool, None, now_ms())  # fmt: skip
+    matched = quick.portal.call(matches.offers.seek, refused, 10, matches.draw("c", now_ms()))
+    assert matched is not None
+    assert quick.get("/v1/seeks").json()["seeks"] == []
+    assert quick.portal.call(matches.recover, now_ms() + 60_000) == 0
+    assert [s["id"] for s in quick.get("/v1/seeks").json()["seeks"]] == [waiting["id"]]
+    assert told(quick, ann) == told(quick, bo) == []
+    assert quick.get(f"/v1/games/{matched.pending.id}").status_code == 404
