@@ -25,6 +25,7 @@ from app.api.games.schemas import GameShapes
 from app.api.games.streams import StreamSlots
 from app.api.head import HeadAsGet
 from app.api.kept_records import KeptRecords
+from app.api.matches import Matches
 from app.api.players import players_router
 from app.api.problems import install_problem_handlers
 from app.api.questions import kind_router
@@ -330,6 +331,7 @@ def create_app(
             poll_seconds=settings.archive_poll_seconds,
             migrate=settings.archive_upgrade_at_start,
             retention_days=settings.archive_retention_days,
+            chores=(Matches.of(app.state, archive).sweep,),
         )
     )
     app.state.streams = StreamSlots(

@@ -189,6 +189,20 @@ class Settings(BaseSettings):
         description="Open seeks (`POST /v1/seeks`) a player may hold at once; one more is 503 "
         "`capacity_exhausted` until one is matched or withdrawn.",
     )
+    seek_seconds: float = Field(
+        3600,
+        gt=0,
+        description="A seek (`POST /v1/seeks`) expires this long after it was made: never "
+        "matched, listed nor counted after, and deleted with a `seek_expired` event on its "
+        "player's stream (within about `ADJUDICATOR_ARCHIVE_POLL_SECONDS`).",
+    )
+    pending_game_seconds: float = Field(
+        10,
+        gt=0,
+        description="A game two seeks or an accepted challenge drew and left unmade this long "
+        "(its process died between the match and the game) is made and told by another "
+        "process's periodic work, once; longer than a game's making takes.",
+    )
     max_challenges_per_player: int = Field(
         20,
         ge=1,

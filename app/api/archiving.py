@@ -12,6 +12,11 @@ dies between the write and telling the store, archive it once.
 
 A game is archived as the record route answered it at its end, in every format, signed, with
 the listing's summary of it (``finished_of``).
+
+The loop is the process's periodic work on the archive's database: each turn (the first at
+start, once the schema is the newest) it runs its ``chores`` too — the pending games of offers
+made and the expired seeks gone (``app.api.matches``) — and an archive that is down is tried
+again for them as for the games.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from app.contract.games import Kind
 from app.contract.render import instant, names_json, players_json
@@ -148,8 +153,10 @@ class Archiver:
         migrate: bool = True,
         retention_days: float = 0,
         clock: Callable[[], float] = time.time,
+        chores: Sequence[Callable[[], Awaitable[None]]] = (),
     ) -> None:
         self.store, self.archive, self.kinds, self.keys = store, archive, kinds, keys
+        self.chores = chores  # run each turn of the loop, after the games
         self.poll_seconds = poll_seconds
         self.migrate = migrate
         self.retention_days = retention_days
@@ -329,6 +336,8 @@ class Archiver:
                     await self.drain()
                     await self.archive.checkpoint()  # the log of what requests wrote
                     await self.retain()
+                    for chore in self.chores:
+                        await chore()
                 pause = self.poll_seconds
             except StoreUnavailable:
                 self.failures += 1

@@ -225,11 +225,18 @@ def pool_of_game(game: NewGame, kinds: Kinds[Any]) -> str:
 def game_body(request: Request, body: Mapping[str, Any], where: Sequence[str | int]) -> CreateIn:
     """``body`` read as a creation body of ``POST /v1/games`` (a 422 naming its members under
     ``where``): a tournament's games', a seek's, a challenge's."""
-    shapes: GameShapes = request.app.state.games
+    state = request.app.state
+    return creation_body(state.games, state.validation_context, body, where)
+
+
+def creation_body(
+    shapes: GameShapes, context: dict[str, Any], body: Mapping[str, Any],
+    where: Sequence[str | int] = ("game",),
+) -> CreateIn:  # fmt: skip
+    """``game_body`` with the service's ``shapes`` and validation ``context`` (outside a
+    request: a pending game made again, ``app.api.matches``)."""
     try:
-        return shapes.create_body(
-            shapes.create.validate_value(dict(body), request.app.state.validation_context)
-        )
+        return shapes.create_body(shapes.create.validate_value(dict(body), context))
     except BodyInvalid as invalid:
         raise BodyInvalid(
             [{**error, "loc": ("body", *where, *tuple(error["loc"])[1:])}

@@ -6,7 +6,8 @@ They live in the archive's database with the players (``app.stores.archive.offer
 process sharing the players shares them, whatever its live store, and two seeks that fit are
 matched by one transaction however many processes race. A game made for two players (from two
 seeks, an accepted challenge, or a tournament's pairing) seats each by its key's hash
-(``seated_pair``: each plays with its key) and is told on both players' streams (``game``).
+(``seated_pair``: each plays with its key) and is told on both players' streams (``game``); an
+offer's game is made once and told once even if its process dies halfway (``app.api.matches``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import secrets
-import time
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
@@ -31,8 +30,9 @@ from app.api.bodies import JsonBody, json_response
 from app.api.clients import client_of
 from app.api.feeds import feed
 from app.api.games import params as game_params
-from app.api.games.access import store_errors, store_of
+from app.api.games.access import store_errors
 from app.api.games.schemas import GameShapes
+from app.api.matches import Matches, now_ms, wake
 from app.api.params import Malformed, Param, integer, matching
 from app.api.players import (
     NO_PLAYERS,
@@ -42,7 +42,6 @@ from app.api.players import (
     player_by_key,
     players_of,
     pool_of_game,
-    seated_pair,
 )
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
@@ -67,7 +66,7 @@ from app.sessions.errors import (
     StoreUnavailable,
 )
 from app.sessions.watchers import Watchers
-from app.stores.archive.offers import Challenge, Full, Offers, Seek, SeekCursor, Told
+from app.stores.archive.offers import Challenge, Full, Offers, PendingGame, Seek, SeekCursor, Told
 from app.stores.archive.players import Player
 from app.stores.archive.tables import ID_LENGTH
 
@@ -76,7 +75,7 @@ from app.stores.archive.tables import ID_LENGTH
 SEATING = ("open", "creator", "rated", "names")
 # How long a player whose seeks (or challenges) are at their most is told to wait.
 OFFERS_RETRY_SECONDS = 60
-GAME, CHALLENGE, CHALLENGE_DECLINED = "game", "challenge", "challenge_declined"
+CHALLENGE, CHALLENGE_DECLINED = "challenge", "challenge_declined"
 MAX_RATING = 10_000.0  # a range's bounds: beyond any Glicko-2 rating
 
 
@@ -186,6 +185,12 @@ class SeekOut(TypedDict):
     pool: Annotated[str, Field(description="The game's pool, where ratings are read.")]
     rating: Annotated[float, Field(description="The player's rating in the pool (1500: none).")]
     created_at: str
+    expires_at: Annotated[
+        str,
+        Field(description="When it expires (`ADJUDICATOR_SEEK_SECONDS` after `created_at`) "
+              "unless matched or withdrawn first: then gone, told on its player's stream "
+              "(`seek_expired`)."),
+    ]  # fmt: skip
 
 
 class SeeksOut(TypedDict):
@@ -251,20 +256,20 @@ LIMIT = Param(
 )  # fmt: skip
 
 
-def offers_of(request: Request) -> Offers:
+def matches_of(request: Request) -> Matches:
     archive = archive_of(request)
     if archive is None:
         raise StoreUnavailable(NO_PLAYERS)
-    return Offers(archive, request.app.state.settings.player_events_kept)
+    return Matches.of(request.app.state, archive)
+
+
+def offers_of(request: Request) -> Offers:
+    return matches_of(request).offers
 
 
 def watchers_of(request: Request) -> Watchers:
     watchers: Watchers = request.app.state.player_watchers
     return watchers
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def terms_of(body: CreateIn, rated: bool) -> str:
@@ -283,47 +288,27 @@ def terms_of(body: CreateIn, rated: bool) -> str:
     return hashlib.sha256(json.dumps(made, sort_keys=True, default=repr).encode()).hexdigest()
 
 
-def game_told(player: str, game_id: str, seat: int, via: str, offer: str) -> Told:
-    """The ``game`` event of a player's stream: a game of its began (``via`` a seek, a
-    challenge or a tournament, ``offer`` its id)."""
-    return Told(player, GAME, {"game": game_id, "seat": seat, "via": via, via: offer})
-
-
-async def tell(request: Request, told: Sequence[Told]) -> None:
-    """Tell the players ``told`` and wake this process's streams of theirs."""
-    await offers_of(request).tell(told)
-    woken(request, told)
-
-
 def woken(request: Request, told: Sequence[Told]) -> None:
-    for event in told:
-        watchers_of(request).notify(event.player)
+    """Wake this process's streams of the players ``told``."""
+    wake(watchers_of(request), told)
 
 
-async def make_game(
-    request: Request, body: CreateIn, rated: bool, one: str, other: str
-) -> tuple[str, int]:
-    """Make the game of ``body`` for the players ``one`` and ``other`` (ids), seats drawn at
-    random, each playing with its key: its id and ``one``'s seat."""
-    shapes: GameShapes = request.app.state.games
-    found = await players_of(request).many([one, other])
-    seat = 1 + secrets.randbelow(2)
-    first, second = (found[one], found[other]) if seat == 1 else (found[other], found[one])
-    game = seated_pair(
-        body.new_game(client_of(request)), tokens.new_game_id(), first, second, shapes.kinds, rated
-    )
-    created = await store_of(request).create(game)
-    return created.state.id, seat
+async def made(matches: Matches, pending: PendingGame) -> tuple[str, int]:
+    """The game ``pending`` (a request's) made and told, whoever leaves: its id and the
+    taker's seat."""
+    await asyncio.shield(matches.complete(pending))
+    return pending.id, pending.seat
 
 
 # --- seeks ----------------------------------------------------------------------------------------
 
 
-def seek_json(seek: Seek) -> dict[str, Any]:
+def seek_json(seek: Seek, offers: Offers) -> dict[str, Any]:
     return {
         "id": seek.id, "player": {"id": seek.player, "name": seek.name}, "game": seek.game,
         "rated": seek.rated, "rating_range": None if seek.bounds is None else list(seek.bounds),
         "pool": seek.pool, "rating": seek.rating, "created_at": instant(seek.created_ms),
+        "expires_at": instant(offers.expires_ms(seek)),
     }  # fmt: skip
 
 
@@ -334,36 +319,23 @@ async def create_seek(request: Request) -> Response:
     game = game_body(request, body.game, ("game",))
     shapes: GameShapes = request.app.state.games
     bounds = None if body.rating_range is None else (body.rating_range[0], body.rating_range[1])
+    at = now_ms()
     seek = Seek(
         tokens.new_seek_id(), player.id, body.game, body.rated, terms_of(game, body.rated),
         game.new_game("").kind, pool_of_game(game.new_game(""), shapes.kinds), bounds,
-        _now_ms(), player.name,
+        at, player.name,
     )  # fmt: skip
-    offers = offers_of(request)
+    matches = matches_of(request)
     most: int = request.app.state.settings.max_seeks_per_player
     try:
-        matched = await offers.seek(seek, most)
+        matched = await matches.offers.seek(seek, most, matches.draw(client_of(request), at))
     except Full:
         raise CapacityExhausted(most, OFFERS_RETRY_SECONDS, "seeks for this player") from None
     headers = {"Location": f"/v1/seeks/{seek.id}"}
     if matched is None:
         return json_response({"id": seek.id, "game": None, "seat": None}, 201, headers)
-    other = matched.other
-
-    async def made() -> tuple[str, int]:
-        try:
-            game_id, seat = await make_game(request, game, body.rated, player.id, other.player)
-        except BaseException:
-            await offers.unmatch(other)  # its player's seek waits again
-            raise
-        await tell(
-            request,
-            [game_told(player.id, game_id, seat, "seek", seek.id),
-             game_told(other.player, game_id, 3 - seat, "seek", other.id)],
-        )  # fmt: skip
-        return game_id, seat
-
-    game_id, seat = await asyncio.shield(made())  # matched: made and told, whoever leaves
+    # Matched: the game is made and told, or undone (the waiting seek waits again).
+    game_id, seat = await made(matches, matched.pending)
     return json_response({"id": seek.id, "game": game_id, "seat": seat}, 201, headers)
 
 
@@ -371,15 +343,16 @@ async def list_seeks(request: Request) -> Response:
     kind = game_params.GAME_FILTER.read(request)
     after = CURSOR.read(request)
     limit = LIMIT.read(request)
-    page, more = await offers_of(request).listed(kind, after, limit)
+    offers = offers_of(request)
+    page, more = await offers.listed(kind, after, limit, now_ms())
     cursor = None if more is None else f"{more[0]}.{more[1]}"
-    return json_response({"seeks": [seek_json(seek) for seek in page], "next": cursor})
+    return json_response({"seeks": [seek_json(seek, offers) for seek in page], "next": cursor})
 
 
 async def withdraw_seek(request: Request) -> Response:
     player = await player_by_key(request, PLAYER_KEY.read(request))
     wanted = SEEK_ID.read(request)
-    outcome = await offers_of(request).withdraw(wanted, player.id)
+    outcome = await offers_of(request).withdraw(wanted, player.id, now_ms())
     if outcome == "gone":
         raise SeekNotFound(wanted)
     if outcome == "not_yours":
@@ -416,7 +389,7 @@ async def create_challenge(request: Request) -> Response:
         raise _invalid("to", "no such player")
     challenge = Challenge(
         tokens.new_challenge_id(), player.id, player.name, challenged.id, challenged.name,
-        body.game, body.rated, _now_ms(),
+        body.game, body.rated, now_ms(),
     )  # fmt: skip
     answer = challenge_json(challenge)
     most: int = request.app.state.settings.max_challenges_per_player
@@ -465,32 +438,15 @@ async def list_challenges(request: Request) -> Response:
 
 
 async def accept_challenge(request: Request) -> Response:
-    player, challenge = await _challenge(request, "challenged")
+    _, challenge = await _challenge(request, "challenged")  # its challenged player's key
     request.app.state.creation_limiter.take(client_of(request))
-    game = game_body(request, challenge.game, ("game",))
-    offers = offers_of(request)
-
-    async def made() -> tuple[str, int] | None:
-        if not await offers.take(challenge):
-            return None
-        try:
-            game_id, seat = await make_game(
-                request, game, challenge.rated, player.id, challenge.challenger
-            )
-        except BaseException:
-            await offers.untake(challenge)  # it stays open
-            raise
-        await tell(
-            request,
-            [game_told(player.id, game_id, seat, "challenge", challenge.id),
-             game_told(challenge.challenger, game_id, 3 - seat, "challenge", challenge.id)],
-        )  # fmt: skip
-        return game_id, seat
-
-    answer = await asyncio.shield(made())  # taken: made and told, whoever leaves
-    if answer is None:
+    game_body(request, challenge.game, ("game",))
+    matches = matches_of(request)
+    pending = await matches.offers.take(challenge, drawn=matches.draw(client_of(request), now_ms()))
+    if not isinstance(pending, PendingGame):
         raise ChallengeNotFound(challenge.id)
-    game_id, seat = answer
+    # Taken: the game is made and told, or undone (the challenge stays open).
+    game_id, seat = await made(matches, pending)
     return json_response({"game": game_id, "seat": seat}, 201, {"Location": f"/v1/games/{game_id}"})
 
 
@@ -546,8 +502,10 @@ def seeks_router() -> APIRouter:
         "other's `rating_range`), the game is made at once — seats drawn at random, each "
         "player playing with its key — and both seeks are gone: the answer names the game and "
         "the seat, and both players' streams (`GET /v1/players/{id}/events`) tell it "
-        "(`game`). Otherwise the seek waits (`game` null) until a seek that fits it comes, or "
-        "it is withdrawn. Two seeks that fit make one game, however many processes race. A "
+        "(`game`). Otherwise the seek waits (`game` null) until a seek that fits it comes, it "
+        "is withdrawn, or it expires (`ADJUDICATOR_SEEK_SECONDS` after it was made: its "
+        "player's stream tells `seek_expired`). Two seeks that fit make one game, however many "
+        "processes race, made and told once even if the process matching them dies halfway. A "
         "player holds at most `ADJUDICATOR_MAX_SEEKS_PER_PLAYER` seeks (503 "
         f"`capacity_exhausted`); a seek is counted as a game creation. {bounded}",
         response_model=PostedSeekOut,
@@ -557,7 +515,8 @@ def seeks_router() -> APIRouter:
     router.get(
         "/seeks",
         summary="Open seeks",
-        description="The seeks waiting, oldest first, a page at a time (`limit`, 1 to 100; "
+        description="The seeks waiting (not expired), oldest first, a page at a time "
+        "(`limit`, 1 to 100; "
         "`cursor`: the previous page's `next`; `game`: only seeks of this kind of game), each "
         f"with its player and its player's rating in the game's pool. {bounded}",
         response_model=SeeksOut,
@@ -571,7 +530,7 @@ def seeks_router() -> APIRouter:
         summary="Withdraw a seek",
         status_code=204,
         description="Withdraws one's own seek (its player's key; another player's: 403 "
-        "`wrong_player`). 404 `seek_not_found` once it is matched or withdrawn.",
+        "`wrong_player`). 404 `seek_not_found` once it is matched, withdrawn or expired.",
         responses={
             204: {},
             **store_errors(VALIDATION_ERROR, UNAUTHORIZED, WRONG_PLAYER, SEEK_NOT_FOUND),
@@ -648,8 +607,9 @@ def seeks_router() -> APIRouter:
         "player's: 403 `wrong_player`): `game` when a game of the player began — from a seek, "
         'a challenge or a tournament\'s pairing: `{"game", "seat", "via": "seek" | '
         '"challenge" | "tournament", <via>: its id}` —, `challenge` (a challenge made to the '
-        'player, as `POST /v1/challenges` answered it) and `challenge_declined` (`{"challenge", '
-        '"by"}`). Each event\'s `id` numbers it: a reconnect with `Last-Event-ID` resumes after '
+        'player, as `POST /v1/challenges` answered it), `challenge_declined` (`{"challenge", '
+        '"by"}`) and `seek_expired` (`{"seek"}`: a seek of the player expired, gone). Each '
+        "event's `id` numbers it: a reconnect with `Last-Event-ID` resumes after "
         "it (the last `ADJUDICATOR_PLAYER_EVENTS_KEPT` are kept). Streams are bounded per "
         "client as a game's are (503 `too_many_streams`).",
         response_class=EventSourceResponse,
@@ -665,4 +625,4 @@ def seeks_router() -> APIRouter:
     return router
 
 
-__all__ = ["game_told", "seeks_router", "woken"]
+__all__ = ["seeks_router", "woken"]

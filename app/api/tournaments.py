@@ -32,6 +32,7 @@ from app.api.games import params as game_params
 from app.api.games.access import store_errors, store_of
 from app.api.games.schemas import GameShapes
 from app.api.games.streams import StreamSlots
+from app.api.matches import game_told
 from app.api.params import Malformed, Param, matching
 from app.api.players import (
     NO_PLAYERS,
@@ -44,7 +45,7 @@ from app.api.players import (
 )
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
-from app.api.seeks import game_told, woken
+from app.api.seeks import woken
 from app.api.work import meter_of
 from app.contract.bodies import BodyInvalid
 from app.contract.fields import Body

@@ -271,7 +271,13 @@ class GameStore(Protocol):
         has moved in hold their most places, the oldest such game of the holder of the most
         (``holder_of``) gives its place if that holds more than the owner's holder: gone, as if
         expired. Raises CapacityExhausted when none does, or the owner (or its network:
-        ``Client``) holds its share (of games, of moves, or of open games)."""
+        ``Client``) holds its share (of games, of moves, or of open games).
+
+        **Made once by its id.** A game whose ``id`` is given and is in the store already
+        (however many creations of it race, from any process) is left as it is, neither made
+        again nor counted again: the answer is its state and the ``given`` tokens. So a game
+        drawn before it is made (an offer's, ``app.api.matches``) is made again safely after a
+        process died not knowing whether it was."""
         ...
 
     async def join(

@@ -438,6 +438,8 @@ class MemoryGameStore:
         kind, params, owner, open_seat = game.kind, game.params, game.owner, game.open_seat
         control, terms = game.control, game.terms
         self._expire()
+        if game.id is not None and (game.id in self._started or game.id in self._unstarted):
+            return CreatedGame(self._session(game.id).state(), game.given)  # made already
         self._check_games_room(owner, open_seat is not None)
         game_kind = self.kinds.find(kind)
         secrets, hashes = seats(open_seat, game.seated, game.given)

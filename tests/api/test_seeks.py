@@ -12,13 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from app.api.matches import Matches, now_ms
 from app.main import create_app
+from app.stores.archive.offers import Offers, Seek
 from tests.api.problems import assert_problem
 from tests.api.test_players import WIN, bearer, make_player, move, served
 from tests.conftest import empty_store
@@ -400,3 +403,125 @@ def test_a_players_streams_are_bounded_per_client_as_games_are(tmp_path: Any) ->
             refused = client.get(path, headers=key)
             assert_problem(refused, 503, "too_many_streams")
             assert "retry-after" in refused.headers
+
+
+class Died(Exception):
+    """The process making a game dies here: nothing after it runs (its request answers 500)."""
+
+
+async def _died(*_: Any) -> None:
+    raise Died()
+
+
+def told(client: TestClient, player: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every event of the player's stream, read in the database."""
+    offers = Offers(client.app.state.archive, 100, 1)
+    kept = client.portal.call(offers.events, player["id"], 0, 100)
+    return [(name, json.loads(data)) for _, name, data in kept]
+
+
+@pytest.mark.parametrize("dies", ["before_the_game", "before_the_telling"])
+def test_a_game_whose_process_died_after_the_match_is_made_and_told_once(
+    archive_url: str, store: str, dies: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that matched two seeks dies before the game is made (or once it is made,
+    before it is told): the pair is pending — its seeks never listed nor matched again — and
+    the periodic work (and any number of processes recovering at once) makes the game once and
+    tells it to both players once."""
+    settings = served(archive_url, store_url=store, pending_game_seconds=0.2)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        ann, bo, cy = (make_player(client, name) for name in ("Ann", "Bo", "Cy"))
+        waiting = seek(client, ann)
+        with monkeypatch.context() as dying:
+            dying.setattr(Matches, "complete" if dies == "before_the_game" else "finish", _died)
+            answer = client.post("/v1/seeks", json={"game": GAME}, headers=bearer(bo["key"]))
+        assert answer.status_code == 500
+        assert client.get("/v1/seeks").json()["seeks"] == []
+        assert seek(client, cy)["game"] is None  # the pending pair's seeks are not matched
+        matches = Matches.of(client.app.state, client.app.state.archive)
+
+        async def racing() -> list[int]:  # processes recovering at once, beside the periodic work
+            return await asyncio.gather(*(matches.recover(now_ms() + 60_000) for _ in range(3)))
+
+        assert sum(client.portal.call(racing)) <= 1
+        [(_, name, ann_told)] = events(client, ann, 1)  # made and told (else this waits)
+        assert name == "game"
+        game_id = ann_told["game"]
+        assert ann_told == {"game": game_id, "seat": ann_told["seat"], "via": "seek",
+                            "seek": waiting["id"]}  # fmt: skip
+        players = seats_of(client, game_id)
+        assert players[str(ann_told["seat"])] == ann["id"]
+        assert players[str(3 - ann_told["seat"])] == bo["id"]
+        client.portal.call(racing)  # nothing left to make
+        assert told(client, ann) == [("game", ann_told)]
+        [(name, bo_told)] = told(client, bo)
+        assert (name, bo_told["game"], bo_told["seat"]) == ("game", game_id, 3 - ann_told["seat"])
+        assert [s["player"]["id"] for s in client.get("/v1/seeks").json()["seeks"]] == [cy["id"]]
+        # Each plays with its key.
+        keys = {ann_told["seat"]: ann["key"], 3 - ann_told["seat"]: bo["key"]}
+        for seat, row_, col in WIN:
+            assert move(client, game_id, keys[seat], row_, col).status_code == 201
+
+
+def test_an_accepted_challenge_whose_process_died_is_made_and_told_once(
+    archive_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = served(archive_url, pending_game_seconds=0.2)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        ann, bo = make_player(client, "Ann"), make_player(client, "Bo")
+        challenge = client.post(
+            "/v1/challenges", json={"to": bo["id"], "game": GAME}, headers=bearer(ann["key"])
+        ).json()
+        path = f"/v1/challenges/{challenge['id']}"
+        with monkeypatch.context() as dying:
+            dying.setattr(Matches, "complete", _died)
+            assert client.post(f"{path}/accept", headers=bearer(bo["key"])).status_code == 500
+        assert_problem(client.get(path, headers=bearer(ann["key"])), 404, "challenge_not_found")
+        [(_, name, ann_told)] = events(client, ann, 1, after=0)
+        assert (name, ann_told["via"], ann_told["challenge"]) == ("game", "challenge",
+                                                                  challenge["id"])  # fmt: skip
+        assert seats_of(client, ann_told["game"])[str(ann_told["seat"])] == ann["id"]
+        assert [name for name, _ in told(client, bo)] == ["challenge", "game"]
+        assert [name for name, _ in told(client, ann)] == ["game"]
+
+
+def test_a_seek_expires_told_on_its_players_stream(tmp_path: Any) -> None:
+    """A seek lives ADJUDICATOR_SEEK_SECONDS: listed with its end, then gone — told on its
+    player's stream (`seek_expired`), no longer withdrawn, matched nor counted."""
+    url = f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    app = create_app(served(url, seek_seconds=0.5, max_seeks_per_player=1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        ann, bo = make_player(client, "Ann"), make_player(client, "Bo")
+        waiting = seek(client, ann)
+        [listed] = client.get("/v1/seeks").json()["seeks"]
+        made, ends = (datetime.fromisoformat(listed[at]) for at in ("created_at", "expires_at"))
+        assert ends - made == timedelta(seconds=0.5)
+        [(_, name, data)] = events(client, ann, 1)  # waits for the periodic work
+        assert (name, data) == ("seek_expired", {"seek": waiting["id"]})
+        assert client.get("/v1/seeks").json()["seeks"] == []
+        gone = client.delete(f"/v1/seeks/{waiting['id']}", headers=bearer(ann["key"]))
+        assert_problem(gone, 404, "seek_not_found")
+        assert seek(client, bo)["game"] is None  # nothing to match
+        assert seek(client, ann)["game"] is not None  # at her most (1) no longer
+        assert [name for name, _ in told(client, ann)] == ["seek_expired", "game"]
+
+
+def test_a_pending_game_that_can_no_longer_be_made_puts_the_waiting_seek_back(
+    quick: TestClient,
+) -> None:
+    """A pending game whose body no longer makes a game (this version's settings refuse it):
+    the periodic work undoes it, and the waiting seek waits again, nobody told of a game."""
+    ann, bo = make_player(quick, "Ann"), make_player(quick, "Bo")
+    waiting = seek(quick, ann)
+    matches = Matches.of(quick.app.state, quick.app.state.archive)
+    kept = quick.portal.call(matches.offers.find_seek, waiting["id"])
+    assert kept is not None
+    refused = Seek("s-bo", bo["id"], {"game": "no-such-kind"}, kept.rated, kept.terms, kept.kind,
+                   kept.pool, None, now_ms())  # fmt: skip
+    matched = quick.portal.call(matches.offers.seek, refused, 10, matches.draw("c", now_ms()))
+    assert matched is not None
+    assert quick.get("/v1/seeks").json()["seeks"] == []
+    assert quick.portal.call(matches.recover, now_ms() + 60_000) == 0
+    assert [s["id"] for s in quick.get("/v1/seeks").json()["seeks"]] == [waiting["id"]]
+    assert told(quick, ann) == told(quick, bo) == []
+    assert quick.get(f"/v1/games/{matched.pending.id}").status_code == 404

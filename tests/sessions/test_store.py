@@ -248,6 +248,29 @@ async def test_capacity_refuses_with_time_until_a_slot_frees(
     await store.create(NewGame(*tictactoe(3)))  # the oldest expired, making room
 
 
+async def test_a_game_given_its_id_is_made_once_however_often_it_is_created(
+    store: GameStore,
+) -> None:
+    """Made again by its id (a process that died not knowing whether it made a drawn game):
+    the game is left as it is, with its moves, and counted once against the store's most."""
+    given = (tokens.new_token(), tokens.new_token())
+    game = NewGame(*tictactoe(3), id=tokens.new_game_id(), given=given, owner="c")
+    made = await store.create(game)
+    assert made.tokens == given
+    await store.play(made.state.id, given[0], move(0, 0))
+    for _ in range(3):  # three creations of it: the store holds at most three games
+        again = await store.create(game)
+        assert again.state.id == made.state.id
+        assert again.tokens == given
+        assert again.state.version == 1  # its move kept
+    racing = await asyncio.gather(*(store.create(game) for _ in range(4)))
+    assert {answer.state.version for answer in racing} == {1}
+    await store.create(NewGame(*tictactoe(3)))  # two more places, as if it were made once
+    await store.create(NewGame(*tictactoe(3)))
+    with pytest.raises(CapacityExhausted):
+        await store.create(NewGame(*tictactoe(3)))
+
+
 async def test_moves_since_and_single_move(store: GameStore) -> None:
     created = await store.create(NewGame(*tictactoe(3)))
     game_id, (first, second) = created.state.id, created.tokens

@@ -265,7 +265,15 @@ tournament_events = Table(
 #   range it accepts (None: any).
 # * ``challenges``: a player's offer to one other player, until accepted, declined or withdrawn.
 # * ``player_events``: what a player's stream says, numbered per player (a game of its began, a
-#   challenge came, one was declined), the last ``ADJUDICATOR_PLAYER_EVENTS_KEPT`` kept.
+#   challenge came, one was declined, a seek expired), the last ``ADJUDICATOR_PLAYER_EVENTS_KEPT``
+#   kept.
+# * ``pending_games``: the outbox of the games offers make (``app.api.matches``): a game two
+#   seeks or a taken challenge drew (its id, the seat of its first player ``one``, both players
+#   and their offers, its creation body, rated flag and creating client), written by the
+#   transaction that takes the offers and gone with the one that tells its players, once it is
+#   made in the live store; ``restore``: the offer (JSON) put back if it cannot be made.
+#   ``claimed_at``: when a process last took it to make (one left longer by a process that died
+#   is taken again).
 
 TERMS_LENGTH = 64  # a sha-256, hex
 
@@ -308,3 +316,22 @@ player_events = Table(
     Column("event", String(WORD_LENGTH), nullable=False),
     Column("data", Text, nullable=False),
 )
+
+pending_games = Table(
+    "pending_games",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("via", String(WORD_LENGTH), nullable=False),
+    Column("seat", SmallInteger, nullable=False),
+    Column("one", String(ID_LENGTH), ForeignKey("players.id"), nullable=False),
+    Column("one_offer", String(ID_LENGTH), nullable=False),
+    Column("other", String(ID_LENGTH), ForeignKey("players.id"), nullable=False),
+    Column("other_offer", String(ID_LENGTH), nullable=False),
+    Column("game", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("owner", String(ID_LENGTH * 2), nullable=False),
+    Column("restore", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("claimed_at", BigInteger, nullable=False),
+)
+Index(None, pending_games.c.claimed_at)

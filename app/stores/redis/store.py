@@ -324,6 +324,8 @@ class RedisGameStore:
         args = CreateArgs(ttl_ms=self.unstarted_ms, fields=fields, records=json.dumps(records))
         keys = game_keys(game_id)
         made_at = await self._run(Call("create", [keys.meta, keys.moves], args))
+        if not int(made_at):  # there already: made once by its id (``GameStore.create``)
+            return CreatedGame(await self.state(game_id), game.given)
         state = replace(
             state, disabled=terms.disabled, private=terms.private, at_ms=int(made_at),
             created_ms=int(made_at),

@@ -239,7 +239,8 @@ export interface GameMade {
 }
 
 /** An event of a player's stream: a game of the player began (from a seek, a challenge or a
- * tournament's pairing), a challenge made to it, one of its challenges declined. */
+ * tournament's pairing), a challenge made to it, one of its challenges declined, one of its
+ * seeks expired (gone: seek again). */
 export type PlayerEvent =
   | {
       event: "game";
@@ -251,7 +252,8 @@ export type PlayerEvent =
       event: "challenge_declined";
       id?: string;
       data: { challenge: string; by: { id: string; name: string } };
-    };
+    }
+  | { event: "seek_expired"; id?: string; data: { seek: string } };
 
 /** Options of a player's operation: its key. */
 export interface KeyOptions extends RequestOptions {

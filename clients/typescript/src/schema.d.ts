@@ -907,13 +907,13 @@ export interface paths {
         };
         /**
          * Open seeks
-         * @description The seeks waiting, oldest first, a page at a time (`limit`, 1 to 100; `cursor`: the previous page's `next`; `game`: only seeks of this kind of game), each with its player and its player's rating in the game's pool. 503 `store_unavailable` where the service keeps no archive.
+         * @description The seeks waiting (not expired), oldest first, a page at a time (`limit`, 1 to 100; `cursor`: the previous page's `next`; `game`: only seeks of this kind of game), each with its player and its player's rating in the game's pool. 503 `store_unavailable` where the service keeps no archive.
          */
         get: operations["listSeeks"];
         put?: never;
         /**
          * Seek a game
-         * @description A standing offer to play, by the player whose key is the bearer token. When it fits a waiting seek of another player (the same game, as its creation body makes it, and the same `rated`; each player's rating in the game's pool within the other's `rating_range`), the game is made at once — seats drawn at random, each player playing with its key — and both seeks are gone: the answer names the game and the seat, and both players' streams (`GET /v1/players/{id}/events`) tell it (`game`). Otherwise the seek waits (`game` null) until a seek that fits it comes, or it is withdrawn. Two seeks that fit make one game, however many processes race. A player holds at most `ADJUDICATOR_MAX_SEEKS_PER_PLAYER` seeks (503 `capacity_exhausted`); a seek is counted as a game creation. 503 `store_unavailable` where the service keeps no archive.
+         * @description A standing offer to play, by the player whose key is the bearer token. When it fits a waiting seek of another player (the same game, as its creation body makes it, and the same `rated`; each player's rating in the game's pool within the other's `rating_range`), the game is made at once — seats drawn at random, each player playing with its key — and both seeks are gone: the answer names the game and the seat, and both players' streams (`GET /v1/players/{id}/events`) tell it (`game`). Otherwise the seek waits (`game` null) until a seek that fits it comes, it is withdrawn, or it expires (`ADJUDICATOR_SEEK_SECONDS` after it was made: its player's stream tells `seek_expired`). Two seeks that fit make one game, however many processes race, made and told once even if the process matching them dies halfway. A player holds at most `ADJUDICATOR_MAX_SEEKS_PER_PLAYER` seeks (503 `capacity_exhausted`); a seek is counted as a game creation. 503 `store_unavailable` where the service keeps no archive.
          */
         post: operations["createSeek"];
         delete?: never;
@@ -934,7 +934,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw a seek
-         * @description Withdraws one's own seek (its player's key; another player's: 403 `wrong_player`). 404 `seek_not_found` once it is matched or withdrawn.
+         * @description Withdraws one's own seek (its player's key; another player's: 403 `wrong_player`). 404 `seek_not_found` once it is matched, withdrawn or expired.
          */
         delete: operations["withdrawSeek"];
         options?: never;
@@ -1039,7 +1039,7 @@ export interface paths {
         };
         /**
          * Follow a player
-         * @description Server-sent events for the player whose key is the bearer token (another player's: 403 `wrong_player`): `game` when a game of the player began — from a seek, a challenge or a tournament's pairing: `{"game", "seat", "via": "seek" | "challenge" | "tournament", <via>: its id}` —, `challenge` (a challenge made to the player, as `POST /v1/challenges` answered it) and `challenge_declined` (`{"challenge", "by"}`). Each event's `id` numbers it: a reconnect with `Last-Event-ID` resumes after it (the last `ADJUDICATOR_PLAYER_EVENTS_KEPT` are kept). Streams are bounded per client as a game's are (503 `too_many_streams`).
+         * @description Server-sent events for the player whose key is the bearer token (another player's: 403 `wrong_player`): `game` when a game of the player began — from a seek, a challenge or a tournament's pairing: `{"game", "seat", "via": "seek" | "challenge" | "tournament", <via>: its id}` —, `challenge` (a challenge made to the player, as `POST /v1/challenges` answered it), `challenge_declined` (`{"challenge", "by"}`) and `seek_expired` (`{"seek"}`: a seek of the player expired, gone). Each event's `id` numbers it: a reconnect with `Last-Event-ID` resumes after it (the last `ADJUDICATOR_PLAYER_EVENTS_KEPT` are kept). Streams are bounded per client as a game's are (503 `too_many_streams`).
          */
         get: operations["playerEvents"];
         put?: never;
@@ -5128,6 +5128,11 @@ export interface components {
             rating: number;
             /** Created At */
             created_at: string;
+            /**
+             * Expires At
+             * @description When it expires (`ADJUDICATOR_SEEK_SECONDS` after `created_at`) unless matched or withdrawn first: then gone, told on its player's stream (`seek_expired`).
+             */
+            expires_at: string;
         };
         /** SeeksOut */
         SeeksOut: {

@@ -1,6 +1,8 @@
 -- A new game's meta hash, and the move records it starts with (an opening), if any (the caller
 -- reserved its place first: reserve.lua), with the game's first first-move deadline if it has
--- one. KEYS: meta, moves. Answers its instant (ms): the game's first change.
+-- one. KEYS: meta, moves. Answers its instant (ms): the game's first change; or 0, changing
+-- nothing, when the game is there already (a creation made again: made once by its id).
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local now = now_ms()
 local fields, flat = cjson.decode(ARG.fields), {'at', int(now), 'made', int(now)}
 for name, value in pairs(fields) do

@@ -10,6 +10,7 @@
 -- and places nothing: the store deletes that game unless somebody moved in it meanwhile, and
 -- asks again.
 -- KEYS: accounts.lua's. The tail: the report's game id / accepted moves / expires triples.
+-- A game placed already (its id live) is placed again as it is, counted once.
 -- Answers whether it placed the game, the ms until the next game expires (when not placed), the
 -- total of moves held, why not, the shares (of the owner and network asked, and of those the
 -- report and the expiry changed), and the game that must give its place ('' if none).
@@ -38,6 +39,9 @@ local function full(why)
   local wait = 1000
   if next_one[2] then wait = tonumber(next_one[2]) - now end
   return answer(0, wait, why)
+end
+if ARG.game_id ~= '' and redis.call('ZSCORE', KEYS[1], ARG.game_id) then
+  return answer(1, 0, '')  -- placed already: a creation of the game made again (create.lua)
 end
 if total >= tonumber(ARG.max_total_moves) then return full('moves') end
 if ARG.game_id == '' then return answer(0, 0, '') end

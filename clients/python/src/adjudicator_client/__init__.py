@@ -43,7 +43,7 @@
   ``accept_challenge`` (the game made), ``decline_challenge``, ``withdraw_challenge``; and
   ``player_events`` follows the player's stream (``PlayerEvent``: ``game``, a game of the
   player began — from a seek, a challenge or a tournament —, ``challenge``,
-  ``challenge_declined``), resumed as a game's is; it has no end.
+  ``challenge_declined``, ``seek_expired``), resumed as a game's is; it has no end.
 * ``poll_game`` polls with ``If-None-Match`` (unchanged: ``Polled.state`` is None), and
   ``game_events`` iterates over the game's event stream, resuming with ``Last-Event-ID`` after
   a dropped connection, until the game's ``end``.

@@ -293,10 +293,10 @@ class Client:
         keep_alive: float = KEEP_ALIVE_SECONDS,
     ) -> Generator[PlayerEvent, None, None]:
         """The events of the player whose ``key`` this is (after the one numbered ``after``, if
-        given): each a ``PlayerEvent`` (``id``, ``event``: ``game``, ``challenge`` or
-        ``challenge_declined``, and its JSON ``data``); a dropped stream is resumed with
-        ``Last-Event-ID`` as ``game_events`` resumes a game's. It has no end: ``close()`` it
-        to stop following."""
+        given): each a ``PlayerEvent`` (``id``, ``event``: ``game``, ``challenge``,
+        ``challenge_declined`` or ``seek_expired``, and its JSON ``data``); a dropped stream
+        is resumed with ``Last-Event-ID`` as ``game_events`` resumes a game's. It has no end:
+        ``close()`` it to stop following."""
         backoff = self.retries.backoff
         following = FollowingPlayer(player_id, key, after, reconnects, backoff, keep_alive)
         return self._follow(following)

@@ -192,7 +192,8 @@ def game_event(kind: str, number: int | None, body: Any) -> GameEvent | None:
 class PlayerEvent:
     """One event of a player's stream: its number (``id``), its name (``event``: ``game``, a
     game of the player began — ``{"game", "seat", "via", …}``; ``challenge``, a challenge made
-    to the player; ``challenge_declined``) and its JSON ``data``. The stream never ends."""
+    to the player; ``challenge_declined``; ``seek_expired``, ``{"seek"}``: a seek of the
+    player expired, gone) and its JSON ``data``. The stream never ends."""
 
     id: int
     event: str

@@ -2984,6 +2984,9 @@ class SeekOut(TypedDict):
     # The player's rating in the pool (1500: none).
     rating: float
     created_at: str
+    # When it expires (`ADJUDICATOR_SEEK_SECONDS` after `created_at`) unless matched or withdrawn
+    # first: then gone, told on its player's stream (`seek_expired`).
+    expires_at: str
 
 
 class SeeksOut(TypedDict):
