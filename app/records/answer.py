@@ -12,7 +12,7 @@ from app.contract.games import Kind
 from app.contract.problems import ProblemTable, problem_body
 from app.contract.render import Json, move_json, names_of, position_json
 from app.contract.squares import Squares
-from app.records.audit import Audit, Submitted, replay
+from app.records.audit import CELLS_STEP, Audit, CanonicalRecords, Submitted, replay
 from app.records.bodies import FULL, SUMMARY, Detail
 from app.records.canonical import Chain, canonical_array
 from app.records.steps import Steps, completed
@@ -33,13 +33,28 @@ def answering(
 ) -> Steps[tuple[Json, dict[str, bytes]]]:
     """``audit_answer``, a move a step; with the canonical JSON of its moves, written as they
     were chained, for its signature (``SigningKey.sign``'s ``written``). A summary chains the
-    same move records, and keeps neither them nor their JSON."""
+    same move records, and keeps neither them nor their JSON. Records that write their own
+    canonical JSON (``CanonicalRecords``) are chained from it, ``CELLS_STEP`` a step."""
     kind, position = audit.kind, audit.position
     names = names_of(kind, board_size(kind, position.facts()))
     chained = Chain({"game": kind.name, **audit.params})
     moves: list[Json] = []
     written: list[bytes] = []
-    if detail == SUMMARY:
+    canonical = getattr(audit.moves, "canonical", None)
+    records = None if canonical is None else cast(CanonicalRecords, audit.moves).canonical(names)
+    if records is not None:
+        add_written = chained.add_written
+        for index, record in enumerate(records, 1):
+            add_written(record)
+            if detail != SUMMARY:
+                written.append(record)
+            if not index % CELLS_STEP:
+                yield
+        if detail != SUMMARY:
+            for move in audit.moves:
+                moves.append(move_json(move, names))
+                yield
+    elif detail == SUMMARY:
         add = chained.add
         for move in audit.moves:
             add(move_json(move, names))

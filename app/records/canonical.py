@@ -236,6 +236,10 @@ class Chain:
         self._digest = hashlib.sha256(self._digest + written).digest()
         return written
 
+    def add_written(self, written: bytes) -> None:
+        """Chain the next move record, given as its canonical JSON."""
+        self._digest = hashlib.sha256(self._digest + written).digest()
+
     def hex(self) -> str:
         """The last hash, lower-case hex."""
         return self._digest.hex()

@@ -669,6 +669,87 @@ def apply_moves(
     raise AssertionError("unreachable: the last move returns")
 
 
+# Why ``play_through`` stopped at a cell: it is no move of the player to move (outside the
+# board, occupied, bracketing nothing), or the game ended before it.
+Stop = Literal["outside", "occupied", "no_bracket", "game_over"]
+
+
+@dataclass(frozen=True, slots=True)
+class Through:
+    """Moves played one after another (``play_through``): the board after those played, the
+    colour to move after them (None: the game is over), each one's flips (one-lane bitboards,
+    in order: as many as were played), the indices in ``flips`` of the moves after which the
+    opponent had no move and passed (the mover moved again), and where it stopped: the index
+    of the cell that was refused and why, with the colour that was to move there (None if
+    every cell was played)."""
+
+    board: Board
+    next: Color | None
+    flips: list[int]
+    passes: list[int]
+    stopped: tuple[int, Stop, Color | None] | None
+
+
+def play_through(board: Board, color: Color | None, cells: Iterable[tuple[int, int]]) -> Through:
+    """Play ``cells`` one after another from ``board``, ``color`` to move (a colour that has a
+    legal move there, or None: the game is over), each by the colour to move, passes inferred
+    (``after_move``'s rule): the same moves as ``after_move`` played cell after cell, for a
+    whole game at once (an audit's replay).
+
+    Whether the opponent of the last mover must pass is asked only where it matters: a cell it
+    can play proves it has a move, so the question (``_can_move``, the costliest part of
+    ``after_move``) is asked only before a cell it cannot play, and after the last cell. Stops
+    at the first cell the colour to move cannot play (``Through.stopped``)."""
+    geo = board.geometry
+    rows, cols, width, full, shifts = geo.rows, geo.cols, geo.width, geo.full, geo.shifts
+    black, white = board.bits()
+    black_moves = color != WHITE  # whose stones ``own`` are (when nobody moves: unused)
+    own, opp = (black, white) if black_moves else (white, black)
+    flips_of: list[int] = []
+    passes: list[int] = []
+    known = True  # whether the colour of ``own`` is known to have a move (or none moves)
+    over = color is None
+    stopped: tuple[int, Stop, Color | None] | None = None
+    for index, (row, col) in enumerate(cells):
+        inside = 0 <= row < rows and 0 <= col < cols
+        move = 1 << (row * width + col) if inside else 0
+        flips = 0 if over or not inside or (own | opp) & move else _flips(own, opp, move, shifts)
+        if not flips and not known:  # the colour expected may have no move: then it passes
+            known = True
+            empty = full & ~(own | opp)
+            if not _can_move(own, opp, empty, shifts):
+                if _can_move(opp, own, empty, shifts):
+                    passes.append(len(flips_of) - 1)
+                    own, opp, black_moves = opp, own, not black_moves
+                    if inside and not (own | opp) & move:
+                        flips = _flips(own, opp, move, shifts)
+                else:
+                    over = True
+        if not flips:
+            why: Stop = (
+                "game_over" if over else "outside" if not inside
+                else "occupied" if (own | opp) & move else "no_bracket"
+            )  # fmt: skip
+            stopped = (index, why, None if over else BLACK if black_moves else WHITE)
+            break
+        own, opp = opp ^ flips, own | flips | move
+        black_moves = not black_moves
+        flips_of.append(flips)
+        known = False
+    if not known:  # after the last move played: who moves, as ``after_move`` says it
+        empty = full & ~(own | opp)
+        if not _can_move(own, opp, empty, shifts):
+            if _can_move(opp, own, empty, shifts):
+                passes.append(len(flips_of) - 1)
+                own, opp, black_moves = opp, own, not black_moves
+            else:
+                over = True
+    black, white = (own, opp) if black_moves else (opp, own)
+    after = Board._played(geo, black, white) if flips_of else board
+    to_move = None if over else BLACK if black_moves else WHITE
+    return Through(after, to_move, flips_of, passes, stopped)
+
+
 def standard_start(height: int, width: int) -> list[str]:
     """The four start stones in the centre: ``WB`` over ``BW``."""
     rows = [[EMPTY] * width for _ in range(height)]
