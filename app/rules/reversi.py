@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, Protocol
 
 from app.rules.colors import Color
 from app.rules.errors import RuleError
@@ -690,7 +690,17 @@ class Through:
     stopped: tuple[int, Stop, Color | None] | None
 
 
-def play_through(board: Board, color: Color | None, cells: Iterable[tuple[int, int]]) -> Through:
+class Cell(Protocol):
+    """A cell of a board, as a caller holds it (a session's ``Placement``): its row and column."""
+
+    @property
+    def row(self) -> int: ...
+
+    @property
+    def col(self) -> int: ...
+
+
+def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Through:
     """Play ``cells`` one after another from ``board``, ``color`` to move (a colour that has a
     legal move there, or None: the game is over), each by the colour to move, passes inferred
     (``after_move``'s rule): the same moves as ``after_move`` played cell after cell, for a
@@ -710,7 +720,8 @@ def play_through(board: Board, color: Color | None, cells: Iterable[tuple[int, i
     known = True  # whether the colour of ``own`` is known to have a move (or none moves)
     over = color is None
     stopped: tuple[int, Stop, Color | None] | None = None
-    for index, (row, col) in enumerate(cells):
+    for index, cell in enumerate(cells):
+        row, col = cell.row, cell.col
         inside = 0 <= row < rows and 0 <= col < cols
         move = 1 << (row * width + col) if inside else 0
         flips = 0 if over or not inside or (own | opp) & move else _flips(own, opp, move, shifts)

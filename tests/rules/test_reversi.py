@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 import pytest
 from hypothesis import given, settings
@@ -229,6 +230,11 @@ def test_position_out_of_board_is_refused() -> None:
         reversi.BoardChecks(Board.from_rows(OPENING)).check(0, 8, "W")
 
 
+class At(NamedTuple):
+    row: int
+    col: int
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (8, 8), (6, 10)])
 def test_play_through_plays_whole_games_as_the_reference_does(rows: int, cols: int) -> None:
     """Cells played at once (an audit's replay): each move's flips, the passes, the board and
@@ -250,7 +256,7 @@ def test_play_through_plays_whole_games_as_the_reference_does(rows: int, cols: i
             if color != other:
                 passed.append(len(cells) - 1)
         to_move = color if reversi_moves(grid, color) else None
-        through = reversi.play_through(Board.from_rows(start), "B", cells)
+        through = reversi.play_through(Board.from_rows(start), "B", map(At._make, cells))
         assert through.stopped is None
         assert [through.board.cells(f) for f in through.flips] == flips
         assert through.passes == [i for i in passed if i < len(cells) - 1 or to_move]
@@ -258,7 +264,9 @@ def test_play_through_plays_whole_games_as_the_reference_does(rows: int, cols: i
         passes += len(through.passes)
         # One more cell: outside, occupied, bracketing nothing, or after the end.
         row, col = rng.choice([(-1, 0), (0, cols), (rows // 2, cols // 2), (0, 0)])
-        stopped = reversi.play_through(Board.from_rows(start), "B", [*cells, (row, col)])
+        stopped = reversi.play_through(
+            Board.from_rows(start), "B", map(At._make, [*cells, (row, col)])
+        )
         if to_move is None:
             assert stopped.stopped == (len(cells), "game_over", None)
         elif not (0 <= row < rows and 0 <= col < cols):

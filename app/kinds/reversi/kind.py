@@ -488,7 +488,7 @@ class ReversiKind:
     def new(self, params: Mapping[str, object]) -> Reversi:
         wanted = params.get("next", BLACK)
         assert wanted in (BLACK, WHITE), wanted
-        board, start = _started(tuple(_start_rows(params)), wanted)
+        board, start = _started(_start_rows(params), wanted)
         if start is None:
             raise ValueError("neither colour can move in the start position")
         return Reversi(board, start)
@@ -559,15 +559,20 @@ def _started(rows: tuple[str, ...], wanted: Color) -> tuple[Board, Color | None]
     return board, first_to_move(board, wanted)
 
 
-def _start_rows(params: Mapping[str, object]) -> Sequence[str]:
+def _start_rows(params: Mapping[str, object]) -> tuple[str, ...]:
     board = params.get("board")
     if board is not None:
         assert isinstance(board, list)
-        return [str(row) for row in board]
+        return tuple(str(row) for row in board)
     height, width = params.get("height", 8), params.get("width", 8)
     assert isinstance(height, int)
     assert isinstance(width, int)
-    return standard_start(height, width)
+    return _standard(height, width)
+
+
+@lru_cache(maxsize=256)
+def _standard(height: int, width: int) -> tuple[str, ...]:
+    return tuple(standard_start(height, width))
 
 
 KIND = ReversiKind()

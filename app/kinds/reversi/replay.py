@@ -136,8 +136,8 @@ class CellsReplayed:
     the refusals those of ``Reversi.play``."""
 
     __slots__ = (
-        "_board", "_cells", "_first", "_flips", "_next", "_no_bracket", "_passes", "_rebuilt",
-        "_start",
+        "_board", "_cells", "_first", "_flips", "_moves", "_next", "_no_bracket", "_passes",
+        "_rebuilt", "_start",
     )  # fmt: skip
 
     def __init__(
@@ -153,11 +153,11 @@ class CellsReplayed:
         self._cells: list[Placement] = []
         self._flips: list[int] = []
         self._passes: list[int] = []
+        self._moves: ReversiMoves | None = None
 
     def play(self, cells: Sequence[Placement]) -> tuple[int, RuleError] | None:
-        through = reversi.play_through(
-            self._board, self._next, [(cell.row, cell.col) for cell in cells]
-        )
+        through = reversi.play_through(self._board, self._next, cells)
+        self._moves = None  # (made again when read)
         played = len(through.flips)
         done = len(self._flips)
         self._cells += cells[:played] if through.stopped else cells
@@ -183,10 +183,12 @@ class CellsReplayed:
         return index, error
 
     def moves(self) -> ReversiMoves:
-        return ReversiMoves(
-            self._board.geometry, self._cells, self._flips, self._passes, self._first,
-            self._start, self._board.counts(),
-        )  # fmt: skip
+        if self._moves is None:
+            self._moves = ReversiMoves(
+                self._board.geometry, self._cells, self._flips, self._passes, self._first,
+                self._start, self._board.counts(),
+            )  # fmt: skip
+        return self._moves
 
     def position(self) -> Position:
         """The position after the cells played (``rebuilt``)."""
