@@ -6,13 +6,22 @@ of the batch's answer (``wthor_line``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import islice
 from typing import cast
 
 from app.contract.games import Kind
 from app.contract.problems import ProblemTable, problem_body
 from app.contract.render import Json, move_json, names_of, position_json
 from app.contract.squares import Squares
-from app.records.audit import CELLS_STEP, Audit, CanonicalRecords, Submitted, replay
+from app.records.audit import (
+    CELLS_STEP,
+    Audit,
+    CanonicalRecords,
+    CellReplay,
+    Refused,
+    Submitted,
+    replay,
+)
 from app.records.bodies import FULL, SUMMARY, Detail
 from app.records.canonical import Chain, canonical_array
 from app.records.steps import Steps, completed
@@ -43,17 +52,16 @@ def answering(
     canonical = getattr(audit.moves, "canonical", None)
     records = None if canonical is None else cast(CanonicalRecords, audit.moves).canonical(names)
     if records is not None:
-        add_written = chained.add_written
-        for index, record in enumerate(records, 1):
-            add_written(record)
+        while piece := list(islice(records, CELLS_STEP)):
+            chained.add_written(piece)
             if detail != SUMMARY:
-                written.append(record)
-            if not index % CELLS_STEP:
-                yield
+                written += piece
+            yield
         if detail != SUMMARY:
-            for move in audit.moves:
+            for index, move in enumerate(audit.moves, 1):
                 moves.append(move_json(move, names))
-                yield
+                if not index % CELLS_STEP:
+                    yield
     elif detail == SUMMARY:
         add = chained.add
         for move in audit.moves:
@@ -89,16 +97,20 @@ WTHOR_SQUARES = Squares(8, 8, from_bottom=False)  # a WTHOR game is Othello on 8
 # Each square a WTHOR move can name, as the move the audit is given: the file reader yields
 # only these names, so a game's moves are looked up (a parse and two objects a move were a
 # fifth of an audited file's time). The values are immutable: one serves every game.
-WTHOR_MOVES = {
-    WTHOR_SQUARES.name(row, col): Submitted(Placement(row, col), WTHOR_SQUARES.name(row, col))
-    for row in range(8)
-    for col in range(8)
+WTHOR_CELLS = {
+    WTHOR_SQUARES.name(row, col): Placement(row, col) for row in range(8) for col in range(8)
 }
+WTHOR_MOVES = {name: Submitted(cell, name) for name, cell in WTHOR_CELLS.items()}
+
+
+WTHOR_PARAMS = {"height": 8, "width": 8}
 
 
 def wthor_line(game: WthorGame, kind: Kind) -> Json:
     """One game of a WTHOR file, audited: the file's own facts, the verdict, and whether the
-    score the file stores for Black is the federation's score of the game as replayed."""
+    score the file stores for Black is the federation's score of the game as replayed. The
+    line needs no move record: the cells are replayed at once where the position can
+    (``CellReplay``), and only the end is read."""
     facts = {
         "index": game.index,
         "tournament": game.tournament,
@@ -106,21 +118,32 @@ def wthor_line(game: WthorGame, kind: Kind) -> Json:
         "white": game.white,
         "stored_score": game.stored_score,
     }
-    audit = replay(kind, {"height": 8, "width": 8}, map(WTHOR_MOVES.__getitem__, game.moves))
-    position = audit.position
+    position = kind.new(WTHOR_PARAMS)
+    cell_replay = getattr(position, "cell_replay", None)
+    refused: Refused | None = None
+    if cell_replay is not None:  # a WTHOR game has at most 60 moves: one step
+        played: CellReplay = cell_replay()
+        stop = played.play([WTHOR_CELLS[square] for square in game.moves])
+        if stop is not None:
+            refused = Refused(stop[0] + 1, game.moves[stop[0]], stop[1])
+        position, plies = played.position(), len(game.moves) if stop is None else stop[0]
+    else:
+        audit = replay(kind, WTHOR_PARAMS, map(WTHOR_MOVES.__getitem__, game.moves))
+        position, plies, refused = audit.position, audit.plies, audit.refused
+    verdict = "illegal" if refused else "unfinished" if position.next_player else "finished"
     final: tuple[int, int] | None = None  # Black's and White's
-    if audit.verdict == "finished":
+    if verdict == "finished":
         score = cast(Mapping[str, int], position.facts()["score"])
         final = federation_score(score["1"], score["2"], 64)
     illegal = None
-    if audit.refused is not None:
-        error = audit.refused.error
-        illegal = {"ply": audit.refused.ply, "move": audit.refused.given, "code": error.code,
+    if refused is not None:
+        error = refused.error
+        illegal = {"ply": refused.ply, "move": refused.given, "code": error.code,
                    "detail": str(error), **error.details()}  # fmt: skip
     return {
         **facts,
-        "verdict": audit.verdict,
-        "plies": audit.plies,
+        "verdict": verdict,
+        "plies": plies,
         "illegal": illegal,
         "final_score": None if final is None else {"B": final[0], "W": final[1]},
         "agrees": final is not None and final[0] == game.stored_score,

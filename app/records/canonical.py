@@ -236,9 +236,12 @@ class Chain:
         self._digest = hashlib.sha256(self._digest + written).digest()
         return written
 
-    def add_written(self, written: bytes) -> None:
-        """Chain the next move record, given as its canonical JSON."""
-        self._digest = hashlib.sha256(self._digest + written).digest()
+    def add_written(self, written: Iterable[bytes]) -> None:
+        """Chain the next move records, given as their canonical JSON."""
+        digest, sha256 = self._digest, hashlib.sha256
+        for record in written:
+            digest = sha256(digest + record).digest()
+        self._digest = digest
 
     def hex(self) -> str:
         """The last hash, lower-case hex."""

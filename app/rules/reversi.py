@@ -374,29 +374,46 @@ def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
     return False
 
 
-def _flips(own: int, opp: int, move: int, shifts: tuple[int, ...]) -> int:
-    """The stones of ``opp`` bracketed by the stone ``move`` and ``own``: in each of the 8
-    directions, the run of ``opp`` right next to ``move`` if ``own`` closes it."""
+@lru_cache(maxsize=64)
+def neighbours(rows: int, cols: int) -> tuple[int, ...]:
+    """Each cell's neighbours in the 8 directions, by the cell's bit index, as a one-lane
+    bitboard: where a move's flips start (``_flips``). Made once a shape (a few hundred bytes
+    for 8 × 8; the few shapes in play are kept)."""
+    geo = geometry(rows, cols)
+    near = []
+    for index in range(geo.cells):
+        cell, mask = 1 << index, 0
+        for step in geo.shifts:
+            mask |= (cell << step) | (cell >> step)
+        near.append(mask & geo.full)
+    return tuple(near)
+
+
+def _flips(own: int, opp: int, move: int, near: int) -> int:
+    """The stones of ``opp`` bracketed by the stone ``move`` and ``own``. ``near``: the stones
+    of ``opp`` next to ``move`` (its ``neighbours``, masked). Each is the first of a run in
+    its own direction (the step from ``move`` to it, up the bits or down), which flips if a
+    stone of ``own`` closes it: only the directions that start with an opponent stone are
+    walked (most have none)."""
     flips = 0
-    for s in shifts:
-        x = (move << s) & opp
-        if x:  # most directions stop here: no opponent stone next to the move
-            line = x
-            x <<= s
+    while near:
+        x = near & -near
+        near ^= x
+        line = x
+        if x > move:
+            step = x.bit_length() - move.bit_length()
+            x <<= step
             while x & opp:
                 line |= x
-                x <<= s
-            if x & own:
-                flips |= line
-        x = (move >> s) & opp
-        if x:
-            line = x
-            x >>= s
+                x <<= step
+        else:
+            step = move.bit_length() - x.bit_length()
+            x >>= step
             while x & opp:
                 line |= x
-                x >>= s
-            if x & own:
-                flips |= line
+                x >>= step
+        if x & own:
+            flips |= line
     return flips
 
 
@@ -408,14 +425,15 @@ def move_flips(board: Board, row: int, col: int, color: Color) -> int | None:
     """
     if not (0 <= row < board.rows and 0 <= col < board.cols):
         raise _outside(board, row, col)
-    geo = board.geometry
+    at = row * board.geometry.width + col
     black, white = board.bits()
-    move = 1 << (row * geo.width + col)
+    move = 1 << at
     if (black | white) & move:
         return None
+    near = neighbours(board.rows, board.cols)[at]
     if color == BLACK:
-        return _flips(black, white, move, geo.shifts)
-    return _flips(white, black, move, geo.shifts)
+        return _flips(black, white, move, near & white)
+    return _flips(white, black, move, near & black)
 
 
 @lru_cache(maxsize=4096)
@@ -505,7 +523,8 @@ class BoardChecks:
             return _NO_BRACKET
         board = self._board
         own, opp = board.stones(color)
-        return MoveCheck(True, None, board.cells(_flips(own, opp, move, board.geometry.shifts)))
+        near = neighbours(self._rows, self._cols)[row * self._width + col] & opp
+        return MoveCheck(True, None, board.cells(_flips(own, opp, move, near)))
 
 
 # The answers of every illegal move: one value each (their empty flips are never changed).
@@ -523,10 +542,11 @@ def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     """All legal moves of ``color`` in (row, col) order, each with how many stones it flips."""
     mask = legal_moves_mask(board, color)  # first: the lanes give the bitboards too
     own, opp = board.stones(color)
-    shifts, width = board.geometry.shifts, board.cols + 1
+    near, width = neighbours(board.rows, board.cols), board.cols + 1
     moves = []
     for row, col in board.cells(mask):
-        flips = _flips(own, opp, 1 << (row * width + col), shifts)
+        at = row * width + col
+        flips = _flips(own, opp, 1 << at, near[at] & opp)
         assert flips  # every cell of the legal-move mask flips something
         moves.append(LegalMove(row, col, flips.bit_count()))
     return moves
@@ -712,6 +732,7 @@ def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Th
     at the first cell the colour to move cannot play (``Through.stopped``)."""
     geo = board.geometry
     rows, cols, width, full, shifts = geo.rows, geo.cols, geo.width, geo.full, geo.shifts
+    near = neighbours(rows, cols)
     black, white = board.bits()
     black_moves = color != WHITE  # whose stones ``own`` are (when nobody moves: unused)
     own, opp = (black, white) if black_moves else (white, black)
@@ -723,8 +744,13 @@ def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Th
     for index, cell in enumerate(cells):
         row, col = cell.row, cell.col
         inside = 0 <= row < rows and 0 <= col < cols
-        move = 1 << (row * width + col) if inside else 0
-        flips = 0 if over or not inside or (own | opp) & move else _flips(own, opp, move, shifts)
+        at = row * width + col if inside else 0
+        move = 1 << at if inside else 0
+        flips = (
+            0
+            if over or not inside or (own | opp) & move
+            else _flips(own, opp, move, near[at] & opp)
+        )
         if not flips and not known:  # the colour expected may have no move: then it passes
             known = True
             empty = full & ~(own | opp)
@@ -733,7 +759,7 @@ def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Th
                     passes.append(len(flips_of) - 1)
                     own, opp, black_moves = opp, own, not black_moves
                     if inside and not (own | opp) & move:
-                        flips = _flips(own, opp, move, shifts)
+                        flips = _flips(own, opp, move, near[at] & opp)
                 else:
                     over = True
         if not flips:
