@@ -16,8 +16,8 @@ from app.contract.squares import Squares
 from app.records.audit import (
     CELLS_STEP,
     Audit,
-    CanonicalRecords,
     CellReplay,
+    MoveRecords,
     Refused,
     Submitted,
     replay,
@@ -42,22 +42,25 @@ def answering(
 ) -> Steps[tuple[Json, dict[str, bytes]]]:
     """``audit_answer``, a move a step; with the canonical JSON of its moves, written as they
     were chained, for its signature (``SigningKey.sign``'s ``written``). A summary chains the
-    same move records, and keeps neither them nor their JSON. Records that write their own
-    canonical JSON (``CanonicalRecords``) are chained from it, ``CELLS_STEP`` a step."""
+    same move records, and keeps neither them nor their JSON. Records that render and write
+    themselves (``MoveRecords``) are chained from their canonical JSON, ``CELLS_STEP`` a step."""
     kind, position = audit.kind, audit.position
     names = names_of(kind, board_size(kind, position.facts()))
     chained = Chain({"game": kind.name, **audit.params})
     moves: list[Json] = []
     written: list[bytes] = []
-    canonical = getattr(audit.moves, "canonical", None)
-    records = None if canonical is None else cast(CanonicalRecords, audit.moves).canonical(names)
+    themselves = cast(MoveRecords, audit.moves) if hasattr(audit.moves, "canonical") else None
+    records = None if themselves is None else themselves.canonical(names)
     if records is not None:
         while piece := list(islice(records, CELLS_STEP)):
             chained.add_written(piece)
             if detail != SUMMARY:
                 written += piece
             yield
-        if detail != SUMMARY:
+        rendered = None if detail == SUMMARY or themselves is None else themselves.shown(names)
+        if rendered is not None:
+            moves = rendered
+        elif detail != SUMMARY:
             for index, move in enumerate(audit.moves, 1):
                 moves.append(move_json(move, names))
                 if not index % CELLS_STEP:
@@ -69,9 +72,9 @@ def answering(
             yield
     else:
         for move in audit.moves:
-            shown = move_json(move, names)
-            moves.append(shown)
-            written.append(chained.add(shown))
+            shown_move = move_json(move, names)
+            moves.append(shown_move)
+            written.append(chained.add(shown_move))
             yield
     count = position.move_count
     last = audit.moves[-1] if audit.moves else (position.move(count) if count else None)

@@ -22,7 +22,8 @@ time between other requests (``app.api.work.in_slices``); ``replay`` runs it thr
 A kind's position may also replay a record's cells many at a time (``CellReplay``, offered by
 the position's ``cell_replay``): the same rules and the same refusals, without a ``Move`` made
 a move — its move records are made when they are read (an answer that shows them), and may
-write their own canonical JSON (``CanonicalRecords``: what the hash chain hashes). A record of
+render themselves and write their own canonical JSON (``MoveRecords``: what the hash chain
+hashes). A record of
 plain cells (no pass written, no player named), from a new game, is replayed so, a step every
 ``CELLS_STEP`` cells: Reversi's, where a ``Move`` and its records cost three times the move.
 """
@@ -162,10 +163,13 @@ def _written_pass(position: Position, skipped: bool) -> None:
     raise PassRefused(player)
 
 
-class CanonicalRecords(Protocol):
-    """Move records that write their own canonical JSON: for each, in order, the bytes
-    ``canonical_json(move_json(move, names))`` are (what the hash chain hashes), or None where
-    they cannot be written so (these names): then each record is rendered and written."""
+class MoveRecords(Protocol):
+    """Move records that write themselves (a kind's ``CellReplay``'s): each, in order, as
+    ``move_json(move, names)`` renders it (``shown``) and as the bytes
+    ``canonical_json(move_json(move, names))`` are (``canonical``: what the hash chain hashes);
+    None where they cannot (these names): then each record is rendered and written."""
+
+    def shown(self, names: Any) -> list[dict[str, Any]] | None: ...
 
     def canonical(self, names: Any) -> Iterator[bytes] | None: ...
 
@@ -184,8 +188,8 @@ class CellReplay(Protocol):
         ...
 
     def moves(self) -> Sequence[Move]:
-        """The records of the cells played, made when read (and ``CanonicalRecords`` if the
-        kind writes them)."""
+        """The records of the cells played, made when read (and ``MoveRecords`` if the kind
+        writes them)."""
         ...
 
 

@@ -1,7 +1,8 @@
 """An Othello record replayed at once (``CellReplay``) answers what a ``play`` a move answers:
-the same verdict, plies, refusal, state, move records, canonical JSON of each record, hash
-chain and signature — on every game of a real WTHOR file, and on random games of every board
-shape (with passes, without square names, refused for each reason, played past the end).
+the same bytes — verdict, plies, refusal, state, move records (their members in the same
+order), canonical JSON of each record, hash chain and signature — on every game of a real
+WTHOR file, and on random games of every board shape (with passes, without square names,
+refused for each reason, played past the end).
 
 The slow path is ``played_one_by_one``: ``Position.play`` a move, each record rendered by
 ``move_json`` and written by ``canonical_json`` — the implementation every audit had before."""
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic_core import to_json
 
 from app.contract.problems import ProblemTable
 from app.contract.render import move_json, names_of
@@ -49,7 +51,12 @@ def assert_same(params: dict[str, Any], moves: list[Submitted]) -> Audit:
     assert (fast.verdict, fast.plies) == (slow.verdict, slow.plies)
     assert list(fast.moves) == list(slow.moves)
     for detail in ("full", "summary"):
-        assert answered(fast, detail) == answered(slow, detail)
+        (fast_answer, fast_written), (slow_answer, slow_written) = (
+            answered(fast, detail),
+            answered(slow, detail),
+        )
+        assert to_json(fast_answer) == to_json(slow_answer)  # byte for byte, members in order
+        assert fast_written == slow_written
     return fast
 
 

@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
-from app.contract.render import Names, move_json
+from app.contract.render import Json, Names, move_json
 from app.contract.squares import Squares
 from app.records.canonical import canonical_json
 from app.rules import reversi
@@ -113,6 +113,14 @@ class ReversiMoves(Sequence[Move]):
         if writer is None:
             return None
         return writer.records(self.cells, self.flips, self.passes, self.first)
+
+    def shown(self, names: Names | None) -> list[Json] | None:
+        """Each record as ``move_json(move, names)`` renders it (its members in that order),
+        made without a ``Move``; None where the writer cannot (a board without names)."""
+        writer = None if names is None else record_writer(self.geometry, names)
+        if writer is None:
+            return None
+        return writer.shown(self.cells, self.flips, self.passes, self.first)
 
 
 def _move(
@@ -207,7 +215,7 @@ class RecordWriter:
     ``square``), each cell's record a template written once, and each set of flips's two lists
     written once (``FLIPS_KEPT``)."""
 
-    __slots__ = ("_flipped", "_names", "_pairs", "_played", "_width")
+    __slots__ = ("_flipped", "_names", "_pairs", "_played", "_squares", "_width")
 
     def __init__(self, geometry: Geometry, names: Names) -> None:
         self._width = width = geometry.width
@@ -217,12 +225,14 @@ class RecordWriter:
         # pairs, the player and the number to fill in.
         self._played: list[tuple[bytes, bytes]] = [(b"", b"")] * (geometry.rows * width)
         self._flipped: dict[int, bytes] = {}  # b'"d4"],"flips":[[3,3]', by the flips' bits
+        self._squares = [""] * (geometry.rows * width)  # a cell's name, by its index: "d4"
         for row in range(geometry.rows):
             for col in range(geometry.cols):
                 index = row * width + col
                 name = canonical_json(names.squares.name(row, col))
                 self._names[1 << index] = name
                 self._pairs[1 << index] = b"[%d,%d]" % (row, col)
+                self._squares[index] = names.squares.name(row, col)
                 self._played[index] = tuple(  # type: ignore[assignment]
                     b'{"col":%d,"flip_squares":[%%s],"passed":%s,"player":%%d,"row":%d,'
                     b'"seq":%%d,"square":%s}' % (col, passed, row, name)
@@ -247,6 +257,35 @@ class RecordWriter:
                 yield not_passed % (lists, player, index + 1)
                 player = 3 - player  # type: ignore[assignment]
 
+    def shown(
+        self, cells: Sequence[Placement], flips: Sequence[int], passes: Sequence[int],
+        first: Player,
+    ) -> list[Json]:  # fmt: skip
+        """The records of moves numbered from 1 (as ``records`` takes them) as ``move_json``
+        renders them: ``seq``, ``row``, ``col``, ``square``, ``player``, ``flips``,
+        ``flip_squares``, ``passed``."""
+        width, squares = self._width, self._squares
+        passed_after = set(passes)
+        player = first
+        shown = []
+        for index, (cell, turned) in enumerate(zip(cells, flips, strict=True)):
+            pairs, names = [], []
+            while turned:
+                low = turned & -turned
+                at = low.bit_length() - 1
+                pairs.append([at // width, at % width])
+                names.append(squares[at])
+                turned ^= low
+            row, col = cell.row, cell.col
+            passed = index in passed_after
+            shown.append(
+                {"seq": index + 1, "row": row, "col": col, "square": squares[row * width + col],
+                 "player": player, "flips": pairs, "flip_squares": names, "passed": passed}
+            )  # fmt: skip
+            if not passed:
+                player = 3 - player  # type: ignore[assignment]
+        return shown
+
     def _written(self, flips: int) -> bytes:
         """A set of flips's names and pairs, as a record writes them between its brackets."""
         names, pairs, turned = [], [], flips
@@ -261,16 +300,20 @@ class RecordWriter:
         return lists
 
     def agrees(self, geometry: Geometry, names: Names) -> bool:
-        """Whether this writer writes what ``canonical_json(move_json(move, names))`` writes,
-        on records of every shape: no flip, one, several; passed or not; either player; the
-        first cell of the board and its last."""
+        """Whether this writer renders what ``move_json(move, names)`` renders (its members in
+        the same order) and writes what ``canonical_json`` writes of it, on records of every
+        shape: no flip, one, several; passed or not; either player; the first cell of the board
+        and its last."""
         last = divmod(geometry.rows * geometry.width - 2, geometry.width)
         cells = [Placement(0, 0), Placement(*last), Placement(0, 0), Placement(*last)]
         several = (1 << (geometry.width + 1)) | (1 << 1) | (1 << geometry.width)
         flips = [0, 1 << 1, several, several]
         moves = ReversiMoves(geometry, cells, flips, [1], 1, (0, 0), (0, 0))
-        slow = [canonical_json(move_json(move, names)) for move in moves]
-        return list(self.records(cells, flips, [1], 1)) == slow
+        rendered = [move_json(move, names) for move in moves]
+        shown = self.shown(cells, flips, [1], 1)
+        written = list(self.records(cells, flips, [1], 1))
+        in_order = [list(move.items()) for move in shown] == [list(m.items()) for m in rendered]
+        return in_order and written == [canonical_json(move) for move in rendered]
 
 
 # The writers made, by board shape and names (a board of each size a writer: sizes are few, and
