@@ -734,53 +734,61 @@ def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Th
     rows, cols, width, full, shifts = geo.rows, geo.cols, geo.width, geo.full, geo.shifts
     near = neighbours(rows, cols)
     black, white = board.bits()
-    black_moves = color != WHITE  # whose stones ``own`` are (when nobody moves: unused)
-    own, opp = (black, white) if black_moves else (white, black)
+    black_first = color != WHITE  # whose stones ``own`` are at first (when nobody moves: unused)
+    own, opp = (black, white) if black_first else (white, black)  # the colour to move's first
     flips_of: list[int] = []
+    played = flips_of.append
     passes: list[int] = []
-    known = True  # whether the colour of ``own`` is known to have a move (or none moves)
+    settled = 0  # the moves played when the colour of ``own`` was last known to have a move
     over = color is None
     stopped: tuple[int, Stop, Color | None] | None = None
-    for index, cell in enumerate(cells):
+    for cell in cells:  # (after the end no cell flips anything: each goes the slow way)
         row, col = cell.row, cell.col
+        if 0 <= row < rows and 0 <= col < cols:
+            at = row * width + col
+            move = 1 << at
+            if not (own | opp) & move:
+                flips = _flips(own, opp, move, near[at] & opp)
+                if flips:  # a move of the colour expected: it had one, and it is played
+                    own, opp = opp ^ flips, own | flips | move
+                    played(flips)
+                    continue
+        # Not a move of the colour expected, which may have none: then it passes.
+        index = len(flips_of)
+        if over:
+            stopped = (index, "game_over", None)
+            break
         inside = 0 <= row < rows and 0 <= col < cols
-        at = row * width + col if inside else 0
-        move = 1 << at if inside else 0
-        flips = (
-            0
-            if over or not inside or (own | opp) & move
-            else _flips(own, opp, move, near[at] & opp)
-        )
-        if not flips and not known:  # the colour expected may have no move: then it passes
-            known = True
+        move = 1 << (row * width + col) if inside else 0
+        if settled != index:
+            settled = index
             empty = full & ~(own | opp)
             if not _can_move(own, opp, empty, shifts):
-                if _can_move(opp, own, empty, shifts):
-                    passes.append(len(flips_of) - 1)
-                    own, opp, black_moves = opp, own, not black_moves
-                    if inside and not (own | opp) & move:
-                        flips = _flips(own, opp, move, near[at] & opp)
-                else:
-                    over = True
-        if not flips:
-            why: Stop = (
-                "game_over" if over else "outside" if not inside
-                else "occupied" if (own | opp) & move else "no_bracket"
-            )  # fmt: skip
-            stopped = (index, why, None if over else BLACK if black_moves else WHITE)
-            break
-        own, opp = opp ^ flips, own | flips | move
-        black_moves = not black_moves
-        flips_of.append(flips)
-        known = False
-    if not known:  # after the last move played: who moves, as ``after_move`` says it
+                if not _can_move(opp, own, empty, shifts):
+                    stopped, over = (index, "game_over", None), True
+                    break
+                passes.append(index - 1)
+                own, opp = opp, own
+                if inside and not (own | opp) & move:
+                    flips = _flips(own, opp, move, near[row * width + col] & opp)
+                    if flips:
+                        own, opp = opp ^ flips, own | flips | move
+                        played(flips)
+                        continue
+        black_moves = black_first == ((index + len(passes)) % 2 == 0)
+        why: Stop = "outside" if not inside else "occupied" if (own | opp) & move else "no_bracket"
+        stopped = (index, why, BLACK if black_moves else WHITE)
+        break
+    count = len(flips_of)
+    if not over and settled != count:  # after the last move: who moves, as ``after_move`` says
         empty = full & ~(own | opp)
         if not _can_move(own, opp, empty, shifts):
             if _can_move(opp, own, empty, shifts):
-                passes.append(len(flips_of) - 1)
-                own, opp, black_moves = opp, own, not black_moves
+                passes.append(count - 1)
+                own, opp = opp, own
             else:
                 over = True
+    black_moves = black_first == ((count + len(passes)) % 2 == 0)
     black, white = (own, opp) if black_moves else (opp, own)
     after = Board._played(geo, black, white) if flips_of else board
     to_move = None if over else BLACK if black_moves else WHITE
