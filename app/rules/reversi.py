@@ -395,19 +395,19 @@ def _flips(own: int, opp: int, move: int, near: int) -> int:
     its own direction (the step from ``move`` to it, up the bits or down), which flips if a
     stone of ``own`` closes it: only the directions that start with an opponent stone are
     walked (most have none)."""
-    flips = 0
+    flips, at = 0, move.bit_length()
     while near:
         x = near & -near
         near ^= x
         line = x
-        if x > move:
-            step = x.bit_length() - move.bit_length()
+        step = x.bit_length() - at
+        if step > 0:
             x <<= step
             while x & opp:
                 line |= x
                 x <<= step
         else:
-            step = move.bit_length() - x.bit_length()
+            step = -step
             x >>= step
             while x & opp:
                 line |= x
