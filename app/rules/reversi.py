@@ -352,8 +352,11 @@ def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
 
     First every direction one step deep (an empty cell right behind one opponent stone next to
     one of ours: most positions have such a move, found in a few operations); only if none is,
-    the full flood, direction by direction, each one's runs followed to their ends.
+    the full flood, direction by direction, each one's runs followed to their ends. A full
+    board (most games' end) has no move, and no flood is needed to say so.
     """
+    if not empty:
+        return False
     for s in shifts:
         if ((((own << s) & opp) << s) | (((own >> s) & opp) >> s)) & empty:
             return True
