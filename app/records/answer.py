@@ -126,7 +126,7 @@ def wthor_line(game: WthorGame, kind: Kind) -> Json:
     refused: Refused | None = None
     if cell_replay is not None:  # a WTHOR game has at most 60 moves: one step
         played: CellReplay = cell_replay()
-        stop = played.play([WTHOR_CELLS[square] for square in game.moves])
+        stop = played.play(list(map(WTHOR_CELLS.__getitem__, game.moves)))
         if stop is not None:
             refused = Refused(stop[0] + 1, game.moves[stop[0]], stop[1])
         position, plies = played.position(), len(game.moves) if stop is None else stop[0]
