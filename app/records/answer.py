@@ -114,13 +114,6 @@ def wthor_line(game: WthorGame, kind: Kind) -> Json:
     score the file stores for Black is the federation's score of the game as replayed. The
     line needs no move record: the cells are replayed at once where the position can
     (``CellReplay``), and only the end is read."""
-    facts = {
-        "index": game.index,
-        "tournament": game.tournament,
-        "black": game.black,
-        "white": game.white,
-        "stored_score": game.stored_score,
-    }
     position = kind.new(WTHOR_PARAMS)
     cell_replay = getattr(position, "cell_replay", None)
     refused: Refused | None = None
@@ -144,7 +137,11 @@ def wthor_line(game: WthorGame, kind: Kind) -> Json:
         illegal = {"ply": refused.ply, "move": refused.given, "code": error.code,
                    "detail": str(error), **error.details()}  # fmt: skip
     return {
-        **facts,
+        "index": game.index,
+        "tournament": game.tournament,
+        "black": game.black,
+        "white": game.white,
+        "stored_score": game.stored_score,
         "verdict": verdict,
         "plies": plies,
         "illegal": illegal,
