@@ -149,3 +149,24 @@ def test_a_writer_that_disagrees_with_the_general_path_is_not_used(
     assert record_writer(geometry, names) is None
     moves = _random_record(random.Random(7), 6, 6)
     assert_same({"height": 6, "width": 6}, moves)  # rendered and written one by one
+
+
+def test_games_from_posted_boards_are_audited_alike_either_colour_first() -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        position = KIND.new({"height": 6, "width": 8})
+        for _ in range(rng.randint(0, 12)):
+            player = position.next_player
+            if player is None:
+                break
+            position.play(rng.choice(position.legal_moves(-1, 48).moves).played, player)
+        if position.next_player is None:
+            continue
+        params = {"board": position.rows(), "next": "B" if position.next_player == 1 else "W"}
+        moves = []
+        while position.next_player is not None and rng.random() > 0.05:
+            played = rng.choice(position.legal_moves(-1, 48).moves).played
+            moves.append(Submitted(played, "legal"))
+            position.play(played, position.next_player)
+        moves.append(Submitted(Placement(0, 0), "a1"))  # refused, or played
+        assert_same(params, moves)
