@@ -23,9 +23,9 @@ A kind's position may also replay a record's cells many at a time (``CellReplay`
 the position's ``cell_replay``): the same rules and the same refusals, without a ``Move`` made
 a move — its move records are made when they are read (an answer that shows them), and may
 render themselves and write their own canonical JSON (``MoveRecords``: what the hash chain
-hashes). A record of
-plain cells (no pass written, no player named), from a new game, is replayed so, a step every
-``CELLS_STEP`` cells: Reversi's, where a ``Move`` and its records cost three times the move.
+hashes). A record of plain cells (no pass written, no player named), from a new game, is
+replayed so, a step every ``CELLS_STEP`` cells: Reversi's, where a ``Move`` and its records
+cost three times the move.
 """
 
 from __future__ import annotations
