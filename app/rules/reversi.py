@@ -139,6 +139,10 @@ class Geometry:
     gap: str  # the empty cells between the lanes, in text form
     # E, SW, S, SE as bit offsets; W, NE, N, NW are the same amounts shifted the other way.
     shifts: tuple[int, ...]
+    # The eight cells around cell (1, 1), whose index is ``width + 1``: shifted up by a cell's
+    # index and down by ``width + 1``, the cells around that cell (those off the board land on
+    # padding or fall off the int, where no stone is).
+    ring: int
 
     def with_rotation(self, bits: int) -> int:
         """A one-lane bitboard plus its 180° rotation in the high lane."""
@@ -160,7 +164,10 @@ def geometry(rows: int, cols: int) -> Geometry:
     offset = cells + gap
     both_full = full | (_reverse_bits(full, cells) << offset)
     shifts = (1, width - 1, width, width + 1)
-    return Geometry(rows, cols, width, cells, full, offset, both_full, EMPTY * gap, shifts)
+    ring = 0
+    for step in shifts:  # (one column wide, a step south-west is a step east: or, not sum)
+        ring |= 1 << (width + 1 + step) | 1 << (width + 1 - step)
+    return Geometry(rows, cols, width, cells, full, offset, both_full, EMPTY * gap, shifts, ring)
 
 
 class Board:
@@ -377,24 +384,14 @@ def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
     return False
 
 
-@lru_cache(maxsize=64)
-def neighbours(rows: int, cols: int) -> tuple[int, ...]:
-    """Each cell's neighbours in the 8 directions, by the cell's bit index, as a one-lane
-    bitboard: where a move's flips start (``_flips``). Made once a shape (a few hundred bytes
-    for 8 × 8; the few shapes in play are kept)."""
-    geo = geometry(rows, cols)
-    near = []
-    for index in range(geo.cells):
-        cell, mask = 1 << index, 0
-        for step in geo.shifts:
-            mask |= (cell << step) | (cell >> step)
-        near.append(mask & geo.full)
-    return tuple(near)
+def _near(geo: Geometry, at: int, opp: int) -> int:
+    """The stones of ``opp`` on the cells around the cell of index ``at``."""
+    return ((geo.ring << at) >> (geo.width + 1)) & opp
 
 
 def _flips(own: int, opp: int, move: int, near: int) -> int:
     """The stones of ``opp`` bracketed by the stone ``move`` and ``own``. ``near``: the stones
-    of ``opp`` next to ``move`` (its ``neighbours``, masked). Each is the first of a run in
+    of ``opp`` next to ``move`` (``_near``). Each is the first of a run in
     its own direction (the step from ``move`` to it, up the bits or down), which flips if a
     stone of ``own`` closes it: only the directions that start with an opponent stone are
     walked (most have none)."""
@@ -433,10 +430,9 @@ def move_flips(board: Board, row: int, col: int, color: Color) -> int | None:
     move = 1 << at
     if (black | white) & move:
         return None
-    near = neighbours(board.rows, board.cols)[at]
     if color == BLACK:
-        return _flips(black, white, move, near & white)
-    return _flips(white, black, move, near & black)
+        return _flips(black, white, move, _near(board.geometry, at, white))
+    return _flips(white, black, move, _near(board.geometry, at, black))
 
 
 @lru_cache(maxsize=4096)
@@ -526,7 +522,7 @@ class BoardChecks:
             return _NO_BRACKET
         board = self._board
         own, opp = board.stones(color)
-        near = neighbours(self._rows, self._cols)[row * self._width + col] & opp
+        near = _near(board.geometry, row * self._width + col, opp)
         return MoveCheck(True, None, board.cells(_flips(own, opp, move, near)))
 
 
@@ -545,11 +541,11 @@ def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     """All legal moves of ``color`` in (row, col) order, each with how many stones it flips."""
     mask = legal_moves_mask(board, color)  # first: the lanes give the bitboards too
     own, opp = board.stones(color)
-    near, width = neighbours(board.rows, board.cols), board.cols + 1
+    geo, width = board.geometry, board.cols + 1
     moves = []
     for row, col in board.cells(mask):
         at = row * width + col
-        flips = _flips(own, opp, 1 << at, near[at] & opp)
+        flips = _flips(own, opp, 1 << at, _near(geo, at, opp))
         assert flips  # every cell of the legal-move mask flips something
         moves.append(LegalMove(row, col, flips.bit_count()))
     return moves
@@ -735,7 +731,7 @@ def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Th
     at the first cell the colour to move cannot play (``Through.stopped``)."""
     geo = board.geometry
     rows, cols, width, full, shifts = geo.rows, geo.cols, geo.width, geo.full, geo.shifts
-    near = neighbours(rows, cols)
+    ring, reach = geo.ring, width + 1  # the cells around a cell (``_near``), inline
     black, white = board.bits()
     black_first = color != WHITE  # whose stones ``own`` are at first (when nobody moves: unused)
     own, opp = (black, white) if black_first else (white, black)  # the colour to move's first
@@ -751,7 +747,7 @@ def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Th
             at = row * width + col
             move = 1 << at
             if not (own | opp) & move:
-                flips = _flips(own, opp, move, near[at] & opp)
+                flips = _flips(own, opp, move, ((ring << at) >> reach) & opp)
                 if flips:  # a move of the colour expected: it had one, and it is played
                     own, opp = opp ^ flips, own | flips | move
                     played(flips)
@@ -773,7 +769,8 @@ def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Th
                 passes.append(index - 1)
                 own, opp = opp, own
                 if inside and not (own | opp) & move:
-                    flips = _flips(own, opp, move, near[row * width + col] & opp)
+                    at = row * width + col
+                    flips = _flips(own, opp, move, ((ring << at) >> reach) & opp)
                     if flips:
                         own, opp = opp ^ flips, own | flips | move
                         played(flips)
