@@ -5,9 +5,10 @@
 Three measurements, each a median over ``--rounds`` rounds:
 
 * **engine**: every game of ``tests/data/WTH_1988.wtb`` (1,823 games, ~110,000 moves) replayed
-  by ``app.records.audit.replay`` — ``Position.play`` for each move, the code a live session's
-  move goes through — in games/s. The moves are read and made ``Submitted`` before the clock
-  starts, so the figure is the replay's alone.
+  by ``app.records.audit.replay`` — the position's cell replay where it has one (Othello's:
+  the rules' ``play_through``, the same flips and passes ``Position.play`` decides a live
+  session's move by; the baseline before it: ``Position.play`` a move) — in games/s. The moves
+  are read and made ``Submitted`` before the clock starts, so the figure is the replay's alone.
 * **HTTP, WTHOR file**: the same file as the raw body of ``POST /v1/records/audit-batch``
   (``application/octet-stream``), answered as NDJSON, one line a game, in games/s: the edge,
   the replay, the federation's score and a JSON line per game.

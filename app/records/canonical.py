@@ -236,6 +236,13 @@ class Chain:
         self._digest = hashlib.sha256(self._digest + written).digest()
         return written
 
+    def add_written(self, written: Iterable[bytes]) -> None:
+        """Chain the next move records, given as their canonical JSON."""
+        digest, sha256 = self._digest, hashlib.sha256
+        for record in written:
+            digest = sha256(digest + record).digest()
+        self._digest = digest
+
     def hex(self) -> str:
         """The last hash, lower-case hex."""
         return self._digest.hex()

@@ -38,8 +38,13 @@ def submitting(
     """The moves a record wrote (squares, ``[row, col]`` pairs, ``pass``, the kind's
     ``choices``' bodies; for the ``players`` it names, if it does) as the kind plays them, a
     step every ``READ_STEP`` moves; a RecordError naming the first that is none of the board's."""
-    moves = []
     named = _named_moves(squares) if squares is not None else {}
+    if named and not players:  # a record of square names (a transcript): looked up at once
+        try:
+            return [named[given] for given in written]  # type: ignore[index]
+        except (KeyError, TypeError):  # not only names of this board's squares: one by one
+            pass
+    moves = []
     for index, given in enumerate(written, 1):
         if not index % READ_STEP:
             yield

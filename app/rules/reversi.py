@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, Protocol
 
 from app.rules.colors import Color
 from app.rules.errors import RuleError
@@ -139,6 +139,10 @@ class Geometry:
     gap: str  # the empty cells between the lanes, in text form
     # E, SW, S, SE as bit offsets; W, NE, N, NW are the same amounts shifted the other way.
     shifts: tuple[int, ...]
+    # The eight cells around cell (1, 1), whose index is ``width + 1``: shifted up by a cell's
+    # index and down by ``width + 1``, the cells around that cell (those off the board land on
+    # padding or fall off the int, where no stone is).
+    ring: int
 
     def with_rotation(self, bits: int) -> int:
         """A one-lane bitboard plus its 180° rotation in the high lane."""
@@ -160,7 +164,10 @@ def geometry(rows: int, cols: int) -> Geometry:
     offset = cells + gap
     both_full = full | (_reverse_bits(full, cells) << offset)
     shifts = (1, width - 1, width, width + 1)
-    return Geometry(rows, cols, width, cells, full, offset, both_full, EMPTY * gap, shifts)
+    ring = 0
+    for step in shifts:  # (one column wide, a step south-west is a step east: or, not sum)
+        ring |= 1 << (width + 1 + step) | 1 << (width + 1 - step)
+    return Geometry(rows, cols, width, cells, full, offset, both_full, EMPTY * gap, shifts, ring)
 
 
 class Board:
@@ -352,8 +359,11 @@ def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
 
     First every direction one step deep (an empty cell right behind one opponent stone next to
     one of ours: most positions have such a move, found in a few operations); only if none is,
-    the full flood, direction by direction, each one's runs followed to their ends.
+    the full flood, direction by direction, each one's runs followed to their ends. A full
+    board (most games' end) has no move, and no flood is needed to say so.
     """
+    if not empty:
+        return False
     for s in shifts:
         if ((((own << s) & opp) << s) | (((own >> s) & opp) >> s)) & empty:
             return True
@@ -374,29 +384,36 @@ def _can_move(own: int, opp: int, empty: int, shifts: tuple[int, ...]) -> bool:
     return False
 
 
-def _flips(own: int, opp: int, move: int, shifts: tuple[int, ...]) -> int:
-    """The stones of ``opp`` bracketed by the stone ``move`` and ``own``: in each of the 8
-    directions, the run of ``opp`` right next to ``move`` if ``own`` closes it."""
-    flips = 0
-    for s in shifts:
-        x = (move << s) & opp
-        if x:  # most directions stop here: no opponent stone next to the move
-            line = x
-            x <<= s
+def _near(geo: Geometry, at: int, opp: int) -> int:
+    """The stones of ``opp`` on the cells around the cell of index ``at``."""
+    return ((geo.ring << at) >> (geo.width + 1)) & opp
+
+
+def _flips(own: int, opp: int, move: int, near: int) -> int:
+    """The stones of ``opp`` bracketed by the stone ``move`` and ``own``. ``near``: the stones
+    of ``opp`` next to ``move`` (``_near``). Each is the first of a run in
+    its own direction (the step from ``move`` to it, up the bits or down), which flips if a
+    stone of ``own`` closes it: only the directions that start with an opponent stone are
+    walked (most have none)."""
+    flips, at = 0, move.bit_length()
+    while near:
+        x = near & -near
+        near ^= x
+        line = x
+        step = x.bit_length() - at
+        if step > 0:
+            x <<= step
             while x & opp:
                 line |= x
-                x <<= s
-            if x & own:
-                flips |= line
-        x = (move >> s) & opp
-        if x:
-            line = x
-            x >>= s
+                x <<= step
+        else:
+            step = -step
+            x >>= step
             while x & opp:
                 line |= x
-                x >>= s
-            if x & own:
-                flips |= line
+                x >>= step
+        if x & own:
+            flips |= line
     return flips
 
 
@@ -408,14 +425,14 @@ def move_flips(board: Board, row: int, col: int, color: Color) -> int | None:
     """
     if not (0 <= row < board.rows and 0 <= col < board.cols):
         raise _outside(board, row, col)
-    geo = board.geometry
+    at = row * board.geometry.width + col
     black, white = board.bits()
-    move = 1 << (row * geo.width + col)
+    move = 1 << at
     if (black | white) & move:
         return None
     if color == BLACK:
-        return _flips(black, white, move, geo.shifts)
-    return _flips(white, black, move, geo.shifts)
+        return _flips(black, white, move, _near(board.geometry, at, white))
+    return _flips(white, black, move, _near(board.geometry, at, black))
 
 
 @lru_cache(maxsize=4096)
@@ -505,7 +522,8 @@ class BoardChecks:
             return _NO_BRACKET
         board = self._board
         own, opp = board.stones(color)
-        return MoveCheck(True, None, board.cells(_flips(own, opp, move, board.geometry.shifts)))
+        near = _near(board.geometry, row * self._width + col, opp)
+        return MoveCheck(True, None, board.cells(_flips(own, opp, move, near)))
 
 
 # The answers of every illegal move: one value each (their empty flips are never changed).
@@ -523,10 +541,11 @@ def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     """All legal moves of ``color`` in (row, col) order, each with how many stones it flips."""
     mask = legal_moves_mask(board, color)  # first: the lanes give the bitboards too
     own, opp = board.stones(color)
-    shifts, width = board.geometry.shifts, board.cols + 1
+    geo, width = board.geometry, board.cols + 1
     moves = []
     for row, col in board.cells(mask):
-        flips = _flips(own, opp, 1 << (row * width + col), shifts)
+        at = row * width + col
+        flips = _flips(own, opp, 1 << at, _near(geo, at, opp))
         assert flips  # every cell of the legal-move mask flips something
         moves.append(LegalMove(row, col, flips.bit_count()))
     return moves
@@ -667,6 +686,113 @@ def apply_moves(
             return _outcome(board, row, col, to_move, flips)
         board, to_move, _ = after_move(board, row, col, to_move, flips)
     raise AssertionError("unreachable: the last move returns")
+
+
+# Why ``play_through`` stopped at a cell: it is no move of the player to move (outside the
+# board, occupied, bracketing nothing), or the game ended before it.
+Stop = Literal["outside", "occupied", "no_bracket", "game_over"]
+
+
+@dataclass(frozen=True, slots=True)
+class Through:
+    """Moves played one after another (``play_through``): the board after those played, the
+    colour to move after them (None: the game is over), each one's flips (one-lane bitboards,
+    in order: as many as were played), the indices in ``flips`` of the moves after which the
+    opponent had no move and passed (the mover moved again), and where it stopped: the index
+    of the cell that was refused and why, with the colour that was to move there (None if
+    every cell was played)."""
+
+    board: Board
+    next: Color | None
+    flips: list[int]
+    passes: list[int]
+    stopped: tuple[int, Stop, Color | None] | None
+
+
+class Cell(Protocol):
+    """A cell of a board, as a caller holds it (a session's ``Placement``): its row and column."""
+
+    @property
+    def row(self) -> int: ...
+
+    @property
+    def col(self) -> int: ...
+
+
+def play_through(board: Board, color: Color | None, cells: Iterable[Cell]) -> Through:
+    """Play ``cells`` one after another from ``board``, ``color`` to move (a colour that has a
+    legal move there, or None: the game is over), each by the colour to move, passes inferred
+    (``after_move``'s rule): the same moves as ``after_move`` played cell after cell, for a
+    whole game at once (an audit's replay).
+
+    Whether the opponent of the last mover must pass is asked only where it matters: a cell it
+    can play proves it has a move, so the question (``_can_move``, the costliest part of
+    ``after_move``) is asked only before a cell it cannot play, and after the last cell. Stops
+    at the first cell the colour to move cannot play (``Through.stopped``)."""
+    geo = board.geometry
+    rows, cols, width, full, shifts = geo.rows, geo.cols, geo.width, geo.full, geo.shifts
+    ring, reach = geo.ring, width + 1  # the cells around a cell (``_near``), inline
+    black, white = board.bits()
+    black_first = color != WHITE  # whose stones ``own`` are at first (when nobody moves: unused)
+    own, opp = (black, white) if black_first else (white, black)  # the colour to move's first
+    flips_of: list[int] = []
+    played = flips_of.append
+    passes: list[int] = []
+    settled = 0  # the moves played when the colour of ``own`` was last known to have a move
+    over = color is None
+    stopped: tuple[int, Stop, Color | None] | None = None
+    for cell in cells:  # (after the end no cell flips anything: each goes the slow way)
+        row, col = cell.row, cell.col
+        if 0 <= row < rows and 0 <= col < cols:
+            at = row * width + col
+            move = 1 << at
+            if not (own | opp) & move:
+                flips = _flips(own, opp, move, ((ring << at) >> reach) & opp)
+                if flips:  # a move of the colour expected: it had one, and it is played
+                    own, opp = opp ^ flips, own | flips | move
+                    played(flips)
+                    continue
+        # Not a move of the colour expected, which may have none: then it passes.
+        index = len(flips_of)
+        if over:
+            stopped = (index, "game_over", None)
+            break
+        inside = 0 <= row < rows and 0 <= col < cols
+        move = 1 << (row * width + col) if inside else 0
+        if settled != index:
+            settled = index
+            empty = full & ~(own | opp)
+            if not _can_move(own, opp, empty, shifts):
+                if not _can_move(opp, own, empty, shifts):
+                    stopped, over = (index, "game_over", None), True
+                    break
+                passes.append(index - 1)
+                own, opp = opp, own
+                if inside and not (own | opp) & move:
+                    at = row * width + col
+                    flips = _flips(own, opp, move, ((ring << at) >> reach) & opp)
+                    if flips:
+                        own, opp = opp ^ flips, own | flips | move
+                        played(flips)
+                        continue
+        black_moves = black_first == ((index + len(passes)) % 2 == 0)
+        why: Stop = "outside" if not inside else "occupied" if (own | opp) & move else "no_bracket"
+        stopped = (index, why, BLACK if black_moves else WHITE)
+        break
+    count = len(flips_of)
+    if not over and settled != count:  # after the last move: who moves, as ``after_move`` says
+        empty = full & ~(own | opp)
+        if not _can_move(own, opp, empty, shifts):
+            if _can_move(opp, own, empty, shifts):
+                passes.append(count - 1)
+                own, opp = opp, own
+            else:
+                over = True
+    black_moves = black_first == ((count + len(passes)) % 2 == 0)
+    black, white = (own, opp) if black_moves else (opp, own)
+    after = Board._played(geo, black, white) if flips_of else board
+    to_move = None if over else BLACK if black_moves else WHITE
+    return Through(after, to_move, flips_of, passes, stopped)
 
 
 def standard_start(height: int, width: int) -> list[str]:

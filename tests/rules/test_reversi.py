@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 import pytest
 from hypothesis import given, settings
@@ -227,3 +228,54 @@ def test_position_out_of_board_is_refused() -> None:
         reversi.check_move(Board.from_rows(OPENING), 8, 0, "B")
     with pytest.raises(IndexError):
         reversi.BoardChecks(Board.from_rows(OPENING)).check(0, 8, "W")
+
+
+class At(NamedTuple):
+    row: int
+    col: int
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (8, 8), (6, 10)])
+def test_play_through_plays_whole_games_as_the_reference_does(rows: int, cols: int) -> None:
+    """Cells played at once (an audit's replay): each move's flips, the passes, the board and
+    who moves after them are the reference's, played a move at a time; the first cell the
+    colour to move cannot play stops it, with why."""
+    rng = random.Random(rows * cols)
+    start = reversi.standard_start(rows, cols)
+    passes = 0
+    for _ in range(40):
+        grid, color, cells, flips, passed = start, "B", [], [], []
+        while reversi_moves(grid, color) and rng.random() > 0.02:
+            row, col = rng.choice(reversi_moves(grid, color))
+            flipped = reversi_flips(grid, row, col, color)
+            grid = reversi_play(grid, row, col, color)
+            other = "W" if color == "B" else "B"
+            color = other if reversi_moves(grid, other) else color
+            cells.append((row, col))
+            flips.append(flipped)
+            if color != other:
+                passed.append(len(cells) - 1)
+        to_move = color if reversi_moves(grid, color) else None
+        through = reversi.play_through(Board.from_rows(start), "B", map(At._make, cells))
+        assert through.stopped is None
+        assert [through.board.cells(f) for f in through.flips] == flips
+        assert through.passes == [i for i in passed if i < len(cells) - 1 or to_move]
+        assert (through.board.to_rows(), through.next) == (grid, to_move)
+        passes += len(through.passes)
+        # One more cell: outside, occupied, bracketing nothing, or after the end.
+        row, col = rng.choice([(-1, 0), (0, cols), (rows // 2, cols // 2), (0, 0)])
+        stopped = reversi.play_through(
+            Board.from_rows(start), "B", map(At._make, [*cells, (row, col)])
+        )
+        if to_move is None:
+            assert stopped.stopped == (len(cells), "game_over", None)
+        elif not (0 <= row < rows and 0 <= col < cols):
+            assert stopped.stopped == (len(cells), "outside", to_move)
+        elif grid[row][col] != ".":
+            assert stopped.stopped == (len(cells), "occupied", to_move)
+        elif not reversi_flips(grid, row, col, to_move):
+            assert stopped.stopped == (len(cells), "no_bracket", to_move)
+        else:
+            assert stopped.stopped is None
+    if rows * cols <= 24:
+        assert passes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Annotated, ClassVar, Literal, NotRequired, cast
 
 from pydantic import Field, model_validator
@@ -28,6 +29,7 @@ from app.contract.problems import CELL_REFUSALS, ILLEGAL_SESSION_MOVE, Refusal
 from app.contract.squares import SquareError, Squares, check_syntax
 from app.kinds.reversi.moves import ROW_ONE, WrittenMoves
 from app.kinds.reversi.questions import QUESTIONS
+from app.kinds.reversi.replay import CellsReplayed
 from app.records.errors import RecordError
 from app.records.transcript import read_transcript
 from app.rules import reversi
@@ -335,6 +337,12 @@ class Reversi:
         last = min(self.move_count, max(since, 0) + limit)
         return [self.move(seq) for seq in range(max(since, 0) + 1, last + 1)]
 
+    def cell_replay(self) -> CellsReplayed:
+        """A record's cells replayed from this new game many at a time, their records made
+        when read (an audit's ``CellReplay``: ``app.kinds.reversi.replay``)."""
+        assert not self.move_count, "a replay starts from a new game"
+        return CellsReplayed(self.board, self.next_color, NoBracket, _replayed)
+
     def legal_moves(self, after: int, limit: int) -> LegalMoves:
         """The cells that bracket for the colour to move (the rules' legal-move mask), each with
         the stones it would flip, walked for this page's cells only. A live game's player to
@@ -414,6 +422,16 @@ class Reversi:
         return json.dumps(kept, separators=(",", ":"))
 
 
+def _replayed(board: Board, next_color: Color | None, count: int, last: Move | None) -> Reversi:
+    """The position a replay of ``count`` moves leaves (``CellsReplayed``): as a position a store
+    rebuilt, it holds the last move's record only."""
+    if last is None:
+        return Reversi(board, next_color)
+    position = Reversi(board, next_color, count)
+    position.unwritten = [last]
+    return position
+
+
 class ReversiKind:
     """The kind: makes positions, and encodes them and their moves for stores."""
 
@@ -468,10 +486,9 @@ class ReversiKind:
     )
 
     def new(self, params: Mapping[str, object]) -> Reversi:
-        board = Board.from_rows(_start_rows(params))
         wanted = params.get("next", BLACK)
         assert wanted in (BLACK, WHITE), wanted
-        start = first_to_move(board, wanted)
+        board, start = _started(_start_rows(params), wanted)
         if start is None:
             raise ValueError("neither colour can move in the start position")
         return Reversi(board, start)
@@ -534,15 +551,28 @@ class ReversiKind:
         return {**facts, "final_score": final_score(score, squares, winner, reason)}
 
 
-def _start_rows(params: Mapping[str, object]) -> Sequence[str]:
+@lru_cache(maxsize=256)
+def _started(rows: tuple[str, ...], wanted: Color) -> tuple[Board, Color | None]:
+    """A start position's board and who moves first (``first_to_move``): a value (a Board is
+    never changed), made once for the few starts games have (every audit makes one, twice)."""
+    board = Board.from_rows(rows)
+    return board, first_to_move(board, wanted)
+
+
+def _start_rows(params: Mapping[str, object]) -> tuple[str, ...]:
     board = params.get("board")
     if board is not None:
         assert isinstance(board, list)
-        return [str(row) for row in board]
+        return tuple(str(row) for row in board)
     height, width = params.get("height", 8), params.get("width", 8)
     assert isinstance(height, int)
     assert isinstance(width, int)
-    return standard_start(height, width)
+    return _standard(height, width)
+
+
+@lru_cache(maxsize=256)
+def _standard(height: int, width: int) -> tuple[str, ...]:
+    return tuple(standard_start(height, width))
 
 
 KIND = ReversiKind()
