@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
@@ -227,10 +228,11 @@ class GameMadeOut(TypedDict):
     seat: Annotated[int, Field(description="The player's seat: 1 moves first.")]
 
 
-_SEEK_ID, _seek_id = matching("[A-Za-z0-9_-]{1,64}", "seek_id", "is not a seek id", ID_LENGTH)
+OFFER_ID = "[A-Za-z0-9_-]{1,64}"  # a seek's or a challenge's id
+_SEEK_ID, _seek_id = matching(OFFER_ID, "seek_id", "is not a seek id", ID_LENGTH)
 SEEK_ID = Param("seek_id", "path", _SEEK_ID, "The seek's id, from `POST /v1/seeks`.", _seek_id, "")
 _CHALLENGE_ID, _challenge_id = matching(
-    "[A-Za-z0-9_-]{1,64}", "challenge_id", "is not a challenge id", ID_LENGTH
+    OFFER_ID, "challenge_id", "is not a challenge id", ID_LENGTH
 )
 CHALLENGE_ID = Param(
     "challenge_id", "path", _CHALLENGE_ID, "The challenge's id, from `POST /v1/challenges`.",
@@ -238,11 +240,16 @@ CHALLENGE_ID = Param(
 )  # fmt: skip
 
 
+_CURSOR = re.compile(rf"([0-9]{{1,16}})\.({OFFER_ID})")
+
+
 def _cursor(text: str) -> SeekCursor:
-    made, _, seek = text.partition(".")
-    if not made.isdigit() or len(made) > 16 or not seek or len(seek) > ID_LENGTH:
+    """A listing's ``next``: its last seek's ``created_at`` and id (a seek id's characters
+    only: a NUL byte reached PostgreSQL, which refused it as a failing store, 503)."""
+    cursor = _CURSOR.fullmatch(text)
+    if cursor is None:
         raise Malformed("cursor", "must be a `next` of this listing")
-    return int(made), seek
+    return int(cursor[1]), cursor[2]
 
 
 CURSOR = Param[SeekCursor | None](

@@ -362,6 +362,15 @@ def test_hostile_challenges_and_ids(quick: TestClient) -> None:
     assert_problem(quick.get("/v1/seeks", params={"limit": 101}), 422, "validation_error")
 
 
+@pytest.mark.parametrize("cursor", ["1.\x00", "1.a\x00b", "1.é", "١٢.x", "1.", ".x", "1.x.y"])
+def test_a_cursor_that_is_no_next_is_422_on_every_database(archive_url: str, cursor: str) -> None:
+    """A cursor's seek id is a seek id's characters: a NUL byte reached PostgreSQL, which
+    refused the query (503 store_unavailable)."""
+    with TestClient(create_app(served(archive_url)), raise_server_exceptions=False) as client:
+        assert_problem(client.get("/v1/seeks", params={"cursor": cursor}), 422,
+                       "validation_error")  # fmt: skip
+
+
 def test_without_an_archive_the_routes_are_503() -> None:
     with TestClient(create_app(served("none")), raise_server_exceptions=False) as client:
         key = bearer("P123.secret")
