@@ -78,6 +78,10 @@ SEATING = ("open", "creator", "rated", "names")
 OFFERS_RETRY_SECONDS = 60
 CHALLENGE, CHALLENGE_DECLINED = "challenge", "challenge_declined"
 MAX_RATING = 10_000.0  # a range's bounds: beyond any Glicko-2 rating
+ACCEPTED_PENDING = (
+    "the game store did not answer: the challenge is accepted, and its game is made once the "
+    "store answers, told on both players' streams (`game`)"
+)
 
 
 def _no_seating(game: dict[str, Any]) -> None:
@@ -204,7 +208,8 @@ class PostedSeekOut(TypedDict):
     game: Annotated[
         str | None,
         Field(description="The game made at once when the seek fit one that was waiting; null: "
-              "it waits (the game is told on the player's stream when made)."),
+              "it waits, or it fit one but the game store did not answer (the game is made "
+              "once it does): either way the game is told on the player's stream when made."),
     ]  # fmt: skip
     seat: Annotated[int | None, Field(description="The player's seat in that game.")]
 
@@ -341,8 +346,12 @@ async def create_seek(request: Request) -> Response:
     headers = {"Location": f"/v1/seeks/{seek.id}"}
     if matched is None:
         return json_response({"id": seek.id, "game": None, "seat": None}, 201, headers)
-    # Matched: the game is made and told, or undone (the waiting seek waits again).
-    game_id, seat = await made(matches, matched.pending)
+    # Matched: the game is made and told, or undone (the waiting seek waits again), or left
+    # pending while the store does not answer: then made and told by the periodic work.
+    try:
+        game_id, seat = await made(matches, matched.pending)
+    except StoreUnavailable:
+        return json_response({"id": seek.id, "game": None, "seat": None}, 201, headers)
     return json_response({"id": seek.id, "game": game_id, "seat": seat}, 201, headers)
 
 
@@ -452,8 +461,12 @@ async def accept_challenge(request: Request) -> Response:
     pending = await matches.offers.take(challenge, drawn=matches.draw(client_of(request), now_ms()))
     if not isinstance(pending, PendingGame):
         raise ChallengeNotFound(challenge.id)
-    # Taken: the game is made and told, or undone (the challenge stays open).
-    game_id, seat = await made(matches, pending)
+    # Taken: the game is made and told, or undone (the challenge stays open), or left pending
+    # while the store does not answer: then made and told by the periodic work.
+    try:
+        game_id, seat = await made(matches, pending)
+    except StoreUnavailable:
+        raise StoreUnavailable(ACCEPTED_PENDING) from None
     return json_response({"game": game_id, "seat": seat}, 201, {"Location": f"/v1/games/{game_id}"})
 
 
