@@ -13,9 +13,9 @@ from dataclasses import replace
 import pytest
 
 from app.api.matches import expired_told, told_of
+from app.stores.archive import offers as offers_module
 from app.stores.archive.archive import Archive
 from app.stores.archive.migrate import upgrade
-from app.stores.archive import offers as offers_module
 from app.stores.archive.offers import Drawn, Offers, Seek
 from app.stores.archive.players import Players
 

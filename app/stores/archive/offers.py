@@ -191,9 +191,7 @@ class Offers:
             )
             if held.scalar_one() > most:
                 raise Full()
-            mine = (await _ratings(connection, new.pool, {new.player})).get(
-                new.player, NEW_RATING
-            )
+            mine = (await _ratings(connection, new.pool, {new.player})).get(new.player, NEW_RATING)
             # Only the seeks that fit are read (each player's rating in the other's range, in
             # the query): the oldest MATCH_SCAN of the terms read whatever their ranges let
             # seeks that fit no one — a few players' narrow ranges — hide every seek behind

@@ -28,17 +28,19 @@ import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._events import PlayerEvent
 from adjudicator_client._problem import ProblemError
+from adjudicator_client._schema import PostedSeekOut
 from adjudicator_client.bot.game import BUSY, GameRunner, Options, Outcome, answered
 from adjudicator_client.bot.positions import PROTOCOL_GAMES
 
 log = logging.getLogger("adjudicator_client.bot")
+T = TypeVar("T")
 
 BACKOFF_CAP_SECONDS = 30.0  # the longest wait before the player's stream is opened again
 REMATCH_POLL_SECONDS = 1.0  # how often an ended game is read for its opponent's rematch offer
@@ -358,7 +360,7 @@ class Bot:
             self.standing[index] = posted["id"]
             self.seeking[posted["id"]] = index
 
-    async def _posted(self, body: Mapping[str, Any]) -> dict[str, Any] | None:
+    async def _posted(self, body: Mapping[str, Any]) -> PostedSeekOut | None:
         """``body`` posted as a seek (None: enough games were begun first). A connection lost
         after it was sent may leave it standing beside the one posted again: its game is
         played all the same, told on the stream."""
@@ -375,9 +377,7 @@ class Bot:
             log.error("seek %s refused: %s", json.dumps(body), refused)
             raise
 
-    async def _while_wanted(
-        self, what: str, call: Callable[[], Awaitable[dict[str, Any]]]
-    ) -> dict[str, Any] | None:
+    async def _while_wanted(self, what: str, call: Callable[[], Awaitable[T]]) -> T | None:
         """``call``'s answer, asked again while the service is away or busy (429, 503: a seek
         and an acceptance are game creations, charged to the client's rate) until enough games
         were begun or the bot stops (None); a refusal that is not for a while is raised. (A
