@@ -415,6 +415,26 @@ def test_a_players_streams_are_bounded_per_client_as_games_are(tmp_path: Any) ->
             assert "retry-after" in refused.headers
 
 
+PAST_ANY_EVENT = [({"Last-Event-ID": "3000000000"}, {}), ({}, {"since": "9007199254740991"})]
+
+
+@pytest.mark.parametrize(("resume", "params"), PAST_ANY_EVENT, ids=["last-event-id", "since"])
+def test_a_stream_resumed_past_any_events_number_waits_on_every_database(
+    archive_url: str, resume: dict[str, str], params: dict[str, str]
+) -> None:
+    """A resume point past the largest number an event can have (its row's INTEGER) is read
+    as that number: PostgreSQL refused the query, and the stream broke with a traceback."""
+    app = create_app(served(archive_url, event_keep_alive_seconds=0.1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        ann = make_player(client, "Ann")
+        headers = {**bearer(ann["key"]), **resume}
+        path = f"/v1/players/{ann['id']}/events"
+        with client.stream("GET", path, headers=headers, params=params) as stream:
+            assert stream.status_code == 200
+            lines = stream.iter_lines()
+            assert any(line == ": keep-alive" for line, _ in zip(lines, range(10), strict=False))
+
+
 class Died(Exception):
     """The process making a game dies here: nothing after it runs (its request answers 500)."""
 
