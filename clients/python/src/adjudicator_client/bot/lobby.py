@@ -297,7 +297,9 @@ class Bot:
             if data.get("via") == "seek":
                 seek_id = str(data.get("seek"))
                 seek = self.seeking.pop(seek_id, None)
-                if seek is None:  # a seek whose answer is not read yet (or of the past)
+                # A seek whose answer is not read yet (or of the past); not one whose answer
+                # named its game, begun already (kept, it was never taken back: one a game).
+                if seek is None and game_id not in self.begun:
                     self.early[seek_id] = game_id
             if seek is not None:
                 self.standing.pop(seek, None)
@@ -353,7 +355,8 @@ class Bot:
         posted = await self._posted(self.seeks[index])
         if posted is None:
             return
-        made = posted["game"] or self.early.pop(posted["id"], None)
+        told = self.early.pop(posted["id"], None)
+        made = posted["game"] or told
         if made is not None:  # at once, or told on the stream before this answer was read
             await self._begin(made, posted["seat"], index)
         else:
