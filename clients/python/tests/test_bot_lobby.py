@@ -82,7 +82,7 @@ def test_a_seek_is_posted_again_after_its_game_however_its_game_was_learnt(
         bot = Bot(api, "key", options, seeks=seeks, games=3, report=lambda line: None)
         await asyncio.wait_for(bot.run(), 10)
         assert bot.started == 3
-        assert bot.standing == bot.early == {}  # nothing kept of the games' seeks
+        assert (bot.standing, bot.early) == ({}, {})  # nothing kept of the games' seeks
 
     asyncio.run(play())
     assert len(service.posted) == 3  # one seek a game, none left over
