@@ -381,6 +381,27 @@ def test_an_unknown_flag_or_command_is_a_usage_error(runner: CliRunner, args: li
     assert "Traceback" not in result.stderr
 
 
+TICTACTOE = '{"game": "tictactoe", "n": 3}'
+
+
+@pytest.mark.parametrize(
+    ("game", "bounds"),
+    [(TICTACTOE, ["nan", "1"]), (TICTACTOE, ["1", "inf"]), (TICTACTOE, ["-1e400", "1"]),
+     ('{"game": "tictactoe", "n": NaN}', []), ('{"n": Infinity}', [])],
+)  # fmt: skip
+def test_a_seek_of_numbers_json_has_not_is_refused_before_it_is_sent(
+    runner: CliRunner, game: str, bounds: list[str]
+) -> None:
+    """NaN and infinities, which Python reads, were read, then could not be sent: a traceback.
+    (No service listens at the URL: nothing is sent.)"""
+    ranged = ["--range", *bounds] if bounds else []
+    args = ["seek", "new", "--game", game, *ranged, "--key", "k", "--url", "http://127.0.0.1:9"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "finite number" in result.stderr or "not a JSON number" in result.stderr
+
+
 # The OpenAPI document
 
 

@@ -28,6 +28,10 @@ from app.sessions.watchers import Watchers, until
 # at a time.
 EVENTS_POLL_SECONDS = 0.5
 EVENTS_PAGE = 100
+# The largest number an event can have: its row's ``seq`` is an INTEGER (``tables``). A resume
+# point past it (a Last-Event-ID may be up to 2**53 - 1, as a game's) reads from it: PostgreSQL
+# refused the larger number as a query's argument, and the stream broke with a traceback.
+LAST_EVENT_NUMBER = 2**31 - 1
 
 Page = list[tuple[int, str, str]]  # (number, event, data)
 
@@ -48,7 +52,7 @@ def feed(
     keep_alive: float = request.app.state.settings.event_keep_alive_seconds
 
     async def events() -> AsyncIterator[bytes]:
-        seen = after
+        seen = min(after, LAST_EVENT_NUMBER)
         stopping = request.app.state.stopping
         yield format_sse_event(retry=RECONNECT_MS)
         spoke = time.monotonic()

@@ -15,9 +15,10 @@ finishes it: the ``game`` events are told once, by whichever claim still holds. 
 game's seeks are gone already: never listed, withdrawn nor matched again.
 
 A game that cannot be made (the live store full, its body no longer a game) is undone
-(``Offers.undo``): the waiting seek, or the challenge, waits again. The request that drew it
-answers the refusal; the periodic work tries a store that refused for room, or was down, again
-at its next turn.
+(``Offers.undo``): the waiting seek, or the challenge, waits again; the request that drew it
+answers the refusal. A live store that did not answer may have made it: the game stays pending
+(the request answers without it), and the periodic work makes it once the store answers, as it
+tries a store that refused it room again at its next turn.
 """
 
 from __future__ import annotations
@@ -131,9 +132,15 @@ class Matches:
     async def complete(self, pending: PendingGame) -> None:
         """Make and tell the game a request drew. A game that cannot be made is undone, and
         its refusal raised, unless another process claimed it meanwhile (it makes it: nothing
-        raised). Once made, a database that fails to tell it leaves it to the periodic work."""
+        raised). A store that did not answer (StoreUnavailable, raised) leaves it pending, as
+        a database that fails to tell it once made does: the periodic work makes it (once, by
+        its id) and tells it. (Undone, a game the store had made, its answer lost, stood
+        seated and told to nobody, while the waiting seek was matched again into another.)"""
         try:
             await self.make(pending)
+        except StoreUnavailable:
+            log.warning("offers: game %s not made yet (the store did not answer)", pending.id)
+            raise
         except BaseException:
             if await self.offers.undo(pending):
                 raise

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
@@ -77,6 +78,10 @@ SEATING = ("open", "creator", "rated", "names")
 OFFERS_RETRY_SECONDS = 60
 CHALLENGE, CHALLENGE_DECLINED = "challenge", "challenge_declined"
 MAX_RATING = 10_000.0  # a range's bounds: beyond any Glicko-2 rating
+ACCEPTED_PENDING = (
+    "the game store did not answer: the challenge is accepted, and its game is made once the "
+    "store answers, told on both players' streams (`game`)"
+)
 
 
 def _no_seating(game: dict[str, Any]) -> None:
@@ -203,7 +208,8 @@ class PostedSeekOut(TypedDict):
     game: Annotated[
         str | None,
         Field(description="The game made at once when the seek fit one that was waiting; null: "
-              "it waits (the game is told on the player's stream when made)."),
+              "it waits, or it fit one but the game store did not answer (the game is made "
+              "once it does): either way the game is told on the player's stream when made."),
     ]  # fmt: skip
     seat: Annotated[int | None, Field(description="The player's seat in that game.")]
 
@@ -227,10 +233,11 @@ class GameMadeOut(TypedDict):
     seat: Annotated[int, Field(description="The player's seat: 1 moves first.")]
 
 
-_SEEK_ID, _seek_id = matching("[A-Za-z0-9_-]{1,64}", "seek_id", "is not a seek id", ID_LENGTH)
+OFFER_ID = "[A-Za-z0-9_-]{1,64}"  # a seek's or a challenge's id
+_SEEK_ID, _seek_id = matching(OFFER_ID, "seek_id", "is not a seek id", ID_LENGTH)
 SEEK_ID = Param("seek_id", "path", _SEEK_ID, "The seek's id, from `POST /v1/seeks`.", _seek_id, "")
 _CHALLENGE_ID, _challenge_id = matching(
-    "[A-Za-z0-9_-]{1,64}", "challenge_id", "is not a challenge id", ID_LENGTH
+    OFFER_ID, "challenge_id", "is not a challenge id", ID_LENGTH
 )
 CHALLENGE_ID = Param(
     "challenge_id", "path", _CHALLENGE_ID, "The challenge's id, from `POST /v1/challenges`.",
@@ -238,11 +245,16 @@ CHALLENGE_ID = Param(
 )  # fmt: skip
 
 
+_CURSOR = re.compile(rf"([0-9]{{1,16}})\.({OFFER_ID})")
+
+
 def _cursor(text: str) -> SeekCursor:
-    made, _, seek = text.partition(".")
-    if not made.isdigit() or len(made) > 16 or not seek or len(seek) > ID_LENGTH:
+    """A listing's ``next``: its last seek's ``created_at`` and id (a seek id's characters
+    only: a NUL byte reached PostgreSQL, which refused it as a failing store, 503)."""
+    cursor = _CURSOR.fullmatch(text)
+    if cursor is None:
         raise Malformed("cursor", "must be a `next` of this listing")
-    return int(made), seek
+    return int(cursor[1]), cursor[2]
 
 
 CURSOR = Param[SeekCursor | None](
@@ -334,8 +346,12 @@ async def create_seek(request: Request) -> Response:
     headers = {"Location": f"/v1/seeks/{seek.id}"}
     if matched is None:
         return json_response({"id": seek.id, "game": None, "seat": None}, 201, headers)
-    # Matched: the game is made and told, or undone (the waiting seek waits again).
-    game_id, seat = await made(matches, matched.pending)
+    # Matched: the game is made and told, or undone (the waiting seek waits again), or left
+    # pending while the store does not answer: then made and told by the periodic work.
+    try:
+        game_id, seat = await made(matches, matched.pending)
+    except StoreUnavailable:
+        return json_response({"id": seek.id, "game": None, "seat": None}, 201, headers)
     return json_response({"id": seek.id, "game": game_id, "seat": seat}, 201, headers)
 
 
@@ -445,8 +461,12 @@ async def accept_challenge(request: Request) -> Response:
     pending = await matches.offers.take(challenge, drawn=matches.draw(client_of(request), now_ms()))
     if not isinstance(pending, PendingGame):
         raise ChallengeNotFound(challenge.id)
-    # Taken: the game is made and told, or undone (the challenge stays open).
-    game_id, seat = await made(matches, pending)
+    # Taken: the game is made and told, or undone (the challenge stays open), or left pending
+    # while the store does not answer: then made and told by the periodic work.
+    try:
+        game_id, seat = await made(matches, pending)
+    except StoreUnavailable:
+        raise StoreUnavailable(ACCEPTED_PENDING) from None
     return json_response({"game": game_id, "seat": seat}, 201, {"Location": f"/v1/games/{game_id}"})
 
 

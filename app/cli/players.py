@@ -18,6 +18,7 @@ service is imported here, httpx only when a request is sent.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterable, Iterator
 from importlib import resources
@@ -149,15 +150,41 @@ def ratings(pool: str, limit: int | None, cursor: str | None, url: str) -> None:
     _send(url, "GET", "listRatings", query={"pool": pool, "limit": limit, "cursor": cursor})
 
 
+def _no_constant(name: str) -> Any:
+    raise click.BadParameter(f"not JSON: {name} is not a JSON number")
+
+
 def json_object(value: str) -> dict[str, Any]:
-    """A JSON object given on the command line (a game's creation body)."""
+    """A JSON object given on the command line (a game's creation body). NaN and Infinity,
+    which Python's reader takes, are refused: the body could not be sent (a traceback)."""
     try:
-        parsed = json.loads(value)
+        parsed = json.loads(value, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise click.BadParameter(f"not JSON: {error}") from None
     if not isinstance(parsed, dict):
         raise click.BadParameter("a JSON object, e.g. '{\"n\": 3}'")
     return parsed
+
+
+class Finite(click.ParamType[float]):
+    """A finite number (a JSON body's): ``nan`` and ``inf``, which ``float`` reads, could not
+    be sent (a traceback)."""
+
+    name = "number"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+FINITE = Finite()
 
 
 # Drops of an event stream in a row (no event between them) before ``follow_stream`` gives up.

@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from app.cli.players import URL, _send, json_object
+from app.cli.players import FINITE, URL, _send, json_object
 
 KEY = click.option(
     "--key", required=True, envvar="ADJUDICATOR_KEY", help="The player's key (or ADJUDICATOR_KEY)."
@@ -44,7 +44,7 @@ def seek() -> None:
 @GAME
 @RATED
 @click.option(
-    "--range", "bounds", type=(float, float), default=None,
+    "--range", "bounds", type=(FINITE, FINITE), default=None,
     help="LO HI: only an opponent rated within them in the game's pool.",
 )  # fmt: skip
 @KEY

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from app.api.matches import Matches, now_ms
 from app.main import create_app
+from app.sessions.errors import StoreUnavailable
 from app.stores.archive.offers import Offers, Seek
 from tests.api.problems import assert_problem
 from tests.api.test_players import WIN, bearer, make_player, move, served
@@ -362,6 +363,15 @@ def test_hostile_challenges_and_ids(quick: TestClient) -> None:
     assert_problem(quick.get("/v1/seeks", params={"limit": 101}), 422, "validation_error")
 
 
+@pytest.mark.parametrize("cursor", ["1.\x00", "1.a\x00b", "1.é", "١٢.x", "1.", ".x", "1.x.y"])
+def test_a_cursor_that_is_no_next_is_422_on_every_database(archive_url: str, cursor: str) -> None:
+    """A cursor's seek id is a seek id's characters: a NUL byte reached PostgreSQL, which
+    refused the query (503 store_unavailable)."""
+    with TestClient(create_app(served(archive_url)), raise_server_exceptions=False) as client:
+        assert_problem(client.get("/v1/seeks", params={"cursor": cursor}), 422,
+                       "validation_error")  # fmt: skip
+
+
 def test_without_an_archive_the_routes_are_503() -> None:
     with TestClient(create_app(served("none")), raise_server_exceptions=False) as client:
         key = bearer("P123.secret")
@@ -403,6 +413,26 @@ def test_a_players_streams_are_bounded_per_client_as_games_are(tmp_path: Any) ->
             refused = client.get(path, headers=key)
             assert_problem(refused, 503, "too_many_streams")
             assert "retry-after" in refused.headers
+
+
+PAST_ANY_EVENT = [({"Last-Event-ID": "3000000000"}, {}), ({}, {"since": "9007199254740991"})]
+
+
+@pytest.mark.parametrize(("resume", "params"), PAST_ANY_EVENT, ids=["last-event-id", "since"])
+def test_a_stream_resumed_past_any_events_number_waits_on_every_database(
+    archive_url: str, resume: dict[str, str], params: dict[str, str]
+) -> None:
+    """A resume point past the largest number an event can have (its row's INTEGER) is read
+    as that number: PostgreSQL refused the query, and the stream broke with a traceback."""
+    app = create_app(served(archive_url, event_keep_alive_seconds=0.1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        ann = make_player(client, "Ann")
+        headers = {**bearer(ann["key"]), **resume}
+        path = f"/v1/players/{ann['id']}/events"
+        with client.stream("GET", path, headers=headers, params=params) as stream:
+            assert stream.status_code == 200
+            lines = stream.iter_lines()
+            assert any(line == ": keep-alive" for line, _ in zip(lines, range(10), strict=False))
 
 
 class Died(Exception):
@@ -461,6 +491,49 @@ def test_a_game_whose_process_died_after_the_match_is_made_and_told_once(
         keys = {ann_told["seat"]: ann["key"], 3 - ann_told["seat"]: bo["key"]}
         for seat, row_, col in WIN:
             assert move(client, game_id, keys[seat], row_, col).status_code == 201
+
+
+def test_a_game_the_store_did_not_answer_for_is_left_pending_then_made_and_told_once(
+    archive_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live store makes a match's (or an accepted challenge's) game but its answer is lost:
+    the game stays pending — the waiting seek is not put back to be matched into a second game
+    while the first stands told to nobody — and the periodic work tells it, once. The seek is
+    answered 201 without its game (told on the stream); the acceptance 503."""
+    settings = served(archive_url, pending_game_seconds=0.2)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        ann, bo, cy = (make_player(client, name) for name in ("Ann", "Bo", "Cy"))
+        waiting = seek(client, ann)
+        challenge = client.post(
+            "/v1/challenges", json={"to": cy["id"], "game": GAME}, headers=bearer(ann["key"])
+        ).json()
+        path = f"/v1/challenges/{challenge['id']}"
+        made = Matches.make
+
+        async def answer_lost(self: Matches, pending: Any) -> None:
+            await made(self, pending)
+            raise StoreUnavailable()
+
+        with monkeypatch.context() as lossy:
+            lossy.setattr(Matches, "make", answer_lost)
+            taking = seek(client, bo)
+            assert (taking["game"], taking["seat"]) == (None, None)
+            refused = client.post(f"{path}/accept", headers=bearer(cy["key"]))
+            assert_problem(refused, 503, "store_unavailable")
+        assert client.get("/v1/seeks").json()["seeks"] == []  # the waiting seek is not back
+        assert seek(client, cy)["game"] is None  # nothing to match
+        assert_problem(client.get(path, headers=bearer(ann["key"])), 404, "challenge_not_found")
+        matches = Matches.of(client.app.state, client.app.state.archive)
+        assert client.portal.call(matches.recover, now_ms() + 60_000) == 2
+        assert client.portal.call(matches.recover, now_ms() + 120_000) == 0
+        by_via = {data["via"]: data for name, data in told(client, ann) if name == "game"}
+        assert set(by_via) == {"seek", "challenge"}
+        assert by_via["seek"]["seek"] == waiting["id"]
+        [(_, bo_told)] = told(client, bo)
+        assert (bo_told["game"], bo_told["seek"]) == (by_via["seek"]["game"], taking["id"])
+        assert [name for name, _ in told(client, cy)] == ["challenge", "game"]
+        for data in by_via.values():
+            assert seats_of(client, data["game"])[str(data["seat"])] == ann["id"]
 
 
 def test_an_accepted_challenge_whose_process_died_is_made_and_told_once(

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
 from app.api.matches import expired_told, told_of
+from app.stores.archive import offers as offers_module
 from app.stores.archive.archive import Archive
 from app.stores.archive.migrate import upgrade
 from app.stores.archive.offers import Drawn, Offers, Seek
@@ -91,3 +93,23 @@ async def test_a_game_that_cannot_be_made_puts_the_waiting_offer_back(offers: Of
     assert [seek.id for seek in (await offers.listed(None, None, 10, 6))[0]] == ["s1"]
     assert await offers.stale(10**15, 10) == []
     assert await names(offers, "ann") == []
+
+
+async def test_seeks_that_fit_no_one_hide_no_seek_that_fits(
+    offers: Offers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More seeks than a post reads (``MATCH_SCAN``), each fitting no one (a range no rating is
+    in), before one that fits: a new seek is matched with that one (the oldest that fit were
+    read whatever their ranges, so the ones behind were never matched till those expired)."""
+    monkeypatch.setattr(offers_module, "MATCH_SCAN", 2)
+    narrow = (0.0, 1.0)
+    for number in range(3):
+        hiding = replace(a_seek(f"narrow{number}", "ann", number), bounds=narrow)
+        assert await offers.seek(hiding, 10, drawn(number)) is None
+    assert await offers.seek(a_seek("open", "bo", 10), 10, drawn(10)) is None
+    matched = await offers.seek(a_seek("new", "cy", 20), 10, drawn(20))
+    assert matched is not None
+    assert (matched.other.id, matched.pending.other) == ("open", "bo")
+    # Their own ranges, too: a new seek whose range no waiting player's rating is in waits.
+    assert await offers.seek(replace(a_seek("picky", "cy", 30), bounds=narrow), 10,
+                             drawn(30)) is None  # fmt: skip

@@ -51,8 +51,8 @@ from app.stores.archive.tables import (
     seeks,
 )
 
-# The seeks of equal terms a new seek is tried against, oldest first (a bound on the work of
-# one post; a seek further down the queue is matched by a later one).
+# The seeks of equal terms that fit a new seek read at most, oldest first (the first one not
+# taken meanwhile by an expiry is matched: a bound on the work of one post).
 MATCH_SCAN = 200
 
 
@@ -191,24 +191,30 @@ class Offers:
             )
             if held.scalar_one() > most:
                 raise Full()
-            waiting = (
-                await connection.execute(
-                    _seek_rows()
-                    .where(seeks.c.terms == new.terms, live, seeks.c.player != new.player)
-                    .order_by(seeks.c.created_at, seeks.c.id)
-                    .limit(MATCH_SCAN)
+            mine = (await _ratings(connection, new.pool, {new.player})).get(new.player, NEW_RATING)
+            # Only the seeks that fit are read (each player's rating in the other's range, in
+            # the query): the oldest MATCH_SCAN of the terms read whatever their ranges let
+            # seeks that fit no one — a few players' narrow ranges — hide every seek behind
+            # them, and no seek of those terms was matched again till they expired.
+            theirs = func.coalesce(ratings.c.rating, NEW_RATING)
+            query = (
+                select(seeks, theirs.label("their_rating"))
+                .outerjoin(
+                    ratings, and_(ratings.c.player == seeks.c.player, ratings.c.pool == new.pool)
                 )
-            ).all()
-            if not waiting:
-                return None
-            rated = await _ratings(
-                connection, new.pool, {new.player, *(row.player for row in waiting)}
-            )
-            mine = rated.get(new.player, NEW_RATING)
+                .where(
+                    seeks.c.terms == new.terms, live, seeks.c.player != new.player,
+                    or_(seeks.c.lo.is_(None), and_(seeks.c.lo <= mine, seeks.c.hi >= mine)),
+                )
+                .order_by(seeks.c.created_at, seeks.c.id)
+                .limit(MATCH_SCAN)
+            )  # fmt: skip
+            if new.bounds is not None:
+                query = query.where(theirs.between(new.bounds[0], new.bounds[1]))
+            waiting = (await connection.execute(query)).all()
             for row in waiting:
-                other = _seek_of(row)
-                theirs = rated.get(other.player, NEW_RATING)
-                if not fits(new, mine, other, theirs):
+                other, their = _seek_of(row), float(row.their_rating)
+                if not fits(new, mine, other, their):  # as the query said
                     continue
                 taken = await connection.execute(delete(seeks).where(seeks.c.id == other.id))
                 if not taken.rowcount:  # expired and swept meanwhile (``expire``)
@@ -220,7 +226,7 @@ class Offers:
                     drawn.at_ms,
                 )  # fmt: skip
                 await connection.execute(pending_games.insert().values(_pending_row(pending)))
-                return Matched(_rated(other, theirs), mine, pending)
+                return Matched(_rated(other, their), mine, pending)
             return None
 
         return await self.archive.run(write, write=True)

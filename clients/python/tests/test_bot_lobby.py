@@ -11,9 +11,10 @@ import contextlib
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
+import httpx
 import pytest
 
-from adjudicator_client import PlayerEvent, Retries
+from adjudicator_client import PlayerEvent, ProblemError, Retries
 from adjudicator_client.bot import lobby
 from adjudicator_client.bot.game import Options, Outcome
 from adjudicator_client.bot.lobby import Bot
@@ -81,7 +82,7 @@ def test_a_seek_is_posted_again_after_its_game_however_its_game_was_learnt(
         bot = Bot(api, "key", options, seeks=seeks, games=3, report=lambda line: None)
         await asyncio.wait_for(bot.run(), 10)
         assert bot.started == 3
-        assert bot.standing == {}
+        assert (bot.standing, bot.early) == ({}, {})  # nothing kept of the games' seeks
 
     asyncio.run(play())
     assert len(service.posted) == 3  # one seek a game, none left over
@@ -169,3 +170,83 @@ def test_a_bot_started_again_reads_its_streams_past_games_a_few_at_a_time() -> N
 
     asyncio.run(play())
     assert service.most <= lobby.FIRST_READS
+
+
+class Busy(Service):
+    """Seeks made at once, but the second post is refused as too many (429, no Retry-After)
+    and the third cannot reach the service, each once."""
+
+    def __init__(self) -> None:
+        super().__init__(early=False)
+        self.retries = Retries(backoff=0.01)
+        self.refusals = [
+            ProblemError(429, {"code": "rate_limited", "status": 429}, {}),
+            httpx.ConnectError("refused"),
+        ]
+        self.sent = 0
+
+    async def create_seek(self, game: Mapping[str, Any], **more: Any) -> dict[str, Any]:
+        self.sent += 1
+        if self.sent in (2, 4):
+            raise self.refusals.pop(0)
+        return await super().create_seek(game, **more)
+
+
+def test_a_seek_refused_for_a_while_or_unsent_is_posted_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seek posted again after its game, refused as too many or not sent: posted again until
+    the service takes it (it was never posted again, and a bot with --games waited forever)."""
+    monkeypatch.setattr(lobby, "GameRunner", Runner)
+    service = Busy()
+    options = Options(engine="brain", protocol="gomocup")
+
+    async def play() -> None:
+        api: Any = service
+        bot = Bot(api, "key", options, seeks=[{"game": {"game": "gomoku"}}], games=3,
+                  report=lambda line: None)  # fmt: skip
+        await asyncio.wait_for(bot.run(), 10)
+        assert (bot.started, bot.standing) == (3, {})
+
+    asyncio.run(play())
+    assert (len(service.posted), service.sent, service.refusals) == (3, 5, [])
+
+
+class Challenged(Service):
+    """A challenge told on the stream, whose acceptance is refused once as busy (503) and once
+    not sent, then made."""
+
+    def __init__(self) -> None:
+        super().__init__(early=False)
+        self.retries = Retries(backoff=0.01)
+        self.refusals: list[Exception] = [
+            ProblemError(503, {"code": "store_unavailable", "status": 503}, {}),
+            httpx.ConnectError("refused"),
+        ]
+        self.accepted = 0
+
+    async def accept_challenge(self, challenge_id: str, *, key: str) -> dict[str, Any]:
+        self.accepted += 1
+        if self.refusals:
+            raise self.refusals.pop(0)
+        return {"game": "g1", "seat": 2}
+
+
+def test_a_challenge_whose_acceptance_was_refused_for_a_while_is_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(It was given up at the first refusal: the challenger waited for ever.)"""
+    monkeypatch.setattr(lobby, "GameRunner", Runner)
+    service = Challenged()
+    options = Options(engine="brain", protocol="gomocup")
+
+    async def play() -> None:
+        api: Any = service
+        bot = Bot(api, "key", options, accept_challenges=True, games=1, report=lambda line: None)
+        challenge = {"id": "c1", "to": {"id": "me"}, "game": {"game": "gomoku"}}
+        await service.events.put(PlayerEvent(1, "challenge", challenge))
+        await asyncio.wait_for(bot.run(), 10)
+        assert (bot.started, bot.begun) == (1, {"g1"})
+
+    asyncio.run(play())
+    assert (service.accepted, service.refusals) == (3, [])

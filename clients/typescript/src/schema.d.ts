@@ -4554,7 +4554,7 @@ export interface components {
             id: string;
             /**
              * Game
-             * @description The game made at once when the seek fit one that was waiting; null: it waits (the game is told on the player's stream when made).
+             * @description The game made at once when the seek fit one that was waiting; null: it waits, or it fit one but the game store did not answer (the game is made once it does): either way the game is told on the player's stream when made.
              */
             game: string | null;
             /**

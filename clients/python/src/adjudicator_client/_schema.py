@@ -2819,8 +2819,9 @@ class PositionIn(TypedDict):
 
 class PostedSeekOut(TypedDict):
     id: str
-    # The game made at once when the seek fit one that was waiting; null: it waits (the game is told
-    # on the player's stream when made).
+    # The game made at once when the seek fit one that was waiting; null: it waits, or it fit one
+    # but the game store did not answer (the game is made once it does): either way the game is told
+    # on the player's stream when made.
     game: str | None
     # The player's seat in that game.
     seat: int | None

@@ -27,18 +27,20 @@ import contextlib
 import functools
 import json
 import logging
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from typing import Any, TypeVar
 
 import httpx
 
 from adjudicator_client._async_client import AsyncClient
 from adjudicator_client._events import PlayerEvent
 from adjudicator_client._problem import ProblemError
+from adjudicator_client._schema import PostedSeekOut
 from adjudicator_client.bot.game import BUSY, GameRunner, Options, Outcome, answered
 from adjudicator_client.bot.positions import PROTOCOL_GAMES
 
 log = logging.getLogger("adjudicator_client.bot")
+T = TypeVar("T")
 
 BACKOFF_CAP_SECONDS = 30.0  # the longest wait before the player's stream is opened again
 REMATCH_POLL_SECONDS = 1.0  # how often an ended game is read for its opponent's rematch offer
@@ -83,6 +85,7 @@ class Bot:
         self.holding: dict[str, int] = {}  # a game made by a seek → its --seek's index
         self.early: dict[str, str] = {}  # a seek's id told on the stream before it was posted
         self.idle = asyncio.Event()
+        self.stopping = asyncio.Event()  # set when run ends: nothing is asked again
         self.chores: set[asyncio.Task[None]] = set()
         self.tokens: dict[str, str] = {}  # a rematch → the bot's token in it (not its key)
         self.rematching: dict[str, asyncio.Task[None]] = {}  # an ended game → its offer looked for
@@ -124,6 +127,7 @@ class Bot:
                     following.result()  # its failure is the bot's
                 await self.idle.wait()
         finally:
+            self.stopping.set()
             if following is not None:
                 following.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -293,7 +297,9 @@ class Bot:
             if data.get("via") == "seek":
                 seek_id = str(data.get("seek"))
                 seek = self.seeking.pop(seek_id, None)
-                if seek is None:  # a seek whose answer is not read yet (or of the past)
+                # A seek whose answer is not read yet (or of the past); not one whose answer
+                # named its game, begun already (kept, it was never taken back: one a game).
+                if seek is None and game_id not in self.begun:
                     self.early[seek_id] = game_id
             if seek is not None:
                 self.standing.pop(seek, None)
@@ -329,13 +335,15 @@ class Bot:
             if kind not in PROTOCOL_GAMES[self.options.protocol]:
                 await self.api.decline_challenge(challenge_id, key=self.key)
                 return
-            if self.enough:
-                return
-            made = await self.api.accept_challenge(challenge_id, key=self.key)
+            made = await self._while_wanted(
+                f"challenge {challenge_id}",
+                lambda: self.api.accept_challenge(challenge_id, key=self.key),
+            )
         except ProblemError as refused:  # taken or withdrawn meanwhile (or a stream's past)
             log.info("challenge %s: %s", challenge_id, refused.code)
             return
-        await self._begin(made["game"], made["seat"])
+        if made is not None:
+            await self._begin(made["game"], made["seat"])
 
     # --- seeks ------------------------------------------------------------------------------
 
@@ -344,22 +352,56 @@ class Bot:
         makes at once is played."""
         if self.enough or index in self.standing or index in self.holding.values():
             return
-        body = self.seeks[index]
-        answer_range = body.get("rating_range")
-        try:
-            posted = await self.api.create_seek(
-                body.get("game") or {}, key=self.key, rated=body.get("rated"),
-                rating_range=None if answer_range is None else tuple(answer_range),
-            )  # fmt: skip
-        except ProblemError as refused:
-            log.error("seek %s refused: %s", json.dumps(body), refused)
-            raise
-        made = posted["game"] or self.early.pop(posted["id"], None)
+        posted = await self._posted(self.seeks[index])
+        if posted is None:
+            return
+        told = self.early.pop(posted["id"], None)
+        made = posted["game"] or told
         if made is not None:  # at once, or told on the stream before this answer was read
             await self._begin(made, posted["seat"], index)
         else:
             self.standing[index] = posted["id"]
             self.seeking[posted["id"]] = index
+
+    async def _posted(self, body: Mapping[str, Any]) -> PostedSeekOut | None:
+        """``body`` posted as a seek (None: enough games were begun first). A connection lost
+        after it was sent may leave it standing beside the one posted again: its game is
+        played all the same, told on the stream."""
+        answer_range = body.get("rating_range")
+        try:
+            return await self._while_wanted(
+                f"seek {json.dumps(body)}",
+                lambda: self.api.create_seek(
+                    body.get("game") or {}, key=self.key, rated=body.get("rated"),
+                    rating_range=None if answer_range is None else tuple(answer_range),
+                ),
+            )  # fmt: skip
+        except ProblemError as refused:
+            log.error("seek %s refused: %s", json.dumps(body), refused)
+            raise
+
+    async def _while_wanted(self, what: str, call: Callable[[], Awaitable[T]]) -> T | None:
+        """``call``'s answer, asked again while the service is away or busy (429, 503: a seek
+        and an acceptance are game creations, charged to the client's rate) until enough games
+        were begun or the bot stops (None); a refusal that is not for a while is raised. (A
+        seek posted again after a game, or a challenge accepted, that failed once was given up:
+        that ``--seek`` never posted again — a bot with ``--games`` waited forever —, that
+        challenge never accepted.)"""
+        wait = self.api.retries.backoff
+        while not self.enough and not self.stopping.is_set():
+            try:
+                return await call()
+            except httpx.TransportError as error:
+                log.warning("%s: cannot reach the service (%s)", what, error)
+            except ProblemError as refused:
+                if refused.status not in BUSY:
+                    raise
+                log.warning("%s: %s, asked again", what, refused)
+                wait = max(wait, refused.retry_after or 0)
+            with contextlib.suppress(TimeoutError):  # or the bot stops
+                await asyncio.wait_for(self.stopping.wait(), wait)
+            wait = min(BACKOFF_CAP_SECONDS, wait * 2)
+        return None
 
     async def _withdraw(self) -> None:
         """Withdraw the seeks that wait (a seek that made a game meanwhile is gone already)."""
