@@ -1,5 +1,6 @@
 """Swiss rounds by the FIDE Dutch system (Handbook C.04.3, the edition effective until 31 January
-2026, which FIDE's endorsed programs bbpPairings and JaVaFo implement), paired by ``py4swiss``
+2026, which bbpPairings up to 5.0.1 implements; the edition in force since 1 February 2026 pairs
+some rounds otherwise: ``tests/league/test_dutch_checker.py`` lists them), paired by ``py4swiss``
 from the tournament's TRF-16 report.
 
 **What the engine reads.** The report ``app.league.trf`` writes (every round played: opponent,

@@ -231,8 +231,9 @@ def test_the_swiss_pairs_the_top_scoregroup_within_itself() -> None:
     criterion C.5 (as the edition effective until 31 January 2026 numbers it: maximise the
     number of pairs in the bracket) pairs 5-1, then 3-4 (3 wants White, 4 Black) with the bye
     to 2. (caissify-pairings 0.5.0, which says it follows the edition effective from 1 February
-    2026, floated 1 and 5 down to give the bye to 3: 2-1, 5-4, bye 3. The Swiss follows the
-    edition bbpPairings and JaVaFo, FIDE's endorsed programs and checkers, implement.)"""
+    2026, floated 1 and 5 down to give the bye to 3: 2-1, 5-4, bye 3, which is what that
+    edition has, as gacrux and bbpPairings 6.0.0 pair it: ``test_dutch_checker``. The Swiss
+    follows the edition before it, as bbpPairings 5.0.1 does.)"""
     entrants, played = minimal_bye()
     assert seats(swiss_round(entrants, played, 2, 4)) == [(5, 1), (3, 4), (2, None)]
 
