@@ -454,7 +454,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         ):
             detail = f"the only transfer coding taken is chunked, not {value[:64]!r}"
             raise _Refused(TRANSFER_CODING_NOT_IMPLEMENTED, detail)
-        super().on_header(name, value)
+        elif field == b"expect" and value.lower() == b"100-continue":
+            self.expect_100_continue = True
+        # uvicorn's own ``on_header``, its name lowered once for both (a few µs a request).
+        self.headers.append((field, value))
 
     def on_body(self, body: bytes) -> None:
         self.trailer = False

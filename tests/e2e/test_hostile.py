@@ -271,6 +271,23 @@ def test_a_chunked_body_with_a_trailer_is_answered_without_the_trailer(server: S
     assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
 
 
+def test_a_body_sent_after_100_continue_is_answered(server: Served) -> None:
+    """RFC 9110 §10.1.1: a client that sends ``Expect: 100-continue`` waits for the interim
+    ``100 Continue`` before its body (the bounded protocol reads the header fields itself)."""
+    body = b'{"board": ["XOX", "O.O", "XOX"]}'
+    with connect(server) as sock:
+        sock.sendall(
+            b"POST /v1/tictactoe/validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json"
+            b"\r\nExpect: 100-Continue\r\nConnection: close\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body)
+        )
+        assert sock.recv(65536).startswith(b"HTTP/1.1 100 Continue\r\n")
+        sock.sendall(body)
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:300]
+    assert b'"valid":true' in answer
+
+
 @pytest.mark.parametrize(
     ("coding", "problem"),
     [
