@@ -32,13 +32,11 @@ graph are computed in Python. A caller serving requests runs it off the event lo
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 
-from py4swiss.engines import DutchEngine
-from py4swiss.engines.common import PairingError
-from py4swiss.trf import TrfParser
+from gacrux.gacruxexeptions import GacruxNoLegalPairing
+from gacrux.pairingdutch import pairing_dutch
+from gacrux.trf2json import trf2json
 
 from app.league.events import (
     Entrant,
@@ -48,6 +46,7 @@ from app.league.events import (
     check_next_round,
     check_played,
 )
+from app.league.standings import points_of
 from app.league.trf import trf16
 
 
@@ -86,24 +85,49 @@ def swiss_round(
 def engine_round(
     entrants: Sequence[Entrant], played: Sequence[Pairing], round_number: int, rounds: int
 ) -> list[Pairing]:
-    """Round ``round_number`` as py4swiss's Dutch engine pairs it, unchecked: its games in its
-    order, then the bye."""
-    # py4swiss reads a TRF from a file only (TrfParser.parse); the file is a few kB and is read
-    # in milliseconds, against seconds of pairing.
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "swiss.trf"
-        path.write_text(pairing_report(entrants, played, round_number, rounds), encoding="utf-8")
-        report = TrfParser.parse(path, strict=True)
+    """Round ``round_number`` as gacrux's Dutch engine pairs it, unchecked: its games in the
+    publishing order (``publishing_order``), then the bye."""
+    # gacrux's pairing checker (pairingchecker.py -p) runs these stages from its command line:
+    # read the TRF (trf2json), name the system, pair the round; here they run on the text.
+    reader = trf2json()
+    reader.parse_file(pairing_report(entrants, played, round_number, rounds), 0)
+    status = reader.chessjson["status"]
+    if status["code"] > 400:  # the reader's faults (its checker's threshold): our report's
+        raise RuntimeError(f"gacrux cannot read the report: {status['error']}")
+    tournament = reader.get_tournament(1)
+    tournament["pairingSystem"] = ["dutch"]
+    # XXC white1 is not read by gacrux (a no-op there): the initial colour is given as its
+    # command line gives it (-t w), rather than drawn.
+    engine = pairing_dutch(
+        tournament, round_number, {"experimental": [], "verbose": 0, "top_color": "w"}
+    )
     try:
-        answer = DutchEngine.generate_pairings(report)
-    except PairingError as error:
+        brackets = engine.compute_pairing(False)
+    except GacruxNoLegalPairing as error:
         raise LeagueError(f"the round cannot be paired by the rules ({error})") from error
-    games = [(p.white, p.black) for p in answer if p.white and p.black]
-    byes = [p.white or p.black for p in answer if not (p.white and p.black)]
+    pairs = [(pair["w"], pair["b"]) for bracket in brackets for pair in bracket["pairs"]]
+    games = publishing_order([(w, b) for w, b in pairs if w and b], played, len(entrants))
+    byes = [w or b for w, b in pairs if not (w and b)]
     return [Pairing(round_number, board, *game) for board, game in enumerate(games, 1)] + [
         Pairing(round_number, board, bye, None, "bye")
         for board, bye in enumerate(byes, len(games) + 1)
     ]
+
+
+def publishing_order(
+    games: Sequence[tuple[int, int]], played: Sequence[Pairing], count: int
+) -> list[tuple[int, int]]:
+    """The games (White, Black) in the order C.04.2 publishes them: by the score of the pair's
+    higher ranked player (A.2: by score, then pairing number), then the pair's total, then the
+    higher ranked player's number. (gacrux's own board numbers break the first tie by the
+    pair's lower number, which need not be its higher ranked player's.)"""
+    points = points_of(count, played)
+
+    def key(game: tuple[int, int]) -> tuple[float, float, int]:
+        higher, lower = sorted(game, key=lambda n: (-points[n], n))
+        return (-points[higher], -(points[higher] + points[lower]), higher)
+
+    return sorted(games, key=key)
 
 
 def first_round(playing: Sequence[int]) -> list[Pairing]:
@@ -113,12 +137,17 @@ def first_round(playing: Sequence[int]) -> list[Pairing]:
     (S1) meets the bottom half (S2) in order (C.04.3 B.1, B.6: the first candidate); E.5 gives the
     higher ranked player the initial colour (White) when their pairing number is odd, Black
     when it is even; an odd count's last entrant has the bye (C.2, C.5: the lowest ranked
-    player). The boards are already in the publishing order (every score 0: by the higher
+    player). The pairing number E.5 reads is the entrant's place among those paired (an
+    entrant absent from round 1 hands theirs down to those behind: gacrux's numbering, and
+    bbpPairings 6.0.0's given the absence as a round-1 ``Z``; py4swiss read the entrant's
+    number). The boards are already in the publishing order (every score 0: by the higher
     ranked player's number)."""
     half = len(playing) // 2
     games = [
-        (top, bottom) if top % 2 else (bottom, top)
-        for top, bottom in zip(playing[:half], playing[half : 2 * half], strict=True)
+        (top, bottom) if place % 2 else (bottom, top)
+        for place, (top, bottom) in enumerate(
+            zip(playing[:half], playing[half : 2 * half], strict=True), 1
+        )
     ]
     pairings = [Pairing(1, board, *game) for board, game in enumerate(games, 1)]
     if len(playing) % 2:

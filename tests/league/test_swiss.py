@@ -1,8 +1,8 @@
-"""Swiss rounds by the Dutch system (py4swiss, reading our TRF-16 report), held by slow code of our
-own (``tests/league/reference.py``) to the rules' absolute criteria and publishing order over
-random tournaments, and to the rules on the smallest examples where another engine
-(caissify-pairings 0.5.0, the Swiss's engine before this one) was found to break them, each
-worked out by hand from the rule that decides it."""
+"""Swiss rounds by the Dutch system (gacrux, the edition of C.04.3 in force since 1 February
+2026, reading our TRF-16 report), held by slow code of our own (``tests/league/reference.py``)
+to the rules' absolute criteria and publishing order over random tournaments, and to the rules
+on the smallest examples where another engine (caissify-pairings 0.5.0, an engine the Swiss
+used before) was found to break them, each worked out by hand from the rule that decides it."""
 
 from __future__ import annotations
 
@@ -46,8 +46,9 @@ def test_round_one_pairs_the_top_half_against_the_bottom_half() -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_round_one_is_paired_as_the_engine_pairs_it(seed: int) -> None:
-    """``first_round`` (round 1 without the engine) answers what the engine answers, for 2 to 61
-    entrants, some withdrawn before round 1 (their numbers left out of the pairing order)."""
+    """``first_round`` (round 1 without the engine) answers what the engine (gacrux) answers,
+    for 2 to 61 entrants, some withdrawn before round 1 (their numbers left out of the pairing
+    order, and E.5's pairing numbers counted among those paired)."""
     rng = random.Random(seed)
     for count in range(2 + seed, 62, 12):
         absent = set(rng.sample(range(1, count + 1), rng.randrange(min(4, count - 1))))
@@ -225,17 +226,16 @@ def minimal_bye() -> tuple[list[Entrant], list[Pairing]]:
     return field(5), played
 
 
-def test_the_swiss_pairs_the_top_scoregroup_within_itself() -> None:
-    """Round 2. The top scoregroup {1, 5} can be paired within itself and the rest can still
-    be completed (2 or 4 against 3, the other the bye; 2 and 4 have met): C.04.3's quality
-    criterion C.5 (as the edition effective until 31 January 2026 numbers it: maximise the
-    number of pairs in the bracket) pairs 5-1, then 3-4 (3 wants White, 4 Black) with the bye
-    to 2. (caissify-pairings 0.5.0, which says it follows the edition effective from 1 February
-    2026, floated 1 and 5 down to give the bye to 3: 2-1, 5-4, bye 3, which is what that
-    edition has, as gacrux and bbpPairings 6.0.0 pair it: ``test_dutch_checker``. The Swiss
-    follows the edition before it, as bbpPairings 5.0.1 does.)"""
+def test_the_swiss_gives_the_bye_to_the_lowest_score_it_can() -> None:
+    """Round 2. The edition of C.04.3 in force since 1 February 2026 minimises the score of the
+    player who gets the pairing-allocated bye (its quality criterion C5) before it maximises the
+    number of pairs bracket by bracket: 3 (0 points) can have it if 1 and 5 float down (2 and 4
+    have met), so 2-1 and 5-4 (both 1 against ½; 1 the higher ranked first, C.04.2), the bye to
+    3. (The edition before, py4swiss's, maximised the pairs in the top bracket first, its C.5:
+    5-1, 3-4, the bye to 2 with ½. caissify-pairings 0.5.0 already paired it as 2026 does.)
+    gacrux pairs it so, as does bbpPairings 6.0.0 (``test_dutch_checker``)."""
     entrants, played = minimal_bye()
-    assert seats(swiss_round(entrants, played, 2, 4)) == [(5, 1), (3, 4), (2, None)]
+    assert seats(swiss_round(entrants, played, 2, 4)) == [(2, 1), (5, 4), (3, None)]
 
 
 def lopsided_colours() -> tuple[list[Entrant], list[Pairing]]:
