@@ -1,33 +1,35 @@
-"""Swiss rounds by the FIDE Dutch system (Handbook C.04.3, the edition effective until 31 January
-2026, which bbpPairings up to 5.0.1 implements; the edition in force since 1 February 2026 pairs
-some rounds otherwise: ``tests/league/test_dutch_checker.py`` lists them), paired by ``py4swiss``
-from the tournament's TRF-16 report.
+"""Swiss rounds by the FIDE Dutch system (Handbook C.04.3, the edition in force since 1 February
+2026), paired by gacrux 1.11.65 (Otto Milvang's TieBreakServer, MIT, pure Python on networkx),
+in-process, from the tournament's TRF-16 report. FIDE's endorsed bbpPairings 6.0.0 (the same
+edition) pairs every round measured as it does (``bench/RESULTS.md``, Swiss section).
 
 **What the engine reads.** The report ``app.league.trf`` writes (every round played: opponent,
 colour, result; ``U`` for a pairing-allocated bye, ``Z`` for a round without a game), with the
 lines pairing programs read beside TRF-16: ``XXR`` the number of rounds (the last round's
 exceptions for topscorers, C.04.3 A.7, depend on it), ``XXC white1`` (the top seed has White,
-i.e. seat 1, in round 1: C.04.3 E.5's initial colour) and ``XXZ`` (JaVaFo's extension: the
-entrants not to be paired, here those withdrawn before the round). The engine works out the
-rest from it, as the rules define it: scores, colour differences and preferences (A.6), floats
-(A.4), byes had (C.2), who has met (C.1). Pairing numbers are the entrants' numbers (no
-ratings: the seeding order is the initial order).
+i.e. seat 1, in round 1: C.04.3 E.5's initial colour; gacrux skips the line and is told it as
+its command line's ``-t w``) and ``XXZ`` (JaVaFo's extension: the entrants not to be paired,
+here those withdrawn before the round). The engine works out the rest from it, as the rules
+define it: scores, colour differences and preferences (A.6), floats (A.4), byes had (C.2), who
+has met (C.1). Pairing numbers follow the entrants' numbers (no ratings: the seeding order is
+the initial order), counted among those paired (``first_round``).
 
 **Round 1** is worked out here (``first_round``), as the engine pairs it (the tests compare the
-two), because the engine takes seconds for it at a few hundred entrants.
+two): it is fixed by the rules, and the engine takes 0.7 s for it at 500 entrants.
 
 **What comes back.** The round's games in the handbook's publishing order (C.04.2: by the higher
 ranked player's score, then the pair's total, then the higher ranked player's number), seat 1
-White; then the bye, which scores one point.
+White; then the bye, which scores one point. The engine's "no legal pairing" (C.04.3 1.9.3: the
+arbiter decides) is a ``LeagueError``.
 
 **Checked before it is answered.** A round is returned only if it pairs every entrant still
 playing exactly once, no two who have met before, and gives at most one bye, to someone who has
 not had one; otherwise ``LeagueError`` says the round cannot be paired by the rules (too few
 rounds' worth of new opponents left, say), which the engine says first.
 
-**Cost.** At 500 entrants, 3 to 6 s a round on one core from round 2 on (``bench/pairing.py``,
-``bench/RESULTS.md``): the engine's matching is native, but the edge weights of its matching
-graph are computed in Python. A caller serving requests runs it off the event loop.
+**Cost.** At 500 entrants, 0.8 s (round 2) to 1.6 s (round 5) on one core, medians
+(``bench/pairing.py``, ``bench/RESULTS.md``), against py4swiss's 7.7 and 4.5 s in the same run.
+A caller serving requests runs it off the event loop.
 """
 
 from __future__ import annotations
@@ -131,17 +133,16 @@ def publishing_order(
 
 
 def first_round(playing: Sequence[int]) -> list[Pairing]:
-    """Round 1, as the Dutch system pairs it with every score 0 and no colours yet (what the
-    engine answers, worked out here because the engine takes seconds for it past a few hundred
-    entrants: it weighs every pair of the one scoregroup). The top half of the pairing order
-    (S1) meets the bottom half (S2) in order (C.04.3 B.1, B.6: the first candidate); E.5 gives the
-    higher ranked player the initial colour (White) when their pairing number is odd, Black
-    when it is even; an odd count's last entrant has the bye (C.2, C.5: the lowest ranked
-    player). The pairing number E.5 reads is the entrant's place among those paired (an
-    entrant absent from round 1 hands theirs down to those behind: gacrux's numbering, and
-    bbpPairings 6.0.0's given the absence as a round-1 ``Z``; py4swiss read the entrant's
-    number). The boards are already in the publishing order (every score 0: by the higher
-    ranked player's number)."""
+    """Round 1, as the Dutch system pairs it with every score 0 and no colours yet (what the engine
+    answers, worked out here because the engine weighs every pair of the one scoregroup: 0.7 s at
+    500 entrants, for an answer the rules fix). The top half of the pairing order (S1) meets the
+    bottom half (S2) in order (C.04.3 B.1, B.6: the first candidate); E.5 gives the higher ranked
+    player the initial colour (White) when their pairing number is odd, Black when it is even; an
+    odd count's last entrant has the bye (C.2, C.5: the lowest ranked player). The pairing number
+    E.5 reads is the entrant's place among those paired (an entrant absent from round 1 hands theirs
+    down to those behind: gacrux's numbering, and bbpPairings 6.0.0's given the absence as a round-1
+    ``Z``; py4swiss read the entrant's number). The boards are already in the publishing order
+    (every score 0: by the higher ranked player's number)."""
     half = len(playing) // 2
     games = [
         (top, bottom) if place % 2 else (bottom, top)
