@@ -1,6 +1,8 @@
 """How long the next Swiss round takes to pair: round 5 of an event of 500 entrants by default,
-through ``app.league.swiss.swiss_round`` (py4swiss's Dutch system, from the TRF-16 report:
-writing and parsing included; round 1 is worked out without the engine), median of a few runs.
+through ``app.league.swiss.swiss_round`` (gacrux's Dutch system, the 2026 edition, from the
+TRF-16 report: writing and reading included; round 1 is worked out without the engine), median
+of a few runs. The baseline is the same command at an earlier commit (a worktree of it), run in
+the same shell session, alternating with this one.
 
     python -m bench.pairing [--players 500] [--round 5] [--runs 3] [--profile]
 

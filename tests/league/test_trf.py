@@ -11,7 +11,7 @@ from gacrux.trf2json import trf2json
 from app.league.berger import round_robin_round, round_robin_rounds
 from app.league.events import Entrant, Pairing
 from app.league.standings import standings
-from app.league.swiss import swiss_round
+from app.league.swiss import TrfReader, pairing_report, swiss_round
 from app.league.trf import trf16
 from tests.league.reference import play, random_field
 
@@ -167,3 +167,20 @@ def test_the_engine_reads_a_double_round_robin_back() -> None:
     ]
     report = trf16("DRR", entrants, played, "double_round_robin", rounds)
     assert read_back_gacrux(report) == expected(entrants, played, rounds)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_swiss_reads_the_report_as_gacruxs_own_reader_does(seed: int) -> None:
+    """``TrfReader`` (gacrux's reader with its game lookup indexed) reads a Swiss's report, with
+    byes and withdrawals, to the same tournament as gacrux's own reader."""
+    rng = random.Random(seed)
+    count, rounds = rng.randrange(6, 25), 5
+    entrants = random_field(rng, count, rounds, withdrawals=rng.randrange(3))
+    played: list[Pairing] = []
+    for r in range(1, rounds + 1):
+        played += play(swiss_round(entrants, played, r, rounds), rng)
+        report = pairing_report(entrants, played, min(r + 1, rounds), rounds)
+        theirs, ours = trf2json(), TrfReader()
+        theirs.parse_file(report, 0)
+        ours.parse_file(report, 0)
+        assert ours.chessjson == theirs.chessjson
