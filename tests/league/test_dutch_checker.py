@@ -12,12 +12,15 @@ edition of C.04.3 in force since 1 February 2026), so this test checks that our 
 round-trips through the engine: what the report says of each round is what the engine, reading
 it through its checker's command-line path, pairs again (scores, colours, floats, byes, who is
 absent, as the report carries them). It cannot say the engine reads the rules right. The
-independent evidence is bbpPairings 6.0.0's (FIDE's endorsed engine, the 2026 edition),
-measured outside the suite (``bench/RESULTS.md``, Swiss section): on 400 random tournaments
-(6 to 40 entrants, 3 to 8 rounds, up to two withdrawals; 1,804 rounds from round 2 on), gacrux
-and bbpPairings 6.0.0 paired every round alike; py4swiss 0.3.1 (the engine before, the edition
-before 2026) and bbpPairings 5.0.1 (that edition) 1,803 of them; py4swiss and gacrux 1,758, the
-46 others all rounds where the editions differ but one, where py4swiss broke a rule of both
+independent evidence is bbpPairings 6.0.0's (FIDE's endorsed engine, the 2026 edition), measured
+outside the suite (``bench/RESULTS.md``, Swiss section, with its method): on 400 random
+tournaments paired by the Swiss (6 to 40 entrants, 3 to 8 rounds, up to two withdrawals),
+bbpPairings 6.0.0 pairs every round as the Swiss does (400 rounds 1 and 1,765 from round 2 on).
+Before gacrux was the engine, on the same generator's tournaments paired by py4swiss (1,804
+rounds from round 2 on), gacrux and bbpPairings 6.0.0 paired every round alike; py4swiss 0.3.1
+(the engine before, the edition before 2026) and bbpPairings 5.0.1 (that edition) 1,803 of them;
+py4swiss and gacrux 1,758, the 46 others all rounds where the editions differ but one, where
+py4swiss broke a rule of both
 (``test_a_final_round_topscorer_is_not_given_a_colour_three_times_running``). The examples
 below, where the editions differ, keep the rule that decides each."""
 
