@@ -27,9 +27,10 @@ playing exactly once, no two who have met before, and gives at most one bye, to 
 not had one; otherwise ``LeagueError`` says the round cannot be paired by the rules (too few
 rounds' worth of new opponents left, say), which the engine says first.
 
-**Cost.** At 500 entrants, 0.8 s (round 2) to 1.6 s (round 5) on one core, medians
-(``bench/pairing.py``, ``bench/RESULTS.md``), against py4swiss's 7.7 and 4.5 s in the same run.
-A caller serving requests runs it off the event loop.
+**Cost.** At 500 entrants, on one core, medians: 0.8 s (round 2), 1.2 s (round 5), 1.9 s
+(round 9), against py4swiss's 6.5, 5.7 and 4.0 s in the same run (``bench/pairing.py``,
+``bench/RESULTS.md``); reading the report 16 to 25 ms of it (``TrfReader``). A caller serving
+requests runs it off the event loop.
 """
 
 from __future__ import annotations
