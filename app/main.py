@@ -34,7 +34,7 @@ from app.api.records import AuditShapes, records_router
 from app.api.routing import index_routes
 from app.api.seeks import seeks_router
 from app.api.shutdown import watching_for_stop
-from app.api.tournaments import Documents, tournaments_router
+from app.api.tournaments import tournaments_router
 from app.api.web import mount_web
 from app.api.work import WorkBudget
 from app.body_limit import BodyLimitMiddleware
@@ -51,6 +51,7 @@ from app.sessions.store import GameStore, client_part
 from app.sessions.watchers import Watchers
 from app.settings import Settings
 from app.stores.archive.archive import Archive
+from app.stores.archive.tournaments import Recent
 from app.stores.archive.urls import NONE as NO_ARCHIVE
 from app.stores.memory import MemoryGameStore
 from app.stores.redis.store import RedisGameStore
@@ -318,7 +319,8 @@ def create_app(
     )  # fmt: skip
     app.state.kept_records = KeptRecords(settings.record_cache_bytes)
     app.state.archive = archive = archive_from(settings)
-    app.state.tournament_documents = Documents(settings.tournament_documents)
+    app.state.tournament_documents = Recent(settings.tournament_documents)
+    app.state.tournaments_read = Recent(settings.tournament_documents)
     app.state.player_watchers = Watchers()  # players' streams, woken by this process's events
     app.state.archiver = (
         None

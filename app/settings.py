@@ -231,7 +231,8 @@ class Settings(BaseSettings):
         256,
         ge=1,
         description="Tournaments' documents (and TRF reports) each process keeps as last "
-        "answered, for reads of an unchanged one (the most recent kept).",
+        "answered, for reads of an unchanged one, and tournaments as last read, whose finished "
+        "rounds a read after a result does not read again (the most recent kept of each).",
     )
     archive_poll_seconds: float = Field(
         1.0,

@@ -8,12 +8,14 @@ read of a large event.
   players' Glicko-2 update in its transaction), their turns alternating; medians and p99 and
   the difference of the medians, on SQLite and, with ``--postgres``, on a PostgreSQL server
   started here.
-* ``standings``: a Swiss of ``--players`` players and nine rounds, every board finished (rows
-  written straight into the tables, the pairings made by the league's own round robin of
-  random pairs), then ``GET /v1/tournaments/{id}`` — the document, its standings recomputed
-  from every result with their tie-breaks — through the ASGI app, ``--reads`` times: p50, p99
-  of reads of a document unchanged since the last (kept: one small query) and of a changed one
-  (every result read, ranked, and — finished — signed), for a running and a finished event.
+* ``standings``: a Swiss of ``--players`` players and nine rounds (rows written straight into
+  the tables, the pairings made by random pairs), then ``GET /v1/tournaments/{id}`` — the
+  document, its standings recomputed from every result with their tie-breaks — through the ASGI
+  app as the command serves it, ``--reads`` times: p50, p99 of reads of a document unchanged
+  since the last (kept: one small query), of one after a result of the last round (written
+  into the tables, as the archive writes it, before every tenth read: its finished rounds are
+  not read again) and of a process's first read (nothing kept), for an event whose last round
+  is being played and for a finished one (signed).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import asyncio
 import json
 import random
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -128,7 +131,8 @@ async def standings(directory: Path, count: int, reads: int, finished: bool) -> 
                 rows.append(
                     {"tournament": tid, "round": number, "board": board, "seat1": order[at],
                      "seat2": order[at + 1], "game_id": f"g{number}-{board}",
-                     "result": rng.choice(["1-0", "0-1", "½-½"]), "discs1": None,
+                     "result": None if number == rounds and not finished
+                               else rng.choice(["1-0", "0-1", "½-½"]), "discs1": None,
                      "discs2": None}
                 )  # fmt: skip
         await connection.execute(pairings.insert(), rows)
@@ -140,27 +144,39 @@ async def standings(directory: Path, count: int, reads: int, finished: bool) -> 
     await archive.close()
     # As the command serves it: its startup heap frozen (``served_app``).
     app = served_app(Settings(archive_url=url, client_cpu_ms_per_minute=0, client_share=1))
-    taken: list[float] = []
-    cold: list[float] = []
-    documents = app.state.tournament_documents
+    taken: dict[str, list[float]] = {"unchanged": [], "changed": [], "cold": []}
+    given = sqlite3.connect(directory / f"standings-{finished}.sqlite3")
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             for index in range(reads):
-                if index % 10 == 0:  # every tenth read a changed document's: nothing kept
-                    documents._kept.clear()
+                read = "unchanged"
+                if index % 10 == 0 and not finished:  # a result given: the document changed
+                    read = "changed"
+                    with given:
+                        given.execute(
+                            "UPDATE pairings SET result = ? WHERE tournament = ? AND round = ? "
+                            "AND board = ?", (rng.choice(["1-0", "0-1"]), tid, rounds,
+                                              index // 10 + 1),
+                        )  # fmt: skip
+                        given.execute("UPDATE tournaments SET changes = changes + 1")
+                elif index % 10 == 5 or (index % 10 == 0 and finished):
+                    read = "cold"  # nothing kept: a process's first read of the event
+                    for kept in ("tournament_documents", "tournaments_read"):  # (older: one)
+                        if hasattr(app.state, kept):
+                            getattr(app.state, kept).clear()
                 started = time.perf_counter()
                 answer = await client.get(f"/v1/tournaments/{tid}")
-                spent = (time.perf_counter() - started) * 1000
-                (cold if index % 10 == 0 else taken).append(spent)
+                taken[read].append((time.perf_counter() - started) * 1000)
                 assert answer.status_code == 200, answer.text
-    state = "finished (signed)" if finished else "running"
+    given.close()
+    state = "finished (signed)" if finished else "running, its last round being played"
     print(f"standings read: GET /v1/tournaments/{{id}} of a {count}-player Swiss, {rounds} "
           f"rounds, {state}")  # fmt: skip
-    print(f"unchanged since the last read: p50 {statistics.median(taken):.1f} ms, p99 "
-          f"{percentile(taken, 0.99):.1f} ms ({len(taken)} reads); changed: p50 "
-          f"{statistics.median(cold):.1f} ms, p99 {percentile(cold, 0.99):.1f} ms "
-          f"({len(cold)} reads)")  # fmt: skip
+    for read, spent in taken.items():
+        if spent:
+            print(f"{read}: p50 {statistics.median(spent):.1f} ms, p99 "
+                  f"{percentile(spent, 0.99):.1f} ms ({len(spent)} reads)")  # fmt: skip
 
 
 def main() -> None:

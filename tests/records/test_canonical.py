@@ -2,7 +2,8 @@
 where it is provably what RFC 8785 writes, and the general writer (``_write``, checked against
 the RFC's own examples in ``test_signing.py``) — on values of every kind hypothesis makes (floats,
 huge integers, names beyond the Basic Multilingual Plane, members named by what is no string,
-what is not JSON), and on every record shape the service writes: each kind's creation
+what is not JSON, half points and hundredths, floats either side of where Python starts writing
+an exponent), and on every record shape the service writes: each kind's creation
 parameters, move records (placements, Othello's flips and passes, a renju refusal, a swap2
 choice, Connect Four's drops), states and whole answers."""
 
@@ -56,6 +57,10 @@ leaves = (
     | st.integers(-(2**70), 2**70)
     | st.floats()
     | st.sampled_from([0.0, -0.0, 1.0, 1e21, 1e-7, 5e-324, 1e16, 2.5, float("nan")])
+    | st.floats(-1e17, 1e17)  # where Python writes no exponent, and past it on both sides
+    | st.integers(-(10**6), 10**6).map(lambda n: n / 2)  # standings' points and tie-breaks
+    | st.integers(-(10**6), 10**6).map(lambda n: n / 100)
+    | st.sampled_from([1e-4, 9.999999999999999e-05, 1e15 + 0.5, 9999999999999998.0, 0.1 + 0.2])
     | st.text()
     | st.sampled_from(["1.5", "e+", "e-mail", "{", '"1":', "\U0001f600", "\ud800", "\x1f\x7f"])
 )
@@ -84,6 +89,8 @@ def test_both_writers_write_the_same_or_refuse_alike(value: object) -> None:
         {"a": {None: 1}},
         [{"b": 1}, {True: 2}],
         {"a": 1.0},  # ECMAScript writes 1
+        {"a": [4.5, -0.0]},  # ECMAScript writes 0
+        [0.5, 100.0, "1.0"],
         {"a": [1e21]},
         {"\U0001f600": 1, "\ufb33": 2},  # code point and UTF-16 orders differ
         {"a": b"x"},
@@ -165,6 +172,24 @@ def test_every_record_shape_is_written_alike_and_its_moves_in_c(
         assert _canonical_as_written(move, json.dumps(move, sort_keys=True, separators=(",", ":")))
     published = client.get("/v1/keys").json()["keys"]
     assert verify(answer, published, "audit")
+
+
+def test_a_tournaments_standings_take_the_fast_way() -> None:
+    """Half points and their sums (points, Buchholz, Sonneborn–Berger) are written by Python
+    as ECMAScript writes them: a 500-player tournament's signed document is written in C."""
+    standings = [
+        {"rank": 1, "player": "p1", "points": 4.5, "tiebreaks": {"buchholz": 21.5,
+                                                                 "sonneborn_berger": 12.25}},
+        {"rank": 2, "player": "p2", "points": 4, "tiebreaks": {"buchholz": 0.5,
+                                                               "sonneborn_berger": 0}},
+    ]  # fmt: skip
+    document = {"name": "Club 1.5", "standings": standings}
+    agree(document)
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert _canonical_as_written(document, text)
+    whole = {"standings": [{"points": 4.0}]}
+    assert not _canonical_as_written(whole, json.dumps(whole, separators=(",", ":")))
+    agree(whole)
 
 
 def test_a_sessions_record_is_written_alike(client: TestClient) -> None:

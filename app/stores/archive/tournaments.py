@@ -17,15 +17,16 @@ so that its events are numbered one at a time.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import Connection, and_, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.league.events import Entrant, Pairing, Result
+from app.league.events import Entrant, Pairing, check_entrants, check_played
 from app.sessions.errors import StoreUnavailable
 from app.stores.archive.archive import Archive
 from app.stores.archive.boards import REGISTERING, RUNNING, ended_if_done, told
@@ -39,6 +40,9 @@ from app.stores.archive.tables import (
     tournament_rounds,
     tournaments,
 )
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 # A round claimed this long ago and never paired was left by a process that died: claimed again.
 STALE_CLAIM_MS = 60_000
@@ -72,15 +76,67 @@ class Board:
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
+    """A tournament as read (``Tournaments.find``): its entrants and every round's boards as
+    ``check_entrants`` and ``check_played`` require them."""
+
     event: Event
     entrants: list[Entrant]
-    boards: list[Board]
+    boards: list[Board]  # by round, then board
     paired: int  # the rounds paired (their games made)
     claimed: dict[int, int] = field(default_factory=dict)  # rounds claimed, not paired: when
+    # The first rounds paired whose every board has its result, and their boards' count: rows
+    # that never change again (a result is given once; only a round not paired loses its rows).
+    settled: tuple[int, int] = (0, 0)
 
     @property
     def played(self) -> list[Pairing]:
         return [board.pairing for board in self.boards if board.pairing.round <= self.paired]
+
+
+def settled(
+    boards: Sequence[Board], paired: int, start: tuple[int, int] = (0, 0)
+) -> tuple[int, int]:
+    """The first rounds of ``boards`` paired with every result given (``paired``: the rounds
+    paired), and their boards' count, looking on from ``start`` (rounds known settled)."""
+    rounds, count = start
+    at = count
+    while at < len(boards):
+        number = boards[at].pairing.round
+        if number > paired:
+            break
+        end = at
+        while end < len(boards) and boards[end].pairing.round == number:
+            if boards[end].pairing.result is None:
+                return rounds, count
+            end += 1
+        rounds, count, at = number, end, end
+    return rounds, count
+
+
+class Recent(Generic[K, V]):
+    """The ``most`` values last used, by key; the least recently used goes first."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._kept: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._kept.get(key)
+        if value is not None:
+            self._kept.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._kept[key] = value
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.most:
+            self._kept.popitem(last=False)
+
+    def drop(self, key: K) -> None:
+        self._kept.pop(key, None)
+
+    def clear(self) -> None:
+        self._kept.clear()
 
 
 class UnknownPlayers(ValueError):
@@ -92,10 +148,13 @@ class UnknownPlayers(ValueError):
 
 
 class Tournaments:
-    """The tournaments kept in ``archive``'s database."""
+    """The tournaments kept in ``archive``'s database; ``recent``: the tournaments this process
+    read last, whose settled rounds a read of one of them again does not read again (a
+    500-player event's nine rounds are 2,250 boards; a result changes one of the last round's)."""
 
-    def __init__(self, archive: Archive) -> None:
+    def __init__(self, archive: Archive, recent: Recent[str, Tournament] | None = None) -> None:
         self.archive = archive
+        self.recent: Recent[str, Tournament] = Recent(1) if recent is None else recent
 
     async def make(self, event: Event, entered: Sequence[str], most: int) -> bool:
         """Make ``event`` with the players ``entered`` (ids, in the seeding order), unless its
@@ -136,65 +195,61 @@ class Tournaments:
         return await self.archive.run(write, write=True)
 
     async def find(self, tournament_id: str) -> Tournament | None:
-        async def read(connection: AsyncConnection) -> Tournament | None:
-            found = (
-                await connection.execute(
-                    select(tournaments).where(tournaments.c.id == tournament_id)
-                )
-            ).first()
-            if found is None:
-                return None
-            event = Event(
-                found.id, found.name, found.organiser, found.system, found.rounds,
-                json.loads(found.game), json.loads(found.openings), found.rated, found.status,
-                found.changes, found.created_at, found.ended_at,
-            )  # fmt: skip
-            rows = await connection.execute(
-                select(entrants.c.number, entrants.c.player, entrants.c.withdrawn, players.c.name)
-                .join(players, players.c.id == entrants.c.player)
-                .where(entrants.c.tournament == tournament_id)
-                .order_by(entrants.c.number)
+        """The tournament, read from its database (its settled rounds' boards as last read by
+        this process, if it was: they cannot have changed); None for no such tournament."""
+        known = self.recent.get(tournament_id)
+        start = (0, 0) if known is None else known.settled
+        rows = await self.archive.read(
+            lambda connection: _rows_of(connection, tournament_id, start[0])
+        )
+        if rows is None:
+            self.recent.drop(tournament_id)
+            return None
+        found, entered, rounds, read_boards = rows
+        event = Event(
+            found.id, found.name, found.organiser, found.system, found.rounds,
+            json.loads(found.game), json.loads(found.openings), found.rated, found.status,
+            found.changes, found.created_at, found.ended_at,
+        )  # fmt: skip
+        paired = sum(1 for row in rounds if row.paired_at is not None)
+        claimed = {row.number: row.claimed_at for row in rounds if row.paired_at is None}
+        entrants_ = [Entrant(number, player, name, gone) for number, player, gone, name in entered]
+        fresh = [
+            Board(
+                Pairing(round_, board, seat1, seat2, result,
+                        None if discs1 is None else (discs1, discs2)),
+                game_id,
             )
-            entered = [Entrant(r.number, r.player, r.name, r.withdrawn) for r in rows]
-            rounds = (
-                await connection.execute(
-                    select(tournament_rounds).where(tournament_rounds.c.tournament == tournament_id)
-                )
-            ).all()
-            paired = sum(1 for row in rounds if row.paired_at is not None)
-            claimed = {row.number: row.claimed_at for row in rounds if row.paired_at is None}
-            boards = [
-                Board(
-                    Pairing(round_, board, seat1, seat2, cast(Result, result),
-                            None if discs1 is None else (discs1, discs2)),
-                    game_id,
-                )
-                for round_, board, seat1, seat2, result, discs1, discs2, game_id in (
-                    await connection.execute(
-                        select(pairings.c.round, pairings.c.board, pairings.c.seat1,
-                               pairings.c.seat2, pairings.c.result, pairings.c.discs1,
-                               pairings.c.discs2, pairings.c.game_id)
-                        .where(pairings.c.tournament == tournament_id)
-                        .order_by(pairings.c.round, pairings.c.board)
-                    )
-                ).all()  # every row at once: row by row, a 500-player event's cost 3 times as much
-            ]  # fmt: skip
-            return Tournament(event, entered, boards, paired, claimed)
-
-        return await self.archive.run(read, write=False)
+            for round_, board, seat1, seat2, result, discs1, discs2, game_id in read_boards
+        ]  # fmt: skip
+        # As the league's rules have them (``Tournament``): the rounds read whole, each once.
+        check_entrants(entrants_)
+        check_played(entrants_, [board.pairing for board in fresh])
+        boards = [] if known is None else known.boards[: start[1]]
+        boards += fresh
+        tournament = Tournament(
+            event,
+            entrants_,
+            boards,
+            paired,
+            claimed,
+            settled(boards, paired, start),
+        )
+        self.recent.put(tournament_id, tournament)
+        return tournament
 
     async def version(self, tournament_id: str) -> int | None:
         """The tournament's count of changes (its events, its entrants' changes): what its
         document is as of; None for no such tournament."""
 
-        async def read(connection: AsyncConnection) -> int | None:
-            found = await connection.execute(
+        def read(connection: Connection) -> int | None:
+            found = connection.execute(
                 select(tournaments.c.changes).where(tournaments.c.id == tournament_id)
             )
             changes = found.scalar_one_or_none()
             return None if changes is None else int(changes)
 
-        return await self.archive.run(read, write=False)
+        return await self.archive.read(read)
 
     async def enter(self, tournament_id: str, player: str, most: int) -> str:
         """Enter ``player`` last in the seeding order before round 1: ``"entered"``, or why
@@ -380,6 +435,31 @@ class Tournaments:
             await connection.execute(
                 select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
             )
+
+
+def _rows_of(connection: Connection, tournament_id: str, after: int) -> tuple[Any, ...] | None:
+    """A tournament's rows, as ``find`` builds it: its own, its entrants' (with their names),
+    its rounds', its boards' of the rounds after ``after`` (every row at once: row by row, a
+    500-player event's took three times as long). None for no such tournament."""
+    found = connection.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
+    if found is None:
+        return None
+    entered = connection.execute(
+        select(entrants.c.number, entrants.c.player, entrants.c.withdrawn, players.c.name)
+        .join(players, players.c.id == entrants.c.player)
+        .where(entrants.c.tournament == tournament_id)
+        .order_by(entrants.c.number)
+    ).all()
+    rounds = connection.execute(
+        select(tournament_rounds).where(tournament_rounds.c.tournament == tournament_id)
+    ).all()
+    boards = connection.execute(
+        select(pairings.c.round, pairings.c.board, pairings.c.seat1, pairings.c.seat2,
+               pairings.c.result, pairings.c.discs1, pairings.c.discs2, pairings.c.game_id)
+        .where(pairings.c.tournament == tournament_id, pairings.c.round > after)
+        .order_by(pairings.c.round, pairings.c.board)
+    ).all()  # fmt: skip
+    return found, entered, rounds, boards
 
 
 async def _changed(connection: AsyncConnection, tournament_id: str) -> None:
