@@ -153,23 +153,26 @@ class Connection:
 
 
 @pytest.fixture
-def connect() -> Iterator[Callable[[ProtocolFactory], Connection]]:
+def connect() -> Iterator[Callable[..., Connection]]:
     """Makes connections over a protocol (as uvicorn's ``http``: a class, or what
-    ``protocol_for`` makes), each with a request head already received (a cycle, a URL and
-    headers; its answer not yet run); closes them afterwards."""
+    ``protocol_for`` makes) to an app (``answer_ok`` unless given), each with a request head
+    already received (``HEAD`` unless given: a cycle, a URL and headers; its answer not yet
+    run); closes them afterwards."""
     loop = asyncio.new_event_loop()
-    config = uvicorn.Config(answer_ok, lifespan="off", proxy_headers=False, log_config=None)
-    config.load()
     made: list[Connection] = []
 
-    def connect(make_protocol: ProtocolFactory) -> Connection:
+    def connect(make_protocol: ProtocolFactory, app: Any = None, head: bytes = b"") -> Connection:
+        config = uvicorn.Config(
+            app or answer_ok, lifespan="off", proxy_headers=False, log_config=None
+        )
+        config.load()
         server_end, client_end = socket.socketpair()
         client_end.setblocking(False)
         server_state = ServerState()
         protocol = make_protocol(config=config, server_state=server_state, app_state={}, _loop=loop)
         loop.run_until_complete(loop.connect_accepted_socket(lambda: protocol, server_end))
         made.append(Connection(loop, protocol, server_state, client_end))
-        protocol.data_received(HEAD)
+        protocol.data_received(head or HEAD)
         return made[-1]
 
     try:
@@ -187,7 +190,7 @@ HEAD = b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"
 
 
 def test_uvicorn_starts_each_request_through_start_asgi_task(
-    connect: Callable[[ProtocolFactory], Connection],
+    connect: Callable[..., Connection],
 ) -> None:
     protocol = connect(protocol_for(Settings())).protocol
     assert isinstance(protocol, BoundedHttpToolsProtocol)
@@ -203,7 +206,7 @@ def inherited() -> list[tuple[type, str]]:
 
 @pytest.mark.parametrize(("cls", "name"), inherited(), ids=lambda p: getattr(p, "__name__", p))
 def test_what_the_protocol_reads_of_uvicorn_is_there(
-    connect: Callable[[ProtocolFactory], Connection], cls: type, name: str
+    connect: Callable[..., Connection], cls: type, name: str
 ) -> None:
     connection = connect(HttpToolsProtocol)  # uvicorn's own: what is found is uvicorn's
     instances = {
@@ -228,7 +231,7 @@ def test_the_server_state_can_key_a_weak_dictionary() -> None:
 
 
 def test_an_answer_without_keep_alive_says_connection_close(
-    connect: Callable[[ProtocolFactory], Connection],
+    connect: Callable[..., Connection],
 ) -> None:
     connection = connect(protocol_for(Settings()))
     connection.protocol.cycle.keep_alive = False  # as _drain, and uvicorn's shutdown, do
@@ -241,7 +244,7 @@ def test_an_answer_without_keep_alive_says_connection_close(
 
 
 def test_an_answer_that_closes_the_connection_closes_it_through_the_cycles_transport(
-    connect: Callable[[ProtocolFactory], Connection],
+    connect: Callable[..., Connection],
 ) -> None:
     connection = connect(protocol_for(Settings()))
     protocol = connection.protocol
@@ -254,6 +257,75 @@ def test_an_answer_that_closes_the_connection_closes_it_through_the_cycles_trans
         "its request cycle's `transport`, which BoundedHttpToolsProtocol replaces so that the "
         "close lingers (_Answers)", "uvicorn"
     )  # fmt: skip
+
+
+class Writes:
+    """A transport's stand-in that keeps what is written to it, each write apart, and passes
+    everything on to the transport."""
+
+    def __init__(self, transport: Any) -> None:
+        self.transport = transport
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+        self.transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+def watched(connection: Connection) -> Writes:
+    protocol = connection.protocol
+    writes = Writes(protocol.transport)
+    protocol.transport = writes  # type: ignore[assignment]
+    return writes
+
+
+def test_an_answers_head_goes_with_its_body_in_one_write(
+    connect: Callable[..., Connection],
+) -> None:
+    connection = connect(protocol_for(Settings()))
+    writes = watched(connection)
+    received = connection.answer()
+    assert received.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert received.endswith(b"\r\n\r\nok")
+    assert writes.writes == [received], relied_on(
+        "uvicorn wrote an answer's head other than in one write when the answer started, "
+        "followed by its body's (_Answers holds the head for the body)", "uvicorn"
+    )  # fmt: skip
+
+
+def test_the_head_of_an_answer_to_head_is_written_when_it_completes(
+    connect: Callable[..., Connection],
+) -> None:
+    connection = connect(protocol_for(Settings()), head=b"HEAD / HTTP/1.1\r\nHost: t\r\n\r\n")
+    writes = watched(connection)
+    received = connection.answer()
+    assert received.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert received.endswith(b"content-length: 2\r\n\r\n")  # and no body
+    assert writes.writes == [received]
+
+
+def test_a_streamed_answers_head_is_not_held(connect: Callable[..., Connection]) -> None:
+    released = asyncio.Event()
+    seen: list[bytes] = []
+
+    async def streamed(scope: Any, receive: Any, send: Any) -> None:  # no length: chunked
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        seen.extend(writes.writes)  # what was written before any of the body
+        await released.wait()
+        await send({"type": "http.response.body", "body": b"event"})
+
+    connection = connect(protocol_for(Settings()), streamed)
+    writes = watched(connection)
+    connection.loop.call_later(0.05, released.set)
+    received = connection.answer()
+    assert len(seen) == 1
+    assert seen[0].startswith(b"HTTP/1.1 200 OK\r\n")
+    assert b"transfer-encoding: chunked" in seen[0]
+    assert received.startswith(seen[0])
+    assert received.endswith(b"5\r\nevent\r\n0\r\n\r\n")
 
 
 # uvicorn's worker supervisor, as the adjudicator command starts it

@@ -541,14 +541,23 @@ def legal_moves(board: Board, color: Color) -> list[LegalMove]:
     """All legal moves of ``color`` in (row, col) order, each with how many stones it flips."""
     mask = legal_moves_mask(board, color)  # first: the lanes give the bitboards too
     own, opp = board.stones(color)
-    geo, width = board.geometry, board.cols + 1
-    moves = []
-    for row, col in board.cells(mask):
-        at = row * width + col
-        flips = _flips(own, opp, 1 << at, _near(geo, at, opp))
+    geo = board.geometry
+    width, ring, down = geo.width, geo.ring, geo.width + 1
+    moves: list[LegalMove] = []
+    # The mask's bits walked here, lowest first (a bit's index grows with its row, then its
+    # column), each move's ``_near`` inline and its tuple made without ``LegalMove``'s
+    # ``__new__`` (a Python function): legal-moves asks for this once a request.
+    while mask:
+        move = mask & -mask
+        mask ^= move
+        at = move.bit_length() - 1
+        flips = _flips(own, opp, move, ((ring << at) >> down) & opp)
         assert flips  # every cell of the legal-move mask flips something
-        moves.append(LegalMove(row, col, flips.bit_count()))
+        moves.append(_new_tuple(LegalMove, (*divmod(at, width), flips.bit_count())))
     return moves
+
+
+_new_tuple = tuple.__new__
 
 
 # The position after a move, who moves next -- the opponent, or (``passed``: the opponent has

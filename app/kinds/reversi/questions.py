@@ -143,12 +143,18 @@ def legal_moves_answer(query: LegalMovesRequest) -> LegalMovesResponse:
     # call a move but the name's.
     listed: list[LegalMove]
     if squares is None:
-        listed = [{"row": m.row, "col": m.col, "flips": m.flips} for m in moves]
+        listed = [{"row": row, "col": col, "flips": flips} for row, col, flips in moves]
+    elif squares.table:
+        table = squares.table
+        listed = [
+            {"row": row, "col": col, "square": table[row][col], "flips": flips}
+            for row, col, flips in moves
+        ]
     else:
         name = squares.name
         listed = [
-            {"row": m.row, "col": m.col, "square": name(m.row, m.col), "flips": m.flips}
-            for m in moves
+            {"row": row, "col": col, "square": name(row, col), "flips": flips}
+            for row, col, flips in moves
         ]
     return {"color": query.color, "moves": listed, "count": len(moves), "must_pass": not moves}
 
