@@ -360,7 +360,7 @@ def create_app(
         add_routes_flat(app, router)
     mount_docs(app)
     mount_web(app)
-    index_routes(app.router, traced=settings.opentelemetry)
+    index_routes(app, traced=settings.opentelemetry)
 
     def openapi() -> dict[str, Any]:
         return build_openapi(app)

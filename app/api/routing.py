@@ -15,15 +15,18 @@ parameter is served by FastAPI's normal handler.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi._body_limit import wrap_app_with_body_limit
 from fastapi.routing import APIRoute
-from starlette._utils import get_route_path
+from starlette._utils import get_route_path, is_async_callable
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import URLPath
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Match, Mount, NoMatchFound, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -228,31 +231,43 @@ class RouteIndex(BaseRoute):
 _CHOSEN = "adjudicator.route"
 
 
-def index_routes(router: APIRouter, traced: bool) -> None:
-    """Put a ``RouteIndex`` first in ``router``'s routes (once all are declared; one declared
-    later is indexed on the next request), and a ``DirectLane`` in front of the router —
+def index_routes(app: FastAPI, traced: bool) -> None:
+    """Put a ``RouteIndex`` first in ``app``'s routes (once all are declared; one declared
+    later is indexed on the next request), and a ``DirectLane`` innermost of its middleware —
     unless requests are ``traced`` by FastAPI's OpenTelemetry, whose spans take their route from
     the route the router chose."""
     if not traced:
-        router.routes.insert(0, RouteIndex(router.routes))
-        router.middleware_stack = DirectLane(router, router.middleware_stack)
+        app.router.routes.insert(0, RouteIndex(app.router.routes))
+        # Appended, not added: ``add_middleware`` puts a middleware outermost.
+        app.user_middleware.append(
+            Middleware(DirectLane, router=app.router, handlers=app.exception_handlers)
+        )
 
 
 class DirectLane:
-    """In front of the router: a request for a direct endpoint's path with no parameter (the
-    stateless questions, ``/healthz``…) goes straight to that endpoint, found by its method and
-    path in a dict, without the router's walk — which costs ~8 µs a request even when its
-    index knows the route: FastAPI's router applies form limits and its telemetry's route for
-    each request, and the route checks its included-router context and its method again. The
-    scope is left as the router leaves it (``router``, ``route``, ``endpoint``,
-    ``path_params``). A path is in the table only if the router would choose that very route
-    for it (every route before it tried, in order); any other request — another method (a
-    405), a path with parameters, a trailing slash to redirect — goes to the router. Built on
-    the first request, again when the number of routes changes."""
+    """Innermost of the app's middleware: a request for a direct endpoint's path with no
+    parameter (the stateless questions, ``/healthz``…) goes straight to that endpoint, found by
+    its method and path in a dict, past what is below the app's own middleware — FastAPI's
+    exception middleware (which makes a request object and wraps ``send`` a request), its exit
+    stack (for dependencies that clean up: a direct endpoint has none) and the router's walk
+    (~8 µs a request even when its index knows the route: FastAPI's router applies form limits
+    and its telemetry's route for each request, and the route checks its included-router
+    context and its method again). What the endpoint raises is answered by the app's exception
+    handlers (``handlers``, read when it is raised), as the exception middleware would answer
+    it; what it raises while its answer is sent goes on up, as there (an answer begun cannot
+    be replaced). The scope is left as the router leaves it (``router``, ``route``,
+    ``endpoint``, ``path_params``). A path is in the table only if the router would choose that
+    very route for it (every route before it tried, in order) and the route has no body limit
+    of its own; any other request — another method (a 405), a path with parameters, a trailing
+    slash to redirect — goes on down. Built on the first request, again when the number of
+    routes changes."""
 
-    def __init__(self, router: APIRouter, app: ASGIApp) -> None:
-        self.router = router
+    def __init__(
+        self, app: ASGIApp, router: APIRouter, handlers: Mapping[Any, Callable[..., Any]]
+    ) -> None:
         self.app = app
+        self.router = router
+        self.handlers = handlers
         self._exact: dict[tuple[str, str], DirectRoute] = {}
         self._indexed = -1
 
@@ -261,6 +276,8 @@ class DirectLane:
         routes = [r for r in self.router.routes if not isinstance(r, RouteIndex)]
         for route in routes:
             if not isinstance(route, DirectRoute) or "{" in route.path:
+                continue
+            if not is_direct(route.endpoint) or getattr(route, "max_body_size", None) is not None:
                 continue
             for method in route.methods or ():
                 probe = {"type": "http", "method": method, "path": route.path, "root_path": ""}
@@ -279,11 +296,42 @@ class DirectLane:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         route = self.chosen(scope)
-        if route is not None:
-            scope.setdefault("router", self.router)
-            scope["route"] = route
-            scope["endpoint"] = route.endpoint
-            scope["path_params"] = {}
-            await route.app(scope, receive, send)
+        if route is None:
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        if "router" not in scope:
+            scope["router"] = self.router
+        scope["route"] = route
+        scope["endpoint"] = endpoint = route.endpoint
+        scope["path_params"] = {}
+        request = Request(scope, receive, send)
+        try:
+            response = await endpoint(request)
+        except Exception as error:
+            response = await self._handled(request, error)
+            if response is None:
+                return
+        await response(scope, receive, send)
+
+    async def _handled(self, request: Request, error: Exception) -> Response | None:
+        """The answer the app's handlers give ``error``, as Starlette's exception middleware
+        finds the handler (an ``HTTPException``'s status first, then the error's classes in
+        order) among those FastAPI gives it (all but ``500``'s and ``Exception``'s); re-raised
+        if none handles it (the server-error middleware answers it, with those two)."""
+        handlers = self.handlers
+        handler = None
+        if isinstance(error, HTTPException) and error.status_code != 500:  # 500: not here
+            handler = handlers.get(error.status_code)
+        if handler is None:
+            handler = next(
+                (handlers[cls] for cls in type(error).__mro__ if cls is not Exception
+                 and cls in handlers),
+                None,
+            )  # fmt: skip
+        if handler is None:
+            raise error
+        if is_async_callable(handler):
+            answer = await handler(request, error)
+        else:
+            answer = await run_in_threadpool(handler, request, error)
+        return cast(Response | None, answer)

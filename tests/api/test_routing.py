@@ -10,8 +10,10 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, Match, Mount, Route
 
+from app.api.problems import BodyInvalid
 from app.api.routing import DirectLane, RouteIndex, api_router, index_routes
 from app.main import add_routes_flat, create_app
 from app.settings import Settings
@@ -56,7 +58,14 @@ def filled(path: str) -> str:
     return "/".join("x1" if "{" in part else part for part in path.split("/"))
 
 
-LANE = APP.router.middleware_stack
+def lane_of(app: FastAPI) -> DirectLane:
+    """The app's direct lane, as its middleware stack makes it (innermost)."""
+    [lane] = [m for m in app.user_middleware if m.cls is DirectLane]
+    assert app.user_middleware[-1] is lane
+    return DirectLane(app.router, *lane.args, **lane.kwargs)
+
+
+LANE = lane_of(APP)
 
 
 def test_the_index_is_first_and_every_route_is_still_listed() -> None:
@@ -186,9 +195,8 @@ def test_a_literal_path_an_earlier_route_matches_is_left_to_the_router() -> None
         return Response("other")
 
     add_routes_flat(app, router)
-    index_routes(app.router, traced=False)
-    lane = app.router.middleware_stack
-    assert isinstance(lane, DirectLane)
+    index_routes(app, traced=False)
+    lane = lane_of(app)
     assert lane.chosen(scope_of("GET", "/things/new")) is None
     assert lane.chosen(scope_of("GET", "/other")) is not None
     assert lane.chosen(scope_of("POST", "/other")) is None  # a 405, the router's
@@ -196,3 +204,36 @@ def test_a_literal_path_an_earlier_route_matches_is_left_to_the_router() -> None
         assert client.get("/things/new").text == "parameter"
         assert client.get("/other").text == "other"
         assert client.post("/other").status_code == 405
+
+
+def test_what_a_direct_lanes_endpoint_raises_is_answered_by_the_apps_handlers() -> None:
+    app = create_app(Settings())
+    router = api_router()
+
+    @router.post("/refused")
+    async def refused(request: Request) -> Response:
+        raise BodyInvalid([{"loc": ("body", "x"), "msg": "no", "type": "value_error"}])
+
+    @router.get("/teapot")
+    async def teapot(request: Request) -> Response:
+        raise HTTPException(418, "short and stout")
+
+    @router.get("/broken")
+    async def broken(request: Request) -> Response:
+        raise ZeroDivisionError
+
+    add_routes_flat(app, router)
+    lane = lane_of(app)
+    for method, path in (("POST", "/refused"), ("GET", "/teapot"), ("GET", "/broken")):
+        assert lane.chosen(scope_of(method, path)) is not None, path
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.post("/refused")
+        assert answer.status_code == 422
+        assert answer.headers["content-type"] == "application/problem+json"
+        assert answer.json()["errors"][0]["loc"] == ["body", "x"]
+        answer = client.get("/teapot")
+        assert answer.status_code == 418
+        assert answer.json()["detail"] == "short and stout"
+        answer = client.get("/broken")  # no handler but the server error's: a 500 problem
+        assert answer.status_code == 500
+        assert answer.headers["content-type"] == "application/problem+json"
