@@ -320,7 +320,7 @@ def create_app(
     app.state.kept_records = KeptRecords(settings.record_cache_bytes)
     app.state.archive = archive = archive_from(settings)
     app.state.tournament_documents = Recent(settings.tournament_documents)
-    app.state.tournaments_read = Recent(settings.tournament_documents)
+    app.state.tournaments_read = Recent(settings.tournaments_kept)
     app.state.player_watchers = Watchers()  # players' streams, woken by this process's events
     app.state.archiver = (
         None

@@ -228,6 +228,11 @@ INHERITED_ATTRIBUTES: dict[type, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+# The most body bytes joined to an answer's head in one write (``_Answers``): past it, the head
+# and the body are written apart rather than copied into one.
+JOINED_BODY_BYTES = 64 * 1024
+
+
 class _Answers:
     """The transport a request's cycle writes its answer to: the connection's, except that
 
@@ -238,7 +243,9 @@ class _Answers:
       the body's, which follows it at once (an app that sent the head sends its bytes; uvicorn
       refuses to complete the answer without them) — or until it is closed or completes; a
       streamed answer's head (chunked: server-sent events) and a ``100 Continue`` (written
-      before any answer starts) go at once;
+      before any answer starts) go at once. A connection closed by a refusal while a head is
+      held (``_refuse``: bytes that break a pipelined request, between the head's write and
+      the body's) loses the head with the body: the answer was cut off either way;
     * closing it after an answer lingers (``BoundedHttpToolsProtocol._linger``) rather than
       closing at once."""
 
@@ -253,7 +260,11 @@ class _Answers:
         head = self._head
         if head is not None:
             self._head = None
-            self._protocol.transport.write(head + data)
+            if len(data) > JOINED_BODY_BYTES:  # a large body is not copied to join it
+                self._protocol.transport.write(head)
+                self._protocol.transport.write(data)
+            else:
+                self._protocol.transport.write(head + data)
             return
         cycle = self._protocol.current
         if (

@@ -231,8 +231,14 @@ class Settings(BaseSettings):
         256,
         ge=1,
         description="Tournaments' documents (and TRF reports) each process keeps as last "
-        "answered, for reads of an unchanged one, and tournaments as last read, whose finished "
-        "rounds a read after a result does not read again (the most recent kept of each).",
+        "answered, for reads of an unchanged one (the most recent kept).",
+    )
+    tournaments_kept: int = Field(
+        32,
+        ge=1,
+        description="Tournaments each process keeps as last read, whose finished rounds a read "
+        "after a result does not read again (the most recent kept; a 500-player Swiss of nine "
+        "rounds is about 1 MB).",
     )
     archive_poll_seconds: float = Field(
         1.0,

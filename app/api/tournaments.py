@@ -411,12 +411,13 @@ async def pair_round(request: Request) -> Response:
         Board(pairing, None if pairing.seat2 is None else tokens.new_game_id())
         for pairing in paired
     ]
-    if not await book.claim(wanted, number, boards, _now_ms(), stale):
+    claimed_ms = _now_ms()
+    if not await book.claim(wanted, number, boards, claimed_ms, stale):
         raise TournamentRefused(f"round {number} is being paired")
     try:
-        await _make_games(request, tournament, number, boards)
+        made = await _make_games(request, tournament, number, boards)
     except BaseException:
-        await asyncio.shield(book.unclaim(wanted, number))
+        await asyncio.shield(book.unclaim(wanted, number, claimed_ms))
         raise
     by_number = {entrant.number: entrant.id for entrant in tournament.entrants}
     told = [
@@ -425,15 +426,20 @@ async def pair_round(request: Request) -> Response:
         for seat, entrant in ((1, board.pairing.seat1), (2, board.pairing.seat2 or 0))
     ]  # fmt: skip
     kept = request.app.state.settings.player_events_kept
-    await book.paired(wanted, number, _now_ms(), total, told, kept)
+    if not await book.paired(wanted, number, claimed_ms, _now_ms(), total, told, kept):
+        # This claim went stale meanwhile (games made for over STALE_CLAIM_MS) and another
+        # request claimed the round again: its boards are the round's, these games nobody's.
+        await _delete_games(request, made)
+        raise TournamentRefused(f"round {number} was paired by another request")
     woken(request, told)
     return json_response(document(await found(request, wanted), request.app.state.keys), 201)
 
 
 async def _make_games(
     request: Request, tournament: Tournament, number: int, boards: Sequence[Board]
-) -> None:
-    """Make round ``number``'s games, all or none (those made are deleted if one cannot be)."""
+) -> list[tuple[str, str]]:
+    """Make round ``number``'s games, all or none (those made are deleted if one cannot be):
+    each one's id and a token of it."""
     event = tournament.event
     shapes: GameShapes = request.app.state.games
     body = game_body(request, round_body(event, number), ("game",))
@@ -458,10 +464,17 @@ async def _make_games(
             assert token is not None
             made.append((created.state.id, token))
     except BaseException:
-        for game_id, token in made:
-            with contextlib.suppress(DomainError):
-                await asyncio.shield(store.delete(game_id, token))
+        await _delete_games(request, made)
         raise
+    return made
+
+
+async def _delete_games(request: Request, made: Sequence[tuple[str, str]]) -> None:
+    """Delete games a round made (their ids and a token of each), whatever else happens."""
+    store = store_of(request)
+    for game_id, token in made:
+        with contextlib.suppress(DomainError):
+            await asyncio.shield(store.delete(game_id, token))
 
 
 async def get_tournament(request: Request) -> Response:

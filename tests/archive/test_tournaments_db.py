@@ -7,6 +7,7 @@ the first rounds paired whose every result is in."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 from sqlalchemy import update
@@ -17,7 +18,7 @@ from app.stores.archive.boards import BoardResult, result_steps
 from app.stores.archive.migrate import upgrade
 from app.stores.archive.players import Players
 from app.stores.archive.ratings import drive_async
-from app.stores.archive.tables import pairings
+from app.stores.archive.tables import pairings, tournaments
 from app.stores.archive.tournaments import Board, Event, Recent, Tournament, Tournaments
 
 pytestmark = pytest.mark.anyio
@@ -75,10 +76,10 @@ async def test_a_tournament_read_again_is_what_a_first_read_finds(archive: Archi
     # Round 1 claimed, given up (its games could not all be made), claimed again, paired.
     assert await again.claim("t1", 1, boards_of(1), 10)
     await same()
-    await again.unclaim("t1", 1)
+    await again.unclaim("t1", 1, 10)
     assert (await same()).boards == []
     assert await again.claim("t1", 1, boards_of(1), 20)
-    await again.paired("t1", 1, 30, 3)
+    assert await again.paired("t1", 1, 20, 30, 3)
     assert (await same()).settled == (0, 0)  # two games go on
     await result(archive, "g1-1", "1-0")
     assert (await same()).settled == (0, 0)
@@ -88,7 +89,7 @@ async def test_a_tournament_read_again_is_what_a_first_read_finds(archive: Archi
     # Round 2: claimed (its boards read, not shown), paired, its results one by one.
     assert await again.claim("t1", 2, boards_of(2), 40)
     assert (await same()).settled == (1, 3)
-    await again.paired("t1", 2, 50, 3)
+    assert await again.paired("t1", 2, 40, 50, 3)
     await result(archive, "g2-2", "0-1")
     assert (await same()).settled == (1, 3)
     await result(archive, "g2-1", "1-0")
@@ -102,7 +103,7 @@ async def test_settled_rounds_are_not_read_again(archive: Archive) -> None:
     again = Tournaments(archive, Recent(4))
     assert await again.make(an_event(2), PLAYERS, 10)
     assert await again.claim("t1", 1, boards_of(1), 10)
-    await again.paired("t1", 1, 20, 2)
+    assert await again.paired("t1", 1, 10, 20, 2)
     for game_id in ("g1-1", "g1-2"):
         await result(archive, game_id, "1-0")
     read = await again.find("t1")
@@ -121,3 +122,52 @@ async def test_settled_rounds_are_not_read_again(archive: Archive) -> None:
     assert fresh is not None
     assert kept.boards[0].pairing.result == "1-0"
     assert fresh.boards[0].pairing.result == "0-1"
+
+
+async def test_a_claim_gone_stale_changes_nothing_of_the_round_claimed_again(
+    archive: Archive,
+) -> None:
+    """A request whose claim went stale (its games made for too long) and was replaced can
+    neither give up nor pair the round the newer claim paired: its boards stay the newer's."""
+    again = Tournaments(archive, Recent(4))
+    assert await again.make(an_event(2), PLAYERS, 10)
+    assert await again.claim("t1", 1, boards_of(1), 10)
+    assert await again.claim("t1", 1, boards_of(1), 70_000, stale=10)  # the newer claim
+    assert await again.paired("t1", 1, 70_000, 70_001, 2)
+    for game_id in ("g1-1", "g1-2"):
+        await result(archive, game_id, "1-0")
+    before = await again.find("t1")
+    assert before is not None
+    assert before.settled == (1, 3)
+    assert not await again.paired("t1", 1, 10, 70_002, 2)  # the stale claim's, late
+    await again.unclaim("t1", 1, 10)
+    fresh = await Tournaments(archive).find("t1")
+    assert fresh == await again.find("t1")
+    assert fresh is not None
+    assert fresh.boards == before.boards
+    assert fresh.event.changes == before.event.changes  # nothing told twice
+
+
+async def test_a_tournament_made_again_under_its_id_is_read_whole(archive: Archive) -> None:
+    """What a process read of a tournament is not taken for another one under the same id (a
+    database restored or replaced under a running service)."""
+    again = Tournaments(archive, Recent(4))
+    assert await again.make(an_event(2), PLAYERS, 10)
+    assert await again.claim("t1", 1, boards_of(1), 10)
+    assert await again.paired("t1", 1, 10, 20, 2)
+    for game_id in ("g1-1", "g1-2"):
+        await result(archive, game_id, "1-0")
+    read = await again.find("t1")
+    assert read is not None
+    assert read.settled == (1, 3)
+
+    async def gone(connection: object) -> None:
+        await connection.execute(tournaments.delete())  # type: ignore[attr-defined]
+
+    await archive.run(gone, write=True)
+    remade = replace(an_event(2), created_ms=5)
+    assert await Tournaments(archive).make(remade, PLAYERS, 10)
+    found = await again.find("t1")
+    assert found is not None
+    assert found.boards == []
+    assert found == await Tournaments(archive).find("t1")

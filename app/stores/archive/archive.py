@@ -19,6 +19,7 @@ import binascii
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -179,6 +180,8 @@ class Archive:
                 "connect_args": {"timeout": timeout_seconds, "command_timeout": timeout_seconds},
             }
         self.engine: AsyncEngine = create_async_engine(engine_url(url), **options)
+        # SQLite's reads (``read``): as many threads as the pool's connections.
+        self._readers = ThreadPoolExecutor(connections, thread_name_prefix="archive-read")
         self.inserts = self._inserts()
         # SQLite's writes: on the driver, through a synchronous engine over the same file (``put``).
         self.writer: Engine | None = None
@@ -197,6 +200,7 @@ class Archive:
             self.driven = _PostgresWrites([*self.inserts, *TEMPLATES[True]], self.engine.dialect)
 
     async def close(self) -> None:
+        self._readers.shutdown(wait=False)
         await self.engine.dispose()
         if self.writes is not None:
             self.writes.close()
@@ -240,7 +244,10 @@ class Archive:
                     with writer.connect() as connection:
                         return work(connection)
 
-                return await asyncio.to_thread(in_thread)
+                # Threads of their own: the loop's default ones also wait for SQLite's write
+                # lock (``put``) and pair Swiss rounds for seconds, which no read waits behind.
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self._readers, in_thread)
             async with self.engine.connect() as connection:
                 return await connection.run_sync(work)
         except (DBAPIError, SQLAlchemyError, OSError, TimeoutError, sqlite3.Error) as error:

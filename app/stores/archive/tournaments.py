@@ -206,12 +206,17 @@ class Tournaments:
             self.recent.drop(tournament_id)
             return None
         found, entered, rounds, read_boards = rows
+        paired = sum(1 for row in rounds if row.paired_at is not None)
+        if known is not None and (found.created_at != known.event.created_ms or paired < start[0]):
+            # Not the tournament this process read (its database restored or replaced): all
+            # of it read again.
+            self.recent.drop(tournament_id)
+            return await self.find(tournament_id)
         event = Event(
             found.id, found.name, found.organiser, found.system, found.rounds,
             json.loads(found.game), json.loads(found.openings), found.rated, found.status,
             found.changes, found.created_at, found.ended_at,
         )  # fmt: skip
-        paired = sum(1 for row in rounds if row.paired_at is not None)
         claimed = {row.number: row.claimed_at for row in rounds if row.paired_at is None}
         entrants_ = [Entrant(number, player, name, gone) for number, player, gone, name in entered]
         fresh = [
@@ -361,43 +366,54 @@ class Tournaments:
                 return False
             raise
 
-    async def unclaim(self, tournament_id: str, number: int) -> None:
-        """Give up round ``number``'s claim (its games could not all be made)."""
+    async def unclaim(self, tournament_id: str, number: int, claimed_ms: int) -> None:
+        """Give up round ``number``'s claim made at ``claimed_ms`` (its games could not all be
+        made) — unless it is no longer this claim: claimed again after it went stale, the
+        round's boards are the new claim's (and, once paired, never change: ``find`` keeps
+        them)."""
 
         async def write(connection: AsyncConnection) -> None:
-            await connection.execute(
-                pairings.delete().where(
-                    pairings.c.tournament == tournament_id, pairings.c.round == number
-                )
-            )
-            await connection.execute(
+            given_up = await connection.execute(
                 tournament_rounds.delete().where(
                     tournament_rounds.c.tournament == tournament_id,
                     tournament_rounds.c.number == number,
+                    tournament_rounds.c.claimed_at == claimed_ms,
                     tournament_rounds.c.paired_at.is_(None),
+                )
+            )
+            if given_up.rowcount != 1:
+                return
+            await connection.execute(
+                pairings.delete().where(
+                    pairings.c.tournament == tournament_id, pairings.c.round == number
                 )
             )
 
         await self.archive.run(write, write=True)
 
     async def paired(
-        self, tournament_id: str, number: int, at_ms: int, total: int,
+        self, tournament_id: str, number: int, claimed_ms: int, at_ms: int, total: int,
         games: Sequence[Told] = (), kept: int = 1,
-    ) -> None:  # fmt: skip
-        """Round ``number`` (of ``total``) has its games made: it is paired, and the stream
-        says so, as the players' streams say ``games`` (their games began; ``kept``: the events
-        a player's stream keeps)."""
+    ) -> bool:  # fmt: skip
+        """Round ``number`` (of ``total``), claimed at ``claimed_ms``, has its games made: it
+        is paired, and the stream says so, as the players' streams say ``games`` (their games
+        began; ``kept``: the events a player's stream keeps). False, and nothing written, if
+        the round is no longer this claim's (claimed again after it went stale)."""
 
-        async def write(connection: AsyncConnection) -> None:
+        async def write(connection: AsyncConnection) -> bool:
             await self._lock(connection, tournament_id)
-            await connection.execute(
+            done = await connection.execute(
                 update(tournament_rounds)
                 .where(
                     tournament_rounds.c.tournament == tournament_id,
                     tournament_rounds.c.number == number,
+                    tournament_rounds.c.claimed_at == claimed_ms,
+                    tournament_rounds.c.paired_at.is_(None),
                 )
                 .values(paired_at=at_ms)
             )
+            if done.rowcount != 1:
+                return False
             await connection.execute(
                 update(tournaments)
                 .where(tournaments.c.id == tournament_id)
@@ -406,8 +422,9 @@ class Tournaments:
             await drive_async(told(tournament_id, "round", {"round": number}), connection.execute)
             await drive_async(ended_if_done(tournament_id, at_ms), connection.execute)
             await write_told(connection, self.archive, kept, games)
+            return True
 
-        await self.archive.run(write, write=True)
+        return await self.archive.run(write, write=True)
 
     async def events(
         self, tournament_id: str, after: int, limit: int
