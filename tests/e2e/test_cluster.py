@@ -20,7 +20,9 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from redis.backoff import NoBackoff
 from redis.crc import key_slot
+from redis.retry import Retry
 
 from adjudicator_client import Client, EndEvent, GameEvent, MoveEvent, Retries, StoreUnavailable
 from app.stores.redis.cluster import ShardedListener, connect
@@ -372,6 +374,23 @@ def play_through_faults(
                 game.accepted.append((row, col, player))
 
 
+def asleep(node: ClusterNode) -> None:
+    """Wait until ``node`` answers nothing within 50 ms (``DEBUG SLEEP`` has begun): at most a
+    second."""
+    probe = redis.Redis(port=node.port, socket_timeout=0.05, retry=Retry(NoBackoff(), 0))
+    deadline = time.monotonic() + 1
+    try:
+        while time.monotonic() < deadline:
+            try:
+                probe.ping()
+            except redis.exceptions.TimeoutError:
+                return
+            time.sleep(0.005)
+        raise AssertionError(f"node {node.port} never slept")
+    finally:
+        probe.close()
+
+
 def move_while_stalled(url: str, cluster: Cluster, node: ClusterNode) -> Keyed:
     """A keyed move in a game of ``node``'s, sent while the node stalls (``DEBUG SLEEP``, past
     the store's timeout), then again under its key once the node is back."""
@@ -387,7 +406,7 @@ def move_while_stalled(url: str, cluster: Cluster, node: ClusterNode) -> Keyed:
             target=redis.Redis(port=node.port).execute_command, args=("DEBUG", "SLEEP", "0.7")
         )
         sleeper.start()
-        time.sleep(0.1)
+        asleep(node)  # the move goes once the node sleeps (a thread started late: no fault)
         for _ in range(100):
             answer = client.post(f"/v1/games/{game['id']}/moves", json={"row": 1, "col": 1},
                                  headers=headers)  # fmt: skip
