@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from itertools import pairwise
+from typing import Any
 
 import pytest
 from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.league.events import Pairing
 from app.stores.archive.archive import Archive
@@ -54,8 +57,36 @@ def boards_of(number: int) -> list[Board]:
 async def result(archive: Archive, game_id: str, given: str) -> None:
     steps = result_steps(game_id, "t1", BoardResult(given), 1, not archive.sqlite)  # type: ignore[arg-type]
 
-    async def write(connection: object) -> None:
-        await drive_async(steps, connection.execute)  # type: ignore[attr-defined]
+    async def write(connection: AsyncConnection) -> None:
+        await drive_async(steps, connection.execute)
+
+    await archive.run(write, write=True)
+
+
+async def round_one_settled(archive: Archive, claims: tuple[int, ...] = (10,)) -> Tournaments:
+    """A two-round event whose round 1 is paired and has every result, read once by the
+    process whose tournaments are returned (round 1 settled: kept). ``claims``: when round 1
+    was claimed, each claim after the first replacing the one before as stale; the last one
+    pairs it."""
+    again = Tournaments(archive, Recent(4))
+    assert await again.make(an_event(2), PLAYERS, 10)
+    assert await again.claim("t1", 1, boards_of(1), claims[0])
+    for stale, at in pairwise(claims):
+        assert await again.claim("t1", 1, boards_of(1), at, stale=stale)
+    assert await again.paired("t1", 1, claims[-1], claims[-1] + 10, 2)
+    for game_id in ("g1-1", "g1-2"):
+        await result(archive, game_id, "1-0")
+    read = await again.find("t1")
+    assert read is not None
+    assert read.settled == (1, 3)
+    return again
+
+
+async def executed(archive: Archive, statement: Any) -> None:
+    """``statement`` run in a transaction of its own."""
+
+    async def write(connection: AsyncConnection) -> None:
+        await connection.execute(statement)
 
     await archive.run(write, write=True)
 
@@ -100,22 +131,12 @@ async def test_a_tournament_read_again_is_what_a_first_read_finds(archive: Archi
 
 
 async def test_settled_rounds_are_not_read_again(archive: Archive) -> None:
-    again = Tournaments(archive, Recent(4))
-    assert await again.make(an_event(2), PLAYERS, 10)
-    assert await again.claim("t1", 1, boards_of(1), 10)
-    assert await again.paired("t1", 1, 10, 20, 2)
-    for game_id in ("g1-1", "g1-2"):
-        await result(archive, game_id, "1-0")
-    read = await again.find("t1")
-    assert read is not None
-    assert read.settled == (1, 3)
+    again = await round_one_settled(archive)
 
-    async def rewrite(connection: object) -> None:  # what no route can do: a result changed
-        await connection.execute(  # type: ignore[attr-defined]
-            update(pairings).where(pairings.c.game_id == "g1-1").values(result="0-1")
-        )
-
-    await archive.run(rewrite, write=True)
+    # What no route can do: a result changed.
+    await executed(
+        archive, update(pairings).where(pairings.c.game_id == "g1-1").values(result="0-1")
+    )
     kept = await again.find("t1")
     fresh = await Tournaments(archive).find("t1")
     assert kept is not None
@@ -129,16 +150,9 @@ async def test_a_claim_gone_stale_changes_nothing_of_the_round_claimed_again(
 ) -> None:
     """A request whose claim went stale (its games made for too long) and was replaced can
     neither give up nor pair the round the newer claim paired: its boards stay the newer's."""
-    again = Tournaments(archive, Recent(4))
-    assert await again.make(an_event(2), PLAYERS, 10)
-    assert await again.claim("t1", 1, boards_of(1), 10)
-    assert await again.claim("t1", 1, boards_of(1), 70_000, stale=10)  # the newer claim
-    assert await again.paired("t1", 1, 70_000, 70_001, 2)
-    for game_id in ("g1-1", "g1-2"):
-        await result(archive, game_id, "1-0")
+    again = await round_one_settled(archive, claims=(10, 70_000))  # the newer claim pairs
     before = await again.find("t1")
     assert before is not None
-    assert before.settled == (1, 3)
     assert not await again.paired("t1", 1, 10, 70_002, 2)  # the stale claim's, late
     await again.unclaim("t1", 1, 10)
     fresh = await Tournaments(archive).find("t1")
@@ -151,20 +165,9 @@ async def test_a_claim_gone_stale_changes_nothing_of_the_round_claimed_again(
 async def test_a_tournament_made_again_under_its_id_is_read_whole(archive: Archive) -> None:
     """What a process read of a tournament is not taken for another one under the same id (a
     database restored or replaced under a running service)."""
-    again = Tournaments(archive, Recent(4))
-    assert await again.make(an_event(2), PLAYERS, 10)
-    assert await again.claim("t1", 1, boards_of(1), 10)
-    assert await again.paired("t1", 1, 10, 20, 2)
-    for game_id in ("g1-1", "g1-2"):
-        await result(archive, game_id, "1-0")
-    read = await again.find("t1")
-    assert read is not None
-    assert read.settled == (1, 3)
+    again = await round_one_settled(archive)
 
-    async def gone(connection: object) -> None:
-        await connection.execute(tournaments.delete())  # type: ignore[attr-defined]
-
-    await archive.run(gone, write=True)
+    await executed(archive, tournaments.delete())
     remade = replace(an_event(2), created_ms=5)
     assert await Tournaments(archive).make(remade, PLAYERS, 10)
     found = await again.find("t1")
