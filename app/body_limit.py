@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 
 from starlette.exceptions import HTTPException
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.problems import problem_response, validation_problem
@@ -41,26 +42,34 @@ class PayloadTooLarge(HTTPException):
 UNREAD_KEPT = 64 * 1024
 
 
-class BodyLimitMiddleware:
-    """Pure ASGI middleware: cheap on the hot path (one counter per request)."""
+class BodyLimit:
+    """The bound on request bodies (``max_bytes``), applied to each request by ``guard``."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
+    def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
+        # A declared length up to this leaves nothing to watch (``guard``)...
+        self._unwatched = min(max_bytes, UNREAD_KEPT)
+        # ...nor does one written in this many digits or fewer, with no transfer coding and no
+        # content coding: the front layer (app/front.py) asks no more of such a request.
+        self.plain_digits = len(str(self._unwatched + 1)) - 1
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = chunked = encoding = None  # the three fields read, in one pass over the head
-        for name, value in scope["headers"]:
-            if name == b"content-length":
-                length = length if length is not None else value
-            elif name == b"transfer-encoding":
-                chunked = chunked if chunked is not None else value
-            elif name == b"content-encoding":
-                encoding = encoding if encoding is not None else value
-        declared = _content_length(length)
+    def guard(
+        self, app: ASGIApp, length: bytes | None, chunked: bytes | None, encoding: bytes | None
+    ) -> ASGIApp:
+        """What answers a request whose head has these fields (the first ``Content-Length``,
+        ``Transfer-Encoding`` and ``Content-Encoding``, or None): ``app`` itself when there is
+        nothing to watch — no body, or a ``Content-Length`` within the limit and within what an
+        early answer may leave unread (the server frames the body by it); a refusal (415, 422,
+        413); else ``app`` with its body counted as it is read (``_Counted``)."""
+        if encoding is None and chunked is None:  # most requests: one comparison more
+            if length is None:
+                return app
+            known = _declared(length)
+            if 0 <= known <= self._unwatched:
+                return app
+            declared: int | None = known
+        else:
+            declared = _content_length(length)
         # The body is all read when it is: none at all, or its last part received.
         read = declared in (None, 0) and chunked is None
         # An answer given before the body is read closes the connection if much is left unread.
@@ -69,26 +78,36 @@ class BodyLimitMiddleware:
         if encoding is not None and encoding.strip().lower() not in (b"", b"identity"):
             detail = f"the body must not be encoded; got Content-Encoding {encoding[:64]!r}"
             headers = {"Accept-Encoding": "identity", **closing}
-            response = problem_response(UNSUPPORTED_CONTENT_ENCODING, detail, headers=headers)
-            await response(scope, receive, send)
-            return
+            return problem_response(UNSUPPORTED_CONTENT_ENCODING, detail, headers=headers)
         if declared == -1:
             # Servers refuse unreadable framing themselves; an app run by another ASGI server
             # must not act on it either (nor read a body of unknown length).
             malformed = {"loc": ("header", "Content-Length"), "type": "content_length",
                          "msg": "must be a number of bytes in ASCII digits"}  # fmt: skip
-            await validation_problem([malformed], headers=closing)(scope, receive, send)
-            return
+            return validation_problem([malformed], headers=closing)
         if declared is not None and declared > self.max_bytes:
-            await self._refuse(scope, receive, send)
-            return
+            return self.refusal()
         if small and chunked is None:
-            # Nothing to watch: the server frames the body by its Content-Length (at most
-            # max_bytes, or none at all), and what an early answer leaves unread is at most
-            # UNREAD_KEPT (a connection kept). Most requests: two wrappers fewer.
-            await self.app(scope, receive, send)
-            return
+            return app  # (an identity Content-Encoding): nothing to watch either
+        return _Counted(app, self, declared, read)
 
+    def refusal(self) -> Response:
+        detail = f"request body exceeds the limit of {self.max_bytes} bytes"
+        return problem_response(PAYLOAD_TOO_LARGE, detail, headers={"Connection": "close"})
+
+
+class _Counted:
+    """``app`` with a body whose length is not known (chunked) or large: counted as it is read
+    and refused at the first byte over the limit; an answer given before it is all read says
+    ``Connection: close`` when more than ``UNREAD_KEPT`` bytes may be left unread."""
+
+    __slots__ = ("app", "declared", "limit", "read")
+
+    def __init__(self, app: ASGIApp, limit: BodyLimit, declared: int | None, read: bool) -> None:
+        self.app, self.limit, self.declared, self.read = app, limit, declared, read
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        max_bytes, declared, read = self.limit.max_bytes, self.declared, self.read
         received = 0
         started = False
 
@@ -97,8 +116,8 @@ class BodyLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise PayloadTooLarge(self.max_bytes)
+                if received > max_bytes:
+                    raise PayloadTooLarge(max_bytes)
                 read = read or not message.get("more_body", False)
             return message
 
@@ -116,20 +135,18 @@ class BodyLimitMiddleware:
         except PayloadTooLarge:
             if started:
                 raise
-            await self._refuse(scope, receive, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = f"request body exceeds the limit of {self.max_bytes} bytes"
-        response = problem_response(PAYLOAD_TOO_LARGE, detail, headers={"Connection": "close"})
-        await response(scope, receive, send)
+            await self.limit.refusal()(scope, receive, send)
 
 
 def _content_length(value: bytes | None) -> int | None:
     """The declared length (the first ``Content-Length`` field's ``value``); None without one,
     -1 when it is not ASCII digits. Past 18 digits it is only "more than any limit" (and
     ``int`` refuses strings of thousands of digits)."""
-    if value is None:
-        return None
+    return None if value is None else _declared(value)
+
+
+def _declared(value: bytes) -> int:
+    """A ``Content-Length`` field's value as ``_content_length`` reads it."""
     value = bytes(value)
     if not value.isdigit():  # bytes.isdigit: ASCII digits only
         return -1

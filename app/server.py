@@ -96,6 +96,9 @@ RESERVED_FILES = 256
 # A Host field's value: a host name or an IPv4 address (RFC 3986 reg-name), or an IP literal in
 # brackets, and an optional port; empty is allowed (a target without an authority).
 HOST_VALUE = re.compile(rb"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")
+_ONE_HOST = "a request has one Host header field, naming a host (RFC 9112 §3.2)"
+# The fields of a request's head checked as they are parsed (``on_header``).
+_CHECKED_FIELDS = frozenset((b"host", b"transfer-encoding", b"expect"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +298,11 @@ class _Answers:
         self._protocol.close_after_answer()
 
 
+# The protocol's base, called by name in the hooks every request passes (on Python 3.11,
+# ``super()`` makes an object a call).
+_Base = HttpToolsProtocol
+
+
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol held to ``ConnectionLimits`` (see the module's docs)."""
 
@@ -314,7 +322,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.reading_head = True  # between requests, the next byte starts a head
         self.head_bytes = 0  # bytes received since the head began (bounds a head in pieces)
         self.head_size = 0  # bytes of the header fields parsed so far
+        self.head_room = self.limits.max_header_bytes  # for the fields: the bound less the URL
         self.header_count = 0
+        self.max_headers = self.limits.max_headers
+        self.host = b""  # the last Host value found good on this connection
         self.hosts = 0  # Host fields of the head
         self.framing = 0  # the body's chunked framing so far: 5 a chunk, a trailer field's size
         self.unfinished = 0  # bytes received since the parser last finished anything of a body
@@ -380,7 +391,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
         self.current = cycle  # the request being answered (pipelined ones wait behind it)
-        super()._start_asgi_task(cycle, app)
+        _Base._start_asgi_task(self, cycle, app)
 
     def _owed(self) -> list[RequestResponseCycle]:
         """Every request of this connection not yet answered: the one being answered, and
@@ -475,43 +486,51 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.body_timer = self.loop.call_later(self.limits.body_timeout, self._body_too_slow)
 
     def on_url(self, url: bytes) -> None:
-        super().on_url(url)
+        self.url += url  # uvicorn's own ``on_url``
         if len(self.url) > self.limits.max_url_bytes:
             detail = f"the URL is longer than {self.limits.max_url_bytes} bytes"
             raise _Refused(URL_TOO_LONG, detail)
+        self.head_room = self.limits.max_header_bytes - len(self.url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self.header_count += 1
-        if self.header_count > self.limits.max_headers:
-            detail = f"the request has more than {self.limits.max_headers} header fields"
+        if self.header_count > self.max_headers:
+            detail = f"the request has more than {self.max_headers} header fields"
             raise _Refused(HEADERS_TOO_LARGE, detail)
         if self.trailer:  # counted as framing, never added to the request's headers
             self._framed(len(name) + len(value) + 4)
             return
         # A head that came in one piece is measured here: URL, names, values and separators.
         self.head_size += len(name) + len(value) + 4
-        if self.head_size + len(self.url) > self.limits.max_header_bytes:
+        if self.head_size > self.head_room:
             raise _Refused(HEADERS_TOO_LARGE, self._head_too_large())
         field = name.lower()
-        if field == b"host":
-            self.hosts += 1
-            if self.hosts > 1 or not HOST_VALUE.fullmatch(value):
-                detail = "a request has one Host header field, naming a host (RFC 9112 §3.2)"
-                raise _Refused(MALFORMED_HTTP, detail)
-        elif field == b"transfer-encoding" and (
-            value.strip().lower() != b"chunked" or any(n == field for n, _ in self.headers)
-        ):
-            detail = f"the only transfer coding taken is chunked, not {value[:64]!r}"
-            raise _Refused(TRANSFER_CODING_NOT_IMPLEMENTED, detail)
-        elif field == b"expect" and value.lower() == b"100-continue":
-            self.expect_100_continue = True
+        if field in _CHECKED_FIELDS:
+            self._check(field, value)
         # uvicorn's own ``on_header``, its name lowered once for both (a few µs a request).
         self.headers.append((field, value))
+
+    def _check(self, field: bytes, value: bytes) -> None:
+        """A field of the head that is checked here (``_CHECKED_FIELDS``)."""
+        if field == b"host":
+            self.hosts += 1
+            if self.hosts > 1:
+                raise _Refused(MALFORMED_HTTP, _ONE_HOST)
+            if value != self.host:  # a connection's requests name the same host, checked once
+                if not HOST_VALUE.fullmatch(value):
+                    raise _Refused(MALFORMED_HTTP, _ONE_HOST)
+                self.host = value
+        elif field == b"transfer-encoding":
+            if value.strip().lower() != b"chunked" or any(n == field for n, _ in self.headers):
+                detail = f"the only transfer coding taken is chunked, not {value[:64]!r}"
+                raise _Refused(TRANSFER_CODING_NOT_IMPLEMENTED, detail)
+        elif value.lower() == b"100-continue":  # Expect
+            self.expect_100_continue = True
 
     def on_body(self, body: bytes) -> None:
         self.trailer = False
         self.finished = True
-        super().on_body(body)
+        _Base.on_body(self, body)
 
     def on_chunk_header(self) -> None:
         # After the size line of a chunk: its data comes next, or, after the last (empty) one,
@@ -557,7 +576,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             raise _Refused(TOO_MANY_CONNECTIONS, TOO_MANY_CONNECTIONS.detail)
         if len(self.pipeline) >= self.limits.max_pipelined:
             raise _PipelineFull()
-        super().on_headers_complete()
+        _Base.on_headers_complete(self)
         self.cycle.transport = self.answers  # type: ignore[assignment]  # see _Answers
 
     def on_message_complete(self) -> None:
@@ -567,14 +586,14 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.reading_head = True
         self.framing = self.unfinished = self.header_count = 0
         self.trailer, self.finished = False, True
-        super().on_message_complete()
+        _Base.on_message_complete(self)
 
     def on_response_complete(self) -> None:
         self.answers.flush()
         if self.lingering:  # answered with the connection closing: nothing more is answered
             self.server_state.total_requests += 1
             return
-        super().on_response_complete()
+        _Base.on_response_complete(self)
         idle = not self.pipeline and self.reading_head and not self.draining
         if idle and not self.transport.is_closing():
             self.waiting[self] = None

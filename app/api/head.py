@@ -1,9 +1,9 @@
 """HEAD on every GET route: the GET's status and headers, and no body (RFC 9110 §9.3.2).
 
 The routes are declared for GET only (so the OpenAPI document lists one operation each); this
-pure ASGI middleware serves HEAD as a GET whose body is never sent. The answer is complete as
-soon as its headers are: a stream (``…/events``) is not waited for, and what the endpoint still
-sends afterwards is dropped.
+ASGI app (the front layer's for HEAD requests, app/front.py) serves HEAD as a GET whose body is
+never sent. The answer is complete as soon as its headers are: a stream (``…/events``) is not
+waited for, and what the endpoint still sends afterwards is dropped.
 """
 
 from __future__ import annotations

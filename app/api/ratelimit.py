@@ -60,10 +60,7 @@ class RateLimiter:
         # much they may.
         self._owed: dict[str, float] = {}
         self._settled_at = self.burst * SETTLED_SHARE
-
-    @property
-    def enabled(self) -> bool:
-        return self.rate > 0
+        self.enabled = self.rate > 0  # read a request or more: an attribute, not a property
 
     def _bucket(self, key: str, scale: float, now: float) -> float:
         """The tokens of ``key``'s bucket at ``now`` (refilled since it was last seen; taken

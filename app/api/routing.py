@@ -292,7 +292,8 @@ class DirectLane:
             self._build()
         if scope["type"] != "http":
             return None
-        return self._exact.get((scope["method"], get_route_path(scope)))
+        path = get_route_path(scope) if scope.get("root_path") else scope["path"]
+        return self._exact.get((scope["method"], path))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         route = self.chosen(scope)

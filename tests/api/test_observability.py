@@ -65,6 +65,25 @@ def test_metrics_count_the_work_done() -> None:
     )
 
 
+def test_requests_are_counted_once_across_the_pending_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Answers are noted and counted in batches (``ANSWERS_PENDING``): every answer is counted
+    once, whether a batch was counted when full or when scraped, and no more wait than that."""
+    monkeypatch.setattr("app.front.ANSWERS_PENDING", 3)
+    app = create_app(Settings())
+    with TestClient(app) as client:
+        for asked in range(1, 11):
+            client.get("/healthz")
+            assert len(app.state.metrics.answered.pending) < 3
+            if asked in (4, 10):
+                text = client.get("/metrics").text
+                route = {"route": "/healthz", "method": "GET", "status": "200"}
+                assert metric(text, "adjudicator_requests_total", **route) == asked
+                seconds = "adjudicator_request_duration_seconds_count"
+                assert metric(text, seconds, route="/healthz") == asked
+
+
 def test_request_id_is_echoed_or_generated(client: TestClient) -> None:
     given = client.get("/healthz", headers={"X-Request-ID": "abc-123"})
     assert given.headers["x-request-id"] == "abc-123"

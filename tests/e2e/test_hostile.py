@@ -330,6 +330,19 @@ def test_a_missing_doubled_or_bad_host_is_400(server: Served, head: bytes) -> No
     assert "Host" in str(problem["detail"])
 
 
+def test_each_requests_host_is_checked_not_only_a_connections_first(server: Served) -> None:
+    with connect(server) as sock:
+        for host in (b"a", b"a", b"b:8000"):  # good ones, the same and another
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):
+                answer += sock.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 200 "), answer
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n")
+        problem = assert_problem(read_all(sock), MALFORMED_HTTP)
+    assert "Host" in str(problem["detail"])
+
+
 @pytest.mark.parametrize(
     "head",
     [
