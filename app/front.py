@@ -18,6 +18,7 @@ from app.api.head import HeadAsGet
 from app.body_limit import BodyLimit
 from app.observability import (
     ANSWERS_PENDING,
+    NEW_IDS,
     REQUEST_ID_FIELD,
     SAFE_DEFAULTS,
     Metrics,
@@ -52,7 +53,7 @@ class Front:
                     chunked = value
             elif name == b"content-encoding" and encoding is None:
                 encoding = value
-        rid = request_id_for(incoming)
+        rid = next(NEW_IDS) if incoming is None else request_id_for(incoming)
         # Not reset afterwards: each request runs in a task with a context of its own, and the
         # handler of unexpected errors (outside this layer) still needs the id to log it.
         request_id.set(rid)

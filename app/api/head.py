@@ -34,7 +34,11 @@ class HeadAsGet:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 answered = True
 
+        get = {**scope, "method": "GET"}
         try:
-            await self.app({**scope, "method": "GET"}, receive, head_send)
+            await self.app(get, receive, head_send)
         except* _Answered:  # also from inside a streaming response's task group
             pass
+        finally:
+            if "route" in get:  # the route that answered, for the request's metrics
+                scope["route"] = get["route"]

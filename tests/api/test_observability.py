@@ -84,6 +84,14 @@ def test_requests_are_counted_once_across_the_pending_bound(
                 assert metric(text, seconds, route="/healthz") == asked
 
 
+def test_head_requests_are_counted_by_their_routes() -> None:
+    with TestClient(create_app(Settings())) as client:
+        assert client.head("/healthz").status_code == 200
+        text = client.get("/metrics").text
+    route = {"route": "/healthz", "method": "HEAD", "status": "200"}
+    assert metric(text, "adjudicator_requests_total", **route) == 1
+
+
 def test_request_id_is_echoed_or_generated(client: TestClient) -> None:
     given = client.get("/healthz", headers={"X-Request-ID": "abc-123"})
     assert given.headers["x-request-id"] == "abc-123"
