@@ -57,16 +57,6 @@ class Front:
         # Not reset afterwards: each request runs in a task with a context of its own, and the
         # handler of unexpected errors (outside this layer) still needs the id to log it.
         request_id.set(rid)
-        inner = self.head if scope["method"] == "HEAD" else self.app
-        limit = self.limit
-        if (
-            chunked is None
-            and encoding is None
-            and (length is None or (len(length) <= limit.plain_digits and length.isdigit()))
-        ):
-            answer = inner  # nothing for the body limit to do (``BodyLimit.plain_digits``)
-        else:
-            answer = limit.guard(inner, length, chunked, encoding)
         status = 500
         started = perf_counter()
 
@@ -82,6 +72,16 @@ class Front:
             await send(message)
 
         try:
+            inner = self.head if scope["method"] == "HEAD" else self.app
+            limit = self.limit
+            if (
+                chunked is None
+                and encoding is None
+                and (length is None or (len(length) <= limit.plain_digits and length.isdigit()))
+            ):
+                answer = inner  # nothing for the body limit to do (``BodyLimit.plain_digits``)
+            else:
+                answer = limit.guard(inner, length, chunked, encoding)
             await answer(scope, receive, stamped)
         finally:
             noted = self.noted

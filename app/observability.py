@@ -123,7 +123,7 @@ _BOUNDS = (*map(floatToGoString, LATENCY_BUCKETS), "+Inf")  # as the exposition 
 
 
 # Answers noted and not yet counted (``AnsweredCollector``) at most: then they are counted.
-ANSWERS_PENDING = 4096
+ANSWERS_PENDING = 1024
 
 
 class AnsweredCollector(Collector):
@@ -131,10 +131,11 @@ class AnsweredCollector(Collector):
     ``adjudicator_request_duration_seconds{route}``. A request's answer is noted as one tuple
     appended to ``pending`` — (route, method, status, seconds), the route as the router chose
     it (its template is its ``path``) or None — and counted into plain dicts and lists by
-    ``count``: when a scrape collects them, and once ``ANSWERS_PENDING`` wait (the event loop's
-    thread alone notes and counts). prometheus-client's own ``Counter`` and ``Histogram`` take a
-    lock a count and walk the buckets in Python: a few µs a request; counted one at a time here,
-    ~1.4 µs (measured in-process on legal-moves), as a batch a fraction of that."""
+    ``count``: when a scrape collects them, and once ``ANSWERS_PENDING`` wait (~0.3 ms of the
+    event loop for 1,024). The event loop's thread alone notes and counts. prometheus-client's
+    own ``Counter`` and ``Histogram`` take a lock a count and walk the buckets in Python: a few
+    µs a request; counted one at a time here, ~1.4 µs (measured in-process on legal-moves), as a
+    batch a fraction of that."""
 
     def __init__(self) -> None:
         self.pending: list[tuple[object, str, int, float]] = []

@@ -486,7 +486,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.body_timer = self.loop.call_later(self.limits.body_timeout, self._body_too_slow)
 
     def on_url(self, url: bytes) -> None:
-        self.url += url  # uvicorn's own ``on_url``
+        _Base.on_url(self, url)
         if len(self.url) > self.limits.max_url_bytes:
             detail = f"the URL is longer than {self.limits.max_url_bytes} bytes"
             raise _Refused(URL_TOO_LONG, detail)

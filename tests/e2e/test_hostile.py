@@ -336,7 +336,9 @@ def test_each_requests_host_is_checked_not_only_a_connections_first(server: Serv
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
             answer = b""
             while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):
-                answer += sock.recv(65536)
+                chunk = sock.recv(65536)
+                assert chunk, answer  # closed before the whole answer
+                answer += chunk
             assert answer.startswith(b"HTTP/1.1 200 "), answer
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n")
         problem = assert_problem(read_all(sock), MALFORMED_HTTP)
