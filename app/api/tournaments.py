@@ -45,7 +45,7 @@ from app.api.players import (
 from app.api.resend import Resend, resend
 from app.api.routing import api_router
 from app.api.seeks import woken
-from app.api.work import meter_of
+from app.api.work import Meter, charged, meter_of
 from app.contract.bodies import BodyInvalid
 from app.contract.fields import Body
 from app.contract.games import SeatName
@@ -477,7 +477,9 @@ async def _delete_games(request: Request, made: Sequence[tuple[str, str]]) -> No
             await asyncio.shield(store.delete(game_id, token))
 
 
-async def get_tournament(request: Request) -> Response:
+async def get_tournament(request: Request, meter: Meter) -> Response:
+    # Served ``charged``: its CPU time on the event loop, reading and ranking included, is the
+    # client's (429 first if in debt).
     wanted = tournament_id(request)
     shown = FORMAT.read(request)
     version = await tournaments_of(request).version(wanted)
@@ -554,13 +556,14 @@ def tournaments_router() -> APIRouter:
         "½, a bye 1 — then the tie-breaks: a Swiss's `buchholz` then `sonneborn_berger`, a "
         "round robin's `sonneborn_berger`, and for Reversi `brightwell` and `discs`). A "
         "finished tournament's is signed (`signature`, verified with `GET /v1/keys`). "
-        "`?format=trf`: its FIDE TRF-16 report.",
+        "`?format=trf`: its FIDE TRF-16 report. Reading and ranking it is charged to the "
+        "client's share of CPU time (429 `rate_limited` past it).",
         responses={
             200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
-            **store_errors(VALIDATION_ERROR, TOURNAMENT_NOT_FOUND),
+            **store_errors(VALIDATION_ERROR, TOURNAMENT_NOT_FOUND, RATE_LIMITED),
         },
         openapi_extra={"parameters": [TOURNAMENT_ID.openapi, FORMAT.openapi]},
-    )(get_tournament)
+    )(charged(get_tournament))
     router.post(
         "/{tournament_id}/players",
         summary="Enter a player",

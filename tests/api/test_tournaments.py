@@ -207,6 +207,21 @@ def test_a_pairing_s_cpu_time_is_charged_to_its_client(
             assert_problem(again, 409, "tournament_refused")  # round 1 goes on
 
 
+def test_reading_a_tournament_is_charged_to_its_reader(archive_url: str) -> None:
+    """The CPU time of reading a tournament (its rows read into objects, ranked, signed) is the
+    reader's: here each stretch of it costs a second against a burst of 0.5 s, so the first
+    read leaves the client in debt and the next is refused (429) before anything is read."""
+    settings = served(archive_url, client_cpu_ms_per_minute=600, client_cpu_burst_ms=500)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        organiser = make_player(client, "Org")
+        made = make_tournament(client, organiser, [make_player(client, f"P{n}") for n in range(3)])
+        ticks = itertools.count()
+        client.app.state.work_budget.cpu_clock = lambda: float(next(ticks))  # type: ignore[attr-defined]
+        assert client.get(f"/v1/tournaments/{made['id']}").status_code == 200
+        problem = assert_problem(client.get(f"/v1/tournaments/{made['id']}"), 429, "rate_limited")
+        assert "CPU time" in problem["detail"]
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -50,7 +50,7 @@ export interface OperationProblemCodes {
     getPlayer: "player_not_found" | "store_unavailable" | "validation_error";
     listRatings: "rate_limited" | "store_unavailable" | "validation_error";
     createTournament: "rate_limited" | "store_unavailable" | "unauthorized" | "validation_error";
-    getTournament: "store_unavailable" | "tournament_not_found" | "validation_error";
+    getTournament: "rate_limited" | "store_unavailable" | "tournament_not_found" | "validation_error";
     enterPlayer: "not_organiser" | "store_unavailable" | "tournament_not_found" | "tournament_refused" | "unauthorized" | "validation_error";
     withdrawPlayer: "not_organiser" | "store_unavailable" | "tournament_not_found" | "tournament_refused" | "unauthorized";
     pairRound: "not_organiser" | "store_unavailable" | "tournament_not_found" | "tournament_refused" | "unauthorized";

@@ -807,7 +807,7 @@ export interface paths {
         };
         /**
          * A tournament
-         * @description Its players, rounds (each board's players, game and result: `1-0`, `0-1`, `½-½`, `bye`, or null while its game goes on) and standings (points — a win 1, a draw ½, a bye 1 — then the tie-breaks: a Swiss's `buchholz` then `sonneborn_berger`, a round robin's `sonneborn_berger`, and for Reversi `brightwell` and `discs`). A finished tournament's is signed (`signature`, verified with `GET /v1/keys`). `?format=trf`: its FIDE TRF-16 report.
+         * @description Its players, rounds (each board's players, game and result: `1-0`, `0-1`, `½-½`, `bye`, or null while its game goes on) and standings (points — a win 1, a draw ½, a bye 1 — then the tie-breaks: a Swiss's `buchholz` then `sonneborn_berger`, a round robin's `sonneborn_berger`, and for Reversi `brightwell` and `discs`). A finished tournament's is signed (`signature`, verified with `GET /v1/keys`). `?format=trf`: its FIDE TRF-16 report. Reading and ranking it is charged to the client's share of CPU time (429 `rate_limited` past it).
          */
         get: operations["getTournament"];
         put?: never;
@@ -8700,6 +8700,15 @@ export interface operations {
             };
             /** @description `validation_error`: the body is not JSON or fails the schema (wrong types, unknown fields, a ragged board, a coordinate outside a posted board, a batch too long), or a header, path or query parameter is malformed; `errors` names each one. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: this client address creates games too fast, has sent too many wrong tokens, has read too many moves of games' move lists, or has used its share of the service's time (its bodies parsed, its stateless questions answered) (see `Retry-After`). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
