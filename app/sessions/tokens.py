@@ -24,10 +24,6 @@ def matches(token_digest: str, stored_digest: str) -> bool:
     return hmac.compare_digest(token_digest, stored_digest)
 
 
-def new_game_id() -> str:
-    return secrets.token_urlsafe(12)
-
-
 # --- players' keys ------------------------------------------------------------------------------
 #
 # A player's key is ``<player id>.<secret>`` (a game's token never holds a dot): the service keeps
@@ -46,6 +42,10 @@ def _named_id(letter: str) -> str:
     """An id a command line takes as an argument: never beginning with ``-`` (an option)."""
     made = secrets.token_urlsafe(12)
     return made if made[0] != "-" else letter + made[1:]
+
+
+def new_game_id() -> str:
+    return _named_id("G")
 
 
 def new_player_id() -> str:
