@@ -47,11 +47,10 @@ class BodyLimit:
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        # A declared length up to this leaves nothing to watch (``guard``)...
-        self._unwatched = min(max_bytes, UNREAD_KEPT)
-        # ...nor does one written in this many digits or fewer, with no transfer coding and no
-        # content coding: the front layer (app/front.py) asks no more of such a request.
-        self.plain_digits = len(str(self._unwatched + 1)) - 1
+        # A declared length written in this many digits or fewer, with no transfer coding and
+        # no content coding, leaves nothing to watch (within the limit and ``UNREAD_KEPT``):
+        # the front layer (app/front.py) does not ask ``guard`` about such a request.
+        self.plain_digits = len(str(min(max_bytes, UNREAD_KEPT) + 1)) - 1
 
     def guard(
         self, app: ASGIApp, length: bytes | None, chunked: bytes | None, encoding: bytes | None
@@ -61,15 +60,7 @@ class BodyLimit:
         nothing to watch — no body, or a ``Content-Length`` within the limit and within what an
         early answer may leave unread (the server frames the body by it); a refusal (415, 422,
         413); else ``app`` with its body counted as it is read (``_Counted``)."""
-        if encoding is None and chunked is None:  # most requests: one comparison more
-            if length is None:
-                return app
-            known = _declared(length)
-            if 0 <= known <= self._unwatched:
-                return app
-            declared: int | None = known
-        else:
-            declared = _content_length(length)
+        declared = _content_length(length)
         # The body is all read when it is: none at all, or its last part received.
         read = declared in (None, 0) and chunked is None
         # An answer given before the body is read closes the connection if much is left unread.
@@ -88,7 +79,9 @@ class BodyLimit:
         if declared is not None and declared > self.max_bytes:
             return self.refusal()
         if small and chunked is None:
-            return app  # (an identity Content-Encoding): nothing to watch either
+            # Nothing to watch: the server frames the body by its Content-Length (at most
+            # max_bytes, or none at all), and an early answer leaves at most UNREAD_KEPT unread.
+            return app
         return _Counted(app, self, declared, read)
 
     def refusal(self) -> Response:
@@ -142,11 +135,8 @@ def _content_length(value: bytes | None) -> int | None:
     """The declared length (the first ``Content-Length`` field's ``value``); None without one,
     -1 when it is not ASCII digits. Past 18 digits it is only "more than any limit" (and
     ``int`` refuses strings of thousands of digits)."""
-    return None if value is None else _declared(value)
-
-
-def _declared(value: bytes) -> int:
-    """A ``Content-Length`` field's value as ``_content_length`` reads it."""
+    if value is None:
+        return None
     value = bytes(value)
     if not value.isdigit():  # bytes.isdigit: ASCII digits only
         return -1
